@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { instantSchema } from './common';
+
+export const roleSchema = z.enum(['admin', 'user']);
+export type Role = z.infer<typeof roleSchema>;
+
+export const userSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  full_name: z.string().nullable(),
+  role: roleSchema,
+  is_active: z.boolean(),
+  is_superuser: z.boolean(),
+  last_login: instantSchema.nullable(),
+  created_at: instantSchema,
+  updated_at: instantSchema,
+});
+export type User = z.infer<typeof userSchema>;
+
+/** Passwords are capped well above any real one so hashing cannot be used to exhaust the server. */
+export const PASSWORD_MAX_LENGTH = 256;
+const password = z.string().max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+export const usernameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Username is required')
+  .max(64, 'Username must be at most 64 characters')
+  .regex(/^[\p{L}\p{N}._@-]+$/u, 'Username may contain only letters, digits, dot, underscore, @ and hyphen');
+
+export const emailSchema = z.string().trim().min(1, 'Email is required').pipe(z.email('Email address is not valid'));
+const fullName = z.string().trim().max(128, 'Full name must be at most 128 characters');
+
+export const loginRequestSchema = z.strictObject({
+  username: z.string().min(1, 'Username is required').max(128),
+  password: password.min(1, 'Password is required'),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+export const loginResponseSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('bearer'),
+  user: userSchema,
+});
+export type LoginResponse = z.infer<typeof loginResponseSchema>;
+
+export const verifyTokenResponseSchema = z.object({ valid: z.literal(true), user: userSchema });
+export type VerifyTokenResponse = z.infer<typeof verifyTokenResponseSchema>;
+
+export const changePasswordRequestSchema = z.strictObject({
+  current_password: password.min(1, 'Current password is required'),
+  new_password: password.min(8, 'Password must be at least 8 characters long'),
+});
+export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
+
+export const userCreateRequestSchema = z.strictObject({
+  username: usernameSchema,
+  email: emailSchema,
+  full_name: fullName.nullish(),
+  password: password.min(8, 'Password must be at least 8 characters long'),
+  role: roleSchema.default('admin'),
+  is_active: z.boolean().default(true),
+  is_superuser: z.boolean().default(false),
+});
+export type UserCreateRequest = z.input<typeof userCreateRequestSchema>;
+
+export const userUpdateRequestSchema = z.strictObject({
+  email: emailSchema.optional(),
+  full_name: fullName.nullish(),
+  password: password.min(8, 'Password must be at least 8 characters long').optional(),
+  role: roleSchema.optional(),
+  is_active: z.boolean().optional(),
+  is_superuser: z.boolean().optional(),
+});
+export type UserUpdateRequest = z.infer<typeof userUpdateRequestSchema>;
+
+export const userIdParamsSchema = z.strictObject({ id: z.coerce.number().int().positive('User id must be a positive integer') });
+
+export const usersListResponseSchema = z.object({ users: z.array(userSchema) });
+export type UsersListResponse = z.infer<typeof usersListResponseSchema>;
+
+export const userResponseSchema = z.object({ success: z.literal(true), data: userSchema });
+export type UserResponse = z.infer<typeof userResponseSchema>;

@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config';
+import { dialectOf, type Dialect } from './dialect';
+import { migrationProvider } from './migrations';
+import type { Database } from './schema';
+
+export type { Database } from './schema';
+export type { Dialect } from './dialect';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and other int8 results arrive as strings from pg; every count here fits in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+function sqlitePath(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {
+  const url = config.databaseUrl;
+  if (url?.startsWith('sqlite:') || url?.startsWith('file:')) return url.replace(/^(sqlite|file):(\/\/)?/, '');
+  return path.join(config.dataDir, 'capture.db');
+}
+
+/** Opens the database named by the configuration and brings its schema up to date. */
+export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl'>): Promise<Db> {
+  const dialect = dialectOf(config.databaseUrl);
+  let kysely: Kysely<Database>;
+  if (dialect === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 5000 });
+    // An idle client that loses its server must not crash the process; the next query reports it.
+    pool.on('error', () => undefined);
+    kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    const file = sqlitePath(config);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const sqlite = new SqliteDatabase(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  const db: Db = { kysely, dialect, close: () => kysely.destroy() };
+  await migrate(db);
+  return db;
+}
+
+async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider(db.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** 0/1 column to boolean and back. */
+export const toFlag = (value: boolean): number => (value ? 1 : 0);
+export const fromFlag = (value: number | boolean): boolean => Boolean(value);

@@ -1,0 +1,36 @@
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AuthenticatedSession } from '../modules/auth/session-service';
+
+/** Who may call a route. Every /api route must declare one: the app refuses to start otherwise. */
+export type Access = 'public' | 'session' | 'superuser';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    /** The caller's live session; set on every route whose access is not public. */
+    auth: AuthenticatedSession | null;
+  }
+}
+
+export type AppInstance = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** The session of a route whose access rule guarantees one. */
+export function sessionOf(request: { auth: AuthenticatedSession | null }): AuthenticatedSession {
+  if (!request.auth) throw new Error('Route reached without a session: its access rule is wrong');
+  return request.auth;
+}

@@ -1,0 +1,52 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+
+/** Launcher: validate configuration, open everything, listen, and shut down cleanly on a signal. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+
+  const app = await buildApp(config);
+  const bootstrap = await app.ctx.users.bootstrapSuperuser({
+    username: config.adminUsername,
+    password: config.adminPassword,
+    dataDir: config.dataDir,
+  });
+  if (bootstrap?.generatedPassword) {
+    // Printed once, on purpose, to the terminal of whoever started the first run.
+    process.stdout.write(
+      `\nCreated superuser "${config.adminUsername}" with password: ${bootstrap.generatedPassword}\n` +
+        `(also saved to ${config.dataDir}/initial-admin-password, readable only by this user)\n\n`,
+    );
+  } else if (bootstrap) {
+    app.log.info({ username: config.adminUsername }, 'created superuser from ADMIN_PASSWORD');
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    const forced = setTimeout(() => process.exit(1), 10_000);
+    forced.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Server failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+import type { Clock } from '../../lib/clock';
+import { fromFlag } from '../../db';
+import type { UserRow } from '../users/repository';
+import type { SessionsRepository } from './sessions-repository';
+import type { SessionTokens } from './tokens';
+
+/** A session dies after this long without activity (SPEC.md section 9). */
+export const SESSION_INACTIVITY_LIMIT_MS = 24 * 3600 * 1000;
+/** Activity is written at most this often per session, so reads do not all become writes. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export interface AuthenticatedSession {
+  sessionId: string;
+  user: UserRow;
+}
+
+export type SessionsRevokedListener = (sessionIds: string[]) => void;
+
+export class SessionService {
+  private readonly revokedListeners = new Set<SessionsRevokedListener>();
+
+  constructor(
+    private readonly repository: SessionsRepository,
+    private readonly tokens: SessionTokens,
+    private readonly clock: Clock,
+  ) {}
+
+  async open(user: UserRow, meta: { ip?: string; userAgent?: string }): Promise<{ token: string; sessionId: string }> {
+    const sessionId = this.tokens.newSessionId();
+    const now = this.clock.now().toISOString();
+    await this.repository.insert({
+      id: sessionId,
+      user_id: user.id,
+      created_at: now,
+      last_seen_at: now,
+      revoked_at: null,
+      revoked_reason: null,
+      ip: meta.ip ?? null,
+      user_agent: meta.userAgent?.slice(0, 256) ?? null,
+    });
+    return { token: await this.tokens.sign({ sessionId, userId: user.id }), sessionId };
+  }
+
+  /**
+   * The live session behind a token, or undefined when the token is invalid, the session was
+   * revoked or idle for 24 h, or its user is deactivated. Counts the call as activity.
+   */
+  async authenticate(token: string): Promise<AuthenticatedSession | undefined> {
+    const claims = await this.tokens.verify(token);
+    if (!claims) return undefined;
+    const found = await this.repository.findWithUser(claims.sessionId);
+    if (!found || found.revokedAt || found.user.id !== claims.userId || !fromFlag(found.user.is_active)) return undefined;
+    const now = this.clock.now();
+    const idleMs = now.getTime() - Date.parse(found.lastSeenAt);
+    if (idleMs >= SESSION_INACTIVITY_LIMIT_MS) return undefined;
+    if (idleMs >= TOUCH_INTERVAL_MS) await this.repository.touch(found.sessionId, now.toISOString());
+    return { sessionId: found.sessionId, user: found.user };
+  }
+
+  async revoke(sessionId: string, reason: string): Promise<void> {
+    await this.repository.revoke(sessionId, this.clock.now().toISOString(), reason);
+    this.notifyRevoked([sessionId]);
+  }
+
+  async revokeAllForUser(userId: number, reason: string, exceptSessionId?: string): Promise<void> {
+    const ids = await this.repository.revokeForUser(userId, this.clock.now().toISOString(), reason, exceptSessionId);
+    this.notifyRevoked(ids);
+  }
+
+  /** Lets holders of long-lived connections (the live feed) drop revoked sessions at once. */
+  onRevoked(listener: SessionsRevokedListener): () => void {
+    this.revokedListeners.add(listener);
+    return () => this.revokedListeners.delete(listener);
+  }
+
+  private notifyRevoked(ids: string[]): void {
+    if (ids.length === 0) return;
+    for (const listener of this.revokedListeners) listener(ids);
+  }
+}

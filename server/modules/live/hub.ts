@@ -1,0 +1,123 @@
+import type { WebSocket } from 'ws';
+import type { ClientMessage, ServerMessage } from '../../../contract/live';
+import type { Clock } from '../../lib/clock';
+
+/** Bytes queued to a client beyond which it is too slow to keep: it is dropped, not waited for. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+const DAY_MS = 24 * 3600 * 1000;
+
+export interface LiveClient {
+  socket: WebSocket;
+  sessionId: string;
+  userId: number;
+  /** Instances whose logs this client asked to receive. */
+  logSubscriptions: Set<string>;
+}
+
+type ActionHandler<A extends ClientMessage['action']> = (client: LiveClient, message: Extract<ClientMessage, { action: A }>) => Promise<void> | void;
+type InitialData = Extract<ServerMessage, { type: 'initial_data' }>['data'];
+
+/** Authenticated live-feed clients, and the one way the rest of the server talks to them. */
+export class LiveHub {
+  private readonly clients = new Set<LiveClient>();
+  private readonly handlers = new Map<string, ActionHandler<never>>();
+  private initialData: () => Promise<InitialData> = async () => ({ instances: [], recordings: [], system_status: 'operational' });
+  /** Send times of the last 24 h, oldest first, for the monitoring figures. */
+  private readonly sentAt: number[] = [];
+
+  constructor(private readonly clock: Clock) {}
+
+  get connectionCount(): number {
+    return this.clients.size;
+  }
+
+  messagesSentLast24h(): number {
+    this.forgetOldSends();
+    return this.sentAt.length;
+  }
+
+  add(client: LiveClient): void {
+    this.clients.add(client);
+  }
+
+  remove(client: LiveClient): void {
+    this.clients.delete(client);
+  }
+
+  /** Sends to every client; the message is serialised once. */
+  publish(message: ServerMessage): void {
+    this.sendWhere(() => true, message);
+  }
+
+  /** Sends to the clients that subscribed to an instance's logs. */
+  publishLogs(instanceId: string, logs: string[]): void {
+    this.sendWhere((c) => c.logSubscriptions.has(instanceId), { type: 'instance_logs', instance_id: instanceId, logs });
+  }
+
+  hasLogSubscribers(instanceId: string): boolean {
+    for (const client of this.clients) if (client.logSubscriptions.has(instanceId)) return true;
+    return false;
+  }
+
+  send(client: LiveClient, message: ServerMessage): void {
+    this.deliver(client, JSON.stringify(message));
+  }
+
+  /** Modules answer client actions (request_logs, ...) by registering a handler. */
+  handle<A extends ClientMessage['action']>(action: A, handler: ActionHandler<A>): void {
+    this.handlers.set(action, handler as unknown as ActionHandler<never>);
+  }
+
+  handlerFor(action: ClientMessage['action']): ActionHandler<never> | undefined {
+    return this.handlers.get(action);
+  }
+
+  /** The module that owns instances and recordings supplies what a new client sees first. */
+  provideInitialData(provider: () => Promise<InitialData>): void {
+    this.initialData = provider;
+  }
+
+  loadInitialData(): Promise<InitialData> {
+    return this.initialData();
+  }
+
+  /** Closes the sockets of revoked sessions at once. */
+  disconnectSessions(sessionIds: string[]): void {
+    const revoked = new Set(sessionIds);
+    for (const client of this.clients) {
+      if (revoked.has(client.sessionId)) client.socket.close(1008, 'Session ended');
+    }
+  }
+
+  closeAll(code: number, reason: string): void {
+    for (const client of this.clients) client.socket.close(code, reason);
+  }
+
+  private sendWhere(predicate: (client: LiveClient) => boolean, message: ServerMessage): void {
+    let payload: string | undefined;
+    for (const client of this.clients) {
+      if (!predicate(client)) continue;
+      payload ??= JSON.stringify(message);
+      this.deliver(client, payload);
+    }
+  }
+
+  private deliver(client: LiveClient, payload: string): void {
+    if (client.socket.readyState !== client.socket.OPEN) return;
+    if (client.socket.bufferedAmount > MAX_BUFFERED_BYTES) {
+      this.clients.delete(client);
+      client.socket.terminate();
+      return;
+    }
+    client.socket.send(payload);
+    this.sentAt.push(this.clock.now().getTime());
+    if (this.sentAt.length % 1024 === 0) this.forgetOldSends();
+  }
+
+  private forgetOldSends(): void {
+    const since = this.clock.now().getTime() - DAY_MS;
+    let drop = 0;
+    while (drop < this.sentAt.length && this.sentAt[drop] < since) drop++;
+    if (drop > 0) this.sentAt.splice(0, drop);
+  }
+}

@@ -1,0 +1,121 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { User, UserCreateRequest, UserUpdateRequest } from '../../../contract/auth';
+import { userCreateRequestSchema } from '../../../contract/auth';
+import type { Clock } from '../../lib/clock';
+import { badRequest, conflict, notFound } from '../../lib/http-error';
+import { fromFlag, toFlag } from '../../db';
+import type { UsersTable } from '../../db/schema';
+import type { Updateable } from 'kysely';
+import { hashPassword } from '../auth/passwords';
+import type { SessionService } from '../auth/session-service';
+import { toUser, type UserRow, type UsersRepository } from './repository';
+
+export const SELF_DEACTIVATION_MESSAGE = 'Cannot deactivate your own account';
+export const LAST_SUPERUSER_MESSAGE = 'The last active superuser cannot be demoted or deactivated';
+
+export class UsersService {
+  constructor(
+    private readonly repository: UsersRepository,
+    private readonly sessions: SessionService,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(): Promise<User[]> {
+    return (await this.repository.list()).map(toUser);
+  }
+
+  findRowByUsername(username: string): Promise<UserRow | undefined> {
+    return this.repository.findByUsername(username);
+  }
+
+  async findRowById(id: number): Promise<UserRow> {
+    const row = await this.repository.findById(id);
+    if (!row) throw notFound(`User ${id} not found`);
+    return row;
+  }
+
+  async create(input: UserCreateRequest): Promise<User> {
+    const request = userCreateRequestSchema.parse(input);
+    if (await this.repository.findByUsername(request.username)) {
+      throw conflict(`Username ${request.username} is already taken`);
+    }
+    const now = this.clock.now().toISOString();
+    try {
+      const row = await this.repository.insert({
+        username: request.username,
+        username_key: request.username.toLowerCase(),
+        email: request.email,
+        full_name: request.full_name || null,
+        role: request.role,
+        is_active: toFlag(request.is_active),
+        is_superuser: toFlag(request.is_superuser),
+        password_hash: await hashPassword(request.password),
+        last_login: null,
+        created_at: now,
+        updated_at: now,
+      });
+      return toUser(row);
+    } catch (error) {
+      // Two creates racing for one name: the unique index decides.
+      if (await this.repository.findByUsername(request.username)) throw conflict(`Username ${request.username} is already taken`);
+      throw error;
+    }
+  }
+
+  async update(id: number, changes: UserUpdateRequest, actorId: number): Promise<User> {
+    const current = await this.findRowById(id);
+    const deactivating = changes.is_active === false && fromFlag(current.is_active);
+    if (deactivating && id === actorId) throw badRequest(SELF_DEACTIVATION_MESSAGE);
+    const losesSuperuser = fromFlag(current.is_superuser) && fromFlag(current.is_active) && (changes.is_superuser === false || deactivating);
+    if (losesSuperuser && (await this.repository.countOtherActiveSuperusers(id)) === 0) throw conflict(LAST_SUPERUSER_MESSAGE);
+
+    const values: Updateable<UsersTable> = { updated_at: this.clock.now().toISOString() };
+    if (changes.email !== undefined) values.email = changes.email;
+    if (changes.full_name !== undefined) values.full_name = changes.full_name || null;
+    if (changes.role !== undefined) values.role = changes.role;
+    if (changes.is_active !== undefined) values.is_active = toFlag(changes.is_active);
+    if (changes.is_superuser !== undefined) values.is_superuser = toFlag(changes.is_superuser);
+    if (changes.password) values.password_hash = await hashPassword(changes.password);
+
+    const row = await this.repository.update(id, values);
+    if (!row) throw notFound(`User ${id} not found`);
+    if (deactivating) await this.sessions.revokeAllForUser(id, 'user deactivated');
+    else if (changes.password) await this.sessions.revokeAllForUser(id, 'password reset by an administrator');
+    return toUser(row);
+  }
+
+  async setPassword(id: number, password: string): Promise<void> {
+    await this.repository.update(id, { password_hash: await hashPassword(password), updated_at: this.clock.now().toISOString() });
+  }
+
+  async recordLogin(id: number): Promise<UserRow> {
+    const now = this.clock.now().toISOString();
+    const row = await this.repository.update(id, { last_login: now });
+    if (!row) throw notFound(`User ${id} not found`);
+    return row;
+  }
+
+  /**
+   * First start with an empty database: create the superuser. Its password is ADMIN_PASSWORD, else a
+   * random one that is returned (for printing once) and written to DATA_DIR/initial-admin-password (0600).
+   */
+  async bootstrapSuperuser(options: { username: string; password?: string; dataDir: string }): Promise<{ generatedPassword?: string } | undefined> {
+    if ((await this.repository.count()) > 0) return undefined;
+    const password = options.password ?? crypto.randomBytes(12).toString('base64url');
+    await this.create({
+      username: options.username,
+      email: `${options.username}@localhost.localdomain`,
+      full_name: 'Administrator',
+      password,
+      role: 'admin',
+      is_active: true,
+      is_superuser: true,
+    });
+    if (options.password) return {};
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    fs.writeFileSync(path.join(options.dataDir, 'initial-admin-password'), `${password}\n`, { mode: 0o600 });
+    return { generatedPassword: password };
+  }
+}

@@ -1,0 +1,25 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { AppInstance } from '../lib/fastify';
+import { errorBody } from './errors';
+
+/**
+ * Serves the built console, with history fallback so deep links such as /users load the app.
+ * Unknown /api paths answer 404 JSON instead.
+ */
+export async function registerConsole(app: AppInstance, consoleDir: string | undefined): Promise<void> {
+  const hasConsole = consoleDir !== undefined && fs.existsSync(path.join(consoleDir, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    const isApi = url === '/api' || url.startsWith('/api/') || url === '/ws' || url === '/metrics';
+    if (!isApi && hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    const detail = isApi ? `No such endpoint: ${request.method} ${url}` : 'Not found (the console has not been built: run npm run build)';
+    return reply.code(404).send(errorBody(detail));
+  });
+}

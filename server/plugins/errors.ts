@@ -1,0 +1,74 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { ZodError } from 'zod';
+import type { ErrorBody } from '../../contract/common';
+import type { AppInstance } from '../lib/fastify';
+import { HttpError } from '../lib/http-error';
+
+const DATABASE_DOWN_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006',
+  'SQLITE_BUSY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_FULL',
+]);
+
+export function errorBody(detail: string): ErrorBody {
+  return { success: false, detail, error: detail };
+}
+
+function zodDetail(error: ZodError): string {
+  return error.issues
+    .slice(0, 3)
+    .map((issue) => (issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message))
+    .join('; ');
+}
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+  params?: { issue?: { path?: PropertyKey[]; message?: string } };
+}
+
+function validationDetail(issues: ValidationIssue[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => {
+      const path = issue.instancePath?.replace(/^\//, '').replaceAll('/', '.');
+      return path ? `${path}: ${issue.message}` : (issue.message ?? 'Invalid value');
+    })
+    .join('; ');
+}
+
+function isDatabaseDown(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && DATABASE_DOWN_CODES.has(code)) return true;
+  const message = error instanceof Error ? error.message : '';
+  return /Connection terminated|connect ECONNREFUSED|database system is (shutting down|starting up)|timeout exceeded when trying to connect|The database connection is not open/i.test(message);
+}
+
+/** One place that turns every failure into `{ success: false, detail, error }` with an honest status. */
+export function registerErrorHandling(app: AppInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));
+    }
+    if (error instanceof ZodError) return reply.code(400).send(errorBody(zodDetail(error)));
+    if (error.validation) {
+      const where = error.validationContext === 'body' ? 'Request body' : `Request ${error.validationContext ?? 'input'}`;
+      return reply.code(400).send(errorBody(`${where} is invalid: ${validationDetail(error.validation as ValidationIssue[])}`));
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody('Request body is too large'));
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.code(415).send(errorBody('Unsupported content type: send application/json'));
+    }
+    if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return reply.code(400).send(errorBody('Request body is empty'));
+    if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      return reply.code(400).send(errorBody('Request body is not valid JSON'));
+    }
+    if (isDatabaseDown(error)) {
+      request.log.error({ err: error }, 'database unavailable');
+      return reply.code(503).send(errorBody('The database is unavailable right now; try again shortly'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) return reply.code(status).send(errorBody(error.message));
+    request.log.error({ err: error }, 'request failed');
+    return reply.code(500).send(errorBody('Internal server error'));
+  });
+}

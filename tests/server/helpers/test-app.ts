@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type App, type BuildOptions } from '../../../server/app';
+import { loadConfig, type Config } from '../../../server/config';
+import { ManualClock } from '../../../server/lib/clock';
+import { createPostgresDatabase } from '../../support/test-database';
+
+export const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
+
+export interface TestApp {
+  app: App;
+  clock: ManualClock;
+  config: Config;
+  /** Signs in and returns the bearer token. */
+  login(username?: string, password?: string): Promise<string>;
+  /** `inject` with an optional bearer token. */
+  request(options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
+  /** Creates a user through the API as the admin and returns its token. */
+  createUser(fields: { username: string; password?: string; is_superuser?: boolean; role?: 'admin' | 'user' }): Promise<{ id: number; token: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real app on a real, empty database: a temporary SQLite file, or a fresh database on the
+ * PostgreSQL named by TEST_DATABASE_URL (`npm run test:pg`). The superuser `admin` exists.
+ */
+export async function createTestApp(
+  options: { env?: Record<string, string>; clock?: ManualClock; build?: Omit<BuildOptions, 'clock'> } = {},
+): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-test-'));
+  const pgDatabase = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
+  const config: Config = {
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ...options.env }),
+    consoleDir: undefined,
+  };
+  if (pgDatabase) config.databaseUrl = pgDatabase.url;
+  const clock = options.clock ?? new ManualClock('2026-11-23T09:00:00Z');
+  const app = await buildApp(config, { logger: false, ...options.build, clock });
+  await app.ctx.users.bootstrapSuperuser({ username: ADMIN.username, password: ADMIN.password, dataDir });
+
+  const request: TestApp['request'] = ({ token, headers, ...rest }) =>
+    app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+
+  const login: TestApp['login'] = async (username = ADMIN.username, password = ADMIN.password) => {
+    const response = await request({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
+    if (response.statusCode !== 200) throw new Error(`login ${username} failed: ${response.statusCode} ${response.body}`);
+    return response.json<{ access_token: string }>().access_token;
+  };
+
+  let adminToken: string | undefined;
+  const createUser: TestApp['createUser'] = async ({ username, password = 'User-pass-1', is_superuser = false, role = 'user' }) => {
+    adminToken ??= await login();
+    const response = await request({
+      method: 'POST',
+      url: '/api/auth/users',
+      token: adminToken,
+      payload: { username, email: `${username}@example.com`, password, role, is_active: true, is_superuser },
+    });
+    if (response.statusCode !== 201) throw new Error(`create ${username} failed: ${response.statusCode} ${response.body}`);
+    return { id: response.json<{ data: { id: number } }>().data.id, token: await login(username, password) };
+  };
+
+  return {
+    app,
+    clock,
+    config,
+    login,
+    request,
+    createUser,
+    close: async () => {
+      await app.close();
+      await pgDatabase?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
