@@ -1,11 +1,17 @@
 import { z } from 'zod';
-import { instantSchema } from './common';
+import { envelope, instantSchema } from './common';
 
 export const instanceStateSchema = z.enum(['pending', 'running', 'stopping', 'stopped', 'terminated']);
 export type InstanceState = z.infer<typeof instanceStateSchema>;
 
+/** States in which an instance still holds a recorder: they count in the summary and can be terminated. */
+export const ACTIVE_INSTANCE_STATES = ['pending', 'running'] as const satisfies readonly InstanceState[];
+
 export const recordingStatusSchema = z.enum(['recording', 'completed', 'partial', 'failed']);
 export type RecordingStatus = z.infer<typeof recordingStatusSchema>;
+
+export const captureProviderKindSchema = z.enum(['local', 'aws']);
+export type CaptureProviderKind = z.infer<typeof captureProviderKindSchema>;
 
 /** One recording instance as the console lists it (SPEC.md section 3, Instance). */
 export const instanceSchema = z.object({
@@ -37,5 +43,150 @@ export const recordingSchema = z.object({
   duration_seconds: z.number().nullable(),
   file_name: z.string().nullable(),
   reason: z.string().nullable(),
+  /** Where the console downloads the file (bearer token required); null when the file is not on this server. */
+  download_url: z.string().nullable(),
 });
 export type Recording = z.infer<typeof recordingSchema>;
+
+/* ---------------------------------------------------------------- launch config and requests */
+
+/** Schemes a recorder may capture from. Files, local paths and ffmpeg's special protocols are refused. */
+export const STREAM_URL_PROTOCOLS = ['http:', 'https:', 'rtmp:', 'rtmps:', 'rtsp:', 'rtsps:', 'srt:'] as const;
+export const STREAM_URL_MESSAGE = 'Stream URL must be an http(s), rtmp(s), rtsp(s) or srt URL with a host';
+
+export function isStreamUrl(value: string): boolean {
+  if (/\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    return (STREAM_URL_PROTOCOLS as readonly string[]).includes(url.protocol) && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+export const LAUNCH_DEFAULTS = { duration: 7200, width: 1280, height: 720, method: 'api', max_workers: 1 } as const;
+export const LAUNCH_LIMITS = { maxDuration: 12 * 3600, minSide: 16, maxWidth: 3840, maxHeight: 2160, maxConfigs: 50, maxWorkers: 10 } as const;
+
+const evenSide = (label: string, max: number) =>
+  z
+    .number()
+    .int(`${label} must be a whole number`)
+    .min(LAUNCH_LIMITS.minSide, `${label} must be at least ${LAUNCH_LIMITS.minSide}`)
+    .max(max, `${label} must be at most ${max}`)
+    .refine((n) => n % 2 === 0, `${label} must be an even number`);
+
+export const streamUrlSchema = z.string().trim().min(1, 'Stream URL is required').max(2048).refine(isStreamUrl, STREAM_URL_MESSAGE);
+
+/** Mosque ids name a folder of recordings, so they are kept path-safe. Empty means none. */
+export const launchMosqueIdSchema = z
+  .string()
+  .trim()
+  .max(64)
+  .regex(/^[a-z0-9_-]*$/, 'Mosque id may contain only lowercase letters, digits, "_" and "-"')
+  .nullish()
+  .transform((value) => (value ? value : null));
+
+/** SPEC.md section 3, Launch config. */
+export const launchConfigSchema = z.strictObject({
+  url: streamUrlSchema,
+  duration: z
+    .number()
+    .int('Duration must be a whole number of seconds')
+    .min(1, 'Duration must be at least 1 second')
+    .max(LAUNCH_LIMITS.maxDuration, `Duration must be at most ${LAUNCH_LIMITS.maxDuration} seconds`)
+    .default(LAUNCH_DEFAULTS.duration),
+  width: evenSide('Width', LAUNCH_LIMITS.maxWidth).default(LAUNCH_DEFAULTS.width),
+  height: evenSide('Height', LAUNCH_LIMITS.maxHeight).default(LAUNCH_DEFAULTS.height),
+  mosque_id: launchMosqueIdSchema,
+  method: z.string().trim().min(1).max(32).default(LAUNCH_DEFAULTS.method),
+});
+export type LaunchConfig = z.infer<typeof launchConfigSchema>;
+export type LaunchConfigInput = z.input<typeof launchConfigSchema>;
+
+export const launchRequestSchema = z.strictObject({
+  configs: z.array(launchConfigSchema).min(1, 'At least one launch config is required').max(LAUNCH_LIMITS.maxConfigs),
+  max_workers: z.number().int().min(1).max(LAUNCH_LIMITS.maxWorkers).default(LAUNCH_DEFAULTS.max_workers),
+});
+export type LaunchRequest = z.input<typeof launchRequestSchema>;
+
+export const launchFailureSchema = z.object({ index: z.number().int(), mosque_id: z.string().nullable(), error: z.string() });
+
+export const launchResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ instances: z.array(instanceSchema), failed: z.array(launchFailureSchema) }),
+});
+export type LaunchResponse = z.infer<typeof launchResponseSchema>;
+
+/* ---------------------------------------------------------------- terminate */
+
+export const terminateRequestSchema = z.strictObject({
+  instance_ids: z.array(z.string().trim().min(1).max(128)).min(1, 'Select at least one instance').max(500),
+});
+export type TerminateRequest = z.infer<typeof terminateRequestSchema>;
+
+export const terminateResultSchema = z.object({
+  instance_id: z.string(),
+  success: z.boolean(),
+  /** State after the request (stopping when accepted); null when the instance is unknown. */
+  state: instanceStateSchema.nullable(),
+  message: z.string(),
+});
+export type TerminateResult = z.infer<typeof terminateResultSchema>;
+
+export const terminateResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ results: z.array(terminateResultSchema), terminated: z.number().int(), failed: z.number().int() }),
+});
+export type TerminateResponse = z.infer<typeof terminateResponseSchema>;
+
+export const terminateAllQuerySchema = z.strictObject({ force: z.enum(['true', 'false']).optional() });
+
+/* ---------------------------------------------------------------- reads */
+
+export const instanceIdParamsSchema = z.strictObject({ id: z.string().trim().min(1).max(128) });
+
+export const instanceLogsQuerySchema = z.strictObject({
+  lines: z.coerce.number().int().min(1).max(5000).default(100),
+  live: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true'),
+});
+
+export const instanceLogsResponseSchema = envelope(z.object({ instance_id: z.string(), logs: z.array(z.string()), live: z.boolean() }));
+export type InstanceLogsResponse = z.infer<typeof instanceLogsResponseSchema>;
+
+export const instancesListResponseSchema = envelope(z.array(instanceSchema));
+export type InstancesListResponse = z.infer<typeof instancesListResponseSchema>;
+
+/** The details viewer: the listed fields plus where it runs, its frame size, its timeline and its recording. */
+export const instanceDetailsSchema = instanceSchema.extend({
+  provider: captureProviderKindSchema,
+  provider_instance_id: z.string().nullable(),
+  width: z.number().int(),
+  height: z.number().int(),
+  running_at: instantSchema.nullable(),
+  ended_at: instantSchema.nullable(),
+  state_reason: z.string().nullable(),
+  job_id: z.string().nullable(),
+  image_id: z.string().nullable(),
+  recording: recordingSchema.nullable(),
+});
+export type InstanceDetails = z.infer<typeof instanceDetailsSchema>;
+export const instanceDetailsResponseSchema = envelope(instanceDetailsSchema);
+
+export const recordingsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  instance_id: z.string().trim().min(1).max(128).optional(),
+  mosque_id: z.string().trim().min(1).max(64).optional(),
+  status: recordingStatusSchema.optional(),
+});
+export const recordingsListResponseSchema = envelope(z.object({ recordings: z.array(recordingSchema) }));
+export type RecordingsListResponse = z.infer<typeof recordingsListResponseSchema>;
+export const recordingIdParamsSchema = z.strictObject({ id: z.string().trim().min(1).max(128) });
+
+/** The built-in test broadcast, when the server runs one (DEMO_STREAM). */
+export const demoStreamResponseSchema = envelope(z.object({ url: z.string().nullable() }));
+export type DemoStreamResponse = z.infer<typeof demoStreamResponseSchema>;

@@ -21,10 +21,40 @@ import { UsersService } from './modules/users/service';
 import { registerAccessControl } from './plugins/access';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
+import { MONITORING_POLL_MS } from '../contract/monitoring';
+import { SecretBox } from './lib/crypto';
+import { ActivityRepository } from './modules/activity/repository';
+import { registerActivityRoutes } from './modules/activity/routes';
+import { ActivityService } from './modules/activity/service';
+import { OctokitGithubApi } from './modules/github/github-api';
+import { registerGithubRoutes } from './modules/github/routes';
+import { GithubService } from './modules/github/service';
+import { SettingsRepository } from './modules/github/settings-repository';
+import { registerMonitoringRoutes, registerRequestMetrics } from './modules/monitoring/routes';
+import { MonitoringService } from './modules/monitoring/service';
+import { createScheduler, registerSchedulerRoutes, type SchedulerOptions } from './modules/scheduler';
+import { MapsLinkResolver } from './geo/maps-link';
+import { registerConfigRoutes } from './modules/config/routes';
+import { RecordingConfigService } from './modules/config/service';
+import { MosquesRepository } from './modules/mosques/repository';
+import { registerMosqueRoutes } from './modules/mosques/routes';
+import { MosquesService } from './modules/mosques/service';
+import { registerPrayerTimeRoutes } from './modules/prayer-times/routes';
+import { PrayerTimesService } from './modules/prayer-times/service';
+import type { CaptureProvider } from './capture/provider';
+import { createCaptureModule, registerCaptureModule } from './modules/instances';
 
 export interface BuildOptions {
   clock?: Clock;
   logger?: FastifyServerOptions['logger'];
+  /** How often health is re-checked and changes pushed to the live feed (default 30 s; 0 = never, tests call refresh()). */
+  healthCheckIntervalMs?: number;
+  /** How long one component check may take before it counts as unhealthy (default 5 s). */
+  healthCheckTimeoutMs?: number;
+  /** Scheduler ports to swap (tests, bench): planner, launcher, timer. */
+  scheduler?: SchedulerOptions;
+  /** A capture driver to use instead of the one CAPTURE_PROVIDER names (tests, bench). */
+  captureDriver?: CaptureProvider;
 }
 
 export type App = AppInstance & { ctx: AppContext };
@@ -56,15 +86,47 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const users = new UsersService(new UsersRepository(db.kysely), sessions, clock);
   const auth = new AuthService(users, sessions, clock);
   const hub = new LiveHub(clock);
-  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth };
+  const mosques = new MosquesService(new MosquesRepository(db.kysely), clock);
+  const prayerTimes = new PrayerTimesService(mosques, clock, app.log);
+  const mapsLinks = new MapsLinkResolver({ resolveOrigin: config.mapsLinkResolveOrigin, timeoutMs: config.mapsLinkTimeoutMs });
+  const recordingConfigs = new RecordingConfigService(mosques, prayerTimes, mapsLinks, config, app.log);
+  const activity = new ActivityService(new ActivityRepository(db.kysely), clock, app.log);
+  const monitoring = new MonitoringService({ db: db.kysely, clock, hub, log: app.log, checkTimeoutMs: options.healthCheckTimeoutMs });
+  const github = new GithubService({
+    settings: new SettingsRepository(db.kysely),
+    api: new OctokitGithubApi(config.githubApiUrl, clock),
+    box: new SecretBox(keys.derive('settings-encryption')),
+    clock,
+    activity,
+    log: app.log,
+  });
+  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver });
+  const scheduler = createScheduler(
+    { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
+    options.scheduler,
+  );
+  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images };
 
   registerErrorHandling(app);
   registerAccessControl(app, sessions);
+  registerRequestMetrics(app, monitoring);
+  app.addHook('onReady', async () => monitoring.start(options.healthCheckIntervalMs ?? MONITORING_POLL_MS));
+  app.addHook('preClose', () => monitoring.stop());
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
   app.addHook('preClose', () => hub.closeAll(1001, 'Server shutting down'));
 
-  registerAuthRoutes(app, { auth, users });
-  registerUserRoutes(app, users);
+  registerAuthRoutes(app, { auth, users, activity });
+  registerUserRoutes(app, users, activity);
+  registerMosqueRoutes(app, { mosques, activity });
+  registerPrayerTimeRoutes(app, prayerTimes);
+  registerConfigRoutes(app, { configs: recordingConfigs, activity });
+  registerActivityRoutes(app, activity);
+  registerMonitoringRoutes(app, { monitoring, metricsToken: config.metricsToken });
+  registerGithubRoutes(app, github);
+  registerSchedulerRoutes(app, scheduler);
+  app.addHook('onReady', () => scheduler.boot());
+  app.addHook('preClose', () => scheduler.close());
+  registerCaptureModule(app, capture, { config, hub, monitoring });
   registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins });
   await registerConsole(app, config.consoleDir);
 

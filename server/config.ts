@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, usernameSchema } from '../contract/auth';
 
 const optionalText = z
   .string()
@@ -15,7 +16,8 @@ const flag = z
 /** Every environment variable the server reads; all optional (DESIGN.md, "Contract for running it"). */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  // An empty PORT means the default, not port 0 (which would listen on a random port).
+  PORT: optionalText.pipe(z.coerce.number<string | undefined>('PORT must be a number').int().min(0).max(65535).default(8000)),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: optionalText.refine(
@@ -23,13 +25,30 @@ const envSchema = z.object({
     'DATABASE_URL must be a postgres:// URL, or sqlite:/file: followed by a path',
   ),
   SECRET_KEY: optionalText.refine((key) => key === undefined || key.length >= 32, 'SECRET_KEY must be at least 32 characters'),
-  ADMIN_USERNAME: z.string().trim().min(1).default('admin'),
-  ADMIN_PASSWORD: optionalText.refine((pw) => pw === undefined || pw.length >= 8, 'ADMIN_PASSWORD must be at least 8 characters'),
+  // Checked like any username now, rather than failing when the first superuser is created.
+  ADMIN_USERNAME: optionalText.pipe(usernameSchema.default('admin')),
+  ADMIN_PASSWORD: optionalText
+    .refine((pw) => pw === undefined || pw.length >= 8, 'ADMIN_PASSWORD must be at least 8 characters')
+    .refine((pw) => pw === undefined || pw.length <= PASSWORD_MAX_LENGTH, `ADMIN_PASSWORD must be at most ${PASSWORD_MAX_LENGTH} characters`),
   CAPTURE_PROVIDER: z.enum(['local', 'aws']).default('local'),
   AWS_REGION: z.string().default('us-east-1'),
   AWS_ENDPOINT_URL: optionalText.pipe(z.url('AWS_ENDPOINT_URL must be a URL').optional()),
   FFMPEG_PATH: optionalText,
+  STALL_TIMEOUT_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('STALL_TIMEOUT_SECONDS must be a number').int().min(2).max(3600).optional()),
+  AWS_IMAGE_ID: optionalText,
+  AWS_INSTANCE_TYPE: z.string().trim().min(1).default('t3.medium'),
+  AWS_SUBNET_ID: optionalText,
+  AWS_SECURITY_GROUP_ID: optionalText,
+  STREAM_URL_TEMPLATE: z
+    .string()
+    .trim()
+    .default('https://www.youtube.com/channel/{id}/live')
+    .refine((t) => t.includes('{id}') && URL.canParse(t.replaceAll('{id}', 'x')), 'STREAM_URL_TEMPLATE must be a URL with {id} in it'),
+  MAPS_LINK_RESOLVE_ORIGIN: optionalText.pipe(z.url('MAPS_LINK_RESOLVE_ORIGIN must be a URL').optional()),
+  MAPS_LINK_TIMEOUT_MS: optionalText.pipe(z.coerce.number<string | undefined>('MAPS_LINK_TIMEOUT_MS must be a number').int().min(100).max(60_000).default(5000)),
   GITHUB_API_URL: z.url('GITHUB_API_URL must be a URL').default('https://api.github.com'),
+  // Enables GET /metrics (Prometheus) behind this bearer token; unset, /metrics does not exist.
+  METRICS_TOKEN: optionalText.refine((token) => token === undefined || token.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_STREAM: flag,
   ALLOWED_ORIGINS: optionalText,
@@ -51,7 +70,22 @@ export interface Config {
   awsRegion: string;
   awsEndpointUrl: string | undefined;
   ffmpegPath: string | undefined;
+  /** Seconds without media before a recorder's watchdog ends its capture; undefined: the image's (60 s). */
+  stallTimeoutSeconds: number | undefined;
+  /** Recorder image, instance type and network for EC2 launches (aws provider). */
+  awsImageId: string | undefined;
+  awsInstanceType: string;
+  awsSubnetId: string | undefined;
+  awsSecurityGroupId: string | undefined;
+  /** Stream URL for a mosque whose ID_token is not itself a URL; `{id}` is replaced by the token. */
+  streamUrlTemplate: string;
+  /** Send short map-link resolution to this origin instead of the link's host (tests, mirrors). */
+  mapsLinkResolveOrigin: string | undefined;
+  /** Time allowed to resolve one short map link, all redirects included. */
+  mapsLinkTimeoutMs: number;
   githubApiUrl: string;
+  /** Bearer token of GET /metrics; undefined keeps the endpoint disabled. */
+  metricsToken: string | undefined;
   logLevel: string;
   demoStream: boolean;
   /** Origins allowed to open the live socket besides the server's own. */
@@ -86,7 +120,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     awsRegion: e.AWS_REGION,
     awsEndpointUrl: e.AWS_ENDPOINT_URL,
     ffmpegPath: e.FFMPEG_PATH,
+    stallTimeoutSeconds: e.STALL_TIMEOUT_SECONDS,
+    awsImageId: e.AWS_IMAGE_ID,
+    awsInstanceType: e.AWS_INSTANCE_TYPE,
+    awsSubnetId: e.AWS_SUBNET_ID,
+    awsSecurityGroupId: e.AWS_SECURITY_GROUP_ID,
+    streamUrlTemplate: e.STREAM_URL_TEMPLATE,
+    mapsLinkResolveOrigin: e.MAPS_LINK_RESOLVE_ORIGIN,
+    mapsLinkTimeoutMs: e.MAPS_LINK_TIMEOUT_MS,
     githubApiUrl: e.GITHUB_API_URL,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
     allowedOrigins: e.ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean) ?? [],

@@ -7,6 +7,17 @@ import type { AuthService } from './modules/auth/auth-service';
 import type { SessionService } from './modules/auth/session-service';
 import type { LiveHub } from './modules/live/hub';
 import type { UsersService } from './modules/users/service';
+import type { SchedulerService } from './modules/scheduler/service';
+import type { ActivityService } from './modules/activity/service';
+import type { GithubService } from './modules/github/service';
+import type { MonitoringService } from './modules/monitoring/service';
+import type { RecordingConfigService } from './modules/config/service';
+import type { MosquesService } from './modules/mosques/service';
+import type { PrayerTimesService } from './modules/prayer-times/service';
+import type { CaptureProvider } from './capture/provider';
+import type { InstancesService } from './modules/instances/service';
+import type { RecordingsService } from './modules/recordings/service';
+import type { ImagesService } from './modules/images/service';
 
 /** Everything a module may use, built once per app. Modules reach each other only through services here. */
 export interface AppContext {
@@ -19,4 +30,28 @@ export interface AppContext {
   sessions: SessionService;
   users: UsersService;
   auth: AuthService;
+  /** The activity log: `activity.record({ actor, action, target, detail })`. */
+  activity: ActivityService;
+  /** Health and figures: registerHealthCheck, recordLaunchDuration, provide*Counts, registerGauge. */
+  monitoring: MonitoringService;
+  github: GithubService;
+  /** The durable Friday scheduler (jobs in the database; launches through the capture fleet). */
+  scheduler: SchedulerService;
+  /** Mosques (CRUD, coordinates); `onChange(listener)` tells of every create, update and delete. */
+  mosques: MosquesService;
+  /** Friday prayer times: `nextFridayPrayer(mosque, now)`, `fridayPrayerOn(mosque, 'YYYY-MM-DD')`, `upcoming()`. */
+  prayerTimes: PrayerTimesService;
+  /** Map-link extraction, reverse geocoding, generated recording configurations. */
+  recordingConfigs: RecordingConfigService;
+  /**
+   * The capture fleet as a CaptureProvider: `capture.launch(config, { jobId, idempotencyKey })` records,
+   * announces and launches a recorder on the configured driver (local or aws); `capture.health()`.
+   */
+  capture: CaptureProvider;
+  /** Instances table, launch/terminate/reconcile, counts. */
+  instances: InstancesService;
+  /** Recordings (one per instance): list, counts, files. */
+  recordings: RecordingsService;
+  /** Recorder images (AMIs). */
+  images: ImagesService;
 }

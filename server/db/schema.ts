@@ -34,7 +34,157 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+export interface SchedulerJobsTable {
+  id: string;
+  kind: 'recording' | 'recurring';
+  name: string;
+  func: string;
+  trigger: string;
+  next_run_time: string | null;
+  status: 'scheduled' | 'launching' | 'launched' | 'completed' | 'cancelled' | 'missed' | 'failed';
+  mosque_id: string | null;
+  mosque_name: string | null;
+  friday_date: string | null;
+  prayer_time: string | null;
+  timezone: string | null;
+  recording_start: string | null;
+  recording_end: string | null;
+  url: string | null;
+  duration: number | null;
+  width: number | null;
+  height: number | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  late: Generated<number>;
+  instance_id: string | null;
+  /** `host/pid/nonce` of the scheduler process that holds the launch. */
+  claimed_by: string | null;
+  claimed_at: string | null;
+  launched_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SchedulerStateTable {
+  id: number;
+  running: number;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+export interface MosquesTable {
+  mosque_id: string;
+  name: string;
+  name_ar: string | null;
+  google_maps_url: string | null;
+  /** JSON array of language codes. */
+  languages: string;
+  /** SPEC.md's ID_token: the stream source identifier (a URL, or an id for STREAM_URL_TEMPLATE). */
+  id_token: string | null;
+  active: number;
+  broadcast_status: 'inactive' | 'playing' | 'ended';
+  latitude: number | null;
+  longitude: number | null;
+  timezone: string | null;
+  city: string | null;
+  district: string | null;
+  country: string | null;
+  country_code: string | null;
+  /** How the coordinates were obtained: manual, map_link, map_link_redirect. */
+  coordinates_method: string | null;
+  calculation_method: string | null;
+  /** Local HH:MM in the mosque's zone. */
+  fixed_jumuah_time: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ActivityTable {
+  id: Generated<number>;
+  at: string;
+  actor_id: number | null;
+  actor_username: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  target_label: string | null;
+  /** JSON object, or null. */
+  detail: string | null;
+}
+
+/** Server settings by key; secret values are sealed with AES-256-GCM (server/lib/crypto.ts). */
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+  updated_by: string | null;
+}
+
+export interface InstancesTable {
+  /** The fleet's id (`cap-…`); the local driver uses it as its instance id too. */
+  id: string;
+  provider: 'local' | 'aws';
+  /** The driver's id (local: same as id; aws: the EC2 instance id); null while the launch is in flight. */
+  provider_instance_id: string | null;
+  name: string;
+  state: 'pending' | 'running' | 'stopping' | 'stopped' | 'terminated';
+  instance_type: string;
+  mosque_id: string | null;
+  url: string;
+  method: string;
+  duration: number;
+  width: number;
+  height: number;
+  image_id: string | null;
+  launch_time: string;
+  /** When media first flowed (local) or the machine came up (aws): launch-time metrics. */
+  running_at: string | null;
+  ended_at: string | null;
+  state_reason: string | null;
+  job_id: string | null;
+  updated_at: string;
+}
+
+export interface RecordingsTable {
+  id: string;
+  instance_id: string;
+  mosque_id: string | null;
+  url: string;
+  status: 'recording' | 'completed' | 'partial' | 'failed';
+  started_at: string;
+  ended_at: string | null;
+  bytes: number;
+  duration_seconds: number | null;
+  /** Absolute path of the file on this server (local driver), else null. */
+  file_path: string | null;
+  reason: string | null;
+  updated_at: string;
+}
+
+export interface ImagesTable {
+  ami_id: string;
+  provider: 'local' | 'aws';
+  name: string;
+  description: string;
+  version: string;
+  state: 'available' | 'pending' | 'failed';
+  size_gb: number;
+  created_at: string;
+  /** JSON object of tags. */
+  tags: string;
+  source_instance_id: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  instances: InstancesTable;
+  recordings: RecordingsTable;
+  images: ImagesTable;
+  mosques: MosquesTable;
+  scheduler_jobs: SchedulerJobsTable;
+  scheduler_state: SchedulerStateTable;
+  activity: ActivityTable;
+  settings: SettingsTable;
 }

@@ -20,6 +20,13 @@ function zodDetail(error: ZodError): string {
     .join('; ');
 }
 
+const VALIDATION_CONTEXTS: Record<string, string> = {
+  body: 'Request body is invalid',
+  querystring: 'Query string is invalid',
+  params: 'Path parameters are invalid',
+  headers: 'Request headers are invalid',
+};
+
 interface ValidationIssue {
   instancePath?: string;
   message?: string;
@@ -31,6 +38,8 @@ function validationDetail(issues: ValidationIssue[]): string {
     .slice(0, 3)
     .map((issue) => {
       const path = issue.instancePath?.replace(/^\//, '').replaceAll('/', '.');
+      // zod says "Invalid input: expected string, received undefined" for a missing field.
+      if (path && /received undefined$/.test(issue.message ?? '')) return `${path} is required`;
       return path ? `${path}: ${issue.message}` : (issue.message ?? 'Invalid value');
     })
     .join('; ');
@@ -51,8 +60,8 @@ export function registerErrorHandling(app: AppInstance): void {
     }
     if (error instanceof ZodError) return reply.code(400).send(errorBody(zodDetail(error)));
     if (error.validation) {
-      const where = error.validationContext === 'body' ? 'Request body' : `Request ${error.validationContext ?? 'input'}`;
-      return reply.code(400).send(errorBody(`${where} is invalid: ${validationDetail(error.validation as ValidationIssue[])}`));
+      const where = VALIDATION_CONTEXTS[error.validationContext ?? ''] ?? 'Request is invalid';
+      return reply.code(400).send(errorBody(`${where}: ${validationDetail(error.validation as ValidationIssue[])}`));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody('Request body is too large'));
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {

@@ -2,10 +2,18 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { Dialect } from '../dialect';
 import type { DialectMigration } from './helpers';
 import { authMigration } from './001_auth';
+import { captureMigration } from './002_capture';
+import { mosquesMigration } from './003_mosques';
+import { schedulerMigration } from './004_scheduler';
+import { monitoringMigration } from './005_monitoring';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
   '001_auth': authMigration,
+  '002_capture': captureMigration,
+  '003_mosques': mosquesMigration,
+  '004_scheduler': schedulerMigration,
+  '005_monitoring': monitoringMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

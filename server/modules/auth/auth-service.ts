@@ -26,26 +26,38 @@ export class AuthService {
 
   async login(username: string, password: string, meta: { ip: string; userAgent?: string }): Promise<LoginResponse> {
     const usernameKey = username.toLowerCase();
-    const waitMs = Math.max(this.perUsername.blockedFor(usernameKey), this.perAddress.blockedFor(meta.ip));
-    if (waitMs > 0) {
-      const minutes = Math.ceil(waitMs / 60000);
-      throw tooManyRequests(
-        `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-        Math.ceil(waitMs / 1000),
-      );
+    this.refuseWhileBlocked('sign-in attempts', this.perUsername.blockedFor(usernameKey), this.perAddress.blockedFor(meta.ip));
+    // Counted before the (slow) check, so simultaneous guesses cannot all pass the limit.
+    const takeBackUsername = this.perUsername.recordFailure(usernameKey);
+    const takeBackAddress = this.perAddress.recordFailure(meta.ip);
+    let row: Awaited<ReturnType<UsersService['findRowByUsername']>>;
+    let passwordOk: boolean;
+    try {
+      row = await this.users.findRowByUsername(username);
+      passwordOk = row ? await verifyPassword(row.password_hash, password) : (await verifyAgainstDummy(password), false);
+    } catch (error) {
+      // The database failed, not the caller: this attempt does not count against them.
+      takeBackUsername();
+      takeBackAddress();
+      throw error;
     }
-    const row = await this.users.findRowByUsername(username);
-    const passwordOk = row ? await verifyPassword(row.password_hash, password) : (await verifyAgainstDummy(password), false);
     // A deactivated account gets the same answer as a wrong password: nothing to learn from it.
-    if (!row || !passwordOk || !fromFlag(row.is_active)) {
-      this.perUsername.recordFailure(usernameKey);
-      this.perAddress.recordFailure(meta.ip);
-      throw new HttpError(401, LOGIN_FAILED_MESSAGE);
-    }
+    if (!row || !passwordOk || !fromFlag(row.is_active)) throw new HttpError(401, LOGIN_FAILED_MESSAGE);
     this.perUsername.reset(usernameKey);
+    takeBackAddress();
     const { token } = await this.sessions.open(row, meta);
     const updated = await this.users.recordLogin(row.id);
     return { access_token: token, token_type: 'bearer', user: toUser(updated) };
+  }
+
+  private refuseWhileBlocked(what: string, ...waits: number[]): void {
+    const waitMs = Math.max(...waits);
+    if (waitMs <= 0) return;
+    const minutes = Math.ceil(waitMs / 60000);
+    throw tooManyRequests(
+      `Too many failed ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+      Math.ceil(waitMs / 1000),
+    );
   }
 
   logout(session: AuthenticatedSession): Promise<void> {
@@ -54,7 +66,12 @@ export class AuthService {
 
   /** Changes the caller's password and signs out every other session of theirs. */
   async changePassword(session: AuthenticatedSession, currentPassword: string, newPassword: string): Promise<void> {
+    // A stolen token must not become a way around the sign-in limit to guess the password.
+    const usernameKey = session.user.username.toLowerCase();
+    this.refuseWhileBlocked('password attempts', this.perUsername.blockedFor(usernameKey));
+    const takeBack = this.perUsername.recordFailure(usernameKey);
     if (!(await verifyPassword(session.user.password_hash, currentPassword))) throw badRequest('Current password is incorrect');
+    takeBack();
     if (currentPassword === newPassword) throw badRequest('New password must be different from current password');
     await this.users.setPassword(session.user.id, newPassword);
     await this.sessions.revokeAllForUser(session.user.id, 'password changed', session.sessionId);

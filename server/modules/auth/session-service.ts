@@ -52,7 +52,11 @@ export class SessionService {
     if (!found || found.revokedAt || found.user.id !== claims.userId || !fromFlag(found.user.is_active)) return undefined;
     const now = this.clock.now();
     const idleMs = now.getTime() - Date.parse(found.lastSeenAt);
-    if (idleMs >= SESSION_INACTIVITY_LIMIT_MS) return undefined;
+    if (idleMs >= SESSION_INACTIVITY_LIMIT_MS) {
+      // Ended for good (and its live socket with it), whatever any server's clock says later.
+      await this.revoke(found.sessionId, 'inactive for 24 hours');
+      return undefined;
+    }
     if (idleMs >= TOUCH_INTERVAL_MS) await this.repository.touch(found.sessionId, now.toISOString());
     return { sessionId: found.sessionId, user: found.user };
   }

@@ -6,9 +6,12 @@ import {
   userUpdateRequestSchema,
 } from '../../../contract/auth';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
+import type { ActivityService } from '../activity/service';
+import { recordUserCreated, recordUserUpdated } from '../activity/user-activity';
+import { toUser } from './repository';
 import type { UsersService } from './service';
 
-export function registerUserRoutes(app: AppInstance, users: UsersService): void {
+export function registerUserRoutes(app: AppInstance, users: UsersService, activity: ActivityService): void {
   app.get(
     '/api/auth/users',
     { config: { access: 'superuser' }, schema: { response: { 200: usersListResponseSchema } } },
@@ -18,7 +21,11 @@ export function registerUserRoutes(app: AppInstance, users: UsersService): void 
   app.post(
     '/api/auth/users',
     { config: { access: 'superuser' }, schema: { body: userCreateRequestSchema, response: { 201: userResponseSchema } } },
-    async (request, reply) => reply.code(201).send({ success: true as const, data: await users.create(request.body) }),
+    async (request, reply) => {
+      const user = await users.create(request.body);
+      await recordUserCreated(activity, sessionOf(request).user, user);
+      return reply.code(201).send({ success: true as const, data: user });
+    },
   );
 
   app.put(
@@ -27,9 +34,12 @@ export function registerUserRoutes(app: AppInstance, users: UsersService): void 
       config: { access: 'superuser' },
       schema: { params: userIdParamsSchema, body: userUpdateRequestSchema, response: { 200: userResponseSchema } },
     },
-    async (request) => ({
-      success: true as const,
-      data: await users.update(request.params.id, request.body, sessionOf(request).user.id),
-    }),
+    async (request) => {
+      const { user, sessionId } = sessionOf(request);
+      const before = toUser(await users.findRowById(request.params.id));
+      const updated = await users.update(request.params.id, request.body, { userId: user.id, sessionId });
+      await recordUserUpdated(activity, user, before, updated, request.body);
+      return { success: true as const, data: updated };
+    },
   );
 }

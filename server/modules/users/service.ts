@@ -64,10 +64,11 @@ export class UsersService {
     }
   }
 
-  async update(id: number, changes: UserUpdateRequest, actorId: number): Promise<User> {
+  /** `actor` is the superuser making the change, by their session (which survives a reset of their own password). */
+  async update(id: number, changes: UserUpdateRequest, actor: { userId: number; sessionId: string }): Promise<User> {
     const current = await this.findRowById(id);
     const deactivating = changes.is_active === false && fromFlag(current.is_active);
-    if (deactivating && id === actorId) throw badRequest(SELF_DEACTIVATION_MESSAGE);
+    if (deactivating && id === actor.userId) throw badRequest(SELF_DEACTIVATION_MESSAGE);
     const losesSuperuser = fromFlag(current.is_superuser) && fromFlag(current.is_active) && (changes.is_superuser === false || deactivating);
     if (losesSuperuser && (await this.repository.countOtherActiveSuperusers(id)) === 0) throw conflict(LAST_SUPERUSER_MESSAGE);
 
@@ -79,10 +80,14 @@ export class UsersService {
     if (changes.is_superuser !== undefined) values.is_superuser = toFlag(changes.is_superuser);
     if (changes.password) values.password_hash = await hashPassword(changes.password);
 
-    const row = await this.repository.update(id, values);
+    // The early check gives the usual answer cheaply; the guarded update settles a race between two.
+    const row = losesSuperuser ? await this.repository.updateKeepingASuperuser(id, values) : await this.repository.update(id, values);
+    if (row === 'last-superuser') throw conflict(LAST_SUPERUSER_MESSAGE);
     if (!row) throw notFound(`User ${id} not found`);
     if (deactivating) await this.sessions.revokeAllForUser(id, 'user deactivated');
-    else if (changes.password) await this.sessions.revokeAllForUser(id, 'password reset by an administrator');
+    else if (changes.password) {
+      await this.sessions.revokeAllForUser(id, 'password reset by an administrator', id === actor.userId ? actor.sessionId : undefined);
+    }
     return toUser(row);
   }
 

@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { envelope, instantSchema } from './common';
+import { prayerTimeRecordSchema, type PrayerTimeRecord } from './config';
+
+/*
+ * The scheduler's calls (SPEC.md section 7, Scheduler). Every instant is ISO 8601 UTC; a mosque's
+ * local clock time is shown with its IANA `timezone`.
+ */
+
+/** Lifecycle of a job. Recording jobs move scheduled -> launching -> launched -> completed; the recurring job stays scheduled. */
+export const jobStatusSchema = z.enum(['scheduled', 'launching', 'launched', 'completed', 'cancelled', 'missed', 'failed']);
+export type JobStatus = z.infer<typeof jobStatusSchema>;
+
+/** `recording`: one mosque's capture on one Friday. `recurring`: the job that schedules the coming Friday automatically. */
+export const jobKindSchema = z.enum(['recording', 'recurring']);
+export type JobKind = z.infer<typeof jobKindSchema>;
+
+export const RECORDING_JOB_FUNC = 'record_friday_prayer';
+export const RECURRING_JOB_FUNC = 'schedule_friday_recordings';
+export const SCHEDULER_NOT_RUNNING_MESSAGE = 'Scheduler is not running; start it before scheduling recordings';
+
+/** SPEC.md section 3, Job (id, name, func, next_run_time, trigger) plus what the scheduler knows about it. */
+export const jobSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  func: z.string(),
+  /** When the scheduler will next act on the job (launch, retry, or run); null once it is finished. */
+  next_run_time: instantSchema.nullable(),
+  /** `date[2026-11-27T11:09:00Z]` for a recording, `cron[0 0 * * *]` (UTC) for the recurring job. */
+  trigger: z.string(),
+  kind: jobKindSchema,
+  status: jobStatusSchema,
+  mosque_id: z.string().nullable(),
+  mosque_name: z.string().nullable(),
+  /** The mosque's local date of the Friday this recording is for (YYYY-MM-DD). */
+  friday_date: z.string().nullable(),
+  prayer_time: instantSchema.nullable(),
+  timezone: z.string().nullable(),
+  recording_start: instantSchema.nullable(),
+  recording_end: instantSchema.nullable(),
+  url: z.string().nullable(),
+  duration: z.number().int().nullable(),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  /** The recording was launched after its start time (the scheduler was down or stopped). */
+  late: z.boolean(),
+  instance_id: z.string().nullable(),
+  launched_at: instantSchema.nullable(),
+  created_at: instantSchema,
+  updated_at: instantSchema,
+});
+export type Job = z.infer<typeof jobSchema>;
+
+/** SPEC.md section 3, Upcoming recording. */
+export const upcomingRecordingSchema = z.object({
+  job_id: z.string(),
+  mosque_id: z.string(),
+  mosque_name: z.string(),
+  /** Recording start (20 minutes before the prayer), UTC. */
+  recording_time: instantSchema,
+  prayer_time: instantSchema,
+  timezone: z.string(),
+  status: jobStatusSchema,
+  /** Differs from recording_time while a failed launch waits for its retry. */
+  next_run_time: instantSchema.nullable(),
+  attempts: z.number().int(),
+  last_error: z.string().nullable(),
+});
+export type UpcomingRecording = z.infer<typeof upcomingRecordingSchema>;
+
+/** SPEC.md section 3, Scheduler status. */
+export const schedulerStatusSchema = z.object({
+  scheduler_running: z.boolean(),
+  /** Jobs that GET /api/scheduler/jobs lists (the recurring job included). */
+  total_jobs: z.number().int(),
+  /** Recording jobs waiting to launch (scheduled or launching). */
+  active_schedules: z.number().int(),
+  /** When the next recording launches (its start, or its retry), or null. */
+  next_recording: instantSchema.nullable(),
+  next_recording_mosque: z.string().nullable(),
+  next_recording_job_id: z.string().nullable(),
+});
+export type SchedulerStatus = z.infer<typeof schedulerStatusSchema>;
+
+/** SPEC.md section 3, Prayer time record: the prayer-times service's own record for the coming Friday. */
+export const schedulerPrayerTimeSchema = prayerTimeRecordSchema;
+export type SchedulerPrayerTime = PrayerTimeRecord;
+
+const mosqueIdItem = z.string().trim().min(1).max(64);
+
+/**
+ * SPEC.md section 3, Schedule request. `mosqueFilter`: a list of mosque ids (a comma-separated
+ * string is accepted too); null, absent, empty list or empty string mean every active mosque.
+ */
+export const scheduleRequestSchema = z.strictObject({
+  forceRefresh: z.boolean().default(false),
+  mosqueFilter: z
+    .union([z.array(mosqueIdItem).max(100_000), z.string().max(100_000), z.null()])
+    .optional()
+    .transform((filter): string[] | null => {
+      const ids = typeof filter === 'string' ? filter.split(',').map((id) => id.trim()).filter(Boolean) : (filter ?? []);
+      return ids.length > 0 ? [...new Set(ids)] : null;
+    }),
+});
+export type ScheduleRequest = z.input<typeof scheduleRequestSchema>;
+
+export const skippedMosqueSchema = z.object({ mosque_id: z.string(), mosque_name: z.string().nullable(), reason: z.string() });
+export type SkippedMosque = z.infer<typeof skippedMosqueSchema>;
+
+export const scheduleResultSchema = z.object({
+  /** Recording jobs for the coming Friday that exist after the call (new, updated and unchanged). */
+  scheduled: z.number().int(),
+  created: z.number().int(),
+  /** Jobs whose times were recomputed (forceRefresh). */
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  /** Mosques with a job for that Friday that has already started, ended, or was cancelled. */
+  kept: z.number().int(),
+  /** Pending jobs of mosques that are no longer active, cancelled by a full forceRefresh. */
+  cancelled: z.number().int(),
+  skipped: z.array(skippedMosqueSchema),
+  friday_dates: z.array(z.string()),
+});
+export type ScheduleResult = z.infer<typeof scheduleResultSchema>;
+
+export const jobIdParamsSchema = z.object({ job_id: z.string().min(1).max(200) });
+export const upcomingQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(20) });
+export const jobsQuerySchema = z.object({
+  /** `all` lists every job ever kept; default: pending jobs and those finished in the last 7 days. */
+  scope: z.enum(['recent', 'all']).default('recent'),
+});
+
+export const schedulerStatusResponseSchema = envelope(schedulerStatusSchema);
+export const upcomingResponseSchema = envelope(z.object({ upcoming_recordings: z.array(upcomingRecordingSchema) }));
+export const schedulerPrayerTimesResponseSchema = envelope(z.object({ prayer_times: z.array(schedulerPrayerTimeSchema) }));
+export const jobsResponseSchema = envelope(z.object({ jobs: z.array(jobSchema) }));
+export const scheduleResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: scheduleResultSchema });
+export const schedulerActionResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: schedulerStatusSchema,
+});
+export const cancelResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: jobSchema });

@@ -1,0 +1,373 @@
+import crypto from 'node:crypto';
+import {
+  CreateImageCommand,
+  DeleteSnapshotCommand,
+  DeregisterImageCommand,
+  DescribeImagesCommand,
+  DescribeInstancesCommand,
+  EC2Client,
+  GetConsoleOutputCommand,
+  RunInstancesCommand,
+  TerminateInstancesCommand,
+  type Image,
+  type Instance as Ec2Instance,
+  type Tag,
+} from '@aws-sdk/client-ec2';
+import type { AmiState } from '../../../contract/ami';
+import type { InstanceState } from '../../../contract/instances';
+import type { Clock } from '../../lib/clock';
+import { newId } from '../ids';
+import {
+  ProviderError,
+  type CaptureProvider,
+  type CreateImageRequest,
+  type LaunchConfig,
+  type LaunchedInstance,
+  type LaunchOptions,
+  type ProviderHealth,
+  type ProviderImage,
+  type ProviderInstance,
+  type ProviderRecording,
+} from '../provider';
+import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderState } from '../recorder-state';
+import { latestImage } from '../versions';
+import { awsError } from './errors';
+import { buildUserData, remoteRecorderConfig, RESULT_MARKER } from './user-data';
+
+export const MANAGED_BY = { key: 'managed-by', value: 'capture-command-center' } as const;
+const TAG = {
+  name: 'Name',
+  mosque: 'mosque_id',
+  recording: 'recording-id',
+  launch: 'launch-id',
+  job: 'job-id',
+  key: 'idempotency-key',
+  url: 'capture-url',
+  duration: 'capture-duration',
+  size: 'capture-size',
+  method: 'capture-method',
+  version: 'version',
+  source: 'source-instance',
+} as const;
+
+const STATES: Record<string, InstanceState> = {
+  pending: 'pending',
+  running: 'running',
+  'shutting-down': 'stopping',
+  stopping: 'stopping',
+  stopped: 'stopped',
+  terminated: 'terminated',
+};
+
+export interface AwsProviderOptions {
+  region: string;
+  endpoint?: string;
+  imageId?: string;
+  instanceType: string;
+  subnetId?: string;
+  securityGroupId?: string;
+  clock: Clock;
+  stallTimeoutSeconds?: number;
+  /** Attempts per call, retries included (the SDK backs off on throttling). */
+  maxAttempts?: number;
+}
+
+const tagsOf = (tags: Tag[] | undefined): Record<string, string> =>
+  Object.fromEntries((tags ?? []).filter((t) => t.Key).map((t) => [t.Key as string, t.Value ?? '']));
+const toTags = (record: Record<string, string>): Tag[] => Object.entries(record).map(([Key, Value]) => ({ Key, Value }));
+const hash = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+
+/**
+ * The aws driver: one EC2 instance per recording, booted from the recorder image with user-data that
+ * runs the recorder. Everything it creates carries managed-by=capture-command-center, and state is
+ * read back from EC2 by that tag (DescribeInstances), so instances launched by any server are found.
+ */
+export class AwsCaptureProvider implements CaptureProvider {
+  readonly kind = 'aws' as const;
+  /** EC2 rate-limits Describe calls: reconcile every 10 s rather than every second. */
+  readonly reconcileIntervalMs = 10_000;
+  private readonly client: EC2Client;
+  /** Results of ended instances (read once from their console output; they never change). */
+  private readonly endedResults = new Map<string, ProviderRecording>();
+
+  constructor(private readonly options: AwsProviderOptions) {
+    this.client = new EC2Client({ region: options.region, endpoint: options.endpoint, maxAttempts: options.maxAttempts ?? 3 });
+  }
+
+  private async call<T>(action: string, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      throw awsError(error, action);
+    }
+  }
+
+  async launch(config: LaunchConfig, options: LaunchOptions = {}): Promise<LaunchedInstance> {
+    const launchId = options.launchId ?? newId('cap');
+    const key = hash(options.idempotencyKey ?? options.jobId ?? launchId).slice(0, 48);
+    const earlier = await this.findByTag(TAG.key, key);
+    if (earlier) return { ...this.launched(earlier, launchId), existing: true };
+
+    const imageId = options.imageId ?? this.options.imageId ?? latestImage(await this.listImages())?.imageId;
+    if (!imageId) throw new ProviderError('unavailable', 'No recorder image to launch: set AWS_IMAGE_ID or create an AMI first');
+    const name = options.name ?? `capture-${config.mosque_id ?? 'adhoc'}-${launchId.slice(-6)}`;
+    const now = this.options.clock.now();
+    const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const recorderConfig = remoteRecorderConfig(
+      {
+        version: STATE_FORMAT_VERSION,
+        instanceId: launchId,
+        name,
+        url: config.url,
+        duration: config.duration,
+        width: config.width,
+        height: config.height,
+        mosqueId: config.mosque_id,
+        method: config.method,
+        jobId: options.jobId ?? null,
+        idempotencyKey: key,
+        recordingId: options.recordingId ?? null,
+        imageId,
+        settings: {
+          ...DEFAULT_RECORDER_SETTINGS,
+          ...(this.options.stallTimeoutSeconds ? { stallTimeoutSeconds: this.options.stallTimeoutSeconds } : {}),
+          ...(options.stallTimeoutSeconds ? { stallTimeoutSeconds: options.stallTimeoutSeconds } : {}),
+        },
+        createdAt: now.toISOString(),
+      },
+      `${stamp}.mp4`,
+    );
+    const tags: Record<string, string> = {
+      [TAG.name]: name,
+      [MANAGED_BY.key]: MANAGED_BY.value,
+      [TAG.mosque]: config.mosque_id ?? '',
+      [TAG.recording]: options.recordingId ?? launchId,
+      [TAG.launch]: launchId,
+      [TAG.key]: key,
+      [TAG.url]: config.url.slice(0, 256),
+      [TAG.duration]: String(config.duration),
+      [TAG.size]: `${config.width}x${config.height}`,
+      [TAG.method]: config.method,
+      ...(options.jobId ? { [TAG.job]: options.jobId.slice(0, 256) } : {}),
+    };
+    const result = await this.call('RunInstances', () =>
+      this.client.send(
+        new RunInstancesCommand({
+          ImageId: imageId,
+          InstanceType: this.options.instanceType as never,
+          MinCount: 1,
+          MaxCount: 1,
+          ClientToken: `ccc-${key}`,
+          UserData: Buffer.from(buildUserData(recorderConfig)).toString('base64'),
+          InstanceInitiatedShutdownBehavior: 'terminate',
+          ...(this.options.subnetId ? { SubnetId: this.options.subnetId } : {}),
+          ...(this.options.securityGroupId ? { SecurityGroupIds: [this.options.securityGroupId] } : {}),
+          TagSpecifications: [
+            { ResourceType: 'instance', Tags: toTags(tags) },
+            { ResourceType: 'volume', Tags: toTags({ [MANAGED_BY.key]: MANAGED_BY.value, [TAG.launch]: launchId }) },
+          ],
+        }),
+      ),
+    );
+    const instance = result.Instances?.[0];
+    if (!instance?.InstanceId) throw new ProviderError('failed', 'AWS EC2 RunInstances returned no instance');
+    return { ...this.launched(instance, launchId), existing: false };
+  }
+
+  async terminate(instanceId: string): Promise<void> {
+    await this.call('TerminateInstances', () => this.client.send(new TerminateInstancesCommand({ InstanceIds: [instanceId] })));
+  }
+
+  async list(): Promise<ProviderInstance[]> {
+    const instances: ProviderInstance[] = [];
+    for (const ec2 of await this.describe([{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }])) {
+      instances.push(await this.view(ec2));
+    }
+    return instances;
+  }
+
+  async logs(instanceId: string, lines: number): Promise<string[]> {
+    const output = await this.call('GetConsoleOutput', () => this.client.send(new GetConsoleOutputCommand({ InstanceId: instanceId })));
+    const text = output.Output ? Buffer.from(output.Output, 'base64').toString('utf8') : '';
+    const all = text.split(/\r?\n/);
+    if (all.at(-1) === '') all.pop();
+    return all.slice(-lines);
+  }
+
+  async createImage(request: CreateImageRequest): Promise<ProviderImage> {
+    const tags = {
+      ...request.tags,
+      [MANAGED_BY.key]: MANAGED_BY.value,
+      [TAG.version]: request.version,
+      [TAG.source]: request.instanceId,
+      [TAG.name]: request.name,
+    };
+    const result = await this.call('CreateImage', () =>
+      this.client.send(
+        new CreateImageCommand({
+          InstanceId: request.instanceId,
+          Name: request.name,
+          Description: request.description,
+          // The operator is warned that the instance is rebooted: a consistent file system is worth it.
+          NoReboot: false,
+          TagSpecifications: [{ ResourceType: 'image', Tags: toTags(tags) }],
+        }),
+      ),
+    );
+    if (!result.ImageId) throw new ProviderError('failed', 'AWS EC2 CreateImage returned no image id');
+    return {
+      imageId: result.ImageId,
+      name: request.name,
+      description: request.description,
+      version: request.version,
+      state: 'pending',
+      sizeGb: 0,
+      createdAt: this.options.clock.now().toISOString(),
+      tags,
+      sourceInstanceId: request.instanceId,
+    };
+  }
+
+  async listImages(): Promise<ProviderImage[]> {
+    const result = await this.call('DescribeImages', () =>
+      this.client.send(new DescribeImagesCommand({ Owners: ['self'], Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }] })),
+    );
+    return (result.Images ?? []).filter((image) => image.ImageId && image.State !== 'deregistered').map((image) => this.toImage(image));
+  }
+
+  async deleteImage(imageId: string): Promise<void> {
+    const result = await this.call('DescribeImages', () => this.client.send(new DescribeImagesCommand({ ImageIds: [imageId], Owners: ['self'] })));
+    const image = result.Images?.[0];
+    if (!image) throw new ProviderError('not_found', `AMI ${imageId} not found`);
+    if (image.State === 'pending') throw new ProviderError('conflict', `AMI ${imageId} is still being created; delete it once it is available`);
+    const snapshots = (image.BlockDeviceMappings ?? []).map((m) => m.Ebs?.SnapshotId).filter((id): id is string => Boolean(id));
+    await this.call('DeregisterImage', () => this.client.send(new DeregisterImageCommand({ ImageId: imageId })));
+    for (const snapshotId of snapshots) {
+      await this.call('DeleteSnapshot', () => this.client.send(new DeleteSnapshotCommand({ SnapshotId: snapshotId })));
+    }
+  }
+
+  async health(): Promise<ProviderHealth> {
+    const started = performance.now();
+    const done = (status: ProviderHealth['status'], detail: string): ProviderHealth => ({
+      provider: 'aws',
+      status,
+      detail,
+      latencyMs: Math.round(performance.now() - started),
+    });
+    try {
+      await this.client.send(new DescribeInstancesCommand({ MaxResults: 5, Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }] }));
+      return done('operational', `EC2 ${this.options.region} reachable`);
+    } catch (error) {
+      const failure = awsError(error, 'DescribeInstances');
+      return done(/throttled|unavailable right now/.test(failure.message) ? 'degraded' : 'down', failure.message);
+    }
+  }
+
+  private async describe(filters: { Name: string; Values: string[] }[]): Promise<Ec2Instance[]> {
+    const instances: Ec2Instance[] = [];
+    let nextToken: string | undefined;
+    do {
+      const page = await this.call('DescribeInstances', () =>
+        this.client.send(new DescribeInstancesCommand({ Filters: filters, NextToken: nextToken })),
+      );
+      for (const reservation of page.Reservations ?? []) instances.push(...(reservation.Instances ?? []));
+      nextToken = page.NextToken;
+    } while (nextToken);
+    return instances;
+  }
+
+  private async findByTag(key: string, value: string): Promise<Ec2Instance | undefined> {
+    const found = await this.describe([
+      { Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] },
+      { Name: `tag:${key}`, Values: [value] },
+    ]);
+    return found[0];
+  }
+
+  private launched(instance: Ec2Instance, launchId: string): Omit<LaunchedInstance, 'existing'> {
+    const tags = tagsOf(instance.Tags);
+    return {
+      launchId: tags[TAG.launch] ?? launchId,
+      providerInstanceId: instance.InstanceId ?? '',
+      name: tags[TAG.name] ?? instance.InstanceId ?? '',
+      state: STATES[instance.State?.Name ?? ''] ?? 'pending',
+      instanceType: instance.InstanceType ?? this.options.instanceType,
+      imageId: instance.ImageId ?? null,
+      filePath: null,
+    };
+  }
+
+  private async view(instance: Ec2Instance): Promise<ProviderInstance> {
+    const tags = tagsOf(instance.Tags);
+    const state = STATES[instance.State?.Name ?? ''] ?? 'pending';
+    const ended = state === 'stopped' || state === 'terminated';
+    const [width, height] = (tags[TAG.size] ?? '').split('x').map(Number);
+    const id = instance.InstanceId ?? '';
+    return {
+      providerInstanceId: id,
+      launchId: tags[TAG.launch] ?? null,
+      name: tags[TAG.name] ?? id,
+      state,
+      stateReason: ended ? (instance.StateReason?.Message ?? instance.StateTransitionReason ?? null) : null,
+      instanceType: instance.InstanceType ?? this.options.instanceType,
+      config: tags[TAG.url]
+        ? {
+            url: tags[TAG.url],
+            duration: Number(tags[TAG.duration]) || 0,
+            width: width || 0,
+            height: height || 0,
+            mosque_id: tags[TAG.mosque] || null,
+            method: tags[TAG.method] ?? 'api',
+          }
+        : null,
+      jobId: tags[TAG.job] ?? null,
+      imageId: instance.ImageId ?? null,
+      mediaFlowing: state === 'running',
+      recording: ended ? await this.endedRecording(id, instance) : { status: 'recording', bytes: 0, mediaSeconds: null, filePath: null, reason: null },
+    };
+  }
+
+  /** The recorder's CAPTURE_RESULT line from the console of an ended instance, read once. */
+  private async endedRecording(id: string, instance: Ec2Instance): Promise<ProviderRecording> {
+    const known = this.endedResults.get(id);
+    if (known) return known;
+    let result: RecorderState | undefined;
+    try {
+      const lines = await this.logs(id, 2000);
+      const line = lines.reverse().find((l) => l.includes(RESULT_MARKER));
+      if (line) result = JSON.parse(line.slice(line.indexOf(RESULT_MARKER) + RESULT_MARKER.length)) as RecorderState;
+    } catch {
+      // no console output (yet): judged from the state reason below
+    }
+    const byUser = /UserInitiated/i.test(instance.StateReason?.Code ?? '');
+    const recording: ProviderRecording = result?.outcome
+      ? { status: result.outcome.status, bytes: result.bytes, mediaSeconds: result.mediaSeconds, filePath: null, reason: result.outcome.reason }
+      : {
+          status: byUser ? 'partial' : 'failed',
+          bytes: 0,
+          mediaSeconds: null,
+          filePath: null,
+          reason: byUser ? 'Instance terminated before the recorder reported a result' : 'The instance ended without a recorder result',
+        };
+    this.endedResults.set(id, recording);
+    return recording;
+  }
+
+  private toImage(image: Image): ProviderImage {
+    const tags = tagsOf(image.Tags);
+    const states: Record<string, AmiState> = { available: 'available', pending: 'pending' };
+    const sizeGb = (image.BlockDeviceMappings ?? []).reduce((sum, m) => sum + (m.Ebs?.VolumeSize ?? 0), 0);
+    return {
+      imageId: image.ImageId ?? '',
+      name: image.Name ?? '',
+      description: image.Description ?? '',
+      version: tags[TAG.version] ?? '0.0.0',
+      state: states[image.State ?? ''] ?? 'failed',
+      sizeGb,
+      createdAt: image.CreationDate ? new Date(image.CreationDate).toISOString() : this.options.clock.now().toISOString(),
+      tags,
+      sourceInstanceId: tags[TAG.source] ?? null,
+    };
+  }
+}

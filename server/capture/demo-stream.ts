@@ -1,0 +1,95 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { resolveFfmpeg } from './ffmpeg-path';
+
+export const DEMO_PLAYLIST = 'stream.m3u8';
+const SEGMENT_FILE = /^stream\d*\.(m3u8|ts)$/;
+const MAX_RESTART_DELAY_MS = 30_000;
+
+/**
+ * The built-in test broadcast (DEMO_STREAM): ffmpeg generates a live HLS test pattern with a tone into
+ * DATA_DIR/demo-stream/, served at /demo/stream.m3u8, so a capture can be tried with no internet.
+ * Low resolution and frame rate keep it cheap; a crashed generator is restarted with back-off.
+ */
+export class DemoStream {
+  private child: ChildProcess | undefined;
+  private stopping = false;
+  private failures = 0;
+  private restartTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly dir: string,
+    private readonly ffmpegPath: string | undefined,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null;
+  }
+
+  start(): void {
+    this.stopping = false;
+    fs.rmSync(this.dir, { recursive: true, force: true });
+    fs.mkdirSync(this.dir, { recursive: true });
+    const ffmpeg = resolveFfmpeg(this.ffmpegPath);
+    if (!ffmpeg) {
+      this.log.warn('demo stream disabled: ffmpeg was not found');
+      return;
+    }
+    const startedAt = Date.now();
+    const child = spawn(
+      ffmpeg.path,
+      [
+        '-hide_banner', '-loglevel', 'error', '-nostdin',
+        '-re', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=15',
+        '-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
+        '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '15', '-pix_fmt', 'yuv420p', '-b:v', '500k',
+        '-c:a', 'aac', '-b:a', '64k',
+        '-f', 'hls', '-hls_time', '1', '-hls_list_size', '6', '-hls_flags', 'delete_segments',
+        '-hls_segment_filename', path.join(this.dir, 'stream%d.ts'),
+        path.join(this.dir, DEMO_PLAYLIST),
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    this.child = child;
+    let errors = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      errors = (errors + chunk.toString()).slice(-500);
+    });
+    child.on('error', (error) => this.log.warn({ err: error }, 'demo stream could not start'));
+    child.on('exit', (code, signal) => {
+      if (this.child === child) this.child = undefined;
+      if (this.stopping) return;
+      this.failures = Date.now() - startedAt > 60_000 ? 1 : this.failures + 1;
+      const delay = Math.min(MAX_RESTART_DELAY_MS, 1000 * 2 ** (this.failures - 1));
+      this.log.warn({ code, signal, stderr: errors.trim() }, `demo stream stopped; restarting in ${delay / 1000} s`);
+      this.restartTimer = setTimeout(() => this.start(), delay);
+      this.restartTimer.unref();
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
+      child.once('exit', () => {
+        clearTimeout(kill);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  }
+
+  /** A file of the stream, or undefined for any other name. */
+  file(name: string): { path: string; type: string } | undefined {
+    if (!SEGMENT_FILE.test(name)) return undefined;
+    const file = path.join(this.dir, name);
+    if (!fs.existsSync(file)) return undefined;
+    return { path: file, type: name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t' };
+  }
+}

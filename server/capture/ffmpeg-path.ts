@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+export interface ResolvedFfmpeg {
+  path: string;
+  source: 'FFMPEG_PATH' | 'PATH' | '@ffmpeg-installer/ffmpeg';
+}
+
+export function executable(file: string): boolean {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    const candidate = path.join(dir, name);
+    if (executable(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** FFMPEG_PATH, else `ffmpeg` on PATH, else the binary of the @ffmpeg-installer/ffmpeg package (DESIGN.md). */
+export function resolveFfmpeg(configured: string | undefined): ResolvedFfmpeg | undefined {
+  if (configured) return { path: configured, source: 'FFMPEG_PATH' };
+  const found = onPath('ffmpeg');
+  if (found) return { path: found, source: 'PATH' };
+  try {
+    const installer = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path?: string };
+    if (installer.path && executable(installer.path)) return { path: installer.path, source: '@ffmpeg-installer/ffmpeg' };
+  } catch {
+    // package missing or platform unsupported
+  }
+  return undefined;
+}
+
+/** First line of `ffmpeg -version`, or why it could not run. */
+export function probeFfmpeg(file: string): { ok: true; version: string } | { ok: false; error: string } {
+  const result = spawnSync(file, ['-hide_banner', '-version'], { encoding: 'utf8', timeout: 10_000 });
+  if (result.error) return { ok: false, error: result.error.message };
+  if (result.status !== 0) return { ok: false, error: `exited with code ${result.status}` };
+  return { ok: true, version: result.stdout.split('\n')[0]?.trim() ?? 'ffmpeg' };
+}

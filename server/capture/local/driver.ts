@@ -1,0 +1,391 @@
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { InstanceState } from '../../../contract/instances';
+import type { Clock } from '../../lib/clock';
+import { executable, probeFfmpeg, resolveFfmpeg } from '../ffmpeg-path';
+import { isSafeId, newId } from '../ids';
+import {
+  ProviderError,
+  type CaptureProvider,
+  type CreateImageRequest,
+  type LaunchConfig,
+  type LaunchedInstance,
+  type LaunchOptions,
+  type ProviderHealth,
+  type ProviderImage,
+  type ProviderInstance,
+} from '../provider';
+import {
+  DEFAULT_RECORDER_SETTINGS,
+  INSTANCE_FILES,
+  readJson,
+  RUNTIME_ENTRY,
+  RUNTIME_FILES,
+  STATE_FORMAT_VERSION,
+  writeJsonAtomic,
+  type RecorderConfig,
+  type RecorderSettings,
+  type RecorderState,
+  type StopRequest,
+} from '../recorder-state';
+import { LocalImageStore } from './images';
+import { processAlive, signal, tailLines } from './processes';
+
+/** The folder of this file's siblings: the recorder runtime that ships with the server. */
+const BUILT_IN_RUNTIME = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+/** A recorder that has not quit this long after a stop request is killed with its process group. */
+const STOP_KILL_AFTER_MS = 30_000;
+/** A launch folder without a running recorder after this long is a launch that never started. */
+const START_GRACE_MS = 30_000;
+const INSTANCE_TYPE = 'local';
+
+export interface LocalProviderOptions {
+  dataDir: string;
+  clock: Clock;
+  /** FFMPEG_PATH, when set. */
+  ffmpegPath?: string;
+  /** STALL_TIMEOUT_SECONDS, when set: overrides the image's setting. */
+  stallTimeoutSeconds?: number;
+}
+
+/**
+ * The local driver: each instance is a detached recorder process (own process group, survives a
+ * server restart) described by the files of DATA_DIR/instances/<id>/. `list()` reads those files and
+ * checks the pids every time; nothing about a live recorder is kept in memory.
+ */
+export class LocalCaptureProvider implements CaptureProvider {
+  readonly kind = 'local' as const;
+  readonly reconcileIntervalMs = 1000;
+  readonly images: LocalImageStore;
+  private readonly instancesDir: string;
+  private readonly recordingsDir: string;
+  /** Ended instances never change again, so their last reading is kept. */
+  private readonly ended = new Map<string, ProviderInstance>();
+  private ffmpegProbe: { at: number; result: ReturnType<typeof probeFfmpeg>; path: string } | undefined;
+
+  constructor(private readonly options: LocalProviderOptions) {
+    this.instancesDir = path.join(options.dataDir, 'instances');
+    this.recordingsDir = path.join(options.dataDir, 'recordings');
+    this.images = new LocalImageStore(path.join(options.dataDir, 'images'), options.clock);
+  }
+
+  async launch(config: LaunchConfig, options: LaunchOptions = {}): Promise<LaunchedInstance> {
+    const launchId = options.launchId ?? newId('cap');
+    if (!isSafeId(launchId)) throw new ProviderError('invalid', `Invalid instance id ${launchId}`);
+    const key = options.idempotencyKey ?? options.jobId ?? launchId;
+    const claimed = this.claim(key, launchId);
+    if (claimed !== launchId) {
+      const earlier = this.inspect(claimed);
+      if (earlier) return { ...this.launched(claimed, earlier), existing: true };
+    }
+
+    const ffmpeg = resolveFfmpeg(this.options.ffmpegPath);
+    if (!ffmpeg) throw new ProviderError('unavailable', 'ffmpeg was not found: set FFMPEG_PATH or install ffmpeg');
+    if (!executable(ffmpeg.path)) throw new ProviderError('unavailable', `ffmpeg at ${ffmpeg.path} (${ffmpeg.source}) is not an executable file`);
+    const image = options.imageId ? this.images.get(options.imageId) : this.images.latestAvailable();
+    if (options.imageId && image?.state !== 'available') throw new ProviderError('invalid', `AMI ${options.imageId} is not available`);
+
+    const dir = path.join(this.instancesDir, launchId);
+    fs.mkdirSync(path.join(dir, INSTANCE_FILES.runtime), { recursive: true });
+    const runtimeSource = image ? this.images.runtimeDirOf(image.imageId) : BUILT_IN_RUNTIME;
+    for (const file of RUNTIME_FILES) fs.copyFileSync(path.join(runtimeSource, file), path.join(dir, INSTANCE_FILES.runtime, file));
+
+    const settings: RecorderSettings = {
+      ...DEFAULT_RECORDER_SETTINGS,
+      ...(image ? this.images.settingsOf(image.imageId) : {}),
+      ...(this.options.stallTimeoutSeconds ? { stallTimeoutSeconds: this.options.stallTimeoutSeconds } : {}),
+      ...(options.stallTimeoutSeconds ? { stallTimeoutSeconds: options.stallTimeoutSeconds } : {}),
+    };
+    const recorderConfig: RecorderConfig = {
+      version: STATE_FORMAT_VERSION,
+      instanceId: launchId,
+      name: options.name ?? `capture-${config.mosque_id ?? 'adhoc'}-${launchId.slice(-6)}`,
+      url: config.url,
+      duration: config.duration,
+      width: config.width,
+      height: config.height,
+      mosqueId: config.mosque_id,
+      method: config.method,
+      jobId: options.jobId ?? null,
+      idempotencyKey: key,
+      recordingId: options.recordingId ?? null,
+      imageId: image?.imageId ?? null,
+      ffmpegPath: ffmpeg.path,
+      outputPath: this.reserveOutputFile(config.mosque_id, launchId),
+      logPath: path.join(dir, INSTANCE_FILES.log),
+      settings,
+      createdAt: this.options.clock.now().toISOString(),
+    };
+    writeJsonAtomic(path.join(dir, INSTANCE_FILES.config), recorderConfig);
+    await this.spawnRecorder(dir);
+    return {
+      launchId,
+      providerInstanceId: launchId,
+      name: recorderConfig.name,
+      state: 'pending',
+      instanceType: INSTANCE_TYPE,
+      imageId: recorderConfig.imageId,
+      filePath: recorderConfig.outputPath,
+      existing: false,
+    };
+  }
+
+  private async spawnRecorder(dir: string): Promise<void> {
+    const env = { ...process.env };
+    delete env.NODE_OPTIONS; // whatever loaders the server runs under are not the recorder's
+    const child = spawn(process.execPath, ['--import', tsxLoader(), path.join(dir, INSTANCE_FILES.runtime, RUNTIME_ENTRY), dir], {
+      detached: true,
+      stdio: 'ignore',
+      cwd: dir,
+      env,
+    });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', (error) => reject(new ProviderError('failed', `Could not start the recorder: ${error.message}`)));
+    });
+    fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${child.pid}\n`);
+    child.unref();
+  }
+
+  async terminate(instanceId: string, options: { reason?: string } = {}): Promise<void> {
+    const current = this.inspect(instanceId);
+    if (!current) throw new ProviderError('not_found', `Instance ${instanceId} not found`);
+    if (current.state !== 'pending' && current.state !== 'running') {
+      throw new ProviderError('conflict', `Instance ${instanceId} is not running (it is ${current.state})`);
+    }
+    const dir = path.join(this.instancesDir, instanceId);
+    const request: StopRequest = { reason: options.reason ?? 'Terminated by operator', requestedAt: new Date().toISOString() };
+    writeJsonAtomic(path.join(dir, INSTANCE_FILES.stop), request);
+    const pid = this.recorderPid(dir);
+    if (pid && processAlive(pid, dir)) {
+      signal(pid, 'SIGTERM');
+      return;
+    }
+    // The recorder is gone but ffmpeg may still run: SIGTERM makes ffmpeg finish the file.
+    const state = readJson<RecorderState>(path.join(dir, INSTANCE_FILES.state));
+    const config = readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config));
+    if (state?.ffmpegPid && config && processAlive(state.ffmpegPid, config.outputPath)) signal(state.ffmpegPid, 'SIGTERM');
+  }
+
+  async list(): Promise<ProviderInstance[]> {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.instancesDir);
+    } catch {
+      return [];
+    }
+    const instances: ProviderInstance[] = [];
+    for (const name of names) {
+      if (!isSafeId(name)) continue;
+      const instance = this.ended.get(name) ?? this.inspect(name);
+      if (instance) instances.push(instance);
+    }
+    return instances;
+  }
+
+  async logs(instanceId: string, lines: number): Promise<string[]> {
+    const dir = path.join(this.instancesDir, instanceId);
+    if (!isSafeId(instanceId) || !fs.existsSync(path.join(dir, INSTANCE_FILES.config))) {
+      throw new ProviderError('not_found', `Instance ${instanceId} not found`);
+    }
+    return tailLines(path.join(dir, INSTANCE_FILES.log), lines);
+  }
+
+  async createImage(request: CreateImageRequest): Promise<ProviderImage> {
+    const dir = path.join(this.instancesDir, request.instanceId);
+    const config = isSafeId(request.instanceId) ? readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config)) : undefined;
+    if (!config) throw new ProviderError('not_found', `Instance ${request.instanceId} not found`);
+    return this.images.create(request, { runtimeDir: path.join(dir, INSTANCE_FILES.runtime), settings: config.settings });
+  }
+
+  async listImages(): Promise<ProviderImage[]> {
+    return this.images.list();
+  }
+
+  async deleteImage(imageId: string): Promise<void> {
+    this.images.delete(imageId);
+  }
+
+  async health(): Promise<ProviderHealth> {
+    const started = performance.now();
+    const ffmpeg = resolveFfmpeg(this.options.ffmpegPath);
+    const done = (status: ProviderHealth['status'], detail: string): ProviderHealth => ({
+      provider: 'local',
+      status,
+      detail,
+      latencyMs: Math.round(performance.now() - started),
+    });
+    if (!ffmpeg) return done('down', 'ffmpeg was not found: set FFMPEG_PATH or install ffmpeg');
+    if (!this.ffmpegProbe || this.ffmpegProbe.path !== ffmpeg.path || Date.now() - this.ffmpegProbe.at > 60_000) {
+      this.ffmpegProbe = { at: Date.now(), path: ffmpeg.path, result: probeFfmpeg(ffmpeg.path) };
+    }
+    const probe = this.ffmpegProbe.result;
+    if (!probe.ok) return done('down', `ffmpeg at ${ffmpeg.path} does not run: ${probe.error}`);
+    try {
+      fs.mkdirSync(this.recordingsDir, { recursive: true });
+      fs.accessSync(this.recordingsDir, fs.constants.W_OK);
+    } catch (error) {
+      return done('down', `Recordings folder is not writable: ${(error as Error).message}`);
+    }
+    const active = (await this.list()).filter((i) => i.state === 'pending' || i.state === 'running').length;
+    return done('operational', `${probe.version} (${ffmpeg.source}); ${active} recorder(s) active`);
+  }
+
+  async close(): Promise<void> {
+    await this.images.settle();
+  }
+
+  /** Reads one instance from its files and pids; marks a recorder that died without finishing. */
+  private inspect(instanceId: string): ProviderInstance | undefined {
+    if (!isSafeId(instanceId)) return undefined;
+    const dir = path.join(this.instancesDir, instanceId);
+    const config = readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config));
+    if (!config) return undefined; // a launch still writing its folder, or not an instance
+    const pid = this.recorderPid(dir);
+    // Liveness first, state second: a recorder writes its outcome before it exits, so a dead one
+    // whose state has no outcome really died without finishing.
+    const alive = processAlive(pid, dir);
+    let state = readJson<RecorderState>(path.join(dir, INSTANCE_FILES.state));
+    const stop = readJson<StopRequest>(path.join(dir, INSTANCE_FILES.stop));
+
+    if (!state?.outcome && !alive) {
+      const age = Date.now() - fs.statSync(path.join(dir, INSTANCE_FILES.config)).mtimeMs;
+      if (!pid && age < START_GRACE_MS) return this.view(config, state, 'pending', false);
+      state = this.markCrashed(dir, config, state, pid);
+    }
+    if (state?.outcome) {
+      const final = this.view(config, state, state.stopCause === 'operator' ? 'terminated' : 'stopped', false);
+      this.ended.set(instanceId, final);
+      return final;
+    }
+    if (stop && pid && Date.now() - Date.parse(stop.requestedAt) > STOP_KILL_AFTER_MS) signal(-pid, 'SIGKILL');
+    const phase = state?.phase ?? 'pending';
+    const live: InstanceState = stop || phase === 'stopping' ? 'stopping' : phase === 'running' ? 'running' : 'pending';
+    return this.view(config, state, live, true);
+  }
+
+  private markCrashed(dir: string, config: RecorderConfig, state: RecorderState | undefined, pid: number | undefined): RecorderState {
+    const ffmpegPid = state?.ffmpegPid;
+    if (ffmpegPid && processAlive(ffmpegPid, config.outputPath)) signal(ffmpegPid, 'SIGTERM');
+    let bytes = 0;
+    try {
+      bytes = fs.statSync(config.outputPath).size;
+    } catch {
+      // no file
+    }
+    const hasMedia = bytes > 0 && (state?.mediaSeconds ?? 0) > 0;
+    const reason = state
+      ? `Recorder process ${pid ?? '?'} ended without finishing its capture (it was killed, or the machine restarted)`
+      : 'The recorder did not start; see its log';
+    const now = new Date().toISOString();
+    const crashed: RecorderState = {
+      version: STATE_FORMAT_VERSION,
+      instanceId: config.instanceId,
+      recorderPid: pid ?? 0,
+      ffmpegPid: ffmpegPid ?? null,
+      phase: 'exited',
+      startedAt: state?.startedAt ?? config.createdAt,
+      firstMediaAt: state?.firstMediaAt ?? null,
+      lastProgressAt: state?.lastProgressAt ?? null,
+      endedAt: now,
+      bytes,
+      mediaSeconds: state?.mediaSeconds ?? 0,
+      stopCause: state?.stopCause ?? null,
+      outcome: { status: hasMedia ? 'partial' : 'failed', reason, endedBy: 'crash', exitCode: null, signal: null },
+      updatedAt: now,
+    };
+    writeJsonAtomic(path.join(dir, INSTANCE_FILES.state), crashed);
+    fs.appendFileSync(path.join(dir, INSTANCE_FILES.log), `${now} server: ${reason}\n`);
+    return crashed;
+  }
+
+  private view(config: RecorderConfig, state: RecorderState | undefined, instanceState: InstanceState, active: boolean): ProviderInstance {
+    const outcome = state?.outcome;
+    return {
+      providerInstanceId: config.instanceId,
+      launchId: config.instanceId,
+      name: config.name,
+      state: instanceState,
+      stateReason: outcome?.reason ?? null,
+      instanceType: INSTANCE_TYPE,
+      config: {
+        url: config.url,
+        duration: config.duration,
+        width: config.width,
+        height: config.height,
+        mosque_id: config.mosqueId,
+        method: config.method,
+      },
+      jobId: config.jobId,
+      imageId: config.imageId,
+      mediaFlowing: Boolean(state?.firstMediaAt),
+      recording: {
+        status: active || !outcome ? 'recording' : outcome.status,
+        bytes: state?.bytes ?? 0,
+        mediaSeconds: state ? state.mediaSeconds : null,
+        filePath: config.outputPath,
+        reason: outcome?.reason ?? null,
+      },
+    };
+  }
+
+  private launched(launchId: string, instance: ProviderInstance): Omit<LaunchedInstance, 'existing'> {
+    return {
+      launchId,
+      providerInstanceId: instance.providerInstanceId,
+      name: instance.name,
+      state: instance.state,
+      instanceType: INSTANCE_TYPE,
+      imageId: instance.imageId,
+      filePath: instance.recording?.filePath ?? null,
+    };
+  }
+
+  private recorderPid(dir: string): number | undefined {
+    try {
+      const pid = Number.parseInt(fs.readFileSync(path.join(dir, INSTANCE_FILES.pid), 'utf8'), 10);
+      return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Records which launch owns an idempotency key (first writer wins); returns the owner. */
+  private claim(key: string, launchId: string): string {
+    const keys = path.join(this.instancesDir, '.keys');
+    fs.mkdirSync(keys, { recursive: true });
+    const file = path.join(keys, crypto.createHash('sha256').update(key).digest('hex').slice(0, 40));
+    try {
+      fs.writeFileSync(file, launchId, { flag: 'wx' });
+      return launchId;
+    } catch {
+      return fs.readFileSync(file, 'utf8').trim() || launchId;
+    }
+  }
+
+  /** DATA_DIR/recordings/<mosque or adhoc>/<timestamp>.mp4, created empty so two launches never share a name. */
+  private reserveOutputFile(mosqueId: string | null, launchId: string): string {
+    const folder = path.join(this.recordingsDir, mosqueId ?? 'adhoc');
+    fs.mkdirSync(folder, { recursive: true });
+    const stamp = this.options.clock.now().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    for (const name of [`${stamp}.mp4`, `${stamp}-${launchId.slice(-6)}.mp4`, `${stamp}-${launchId}.mp4`]) {
+      const file = path.join(folder, name);
+      try {
+        fs.closeSync(fs.openSync(file, 'wx'));
+        return file;
+      } catch {
+        // taken: try the next name
+      }
+    }
+    throw new ProviderError('failed', `Could not reserve a recording file in ${folder}`);
+  }
+}
+
+/** `--import` target for the recorder's node: tsx's loader, found from this package. */
+function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}

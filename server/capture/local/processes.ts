@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+
+/**
+ * Whether `pid` is a live process, and (on Linux) still the one we started: its command line must
+ * contain `marker` (a path only that process has), so a recycled pid is not mistaken for a recorder.
+ */
+export function processAlive(pid: number | null | undefined, marker?: string): boolean {
+  if (!pid || !Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const status = stat.charAt(stat.lastIndexOf(')') + 2);
+    if (status === 'Z' || status === 'X') return false;
+    if (marker && !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) return false;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Sends a signal, ignoring a process that is already gone. A negative pid names a process group. */
+export function signal(pid: number, name: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The last `count` lines of a text file, reading only its end. */
+export function tailLines(file: string, count: number): string[] {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch {
+    return [];
+  }
+  try {
+    const size = fs.fstatSync(fd).size;
+    let chunk = Math.max(4096, count * 200);
+    for (;;) {
+      const start = Math.max(0, size - chunk);
+      const buffer = Buffer.alloc(size - start);
+      fs.readSync(fd, buffer, 0, buffer.length, start);
+      const lines = buffer.toString('utf8').split('\n');
+      if (lines.at(-1) === '') lines.pop();
+      if (lines.length > count || start === 0) {
+        // The first line of a window that does not start the file may be cut: drop it.
+        return (start === 0 ? lines : lines.slice(1)).slice(-count);
+      }
+      chunk *= 4;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+}

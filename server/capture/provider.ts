@@ -1,0 +1,125 @@
+import type { AmiState } from '../../contract/ami';
+import type { CaptureProviderKind, InstanceState, LaunchConfig, RecordingStatus } from '../../contract/instances';
+
+export type { LaunchConfig } from '../../contract/instances';
+
+/**
+ * The only way the rest of the server starts, stops and inspects recorders (DESIGN.md, "Capture").
+ * Two drivers implement it (local processes, EC2); the fleet in modules/instances wraps the configured
+ * driver with the same interface and records every launch, so the scheduler and monitoring use
+ * `ctx.capture` without knowing which is behind it.
+ */
+export interface CaptureProvider {
+  readonly kind: CaptureProviderKind;
+  /** How often the fleet should reconcile its table from `list()`. */
+  readonly reconcileIntervalMs: number;
+  launch(config: LaunchConfig, options?: LaunchOptions): Promise<LaunchedInstance>;
+  /** Asks the recorder to stop and finish its file; the instance goes stopping, then terminated. */
+  terminate(instanceId: string, options?: { reason?: string }): Promise<void>;
+  /** Every instance the provider knows (active and ended), read from the provider itself, not from memory. */
+  list(): Promise<ProviderInstance[]>;
+  /** The last `lines` lines of the instance's log, oldest first. */
+  logs(instanceId: string, lines: number): Promise<string[]>;
+  createImage(request: CreateImageRequest): Promise<ProviderImage>;
+  listImages(): Promise<ProviderImage[]>;
+  deleteImage(imageId: string): Promise<void>;
+  health(): Promise<ProviderHealth>;
+  /** Stops background work; recorders keep running (a restarted server re-adopts them). */
+  close?(): Promise<void>;
+}
+
+export interface LaunchOptions {
+  /** Same key, same instance: a retried launch never starts a second recorder. Defaults to jobId, else launchId. */
+  idempotencyKey?: string;
+  /** The scheduler job that asked for this recording, if any. */
+  jobId?: string | null;
+  /** The fleet's id for the instance; drivers name and tag their resources with it. Generated when absent. */
+  launchId?: string;
+  /** The fleet's id for the recording this launch makes (tagged on EC2). */
+  recordingId?: string;
+  name?: string;
+  /** Image to start from; default: the configured image, else the latest available one. */
+  imageId?: string;
+  /** Seconds without media progress before the watchdog ends the capture (default: the driver's). */
+  stallTimeoutSeconds?: number;
+}
+
+export interface LaunchedInstance {
+  launchId: string;
+  providerInstanceId: string;
+  name: string;
+  state: InstanceState;
+  instanceType: string;
+  imageId: string | null;
+  /** Where the recording file is written, when it is on this machine. */
+  filePath: string | null;
+  /** True when the idempotency key named an instance launched before: nothing new was started. */
+  existing: boolean;
+}
+
+export interface ProviderRecording {
+  status: RecordingStatus;
+  bytes: number;
+  /** Seconds of media written so far, when known. */
+  mediaSeconds: number | null;
+  filePath: string | null;
+  reason: string | null;
+}
+
+export interface ProviderInstance {
+  providerInstanceId: string;
+  /** The fleet's id, when the instance carries it (local folder name, EC2 tag). */
+  launchId: string | null;
+  name: string;
+  state: InstanceState;
+  stateReason: string | null;
+  instanceType: string;
+  /** What it records, so an instance the fleet has no row for (an orphan) can be adopted. */
+  config: LaunchConfig | null;
+  jobId: string | null;
+  imageId: string | null;
+  /** True once media has flowed (local) or the machine is up (aws). */
+  mediaFlowing: boolean;
+  recording: ProviderRecording | null;
+}
+
+export interface CreateImageRequest {
+  /** Provider instance id of the source instance. */
+  instanceId: string;
+  name: string;
+  description: string;
+  version: string;
+  tags: Record<string, string>;
+}
+
+export interface ProviderImage {
+  imageId: string;
+  name: string;
+  description: string;
+  version: string;
+  state: AmiState;
+  sizeGb: number;
+  createdAt: string;
+  tags: Record<string, string>;
+  sourceInstanceId: string | null;
+}
+
+export type HealthStatus = 'operational' | 'degraded' | 'down';
+
+export interface ProviderHealth {
+  provider: CaptureProviderKind;
+  status: HealthStatus;
+  detail: string;
+  latencyMs: number;
+}
+
+/** A provider failure with a reason fit for the operator; the HTTP layer maps `kind` to a status. */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: 'not_found' | 'conflict' | 'invalid' | 'unavailable' | 'failed',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

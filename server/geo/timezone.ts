@@ -1,0 +1,139 @@
+import { find } from 'geo-tz/all';
+
+/**
+ * Wall-clock arithmetic in IANA zones with nothing but Intl: the runtime's time-zone database decides
+ * offsets, so daylight-saving changes are handled wherever they fall.
+ */
+
+export interface ZonedParts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  /** 0 = Sunday ... 5 = Friday, 6 = Saturday. */
+  weekday: number;
+}
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(zone: string): Intl.DateTimeFormat {
+  let formatter = formatters.get(zone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+      weekday: 'short',
+    });
+    formatters.set(zone, formatter);
+  }
+  return formatter;
+}
+
+/** The wall clock of `zone` at `instant`, straight from Intl. */
+function intlParts(instant: Date, zone: string): ZonedParts {
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
+  for (const part of formatterFor(zone).formatToParts(instant)) parts[part.type] = part.value;
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    minute: Number(parts.minute),
+    second: Number(parts.second),
+    weekday: WEEKDAYS[parts.weekday ?? ''] ?? Number.NaN,
+  };
+}
+
+/*
+ * Offsets are cached per zone and quarter hour of UTC: zones change offset only on a quarter hour of
+ * UTC (offsets and change times are whole multiples of 15 minutes), so one Intl lookup serves the whole
+ * quarter, and computing times for thousands of mosques costs a few Intl calls per zone.
+ */
+const QUARTER_MS = 15 * 60_000;
+const offsetCache = new Map<string, number>();
+
+/** Offset of `zone` from UTC at `instant`, in milliseconds (positive east of Greenwich). */
+export function zoneOffsetMs(instant: Date, zone: string): number {
+  const quarter = Math.floor(instant.getTime() / QUARTER_MS);
+  const key = `${zone}|${quarter}`;
+  let offset = offsetCache.get(key);
+  if (offset === undefined) {
+    const at = new Date(quarter * QUARTER_MS);
+    const p = intlParts(at, zone);
+    offset = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - at.getTime();
+    if (offsetCache.size >= 50_000) offsetCache.clear();
+    offsetCache.set(key, offset);
+  }
+  return offset;
+}
+
+/** The wall clock of `zone` at `instant`. */
+export function zonedParts(instant: Date, zone: string): ZonedParts {
+  const wall = new Date(instant.getTime() + zoneOffsetMs(instant, zone));
+  return {
+    year: wall.getUTCFullYear(),
+    month: wall.getUTCMonth() + 1,
+    day: wall.getUTCDate(),
+    hour: wall.getUTCHours(),
+    minute: wall.getUTCMinutes(),
+    second: wall.getUTCSeconds(),
+    weekday: wall.getUTCDay(),
+  };
+}
+
+/**
+ * The instant at which `zone`'s wall clock shows the given local time. A time skipped by a
+ * spring-forward change resolves to the same wall time shifted by the gap (e.g. 02:30 -> 03:30);
+ * a time shown twice by a fall-back change resolves to the earlier instant.
+ */
+export function zonedTimeToUtc(local: { year: number; month: number; day: number; hour: number; minute: number }, zone: string): Date {
+  const wall = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute);
+  const before = zoneOffsetMs(new Date(wall - DAY_MS), zone);
+  const after = zoneOffsetMs(new Date(wall + DAY_MS), zone);
+  const matches = [...new Set([before, after])]
+    .map((offset) => wall - offset)
+    .filter((candidate) => {
+      const p = zonedParts(new Date(candidate), zone);
+      return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) === wall;
+    })
+    .sort((a, b) => a - b);
+  // No match: the wall time falls in a gap; the pre-change offset moves it forward by the gap.
+  return new Date(matches[0] ?? wall - before);
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `HH:MM` on `zone`'s wall clock. */
+export function localTimeText(instant: Date, zone: string): string {
+  const p = zonedParts(instant, zone);
+  return `${pad(p.hour)}:${pad(p.minute)}`;
+}
+
+/** `YYYY-MM-DD` on `zone`'s wall clock. */
+export function localDateText(instant: Date, zone: string): string {
+  const p = zonedParts(instant, zone);
+  return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
+}
+
+/**
+ * The IANA zone at a point, from geo-tz's offline boundary data (its full set, so a place gets its own
+ * zone name, e.g. Europe/Oslo rather than an older zone with the same rules). Where boundaries overlap
+ * (disputed areas) the first zone is taken; over the open sea it is an `Etc/GMT±N` zone.
+ */
+export function timeZoneAt(latitude: number, longitude: number): string | null {
+  try {
+    return find(latitude, longitude)[0] ?? null;
+  } catch {
+    return null;
+  }
+}

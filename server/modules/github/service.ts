@@ -1,0 +1,233 @@
+import type { FastifyBaseLogger } from 'fastify';
+import {
+  GITHUB_DEFAULT_EMAIL,
+  GITHUB_DEFAULT_USER,
+  parseRepositoryUrl,
+  type GithubConfigureRequest,
+  type GithubFailureReason,
+  type GithubStatus,
+  type GithubValidateRequest,
+  type GithubValidationResult,
+  type RepositoryRef,
+} from '../../../contract/github';
+import type { Clock } from '../../lib/clock';
+import { DecryptionError, type SecretBox } from '../../lib/crypto';
+import { HttpError, badRequest, conflict } from '../../lib/http-error';
+import type { ActivityActor, ActivityService } from '../activity/service';
+import type { GithubApi } from './github-api';
+import type { SettingsRepository } from './settings-repository';
+import { firstFailure, validateGithubAccess } from './validator';
+
+const KEY_TOKEN = 'github.pat';
+const KEY_CONFIG = 'github.config';
+const KEY_LAST_CHECK = 'github.last_check';
+/** The token's sealed value is bound to its setting's name. */
+const TOKEN_CONTEXT = `settings:${KEY_TOKEN}`;
+/** GET /api/github/status asks GitHub again when its last answer is older than this. */
+const STATUS_RECHECK_MS = 5 * 60_000;
+const UNDECRYPTABLE = "The saved GitHub token cannot be decrypted with this server's key (was SECRET_KEY or the key file changed?). Configure the token again.";
+
+interface StoredConfig {
+  repo_url: string;
+  github_user: string;
+  github_email: string;
+  configured_at: string;
+  configured_by: string | null;
+}
+
+interface StoredCheck {
+  checked_at: string;
+  /** The configuration this check was made for. */
+  configured_at: string;
+  ok: boolean;
+  message: string;
+  reason: GithubFailureReason | null;
+  repository_info: GithubStatus['repository_info'];
+}
+
+export interface GithubDeps {
+  settings: SettingsRepository;
+  api: GithubApi;
+  box: SecretBox;
+  clock: Clock;
+  activity: ActivityService;
+  log: FastifyBaseLogger;
+}
+
+/** Which HTTP status tells the console why a configuration was not saved. */
+function statusFor(reason: GithubFailureReason | null): number {
+  if (reason === 'rate_limited' || reason === 'unreachable') return 503;
+  if (reason === 'github_error') return 502;
+  return 400;
+}
+
+function summarize(result: GithubValidationResult, configuredAt: string, ref: RepositoryRef): StoredCheck {
+  const repo = result.repository_info;
+  return {
+    checked_at: result.checked_at,
+    configured_at: configuredAt,
+    ok: result.overall_status === 'success',
+    message: firstFailure(result) ?? result.checks.permissions.message,
+    reason: result.reason,
+    repository_info: repo
+      ? { name: repo.full_name.split('/')[1] ?? ref.repo, owner: repo.full_name.split('/')[0] ?? ref.owner, full_name: repo.full_name, private: repo.private, default_branch: repo.default_branch }
+      : null,
+  };
+}
+
+/**
+ * Repository access: the token is sealed with AES-256-GCM before it is stored and is opened only to
+ * call GitHub; no response and no log line ever carries it. Configure saves only a token that passes
+ * every check, so a saved configuration is one that worked when it was saved.
+ */
+export class GithubService {
+  private recheck: Promise<void> | undefined;
+
+  constructor(private readonly deps: GithubDeps) {}
+
+  async status(): Promise<GithubStatus> {
+    const config = await this.loadConfig();
+    if (!config) return this.notConfigured();
+    let check = await this.loadJson<StoredCheck>(KEY_LAST_CHECK);
+    const stale = !check || check.configured_at !== config.configured_at || this.deps.clock.now().getTime() - Date.parse(check.checked_at) >= STATUS_RECHECK_MS;
+    if (stale) {
+      this.recheck ??= this.checkSaved(config).finally(() => {
+        this.recheck = undefined;
+      });
+      await this.recheck;
+      check = await this.loadJson<StoredCheck>(KEY_LAST_CHECK);
+    }
+    return this.buildStatus(config, check);
+  }
+
+  /** Checks the given token and/or repository (without saving them), else the saved ones. */
+  async validate(input: GithubValidateRequest): Promise<GithubValidationResult> {
+    const config = await this.loadConfig();
+    const repoUrl = input?.github_repo_url ?? config?.repo_url;
+    const token = input?.github_pat ?? (config ? await this.openToken() : undefined);
+    if (!repoUrl || !token) throw badRequest('GitHub access is not configured: give a token and a repository URL');
+    const ref = this.ref(repoUrl);
+    const result = await validateGithubAccess(this.deps.api, token, ref, this.deps.clock);
+    if (config && !input?.github_pat && !input?.github_repo_url) await this.saveCheck(summarize(result, config.configured_at, ref));
+    return result;
+  }
+
+  async configure(input: GithubConfigureRequest, actor: ActivityActor): Promise<{ message: string; status: GithubStatus; validation: GithubValidationResult }> {
+    const ref = this.ref(input.github_repo_url);
+    const validation = await validateGithubAccess(this.deps.api, input.github_pat, ref, this.deps.clock);
+    if (validation.overall_status !== 'success') {
+      throw new HttpError(statusFor(validation.reason), `GitHub access was not saved: ${firstFailure(validation) ?? 'validation failed'}`);
+    }
+    const now = this.deps.clock.now().toISOString();
+    const config: StoredConfig = {
+      repo_url: input.github_repo_url,
+      github_user: input.github_user || GITHUB_DEFAULT_USER,
+      github_email: input.github_email || GITHUB_DEFAULT_EMAIL,
+      configured_at: now,
+      configured_by: actor.username,
+    };
+    const check = summarize(validation, now, ref);
+    await this.deps.settings.putAll(
+      {
+        [KEY_TOKEN]: this.deps.box.seal(input.github_pat, TOKEN_CONTEXT),
+        [KEY_CONFIG]: JSON.stringify(config),
+        [KEY_LAST_CHECK]: JSON.stringify(check),
+      },
+      now,
+      actor.username,
+    );
+    await this.deps.activity.record({
+      actor,
+      action: 'github.configure',
+      target: { type: 'repository', id: validation.repository_info?.full_name ?? `${ref.owner}/${ref.repo}` },
+      detail: { repo_url: config.repo_url, github_user: config.github_user, github_email: config.github_email, api_url: this.deps.api.apiUrl },
+    });
+    return { message: 'GitHub configuration saved successfully', status: this.buildStatus(config, check), validation };
+  }
+
+  /** The saved token, for modules that push to the repository. Throws a 409 when it cannot be opened. */
+  async openToken(): Promise<string> {
+    const row = await this.deps.settings.get(KEY_TOKEN);
+    if (!row) throw badRequest('GitHub access is not configured');
+    try {
+      return this.deps.box.open(row.value, TOKEN_CONTEXT);
+    } catch (error) {
+      if (error instanceof DecryptionError) {
+        this.deps.log.error({ setting: KEY_TOKEN }, 'saved GitHub token cannot be decrypted with the current key');
+        throw conflict(UNDECRYPTABLE);
+      }
+      throw error;
+    }
+  }
+
+  private async checkSaved(config: StoredConfig): Promise<void> {
+    const ref = this.ref(config.repo_url);
+    let check: StoredCheck;
+    try {
+      const token = await this.openToken();
+      check = summarize(await validateGithubAccess(this.deps.api, token, ref, this.deps.clock), config.configured_at, ref);
+    } catch (error) {
+      if (!(error instanceof HttpError)) throw error;
+      check = { checked_at: this.deps.clock.now().toISOString(), configured_at: config.configured_at, ok: false, message: error.message, reason: null, repository_info: null };
+    }
+    await this.saveCheck(check);
+  }
+
+  private buildStatus(config: StoredConfig, check: StoredCheck | undefined): GithubStatus {
+    const access: GithubStatus['github_access'] = check
+      ? { status: check.ok ? 'connected' : 'error', message: check.message, reason: check.reason }
+      : { status: 'not_checked', message: null, reason: null };
+    return {
+      configuration: {
+        status: 'configured',
+        pat_configured: true,
+        repo_url: config.repo_url,
+        github_user: config.github_user,
+        github_email: config.github_email,
+        configured_at: config.configured_at,
+        configured_by: config.configured_by,
+      },
+      github_access: access,
+      overall_status: check?.ok ? 'healthy' : 'unhealthy',
+      repository_info: check?.repository_info ?? null,
+      last_checked: check?.checked_at ?? null,
+      api_url: this.deps.api.apiUrl,
+    };
+  }
+
+  private notConfigured(): GithubStatus {
+    return {
+      configuration: { status: 'not_configured', pat_configured: false, repo_url: null, github_user: null, github_email: null, configured_at: null, configured_by: null },
+      github_access: { status: 'not_checked', message: null, reason: null },
+      overall_status: 'not_configured',
+      repository_info: null,
+      last_checked: null,
+      api_url: this.deps.api.apiUrl,
+    };
+  }
+
+  private ref(url: string): RepositoryRef {
+    const ref = parseRepositoryUrl(url);
+    if (!ref) throw badRequest('Repository URL must look like https://github.com/owner/repository');
+    return ref;
+  }
+
+  private async loadConfig(): Promise<StoredConfig | undefined> {
+    const [config, token] = await Promise.all([this.loadJson<StoredConfig>(KEY_CONFIG), this.deps.settings.get(KEY_TOKEN)]);
+    return config && token ? config : undefined;
+  }
+
+  private async saveCheck(check: StoredCheck): Promise<void> {
+    await this.deps.settings.putAll({ [KEY_LAST_CHECK]: JSON.stringify(check) }, check.checked_at, null);
+  }
+
+  private async loadJson<T>(key: string): Promise<T | undefined> {
+    const row = await this.deps.settings.get(key);
+    if (!row) return undefined;
+    try {
+      return JSON.parse(row.value) as T;
+    } catch {
+      return undefined;
+    }
+  }
+}

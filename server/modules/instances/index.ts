@@ -1,0 +1,127 @@
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { SystemStatus } from '../../../contract/live';
+import { DemoStream } from '../../capture/demo-stream';
+import { createCaptureDriver } from '../../capture';
+import type { CaptureProvider } from '../../capture/provider';
+import type { Config } from '../../config';
+import type { Db } from '../../db';
+import type { Clock } from '../../lib/clock';
+import type { AppInstance } from '../../lib/fastify';
+import { ImagesRepository } from '../images/repository';
+import { registerImageRoutes } from '../images/routes';
+import { ImagesService } from '../images/service';
+import type { LiveHub } from '../live/hub';
+import { RecordingsRepository } from '../recordings/repository';
+import { registerRecordingRoutes } from '../recordings/routes';
+import { RecordingsService } from '../recordings/service';
+import { FleetCaptureProvider } from './fleet';
+import { FleetLiveFeed } from './live';
+import { InstancesRepository } from './repository';
+import { registerInstanceRoutes } from './routes';
+import { InstancesService } from './service';
+
+export { InstancesService } from './service';
+
+/** What the fleet feeds into monitoring (MonitoringService has these). */
+export interface FleetMonitoring {
+  registerHealthCheck(name: string, check: () => Promise<{ status: 'healthy' | 'unhealthy'; detail?: string }>): void;
+  recordLaunchDuration(seconds: number): void;
+  provideInstanceCounts(provider: () => Promise<Record<string, number>>): void;
+  provideRecordingCounts(provider: () => Promise<Record<string, number>>): void;
+  lastKnownStatus(): SystemStatus | undefined;
+}
+
+export interface CaptureModule {
+  /** The CaptureProvider every other module uses: the configured driver wrapped by the fleet. */
+  capture: CaptureProvider;
+  /** The bare driver (tests, benchmarks). */
+  driver: CaptureProvider;
+  instances: InstancesService;
+  recordings: RecordingsService;
+  images: ImagesService;
+  demo: DemoStream | undefined;
+  live: FleetLiveFeed;
+}
+
+export interface CaptureModuleDeps {
+  config: Config;
+  clock: Clock;
+  db: Db;
+  hub: LiveHub;
+  log: FastifyBaseLogger;
+  /** A driver to use instead of the one CAPTURE_PROVIDER names. */
+  driver?: CaptureProvider;
+}
+
+export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
+  const { config, clock, db, hub, log } = deps;
+  const driver = deps.driver ?? createCaptureDriver(config, clock);
+  const recordings = new RecordingsService(new RecordingsRepository(db.kysely), clock, path.join(config.dataDir, 'recordings'));
+  const live = new FleetLiveFeed(hub, recordings, log);
+  const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log);
+  live.attach(instances);
+  const images = new ImagesService(new ImagesRepository(db.kysely), driver, instances, clock, log);
+  const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log) : undefined;
+  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, images, demo, live };
+}
+
+/**
+ * Routes, the live feed, monitoring hooks, and the background work: a reconcile pass every
+ * `reconcileIntervalMs` of the driver (1 s local, 10 s aws) from the moment the app is ready (which
+ * re-adopts recorders left running by a previous server), log pushes every 5 s, and the demo stream.
+ * Closing the app stops all of that but never the recorders.
+ */
+export function registerCaptureModule(app: AppInstance, module: CaptureModule, deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring }): void {
+  const { instances, recordings, images, demo, live, capture, driver } = module;
+  const { hub, monitoring } = deps;
+
+  registerInstanceRoutes(app, { instances, demo, config: deps.config });
+  registerRecordingRoutes(app, recordings);
+  registerImageRoutes(app, images);
+
+  hub.provideInitialData(async () => ({
+    instances: await instances.list(),
+    recordings: await recordings.recent(),
+    system_status: monitoring?.lastKnownStatus() ?? 'operational',
+  }));
+
+  if (monitoring) {
+    live.onRunning = (seconds) => monitoring.recordLaunchDuration(seconds);
+    monitoring.registerHealthCheck('aws', async () => {
+      const health = await capture.health();
+      return { status: health.status === 'operational' ? 'healthy' : 'unhealthy', detail: health.detail };
+    });
+    monitoring.provideInstanceCounts(() => instances.countByState());
+    monitoring.provideRecordingCounts(() => recordings.countByStatus());
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let lastError: string | undefined;
+  const loop = async () => {
+    try {
+      await instances.reconcile();
+      lastError = undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== lastError) app.log.warn({ err: error }, 'capture reconcile failed');
+      lastError = message;
+    }
+    if (!stopped) timer = setTimeout(() => void loop(), driver.reconcileIntervalMs);
+  };
+
+  app.addHook('onReady', async () => {
+    demo?.start();
+    live.startLogPushes();
+    void loop();
+  });
+  app.addHook('preClose', async () => {
+    stopped = true;
+    clearTimeout(timer);
+    live.stopLogPushes();
+    await instances.idle();
+    await demo?.stop();
+    await driver.close?.();
+  });
+}

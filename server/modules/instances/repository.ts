@@ -1,0 +1,114 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { CaptureProviderKind, Instance, InstanceState, RecordingStatus } from '../../../contract/instances';
+import type { Database, InstancesTable } from '../../db/schema';
+
+export type InstanceRow = Selectable<InstancesTable>;
+export type InstanceListRow = InstanceRow & { recording_status: RecordingStatus | null };
+
+export const ACTIVE_STATES: InstanceState[] = ['pending', 'running'];
+/** States in which a recorder may still be working, so the fleet keeps reconciling the row. */
+export const LIVE_STATES: InstanceState[] = ['pending', 'running', 'stopping'];
+
+/** Hours from launch to end (or now), as the console's runtime column wants it. */
+export function runtimeHours(row: Pick<InstanceRow, 'launch_time' | 'ended_at'>, now: Date): number {
+  const end = row.ended_at ? Date.parse(row.ended_at) : now.getTime();
+  const hours = Math.max(0, end - Date.parse(row.launch_time)) / 3_600_000;
+  return Math.round(hours * 10_000) / 10_000;
+}
+
+export function toInstance(row: InstanceListRow, now: Date): Instance {
+  return {
+    id: row.id,
+    instance_id: row.provider_instance_id ?? row.id,
+    name: row.name,
+    state: row.state,
+    instance_type: row.instance_type,
+    runtime_hours: runtimeHours(row, now),
+    mosque_id: row.mosque_id,
+    launch_time: row.launch_time,
+    url: row.url,
+    method: row.method,
+    duration: row.duration,
+    recording_status: row.recording_status,
+  };
+}
+
+export class InstancesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  private listQuery() {
+    return this.db
+      .selectFrom('instances')
+      .leftJoin('recordings', 'recordings.instance_id', 'instances.id')
+      .selectAll('instances')
+      .select('recordings.status as recording_status');
+  }
+
+  /** The newest `limit` instances, newest first, with their recording's status. */
+  listRecent(limit: number): Promise<InstanceListRow[]> {
+    return this.listQuery().orderBy('instances.launch_time', 'desc').orderBy('instances.id', 'desc').limit(limit).execute();
+  }
+
+  findById(id: string): Promise<InstanceRow | undefined> {
+    return this.db.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** By the fleet's id or the provider's instance id (the console may send either). */
+  findByAnyId(id: string): Promise<InstanceRow | undefined> {
+    return this.db
+      .selectFrom('instances')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', '=', id), eb('provider_instance_id', '=', id)]))
+      .orderBy('launch_time', 'desc')
+      .executeTakeFirst();
+  }
+
+  findByJobId(jobId: string): Promise<InstanceRow | undefined> {
+    return this.db.selectFrom('instances').selectAll().where('job_id', '=', jobId).executeTakeFirst();
+  }
+
+  findByProviderId(provider: CaptureProviderKind, providerInstanceId: string): Promise<InstanceRow | undefined> {
+    return this.db
+      .selectFrom('instances')
+      .selectAll()
+      .where('provider', '=', provider)
+      .where('provider_instance_id', '=', providerInstanceId)
+      .executeTakeFirst();
+  }
+
+  /** Rows of this provider whose recorder may still be working. */
+  listLive(provider: CaptureProviderKind): Promise<InstanceRow[]> {
+    return this.db.selectFrom('instances').selectAll().where('provider', '=', provider).where('state', 'in', LIVE_STATES).execute();
+  }
+
+  listActive(provider: CaptureProviderKind): Promise<InstanceRow[]> {
+    return this.db
+      .selectFrom('instances')
+      .selectAll()
+      .where('provider', '=', provider)
+      .where('state', 'in', ACTIVE_STATES)
+      .orderBy('launch_time')
+      .execute();
+  }
+
+  insert(values: Insertable<InstancesTable>): Promise<InstanceRow> {
+    return this.db.insertInto('instances').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: string, values: Updateable<InstancesTable>): Promise<InstanceRow | undefined> {
+    return this.db.updateTable('instances').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('instances').where('id', '=', id).execute();
+  }
+
+  async countByState(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('instances')
+      .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('state')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+  }
+}

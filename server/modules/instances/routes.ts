@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import {
+  demoStreamResponseSchema,
+  instanceDetailsResponseSchema,
+  instanceIdParamsSchema,
+  instanceLogsQuerySchema,
+  instanceLogsResponseSchema,
+  instancesListResponseSchema,
+  launchRequestSchema,
+  launchResponseSchema,
+  terminateAllQuerySchema,
+  terminateRequestSchema,
+  terminateResponseSchema,
+  type TerminateResult,
+} from '../../../contract/instances';
+import { DEMO_PLAYLIST, type DemoStream } from '../../capture/demo-stream';
+import type { Config } from '../../config';
+import { sessionOf, type AppInstance } from '../../lib/fastify';
+import { badRequest, notFound } from '../../lib/http-error';
+import type { InstancesService } from './service';
+
+function terminateBody(results: TerminateResult[], what: string) {
+  const terminated = results.filter((r) => r.success).length;
+  const failed = results.length - terminated;
+  const message =
+    results.length === 0
+      ? 'No running or pending instances'
+      : `${what}: ${terminated} instance(s) terminating${failed ? `, ${failed} failed` : ''}`;
+  return { success: true as const, message, data: { results, terminated, failed } };
+}
+
+/** Where recorders on this machine reach the demo stream (the server's own listening address). */
+function demoUrl(app: AppInstance, config: Config): string {
+  const address = app.server.address() as AddressInfo | null;
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}/demo/${DEMO_PLAYLIST}`;
+}
+
+export function registerInstanceRoutes(app: AppInstance, deps: { instances: InstancesService; demo: DemoStream | undefined; config: Config }): void {
+  const { instances, demo } = deps;
+
+  // SPEC.md calls GET /api/instances/ with its trailing slash; both spellings answer.
+  for (const url of ['/api/instances/', '/api/instances']) {
+    app.get(url, { config: { access: 'session' }, schema: { response: { 200: instancesListResponseSchema } } }, async () => ({
+      success: true as const,
+      data: await instances.list(),
+    }));
+  }
+
+  app.post(
+    '/api/instances/launch',
+    { config: { access: 'session' }, schema: { body: launchRequestSchema, response: { 200: launchResponseSchema } } },
+    async (request) => {
+      const { configs, max_workers } = request.body;
+      const result = await instances.launch(configs, max_workers);
+      const message =
+        result.failed.length === 0
+          ? `Launched ${result.instances.length} instance(s)`
+          : `Launched ${result.instances.length} of ${configs.length} instance(s); ${result.failed.length} failed`;
+      return { success: true as const, message, data: result };
+    },
+  );
+
+  app.post(
+    '/api/instances/terminate',
+    { config: { access: 'session' }, schema: { body: terminateRequestSchema, response: { 200: terminateResponseSchema } } },
+    async (request) => {
+      const reason = `Terminated by ${sessionOf(request).user.username}`;
+      return terminateBody(await instances.terminate(request.body.instance_ids, reason), 'Terminate');
+    },
+  );
+
+  app.post(
+    '/api/instances/terminate-all',
+    { config: { access: 'session' }, schema: { querystring: terminateAllQuerySchema, response: { 200: terminateResponseSchema } } },
+    async (request) => {
+      if (request.query.force !== 'true') throw badRequest('Emergency stop needs force=true to confirm stopping every instance');
+      const reason = `Emergency stop by ${sessionOf(request).user.username}`;
+      return terminateBody(await instances.terminateAll(reason), 'Emergency stop');
+    },
+  );
+
+  app.get('/api/instances/demo-stream', { config: { access: 'session' }, schema: { response: { 200: demoStreamResponseSchema } } }, async () => ({
+    success: true as const,
+    data: { url: demo ? demoUrl(app, deps.config) : null },
+  }));
+
+  app.get(
+    '/api/instances/:id',
+    { config: { access: 'session' }, schema: { params: instanceIdParamsSchema, response: { 200: instanceDetailsResponseSchema } } },
+    async (request) => ({ success: true as const, data: await instances.details(request.params.id) }),
+  );
+
+  app.get(
+    '/api/instances/:id/logs',
+    {
+      config: { access: 'session' },
+      schema: { params: instanceIdParamsSchema, querystring: instanceLogsQuerySchema, response: { 200: instanceLogsResponseSchema } },
+    },
+    async (request) => {
+      const { instanceId, logs } = await instances.logs(request.params.id, request.query.lines);
+      return { success: true as const, data: { instance_id: instanceId, logs, live: request.query.live } };
+    },
+  );
+
+  // The test broadcast: public, like any stream a recorder captures (it holds nothing but a test pattern).
+  app.get(
+    '/demo/:file',
+    { config: { access: 'public' }, schema: { params: z.strictObject({ file: z.string().max(64) }) } },
+    async (request, reply) => {
+      const file = demo?.file(request.params.file);
+      // Segments are small and deleted as the stream moves on: read whole, so a vanished one is a clean 404.
+      const body = file ? await fs.promises.readFile(file.path).catch(() => undefined) : undefined;
+      if (!file || !body) throw notFound('No such demo stream file');
+      return reply.header('content-type', file.type).header('cache-control', 'no-cache').send(body);
+    },
+  );
+}

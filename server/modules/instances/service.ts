@@ -1,0 +1,374 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Instance, InstanceDetails, LaunchConfig, TerminateResult } from '../../../contract/instances';
+import { failureMessage, providerHttpError } from '../../capture/http-errors';
+import { newId } from '../../capture/ids';
+import type { CaptureProvider, ProviderInstance } from '../../capture/provider';
+import type { Clock } from '../../lib/clock';
+import { conflict, notFound } from '../../lib/http-error';
+import type { RecordingsService } from '../recordings/service';
+import { ACTIVE_STATES, runtimeHours, toInstance, type InstanceRow, type InstancesRepository } from './repository';
+
+/** Instances the list (and each instance_status_update) carries: the newest ones. */
+export const INSTANCE_LIST_LIMIT = 500;
+/** A row whose launch never got a provider id after this long is given up. */
+const LAUNCH_ABANDONED_MS = 5 * 60_000;
+/** A live row the provider stops reporting is ended after this long (EC2 lists are eventually consistent). */
+const VANISHED_GRACE_MS = 60_000;
+
+/** What the fleet tells the outside world; the module's wiring connects it to the live feed and monitoring. */
+export interface FleetEvents {
+  instancesChanged(): void;
+  recordingsChanged(): void;
+  launched(outcome: { instanceId: string; mosqueId: string | null; jobId: string | null; message: string }): void;
+  launchFailed(outcome: { mosqueId: string | null; jobId: string | null; message: string }): void;
+  /** Seconds from launch request to media flowing (local) or machine up (aws). */
+  reachedRunning(seconds: number): void;
+}
+
+export interface LaunchOneOptions {
+  jobId?: string | null;
+  idempotencyKey?: string;
+  stallTimeoutSeconds?: number;
+}
+
+/**
+ * The capture fleet: every instance the configured driver runs, kept in the instances table.
+ * Launches and terminations go through here; `reconcile()` re-reads the driver (files and pids, or
+ * EC2) and brings the table up to date, so the table follows the recorders, not the other way round.
+ */
+export class InstancesService {
+  private reconciling: Promise<void> | undefined;
+
+  constructor(
+    private readonly repository: InstancesRepository,
+    private readonly recordings: RecordingsService,
+    private readonly driver: CaptureProvider,
+    private readonly clock: Clock,
+    private readonly events: FleetEvents,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  get providerKind() {
+    return this.driver.kind;
+  }
+
+  async list(): Promise<Instance[]> {
+    const now = this.clock.now();
+    return (await this.repository.listRecent(INSTANCE_LIST_LIMIT)).map((row) => toInstance(row, now));
+  }
+
+  /** By the fleet's id or the provider's; 404 otherwise. */
+  async resolve(id: string): Promise<InstanceRow> {
+    const row = await this.repository.findByAnyId(id);
+    if (!row) throw notFound(`Instance ${id} not found`);
+    return row;
+  }
+
+  async details(id: string): Promise<InstanceDetails> {
+    const row = await this.resolve(id);
+    const recording = await this.recordings.forInstance(row.id);
+    return {
+      ...toInstance({ ...row, recording_status: recording?.status ?? null }, this.clock.now()),
+      provider: row.provider,
+      provider_instance_id: row.provider_instance_id,
+      width: row.width,
+      height: row.height,
+      running_at: row.running_at,
+      ended_at: row.ended_at,
+      state_reason: row.state_reason,
+      job_id: row.job_id,
+      image_id: row.image_id,
+      recording,
+    };
+  }
+
+  async logs(id: string, lines: number): Promise<{ instanceId: string; logs: string[] }> {
+    const row = await this.resolve(id);
+    if (!row.provider_instance_id || row.provider !== this.driver.kind) return { instanceId: row.id, logs: [] };
+    try {
+      return { instanceId: row.id, logs: await this.driver.logs(row.provider_instance_id, lines) };
+    } catch (error) {
+      throw providerHttpError(error);
+    }
+  }
+
+  /** Launches one recorder. With a jobId, a second call for the same job returns the first instance. */
+  async launchOne(config: LaunchConfig, options: LaunchOneOptions = {}): Promise<{ row: InstanceRow; existing: boolean }> {
+    const jobId = options.jobId ?? null;
+    if (jobId) {
+      const earlier = await this.repository.findByJobId(jobId);
+      if (earlier) return { row: earlier, existing: true };
+    }
+    const id = newId('cap');
+    const recordingId = newId('rec');
+    const now = this.clock.now().toISOString();
+    const name = `capture-${config.mosque_id ?? 'adhoc'}-${id.slice(-6)}`;
+    try {
+      await this.repository.insert({
+        id,
+        provider: this.driver.kind,
+        provider_instance_id: null,
+        name,
+        state: 'pending',
+        instance_type: this.driver.kind,
+        mosque_id: config.mosque_id,
+        url: config.url,
+        method: config.method,
+        duration: config.duration,
+        width: config.width,
+        height: config.height,
+        image_id: null,
+        launch_time: now,
+        running_at: null,
+        ended_at: null,
+        state_reason: null,
+        job_id: jobId,
+        updated_at: now,
+      });
+    } catch (error) {
+      // Two servers launching one job: the unique job_id decides, the loser returns the winner's instance.
+      const winner = jobId ? await this.repository.findByJobId(jobId) : undefined;
+      if (winner) return { row: winner, existing: true };
+      throw error;
+    }
+    this.events.instancesChanged();
+
+    try {
+      const launched = await this.driver.launch(config, {
+        launchId: id,
+        recordingId,
+        jobId,
+        name,
+        idempotencyKey: options.idempotencyKey ?? jobId ?? id,
+        stallTimeoutSeconds: options.stallTimeoutSeconds,
+      });
+      const row = await this.repository.update(id, {
+        provider_instance_id: launched.providerInstanceId,
+        name: launched.name,
+        instance_type: launched.instanceType,
+        image_id: launched.imageId,
+        updated_at: this.clock.now().toISOString(),
+      });
+      if (!row) throw new Error(`Instance ${id} vanished while launching`);
+      await this.recordings.create({ id: recordingId, instanceId: id, mosqueId: config.mosque_id, url: config.url, filePath: launched.filePath });
+      this.events.launched({ instanceId: id, mosqueId: config.mosque_id, jobId, message: `Launched ${launched.name}` });
+      this.events.instancesChanged();
+      this.events.recordingsChanged();
+      return { row, existing: false };
+    } catch (error) {
+      await this.repository.delete(id).catch(() => undefined);
+      this.log.warn({ err: error, mosqueId: config.mosque_id, jobId }, 'launch failed');
+      this.events.launchFailed({ mosqueId: config.mosque_id, jobId, message: `Failed to launch: ${failureMessage(error)}` });
+      this.events.instancesChanged();
+      throw providerHttpError(error);
+    }
+  }
+
+  /** Launches each config, at most `maxWorkers` at a time. Fails only when every launch failed. */
+  async launch(configs: LaunchConfig[], maxWorkers: number): Promise<{ instances: Instance[]; failed: { index: number; mosque_id: string | null; error: string }[] }> {
+    const launched: { index: number; row: InstanceRow }[] = [];
+    const failed: { index: number; mosque_id: string | null; error: string; cause: unknown }[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < configs.length) {
+        const index = next++;
+        try {
+          launched.push({ index, row: (await this.launchOne(configs[index])).row });
+        } catch (error) {
+          failed.push({ index, mosque_id: configs[index].mosque_id, error: failureMessage(error), cause: error });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(maxWorkers, configs.length) }, worker));
+    if (launched.length === 0) throw failed.sort((a, b) => a.index - b.index)[0].cause;
+    const now = this.clock.now();
+    return {
+      instances: launched.sort((a, b) => a.index - b.index).map(({ row }) => toInstance({ ...row, recording_status: 'recording' }, now)),
+      failed: failed.sort((a, b) => a.index - b.index).map(({ index, mosque_id, error }) => ({ index, mosque_id, error })),
+    };
+  }
+
+  /**
+   * Terminates the given instances. Unknown ids are a 404 and nothing is done; when none of them is
+   * running or pending it is a 409; otherwise each is reported, and a provider failure on every one
+   * of them is that failure's status (502/503).
+   */
+  async terminate(ids: string[], reason: string): Promise<TerminateResult[]> {
+    const unique = [...new Set(ids)];
+    const rows = await Promise.all(unique.map((id) => this.repository.findByAnyId(id)));
+    const unknown = unique.filter((_, i) => !rows[i]);
+    if (unknown.length > 0) throw notFound(`Instance ${unknown.join(', ')} not found`);
+    const found = rows as InstanceRow[];
+    const active = found.filter((row) => ACTIVE_STATES.includes(row.state));
+    if (active.length === 0) {
+      throw conflict(
+        found.length === 1 ? `Instance ${unique[0]} is not running (it is ${found[0].state})` : 'None of the selected instances is running or pending',
+      );
+    }
+    const results = await this.stopEach(found, unique, reason);
+    const failures = results.filter((r, i) => !r.success && ACTIVE_STATES.includes(found[i].state));
+    if (failures.length === active.length && failures[0]?.error) throw providerHttpError(failures[0].error);
+    return results.map((r) => r.result);
+  }
+
+  /** Emergency stop: every running and pending instance of this provider, each reported. */
+  async terminateAll(reason: string): Promise<TerminateResult[]> {
+    const rows = await this.repository.listActive(this.driver.kind);
+    const results = await this.stopEach(
+      rows,
+      rows.map((r) => r.id),
+      reason,
+    );
+    return results.map((r) => r.result);
+  }
+
+  private async stopEach(rows: InstanceRow[], requested: string[], reason: string) {
+    const results = await Promise.all(
+      rows.map(async (row, i): Promise<{ success: boolean; result: TerminateResult; error?: unknown }> => {
+        const instanceId = requested[i];
+        if (!ACTIVE_STATES.includes(row.state)) {
+          return { success: false, result: { instance_id: instanceId, success: false, state: row.state, message: `Not running (it is ${row.state})` } };
+        }
+        try {
+          if (!row.provider_instance_id) throw conflict(`Instance ${row.id} is still launching; try again in a moment`);
+          await this.driver.terminate(row.provider_instance_id, { reason });
+          await this.repository.update(row.id, { state: 'stopping', state_reason: reason, updated_at: this.clock.now().toISOString() });
+          return { success: true, result: { instance_id: instanceId, success: true, state: 'stopping', message: 'Terminating' } };
+        } catch (error) {
+          this.log.warn({ err: error, instanceId: row.id }, 'terminate failed');
+          const http = providerHttpError(error);
+          return { success: false, error: http, result: { instance_id: instanceId, success: false, state: row.state, message: failureMessage(http) } };
+        }
+      }),
+    );
+    if (results.some((r) => r.success)) this.events.instancesChanged();
+    return results;
+  }
+
+  /** One pass over the driver's instances; concurrent callers share the pass in flight. */
+  reconcile(): Promise<void> {
+    this.reconciling ??= this.reconcileOnce().finally(() => {
+      this.reconciling = undefined;
+    });
+    return this.reconciling;
+  }
+
+  /** Resolves when no reconcile pass is running (the app waits for it before closing the database). */
+  async idle(): Promise<void> {
+    await this.reconciling?.catch(() => undefined);
+  }
+
+  private async reconcileOnce(): Promise<void> {
+    const seen = await this.driver.list();
+    const live = await this.repository.listLive(this.driver.kind);
+    const byId = new Map(live.map((row) => [row.id, row]));
+    const byProviderId = new Map(live.filter((row) => row.provider_instance_id).map((row) => [row.provider_instance_id as string, row]));
+    const handled = new Set<string>();
+    let instancesChanged = false;
+    let recordingsChanged = false;
+
+    for (const instance of seen) {
+      let row = (instance.launchId ? byId.get(instance.launchId) : undefined) ?? byProviderId.get(instance.providerInstanceId);
+      if (!row) {
+        if (!ACTIVE_STATES.includes(instance.state) && instance.state !== 'stopping') continue;
+        // Not among the live rows: an ended row the recorder outlived, or an orphan with no row at all.
+        row = (instance.launchId ? await this.repository.findById(instance.launchId) : undefined) ??
+          (await this.repository.findByProviderId(this.driver.kind, instance.providerInstanceId)) ??
+          (await this.adopt(instance));
+        if (!row) continue;
+        instancesChanged = true;
+      }
+      handled.add(row.id);
+      if (await this.apply(row, instance)) instancesChanged = true;
+      if (instance.recording && (await this.recordings.applyReading(row.id, instance.recording))) recordingsChanged = true;
+    }
+
+    const now = this.clock.now();
+    for (const row of live) {
+      if (handled.has(row.id)) continue;
+      const age = now.getTime() - Date.parse(row.updated_at);
+      const reason = row.provider_instance_id ? 'The provider no longer reports this instance' : 'The launch did not complete';
+      if (age < (row.provider_instance_id ? VANISHED_GRACE_MS : LAUNCH_ABANDONED_MS)) continue;
+      await this.repository.update(row.id, { state: 'terminated', ended_at: now.toISOString(), state_reason: reason, updated_at: now.toISOString() });
+      if (await this.recordings.markEnded(row.id, reason)) recordingsChanged = true;
+      instancesChanged = true;
+    }
+    if (instancesChanged) this.events.instancesChanged();
+    if (recordingsChanged) this.events.recordingsChanged();
+  }
+
+  /** Brings one row to what the driver reports; true when it changed. */
+  private async apply(row: InstanceRow, instance: ProviderInstance): Promise<boolean> {
+    const now = this.clock.now();
+    const ended = instance.state === 'stopped' || instance.state === 'terminated';
+    // A terminate in progress is not undone by a reading taken before the recorder saw it.
+    const state = row.state === 'stopping' && !ended ? 'stopping' : instance.state;
+    const changes: Partial<InstanceRow> = {};
+    if (state !== row.state) changes.state = state;
+    if (!row.provider_instance_id) changes.provider_instance_id = instance.providerInstanceId;
+    if (!row.running_at && instance.mediaFlowing) {
+      changes.running_at = now.toISOString();
+      this.events.reachedRunning(Math.max(0, (now.getTime() - Date.parse(row.launch_time)) / 1000));
+    }
+    if (ended && !row.ended_at) changes.ended_at = now.toISOString();
+    if (ended && instance.stateReason && instance.stateReason !== row.state_reason) changes.state_reason = instance.stateReason;
+    if (Object.keys(changes).length === 0) return false;
+    await this.repository.update(row.id, { ...changes, updated_at: now.toISOString() });
+    return true;
+  }
+
+  /** An active instance the table does not know (launched by a server that lost its row): take it in. */
+  private async adopt(instance: ProviderInstance): Promise<InstanceRow | undefined> {
+    if (!instance.config) return undefined;
+    const now = this.clock.now().toISOString();
+    const id = instance.launchId ?? newId('cap');
+    const row = await this.repository.insert({
+      id,
+      provider: this.driver.kind,
+      provider_instance_id: instance.providerInstanceId,
+      name: instance.name,
+      state: instance.state,
+      instance_type: instance.instanceType,
+      mosque_id: instance.config.mosque_id,
+      url: instance.config.url,
+      method: instance.config.method,
+      duration: instance.config.duration,
+      width: instance.config.width,
+      height: instance.config.height,
+      image_id: instance.imageId,
+      launch_time: now,
+      running_at: null,
+      ended_at: null,
+      state_reason: 'Adopted: found running without a record',
+      job_id: null,
+      updated_at: now,
+    });
+    await this.recordings.create({
+      id: newId('rec'),
+      instanceId: id,
+      mosqueId: instance.config.mosque_id,
+      url: instance.config.url,
+      filePath: instance.recording?.filePath ?? null,
+    });
+    this.log.info({ instanceId: id, providerInstanceId: instance.providerInstanceId }, 'adopted an orphan instance');
+    return row;
+  }
+
+  /** Rows whose recorder may still be working (pending, running, stopping). */
+  liveRows(): Promise<InstanceRow[]> {
+    return this.repository.listLive(this.driver.kind);
+  }
+
+  /** The newest rows, for callers that want more than the console's fields. */
+  recentRows(): Promise<InstanceRow[]> {
+    return this.repository.listRecent(INSTANCE_LIST_LIMIT);
+  }
+
+  async countByState(): Promise<Record<string, number>> {
+    return this.repository.countByState();
+  }
+
+  runtimeHoursOf(row: InstanceRow): number {
+    return runtimeHours(row, this.clock.now());
+  }
+}

@@ -1,0 +1,113 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import { clientMessageSchema, LIVE_AUTH_TIMEOUT_MS, LIVE_CLOSE_UNAUTHORIZED, type ClientMessage } from '../../../contract/live';
+import type { Clock } from '../../lib/clock';
+import type { SessionService } from '../auth/session-service';
+import { toUser } from '../users/repository';
+import type { LiveClient, LiveHub } from './hub';
+
+/** Messages a client may send per second before it is treated as a flood and dropped. */
+export const MAX_MESSAGES_PER_SECOND = 20;
+
+export interface ConnectionDeps {
+  hub: LiveHub;
+  sessions: SessionService;
+  clock: Clock;
+  log: FastifyBaseLogger;
+}
+
+function parse(raw: RawData): ClientMessage | undefined {
+  try {
+    const parsed = clientMessageSchema.safeParse(JSON.parse(raw.toString()));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One console's socket: nothing is sent until its first message, `client_connected` with the session
+ * token, proves a live session within LIVE_AUTH_TIMEOUT_MS. Messages that arrive while the token is
+ * being checked wait for the answer rather than being mistaken for a failed sign-in.
+ */
+export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
+  const { hub, sessions, clock, log } = deps;
+  let client: LiveClient | undefined;
+  let waiting: RawData[] | undefined;
+  let windowStart = Date.now();
+  let messagesInWindow = 0;
+  const authTimer = setTimeout(() => socket.close(LIVE_CLOSE_UNAUTHORIZED, 'Authentication timed out'), LIVE_AUTH_TIMEOUT_MS);
+
+  socket.on('close', () => {
+    clearTimeout(authTimer);
+    if (client) hub.remove(client);
+  });
+
+  socket.on('message', (raw) => {
+    const now = Date.now();
+    if (now - windowStart >= 1000) {
+      windowStart = now;
+      messagesInWindow = 0;
+    }
+    if (++messagesInWindow > MAX_MESSAGES_PER_SECOND) {
+      socket.close(LIVE_CLOSE_UNAUTHORIZED, 'Too many messages');
+    } else if (waiting) {
+      waiting.push(raw);
+    } else if (client) {
+      handle(client, raw);
+    } else {
+      waiting = [];
+      void authenticate(parse(raw)).then(() => {
+        const queued = waiting ?? [];
+        waiting = undefined;
+        for (const message of queued) if (client) handle(client, message);
+      });
+    }
+  });
+
+  async function authenticate(message: ClientMessage | undefined): Promise<void> {
+    clearTimeout(authTimer);
+    if (message?.action !== 'client_connected' || !message.token) {
+      socket.close(LIVE_CLOSE_UNAUTHORIZED, 'Authentication required');
+      return;
+    }
+    const session = await sessions.authenticate(message.token).catch(() => undefined);
+    if (!session) {
+      socket.close(LIVE_CLOSE_UNAUTHORIZED, 'Session expired or invalid');
+      return;
+    }
+    if (socket.readyState !== socket.OPEN) return;
+    client = { socket, sessionId: session.sessionId, userId: session.user.id, logSubscriptions: new Set() };
+    hub.add(client);
+    hub.send(client, { type: 'welcome', data: { user: toUser(session.user), server_time: clock.now().toISOString() } });
+    try {
+      hub.send(client, { type: 'initial_data', data: await hub.loadInitialData() });
+    } catch (error) {
+      log.error({ err: error }, 'initial live data failed');
+      hub.send(client, { type: 'error', message: 'Could not load the current fleet state' });
+    }
+  }
+
+  function handle(current: LiveClient, raw: RawData): void {
+    const message = parse(raw);
+    if (!message) {
+      hub.send(current, { type: 'error', message: 'Unknown or malformed message' });
+      return;
+    }
+    if (message.action === 'ping') {
+      hub.send(current, { type: 'pong', timestamp: clock.now().toISOString() });
+      return;
+    }
+    if (message.action === 'client_connected') return;
+    if (message.action === 'subscribe_logs') current.logSubscriptions.add(message.instance_id);
+    if (message.action === 'unsubscribe_logs') current.logSubscriptions.delete(message.instance_id);
+    const handler = hub.handlerFor(message.action);
+    if (!handler) return;
+    Promise.resolve()
+      .then(() => handler(current, message as never))
+      .catch((error: unknown) => {
+        log.warn({ err: error }, 'live action failed');
+        hub.send(current, { type: 'error', message: error instanceof Error ? error.message : 'Request failed' });
+      });
+  }
+}

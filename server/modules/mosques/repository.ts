@@ -1,0 +1,73 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { CalculationMethod, Mosque } from '../../../contract/config';
+import { fromFlag } from '../../db';
+import type { Database, MosquesTable } from '../../db/schema';
+
+export type MosqueRow = Selectable<MosquesTable>;
+
+function languagesOf(json: string): string[] {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.filter((code): code is string => typeof code === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function toMosque(row: MosqueRow): Mosque {
+  return {
+    mosque_id: row.mosque_id,
+    name: row.name,
+    name_ar: row.name_ar,
+    google_maps_url: row.google_maps_url,
+    languages: languagesOf(row.languages),
+    ID_token: row.id_token,
+    active: fromFlag(row.active),
+    broadcast_status: row.broadcast_status,
+    latitude: row.latitude === null ? null : Number(row.latitude),
+    longitude: row.longitude === null ? null : Number(row.longitude),
+    timezone: row.timezone,
+    city: row.city,
+    district: row.district,
+    country: row.country,
+    country_code: row.country_code,
+    calculation_method: row.calculation_method as CalculationMethod | null,
+    fixed_jumuah_time: row.fixed_jumuah_time,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+export class MosquesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  list(): Promise<MosqueRow[]> {
+    return this.db.selectFrom('mosques').selectAll().orderBy('created_at').orderBy('mosque_id').execute();
+  }
+
+  listByIds(ids: string[]): Promise<MosqueRow[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.db.selectFrom('mosques').selectAll().where('mosque_id', 'in', ids).orderBy('created_at').orderBy('mosque_id').execute();
+  }
+
+  find(id: string): Promise<MosqueRow | undefined> {
+    return this.db.selectFrom('mosques').selectAll().where('mosque_id', '=', id).executeTakeFirst();
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.db.selectFrom('mosques').select('mosque_id').where('mosque_id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  insert(values: Insertable<MosquesTable>): Promise<MosqueRow> {
+    return this.db.insertInto('mosques').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: string, values: Updateable<MosquesTable>): Promise<MosqueRow | undefined> {
+    return this.db.updateTable('mosques').set(values).where('mosque_id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('mosques').where('mosque_id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+}

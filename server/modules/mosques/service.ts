@@ -1,0 +1,227 @@
+import crypto from 'node:crypto';
+import type { Updateable } from 'kysely';
+import {
+  MOSQUE_ID_LENGTH,
+  mosqueCreateRequestSchema,
+  mosqueUpdateRequestSchema,
+  type ExtractionMethod,
+  type Mosque,
+  type MosqueCreateRequest,
+  type MosqueUpdateRequest,
+} from '../../../contract/config';
+import { toFlag } from '../../db';
+import type { MosquesTable } from '../../db/schema';
+import { countryCodeAt } from '../../geo/geocode';
+import { findMapsUrl, mapsLinkForm, MapsLinkResolver } from '../../geo/maps-link';
+import { timeZoneAt } from '../../geo/timezone';
+import type { Clock } from '../../lib/clock';
+import { badRequest, conflict, notFound } from '../../lib/http-error';
+import { toMosque, type MosquesRepository } from './repository';
+
+const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+export const MOSQUE_ID_IMMUTABLE_MESSAGE = 'Mosque ID cannot be changed';
+export const COORDINATES_TOGETHER_MESSAGE = 'Latitude and longitude must be given together';
+
+export type MosqueChange = { type: 'created' | 'updated' | 'deleted'; mosque_id: string };
+export interface CoordinatesUpdate {
+  latitude: number;
+  longitude: number;
+  timezone: string | null;
+  method: ExtractionMethod;
+}
+
+/** A fresh id: 10 characters from [a-z0-9], uniformly drawn from the OS's random source. */
+export function generateMosqueId(): string {
+  let id = '';
+  for (let i = 0; i < MOSQUE_ID_LENGTH; i += 1) id += ID_ALPHABET[crypto.randomInt(ID_ALPHABET.length)];
+  return id;
+}
+
+const offlineLinks = new MapsLinkResolver();
+
+/** How coordinates saved with a form came about: read from its long link, from its short link, or typed. */
+function coordinatesMethod(link: string | null, latitude: number, longitude: number): ExtractionMethod {
+  if (!link) return 'manual';
+  const offline = offlineLinks.extractOffline(link);
+  if (offline && Math.abs(offline.latitude - latitude) < 1e-6 && Math.abs(offline.longitude - longitude) < 1e-6) return 'map_link';
+  const url = findMapsUrl(link);
+  const form = url ? mapsLinkForm(url) : null;
+  return form === 'short' || form === 'app_share' ? 'map_link_redirect' : 'manual';
+}
+
+export class MosquesService {
+  private readonly listeners = new Set<(change: MosqueChange) => void>();
+
+  constructor(
+    private readonly repository: MosquesRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Called after every create, update and delete (the scheduler re-plans on it). */
+  onChange(listener: (change: MosqueChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(change: MosqueChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's failure is its own; the change is done.
+      }
+    }
+  }
+
+  async list(): Promise<Mosque[]> {
+    return (await this.repository.list()).map(toMosque);
+  }
+
+  async listByIds(ids: string[]): Promise<Mosque[]> {
+    return (await this.repository.listByIds(ids)).map(toMosque);
+  }
+
+  async find(id: string): Promise<Mosque | undefined> {
+    const row = await this.repository.find(id);
+    return row && toMosque(row);
+  }
+
+  async get(id: string): Promise<Mosque> {
+    const mosque = await this.find(id);
+    if (!mosque) throw notFound(`Mosque ${id} not found`);
+    return mosque;
+  }
+
+  /** An id no mosque has yet (not reserved: a create with it can still lose a race and get 409). */
+  async newId(): Promise<string> {
+    for (;;) {
+      const id = generateMosqueId();
+      if (!(await this.repository.exists(id))) return id;
+    }
+  }
+
+  async create(input: MosqueCreateRequest): Promise<Mosque> {
+    const request = mosqueCreateRequestSchema.parse(input);
+    const id = request.mosque_id ?? (await this.newId());
+    if (request.mosque_id && (await this.repository.exists(id))) throw conflict(`Mosque ${id} already exists`);
+    const latitude = request.latitude ?? null;
+    const longitude = request.longitude ?? null;
+    const located = latitude !== null && longitude !== null;
+    const now = this.clock.now().toISOString();
+    try {
+      const row = await this.repository.insert({
+        mosque_id: id,
+        name: request.name,
+        name_ar: request.name_ar ?? null,
+        google_maps_url: request.google_maps_url ?? null,
+        languages: JSON.stringify(request.languages),
+        id_token: request.ID_token ?? null,
+        active: toFlag(request.active),
+        broadcast_status: request.broadcast_status,
+        latitude,
+        longitude,
+        timezone: request.timezone ?? (located ? timeZoneAt(latitude, longitude) : null),
+        city: request.city ?? null,
+        district: request.district ?? null,
+        country: request.country ?? null,
+        country_code: request.country_code ?? (located ? countryCodeAt(latitude, longitude) : null),
+        coordinates_method: located ? coordinatesMethod(request.google_maps_url ?? null, latitude, longitude) : null,
+        calculation_method: request.calculation_method ?? null,
+        fixed_jumuah_time: request.fixed_jumuah_time ?? null,
+        created_at: now,
+        updated_at: now,
+      });
+      this.emit({ type: 'created', mosque_id: id });
+      return toMosque(row);
+    } catch (error) {
+      // Two creates racing for one id: the primary key decides.
+      if (await this.repository.exists(id)) throw conflict(`Mosque ${id} already exists`);
+      throw error;
+    }
+  }
+
+  /** Fields absent stay; null clears. The id never changes. */
+  async update(id: string, input: MosqueUpdateRequest): Promise<Mosque> {
+    const request = mosqueUpdateRequestSchema.parse(input);
+    if (request.mosque_id !== undefined && request.mosque_id !== id) throw badRequest(MOSQUE_ID_IMMUTABLE_MESSAGE);
+    const current = await this.repository.find(id);
+    if (!current) throw notFound(`Mosque ${id} not found`);
+
+    const latitude = request.latitude === undefined ? current.latitude : request.latitude;
+    const longitude = request.longitude === undefined ? current.longitude : request.longitude;
+    if ((latitude === null) !== (longitude === null)) throw badRequest(COORDINATES_TOGETHER_MESSAGE);
+    const moved = latitude !== current.latitude || longitude !== current.longitude;
+    const link = request.google_maps_url === undefined ? current.google_maps_url : request.google_maps_url;
+
+    const values: Updateable<MosquesTable> = { updated_at: this.clock.now().toISOString() };
+    if (request.name !== undefined) values.name = request.name;
+    if (request.name_ar !== undefined) values.name_ar = request.name_ar;
+    if (request.google_maps_url !== undefined) values.google_maps_url = request.google_maps_url;
+    if (request.languages !== undefined) values.languages = JSON.stringify(request.languages);
+    if (request.ID_token !== undefined) values.id_token = request.ID_token;
+    if (request.active !== undefined) values.active = toFlag(request.active);
+    if (request.broadcast_status !== undefined) values.broadcast_status = request.broadcast_status;
+    if (request.city !== undefined) values.city = request.city;
+    if (request.district !== undefined) values.district = request.district;
+    if (request.country !== undefined) values.country = request.country;
+    if (request.calculation_method !== undefined) values.calculation_method = request.calculation_method;
+    if (request.fixed_jumuah_time !== undefined) values.fixed_jumuah_time = request.fixed_jumuah_time;
+    if (request.timezone !== undefined) values.timezone = request.timezone;
+    if (request.country_code !== undefined) values.country_code = request.country_code;
+    if (moved) {
+      values.latitude = latitude;
+      values.longitude = longitude;
+      if (latitude !== null && longitude !== null) {
+        values.coordinates_method = coordinatesMethod(link, latitude, longitude);
+        // A moved mosque gets the zone and country of its new place unless the form names them.
+        if (request.timezone === undefined) values.timezone = timeZoneAt(latitude, longitude) ?? current.timezone;
+        if (request.country_code === undefined) values.country_code = countryCodeAt(latitude, longitude) ?? current.country_code;
+      } else {
+        values.coordinates_method = null;
+      }
+    } else if (latitude !== null && longitude !== null && current.timezone === null && values.timezone === undefined) {
+      values.timezone = timeZoneAt(latitude, longitude);
+    }
+
+    const row = await this.repository.update(id, values);
+    if (!row) throw notFound(`Mosque ${id} not found`);
+    this.emit({ type: 'updated', mosque_id: id });
+    return toMosque(row);
+  }
+
+  /** Coordinates found from a map link, saved on the mosque with the zone they lie in. */
+  async setCoordinates(id: string, update: CoordinatesUpdate): Promise<Mosque | undefined> {
+    const current = await this.repository.find(id);
+    if (!current) return undefined;
+    const row = await this.repository.update(id, {
+      latitude: update.latitude,
+      longitude: update.longitude,
+      timezone: update.timezone ?? current.timezone,
+      country_code: countryCodeAt(update.latitude, update.longitude) ?? current.country_code,
+      coordinates_method: update.method,
+      updated_at: this.clock.now().toISOString(),
+    });
+    if (!row) return undefined;
+    this.emit({ type: 'updated', mosque_id: id });
+    return toMosque(row);
+  }
+
+  /** Saved coordinates and how they were obtained (SPEC.md, Coordinates record). */
+  async coordinates(): Promise<{ mosque_id: string; latitude: number; longitude: number; timezone: string | null; extraction_method: ExtractionMethod }[]> {
+    const rows = await this.repository.list();
+    return rows
+      .filter((row) => row.latitude !== null && row.longitude !== null)
+      .map((row) => ({
+        mosque_id: row.mosque_id,
+        latitude: Number(row.latitude),
+        longitude: Number(row.longitude),
+        timezone: row.timezone,
+        extraction_method: (row.coordinates_method as ExtractionMethod | null) ?? 'manual',
+      }));
+  }
+
+  async remove(id: string): Promise<void> {
+    if (!(await this.repository.delete(id))) throw notFound(`Mosque ${id} not found`);
+    this.emit({ type: 'deleted', mosque_id: id });
+  }
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Recording, RecordingStatus } from '../../../contract/instances';
+import type { Database, RecordingsTable } from '../../db/schema';
+
+export type RecordingRow = Selectable<RecordingsTable>;
+
+export function toRecording(row: RecordingRow): Recording {
+  return {
+    id: row.id,
+    instance_id: row.instance_id,
+    mosque_id: row.mosque_id,
+    url: row.url,
+    status: row.status,
+    started_at: row.started_at,
+    ended_at: row.ended_at,
+    bytes: Number(row.bytes),
+    duration_seconds: row.duration_seconds === null ? null : Math.round(Number(row.duration_seconds) * 1000) / 1000,
+    file_name: row.file_path ? path.basename(row.file_path) : null,
+    reason: row.reason,
+    download_url: row.file_path ? `/api/recordings/${encodeURIComponent(row.id)}/file` : null,
+  };
+}
+
+export interface RecordingFilter {
+  limit: number;
+  instance_id?: string;
+  mosque_id?: string;
+  status?: RecordingStatus;
+}
+
+export class RecordingsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  list(filter: RecordingFilter): Promise<RecordingRow[]> {
+    let query = this.db.selectFrom('recordings').selectAll();
+    if (filter.instance_id) query = query.where('instance_id', '=', filter.instance_id);
+    if (filter.mosque_id) query = query.where('mosque_id', '=', filter.mosque_id);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    return query.orderBy('started_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  }
+
+  findById(id: string): Promise<RecordingRow | undefined> {
+    return this.db.selectFrom('recordings').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  findByInstance(instanceId: string): Promise<RecordingRow | undefined> {
+    return this.db.selectFrom('recordings').selectAll().where('instance_id', '=', instanceId).executeTakeFirst();
+  }
+
+  insert(values: Insertable<RecordingsTable>): Promise<RecordingRow> {
+    return this.db.insertInto('recordings').values(values).returningAll().executeTakeFirstOrThrow();
+  }
+
+  update(id: string, values: Updateable<RecordingsTable>): Promise<RecordingRow | undefined> {
+    return this.db.updateTable('recordings').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('recordings')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+  }
+}

@@ -1,0 +1,129 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Recording, RecordingStatus } from '../../../contract/instances';
+import type { ProviderRecording } from '../../capture/provider';
+import type { Clock } from '../../lib/clock';
+import { notFound } from '../../lib/http-error';
+import { toRecording, type RecordingFilter, type RecordingRow, type RecordingsRepository } from './repository';
+
+/** How often a recording's growing size and duration are written while it records. */
+const PROGRESS_WRITE_MS = 5000;
+/** Recordings the live feed carries (initial_data, recordings_update). */
+export const LIVE_RECORDINGS_LIMIT = 50;
+
+export interface NewRecording {
+  id: string;
+  instanceId: string;
+  mosqueId: string | null;
+  url: string;
+  filePath: string | null;
+}
+
+/** The captures the drivers report: one per instance, created at launch and fed by reconciliation. */
+export class RecordingsService {
+  private readonly lastProgressWrite = new Map<string, number>();
+
+  constructor(
+    private readonly repository: RecordingsRepository,
+    private readonly clock: Clock,
+    /** Files are served only from here (DATA_DIR/recordings). */
+    private readonly recordingsRoot: string,
+  ) {}
+
+  async create(recording: NewRecording): Promise<RecordingRow> {
+    const now = this.clock.now().toISOString();
+    return this.repository.insert({
+      id: recording.id,
+      instance_id: recording.instanceId,
+      mosque_id: recording.mosqueId,
+      url: recording.url,
+      status: 'recording',
+      started_at: now,
+      ended_at: null,
+      bytes: 0,
+      duration_seconds: null,
+      file_path: recording.filePath,
+      reason: null,
+      updated_at: now,
+    });
+  }
+
+  findRowByInstance(instanceId: string): Promise<RecordingRow | undefined> {
+    return this.repository.findByInstance(instanceId);
+  }
+
+  async forInstance(instanceId: string): Promise<Recording | null> {
+    const row = await this.repository.findByInstance(instanceId);
+    return row ? toRecording(row) : null;
+  }
+
+  /**
+   * Applies what the driver reports. Returns true when the row changed. Progress (bytes, seconds)
+   * of a recording in progress is written at most every 5 s; a change of status at once.
+   */
+  async applyReading(instanceId: string, reading: ProviderRecording): Promise<boolean> {
+    const row = await this.repository.findByInstance(instanceId);
+    if (!row || row.status !== 'recording') return false;
+    const ended = reading.status !== 'recording';
+    const bytes = Math.max(Number(row.bytes), reading.bytes);
+    const seconds = reading.mediaSeconds ?? row.duration_seconds;
+    if (!ended) {
+      const progressed = bytes !== Number(row.bytes) || seconds !== row.duration_seconds;
+      const last = this.lastProgressWrite.get(row.id) ?? 0;
+      if (!progressed || performance.now() - last < PROGRESS_WRITE_MS) return false;
+      this.lastProgressWrite.set(row.id, performance.now());
+    } else {
+      this.lastProgressWrite.delete(row.id);
+    }
+    const now = this.clock.now().toISOString();
+    await this.repository.update(row.id, {
+      bytes,
+      duration_seconds: seconds,
+      status: reading.status,
+      reason: reading.reason ?? row.reason,
+      ended_at: ended ? now : null,
+      file_path: reading.filePath ?? row.file_path,
+      updated_at: now,
+    });
+    return true;
+  }
+
+  /** Ends a recording whose instance vanished without a final reading. */
+  async markEnded(instanceId: string, reason: string): Promise<boolean> {
+    const row = await this.repository.findByInstance(instanceId);
+    if (!row || row.status !== 'recording') return false;
+    const status: RecordingStatus = Number(row.bytes) > 0 ? 'partial' : 'failed';
+    const now = this.clock.now().toISOString();
+    await this.repository.update(row.id, { status, reason, ended_at: now, updated_at: now });
+    return true;
+  }
+
+  async list(filter: RecordingFilter): Promise<Recording[]> {
+    return (await this.repository.list(filter)).map(toRecording);
+  }
+
+  recent(): Promise<Recording[]> {
+    return this.list({ limit: LIVE_RECORDINGS_LIMIT });
+  }
+
+  countByStatus(): Promise<Record<string, number>> {
+    return this.repository.countByStatus();
+  }
+
+  /** The file of a recording, for download; 404 when it has none on this server. */
+  async file(id: string): Promise<{ path: string; name: string; size: number }> {
+    const row = await this.repository.findById(id);
+    if (!row) throw notFound(`Recording ${id} not found`);
+    const file = row.file_path ? path.resolve(row.file_path) : undefined;
+    if (!file || !file.startsWith(path.resolve(this.recordingsRoot) + path.sep)) {
+      throw notFound(`Recording ${id} has no file on this server`);
+    }
+    try {
+      const stat = fs.statSync(file);
+      if (!stat.isFile()) throw new Error('not a file');
+      return { path: file, name: path.basename(file), size: stat.size };
+    } catch {
+      throw notFound(`The file of recording ${id} is no longer on this server`);
+    }
+  }
+}

@@ -1,0 +1,121 @@
+import type { SchedulerPrayerTime } from '../../../contract/scheduler';
+import { DEFAULT_DURATION_SECONDS } from './policy';
+import type { FridayPlan, FridayPlanner, LaunchRequest, PlanSkip, RecordingLauncher } from './ports';
+import { localDate, localWeekday, zonedTimeToUtc } from './time';
+
+/*
+ * Self-contained implementations of the scheduler's ports, for tests, the benchmark, and a server
+ * whose capture fleet or prayer-times service is not wired in.
+ */
+
+export interface PlannedMosque {
+  id: string;
+  name: string;
+  url: string | null;
+  timezone: string;
+  /** Local Friday prayer time, HH:MM; null when the mosque has neither coordinates nor a fixed time. */
+  fridayPrayer: string | null;
+  active?: boolean;
+}
+
+const RECORDING_LEAD_MS = 20 * 60_000;
+const DAY_MS = 86_400_000;
+
+/** Plans each mosque's next Friday at a fixed local time, in its own zone (DST-correct). */
+export class FixedTimePlanner implements FridayPlanner {
+  constructor(public mosques: PlannedMosque[]) {}
+
+  async planFriday(now: Date, filter: string[] | null): Promise<{ plans: FridayPlan[]; skipped: PlanSkip[] }> {
+    const wanted = filter ? new Set(filter) : null;
+    const plans: FridayPlan[] = [];
+    const skipped: PlanSkip[] = [];
+    for (const mosque of this.mosques) {
+      if (mosque.active === false || (wanted && !wanted.has(mosque.id))) continue;
+      if (!mosque.url) {
+        skipped.push({ mosqueId: mosque.id, mosqueName: mosque.name, reason: 'No stream source configured' });
+      } else if (!mosque.fridayPrayer) {
+        skipped.push({ mosqueId: mosque.id, mosqueName: mosque.name, reason: "No coordinates or fixed Jumu'ah time" });
+      } else {
+        const prayerAt = nextFridayPrayer(now, mosque.fridayPrayer, mosque.timezone);
+        plans.push({
+          mosqueId: mosque.id,
+          mosqueName: mosque.name,
+          url: mosque.url,
+          prayerAt,
+          recordingStart: new Date(prayerAt.getTime() - RECORDING_LEAD_MS),
+          timezone: mosque.timezone,
+        });
+      }
+    }
+    return { plans, skipped };
+  }
+
+  async prayerTimes(now: Date): Promise<SchedulerPrayerTime[]> {
+    const { plans } = await this.planFriday(now, null);
+    const local = (instant: Date, timeZone: string) =>
+      new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
+    return plans.map((p) => ({
+      mosque_id: p.mosqueId,
+      mosque_name: p.mosqueName,
+      friday_prayer: p.prayerAt.toISOString(),
+      recording_start: p.recordingStart.toISOString(),
+      recording_time: local(p.recordingStart, p.timezone),
+      prayer_time: local(p.prayerAt, p.timezone),
+      timezone: p.timezone,
+      calculation_method: 'Fixed',
+    }));
+  }
+}
+
+/** The next Friday (mosque-local) at `time` whose recording window has not ended. */
+export function nextFridayPrayer(now: Date, time: string, timeZone: string): Date {
+  const today = localDate(now, timeZone);
+  const daysToFriday = (5 - localWeekday(now, timeZone) + 7) % 7;
+  for (const extra of [0, 7]) {
+    const date = new Date(Date.parse(`${today}T00:00:00Z`) + (daysToFriday + extra) * DAY_MS).toISOString().slice(0, 10);
+    const prayerAt = zonedTimeToUtc(date, time, timeZone);
+    if (prayerAt.getTime() - RECORDING_LEAD_MS + DEFAULT_DURATION_SECONDS * 1000 > now.getTime()) return prayerAt;
+  }
+  throw new Error('unreachable: a Friday a week away always lies ahead');
+}
+
+/**
+ * Records launches, answers the same instance for the same idempotency key (as the real providers
+ * do), and fails on demand.
+ */
+export class MemoryLauncher implements RecordingLauncher {
+  readonly launches: (LaunchRequest & { instanceId: string })[] = [];
+  /** Every call, including failed and repeated ones. */
+  calls = 0;
+  private readonly byKey = new Map<string, string>();
+  private failures: string[] = [];
+  private delayMs = 0;
+
+  /** The next `count` launches fail with `message`. */
+  failNext(count: number, message = 'Capture provider unavailable'): void {
+    this.failures.push(...Array<string>(count).fill(message));
+  }
+
+  /** Every launch takes this long (real time). */
+  delay(ms: number): void {
+    this.delayMs = ms;
+  }
+
+  async launch(request: LaunchRequest): Promise<{ instanceId: string }> {
+    this.calls++;
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+    const failure = this.failures.shift();
+    if (failure) throw new Error(failure);
+    const existing = this.byKey.get(request.idempotencyKey);
+    if (existing) return { instanceId: existing };
+    const instanceId = `i-${String(this.launches.length + 1).padStart(6, '0')}`;
+    this.byKey.set(request.idempotencyKey, instanceId);
+    this.launches.push({ ...request, instanceId });
+    return { instanceId };
+  }
+}
+
+/** Stands in while no capture fleet is wired: every launch fails with a clear reason (and is retried). */
+export const unavailableLauncher: RecordingLauncher = {
+  launch: () => Promise.reject(new Error('No capture provider is configured on this server')),
+};

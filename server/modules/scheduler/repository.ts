@@ -1,0 +1,281 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Job } from '../../../contract/scheduler';
+import { fromFlag, toFlag } from '../../db';
+import type { Database } from '../../db/schema';
+import type { SchedulerJobsTable } from '../../db/schema';
+
+export type JobRow = Selectable<SchedulerJobsTable>;
+export type NewJobRow = Insertable<SchedulerJobsTable>;
+
+const PENDING = ['scheduled', 'launching'] as const;
+
+/** What scheduling needs to know of an existing job: its identity, state, and planned times. */
+const PLANNED_COLUMNS = [
+  'id', 'mosque_id', 'friday_date', 'status', 'attempts', 'mosque_name', 'url', 'timezone', 'prayer_time',
+  'recording_start', 'recording_end', 'next_run_time', 'trigger', 'name',
+] as const;
+export type PlannedJobRow = Pick<JobRow, (typeof PLANNED_COLUMNS)[number]>;
+const INSERT_CHUNK = 250;
+
+export function toJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    name: row.name,
+    func: row.func,
+    next_run_time: row.next_run_time,
+    trigger: row.trigger,
+    kind: row.kind,
+    status: row.status,
+    mosque_id: row.mosque_id,
+    mosque_name: row.mosque_name,
+    friday_date: row.friday_date,
+    prayer_time: row.prayer_time,
+    timezone: row.timezone,
+    recording_start: row.recording_start,
+    recording_end: row.recording_end,
+    url: row.url,
+    duration: row.duration,
+    attempts: row.attempts,
+    last_error: row.last_error,
+    late: fromFlag(row.late),
+    instance_id: row.instance_id,
+    launched_at: row.launched_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+const changed = (result: { numUpdatedRows: bigint } | undefined) => (result?.numUpdatedRows ?? 0n) > 0n;
+
+/**
+ * Jobs and the on/off state. Every transition is a conditional UPDATE on the expected status (and
+ * claimant), so two scheduler processes on one database cannot both act on one job.
+ */
+export class SchedulerRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async isRunning(now: string): Promise<boolean> {
+    const row = await this.db.selectFrom('scheduler_state').select('running').where('id', '=', 1).executeTakeFirst();
+    if (row) return fromFlag(row.running);
+    await this.db
+      .insertInto('scheduler_state')
+      .values({ id: 1, running: 1, updated_at: now, updated_by: null })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    return this.isRunning(now);
+  }
+
+  async setRunning(running: boolean, now: string, by: string | null): Promise<void> {
+    await this.isRunning(now);
+    await this.db.updateTable('scheduler_state').set({ running: toFlag(running), updated_at: now, updated_by: by }).where('id', '=', 1).execute();
+  }
+
+  findById(id: string): Promise<JobRow | undefined> {
+    return this.db.selectFrom('scheduler_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Pending jobs, the recurring one, and jobs touched since `since` (all jobs when since is null). */
+  list(since: string | null): Promise<JobRow[]> {
+    let query = this.db.selectFrom('scheduler_jobs').selectAll();
+    if (since !== null) {
+      query = query.where((eb) =>
+        eb.or([eb('status', 'in', PENDING), eb('kind', '=', 'recurring'), eb('updated_at', '>=', since)]),
+      );
+    }
+    return query.orderBy('next_run_time', 'asc').orderBy('recording_start', 'asc').orderBy('id', 'asc').execute();
+  }
+
+  async countListed(since: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('scheduler_jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) => eb.or([eb('status', 'in', PENDING), eb('kind', '=', 'recurring'), eb('updated_at', '>=', since)]))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async countPendingRecordings(): Promise<number> {
+    const row = await this.db
+      .selectFrom('scheduler_jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('kind', '=', 'recording')
+      .where('status', 'in', PENDING)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  /** Recording jobs waiting to launch, soonest first. */
+  upcoming(limit: number): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('scheduler_jobs')
+      .selectAll()
+      .where('kind', '=', 'recording')
+      .where('status', 'in', PENDING)
+      .orderBy('recording_start', 'asc')
+      .orderBy('id', 'asc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The next scheduled job to act on (recording or recurring). */
+  nextScheduled(kind?: 'recording'): Promise<JobRow | undefined> {
+    let query = this.db.selectFrom('scheduler_jobs').selectAll().where('status', '=', 'scheduled').where('next_run_time', 'is not', null);
+    if (kind) query = query.where('kind', '=', kind);
+    return query.orderBy('next_run_time', 'asc').limit(1).executeTakeFirst();
+  }
+
+  findDue(now: string, limit: number): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('scheduler_jobs')
+      .selectAll()
+      .where('status', '=', 'scheduled')
+      .where('kind', '=', 'recording')
+      .where('next_run_time', '<=', now)
+      .orderBy('next_run_time', 'asc')
+      .limit(limit)
+      .execute();
+  }
+
+  listLaunching(): Promise<JobRow[]> {
+    return this.db.selectFrom('scheduler_jobs').selectAll().where('status', '=', 'launching').execute();
+  }
+
+  /** Recording jobs of the given Fridays (mosque-local dates): the columns scheduling compares. */
+  recordingsFor(fridayDates: string[]): Promise<PlannedJobRow[]> {
+    if (fridayDates.length === 0) return Promise.resolve([]);
+    return this.db
+      .selectFrom('scheduler_jobs')
+      .select(PLANNED_COLUMNS)
+      .where('kind', '=', 'recording')
+      .where('friday_date', 'in', fridayDates)
+      .execute();
+  }
+
+  /** Pending, never-attempted recording jobs due after `now`. */
+  untouchedFuture(now: string, mosqueId?: string): Promise<JobRow[]> {
+    let query = this.db.selectFrom('scheduler_jobs');
+    if (mosqueId !== undefined) query = query.where('mosque_id', '=', mosqueId);
+    return query
+      .selectAll()
+      .where('kind', '=', 'recording')
+      .where('status', '=', 'scheduled')
+      .where('attempts', '=', 0)
+      .where('next_run_time', '>', now)
+      .execute();
+  }
+
+  /*
+   * Bulk writes are single statements, each atomic on its own, rather than one long transaction:
+   * nothing here needs all-or-nothing (a rerun fills the gaps), and a SQLite write lock must never be
+   * held across an await, where another connection of the same process could be blocked waiting on it.
+   */
+
+  /** Inserts jobs; one that another process created meanwhile (same mosque and Friday) is left alone. */
+  async insertMany(rows: NewJobRow[]): Promise<number> {
+    let inserted = 0;
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const result = await this.db
+        .insertInto('scheduler_jobs')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    }
+    return inserted;
+  }
+
+  /** Applies changes to jobs still scheduled and never attempted; returns how many applied. */
+  async updateUntouched(updates: { id: string; values: Updateable<SchedulerJobsTable> }[]): Promise<number> {
+    let applied = 0;
+    for (const { id, values } of updates) {
+      const result = await this.db
+        .updateTable('scheduler_jobs')
+        .set(values)
+        .where('id', '=', id)
+        .where('status', '=', 'scheduled')
+        .where('attempts', '=', 0)
+        .executeTakeFirst();
+      if (changed(result)) applied++;
+    }
+    return applied;
+  }
+
+  async insertIfMissing(row: NewJobRow): Promise<void> {
+    await this.db.insertInto('scheduler_jobs').values(row).onConflict((oc) => oc.column('id').doNothing()).execute();
+  }
+
+  async update(id: string, values: Updateable<SchedulerJobsTable>): Promise<void> {
+    await this.db.updateTable('scheduler_jobs').set(values).where('id', '=', id).execute();
+  }
+
+  /** Claims a due job for launching; false when another process (or a cancel) got there first. */
+  async claim(id: string, expectedRunTime: string, claimant: string, now: string, late: boolean): Promise<boolean> {
+    const result = await this.db
+      .updateTable('scheduler_jobs')
+      .set((eb) => ({
+        status: 'launching',
+        claimed_by: claimant,
+        claimed_at: now,
+        attempts: eb('attempts', '+', 1),
+        late: late ? 1 : eb.ref('late'),
+        updated_at: now,
+      }))
+      .where('id', '=', id)
+      .where('status', '=', 'scheduled')
+      .where('next_run_time', '=', expectedRunTime)
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  /** Moves a job this process holds in 'launching' on; false when the claim was lost. */
+  async settleClaim(id: string, claimant: string, values: Updateable<SchedulerJobsTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('scheduler_jobs')
+      .set({ claimed_by: null, claimed_at: null, ...values })
+      .where('id', '=', id)
+      .where('status', '=', 'launching')
+      .where('claimed_by', '=', claimant)
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  /** Releases a claim left by a dead process so the job launches again (same idempotency key). */
+  async releaseClaim(id: string, claimant: string, now: string, note: string): Promise<boolean> {
+    return this.settleClaim(id, claimant, { status: 'scheduled', next_run_time: now, last_error: note, updated_at: now });
+  }
+
+  /** Sets a scheduled job's status (missed, cancelled) unless someone moved it first. */
+  async finishScheduled(id: string, status: 'missed' | 'cancelled', now: string, note: string | null): Promise<boolean> {
+    const values: Updateable<SchedulerJobsTable> = { status, next_run_time: null, updated_at: now };
+    if (note !== null) values.last_error = note;
+    const result = await this.db
+      .updateTable('scheduler_jobs')
+      .set(values)
+      .where('id', '=', id)
+      .where('status', '=', 'scheduled')
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  /** A launched recording whose window has ended is complete. */
+  async completeEnded(now: string): Promise<void> {
+    await this.db
+      .updateTable('scheduler_jobs')
+      .set({ status: 'completed', updated_at: now })
+      .where('status', '=', 'launched')
+      .where('recording_end', '<=', now)
+      .execute();
+  }
+
+  /** Moves the recurring job's next run from `expected` to `next`; only one process wins a run. */
+  async advanceRecurring(id: string, expected: string, next: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('scheduler_jobs')
+      .set((eb) => ({ next_run_time: next, attempts: eb('attempts', '+', 1), updated_at: now }))
+      .where('id', '=', id)
+      .where('status', '=', 'scheduled')
+      .where('next_run_time', '=', expected)
+      .executeTakeFirst();
+    return changed(result);
+  }
+}

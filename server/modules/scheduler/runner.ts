@@ -1,0 +1,271 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { ServerMessage } from '../../../contract/live';
+import type { Clock } from '../../lib/clock';
+import {
+  LATE_AFTER_MS,
+  LAUNCH_CONCURRENCY,
+  LAUNCH_TIMEOUT_MS,
+  MAX_LAUNCH_ATTEMPTS,
+  MAX_TIMER_MS,
+  POLL_INTERVAL_MS,
+  retryDelayMs,
+  STALE_CLAIM_MS,
+} from './policy';
+import type { RecordingLauncher, SchedulerTimer } from './ports';
+import type { JobRow, SchedulerRepository } from './repository';
+
+export interface RunnerLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface RunnerDeps {
+  repository: SchedulerRepository;
+  launcher: RecordingLauncher;
+  clock: Clock;
+  timer: SchedulerTimer;
+  publish(message: ServerMessage): void;
+  log: RunnerLog;
+  /** Runs the recurring job when it is due (the service schedules the coming Friday). */
+  runRecurring(now: Date): Promise<void>;
+}
+
+/** `host/pid/nonce`: who holds a launch claim; lets a restarted server on the same host spot a dead claimant. */
+function newClaimantId(): string {
+  return `${os.hostname()}/${process.pid}/${crypto.randomBytes(4).toString('hex')}`;
+}
+
+function processIsGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+
+/**
+ * The firing loop. One pass (`tick`) recovers dead claims, completes ended recordings, runs the
+ * recurring job, marks missed what can no longer be recorded, and claims and launches due jobs.
+ * Then the timer is armed for the next due time (at most POLL_INTERVAL_MS away).
+ */
+export class SchedulerRunner {
+  readonly claimant = newClaimantId();
+  private readonly inflight = new Map<string, Promise<void>>();
+  private current: Promise<void> | undefined;
+  private again = false;
+  private closed = false;
+  /** When the armed timer fires (ms since epoch); arming only ever moves it earlier until it fires. */
+  private armedFor: number | undefined;
+
+  constructor(private readonly deps: RunnerDeps) {}
+
+  /** One pass now; concurrent calls coalesce into one more pass. Resolves when claimed launches have started. */
+  tick(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.current) {
+      this.again = true;
+      return this.current;
+    }
+    this.current = (async () => {
+      this.armedFor = undefined;
+      try {
+        do {
+          this.again = false;
+          await this.pass();
+        } while (this.again && !this.closed);
+      } catch (error) {
+        this.deps.log.error({ err: error }, 'scheduler pass failed');
+      } finally {
+        this.current = undefined;
+      }
+      await this.arm();
+    })();
+    return this.current;
+  }
+
+  /** Re-arms the timer for the next due job; called on every change. */
+  async arm(): Promise<void> {
+    if (this.closed) return;
+    try {
+      const { repository, clock, timer } = this.deps;
+      if (!(await repository.isRunning(clock.now().toISOString()))) {
+        this.armedFor = undefined;
+        timer.disarm();
+        return;
+      }
+      const next = await repository.nextScheduled();
+      const due = next?.next_run_time ? new Date(next.next_run_time).getTime() - clock.now().getTime() : POLL_INTERVAL_MS;
+      this.armIn(due);
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'scheduler could not arm its timer');
+      this.armIn(POLL_INTERVAL_MS);
+    }
+  }
+
+  /** Wakes up in `ms` (capped), unless a wake-up is already due sooner: an early pass is harmless, a late one is not. */
+  private armIn(ms: number): void {
+    if (this.closed) return;
+    const delay = Math.min(Math.max(0, ms), POLL_INTERVAL_MS, MAX_TIMER_MS);
+    const at = this.deps.clock.now().getTime() + delay;
+    if (this.armedFor !== undefined && this.armedFor <= at) return;
+    this.armedFor = at;
+    this.deps.timer.arm(delay, () => {
+      this.armedFor = undefined;
+      void this.tick();
+    });
+  }
+
+  /** Waits for every launch this process has started. */
+  async idle(): Promise<void> {
+    while (this.current || this.inflight.size > 0) {
+      await Promise.all([this.current, ...this.inflight.values()]);
+    }
+  }
+
+  /** Stops waking up (the scheduler was stopped); a later arm() starts again. */
+  disarm(): void {
+    this.armedFor = undefined;
+    this.deps.timer.disarm();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.disarm();
+    await Promise.allSettled([this.current, ...this.inflight.values()]);
+  }
+
+  private async pass(): Promise<void> {
+    const { repository, clock } = this.deps;
+    const now = clock.now();
+    const nowIso = now.toISOString();
+    if (!(await repository.isRunning(nowIso))) return;
+    await this.recoverDeadClaims(now);
+    await repository.completeEnded(nowIso);
+    await this.deps.runRecurring(now);
+
+    const slots = LAUNCH_CONCURRENCY - this.inflight.size;
+    const due = await repository.findDue(nowIso, Math.max(slots, 0) + 50);
+    let started = 0;
+    for (const job of due) {
+      if (job.recording_end !== null && job.recording_end <= nowIso) {
+        await this.markMissed(job, nowIso);
+      } else if (started < slots && job.next_run_time) {
+        const late = job.attempts === 0 && job.recording_start !== null && now.getTime() - new Date(job.recording_start).getTime() > LATE_AFTER_MS;
+        if (await repository.claim(job.id, job.next_run_time, this.claimant, nowIso, late)) {
+          started++;
+          this.startLaunch({ ...job, attempts: job.attempts + 1, late: late ? 1 : job.late });
+        }
+      }
+    }
+    // More due than slots: look again as soon as a launch finishes (the timer is armed at 0 then).
+  }
+
+  private async markMissed(job: JobRow, nowIso: string): Promise<void> {
+    const note = job.attempts > 0 ? `${job.last_error ?? 'Launch failed'}; recording window ended` : 'Recording window ended before the scheduler could launch it';
+    if (!(await this.deps.repository.finishScheduled(job.id, 'missed', nowIso, note))) return;
+    this.deps.log.warn({ jobId: job.id, mosqueId: job.mosque_id }, 'recording missed');
+    this.publishOutcome('launch_error', job, null, `Missed ${job.name}: ${note}`);
+  }
+
+  private startLaunch(job: JobRow): void {
+    const promise = this.launch(job).finally(() => {
+      this.inflight.delete(job.id);
+      // Look again at once: a retry was scheduled, or more jobs wait for a launch slot.
+      this.armIn(0);
+    });
+    this.inflight.set(job.id, promise);
+  }
+
+  private async launch(job: JobRow): Promise<void> {
+    const { repository, launcher, clock, log } = this.deps;
+    const end = new Date(job.recording_end ?? 0).getTime();
+    try {
+      const remaining = Math.ceil((end - clock.now().getTime()) / 1000);
+      const { instanceId } = await withTimeout(
+        launcher.launch({
+          jobId: job.id,
+          url: job.url ?? '',
+          duration: Math.max(1, Math.min(job.duration ?? remaining, remaining)),
+          width: job.width ?? 1280,
+          height: job.height ?? 720,
+          mosqueId: job.mosque_id ?? '',
+          idempotencyKey: job.id,
+        }),
+        LAUNCH_TIMEOUT_MS,
+      );
+      const nowIso = clock.now().toISOString();
+      const kept = await repository.settleClaim(job.id, this.claimant, {
+        status: 'launched',
+        instance_id: instanceId,
+        launched_at: nowIso,
+        next_run_time: null,
+        last_error: null,
+        updated_at: nowIso,
+      });
+      if (!kept) log.warn({ jobId: job.id, instanceId }, 'launch finished after its claim was taken over');
+      log.info({ jobId: job.id, mosqueId: job.mosque_id, instanceId, late: Boolean(job.late) }, 'recording launched');
+      if (!launcher.announcesOutcomes) this.publishOutcome('launch_complete', job, instanceId, `Launched ${job.name}${job.late ? ' (late)' : ''}`);
+    } catch (error) {
+      await this.launchFailed(job, errorText(error), end);
+    }
+  }
+
+  private async launchFailed(job: JobRow, message: string, end: number): Promise<void> {
+    const { repository, clock, log } = this.deps;
+    const now = clock.now();
+    const retryAt = now.getTime() + retryDelayMs(job.attempts);
+    const retry = job.attempts < MAX_LAUNCH_ATTEMPTS && retryAt < end;
+    const nowIso = now.toISOString();
+    const note = `Attempt ${job.attempts} of ${MAX_LAUNCH_ATTEMPTS} failed: ${message}`;
+    const kept = await repository.settleClaim(job.id, this.claimant, {
+      status: retry ? 'scheduled' : 'failed',
+      next_run_time: retry ? new Date(retryAt).toISOString() : null,
+      last_error: note,
+      updated_at: nowIso,
+    });
+    if (!kept) return;
+    log.warn({ jobId: job.id, attempts: job.attempts, retry, error: message }, 'recording launch failed');
+    if (retry && this.deps.launcher.announcesOutcomes) return;
+    const suffix = retry ? `; retrying at ${new Date(retryAt).toISOString()}` : '; giving up';
+    this.publishOutcome('launch_error', job, null, `Launch of ${job.name} failed: ${note}${suffix}`);
+  }
+
+  /** A 'launching' claim whose process is gone (same host, pid dead) or silent too long goes back to scheduled. */
+  private async recoverDeadClaims(now: Date): Promise<void> {
+    const { repository } = this.deps;
+    const host = os.hostname();
+    for (const job of await repository.listLaunching()) {
+      if (!job.claimed_by || job.claimed_by === this.claimant) continue;
+      const [claimHost, claimPid] = job.claimed_by.split('/');
+      const deadHere = claimHost === host && Number(claimPid) !== process.pid && processIsGone(Number(claimPid));
+      const stale = !job.claimed_at || now.getTime() - new Date(job.claimed_at).getTime() > STALE_CLAIM_MS;
+      if (!deadHere && !stale) continue;
+      const note = `Launch attempt ${job.attempts} was interrupted (scheduler process stopped); launching again`;
+      if (await repository.releaseClaim(job.id, job.claimed_by, now.toISOString(), note)) {
+        this.deps.log.warn({ jobId: job.id, claimedBy: job.claimed_by }, 'recovered an interrupted launch');
+      }
+    }
+  }
+
+  private publishOutcome(type: 'launch_complete' | 'launch_error', job: JobRow, instanceId: string | null, message: string): void {
+    this.deps.publish({ type, data: { instance_id: instanceId, mosque_id: job.mosque_id, job_id: job.id, message } });
+  }
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Launch did not answer within ${ms / 1000} s`)), ms);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,299 @@
+import type { ServerMessage } from '../../../contract/live';
+import {
+  RECURRING_JOB_FUNC,
+  SCHEDULER_NOT_RUNNING_MESSAGE,
+  scheduleRequestSchema,
+  type Job,
+  type SchedulerPrayerTime,
+  type SchedulerStatus,
+  type ScheduleRequest,
+  type ScheduleResult,
+  type SkippedMosque,
+  type UpcomingRecording,
+} from '../../../contract/scheduler';
+import type { Clock } from '../../lib/clock';
+import { conflict, notFound } from '../../lib/http-error';
+import type { ActivityActor, ActivityInput } from '../activity/service';
+import { CronExpression } from './cron';
+import { planSchedule } from './planning';
+import { RECENT_JOBS_MS, RECURRING_CRON, RECURRING_JOB_ID } from './policy';
+import type { FridayPlanner, RecordingLauncher, SchedulerTimer } from './ports';
+import { toJob, type JobRow, type SchedulerRepository } from './repository';
+import { SchedulerRunner, type RunnerLog } from './runner';
+
+export interface SchedulerDeps {
+  repository: SchedulerRepository;
+  planner: FridayPlanner;
+  launcher: RecordingLauncher;
+  clock: Clock;
+  timer: SchedulerTimer;
+  publish(message: ServerMessage): void;
+  log: RunnerLog;
+  /** Writes the activity log (operator actions and the daily run); absent in isolated tests. */
+  recordActivity?(input: ActivityInput): Promise<void>;
+  /** Subscribes to mosque changes (create, update, delete); returns the unsubscribe. */
+  watchMosques?(listener: (mosqueId: string) => void): () => void;
+}
+
+const UNKNOWN_MOSQUE = 'Unknown or inactive mosque';
+
+const cron = new CronExpression(RECURRING_CRON);
+
+function toUpcoming(row: JobRow): UpcomingRecording {
+  return {
+    job_id: row.id,
+    mosque_id: row.mosque_id ?? '',
+    mosque_name: row.mosque_name ?? '',
+    recording_time: row.recording_start ?? '',
+    prayer_time: row.prayer_time ?? '',
+    timezone: row.timezone ?? 'UTC',
+    status: row.status,
+    next_run_time: row.next_run_time,
+    attempts: row.attempts,
+    last_error: row.last_error,
+  };
+}
+
+/**
+ * The durable scheduler: jobs and the on/off state live in the database, so a restart (or a second
+ * server on the same PostgreSQL) picks up exactly where things stand.
+ */
+export class SchedulerService {
+  readonly runner: SchedulerRunner;
+  private readonly repository: SchedulerRepository;
+  private readonly replans = new Set<Promise<void>>();
+  private unwatch: (() => void) | undefined;
+
+  constructor(private readonly deps: SchedulerDeps) {
+    this.repository = deps.repository;
+    this.runner = new SchedulerRunner({ ...deps, runRecurring: (now) => this.runRecurringIfDue(now) });
+  }
+
+  /** At server start: ensure the recurring job and state exist, then handle whatever fell due while down. */
+  async boot(): Promise<void> {
+    const now = this.deps.clock.now();
+    const nowIso = now.toISOString();
+    await this.repository.isRunning(nowIso);
+    const trigger = `cron[${RECURRING_CRON}]`;
+    await this.repository.insertIfMissing({
+      id: RECURRING_JOB_ID,
+      kind: 'recurring',
+      name: 'Schedule the coming Friday recordings (daily, 00:00 UTC)',
+      func: RECURRING_JOB_FUNC,
+      trigger,
+      next_run_time: cron.next(now).toISOString(),
+      status: 'scheduled',
+      mosque_id: null,
+      mosque_name: null,
+      friday_date: null,
+      prayer_time: null,
+      timezone: 'UTC',
+      recording_start: null,
+      recording_end: null,
+      url: null,
+      duration: null,
+      width: null,
+      height: null,
+      created_at: nowIso,
+      updated_at: nowIso,
+    });
+    const recurring = await this.repository.findById(RECURRING_JOB_ID);
+    if (recurring && recurring.trigger !== trigger) {
+      await this.repository.update(RECURRING_JOB_ID, { trigger, next_run_time: cron.next(now).toISOString(), updated_at: nowIso });
+    }
+    this.unwatch ??= this.deps.watchMosques?.((mosqueId) => this.queueReplan(mosqueId));
+    await this.runner.arm();
+  }
+
+  async close(): Promise<void> {
+    this.unwatch?.();
+    await Promise.allSettled([...this.replans]);
+    await this.runner.close();
+  }
+
+  /** Waits for re-planning started by mosque changes (tests). */
+  async settled(): Promise<void> {
+    while (this.replans.size > 0) await Promise.allSettled([...this.replans]);
+  }
+
+  /** One pass of the firing loop now (tests drive time with it; production's timer calls it). */
+  tick(): Promise<void> {
+    return this.runner.tick();
+  }
+
+  async status(): Promise<SchedulerStatus> {
+    const now = this.deps.clock.now();
+    const [running, total, active, next] = await Promise.all([
+      this.repository.isRunning(now.toISOString()),
+      this.repository.countListed(new Date(now.getTime() - RECENT_JOBS_MS).toISOString()),
+      this.repository.countPendingRecordings(),
+      this.repository.nextScheduled('recording'),
+    ]);
+    return {
+      scheduler_running: running,
+      total_jobs: total,
+      active_schedules: active,
+      next_recording: next?.next_run_time ?? null,
+      next_recording_mosque: next?.mosque_name ?? null,
+      next_recording_job_id: next?.id ?? null,
+    };
+  }
+
+  async upcoming(limit: number): Promise<UpcomingRecording[]> {
+    return (await this.repository.upcoming(limit)).map(toUpcoming);
+  }
+
+  async jobs(scope: 'recent' | 'all'): Promise<Job[]> {
+    const since = scope === 'all' ? null : new Date(this.deps.clock.now().getTime() - RECENT_JOBS_MS).toISOString();
+    return (await this.repository.list(since)).map(toJob);
+  }
+
+  prayerTimes(): Promise<SchedulerPrayerTime[]> {
+    return this.deps.planner.prayerTimes(this.deps.clock.now());
+  }
+
+  async start(actor: ActivityActor | null): Promise<SchedulerStatus> {
+    await this.repository.setRunning(true, this.deps.clock.now().toISOString(), actor?.username ?? null);
+    this.deps.log.info({ by: actor?.username }, 'scheduler started');
+    await this.deps.recordActivity?.({ actor, action: 'scheduler.start' });
+    // Whatever fell due while stopped is launched late or marked missed right away.
+    await this.runner.tick();
+    return this.status();
+  }
+
+  async stop(actor: ActivityActor | null): Promise<SchedulerStatus> {
+    await this.repository.setRunning(false, this.deps.clock.now().toISOString(), actor?.username ?? null);
+    this.runner.disarm();
+    this.deps.log.info({ by: actor?.username }, 'scheduler stopped');
+    await this.deps.recordActivity?.({ actor, action: 'scheduler.stop' });
+    return this.status();
+  }
+
+  /** Creates (or with forceRefresh recomputes) one recording job per active mosque for its coming Friday. */
+  async scheduleFriday(input: ScheduleRequest, actor: ActivityActor | null = null): Promise<ScheduleResult> {
+    const { forceRefresh, mosqueFilter } = scheduleRequestSchema.parse(input);
+    const now = this.deps.clock.now();
+    if (!(await this.repository.isRunning(now.toISOString()))) throw conflict(SCHEDULER_NOT_RUNNING_MESSAGE);
+    const { plans, skipped } = await this.deps.planner.planFriday(now, mosqueFilter);
+    const known = new Set([...plans.map((p) => p.mosqueId), ...skipped.map((s) => s.mosqueId)]);
+    const skips: SkippedMosque[] = skipped.map((s) => ({ mosque_id: s.mosqueId, mosque_name: s.mosqueName, reason: s.reason }));
+    for (const id of mosqueFilter ?? []) {
+      if (!known.has(id)) skips.push({ mosque_id: id, mosque_name: null, reason: UNKNOWN_MOSQUE });
+    }
+
+    const dates = [...new Set(plans.map((p) => p.prayerAt.toISOString().slice(0, 10)))];
+    const around = dates.flatMap((d) => [-1, 0, 1].map((shift) => new Date(Date.parse(d) + shift * 86_400_000).toISOString().slice(0, 10)));
+    const existing = await this.repository.recordingsFor([...new Set(around)]);
+    const plan = planSchedule(plans, existing, now, forceRefresh);
+    const created = await this.repository.insertMany(plan.inserts);
+    const updated = await this.repository.updateUntouched(plan.updates);
+    const cancelled = forceRefresh && mosqueFilter === null ? await this.cancelOrphans(now, known) : 0;
+    await this.runner.arm();
+
+    const result: ScheduleResult = {
+      scheduled: plan.inserts.length + plan.updates.length + plan.unchanged,
+      created,
+      updated,
+      // Rows another server inserted meanwhile, or moved on meanwhile, count as unchanged.
+      unchanged: plan.unchanged + (plan.updates.length - updated) + (plan.inserts.length - created),
+      kept: plan.kept,
+      cancelled,
+      skipped: [...skips, ...plan.skipped],
+      friday_dates: plan.fridayDates,
+    };
+    this.deps.log.info({ ...result, skipped: result.skipped.length, forceRefresh }, 'scheduled Friday recordings');
+    const { skipped: _skipped, ...counts } = result;
+    await this.deps.recordActivity?.({ actor, action: 'schedule.run', detail: { forceRefresh, mosqueFilter, ...counts, skipped: result.skipped.length } });
+    return result;
+  }
+
+  /** Cancels a job that has not launched yet. */
+  async cancel(jobId: string, actor: ActivityActor | null): Promise<{ job: Job; message: string }> {
+    const job = await this.repository.findById(jobId);
+    if (!job) throw notFound(`Job ${jobId} not found`);
+    if (job.kind === 'recurring') {
+      throw conflict('The recurring scheduling job cannot be cancelled; stop the scheduler to pause all scheduling');
+    }
+    const now = this.deps.clock.now().toISOString();
+    if (job.status === 'scheduled' && (await this.repository.finishScheduled(job.id, 'cancelled', now, null))) {
+      this.deps.log.info({ jobId, by: actor?.username }, 'job cancelled');
+      await this.deps.recordActivity?.({ actor, action: 'schedule.cancel', target: { type: 'job', id: jobId, label: job.name } });
+      await this.runner.arm();
+      const row = await this.repository.findById(jobId);
+      return { job: toJob(row ?? job), message: `Job ${jobId} cancelled` };
+    }
+    const current = (await this.repository.findById(jobId)) ?? job;
+    switch (current.status) {
+      case 'cancelled':
+        return { job: toJob(current), message: `Job ${jobId} was already cancelled` };
+      case 'launching':
+        throw conflict(`Job ${jobId} is being launched right now; terminate its recording from Instances once it appears`);
+      case 'launched':
+      case 'completed':
+        throw conflict(
+          `Job ${jobId} was already launched${current.instance_id ? ` (instance ${current.instance_id})` : ''}; terminate the recording from Instances`,
+        );
+      default:
+        throw conflict(`Job ${jobId} has already ended (${current.status}) and cannot be cancelled`);
+    }
+  }
+
+  /** The recurring job: when due, one process (the one that advances it) schedules the coming Friday. */
+  private async runRecurringIfDue(now: Date): Promise<void> {
+    const job = await this.repository.findById(RECURRING_JOB_ID);
+    const nowIso = now.toISOString();
+    if (!job || job.status !== 'scheduled' || !job.next_run_time || job.next_run_time > nowIso) return;
+    // Missed runs while the server was down coalesce into this one.
+    if (!(await this.repository.advanceRecurring(job.id, job.next_run_time, cron.next(now).toISOString(), nowIso))) return;
+    try {
+      const result = await this.scheduleFriday({ forceRefresh: true, mosqueFilter: null });
+      await this.repository.update(job.id, { last_error: null, updated_at: this.deps.clock.now().toISOString() });
+      this.deps.log.info({ created: result.created, updated: result.updated }, 'recurring Friday scheduling ran');
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.repository.update(job.id, { last_error: message.slice(0, 1000), updated_at: this.deps.clock.now().toISOString() });
+      this.deps.log.error({ err: error }, 'recurring Friday scheduling failed');
+    }
+  }
+
+  private queueReplan(mosqueId: string): void {
+    const replan = this.replanMosque(mosqueId)
+      .catch((error: unknown) => this.deps.log.error({ err: error, mosqueId }, 're-planning a changed mosque failed'))
+      .finally(() => this.replans.delete(replan));
+    this.replans.add(replan);
+  }
+
+  /**
+   * A mosque was created, edited or deleted: while the scheduler runs, its coming Friday is planned
+   * (or re-timed, if not started yet); a mosque now inactive or gone loses its pending job.
+   */
+  private async replanMosque(mosqueId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    if (!(await this.repository.isRunning(now.toISOString()))) return;
+    const { plans, skipped } = await this.deps.planner.planFriday(now, [mosqueId]);
+    if (plans.length === 0 && skipped.length === 0) {
+      const cancelled = await this.cancelOrphans(now, new Set(), mosqueId);
+      if (cancelled > 0) await this.runner.arm();
+      return;
+    }
+    const dates = plans.flatMap((p) => [-1, 0, 1].map((d) => new Date(p.prayerAt.getTime() + d * 86_400_000).toISOString().slice(0, 10)));
+    const plan = planSchedule(plans, await this.repository.recordingsFor([...new Set(dates)]), now, true);
+    await this.repository.insertMany(plan.inserts);
+    await this.repository.updateUntouched(plan.updates);
+    if (plan.inserts.length + plan.updates.length > 0) {
+      this.deps.log.info({ mosqueId, created: plan.inserts.length, updated: plan.updates.length }, 're-planned a changed mosque');
+      await this.runner.arm();
+    }
+  }
+
+  /** Pending, never-attempted jobs (of one mosque, or all) whose mosque the planner no longer knows as active. */
+  private async cancelOrphans(now: Date, known: Set<string>, mosqueId?: string): Promise<number> {
+    let count = 0;
+    for (const row of await this.repository.untouchedFuture(now.toISOString(), mosqueId)) {
+      if (row.mosque_id && !known.has(row.mosque_id)) {
+        if (await this.repository.finishScheduled(row.id, 'cancelled', now.toISOString(), 'Cancelled: the mosque is no longer active')) count++;
+      }
+    }
+    return count;
+  }
+}

@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { ActivityEntry, ActivityListResponse } from '../../contract/activity';
+import { api } from './client';
+
+/** GET /api/activity?limit= — the activity log, newest first. */
+export const activityQueryKey = ['activity'] as const;
+
+/** How often the Dashboard's Recent Activity asks again (the live feed also triggers a refresh). */
+export const ACTIVITY_POLL_MS = 30_000;
+
+export async function getActivity(limit: number): Promise<ActivityEntry[]> {
+  const response = await api.get<ActivityListResponse>('/api/activity', { params: { limit } });
+  return response.data.data.entries;
+}
+
+export const activityQueryOptions = (limit: number) =>
+  queryOptions({ queryKey: [...activityQueryKey, limit], queryFn: () => getActivity(limit), refetchInterval: ACTIVITY_POLL_MS });
+
+export function useActivity(limit: number) {
+  return useQuery(activityQueryOptions(limit));
+}

@@ -1,0 +1,84 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Ami, AmiCreateRequest, AmiCreateResponse, AmiDeleteResponse, AmiListResponse } from '../../contract/ami';
+import { api, errorDetail, hasResponse } from './client';
+
+/** The AMI Manager's messages (SPEC.md section 8, AMI). */
+export const AMI_MESSAGES = {
+  loadFailed: 'Failed to load AMIs',
+  loadError: (message: string) => `Error loading AMIs: ${message}`,
+  createFailed: 'Failed to create AMI',
+  createError: 'Error creating AMI',
+  deleteFailed: 'Failed to delete AMI',
+  deleteError: 'Error deleting AMI',
+  created: (id: string) => `AMI creation initiated: ${id}`,
+  deleted: (id: string) => `AMI ${id} deleted successfully`,
+} as const;
+
+/** After a create, the list is read again this much later (SPEC.md section 4, AMI state). */
+export const AMI_REFETCH_AFTER_CREATE_MS = 2000;
+
+export const amisQueryKey = ['amis'] as const;
+
+export async function getAmis(): Promise<Ami[]> {
+  const response = await api.get<AmiListResponse>('/api/ami/list');
+  return response.data.data.amis;
+}
+
+/** While an image is being written (pending) the list is read again every 5 s, so it turns available by itself. */
+export const AMI_PENDING_POLL_MS = 5000;
+
+export const amisQueryOptions = () =>
+  queryOptions({
+    queryKey: amisQueryKey,
+    queryFn: getAmis,
+    refetchInterval: (query) => (query.state.data?.some((ami) => ami.state === 'pending') ? AMI_PENDING_POLL_MS : false),
+  });
+
+export function useAmis() {
+  return useQuery(amisQueryOptions());
+}
+
+/** The server's error, else "Failed to load AMIs"; "Error loading AMIs: {message}" when no answer came. */
+export function amiLoadErrorMessage(error: unknown): string {
+  if (hasResponse(error)) return errorDetail(error) ?? AMI_MESSAGES.loadFailed;
+  return AMI_MESSAGES.loadError(error instanceof Error ? error.message : String(error));
+}
+
+/** "Failed to create AMI" when the server refused, "Error creating AMI" when the call itself failed. */
+export function amiCreateErrorMessage(error: unknown): string {
+  return hasResponse(error) ? AMI_MESSAGES.createFailed : AMI_MESSAGES.createError;
+}
+
+/** "Failed to delete AMI" when the server refused, "Error deleting AMI" when the call itself failed. */
+export function amiDeleteErrorMessage(error: unknown): string {
+  return hasResponse(error) ? AMI_MESSAGES.deleteFailed : AMI_MESSAGES.deleteError;
+}
+
+export async function createAmi(body: AmiCreateRequest): Promise<AmiCreateResponse['data']> {
+  const response = await api.post<AmiCreateResponse>('/api/ami/create', body);
+  return response.data.data;
+}
+
+export async function deleteAmi(amiId: string): Promise<AmiDeleteResponse> {
+  const response = await api.delete<AmiDeleteResponse>(`/api/ami/${encodeURIComponent(amiId)}`);
+  return response.data;
+}
+
+/** The image is written in the background: the list is read again 2 s after the server accepted the request. */
+export function useCreateAmi() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createAmi,
+    onSuccess: () => {
+      setTimeout(() => void queryClient.invalidateQueries({ queryKey: amisQueryKey }), AMI_REFETCH_AFTER_CREATE_MS);
+    },
+  });
+}
+
+export function useDeleteAmi() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteAmi,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: amisQueryKey }),
+  });
+}

@@ -1,0 +1,171 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  CoordinatesRecord,
+  ExtractionResult,
+  GenerateRequest,
+  GenerateResult,
+  GeocodeResult,
+  Mosque,
+  MosqueCreateRequest,
+  MosqueUpdateRequest,
+  PrayerTimeRecord,
+  coordinatesListResponseSchema,
+  extractResponseSchema,
+  generateResponseSchema,
+  geocodeResponseSchema,
+  mosqueDeletedResponseSchema,
+  mosqueResponseSchema,
+  mosquesListResponseSchema,
+  newMosqueIdResponseSchema,
+  prayerTimesResponseSchema,
+} from '../../contract/config';
+import { api, apiErrorMessage } from './client';
+
+/** The Config Generator's messages (SPEC.md section 8, Mosques). */
+export const MOSQUE_MESSAGES = {
+  addFailed: 'Failed to add mosque',
+  updateFailed: 'Failed to update mosque',
+  deleteFailed: 'Failed to delete mosque',
+  network: 'Network error occurred',
+  generateFailed: 'Failed to generate configurations',
+  loadFailed: 'Failed to load mosques',
+  added: 'Mosque added successfully',
+  updated: 'Mosque updated successfully',
+  deleted: (id: string) => `Mosque ${id} deleted successfully`,
+  generated: (count: number) => `Generated ${count} recording configurations`,
+} as const;
+
+/** The server's message, else "Network error occurred" when no answer came, else `fallback`. */
+export function mosqueErrorMessage(error: unknown, fallback: string): string {
+  return apiErrorMessage(error, fallback, MOSQUE_MESSAGES.network);
+}
+
+/** Everything the page reads sits under one key, so a change to a mosque re-reads mosques, coordinates and prayer times. */
+export const configQueryKey = ['config'] as const;
+export const mosquesQueryKey = [...configQueryKey, 'mosques'] as const;
+export const coordinatesQueryKey = [...configQueryKey, 'coordinates'] as const;
+export const prayerTimesQueryKey = [...configQueryKey, 'prayer-times'] as const;
+/** Outside configQueryKey: a save elsewhere must not swap the id the Add dialog shows. */
+export const newMosqueIdQueryKey = (nonce: number) => ['mosque-new-id', nonce] as const;
+
+type Body<T extends z.ZodType> = z.infer<T>;
+
+/* ---------------------------------------------------------------- reads */
+
+export async function getMosques(): Promise<Mosque[]> {
+  const response = await api.get<Body<typeof mosquesListResponseSchema>>('/api/config/mosques');
+  return response.data.data.mosques;
+}
+
+export const mosquesQueryOptions = () => queryOptions({ queryKey: mosquesQueryKey, queryFn: getMosques });
+
+export function useMosques() {
+  return useQuery(mosquesQueryOptions());
+}
+
+export async function getCoordinates(): Promise<CoordinatesRecord[]> {
+  const response = await api.get<Body<typeof coordinatesListResponseSchema>>('/api/config/coordinates');
+  return response.data.data.coordinates;
+}
+
+export const coordinatesQueryOptions = () => queryOptions({ queryKey: coordinatesQueryKey, queryFn: getCoordinates });
+
+export function useCoordinates() {
+  return useQuery(coordinatesQueryOptions());
+}
+
+export async function getPrayerTimes(): Promise<PrayerTimeRecord[]> {
+  const response = await api.get<Body<typeof prayerTimesResponseSchema>>('/api/config/prayer-times');
+  return response.data.data.prayer_times;
+}
+
+export const prayerTimesQueryOptions = () => queryOptions({ queryKey: prayerTimesQueryKey, queryFn: getPrayerTimes });
+
+export function usePrayerTimes() {
+  return useQuery(prayerTimesQueryOptions());
+}
+
+/** A fresh id for the Add dialog to show (not reserved: the create may still meet a 409). */
+export async function getNewMosqueId(): Promise<string> {
+  const response = await api.get<Body<typeof newMosqueIdResponseSchema>>('/api/config/mosques/new-id');
+  return response.data.data.mosque_id;
+}
+
+/** One id per opening of the Add dialog (`nonce`), read once and dropped when the dialog closes. */
+export const newMosqueIdQueryOptions = (nonce: number) =>
+  queryOptions({ queryKey: newMosqueIdQueryKey(nonce), queryFn: getNewMosqueId, staleTime: Infinity, gcTime: 0 });
+
+export function useNewMosqueId(nonce: number, enabled: boolean) {
+  return useQuery({ ...newMosqueIdQueryOptions(nonce), enabled });
+}
+
+/* ---------------------------------------------------------------- mosque changes */
+
+export async function createMosque(body: MosqueCreateRequest): Promise<Mosque> {
+  const response = await api.post<Body<typeof mosqueResponseSchema>>('/api/config/mosques', body);
+  return response.data.data;
+}
+
+export async function updateMosque({ id, body }: { id: string; body: MosqueUpdateRequest }): Promise<Mosque> {
+  const response = await api.put<Body<typeof mosqueResponseSchema>>(`/api/config/mosques/${encodeURIComponent(id)}`, body);
+  return response.data.data;
+}
+
+export async function deleteMosque(id: string): Promise<string> {
+  const response = await api.delete<Body<typeof mosqueDeletedResponseSchema>>(`/api/config/mosques/${encodeURIComponent(id)}`);
+  return response.data.data.mosque_id;
+}
+
+function useConfigMutation<TVariables, TData>(mutationFn: (variables: TVariables) => Promise<TData>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: configQueryKey }),
+  });
+}
+
+export const useCreateMosque = () => useConfigMutation(createMosque);
+export const useUpdateMosque = () => useConfigMutation(updateMosque);
+export const useDeleteMosque = () => useConfigMutation(deleteMosque);
+
+/* ---------------------------------------------------------------- map links and places */
+
+/**
+ * Coordinates and a time-zone guess from one map link. No mosque id is sent, so the server only reads the
+ * link and saves nothing: the coordinates are saved with the form (an edit can still be cancelled).
+ */
+export async function extractCoordinates(googleMapsUrl: string): Promise<ExtractionResult> {
+  const response = await api.post<Body<typeof extractResponseSchema>>('/api/config/coordinates/extract', {
+    mosque_ids: [],
+    force_refresh: true,
+    urls: [{ mosque_id: null, google_maps_url: googleMapsUrl }],
+  });
+  const [result] = response.data.data.extraction_results;
+  if (!result) throw new Error('No extraction result');
+  return result;
+}
+
+export function useExtractCoordinates() {
+  return useMutation({ mutationFn: extractCoordinates });
+}
+
+export async function geocode(coordinates: { latitude: number; longitude: number }): Promise<GeocodeResult> {
+  const response = await api.post<Body<typeof geocodeResponseSchema>>('/api/config/geocode', coordinates);
+  return response.data.data;
+}
+
+export function useGeocode() {
+  return useMutation({ mutationFn: geocode });
+}
+
+/* ---------------------------------------------------------------- recording configurations */
+
+export async function generateConfigs(body: GenerateRequest): Promise<GenerateResult> {
+  const response = await api.post<Body<typeof generateResponseSchema>>('/api/config/generate', body);
+  return response.data.data;
+}
+
+export function useGenerateConfigs() {
+  return useMutation({ mutationFn: generateConfigs });
+}

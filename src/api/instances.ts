@@ -1,0 +1,166 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  LAUNCH_DEFAULTS,
+  type DemoStreamResponse,
+  type Instance,
+  type InstanceDetails,
+  type InstanceLogsResponse,
+  type InstancesListResponse,
+  type LaunchConfigInput,
+  type LaunchResponse,
+  type TerminateResponse,
+} from '../../contract/instances';
+import { api, apiErrorMessage, isNetworkError } from './client';
+
+/** The Instances page's messages (SPEC.md section 8, Instances). */
+export const INSTANCE_ERRORS = {
+  launch: 'Failed to launch instance',
+  network: 'Network error occurred',
+  terminate: 'Failed to terminate some instances',
+  emergencyStop: 'Emergency stop failed',
+  logs: 'Failed to load logs',
+  list: 'Failed to connect to API',
+} as const;
+
+/** Log lines the viewer fetches, and how often it refreshes a running instance's (SPEC.md section 9). */
+export const LOG_LINES = 100;
+export const LOG_REFRESH_MS = 5000;
+
+export const instancesQueryKey = ['instances'] as const;
+export const instanceDetailsQueryKey = (id: string) => [...instancesQueryKey, id] as const;
+export const instanceLogsQueryKey = (id: string) => [...instancesQueryKey, id, 'logs'] as const;
+export const demoStreamQueryKey = ['instances', 'demo-stream'] as const;
+
+/* ---------------------------------------------------------------- list */
+
+export async function getInstances(): Promise<Instance[]> {
+  const response = await api.get<InstancesListResponse>('/api/instances/');
+  return response.data.data;
+}
+
+export const instancesQueryOptions = () => queryOptions({ queryKey: instancesQueryKey, queryFn: getInstances });
+
+export function useInstances() {
+  return useQuery(instancesQueryOptions());
+}
+
+/* ---------------------------------------------------------------- details */
+
+export async function getInstanceDetails(id: string): Promise<InstanceDetails> {
+  const response = await api.get<{ success: true; data: InstanceDetails }>(`/api/instances/${encodeURIComponent(id)}`);
+  return response.data.data;
+}
+
+/** While the instance still records, its details (runtime, bytes) are re-read every 5 s. */
+export const instanceDetailsQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: instanceDetailsQueryKey(id),
+    queryFn: () => getInstanceDetails(id),
+    staleTime: 0,
+    refetchInterval: (query) => (['pending', 'running', 'stopping'].includes(query.state.data?.state ?? '') ? LOG_REFRESH_MS : false),
+  });
+
+export function useInstanceDetails(id: string) {
+  return useQuery(instanceDetailsQueryOptions(id));
+}
+
+/* ---------------------------------------------------------------- logs */
+
+export async function getInstanceLogs(id: string, live: boolean): Promise<string[]> {
+  const response = await api.get<InstanceLogsResponse>(`/api/instances/${encodeURIComponent(id)}/logs`, {
+    params: { lines: LOG_LINES, live },
+  });
+  return response.data.data.logs;
+}
+
+/** Live (a running instance): polled every 5 s; otherwise read once. */
+export const instanceLogsQueryOptions = (id: string, live: boolean) =>
+  queryOptions({
+    queryKey: instanceLogsQueryKey(id),
+    queryFn: () => getInstanceLogs(id, live),
+    staleTime: 0,
+    refetchInterval: live ? LOG_REFRESH_MS : false,
+    refetchIntervalInBackground: true,
+  });
+
+export function useInstanceLogs(id: string, live: boolean) {
+  return useQuery(instanceLogsQueryOptions(id, live));
+}
+
+/* ---------------------------------------------------------------- demo stream */
+
+export async function getDemoStreamUrl(): Promise<string | null> {
+  const response = await api.get<DemoStreamResponse>('/api/instances/demo-stream');
+  return response.data.data.url;
+}
+
+export const demoStreamQueryOptions = () =>
+  queryOptions({ queryKey: demoStreamQueryKey, queryFn: getDemoStreamUrl, staleTime: Infinity });
+
+export function useDemoStreamUrl() {
+  return useQuery(demoStreamQueryOptions());
+}
+
+/* ---------------------------------------------------------------- launch */
+
+export async function launchInstance(config: LaunchConfigInput): Promise<LaunchResponse> {
+  const response = await api.post<LaunchResponse>('/api/instances/launch', { configs: [config], max_workers: LAUNCH_DEFAULTS.max_workers });
+  return response.data;
+}
+
+/** "Failed to launch instance" or the server's message; "Network error occurred" when the server did not answer. */
+export function launchErrorMessage(error: unknown): string {
+  return apiErrorMessage(error, INSTANCE_ERRORS.launch, INSTANCE_ERRORS.network);
+}
+
+export function useLaunchInstance() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: launchInstance,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: instancesQueryKey, exact: true }),
+  });
+}
+
+/* ---------------------------------------------------------------- terminate */
+
+/** Thrown when the server answered but not every instance could be stopped. */
+export class PartialTerminationError extends Error {
+  constructor(readonly response: TerminateResponse) {
+    super(response.message);
+    this.name = 'PartialTerminationError';
+  }
+}
+
+export async function terminateInstances(instanceIds: string[]): Promise<TerminateResponse> {
+  const response = await api.post<TerminateResponse>('/api/instances/terminate', { instance_ids: instanceIds });
+  if (response.data.data.failed > 0) throw new PartialTerminationError(response.data);
+  return response.data;
+}
+
+/** Emergency stop: every running and pending instance. */
+export async function terminateAllInstances(): Promise<TerminateResponse> {
+  const response = await api.post<TerminateResponse>('/api/instances/terminate-all', undefined, { params: { force: true } });
+  if (response.data.data.failed > 0) throw new PartialTerminationError(response.data);
+  return response.data;
+}
+
+/** "Network error occurred" when the server did not answer, else "Failed to terminate some instances". */
+export function terminateErrorMessage(error: unknown): string {
+  return isNetworkError(error) ? INSTANCE_ERRORS.network : INSTANCE_ERRORS.terminate;
+}
+
+export function useTerminateInstances() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: terminateInstances,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: instancesQueryKey }),
+  });
+}
+
+export function useEmergencyStop() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: terminateAllInstances,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: instancesQueryKey }),
+  });
+}

@@ -1,0 +1,41 @@
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+
+interface StatCardProps {
+  title: string;
+  value: ReactNode;
+  subtitle?: ReactNode;
+  icon?: ReactNode;
+  color?: 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info';
+  children?: ReactNode;
+}
+
+/** A summary figure with a title, as on the dashboard, instances and AMI pages. */
+export function StatCard({ title, value, subtitle, icon, color = 'primary', children }: StatCardProps) {
+  return (
+    <Card sx={{ height: '100%' }}>
+      <CardContent>
+        <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'flex-start', gap: 2 }}>
+          <Box sx={{ minWidth: 0 }}>
+            <Typography color="text.secondary" variant="body2" gutterBottom>
+              {title}
+            </Typography>
+            <Typography variant="h4" component="p" sx={{ fontWeight: 500 }}>
+              {value}
+            </Typography>
+            {subtitle && (
+              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                {subtitle}
+              </Typography>
+            )}
+          </Box>
+          {icon && <Box sx={{ color: `${color}.main`, '& svg': { fontSize: 40 } }}>{icon}</Box>}
+        </Box>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,31 @@
+import Grid from '@mui/material/Grid';
+import { ConnectionLostBanner } from '../../components/ConnectionLostBanner';
+import { PageHeader } from '../../components/PageHeader';
+import { FleetCards } from './FleetCards';
+import { QuickActions } from './QuickActions';
+import { RecentActivity } from './RecentActivity';
+import { SystemStatusPanel } from './SystemStatusPanel';
+import { useLiveRefresh } from './useLiveRefresh';
+
+/** / — the fleet at a glance (SPEC.md section 2, Dashboard). Counts follow the live feed without a reload. */
+export default function DashboardPage() {
+  useLiveRefresh();
+  return (
+    <>
+      <PageHeader title="Dashboard" subtitle="Live overview of the capture fleet" />
+      <ConnectionLostBanner />
+      <Grid container spacing={3}>
+        <FleetCards />
+        <Grid size={{ xs: 12, md: 6 }}>
+          <SystemStatusPanel />
+        </Grid>
+        <Grid size={{ xs: 12, md: 6 }}>
+          <RecentActivity />
+        </Grid>
+        <Grid size={12}>
+          <QuickActions />
+        </Grid>
+      </Grid>
+    </>
+  );
+}

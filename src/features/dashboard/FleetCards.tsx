@@ -1,0 +1,52 @@
+import Grid from '@mui/material/Grid';
+import LinearProgress from '@mui/material/LinearProgress';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import ComputerIcon from '@mui/icons-material/Computer';
+import StorageIcon from '@mui/icons-material/Storage';
+import VideocamIcon from '@mui/icons-material/Videocam';
+import { useRecordingStats } from '../../api/monitoring';
+import { StatCard } from '../../components/StatCard';
+import { useLive } from '../../live/context';
+import { activeRecordings, DASHBOARD_BAR_FULL, runningBarValue, summarizeFleet } from '../../lib/fleet-summary';
+
+/** Running Instances (pending count, bar full at 20), Total Instances, Recordings: live from the feed. */
+export function FleetCards() {
+  const { instances, recordings } = useLive();
+  const stats = useRecordingStats();
+  const fleet = summarizeFleet(instances);
+  const recordingNow = activeRecordings(recordings);
+  const barValue = runningBarValue(fleet.running);
+  return (
+    <>
+      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+        <StatCard title="Running Instances" value={fleet.running} subtitle={`${fleet.pending} pending`} icon={<ComputerIcon />} color="success">
+          <Box sx={{ mt: 2 }}>
+            <LinearProgress
+              variant="determinate"
+              value={barValue}
+              color="success"
+              aria-label={`Running instances: ${fleet.running} of ${DASHBOARD_BAR_FULL}`}
+              sx={{ height: 8, borderRadius: 4 }}
+            />
+            <Typography variant="caption" color="text.secondary">
+              {fleet.running} / {DASHBOARD_BAR_FULL}
+            </Typography>
+          </Box>
+        </StatCard>
+      </Grid>
+      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+        <StatCard title="Total Instances" value={fleet.total} subtitle="Listed by the fleet" icon={<StorageIcon />} color="primary" />
+      </Grid>
+      <Grid size={{ xs: 12, sm: 12, md: 4 }}>
+        <StatCard
+          title="Recordings"
+          value={stats.data?.total_recordings ?? recordings.length}
+          subtitle={`${recordingNow} recording now`}
+          icon={<VideocamIcon />}
+          color="secondary"
+        />
+      </Grid>
+    </>
+  );
+}

@@ -1,0 +1,129 @@
+import Button from '@mui/material/Button';
+import InputAdornment from '@mui/material/InputAdornment';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import AddIcon from '@mui/icons-material/Add';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import SearchIcon from '@mui/icons-material/Search';
+import { useMemo, useState } from 'react';
+import type { User } from '../../../contract/auth';
+import { apiErrorMessage } from '../../api/client';
+import { useCreateUser, useUpdateUser, useUsers } from '../../api/users';
+import { useAuth } from '../../auth/context';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { PageHeader } from '../../components/PageHeader';
+import { filterUsers } from '../../lib/user-search';
+import { createPayload, EMPTY_USER_FORM, formFromUser, updatePayload, type UserFormValues } from './user-form';
+import { UserFormDialog } from './UserFormDialog';
+import { UsersTable } from './UsersTable';
+
+export const SELF_DEACTIVATION = 'Cannot deactivate your own account';
+
+type DialogState = { mode: 'create' } | { mode: 'edit'; user: User } | null;
+
+/** The User Management page body (SPEC.md sections 2, 5 and 8, Users). */
+export function UserManagement() {
+  const { user: me, updateUser: updateMe } = useAuth();
+  const users = useUsers();
+  const createUser = useCreateUser();
+  const updateUser = useUpdateUser();
+  const [search, setSearch] = useState('');
+  const [banner, setBanner] = useState<string | null>(null);
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const [dialogKey, setDialogKey] = useState(0);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [busyUserId, setBusyUserId] = useState<number | null>(null);
+  const [dismissedListError, setDismissedListError] = useState(0);
+
+  const listError = users.isError && users.errorUpdatedAt !== dismissedListError ? 'Failed to fetch users' : null;
+  const visible = useMemo(() => filterUsers(users.data ?? [], search), [users.data, search]);
+
+  const open = (next: DialogState) => {
+    setSaveError(null);
+    setDialogKey((key) => key + 1);
+    setDialog(next);
+  };
+
+  const save = (values: UserFormValues) => {
+    setSaveError(null);
+    const onError = (error: unknown) => setSaveError(apiErrorMessage(error, 'Failed to save user'));
+    const onSuccess = (saved: User) => {
+      if (saved.id === me?.id) updateMe(saved);
+      setDialog(null);
+    };
+    if (dialog?.mode === 'edit') {
+      if (dialog.user.id === me?.id && dialog.user.is_active && !values.is_active) {
+        setSaveError(SELF_DEACTIVATION);
+        return;
+      }
+      updateUser.mutate({ id: dialog.user.id, body: updatePayload(values) }, { onSuccess, onError });
+    } else {
+      createUser.mutate(createPayload(values), { onSuccess, onError });
+    }
+  };
+
+  const toggleActive = (target: User) => {
+    if (target.id === me?.id) {
+      setBanner(SELF_DEACTIVATION);
+      return;
+    }
+    setBusyUserId(target.id);
+    updateUser.mutate(
+      { id: target.id, body: { is_active: !target.is_active } },
+      {
+        onError: () => setBanner('Failed to update user status'),
+        onSettled: () => setBusyUserId(null),
+      },
+    );
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="User Management"
+        subtitle="Manage user accounts and permissions"
+        actions={
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => open({ mode: 'create' })}>
+            Create User
+          </Button>
+        }
+      />
+      <ErrorBanner message={banner ?? listError} onClose={() => (banner ? setBanner(null) : setDismissedListError(users.errorUpdatedAt))} />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
+        <TextField
+          placeholder="Search users..."
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          size="small"
+          sx={{ flexGrow: 1, maxWidth: { sm: 420 } }}
+          slotProps={{
+            htmlInput: { 'aria-label': 'Search users' },
+            input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+          }}
+        />
+        <Button variant="outlined" startIcon={<RefreshIcon />} onClick={() => void users.refetch()} disabled={users.isFetching}>
+          Refresh
+        </Button>
+      </Stack>
+      <UsersTable
+        users={visible}
+        loading={users.isPending}
+        currentUserId={me?.id}
+        busyUserId={busyUserId}
+        onEdit={(user) => open({ mode: 'edit', user })}
+        onToggleActive={toggleActive}
+      />
+      {dialog && (
+        <UserFormDialog
+          key={dialogKey}
+          editing={dialog.mode === 'edit'}
+          initial={dialog.mode === 'edit' ? formFromUser(dialog.user) : EMPTY_USER_FORM}
+          saving={createUser.isPending || updateUser.isPending}
+          error={saveError}
+          onCancel={() => setDialog(null)}
+          onSubmit={save}
+        />
+      )}
+    </>
+  );
+}

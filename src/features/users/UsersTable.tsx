@@ -1,0 +1,112 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import BlockIcon from '@mui/icons-material/Block';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import EditIcon from '@mui/icons-material/Edit';
+import type { User } from '../../../contract/auth';
+import { UserAvatar } from '../../components/UserAvatar';
+import { formatDateTime } from '../../lib/dates';
+import { roleLabel } from '../../lib/roles';
+
+interface UsersTableProps {
+  users: User[];
+  loading: boolean;
+  currentUserId: number | undefined;
+  busyUserId: number | null;
+  onEdit: (user: User) => void;
+  onToggleActive: (user: User) => void;
+}
+
+const COLUMNS = ['User', 'Email', 'Role', 'Status', 'Last Login', 'Actions'];
+
+function MessageRow({ text }: { text: string }) {
+  return (
+    <TableRow>
+      <TableCell colSpan={COLUMNS.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>
+        {text}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, onToggleActive }: UsersTableProps) {
+  return (
+    <TableContainer component={Paper}>
+      <Table aria-label="Users">
+        <TableHead>
+          <TableRow>
+            {COLUMNS.map((column) => (
+              <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'}>
+                {column}
+              </TableCell>
+            ))}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {loading && users.length === 0 && <MessageRow text="Loading users..." />}
+          {!loading && users.length === 0 && <MessageRow text="No users found" />}
+          {users.map((user) => {
+            const self = user.id === currentUserId;
+            const toggleLabel = user.is_active ? 'Deactivate' : 'Activate';
+            return (
+              <TableRow key={user.id} hover>
+                <TableCell>
+                  <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+                    <UserAvatar username={user.username} fullName={user.full_name} size={36} />
+                    <Box sx={{ minWidth: 0 }}>
+                      <Typography sx={{ fontWeight: 500 }}>{user.full_name || user.username}</Typography>
+                      <Typography variant="body2" color="text.secondary">
+                        @{user.username}
+                      </Typography>
+                    </Box>
+                  </Box>
+                </TableCell>
+                <TableCell>{user.email}</TableCell>
+                <TableCell>
+                  <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
+                    <Chip size="small" label={roleLabel(user.role)} color={user.role === 'admin' ? 'primary' : 'default'} />
+                    {user.is_superuser && <Chip size="small" label="Super" color="secondary" />}
+                  </Box>
+                </TableCell>
+                <TableCell>
+                  <Chip size="small" variant="outlined" label={user.is_active ? 'Active' : 'Inactive'} color={user.is_active ? 'success' : 'default'} />
+                </TableCell>
+                <TableCell>{formatDateTime(user.last_login)}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <Tooltip title="Edit User">
+                    <IconButton aria-label={`Edit User ${user.username}`} onClick={() => onEdit(user)} size="small">
+                      <EditIcon fontSize="small" />
+                    </IconButton>
+                  </Tooltip>
+                  <Tooltip title={self ? 'You cannot change your own status' : toggleLabel}>
+                    <span>
+                      <IconButton
+                        aria-label={`${toggleLabel} ${user.username}`}
+                        onClick={() => onToggleActive(user)}
+                        disabled={self || busyUserId === user.id}
+                        color={user.is_active ? 'error' : 'success'}
+                        size="small"
+                      >
+                        {user.is_active ? <BlockIcon fontSize="small" /> : <CheckCircleIcon fontSize="small" />}
+                      </IconButton>
+                    </span>
+                  </Tooltip>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,35 @@
+import Box from '@mui/material/Box';
+import CircularProgress from '@mui/material/CircularProgress';
+import Toolbar from '@mui/material/Toolbar';
+import { Suspense, useState } from 'react';
+import { Outlet } from 'react-router-dom';
+import { SessionTimeout } from '../auth/SessionTimeout';
+import { Sidebar } from './Sidebar';
+import { SIDEBAR_WIDTH } from './nav-items';
+import { TopBar } from './TopBar';
+
+function PageFallback() {
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', py: 8 }}>
+      <CircularProgress aria-label="Loading page" />
+    </Box>
+  );
+}
+
+/** The shared layout of every signed-in page. */
+export function AppLayout() {
+  const [mobileOpen, setMobileOpen] = useState(false);
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <TopBar onMenuClick={() => setMobileOpen((open) => !open)} />
+      <Sidebar mobileOpen={mobileOpen} onClose={() => setMobileOpen(false)} />
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` }, p: { xs: 2, sm: 3 } }}>
+        <Toolbar />
+        <Suspense fallback={<PageFallback />}>
+          <Outlet />
+        </Suspense>
+      </Box>
+      <SessionTimeout />
+    </Box>
+  );
+}

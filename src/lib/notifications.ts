@@ -1,0 +1,15 @@
+/** Notification severities and default durations (SPEC.md sections 3, 4 and 9). */
+export type Severity = 'success' | 'error' | 'warning' | 'info';
+
+export const NOTIFICATION_DURATIONS: Record<Severity, number> = {
+  success: 4000,
+  error: 8000,
+  warning: 6000,
+  info: 6000,
+};
+
+/** The duration to use: the given one, else the severity's default. 0 or less means "stays until closed" (null). */
+export function notificationTimeout(severity: Severity, duration?: number): number | null {
+  const ms = duration ?? NOTIFICATION_DURATIONS[severity];
+  return ms > 0 ? ms : null;
+}

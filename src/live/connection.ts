@@ -1,0 +1,146 @@
+import type { ClientMessage, ServerMessage, ServerMessageType } from '../../contract/live';
+import { mayReconnect, PING_INTERVAL_MS, reconnectDelay } from '../lib/backoff';
+
+/** The part of the browser WebSocket the connection uses; tests pass a fake. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((event: Event) => void) | null;
+  onclose: ((event: CloseEvent) => void) | null;
+  onmessage: ((event: MessageEvent) => void) | null;
+  onerror: ((event: Event) => void) | null;
+}
+
+export type SocketFactory = (url: string) => SocketLike;
+
+const OPEN = 1;
+
+export const KNOWN_TYPES: ReadonlySet<ServerMessageType> = new Set<ServerMessageType>([
+  'welcome', 'pong', 'error', 'initial_data', 'instance_status_update', 'recordings_update',
+  'instance_logs', 'launch_complete', 'launch_error', 'system_status_update', 'system_health',
+]);
+
+export interface LiveConnectionOptions {
+  url: string;
+  getToken: () => string | null;
+  onConnectedChange: (connected: boolean) => void;
+  onMessage: (message: ServerMessage) => void;
+  createSocket?: SocketFactory;
+  log?: Pick<Console, 'warn'>;
+}
+
+/** `wss` when the page is https, else `ws`, on the page's own host. */
+export function defaultLiveUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
+  return `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ws`;
+}
+
+/**
+ * One websocket to /ws (SPEC.md section 7, Live socket; DESIGN.md, Live feed). The first message carries the token;
+ * a ping goes every 30 s; after a close it retries 1 s, 2 s, 4 s ... capped at 30 s, at most 10 times.
+ * The attempt count resets only once the server welcomes the session, so a refused token cannot loop forever.
+ */
+export class LiveConnection {
+  private socket: SocketLike | null = null;
+  private attempts = 0;
+  private stopped = true;
+  private connected = false;
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly options: LiveConnectionOptions) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.attempts = 0;
+    this.open();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.clearPing();
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onopen = socket.onclose = socket.onmessage = socket.onerror = null;
+      socket.close(1000, 'Client closed');
+    }
+    this.setConnected(false);
+  }
+
+  /** Sends when the socket is open; returns false (and sends nothing) otherwise. */
+  send(message: ClientMessage): boolean {
+    if (!this.socket || this.socket.readyState !== OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  private open(): void {
+    const token = this.options.getToken();
+    if (!token) return;
+    const create = this.options.createSocket ?? ((url: string) => new WebSocket(url));
+    let socket: SocketLike;
+    try {
+      socket = create(this.options.url);
+    } catch (error) {
+      this.options.log?.warn('Live connection could not be opened', error);
+      this.scheduleReconnect();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      this.send({ action: 'client_connected', timestamp: new Date().toISOString(), token });
+      this.pingTimer = setInterval(() => this.send({ action: 'ping', timestamp: new Date().toISOString() }), PING_INTERVAL_MS);
+    };
+    socket.onmessage = (event) => this.receive(event.data);
+    socket.onerror = () => undefined; // a close always follows; the retry happens there
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.clearPing();
+      this.setConnected(false);
+      this.scheduleReconnect();
+    };
+  }
+
+  private receive(data: unknown): void {
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(String(data)) as ServerMessage;
+    } catch (error) {
+      this.options.log?.warn('Live message could not be parsed', error);
+      return;
+    }
+    if (!message || typeof message !== 'object' || !KNOWN_TYPES.has(message.type)) {
+      this.options.log?.warn('Live message of unknown type', (message as { type?: unknown } | null)?.type);
+      return;
+    }
+    if (message.type === 'welcome' || message.type === 'initial_data') {
+      this.attempts = 0;
+      this.setConnected(true);
+    }
+    this.options.onMessage(message);
+  }
+
+  private scheduleReconnect(): void {
+    if (this.stopped || !mayReconnect(this.attempts)) return;
+    const delay = reconnectDelay(this.attempts);
+    this.attempts += 1;
+    this.retryTimer = setTimeout(() => {
+      if (!this.stopped) this.open();
+    }, delay);
+  }
+
+  private clearPing(): void {
+    clearInterval(this.pingTimer);
+    this.pingTimer = undefined;
+  }
+
+  private setConnected(connected: boolean): void {
+    if (this.connected === connected) return;
+    this.connected = connected;
+    this.options.onConnectedChange(connected);
+  }
+}

@@ -1,0 +1,25 @@
+import '@fontsource/roboto/300.css';
+import '@fontsource/roboto/400.css';
+import '@fontsource/roboto/500.css';
+import '@fontsource/roboto/700.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import App from './app/App';
+
+/** `npm run dev:mock` (vite --mode mock) answers every call from the in-browser mocks instead of a server. */
+async function enableMocking(): Promise<void> {
+  if (import.meta.env.MODE !== 'mock') return;
+  const { worker } = await import('./mocks/browser');
+  await worker.start({ onUnhandledRequest: 'bypass' });
+}
+
+const root = document.getElementById('root');
+if (!root) throw new Error('Missing #root element');
+
+void enableMocking().then(() => {
+  createRoot(root).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

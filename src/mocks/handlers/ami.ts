@@ -1,0 +1,111 @@
+import { http, HttpResponse } from 'msw';
+import { amiCreateRequestSchema, type Ami, type AmiCreateResponse, type AmiDeleteResponse, type AmiListResponse } from '../../../contract/ami';
+import { authorize, errorResponse, readJson } from '../http';
+import { nowIso, store, type MockStore } from '../store';
+
+/** How long a mock image stays pending before it is available, in `npm run dev:mock`. */
+export const MOCK_IMAGE_WRITE_MS = 4000;
+
+/* The images belong to the store object, so resetStore() (which replaces it) resets them too. */
+const images = new WeakMap<MockStore, Ami[]>();
+
+/** The mock images of the current store (tests push into it). */
+export function mockAmis(): Ami[] {
+  let list = images.get(store);
+  if (!list) {
+    list = [];
+    images.set(store, list);
+  }
+  return list;
+}
+
+let nextAmi = 1;
+
+export function mockAmi(overrides: Partial<Ami> = {}): Ami {
+  const n = nextAmi++;
+  return {
+    ami_id: `ami-${String(n).padStart(8, '0')}`,
+    name: `mosque-recorder-1.0.${n}-20260105-093000`,
+    description: 'Recorder image',
+    version: `1.0.${n}`,
+    state: 'available',
+    size_gb: 8,
+    created_at: '2026-01-05T09:30:00.000Z',
+    is_latest: false,
+    tags: {},
+    source_instance_id: null,
+    ...overrides,
+  };
+}
+
+function versionKey(version: string): number[] {
+  return version
+    .split(/[.-]/)
+    .slice(0, 3)
+    .map((part) => Number.parseInt(part, 10) || 0);
+}
+
+function compareVersions(a: string, b: string): number {
+  const [x, y] = [versionKey(a), versionKey(b)];
+  for (let i = 0; i < 3; i += 1) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
+}
+
+/** The latest flag as the server sets it: the available image of the highest version (newest on a tie). */
+function withLatest(list: Ami[]): Ami[] {
+  const latest = list
+    .filter((ami) => ami.state === 'available')
+    .sort((a, b) => compareVersions(b.version, a.version) || b.created_at.localeCompare(a.created_at))[0];
+  return list.map((ami) => ({ ...ami, is_latest: ami.ami_id === latest?.ami_id }));
+}
+
+export const amiHandlers = [
+  http.get('/api/ami/list', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    return HttpResponse.json<AmiListResponse>({ success: true, data: { amis: withLatest(mockAmis()) } });
+  }),
+
+  http.post('/api/ami/create', async ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const parsed = amiCreateRequestSchema.safeParse(await readJson(request));
+    if (!parsed.success) return errorResponse(400, parsed.error.issues[0]?.message ?? 'Invalid request');
+    const body = parsed.data;
+    const source = store.instances.find((i) => i.id === body.instance_id || i.instance_id === body.instance_id);
+    if (!source) return errorResponse(404, `Instance ${body.instance_id} not found`);
+    const now = nowIso();
+    const stamp = now.replace(/[-:]/g, '').replace('T', '-').replace(/\.\d+Z$/, '');
+    const ami = mockAmi({
+      name: `${body.name}-${stamp}`,
+      description: body.description,
+      version: body.version,
+      state: 'pending',
+      size_gb: 0,
+      created_at: now,
+      tags: body.tags,
+      source_instance_id: source.id,
+    });
+    const owner = store;
+    mockAmis().unshift(ami);
+    setTimeout(() => {
+      if (store === owner) Object.assign(ami, { state: 'available', size_gb: 1.2 });
+    }, MOCK_IMAGE_WRITE_MS);
+    return HttpResponse.json<AmiCreateResponse>({
+      success: true,
+      message: `AMI creation initiated: ${ami.ami_id}`,
+      data: { ami_id: ami.ami_id, name: ami.name, state: ami.state },
+    });
+  }),
+
+  http.delete('/api/ami/:amiId', ({ request, params }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const list = mockAmis();
+    const index = list.findIndex((ami) => ami.ami_id === params.amiId);
+    if (index < 0) return errorResponse(404, `AMI ${String(params.amiId)} not found`);
+    if (list[index].state === 'pending') return errorResponse(409, `AMI ${String(params.amiId)} is still pending and cannot be deleted yet`);
+    list.splice(index, 1);
+    return HttpResponse.json<AmiDeleteResponse>({ success: true, message: `AMI ${String(params.amiId)} deleted successfully` });
+  }),
+];

@@ -1,0 +1,314 @@
+import { http, HttpResponse } from 'msw';
+import {
+  ACTIVE_INSTANCE_STATES,
+  launchRequestSchema,
+  terminateRequestSchema,
+  type DemoStreamResponse,
+  type Instance,
+  type InstanceDetails,
+  type InstanceLogsResponse,
+  type InstancesListResponse,
+  type LaunchResponse,
+  type Recording,
+  type RecordingsListResponse,
+  type TerminateResponse,
+  type TerminateResult,
+} from '../../../contract/instances';
+import type { ServerMessage } from '../../../contract/live';
+import { authorize, errorResponse, readJson } from '../http';
+import { nowIso, store, type MockStore } from '../store';
+import { liveSocket } from './live';
+
+/** The test broadcast the mocks offer in the launch dialog. */
+export const MOCK_DEMO_STREAM_URL = 'http://127.0.0.1:8000/demo/stream.m3u8';
+
+/** How long a mock instance stays pending (and stopping) before it moves on, in `npm run dev:mock`. */
+export const MOCK_TRANSITION_MS = 1500;
+
+interface InstanceExtras {
+  width: number;
+  height: number;
+  running_at: string | null;
+  ended_at: string | null;
+  state_reason: string | null;
+  logs: string[];
+}
+
+interface FleetState {
+  extras: Map<string, InstanceExtras>;
+  nextId: number;
+}
+
+/* The fleet's extra state belongs to the store object, so resetStore() (which replaces it) resets it too. */
+const fleets = new WeakMap<MockStore, FleetState>();
+
+function fleet(): FleetState {
+  let state = fleets.get(store);
+  if (!state) {
+    state = { extras: new Map(), nextId: 1 };
+    fleets.set(store, state);
+  }
+  return state;
+}
+
+function extrasOf(id: string): InstanceExtras {
+  const state = fleet();
+  let extras = state.extras.get(id);
+  if (!extras) {
+    extras = { width: 1280, height: 720, running_at: null, ended_at: null, state_reason: null, logs: [] };
+    state.extras.set(id, extras);
+  }
+  return extras;
+}
+
+/** An instance as the server lists it; tests pass only what matters to them. */
+export function mockInstance(overrides: Partial<Instance> = {}): Instance {
+  const n = fleet().nextId++;
+  const id = overrides.id ?? `cap-mock${String(n).padStart(4, '0')}`;
+  return {
+    id,
+    instance_id: id,
+    name: `capture-adhoc-${id.slice(-6)}`,
+    state: 'running',
+    instance_type: 'local',
+    runtime_hours: 0.25,
+    mosque_id: null,
+    launch_time: nowIso(),
+    url: 'https://streams.example.com/live.m3u8',
+    method: 'api',
+    duration: 7200,
+    recording_status: 'recording',
+    ...overrides,
+  };
+}
+
+/** Puts instances (and, optionally, their log lines) into the mock fleet. */
+export function addMockInstances(...instances: Instance[]): Instance[] {
+  store.instances.push(...instances);
+  return instances;
+}
+
+export function setMockLogs(instanceId: string, logs: string[]): void {
+  extrasOf(instanceId).logs = logs;
+}
+
+export function mockRecording(instance: Instance, overrides: Partial<Recording> = {}): Recording {
+  const id = `rec-${instance.id.slice(4)}`;
+  return {
+    id,
+    instance_id: instance.id,
+    mosque_id: instance.mosque_id,
+    url: instance.url,
+    status: 'completed',
+    started_at: instance.launch_time,
+    ended_at: nowIso(),
+    bytes: 1_572_864,
+    duration_seconds: 42,
+    file_name: `${instance.mosque_id ?? 'adhoc'}-20260105-093000.mp4`,
+    reason: null,
+    download_url: `/api/recordings/${id}/file`,
+    ...overrides,
+  };
+}
+
+function broadcast(message: ServerMessage): void {
+  liveSocket.broadcast(JSON.stringify(message));
+}
+
+function publishFleet(): void {
+  broadcast({ type: 'instance_status_update', data: store.instances });
+  broadcast({ type: 'recordings_update', data: store.recordings });
+}
+
+/** Runs `change` later unless the store was reset meanwhile (a test ended). */
+function later(change: () => void): void {
+  const owner = store;
+  setTimeout(() => {
+    if (store !== owner) return;
+    change();
+    publishFleet();
+  }, MOCK_TRANSITION_MS);
+}
+
+function findInstance(id: string): Instance | undefined {
+  return store.instances.find((instance) => instance.id === id || instance.instance_id === id);
+}
+
+function setState(instance: Instance, state: Instance['state'], reason?: string): void {
+  instance.state = state;
+  const extras = extrasOf(instance.id);
+  const at = nowIso();
+  extras.logs.push(`${at} state ${state}${reason ? ` (${reason})` : ''}`);
+  if (state === 'running') extras.running_at = at;
+  if (state === 'terminated' || state === 'stopped') {
+    extras.ended_at = at;
+    extras.state_reason = reason ?? null;
+    const recording = store.recordings.find((r) => r.instance_id === instance.id);
+    if (recording && recording.status === 'recording') {
+      Object.assign(recording, { status: 'partial', ended_at: at, bytes: 1_048_576, duration_seconds: 30 });
+    }
+    instance.recording_status = recording?.status ?? null;
+  }
+}
+
+function terminate(ids: string[], reason: string): TerminateResult[] {
+  return ids.map((id) => {
+    const instance = findInstance(id);
+    if (!instance) return { instance_id: id, success: false, state: null, message: `Instance ${id} not found` };
+    if (!(ACTIVE_INSTANCE_STATES as readonly string[]).includes(instance.state)) {
+      return { instance_id: instance.id, success: false, state: instance.state, message: `Instance ${instance.id} is ${instance.state}` };
+    }
+    setState(instance, 'stopping', reason);
+    later(() => setState(instance, 'terminated', reason));
+    return { instance_id: instance.id, success: true, state: 'stopping', message: 'Terminating' };
+  });
+}
+
+function terminateBody(results: TerminateResult[], what: string): TerminateResponse {
+  const terminated = results.filter((r) => r.success).length;
+  const failed = results.length - terminated;
+  const message =
+    results.length === 0 ? 'No running or pending instances' : `${what}: ${terminated} instance(s) terminating${failed ? `, ${failed} failed` : ''}`;
+  return { success: true, message, data: { results, terminated, failed } };
+}
+
+const firstIssue = (issues: { message: string }[]) => issues[0]?.message ?? 'Invalid request';
+
+export const instanceHandlers = [
+  http.get('/api/instances/demo-stream', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    return HttpResponse.json<DemoStreamResponse>({ success: true, data: { url: MOCK_DEMO_STREAM_URL } });
+  }),
+
+  ...['/api/instances/', '/api/instances'].map((path) =>
+    http.get(path, ({ request }) => {
+      const actor = authorize(request);
+      if (actor instanceof Response) return actor;
+      return HttpResponse.json<InstancesListResponse>({ success: true, data: store.instances });
+    }),
+  ),
+
+  http.post('/api/instances/launch', async ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const parsed = launchRequestSchema.safeParse(await readJson(request));
+    if (!parsed.success) return errorResponse(400, firstIssue(parsed.error.issues));
+    const launched = parsed.data.configs.map((config) => {
+      const instance = mockInstance({
+        state: 'pending',
+        runtime_hours: 0,
+        mosque_id: config.mosque_id,
+        url: config.url,
+        method: config.method,
+        duration: config.duration,
+        name: `capture-${config.mosque_id ?? 'adhoc'}-${String(fleet().nextId).padStart(6, '0')}`,
+      });
+      store.instances.unshift(instance);
+      store.recordings.unshift(mockRecording(instance, { status: 'recording', ended_at: null, bytes: 0, duration_seconds: null }));
+      Object.assign(extrasOf(instance.id), { width: config.width, height: config.height });
+      extrasOf(instance.id).logs.push(`${instance.launch_time} launching capture of ${config.url} for ${config.duration}s at ${config.width}x${config.height}`);
+      later(() => {
+        if (instance.state === 'pending') setState(instance, 'running');
+      });
+      return instance;
+    });
+    publishFleet();
+    return HttpResponse.json<LaunchResponse>({
+      success: true,
+      message: `Launched ${launched.length} instance(s)`,
+      data: { instances: launched, failed: [] },
+    });
+  }),
+
+  http.post('/api/instances/terminate', async ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const parsed = terminateRequestSchema.safeParse(await readJson(request));
+    if (!parsed.success) return errorResponse(400, firstIssue(parsed.error.issues));
+    const unknown = parsed.data.instance_ids.filter((id) => !findInstance(id));
+    if (unknown.length > 0) return errorResponse(404, `Instance ${unknown.join(', ')} not found`);
+    const active = parsed.data.instance_ids.filter((id) => (ACTIVE_INSTANCE_STATES as readonly string[]).includes(findInstance(id)?.state ?? ''));
+    if (active.length === 0) return errorResponse(409, 'None of these instances is running or pending');
+    const results = terminate(parsed.data.instance_ids, `Terminated by ${actor.username}`);
+    publishFleet();
+    return HttpResponse.json<TerminateResponse>(terminateBody(results, 'Terminate'));
+  }),
+
+  http.post('/api/instances/terminate-all', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    if (new URL(request.url).searchParams.get('force') !== 'true') {
+      return errorResponse(400, 'Emergency stop needs force=true to confirm stopping every instance');
+    }
+    const ids = store.instances.filter((i) => (ACTIVE_INSTANCE_STATES as readonly string[]).includes(i.state)).map((i) => i.id);
+    const results = terminate(ids, `Emergency stop by ${actor.username}`);
+    publishFleet();
+    return HttpResponse.json<TerminateResponse>(terminateBody(results, 'Emergency stop'));
+  }),
+
+  http.get('/api/instances/:id/logs', ({ request, params }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const instance = findInstance(String(params.id));
+    if (!instance) return errorResponse(404, `Instance ${String(params.id)} not found`);
+    const url = new URL(request.url);
+    const lines = Number(url.searchParams.get('lines') ?? 100);
+    return HttpResponse.json<InstanceLogsResponse>({
+      success: true,
+      data: { instance_id: instance.id, logs: extrasOf(instance.id).logs.slice(-lines), live: url.searchParams.get('live') === 'true' },
+    });
+  }),
+
+  http.get('/api/instances/:id', ({ request, params }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const instance = findInstance(String(params.id));
+    if (!instance) return errorResponse(404, `Instance ${String(params.id)} not found`);
+    const { logs: _logs, ...extras } = extrasOf(instance.id);
+    const details: InstanceDetails = {
+      ...instance,
+      ...extras,
+      provider: 'local',
+      provider_instance_id: `pid-${instance.id.slice(4)}`,
+      job_id: null,
+      image_id: null,
+      recording: store.recordings.find((r) => r.instance_id === instance.id) ?? null,
+    };
+    return HttpResponse.json({ success: true, data: details });
+  }),
+
+  http.get('/api/recordings', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const instanceId = new URL(request.url).searchParams.get('instance_id');
+    const recordings = instanceId ? store.recordings.filter((r) => r.instance_id === instanceId) : store.recordings;
+    return HttpResponse.json<RecordingsListResponse>({ success: true, data: { recordings } });
+  }),
+
+  http.get('/api/recordings/:id/file', ({ request, params }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const recording = store.recordings.find((r) => r.id === params.id);
+    if (!recording?.download_url) return errorResponse(404, `Recording ${String(params.id)} not found`);
+    return new HttpResponse(new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112]), {
+      headers: { 'content-type': 'video/mp4', 'content-disposition': `attachment; filename="${recording.file_name ?? 'recording.mp4'}"` },
+    });
+  }),
+
+  // Live log pushes: subscribe_logs is answered at once with the instance's lines, as the server does.
+  liveSocket.addEventListener('connection', ({ client }) => {
+    client.addEventListener('message', (event) => {
+      let message: { action?: string; instance_id?: string };
+      try {
+        message = JSON.parse(String(event.data)) as typeof message;
+      } catch {
+        return;
+      }
+      if (message.action !== 'subscribe_logs' || !message.instance_id) return;
+      const instance = findInstance(message.instance_id);
+      if (!instance) return;
+      client.send(JSON.stringify({ type: 'instance_logs', instance_id: message.instance_id, logs: extrasOf(instance.id).logs.slice(-100) }));
+    });
+  }),
+];

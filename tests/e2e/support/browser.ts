@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Chromium from the system (Debian's `chromium` package): nothing is downloaded. */
+export function findChromium(): string {
+  const names = ['chromium', 'chromium-browser', 'google-chrome'];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    for (const name of names) {
+      const candidate = path.join(dir, name);
+      if (fs.existsSync(candidate)) return candidate;
+    }
+  }
+  throw new Error('No chromium on PATH: apt-get install chromium');
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: findChromium(),
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../screenshots');
+export const SCREEN_SIZES = [
+  { width: 1440, height: 900 },
+  { width: 820, height: 1180 },
+] as const;
+
+/** Waits for lazy chunks, data and fonts to arrive, and for layout to follow a resize. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
+  await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null)))));
+}
+
+/** Writes tests/e2e/screenshots/<name>-<width>.png at each screen size, then restores the page's size. */
+export async function screenshot(page: Page, name: string): Promise<string[]> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const original = page.viewportSize();
+  await settle(page);
+  const files: string[] = [];
+  for (const size of SCREEN_SIZES) {
+    await page.setViewportSize(size);
+    await settle(page);
+    const file = path.join(SCREENSHOT_DIR, `${name}-${size.width}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    files.push(file);
+  }
+  if (original) await page.setViewportSize(original);
+  return files;
+}
+
+/** Signs in through the Login page and waits until the console has left /login. */
+export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+  await page.goto(`${baseUrl}/login`);
+  // Required fields may carry an asterisk in their label ("Username *").
+  await page.getByLabel(/^Username\s*\*?$/).fill(username);
+  await page.getByLabel(/^Password\s*\*?$/).fill(password);
+  await page.getByRole('button', { name: 'Login', exact: true }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+  await settle(page);
+}

@@ -1,0 +1,212 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../support/postgres';
+
+export const FFPROBE = process.env.FFPROBE_PATH ?? 'ffprobe';
+
+export async function waitFor<T>(probe: () => Promise<T | undefined | false> | T | undefined | false, what: string, timeoutMs = 30_000, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+export interface HlsSource {
+  url: string;
+  dir: string;
+  /** Kills the generator; the server keeps serving the last playlist (no end tag): a stalled live stream. */
+  stopGenerator(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function stopProcess(child: ChildProcess | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 3000);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill(signal);
+  });
+}
+
+/**
+ * A live HLS broadcast made here: ffmpeg writes a test pattern with a tone as 1-second segments
+ * (a sliding window of 6, no end tag) and a tiny HTTP server on 127.0.0.1 serves them.
+ */
+export async function startHlsSource(): Promise<HlsSource> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-hls-'));
+  const generator = spawn(
+    'ffmpeg',
+    [
+      '-hide_banner', '-loglevel', 'error', '-nostdin',
+      '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=15',
+      '-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
+      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '15', '-pix_fmt', 'yuv420p',
+      '-c:a', 'aac', '-b:a', '64k',
+      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '6', '-hls_flags', 'delete_segments',
+      path.join(dir, 'live.m3u8'),
+    ],
+    { stdio: 'ignore' },
+  );
+  const server = http.createServer((request, response) => {
+    const name = path.basename(decodeURIComponent((request.url ?? '/').split('?')[0]));
+    const file = path.join(dir, name);
+    fs.readFile(file, (error, body) => {
+      if (error) {
+        response.writeHead(404).end('not found');
+        return;
+      }
+      response.writeHead(200, { 'content-type': name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t' }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  // Wait for a few segments so a reader starts on a real live window.
+  await waitFor(() => fs.existsSync(path.join(dir, 'live.m3u8')) && fs.readFileSync(path.join(dir, 'live.m3u8'), 'utf8').includes('live2.ts'), 'the HLS source', 20_000);
+  return {
+    url: `http://127.0.0.1:${port}/live.m3u8`,
+    dir,
+    // SIGKILL: a generator stopped gracefully would end the playlist (#EXT-X-ENDLIST), which is not a stall.
+    stopGenerator: () => stopProcess(generator, 'SIGKILL'),
+    close: async () => {
+      await stopProcess(generator);
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Probe {
+  width: number | null;
+  height: number | null;
+  duration: number;
+}
+
+export function ffprobe(file: string): Probe {
+  const result = spawnSync(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,width,height', '-of', 'json', file], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`ffprobe failed on ${file}: ${result.stderr}`);
+  const json = JSON.parse(result.stdout) as { format: { duration?: string }; streams: { codec_type: string; width?: number; height?: number }[] };
+  const video = json.streams.find((s) => s.codec_type === 'video');
+  return { width: video?.width ?? null, height: video?.height ?? null, duration: Number(json.format.duration ?? 0) };
+}
+
+/** Whether ffmpeg decodes the whole file without an error. */
+export function decodesCleanly(file: string): boolean {
+  const result = spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
+  return result.status === 0 && result.stderr.trim() === '';
+}
+
+function readPid(file: string): number | undefined {
+  try {
+    const pid = Number.parseInt(fs.readFileSync(file, 'utf8'), 10);
+    return pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function alive(pid: number | undefined): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.charAt(stat.lastIndexOf(')') + 2) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Pids of one instance's recorder and ffmpeg, from its folder. */
+export function instancePids(dataDir: string, instanceId: string): { recorder?: number; ffmpeg?: number } {
+  const dir = path.join(dataDir, 'instances', instanceId);
+  let ffmpeg: number | undefined;
+  try {
+    ffmpeg = (JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8')) as { ffmpegPid?: number }).ffmpegPid ?? undefined;
+  } catch {
+    ffmpeg = undefined;
+  }
+  return { recorder: readPid(path.join(dir, 'recorder.pid')), ffmpeg };
+}
+
+/** Kills every recorder (with its process group) and ffmpeg the tests started in this data folder. */
+export function killRecorders(dataDir: string): void {
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(path.join(dataDir, 'instances'));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const { recorder, ffmpeg } = instancePids(dataDir, name);
+    for (const target of [recorder ? -recorder : undefined, recorder, ffmpeg]) {
+      if (!target) continue;
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  }
+}
+
+/** moto's EC2 server: on PATH, in pyenv's shims, or in one of pyenv's versions. */
+export function findMotoServer(): string | undefined {
+  const candidates = [
+    ...(process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'moto_server')),
+    path.join(os.homedir(), '.pyenv', 'shims', 'moto_server'),
+    '/root/.pyenv/shims/moto_server',
+  ];
+  const versions = path.join(os.homedir(), '.pyenv', 'versions');
+  if (fs.existsSync(versions)) for (const v of fs.readdirSync(versions)) candidates.push(path.join(versions, v, 'bin', 'moto_server'));
+  return candidates.find((file) => {
+    try {
+      fs.accessSync(file, fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export interface MotoServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts moto_server on 127.0.0.1 with a free port; fails loudly when moto is not installed. */
+export async function startMoto(): Promise<MotoServer> {
+  const binary = findMotoServer();
+  if (!binary) {
+    throw new Error('moto_server was not found (PATH, ~/.pyenv/shims, ~/.pyenv/versions/*/bin): install it with `pip install "moto[server]"` to run the aws driver tests');
+  }
+  const port = await freePort();
+  const child = spawn(binary, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    () =>
+      new Promise<boolean>((resolve) => {
+        http.get(`${url}/moto-api/`, (res) => {
+          res.resume();
+          resolve(res.statusCode === 200);
+        }).on('error', () => resolve(false));
+      }),
+    'moto_server to answer',
+    30_000,
+  );
+  return { url, stop: () => stopProcess(child) };
+}

@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InstanceDetails } from '../../../contract/instances';
+import { buildApp, type App } from '../../../server/app';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { alive, decodesCleanly, ffprobe, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from './helpers';
+
+describe('local capture driver', () => {
+  let t: TestApp;
+  let token: string;
+  let source: HlsSource;
+  /** The app under test; replaced by the restart test. */
+  let app: App;
+  const apps: App[] = [];
+
+  const get = async <T>(url: string): Promise<T> => {
+    const response = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+    if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
+    return response.json<{ data: T }>().data;
+  };
+  const details = (id: string) => get<InstanceDetails>(`/api/instances/${id}`);
+  const launch = async (config: Record<string, unknown>) => {
+    const response = await t.request({ method: 'POST', url: '/api/instances/launch', token, payload: { configs: [config], max_workers: 1 } });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ data: { instances: { id: string; state: string }[] } }>().data.instances[0];
+  };
+  const until = (id: string, what: string, test: (d: InstanceDetails) => boolean, timeoutMs = 30_000) =>
+    waitFor(async () => {
+      const d = await details(id);
+      return test(d) ? d : undefined;
+    }, `${id} ${what}`, timeoutMs);
+
+  beforeAll(async () => {
+    [t, source] = await Promise.all([createTestApp(), startHlsSource()]);
+    app = t.app;
+    token = await t.login();
+  });
+
+  afterAll(async () => {
+    killRecorders(t.config.dataDir);
+    for (const extra of apps) await extra.close();
+    await source?.close();
+    await t?.close();
+  });
+
+  it('records a live HLS stream for the requested duration at the requested frame size', async () => {
+    const launched = await launch({ url: source.url, duration: 4, width: 320, height: 180, mosque_id: 'testmosque1' });
+    expect(launched.state).toBe('pending');
+
+    const ended = await until(launched.id, 'to finish', (d) => d.state === 'stopped');
+    expect(ended.running_at).not.toBeNull();
+    expect(ended.recording).toMatchObject({ status: 'completed', reason: null, file_name: '20261123T090000Z.mp4' });
+
+    const file = path.join(t.config.dataDir, 'recordings', 'testmosque1', '20261123T090000Z.mp4');
+    const probe = ffprobe(file);
+    expect(probe).toMatchObject({ width: 320, height: 180 });
+    expect(Math.abs(probe.duration - 4)).toBeLessThanOrEqual(1);
+    expect(ended.recording?.bytes).toBe(fs.statSync(file).size);
+
+    const logs = await get<{ logs: string[] }>(`/api/instances/${launched.id}/logs?lines=100&live=false`);
+    expect(logs.logs.some((line) => line.includes('media is flowing'))).toBe(true);
+    expect(logs.logs.at(-1)).toMatch(/finished: completed/);
+
+    const download = await t.request({ method: 'GET', url: ended.recording?.download_url ?? '', token });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('video/mp4');
+    expect(download.rawPayload.length).toBe(fs.statSync(file).size);
+    expect((await t.request({ method: 'GET', url: ended.recording?.download_url ?? '' })).statusCode).toBe(401);
+
+    const list = await get<{ recordings: { instance_id: string; status: string }[] }>('/api/recordings?mosque_id=testmosque1');
+    expect(list.recordings).toEqual([expect.objectContaining({ instance_id: launched.id, status: 'completed' })]);
+  });
+
+  it('terminate stops a capture early and leaves a playable partial file', async () => {
+    const launched = await launch({ url: source.url, duration: 120, width: 320, height: 240 });
+    await until(launched.id, 'to run', (d) => d.state === 'running');
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+
+    const response = await t.request({ method: 'POST', url: '/api/instances/terminate', token, payload: { instance_ids: [launched.id] } });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data.results).toEqual([{ instance_id: launched.id, success: true, state: 'stopping', message: 'Terminating' }]);
+
+    const ended = await until(launched.id, 'to terminate', (d) => d.state === 'terminated', 20_000);
+    expect(ended.recording).toMatchObject({ status: 'partial', reason: 'Terminated by admin' });
+    const file = path.join(t.config.dataDir, 'recordings', 'adhoc', ended.recording?.file_name ?? '');
+    const probe = ffprobe(file);
+    expect(probe).toMatchObject({ width: 320, height: 240 });
+    expect(probe.duration).toBeGreaterThan(1);
+    expect(probe.duration).toBeLessThan(60);
+    expect(decodesCleanly(file)).toBe(true);
+
+    const again = await t.request({ method: 'POST', url: '/api/instances/terminate', token, payload: { instance_ids: [launched.id] } });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().detail).toBe(`Instance ${launched.id} is not running (it is terminated)`);
+  });
+
+  it('the watchdog ends a capture whose stream stalls and keeps what was recorded', async () => {
+    const stalling = await startHlsSource();
+    try {
+      const launched = await app.ctx.capture.launch(
+        { url: stalling.url, duration: 120, width: 320, height: 240, mosque_id: null, method: 'api' },
+        { stallTimeoutSeconds: 3 },
+      );
+      await until(launched.launchId, 'to run', (d) => d.state === 'running');
+      await stalling.stopGenerator();
+      const ended = await until(launched.launchId, 'to be ended by the watchdog', (d) => d.state === 'stopped', 30_000);
+      expect(ended.recording).toMatchObject({ status: 'partial', reason: 'No media for 3 s: the stream stalled' });
+      expect(ended.state_reason).toBe('No media for 3 s: the stream stalled');
+      expect(ffprobe(path.join(t.config.dataDir, 'recordings', 'adhoc', ended.recording?.file_name ?? '')).duration).toBeGreaterThan(0);
+    } finally {
+      await stalling.close();
+    }
+  });
+
+  it('a stream that cannot be opened fails with the reason', async () => {
+    const missing = source.url.replace('live.m3u8', 'missing.m3u8');
+    const launched = await launch({ url: missing, duration: 30, width: 320, height: 240 });
+    const ended = await until(launched.id, 'to fail', (d) => d.state === 'stopped');
+    expect(ended.running_at).toBeNull();
+    expect(ended.recording?.status).toBe('failed');
+    expect(ended.recording?.reason).toMatch(/404|not found/i);
+  });
+
+  it('a restarted server re-adopts running recorders; one that died meanwhile is marked', async () => {
+    const survivor = await launch({ url: source.url, duration: 8, width: 320, height: 240, mosque_id: 'restart1' });
+    const victim = await launch({ url: source.url, duration: 120, width: 320, height: 240, mosque_id: 'restart2' });
+    await until(survivor.id, 'to run', (d) => d.state === 'running');
+    await until(victim.id, 'to run', (d) => d.state === 'running');
+
+    await app.close();
+    const survivorPids = instancePids(t.config.dataDir, survivor.id);
+    expect(alive(survivorPids.recorder)).toBe(true);
+    const victimPids = instancePids(t.config.dataDir, victim.id);
+    process.kill(victimPids.recorder ?? 0, 'SIGKILL');
+    await waitFor(() => !alive(victimPids.recorder), 'the victim recorder to die', 5000);
+
+    app = await buildApp(t.config, { logger: false, clock: t.clock });
+    apps.push(app);
+    await app.ready();
+
+    const marked = await until(victim.id, 'to be marked', (d) => d.state === 'stopped', 10_000);
+    expect(marked.recording?.status).toBe('partial');
+    expect(marked.recording?.reason).toMatch(/ended without finishing its capture/);
+    await waitFor(() => !alive(victimPids.ffmpeg), 'the orphaned ffmpeg to be stopped', 10_000);
+
+    const done = await until(survivor.id, 'to complete after the restart', (d) => d.state === 'stopped', 30_000);
+    expect(done.recording?.status).toBe('completed');
+    const probe = ffprobe(path.join(t.config.dataDir, 'recordings', 'restart1', done.recording?.file_name ?? ''));
+    expect(Math.abs(probe.duration - 8)).toBeLessThanOrEqual(1);
+  });
+});

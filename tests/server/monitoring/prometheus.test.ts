@@ -1,0 +1,88 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
+
+describe('GET /metrics', () => {
+  it('does not exist unless METRICS_TOKEN is set', async () => {
+    const t = await createTestApp({ build: { healthCheckIntervalMs: 0 } });
+    try {
+      const response = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      expect(response.statusCode).toBe(404);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a METRICS_TOKEN too short to be a secret', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(ConfigError);
+  });
+
+  describe('when enabled', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp({ env: { METRICS_TOKEN }, build: { healthCheckIntervalMs: 0 } });
+    });
+    afterAll(() => t.close());
+    const scrape = () => t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+
+    it('needs the bearer token', async () => {
+      const none = await t.request({ method: 'GET', url: '/metrics' });
+      expect(none.statusCode).toBe(401);
+      expect(none.headers['www-authenticate']).toMatch(/^Bearer/);
+      const wrong = await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}x` } });
+      expect(wrong.statusCode).toBe(401);
+      // A console session is not a scrape token.
+      const session = await t.request({ method: 'GET', url: '/metrics', token: await t.login() });
+      expect(session.statusCode).toBe(401);
+    });
+
+    it('serves the Prometheus text format', async () => {
+      const token = await t.login();
+      for (let i = 0; i < 3; i++) await t.request({ method: 'GET', url: '/api/auth/verify-token', token });
+      const response = await scrape();
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+      const text = response.body;
+      expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+      const route = 'method="GET",route="/api/auth/verify-token",status_code="200"';
+      expect(text).toContain(`http_request_duration_seconds_bucket{${route},le="+Inf"} 3`);
+      expect(text).toContain(`http_request_duration_seconds_count{${route}} 3`);
+      expect(text).toMatch(new RegExp(`http_request_duration_seconds_sum\\{${route.replace(/[/.]/g, '\\$&')}\\} [0-9.e-]+`));
+      expect(text).toContain('# TYPE capture_websocket_connections gauge\ncapture_websocket_connections 0\n');
+      expect(text).toContain('# TYPE capture_instances gauge');
+      expect(text).not.toContain('route="/metrics"');
+      // Every sample line is `name{labels} value`.
+      for (const line of text.trim().split('\n').filter((l) => !l.startsWith('#'))) {
+        expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? [-+0-9.eInfNa]+$/);
+      }
+      // Buckets are cumulative.
+      const buckets = [...text.matchAll(new RegExp(`http_request_duration_seconds_bucket\\{${route.replace(/[/.]/g, '\\$&')},le="[^"]+"\\} (\\d+)`, 'g'))].map((m) => Number(m[1]));
+      expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
+    });
+
+    it('exports what other modules provide: instances, recordings, scheduler jobs, extra gauges', async () => {
+      const monitoring = t.app.ctx.monitoring;
+      monitoring.provideInstanceCounts(async () => ({ running: 2, terminated: 5 }));
+      monitoring.provideRecordingCounts(async () => ({ completed: 3 }));
+      monitoring.provideSchedulerJobCounts(async () => ({ scheduled: 4, missed: 1 }));
+      monitoring.registerGauge({ name: 'capture_test_gauge', help: 'A "quoted"\nhelp', collect: () => [{ labels: { mosque: 'Al "Noor"\\East' }, value: 1.5 }] });
+      monitoring.registerGauge({ name: 'capture_broken_gauge', help: 'Fails', collect: () => Promise.reject(new Error('boom')) });
+      monitoring.recordLaunchDuration(42);
+      monitoring.registerHealthCheck('aws', async () => ({ status: 'unhealthy', detail: 'ffmpeg was not found' }));
+      await monitoring.refresh();
+      const text = (await scrape()).body;
+      expect(text).toContain('capture_instances{state="running"} 2\ncapture_instances{state="terminated"} 5\n');
+      expect(text).toContain('capture_recordings{status="completed"} 3\n');
+      expect(text).toContain('capture_scheduler_jobs{status="scheduled"} 4\ncapture_scheduler_jobs{status="missed"} 1\n');
+      expect(text).toContain('capture_instance_launch_seconds_average 42\n');
+      expect(text).toContain('capture_component_healthy{component="database"} 1\n');
+      expect(text).toContain('capture_component_healthy{component="aws"} 0\n');
+      expect(text).toContain('# HELP capture_test_gauge A "quoted"\\nhelp\n');
+      expect(text).toContain('capture_test_gauge{mosque="Al \\"Noor\\"\\\\East"} 1.5\n');
+      expect(text).not.toContain('capture_broken_gauge');
+      expect(() => monitoring.registerGauge({ name: 'bad name', help: '', collect: () => [] })).toThrow();
+    });
+  });
+});

@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { jobsResponseSchema, scheduleResponseSchema, schedulerPrayerTimesResponseSchema, type Job } from '../../../contract/scheduler';
+import { wallClock } from '../../../server/modules/scheduler/time';
+import { SchedulerEnv, type SchedulerApp } from './helpers';
+
+/** Scheduling against the real mosques and prayer-times services (adhan, IANA zones). */
+describe('scheduling with the prayer-times service', () => {
+  let env: SchedulerEnv;
+  let s: SchedulerApp;
+  let token: string;
+
+  beforeEach(async () => {
+    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z' });
+    s = await env.build({ realPlanner: true });
+    token = await s.login();
+  });
+  afterEach(() => env.dispose());
+
+  const createMosque = async (body: Record<string, unknown>) => {
+    const response = await s.request({ method: 'POST', url: '/api/config/mosques', token, payload: { languages: ['en'], ...body } });
+    if (response.statusCode >= 300) throw new Error(`mosque create failed: ${response.statusCode} ${response.body}`);
+    await s.app.ctx.scheduler.settled();
+    return response.json<{ data: { mosque_id: string } }>().data.mosque_id;
+  };
+  const jobs = async (): Promise<Record<string, Job>> => {
+    const list = jobsResponseSchema.parse((await s.request({ method: 'GET', url: '/api/scheduler/jobs', token })).json()).data.jobs;
+    return Object.fromEntries(list.filter((j) => j.kind === 'recording').map((j) => [j.mosque_id, j]));
+  };
+  const schedule = async (payload: object = {}) => scheduleResponseSchema.parse((await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload })).json()).data;
+
+  async function createWorld() {
+    await s.request({ method: 'POST', url: '/api/scheduler/stop', token });
+    const ids = {
+      ny: await createMosque({ mosque_id: 'newyork001', name: 'New York', latitude: 40.7128, longitude: -74.006, timezone: 'America/New_York', ID_token: 'https://streams.test/ny.m3u8' }),
+      london: await createMosque({ mosque_id: 'london0001', name: 'London', latitude: 51.5074, longitude: -0.1278, timezone: 'Europe/London', ID_token: 'UClondon' }),
+      auckland: await createMosque({ mosque_id: 'auckland01', name: 'Auckland', latitude: -36.8485, longitude: 174.7633, timezone: 'Pacific/Auckland', ID_token: 'https://streams.test/akl.m3u8' }),
+      karachi: await createMosque({ mosque_id: 'karachi001', name: 'Karachi', timezone: 'Asia/Karachi', fixed_jumuah_time: '13:30', ID_token: 'https://streams.test/khi.m3u8' }),
+      nowhere: await createMosque({ mosque_id: 'nowhere001', name: 'Nowhere', ID_token: 'https://streams.test/x.m3u8' }),
+      silent: await createMosque({ mosque_id: 'silent0001', name: 'Silent', latitude: 21.4225, longitude: 39.8262, timezone: 'Asia/Riyadh' }),
+      inactive: await createMosque({ mosque_id: 'inactive01', name: 'Inactive', active: false, latitude: 24.86, longitude: 67.0, timezone: 'Asia/Karachi', ID_token: 'x' }),
+    };
+    await s.request({ method: 'POST', url: '/api/scheduler/start', token });
+    return ids;
+  }
+
+  it('schedules each active mosque at Dhuhr (or its fixed time) minus 20 minutes on its local Friday, DST-correct', async () => {
+    await createWorld();
+    const result = await schedule();
+    expect(result.created).toBe(4);
+    expect(result.skipped.map((x) => [x.mosque_id, x.reason])).toEqual([
+      ['nowhere001', "No coordinates or fixed Jumu'ah time"],
+      ['silent0001', 'Mosque has no stream identifier (ID_token)'],
+    ]);
+    const byMosque = await jobs();
+    expect(Object.keys(byMosque).sort()).toEqual(['auckland01', 'karachi001', 'london0001', 'newyork001']);
+
+    for (const job of Object.values(byMosque)) {
+      const prayer = new Date(job.prayer_time ?? '');
+      expect(Date.parse(job.recording_start ?? '')).toBe(prayer.getTime() - 20 * 60_000);
+      expect(job.friday_date).toBe('2026-11-06');
+      const local = wallClock(prayer, job.timezone ?? 'UTC');
+      expect(new Date(Date.UTC(local.year, local.month - 1, local.day)).getUTCDay()).toBe(5);
+      // The service's own record for that Friday is what was scheduled.
+      const mosque = await s.app.ctx.mosques.get(job.mosque_id ?? '');
+      expect(s.app.ctx.prayerTimes.fridayPrayerOn(mosque, '2026-11-06')?.friday_prayer).toBe(job.prayer_time);
+    }
+    // New York on 6 November is on EST (UTC-5): Dhuhr around 11:45 local, 16:45 UTC.
+    const ny = wallClock(new Date(byMosque.newyork001.prayer_time ?? ''), 'America/New_York');
+    expect(ny.hour * 60 + ny.minute).toBeGreaterThan(11 * 60 + 30);
+    expect(ny.hour * 60 + ny.minute).toBeLessThan(12 * 60);
+    expect(new Date(byMosque.newyork001.prayer_time ?? '').getUTCHours()).toBe(ny.hour + 5);
+    // London on 6 November is on GMT.
+    const lon = wallClock(new Date(byMosque.london0001.prayer_time ?? ''), 'Europe/London');
+    expect(new Date(byMosque.london0001.prayer_time ?? '').getUTCHours()).toBe(lon.hour);
+    expect(byMosque.london0001.url).toBe('https://www.youtube.com/channel/UClondon/live');
+    // Auckland's Friday noon is Thursday evening in UTC.
+    expect(byMosque.auckland01.recording_start?.slice(0, 10)).toBe('2026-11-05');
+    expect(byMosque.karachi001).toMatchObject({ prayer_time: '2026-11-06T08:30:00.000Z', recording_start: '2026-11-06T08:10:00.000Z' });
+
+    const times = schedulerPrayerTimesResponseSchema.parse((await s.request({ method: 'GET', url: '/api/scheduler/prayer-times', token })).json());
+    expect(times.data.prayer_times.map((p) => p.mosque_id).sort()).toEqual(['auckland01', 'karachi001', 'london0001', 'newyork001', 'silent0001']);
+    expect(times.data.prayer_times.find((p) => p.mosque_id === 'karachi001')).toMatchObject({ prayer_time: '13:30', recording_time: '13:10', calculation_method: 'Fixed' });
+
+    expect((await schedule()).created).toBe(0);
+  });
+
+  it('still records this Friday when scheduled after the prayer began but before its recording window ends', async () => {
+    await createWorld();
+    env.clock.set('2026-11-06T17:40:00Z'); // New York's Dhuhr (~16:45Z) has begun; its recording runs until ~18:25Z
+    token = await s.login();
+    await schedule({ mosqueFilter: ['newyork001', 'london0001'] });
+    const byMosque = await jobs();
+    expect(byMosque.newyork001.friday_date).toBe('2026-11-06');
+    expect(byMosque.london0001.friday_date).toBe('2026-11-13');
+  });
+
+  it('follows mosque changes while running: new mosques planned, new times applied, deactivated mosques dropped', async () => {
+    const id = await createMosque({ name: 'Fixed Time', timezone: 'Europe/Paris', fixed_jumuah_time: '13:00', ID_token: 'https://streams.test/p.m3u8' });
+    expect((await jobs())[id]).toMatchObject({ status: 'scheduled', prayer_time: '2026-11-06T12:00:00.000Z' });
+
+    await s.request({ method: 'PUT', url: `/api/config/mosques/${id}`, token, payload: { fixed_jumuah_time: '13:30' } });
+    await s.app.ctx.scheduler.settled();
+    expect((await jobs())[id]).toMatchObject({ status: 'scheduled', prayer_time: '2026-11-06T12:30:00.000Z', recording_start: '2026-11-06T12:10:00.000Z' });
+
+    await s.request({ method: 'PUT', url: `/api/config/mosques/${id}`, token, payload: { active: false } });
+    await s.app.ctx.scheduler.settled();
+    expect((await jobs())[id]).toMatchObject({ status: 'cancelled', last_error: 'Cancelled: the mosque is no longer active' });
+  });
+});

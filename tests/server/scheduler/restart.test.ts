@@ -1,0 +1,189 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../../server/db';
+import type { NewJobRow } from '../../../server/modules/scheduler/repository';
+import { freePort } from '../../support/postgres';
+import { createPostgresDatabase } from '../../support/test-database';
+
+const MINUTE = 60_000;
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function jobRow(id: string, start: number, extra: Partial<NewJobRow> = {}): NewJobRow {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    id,
+    kind: 'recording',
+    name: `Friday recording: ${id}`,
+    func: 'record_friday_prayer',
+    trigger: `date[${iso(start)}]`,
+    next_run_time: iso(start),
+    status: 'scheduled',
+    mosque_id: id,
+    mosque_name: id,
+    friday_date: iso(start).slice(0, 10),
+    prayer_time: iso(start + 20 * MINUTE),
+    timezone: 'UTC',
+    recording_start: iso(start),
+    recording_end: iso(start + 120 * MINUTE),
+    // Nothing listens there: the recorder starts and ends at once, the launch itself succeeds.
+    url: 'http://127.0.0.1:9/unreachable.m3u8',
+    duration: 7200,
+    width: 320,
+    height: 240,
+    // Every row names every column: a multi-row insert on SQLite has no DEFAULT for a missing one.
+    attempts: 0,
+    late: 0,
+    last_error: null,
+    instance_id: null,
+    claimed_by: null,
+    claimed_at: null,
+    launched_at: null,
+    created_at: iso(Date.now()),
+    updated_at: iso(Date.now()),
+    ...extra,
+  };
+}
+
+/** Recorders outlive the server by design; the test stops the ones it caused, by their pid files. */
+function stopRecorders(dataDir: string): void {
+  const root = path.join(dataDir, 'instances');
+  if (!fs.existsSync(root)) return;
+  for (const folder of fs.readdirSync(root)) {
+    const pidFile = path.join(root, folder, 'recorder.pid');
+    if (!fs.existsSync(pidFile)) continue;
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    // Only a process that is still this folder's recorder (a pid may be reused once it has exited).
+    const cmdline = fs.existsSync(`/proc/${pid}/cmdline`) ? fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8') : '';
+    if (!cmdline.includes(path.join(root, folder))) continue;
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  }
+}
+
+/**
+ * The real server, SIGKILLed while jobs fall due and started again: every job ends launched or
+ * missed per the misfire policy, and no job gets two recorders.
+ */
+describe('scheduler across a SIGKILL', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-restart-'));
+  let databaseUrl: string | undefined;
+  let dropDatabase: (() => Promise<void>) | undefined;
+  let server: ChildProcess | undefined;
+
+  afterAll(async () => {
+    if (server?.pid && server.exitCode === null) {
+      process.kill(-server.pid, 'SIGKILL');
+    }
+    stopRecorders(dataDir);
+    await dropDatabase?.();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function startServer(port: number): Promise<ChildProcess> {
+    const child = spawn(path.resolve('node_modules/.bin/tsx'), ['server/main.ts'], {
+      // Own process group: the kill reaches tsx and the server it runs (recorders have their own groups).
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        ADMIN_PASSWORD: 'Admin-pass-1',
+        LOG_LEVEL: 'warn',
+        DEMO_STREAM: '0',
+        CAPTURE_PROVIDER: 'local',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
+      },
+    });
+    await until('the server to listen', async () => {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      const response = await fetch(`http://127.0.0.1:${port}/api/scheduler/status`).catch(() => undefined);
+      return response?.status === 401;
+    }, 60_000);
+    return child;
+  }
+
+  const readJobs = async (db: Db) =>
+    Object.fromEntries((await db.kysely.selectFrom('scheduler_jobs').selectAll().where('kind', '=', 'recording').execute()).map((j) => [j.id, j]));
+
+  it('launches or misses every job per policy, none twice', async () => {
+    if (process.env.TEST_DATABASE_URL) {
+      const pg = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
+      databaseUrl = pg.url;
+      dropDatabase = pg.drop;
+    }
+    // Seed jobs straight into the database, as if scheduled before an outage.
+    const db = await openDatabase({ dataDir, databaseUrl });
+    const t0 = Date.now();
+    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+    const burst = Array.from({ length: 8 }, (_, i) => jobRow(`burst-${i}`, t0 + 12_000 + i * 1500));
+    await db.kysely
+      .insertInto('scheduler_jobs')
+      .values([
+        jobRow('late', t0 - 10 * MINUTE),
+        jobRow('ended', t0 - 3 * 60 * MINUTE),
+        jobRow('crashed', t0 - MINUTE, {
+          status: 'launching',
+          attempts: 1,
+          claimed_by: `${os.hostname()}/${deadPid}/00000000`,
+          claimed_at: new Date(t0 - 30_000).toISOString(),
+        }),
+        ...burst,
+      ])
+      .execute();
+
+    const port = await freePort();
+    server = await startServer(port);
+    // Kill it in the middle of the burst: some launched, some due while it is down.
+    await until('part of the burst to launch', async () => (await readJobs(db))['burst-2']?.status === 'launched', 60_000);
+    process.kill(-(server.pid ?? 0), 'SIGKILL');
+    await new Promise((resolve) => server?.once('exit', resolve));
+    const atKill = await readJobs(db);
+    expect(Object.values(atKill).some((j) => j.status === 'scheduled')).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+
+    server = await startServer(port);
+    const jobs = await until('every job to settle', async () => {
+      const all = await readJobs(db);
+      return Object.values(all).every((j) => j.status === 'launched' || j.status === 'missed') && all;
+    }, 60_000);
+
+    expect(jobs.ended).toMatchObject({ status: 'missed', attempts: 0 });
+    expect(jobs.late).toMatchObject({ status: 'launched', late: 1, attempts: 1 });
+    expect(jobs.crashed).toMatchObject({ status: 'launched', attempts: 2 });
+    for (const job of burst) expect(jobs[job.id]).toMatchObject({ status: 'launched', late: 0 });
+
+    // Ground truth: the recorders the local driver started, one folder each, named by job.
+    const folders = fs.readdirSync(path.join(dataDir, 'instances')).filter((f) => fs.existsSync(path.join(dataDir, 'instances', f, 'config.json')));
+    const jobIds = folders.map((folder) => JSON.parse(fs.readFileSync(path.join(dataDir, 'instances', folder, 'config.json'), 'utf8')).jobId as string);
+    const launched = Object.values(jobs).filter((j) => j.status === 'launched').map((j) => j.id);
+    expect(jobIds.sort()).toEqual(launched.sort());
+    for (const job of Object.values(jobs).filter((j) => j.status === 'launched')) {
+      expect(folders).toContain(job.instance_id);
+    }
+    await db.close();
+
+    process.kill(-(server.pid ?? 0), 'SIGTERM');
+    await new Promise((resolve) => server?.once('exit', resolve));
+  }, 180_000);
+});

@@ -1,0 +1,20 @@
+import { screen, within } from '@testing-library/react';
+import { renderApp } from '../../support/render';
+
+/** /users as `as` (admin by default), once the list has loaded. */
+export async function openUsers(as = 'admin') {
+  const rendered = renderApp('/users', { as });
+  await screen.findByText('@operator');
+  return rendered;
+}
+
+export const row = (username: string) => {
+  const cell = screen.getByText(`@${username}`);
+  const tr = cell.closest('tr');
+  if (!tr) throw new Error(`No row for ${username}`);
+  return within(tr);
+};
+
+export const dialog = () => within(screen.getByRole('dialog'));
+
+export const field = (label: string | RegExp) => dialog().getByLabelText(label, { selector: 'input' });

@@ -1,0 +1,128 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { delay, http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { store } from '../../../../src/mocks/store';
+import { renderApp } from '../../support/render';
+import { server } from '../../support/server';
+import { openUsers, row } from './helpers';
+
+describe('User Management list', { timeout: 15_000 }, () => {
+  it('shows the title, subtitle, controls and columns', async () => {
+    await openUsers();
+    expect(screen.getByRole('heading', { name: 'User Management', level: 1 })).toBeInTheDocument();
+    expect(screen.getByText('Manage user accounts and permissions')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Create User' })).toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Search users...')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
+    const headers = within(screen.getByRole('table', { name: 'Users' })).getAllByRole('columnheader');
+    expect(headers.map((h) => h.textContent)).toEqual(['User', 'Email', 'Role', 'Status', 'Last Login', 'Actions']);
+  });
+
+  it('shows each user: name, @username, email, role and Super chips, status and last login', async () => {
+    await openUsers();
+    const admin = row('admin');
+    expect(admin.getByText('System Administrator')).toBeInTheDocument();
+    expect(admin.getByText('admin@example.com')).toBeInTheDocument();
+    expect(admin.getByText('Admin')).toBeInTheDocument();
+    expect(admin.getByText('Super')).toBeInTheDocument();
+    expect(admin.getByText('Active')).toBeInTheDocument();
+    expect(admin.queryByText('Never')).not.toBeInTheDocument();
+    const operator = row('operator');
+    expect(operator.getByText('Fleet Operator')).toBeInTheDocument();
+    expect(operator.getByText('User')).toBeInTheDocument();
+    expect(operator.queryByText('Super')).not.toBeInTheDocument();
+    expect(operator.getByText('Never')).toBeInTheDocument();
+  });
+
+  it('falls back to the username when there is no full name', async () => {
+    store.users[1].full_name = null;
+    await openUsers();
+    expect(row('operator').getByText('operator')).toBeInTheDocument();
+  });
+
+  it('reads "Loading users..." while the list loads', async () => {
+    server.use(
+      http.get('/api/auth/users', async () => {
+        await delay(300);
+        return HttpResponse.json({ users: [] });
+      }),
+    );
+    renderApp('/users', { as: 'admin' });
+    expect(await screen.findByText('Loading users...')).toBeInTheDocument();
+    expect(await screen.findByText('No users found')).toBeInTheDocument();
+  });
+
+  it('filters by username, email or full name, ignoring case', async () => {
+    const { user } = await openUsers();
+    const search = screen.getByPlaceholderText('Search users...');
+    await user.type(search, 'FLEET');
+    expect(screen.queryByText('@admin')).not.toBeInTheDocument();
+    expect(screen.getByText('@operator')).toBeInTheDocument();
+    await user.clear(search);
+    await user.type(search, 'admin@');
+    expect(screen.getByText('@admin')).toBeInTheDocument();
+    expect(screen.queryByText('@operator')).not.toBeInTheDocument();
+    await user.clear(search);
+    await user.type(search, 'nobody');
+    expect(screen.getByText('No users found')).toBeInTheDocument();
+  });
+
+  it('reports "Failed to fetch users" in a dismissible banner', async () => {
+    server.use(http.get('/api/auth/users', () => HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 })));
+    const { user } = renderApp('/users', { as: 'admin' });
+    const banner = await screen.findByRole('alert');
+    expect(banner).toHaveTextContent('Failed to fetch users');
+    await user.click(within(banner).getByRole('button', { name: /close/i }));
+    expect(screen.queryByText('Failed to fetch users')).not.toBeInTheDocument();
+  });
+
+  it('loads the list again on Refresh', async () => {
+    let calls = 0;
+    server.events.on('request:start', ({ request }) => {
+      if (request.method === 'GET' && new URL(request.url).pathname === '/api/auth/users') calls += 1;
+    });
+    const { user } = await openUsers();
+    expect(calls).toBe(1);
+    store.users[1].full_name = 'Renamed Operator';
+    await user.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(await screen.findByText('Renamed Operator')).toBeInTheDocument();
+    expect(calls).toBe(2);
+    server.events.removeAllListeners();
+  });
+
+  it('is not open to operators who are not superusers', async () => {
+    renderApp('/users', { as: 'operator' });
+    expect(await screen.findByRole('heading', { name: 'Not allowed' })).toBeInTheDocument();
+    expect(screen.getByText(/available to superusers only/)).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+});
+
+describe('activating and deactivating', { timeout: 15_000 }, () => {
+  it('sends only is_active flipped and shows the new status', async () => {
+    let body: unknown;
+    server.events.on('request:start', async ({ request }) => {
+      if (request.method === 'PUT') body = await request.clone().json();
+    });
+    const { user } = await openUsers();
+    await user.click(row('operator').getByRole('button', { name: 'Deactivate operator' }));
+    await waitFor(() => expect(row('operator').getByText('Inactive')).toBeInTheDocument());
+    expect(body).toEqual({ is_active: false });
+    await user.click(row('operator').getByRole('button', { name: 'Activate operator' }));
+    await waitFor(() => expect(row('operator').getByText('Active')).toBeInTheDocument());
+    expect(body).toEqual({ is_active: true });
+    server.events.removeAllListeners();
+  });
+
+  it('reports "Failed to update user status"', async () => {
+    server.use(http.put('/api/auth/users/:id', () => HttpResponse.json({ success: false, detail: 'nope', error: 'nope' }, { status: 409 })));
+    const { user } = await openUsers();
+    await user.click(row('operator').getByRole('button', { name: 'Deactivate operator' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update user status');
+  });
+
+  it('disables the toggle on your own account', async () => {
+    await openUsers();
+    expect(row('admin').getByRole('button', { name: 'Deactivate admin' })).toBeDisabled();
+  });
+});

@@ -1,0 +1,102 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { store } from '../../../src/mocks/store';
+import { currentPath, renderApp } from '../support/render';
+
+async function openAt(path: string, as = 'admin') {
+  const rendered = renderApp(path, { as });
+  await screen.findByRole('navigation', { name: 'Main navigation' });
+  return rendered;
+}
+
+const topBar = () => within(screen.getByRole('banner'));
+
+describe('shared layout', { timeout: 15_000 }, () => {
+  it.each([
+    ['/', 'Dashboard'],
+    ['/instances', 'Instances'],
+    ['/ami', 'AMI Manager'],
+    ['/config', 'Config Generator'],
+    ['/scheduling', 'Scheduling'],
+    ['/monitoring', 'Monitoring'],
+    ['/github', 'GitHub'],
+    ['/profile', 'My Profile'],
+    ['/change-password', 'Change Password'],
+  ])('titles %s "%s" in the top bar', async (path, title) => {
+    await openAt(path);
+    expect(topBar().getByText(title)).toBeInTheDocument();
+  });
+
+  it('lists the nav items in order, marks the current one and shows the version', async () => {
+    await openAt('/ami');
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    const links = within(nav).getAllByRole('link');
+    expect(links.map((link) => link.textContent)).toEqual([
+      'Dashboard',
+      'Instances',
+      'AMI Manager',
+      'Config Generator',
+      'Scheduling',
+      'Monitoring',
+      'GitHub',
+    ]);
+    expect(within(nav).getByRole('link', { name: 'AMI Manager' })).toHaveAttribute('aria-current', 'page');
+    expect(screen.getByText('Version 1.0.0')).toBeInTheDocument();
+    expect(screen.getByText('Capture Command Center')).toBeInTheDocument();
+  });
+
+  it('navigates from the sidebar', async () => {
+    const { user } = await openAt('/');
+    await user.click(screen.getByRole('link', { name: 'Monitoring' }));
+    expect(await screen.findByRole('heading', { name: 'Monitoring', level: 1 })).toBeInTheDocument();
+    expect(currentPath()).toBe('/monitoring');
+  });
+
+  it('shows Live / Connected and the system status once the live feed welcomes the console', async () => {
+    await openAt('/');
+    expect(await topBar().findByText('Live')).toBeInTheDocument();
+    expect(screen.getByText('Connected')).toBeInTheDocument();
+    expect(screen.getByText('System status: Operational')).toBeInTheDocument();
+  });
+
+  it('shows Offline / Disconnected without a live feed', async () => {
+    store.liveAvailable = false;
+    await openAt('/');
+    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    expect(topBar().getByText('Offline')).toBeInTheDocument();
+    expect(screen.getByText('Disconnected')).toBeInTheDocument();
+    expect(screen.getByText('System status: Unknown')).toBeInTheDocument();
+  });
+
+  it('opens the user menu: name, email, role label; Profile and Change Password navigate', async () => {
+    const { user } = await openAt('/');
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    const menu = within(screen.getByRole('menu'));
+    expect(screen.getByText('System Administrator')).toBeInTheDocument();
+    expect(screen.getByText('admin@example.com')).toBeInTheDocument();
+    expect(screen.getByText('Admin • Superuser')).toBeInTheDocument();
+    await user.click(menu.getByRole('menuitem', { name: 'Profile' }));
+    await waitFor(() => expect(currentPath()).toBe('/profile'));
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    await user.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Change Password' }));
+    await waitFor(() => expect(currentPath()).toBe('/change-password'));
+  });
+
+  it('labels a plain user "User" in the menu', async () => {
+    const { user } = await openAt('/', 'operator');
+    await user.click(screen.getByRole('button', { name: 'Account menu' }));
+    expect(screen.getByText('Fleet Operator')).toBeInTheDocument();
+    expect(within(screen.getByRole('menu')).getByText(/^User$/)).toBeInTheDocument();
+  });
+
+  it('opens the navigation drawer from the menu button on narrow screens', async () => {
+    const { user } = await openAt('/');
+    await user.click(screen.getByRole('button', { name: 'Open navigation' }));
+    // While the drawer is open the rest of the page is hidden from assistive technology: one nav remains.
+    const drawerNav = await screen.findByRole('navigation', { name: 'Main navigation' });
+    expect(drawerNav.closest('[role="presentation"]')).not.toBeNull();
+    await user.click(within(drawerNav).getByRole('link', { name: 'Instances' }));
+    await waitFor(() => expect(currentPath()).toBe('/instances'));
+    await waitFor(() => expect(document.querySelector('[role="presentation"]')).toBeNull());
+  });
+});

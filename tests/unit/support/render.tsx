@@ -1,0 +1,67 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, type RenderResult } from '@testing-library/react';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
+import { useEffect, type ReactElement } from 'react';
+import { MemoryRouter, Route, Routes, useLocation, type Location } from 'react-router-dom';
+import { AppProviders } from '../../../src/app/App';
+import { createQueryClient } from '../../../src/app/query-client';
+import { AppRoutes } from '../../../src/app/routes';
+import { sessionFor } from '../../../src/mocks/store';
+
+let currentLocation: Location | null = null;
+
+function LocationProbe() {
+  const location = useLocation();
+  useEffect(() => {
+    currentLocation = location;
+  }, [location]);
+  return null;
+}
+
+/** Where the app is now: pathname + search. */
+export function currentPath(): string {
+  return currentLocation ? `${currentLocation.pathname}${currentLocation.search}` : '';
+}
+
+export interface RenderOptions {
+  /** Sign this mock user in first (their token is put where the console keeps it). */
+  as?: string;
+  /** user-event options, e.g. advanceTimers for fake timers. */
+  userOptions?: Parameters<typeof userEvent.setup>[0];
+}
+
+export type Rendered = RenderResult & { user: UserEvent };
+
+/** The whole console at `path`: providers, guard, lazy routes, layout, as in the browser (with the mocks). */
+export function renderApp(path = '/', { as, userOptions }: RenderOptions = {}): Rendered {
+  if (as) localStorage.setItem('token', sessionFor(as));
+  const user = userEvent.setup(userOptions);
+  const result = render(
+    <AppProviders>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  return { ...result, user };
+}
+
+/** One component with the app's providers and a fresh query cache, mounted at `path`. */
+export function renderWithProviders(ui: ReactElement, { path = '/', as, userOptions }: RenderOptions & { path?: string } = {}): Rendered {
+  if (as) localStorage.setItem('token', sessionFor(as));
+  const user = userEvent.setup(userOptions);
+  const result = render(
+    <AppProviders>
+      <QueryClientProvider client={createQueryClient()}>
+        <MemoryRouter initialEntries={[path]}>
+          <Routes>
+            <Route path="*" element={ui} />
+          </Routes>
+          <LocationProbe />
+        </MemoryRouter>
+      </QueryClientProvider>
+    </AppProviders>,
+  );
+  return { ...result, user };
+}
