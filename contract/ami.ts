@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
+import { hasControlCharacters, resourceIdSchema } from './instances';
 
 export const amiStateSchema = z.enum(['available', 'pending', 'failed']);
 export type AmiState = z.infer<typeof amiStateSchema>;
@@ -35,15 +36,21 @@ const tagKey = z
   .string()
   .min(1)
   .max(128)
+  .refine((key) => !hasControlCharacters(key), 'Tag keys may not contain control characters')
   .refine((key) => !key.toLowerCase().startsWith('aws:'), 'Tag keys may not start with aws:');
 
 export const amiCreateRequestSchema = z.strictObject({
-  instance_id: z.string().trim().min(1, 'Instance is required').max(128),
+  instance_id: resourceIdSchema,
   name: amiName,
-  description: z.string().trim().max(255).default(''),
+  description: z
+    .string()
+    .trim()
+    .max(255)
+    .refine((text) => !hasControlCharacters(text, '\t\n\r'), 'Description may not contain control characters')
+    .default(''),
   version: z.string().trim().min(1, 'Version is required').regex(SEMVER_PATTERN, 'Version must be semantic, like 1.0.0'),
   tags: z
-    .record(tagKey, z.string().max(256))
+    .record(tagKey, z.string().max(256).refine((value) => !hasControlCharacters(value), 'Tag values may not contain control characters'))
     .refine((tags) => Object.keys(tags).length <= 40, 'At most 40 tags')
     .default({}),
 });
@@ -59,7 +66,7 @@ export const amiCreateResponseSchema = z.object({
 });
 export type AmiCreateResponse = z.infer<typeof amiCreateResponseSchema>;
 
-export const amiIdParamsSchema = z.strictObject({ ami_id: z.string().trim().min(1).max(128) });
+export const amiIdParamsSchema = z.strictObject({ ami_id: resourceIdSchema });
 
 export const amiDeleteResponseSchema = z.object({ success: z.literal(true), message: z.string() });
 export type AmiDeleteResponse = z.infer<typeof amiDeleteResponseSchema>;

@@ -75,7 +75,13 @@ export const userUpdateRequestSchema = z.strictObject({
 });
 export type UserUpdateRequest = z.infer<typeof userUpdateRequestSchema>;
 
-export const userIdParamsSchema = z.strictObject({ id: z.coerce.number().int().positive('User id must be a positive integer') });
+/** Digits only: `0x1`, `1e3` or ` 1` would otherwise be coerced into some other user's id. */
+export const userIdParamsSchema = z.strictObject({
+  id: z
+    .string()
+    .regex(/^[1-9][0-9]{0,14}$/, 'User id must be a positive integer')
+    .transform(Number),
+});
 
 export const usersListResponseSchema = z.object({ users: z.array(userSchema) });
 export type UsersListResponse = z.infer<typeof usersListResponseSchema>;

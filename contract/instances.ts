@@ -54,8 +54,18 @@ export type Recording = z.infer<typeof recordingSchema>;
 export const STREAM_URL_PROTOCOLS = ['http:', 'https:', 'rtmp:', 'rtmps:', 'rtsp:', 'rtsps:', 'srt:'] as const;
 export const STREAM_URL_MESSAGE = 'Stream URL must be an http(s), rtmp(s), rtsp(s) or srt URL with a host';
 
+/** C0 control characters and DEL (NUL cannot even be stored in PostgreSQL text); `allowed` lists exceptions. */
+export function hasControlCharacters(value: string, allowed = ''): boolean {
+  for (const char of value) {
+    const code = char.charCodeAt(0);
+    if ((code < 0x20 || code === 0x7f) && !allowed.includes(char)) return true;
+  }
+  return false;
+}
+
 export function isStreamUrl(value: string): boolean {
-  if (/\s/.test(value)) return false;
+  // Whitespace and control characters have no place in a stream URL.
+  if (/\s/.test(value) || hasControlCharacters(value)) return false;
   try {
     const url = new URL(value);
     return (STREAM_URL_PROTOCOLS as readonly string[]).includes(url.protocol) && url.hostname !== '';
@@ -98,7 +108,13 @@ export const launchConfigSchema = z.strictObject({
   width: evenSide('Width', LAUNCH_LIMITS.maxWidth).default(LAUNCH_DEFAULTS.width),
   height: evenSide('Height', LAUNCH_LIMITS.maxHeight).default(LAUNCH_DEFAULTS.height),
   mosque_id: launchMosqueIdSchema,
-  method: z.string().trim().min(1).max(32).default(LAUNCH_DEFAULTS.method),
+  method: z
+    .string()
+    .trim()
+    .min(1)
+    .max(32)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Method may contain only letters, digits, "_" and "-"')
+    .default(LAUNCH_DEFAULTS.method),
 });
 export type LaunchConfig = z.infer<typeof launchConfigSchema>;
 export type LaunchConfigInput = z.input<typeof launchConfigSchema>;
@@ -118,10 +134,18 @@ export const launchResponseSchema = z.object({
 });
 export type LaunchResponse = z.infer<typeof launchResponseSchema>;
 
+/** Ids of instances (ours `cap-…` or the provider's `i-…`), recordings and images: letters, digits, `.`, `_`, `:`, `-`. */
+export const resourceIdSchema = z
+  .string()
+  .trim()
+  .min(1, 'Id is required')
+  .max(128)
+  .regex(/^[A-Za-z0-9._:-]+$/, 'Id may contain only letters, digits, ".", "_", ":" and "-"');
+
 /* ---------------------------------------------------------------- terminate */
 
 export const terminateRequestSchema = z.strictObject({
-  instance_ids: z.array(z.string().trim().min(1).max(128)).min(1, 'Select at least one instance').max(500),
+  instance_ids: z.array(resourceIdSchema).min(1, 'Select at least one instance').max(500),
 });
 export type TerminateRequest = z.infer<typeof terminateRequestSchema>;
 
@@ -145,7 +169,7 @@ export const terminateAllQuerySchema = z.strictObject({ force: z.enum(['true', '
 
 /* ---------------------------------------------------------------- reads */
 
-export const instanceIdParamsSchema = z.strictObject({ id: z.string().trim().min(1).max(128) });
+export const instanceIdParamsSchema = z.strictObject({ id: resourceIdSchema });
 
 export const instanceLogsQuerySchema = z.strictObject({
   lines: z.coerce.number().int().min(1).max(5000).default(100),
@@ -179,13 +203,19 @@ export const instanceDetailsResponseSchema = envelope(instanceDetailsSchema);
 
 export const recordingsQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
-  instance_id: z.string().trim().min(1).max(128).optional(),
-  mosque_id: z.string().trim().min(1).max(64).optional(),
+  instance_id: resourceIdSchema.optional(),
+  mosque_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z0-9_-]+$/, 'Mosque id may contain only lowercase letters, digits, "_" and "-"')
+    .optional(),
   status: recordingStatusSchema.optional(),
 });
 export const recordingsListResponseSchema = envelope(z.object({ recordings: z.array(recordingSchema) }));
 export type RecordingsListResponse = z.infer<typeof recordingsListResponseSchema>;
-export const recordingIdParamsSchema = z.strictObject({ id: z.string().trim().min(1).max(128) });
+export const recordingIdParamsSchema = z.strictObject({ id: resourceIdSchema });
 
 /** The built-in test broadcast, when the server runs one (DEMO_STREAM). */
 export const demoStreamResponseSchema = envelope(z.object({ url: z.string().nullable() }));

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIVE_MAX_FRAME_BYTES } from '../contract/live';
@@ -21,6 +21,7 @@ import { UsersService } from './modules/users/service';
 import { registerAccessControl } from './plugins/access';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
+import { registerInputGuard } from './plugins/input-guard';
 import { MONITORING_POLL_MS } from '../contract/monitoring';
 import { SecretBox } from './lib/crypto';
 import { ActivityRepository } from './modules/activity/repository';
@@ -55,6 +56,8 @@ export interface BuildOptions {
   scheduler?: SchedulerOptions;
   /** A capture driver to use instead of the one CAPTURE_PROVIDER names (tests, bench). */
   captureDriver?: CaptureProvider;
+  /** Told of every route as it is registered (the authorization matrix test enumerates them). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 export type App = AppInstance & { ctx: AppContext };
@@ -72,6 +75,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const { onRoute } = options;
+  if (onRoute) app.addHook('onRoute', (route) => onRoute(route as unknown as RouteOptions));
 
   const clock = options.clock ?? systemClock;
   const db = await openDatabase(config);
@@ -108,6 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images };
 
   registerErrorHandling(app);
+  registerInputGuard(app);
   registerAccessControl(app, sessions);
   registerRequestMetrics(app, monitoring);
   app.addHook('onReady', async () => monitoring.start(options.healthCheckIntervalMs ?? MONITORING_POLL_MS));

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -41,9 +41,11 @@ export function resolveFfmpeg(configured: string | undefined): ResolvedFfmpeg | 
 }
 
 /** First line of `ffmpeg -version`, or why it could not run. */
-export function probeFfmpeg(file: string): { ok: true; version: string } | { ok: false; error: string } {
-  const result = spawnSync(file, ['-hide_banner', '-version'], { encoding: 'utf8', timeout: 10_000 });
-  if (result.error) return { ok: false, error: result.error.message };
-  if (result.status !== 0) return { ok: false, error: `exited with code ${result.status}` };
-  return { ok: true, version: result.stdout.split('\n')[0]?.trim() ?? 'ffmpeg' };
+export function probeFfmpeg(file: string): Promise<{ ok: true; version: string } | { ok: false; error: string }> {
+  return new Promise((resolve) => {
+    execFile(file, ['-hide_banner', '-version'], { encoding: 'utf8', timeout: 10_000 }, (error, stdout) => {
+      if (error) resolve({ ok: false, error: error.message.split('\n')[0] });
+      else resolve({ ok: true, version: stdout.split('\n')[0]?.trim() || 'ffmpeg' });
+    });
+  });
 }

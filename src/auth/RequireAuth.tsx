@@ -9,7 +9,7 @@ export function FullPageSpinner({ label = 'Loading' }: { label?: string }) {
   return (
     <Box role="status" sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 2 }}>
       <CircularProgress aria-label={label} />
-      <Typography color="text.secondary">{label}...</Typography>
+      <Typography color="textSecondary">{label}...</Typography>
     </Box>
   );
 }

@@ -17,7 +17,7 @@ export function RequireSuperuser({ children }: { children: ReactNode }) {
       <Typography variant="h5" component="h1" gutterBottom>
         Not allowed
       </Typography>
-      <Typography color="text.secondary" sx={{ mb: 3 }}>
+      <Typography color="textSecondary" sx={{ mb: 3 }}>
         You are not allowed to view this page. User management is available to superusers only.
       </Typography>
       <Box>

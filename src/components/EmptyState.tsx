@@ -13,7 +13,7 @@ export function EmptyState({ title, description, icon, action }: EmptyStateProps
   return (
     <Box sx={{ py: 6, px: 2, textAlign: 'center', color: 'text.secondary' }}>
       {icon && <Box sx={{ mb: 1, '& svg': { fontSize: 48 } }}>{icon}</Box>}
-      <Typography variant="h6" color="text.primary">
+      <Typography variant="h6" color="textPrimary">
         {title}
       </Typography>
       {description && <Typography sx={{ mt: 0.5 }}>{description}</Typography>}

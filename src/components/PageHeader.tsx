@@ -16,7 +16,7 @@ export function PageHeader({ title, subtitle, actions }: PageHeaderProps) {
         <Typography variant="h4" component="h1" sx={{ fontWeight: 500 }}>
           {title}
         </Typography>
-        {subtitle && <Typography color="text.secondary">{subtitle}</Typography>}
+        {subtitle && <Typography color="textSecondary">{subtitle}</Typography>}
       </Box>
       {actions && <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>{actions}</Box>}
     </Box>

@@ -20,14 +20,14 @@ export function StatCard({ title, value, subtitle, icon, color = 'primary', chil
       <CardContent>
         <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'flex-start', gap: 2 }}>
           <Box sx={{ minWidth: 0 }}>
-            <Typography color="text.secondary" variant="body2" gutterBottom>
+            <Typography color="textSecondary" variant="body2" gutterBottom>
               {title}
             </Typography>
             <Typography variant="h4" component="p" sx={{ fontWeight: 500 }}>
               {value}
             </Typography>
             {subtitle && (
-              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+              <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>
                 {subtitle}
               </Typography>
             )}

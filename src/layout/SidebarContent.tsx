@@ -42,7 +42,7 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
           label={connected ? 'Connected' : 'Disconnected'}
           sx={{ alignSelf: 'flex-start' }}
         />
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           System status: {statusText(systemStatus)}
         </Typography>
       </Box>
@@ -69,7 +69,7 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
         })}
       </List>
       <Divider />
-      <Typography variant="caption" color="text.secondary" sx={{ p: 2, textAlign: 'center' }}>
+      <Typography variant="caption" color="textSecondary" sx={{ p: 2, textAlign: 'center' }}>
         Version {PRODUCT_VERSION}
       </Typography>
     </Box>

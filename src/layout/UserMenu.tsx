@@ -41,10 +41,10 @@ export function UserMenu() {
       >
         <Box sx={{ px: 2, py: 1, minWidth: 220 }}>
           <Typography sx={{ fontWeight: 500 }}>{user.full_name || user.username}</Typography>
-          <Typography variant="body2" color="text.secondary">
+          <Typography variant="body2" color="textSecondary">
             {user.email}
           </Typography>
-          <Typography variant="caption" color="primary.light">
+          <Typography variant="caption" sx={{ color: 'primary.light' }}>
             {role}
           </Typography>
         </Box>

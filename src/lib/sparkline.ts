@@ -8,6 +8,7 @@ export interface SparklineGeometry {
   path: string;
   /** Points that stand alone (a value between two gaps), drawn as dots. */
   dots: Array<{ x: number; y: number }>;
+  /** The largest value drawn (the scale's top is 10 % above it). */
   max: number;
 }
 
@@ -15,10 +16,11 @@ const round = (n: number) => Math.round(n * 10) / 10;
 
 export function sparkline(values: ReadonlyArray<number | null>, width: number, height: number, padding = 2): SparklineGeometry {
   const present = values.filter((v): v is number => v !== null && Number.isFinite(v));
-  const max = present.length > 0 ? Math.max(...present) * 1.1 : 0;
+  const max = present.length > 0 ? Math.max(...present) : 0;
   if (present.length === 0 || values.length === 0) return { path: '', dots: [], max: 0 };
   const step = values.length > 1 ? (width - 2 * padding) / (values.length - 1) : 0;
-  const scale = max > 0 ? (height - 2 * padding) / max : 0;
+  const top = max * 1.1;
+  const scale = top > 0 ? (height - 2 * padding) / top : 0;
   const point = (value: number, index: number) => ({
     x: round(values.length > 1 ? padding + index * step : width / 2),
     y: round(height - padding - value * scale),

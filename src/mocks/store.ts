@@ -63,9 +63,12 @@ function seed(): MockStore {
 }
 
 export let store: MockStore = seed();
+/** Tokens signed out of during this page's life. */
+const revoked = new Set<string>();
 
 export function resetStore(): void {
   store = seed();
+  revoked.clear();
 }
 
 export function toPublicUser(user: MockUser): User {
@@ -84,9 +87,18 @@ export function openSession(userId: number): string {
   return token;
 }
 
+export function revokeSession(token: string): void {
+  store.sessions.delete(token);
+  revoked.add(token);
+}
+
+/**
+ * The user of a token. A mock token names its user, so `npm run dev:mock` keeps the operator signed in across
+ * page reloads (which reset this in-memory store).
+ */
 export function userForToken(token: string | null | undefined): MockUser | undefined {
-  if (!token) return undefined;
-  const id = store.sessions.get(token);
+  if (!token || revoked.has(token)) return undefined;
+  const id = store.sessions.get(token) ?? Number(/^mock-token-(\d+)-\d+$/.exec(token)?.[1]);
   const user = store.users.find((candidate) => candidate.id === id);
   return user?.is_active ? user : undefined;
 }

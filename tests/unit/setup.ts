@@ -6,6 +6,7 @@ import { server } from './support/server';
 
 // Lazy route chunks are transformed on first use, which can take a few seconds on a busy machine.
 configure({ asyncUtilTimeout: 5000 });
+vi.setConfig({ testTimeout: 20_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 

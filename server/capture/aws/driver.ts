@@ -68,7 +68,7 @@ export interface AwsProviderOptions {
   securityGroupId?: string;
   clock: Clock;
   stallTimeoutSeconds?: number;
-  /** Attempts per call, retries included (the SDK backs off on throttling). */
+  /** Attempts per call, retries included (the SDK backs off on throttling); default the SDK's (AWS_MAX_ATTEMPTS, else 3). */
   maxAttempts?: number;
 }
 
@@ -86,12 +86,18 @@ export class AwsCaptureProvider implements CaptureProvider {
   readonly kind = 'aws' as const;
   /** EC2 rate-limits Describe calls: reconcile every 10 s rather than every second. */
   readonly reconcileIntervalMs = 10_000;
+  readonly scope: string;
   private readonly client: EC2Client;
   /** Results of ended instances (read once from their console output; they never change). */
   private readonly endedResults = new Map<string, ProviderRecording>();
 
   constructor(private readonly options: AwsProviderOptions) {
-    this.client = new EC2Client({ region: options.region, endpoint: options.endpoint, maxAttempts: options.maxAttempts ?? 3 });
+    this.scope = `aws:${options.region}`;
+    this.client = new EC2Client({
+      region: options.region,
+      endpoint: options.endpoint,
+      ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
+    });
   }
 
   private async call<T>(action: string, run: () => Promise<T>): Promise<T> {

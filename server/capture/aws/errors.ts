@@ -10,11 +10,13 @@ interface AwsErrorShape {
 
 const UNAVAILABLE = /Throttl|RequestLimitExceeded|TooManyRequests|RequestThrottled|ServiceUnavailable|Unavailable$|InsufficientInstanceCapacity|InternalError/;
 const NOT_FOUND = /NotFound|\.Malformed$|InvalidAMIID\.Unavailable/;
+const CONFLICT = /IncorrectState|IncorrectInstanceState|InvalidInstanceState|InvalidAMIID\.Pending/;
 const NETWORK = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|TimeoutError|socket hang up/;
 
 /**
  * Turns an EC2 SDK failure into a ProviderError with AWS's own reason: throttling, capacity and
- * an unreachable endpoint are "unavailable" (503), unknown ids "not_found" (404), the rest "failed" (502).
+ * an unreachable endpoint are "unavailable" (503), unknown ids "not_found" (404), a resource in the wrong
+ * state "conflict" (409), the rest "failed" (502).
  */
 export function awsError(error: unknown, action: string): ProviderError {
   if (error instanceof ProviderError) return error;
@@ -24,5 +26,6 @@ export function awsError(error: unknown, action: string): ProviderError {
   if (NETWORK.test(code) || NETWORK.test(message)) return new ProviderError('unavailable', `AWS EC2 cannot be reached (${action}): ${message}`);
   if (UNAVAILABLE.test(code)) return new ProviderError('unavailable', `AWS EC2 ${action} is unavailable right now (${code}): ${message}`);
   if (NOT_FOUND.test(code)) return new ProviderError('not_found', `AWS EC2 ${action}: ${message}`);
+  if (CONFLICT.test(code)) return new ProviderError('conflict', `AWS EC2 ${action}: ${message}`);
   return new ProviderError('failed', `AWS EC2 ${action} failed (${code}): ${message}`);
 }

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -60,14 +61,16 @@ export interface LocalProviderOptions {
 export class LocalCaptureProvider implements CaptureProvider {
   readonly kind = 'local' as const;
   readonly reconcileIntervalMs = 1000;
+  readonly scope: string;
   readonly images: LocalImageStore;
   private readonly instancesDir: string;
   private readonly recordingsDir: string;
   /** Ended instances never change again, so their last reading is kept. */
   private readonly ended = new Map<string, ProviderInstance>();
-  private ffmpegProbe: { at: number; result: ReturnType<typeof probeFfmpeg>; path: string } | undefined;
+  private ffmpegProbe: { at: number; result: Awaited<ReturnType<typeof probeFfmpeg>>; path: string } | undefined;
 
   constructor(private readonly options: LocalProviderOptions) {
+    this.scope = `local:${os.hostname()}:${path.resolve(options.dataDir)}`;
     this.instancesDir = path.join(options.dataDir, 'instances');
     this.recordingsDir = path.join(options.dataDir, 'recordings');
     this.images = new LocalImageStore(path.join(options.dataDir, 'images'), options.clock);
@@ -221,7 +224,7 @@ export class LocalCaptureProvider implements CaptureProvider {
     });
     if (!ffmpeg) return done('down', 'ffmpeg was not found: set FFMPEG_PATH or install ffmpeg');
     if (!this.ffmpegProbe || this.ffmpegProbe.path !== ffmpeg.path || Date.now() - this.ffmpegProbe.at > 60_000) {
-      this.ffmpegProbe = { at: Date.now(), path: ffmpeg.path, result: probeFfmpeg(ffmpeg.path) };
+      this.ffmpegProbe = { at: Date.now(), path: ffmpeg.path, result: await probeFfmpeg(ffmpeg.path) };
     }
     const probe = this.ffmpegProbe.result;
     if (!probe.ok) return done('down', `ffmpeg at ${ffmpeg.path} does not run: ${probe.error}`);
@@ -255,7 +258,7 @@ export class LocalCaptureProvider implements CaptureProvider {
     if (!state?.outcome && !alive) {
       const age = Date.now() - fs.statSync(path.join(dir, INSTANCE_FILES.config)).mtimeMs;
       if (!pid && age < START_GRACE_MS) return this.view(config, state, 'pending', false);
-      state = this.markCrashed(dir, config, state, pid);
+      state = this.markCrashed(dir, config, state, pid, stop);
     }
     if (state?.outcome) {
       const final = this.view(config, state, state.stopCause === 'operator' ? 'terminated' : 'stopped', false);
@@ -268,7 +271,11 @@ export class LocalCaptureProvider implements CaptureProvider {
     return this.view(config, state, live, true);
   }
 
-  private markCrashed(dir: string, config: RecorderConfig, state: RecorderState | undefined, pid: number | undefined): RecorderState {
+  /**
+   * Writes the outcome of a recorder that is gone without one, so the mark survives restarts. A stop
+   * request that killed it before it could handle the signal counts as that stop.
+   */
+  private markCrashed(dir: string, config: RecorderConfig, state: RecorderState | undefined, pid: number | undefined, stop: StopRequest | undefined): RecorderState {
     const ffmpegPid = state?.ffmpegPid;
     if (ffmpegPid && processAlive(ffmpegPid, config.outputPath)) signal(ffmpegPid, 'SIGTERM');
     let bytes = 0;
@@ -278,9 +285,11 @@ export class LocalCaptureProvider implements CaptureProvider {
       // no file
     }
     const hasMedia = bytes > 0 && (state?.mediaSeconds ?? 0) > 0;
-    const reason = state
-      ? `Recorder process ${pid ?? '?'} ended without finishing its capture (it was killed, or the machine restarted)`
-      : 'The recorder did not start; see its log';
+    const reason = stop
+      ? stop.reason
+      : state
+        ? `Recorder process ${pid ?? '?'} ended without finishing its capture (it was killed, or the machine restarted)`
+        : 'The recorder did not start; see its log';
     const now = new Date().toISOString();
     const crashed: RecorderState = {
       version: STATE_FORMAT_VERSION,
@@ -294,8 +303,8 @@ export class LocalCaptureProvider implements CaptureProvider {
       endedAt: now,
       bytes,
       mediaSeconds: state?.mediaSeconds ?? 0,
-      stopCause: state?.stopCause ?? null,
-      outcome: { status: hasMedia ? 'partial' : 'failed', reason, endedBy: 'crash', exitCode: null, signal: null },
+      stopCause: stop ? 'operator' : (state?.stopCause ?? null),
+      outcome: { status: hasMedia ? 'partial' : 'failed', reason, endedBy: stop ? 'operator' : 'crash', exitCode: null, signal: null },
       updatedAt: now,
     };
     writeJsonAtomic(path.join(dir, INSTANCE_FILES.state), crashed);

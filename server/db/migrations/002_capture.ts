@@ -11,6 +11,8 @@ export const captureMigration: DialectMigration = {
       .createTable('instances')
       .addColumn('id', 'text', (c) => c.primaryKey())
       .addColumn('provider', 'text', (c) => c.notNull())
+      // Which driver instance sees it (local:<host>:<data dir>, aws:<region>): see CaptureProvider.scope.
+      .addColumn('scope', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('provider_instance_id', 'text')
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('state', 'text', (c) => c.notNull())
@@ -31,7 +33,7 @@ export const captureMigration: DialectMigration = {
       .execute();
     // A scheduler job launches at most one instance, whichever server runs it (NULLs are distinct).
     await db.schema.createIndex('instances_job_id').on('instances').column('job_id').unique().execute();
-    await db.schema.createIndex('instances_provider_state').on('instances').columns(['provider', 'state']).execute();
+    await db.schema.createIndex('instances_scope_state').on('instances').columns(['scope', 'state']).execute();
     await db.schema.createIndex('instances_launch_time').on('instances').column('launch_time').execute();
 
     await db.schema
@@ -56,6 +58,7 @@ export const captureMigration: DialectMigration = {
       .createTable('images')
       .addColumn('ami_id', 'text', (c) => c.primaryKey())
       .addColumn('provider', 'text', (c) => c.notNull())
+      .addColumn('scope', 'text', (c) => c.notNull().defaultTo(''))
       .addColumn('name', 'text', (c) => c.notNull())
       .addColumn('description', 'text', (c) => c.notNull())
       .addColumn('version', 'text', (c) => c.notNull())

@@ -1,5 +1,4 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { CaptureProviderKind } from '../../../contract/instances';
 import type { Database, ImagesTable } from '../../db/schema';
 
 export type ImageRow = Selectable<ImagesTable>;
@@ -7,8 +6,8 @@ export type ImageRow = Selectable<ImagesTable>;
 export class ImagesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  list(provider: CaptureProviderKind): Promise<ImageRow[]> {
-    return this.db.selectFrom('images').selectAll().where('provider', '=', provider).orderBy('created_at', 'desc').execute();
+  list(scope: string): Promise<ImageRow[]> {
+    return this.db.selectFrom('images').selectAll().where('scope', '=', scope).orderBy('created_at', 'desc').execute();
   }
 
   findById(amiId: string): Promise<ImageRow | undefined> {

@@ -51,12 +51,12 @@ export class ImagesService {
       throw providerHttpError(error);
     }
     const known = new Set(provided.map((image) => image.imageId));
-    for (const row of await this.repository.list(this.driver.kind)) {
+    for (const row of await this.repository.list(this.driver.scope)) {
       if (!known.has(row.ami_id)) await this.repository.delete(row.ami_id); // deleted outside the console
     }
     for (const image of provided) await this.repository.upsert(this.toRow(image, null));
     const latest = latestImage(provided)?.imageId;
-    return (await this.repository.list(this.driver.kind)).map((row) => toAmi(row, latest));
+    return (await this.repository.list(this.driver.scope)).map((row) => toAmi(row, latest));
   }
 
   /** Starts an image of an instance; the name gets a timestamp so versions never collide. */
@@ -64,7 +64,7 @@ export class ImagesService {
     const request = amiCreateRequestSchema.parse(input);
     const instance = await this.instances.resolve(request.instance_id);
     if (!instance.provider_instance_id) throw conflict(`Instance ${request.instance_id} is still launching; try again in a moment`);
-    if (instance.provider !== this.driver.kind) throw conflict(`Instance ${request.instance_id} runs on the ${instance.provider} provider, not this one`);
+    if (instance.scope && instance.scope !== this.driver.scope) throw conflict(`Instance ${request.instance_id} runs elsewhere (${instance.scope}), not on this server's provider`);
     const stamp = this.clock.now().toISOString().replace(/[-:]/g, '').replace('T', '-').replace(/\.\d+Z$/, '');
     let image: ProviderImage;
     try {
@@ -96,6 +96,7 @@ export class ImagesService {
     return {
       ami_id: image.imageId,
       provider: this.driver.kind,
+      scope: this.driver.scope,
       name: image.name,
       description: image.description,
       version: image.version,

@@ -26,6 +26,10 @@ export class FleetCaptureProvider implements CaptureProvider {
     return this.driver.kind;
   }
 
+  get scope() {
+    return this.driver.scope;
+  }
+
   get reconcileIntervalMs() {
     return this.driver.reconcileIntervalMs;
   }

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { CaptureProviderKind, Instance, InstanceState, RecordingStatus } from '../../../contract/instances';
+import type { Instance, InstanceState, RecordingStatus } from '../../../contract/instances';
 import type { Database, InstancesTable } from '../../db/schema';
 
 export type InstanceRow = Selectable<InstancesTable>;
@@ -67,25 +67,25 @@ export class InstancesRepository {
     return this.db.selectFrom('instances').selectAll().where('job_id', '=', jobId).executeTakeFirst();
   }
 
-  findByProviderId(provider: CaptureProviderKind, providerInstanceId: string): Promise<InstanceRow | undefined> {
+  findByProviderId(scope: string, providerInstanceId: string): Promise<InstanceRow | undefined> {
     return this.db
       .selectFrom('instances')
       .selectAll()
-      .where('provider', '=', provider)
+      .where('scope', '=', scope)
       .where('provider_instance_id', '=', providerInstanceId)
       .executeTakeFirst();
   }
 
-  /** Rows of this provider whose recorder may still be working. */
-  listLive(provider: CaptureProviderKind): Promise<InstanceRow[]> {
-    return this.db.selectFrom('instances').selectAll().where('provider', '=', provider).where('state', 'in', LIVE_STATES).execute();
+  /** Rows of this scope whose recorder may still be working. */
+  listLive(scope: string): Promise<InstanceRow[]> {
+    return this.db.selectFrom('instances').selectAll().where('scope', '=', scope).where('state', 'in', LIVE_STATES).execute();
   }
 
-  listActive(provider: CaptureProviderKind): Promise<InstanceRow[]> {
+  listActive(scope: string): Promise<InstanceRow[]> {
     return this.db
       .selectFrom('instances')
       .selectAll()
-      .where('provider', '=', provider)
+      .where('scope', '=', scope)
       .where('state', 'in', ACTIVE_STATES)
       .orderBy('launch_time')
       .execute();

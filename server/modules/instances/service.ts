@@ -84,7 +84,8 @@ export class InstancesService {
 
   async logs(id: string, lines: number): Promise<{ instanceId: string; logs: string[] }> {
     const row = await this.resolve(id);
-    if (!row.provider_instance_id || row.provider !== this.driver.kind) return { instanceId: row.id, logs: [] };
+    if (row.scope && row.scope !== this.driver.scope) throw conflict(`Instance ${id} runs elsewhere (${row.scope}); its logs are there`);
+    if (!row.provider_instance_id) return { instanceId: row.id, logs: [] };
     try {
       return { instanceId: row.id, logs: await this.driver.logs(row.provider_instance_id, lines) };
     } catch (error) {
@@ -107,6 +108,7 @@ export class InstancesService {
       await this.repository.insert({
         id,
         provider: this.driver.kind,
+        scope: this.driver.scope,
         provider_instance_id: null,
         name,
         state: 'pending',
@@ -213,7 +215,7 @@ export class InstancesService {
 
   /** Emergency stop: every running and pending instance of this provider, each reported. */
   async terminateAll(reason: string): Promise<TerminateResult[]> {
-    const rows = await this.repository.listActive(this.driver.kind);
+    const rows = await this.repository.listActive(this.driver.scope);
     const results = await this.stopEach(
       rows,
       rows.map((r) => r.id),
@@ -230,6 +232,7 @@ export class InstancesService {
           return { success: false, result: { instance_id: instanceId, success: false, state: row.state, message: `Not running (it is ${row.state})` } };
         }
         try {
+          if (row.scope && row.scope !== this.driver.scope) throw conflict(`Instance ${row.id} runs elsewhere (${row.scope}); terminate it there`);
           if (!row.provider_instance_id) throw conflict(`Instance ${row.id} is still launching; try again in a moment`);
           await this.driver.terminate(row.provider_instance_id, { reason });
           await this.repository.update(row.id, { state: 'stopping', state_reason: reason, updated_at: this.clock.now().toISOString() });
@@ -260,7 +263,7 @@ export class InstancesService {
 
   private async reconcileOnce(): Promise<void> {
     const seen = await this.driver.list();
-    const live = await this.repository.listLive(this.driver.kind);
+    const live = await this.repository.listLive(this.driver.scope);
     const byId = new Map(live.map((row) => [row.id, row]));
     const byProviderId = new Map(live.filter((row) => row.provider_instance_id).map((row) => [row.provider_instance_id as string, row]));
     const handled = new Set<string>();
@@ -273,7 +276,7 @@ export class InstancesService {
         if (!ACTIVE_STATES.includes(instance.state) && instance.state !== 'stopping') continue;
         // Not among the live rows: an ended row the recorder outlived, or an orphan with no row at all.
         row = (instance.launchId ? await this.repository.findById(instance.launchId) : undefined) ??
-          (await this.repository.findByProviderId(this.driver.kind, instance.providerInstanceId)) ??
+          (await this.repository.findByProviderId(this.driver.scope, instance.providerInstanceId)) ??
           (await this.adopt(instance));
         if (!row) continue;
         instancesChanged = true;
@@ -325,6 +328,7 @@ export class InstancesService {
     const row = await this.repository.insert({
       id,
       provider: this.driver.kind,
+      scope: this.driver.scope,
       provider_instance_id: instance.providerInstanceId,
       name: instance.name,
       state: instance.state,
@@ -356,7 +360,7 @@ export class InstancesService {
 
   /** Rows whose recorder may still be working (pending, running, stopping). */
   liveRows(): Promise<InstanceRow[]> {
-    return this.repository.listLive(this.driver.kind);
+    return this.repository.listLive(this.driver.scope);
   }
 
   /** The newest rows, for callers that want more than the console's fields. */

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { clientMessageSchema, LIVE_AUTH_TIMEOUT_MS, LIVE_CLOSE_UNAUTHORIZED, type ClientMessage } from '../../../contract/live';
 import type { Clock } from '../../lib/clock';
+import { findUnsafeText } from '../../plugins/input-guard';
 import type { SessionService } from '../auth/session-service';
 import { toUser } from '../users/repository';
 import type { LiveClient, LiveHub } from './hub';
@@ -18,7 +19,10 @@ export interface ConnectionDeps {
 
 function parse(raw: RawData): ClientMessage | undefined {
   try {
-    const parsed = clientMessageSchema.safeParse(JSON.parse(raw.toString()));
+    const data: unknown = JSON.parse(raw.toString());
+    // Text the databases cannot hold (NUL, unpaired surrogates) is malformed here as on HTTP.
+    if (findUnsafeText(data) !== undefined) return undefined;
+    const parsed = clientMessageSchema.safeParse(data);
     return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;

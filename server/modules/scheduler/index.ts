@@ -49,5 +49,6 @@ export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptio
     log: wiring.log,
     recordActivity: services && ((input) => services().activity.record(input)),
     watchMosques: services && ((listener) => services().mosques.onChange((change) => listener(change.mosque_id))),
+    provideJobCounts: services && ((counts) => services().monitoring.provideSchedulerJobCounts(counts)),
   });
 }

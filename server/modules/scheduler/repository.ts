@@ -104,6 +104,16 @@ export class SchedulerRepository {
     return Number(row.n);
   }
 
+  /** Every job by status (monitoring's capture_scheduler_jobs). */
+  async countByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('scheduler_jobs')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('n')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
+  }
+
   /** Recording jobs waiting to launch, soonest first. */
   upcoming(limit: number): Promise<JobRow[]> {
     return this.db
@@ -151,12 +161,12 @@ export class SchedulerRepository {
       .execute();
   }
 
-  /** Pending, never-attempted recording jobs due after `now`. */
-  untouchedFuture(now: string, mosqueId?: string): Promise<JobRow[]> {
+  /** Pending, never-attempted recording jobs due after `now` (of one mosque, or all). */
+  untouchedFuture(now: string, mosqueId?: string): Promise<Pick<JobRow, 'id' | 'mosque_id'>[]> {
     let query = this.db.selectFrom('scheduler_jobs');
     if (mosqueId !== undefined) query = query.where('mosque_id', '=', mosqueId);
     return query
-      .selectAll()
+      .select(['id', 'mosque_id'])
       .where('kind', '=', 'recording')
       .where('status', '=', 'scheduled')
       .where('attempts', '=', 0)

@@ -61,6 +61,8 @@ export class SchedulerRunner {
   private closed = false;
   /** When the armed timer fires (ms since epoch); arming only ever moves it earlier until it fires. */
   private armedFor: number | undefined;
+  /** Due jobs are waiting for a launch slot: the end of a launch wakes us, not the (past) due time. */
+  private saturated = false;
 
   constructor(private readonly deps: RunnerDeps) {}
 
@@ -100,7 +102,7 @@ export class SchedulerRunner {
       }
       const next = await repository.nextScheduled();
       const due = next?.next_run_time ? new Date(next.next_run_time).getTime() - clock.now().getTime() : POLL_INTERVAL_MS;
-      this.armIn(due);
+      this.armIn(due <= 0 && this.saturated ? POLL_INTERVAL_MS : due);
     } catch (error) {
       this.deps.log.error({ err: error }, 'scheduler could not arm its timer');
       this.armIn(POLL_INTERVAL_MS);
@@ -151,10 +153,13 @@ export class SchedulerRunner {
     const slots = LAUNCH_CONCURRENCY - this.inflight.size;
     const due = await repository.findDue(nowIso, Math.max(slots, 0) + 50);
     let started = 0;
+    this.saturated = false;
     for (const job of due) {
       if (job.recording_end !== null && job.recording_end <= nowIso) {
         await this.markMissed(job, nowIso);
-      } else if (started < slots && job.next_run_time) {
+      } else if (started >= slots) {
+        this.saturated = true;
+      } else if (job.next_run_time) {
         const late = job.attempts === 0 && job.recording_start !== null && now.getTime() - new Date(job.recording_start).getTime() > LATE_AFTER_MS;
         if (await repository.claim(job.id, job.next_run_time, this.claimant, nowIso, late)) {
           started++;

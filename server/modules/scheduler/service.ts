@@ -12,7 +12,7 @@ import {
   type UpcomingRecording,
 } from '../../../contract/scheduler';
 import type { Clock } from '../../lib/clock';
-import { conflict, notFound } from '../../lib/http-error';
+import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/http-error';
 import type { ActivityActor, ActivityInput } from '../activity/service';
 import { CronExpression } from './cron';
 import { planSchedule } from './planning';
@@ -31,11 +31,19 @@ export interface SchedulerDeps {
   log: RunnerLog;
   /** Writes the activity log (operator actions and the daily run); absent in isolated tests. */
   recordActivity?(input: ActivityInput): Promise<void>;
+  /** Hands monitoring a way to count jobs by status. */
+  provideJobCounts?(counts: () => Promise<Record<string, number>>): void;
   /** Subscribes to mosque changes (create, update, delete); returns the unsubscribe. */
   watchMosques?(listener: (mosqueId: string) => void): () => void;
 }
 
 const UNKNOWN_MOSQUE = 'Unknown or inactive mosque';
+
+/** The planner's own failure (prayer times cannot be computed) is a dependency being down: 503. */
+function unavailable(error: unknown): never {
+  if (error instanceof HttpError) throw error;
+  throw serviceUnavailable(`Prayer times are unavailable: ${error instanceof Error ? error.message : String(error)}`);
+}
 
 const cron = new CronExpression(RECURRING_CRON);
 
@@ -102,6 +110,7 @@ export class SchedulerService {
       await this.repository.update(RECURRING_JOB_ID, { trigger, next_run_time: cron.next(now).toISOString(), updated_at: nowIso });
     }
     this.unwatch ??= this.deps.watchMosques?.((mosqueId) => this.queueReplan(mosqueId));
+    this.deps.provideJobCounts?.(() => this.repository.countByStatus());
     await this.runner.arm();
   }
 
@@ -149,7 +158,7 @@ export class SchedulerService {
   }
 
   prayerTimes(): Promise<SchedulerPrayerTime[]> {
-    return this.deps.planner.prayerTimes(this.deps.clock.now());
+    return this.deps.planner.prayerTimes(this.deps.clock.now()).catch(unavailable);
   }
 
   async start(actor: ActivityActor | null): Promise<SchedulerStatus> {
@@ -174,7 +183,7 @@ export class SchedulerService {
     const { forceRefresh, mosqueFilter } = scheduleRequestSchema.parse(input);
     const now = this.deps.clock.now();
     if (!(await this.repository.isRunning(now.toISOString()))) throw conflict(SCHEDULER_NOT_RUNNING_MESSAGE);
-    const { plans, skipped } = await this.deps.planner.planFriday(now, mosqueFilter);
+    const { plans, skipped } = await this.deps.planner.planFriday(now, mosqueFilter).catch(unavailable);
     const known = new Set([...plans.map((p) => p.mosqueId), ...skipped.map((s) => s.mosqueId)]);
     const skips: SkippedMosque[] = skipped.map((s) => ({ mosque_id: s.mosqueId, mosque_name: s.mosqueName, reason: s.reason }));
     for (const id of mosqueFilter ?? []) {

@@ -10,10 +10,10 @@ export function StrengthMeter({ password }: { password: string }) {
   return (
     <Box sx={{ mt: 1, mb: 1 }} data-testid="strength-meter">
       <Box sx={{ display: 'flex', justifyContent: 'space-between', mb: 0.5 }}>
-        <Typography variant="body2" color="text.secondary">
+        <Typography variant="body2" color="textSecondary">
           Password strength
         </Typography>
-        <Typography variant="body2" color={`${strength.color}.main`} sx={{ fontWeight: 500 }}>
+        <Typography variant="body2" sx={{ fontWeight: 500, color: `${strength.color}.main` }}>
           {strength.label}
         </Typography>
       </Box>

@@ -1,6 +1,181 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import AddIcon from '@mui/icons-material/Add';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import DescriptionIcon from '@mui/icons-material/Description';
+import LocationOnIcon from '@mui/icons-material/LocationOn';
+import MosqueIcon from '@mui/icons-material/Mosque';
+import ScheduleIcon from '@mui/icons-material/Schedule';
+import { useMemo, useState } from 'react';
+import type { GenerateRequest, Mosque } from '../../../contract/config';
+import {
+  MOSQUE_MESSAGES,
+  mosqueErrorMessage,
+  useCoordinates,
+  useCreateMosque,
+  useDeleteMosque,
+  useGenerateConfigs,
+  useMosques,
+  usePrayerTimes,
+  useUpdateMosque,
+} from '../../api/config';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
+import { StatCard } from '../../components/StatCard';
+import { useNotify } from '../../notifications/context';
+import { configFileName, downloadJson } from './download';
+import { GenerateDialog } from './GenerateDialog';
+import { createPayload, EMPTY_MOSQUE_FORM, formFromMosque, updatePayload, type MosqueFormValues } from './mosque-form';
+import { MosqueFormDialog } from './MosqueFormDialog';
+import { MosquesTable } from './MosquesTable';
 
-/** Placeholder until the Config Generator page is built (SPEC.md section 2). */
+type FormState = { mode: 'add' } | { mode: 'edit'; mosque: Mosque } | null;
+
+export const deleteQuestion = (id: string) => `Are you sure you want to delete mosque ${id}? This action cannot be undone.`;
+
+/** /config: mosques, their coordinates and prayer times, and recording configuration files (SPEC.md section 2). */
 export default function ConfigPage() {
-  return <PageHeader title="Config Generator" />;
+  const notify = useNotify();
+  const mosques = useMosques();
+  const coordinates = useCoordinates();
+  const prayerTimes = usePrayerTimes();
+  const createMosque = useCreateMosque();
+  const updateMosque = useUpdateMosque();
+  const deleteMosque = useDeleteMosque();
+  const generate = useGenerateConfigs();
+  const [form, setForm] = useState<FormState>(null);
+  const [formKey, setFormKey] = useState(0);
+  // The mosque stays named while its confirmation closes.
+  const [deleting, setDeleting] = useState<Mosque | null>(null);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [generating, setGenerating] = useState(false);
+  const [dismissedError, setDismissedError] = useState(0);
+
+  const list = useMemo(() => mosques.data ?? [], [mosques.data]);
+  const located = useMemo(() => {
+    const ids = new Set((coordinates.data ?? []).map((record) => record.mosque_id));
+    for (const mosque of list) if (mosque.latitude !== null && mosque.longitude !== null) ids.add(mosque.mosque_id);
+    return ids;
+  }, [coordinates.data, list]);
+  const times = useMemo(() => new Map((prayerTimes.data ?? []).map((record) => [record.mosque_id, record])), [prayerTimes.data]);
+  const ready = list.filter((mosque) => located.has(mosque.mosque_id) && times.has(mosque.mosque_id)).length;
+  const loadError =
+    mosques.isError && mosques.errorUpdatedAt !== dismissedError ? mosqueErrorMessage(mosques.error, MOSQUE_MESSAGES.loadFailed) : null;
+
+  const openForm = (next: FormState) => {
+    setFormKey((key) => key + 1);
+    setForm(next);
+  };
+
+  const save = (values: MosqueFormValues) => {
+    if (form?.mode === 'edit') {
+      updateMosque.mutate(
+        { id: form.mosque.mosque_id, body: updatePayload(formFromMosque(form.mosque), values) },
+        {
+          onSuccess: () => {
+            notify.success(MOSQUE_MESSAGES.updated);
+            setForm(null);
+          },
+          onError: (error) => notify.error(mosqueErrorMessage(error, MOSQUE_MESSAGES.updateFailed)),
+        },
+      );
+    } else {
+      createMosque.mutate(createPayload(values), {
+        onSuccess: () => {
+          notify.success(MOSQUE_MESSAGES.added);
+          setForm(null);
+        },
+        onError: (error) => notify.error(mosqueErrorMessage(error, MOSQUE_MESSAGES.addFailed)),
+      });
+    }
+  };
+
+  const confirmDelete = () => {
+    if (!deleting || !confirmOpen) return;
+    const id = deleting.mosque_id;
+    deleteMosque.mutate(id, {
+      onSuccess: () => {
+        notify.success(MOSQUE_MESSAGES.deleted(id));
+        setConfirmOpen(false);
+      },
+      onError: (error) => {
+        notify.error(mosqueErrorMessage(error, MOSQUE_MESSAGES.deleteFailed));
+        setConfirmOpen(false);
+      },
+    });
+  };
+
+  const runGenerate = (settings: GenerateRequest) => {
+    generate.mutate(settings, {
+      onSuccess: (result) => {
+        if (result.total_configs > 0) downloadJson(configFileName(), result.recordings);
+        notify.success(MOSQUE_MESSAGES.generated(result.total_configs));
+        if (result.skipped.length > 0) {
+          const reasons = result.skipped.map((skip) => `${skip.mosque_id}: ${skip.reason}`).join('; ');
+          notify.warning(`Skipped ${result.skipped.length} mosque(s): ${reasons}`);
+        }
+        setGenerating(false);
+      },
+      onError: (error) => notify.error(mosqueErrorMessage(error, MOSQUE_MESSAGES.generateFailed)),
+    });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Config Generator"
+        subtitle="Mosques, their coordinates and prayer times, and recording configurations"
+        actions={
+          <>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm({ mode: 'add' })}>
+              Add Mosque
+            </Button>
+            <Button variant="outlined" startIcon={<DescriptionIcon />} onClick={() => setGenerating(true)} disabled={list.length === 0}>
+              Generate Configs
+            </Button>
+          </>
+        }
+      />
+      <ErrorBanner message={loadError} onClose={() => setDismissedError(mosques.errorUpdatedAt)} />
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' }, gap: 2, mb: 3 }}>
+        <StatCard title="Total Mosques" value={list.length} icon={<MosqueIcon />} color="primary" />
+        <StatCard title="Coordinates" value={list.filter((m) => located.has(m.mosque_id)).length} icon={<LocationOnIcon />} color="info" />
+        <StatCard title="Prayer Times" value={list.filter((m) => times.has(m.mosque_id)).length} icon={<ScheduleIcon />} color="warning" />
+        <StatCard title="Ready to Record" value={ready} subtitle="Coordinates and prayer time" icon={<CheckCircleIcon />} color="success" />
+      </Box>
+      <MosquesTable
+        mosques={list}
+        loading={mosques.isPending}
+        located={located}
+        prayerTimes={times}
+        onEdit={(mosque) => openForm({ mode: 'edit', mosque })}
+        onDelete={(mosque) => {
+          setDeleting(mosque);
+          setConfirmOpen(true);
+        }}
+      />
+      {form && (
+        <MosqueFormDialog
+          key={formKey}
+          mode={form.mode}
+          initial={form.mode === 'edit' ? formFromMosque(form.mosque) : EMPTY_MOSQUE_FORM}
+          saving={createMosque.isPending || updateMosque.isPending}
+          onCancel={() => setForm(null)}
+          onSubmit={save}
+        />
+      )}
+      <ConfirmDialog
+        open={confirmOpen}
+        title="Delete Mosque"
+        message={deleting ? deleteQuestion(deleting.mosque_id) : ''}
+        confirmLabel="Delete"
+        confirmColor="error"
+        busy={deleteMosque.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setConfirmOpen(false)}
+      />
+      {generating && <GenerateDialog mosques={list} generating={generate.isPending} onCancel={() => setGenerating(false)} onGenerate={runGenerate} />}
+    </>
+  );
 }

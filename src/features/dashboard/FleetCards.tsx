@@ -19,7 +19,7 @@ export function FleetCards() {
   const barValue = runningBarValue(fleet.running);
   return (
     <>
-      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+      <Grid size={{ xs: 12, sm: 4 }}>
         <StatCard title="Running Instances" value={fleet.running} subtitle={`${fleet.pending} pending`} icon={<ComputerIcon />} color="success">
           <Box sx={{ mt: 2 }}>
             <LinearProgress
@@ -29,16 +29,16 @@ export function FleetCards() {
               aria-label={`Running instances: ${fleet.running} of ${DASHBOARD_BAR_FULL}`}
               sx={{ height: 8, borderRadius: 4 }}
             />
-            <Typography variant="caption" color="text.secondary">
+            <Typography variant="caption" color="textSecondary">
               {fleet.running} / {DASHBOARD_BAR_FULL}
             </Typography>
           </Box>
         </StatCard>
       </Grid>
-      <Grid size={{ xs: 12, sm: 6, md: 4 }}>
-        <StatCard title="Total Instances" value={fleet.total} subtitle="Listed by the fleet" icon={<StorageIcon />} color="primary" />
+      <Grid size={{ xs: 12, sm: 4 }}>
+        <StatCard title="Total Instances" value={fleet.total} subtitle={`${fleet.total - fleet.running - fleet.pending} stopped or ended`} icon={<StorageIcon />} color="primary" />
       </Grid>
-      <Grid size={{ xs: 12, sm: 12, md: 4 }}>
+      <Grid size={{ xs: 12, sm: 4 }}>
         <StatCard
           title="Recordings"
           value={stats.data?.total_recordings ?? recordings.length}

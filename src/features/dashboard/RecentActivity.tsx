@@ -77,7 +77,7 @@ export function RecentActivity() {
   let body: ReactNode;
   if (activity.isPending) body = <CircularProgress size={24} aria-label="Loading activity" />;
   else if (activity.isError) body = <Typography color="error">{apiErrorMessage(activity.error, ACTIVITY_LOAD_FAILED)}</Typography>;
-  else if (activity.data.length === 0) body = <Typography color="text.secondary">No activity yet</Typography>;
+  else if (activity.data.length === 0) body = <Typography color="textSecondary">No activity yet</Typography>;
   else
     body = (
       <List dense aria-label="Recent activity" disablePadding>

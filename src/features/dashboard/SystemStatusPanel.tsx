@@ -12,7 +12,7 @@ import { activeRecordings, healthBarValue, summarizeFleet, systemStatusColor, sy
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 2 }}>
-      <Typography color="text.secondary">{label}</Typography>
+      <Typography color="textSecondary">{label}</Typography>
       {children}
     </Box>
   );
@@ -37,15 +37,15 @@ export function SystemStatusPanel() {
             <Chip size="small" color={systemStatusColor(systemStatus)} label={systemStatusLabel(systemStatus)} aria-label={`System status ${systemStatusLabel(systemStatus)}`} />
           </Row>
           <Row label="Active Recordings">
-            <Typography fontWeight={500}>{activeRecordings(recordings)}</Typography>
+            <Typography sx={{ fontWeight: 500 }}>{activeRecordings(recordings)}</Typography>
           </Row>
           <Row label="Pending Tasks">
-            <Typography fontWeight={500}>{pending}</Typography>
+            <Typography sx={{ fontWeight: 500 }}>{pending}</Typography>
           </Row>
           <Box>
             <Box sx={{ display: 'flex', justifyContent: 'space-between', mb: 0.5 }}>
-              <Typography color="text.secondary">System Health</Typography>
-              <Typography fontWeight={500}>{health}%</Typography>
+              <Typography color="textSecondary">System Health</Typography>
+              <Typography sx={{ fontWeight: 500 }}>{health}%</Typography>
             </Box>
             <LinearProgress
               variant="determinate"

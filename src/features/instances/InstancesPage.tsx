@@ -1,6 +1,215 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Grid from '@mui/material/Grid';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import AddIcon from '@mui/icons-material/Add';
+import CloudQueueIcon from '@mui/icons-material/CloudQueue';
+import DeleteSweepIcon from '@mui/icons-material/DeleteSweep';
+import DnsIcon from '@mui/icons-material/Dns';
+import HourglassTopIcon from '@mui/icons-material/HourglassTop';
+import PlayCircleIcon from '@mui/icons-material/PlayCircle';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { useMemo, useState } from 'react';
+import type { Instance, LaunchConfigInput } from '../../../contract/instances';
+import {
+  INSTANCE_ERRORS,
+  launchErrorMessage,
+  terminateErrorMessage,
+  useEmergencyStop,
+  useLaunchInstance,
+  useTerminateInstances,
+} from '../../api/instances';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
+import { StatCard } from '../../components/StatCard';
+import { useLive } from '../../live/context';
+import { useNotify } from '../../notifications/context';
+import { DetailsDialog } from './DetailsDialog';
+import { EmergencyStopButton } from './EmergencyStopButton';
+import { fleetSummary, isActive, terminateSelectedMessage } from './fleet';
+import { InstancesTable } from './InstancesTable';
+import { LaunchDialog } from './LaunchDialog';
+import { LogsDialog } from './LogsDialog';
+import { useFleet } from './useFleet';
 
-/** Placeholder until the Instances page is built (SPEC.md section 2). */
+type TerminateTarget = { kind: 'selected'; ids: string[] } | { kind: 'one'; instance: Instance } | null;
+
+/** The Instances page (SPEC.md sections 2, 4, 5 and 8, Instances). */
 export default function InstancesPage() {
-  return <PageHeader title="Instances" />;
+  const { connected } = useLive();
+  const fleet = useFleet();
+  const notify = useNotify();
+  const launch = useLaunchInstance();
+  const terminate = useTerminateInstances();
+  const emergency = useEmergencyStop();
+
+  const [banner, setBanner] = useState<string | null>(null);
+  const [dismissedListError, setDismissedListError] = useState(0);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [launchOpen, setLaunchOpen] = useState(false);
+  const [launchKey, setLaunchKey] = useState(0);
+  const [launchError, setLaunchError] = useState<string | null>(null);
+  const [logsFor, setLogsFor] = useState<Instance | null>(null);
+  const [detailsFor, setDetailsFor] = useState<Instance | null>(null);
+  const [terminateTarget, setTerminateTarget] = useState<TerminateTarget>(null);
+  const [emergencyOpen, setEmergencyOpen] = useState(false);
+
+  const instances = useMemo(() => fleet.data ?? [], [fleet.data]);
+  const summary = fleetSummary(instances);
+  // Selections follow the fleet: an instance that stopped meanwhile is no longer selected.
+  const selectedIds = instances.filter((instance) => isActive(instance) && selected.has(instance.id)).map((instance) => instance.id);
+  /** The freshest copy of an instance a dialog was opened for. */
+  const current = (instance: Instance | null) => (instance ? (instances.find((i) => i.id === instance.id) ?? instance) : null);
+  const listError = fleet.isError && fleet.errorUpdatedAt !== dismissedListError ? INSTANCE_ERRORS.list : null;
+
+  const openLaunch = () => {
+    setLaunchError(null);
+    setLaunchKey((key) => key + 1);
+    setLaunchOpen(true);
+  };
+
+  const submitLaunch = (config: LaunchConfigInput) => {
+    setLaunchError(null);
+    launch.mutate(config, {
+      onSuccess: (response) => {
+        setLaunchOpen(false);
+        notify.success(response.message);
+      },
+      onError: (error) => setLaunchError(launchErrorMessage(error)),
+    });
+  };
+
+  const confirmTerminate = () => {
+    if (!terminateTarget) return;
+    const ids = terminateTarget.kind === 'selected' ? terminateTarget.ids : [terminateTarget.instance.id];
+    terminate.mutate(ids, {
+      onSuccess: (response) => {
+        notify.success(response.message);
+        setSelected((previous) => new Set([...previous].filter((id) => !ids.includes(id))));
+      },
+      onError: (error) => setBanner(terminateErrorMessage(error)),
+      onSettled: () => setTerminateTarget(null),
+    });
+  };
+
+  const confirmEmergencyStop = () => {
+    emergency.mutate(undefined, {
+      onSuccess: (response) => {
+        notify.warning(response.message);
+        setSelected(new Set());
+      },
+      onError: () => setBanner(INSTANCE_ERRORS.emergencyStop),
+      onSettled: () => setEmergencyOpen(false),
+    });
+  };
+
+  return (
+    <Box sx={{ pb: 10 }}>
+      <PageHeader
+        title="Instances"
+        actions={
+          <>
+            <Chip
+              label={`Connected: ${connected ? 'Yes' : 'No'}`}
+              color={connected ? 'success' : 'default'}
+              variant={connected ? 'filled' : 'outlined'}
+              size="small"
+            />
+            {selectedIds.length > 0 && (
+              <Button
+                variant="contained"
+                color="error"
+                startIcon={<DeleteSweepIcon />}
+                onClick={() => setTerminateTarget({ kind: 'selected', ids: selectedIds })}
+                disabled={terminate.isPending}
+              >
+                Terminate Selected ({selectedIds.length})
+              </Button>
+            )}
+            <Tooltip title="Refresh">
+              <span>
+                <IconButton aria-label="Refresh" onClick={() => void fleet.refetch()} disabled={fleet.isFetching}>
+                  <RefreshIcon />
+                </IconButton>
+              </span>
+            </Tooltip>
+            <Button variant="contained" startIcon={<AddIcon />} onClick={openLaunch}>
+              Launch Instance
+            </Button>
+          </>
+        }
+      />
+      <ErrorBanner message={banner ?? listError} onClose={() => (banner ? setBanner(null) : setDismissedListError(fleet.errorUpdatedAt))} />
+      <Grid container spacing={2} sx={{ mb: 3 }}>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <StatCard title="Running" value={summary.running} icon={<PlayCircleIcon />} color="success" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <StatCard title="Pending" value={summary.pending} icon={<HourglassTopIcon />} color="warning" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 4 }}>
+          <StatCard title="Total" value={summary.total} icon={<DnsIcon />} color="primary" />
+        </Grid>
+      </Grid>
+      <InstancesTable
+        instances={instances}
+        loading={fleet.isPending}
+        selected={new Set(selectedIds)}
+        onSelectedChange={setSelected}
+        onDetails={setDetailsFor}
+        onLogs={setLogsFor}
+        onTerminate={(instance) => setTerminateTarget({ kind: 'one', instance })}
+        empty={<EmptyState icon={<CloudQueueIcon />} title="No instances found" description="Launch your first instance to get started" />}
+      />
+      <EmergencyStopButton disabled={summary.running === 0} busy={emergency.isPending} onClick={() => setEmergencyOpen(true)} />
+
+      {launchOpen && (
+        <LaunchDialog
+          key={launchKey}
+          busy={launch.isPending}
+          error={launchError}
+          onDismissError={() => setLaunchError(null)}
+          onCancel={() => setLaunchOpen(false)}
+          onLaunch={submitLaunch}
+        />
+      )}
+      {detailsFor && (
+        <DetailsDialog
+          instance={current(detailsFor) ?? detailsFor}
+          onClose={() => setDetailsFor(null)}
+          onLogs={setLogsFor}
+          onTerminate={(instance) => setTerminateTarget({ kind: 'one', instance })}
+        />
+      )}
+      {logsFor && <LogsDialog instance={current(logsFor) ?? logsFor} onClose={() => setLogsFor(null)} />}
+      <ConfirmDialog
+        open={terminateTarget !== null}
+        title={terminateTarget?.kind === 'selected' ? 'Terminate Selected Instances' : 'Terminate Instance'}
+        message={
+          terminateTarget?.kind === 'selected'
+            ? terminateSelectedMessage(terminateTarget.ids.length)
+            : `Are you sure you want to terminate instance ${terminateTarget?.instance.name ?? ''}? This action cannot be undone.`
+        }
+        confirmLabel="Terminate"
+        confirmColor="error"
+        busy={terminate.isPending}
+        onConfirm={confirmTerminate}
+        onCancel={() => setTerminateTarget(null)}
+      />
+      <ConfirmDialog
+        open={emergencyOpen}
+        title="Emergency Stop"
+        message={`This terminates every running and pending instance (${summary.total}) at once. Recordings in progress are closed as partial files. This action cannot be undone.`}
+        confirmLabel="Stop All Instances"
+        confirmColor="error"
+        busy={emergency.isPending}
+        onConfirm={confirmEmergencyStop}
+        onCancel={() => setEmergencyOpen(false)}
+      />
+    </Box>
+  );
 }

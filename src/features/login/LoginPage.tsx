@@ -49,7 +49,7 @@ export default function LoginPage() {
         <Typography variant="h5" component="h1" align="center" sx={{ fontWeight: 600 }}>
           Capture Command Center
         </Typography>
-        <Typography color="text.secondary" align="center" sx={{ mb: 2 }}>
+        <Typography color="textSecondary" align="center" sx={{ mb: 2 }}>
           Sign in to the operator console
         </Typography>
         {params.get('reason') === 'session_expired' && !error && (
@@ -90,7 +90,7 @@ export default function LoginPage() {
             Login
           </Button>
         </Box>
-        <Typography variant="body2" color="text.secondary" align="center" sx={{ mt: 3 }}>
+        <Typography variant="body2" color="textSecondary" align="center" sx={{ mt: 3 }}>
           Use the credentials created during setup.
         </Typography>
       </Paper>

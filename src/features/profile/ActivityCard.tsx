@@ -14,13 +14,13 @@ export function ActivityCard({ user }: { user: User }) {
           Activity Information
         </Typography>
         <Grid container spacing={2}>
-          <Grid size={{ xs: 12, sm: 4 }}>
+          <Grid size={{ xs: 12, sm: 6, xl: 4 }}>
             <InfoRow label="Last Login">{formatLongDateTime(user.last_login)}</InfoRow>
           </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
+          <Grid size={{ xs: 12, sm: 6, xl: 4 }}>
             <InfoRow label="Account Created">{formatLongDateTime(user.created_at)}</InfoRow>
           </Grid>
-          <Grid size={{ xs: 12, sm: 4 }}>
+          <Grid size={{ xs: 12, sm: 6, xl: 4 }}>
             <InfoRow label="Last Updated">{formatLongDateTime(user.updated_at)}</InfoRow>
           </Grid>
         </Grid>

@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 export function InfoRow({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box>
-      <Typography variant="body2" color="text.secondary">
+      <Typography variant="body2" color="textSecondary">
         {label}
       </Typography>
       <Box sx={{ typography: 'body1', overflowWrap: 'anywhere' }}>{children}</Box>

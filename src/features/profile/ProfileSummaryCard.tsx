@@ -15,7 +15,7 @@ export function ProfileSummaryCard({ user }: { user: User }) {
         <Typography variant="h5" component="h2">
           {user.full_name || user.username}
         </Typography>
-        <Typography color="text.secondary">@{user.username}</Typography>
+        <Typography color="textSecondary">@{user.username}</Typography>
         <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1, flexWrap: 'wrap', justifyContent: 'center' }}>
           <Chip label={roleLabel(user.role)} color="primary" size="small" />
           {user.is_superuser && <Chip label="Superuser" color="secondary" size="small" />}

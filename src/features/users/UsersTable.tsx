@@ -46,7 +46,7 @@ export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, 
         <TableHead>
           <TableRow>
             {COLUMNS.map((column) => (
-              <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'}>
+              <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
                 {column}
               </TableCell>
             ))}
@@ -65,7 +65,7 @@ export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, 
                     <UserAvatar username={user.username} fullName={user.full_name} size={36} />
                     <Box sx={{ minWidth: 0 }}>
                       <Typography sx={{ fontWeight: 500 }}>{user.full_name || user.username}</Typography>
-                      <Typography variant="body2" color="text.secondary">
+                      <Typography variant="body2" color="textSecondary">
                         @{user.username}
                       </Typography>
                     </Box>
@@ -81,7 +81,7 @@ export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, 
                 <TableCell>
                   <Chip size="small" variant="outlined" label={user.is_active ? 'Active' : 'Inactive'} color={user.is_active ? 'success' : 'default'} />
                 </TableCell>
-                <TableCell>{formatDateTime(user.last_login)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(user.last_login)}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   <Tooltip title="Edit User">
                     <IconButton aria-label={`Edit User ${user.username}`} onClick={() => onEdit(user)} size="small">

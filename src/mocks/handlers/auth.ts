@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import type { ChangePasswordRequest, LoginRequest, LoginResponse, UserCreateRequest, VerifyTokenResponse } from '../../../contract/auth';
 import type { MessageBody } from '../../../contract/common';
 import { authorize, bearer, errorResponse, readJson } from '../http';
-import { findUser, nowIso, openSession, store, toPublicUser } from '../store';
+import { findUser, nowIso, openSession, revokeSession, toPublicUser } from '../store';
 import { createMockUser } from './users';
 
 export const authHandlers = [
@@ -27,7 +27,7 @@ export const authHandlers = [
     const user = authorize(request);
     if (user instanceof Response) return user;
     const token = bearer(request);
-    if (token) store.sessions.delete(token);
+    if (token) revokeSession(token);
     return HttpResponse.json<MessageBody>({ success: true, message: 'Signed out' });
   }),
 

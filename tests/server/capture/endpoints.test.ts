@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +146,38 @@ describe('instances and AMI endpoints (local driver)', () => {
       expect(await broken.app.ctx.capture.health()).toMatchObject({ provider: 'local', status: 'down' });
     } finally {
       await broken.close();
+    }
+  });
+
+  it('launches several configs with max_workers at a time', async () => {
+    const configs = ['m-one', 'm-two', 'm-three'].map((mosque_id) => ({ url: `http://127.0.0.1:9/${mosque_id}.m3u8`, duration: 5, width: 320, height: 240, mosque_id }));
+    const response = await post('/api/instances/launch', { configs, max_workers: 2 });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().message).toBe('Launched 3 instance(s)');
+    expect(response.json().data.instances.map((i: { mosque_id: string }) => i.mosque_id)).toEqual(['m-one', 'm-two', 'm-three']);
+    expect(response.json().data.failed).toEqual([]);
+  });
+
+  it('terminates a pending instance whose stream never answers', async () => {
+    const silent = http.createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/live.m3u8`;
+      const launched = await post('/api/instances/launch', launchBody({ url, duration: 60, width: 320, height: 240 }));
+      const id = launched.json().data.instances[0].id as string;
+      await waitFor(async () => fs.existsSync(path.join(t.config.dataDir, 'instances', id, 'state.json')), 'the recorder to start');
+      expect((await details(id)).state).toBe('pending');
+      const terminated = await post('/api/instances/terminate', { instance_ids: [id] });
+      expect(terminated.statusCode, terminated.body).toBe(200);
+      const ended = await waitFor(async () => {
+        const d = await details(id);
+        return d.state === 'terminated' ? d : undefined;
+      }, 'the pending instance to terminate', 20_000);
+      expect(ended.running_at).toBeNull();
+      expect(ended.recording).toMatchObject({ status: 'failed', reason: 'Terminated by admin' });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
     }
   });
 

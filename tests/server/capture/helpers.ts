@@ -145,7 +145,7 @@ export function instancePids(dataDir: string, instanceId: string): { recorder?: 
 
 /** Kills every recorder (with its process group) and ffmpeg the tests started in this data folder. */
 export function killRecorders(dataDir: string): void {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = fs.readdirSync(path.join(dataDir, 'instances'));
   } catch {

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WebSocket } from 'ws';
 import type { InstanceDetails } from '../../../contract/instances';
+import type { ServerMessage } from '../../../contract/live';
 import { buildApp, type App } from '../../../server/app';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { alive, decodesCleanly, ffprobe, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from './helpers';
@@ -75,7 +77,18 @@ describe('local capture driver', () => {
   it('terminate stops a capture early and leaves a playable partial file', async () => {
     const launched = await launch({ url: source.url, duration: 120, width: 320, height: 240 });
     await until(launched.id, 'to run', (d) => d.state === 'running');
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+
+    // A console that subscribed to this instance's logs gets them pushed (every 5 s) while it runs.
+    const pushed: ServerMessage[] = [];
+    const socket = { readyState: 1, OPEN: 1, bufferedAmount: 0, send: (p: string) => pushed.push(JSON.parse(p) as ServerMessage), close: () => undefined, terminate: () => undefined };
+    const subscriber = { socket: socket as unknown as WebSocket, sessionId: 's', userId: 1, logSubscriptions: new Set([launched.id]) };
+    app.ctx.hub.add(subscriber);
+    try {
+      const logs = await waitFor(() => pushed.find((m) => m.type === 'instance_logs'), 'logs pushed to the subscriber', 8000);
+      expect(logs).toMatchObject({ instance_id: launched.id, logs: expect.arrayContaining([expect.stringMatching(/media is flowing/)]) });
+    } finally {
+      app.ctx.hub.remove(subscriber);
+    }
 
     const response = await t.request({ method: 'POST', url: '/api/instances/terminate', token, payload: { instance_ids: [launched.id] } });
     expect(response.statusCode, response.body).toBe(200);

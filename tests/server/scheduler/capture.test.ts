@@ -79,7 +79,7 @@ describe('a due job on the local capture driver', () => {
 
       const jobs = jobsResponseSchema.parse((await s.request({ method: 'GET', url: '/api/scheduler/jobs', token: await s.login() })).json()).data.jobs;
       const job = jobs.find((j) => j.kind === 'recording');
-      expect(job).toMatchObject({ status: 'launched', attempts: 1, last_error: null });
+      expect(job, JSON.stringify(job)).toMatchObject({ status: 'launched', attempts: 1, last_error: null });
       instanceId = job?.instance_id ?? undefined;
       expect(instanceId).toMatch(/^cap-/);
       // The fleet announced the launch; the scheduler did not announce it a second time.

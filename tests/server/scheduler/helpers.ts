@@ -56,11 +56,11 @@ export class SchedulerEnv {
     this.planner = new FixedTimePlanner(mosques.map((m) => ({ ...m })));
   }
 
-  static async create(options: { start?: string; mosques?: PlannedMosque[] } = {}): Promise<SchedulerEnv> {
+  static async create(options: { start?: string; mosques?: PlannedMosque[]; env?: Record<string, string> } = {}): Promise<SchedulerEnv> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-sched-'));
     const pg = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
     const config: Config = {
-      ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }),
+      ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ...options.env }),
       consoleDir: undefined,
     };
     if (pg) config.databaseUrl = pg.url;

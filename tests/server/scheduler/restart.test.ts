@@ -10,12 +10,12 @@ import { createPostgresDatabase } from '../../support/test-database';
 
 const MINUTE = 60_000;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
+async function until<T>(what: string | (() => Promise<string>), probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : await what()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -136,7 +136,8 @@ describe('scheduler across a SIGKILL', () => {
     const db = await openDatabase({ dataDir, databaseUrl });
     const t0 = Date.now();
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
-    const burst = Array.from({ length: 8 }, (_, i) => jobRow(`burst-${i}`, t0 + 12_000 + i * 1500));
+    // Spread wide enough that a slow start (a loaded machine) still leaves some due after the kill.
+    const burst = Array.from({ length: 10 }, (_, i) => jobRow(`burst-${i}`, t0 + 12_000 + i * 3000));
     await db.kysely
       .insertInto('scheduler_jobs')
       .values([
@@ -155,7 +156,7 @@ describe('scheduler across a SIGKILL', () => {
     const port = await freePort();
     server = await startServer(port);
     // Kill it in the middle of the burst: some launched, some due while it is down.
-    await until('part of the burst to launch', async () => (await readJobs(db))['burst-2']?.status === 'launched', 60_000);
+    await until('part of the burst to launch', async () => (await readJobs(db))['burst-1']?.status === 'launched', 60_000);
     process.kill(-(server.pid ?? 0), 'SIGKILL');
     await new Promise((resolve) => server?.once('exit', resolve));
     const atKill = await readJobs(db);
@@ -163,7 +164,9 @@ describe('scheduler across a SIGKILL', () => {
     await new Promise((resolve) => setTimeout(resolve, 4000));
 
     server = await startServer(port);
-    const jobs = await until('every job to settle', async () => {
+    const settleReport = async () =>
+      `every job to settle: ${JSON.stringify(Object.values(await readJobs(db)).map((j) => [j.id, j.status, j.attempts, j.last_error]))}`;
+    const jobs = await until(settleReport, async () => {
       const all = await readJobs(db);
       return Object.values(all).every((j) => j.status === 'launched' || j.status === 'missed') && all;
     }, 60_000);

@@ -17,7 +17,7 @@ describe('scheduling Friday recordings', () => {
 
   beforeEach(async () => {
     // Saturday 31 October 2026: the EU left summer time last Sunday, the US leaves it tomorrow.
-    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z' });
+    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z', env: { METRICS_TOKEN: 'metrics-token-for-tests-0123456789' } });
     s = await env.build();
     token = await s.login();
   });
@@ -87,6 +87,15 @@ describe('scheduling Friday recordings', () => {
       next_recording_mosque: 'Auckland Mosque',
       next_recording_job_id: 'friday-akl0000001-2026-11-06',
     });
+  });
+
+  it('exports job counts by status to monitoring', async () => {
+    await schedule();
+    await s.request({ method: 'POST', url: '/api/scheduler/cancel/friday-lon0000001-2026-11-06', token });
+    const metrics = await s.request({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-for-tests-0123456789' } });
+    expect(metrics.statusCode).toBe(200);
+    expect(metrics.body).toContain('capture_scheduler_jobs{status="scheduled"} 6');
+    expect(metrics.body).toContain('capture_scheduler_jobs{status="cancelled"} 1');
   });
 
   it('shows the recurring job with a cron trigger, and prayer times from the planner', async () => {
@@ -182,6 +191,17 @@ describe('scheduling Friday recordings', () => {
     expect((await schedule({ forceRefresh: 'yes' })).statusCode).toBe(400);
     expect((await schedule({ extra: 1 })).statusCode).toBe(400);
     expect((await schedule()).statusCode).toBe(200);
+  });
+
+  it('answers 503 with the reason when prayer times cannot be computed', async () => {
+    const failing = () => Promise.reject(new Error('adhan is not available'));
+    const broken = await env.build({ planner: { planFriday: failing, prayerTimes: failing } });
+    const brokenToken = await broken.login();
+    for (const [method, url] of [['POST', '/api/scheduler/schedule-friday'], ['GET', '/api/scheduler/prayer-times']] as const) {
+      const response = await broken.request({ method, url, token: brokenToken, payload: method === 'POST' ? {} : undefined });
+      expect(response.statusCode).toBe(503);
+      expect(response.json().detail).toBe('Prayer times are unavailable: adhan is not available');
+    }
   });
 
   it('needs a session on every scheduler call', async () => {

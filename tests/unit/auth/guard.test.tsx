@@ -6,7 +6,7 @@ import { server } from '../support/server';
 
 describe('route guard', () => {
   it('sends a visitor without a session to /login', async () => {
-    renderApp('/instances');
+    renderApp('/profile');
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(currentPath()).toBe('/login');
   });
@@ -18,36 +18,36 @@ describe('route guard', () => {
         return HttpResponse.json({ valid: false }, { status: 401 });
       }),
     );
-    renderApp('/instances', { as: 'admin' });
+    renderApp('/profile', { as: 'admin' });
     expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
     expect(screen.getByText('Loading...')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
   });
 
   it('opens the page once the token is verified', async () => {
-    renderApp('/instances', { as: 'admin' });
+    renderApp('/change-password', { as: 'admin' });
     expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
-    expect(await screen.findByRole('heading', { name: 'Instances', level: 1 })).toBeInTheDocument();
-    expect(currentPath()).toBe('/instances');
+    expect(await screen.findByRole('heading', { name: 'Change Password', level: 1 })).toBeInTheDocument();
+    expect(currentPath()).toBe('/change-password');
   });
 
   it('removes a token the server refuses and signs out', async () => {
     localStorage.setItem('token', 'stale-token');
-    renderApp('/monitoring');
+    renderApp('/profile');
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBeNull();
   });
 
   it('treats a failed verification (no answer) the same way', async () => {
     server.use(http.get('/api/auth/verify-token', () => HttpResponse.error()));
-    renderApp('/', { as: 'admin' });
+    renderApp('/profile', { as: 'admin' });
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBeNull();
   });
 
   it('sends an unknown path to the dashboard', async () => {
     renderApp('/no-such-page', { as: 'admin' });
-    expect(await screen.findByRole('heading', { name: 'Dashboard', level: 1 })).toBeInTheDocument();
+    await waitFor(() => expect(currentPath()).toBe('/'));
   });
 
   it('signs out to /login?reason=session_expired when the server ends the session', async () => {
@@ -80,8 +80,8 @@ describe('logout', () => {
 
   it('still signs out when the server cannot be reached', async () => {
     server.use(http.post('/api/auth/logout', () => HttpResponse.error()));
-    const { user } = renderApp('/', { as: 'admin' });
-    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    const { user } = renderApp('/change-password', { as: 'admin' });
+    await screen.findByRole('heading', { name: 'Change Password', level: 1 });
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     await user.click(screen.getByRole('menuitem', { name: 'Logout' }));
     await waitFor(() => expect(currentPath()).toBe('/login'));

@@ -86,8 +86,8 @@ describe('session timeout in the console', () => {
 
   it('logs out from the warning at once', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { user } = renderApp('/', { as: 'admin', userOptions: { advanceTimers: vi.advanceTimersByTime } });
-    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    const { user } = renderApp('/change-password', { as: 'admin', userOptions: { advanceTimers: vi.advanceTimersByTime } });
+    await screen.findByRole('heading', { name: 'Change Password', level: 1 });
     await act(() => vi.advanceTimersByTimeAsync(24 * HOUR - 3 * MINUTE));
     const dialog = await screen.findByRole('dialog', { name: 'Session expiring soon' });
     await user.click(within(dialog).getByRole('button', { name: 'Logout' }));

@@ -12,23 +12,18 @@ async function openAt(path: string, as = 'admin') {
 const topBar = () => within(screen.getByRole('banner'));
 
 describe('shared layout', { timeout: 15_000 }, () => {
+  // Every path's title is covered by tests/unit/lib/page-title.test.ts; here, the pages of this folder's owner.
   it.each([
-    ['/', 'Dashboard'],
-    ['/instances', 'Instances'],
-    ['/ami', 'AMI Manager'],
-    ['/config', 'Config Generator'],
-    ['/scheduling', 'Scheduling'],
-    ['/monitoring', 'Monitoring'],
-    ['/github', 'GitHub'],
     ['/profile', 'My Profile'],
     ['/change-password', 'Change Password'],
+    ['/users', 'User Management'],
   ])('titles %s "%s" in the top bar', async (path, title) => {
     await openAt(path);
     expect(topBar().getByText(title)).toBeInTheDocument();
   });
 
   it('lists the nav items in order, marks the current one and shows the version', async () => {
-    await openAt('/ami');
+    await openAt('/profile');
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     const links = within(nav).getAllByRole('link');
     expect(links.map((link) => link.textContent)).toEqual([
@@ -40,20 +35,22 @@ describe('shared layout', { timeout: 15_000 }, () => {
       'Monitoring',
       'GitHub',
     ]);
-    expect(within(nav).getByRole('link', { name: 'AMI Manager' })).toHaveAttribute('aria-current', 'page');
+    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/', '/instances', '/ami', '/config', '/scheduling', '/monitoring', '/github']);
+    expect(links.filter((link) => link.getAttribute('aria-current') === 'page')).toHaveLength(0);
     expect(screen.getByText('Version 1.0.0')).toBeInTheDocument();
     expect(screen.getByText('Capture Command Center')).toBeInTheDocument();
   });
 
-  it('navigates from the sidebar', async () => {
-    const { user } = await openAt('/');
-    await user.click(screen.getByRole('link', { name: 'Monitoring' }));
-    expect(await screen.findByRole('heading', { name: 'Monitoring', level: 1 })).toBeInTheDocument();
-    expect(currentPath()).toBe('/monitoring');
+  it('navigates from the sidebar and marks the current item', async () => {
+    const { user } = await openAt('/profile');
+    const nav = screen.getByRole('navigation', { name: 'Main navigation' });
+    await user.click(within(nav).getByRole('link', { name: 'Dashboard' }));
+    await waitFor(() => expect(currentPath()).toBe('/'));
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
   });
 
   it('shows Live / Connected and the system status once the live feed welcomes the console', async () => {
-    await openAt('/');
+    await openAt('/profile');
     expect(await topBar().findByText('Live')).toBeInTheDocument();
     expect(screen.getByText('Connected')).toBeInTheDocument();
     expect(screen.getByText('System status: Operational')).toBeInTheDocument();
@@ -61,15 +58,15 @@ describe('shared layout', { timeout: 15_000 }, () => {
 
   it('shows Offline / Disconnected without a live feed', async () => {
     store.liveAvailable = false;
-    await openAt('/');
-    await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
+    await openAt('/profile');
+    await screen.findByRole('heading', { name: 'My Profile', level: 1 });
     expect(topBar().getByText('Offline')).toBeInTheDocument();
     expect(screen.getByText('Disconnected')).toBeInTheDocument();
     expect(screen.getByText('System status: Unknown')).toBeInTheDocument();
   });
 
   it('opens the user menu: name, email, role label; Profile and Change Password navigate', async () => {
-    const { user } = await openAt('/');
+    const { user } = await openAt('/users');
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     const menu = within(screen.getByRole('menu'));
     expect(screen.getByText('System Administrator')).toBeInTheDocument();
@@ -83,20 +80,20 @@ describe('shared layout', { timeout: 15_000 }, () => {
   });
 
   it('labels a plain user "User" in the menu', async () => {
-    const { user } = await openAt('/', 'operator');
+    const { user } = await openAt('/profile', 'operator');
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
-    expect(screen.getByText('Fleet Operator')).toBeInTheDocument();
-    expect(within(screen.getByRole('menu')).getByText(/^User$/)).toBeInTheDocument();
+    const menu = within(screen.getByRole('menu'));
+    expect(menu.getByText('Fleet Operator')).toBeInTheDocument();
+    expect(menu.getByText(/^User$/)).toBeInTheDocument();
   });
 
   it('opens the navigation drawer from the menu button on narrow screens', async () => {
-    const { user } = await openAt('/');
+    const { user } = await openAt('/profile');
     await user.click(screen.getByRole('button', { name: 'Open navigation' }));
     // While the drawer is open the rest of the page is hidden from assistive technology: one nav remains.
     const drawerNav = await screen.findByRole('navigation', { name: 'Main navigation' });
     expect(drawerNav.closest('[role="presentation"]')).not.toBeNull();
-    await user.click(within(drawerNav).getByRole('link', { name: 'Instances' }));
-    await waitFor(() => expect(currentPath()).toBe('/instances'));
+    await user.keyboard('{Escape}');
     await waitFor(() => expect(document.querySelector('[role="presentation"]')).toBeNull());
   });
 });

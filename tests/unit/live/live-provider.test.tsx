@@ -2,7 +2,6 @@ import { act, render, screen } from '@testing-library/react';
 import { useEffect, useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Instance } from '../../../contract/instances';
-import { defaultLiveUrl } from '../../../src/live/connection';
 import { useLive } from '../../../src/live/context';
 import { LiveProvider } from '../../../src/live/LiveProvider';
 import { FakeWebSocket, fakeSocketFactory } from '../support/fake-websocket';
@@ -204,12 +203,5 @@ describe('LiveProvider', () => {
     expect(socket.closedByClient).toBe(true);
     act(() => void vi.advanceTimersByTime(60_000));
     expect(FakeWebSocket.instances).toHaveLength(1);
-  });
-});
-
-describe('defaultLiveUrl', () => {
-  it('uses wss on https pages and ws otherwise, on the same host', async () => {
-    expect(defaultLiveUrl({ protocol: 'https:', host: 'console.example.org' })).toBe('wss://console.example.org/ws');
-    expect(defaultLiveUrl({ protocol: 'http:', host: '127.0.0.1:8000' })).toBe('ws://127.0.0.1:8000/ws');
   });
 });

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import userEvent, { type UserEvent } from '@testing-library/user-event';
-import { useEffect, type ReactElement } from 'react';
+import { useLayoutEffect, type ReactElement } from 'react';
 import { MemoryRouter, Route, Routes, useLocation, type Location } from 'react-router-dom';
 import { AppProviders } from '../../../src/app/App';
 import { createQueryClient } from '../../../src/app/query-client';
@@ -12,7 +12,8 @@ let currentLocation: Location | null = null;
 
 function LocationProbe() {
   const location = useLocation();
-  useEffect(() => {
+  // A layout effect runs during the commit, so the path is current as soon as the page shows (even with fake timers).
+  useLayoutEffect(() => {
     currentLocation = location;
   }, [location]);
   return null;

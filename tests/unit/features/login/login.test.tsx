@@ -75,7 +75,7 @@ describe('Login page', () => {
     await user.type(screen.getByLabelText(/Username/), MOCK_ADMIN.username);
     await user.type(screen.getByLabelText(/Password/), MOCK_ADMIN.password);
     await user.click(screen.getByRole('button', { name: 'Login' }));
-    expect(await screen.findByRole('heading', { name: 'Dashboard', level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
     expect(currentPath()).toBe('/');
     expect(localStorage.getItem('token')).toMatch(/^mock-token-/);
   });
@@ -116,6 +116,7 @@ describe('Login page', () => {
 
   it('sends a signed-in operator on to the dashboard', async () => {
     renderApp('/login', { as: 'admin' });
-    expect(await screen.findByRole('heading', { name: 'Dashboard', level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/');
   });
 });

@@ -1,0 +1,146 @@
+/**
+ * API throughput: requests per second and p50/p99 latency of authenticated GET /api/instances/
+ * (200 instances) and GET /api/scheduler/upcoming at 50 connections, each against a bare Fastify
+ * route serving the very same JSON body from the same kind of process (bench/baseline-server.ts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { openDatabase } from '../server/db';
+import { round, type BenchResult } from './lib';
+import { signIn, startBaselineServer, startRealServer } from './servers';
+
+const CONNECTIONS = 50;
+const SECONDS = 8;
+const INSTANCES = 200;
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(url: string, token?: string): Promise<Load> {
+  const options = { url, connections: CONNECTIONS, headers: token ? { authorization: `Bearer ${token}` } : {} };
+  await autocannon({ ...options, duration: 2 }); // warm-up: JIT, caches, connection pools
+  const result = await autocannon({ ...options, duration: SECONDS });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+/** Writes 200 finished and live instances of another recorder scope, so the server lists but never reconciles them. */
+async function seedInstances(dataDir: string): Promise<void> {
+  const db = await openDatabase({ dataDir, databaseUrl: undefined });
+  const states = ['running', 'pending', 'stopped', 'terminated'] as const;
+  const launched = Date.parse('2026-11-20T09:00:00Z');
+  await db.kysely
+    .insertInto('instances')
+    .values(
+      Array.from({ length: INSTANCES }, (_, i) => ({
+        id: `bench-${String(i).padStart(4, '0')}`,
+        provider: 'local',
+        scope: 'bench-seed',
+        provider_instance_id: `bench-${i}`,
+        name: `Recorder ${i}`,
+        state: states[i % states.length],
+        instance_type: 'local-ffmpeg',
+        mosque_id: `mosque${String(i % 50).padStart(4, '0')}`,
+        url: `https://streams.example.org/${i}/index.m3u8`,
+        method: 'api',
+        duration: 7200,
+        width: 1280,
+        height: 720,
+        image_id: null,
+        launch_time: new Date(launched + i * 60_000).toISOString(),
+        running_at: null,
+        ended_at: null,
+        state_reason: null,
+        job_id: null,
+        updated_at: new Date(launched + i * 60_000).toISOString(),
+      })),
+    )
+    .execute();
+  await db.close();
+}
+
+async function scheduleMosques(baseUrl: string, token: string): Promise<void> {
+  const call = async (method: string, url: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+  };
+  for (let i = 0; i < 40; i++) {
+    await call('POST', '/api/config/mosques', {
+      name: `Mosque ${i}`,
+      languages: ['en'],
+      latitude: -40 + i * 2,
+      longitude: -120 + i * 6,
+      ID_token: `https://streams.example.org/${i}/index.m3u8`,
+      active: true,
+    });
+  }
+  await call('POST', '/api/scheduler/start');
+  await call('POST', '/api/scheduler/schedule-friday', { forceRefresh: false, mosqueFilter: null });
+}
+
+async function compare(name: string, url: string, token: string, dataDir: string): Promise<BenchResult[]> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`${url}: ${response.status}`);
+  const bodyFile = path.join(dataDir, `${name.replace(/\W+/g, '-')}.json`);
+  fs.writeFileSync(bodyFile, await response.text());
+  const ours = await load(url, token);
+  const baseline = await startBaselineServer(bodyFile);
+  try {
+    const bare = await load(`${baseline.baseUrl}/json`);
+    const label = 'bare Fastify route, same JSON body';
+    if (ours.errors > 0) throw new Error(`${name}: ${ours.errors} failed requests under load`);
+    return [
+      {
+        name: `API: ${name} throughput at ${CONNECTIONS} connections`,
+        figure: round(ours.rps, 0),
+        unit: 'req/s',
+        baseline: round(bare.rps, 0),
+        baselineLabel: label,
+        ratio: round(ours.rps / bare.rps, 3),
+        budget: name.includes('instances') ? 'at least 0.5x the baseline' : undefined,
+        withinBudget: name.includes('instances') ? ours.rps >= bare.rps / 2 : undefined,
+      },
+      { name: `API: ${name} p50 latency`, figure: ours.p50, unit: 'ms', baseline: bare.p50, baselineLabel: label, ratio: round(ours.p50 / Math.max(bare.p50, 1), 3) },
+      {
+        name: `API: ${name} p99 latency`,
+        figure: ours.p99,
+        unit: 'ms',
+        baseline: bare.p99,
+        baselineLabel: label,
+        ratio: round(ours.p99 / Math.max(bare.p99, 1), 3),
+        budget: name.includes('instances') ? 'under 25 ms' : undefined,
+        withinBudget: name.includes('instances') ? ours.p99 < 25 : undefined,
+      },
+    ];
+  } finally {
+    await baseline.stop();
+  }
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const server = await startRealServer(seedInstances);
+  try {
+    const token = await signIn(server.baseUrl);
+    await scheduleMosques(server.baseUrl, token);
+    return [
+      ...(await compare(`GET /api/instances/ (${INSTANCES} instances)`, `${server.baseUrl}/api/instances/`, token, server.dataDir)),
+      ...(await compare('GET /api/scheduler/upcoming', `${server.baseUrl}/api/scheduler/upcoming?limit=20`, token, server.dataDir)),
+    ];
+  } finally {
+    await server.stop();
+    fs.rmSync(server.dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  console.table(await run());
+}

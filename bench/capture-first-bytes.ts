@@ -1,0 +1,126 @@
+/**
+ * Capture start-up: the time from POST /api/instances/launch (local driver) to the first media bytes
+ * (the first MP4 fragment, `mdat`) in the recording file, median of several runs, against bare ffmpeg
+ * started with the same arguments on the same live HLS stream in the same run. The difference is what
+ * the fleet adds: the request, the instance folder, and the detached recorder process starting.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildApp, type App } from '../server/app';
+import { buildFfmpegArgs } from '../server/capture/ffmpeg-args';
+import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION } from '../server/capture/recorder-state';
+import { loadConfig } from '../server/config';
+import { killRecorders, startHlsSource, waitFor } from '../tests/server/capture/helpers';
+import { median, round, withRatio, type BenchResult } from './lib';
+
+const RUNS = 5;
+const PASSWORD = 'Bench-pass-1';
+
+/** Resolves when the file holds its first media fragment; returns the time it took from `since`. */
+async function firstMediaBytes(file: () => string | undefined, since: number): Promise<number> {
+  return waitFor(
+    () => {
+      const name = file();
+      if (!name) return undefined;
+      try {
+        return fs.readFileSync(name).includes('mdat') ? performance.now() - since : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    'the first media bytes',
+    30_000,
+    10,
+  );
+}
+
+async function bareFfmpeg(url: string, dir: string, run: number): Promise<number> {
+  const outputPath = path.join(dir, `bare-${run}.mp4`);
+  const args = buildFfmpegArgs({
+    version: STATE_FORMAT_VERSION,
+    instanceId: `bare-${run}`,
+    name: 'bare',
+    url,
+    duration: 30,
+    width: 640,
+    height: 360,
+    mosqueId: null,
+    method: 'api',
+    jobId: null,
+    idempotencyKey: `bare-${run}`,
+    recordingId: null,
+    imageId: null,
+    ffmpegPath: 'ffmpeg',
+    outputPath,
+    logPath: path.join(dir, 'bare.log'),
+    settings: DEFAULT_RECORDER_SETTINGS,
+    createdAt: new Date().toISOString(),
+  });
+  const started = performance.now();
+  const child = spawn('ffmpeg', args, { stdio: 'ignore' });
+  try {
+    return await firstMediaBytes(() => outputPath, started);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+async function throughFleet(app: App, token: string, url: string): Promise<number> {
+  const started = performance.now();
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/instances/launch',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { configs: [{ url, duration: 30, width: 640, height: 360 }], max_workers: 1 },
+  });
+  if (response.statusCode !== 200) throw new Error(`launch failed: ${response.statusCode} ${response.body}`);
+  const id = response.json<{ data: { instances: { id: string }[] } }>().data.instances[0].id;
+  const recording = await app.ctx.recordings.findRowByInstance(id);
+  const elapsed = await firstMediaBytes(() => recording?.file_path ?? undefined, started);
+  await app.ctx.instances.terminate([id], 'benchmark run done');
+  return elapsed;
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-'));
+  const source = await startHlsSource();
+  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }), consoleDir: undefined };
+  const app = await buildApp(config, { logger: false });
+  try {
+    await app.ctx.users.bootstrapSuperuser({ username: 'admin', password: PASSWORD, dataDir });
+    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: PASSWORD } });
+    const token = login.json<{ access_token: string }>().access_token;
+    const fleet: number[] = [];
+    const bare: number[] = [];
+    for (let i = 0; i <= RUNS; i++) {
+      const ours = await throughFleet(app, token, source.url);
+      const theirs = await bareFfmpeg(source.url, dataDir, i);
+      if (i > 0) {
+        // The first round warms the disk cache, tsx's transform cache and the HLS server.
+        fleet.push(ours);
+        bare.push(theirs);
+      }
+    }
+    return [
+      withRatio({
+        name: `Capture: launch request to first media bytes (local driver, median of ${RUNS})`,
+        figure: round(median(fleet), 0),
+        unit: 'ms',
+        baseline: round(median(bare), 0),
+        baselineLabel: 'bare ffmpeg with the same arguments on the same live HLS stream',
+      }),
+    ];
+  } finally {
+    await app.close();
+    killRecorders(dataDir);
+    await source.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  console.table(await run());
+}

@@ -1,0 +1,73 @@
+/**
+ * `npm run bench`: runs every benchmark in bench/ one after another (they share two cores, so never
+ * in parallel) and writes bench/RESULTS.md and bench/results.json: each figure, the baseline
+ * measured in the same run, their ratio, and the budget it is held to.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BenchResult } from './lib';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Benchmarks in the order they run, by file name in bench/. */
+const BENCHMARKS = ['console-size', 'api', 'live-feed', 'scheduler', 'prayer-times', 'capture-first-bytes'];
+
+interface Section {
+  benchmark: string;
+  seconds: number;
+  results: BenchResult[];
+  error?: string;
+}
+
+async function runOne(name: string): Promise<Section> {
+  const started = performance.now();
+  try {
+    const module = (await import(path.join(here, `${name}.ts`))) as { run(): Promise<BenchResult[]> };
+    const results = await module.run();
+    return { benchmark: name, seconds: (performance.now() - started) / 1000, results };
+  } catch (error) {
+    return { benchmark: name, seconds: (performance.now() - started) / 1000, results: [], error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+const cell = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : String(value));
+
+function markdown(sections: Section[], startedAt: Date): string {
+  const lines = [
+    '# Benchmark results',
+    '',
+    `Measured by \`npm run bench\` on ${startedAt.toISOString().slice(0, 10)}: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}),`,
+    `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. Every baseline was measured in the same run on the same machine;`,
+    'the ratio is figure / baseline. Budgets are those of DESIGN.md ("Performance budgets").',
+    '',
+    '| benchmark | figure | baseline | ratio | budget | within budget |',
+    '|---|---|---|---|---|---|',
+  ];
+  for (const section of sections) {
+    if (section.error) lines.push(`| ${section.benchmark} | failed: ${section.error.replaceAll('|', '/')} | | | | no |`);
+    for (const r of section.results) {
+      const baseline = r.baseline === undefined ? '' : `${r.baseline} ${r.unit} (${r.baselineLabel ?? 'baseline'})`;
+      const verdict = r.withinBudget === undefined ? '' : r.withinBudget ? 'yes' : '**no**';
+      lines.push(`| ${r.name} | ${cell(r.figure)} ${r.unit} | ${baseline} | ${cell(r.ratio)} | ${r.budget ?? ''} | ${verdict} |`);
+    }
+  }
+  lines.push('', '| benchmark | seconds |', '|---|---|', ...sections.map((s) => `| ${s.benchmark} | ${s.seconds.toFixed(1)} |`), '');
+  return lines.join('\n');
+}
+
+const only = process.argv.slice(2);
+const startedAt = new Date();
+const sections: Section[] = [];
+for (const name of BENCHMARKS.filter((b) => only.length === 0 || only.includes(b))) {
+  process.stdout.write(`bench ${name} ...\n`);
+  const section = await runOne(name);
+  sections.push(section);
+  if (section.error) process.stdout.write(`  failed: ${section.error}\n`);
+  for (const r of section.results) process.stdout.write(`  ${r.name}: ${r.figure} ${r.unit}${r.ratio === undefined ? '' : ` (ratio ${r.ratio})`}\n`);
+}
+fs.writeFileSync(path.join(here, 'RESULTS.md'), markdown(sections, startedAt));
+fs.writeFileSync(path.join(here, 'results.json'), `${JSON.stringify({ measured_at: startedAt.toISOString(), sections }, null, 2)}\n`);
+process.stdout.write(`wrote bench/RESULTS.md in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s\n`);
+process.exit(sections.some((s) => s.error) ? 1 : 0);

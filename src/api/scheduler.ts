@@ -1,0 +1,150 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type {
+  cancelResponseSchema,
+  Job,
+  jobsResponseSchema,
+  SchedulerPrayerTime,
+  schedulerActionResponseSchema,
+  schedulerPrayerTimesResponseSchema,
+  SchedulerStatus,
+  schedulerStatusResponseSchema,
+  ScheduleRequest,
+  scheduleResponseSchema,
+  UpcomingRecording,
+  upcomingResponseSchema,
+} from '../../contract/scheduler';
+import { api, apiErrorMessage } from './client';
+
+/*
+ * The scheduler's calls (SPEC.md section 7, Scheduler). Every read sits under one key, so Refresh,
+ * Auto Refresh and every change re-read the status, upcoming recordings, prayer times and jobs together.
+ */
+
+/** The Scheduling page's messages (SPEC.md section 8, Scheduler) and its own successes. */
+export const SCHEDULER_MESSAGES = {
+  loadFailed: 'Failed to load scheduler data',
+  scheduleFailed: 'Failed to schedule recordings',
+  startFailed: 'Failed to start scheduler',
+  stopFailed: 'Failed to stop scheduler',
+  cancelFailed: 'Failed to cancel job',
+  started: 'Scheduler started',
+  stopped: 'Scheduler stopped',
+  cancelled: 'Job cancelled',
+  scheduled: (count: number) => `Scheduled ${count} Friday recording(s)`,
+} as const;
+
+/** SPEC.md section 9: the scheduler's auto refresh. */
+export const SCHEDULER_REFRESH_MS = 30_000;
+/** SPEC.md section 9: the upcoming list limit. */
+export const UPCOMING_LIMIT = 20;
+
+/** The server's sentence when it gave one, else `fallback` (SPEC.md section 8: server error preferred). */
+export function schedulerErrorMessage(error: unknown, fallback: string): string {
+  return apiErrorMessage(error, fallback);
+}
+
+export const schedulerQueryKeys = {
+  all: ['scheduler'] as const,
+  status: ['scheduler', 'status'] as const,
+  upcoming: (limit: number) => ['scheduler', 'upcoming', limit] as const,
+  prayerTimes: ['scheduler', 'prayer-times'] as const,
+  jobs: ['scheduler', 'jobs'] as const,
+};
+
+type Body<T extends z.ZodType> = z.infer<T>;
+/** `false` stops the polling (Auto Refresh off). */
+type Polling = number | false;
+
+/* ---------------------------------------------------------------- reads */
+
+export async function getSchedulerStatus(): Promise<SchedulerStatus> {
+  const response = await api.get<Body<typeof schedulerStatusResponseSchema>>('/api/scheduler/status');
+  return response.data.data;
+}
+
+export async function getUpcomingRecordings(limit = UPCOMING_LIMIT): Promise<UpcomingRecording[]> {
+  const response = await api.get<Body<typeof upcomingResponseSchema>>('/api/scheduler/upcoming', { params: { limit } });
+  return response.data.data.upcoming_recordings;
+}
+
+export async function getSchedulerPrayerTimes(): Promise<SchedulerPrayerTime[]> {
+  const response = await api.get<Body<typeof schedulerPrayerTimesResponseSchema>>('/api/scheduler/prayer-times');
+  return response.data.data.prayer_times;
+}
+
+export async function getSchedulerJobs(): Promise<Job[]> {
+  const response = await api.get<Body<typeof jobsResponseSchema>>('/api/scheduler/jobs');
+  return response.data.data.jobs;
+}
+
+export const schedulerStatusQueryOptions = (refetchInterval: Polling = false) =>
+  queryOptions({ queryKey: schedulerQueryKeys.status, queryFn: getSchedulerStatus, refetchInterval });
+
+export const upcomingRecordingsQueryOptions = (refetchInterval: Polling = false, limit = UPCOMING_LIMIT) =>
+  queryOptions({ queryKey: schedulerQueryKeys.upcoming(limit), queryFn: () => getUpcomingRecordings(limit), refetchInterval });
+
+export const schedulerPrayerTimesQueryOptions = (refetchInterval: Polling = false) =>
+  queryOptions({ queryKey: schedulerQueryKeys.prayerTimes, queryFn: getSchedulerPrayerTimes, refetchInterval });
+
+export const schedulerJobsQueryOptions = (refetchInterval: Polling = false) =>
+  queryOptions({ queryKey: schedulerQueryKeys.jobs, queryFn: getSchedulerJobs, refetchInterval });
+
+export function useSchedulerStatus(refetchInterval: Polling = false) {
+  return useQuery(schedulerStatusQueryOptions(refetchInterval));
+}
+
+export function useUpcomingRecordings(refetchInterval: Polling = false) {
+  return useQuery(upcomingRecordingsQueryOptions(refetchInterval));
+}
+
+export function useSchedulerPrayerTimes(refetchInterval: Polling = false) {
+  return useQuery(schedulerPrayerTimesQueryOptions(refetchInterval));
+}
+
+export function useSchedulerJobs(refetchInterval: Polling = false) {
+  return useQuery(schedulerJobsQueryOptions(refetchInterval));
+}
+
+/* ---------------------------------------------------------------- changes */
+
+export type ScheduleResponse = Body<typeof scheduleResponseSchema>;
+export type SchedulerActionResponse = Body<typeof schedulerActionResponseSchema>;
+export type CancelResponse = Body<typeof cancelResponseSchema>;
+
+export async function scheduleFriday(body: ScheduleRequest): Promise<ScheduleResponse> {
+  const response = await api.post<ScheduleResponse>('/api/scheduler/schedule-friday', body);
+  return response.data;
+}
+
+export async function startScheduler(): Promise<SchedulerActionResponse> {
+  const response = await api.post<SchedulerActionResponse>('/api/scheduler/start');
+  return response.data;
+}
+
+export async function stopScheduler(): Promise<SchedulerActionResponse> {
+  const response = await api.post<SchedulerActionResponse>('/api/scheduler/stop');
+  return response.data;
+}
+
+export async function cancelJob(jobId: string): Promise<CancelResponse> {
+  const response = await api.post<CancelResponse>(`/api/scheduler/cancel/${encodeURIComponent(jobId)}`);
+  return response.data;
+}
+
+/** Every change re-reads everything under the scheduler key; start and stop also put the status they return in place at once. */
+function useSchedulerMutation<TVariables, TData>(mutationFn: (variables: TVariables) => Promise<TData>, statusOf?: (data: TData) => SchedulerStatus) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: (data) => {
+      if (statusOf) queryClient.setQueryData(schedulerQueryKeys.status, statusOf(data));
+      return queryClient.invalidateQueries({ queryKey: schedulerQueryKeys.all });
+    },
+  });
+}
+
+export const useScheduleFriday = () => useSchedulerMutation(scheduleFriday);
+export const useStartScheduler = () => useSchedulerMutation((_: void) => startScheduler(), (data) => data.data);
+export const useStopScheduler = () => useSchedulerMutation((_: void) => stopScheduler(), (data) => data.data);
+export const useCancelJob = () => useSchedulerMutation(cancelJob);

@@ -1,0 +1,212 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Divider from '@mui/material/Divider';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { useCallback, useState, type FormEvent } from 'react';
+import { broadcastStatusSchema, calculationMethodSchema, type BroadcastStatus, type CalculationMethod } from '../../../contract/config';
+import { useNewMosqueId } from '../../api/config';
+import { LanguagesField } from './LanguagesField';
+import { LocationFields } from './LocationFields';
+import { METHOD_LABELS } from './methods';
+import { hasErrors, parseCoordinate, validateMosqueForm, type MosqueFormValues } from './mosque-form';
+import { TOOLTIP_DELAYS } from './tooltip';
+import { useCoordinateLookup } from './useCoordinateLookup';
+
+const STATUS_LABELS: Record<BroadcastStatus, string> = { inactive: 'Inactive', playing: 'Playing', ended: 'Ended' };
+
+interface MosqueFormDialogProps {
+  mode: 'add' | 'edit';
+  initial: MosqueFormValues;
+  saving: boolean;
+  onCancel: () => void;
+  /** With the mosque_id filled in (the Add dialog's generated one). */
+  onSubmit: (values: MosqueFormValues) => void;
+}
+
+const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 } as const;
+
+/** "Add New Mosque" / "Edit Mosque" (SPEC.md sections 2, 3 and 5). Mount it with a key per opening. */
+export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit }: MosqueFormDialogProps) {
+  const editing = mode === 'edit';
+  const [values, setValues] = useState<MosqueFormValues>(initial);
+  const [touched, setTouched] = useState<ReadonlySet<keyof MosqueFormValues>>(new Set());
+  const [idNonce, setIdNonce] = useState(0);
+  const newId = useNewMosqueId(idNonce, !editing);
+  const mosqueId = editing ? initial.mosque_id : (newId.data ?? '');
+
+  const apply = useCallback((patch: Partial<MosqueFormValues>) => setValues((current) => ({ ...current, ...patch })), []);
+  const lookup = useCoordinateLookup(apply);
+  const set = <K extends keyof MosqueFormValues>(field: K, value: MosqueFormValues[K]) => apply({ [field]: value } as Partial<MosqueFormValues>);
+  const touch = (field: keyof MosqueFormValues) => setTouched((current) => (current.has(field) ? current : new Set(current).add(field)));
+
+  const complete = { ...values, mosque_id: mosqueId };
+  const errors = validateMosqueForm(complete, editing);
+  const shown = (field: 'name' | 'languages') => (touched.has(field) ? errors[field] : undefined);
+  const busy = saving || lookup.extracting;
+
+  const changeLocation = (field: 'google_maps_url' | 'latitude' | 'longitude' | 'timezone' | 'city' | 'district' | 'country', value: string) => {
+    set(field, value);
+    if (field === 'google_maps_url') lookup.linkChanged(value);
+    if (field === 'latitude') lookup.coordinatesChanged(parseCoordinate(value), parseCoordinate(values.longitude));
+    if (field === 'longitude') lookup.coordinatesChanged(parseCoordinate(values.latitude), parseCoordinate(value));
+  };
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!hasErrors(errors) && !busy) onSubmit(complete);
+  };
+
+  const idHelper = editing
+    ? 'The ID cannot change'
+    : newId.isError
+      ? 'Could not get a new ID: try again'
+      : 'Generated automatically; it cannot change later';
+
+  return (
+    <Dialog open onClose={saving ? undefined : onCancel} maxWidth="md" fullWidth aria-labelledby="mosque-form-title" scroll="paper">
+      <Box component="form" onSubmit={submit} noValidate sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+        <DialogTitle id="mosque-form-title">{editing ? 'Edit Mosque' : 'Add New Mosque'}</DialogTitle>
+        <DialogContent dividers>
+          <Stack spacing={2}>
+            <TextField
+              label="Mosque ID"
+              value={mosqueId}
+              placeholder={newId.isFetching ? 'Generating...' : undefined}
+              required={!editing}
+              error={!editing && newId.isError}
+              helperText={idHelper}
+              slotProps={{
+                inputLabel: { shrink: true },
+                htmlInput: { readOnly: true, 'aria-readonly': true, sx: { fontFamily: 'monospace' } },
+                input: {
+                  endAdornment: editing ? undefined : (
+                    <InputAdornment position="end">
+                      <Tooltip title="Generate another ID" {...TOOLTIP_DELAYS}>
+                        <span>
+                          <IconButton aria-label="Generate another ID" onClick={() => setIdNonce((n) => n + 1)} disabled={newId.isFetching} edge="end">
+                            <RefreshIcon />
+                          </IconButton>
+                        </span>
+                      </Tooltip>
+                    </InputAdornment>
+                  ),
+                },
+              }}
+              fullWidth
+            />
+            <Box sx={pairs}>
+              <TextField
+                label="Name (English)"
+                value={values.name}
+                onChange={(event) => {
+                  set('name', event.target.value);
+                  touch('name');
+                }}
+                onBlur={() => touch('name')}
+                required
+                error={Boolean(shown('name'))}
+                helperText={shown('name') ?? ' '}
+                fullWidth
+              />
+              <TextField
+                label="Name (Arabic)"
+                value={values.name_ar}
+                onChange={(event) => set('name_ar', event.target.value)}
+                helperText=" "
+                slotProps={{ htmlInput: { dir: 'rtl', lang: 'ar' } }}
+                fullWidth
+              />
+            </Box>
+            <LanguagesField
+              value={values.languages}
+              onChange={(codes) => {
+                set('languages', codes);
+                touch('languages');
+              }}
+              onBlur={() => touch('languages')}
+              error={shown('languages') ?? (values.languages.length > 0 ? errors.languages : undefined)}
+            />
+            <Divider textAlign="left">
+              <Typography variant="overline" color="text.secondary">
+                Location
+              </Typography>
+            </Divider>
+            <LocationFields values={values} errors={errors} extracting={lookup.extracting} geocoding={lookup.geocoding} onChange={changeLocation} />
+            <Divider textAlign="left">
+              <Typography variant="overline" color="text.secondary">
+                Broadcast and prayer time
+              </Typography>
+            </Divider>
+            <TextField
+              label="ID Token (stream source)"
+              value={values.ID_token}
+              onChange={(event) => set('ID_token', event.target.value)}
+              helperText="A stream URL, or the channel identifier that the stream URL template completes"
+              slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
+              fullWidth
+            />
+            <Box sx={pairs}>
+              <TextField select label="Broadcast Status" value={values.broadcast_status} onChange={(event) => set('broadcast_status', event.target.value as BroadcastStatus)} fullWidth>
+                {broadcastStatusSchema.options.map((status) => (
+                  <MenuItem key={status} value={status}>
+                    {STATUS_LABELS[status]}
+                  </MenuItem>
+                ))}
+              </TextField>
+              <FormControlLabel control={<Switch checked={values.active} onChange={(event) => set('active', event.target.checked)} />} label="Active" />
+            </Box>
+            <Box sx={pairs}>
+              <TextField
+                label="Fixed Jumu'ah time (optional)"
+                type="time"
+                value={values.fixed_jumuah_time}
+                onChange={(event) => set('fixed_jumuah_time', event.target.value)}
+                error={Boolean(errors.fixed_jumuah_time)}
+                helperText={errors.fixed_jumuah_time ?? 'Local time; leave empty to use the computed Dhuhr'}
+                slotProps={{ inputLabel: { shrink: true } }}
+                fullWidth
+              />
+              <TextField
+                select
+                label="Calculation Method"
+                value={values.calculation_method}
+                onChange={(event) => set('calculation_method', event.target.value as CalculationMethod | '')}
+                helperText="Used for the computed Friday prayer time"
+                slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+                fullWidth
+              >
+                <MenuItem value="">By country (automatic)</MenuItem>
+                {calculationMethodSchema.options.map((method) => (
+                  <MenuItem key={method} value={method}>
+                    {METHOD_LABELS[method]}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </Box>
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, py: 2 }}>
+          <Button onClick={onCancel} disabled={saving} color="inherit">
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy || hasErrors(errors)}>
+            {editing ? 'Update Mosque' : 'Add Mosque'}
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}

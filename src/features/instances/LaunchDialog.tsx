@@ -1,0 +1,127 @@
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Grid from '@mui/material/Grid';
+import Link from '@mui/material/Link';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
+import { useState, type FormEvent } from 'react';
+import type { LaunchConfigInput } from '../../../contract/instances';
+import { useDemoStreamUrl } from '../../api/instances';
+import { canLaunch, DEFAULT_LAUNCH_FORM, LAUNCH_METHODS, launchConfig, type LaunchFormValues } from './launch-form';
+
+interface LaunchDialogProps {
+  busy: boolean;
+  /** The last launch's failure, shown in the dialog (which stays open so nothing typed is lost). */
+  error: string | null;
+  onDismissError: () => void;
+  onCancel: () => void;
+  onLaunch: (config: LaunchConfigInput) => void;
+}
+
+/** The launch form (SPEC.md sections 3 and 5): Stream URL required, the rest with the spec's defaults. Mount per opening. */
+export function LaunchDialog({ busy, error, onDismissError, onCancel, onLaunch }: LaunchDialogProps) {
+  const [values, setValues] = useState<LaunchFormValues>(DEFAULT_LAUNCH_FORM);
+  const demo = useDemoStreamUrl();
+  const demoUrl = demo.data ?? null;
+  const set = (field: keyof LaunchFormValues) => (event: { target: { value: string } }) =>
+    setValues((current) => ({ ...current, [field]: event.target.value }));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (canLaunch(values, busy)) onLaunch(launchConfig(values));
+  };
+
+  const helper = demoUrl ? (
+    <>
+      Built-in test broadcast:{' '}
+      <Link
+        component="button"
+        type="button"
+        onClick={() => setValues((current) => ({ ...current, url: demoUrl }))}
+        sx={{ verticalAlign: 'baseline', wordBreak: 'break-all', textAlign: 'left' }}
+        aria-label={`Use the test broadcast ${demoUrl}`}
+      >
+        {demoUrl}
+      </Link>
+    </>
+  ) : (
+    'HLS, DASH, RTMP, RTSP, SRT or HTTP media URL of the live stream'
+  );
+
+  return (
+    <Dialog open onClose={busy ? undefined : onCancel} maxWidth="sm" fullWidth aria-labelledby="launch-dialog-title">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="launch-dialog-title">Launch Instance</DialogTitle>
+        <DialogContent>
+          {error && (
+            <Alert severity="error" onClose={onDismissError} sx={{ mb: 2 }}>
+              {error}
+            </Alert>
+          )}
+          <Grid container spacing={2} sx={{ pt: 1 }}>
+            <Grid size={12}>
+              <TextField
+                label="Stream URL"
+                value={values.url}
+                onChange={set('url')}
+                required
+                fullWidth
+                autoFocus
+                placeholder="https://example.com/live/stream.m3u8"
+                helperText={helper}
+                slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
+              />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 4 }}>
+              <TextField label="Duration (seconds)" type="number" value={values.duration} onChange={set('duration')} fullWidth slotProps={{ htmlInput: { min: 1, step: 1 } }} />
+            </Grid>
+            <Grid size={{ xs: 6, sm: 4 }}>
+              <TextField label="Width" type="number" value={values.width} onChange={set('width')} fullWidth slotProps={{ htmlInput: { min: 16, step: 2 } }} />
+            </Grid>
+            <Grid size={{ xs: 6, sm: 4 }}>
+              <TextField label="Height" type="number" value={values.height} onChange={set('height')} fullWidth slotProps={{ htmlInput: { min: 16, step: 2 } }} />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 8 }}>
+              <TextField
+                label="Mosque ID"
+                value={values.mosque_id}
+                onChange={set('mosque_id')}
+                fullWidth
+                helperText="Optional"
+                slotProps={{ htmlInput: { autoComplete: 'off' } }}
+              />
+            </Grid>
+            <Grid size={{ xs: 12, sm: 4 }}>
+              <TextField select label="Method" value={values.method} onChange={set('method')} fullWidth>
+                {LAUNCH_METHODS.map((method) => (
+                  <MenuItem key={method} value={method}>
+                    {method}
+                  </MenuItem>
+                ))}
+              </TextField>
+            </Grid>
+          </Grid>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onCancel} disabled={busy} color="inherit">
+            Cancel
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={!canLaunch(values, busy)}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : <RocketLaunchIcon />}
+          >
+            Launch
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,111 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Typography from '@mui/material/Typography';
+import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import type { Instance } from '../../../contract/instances';
+import { INSTANCE_ERRORS, instanceLogsQueryKey, LOG_LINES, useInstanceLogs } from '../../api/instances';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { useLive } from '../../live/context';
+
+interface LogsDialogProps {
+  instance: Instance;
+  onClose: () => void;
+}
+
+/**
+ * The last 100 log lines of an instance (SPEC.md sections 4 and 9). For a running instance it is live: the lines
+ * are read again every 5 s, and the live feed pushes them too (subscribe_logs) while the dialog is open.
+ */
+export function LogsDialog({ instance, onClose }: LogsDialogProps) {
+  const live = instance.state === 'running';
+  const logs = useInstanceLogs(instance.id, live);
+  const queryClient = useQueryClient();
+  const { connected, send, subscribe } = useLive();
+  const [dismissedError, setDismissedError] = useState(0);
+  const box = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!live || !connected) return undefined;
+    const off = subscribe('instance_logs', (message) => {
+      if (message.instance_id === instance.id || message.instance_id === instance.instance_id) {
+        queryClient.setQueryData(instanceLogsQueryKey(instance.id), message.logs.slice(-LOG_LINES));
+      }
+    });
+    send({ action: 'subscribe_logs', instance_id: instance.id });
+    return () => {
+      off();
+      send({ action: 'unsubscribe_logs', instance_id: instance.id });
+    };
+  }, [live, connected, instance.id, instance.instance_id, subscribe, send, queryClient]);
+
+  const lines = logs.data ?? [];
+  useEffect(() => {
+    if (box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [logs.dataUpdatedAt]);
+
+  const error = logs.isError && logs.errorUpdatedAt !== dismissedError ? INSTANCE_ERRORS.logs : null;
+
+  return (
+    <Dialog open onClose={onClose} maxWidth="md" fullWidth aria-labelledby="logs-dialog-title">
+      <DialogTitle id="logs-dialog-title" sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Box component="span" sx={{ flexGrow: 1, minWidth: 0, wordBreak: 'break-all' }}>
+          Logs: {instance.name}
+        </Box>
+        {live ? (
+          <Chip size="small" color="success" icon={<FiberManualRecordIcon />} label="Live" sx={{ '& .MuiChip-icon': { color: 'inherit', fontSize: 12 } }} />
+        ) : (
+          <Chip size="small" variant="outlined" label={instance.state} sx={{ textTransform: 'capitalize' }} />
+        )}
+      </DialogTitle>
+      <DialogContent>
+        <ErrorBanner message={error} onClose={() => setDismissedError(logs.errorUpdatedAt)} />
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {live ? `Last ${LOG_LINES} lines, refreshed every 5 seconds` : `Last ${LOG_LINES} lines`}
+        </Typography>
+        <Box
+          ref={box}
+          role="log"
+          aria-label={`Logs of ${instance.name}`}
+          aria-live="off"
+          sx={{
+            bgcolor: '#05070f',
+            border: 1,
+            borderColor: 'divider',
+            borderRadius: 1,
+            p: 1.5,
+            height: { xs: 320, md: 420 },
+            overflow: 'auto',
+            fontFamily: 'monospace',
+            fontSize: 12.5,
+            lineHeight: 1.5,
+            whiteSpace: 'pre-wrap',
+            wordBreak: 'break-all',
+          }}
+        >
+          {logs.isPending && <CircularProgress size={24} aria-label="Loading logs" />}
+          {!logs.isPending && lines.length === 0 && !logs.isError && <Typography color="text.secondary">No log lines yet</Typography>}
+          {lines.map((line, index) => (
+            <div key={index}>{line}</div>
+          ))}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button startIcon={<RefreshIcon />} onClick={() => void logs.refetch()} disabled={logs.isFetching} color="inherit">
+          Refresh
+        </Button>
+        <Button onClick={onClose} variant="contained">
+          Close
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

@@ -1,0 +1,106 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import { useState, type FormEvent } from 'react';
+import type { Mosque } from '../../../contract/config';
+import type { ScheduleRequest } from '../../../contract/scheduler';
+
+interface ScheduleFridayDialogProps {
+  /** Every mosque; only active ones can be picked (the scheduler plans nothing else). */
+  mosques: Mosque[];
+  mosquesLoading: boolean;
+  /** Why the mosques could not be read, if they could not. */
+  mosquesError: string | null;
+  scheduling: boolean;
+  onCancel: () => void;
+  onSchedule: (request: ScheduleRequest) => void;
+}
+
+/** What keeps a mosque from being scheduled, shown beside it in the list. */
+function missing(mosque: Mosque): string | null {
+  if (!mosque.ID_token) return 'no stream identifier';
+  if (mosque.fixed_jumuah_time === null && (mosque.latitude === null || mosque.longitude === null)) return 'no coordinates';
+  return null;
+}
+
+/** "Schedule Friday Recordings" (SPEC.md section 3, Schedule request): force refresh and a mosque filter (empty: all). */
+export function ScheduleFridayDialog({ mosques, mosquesLoading, mosquesError, scheduling, onCancel, onSchedule }: ScheduleFridayDialogProps) {
+  const [forceRefresh, setForceRefresh] = useState(false);
+  const [mosqueIds, setMosqueIds] = useState<string[]>([]);
+  const active = mosques.filter((mosque) => mosque.active);
+  const byId = new Map(mosques.map((mosque) => [mosque.mosque_id, mosque]));
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (scheduling) return;
+    onSchedule({ forceRefresh, mosqueFilter: mosqueIds.length > 0 ? mosqueIds : null });
+  };
+
+  return (
+    <Dialog open onClose={scheduling ? undefined : onCancel} maxWidth="sm" fullWidth aria-labelledby="schedule-friday-title">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="schedule-friday-title">Schedule Friday Recordings</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>
+            One recording per mosque for its coming Friday, starting 20 minutes before the Friday prayer. Mosques already scheduled are left as they
+            are.
+          </DialogContentText>
+          <Stack spacing={2}>
+            <Autocomplete
+              multiple
+              options={active.map((mosque) => mosque.mosque_id)}
+              value={mosqueIds}
+              onChange={(_event, ids) => setMosqueIds(ids)}
+              getOptionLabel={(id) => byId.get(id)?.name ?? id}
+              renderOption={({ key, ...props }, id) => {
+                const mosque = byId.get(id);
+                const problem = mosque ? missing(mosque) : null;
+                return (
+                  <li key={key} {...props}>
+                    <Box>
+                      {mosque?.name ?? id}
+                      <Box component="span" sx={{ ml: 1, color: 'text.secondary', fontSize: '0.85em' }}>
+                        {mosque?.timezone ?? ''}
+                        {problem ? ` (${problem})` : ''}
+                      </Box>
+                    </Box>
+                  </li>
+                );
+              }}
+              loading={mosquesLoading}
+              noOptionsText={mosquesError ?? 'No active mosques'}
+              disableCloseOnSelect
+              filterSelectedOptions
+              renderInput={(params) => <TextField {...params} label="Mosques" helperText="Leave empty to schedule every active mosque" />}
+            />
+            <Box>
+              <FormControlLabel
+                control={<Checkbox checked={forceRefresh} onChange={(event) => setForceRefresh(event.target.checked)} />}
+                label="Force refresh"
+              />
+              <FormHelperText sx={{ mt: 0 }}>Recompute the prayer times of recordings that have not started yet</FormHelperText>
+            </Box>
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onCancel} disabled={scheduling} color="inherit">
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={scheduling}>
+            {scheduling ? 'Scheduling...' : 'Schedule'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

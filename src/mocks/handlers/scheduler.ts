@@ -1,0 +1,356 @@
+import { http, HttpResponse } from 'msw';
+import type { z } from 'zod';
+import { RECORDING_LEAD_MINUTES, type Mosque } from '../../../contract/config';
+import {
+  RECORDING_JOB_FUNC,
+  RECURRING_JOB_FUNC,
+  SCHEDULER_NOT_RUNNING_MESSAGE,
+  scheduleRequestSchema,
+  upcomingQuerySchema,
+  type cancelResponseSchema,
+  type Job,
+  type jobsResponseSchema,
+  type SchedulerPrayerTime,
+  type schedulerActionResponseSchema,
+  type schedulerPrayerTimesResponseSchema,
+  type SchedulerStatus,
+  type schedulerStatusResponseSchema,
+  type scheduleResponseSchema,
+  type ScheduleResult,
+  type upcomingResponseSchema,
+  type UpcomingRecording,
+} from '../../../contract/scheduler';
+import { authorize, errorResponse, readJson } from '../http';
+import { nowIso, store, type MockStore } from '../store';
+import { recordMockActivity } from './activity';
+import { mockMosques } from './config';
+
+/*
+ * The scheduler in the mocks: its on/off state and jobs belong to the store object, so resetStore()
+ * resets them. Jobs never fire here (no recorders); tests put jobs in any state through schedulerMock().
+ * Friday prayer is the config mocks' stand-in (solar noon from the longitude plus 2 minutes, or the
+ * fixed Jumu'ah time), so both pages show the same times in `npm run dev:mock`.
+ */
+
+export const MOCK_RECURRING_JOB_ID = 'schedule-friday-recordings';
+const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * DAY_MS;
+const DURATION_SECONDS = 7200;
+
+export interface SchedulerMockState {
+  running: boolean;
+  jobs: Job[];
+}
+
+const states = new WeakMap<MockStore, SchedulerMockState>();
+
+function nextMidnightUtc(now: Date): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
+}
+
+function recurringJob(now: Date): Job {
+  const at = now.toISOString();
+  return {
+    id: MOCK_RECURRING_JOB_ID,
+    name: 'Schedule the coming Friday recordings (daily, 00:00 UTC)',
+    func: RECURRING_JOB_FUNC,
+    next_run_time: nextMidnightUtc(now),
+    trigger: 'cron[0 0 * * *]',
+    kind: 'recurring',
+    status: 'scheduled',
+    mosque_id: null,
+    mosque_name: null,
+    friday_date: null,
+    prayer_time: null,
+    timezone: 'UTC',
+    recording_start: null,
+    recording_end: null,
+    url: null,
+    duration: null,
+    attempts: 0,
+    last_error: null,
+    late: false,
+    instance_id: null,
+    launched_at: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/** The scheduler of the current store (tests read and change it). Running, with only the recurring job, at first. */
+export function schedulerMock(): SchedulerMockState {
+  let state = states.get(store);
+  if (!state) {
+    state = { running: true, jobs: [recurringJob(new Date())] };
+    states.set(store, state);
+  }
+  return state;
+}
+
+/** The mosque's local date (YYYY-MM-DD) of an instant. */
+function localDate(instant: Date, zone: string): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+}
+
+/** A recording job as the scheduler keeps one; `recording_start` decides the prayer (20 minutes later) and the window. */
+export function mockRecordingJob(fields: Partial<Job> & Pick<Job, 'mosque_id' | 'mosque_name' | 'recording_start'>): Job {
+  const start = new Date(fields.recording_start ?? nowIso());
+  const timezone = fields.timezone ?? 'UTC';
+  const fridayDate = fields.friday_date ?? localDate(start, timezone);
+  const startIso = start.toISOString();
+  const at = nowIso();
+  return {
+    id: `friday-${fields.mosque_id}-${fridayDate}`,
+    name: `Friday recording: ${fields.mosque_name}`,
+    func: RECORDING_JOB_FUNC,
+    next_run_time: startIso,
+    trigger: `date[${startIso.replace(/\.000Z$/, 'Z')}]`,
+    kind: 'recording',
+    status: 'scheduled',
+    friday_date: fridayDate,
+    prayer_time: new Date(start.getTime() + RECORDING_LEAD_MINUTES * 60_000).toISOString(),
+    timezone,
+    recording_end: new Date(start.getTime() + DURATION_SECONDS * 1000).toISOString(),
+    url: 'https://streams.example.com/live/mock.m3u8',
+    duration: DURATION_SECONDS,
+    attempts: 0,
+    last_error: null,
+    late: false,
+    instance_id: null,
+    launched_at: null,
+    created_at: at,
+    updated_at: at,
+    ...fields,
+    recording_start: startIso,
+  };
+}
+
+/* ---------------------------------------------------------------- prayer times (as the config mocks compute them) */
+
+function offsetMinutes(zone: string, instant: Date): number {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }).formatToParts(instant);
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
+  return (Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute')) - Math.floor(instant.getTime() / 60_000) * 60_000) / 60_000;
+}
+
+const clock = (date: Date, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
+
+/** The mosque's next Friday prayer after `now`, or null without a zone and coordinates (or a fixed time). */
+function fridayPrayer(mosque: Mosque, now: Date): SchedulerPrayerTime | null {
+  const zone = mosque.timezone;
+  if (!zone || (mosque.fixed_jumuah_time === null && (mosque.latitude === null || mosque.longitude === null))) return null;
+  for (let days = 0; days <= 7; days += 1) {
+    const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
+    if (day.getUTCDay() !== 5) continue;
+    let minutesUtc: number;
+    if (mosque.fixed_jumuah_time) {
+      const [hours, minutes] = mosque.fixed_jumuah_time.split(':').map(Number);
+      minutesUtc = hours * 60 + minutes - offsetMinutes(zone, new Date(day.getTime() + 12 * 3_600_000));
+    } else {
+      minutesUtc = Math.round(720 - 4 * (mosque.longitude ?? 0) + 2);
+    }
+    const prayer = new Date(day.getTime() + minutesUtc * 60_000);
+    if (prayer <= now) continue;
+    const start = new Date(prayer.getTime() - RECORDING_LEAD_MINUTES * 60_000);
+    return {
+      mosque_id: mosque.mosque_id,
+      mosque_name: mosque.name,
+      friday_prayer: prayer.toISOString(),
+      recording_start: start.toISOString(),
+      recording_time: clock(start, zone),
+      prayer_time: clock(prayer, zone),
+      timezone: zone,
+      calculation_method: mosque.fixed_jumuah_time ? 'Fixed' : (mosque.calculation_method ?? 'MuslimWorldLeague'),
+    };
+  }
+  return null;
+}
+
+/* ---------------------------------------------------------------- reads */
+
+const waiting = (job: Job) => job.status === 'scheduled' || job.status === 'launching';
+
+/** Pending jobs, the recurring one, and jobs touched in the last 7 days (the server's default scope). */
+function listedJobs(now: Date): Job[] {
+  const since = new Date(now.getTime() - WEEK_MS).toISOString();
+  return schedulerMock().jobs.filter((job) => waiting(job) || job.kind === 'recurring' || job.updated_at >= since);
+}
+
+function status(now = new Date()): SchedulerStatus {
+  const { running, jobs } = schedulerMock();
+  const next = jobs
+    .filter((job) => job.kind === 'recording' && job.status === 'scheduled' && job.next_run_time)
+    .sort((a, b) => (a.next_run_time ?? '').localeCompare(b.next_run_time ?? ''))[0];
+  return {
+    scheduler_running: running,
+    total_jobs: listedJobs(now).length,
+    active_schedules: jobs.filter((job) => job.kind === 'recording' && waiting(job)).length,
+    next_recording: next?.next_run_time ?? null,
+    next_recording_mosque: next?.mosque_name ?? null,
+    next_recording_job_id: next?.id ?? null,
+  };
+}
+
+function upcoming(limit: number): UpcomingRecording[] {
+  return schedulerMock()
+    .jobs.filter((job) => job.kind === 'recording' && waiting(job))
+    .sort((a, b) => (a.recording_start ?? '').localeCompare(b.recording_start ?? '') || a.id.localeCompare(b.id))
+    .slice(0, limit)
+    .map((job) => ({
+      job_id: job.id,
+      mosque_id: job.mosque_id ?? '',
+      mosque_name: job.mosque_name ?? '',
+      recording_time: job.recording_start ?? '',
+      prayer_time: job.prayer_time ?? '',
+      timezone: job.timezone ?? 'UTC',
+      status: job.status,
+      next_run_time: job.next_run_time,
+      attempts: job.attempts,
+      last_error: job.last_error,
+    }));
+}
+
+/* ---------------------------------------------------------------- scheduling */
+
+function scheduleFriday(forceRefresh: boolean, filter: string[] | null, now: Date): ScheduleResult {
+  const state = schedulerMock();
+  const result: ScheduleResult = { scheduled: 0, created: 0, updated: 0, unchanged: 0, kept: 0, cancelled: 0, skipped: [], friday_dates: [] };
+  const all = mockMosques();
+  const selected = filter ? all.filter((mosque) => filter.includes(mosque.mosque_id)) : all;
+  for (const id of filter ?? []) {
+    if (!all.some((mosque) => mosque.mosque_id === id && mosque.active)) result.skipped.push({ mosque_id: id, mosque_name: null, reason: 'Unknown or inactive mosque' });
+  }
+  const dates = new Set<string>();
+  const at = now.toISOString();
+  for (const mosque of selected.filter((candidate) => candidate.active)) {
+    const skip = (reason: string) => result.skipped.push({ mosque_id: mosque.mosque_id, mosque_name: mosque.name, reason });
+    if (!mosque.ID_token?.trim()) {
+      skip('Mosque has no stream identifier (ID_token)');
+      continue;
+    }
+    const prayer = fridayPrayer(mosque, now);
+    if (!prayer) {
+      skip("No coordinates or fixed Jumu'ah time");
+      continue;
+    }
+    const planned = mockRecordingJob({ mosque_id: mosque.mosque_id, mosque_name: mosque.name, recording_start: prayer.recording_start, timezone: prayer.timezone, url: mosque.ID_token });
+    dates.add(planned.friday_date ?? '');
+    const existing = state.jobs.find((job) => job.id === planned.id);
+    if (!existing) {
+      state.jobs.push(planned);
+      result.created++;
+    } else if (existing.status !== 'scheduled' || existing.attempts > 0) {
+      result.kept++;
+      continue;
+    } else if (forceRefresh && existing.recording_start !== planned.recording_start) {
+      Object.assign(existing, { ...planned, created_at: existing.created_at, updated_at: at });
+      result.updated++;
+    } else {
+      result.unchanged++;
+    }
+    result.scheduled++;
+  }
+  result.friday_dates = [...dates].sort();
+  return result;
+}
+
+function scheduleMessage(result: ScheduleResult): string {
+  return (
+    `Scheduled ${result.scheduled} Friday recording(s): ${result.created} new, ${result.updated} updated, ${result.unchanged} unchanged` +
+    (result.skipped.length > 0 ? `; ${result.skipped.length} mosque(s) skipped` : '')
+  );
+}
+
+type Body<T extends z.ZodType> = z.infer<T>;
+
+function setRunning(running: boolean, actor: { id: number; username: string }) {
+  schedulerMock().running = running;
+  recordMockActivity(running ? 'scheduler.start' : 'scheduler.stop', actor);
+  return HttpResponse.json<Body<typeof schedulerActionResponseSchema>>({
+    success: true,
+    message: running ? 'Scheduler started' : 'Scheduler stopped',
+    data: status(),
+  });
+}
+
+export const schedulerHandlers = [
+  http.get('/api/scheduler/status', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    return HttpResponse.json<Body<typeof schedulerStatusResponseSchema>>({ success: true, data: status() });
+  }),
+
+  http.get('/api/scheduler/upcoming', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const query = upcomingQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+    if (!query.success) return errorResponse(400, query.error.issues[0]?.message ?? 'Invalid query');
+    return HttpResponse.json<Body<typeof upcomingResponseSchema>>({ success: true, data: { upcoming_recordings: upcoming(query.data.limit) } });
+  }),
+
+  http.get('/api/scheduler/prayer-times', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const now = new Date();
+    const prayer_times = mockMosques()
+      .filter((mosque) => mosque.active)
+      .flatMap((mosque) => fridayPrayer(mosque, now) ?? []);
+    return HttpResponse.json<Body<typeof schedulerPrayerTimesResponseSchema>>({ success: true, data: { prayer_times } });
+  }),
+
+  http.get('/api/scheduler/jobs', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const all = new URL(request.url).searchParams.get('scope') === 'all';
+    const jobs = all ? schedulerMock().jobs : listedJobs(new Date());
+    return HttpResponse.json<Body<typeof jobsResponseSchema>>({ success: true, data: { jobs } });
+  }),
+
+  http.post('/api/scheduler/schedule-friday', async ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const body = scheduleRequestSchema.safeParse(await readJson(request));
+    if (!body.success) return errorResponse(400, body.error.issues[0]?.message ?? 'Invalid request');
+    if (!schedulerMock().running) return errorResponse(409, SCHEDULER_NOT_RUNNING_MESSAGE);
+    const result = scheduleFriday(body.data.forceRefresh, body.data.mosqueFilter, new Date());
+    recordMockActivity('schedule.run', actor);
+    return HttpResponse.json<Body<typeof scheduleResponseSchema>>({ success: true, message: scheduleMessage(result), data: result });
+  }),
+
+  http.post('/api/scheduler/start', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    return setRunning(true, actor);
+  }),
+
+  http.post('/api/scheduler/stop', ({ request }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    return setRunning(false, actor);
+  }),
+
+  http.post('/api/scheduler/cancel/:job_id', ({ request, params }) => {
+    const actor = authorize(request);
+    if (actor instanceof Response) return actor;
+    const id = String(params.job_id);
+    const job = schedulerMock().jobs.find((candidate) => candidate.id === id);
+    if (!job) return errorResponse(404, `Job ${id} not found`);
+    if (job.kind === 'recurring') return errorResponse(409, 'The recurring scheduling job cannot be cancelled; stop the scheduler to pause all scheduling');
+    const reply = (message: string) => HttpResponse.json<Body<typeof cancelResponseSchema>>({ success: true, message, data: job });
+    switch (job.status) {
+      case 'scheduled':
+        Object.assign(job, { status: 'cancelled', next_run_time: null, updated_at: nowIso() });
+        recordMockActivity('schedule.cancel', actor, { type: 'job', id, label: job.name });
+        return reply(`Job ${id} cancelled`);
+      case 'cancelled':
+        return reply(`Job ${id} was already cancelled`);
+      case 'launching':
+        return errorResponse(409, `Job ${id} is being launched right now; terminate its recording from Instances once it appears`);
+      case 'launched':
+      case 'completed':
+        return errorResponse(409, `Job ${id} was already launched${job.instance_id ? ` (instance ${job.instance_id})` : ''}; terminate the recording from Instances`);
+      default:
+        return errorResponse(409, `Job ${id} has already ended (${job.status}) and cannot be cancelled`);
+    }
+  }),
+];

@@ -1,0 +1,217 @@
+import fs from 'node:fs';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+
+/*
+ * Issue 3 in the browser, against the real server with its built-in test broadcast: launch a capture from
+ * the Instances page, follow it pending -> running through the live feed (no reload), read its live logs,
+ * terminate it, find its recording in the details viewer and download it; then make an image of it on the
+ * AMI Manager and delete that image.
+ */
+
+const statCard = (page: Page, title: string): Locator =>
+  page.locator('.MuiCard-root').filter({ has: page.locator('p', { hasText: new RegExp(`^${title}$`) }) });
+const cardValue = (page: Page, title: string) => statCard(page, title).locator('p.MuiTypography-h4').textContent();
+
+/** Closes the top-right notifications, so that screenshots show the page header they cover. */
+async function closeNotifications(page: Page): Promise<void> {
+  const close = page.locator('.MuiAlert-filled').getByRole('button', { name: 'Close' });
+  while ((await close.count()) > 0) {
+    await close.first().click();
+    await page.waitForTimeout(300);
+  }
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await closeNotifications(page);
+  await screenshot(page, name);
+}
+
+describe('Instances and AMI Manager in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let instanceName = '';
+  let instanceId = '';
+  let amiId = '';
+
+  beforeAll(async () => {
+    server = await startServer({ demoStream: true });
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, acceptDownloads: true });
+    page = await context.newPage();
+  });
+
+  afterAll(async () => {
+    // Recorders run detached from the server: make sure ours is gone before the server goes.
+    if (instanceId && page) {
+      await page
+        .evaluate(async (id) => {
+          await fetch('/api/instances/terminate', {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+            body: JSON.stringify({ instance_ids: [id] }),
+          });
+        }, instanceId)
+        .catch(() => undefined);
+    }
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const row = () => page.getByRole('row').filter({ hasText: instanceName });
+  const openRowMenu = async () => {
+    await row().getByRole('button', { name: `Actions for ${instanceName}` }).click();
+    return page.getByRole('menu');
+  };
+
+  it('launches a capture of the test broadcast and follows it pending -> running without a reload', async () => {
+    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Instances' }).click();
+    await page.getByRole('heading', { name: 'Instances', level: 1 }).waitFor();
+    await page.getByText('Connected: Yes').waitFor();
+    await page.getByText('No instances found').waitFor();
+    await page.getByText('Launch your first instance to get started').waitFor();
+    expect(await page.getByRole('button', { name: 'Emergency Stop' }).isDisabled()).toBe(true);
+    // A reload would lose this marker.
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+
+    await page.getByRole('button', { name: 'Launch Instance' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Launch Instance' });
+    const launch = dialog.getByRole('button', { name: 'Launch', exact: true });
+    expect(await launch.isDisabled()).toBe(true);
+    expect(await dialog.getByLabel('Duration (seconds)').inputValue()).toBe('7200');
+    expect(await dialog.getByLabel('Width').inputValue()).toBe('1280');
+    expect(await dialog.getByLabel('Height').inputValue()).toBe('720');
+    const demoLink = dialog.getByRole('button', { name: /^Use the test broadcast http/ });
+    await demoLink.waitFor();
+    await shoot(page, 'instances-launch-dialog');
+    await demoLink.click();
+    expect(await dialog.getByLabel(/Stream URL/).inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/stream\.m3u8$/);
+    await dialog.getByLabel('Duration (seconds)').fill('300');
+    await dialog.getByLabel('Width').fill('640');
+    await dialog.getByLabel('Height').fill('360');
+    await launch.click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const first = page.getByRole('row').filter({ hasText: /capture-adhoc-/ }).first();
+    await first.waitFor();
+    instanceName = (await first.locator('p').first().textContent()) ?? '';
+    expect(instanceName).toMatch(/^capture-adhoc-/);
+    await row().getByText('pending', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await cardValue(page, 'Pending')).toBe('1');
+    await row().getByText('running', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await cardValue(page, 'Running')).toBe('1');
+    expect(await cardValue(page, 'Total')).toBe('1');
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    instanceId = await page.evaluate(async () => {
+      const response = await fetch('/api/instances/', { headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` } });
+      const body = (await response.json()) as { data: { id: string }[] };
+      return body.data[0].id;
+    });
+    expect(await page.getByRole('button', { name: 'Emergency Stop' }).isEnabled()).toBe(true);
+    await row().getByRole('checkbox', { name: `Select ${instanceName}` }).check();
+    await page.getByRole('button', { name: 'Terminate Selected (1)' }).waitFor();
+    await shoot(page, 'instances-running');
+    await row().getByRole('checkbox', { name: `Select ${instanceName}` }).uncheck();
+    await page.getByRole('button', { name: /Terminate Selected/ }).waitFor({ state: 'detached' });
+  });
+
+  it('opens the live logs of the running capture', async () => {
+    const menu = await openRowMenu();
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['View Details', 'View Logs', 'Terminate']);
+    await menu.getByRole('menuitem', { name: 'View Logs' }).click();
+    const logs = page.getByRole('dialog', { name: /^Logs:/ });
+    await logs.getByText('Live', { exact: true }).waitFor();
+    await logs.getByText('Last 100 lines, refreshed every 5 seconds').waitFor();
+    const log = logs.getByRole('log');
+    await expect.poll(async () => (await log.locator('div').count()) > 0, { timeout: 15_000 }).toBe(true);
+    const before = await log.textContent();
+    // Live: new lines arrive by themselves while the capture runs.
+    await expect.poll(async () => (await log.textContent()) !== before, { timeout: 20_000, interval: 1000 }).toBe(true);
+    await shoot(page, 'instances-logs');
+    await logs.getByRole('button', { name: 'Close' }).click();
+    await logs.waitFor({ state: 'hidden' });
+  });
+
+  it('terminates it with a confirmation and the state follows live', async () => {
+    const menu = await openRowMenu();
+    await menu.getByRole('menuitem', { name: 'Terminate' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Terminate Instance' });
+    await confirm.getByText(`Are you sure you want to terminate instance ${instanceName}? This action cannot be undone.`).waitFor();
+    await confirm.getByRole('button', { name: 'Terminate' }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    await row().getByText(/^(stopping|terminated|stopped)$/).waitFor();
+    await row().getByText(/^(terminated|stopped)$/).waitFor({ timeout: 30_000 });
+    expect(await cardValue(page, 'Total')).toBe('0');
+    expect(await page.getByRole('button', { name: 'Emergency Stop' }).isDisabled()).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  });
+
+  it('lists the recording in the details viewer and downloads its file', async () => {
+    const menu = await openRowMenu();
+    expect(await menu.getByRole('menuitem').allTextContents()).toEqual(['View Details', 'View Logs']);
+    await menu.getByRole('menuitem', { name: 'View Details' }).click();
+    const details = page.getByRole('dialog', { name: /^Instance Details:/ });
+    const recording = details.getByRole('region', { name: 'Recording Information' });
+    await recording.getByText('640 x 360').waitFor();
+    await recording.getByText(/^(partial|completed)$/).waitFor({ timeout: 30_000 });
+    await recording.getByText(/\.mp4$/).waitFor();
+    await details.getByRole('region', { name: 'Basic Information' }).getByText(instanceName).waitFor();
+    await details.getByRole('region', { name: 'Metrics' }).getByText(/ (KB|MB)$/).waitFor();
+    const download = details.getByRole('button', { name: 'Download Recording' });
+    await expect.poll(() => download.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await shoot(page, 'instances-details');
+
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    expect(file.suggestedFilename()).toMatch(/\.mp4$/);
+    const saved = await file.path();
+    const head = fs.readFileSync(saved).subarray(4, 8).toString('latin1');
+    expect(head).toBe('ftyp');
+    await details.getByRole('button', { name: 'Close' }).click();
+    await details.waitFor({ state: 'hidden' });
+  });
+
+  it('creates an image of the instance on the AMI Manager and deletes it', async () => {
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'AMI Manager' }).click();
+    await page.getByRole('heading', { name: 'AMI Manager', level: 1 }).waitFor();
+    await page.getByText('No AMIs found. Create your first AMI to get started.').waitFor();
+
+    await page.getByRole('button', { name: 'Create AMI' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create New AMI' });
+    const create = dialog.getByRole('button', { name: 'Create AMI' });
+    expect(await create.isDisabled()).toBe(true);
+    await dialog.getByRole('combobox', { name: /Instance/ }).click();
+    await page.getByRole('option', { name: new RegExp(instanceName) }).click();
+    await dialog.getByLabel(/Version/).fill('1.0.0');
+    await dialog.getByText('A timestamp is added to the name automatically').waitFor();
+    await dialog.getByText(/The instance is rebooted/).waitFor();
+    await shoot(page, 'ami-create-dialog');
+    await create.click();
+    const created = page.getByText(/^AMI creation initiated: /);
+    await created.waitFor();
+    amiId = ((await created.textContent()) ?? '').replace('AMI creation initiated: ', '');
+    expect(amiId).not.toBe('');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // Re-read 2 s after the create (and every 5 s while pending): the image turns up, then turns available.
+    const amiRow = page.getByRole('row').filter({ hasText: amiId });
+    await amiRow.waitFor({ timeout: 10_000 });
+    await amiRow.getByText('available', { exact: true }).waitFor({ timeout: 30_000 });
+    await amiRow.getByText('Latest').waitFor();
+    await amiRow.getByText(/^mosque-recorder-\d{8}-\d{6}$/).waitFor();
+    await expect.poll(() => cardValue(page, 'Total AMIs')).toBe('1');
+    expect(await cardValue(page, 'Available')).toBe('1');
+    expect(await statCard(page, 'Latest Version').locator('p.MuiTypography-h4').textContent()).toBe('1.0.0');
+    await shoot(page, 'ami-list');
+
+    await amiRow.getByRole('button', { name: `Delete ${amiId}` }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete AMI' });
+    await confirm.getByText('This action cannot be undone. The AMI and its snapshots will be deleted.').waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText(`AMI ${amiId} deleted successfully`).waitFor();
+    await page.getByText('No AMIs found. Create your first AMI to get started.').waitFor();
+    expect(await cardValue(page, 'Total AMIs')).toBe('0');
+  });
+});

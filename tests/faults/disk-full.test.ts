@@ -1,0 +1,105 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { killRecorders, startHlsSource, type HlsSource } from '../server/capture/helpers';
+import { sleep, spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
+
+const NO_SPACE = /No space left on device/;
+
+interface Details {
+  state: string;
+  state_reason: string | null;
+  recording: { status: string; reason: string | null; bytes: number } | null;
+}
+
+/** A 1 MiB tmpfs over DATA_DIR/recordings, when this machine lets us mount one (root, no seccomp veto). */
+function mountSmallDisk(dir: string): boolean {
+  fs.mkdirSync(dir, { recursive: true });
+  if (process.getuid?.() !== 0) return false;
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0755', 'tmpfs', dir], { stdio: 'ignore' }).status === 0;
+}
+
+async function unmount(dir: string): Promise<void> {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    if (spawnSync('umount', [dir], { stdio: 'ignore' }).status === 0) return;
+    await sleep(300);
+  }
+  spawnSync('umount', ['-l', dir], { stdio: 'ignore' });
+}
+
+/**
+ * The disk fills up under a running recording. The recording must end as failed with the system's
+ * reason ("No space left on device"), not hang or pass for complete, and the server carries on. On a
+ * real small file system (tmpfs) when the machine allows mounting one; otherwise the error is injected
+ * by an ffmpeg wrapper that writes to /dev/full, which fails every write with ENOSPC.
+ */
+describe('disk full while recording', () => {
+  const dataDir = temporaryDir('diskfull');
+  const recordingsDir = path.join(dataDir, 'recordings');
+  const mounted = mountSmallDisk(recordingsDir);
+  let source: HlsSource | undefined;
+  let server: ServerProcess | undefined;
+
+  afterAll(async () => {
+    await server?.kill('SIGKILL');
+    killRecorders(dataDir);
+    await source?.close();
+    if (mounted) await unmount(recordingsDir);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it(`marks the recording failed with the reason (${mounted ? 'a 1 MiB tmpfs' : 'injected ENOSPC: this machine cannot mount'})`, async () => {
+    source = await startHlsSource();
+    const env: Record<string, string> = { STALL_TIMEOUT_SECONDS: '20' };
+    if (mounted) {
+      // Leave about 300 KB: a few seconds of media, then the disk is full.
+      execFileSync('dd', ['if=/dev/zero', `of=${path.join(recordingsDir, 'filler')}`, 'bs=1k', 'count=724'], { stdio: 'ignore' });
+    } else {
+      const wrapper = path.join(dataDir, 'ffmpeg-to-dev-full');
+      fs.writeFileSync(wrapper, '#!/bin/bash\nargs=("$@")\nif [ $# -gt 2 ]; then args[-1]=/dev/full; fi\nexec ffmpeg "${args[@]}"\n', { mode: 0o755 });
+      env.FFMPEG_PATH = wrapper;
+    }
+    server = await spawnServer({ dataDir, env });
+    const api = server;
+    const token = await api.login();
+
+    const launchAndWait = async (mosqueId: string) => {
+      const launch = await api.request<{ data: { instances: { id: string }[] } }>('POST', '/api/instances/launch', {
+        token,
+        body: { configs: [{ url: source?.url, duration: 120, width: 640, height: 360, mosque_id: mosqueId }], max_workers: 1 },
+      });
+      expect(launch.status, launch.text).toBe(200);
+      const id = launch.body.data.instances[0].id;
+      return until(
+        `the ${mosqueId} recording to end`,
+        async () => {
+          const details = (await api.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data;
+          return details.state === 'stopped' && details.recording?.status !== 'recording' ? details : undefined;
+        },
+        90_000,
+        500,
+      );
+    };
+
+    const filled = await launchAndWait('diskfull01');
+    expect(filled.recording?.status).toBe('failed');
+    expect(filled.recording?.reason).toMatch(NO_SPACE);
+    expect(filled.state_reason).toMatch(NO_SPACE);
+
+    if (mounted) {
+      // It recorded until the disk was full, and what it wrote is kept.
+      expect(filled.recording?.bytes).toBeGreaterThan(0);
+      // A second recording on the full disk fails the same way, at once.
+      const second = await launchAndWait('diskfull02');
+      expect(second.recording).toMatchObject({ status: 'failed', reason: expect.stringMatching(NO_SPACE) });
+    }
+
+    const recordings = await api.request<{ data: { recordings: { status: string; reason: string | null }[] } }>('GET', '/api/recordings', { token });
+    expect(recordings.body.data.recordings.every((r) => r.status === 'failed' && NO_SPACE.test(r.reason ?? ''))).toBe(true);
+    expect(api.running(), api.output()).toBe(true);
+    expect((await api.request('GET', '/api/config/mosques', { token })).status).toBe(200);
+    await api.stop();
+    server = undefined;
+  });
+});

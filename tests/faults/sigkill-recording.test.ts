@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { alive, ffprobe, instancePids, killRecorders, startHlsSource, type HlsSource } from '../server/capture/helpers';
+import { spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
+
+const DURATION = 12;
+
+interface Details {
+  id: string;
+  state: string;
+  state_reason: string | null;
+  recording: { id: string; status: string; reason: string | null; bytes: number; duration_seconds: number | null; file_path: string | null } | null;
+}
+
+/**
+ * A recording running on the local driver when the server is SIGKILLed: the recorder (its own process
+ * group) keeps recording, the restarted server re-adopts it under the same instance, and the recording
+ * completes once, with its full duration.
+ *
+ * Recordings that fall due while the server is down (launched late or marked missed per the
+ * scheduler's policy, never twice) are proven by tests/server/scheduler/restart.test.ts, which kills
+ * the real server in the middle of a burst of due jobs; this file does not repeat it.
+ */
+describe('SIGKILL with a recording running', () => {
+  const dataDir = temporaryDir('recording');
+  let source: HlsSource | undefined;
+  let server: ServerProcess | undefined;
+
+  afterAll(async () => {
+    await server?.kill('SIGKILL');
+    killRecorders(dataDir);
+    await source?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('survives the server, is re-adopted and completes once', async () => {
+    source = await startHlsSource();
+    server = await spawnServer({ dataDir });
+    const token = await server.login();
+    const launched = await server.request<{ data: { instances: { id: string }[] } }>('POST', '/api/instances/launch', {
+      token,
+      body: { configs: [{ url: source.url, duration: DURATION, width: 320, height: 240, mosque_id: 'sigkilltest' }], max_workers: 1 },
+    });
+    expect(launched.status, launched.text).toBe(200);
+    const id = launched.body.data.instances[0].id;
+    const first = server;
+    await until('media to flow', async () => (await first.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data.state === 'running', 30_000);
+
+    const { recorder, ffmpeg } = instancePids(dataDir, id);
+    expect(alive(recorder) && alive(ffmpeg)).toBe(true);
+    await first.kill('SIGKILL');
+    expect(first.running()).toBe(false);
+    expect(alive(recorder), 'the recorder outlives the server').toBe(true);
+    expect(alive(ffmpeg), 'ffmpeg outlives the server').toBe(true);
+
+    server = await spawnServer({ dataDir });
+    const second = server;
+    const done = await until(
+      'the recording to end',
+      async () => {
+        const details = (await second.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data;
+        return details.recording && details.recording.status !== 'recording' ? details : undefined;
+      },
+      DURATION * 1000 + 45_000,
+    );
+    expect(done.state).toBe('stopped');
+    expect(done.recording).toMatchObject({ status: 'completed', reason: null });
+    expect(done.recording?.duration_seconds).toBeGreaterThanOrEqual(DURATION - 1.5);
+
+    // Re-adopted, not adopted anew or launched again: one instance, one recording, one file.
+    const instances = await second.request<{ data: { id: string }[] }>('GET', '/api/instances/', { token });
+    expect(instances.body.data.map((i) => i.id)).toEqual([id]);
+    const recordings = await second.request<{ data: { recordings: { id: string }[] } }>('GET', '/api/recordings?mosque_id=sigkilltest', { token });
+    expect(recordings.body.data.recordings.map((r) => r.id)).toEqual([done.recording?.id]);
+    const files = fs.readdirSync(path.join(dataDir, 'recordings', 'sigkilltest'));
+    expect(files).toHaveLength(1);
+    expect(ffprobe(path.join(dataDir, 'recordings', 'sigkilltest', files[0])).duration).toBeGreaterThanOrEqual(DURATION - 1.5);
+    expect(fs.readdirSync(path.join(dataDir, 'instances')).filter((name) => name.startsWith('cap-'))).toEqual([id]);
+    expect(alive(recorder)).toBe(false);
+
+    await second.stop();
+    server = undefined;
+  });
+});

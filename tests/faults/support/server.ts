@@ -1,0 +1,155 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { freePort } from '../../support/postgres';
+
+export const FAULT_ADMIN = { username: 'admin', password: 'Fault-admin-pass-1' };
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const started = new Set<ChildProcess>();
+
+// Whatever happens to the run, no server process is left behind (recorders are stopped by the tests).
+process.once('exit', () => {
+  for (const child of started) signalGroup(child, 'SIGKILL');
+});
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal); // tsx and the node process it runs
+  } catch {
+    // already gone
+  }
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  body: T;
+  text: string;
+}
+
+export interface ServerProcess {
+  baseUrl: string;
+  dataDir: string;
+  pid: number;
+  output(): string;
+  /** True while the server process has not exited. */
+  running(): boolean;
+  /** Sends a signal to the server's process group and waits for it to exit. */
+  kill(signal: NodeJS.Signals): Promise<void>;
+  /** SIGTERM, then SIGKILL after 10 s. */
+  stop(): Promise<void>;
+  request<T = Record<string, unknown>>(method: string, url: string, options?: { token?: string; body?: unknown; timeoutMs?: number }): Promise<ApiResponse<T>>;
+  login(username?: string, password?: string): Promise<string>;
+}
+
+export interface ServerOptions {
+  /** DATA_DIR; a new temporary one when absent. Kept across restarts: pass the same one again. */
+  dataDir?: string;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export function temporaryDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `capture-fault-${prefix}-`));
+}
+
+/** The real server (`tsx server/main.ts`) in its own process group, resolved once it answers HTTP. */
+export async function spawnServer(options: ServerOptions = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = options.dataDir ?? temporaryDir('server');
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      ADMIN_USERNAME: FAULT_ADMIN.username,
+      ADMIN_PASSWORD: FAULT_ADMIN.password,
+      DEMO_STREAM: '0',
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+  });
+  started.add(child);
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const running = () => child.exitCode === null && child.signalCode === null;
+
+  const kill = async (signal: NodeJS.Signals) => {
+    signalGroup(child, signal);
+    await exited;
+    started.delete(child);
+  };
+  const stop = async () => {
+    const killer = setTimeout(() => signalGroup(child, 'SIGKILL'), 10_000);
+    await kill('SIGTERM');
+    clearTimeout(killer);
+  };
+
+  const request: ServerProcess['request'] = async (method, url, { token, body, timeoutMs = 30_000 } = {}) => {
+    const response = await fetch(`${baseUrl}${url}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON (a file): the text stands
+    }
+    return { status: response.status, body: parsed as never, text };
+  };
+
+  const login: ServerProcess['login'] = async (username = FAULT_ADMIN.username, password = FAULT_ADMIN.password) => {
+    const response = await request<{ access_token: string }>('POST', '/api/auth/login', { body: { username, password } });
+    if (response.status !== 200) throw new Error(`login ${username} failed: ${response.status} ${response.text}`);
+    return response.body.access_token;
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    if (!running()) throw new Error(`The server exited before answering:\n${output}`);
+    const answered = await fetch(`${baseUrl}/api/auth/verify-token`, { signal: AbortSignal.timeout(2000) }).then(
+      () => true,
+      () => false,
+    );
+    if (answered) break;
+    if (Date.now() > deadline) {
+      await kill('SIGKILL');
+      throw new Error(`The server did not answer on ${baseUrl} in time:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { baseUrl, dataDir, pid: child.pid as number, output: () => output, running, kill, stop, request, login };
+}
+
+/** Polls until `probe` gives a value, or fails naming what it waited for. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false | null>, timeoutMs = 30_000, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await probe();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,0 +1,53 @@
+import { screen, within } from '@testing-library/react';
+import { server } from '../../support/server';
+import { renderApp } from '../../support/render';
+
+/** The mock's seeded mosques (src/mocks/handlers/config.ts). */
+export const LONDON = 'lcm4r8k2p1';
+export const EAST_LONDON = 'elm7q2w9z3';
+export const AZHAR = 'azh3c5v8n6';
+
+/** /config as admin, once `waitFor` shows (a seeded mosque by default). */
+export async function openConfig(waitFor: string | RegExp = 'London Central Mosque') {
+  const rendered = renderApp('/config', { as: 'admin' });
+  // The first render transforms the lazy page chunk, which takes a while on a busy machine.
+  await screen.findByText(waitFor, undefined, { timeout: 15_000 });
+  return rendered;
+}
+
+export function row(mosqueId: string) {
+  const tr = screen.getByText(mosqueId).closest('tr');
+  if (!tr) throw new Error(`No row for ${mosqueId}`);
+  return within(tr);
+}
+
+export const dialog = () => within(screen.getByRole('dialog'));
+
+export const field = (label: string | RegExp) => dialog().getByLabelText(label, { selector: 'input' });
+
+/** The figure of a summary card. */
+export function cardValue(title: string): string {
+  const card = screen.getAllByText(title).map((element) => element.closest<HTMLElement>('.MuiCard-root')).find(Boolean);
+  if (!card) throw new Error(`No card ${title}`);
+  return within(card).getByText(/^\d+$/).textContent ?? '';
+}
+
+/** Bodies of the calls `method path` the mocks receive from now on (until the test ends). */
+export function captureBodies(method: string, path: string) {
+  const bodies: unknown[] = [];
+  const listener = async ({ request }: { request: Request }) => {
+    if (request.method === method && new URL(request.url).pathname === path) bodies.push(await request.clone().json());
+  };
+  server.events.on('request:start', listener);
+  return bodies;
+}
+
+/** A notification (top right) with exactly this text. */
+export const notification = (text: string) => screen.findByText(text, { selector: '.MuiAlert-message' });
+
+/** A promise to hold a mock's answer with, released by `release()`. */
+export function gate() {
+  let release: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  return { opened, release };
+}

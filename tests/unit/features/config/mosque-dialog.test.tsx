@@ -1,0 +1,286 @@
+import { screen, waitFor } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mockMosques } from '../../../../src/mocks/handlers/config';
+import { server } from '../../support/server';
+import { captureBodies, dialog, field, gate, openConfig, row } from './helpers';
+
+afterEach(() => {
+  server.events.removeAllListeners();
+  vi.restoreAllMocks();
+});
+
+const MECCA_LINK = 'https://www.google.com/maps/place/Masjid+al-Haram/@21.4225,39.8262,17z/data=!3m1!4b1';
+
+async function openAdd() {
+  const rendered = await openConfig();
+  await rendered.user.click(screen.getByRole('button', { name: 'Add Mosque' }));
+  await waitFor(() => expect((field(/Mosque ID/) as HTMLInputElement).value).toMatch(/^[a-z0-9]{10}$/));
+  return rendered;
+}
+
+const addButton = () => dialog().getByRole('button', { name: 'Add Mosque' });
+
+describe('Add New Mosque: fields and validation', { timeout: 40_000 }, () => {
+  it('shows a generated, read-only mosque id and every field', async () => {
+    await openAdd();
+    expect(screen.getByRole('dialog', { name: 'Add New Mosque' })).toBeInTheDocument();
+    expect(field(/Mosque ID/)).toHaveAttribute('readonly');
+    for (const label of [/Name \(English\)/, /Name \(Arabic\)/, /Languages/, /Google Maps URL/, /Latitude/, /Longitude/, /Timezone/, /City/, /District/, /Country/, /ID Token/]) {
+      expect(field(label)).toBeInTheDocument();
+    }
+    expect(field(/Latitude/)).toHaveAttribute('type', 'number');
+    expect(field(/Longitude/)).toHaveAttribute('type', 'number');
+    expect(dialog().getByRole('switch', { name: 'Active' })).toBeChecked();
+    expect(dialog().getByRole('combobox', { name: 'Broadcast Status' })).toHaveTextContent('Inactive');
+    expect(dialog().getByRole('combobox', { name: 'Calculation Method' })).toHaveTextContent('By country (automatic)');
+    expect(field(/Fixed Jumu'ah time/)).toHaveValue('');
+  });
+
+  it('another id can be asked for', async () => {
+    const { user } = await openAdd();
+    const first = (field(/Mosque ID/) as HTMLInputElement).value;
+    await user.click(dialog().getByRole('button', { name: 'Generate another ID' }));
+    await waitFor(() => expect(field(/Mosque ID/)).not.toHaveValue(first));
+    expect((field(/Mosque ID/) as HTMLInputElement).value).toMatch(/^[a-z0-9]{10}$/);
+  });
+
+  it('writes the Arabic name right to left', async () => {
+    await openAdd();
+    expect(field(/Name \(Arabic\)/)).toHaveAttribute('dir', 'rtl');
+  });
+
+  it('needs an English name and at least one language', async () => {
+    const { user } = await openAdd();
+    expect(addButton()).toBeDisabled();
+    await user.click(field(/Name \(English\)/));
+    await user.click(field(/Languages/));
+    await user.click(field(/Name \(Arabic\)/));
+    expect(dialog().getByText('English name is required')).toBeInTheDocument();
+    expect(dialog().getByText('At least one language is required')).toBeInTheDocument();
+    await user.type(field(/Name \(English\)/), 'Masjid al-Haram');
+    expect(addButton()).toBeDisabled();
+    await user.click(field(/Languages/));
+    await user.click(await screen.findByRole('option', { name: 'Arabic (ar)' }));
+    expect(addButton()).toBeEnabled();
+  });
+
+  it('takes languages from the list and custom codes typed in, as chips', async () => {
+    const { user } = await openAdd();
+    await user.click(field(/Languages/));
+    const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
+    expect(options).toEqual(['English (en)', 'Arabic (ar)', 'Urdu (ur)', 'Bengali (bn)', 'Hindi (hi)', 'Pashto (ps)', 'French (fr)', 'Spanish (es)']);
+    await user.click(screen.getByRole('option', { name: 'English (en)' }));
+    await user.type(field(/Languages/), 'TR{Enter}');
+    await user.type(field(/Languages/), 'pt-BR{Enter}');
+    expect(dialog().getByRole('button', { name: 'English (en)' })).toBeInTheDocument();
+    expect(dialog().getByRole('button', { name: 'tr' })).toBeInTheDocument();
+    expect(dialog().getByRole('button', { name: 'pt-BR' })).toBeInTheDocument();
+  });
+
+  it('refuses a custom language that is not a code', async () => {
+    const { user } = await openAdd();
+    await user.type(field(/Name \(English\)/), 'Masjid');
+    await user.type(field(/Languages/), 'Turkish language{Enter}');
+    expect(dialog().getByText(/Not a language code: turkish language/)).toBeInTheDocument();
+    expect(addButton()).toBeDisabled();
+  });
+
+  it('checks coordinates, time zone and fixed time before saving', async () => {
+    const { user } = await openAdd();
+    await user.type(field(/Name \(English\)/), 'Masjid');
+    await user.type(field(/Languages/), 'en{Enter}');
+    expect(addButton()).toBeEnabled();
+    await user.type(field(/Latitude/), '95');
+    expect(dialog().getByText('Latitude must be a number between -90 and 90')).toBeInTheDocument();
+    expect(addButton()).toBeDisabled();
+    await user.clear(field(/Latitude/));
+    await user.type(field(/Latitude/), '45');
+    expect(dialog().getByText('Latitude and longitude must be given together')).toBeInTheDocument();
+    await user.type(field(/Longitude/), '9');
+    expect(addButton()).toBeEnabled();
+    await user.type(field(/Timezone/), 'Mars/Olympus');
+    expect(dialog().getByText(/Not a known time zone/)).toBeInTheDocument();
+    expect(addButton()).toBeDisabled();
+  });
+});
+
+describe('Add New Mosque: map link', { timeout: 40_000 }, () => {
+  it('extracts coordinates and time zone as soon as the field holds a maps link, then fills in the place', async () => {
+    const extracts = captureBodies('POST', '/api/config/coordinates/extract');
+    const geocodes = captureBodies('POST', '/api/config/geocode');
+    const { user } = await openAdd();
+    await user.click(field(/Google Maps URL/));
+    await user.paste(MECCA_LINK);
+    await waitFor(() => expect(field(/Latitude/)).toHaveValue(21.4225));
+    expect(field(/Longitude/)).toHaveValue(39.8262);
+    expect(field(/Timezone/)).toHaveValue('Asia/Riyadh');
+    await waitFor(() => expect(field(/City/)).toHaveValue('Mecca'));
+    expect(field(/District/)).toHaveValue('Al Haram');
+    expect(field(/Country/)).toHaveValue('Saudi Arabia');
+    expect(extracts).toEqual([{ mosque_ids: [], force_refresh: true, urls: [{ mosque_id: null, google_maps_url: MECCA_LINK }] }]);
+    expect(geocodes).toEqual([{ latitude: 21.4225, longitude: 39.8262 }]);
+  });
+
+  it('recognises the short and app-share forms too', async () => {
+    const extracts = captureBodies('POST', '/api/config/coordinates/extract');
+    const { user } = await openAdd();
+    await user.click(field(/Google Maps URL/));
+    await user.paste('https://maps.app.goo.gl/AbCdEf123');
+    await waitFor(() => expect(field(/Latitude/)).toHaveValue(21.4225));
+    await user.clear(field(/Google Maps URL/));
+    await user.paste('goo.gl/maps/XyZ987');
+    await waitFor(() => expect(extracts).toHaveLength(2));
+  });
+
+  it('keeps latitude and longitude read-only while extracting', async () => {
+    const held = gate();
+    server.use(
+      http.post('/api/config/coordinates/extract', async () => {
+        await held.opened;
+        return HttpResponse.json({
+          success: true,
+          data: { extraction_results: [{ mosque_id: null, google_maps_url: MECCA_LINK, success: true, latitude: 21.4225, longitude: 39.8262, timezone_guess: 'Asia/Riyadh', extraction_method: 'map_link', stored: false }] },
+        });
+      }),
+    );
+    const { user } = await openAdd();
+    await user.type(field(/Name \(English\)/), 'Masjid al-Haram');
+    await user.type(field(/Languages/), 'ar{Enter}');
+    await user.click(field(/Google Maps URL/));
+    await user.paste(MECCA_LINK);
+    expect(field(/Latitude/)).toHaveAttribute('readonly');
+    expect(field(/Longitude/)).toHaveAttribute('readonly');
+    expect(await dialog().findByLabelText('Extracting coordinates')).toBeInTheDocument();
+    expect(addButton()).toBeDisabled();
+    held.release();
+    await waitFor(() => expect(field(/Latitude/)).not.toHaveAttribute('readonly'));
+    expect(field(/Latitude/)).toHaveValue(21.4225);
+    expect(field(/Longitude/)).not.toHaveAttribute('readonly');
+    expect(addButton()).toBeEnabled();
+  });
+
+  it('does not call extraction for text that holds no maps link', async () => {
+    const extracts = captureBodies('POST', '/api/config/coordinates/extract');
+    const { user } = await openAdd();
+    await user.type(field(/Google Maps URL/), 'https://example.com/maps/place/x');
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(extracts).toEqual([]);
+    expect(field(/Latitude/)).not.toHaveAttribute('readonly');
+  });
+
+  it('looks up the place of coordinates typed in by hand', async () => {
+    const { user } = await openAdd();
+    await user.type(field(/Latitude/), '30.0458');
+    await user.type(field(/Longitude/), '31.2625');
+    await waitFor(() => expect(field(/City/)).toHaveValue('Cairo'));
+    expect(field(/Country/)).toHaveValue('Egypt');
+    expect(field(/Timezone/)).toHaveValue('Africa/Cairo');
+  });
+
+  it('logs extraction and geocode failures without a message to the user', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    server.use(
+      http.post('/api/config/coordinates/extract', () => HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 })),
+      http.post('/api/config/geocode', () => HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 })),
+    );
+    const { user } = await openAdd();
+    await user.click(field(/Google Maps URL/));
+    await user.paste(MECCA_LINK);
+    await waitFor(() => expect(warn).toHaveBeenCalledWith('Coordinate extraction failed', expect.anything()));
+    expect(field(/Latitude/)).toHaveValue(null);
+    expect(field(/Latitude/)).not.toHaveAttribute('readonly');
+    await user.type(field(/Latitude/), '30');
+    await user.type(field(/Longitude/), '31');
+    await waitFor(() => expect(warn).toHaveBeenCalledWith('Geocoding failed', expect.anything()));
+    expect(screen.queryByText('boom')).not.toBeInTheDocument();
+    expect(document.querySelector('.MuiAlert-message')).toBeNull();
+  });
+
+  it('logs an unreadable link without a message to the user', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const { user } = await openAdd();
+    await user.click(field(/Google Maps URL/));
+    await user.paste('https://www.google.com/maps/place/Somewhere');
+    await waitFor(() => expect(warn).toHaveBeenCalledWith('Coordinates could not be read from the map link', 'No coordinates found in the map link'));
+    expect(field(/Latitude/)).toHaveValue(null);
+    expect(document.querySelector('.MuiAlert-message')).toBeNull();
+  });
+});
+
+describe('Add New Mosque: saving', { timeout: 40_000 }, () => {
+  it('creates the mosque from a map link and shows it in the table', async () => {
+    const bodies = captureBodies('POST', '/api/config/mosques');
+    const { user } = await openAdd();
+    const id = (field(/Mosque ID/) as HTMLInputElement).value;
+    await user.type(field(/Name \(English\)/), 'Masjid al-Haram');
+    await user.type(field(/Name \(Arabic\)/), 'المسجد الحرام');
+    await user.click(field(/Languages/));
+    await user.click(await screen.findByRole('option', { name: 'Arabic (ar)' }));
+    await user.click(field(/Google Maps URL/));
+    await user.paste(MECCA_LINK);
+    await waitFor(() => expect(field(/City/)).toHaveValue('Mecca'));
+    await user.type(field(/ID Token/), 'UCharamain');
+    await user.click(dialog().getByRole('combobox', { name: 'Broadcast Status' }));
+    await user.click(screen.getByRole('option', { name: 'Playing' }));
+    await user.click(addButton());
+    expect(await screen.findByText('Mosque added successfully')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(await screen.findByText(id)).toBeInTheDocument();
+    expect(row(id).getByText('Masjid al-Haram')).toBeInTheDocument();
+    expect(row(id).getByText('Available')).toBeInTheDocument();
+    expect(bodies).toEqual([
+      {
+        mosque_id: id,
+        name: 'Masjid al-Haram',
+        name_ar: 'المسجد الحرام',
+        languages: ['ar'],
+        google_maps_url: MECCA_LINK,
+        latitude: 21.4225,
+        longitude: 39.8262,
+        timezone: 'Asia/Riyadh',
+        city: 'Mecca',
+        district: 'Al Haram',
+        country: 'Saudi Arabia',
+        ID_token: 'UCharamain',
+        active: true,
+        broadcast_status: 'playing',
+      },
+    ]);
+  });
+
+  async function submitMinimal() {
+    const rendered = await openAdd();
+    await rendered.user.type(field(/Name \(English\)/), 'Masjid');
+    await rendered.user.type(field(/Languages/), 'en{Enter}');
+    await rendered.user.click(addButton());
+    return rendered;
+  }
+
+  it("shows the server's message when adding fails, and keeps the dialog open", async () => {
+    server.use(http.post('/api/config/mosques', () => HttpResponse.json({ success: false, detail: 'Mosque abc already exists', error: 'Mosque abc already exists' }, { status: 409 })));
+    await submitMinimal();
+    expect(await screen.findByText('Mosque abc already exists')).toBeInTheDocument();
+    expect(screen.getByRole('dialog', { name: 'Add New Mosque' })).toBeInTheDocument();
+  });
+
+  it('falls back to "Failed to add mosque"', async () => {
+    server.use(http.post('/api/config/mosques', () => HttpResponse.json({}, { status: 500 })));
+    await submitMinimal();
+    expect(await screen.findByText('Failed to add mosque')).toBeInTheDocument();
+  });
+
+  it('says "Network error occurred" when the server does not answer', async () => {
+    server.use(http.post('/api/config/mosques', () => HttpResponse.error()));
+    await submitMinimal();
+    expect(await screen.findByText('Network error occurred')).toBeInTheDocument();
+  });
+
+  it('Cancel closes without saving', async () => {
+    const { user } = await openAdd();
+    await user.type(field(/Name \(English\)/), 'Masjid');
+    await user.click(dialog().getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(mockMosques()).toHaveLength(3);
+  });
+});
