@@ -191,9 +191,9 @@ const STORAGE_FAILURE = /No space left on device|Disk quota exceeded|Read-only f
 
 function lastError(): string | null {
   const lines = recentErrors.map((line) => line.replace(/^\[[^\]]*\]\s*/, '')).reverse();
-  const causes = lines; // TEMP-REVERT-3
+  const causes = lines.filter((line) => !GENERIC_FAILURE.test(line));
   const meaningful =
-    // TEMP-REVERT-2
+    causes.find((line) => STORAGE_FAILURE.test(line)) ??
     causes.find((line) => /error|fail|invalid|refused|not found|denied|timed out|no such|unable|could not|forbidden|unauthori[sz]ed|eof/i.test(line));
   return meaningful ?? lines[0] ?? null;
 }
@@ -232,7 +232,7 @@ function outcomeFor(code: number | null, signal: string | null, startError: stri
   }
   const why = lastError() ?? (signal ? `ffmpeg was killed (${signal})` : `ffmpeg exited with code ${code}`);
   // A full or read-only disk fails the recording; the fragments written before it stay in the file.
-  return { ...base, status: kept, reason: why, endedBy: 'error' }; // TEMP-REVERT
+  return { ...base, status: STORAGE_FAILURE.test(why) ? 'failed' : kept, reason: why, endedBy: 'error' };
 }
 
 function finish(code: number | null, signal: string | null, startError: string | null): void {

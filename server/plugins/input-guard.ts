@@ -2,8 +2,11 @@ import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../lib/fastify';
 import { badRequest, type HttpError } from '../lib/http-error';
 
-/** NUL, or half of a UTF-16 surrogate pair: text that PostgreSQL refuses and SQLite would store mangled. */
-const UNSAFE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Half of a UTF-16 surrogate pair. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** NUL or a lone surrogate: text that PostgreSQL refuses and SQLite would store mangled. */
+const unsafe = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text);
 
 const PARTS = [
   ['params', 'Path parameters are invalid'],
@@ -21,11 +24,11 @@ export function findUnsafeText(value: unknown): string | undefined {
   while (stack.length > 0) {
     const item = stack.pop() as { value: unknown; path: string };
     if (typeof item.value === 'string') {
-      if (UNSAFE_TEXT.test(item.value)) return item.path;
+      if (unsafe(item.value)) return item.path;
     } else if (item.value !== null && typeof item.value === 'object') {
       for (const [key, child] of Object.entries(item.value)) {
         const path = item.path ? `${item.path}.${key}` : key;
-        if (UNSAFE_TEXT.test(key)) return item.path || '(a key)';
+        if (unsafe(key)) return item.path || '(a key)';
         stack.push({ value: child, path });
       }
     }
@@ -56,7 +59,7 @@ export function registerInputGuard(app: AppInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    parseJson(request, text, (error, value) => {
+    void parseJson(request, text, (error, value) => {
       if (!error) return done(null, value);
       let plainJson = false;
       try {

@@ -9,6 +9,7 @@ import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import type { AppInstance } from '../../lib/fastify';
 import { ImagesRepository } from '../images/repository';
+import type { ActivityService } from '../activity/service';
 import { registerImageRoutes } from '../images/routes';
 import { ImagesService } from '../images/service';
 import type { LiveHub } from '../live/hub';
@@ -72,13 +73,17 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
  * re-adopts recorders left running by a previous server), log pushes every 5 s, and the demo stream.
  * Closing the app stops all of that but never the recorders.
  */
-export function registerCaptureModule(app: AppInstance, module: CaptureModule, deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring }): void {
+export function registerCaptureModule(
+  app: AppInstance,
+  module: CaptureModule,
+  deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring; activity: ActivityService },
+): void {
   const { instances, recordings, images, demo, live, capture, driver } = module;
   const { hub, monitoring } = deps;
 
-  registerInstanceRoutes(app, { instances, demo, config: deps.config });
+  registerInstanceRoutes(app, { instances, demo, config: deps.config, activity: deps.activity });
   registerRecordingRoutes(app, recordings);
-  registerImageRoutes(app, images);
+  registerImageRoutes(app, images, deps.activity);
 
   hub.provideInitialData(async () => ({
     instances: await instances.list(),

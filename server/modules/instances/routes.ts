@@ -19,6 +19,7 @@ import { DEMO_PLAYLIST, type DemoStream } from '../../capture/demo-stream';
 import type { Config } from '../../config';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { badRequest, notFound } from '../../lib/http-error';
+import type { ActivityService } from '../activity/service';
 import type { InstancesService } from './service';
 
 function terminateBody(results: TerminateResult[], what: string) {
@@ -39,8 +40,11 @@ function demoUrl(app: AppInstance, config: Config): string {
   return `http://${host}:${port}/demo/${DEMO_PLAYLIST}`;
 }
 
-export function registerInstanceRoutes(app: AppInstance, deps: { instances: InstancesService; demo: DemoStream | undefined; config: Config }): void {
-  const { instances, demo } = deps;
+export function registerInstanceRoutes(
+  app: AppInstance,
+  deps: { instances: InstancesService; demo: DemoStream | undefined; config: Config; activity: ActivityService },
+): void {
+  const { instances, demo, activity } = deps;
 
   // SPEC.md calls GET /api/instances/ with its trailing slash; both spellings answer.
   for (const url of ['/api/instances/', '/api/instances']) {
@@ -56,6 +60,15 @@ export function registerInstanceRoutes(app: AppInstance, deps: { instances: Inst
     async (request) => {
       const { configs, max_workers } = request.body;
       const result = await instances.launch(configs, max_workers);
+      const actor = sessionOf(request).user;
+      for (const launched of result.instances) {
+        await activity.record({
+          actor,
+          action: 'instance.launch',
+          target: { type: 'instance', id: launched.id, label: launched.name },
+          detail: { url: launched.url, mosque_id: launched.mosque_id },
+        });
+      }
       const message =
         result.failed.length === 0
           ? `Launched ${result.instances.length} instance(s)`
@@ -68,8 +81,12 @@ export function registerInstanceRoutes(app: AppInstance, deps: { instances: Inst
     '/api/instances/terminate',
     { config: { access: 'session' }, schema: { body: terminateRequestSchema, response: { 200: terminateResponseSchema } } },
     async (request) => {
-      const reason = `Terminated by ${sessionOf(request).user.username}`;
-      return terminateBody(await instances.terminate(request.body.instance_ids, reason), 'Terminate');
+      const actor = sessionOf(request).user;
+      const results = await instances.terminate(request.body.instance_ids, `Terminated by ${actor.username}`);
+      for (const result of results.filter((r) => r.success)) {
+        await activity.record({ actor, action: 'instance.terminate', target: { type: 'instance', id: result.instance_id } });
+      }
+      return terminateBody(results, 'Terminate');
     },
   );
 
@@ -78,8 +95,10 @@ export function registerInstanceRoutes(app: AppInstance, deps: { instances: Inst
     { config: { access: 'session' }, schema: { querystring: terminateAllQuerySchema, response: { 200: terminateResponseSchema } } },
     async (request) => {
       if (request.query.force !== 'true') throw badRequest('Emergency stop needs force=true to confirm stopping every instance');
-      const reason = `Emergency stop by ${sessionOf(request).user.username}`;
-      return terminateBody(await instances.terminateAll(reason), 'Emergency stop');
+      const actor = sessionOf(request).user;
+      const body = terminateBody(await instances.terminateAll(`Emergency stop by ${actor.username}`), 'Emergency stop');
+      await activity.record({ actor, action: 'instance.emergency_stop', detail: { terminated: body.data.terminated, failed: body.data.failed } });
+      return body;
     },
   );
 

@@ -68,7 +68,7 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
       value={form[field]}
       onChange={(event) => set(field, event.target.value)}
       error={value === null}
-      helperText={value === null ? 'A whole number above 0' : ' '}
+      helperText={value === null ? 'A whole number above 0' : undefined}
       slotProps={{ htmlInput: { min: 1, step: 1 } }}
       fullWidth
     />

@@ -55,7 +55,7 @@ export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, o
       <AccordionDetails sx={{ p: 0 }}>
         {loading && <LinearProgress aria-label="Loading mosques" />}
         <TableContainer>
-          <Table aria-label="Mosques" size="small" sx={{ minWidth: 980 }}>
+          <Table aria-label="Mosques" size="small" sx={{ minWidth: 720, '& td, & th': { px: { xs: 1, lg: 2 } } }}>
             <TableHead>
               <TableRow>
                 {COLUMNS.map((column) => (
