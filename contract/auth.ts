@@ -27,7 +27,7 @@ export const usernameSchema = z
   .trim()
   .min(1, 'Username is required')
   .max(64, 'Username must be at most 64 characters')
-  .regex(/^[\p{L}\p{N}._@-]+$/u, 'Username may contain only letters, digits, dot, underscore, @ and hyphen');
+  .regex(/^[\p{L}\p{M}\p{N}._@-]+$/u, 'Username may contain only letters, digits, dot, underscore, @ and hyphen');
 
 export const emailSchema = z.string().trim().min(1, 'Email is required').pipe(z.email('Email address is not valid'));
 const fullName = z.string().trim().max(128, 'Full name must be at most 128 characters');

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
 import { dialectOf, type Dialect } from './dialect';
@@ -43,11 +43,42 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
     sqlite.pragma('busy_timeout = 5000');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   }
   const db: Db = { kysely, dialect, close: () => kysely.destroy() };
   await migrate(db);
   return db;
+}
+
+/** Prepared statements kept per SQL text; beyond this many, the least recently used is dropped. */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query afresh, and parsing the SQL was a tenth of the CPU of an authenticated
+ * request (the session lookup alone). The same texts recur, so their statements are kept and reused;
+ * one that is busy (a streamed read still open) is not shared, a fresh one is prepared instead.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig['database'] {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => {
+      statements.clear();
+      sqlite.close();
+    },
+    prepare: (sql: string) => {
+      const cached = statements.get(sql);
+      if (cached && !cached.busy) {
+        statements.delete(sql);
+        statements.set(sql, cached);
+        return cached;
+      }
+      const statement = sqlite.prepare(sql);
+      if (cached) return statement;
+      statements.set(sql, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
+      return statement;
+    },
+  };
 }
 
 async function migrate(db: Db): Promise<void> {

@@ -15,12 +15,30 @@ export interface TokenClaims {
   userId: number;
 }
 
+/** Tokens whose signature was verified, kept with their claims; beyond this many the oldest is dropped. */
+const VERIFIED_CACHE_SIZE = 1000;
+
 /** Signs and verifies session tokens: HS256 pinned, with exp, iss and aud checked. */
 export class SessionTokens {
+  /** Imported once: given raw bytes, jose imports the key again for every token. */
+  private cryptoKey: Promise<CryptoKey> | undefined;
+  /**
+   * A console sends the same token with every request, and verifying it (a WebCrypto job) was the
+   * largest cost of an authenticated read. A token verified once is the same string with the same
+   * claims until it expires, so only its expiry is checked again; whether its session is still live
+   * is decided by the session row on every request, as before.
+   */
+  private readonly verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+
   constructor(
     private readonly key: Uint8Array,
     private readonly clock: Clock,
   ) {}
+
+  private signingKey(): Promise<CryptoKey> {
+    this.cryptoKey ??= crypto.webcrypto.subtle.importKey('raw', this.key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    return this.cryptoKey;
+  }
 
   newSessionId(): string {
     return crypto.randomUUID();
@@ -36,21 +54,32 @@ export class SessionTokens {
       .setAudience(AUDIENCE)
       .setIssuedAt(now)
       .setExpirationTime(now + TOKEN_LIFETIME_SECONDS)
-      .sign(this.key);
+      .sign(await this.signingKey());
   }
 
   /** The claims of a valid token, or undefined for anything forged, expired or malformed. */
   async verify(token: string): Promise<TokenClaims | undefined> {
+    const now = this.clock.now();
+    const known = this.verified.get(token);
+    if (known) {
+      // jose's rule: expired once the current second reaches exp.
+      if (Math.floor(now.getTime() / 1000) < known.expiresAt) return known.claims;
+      this.verified.delete(token);
+      return undefined;
+    }
     try {
-      const { payload } = await jwtVerify(token, this.key, {
+      const { payload } = await jwtVerify(token, await this.signingKey(), {
         algorithms: ['HS256'],
         issuer: ISSUER,
         audience: AUDIENCE,
-        currentDate: this.clock.now(),
+        currentDate: now,
       });
       const userId = Number(payload.sub);
-      if (!payload.jti || !Number.isInteger(userId)) return undefined;
-      return { sessionId: payload.jti, userId };
+      if (!payload.jti || !Number.isInteger(userId) || payload.exp === undefined) return undefined;
+      const claims = { sessionId: payload.jti, userId };
+      this.verified.set(token, { claims, expiresAt: payload.exp });
+      if (this.verified.size > VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
+      return claims;
     } catch {
       return undefined;
     }

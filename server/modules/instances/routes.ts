@@ -13,6 +13,7 @@ import {
   terminateAllQuerySchema,
   terminateRequestSchema,
   terminateResponseSchema,
+  type Instance,
   type TerminateResult,
 } from '../../../contract/instances';
 import { DEMO_PLAYLIST, type DemoStream } from '../../capture/demo-stream';
@@ -46,12 +47,26 @@ export function registerInstanceRoutes(
 ): void {
   const { instances, demo, activity } = deps;
 
+  // What every console polls. The service shares one list between readers until the fleet changes;
+  // its body is checked against the contract and serialised once per list, not once per request.
+  const bodies = new WeakMap<Instance[], string>();
+  const listBody = async () => {
+    const list = await instances.list();
+    let body = bodies.get(list);
+    if (body === undefined) {
+      body = JSON.stringify(instancesListResponseSchema.encode({ success: true, data: list }));
+      bodies.set(list, body);
+    }
+    return body;
+  };
   // SPEC.md calls GET /api/instances/ with its trailing slash; both spellings answer.
   for (const url of ['/api/instances/', '/api/instances']) {
-    app.get(url, { config: { access: 'session' }, schema: { response: { 200: instancesListResponseSchema } } }, async () => ({
-      success: true as const,
-      data: await instances.list(),
-    }));
+    app.get(url, { config: { access: 'session' }, schema: { response: { 200: instancesListResponseSchema } } }, async (_request, reply) => {
+      // A string with a JSON content type is sent as it is (Fastify skips the route's serializer);
+      // the type provider only knows the object form.
+      const body = (await listBody()) as unknown as z.input<typeof instancesListResponseSchema>;
+      return reply.type('application/json; charset=utf-8').send(body);
+    });
   }
 
   app.post(

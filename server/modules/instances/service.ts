@@ -6,7 +6,7 @@ import type { CaptureProvider, ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/http-error';
 import type { RecordingsService } from '../recordings/service';
-import { ACTIVE_STATES, runtimeHours, toInstance, type InstanceRow, type InstancesRepository } from './repository';
+import { ACTIVE_STATES, runtimeHours, toInstance, type InstanceListRow, type InstanceRow, type InstancesRepository } from './repository';
 
 /** Instances the list (and each instance_status_update) carries: the newest ones. */
 export const INSTANCE_LIST_LIMIT = 500;
@@ -14,6 +14,14 @@ export const INSTANCE_LIST_LIMIT = 500;
 const LAUNCH_ABANDONED_MS = 5 * 60_000;
 /** A live row the provider stops reporting is ended after this long (EC2 lists are eventually consistent). */
 const VANISHED_GRACE_MS = 60_000;
+/**
+ * How long the newest rows, once read, answer further list reads when this process changed nothing.
+ * Every change made here retires them at once (see `changed`); this bounds how late a change made by
+ * another server sharing the database shows (its own reconcile pass runs every 1 s / 10 s anyway).
+ */
+const LIST_CACHE_MS = 1000;
+/** Lists made for instants this close share their runtime_hours (see `list`). */
+const LIST_CLOCK_STEP_MS = 100;
 
 /** What the fleet tells the outside world; the module's wiring connects it to the live feed and monitoring. */
 export interface FleetEvents {
@@ -38,23 +46,77 @@ export interface LaunchOneOptions {
  */
 export class InstancesService {
   private reconciling: Promise<void> | undefined;
+  /** Bumped by every change this process makes to instances or recordings. */
+  private generation = 0;
+  /**
+   * The newest rows as last read (GET /api/instances/, every live update and every console's first
+   * message read them: 200 rows cost ~2 ms of CPU on SQLite each time, the benchmark's main cost).
+   * Shared by concurrent readers; valid for the generation it was read in, for LIST_CACHE_MS at most.
+   */
+  private listCache: { rows: Promise<InstanceListRow[]>; generation: number; expires: number } | undefined;
+  private listMemo: { rows: InstanceListRow[]; at: number; list: Instance[] } | undefined;
+  private readonly events: FleetEvents;
 
   constructor(
     private readonly repository: InstancesRepository,
     private readonly recordings: RecordingsService,
     private readonly driver: CaptureProvider,
     private readonly clock: Clock,
-    private readonly events: FleetEvents,
+    events: FleetEvents,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    // Every write here is followed by one of these two events: they retire the cached list first.
+    this.events = {
+      instancesChanged: () => {
+        this.changed();
+        events.instancesChanged();
+      },
+      recordingsChanged: () => {
+        this.changed();
+        events.recordingsChanged();
+      },
+      launched: (outcome) => events.launched(outcome),
+      launchFailed: (outcome) => events.launchFailed(outcome),
+      reachedRunning: (seconds) => events.reachedRunning(seconds),
+    };
+  }
 
   get providerKind() {
     return this.driver.kind;
   }
 
+  /**
+   * The console's list. Readers within LIST_CLOCK_STEP_MS of each other share one array (and the
+   * route one serialised body): runtime_hours is rounded to 0.36 s anyway. Callers must not modify it.
+   */
   async list(): Promise<Instance[]> {
-    const now = this.clock.now();
-    return (await this.repository.listRecent(INSTANCE_LIST_LIMIT)).map((row) => toInstance(row, now));
+    const rows = await this.newestRows();
+    const now = this.clock.now().getTime();
+    const memo = this.listMemo;
+    if (memo && memo.rows === rows && Math.abs(now - memo.at) < LIST_CLOCK_STEP_MS) return memo.list;
+    const at = new Date(now);
+    const list = rows.map((row) => toInstance(row, at));
+    this.listMemo = { rows, at: now, list };
+    return list;
+  }
+
+  /** Retires the cached list: the next read goes to the database. */
+  private changed(): void {
+    this.generation++;
+    this.listCache = undefined;
+  }
+
+  /** The newest rows (shared: callers must not modify them). Wall time bounds the cache, not `clock`: it is about other writers. */
+  private newestRows(): Promise<InstanceListRow[]> {
+    const cached = this.listCache;
+    if (cached && cached.generation === this.generation && performance.now() < cached.expires) return cached.rows;
+    const generation = this.generation;
+    const rows = this.repository.listRecent(INSTANCE_LIST_LIMIT);
+    this.listCache = { rows, generation, expires: performance.now() + LIST_CACHE_MS };
+    rows.catch(() => {
+      if (this.listCache?.rows === rows) this.listCache = undefined;
+    });
+    return rows;
   }
 
   /** By the fleet's id or the provider's; 404 otherwise. */
@@ -252,6 +314,8 @@ export class InstancesService {
   reconcile(): Promise<void> {
     this.reconciling ??= this.reconcileOnce().finally(() => {
       this.reconciling = undefined;
+      // A pass that failed half-way may have written without telling anyone.
+      this.changed();
     });
     return this.reconciling;
   }
@@ -365,7 +429,7 @@ export class InstancesService {
 
   /** The newest rows, for callers that want more than the console's fields. */
   recentRows(): Promise<InstanceRow[]> {
-    return this.repository.listRecent(INSTANCE_LIST_LIMIT);
+    return this.newestRows();
   }
 
   async countByState(): Promise<Record<string, number>> {

@@ -63,7 +63,7 @@ export function AmiTable({ amis, loading, empty, onDelete }: AmiTableProps) {
                 <TableCell sx={{ minWidth: 160, maxWidth: 320 }}>
                   <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{ami.name}</Typography>
                   {ami.description && (
-                    <Typography variant="body2" color="text.secondary">
+                    <Typography variant="body2" color="textSecondary">
                       {ami.description}
                     </Typography>
                   )}

@@ -55,7 +55,7 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit }: 
   const complete = { ...values, mosque_id: mosqueId };
   const errors = validateMosqueForm(complete, editing);
   const shown = (field: 'name' | 'languages') => (touched.has(field) ? errors[field] : undefined);
-  const busy = saving || lookup.extracting;
+  const busy = saving || lookup.extracting || lookup.geocoding;
 
   const changeLocation = (field: 'google_maps_url' | 'latitude' | 'longitude' | 'timezone' | 'city' | 'district' | 'country', value: string) => {
     set(field, value);

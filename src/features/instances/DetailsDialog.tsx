@@ -35,7 +35,7 @@ interface DetailsDialogProps {
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Box sx={{ display: 'flex', gap: 2, py: 0.5, justifyContent: 'space-between', alignItems: 'baseline' }}>
-      <Typography variant="body2" color="text.secondary" sx={{ flexShrink: 0 }}>
+      <Typography variant="body2" color="textSecondary" sx={{ flexShrink: 0 }}>
         {label}
       </Typography>
       <Typography variant="body2" component="div" sx={{ textAlign: 'right', wordBreak: 'break-all', minWidth: 0 }}>

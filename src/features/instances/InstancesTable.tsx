@@ -89,7 +89,7 @@ export function InstancesTable({ instances, loading, selected, onSelectedChange,
                 <TableCell>
                   <Box sx={{ minWidth: 0 }}>
                     <Typography sx={{ fontWeight: 500, wordBreak: 'break-all' }}>{instance.name}</Typography>
-                    <Typography variant="body2" color="text.secondary" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                    <Typography variant="body2" color="textSecondary" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
                       {instance.instance_id}
                     </Typography>
                   </Box>

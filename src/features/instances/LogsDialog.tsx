@@ -68,7 +68,7 @@ export function LogsDialog({ instance, onClose }: LogsDialogProps) {
       </DialogTitle>
       <DialogContent>
         <ErrorBanner message={error} onClose={() => setDismissedError(logs.errorUpdatedAt)} />
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+        <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
           {live ? `Last ${LOG_LINES} lines, refreshed every 5 seconds` : `Last ${LOG_LINES} lines`}
         </Typography>
         <Box
@@ -92,7 +92,7 @@ export function LogsDialog({ instance, onClose }: LogsDialogProps) {
           }}
         >
           {logs.isPending && <CircularProgress size={24} aria-label="Loading logs" />}
-          {!logs.isPending && lines.length === 0 && !logs.isError && <Typography color="text.secondary">No log lines yet</Typography>}
+          {!logs.isPending && lines.length === 0 && !logs.isError && <Typography color="textSecondary">No log lines yet</Typography>}
           {lines.map((line, index) => (
             <div key={index}>{line}</div>
           ))}

@@ -73,16 +73,16 @@ export function zonedDate(instant: string | null | undefined, timeZone?: string)
   return `${p.weekday}, ${dateOf(p)}`;
 }
 
-/** The zone's short name at that instant: "GMT", "BST", "GMT+3", "EST". */
+/** The zone's short name at that instant (en-US): "GMT", "GMT+1" (London in summer), "GMT+3", "EST". */
 export function zoneAbbreviation(instant: string | null | undefined, timeZone?: string): string {
   const date = toDate(instant) ?? new Date();
   return partsOf(date, timeZone).timeZoneName ?? '';
 }
 
-/** The operator's own time of an instant, with the zone: "Nov 27, 12:09 PM CET". */
-export function operatorTime(instant: string | null | undefined): string {
+/** The operator's own time of an instant, with the zone: "Nov 27, 12:09 PM CST" (`timeZone` stands in for the browser's). */
+export function operatorTime(instant: string | null | undefined, timeZone?: string): string {
   const date = toDate(instant);
   if (!date) return NO_TIME;
-  const p = partsOf(date, undefined);
+  const p = partsOf(date, timeZone);
   return `${p.month} ${p.day}, ${timeOf(p)} ${p.timeZoneName ?? ''}`.trim();
 }

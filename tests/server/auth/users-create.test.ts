@@ -42,6 +42,19 @@ describe('POST /api/auth/users', () => {
     expect((await t.login('dora', 'Dora-pass-1')).length).toBeGreaterThan(20);
   });
 
+  it('accepts Arabic usernames written with diacritics, and they sign in', async () => {
+    const username = 'عليّ'; // ends with U+0651 ARABIC SHADDA, a combining mark
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/auth/users',
+      token: admin,
+      payload: { username, email: 'ali@example.com', password: 'Ali-pass-12' },
+    });
+    expect(created.statusCode).toBe(201);
+    expect(created.json().data.username).toBe(username);
+    await expect(t.login(username, 'Ali-pass-12')).resolves.toEqual(expect.any(String));
+  });
+
   it('refuses a username that exists in another letter case with 409', async () => {
     expect((await create(valid)).statusCode).toBe(201);
     const again = await create({ ...valid, username: 'bOB', email: 'bob2@example.com' });

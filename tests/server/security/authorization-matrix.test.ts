@@ -2,10 +2,12 @@ import type { RouteOptions } from 'fastify';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../contract/common';
+import { LIVE_CLOSE_UNAUTHORIZED } from '../../../contract/live';
 import type { AppInstance } from '../../../server/lib/fastify';
 import type { SessionService } from '../../../server/modules/auth/session-service';
 import { registerAccessControl } from '../../../server/plugins/access';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/test-app';
+import { connect, connectAs, listen } from '../live/live-client';
 import { concreteUrl, label, routeEntries, type RouteEntry } from './routes';
 
 const METRICS_TOKEN = 'metrics-token-for-the-matrix-0001';
@@ -84,8 +86,13 @@ describe('authorization matrix: every registered route x {no token, user, superu
     const withoutRule = entries.filter((entry) => !entry.access).map(label);
     expect(withoutRule, 'routes without config.access').toEqual([]);
     const publicApi = entries.filter((e) => e.access === 'public' && e.url.startsWith('/api')).map(label);
-    // DESIGN.md: every /api route but login needs a live session.
+    // DESIGN.md: every /api route but login needs a live session; user management needs a superuser
+    // (and so does saving repository access). Loosening any of these must be a deliberate edit here.
     expect(publicApi).toEqual(['POST /api/auth/login']);
+    const superuserOnly = entries.filter((e) => e.access === 'superuser' && e.method !== 'HEAD').map(label).sort();
+    expect(superuserOnly).toEqual(
+      ['GET /api/auth/users', 'POST /api/auth/users', 'PUT /api/auth/users/:id', 'POST /api/auth/register', 'POST /api/github/configure'].sort(),
+    );
   });
 
   it('refuses to register an /api route that declares no access rule', async () => {
@@ -135,6 +142,20 @@ describe('authorization matrix: every registered route x {no token, user, superu
     const scraped = await t.request({ method: 'GET', url: '/metrics', token: METRICS_TOKEN });
     expect(scraped.statusCode).toBe(200);
     expect(scraped.body).toContain('capture_instances');
+  });
+
+  it('lets /ws deliver nothing until the first message carries a live token', async () => {
+    const url = await listen(t.app);
+    const anonymous = await connect(url);
+    anonymous.send({ action: 'ping' });
+    expect(await anonymous.closed).toMatchObject({ code: LIVE_CLOSE_UNAUTHORIZED });
+    expect(anonymous.received).toEqual([]);
+    for (const caller of ['user', 'superuser'] as const) {
+      const client = await connectAs(url, (await tokenOf(caller)) as string);
+      client.send({ action: 'ping' });
+      await client.next('pong');
+      await client.close();
+    }
   });
 
   it('did nothing destructive while probing (emergency stop refused, no user created)', async () => {

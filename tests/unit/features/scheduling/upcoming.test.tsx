@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UpcomingRecording } from '../../../../contract/scheduler';
-import { TIMING_LABELS } from '../../../../src/features/scheduling/TimingIcon';
+import { TIMING_LABELS } from '../../../../src/features/scheduling/timing-label';
 import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
 import { server } from '../../support/server';

@@ -1,0 +1,196 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Mosque, PrayerTimeRecord } from '../../contract/config';
+import type { Job, SchedulerStatus, UpcomingRecording } from '../../contract/scheduler';
+import { timingOf } from '../../src/features/scheduling/timing-label';
+import { operatorTime, zonedDateTime, zonedTime, zoneAbbreviation } from '../../src/features/scheduling/zoned-time';
+import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+
+/*
+ * Issue 5 in the browser, against the real server: with the scheduler stopped, three mosques with
+ * coordinates are created through the API; the operator starts the scheduler from the Scheduling page,
+ * schedules Friday recordings for two of them, finds both in Upcoming Recordings at the times the
+ * server's prayer-times service gives (on each mosque's clock, and on the operator's), with the timing
+ * icon of SPEC.md section 4, cancels one, and stops the scheduler.
+ */
+
+/** The operator sits in Chicago: neither mosque's zone, so both clocks are visible. */
+const OPERATOR_ZONE = 'America/Chicago';
+
+/** Nothing listens on port 9: should a recording fall due during the run (a Friday), it fails quickly. */
+const MOSQUES = [
+  { name: 'E2E London Mosque', latitude: 51.5287, longitude: -0.1636, timezone: 'Europe/London', ID_token: 'http://127.0.0.1:9/london.m3u8' },
+  { name: 'E2E Jakarta Mosque', latitude: -6.1702, longitude: 106.8315, timezone: 'Asia/Jakarta', ID_token: 'http://127.0.0.1:9/jakarta.m3u8' },
+  { name: 'E2E Cairo Mosque', latitude: 30.0458, longitude: 31.2625, timezone: 'Africa/Cairo', ID_token: 'http://127.0.0.1:9/cairo.m3u8' },
+] as const;
+const [LONDON, JAKARTA, CAIRO] = MOSQUES;
+
+/** "12:03" (24-hour, as the prayer-times service writes it) as the page writes it: "12:03 PM". */
+function twelveHour(hhmm: string): string {
+  const [hours, minutes] = hhmm.split(':').map(Number);
+  return `${hours % 12 === 0 ? 12 : hours % 12}:${String(minutes).padStart(2, '0')} ${hours < 12 ? 'AM' : 'PM'}`;
+}
+
+/** Closes the top-right notifications, so that screenshots show the page header they cover. */
+async function closeNotifications(page: Page): Promise<void> {
+  const close = page.locator('.MuiAlert-filled').getByRole('button', { name: 'Close' });
+  while ((await close.count()) > 0) {
+    await close.first().click();
+    await page.waitForTimeout(300);
+  }
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  await closeNotifications(page);
+  await screenshot(page, name);
+}
+
+describe('Scheduling Management in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+  let token = '';
+  const ids = new Map<string, string>();
+
+  async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  beforeAll(async () => {
+    server = await startServer();
+    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(E2E_ADMIN),
+    });
+    token = ((await login.json()) as { access_token: string }).access_token;
+    // A fresh server's scheduler runs, and would plan each mosque as it is created: stop it first.
+    await call('POST', '/api/scheduler/stop');
+    for (const mosque of MOSQUES) {
+      const created = await call<{ data: Mosque }>('POST', '/api/config/mosques', { ...mosque, languages: ['en', 'ar'] });
+      ids.set(mosque.name, created.data.mosque_id);
+    }
+    browser = await launchBrowser();
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: OPERATOR_ZONE });
+    page = await context.newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const statusCard = () => page.getByRole('region', { name: 'Scheduler Status' });
+  const scheduleButton = () => page.getByRole('button', { name: 'Schedule Friday Recordings' });
+  const upcomingTable = () => page.getByRole('table', { name: 'Upcoming recordings' });
+  const row = (name: string): Locator => upcomingTable().getByRole('row').filter({ hasText: name });
+  const notification = (text: string) => page.locator('.MuiAlert-message', { hasText: text });
+
+  it('opens with the scheduler stopped: Schedule Friday Recordings is disabled', async () => {
+    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Scheduling' }).click();
+    await page.getByRole('heading', { name: 'Scheduling Management', level: 1 }).waitFor();
+    await statusCard().getByText('Stopped', { exact: true }).waitFor();
+    expect(await scheduleButton().isDisabled()).toBe(true);
+    expect(await page.getByRole('switch', { name: 'Auto Refresh' }).isChecked()).toBe(true);
+    await page.getByText('No upcoming recordings').waitFor();
+    // Every active mosque with coordinates has its Friday prayer card.
+    const prayerRegion = page.getByRole('region', { name: 'Prayer Times' });
+    for (const mosque of MOSQUES) await prayerRegion.getByRole('article', { name: mosque.name }).waitFor();
+    await page.getByRole('list', { name: 'Scheduler jobs' }).getByText('schedule_friday_recordings').waitFor();
+    await shoot(page, 'scheduling-stopped');
+  });
+
+  it('starts the scheduler from the page', async () => {
+    await statusCard().getByRole('button', { name: 'Start Scheduler' }).click();
+    await notification('Scheduler started').waitFor();
+    await statusCard().getByText('Running', { exact: true }).waitFor();
+    expect(await scheduleButton().isEnabled()).toBe(true);
+    expect((await call<{ data: SchedulerStatus }>('GET', '/api/scheduler/status')).data.scheduler_running).toBe(true);
+  });
+
+  it('schedules Friday recordings for two of the mosques', async () => {
+    await scheduleButton().click();
+    const dialog = page.getByRole('dialog', { name: 'Schedule Friday Recordings' });
+    await dialog.waitFor();
+    // The option list stays open while choosing; a click on the title closes it.
+    await dialog.getByRole('combobox', { name: 'Mosques' }).click();
+    for (const mosque of [LONDON, JAKARTA]) await page.getByRole('option', { name: new RegExp(`^${mosque.name}`) }).click();
+    await dialog.getByRole('heading', { name: 'Schedule Friday Recordings' }).click();
+    await page.getByRole('listbox').waitFor({ state: 'detached' });
+    for (const mosque of [LONDON, JAKARTA]) await dialog.locator('.MuiChip-label', { hasText: mosque.name }).waitFor();
+    await shoot(page, 'scheduling-dialog');
+    await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await notification('Scheduled 2 Friday recording(s): 2 new, 0 updated, 0 unchanged').waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+  });
+
+  it('shows both in Upcoming Recordings at the prayer-times service\'s times, with their timing icons', async () => {
+    const upcoming = (await call<{ data: { upcoming_recordings: UpcomingRecording[] } }>('GET', '/api/scheduler/upcoming?limit=20')).data.upcoming_recordings;
+    const prayers = (await call<{ data: { prayer_times: PrayerTimeRecord[] } }>('GET', '/api/scheduler/prayer-times')).data.prayer_times;
+    expect(upcoming.map((item) => item.mosque_name).sort()).toEqual([JAKARTA.name, LONDON.name]);
+    await expect.poll(() => upcomingTable().getByRole('row').count()).toBe(3);
+    expect(await row(CAIRO.name).count()).toBe(0);
+
+    for (const mosque of [LONDON, JAKARTA]) {
+      const item = upcoming.find((entry) => entry.mosque_name === mosque.name);
+      const prayer = prayers.find((entry) => entry.mosque_id === ids.get(mosque.name));
+      if (!item || !prayer) throw new Error(`No upcoming recording or prayer time for ${mosque.name}`);
+      // The server's job and its prayer-times service agree: the recording starts 20 minutes before the prayer.
+      expect(item.timezone).toBe(mosque.timezone);
+      expect(item.recording_time).toBe(prayer.recording_start);
+      expect(item.prayer_time).toBe(prayer.friday_prayer);
+      expect(Date.parse(item.prayer_time) - Date.parse(item.recording_time)).toBe(20 * 60_000);
+
+      const cells = row(mosque.name).getByRole('cell');
+      const recordingCell = (await cells.nth(1).innerText()).replace(/\s+/g, ' ');
+      // On the mosque's clock, as the prayer-times service writes it (HH:MM in the mosque's zone).
+      expect(recordingCell).toContain(zonedDateTime(item.recording_time, mosque.timezone));
+      expect(recordingCell).toContain(twelveHour(prayer.recording_time));
+      // And on the operator's.
+      expect(recordingCell).toContain(`Your time: ${operatorTime(item.recording_time, OPERATOR_ZONE)}`);
+      expect(await cells.nth(2).innerText()).toBe(zonedTime(item.prayer_time, mosque.timezone));
+      expect(await cells.nth(2).innerText()).toBe(twelveHour(prayer.prayer_time));
+      expect((await cells.nth(3).innerText()).replace(/\s+/g, ' ')).toBe(`${mosque.timezone} ${zoneAbbreviation(item.recording_time, mosque.timezone)}`);
+      const icon = row(mosque.name).getByRole('img');
+      const expected = timingOf(item.recording_time, new Date());
+      expect(await icon.getAttribute('aria-label')).toBe(expected.label);
+      expect(await icon.getAttribute('data-timing')).toBe(expected.status);
+    }
+    const status = (await call<{ data: SchedulerStatus }>('GET', '/api/scheduler/status')).data;
+    expect(status.active_schedules).toBe(2);
+    await statusCard().getByRole('group', { name: 'Active Schedules' }).getByText('2', { exact: true }).waitFor();
+    await shoot(page, 'scheduling-upcoming');
+  });
+
+  it('cancels one of them', async () => {
+    const londonId = ids.get(LONDON.name) ?? '';
+    const job = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find((entry) => entry.mosque_id === londonId);
+    if (!job) throw new Error('No job for the London mosque');
+    await row(LONDON.name).getByRole('button', { name: `Cancel recording for ${LONDON.name}` }).click();
+    await notification(`Job ${job.id} cancelled`).waitFor();
+    await row(LONDON.name).waitFor({ state: 'detached' });
+    await row(JAKARTA.name).waitFor();
+    const after = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find((entry) => entry.id === job.id);
+    expect(after?.status).toBe('cancelled');
+    const upcoming = (await call<{ data: { upcoming_recordings: UpcomingRecording[] } }>('GET', '/api/scheduler/upcoming?limit=20')).data.upcoming_recordings;
+    expect(upcoming.map((item) => item.mosque_name)).toEqual([JAKARTA.name]);
+    await page.getByRole('listitem', { name: `Friday recording: ${LONDON.name}` }).getByText('cancelled', { exact: true }).waitFor();
+  });
+
+  it('stops the scheduler', async () => {
+    await statusCard().getByRole('button', { name: 'Stop Scheduler' }).click();
+    await notification('Scheduler stopped').waitFor();
+    await statusCard().getByText('Stopped', { exact: true }).waitFor();
+    expect(await scheduleButton().isDisabled()).toBe(true);
+    expect((await call<{ data: SchedulerStatus }>('GET', '/api/scheduler/status')).data.scheduler_running).toBe(false);
+    await shoot(page, 'scheduling-after-stop');
+  });
+});
