@@ -17,30 +17,42 @@ const BENCHMARKS = ['console-size', 'api', 'live-feed', 'scheduler', 'prayer-tim
 interface Section {
   benchmark: string;
   seconds: number;
+  /** The machine's 1-minute load average when the benchmark started (others may be using it). */
+  load: number;
   results: BenchResult[];
   error?: string;
 }
 
+const loadAverage = () => os.loadavg().map((l) => Number(l.toFixed(2)));
+const startLoad = loadAverage();
+
 async function runOne(name: string): Promise<Section> {
   const started = performance.now();
+  const load = loadAverage()[0];
   try {
     const module = (await import(path.join(here, `${name}.ts`))) as { run(): Promise<BenchResult[]> };
     const results = await module.run();
-    return { benchmark: name, seconds: (performance.now() - started) / 1000, results };
+    return { benchmark: name, seconds: (performance.now() - started) / 1000, load, results };
   } catch (error) {
-    return { benchmark: name, seconds: (performance.now() - started) / 1000, results: [], error: error instanceof Error ? error.message : String(error) };
+    return { benchmark: name, seconds: (performance.now() - started) / 1000, load, results: [], error: error instanceof Error ? error.message : String(error) };
   }
 }
 
 const cell = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : String(value));
 
-function markdown(sections: Section[], startedAt: Date): string {
+function markdown(sections: Section[], startedAt: Date, endLoad: number[], totalSeconds: number): string {
+  const busy = Math.max(startLoad[0], endLoad[0], ...sections.map((s) => s.load)) > os.cpus().length / 2;
   const lines = [
     '# Benchmark results',
     '',
     `Measured by \`npm run bench\` on ${startedAt.toISOString().slice(0, 10)}: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}),`,
-    `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}. Every baseline was measured in the same run on the same machine;`,
+    `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${Math.round(totalSeconds)} s in all. Every baseline was measured in the same run on the same machine;`,
     'the ratio is figure / baseline. Budgets are those of DESIGN.md ("Performance budgets").',
+    '',
+    `Load average (1, 5, 15 min): ${startLoad.join(', ')} at the start, ${endLoad.join(', ')} at the end.`,
+    busy
+      ? `Other work kept the ${os.cpus().length} cores busy while this ran, so absolute times are noisy and read high; the ratios,\nmeasured against a baseline under the same load in the same run, are the steadier figures.`
+      : `The load stayed below half of the ${os.cpus().length} cores: the machine was otherwise quiet.`,
     '',
     '| benchmark | figure | baseline | ratio | budget | within budget |',
     '|---|---|---|---|---|---|',
@@ -53,7 +65,13 @@ function markdown(sections: Section[], startedAt: Date): string {
       lines.push(`| ${r.name} | ${cell(r.figure)} ${r.unit} | ${baseline} | ${cell(r.ratio)} | ${r.budget ?? ''} | ${verdict} |`);
     }
   }
-  lines.push('', '| benchmark | seconds |', '|---|---|', ...sections.map((s) => `| ${s.benchmark} | ${s.seconds.toFixed(1)} |`), '');
+  lines.push(
+    '',
+    '| benchmark | seconds | load average (1 min) at its start |',
+    '|---|---|---|',
+    ...sections.map((s) => `| ${s.benchmark} | ${s.seconds.toFixed(1)} | ${s.load} |`),
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -67,7 +85,13 @@ for (const name of BENCHMARKS.filter((b) => only.length === 0 || only.includes(b
   if (section.error) process.stdout.write(`  failed: ${section.error}\n`);
   for (const r of section.results) process.stdout.write(`  ${r.name}: ${r.figure} ${r.unit}${r.ratio === undefined ? '' : ` (ratio ${r.ratio})`}\n`);
 }
-fs.writeFileSync(path.join(here, 'RESULTS.md'), markdown(sections, startedAt));
-fs.writeFileSync(path.join(here, 'results.json'), `${JSON.stringify({ measured_at: startedAt.toISOString(), sections }, null, 2)}\n`);
-process.stdout.write(`wrote bench/RESULTS.md in ${((Date.now() - startedAt.getTime()) / 1000).toFixed(0)} s\n`);
+const endLoad = loadAverage();
+const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
+fs.writeFileSync(path.join(here, 'RESULTS.md'), markdown(sections, startedAt, endLoad, totalSeconds));
+const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? null, node: process.version, load_average_start: startLoad, load_average_end: endLoad };
+fs.writeFileSync(
+  path.join(here, 'results.json'),
+  `${JSON.stringify({ measured_at: startedAt.toISOString(), total_seconds: Math.round(totalSeconds), machine, sections }, null, 2)}\n`,
+);
+process.stdout.write(`wrote bench/RESULTS.md in ${totalSeconds.toFixed(0)} s\n`);
 process.exit(sections.some((s) => s.error) ? 1 : 0);

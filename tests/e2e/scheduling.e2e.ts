@@ -190,6 +190,9 @@ describe('Scheduling Management in the browser', () => {
     await notification('Scheduler stopped').waitFor();
     await statusCard().getByText('Stopped', { exact: true }).waitFor();
     expect(await scheduleButton().isDisabled()).toBe(true);
+    // The Jakarta recording still waits, and the page says it will not start while stopped.
+    await page.getByText('The scheduler is stopped: these recordings will not start until it is started again.').waitFor();
+    await row(JAKARTA.name).waitFor();
     expect((await call<{ data: SchedulerStatus }>('GET', '/api/scheduler/status')).data.scheduler_running).toBe(false);
     await shoot(page, 'scheduling-after-stop');
   });

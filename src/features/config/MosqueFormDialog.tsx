@@ -140,13 +140,13 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit }: 
               error={shown('languages') ?? (values.languages.length > 0 ? errors.languages : undefined)}
             />
             <Divider textAlign="left">
-              <Typography variant="overline" color="text.secondary">
+              <Typography variant="overline" color="textSecondary">
                 Location
               </Typography>
             </Divider>
             <LocationFields values={values} errors={errors} extracting={lookup.extracting} geocoding={lookup.geocoding} onChange={changeLocation} />
             <Divider textAlign="left">
-              <Typography variant="overline" color="text.secondary">
+              <Typography variant="overline" color="textSecondary">
                 Broadcast and prayer time
               </Typography>
             </Divider>

@@ -79,7 +79,7 @@ export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, o
                       {mosque.name}
                     </Typography>
                     {mosque.name_ar && (
-                      <Typography variant="body2" color="text.secondary" dir="rtl" lang="ar" sx={{ textAlign: 'left' }}>
+                      <Typography variant="body2" color="textSecondary" dir="rtl" lang="ar" sx={{ textAlign: 'left' }}>
                         {mosque.name_ar}
                       </Typography>
                     )}
@@ -87,7 +87,7 @@ export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, o
                   <TableCell>
                     <Typography variant="body2">{mosque.city ?? '—'}</Typography>
                     {mosque.district && (
-                      <Typography variant="body2" color="text.secondary">
+                      <Typography variant="body2" color="textSecondary">
                         {mosque.district}
                       </Typography>
                     )}

@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -30,6 +31,9 @@ interface UpcomingRecordingsSectionProps {
   onCancel: (recording: UpcomingRecording) => void;
 }
 
+/** Shown above the list while the scheduler is stopped: nothing in it starts until it runs again. */
+export const STOPPED_WARNING = 'The scheduler is stopped: these recordings will not start until it is started again.';
+
 const COLUMNS = ['Mosque', 'Recording Time', 'Prayer Time', 'Timezone', 'Actions'];
 
 function Secondary({ children }: { children: string }) {
@@ -61,6 +65,11 @@ export function UpcomingRecordingsSection({ recordings, loading, running, total,
   const more = total !== undefined && total > recordings.length ? total : null;
   return (
     <Section id="upcoming-recordings" title="Upcoming Recordings" count={recordings.length} loading={loading}>
+      {running === false && recordings.length > 0 && (
+        <Alert severity="warning" sx={{ borderRadius: 0 }}>
+          {STOPPED_WARNING}
+        </Alert>
+      )}
       <TableContainer>
         <Table aria-label="Upcoming recordings" size="small" sx={{ minWidth: 720 }}>
           <TableHead>
@@ -127,20 +136,22 @@ export function UpcomingRecordingsSection({ recordings, loading, running, total,
           </TableBody>
         </Table>
       </TableContainer>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', pl: 2 }}>
-        <Typography variant="body2" color="textSecondary">
-          {more !== null ? `The next ${recordings.length} of ${more} scheduled recordings` : ''}
-        </Typography>
-        <TablePagination
-          component="div"
-          count={recordings.length}
-          page={paging.page}
-          rowsPerPage={paging.rowsPerPage}
-          rowsPerPageOptions={[...PAGE_SIZES]}
-          onPageChange={(_event, page) => paging.setPage(page)}
-          onRowsPerPageChange={(event) => paging.setRowsPerPage(Number(event.target.value))}
-        />
-      </Box>
+      {recordings.length > 0 && (
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', pl: 2 }}>
+          <Typography variant="body2" color="textSecondary">
+            {more !== null ? `The next ${recordings.length} of ${more} scheduled recordings` : ''}
+          </Typography>
+          <TablePagination
+            component="div"
+            count={recordings.length}
+            page={paging.page}
+            rowsPerPage={paging.rowsPerPage}
+            rowsPerPageOptions={[...PAGE_SIZES]}
+            onPageChange={(_event, page) => paging.setPage(page)}
+            onRowsPerPageChange={(event) => paging.setRowsPerPage(Number(event.target.value))}
+          />
+        </Box>
+      )}
     </Section>
   );
 }

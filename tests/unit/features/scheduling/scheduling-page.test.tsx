@@ -1,6 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { STOPPED_WARNING } from '../../../../src/features/scheduling/UpcomingRecordingsSection';
 import { schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
 import { server } from '../../support/server';
@@ -49,13 +50,17 @@ describe('Scheduling Management: status and controls', { timeout: 40_000 }, () =
     expect(schedulerMock().running).toBe(true);
   });
 
-  it('stops the scheduler: "Scheduler stopped", Stopped, and scheduling is disabled', async () => {
+  it('stops the scheduler: "Scheduler stopped", Stopped, scheduling disabled, and a warning over the waiting recordings', async () => {
+    seedRecordings(1, '2030-01-04T09:00:00.000Z');
     const { user } = await openScheduling();
+    await screen.findByText('Mosque 01', { selector: 'td p' });
+    expect(screen.queryByText(STOPPED_WARNING)).not.toBeInTheDocument();
     await user.click(statusCard().getByRole('button', { name: 'Stop Scheduler' }));
     expect(await notification('Scheduler stopped')).toBeInTheDocument();
     expect(statusCard().getByText('Stopped')).toBeInTheDocument();
     expect(scheduleButton()).toBeDisabled();
     expect(schedulerMock().running).toBe(false);
+    expect(await screen.findByText(STOPPED_WARNING)).toBeInTheDocument();
   });
 
   it('says "Failed to start scheduler", or the server\'s error, when starting fails', async () => {

@@ -182,5 +182,7 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: 40_000 }, () =
     await openScheduling();
     expect(await screen.findByText('No upcoming recordings')).toBeInTheDocument();
     expect(screen.getByText('Schedule Friday recordings to see them here.')).toBeInTheDocument();
+    // No pager over an empty list.
+    expect(within(screen.getByRole('region', { name: 'Upcoming Recordings' })).queryByText(/Rows per page/)).not.toBeInTheDocument();
   });
 });

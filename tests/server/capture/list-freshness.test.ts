@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { instancesListResponseSchema, type Instance } from '../../../contract/instances';
+import { MemoryCaptureProvider } from '../../../bench/memory-provider';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+/**
+ * GET /api/instances/ shares one list (and one serialised body) between readers until the fleet
+ * changes. These pin down that sharing never shows an outdated fleet: a change made through this
+ * server shows at once, one made by another writer of the same database within a second, and
+ * runtimes follow the clock.
+ */
+describe('the instance list while it is shared between readers', () => {
+  let t: TestApp;
+  let token: string;
+
+  const list = async (): Promise<Instance[]> => {
+    const response = await t.request({ method: 'GET', url: '/api/instances/', token });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    return instancesListResponseSchema.parse(response.json()).data;
+  };
+  const stateOf = async (id: string) => (await list()).find((i) => i.id === id)?.state;
+
+  beforeAll(async () => {
+    t = await createTestApp({ build: { captureDriver: new MemoryCaptureProvider() } });
+    token = await t.login();
+    await t.app.ready();
+  });
+  afterAll(() => t.close());
+
+  it('shows a launch and a terminate made through this server at once', async () => {
+    expect(await list()).toEqual([]);
+    const launch = await t.request({
+      method: 'POST',
+      url: '/api/instances/launch',
+      token,
+      payload: { configs: [{ url: 'https://streams.example.org/a/index.m3u8', duration: 600, mosque_id: 'fresh1' }], max_workers: 1 },
+    });
+    expect(launch.statusCode, launch.body).toBe(200);
+    const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
+    expect(await stateOf(id)).toBe('pending');
+    await t.app.ctx.instances.reconcile();
+    expect(await stateOf(id)).toBe('running');
+    const terminate = await t.request({ method: 'POST', url: '/api/instances/terminate', token, payload: { instance_ids: [id] } });
+    expect(terminate.statusCode, terminate.body).toBe(200);
+    expect(await stateOf(id)).toBe('stopping');
+  });
+
+  it('shows a change made by another writer of the database within a second', async () => {
+    const [first] = await list();
+    await t.app.ctx.db.kysely.updateTable('instances').set({ name: 'renamed elsewhere' }).where('id', '=', first.id).execute();
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await list()).find((i) => i.id === first.id)?.name).toBe('renamed elsewhere');
+  });
+
+  it('computes runtimes for the current time', async () => {
+    const launch = await t.request({
+      method: 'POST',
+      url: '/api/instances/launch',
+      token,
+      payload: { configs: [{ url: 'https://streams.example.org/b/index.m3u8', duration: 600, mosque_id: 'fresh2' }], max_workers: 1 },
+    });
+    const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
+    const before = (await list()).find((i) => i.id === id)?.runtime_hours ?? Number.NaN;
+    t.clock.advance(90 * 60_000);
+    expect((await list()).find((i) => i.id === id)?.runtime_hours).toBeCloseTo(before + 1.5, 4);
+  });
+});
