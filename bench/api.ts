@@ -2,17 +2,20 @@
  * API throughput: requests per second and p50/p99 latency of authenticated GET /api/instances/
  * (200 instances) and GET /api/scheduler/upcoming at 50 connections, each against a bare Fastify
  * route serving the very same JSON body from the same kind of process (bench/baseline-server.ts).
+ * The two are loaded in alternating rounds and each figure is the median round, so that a burst of
+ * other work on the machine weighs on both alike and one burst does not make the figure.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { openDatabase } from '../server/db';
-import { round, type BenchResult } from './lib';
+import { median, round, type BenchResult } from './lib';
 import { signIn, startBaselineServer, startRealServer } from './servers';
 
 const CONNECTIONS = 50;
-const SECONDS = 8;
+const ROUNDS = 5;
+const SECONDS = 3;
 const INSTANCES = 200;
 
 interface Load {
@@ -22,11 +25,29 @@ interface Load {
   errors: number;
 }
 
-async function load(url: string, token?: string): Promise<Load> {
-  const options = { url, connections: CONNECTIONS, headers: token ? { authorization: `Bearer ${token}` } : {} };
-  await autocannon({ ...options, duration: 2 }); // warm-up: JIT, caches, connection pools
-  const result = await autocannon({ ...options, duration: SECONDS });
+async function load(url: string, token: string | undefined, seconds: number): Promise<Load> {
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  const result = await autocannon({ url, connections: CONNECTIONS, headers, duration: seconds });
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+/** Warm-up of each (JIT, caches, connections), then ROUNDS alternating rounds; the median round of each. */
+async function alternate(ourUrl: string, token: string, bareUrl: string): Promise<{ ours: Load; bare: Load }> {
+  await load(ourUrl, token, 2);
+  await load(bareUrl, undefined, 2);
+  const ours: Load[] = [];
+  const bare: Load[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    ours.push(await load(ourUrl, token, SECONDS));
+    bare.push(await load(bareUrl, undefined, SECONDS));
+  }
+  const middle = (loads: Load[]): Load => ({
+    rps: median(loads.map((l) => l.rps)),
+    p50: median(loads.map((l) => l.p50)),
+    p99: median(loads.map((l) => l.p99)),
+    errors: loads.reduce((sum, l) => sum + l.errors, 0),
+  });
+  return { ours: middle(ours), bare: middle(bare) };
 }
 
 /** Writes 200 finished and live instances of another recorder scope, so the server lists but never reconciles them. */
@@ -92,11 +113,10 @@ async function compare(name: string, url: string, token: string, dataDir: string
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   const bodyFile = path.join(dataDir, `${name.replace(/\W+/g, '-')}.json`);
   fs.writeFileSync(bodyFile, await response.text());
-  const ours = await load(url, token);
   const baseline = await startBaselineServer(bodyFile);
   try {
-    const bare = await load(`${baseline.baseUrl}/json`);
-    const label = 'bare Fastify route, same JSON body';
+    const { ours, bare } = await alternate(url, token, `${baseline.baseUrl}/json`);
+    const label = `bare Fastify route, same JSON body; median of ${ROUNDS} alternating rounds of ${SECONDS} s`;
     if (ours.errors > 0) throw new Error(`${name}: ${ours.errors} failed requests under load`);
     return [
       {

@@ -141,3 +141,21 @@ export const schedulerActionResponseSchema = z.object({
   data: schedulerStatusSchema,
 });
 export const cancelResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: jobSchema });
+
+/** The Upcoming Recordings entry of a recording job (the server and the mocks both list jobs this way). */
+export function toUpcomingRecording(
+  job: Pick<Job, 'id' | 'mosque_id' | 'mosque_name' | 'recording_start' | 'prayer_time' | 'timezone' | 'status' | 'next_run_time' | 'attempts' | 'last_error'>,
+): UpcomingRecording {
+  return {
+    job_id: job.id,
+    mosque_id: job.mosque_id ?? '',
+    mosque_name: job.mosque_name ?? '',
+    recording_time: job.recording_start ?? '',
+    prayer_time: job.prayer_time ?? '',
+    timezone: job.timezone ?? 'UTC',
+    status: job.status,
+    next_run_time: job.next_run_time,
+    attempts: job.attempts,
+    last_error: job.last_error,
+  };
+}

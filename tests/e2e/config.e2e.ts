@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
 
 /*
  * Issue 4 in the browser, against the real server: add a mosque from a map link (coordinates, time zone
@@ -40,19 +40,10 @@ function startShortLinkServer(): Promise<{ origin: string; hits: string[]; close
   });
 }
 
-/** Closes the top-right notifications, so that screenshots show the page header they cover. */
 /** Screenshots once a just-opened dialog has finished fading in. */
 async function shoot(page: Page, name: string): Promise<void> {
   await page.waitForFunction(() => [...document.querySelectorAll('.MuiDialog-container')].every((el) => getComputedStyle(el).opacity === '1'));
   await screenshot(page, name);
-}
-
-async function closeNotifications(page: Page): Promise<void> {
-  const close = page.locator('.MuiAlert-filled').getByRole('button', { name: 'Close' });
-  while ((await close.count()) > 0) {
-    await close.first().click();
-    await page.waitForTimeout(300);
-  }
 }
 
 const statCard = (page: Page, title: string): Locator =>

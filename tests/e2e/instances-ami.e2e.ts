@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
 
 /*
  * Issue 3 in the browser, against the real server with its built-in test broadcast: launch a capture from
@@ -13,15 +13,6 @@ import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type Running
 const statCard = (page: Page, title: string): Locator =>
   page.locator('.MuiCard-root').filter({ has: page.locator('p', { hasText: new RegExp(`^${title}$`) }) });
 const cardValue = (page: Page, title: string) => statCard(page, title).locator('p.MuiTypography-h4').textContent();
-
-/** Closes the top-right notifications, so that screenshots show the page header they cover. */
-async function closeNotifications(page: Page): Promise<void> {
-  const close = page.locator('.MuiAlert-filled').getByRole('button', { name: 'Close' });
-  while ((await close.count()) > 0) {
-    await close.first().click();
-    await page.waitForTimeout(300);
-  }
-}
 
 async function shoot(page: Page, name: string): Promise<void> {
   await closeNotifications(page);

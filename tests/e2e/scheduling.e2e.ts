@@ -4,7 +4,7 @@ import type { Mosque, PrayerTimeRecord } from '../../contract/config';
 import type { Job, SchedulerStatus, UpcomingRecording } from '../../contract/scheduler';
 import { timingOf } from '../../src/features/scheduling/timing-label';
 import { operatorTime, zonedDateTime, zonedTime, zoneAbbreviation } from '../../src/features/scheduling/zoned-time';
-import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
 
 /*
  * Issue 5 in the browser, against the real server: with the scheduler stopped, three mosques with
@@ -29,15 +29,6 @@ const [LONDON, JAKARTA, CAIRO] = MOSQUES;
 function twelveHour(hhmm: string): string {
   const [hours, minutes] = hhmm.split(':').map(Number);
   return `${hours % 12 === 0 ? 12 : hours % 12}:${String(minutes).padStart(2, '0')} ${hours < 12 ? 'AM' : 'PM'}`;
-}
-
-/** Closes the top-right notifications, so that screenshots show the page header they cover. */
-async function closeNotifications(page: Page): Promise<void> {
-  const close = page.locator('.MuiAlert-filled').getByRole('button', { name: 'Close' });
-  while ((await close.count()) > 0) {
-    await close.first().click();
-    await page.waitForTimeout(300);
-  }
 }
 
 async function shoot(page: Page, name: string): Promise<void> {

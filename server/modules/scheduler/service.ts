@@ -9,6 +9,7 @@ import {
   type ScheduleRequest,
   type ScheduleResult,
   type SkippedMosque,
+  toUpcomingRecording,
   type UpcomingRecording,
 } from '../../../contract/scheduler';
 import type { Clock } from '../../lib/clock';
@@ -18,7 +19,7 @@ import { CronExpression } from './cron';
 import { planSchedule } from './planning';
 import { RECENT_JOBS_MS, RECURRING_CRON, RECURRING_JOB_ID } from './policy';
 import type { FridayPlanner, RecordingLauncher, SchedulerTimer } from './ports';
-import { toJob, type JobRow, type SchedulerRepository } from './repository';
+import { toJob, type SchedulerRepository } from './repository';
 import { SchedulerRunner, type RunnerLog } from './runner';
 
 export interface SchedulerDeps {
@@ -46,21 +47,6 @@ function unavailable(error: unknown): never {
 }
 
 const cron = new CronExpression(RECURRING_CRON);
-
-function toUpcoming(row: JobRow): UpcomingRecording {
-  return {
-    job_id: row.id,
-    mosque_id: row.mosque_id ?? '',
-    mosque_name: row.mosque_name ?? '',
-    recording_time: row.recording_start ?? '',
-    prayer_time: row.prayer_time ?? '',
-    timezone: row.timezone ?? 'UTC',
-    status: row.status,
-    next_run_time: row.next_run_time,
-    attempts: row.attempts,
-    last_error: row.last_error,
-  };
-}
 
 /**
  * The durable scheduler: jobs and the on/off state live in the database, so a restart (or a second
@@ -149,7 +135,7 @@ export class SchedulerService {
   }
 
   async upcoming(limit: number): Promise<UpcomingRecording[]> {
-    return (await this.repository.upcoming(limit)).map(toUpcoming);
+    return (await this.repository.upcoming(limit)).map(toUpcomingRecording);
   }
 
   async jobs(scope: 'recent' | 'all'): Promise<Job[]> {

@@ -22,7 +22,7 @@ import { LanguagesField } from './LanguagesField';
 import { LocationFields } from './LocationFields';
 import { METHOD_LABELS } from './methods';
 import { hasErrors, parseCoordinate, validateMosqueForm, type MosqueFormValues } from './mosque-form';
-import { TOOLTIP_DELAYS } from './tooltip';
+import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { useCoordinateLookup } from './useCoordinateLookup';
 
 const STATUS_LABELS: Record<BroadcastStatus, string> = { inactive: 'Inactive', playing: 'Playing', ended: 'Ended' };

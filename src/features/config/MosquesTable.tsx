@@ -19,7 +19,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
 import { languageName } from './languages';
 import { PrayerTimeChip } from './PrayerTimeChip';
-import { TOOLTIP_DELAYS } from './tooltip';
+import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 
 interface MosquesTableProps {
   mosques: Mosque[];

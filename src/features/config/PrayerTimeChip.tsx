@@ -4,7 +4,7 @@ import Tooltip from '@mui/material/Tooltip';
 import AccessTimeIcon from '@mui/icons-material/AccessTime';
 import type { PrayerTimeRecord } from '../../../contract/config';
 import { methodLabel } from './methods';
-import { TOOLTIP_DELAYS } from './tooltip';
+import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 
 /** The Friday date in the mosque's zone, e.g. "Fri 9 Jan 2026"; the UTC date when the zone is unknown here. */
 function fridayDate(record: PrayerTimeRecord): string {

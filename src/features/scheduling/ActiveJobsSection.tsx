@@ -12,7 +12,7 @@ import type { Job, JobStatus } from '../../../contract/scheduler';
 import { EmptyState } from '../../components/EmptyState';
 import { PAGE_SIZES, usePaging } from './paging';
 import { Section } from './Section';
-import { TOOLTIP_DELAYS } from './tooltip';
+import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { zoneAbbreviation, zonedDateTime } from './zoned-time';
 
 interface ActiveJobsSectionProps {

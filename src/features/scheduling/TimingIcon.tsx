@@ -5,7 +5,7 @@ import ErrorIcon from '@mui/icons-material/Error';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import WarningIcon from '@mui/icons-material/Warning';
 import { timingOf, type TimingKind } from './timing-label';
-import { TOOLTIP_DELAYS } from './tooltip';
+import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 
 const ICONS: Record<TimingKind, typeof ErrorIcon> = { past: ErrorIcon, later: CheckCircleIcon, none: WarningIcon, soon: ScheduleIcon };
 

@@ -16,7 +16,7 @@ import type { UpcomingRecording } from '../../../contract/scheduler';
 import { PAGE_SIZES, usePaging } from './paging';
 import { Section } from './Section';
 import { TimingIcon } from './TimingIcon';
-import { TOOLTIP_DELAYS } from './tooltip';
+import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { operatorTime, zoneAbbreviation, zonedDateTime, zonedTime } from './zoned-time';
 
 interface UpcomingRecordingsSectionProps {

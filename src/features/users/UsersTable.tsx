@@ -42,7 +42,8 @@ function MessageRow({ text }: { text: string }) {
 export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, onToggleActive }: UsersTableProps) {
   return (
     <TableContainer component={Paper}>
-      <Table aria-label="Users">
+      {/* Narrower padding and wrapping cells below md keep the Actions column on a tablet's screen. */}
+      <Table aria-label="Users" sx={{ '& th, & td': { px: { xs: 1, md: 2 } } }}>
         <TableHead>
           <TableRow>
             {COLUMNS.map((column) => (
@@ -71,7 +72,7 @@ export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, 
                     </Box>
                   </Box>
                 </TableCell>
-                <TableCell>{user.email}</TableCell>
+                <TableCell sx={{ wordBreak: 'break-word' }}>{user.email}</TableCell>
                 <TableCell>
                   <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
                     <Chip size="small" label={roleLabel(user.role)} color={user.role === 'admin' ? 'primary' : 'default'} />
@@ -81,7 +82,7 @@ export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, 
                 <TableCell>
                   <Chip size="small" variant="outlined" label={user.is_active ? 'Active' : 'Inactive'} color={user.is_active ? 'success' : 'default'} />
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(user.last_login)}</TableCell>
+                <TableCell sx={{ whiteSpace: { md: 'nowrap' } }}>{formatDateTime(user.last_login)}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   <Tooltip title="Edit User">
                     <IconButton aria-label={`Edit User ${user.username}`} onClick={() => onEdit(user)} size="small">

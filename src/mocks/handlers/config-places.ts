@@ -80,6 +80,7 @@ function offsetMinutes(zone: string, instant: Date): number {
 
 const clock = (date: Date, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
 
+/** The mosque's next Friday prayer after `now`, or null without a zone and coordinates (or a fixed time); the scheduler mocks use it too. */
 export function prayerTime(mosque: Mosque, now = new Date()): PrayerTimeRecord | null {
   const zone = mosque.timezone;
   if (!zone || (mosque.fixed_jumuah_time === null && (mosque.latitude === null || mosque.longitude === null))) return null;

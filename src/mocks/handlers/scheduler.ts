@@ -1,16 +1,16 @@
 import { http, HttpResponse } from 'msw';
 import type { z } from 'zod';
-import { RECORDING_LEAD_MINUTES, type Mosque } from '../../../contract/config';
+import { RECORDING_LEAD_MINUTES } from '../../../contract/config';
 import {
   RECORDING_JOB_FUNC,
   RECURRING_JOB_FUNC,
   SCHEDULER_NOT_RUNNING_MESSAGE,
   scheduleRequestSchema,
+  toUpcomingRecording,
   upcomingQuerySchema,
   type cancelResponseSchema,
   type Job,
   type jobsResponseSchema,
-  type SchedulerPrayerTime,
   type schedulerActionResponseSchema,
   type schedulerPrayerTimesResponseSchema,
   type SchedulerStatus,
@@ -24,6 +24,7 @@ import { authorize, errorResponse, readJson } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 import { recordMockActivity } from './activity';
 import { mockMosques } from './config';
+import { prayerTime } from './config-places';
 
 /*
  * The scheduler in the mocks: its on/off state and jobs belong to the store object, so resetStore()
@@ -48,6 +49,11 @@ function nextMidnightUtc(now: Date): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
 }
 
+/** The bookkeeping fields of a job that has not run yet, created and updated at `at`. */
+function notYetRun(at: string): Pick<Job, 'attempts' | 'last_error' | 'late' | 'instance_id' | 'launched_at' | 'created_at' | 'updated_at'> {
+  return { attempts: 0, last_error: null, late: false, instance_id: null, launched_at: null, created_at: at, updated_at: at };
+}
+
 function recurringJob(now: Date): Job {
   const at = now.toISOString();
   return {
@@ -67,13 +73,7 @@ function recurringJob(now: Date): Job {
     recording_end: null,
     url: null,
     duration: null,
-    attempts: 0,
-    last_error: null,
-    late: false,
-    instance_id: null,
-    launched_at: null,
-    created_at: at,
-    updated_at: at,
+    ...notYetRun(at),
   };
 }
 
@@ -113,57 +113,10 @@ export function mockRecordingJob(fields: Partial<Job> & Pick<Job, 'mosque_id' | 
     recording_end: new Date(start.getTime() + DURATION_SECONDS * 1000).toISOString(),
     url: 'https://streams.example.com/live/mock.m3u8',
     duration: DURATION_SECONDS,
-    attempts: 0,
-    last_error: null,
-    late: false,
-    instance_id: null,
-    launched_at: null,
-    created_at: at,
-    updated_at: at,
+    ...notYetRun(at),
     ...fields,
     recording_start: startIso,
   };
-}
-
-/* ---------------------------------------------------------------- prayer times (as the config mocks compute them) */
-
-function offsetMinutes(zone: string, instant: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }).formatToParts(instant);
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return (Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute')) - Math.floor(instant.getTime() / 60_000) * 60_000) / 60_000;
-}
-
-const clock = (date: Date, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
-
-/** The mosque's next Friday prayer after `now`, or null without a zone and coordinates (or a fixed time). */
-function fridayPrayer(mosque: Mosque, now: Date): SchedulerPrayerTime | null {
-  const zone = mosque.timezone;
-  if (!zone || (mosque.fixed_jumuah_time === null && (mosque.latitude === null || mosque.longitude === null))) return null;
-  for (let days = 0; days <= 7; days += 1) {
-    const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
-    if (day.getUTCDay() !== 5) continue;
-    let minutesUtc: number;
-    if (mosque.fixed_jumuah_time) {
-      const [hours, minutes] = mosque.fixed_jumuah_time.split(':').map(Number);
-      minutesUtc = hours * 60 + minutes - offsetMinutes(zone, new Date(day.getTime() + 12 * 3_600_000));
-    } else {
-      minutesUtc = Math.round(720 - 4 * (mosque.longitude ?? 0) + 2);
-    }
-    const prayer = new Date(day.getTime() + minutesUtc * 60_000);
-    if (prayer <= now) continue;
-    const start = new Date(prayer.getTime() - RECORDING_LEAD_MINUTES * 60_000);
-    return {
-      mosque_id: mosque.mosque_id,
-      mosque_name: mosque.name,
-      friday_prayer: prayer.toISOString(),
-      recording_start: start.toISOString(),
-      recording_time: clock(start, zone),
-      prayer_time: clock(prayer, zone),
-      timezone: zone,
-      calculation_method: mosque.fixed_jumuah_time ? 'Fixed' : (mosque.calculation_method ?? 'MuslimWorldLeague'),
-    };
-  }
-  return null;
 }
 
 /* ---------------------------------------------------------------- reads */
@@ -196,18 +149,7 @@ function upcoming(limit: number): UpcomingRecording[] {
     .jobs.filter((job) => job.kind === 'recording' && waiting(job))
     .sort((a, b) => (a.recording_start ?? '').localeCompare(b.recording_start ?? '') || a.id.localeCompare(b.id))
     .slice(0, limit)
-    .map((job) => ({
-      job_id: job.id,
-      mosque_id: job.mosque_id ?? '',
-      mosque_name: job.mosque_name ?? '',
-      recording_time: job.recording_start ?? '',
-      prayer_time: job.prayer_time ?? '',
-      timezone: job.timezone ?? 'UTC',
-      status: job.status,
-      next_run_time: job.next_run_time,
-      attempts: job.attempts,
-      last_error: job.last_error,
-    }));
+    .map(toUpcomingRecording);
 }
 
 /* ---------------------------------------------------------------- scheduling */
@@ -228,7 +170,7 @@ function scheduleFriday(forceRefresh: boolean, filter: string[] | null, now: Dat
       skip('Mosque has no stream identifier (ID_token)');
       continue;
     }
-    const prayer = fridayPrayer(mosque, now);
+    const prayer = prayerTime(mosque, now);
     if (!prayer) {
       skip("No coordinates or fixed Jumu'ah time");
       continue;
@@ -294,7 +236,7 @@ export const schedulerHandlers = [
     const now = new Date();
     const prayer_times = mockMosques()
       .filter((mosque) => mosque.active)
-      .flatMap((mosque) => fridayPrayer(mosque, now) ?? []);
+      .flatMap((mosque) => prayerTime(mosque, now) ?? []);
     return HttpResponse.json<Body<typeof schedulerPrayerTimesResponseSchema>>({ success: true, data: { prayer_times } });
   }),
 

@@ -59,6 +59,15 @@ export async function screenshot(page: Page, name: string): Promise<string[]> {
   return files;
 }
 
+/** Closes the top-right notifications, so that screenshots show the page header they cover. */
+export async function closeNotifications(page: Page): Promise<void> {
+  const close = page.locator('.MuiAlert-filled').getByRole('button', { name: 'Close' });
+  while ((await close.count()) > 0) {
+    await close.first().click();
+    await page.waitForTimeout(300);
+  }
+}
+
 /** Signs in through the Login page and waits until the console has left /login. */
 export async function signIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
   await page.goto(`${baseUrl}/login`);

@@ -1,27 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../support/postgres';
+import { signalGroup, spawnServerProcess, untilAnswering } from '../../support/server-process';
+import { waitFor } from '../../support/wait';
 
 export const FAULT_ADMIN = { username: 'admin', password: 'Fault-admin-pass-1' };
-
-const ROOT = path.resolve(import.meta.dirname, '../../..');
-const started = new Set<ChildProcess>();
-
-// Whatever happens to the run, no server process is left behind (recorders are stopped by the tests).
-process.once('exit', () => {
-  for (const child of started) signalGroup(child, 'SIGKILL');
-});
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal); // tsx and the node process it runs
-  } catch {
-    // already gone
-  }
-}
 
 export interface ApiResponse<T = unknown> {
   status: number;
@@ -60,35 +44,18 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
   const port = await freePort();
   const dataDir = options.dataDir ?? temporaryDir('server');
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      ADMIN_USERNAME: FAULT_ADMIN.username,
-      ADMIN_PASSWORD: FAULT_ADMIN.password,
-      DEMO_STREAM: '0',
-      LOG_LEVEL: 'warn',
-      ...options.env,
-    },
+  const server = spawnServerProcess(port, dataDir, {
+    DATABASE_URL: '',
+    ADMIN_USERNAME: FAULT_ADMIN.username,
+    ADMIN_PASSWORD: FAULT_ADMIN.password,
+    DEMO_STREAM: '0',
+    ...options.env,
   });
-  started.add(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const running = () => child.exitCode === null && child.signalCode === null;
+  const { child, running } = server;
 
   const kill = async (signal: NodeJS.Signals) => {
     signalGroup(child, signal);
-    await exited;
-    started.delete(child);
+    await server.exited;
   };
   const stop = async () => {
     const killer = setTimeout(() => signalGroup(child, 'SIGKILL'), 10_000);
@@ -119,37 +86,18 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
     return response.body.access_token;
   };
 
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  for (;;) {
-    if (!running()) throw new Error(`The server exited before answering:\n${output}`);
-    const answered = await fetch(`${baseUrl}/api/auth/verify-token`, { signal: AbortSignal.timeout(2000) }).then(
-      () => true,
-      () => false,
-    );
-    if (answered) break;
-    if (Date.now() > deadline) {
-      await kill('SIGKILL');
-      throw new Error(`The server did not answer on ${baseUrl} in time:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  try {
+    await untilAnswering(server, baseUrl, options.timeoutMs ?? 60_000);
+  } catch (error) {
+    await kill('SIGKILL');
+    throw error;
   }
-  return { baseUrl, dataDir, pid: child.pid as number, output: () => output, running, kill, stop, request, login };
+  return { baseUrl, dataDir, pid: child.pid as number, output: server.output, running, kill, stop, request, login };
 }
 
-/** Polls until `probe` gives a value, or fails naming what it waited for. */
-export async function until<T>(what: string, probe: () => Promise<T | undefined | false | null>, timeoutMs = 30_000, everyMs = 250): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
+/** Polls until `probe` gives a value, or fails naming what it waited for (the fault suites name it first). */
+export function until<T>(what: string, probe: () => Promise<T | undefined | false | null>, timeoutMs = 30_000, everyMs = 250): Promise<T> {
+  return waitFor(probe, what, timeoutMs, everyMs);
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
