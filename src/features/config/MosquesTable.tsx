@@ -9,7 +9,6 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -20,6 +19,7 @@ import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
 import { languageName } from './languages';
 import { PrayerTimeChip } from './PrayerTimeChip';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
+import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
 
 interface MosquesTableProps {
   mosques: Mosque[];
@@ -31,16 +31,6 @@ interface MosquesTableProps {
 }
 
 const COLUMNS = ['Status', 'Mosque ID', 'Name', 'City', 'Languages', 'Coordinates', 'Prayer Times', 'Actions'];
-
-function MessageRow({ text }: { text: string }) {
-  return (
-    <TableRow>
-      <TableCell colSpan={COLUMNS.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>
-        {text}
-      </TableCell>
-    </TableRow>
-  );
-}
 
 /** The expandable Mosque Management table (SPEC.md section 2, Config Generator). */
 export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, onDelete }: MosquesTableProps) {
@@ -56,18 +46,10 @@ export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, o
         {loading && <LinearProgress aria-label="Loading mosques" />}
         <TableContainer>
           <Table aria-label="Mosques" size="small" sx={{ minWidth: 720, '& td, & th': { px: { xs: 1, lg: 2 } } }}>
-            <TableHead>
-              <TableRow>
-                {COLUMNS.map((column) => (
-                  <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
-                    {column}
-                  </TableCell>
-                ))}
-              </TableRow>
-            </TableHead>
+            <TableHeaderRow columns={COLUMNS} />
             <TableBody>
-              {loading && mosques.length === 0 && <MessageRow text="Loading mosques..." />}
-              {!loading && mosques.length === 0 && <MessageRow text="No mosques configured yet. Add a mosque to get started." />}
+              {loading && mosques.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>Loading mosques...</TableMessageRow>}
+              {!loading && mosques.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>No mosques configured yet. Add a mosque to get started.</TableMessageRow>}
               {mosques.map((mosque) => (
                 <TableRow key={mosque.mosque_id} hover>
                   <TableCell>

@@ -6,7 +6,6 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
@@ -18,6 +17,7 @@ import { Section } from './Section';
 import { TimingIcon } from './TimingIcon';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { operatorTime, zoneAbbreviation, zonedDateTime, zonedTime } from './zoned-time';
+import { TableHeaderRow } from '../../components/TableParts';
 
 interface UpcomingRecordingsSectionProps {
   recordings: UpcomingRecording[];
@@ -72,15 +72,7 @@ export function UpcomingRecordingsSection({ recordings, loading, running, total,
       )}
       <TableContainer>
         <Table aria-label="Upcoming recordings" size="small" sx={{ minWidth: 720 }}>
-          <TableHead>
-            <TableRow>
-              {COLUMNS.map((column) => (
-                <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
-                  {column}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
+          <TableHeaderRow columns={COLUMNS} />
           <TableBody>
             {recordings.length === 0 && (
               <TableRow>

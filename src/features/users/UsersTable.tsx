@@ -6,7 +6,6 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -17,6 +16,7 @@ import type { User } from '../../../contract/auth';
 import { UserAvatar } from '../../components/UserAvatar';
 import { formatDateTime } from '../../lib/dates';
 import { roleLabel } from '../../lib/roles';
+import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
 
 interface UsersTableProps {
   users: User[];
@@ -29,33 +29,15 @@ interface UsersTableProps {
 
 const COLUMNS = ['User', 'Email', 'Role', 'Status', 'Last Login', 'Actions'];
 
-function MessageRow({ text }: { text: string }) {
-  return (
-    <TableRow>
-      <TableCell colSpan={COLUMNS.length} align="center" sx={{ py: 4, color: 'text.secondary' }}>
-        {text}
-      </TableCell>
-    </TableRow>
-  );
-}
-
 export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, onToggleActive }: UsersTableProps) {
   return (
     <TableContainer component={Paper}>
       {/* Narrower padding and wrapping cells below md keep the Actions column on a tablet's screen. */}
       <Table aria-label="Users" sx={{ '& th, & td': { px: { xs: 1, md: 2 } } }}>
-        <TableHead>
-          <TableRow>
-            {COLUMNS.map((column) => (
-              <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
-                {column}
-              </TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
+        <TableHeaderRow columns={COLUMNS} />
         <TableBody>
-          {loading && users.length === 0 && <MessageRow text="Loading users..." />}
-          {!loading && users.length === 0 && <MessageRow text="No users found" />}
+          {loading && users.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>Loading users...</TableMessageRow>}
+          {!loading && users.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>No users found</TableMessageRow>}
           {users.map((user) => {
             const self = user.id === currentUserId;
             const toggleLabel = user.is_active ? 'Deactivate' : 'Activate';
