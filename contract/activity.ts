@@ -27,6 +27,9 @@ export const ACTIVITY_ACTIONS = {
   'schedule.cancel': '{actor} cancelled scheduled job {target}',
   'scheduler.start': '{actor} started the scheduler',
   'scheduler.stop': '{actor} stopped the scheduler',
+  'alarm.raise': 'Alarm raised: {target}',
+  'alarm.resolve': 'Alarm resolved: {target}',
+  'alarm.acknowledge': '{actor} acknowledged alarm: {target}',
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
