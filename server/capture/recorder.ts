@@ -77,19 +77,21 @@ const state: RecorderState = {
   updatedAt: now(),
 };
 const open = runs.at(-1);
-if (open && !open.endedAt) closeAbandonedRun(open, pieces.folder, new Date());
+if (open && !open.endedAt) closeAbandonedRun(open, new Date());
 
 let lastSaveMono = 0;
 function save(force = false): void {
   const mono = performance.now();
   if (!force && mono - lastSaveMono < 1000) return;
   lastSaveMono = mono;
-  const current = runs.at(-1);
-  if (current && !current.endedAt) pieces.collectClosed(current.index);
-  // While recording: ffmpeg's progress for each run (the probes are the final word at the end).
-  state.coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: run.mediaSeconds })), toServerIso, Math.min(Date.now(), window.end));
-  state.mediaSeconds = state.coverage.coveredSeconds;
-  state.bytes = runs.reduce((sum, run) => sum + run.bytes, 0);
+  if (!state.outcome) {
+    const current = runs.at(-1);
+    if (current && !current.endedAt) pieces.collectClosed(current.index);
+    // While recording: ffmpeg's progress for each run (the probes are the final word at the end).
+    state.coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: run.mediaSeconds })), toServerIso, Math.min(Date.now(), window.end));
+    state.mediaSeconds = state.coverage.coveredSeconds;
+    state.bytes = pieces.bytes();
+  }
   state.updatedAt = now();
   try {
     writeJsonAtomic(statePath, state);
@@ -148,6 +150,9 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const windowTimer = setTimeout(() => stop('window'), window.end - Date.now());
   const result = await current.done;
   clearTimeout(windowTimer);
+  // Stopped by us while media flowed: what ffmpeg flushed on quitting reaches the moment of the stop.
+  const flowing = run.lastMediaAt !== null && Date.now() - Date.parse(run.lastMediaAt) < 2000;
+  if (flowing && state.stopCause && !result.stalled) run.lastMediaAt = new Date(Math.min(Date.now(), window.end)).toISOString();
   current = null;
   state.ffmpegPid = null;
   pieces.collectClosed(run.index);
