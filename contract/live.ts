@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { alarmSchema } from './alarms';
 import { userSchema } from './auth';
 import { instanceSchema, recordingSchema } from './instances';
 
@@ -52,6 +53,10 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('launch_error'), data: launchOutcomeSchema }),
   z.object({ type: z.literal('system_status_update'), data: z.object({ status: systemStatusSchema }) }),
   z.object({ type: z.literal('system_health'), data: z.object({ overall_health: systemStatusSchema }) }),
+  /** Every open alarm, sent once after initial_data: a console that connects late sees them all. */
+  z.object({ type: z.literal('alarms'), data: z.object({ alarms: z.array(alarmSchema) }) }),
+  /** An alarm raised, acknowledged or resolved. */
+  z.object({ type: z.literal('alarm'), data: alarmSchema }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];

@@ -44,6 +44,11 @@ import { registerPrayerTimeRoutes } from './modules/prayer-times/routes';
 import { PrayerTimesService } from './modules/prayer-times/service';
 import type { CaptureProvider } from './capture/provider';
 import { createCaptureModule, registerCaptureModule } from './modules/instances';
+import { ALARMS_MAX_LIMIT } from '../contract/alarms';
+import { AlarmsRepository } from './modules/alarms/repository';
+import { registerAlarmRoutes } from './modules/alarms/routes';
+import { AlarmsService } from './modules/alarms/service';
+import { registerRecordingsLibrary } from './modules/recordings/library-module';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -105,12 +110,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     activity,
     log: app.log,
   });
+  const alarms = new AlarmsService({ repository: new AlarmsRepository(db.kysely), clock, activity, publish: (message) => hub.publish(message), log: app.log });
+  hub.addGreeting(async () => ({ type: 'alarms', data: { alarms: await alarms.list('open', ALARMS_MAX_LIMIT) } }));
+  const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log });
   const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver });
   const scheduler = createScheduler(
     { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
     options.scheduler,
   );
-  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images };
+  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images, alarms, recordingsLibrary };
 
   registerErrorHandling(app);
   registerInputGuard(app);
@@ -130,6 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerMonitoringRoutes(app, { monitoring, metricsToken: config.metricsToken });
   registerGithubRoutes(app, github);
   registerSchedulerRoutes(app, scheduler);
+  registerAlarmRoutes(app, alarms);
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
   registerCaptureModule(app, capture, { config, hub, monitoring, activity });

@@ -185,6 +185,26 @@ export interface ImagesTable {
   updated_at: string;
 }
 
+/** One alarm per raised cause (contract/alarms.ts); open while resolved_at is null. */
+export interface AlarmsTable {
+  /** `alm-` + 16 hex. */
+  id: string;
+  /** What was wrong, e.g. `recorder_died:cap-…`: unique among open alarms. */
+  cause_key: string;
+  kind: string;
+  severity: 'critical' | 'warning';
+  mosque_id: string | null;
+  mosque_name: string | null;
+  job_id: string | null;
+  instance_id: string | null;
+  message: string;
+  raised_at: string;
+  acknowledged_at: string | null;
+  acknowledged_by: string | null;
+  resolved_at: string | null;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -196,4 +216,5 @@ export interface Database {
   scheduler_state: SchedulerStateTable;
   activity: ActivityTable;
   settings: SettingsTable;
+  alarms: AlarmsTable;
 }

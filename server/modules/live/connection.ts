@@ -86,6 +86,7 @@ export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
     hub.send(client, { type: 'welcome', data: { user: toUser(session.user), server_time: clock.now().toISOString() } });
     try {
       hub.send(client, { type: 'initial_data', data: await hub.loadInitialData() });
+      for (const message of await hub.loadGreetings()) hub.send(client, message);
     } catch (error) {
       log.error({ err: error }, 'initial live data failed');
       hub.send(client, { type: 'error', message: 'Could not load the current fleet state' });

@@ -22,6 +22,7 @@ export class LiveHub {
   private readonly clients = new Set<LiveClient>();
   private readonly handlers = new Map<string, ActionHandler<never>>();
   private initialData: () => Promise<InitialData> = async () => ({ instances: [], recordings: [], system_status: 'operational' });
+  private readonly greetings: Array<() => Promise<ServerMessage>> = [];
   /** Send times of the last 24 h, oldest first, for the monitoring figures. */
   private readonly sentAt: number[] = [];
 
@@ -79,6 +80,15 @@ export class LiveHub {
 
   loadInitialData(): Promise<InitialData> {
     return this.initialData();
+  }
+
+  /** A module adds a message every new client receives after initial_data (e.g. the open alarms). */
+  addGreeting(greeting: () => Promise<ServerMessage>): void {
+    this.greetings.push(greeting);
+  }
+
+  loadGreetings(): Promise<ServerMessage[]> {
+    return Promise.all(this.greetings.map((greeting) => greeting()));
   }
 
   /** Closes the sockets of revoked sessions at once. */

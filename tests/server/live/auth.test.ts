@@ -24,7 +24,7 @@ describe('live socket /ws: signing in', () => {
     expect(JSON.stringify(welcome)).not.toMatch(/password/i);
     const initial = await client.next('initial_data');
     expect(initial.data).toMatchObject({ instances: expect.any(Array), recordings: expect.any(Array), system_status: expect.any(String) });
-    expect(client.received.map((m) => m.type)).toEqual(['welcome', 'initial_data']);
+    expect(client.received.map((m) => m.type)).toEqual(['welcome', 'initial_data', 'alarms']);
     await client.close();
   });
 
@@ -47,7 +47,7 @@ describe('live socket /ws: signing in', () => {
     client.send({ action: 'ping' });
     await client.next('pong');
     await client.next('pong');
-    expect(client.received.map((m) => m.type)).toEqual(['welcome', 'initial_data', 'pong', 'pong']);
+    expect(client.received.map((m) => m.type)).toEqual(['welcome', 'initial_data', 'alarms', 'pong', 'pong']);
     await client.close();
   });
 

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { envelope, instantSchema } from './common';
+
+/*
+ * Alarms: what an operator must know about a Friday that is not being recorded in full. A module
+ * raises one alarm per cause (a `key` such as `recorder_died:<instance id>`); it stays open until the
+ * cause clears (resolved) and an operator may acknowledge it meanwhile.
+ */
+
+/** Each kind of alarm and the severity it is raised with. */
+export const ALARM_KINDS = {
+  /** A scheduled launch failed after all its retries. */
+  launch_failed: 'critical',
+  /** A Friday whose recording was never launched. */
+  missed: 'critical',
+  /** No media for more than 60 s while the window was open. */
+  stall: 'warning',
+  /** The recorder process or instance ended before its window did. */
+  recorder_died: 'warning',
+  /** A Friday that ended with no media at all. */
+  capture_failed: 'critical',
+  /** A Friday that ended with less than the whole window recorded. */
+  capture_partial: 'warning',
+  /** An active mosque that cannot be scheduled (no stream source, no coordinates and no fixed time). */
+  unschedulable: 'warning',
+  /** A check 10 minutes before a recording start failed (provider, stream, disk). */
+  preflight: 'critical',
+} as const;
+
+export type AlarmKind = keyof typeof ALARM_KINDS;
+export const alarmKindSchema = z.enum(Object.keys(ALARM_KINDS) as [AlarmKind, ...AlarmKind[]]);
+export const alarmSeveritySchema = z.enum(['critical', 'warning']);
+export type AlarmSeverity = z.infer<typeof alarmSeveritySchema>;
+
+export const alarmSchema = z.object({
+  id: z.string(),
+  kind: alarmKindSchema,
+  severity: alarmSeveritySchema,
+  mosque_id: z.string().nullable(),
+  mosque_name: z.string().nullable(),
+  job_id: z.string().nullable(),
+  instance_id: z.string().nullable(),
+  /** One sentence a person understands: what is wrong and why. */
+  message: z.string(),
+  raised_at: instantSchema,
+  acknowledged_at: instantSchema.nullable(),
+  /** Username of whoever acknowledged it. */
+  acknowledged_by: z.string().nullable(),
+  /** Set when the cause cleared; an alarm is open while this is null. */
+  resolved_at: instantSchema.nullable(),
+});
+export type Alarm = z.infer<typeof alarmSchema>;
+
+export const ALARMS_MAX_LIMIT = 500;
+
+/** GET /api/alarms?status=open|all[&limit=] — newest first. */
+export const alarmsQuerySchema = z.strictObject({
+  status: z.enum(['open', 'all']).default('open'),
+  limit: z.coerce.number().int().min(1).max(ALARMS_MAX_LIMIT).default(200),
+});
+export type AlarmsQuery = z.input<typeof alarmsQuerySchema>;
+
+export const alarmsResponseSchema = envelope(z.object({ alarms: z.array(alarmSchema) }));
+export type AlarmsResponse = z.infer<typeof alarmsResponseSchema>;
+
+export const alarmIdParamsSchema = z.strictObject({
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Alarm id may contain only letters, digits, "_" and "-"'),
+});
+
+export const acknowledgeAlarmResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: alarmSchema });
+export type AcknowledgeAlarmResponse = z.infer<typeof acknowledgeAlarmResponseSchema>;

@@ -1,0 +1,64 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { AlarmsTable, Database } from '../../db/schema';
+
+export type AlarmRow = Selectable<AlarmsTable>;
+
+export class AlarmsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  findOpenByCause(causeKey: string): Promise<AlarmRow | undefined> {
+    return this.db.selectFrom('alarms').selectAll().where('cause_key', '=', causeKey).where('resolved_at', 'is', null).executeTakeFirst();
+  }
+
+  findById(id: string): Promise<AlarmRow | undefined> {
+    return this.db.selectFrom('alarms').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** False when an open alarm of the same cause exists already (raised meanwhile by another server). */
+  async insertOpen(row: Insertable<AlarmsTable>): Promise<boolean> {
+    const result = await this.db
+      .insertInto('alarms')
+      .values(row)
+      .onConflict((oc) => oc.column('cause_key').where('resolved_at', 'is', null).doNothing())
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  /** Resolves the open alarms of these causes; returns the rows it resolved. */
+  async resolveOpen(causeKeys: string[], at: string): Promise<AlarmRow[]> {
+    if (causeKeys.length === 0) return [];
+    return this.db
+      .updateTable('alarms')
+      .set({ resolved_at: at, updated_at: at })
+      .where('cause_key', 'in', causeKeys)
+      .where('resolved_at', 'is', null)
+      .returningAll()
+      .execute();
+  }
+
+  /** The cause keys of every open alarm (there are few: one per unresolved problem). */
+  async openCauseKeys(): Promise<string[]> {
+    const rows = await this.db.selectFrom('alarms').select('cause_key').where('resolved_at', 'is', null).execute();
+    return rows.map((row) => row.cause_key);
+  }
+
+  async update(id: string, values: Updateable<AlarmsTable>): Promise<AlarmRow | undefined> {
+    return this.db.updateTable('alarms').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  list(status: 'open' | 'all', limit: number): Promise<AlarmRow[]> {
+    let query = this.db.selectFrom('alarms').selectAll();
+    if (status === 'open') query = query.where('resolved_at', 'is', null);
+    return query.orderBy('raised_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  }
+
+  async countOpen(severity: 'critical' | 'warning'): Promise<number> {
+    const row = await this.db
+      .selectFrom('alarms')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('resolved_at', 'is', null)
+      .where('severity', '=', severity)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+}
