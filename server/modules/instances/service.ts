@@ -352,7 +352,7 @@ export class InstancesService {
       }
       handled.add(row.id);
       if (await this.apply(row, instance)) instancesChanged = true;
-      if (instance.recording && (await this.recordings.applyReading(row.id, instance.recording))) recordingsChanged = true;
+      if (instance.recording && (await this.recordings.applyReading(row.id, instance.recording, row.job_id))) recordingsChanged = true;
     }
 
     const now = this.clock.now();
