@@ -189,6 +189,17 @@ async function record(): Promise<void> {
   }
 }
 
+/** Size of the joined file; an empty one (the name reserved at launch) is removed: nothing to download. */
+function outputSize(): number {
+  try {
+    const size = fs.statSync(config.outputPath).size;
+    if (size === 0) fs.rmSync(config.outputPath);
+    return size;
+  } catch {
+    return 0;
+  }
+}
+
 function stopReason(): string {
   return readJson<StopRequest>(path.join(dir, INSTANCE_FILES.stop))?.reason ?? 'Terminated';
 }
@@ -210,13 +221,7 @@ async function finish(internalError: string | null): Promise<void> {
   const decided = outcomeFromCoverage(coverage, lastError, state.stopCause === 'operator' ? stopReason() : storage);
   const failedJoin = joinError !== null && coverage.coveredSeconds > 0;
   if (storage || failedJoin) Object.assign(decided, { status: 'failed', reason: storage ?? joinError });
-  let bytes = 0;
-  try {
-    bytes = fs.statSync(config.outputPath).size;
-    if (bytes === 0) fs.rmSync(config.outputPath); // nothing to offer for download
-  } catch {
-    bytes = 0;
-  }
+  const bytes = outputSize();
   state.coverage = coverage;
   state.mediaSeconds = coverage.coveredSeconds;
   state.bytes = bytes;
