@@ -113,7 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const alarms = new AlarmsService({ repository: new AlarmsRepository(db.kysely), clock, activity, publish: (message) => hub.publish(message), log: app.log });
   hub.addGreeting(async () => ({ type: 'alarms', data: { alarms: await alarms.list('open', ALARMS_MAX_LIMIT) } }));
   const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log });
-  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver });
+  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, alarms });
   const scheduler = createScheduler(
     { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
     options.scheduler,
