@@ -15,8 +15,9 @@ import type { LibraryRecording } from '../../../contract/recordings';
 import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
 import { formatBytes, formatMediaDuration, RECORDING_OUTCOMES } from '../../lib/recording-outcome';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
+import { CoverageBar } from './CoverageBar';
 
-const COLUMNS = ['Friday', 'Mosque', 'Outcome', 'Duration', 'Size', 'Actions'];
+const COLUMNS = ['Friday', 'Mosque', 'Outcome', 'Coverage', 'Duration', 'Size', 'Actions'];
 
 interface RecordingsTableProps {
   recordings: LibraryRecording[];
@@ -42,7 +43,7 @@ function Action({ title, disabled, onClick, children }: { title: string; disable
 export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDownload, onDelete }: RecordingsTableProps) {
   return (
     <TableContainer>
-      <Table aria-label="Recordings" size="small" sx={{ minWidth: 720 }}>
+      <Table aria-label="Recordings" size="small" sx={{ minWidth: 760 }}>
         <TableHeaderRow columns={COLUMNS} />
         <TableBody>
           {recordings.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>{loading ? 'Loading recordings...' : 'No recordings match'}</TableMessageRow>}
@@ -64,6 +65,9 @@ export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDown
                   <Tooltip title={recording.reason ?? ''} {...TOOLTIP_DELAYS}>
                     <Chip size="small" label={outcome.label} color={outcome.color} />
                   </Tooltip>
+                </TableCell>
+                <TableCell>
+                  <CoverageBar recording={recording} />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMediaDuration(recording.duration_seconds)}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatBytes(recording.bytes)}</TableCell>

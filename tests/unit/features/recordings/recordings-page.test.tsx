@@ -4,12 +4,23 @@ import { addMockInstances, mockInstance, mockRecording } from '../../../../src/m
 import { store } from '../../../../src/mocks/store';
 import { renderApp } from '../../support/render';
 
-/** Twelve recordings of London Central Mosque on 2026-01-02 .. 2026-01-13, and one failed empty one. */
+/** Twelve recordings of London Central Mosque on 2026-01-02 .. 2026-01-13, a partial one and a failed empty one. */
 function seed() {
   for (let day = 2; day <= 13; day++) {
     const instance = addMockInstances(mockInstance({ mosque_id: 'lcm4r8k2p1', state: 'terminated', launch_time: `2026-01-${String(day).padStart(2, '0')}T11:00:00.000Z` }))[0];
     store.recordings.push(mockRecording(instance, { started_at: instance.launch_time }));
   }
+  const partial = addMockInstances(mockInstance({ mosque_id: 'elm7q2w9z3', state: 'terminated', launch_time: '2026-01-14T11:00:00.000Z' }))[0];
+  store.recordings.push(
+    mockRecording(partial, {
+      status: 'partial',
+      started_at: partial.launch_time,
+      expected_seconds: 7200,
+      covered_seconds: 6600,
+      gaps: [{ start: '2026-01-14T11:00:00.000Z', end: '2026-01-14T11:10:00.000Z', reason: 'Stream not live yet (HTTP 404)' }],
+      reconnects: 1,
+    }),
+  );
   const failed = addMockInstances(mockInstance({ mosque_id: 'azh3c5v8n6', state: 'terminated', launch_time: '2026-01-16T10:00:00.000Z' }))[0];
   store.recordings.push(mockRecording(failed, { status: 'failed', bytes: 0, started_at: failed.launch_time, reason: 'The stream never came', download_url: null }));
 }
@@ -29,11 +40,19 @@ describe('Recordings page', { timeout: 60_000 }, () => {
     expect(table().getAllByRole('row')).toHaveLength(11); // header + 10
     expect(table().getByText('2026-01-16')).toBeInTheDocument();
     expect(table().getByText('Failed')).toBeInTheDocument();
-    expect(table().getAllByText('London Central Mosque').length).toBe(9);
-    expect(screen.getByText('1–10 of 13')).toBeInTheDocument();
+    expect(table().getAllByText('London Central Mosque').length).toBe(8);
+    expect(screen.getByText('1–10 of 14')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Go to next page' }));
-    await screen.findByText('11–13 of 13');
+    await screen.findByText('11–14 of 14');
     expect(table().getByText('2026-01-02')).toBeInTheDocument();
+  });
+
+  it('shows how much of the window the media covers, with the gaps where they fell', async () => {
+    await open();
+    const bar = table().getByLabelText(/^91\.6% covered \(1 h 50 min of 2 h 0 min\); 1 gap/);
+    expect(within(bar).getByText('91%')).toBeInTheDocument();
+    const gap = within(bar).getByTestId('coverage-gap');
+    expect(gap).toHaveStyle({ left: '0%' });
   });
 
   it('filters by outcome on the server and never offers an empty capture to play', async () => {

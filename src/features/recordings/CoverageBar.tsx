@@ -1,0 +1,48 @@
+import Box from '@mui/material/Box';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { Recording } from '../../../contract/instances';
+import { formatMediaDuration } from '../../lib/recording-outcome';
+import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
+
+const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+
+/** Share of the window the media covers (0..1), or null while unknown. */
+export function coverageShare(recording: Pick<Recording, 'covered_seconds' | 'expected_seconds'>): number | null {
+  const { covered_seconds: covered, expected_seconds: expected } = recording;
+  if (covered === null || expected === null || expected <= 0) return null;
+  return Math.max(0, Math.min(1, covered / expected));
+}
+
+/**
+ * The window as a bar: what was recorded, with each gap marked where it fell. Positions are taken from
+ * the recording's start, so a gap at the start (a late stream) shows on the left.
+ */
+export function CoverageBar({ recording }: { recording: Recording }) {
+  const share = coverageShare(recording);
+  if (share === null) return <Typography variant="body2">—</Typography>;
+  const start = new Date(recording.started_at).getTime();
+  const span = (recording.expected_seconds ?? 0) * 1000;
+  const at = (iso: string) => Math.max(0, Math.min(100, ((new Date(iso).getTime() - start) / span) * 100));
+  const summary = `${Math.floor(share * 1000) / 10}% covered (${formatMediaDuration(recording.covered_seconds)} of ${formatMediaDuration(recording.expected_seconds)})`;
+  const details = recording.gaps.map((gap) => `${clock(gap.start)}–${clock(gap.end)}: ${gap.reason}`);
+  return (
+    <Tooltip title={[summary, ...details].join('\n')} slotProps={{ tooltip: { sx: { whiteSpace: 'pre-line' } } }} {...TOOLTIP_DELAYS}>
+      <Box tabIndex={0} aria-label={`${summary}${details.length ? `; ${details.length} gap(s)` : ''}`} sx={{ minWidth: 120 }}>
+        <Typography variant="body2">{`${Math.floor(share * 100)}%`}</Typography>
+        <Box sx={{ position: 'relative', height: 6, borderRadius: 1, bgcolor: 'success.main', overflow: 'hidden' }}>
+          {recording.gaps.map((gap) => (
+            <Box
+              key={gap.start}
+              data-testid="coverage-gap"
+              sx={{ position: 'absolute', top: 0, bottom: 0, left: `${at(gap.start)}%`, width: `${Math.max(0.5, at(gap.end) - at(gap.start))}%`, bgcolor: 'error.main' }}
+            />
+          ))}
+          {recording.gaps.length === 0 && share < 0.99 && (
+            <Box sx={{ position: 'absolute', top: 0, bottom: 0, right: 0, width: `${(1 - share) * 100}%`, bgcolor: 'error.main' }} />
+          )}
+        </Box>
+      </Box>
+    </Tooltip>
+  );
+}
