@@ -105,7 +105,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     activity,
     log: app.log,
   });
-  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver });
+  const capture = createCaptureModule({
+    config, clock, db, hub, log: app.log, driver: options.captureDriver,
+    listeningPort: () => {
+      const address = app.server.address();
+      return address && typeof address === 'object' ? address.port : undefined;
+    },
+  });
   const scheduler = createScheduler(
     { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
     options.scheduler,

@@ -51,6 +51,7 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalText.refine((token) => token === undefined || token.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_STREAM: flag,
+  ALLOW_PRIVATE_STREAM_HOSTS: flag,
   ALLOWED_ORIGINS: optionalText,
 });
 
@@ -88,6 +89,8 @@ export interface Config {
   metricsToken: string | undefined;
   logLevel: string;
   demoStream: boolean;
+  /** Let recorders open streams on loopback, private and link-local hosts (off: only the demo stream). */
+  allowPrivateStreamHosts: boolean;
   /** Origins allowed to open the live socket besides the server's own. */
   allowedOrigins: string[];
   /** Directory of the built console; absent in tests that do not serve it. */
@@ -132,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
+    allowPrivateStreamHosts: e.ALLOW_PRIVATE_STREAM_HOSTS ?? false,
     allowedOrigins: e.ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean) ?? [],
     consoleDir: path.resolve('dist'),
   };
