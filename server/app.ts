@@ -70,7 +70,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // request.ip is the client's address: the connection's, or X-Forwarded-For's when it comes from a listed proxy.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     forceCloseConnections: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, usernameSchema } from '../contract/auth';
@@ -12,6 +13,20 @@ const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .optional()
   .transform((value) => (value === undefined || value === '' ? undefined : value === '1' || value === 'true'));
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDR ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+const splitList = (value: string | undefined) => value?.split(',').map((item) => item.trim()).filter(Boolean) ?? [];
 
 /** Every environment variable the server reads; all optional (DESIGN.md, "Contract for running it"). */
 const envSchema = z.object({
@@ -53,6 +68,11 @@ const envSchema = z.object({
   DEMO_STREAM: flag,
   ALLOW_PRIVATE_STREAM_HOSTS: flag,
   ALLOWED_ORIGINS: optionalText,
+  // Reverse proxies whose X-Forwarded-For names the client; unset, the connection's address is the client.
+  TRUST_PROXY: optionalText.refine(
+    (value) => splitList(value).every(isProxyEntry),
+    'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal)',
+  ),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -93,6 +113,8 @@ export interface Config {
   allowPrivateStreamHosts: boolean;
   /** Origins allowed to open the live socket besides the server's own. */
   allowedOrigins: string[];
+  /** Proxies trusted to name the client in X-Forwarded-For (addresses, CIDR ranges); empty: none. */
+  trustProxy: string[];
   /** Directory of the built console; absent in tests that do not serve it. */
   consoleDir: string | undefined;
 }
@@ -136,7 +158,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
     allowPrivateStreamHosts: e.ALLOW_PRIVATE_STREAM_HOSTS ?? false,
-    allowedOrigins: e.ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean) ?? [],
+    allowedOrigins: splitList(e.ALLOWED_ORIGINS),
+    trustProxy: splitList(e.TRUST_PROXY),
     consoleDir: path.resolve('dist'),
   };
 }
