@@ -22,6 +22,7 @@ import { registerAccessControl } from './plugins/access';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { MONITORING_POLL_MS } from '../contract/monitoring';
 import { SecretBox } from './lib/crypto';
 import { ActivityRepository } from './modules/activity/repository';
@@ -120,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images };
 
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
   registerInputGuard(app);
   registerAccessControl(app, sessions);
   registerRequestMetrics(app, monitoring);
