@@ -1,3 +1,4 @@
+import path from 'node:path';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,7 +18,7 @@ import { LiveHub } from './modules/live/hub';
 import { registerLiveRoutes } from './modules/live/routes';
 import { UsersRepository } from './modules/users/repository';
 import { registerUserRoutes } from './modules/users/routes';
-import { UsersService } from './modules/users/service';
+import { INITIAL_PASSWORD_FILE, UsersService } from './modules/users/service';
 import { registerAccessControl } from './plugins/access';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
@@ -90,7 +91,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     new SessionTokens(keys.derive('session-tokens'), clock),
     clock,
   );
-  const users = new UsersService(new UsersRepository(db.kysely), sessions, clock);
+  const users = new UsersService(new UsersRepository(db.kysely), sessions, clock, path.join(config.dataDir, INITIAL_PASSWORD_FILE));
   const auth = new AuthService(users, sessions, clock);
   const hub = new LiveHub(clock);
   const mosques = new MosquesService(new MosquesRepository(db.kysely), clock);

@@ -19,6 +19,7 @@ import {
   INSTANCE_FILES,
   readJson,
   STATE_FORMAT_VERSION,
+  withoutCredentials,
   writeJsonAtomic,
   type RecorderConfig,
   type RecorderOutcome,
@@ -40,7 +41,7 @@ const stallMs = config.settings.stallTimeoutSeconds * 1000;
 const overtimeMs = (config.duration * 1.25 + config.settings.stallTimeoutSeconds + 60) * 1000;
 
 const logStream = fs.createWriteStream(config.logPath, { flags: 'a' });
-const log = (source: 'recorder' | 'ffmpeg', line: string) => logStream.write(`${new Date().toISOString()} ${source}: ${line}\n`);
+const log = (source: 'recorder' | 'ffmpeg', line: string) => logStream.write(`${new Date().toISOString()} ${source}: ${withoutCredentials(line)}\n`);
 
 const monotonic = () => performance.now();
 const startedMono = monotonic();

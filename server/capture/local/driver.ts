@@ -34,7 +34,7 @@ import {
   type StopRequest,
 } from '../recorder-state';
 import { LocalImageStore } from './images';
-import { processAlive, signal, tailLines } from './processes';
+import { processAlive, recorderEnvironment, signal, tailLines } from './processes';
 
 /** The folder of this file's siblings: the recorder runtime that ships with the server. */
 const BUILT_IN_RUNTIME = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -138,8 +138,7 @@ export class LocalCaptureProvider implements CaptureProvider {
   }
 
   private async spawnRecorder(dir: string): Promise<void> {
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS; // whatever loaders the server runs under are not the recorder's
+    const env = recorderEnvironment(process.env);
     const child = spawn(process.execPath, ['--import', tsxLoader(), path.join(dir, INSTANCE_FILES.runtime, RUNTIME_ENTRY), dir], {
       detached: true,
       stdio: 'ignore',

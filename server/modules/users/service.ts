@@ -15,11 +15,15 @@ import { toUser, type UserRow, type UsersRepository } from './repository';
 export const SELF_DEACTIVATION_MESSAGE = 'Cannot deactivate your own account';
 export const LAST_SUPERUSER_MESSAGE = 'The last active superuser cannot be demoted or deactivated';
 
+export const INITIAL_PASSWORD_FILE = 'initial-admin-password';
+
 export class UsersService {
   constructor(
     private readonly repository: UsersRepository,
     private readonly sessions: SessionService,
     private readonly clock: Clock,
+    /** Where the first start saved a generated superuser password (DATA_DIR/initial-admin-password). */
+    private readonly initialPasswordFile?: string,
   ) {}
 
   async list(): Promise<User[]> {
@@ -84,6 +88,7 @@ export class UsersService {
     const row = losesSuperuser ? await this.repository.updateKeepingASuperuser(id, values) : await this.repository.update(id, values);
     if (row === 'last-superuser') throw conflict(LAST_SUPERUSER_MESSAGE);
     if (!row) throw notFound(`User ${id} not found`);
+    if (changes.password) await this.forgetInitialPassword(id);
     if (deactivating) await this.sessions.revokeAllForUser(id, 'user deactivated');
     else if (changes.password) {
       await this.sessions.revokeAllForUser(id, 'password reset by an administrator', id === actor.userId ? actor.sessionId : undefined);
@@ -93,6 +98,15 @@ export class UsersService {
 
   async setPassword(id: number, password: string): Promise<void> {
     await this.repository.update(id, { password_hash: await hashPassword(password), updated_at: this.clock.now().toISOString() });
+    await this.forgetInitialPassword(id);
+  }
+
+  /** The saved first password stops being true once that account (the first one created) has a new one. */
+  private async forgetInitialPassword(id: number): Promise<void> {
+    const file = this.initialPasswordFile;
+    if (!file || !fs.existsSync(file)) return;
+    const [first] = await this.repository.list();
+    if (first?.id === id) fs.rmSync(file, { force: true });
   }
 
   async recordLogin(id: number): Promise<UserRow> {
@@ -120,7 +134,7 @@ export class UsersService {
     });
     if (options.password) return {};
     fs.mkdirSync(options.dataDir, { recursive: true });
-    fs.writeFileSync(path.join(options.dataDir, 'initial-admin-password'), `${password}\n`, { mode: 0o600 });
+    fs.writeFileSync(path.join(options.dataDir, INITIAL_PASSWORD_FILE), `${password}\n`, { mode: 0o600 });
     return { generatedPassword: password };
   }
 }
