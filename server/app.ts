@@ -58,9 +58,13 @@ export interface BuildOptions {
   scheduler?: SchedulerOptions;
   /** A capture driver to use instead of the one CAPTURE_PROVIDER names (tests, bench). */
   captureDriver?: CaptureProvider;
+  /** How often the sessions of open live sockets are re-checked (default 30 s). */
+  liveSessionCheckMs?: number;
   /** Told of every route as it is registered (the authorization matrix test enumerates them). */
   onRoute?: (route: RouteOptions) => void;
 }
+
+const LIVE_SESSION_CHECK_MS = 30_000;
 
 export type App = AppInstance & { ctx: AppContext };
 
@@ -143,7 +147,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
   registerCaptureModule(app, capture, { config, hub, monitoring, activity });
-  registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins });
+  registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins, sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS });
   await registerConsole(app, config.consoleDir);
 
   return Object.assign(app, { ctx });
