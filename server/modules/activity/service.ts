@@ -67,6 +67,15 @@ export function toActivityEntry(row: ActivityRow): ActivityEntry {
   return { ...entry, summary: describeActivity(entry) };
 }
 
+/** Detail keys that describe an account or where someone signed in from: for superusers' eyes only. */
+const ACCOUNT_DETAIL = new Set(['email', 'role', 'is_superuser', 'is_active', 'full_name', 'ip', 'user_agent', 'changes']);
+
+function withoutAccountDetails(entry: ActivityEntry): ActivityEntry {
+  if (!entry.detail) return entry;
+  const detail = Object.fromEntries(Object.entries(entry.detail).filter(([key]) => !ACCOUNT_DETAIL.has(key)));
+  return { ...entry, detail: Object.keys(detail).length > 0 ? detail : null };
+}
+
 /**
  * The activity log: who did what, when, to what. Recording never fails the action it describes: a
  * write that fails is logged (without its detail) and the caller carries on.
@@ -95,7 +104,9 @@ export class ActivityService {
     }
   }
 
-  async latest(limit: number, before?: number): Promise<ActivityEntry[]> {
-    return (await this.repository.latest(limit, before)).map(toActivityEntry);
+  /** The newest entries; account details in them (emails, roles, flags, addresses) only for superusers. */
+  async latest(limit: number, before: number | undefined, reader: { superuser: boolean }): Promise<ActivityEntry[]> {
+    const entries = (await this.repository.latest(limit, before)).map(toActivityEntry);
+    return reader.superuser ? entries : entries.map(withoutAccountDetails);
   }
 }

@@ -232,7 +232,7 @@ describe('repository access', () => {
   });
 
   it('records the configuration in the activity log', async () => {
-    const entries = await t.app.ctx.activity.latest(50);
+    const entries = await t.app.ctx.activity.latest(50, undefined, { superuser: true });
     const configured = entries.filter((e) => e.action === 'github.configure');
     expect(configured).toHaveLength(1);
     expect(configured[0]).toMatchObject({ actor: { username: 'admin' }, target: { type: 'repository', id: 'acme/sermons' } });
