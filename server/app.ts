@@ -5,7 +5,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { LIVE_MAX_FRAME_BYTES } from '../contract/live';
 import type { Config } from './config';
 import type { AppContext } from './context';
-import { openDatabase } from './db';
+import { openDatabase, sqlitePath } from './db';
 import { systemClock, type Clock } from './lib/clock';
 import type { AppInstance } from './lib/fastify';
 import { SecretKeys } from './lib/secret-key';
@@ -35,6 +35,7 @@ import { GithubService } from './modules/github/service';
 import { SettingsRepository } from './modules/github/settings-repository';
 import { registerMonitoringRoutes, registerRequestMetrics } from './modules/monitoring/routes';
 import { MonitoringService } from './modules/monitoring/service';
+import { diskSpaceCheck } from './modules/monitoring/health';
 import { createScheduler, registerSchedulerRoutes, type SchedulerOptions } from './modules/scheduler';
 import { MapsLinkResolver } from './geo/maps-link';
 import { registerConfigRoutes } from './modules/config/routes';
@@ -130,6 +131,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerInputGuard(app);
   registerAccessControl(app, sessions);
   registerRequestMetrics(app, monitoring);
+  monitoring.registerHealthCheck('recordings_disk', diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')));
+  if (db.dialect === 'sqlite') monitoring.registerHealthCheck('database_disk', diskSpaceCheck('database', path.dirname(sqlitePath(config))));
+  monitoring.registerHealthCheck('activity_log', activity.healthCheck);
   app.addHook('onReady', async () => monitoring.start(options.healthCheckIntervalMs ?? MONITORING_POLL_MS));
   app.addHook('preClose', () => monitoring.stop());
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });

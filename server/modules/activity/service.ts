@@ -81,6 +81,8 @@ function withoutAccountDetails(entry: ActivityEntry): ActivityEntry {
  * write that fails is logged (without its detail) and the caller carries on.
  */
 export class ActivityService {
+  private lastFailure: { at: number; message: string } | undefined;
+
   constructor(
     private readonly repository: ActivityRepository,
     private readonly clock: Clock,
@@ -99,10 +101,19 @@ export class ActivityService {
         target_label: input.target?.label ?? null,
         detail: serializeDetail(input.detail),
       });
+      this.lastFailure = undefined;
     } catch (error) {
       this.log.error({ err: error, action: input.action }, 'could not write the activity log');
+      this.lastFailure = { at: this.clock.now().getTime(), message: error instanceof Error ? error.message : String(error) };
     }
   }
+
+  /** Health: unhealthy while the latest write failed (a full database disk drops entries, which must show). */
+  readonly healthCheck = async (): Promise<{ status: 'healthy' | 'unhealthy'; detail: string }> => {
+    const failure = this.lastFailure;
+    if (!failure) return { status: 'healthy', detail: 'Entries are being written' };
+    return { status: 'unhealthy', detail: `Activity entries are being lost: ${failure.message.slice(0, 160)}` };
+  };
 
   /** The newest entries; account details in them (emails, roles, flags, addresses) only for superusers. */
   async latest(limit: number, before: number | undefined, reader: { superuser: boolean }): Promise<ActivityEntry[]> {

@@ -49,6 +49,11 @@ export class SessionService {
     return this.check(token, true);
   }
 
+  /** Whether the token was signed here and has not expired; says nothing about its session (no database). */
+  async hasValidSignature(token: string): Promise<boolean> {
+    return (await this.tokens.verify(token)) !== undefined;
+  }
+
   /** Whether a token's session is still live, without counting as activity (held connections ask this). */
   async isLive(token: string): Promise<boolean> {
     return (await this.check(token, false)) !== undefined;
