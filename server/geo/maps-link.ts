@@ -1,4 +1,5 @@
 import type { ExtractionMethod } from '../../contract/config';
+import { isInternalAddress, systemResolver, type HostResolver } from '../lib/internal-addresses';
 
 /*
  * Coordinates from a Google Maps link, in each form operators paste:
@@ -127,15 +128,24 @@ export interface ResolverOptions {
    * that mirror the short-link service.
    */
   resolveOrigin?: string;
+  /** Resolves a host before it is fetched: a name that leads to a private address is refused. */
+  lookup?: HostResolver;
 }
 
 const NETWORK_DOWN = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNRESET', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
 const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 
+/** The short-link services, exactly. */
+const SHORT_LINK_HOSTS = new Set(['goo.gl', 'maps.app.goo.gl', 'g.co']);
+/** Google's own hosts a maps link passes through: (www., maps., consent.) google.<country domain>. */
+const GOOGLE_HOP_HOST = /^(?:(?:www|maps|consent)\.)?google\.(?:[a-z]{2,3}|co\.[a-z]{2}|com\.[a-z]{2})$/;
+
 function isAllowedHop(url: URL): boolean {
   const host = url.hostname.toLowerCase();
-  return (url.protocol === 'https:' || url.protocol === 'http:') && (host === 'goo.gl' || host === 'maps.app.goo.gl' || host === 'g.co' || /(^|\.)google\.[a-z.]+$/.test(host));
+  return (url.protocol === 'https:' || url.protocol === 'http:') && (SHORT_LINK_HOSTS.has(host) || GOOGLE_HOP_HOST.test(host));
 }
+
+
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -168,8 +178,10 @@ export class MapsLinkResolver {
   private readonly timeoutMs: number;
   private readonly maxHops: number;
   private readonly resolveOrigin: string | undefined;
+  private readonly lookup: HostResolver;
 
   constructor(options: ResolverOptions = {}) {
+    this.lookup = options.lookup ?? systemResolver;
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.maxHops = options.maxHops ?? 5;
@@ -230,6 +242,10 @@ export class MapsLinkResolver {
 
   private async request(url: URL, signal: AbortSignal): Promise<Response> {
     try {
+      // The resolve origin is the operator's own setting; a link's hosts are checked where they lead.
+      if (!this.resolveOrigin && (await this.lookup(url.hostname)).some(isInternalAddress)) {
+        throw new MapsLinkError(`The map link led to a private address (${url.hostname})`);
+      }
       return await this.fetch(this.transportUrl(url), {
         method: 'GET',
         redirect: 'manual',
@@ -237,7 +253,7 @@ export class MapsLinkResolver {
         headers: { 'user-agent': 'Mozilla/5.0 (capture-command-center)', 'accept-language': 'en' },
       });
     } catch (error) {
-      throw this.networkError(error, url);
+      throw error instanceof MapsLinkError ? error : this.networkError(error, url);
     }
   }
 
