@@ -8,6 +8,7 @@ import type { AppContext } from './context';
 import { openDatabase, sqlitePath } from './db';
 import { systemClock, type Clock } from './lib/clock';
 import type { AppInstance } from './lib/fastify';
+import { checkKeyFingerprint } from './lib/key-fingerprint';
 import { SecretKeys } from './lib/secret-key';
 import { AuthService } from './modules/auth/auth-service';
 import { registerAuthRoutes } from './modules/auth/routes';
@@ -91,6 +92,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', () => db.close());
 
   const keys = SecretKeys.load(config.secretKey, config.dataDir);
+  try {
+    await checkKeyFingerprint(db.kysely, keys, clock.now().toISOString());
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const sessions = new SessionService(
     new SessionsRepository(db.kysely),
     new SessionTokens(keys.derive('session-tokens'), clock),
