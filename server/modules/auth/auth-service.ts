@@ -4,6 +4,7 @@ import { HttpError, badRequest, tooManyRequests } from '../../lib/http-error';
 import { fromFlag } from '../../db';
 import { toUser } from '../users/repository';
 import type { UsersService } from '../users/service';
+import { usernameKey } from '../users/username-key';
 import { FailureLimiter } from './login-limiter';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import type { AuthenticatedSession, SessionService } from './session-service';
@@ -33,7 +34,7 @@ export class AuthService {
   }
 
   async login(username: string, password: string, meta: { ip: string; userAgent?: string }): Promise<LoginResponse> {
-    const pairKey = `${meta.ip} ${username.toLowerCase()}`;
+    const pairKey = `${meta.ip} ${usernameKey(username)}`;
     this.refuseWhileBlocked('sign-in attempts', this.perUserAndAddress.blockedFor(pairKey), this.perAddress.blockedFor(meta.ip));
     // Counted before the (slow) check, so simultaneous guesses cannot all pass the limit.
     const takeBackUsername = this.perUserAndAddress.recordFailure(pairKey);
@@ -74,9 +75,9 @@ export class AuthService {
 
   /** Changes the caller's password and signs out every other session of theirs. */
   async changePassword(session: AuthenticatedSession, currentPassword: string, newPassword: string): Promise<void> {
-    const usernameKey = session.user.username.toLowerCase();
-    this.refuseWhileBlocked('password attempts', this.passwordChecks.blockedFor(usernameKey));
-    const takeBack = this.passwordChecks.recordFailure(usernameKey);
+    const accountKey = usernameKey(session.user.username);
+    this.refuseWhileBlocked('password attempts', this.passwordChecks.blockedFor(accountKey));
+    const takeBack = this.passwordChecks.recordFailure(accountKey);
     if (!(await verifyPassword(session.user.password_hash, currentPassword))) throw badRequest('Current password is incorrect');
     takeBack();
     if (currentPassword === newPassword) throw badRequest('New password must be different from current password');

@@ -11,6 +11,7 @@ import type { Updateable } from 'kysely';
 import { hashPassword } from '../auth/passwords';
 import type { SessionService } from '../auth/session-service';
 import { toUser, type UserRow, type UsersRepository } from './repository';
+import { usernameKey, usernameSkeleton } from './username-key';
 
 export const SELF_DEACTIVATION_MESSAGE = 'Cannot deactivate your own account';
 export const LAST_SUPERUSER_MESSAGE = 'The last active superuser cannot be demoted or deactivated';
@@ -45,11 +46,14 @@ export class UsersService {
     if (await this.repository.findByUsername(request.username)) {
       throw conflict(`Username ${request.username} is already taken`);
     }
+    const skeleton = usernameSkeleton(request.username);
+    const twin = (await this.repository.list()).find((row) => usernameSkeleton(row.username) === skeleton);
+    if (twin) throw conflict(`Username ${request.username} looks like the existing username ${twin.username}; choose another`);
     const now = this.clock.now().toISOString();
     try {
       const row = await this.repository.insert({
         username: request.username,
-        username_key: request.username.toLowerCase(),
+        username_key: usernameKey(request.username),
         email: request.email,
         full_name: request.full_name || null,
         role: request.role,
