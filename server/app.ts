@@ -24,6 +24,7 @@ import { registerAccessControl } from './plugins/access';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors';
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { MONITORING_POLL_MS } from '../contract/monitoring';
 import { SecretBox } from './lib/crypto';
@@ -81,6 +82,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // request.ip is the client's address: the connection's, or X-Forwarded-For's when it comes from a listed proxy.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     forceCloseConnections: true,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

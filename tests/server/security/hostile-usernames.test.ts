@@ -15,7 +15,8 @@ describe('hostile input: lookalike usernames', () => {
     t = await createTestApp({ build: { healthCheckIntervalMs: 0 } });
     admin = await t.login();
     await t.createUser({ username: 'operator' });
-    await t.createUser({ username: 'jos\u00e9' });
+    const jose = await t.request({ method: 'POST', url: '/api/auth/users', token: admin, payload: { username: 'jos\u00e9', email: 'jose@example.com', password: 'User-pass-1', role: 'user', is_active: true, is_superuser: false } });
+    expect(jose.statusCode, jose.body).toBe(201);
   });
   afterAll(() => t.close());
 
