@@ -32,7 +32,9 @@ describe('hostile input: map-link redirect hosts', () => {
     server = http.createServer((request, response) => {
       fetched.push(request.url ?? '');
       const name = /^\/maps\/(\w+)$/.exec(request.url ?? '')?.[1];
-      if (name && HOPS[name]) response.writeHead(302, { location: HOPS[name] }).end();
+      const chain = /^chain(\d+)x(\d)$/.exec(name ?? '');
+      if (chain && Number(chain[2]) < 4) response.writeHead(302, { location: `https://goo.gl/maps/chain${chain[1]}x${Number(chain[2]) + 1}` }).end();
+      else if (name && HOPS[name]) response.writeHead(302, { location: HOPS[name] }).end();
       else response.writeHead(200, { 'content-type': 'text/html' }).end('<html>no coordinates here</html>');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,6 +61,17 @@ describe('hostile input: map-link redirect hosts', () => {
     expect(fetched).toEqual([`/maps/${name}`]);
   });
 
+  it('bounds the requests one extraction call makes, whatever its links', async () => {
+    fetched.length = 0;
+    const urls = Array.from({ length: 40 }, (_, i) => ({ google_maps_url: `https://goo.gl/maps/chain${i}x0` }));
+    const response = await t.request({ method: 'POST', url: '/api/config/coordinates/extract', token, payload: { urls } });
+    expect(response.statusCode).toBe(200);
+    // 40 links of 5 requests each would be 200 requests.
+    expect(fetched.length).toBe(50);
+    const results = extractResponseSchema.parse(response.json()).data.extraction_results;
+    expect(results.filter((r) => /made 50 requests, its limit/.test(r.error ?? '')).length).toBeGreaterThan(20);
+  });
+
   it('still follows a redirect to Google Maps', async () => {
     const result = await extract('good');
     expect(result).toMatchObject({ success: true, latitude: 21.4225, longitude: 39.8262 });
@@ -77,5 +90,25 @@ describe('map links: hosts are resolved before they are fetched', () => {
     });
     await expect(resolver.extract('https://maps.app.goo.gl/abc123')).rejects.toThrow('The map link led to a private address (maps.app.goo.gl)');
     expect(fetches).toEqual([]);
+  });
+});
+
+describe('map links: one extraction call has a deadline', () => {
+  it('stops resolving once the call has used its time', async () => {
+    const slow = http.createServer((request, response) => {
+      setTimeout(() => response.writeHead(302, { location: `https://goo.gl/maps/${Math.random().toString(36).slice(2)}` }).end(), 300);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      const resolver = new MapsLinkResolver({ resolveOrigin: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, timeoutMs: 5000, maxHops: 50, callBudget: { timeoutMs: 1000, maxFetches: 50 } });
+      const budget = resolver.newBudget();
+      const started = Date.now();
+      await expect(resolver.extract('https://goo.gl/maps/first', budget)).rejects.toThrow(/ran out of time \(1 s in all\)/);
+      await expect(resolver.extract('https://goo.gl/maps/second', budget)).rejects.toThrow(/ran out of time/);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      slow.closeAllConnections();
+      slow.close();
+    }
   });
 });
