@@ -95,7 +95,7 @@ describe('map links: hosts are resolved before they are fetched', () => {
 
 describe('map links: one extraction call has a deadline', () => {
   it('stops resolving once the call has used its time', async () => {
-    const slow = http.createServer((request, response) => {
+    const slow = http.createServer((_request, response) => {
       setTimeout(() => response.writeHead(302, { location: `https://goo.gl/maps/${Math.random().toString(36).slice(2)}` }).end(), 300);
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
