@@ -90,7 +90,7 @@ async function throughFleet(app: App, token: string, url: string, dataDir: strin
 export async function run(): Promise<BenchResult[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-'));
   const source = await startHlsSource();
-  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }), consoleDir: undefined };
+  const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ALLOW_PRIVATE_STREAM_HOSTS: '1' }), consoleDir: undefined };
   const app = await buildApp(config, { logger: false });
   try {
     await app.ctx.users.bootstrapSuperuser({ username: 'admin', password: PASSWORD, dataDir });

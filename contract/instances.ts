@@ -81,6 +81,8 @@ export function hasControlCharacters(value: string, allowed = ''): boolean {
 export function isStreamUrl(value: string): boolean {
   // Whitespace and control characters have no place in a stream URL.
   if (/\s/.test(value) || hasControlCharacters(value)) return false;
+  // A host right after "//": WHATWG parsing turns "http:///x" into host "x", but ffmpeg reads an empty host (tcp://:80).
+  if (!/^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?[^/?#@:]/i.test(value)) return false;
   try {
     const url = new URL(value);
     return (STREAM_URL_PROTOCOLS as readonly string[]).includes(url.protocol) && url.hostname !== '';

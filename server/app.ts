@@ -1,12 +1,14 @@
+import path from 'node:path';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIVE_MAX_FRAME_BYTES } from '../contract/live';
 import type { Config } from './config';
 import type { AppContext } from './context';
-import { openDatabase } from './db';
+import { openDatabase, sqlitePath } from './db';
 import { systemClock, type Clock } from './lib/clock';
 import type { AppInstance } from './lib/fastify';
+import { checkKeyFingerprint } from './lib/key-fingerprint';
 import { SecretKeys } from './lib/secret-key';
 import { AuthService } from './modules/auth/auth-service';
 import { registerAuthRoutes } from './modules/auth/routes';
@@ -17,11 +19,13 @@ import { LiveHub } from './modules/live/hub';
 import { registerLiveRoutes } from './modules/live/routes';
 import { UsersRepository } from './modules/users/repository';
 import { registerUserRoutes } from './modules/users/routes';
-import { UsersService } from './modules/users/service';
+import { INITIAL_PASSWORD_FILE, UsersService } from './modules/users/service';
 import { registerAccessControl } from './plugins/access';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
+import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors';
+import { registerSecurityHeaders } from './plugins/security-headers';
 import { MONITORING_POLL_MS } from '../contract/monitoring';
 import { SecretBox } from './lib/crypto';
 import { ActivityRepository } from './modules/activity/repository';
@@ -33,6 +37,7 @@ import { GithubService } from './modules/github/service';
 import { SettingsRepository } from './modules/github/settings-repository';
 import { registerMonitoringRoutes, registerRequestMetrics } from './modules/monitoring/routes';
 import { MonitoringService } from './modules/monitoring/service';
+import { diskSpaceCheck } from './modules/monitoring/health';
 import { createScheduler, registerSchedulerRoutes, type SchedulerOptions } from './modules/scheduler';
 import { MapsLinkResolver } from './geo/maps-link';
 import { registerConfigRoutes } from './modules/config/routes';
@@ -61,9 +66,13 @@ export interface BuildOptions {
   scheduler?: SchedulerOptions;
   /** A capture driver to use instead of the one CAPTURE_PROVIDER names (tests, bench). */
   captureDriver?: CaptureProvider;
+  /** How often the sessions of open live sockets are re-checked (default 30 s). */
+  liveSessionCheckMs?: number;
   /** Told of every route as it is registered (the authorization matrix test enumerates them). */
   onRoute?: (route: RouteOptions) => void;
 }
+
+const LIVE_SESSION_CHECK_MS = 30_000;
 
 export type App = AppInstance & { ctx: AppContext };
 
@@ -75,8 +84,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // request.ip is the client's address: the connection's, or X-Forwarded-For's when it comes from a listed proxy.
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     forceCloseConnections: true,
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -88,12 +100,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onClose', () => db.close());
 
   const keys = SecretKeys.load(config.secretKey, config.dataDir);
+  try {
+    await checkKeyFingerprint(db.kysely, keys, clock.now().toISOString());
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const sessions = new SessionService(
     new SessionsRepository(db.kysely),
     new SessionTokens(keys.derive('session-tokens'), clock),
     clock,
   );
-  const users = new UsersService(new UsersRepository(db.kysely), sessions, clock);
+  const users = new UsersService(new UsersRepository(db.kysely), sessions, clock, path.join(config.dataDir, INITIAL_PASSWORD_FILE));
   const auth = new AuthService(users, sessions, clock);
   const hub = new LiveHub(clock);
   const mosques = new MosquesService(new MosquesRepository(db.kysely), clock);
@@ -113,7 +131,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const alarms = new AlarmsService({ repository: new AlarmsRepository(db.kysely), clock, activity, publish: (message) => hub.publish(message), log: app.log });
   hub.addGreeting(async () => ({ type: 'alarms', data: { alarms: await alarms.list('open', ALARMS_MAX_LIMIT) } }));
   const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log });
-  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, alarms });
+  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, alarms,
+    listeningPort: () => {
+      const address = app.server.address();
+      return address && typeof address === 'object' ? address.port : undefined;
+    },
+  });
   const scheduler = createScheduler(
     { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
     options.scheduler,
@@ -121,9 +144,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images, alarms, recordingsLibrary };
 
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
   registerInputGuard(app);
   registerAccessControl(app, sessions);
   registerRequestMetrics(app, monitoring);
+  monitoring.registerHealthCheck('recordings_disk', diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')));
+  if (db.dialect === 'sqlite') monitoring.registerHealthCheck('database_disk', diskSpaceCheck('database', path.dirname(sqlitePath(config))));
+  monitoring.registerHealthCheck('activity_log', activity.healthCheck);
   app.addHook('onReady', async () => monitoring.start(options.healthCheckIntervalMs ?? MONITORING_POLL_MS));
   app.addHook('preClose', () => monitoring.stop());
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
@@ -142,7 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
   registerCaptureModule(app, capture, { config, hub, monitoring, activity });
-  registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins });
+  registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins, sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS });
   await registerConsole(app, config.consoleDir);
 
   return Object.assign(app, { ctx });

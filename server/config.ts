@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, usernameSchema } from '../contract/auth';
@@ -12,6 +13,20 @@ const flag = z
   .enum(['0', '1', 'true', 'false', ''])
   .optional()
   .transform((value) => (value === undefined || value === '' ? undefined : value === '1' || value === 'true'));
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY besides addresses and CIDR ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, bits, extra] = entry.split('/');
+  const family = net.isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+const splitList = (value: string | undefined) => value?.split(',').map((item) => item.trim()).filter(Boolean) ?? [];
 
 /** Every environment variable the server reads; all optional (DESIGN.md, "Contract for running it"). */
 const envSchema = z.object({
@@ -57,7 +72,13 @@ const envSchema = z.object({
   DEMO_STREAM: flag,
   // Recordings that ended more than this many days ago are removed daily; unset keeps them until deleted.
   RETENTION_DAYS: optionalText.pipe(z.coerce.number<string | undefined>('RETENTION_DAYS must be a number').int().min(1).max(36_500).optional()),
+  ALLOW_PRIVATE_STREAM_HOSTS: flag,
   ALLOWED_ORIGINS: optionalText,
+  // Reverse proxies whose X-Forwarded-For names the client; unset, the connection's address is the client.
+  TRUST_PROXY: optionalText.refine(
+    (value) => splitList(value).every(isProxyEntry),
+    'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal)',
+  ),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -102,8 +123,12 @@ export interface Config {
   demoStream: boolean;
   /** Days recordings are kept after they end; undefined keeps them until deleted. */
   retentionDays: number | undefined;
+  /** Let recorders open streams on loopback, private and link-local hosts (off: only the demo stream). */
+  allowPrivateStreamHosts: boolean;
   /** Origins allowed to open the live socket besides the server's own. */
   allowedOrigins: string[];
+  /** Proxies trusted to name the client in X-Forwarded-For (addresses, CIDR ranges); empty: none. */
+  trustProxy: string[];
   /** Directory of the built console; absent in tests that do not serve it. */
   consoleDir: string | undefined;
 }
@@ -151,7 +176,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
     retentionDays: e.RETENTION_DAYS,
-    allowedOrigins: e.ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean) ?? [],
+    allowPrivateStreamHosts: e.ALLOW_PRIVATE_STREAM_HOSTS ?? false,
+    allowedOrigins: splitList(e.ALLOWED_ORIGINS),
+    trustProxy: splitList(e.TRUST_PROXY),
     consoleDir: path.resolve('dist'),
   };
 }

@@ -1,5 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
+import { makeDataDirPrivate } from './lib/data-dir';
 
 /** Launcher: validate configuration, open everything, listen, and shut down cleanly on a signal. */
 async function main(): Promise<void> {
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
+  makeDataDirPrivate(config.dataDir);
   const app = await buildApp(config);
   const bootstrap = await app.ctx.users.bootstrapSuperuser({
     username: config.adminUsername,

@@ -7,6 +7,17 @@ import { resolveFfmpeg } from './ffmpeg-path';
 export const DEMO_PLAYLIST = 'stream.m3u8';
 const SEGMENT_FILE = /^stream\d*\.(m3u8|ts)$/;
 const MAX_RESTART_DELAY_MS = 30_000;
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Whether `url` is this server's own demo stream (the URL `GET /api/instances/demo-stream` hands out):
+ * the playlist path on the port this server listens on, at loopback or the configured listening host.
+ */
+export function isDemoStreamUrl(url: URL, port: number | undefined, listenHost: string): boolean {
+  if (port === undefined || url.protocol !== 'http:' || url.pathname !== `/demo/${DEMO_PLAYLIST}`) return false;
+  if (Number(url.port || 80) !== port) return false;
+  return LOOPBACK_HOSTS.has(url.hostname) || url.hostname === listenHost.toLowerCase();
+}
 
 /**
  * The built-in test broadcast (DEMO_STREAM): ffmpeg generates a live HLS test pattern with a tone into

@@ -9,9 +9,16 @@ import type { RecorderConfig } from './recorder-state';
 /** Network protocols the input may use; "file" and ffmpeg's special protocols are not among them. */
 const NETWORK_PROTOCOLS = 'http,https,tcp,tls,crypto,data,httpproxy,rtmp,rtmps,rtmpt,rtmpts,rtsp,rtsps,rtp,udp,srt';
 
+/**
+ * Demuxers of live broadcasts (HLS and DASH with their TS, fMP4 and packed-audio segments, FLV over
+ * RTMP, RTSP with its SDP, raw TS over SRT/UDP). Without this list ffmpeg probes any response, and
+ * e.g. its `tty` demuxer renders a text file into the video, which the operator can then download.
+ */
+const MEDIA_FORMATS = 'hls,dash,mpegts,mov,flv,live_flv,rtsp,sdp,rtp,aac,mp3,ac3,eac3,matroska,webvtt';
+
 function inputOptions(url: string): string[] {
   const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
-  const common = ['-protocol_whitelist', NETWORK_PROTOCOLS];
+  const common = ['-protocol_whitelist', NETWORK_PROTOCOLS, '-format_whitelist', MEDIA_FORMATS];
   if (scheme === 'http' || scheme === 'https') {
     // Reconnect dropped HTTP connections; give up on one silent read after 15 s (the watchdog decides the rest).
     return [...common, '-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '5', '-rw_timeout', '15000000'];

@@ -201,3 +201,8 @@ export function readJson<T>(file: string): T | undefined {
     return undefined;
   }
 }
+
+/** `text` with the user:password of every URL in it masked: stream credentials never reach a log. */
+export function withoutCredentials(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi, '$1[redacted]@');
+}

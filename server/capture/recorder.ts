@@ -24,6 +24,7 @@ import {
   piecesDirOf,
   readJson,
   STATE_FORMAT_VERSION,
+  withoutCredentials,
   writeJsonAtomic,
   type RecorderConfig,
   type RecorderState,
@@ -48,7 +49,7 @@ const window = localWindow(config);
 const toServerIso = (ms: number) => new Date(ms + window.offsetMs).toISOString();
 
 const logStream = fs.createWriteStream(config.logPath, { flags: 'a' });
-const log = (source: 'recorder' | 'ffmpeg', line: string) => logStream.write(`${new Date().toISOString()} ${source}: ${line}\n`);
+const log = (source: 'recorder' | 'ffmpeg', line: string) => logStream.write(`${new Date().toISOString()} ${source}: ${withoutCredentials(line)}\n`);
 
 const previous = readJson<RecorderState>(statePath);
 if (previous?.outcome) {

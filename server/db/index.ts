@@ -20,7 +20,7 @@ export interface Db {
 // COUNT(*) and other int8 results arrive as strings from pg; every count here fits in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-function sqlitePath(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {
+export function sqlitePath(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {
   const url = config.databaseUrl;
   if (url?.startsWith('sqlite:') || url?.startsWith('file:')) return url.replace(/^(sqlite|file):(\/\/)?/, '');
   return path.join(config.dataDir, 'capture.db');

@@ -1,4 +1,5 @@
 import type { ExtractionMethod } from '../../contract/config';
+import { isInternalAddress, systemResolver, type HostResolver } from '../lib/internal-addresses';
 
 /*
  * Coordinates from a Google Maps link, in each form operators paste:
@@ -127,15 +128,26 @@ export interface ResolverOptions {
    * that mirror the short-link service.
    */
   resolveOrigin?: string;
+  /** Resolves a host before it is fetched: a name that leads to a private address is refused. */
+  lookup?: HostResolver;
+  /** What one extraction call may spend on all its links (default 15 s and 50 requests). */
+  callBudget?: { timeoutMs: number; maxFetches: number };
 }
 
 const NETWORK_DOWN = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNRESET', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
 const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 
+/** The short-link services, exactly. */
+const SHORT_LINK_HOSTS = new Set(['goo.gl', 'maps.app.goo.gl', 'g.co']);
+/** Google's own hosts a maps link passes through: (www., maps., consent.) google.<country domain>. */
+const GOOGLE_HOP_HOST = /^(?:(?:www|maps|consent)\.)?google\.(?:[a-z]{2,3}|co\.[a-z]{2}|com\.[a-z]{2})$/;
+
 function isAllowedHop(url: URL): boolean {
   const host = url.hostname.toLowerCase();
-  return (url.protocol === 'https:' || url.protocol === 'http:') && (host === 'goo.gl' || host === 'maps.app.goo.gl' || host === 'g.co' || /(^|\.)google\.[a-z.]+$/.test(host));
+  return (url.protocol === 'https:' || url.protocol === 'http:') && (SHORT_LINK_HOSTS.has(host) || GOOGLE_HOP_HOST.test(host));
 }
+
+
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -162,18 +174,48 @@ async function readLimited(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * What one extraction call (many links) may spend in all: its links share a deadline and a number of
+ * requests, so a call cannot hold the server for links x hops x timeout.
+ */
+export class ExtractionBudget {
+  readonly signal: AbortSignal;
+  private fetchesLeft: number;
+
+  constructor(readonly timeoutMs = 15_000, readonly maxFetches = 50) {
+    this.signal = AbortSignal.timeout(timeoutMs);
+    this.fetchesLeft = maxFetches;
+  }
+
+  /** Takes one request from the budget, or says why there is none left. */
+  take(): void {
+    if (this.signal.aborted) throw new MapsLinkError(`This extraction ran out of time (${this.timeoutMs / 1000} s in all); resolve the remaining links in another call`);
+    if (this.fetchesLeft <= 0) throw new MapsLinkError(`This extraction made ${this.maxFetches} requests, its limit; resolve the remaining links in another call`);
+    this.fetchesLeft -= 1;
+  }
+}
+
 /** Turns a map link (or `lat, lng` text) into coordinates, following short links over the network. */
 export class MapsLinkResolver {
   private readonly fetch: FetchLike;
   private readonly timeoutMs: number;
   private readonly maxHops: number;
   private readonly resolveOrigin: string | undefined;
+  private readonly lookup: HostResolver;
+  private readonly callBudget: { timeoutMs: number; maxFetches: number } | undefined;
 
   constructor(options: ResolverOptions = {}) {
+    this.callBudget = options.callBudget;
+    this.lookup = options.lookup ?? systemResolver;
     this.fetch = options.fetch ?? ((url, init) => fetch(url, init));
     this.timeoutMs = options.timeoutMs ?? 5000;
     this.maxHops = options.maxHops ?? 5;
     this.resolveOrigin = options.resolveOrigin;
+  }
+
+  /** The shared allowance of one extraction call. */
+  newBudget(): ExtractionBudget {
+    return new ExtractionBudget(this.callBudget?.timeoutMs, this.callBudget?.maxFetches);
   }
 
   /** Coordinates without any network call, or null when the link must be resolved (or has none). */
@@ -188,20 +230,20 @@ export class MapsLinkResolver {
     return found ? { ...found, method: 'map_link', resolvedUrl: url.href } : null;
   }
 
-  async extract(text: string): Promise<ExtractedCoordinates> {
+  async extract(text: string, budget = new ExtractionBudget()): Promise<ExtractedCoordinates> {
     const offline = this.extractOffline(text);
     if (offline) return offline;
     const url = findMapsUrl(text);
     if (!url) throw new MapsLinkError('No Google Maps link found (expected a maps link or "latitude, longitude")');
-    return this.follow(url);
+    return this.follow(url, budget);
   }
 
   private transportUrl(url: URL): string {
     return this.resolveOrigin ? new URL(url.pathname + url.search, this.resolveOrigin).href : url.href;
   }
 
-  private async follow(start: URL): Promise<ExtractedCoordinates> {
-    const signal = AbortSignal.timeout(this.timeoutMs);
+  private async follow(start: URL, budget: ExtractionBudget): Promise<ExtractedCoordinates> {
+    const signal = AbortSignal.any([AbortSignal.timeout(this.timeoutMs), budget.signal]);
     const method: ExtractionMethod = mapsLinkForm(start) === 'short' || mapsLinkForm(start) === 'app_share' ? 'map_link_redirect' : 'map_link';
     let current = start;
     for (let hop = 0; ; hop += 1) {
@@ -211,7 +253,8 @@ export class MapsLinkResolver {
       }
       if (hop > this.maxHops) throw new MapsLinkError(`The map link redirected more than ${this.maxHops} times`);
       if (!isAllowedHop(current)) throw new MapsLinkError(`The map link led outside the maps service (${current.hostname})`);
-      const response = await this.request(current, signal);
+      budget.take();
+      const response = await this.request(current, signal, budget);
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel().catch(() => undefined);
@@ -228,8 +271,12 @@ export class MapsLinkResolver {
     }
   }
 
-  private async request(url: URL, signal: AbortSignal): Promise<Response> {
+  private async request(url: URL, signal: AbortSignal, budget: ExtractionBudget): Promise<Response> {
     try {
+      // The resolve origin is the operator's own setting; a link's hosts are checked where they lead.
+      if (!this.resolveOrigin && (await this.lookup(url.hostname)).some(isInternalAddress)) {
+        throw new MapsLinkError(`The map link led to a private address (${url.hostname})`);
+      }
       return await this.fetch(this.transportUrl(url), {
         method: 'GET',
         redirect: 'manual',
@@ -237,7 +284,8 @@ export class MapsLinkResolver {
         headers: { 'user-agent': 'Mozilla/5.0 (capture-command-center)', 'accept-language': 'en' },
       });
     } catch (error) {
-      throw this.networkError(error, url);
+      if (budget.signal.aborted) budget.take();
+      throw error instanceof MapsLinkError ? error : this.networkError(error, url);
     }
   }
 

@@ -18,6 +18,11 @@ export type Access = 'public' | 'session' | 'superuser' | 'session-or-link';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * The route still answers while the database is down, for a caller whose token carries a valid
+     * signature (its session cannot be looked up then). Only for read-only reports about the outage.
+     */
+    answersDuringDatabaseOutage?: boolean;
   }
   interface FastifyRequest {
     /** The caller's live session; set on every route whose access is not public. */

@@ -11,13 +11,23 @@ import { errorBody } from './errors';
 export async function registerConsole(app: AppInstance, consoleDir: string | undefined): Promise<void> {
   const hasConsole = consoleDir !== undefined && fs.existsSync(path.join(consoleDir, 'index.html'));
   if (hasConsole) {
-    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: false, maxAge: '1h', immutable: false });
+    await app.register(fastifyStatic, {
+      root: consoleDir,
+      wildcard: false,
+      index: false,
+      maxAge: '1h',
+      immutable: false,
+      // The page names the current release's hashed assets: it must be revalidated, or a release is missed for an hour.
+      setHeaders: (response, file) => {
+        if (path.basename(file) === 'index.html') response.header('cache-control', 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     const isApi = url === '/api' || url.startsWith('/api/') || url === '/ws' || url === '/metrics';
     if (!isApi && hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
     const detail = isApi ? `No such endpoint: ${request.method} ${url}` : 'Not found (the console has not been built: run npm run build)';
     return reply.code(404).send(errorBody(detail));

@@ -45,7 +45,7 @@ function validationDetail(issues: ValidationIssue[]): string {
     .join('; ');
 }
 
-function isDatabaseDown(error: unknown): boolean {
+export function isDatabaseDown(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && DATABASE_DOWN_CODES.has(code)) return true;
   const message = error instanceof Error ? error.message : '';

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../lib/fastify';
 import { badRequest, type HttpError } from '../lib/http-error';
@@ -52,12 +53,15 @@ function unsafeTextError(request: FastifyRequest): HttpError | undefined {
  * Input checks every route gets before its own schema:
  * - a JSON body with a `__proto__` or `constructor.prototype` key is refused with that reason (Fastify's
  *   parser refuses it too, but reports it as invalid JSON);
+ * - a body that is not valid UTF-8 is refused, not stored with U+FFFD in place of its bytes;
  * - text with NUL or unpaired surrogates is refused the same way on SQLite and PostgreSQL, instead of
  *   being stored altered on one and failing with a 500 on the other.
  */
 export function registerInputGuard(app: AppInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+  // As a buffer: decoded as a string, invalid UTF-8 would turn into U+FFFD and be stored altered.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (typeof body !== 'string' && !isUtf8(body)) return done(badRequest('Request body is not valid UTF-8'), undefined);
     const text = typeof body === 'string' ? body : body.toString('utf8');
     void parseJson(request, text, (error, value) => {
       if (!error) return done(null, value);

@@ -38,7 +38,6 @@ describe('database unavailable, then back', () => {
       ['POST', '/api/config/mosques', { name: 'During the outage', languages: ['ar'] }],
       ['GET', '/api/instances/'],
       ['GET', '/api/scheduler/upcoming'],
-      ['GET', '/api/monitoring/system'],
       ['GET', '/api/auth/verify-token'],
     ];
     for (const [method, url, body] of calls) {
@@ -46,6 +45,14 @@ describe('database unavailable, then back', () => {
       expect(response.status, `${method} ${url}: ${response.text}`).toBe(503);
       expect(response.body).toEqual({ success: false, detail: DOWN, error: DOWN });
     }
+    // Health still answers, and says so (its report is at most 10 s old).
+    const health = await until('health to report the database down', async () => {
+      const response = await api.request<{ data: { overall_status: string; failing: string[] } }>('GET', '/api/monitoring/system', { token });
+      expect(response.status, response.text).toBe(200);
+      return response.body.data.overall_status === 'down' ? response : undefined;
+    }, 30_000, 1000);
+    expect(health.body.data.failing).toContain('database');
+    expect((await api.request('GET', '/api/monitoring/system', { token: `${token}x` })).status).toBe(401);
     const login = await api.request('POST', '/api/auth/login', { body: { username: 'admin', password: 'Fault-admin-pass-1' } });
     expect(login.status).toBe(503);
     expect(login.body).toMatchObject({ detail: DOWN });

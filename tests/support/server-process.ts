@@ -40,7 +40,7 @@ export function spawnServerProcess(port: number, dataDir: string, env: Record<st
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ALLOW_PRIVATE_STREAM_HOSTS: '1', ...env },
   });
   started.add(child);
   let output = '';

@@ -37,7 +37,7 @@ import {
 } from '../recorder-state';
 import { LocalImageStore } from './images';
 import { localWindow } from '../recorder-window';
-import { processAlive, signal, tailLines } from './processes';
+import { processAlive, recorderEnvironment, signal, tailLines } from './processes';
 import { markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanFfmpeg } from './supervisor';
 
 /** The folder of this file's siblings: the recorder runtime that ships with the server. */
@@ -174,8 +174,7 @@ export class LocalCaptureProvider implements CaptureProvider {
 
   /** Starts the recorder of a folder, detached in its own process group, and notes its pid. */
   private spawnRecorderSync(dir: string): ChildProcess {
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS; // whatever loaders the server runs under are not the recorder's
+    const env = recorderEnvironment(process.env);
     const child = spawn(process.execPath, ['--import', tsxLoader(), path.join(dir, INSTANCE_FILES.runtime, RUNTIME_ENTRY), dir], {
       detached: true,
       stdio: 'ignore',

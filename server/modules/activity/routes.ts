@@ -1,5 +1,6 @@
 import { activityListQuerySchema, activityListResponseSchema } from '../../../contract/activity';
-import type { AppInstance } from '../../lib/fastify';
+import { fromFlag } from '../../db';
+import { sessionOf, type AppInstance } from '../../lib/fastify';
 import type { ActivityService } from './service';
 
 export function registerActivityRoutes(app: AppInstance, activity: ActivityService): void {
@@ -8,7 +9,7 @@ export function registerActivityRoutes(app: AppInstance, activity: ActivityServi
     { config: { access: 'session' }, schema: { querystring: activityListQuerySchema, response: { 200: activityListResponseSchema } } },
     async (request) => ({
       success: true as const,
-      data: { entries: await activity.latest(request.query.limit, request.query.before) },
+      data: { entries: await activity.latest(request.query.limit, request.query.before, { superuser: fromFlag(sessionOf(request).user.is_superuser) }) },
     }),
   );
 }

@@ -67,11 +67,22 @@ export function toActivityEntry(row: ActivityRow): ActivityEntry {
   return { ...entry, summary: describeActivity(entry) };
 }
 
+/** Detail keys that describe an account or where someone signed in from: for superusers' eyes only. */
+const ACCOUNT_DETAIL = new Set(['email', 'role', 'is_superuser', 'is_active', 'full_name', 'ip', 'user_agent', 'changes']);
+
+function withoutAccountDetails(entry: ActivityEntry): ActivityEntry {
+  if (!entry.detail) return entry;
+  const detail = Object.fromEntries(Object.entries(entry.detail).filter(([key]) => !ACCOUNT_DETAIL.has(key)));
+  return { ...entry, detail: Object.keys(detail).length > 0 ? detail : null };
+}
+
 /**
  * The activity log: who did what, when, to what. Recording never fails the action it describes: a
  * write that fails is logged (without its detail) and the caller carries on.
  */
 export class ActivityService {
+  private lastFailure: { at: number; message: string } | undefined;
+
   constructor(
     private readonly repository: ActivityRepository,
     private readonly clock: Clock,
@@ -90,12 +101,23 @@ export class ActivityService {
         target_label: input.target?.label ?? null,
         detail: serializeDetail(input.detail),
       });
+      this.lastFailure = undefined;
     } catch (error) {
       this.log.error({ err: error, action: input.action }, 'could not write the activity log');
+      this.lastFailure = { at: this.clock.now().getTime(), message: error instanceof Error ? error.message : String(error) };
     }
   }
 
-  async latest(limit: number, before?: number): Promise<ActivityEntry[]> {
-    return (await this.repository.latest(limit, before)).map(toActivityEntry);
+  /** Health: unhealthy while the latest write failed (a full database disk drops entries, which must show). */
+  readonly healthCheck = async (): Promise<{ status: 'healthy' | 'unhealthy'; detail: string }> => {
+    const failure = this.lastFailure;
+    if (!failure) return { status: 'healthy', detail: 'Entries are being written' };
+    return { status: 'unhealthy', detail: `Activity entries are being lost: ${failure.message.slice(0, 160)}` };
+  };
+
+  /** The newest entries; account details in them (emails, roles, flags, addresses) only for superusers. */
+  async latest(limit: number, before: number | undefined, reader: { superuser: boolean }): Promise<ActivityEntry[]> {
+    const entries = (await this.repository.latest(limit, before)).map(toActivityEntry);
+    return reader.superuser ? entries : entries.map(withoutAccountDetails);
   }
 }

@@ -4,6 +4,7 @@ import { HttpError, badRequest, tooManyRequests } from '../../lib/http-error';
 import { fromFlag } from '../../db';
 import { toUser } from '../users/repository';
 import type { UsersService } from '../users/service';
+import { usernameKey } from '../users/username-key';
 import { FailureLimiter } from './login-limiter';
 import { verifyAgainstDummy, verifyPassword } from './passwords';
 import type { AuthenticatedSession, SessionService } from './session-service';
@@ -12,23 +13,31 @@ export const LOGIN_FAILED_MESSAGE = 'Incorrect username or password';
 const LIMIT_WINDOW_MS = 5 * 60 * 1000;
 
 export class AuthService {
-  private readonly perUsername: FailureLimiter;
+  /**
+   * Sign-in failures per (username, address) and per address: guesses from one address lock only that
+   * address out, so nobody can lock an account (the superuser's included) from elsewhere without its
+   * password. Behind a reverse proxy the address is the client's only with TRUST_PROXY set.
+   */
+  private readonly perUserAndAddress: FailureLimiter;
   private readonly perAddress: FailureLimiter;
+  /** Wrong current passwords per account: a stolen token must not be a way to guess the password. */
+  private readonly passwordChecks: FailureLimiter;
 
   constructor(
     private readonly users: UsersService,
     private readonly sessions: SessionService,
     clock: Clock,
   ) {
-    this.perUsername = new FailureLimiter({ maxFailures: 5, windowMs: LIMIT_WINDOW_MS }, clock);
+    this.perUserAndAddress = new FailureLimiter({ maxFailures: 5, windowMs: LIMIT_WINDOW_MS }, clock);
     this.perAddress = new FailureLimiter({ maxFailures: 20, windowMs: LIMIT_WINDOW_MS }, clock);
+    this.passwordChecks = new FailureLimiter({ maxFailures: 5, windowMs: LIMIT_WINDOW_MS }, clock);
   }
 
   async login(username: string, password: string, meta: { ip: string; userAgent?: string }): Promise<LoginResponse> {
-    const usernameKey = username.toLowerCase();
-    this.refuseWhileBlocked('sign-in attempts', this.perUsername.blockedFor(usernameKey), this.perAddress.blockedFor(meta.ip));
+    const pairKey = `${meta.ip} ${usernameKey(username)}`;
+    this.refuseWhileBlocked('sign-in attempts', this.perUserAndAddress.blockedFor(pairKey), this.perAddress.blockedFor(meta.ip));
     // Counted before the (slow) check, so simultaneous guesses cannot all pass the limit.
-    const takeBackUsername = this.perUsername.recordFailure(usernameKey);
+    const takeBackUsername = this.perUserAndAddress.recordFailure(pairKey);
     const takeBackAddress = this.perAddress.recordFailure(meta.ip);
     let row: Awaited<ReturnType<UsersService['findRowByUsername']>>;
     let passwordOk: boolean;
@@ -43,7 +52,7 @@ export class AuthService {
     }
     // A deactivated account gets the same answer as a wrong password: nothing to learn from it.
     if (!row || !passwordOk || !fromFlag(row.is_active)) throw new HttpError(401, LOGIN_FAILED_MESSAGE);
-    this.perUsername.reset(usernameKey);
+    this.perUserAndAddress.reset(pairKey);
     takeBackAddress();
     const { token } = await this.sessions.open(row, meta);
     const updated = await this.users.recordLogin(row.id);
@@ -66,10 +75,9 @@ export class AuthService {
 
   /** Changes the caller's password and signs out every other session of theirs. */
   async changePassword(session: AuthenticatedSession, currentPassword: string, newPassword: string): Promise<void> {
-    // A stolen token must not become a way around the sign-in limit to guess the password.
-    const usernameKey = session.user.username.toLowerCase();
-    this.refuseWhileBlocked('password attempts', this.perUsername.blockedFor(usernameKey));
-    const takeBack = this.perUsername.recordFailure(usernameKey);
+    const accountKey = usernameKey(session.user.username);
+    this.refuseWhileBlocked('password attempts', this.passwordChecks.blockedFor(accountKey));
+    const takeBack = this.passwordChecks.recordFailure(accountKey);
     if (!(await verifyPassword(session.user.password_hash, currentPassword))) throw badRequest('Current password is incorrect');
     takeBack();
     if (currentPassword === newPassword) throw badRequest('New password must be different from current password');

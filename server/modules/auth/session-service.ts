@@ -46,6 +46,20 @@ export class SessionService {
    * revoked or idle for 24 h, or its user is deactivated. Counts the call as activity.
    */
   async authenticate(token: string): Promise<AuthenticatedSession | undefined> {
+    return this.check(token, true);
+  }
+
+  /** Whether the token was signed here and has not expired; says nothing about its session (no database). */
+  async hasValidSignature(token: string): Promise<boolean> {
+    return (await this.tokens.verify(token)) !== undefined;
+  }
+
+  /** Whether a token's session is still live, without counting as activity (held connections ask this). */
+  async isLive(token: string): Promise<boolean> {
+    return (await this.check(token, false)) !== undefined;
+  }
+
+  private async check(token: string, touch: boolean): Promise<AuthenticatedSession | undefined> {
     const claims = await this.tokens.verify(token);
     if (!claims) return undefined;
     const found = await this.repository.findWithUser(claims.sessionId);
@@ -57,7 +71,7 @@ export class SessionService {
       await this.revoke(found.sessionId, 'inactive for 24 hours');
       return undefined;
     }
-    if (idleMs >= TOUCH_INTERVAL_MS) await this.repository.touch(found.sessionId, now.toISOString());
+    if (touch && idleMs >= TOUCH_INTERVAL_MS) await this.repository.touch(found.sessionId, now.toISOString());
     return { sessionId: found.sessionId, user: found.user };
   }
 

@@ -12,7 +12,7 @@ import {
   type RecordingConfig,
 } from '../../../contract/config';
 import { reverseGeocode } from '../../geo/geocode';
-import { MapsLinkError, type MapsLinkResolver } from '../../geo/maps-link';
+import { MapsLinkError, type ExtractionBudget, type MapsLinkResolver } from '../../geo/maps-link';
 import { timeZoneAt } from '../../geo/timezone';
 import { notFound } from '../../lib/http-error';
 import type { MosquesService } from '../mosques/service';
@@ -87,10 +87,11 @@ export class RecordingConfigService {
     }
 
     const cache = new Map<string, Promise<ExtractionResult>>();
+    const budget = this.resolver.newBudget();
     const resolveOnce = (job: ExtractJob) => {
       let found = cache.get(job.url);
       if (!found) {
-        found = this.resolve(job.url);
+        found = this.resolve(job.url, budget);
         cache.set(job.url, found);
       }
       return found;
@@ -116,9 +117,9 @@ export class RecordingConfigService {
     };
   }
 
-  private async resolve(url: string): Promise<ExtractionResult> {
+  private async resolve(url: string, budget: ExtractionBudget): Promise<ExtractionResult> {
     try {
-      const found = await this.resolver.extract(url);
+      const found = await this.resolver.extract(url, budget);
       return {
         mosque_id: null,
         google_maps_url: url,

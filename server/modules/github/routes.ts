@@ -5,6 +5,7 @@ import {
   githubValidateRequestSchema,
   githubValidationResponseSchema,
 } from '../../../contract/github';
+import { fromFlag } from '../../db';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import type { GithubService } from './service';
 
@@ -18,7 +19,7 @@ export function registerGithubRoutes(app: AppInstance, github: GithubService): v
   app.post(
     '/api/github/validate',
     { config: { access: 'session' }, schema: { body: githubValidateRequestSchema, response: { 200: githubValidationResponseSchema } } },
-    async (request) => ({ success: true as const, data: await github.validate(request.body) }),
+    async (request) => ({ success: true as const, data: await github.validate(request.body, { superuser: fromFlag(sessionOf(request).user.is_superuser) }) }),
   );
 
   app.post(

@@ -12,7 +12,7 @@ import {
 } from '../../../contract/github';
 import type { Clock } from '../../lib/clock';
 import { DecryptionError, type SecretBox } from '../../lib/crypto';
-import { HttpError, badRequest, conflict } from '../../lib/http-error';
+import { HttpError, badRequest, conflict, forbidden } from '../../lib/http-error';
 import type { ActivityActor, ActivityService } from '../activity/service';
 import type { GithubApi } from './github-api';
 import type { SettingsRepository } from './settings-repository';
@@ -61,6 +61,10 @@ function statusFor(reason: GithubFailureReason | null): number {
   return 400;
 }
 
+/** GitHub names are case-insensitive. */
+const sameRepository = (a: RepositoryRef, b: RepositoryRef) =>
+  [a.host, a.owner, a.repo].join('/').toLowerCase() === [b.host, b.owner, b.repo].join('/').toLowerCase();
+
 function summarize(result: GithubValidationResult, configuredAt: string, ref: RepositoryRef): StoredCheck {
   const repo = result.repository_info;
   return {
@@ -100,13 +104,19 @@ export class GithubService {
     return this.buildStatus(config, check);
   }
 
-  /** Checks the given token and/or repository (without saving them), else the saved ones. */
-  async validate(input: GithubValidateRequest): Promise<GithubValidationResult> {
+  /**
+   * Checks the given token and/or repository (without saving them), else the saved ones. Only a
+   * superuser may name another repository: else the saved token would probe any repository for anyone.
+   */
+  async validate(input: GithubValidateRequest, caller: { superuser: boolean }): Promise<GithubValidationResult> {
     const config = await this.loadConfig();
     const repoUrl = input?.github_repo_url ?? config?.repo_url;
     const token = input?.github_pat ?? (config ? await this.openToken() : undefined);
     if (!repoUrl || !token) throw badRequest('GitHub access is not configured: give a token and a repository URL');
     const ref = this.ref(repoUrl);
+    if (!caller.superuser && (!config || !sameRepository(ref, this.ref(config.repo_url)))) {
+      throw forbidden('Only a superuser may validate a repository other than the saved one');
+    }
     const result = await validateGithubAccess(this.deps.api, token, ref, this.deps.clock);
     if (config && !input?.github_pat && !input?.github_repo_url) await this.saveCheck(summarize(result, config.configured_at, ref));
     return result;

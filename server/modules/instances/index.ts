@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SystemStatus } from '../../../contract/live';
-import { DemoStream } from '../../capture/demo-stream';
+import { DemoStream, isDemoStreamUrl } from '../../capture/demo-stream';
+import { createStreamUrlGuard } from '../../capture/stream-url-guard';
 import { createCaptureDriver } from '../../capture';
 import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
@@ -57,6 +58,8 @@ export interface CaptureModuleDeps {
   driver?: CaptureProvider;
   /** Where a recording's troubles are raised (a recorder that died, a long gap, a partial or failed outcome). */
   alarms?: AlarmsService;
+  /** The port this server listens on, once it does (the demo stream is served there). */
+  listeningPort: () => number | undefined;
 }
 
 export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
@@ -65,10 +68,14 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const alarms = deps.alarms ? new RecordingAlarms(deps.alarms, clock) : undefined;
   const recordings = new RecordingsService(new RecordingsRepository(db.kysely), clock, path.join(config.dataDir, 'recordings'), alarms);
   const live = new FleetLiveFeed(hub, recordings, log);
-  const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log);
+  const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log) : undefined;
+  const checkStreamUrl = createStreamUrlGuard({
+    allowPrivate: config.allowPrivateStreamHosts,
+    isBuiltIn: (url) => demo !== undefined && isDemoStreamUrl(url, deps.listeningPort(), config.host),
+  });
+  const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log, checkStreamUrl);
   live.attach(instances);
   const images = new ImagesService(new ImagesRepository(db.kysely), driver, instances, clock, log);
-  const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log) : undefined;
   return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, images, demo, live };
 }
 

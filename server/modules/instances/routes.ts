@@ -17,6 +17,7 @@ import {
   type TerminateResult,
 } from '../../../contract/instances';
 import { DEMO_PLAYLIST, type DemoStream } from '../../capture/demo-stream';
+import { withoutCredentials } from '../../capture/recorder-state';
 import type { Config } from '../../config';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { badRequest, notFound } from '../../lib/http-error';
@@ -81,7 +82,7 @@ export function registerInstanceRoutes(
           actor,
           action: 'instance.launch',
           target: { type: 'instance', id: launched.id, label: launched.name },
-          detail: { url: launched.url, mosque_id: launched.mosque_id },
+          detail: { url: withoutCredentials(launched.url), mosque_id: launched.mosque_id },
         });
       }
       const message =

@@ -67,6 +67,8 @@ export class InstancesService {
     private readonly clock: Clock,
     events: FleetEvents,
     private readonly log: FastifyBaseLogger,
+    /** Refuses stream URLs a recorder must not open (stream-url-guard.ts); throws the 400 to answer. */
+    private readonly checkStreamUrl: (url: string) => Promise<void>,
   ) {
     // Every write here is followed by one of these two events: they retire the cached list first.
     this.events = {
@@ -164,6 +166,12 @@ export class InstancesService {
     if (jobId) {
       const earlier = await this.repository.findByJobId(jobId);
       if (earlier) return { row: earlier, existing: true };
+    }
+    try {
+      await this.checkStreamUrl(config.url);
+    } catch (error) {
+      this.events.launchFailed({ mosqueId: config.mosque_id, jobId, message: `Failed to launch: ${failureMessage(error)}` });
+      throw error;
     }
     const id = newId('cap');
     const recordingId = newId('rec');

@@ -9,6 +9,8 @@ import type { LiveClient, LiveHub } from './hub';
 
 /** Messages a client may send per second before it is treated as a flood and dropped. */
 export const MAX_MESSAGES_PER_SECOND = 20;
+/** Live sockets one session may hold (a console per browser tab); more is a leak or an attack. */
+export const MAX_SOCKETS_PER_SESSION = 10;
 
 export interface ConnectionDeps {
   hub: LiveHub;
@@ -81,7 +83,11 @@ export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
       return;
     }
     if (socket.readyState !== socket.OPEN) return;
-    client = { socket, sessionId: session.sessionId, userId: session.user.id, logSubscriptions: new Set() };
+    if (hub.socketsOfSession(session.sessionId) >= MAX_SOCKETS_PER_SESSION) {
+      socket.close(LIVE_CLOSE_UNAUTHORIZED, `Too many live connections for this session (at most ${MAX_SOCKETS_PER_SESSION})`);
+      return;
+    }
+    client = { socket, token: message.token, sessionId: session.sessionId, userId: session.user.id, logSubscriptions: new Set() };
     hub.add(client);
     hub.send(client, { type: 'welcome', data: { user: toUser(session.user), server_time: clock.now().toISOString() } });
     try {

@@ -8,6 +8,8 @@ const DAY_MS = 24 * 3600 * 1000;
 
 export interface LiveClient {
   socket: WebSocket;
+  /** The token the client signed in with: re-checked while the socket is open (token expiry included). */
+  token: string;
   sessionId: string;
   userId: number;
   /** Instances whose logs this client asked to receive. */
@@ -43,6 +45,17 @@ export class LiveHub {
 
   remove(client: LiveClient): void {
     this.clients.delete(client);
+  }
+
+  /** The signed-in clients now (a copy: closing one while iterating is safe). */
+  connected(): LiveClient[] {
+    return [...this.clients];
+  }
+
+  socketsOfSession(sessionId: string): number {
+    let count = 0;
+    for (const client of this.clients) if (client.sessionId === sessionId) count++;
+    return count;
   }
 
   /** Sends to every client; the message is serialised once. */

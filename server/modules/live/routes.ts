@@ -13,6 +13,8 @@ interface LiveDeps {
   sessions: SessionService;
   clock: Clock;
   allowedOrigins: string[];
+  /** How often open sockets' sessions are re-checked (idle for 24 h, token expired, ended by another server). */
+  sessionCheckMs: number;
 }
 
 function originAllowed(request: FastifyRequest, allowed: string[]): boolean {
@@ -25,10 +27,23 @@ function originAllowed(request: FastifyRequest, allowed: string[]): boolean {
   }
 }
 
+/** Closes (1008) every socket whose session has ended in a way no revocation here announced. */
+async function closeEndedSessions(hub: LiveHub, sessions: SessionService): Promise<void> {
+  const verdicts = new Map<string, Promise<boolean>>();
+  for (const client of hub.connected()) {
+    let live = verdicts.get(client.token);
+    if (!live) verdicts.set(client.token, (live = sessions.isLive(client.token)));
+    if (!(await live)) client.socket.close(LIVE_CLOSE_UNAUTHORIZED, 'Session ended');
+  }
+}
+
 /** `/ws`, the live feed (DESIGN.md, "Live feed"); the protocol of one socket is in connection.ts. */
 export function registerLiveRoutes(app: AppInstance, deps: LiveDeps): void {
   const { hub, sessions, clock } = deps;
   sessions.onRevoked((ids) => hub.disconnectSessions(ids));
+  const timer = setInterval(() => void closeEndedSessions(hub, sessions).catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed')), deps.sessionCheckMs);
+  timer.unref();
+  app.addHook('preClose', async () => clearInterval(timer));
 
   app.route({
     method: 'GET',

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { CalculationMethod, Coordinates, PrayerTimes } from 'adhan';
 import { sql, type Kysely } from 'kysely';
 import type { ComponentHealth, SystemHealth } from '../../../contract/monitoring';
@@ -71,6 +72,22 @@ export const prayerTimesCheck: HealthCheck = async () => {
   }
   return { status: 'healthy', detail: 'Calculates prayer times' };
 };
+
+/** Below this much free space a disk counts as full: a recording or a database write would fail soon. */
+export const MIN_FREE_BYTES = 8 * 1024 * 1024;
+
+const mebibytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** The file system holding `dir` has room (`what` names it in the reason: "recordings", "database"). */
+export function diskSpaceCheck(what: string, dir: string, minFreeBytes = MIN_FREE_BYTES): HealthCheck {
+  return async () => {
+    fs.mkdirSync(dir, { recursive: true });
+    const stats = await fs.promises.statfs(dir);
+    const free = stats.bavail * stats.bsize;
+    if (free < minFreeBytes) return { status: 'unhealthy', detail: `The ${what} disk is full: ${mebibytes(free)} free` };
+    return { status: 'healthy', detail: `${mebibytes(free)} free on the ${what} disk` };
+  };
+}
 
 const noCaptureProvider: HealthCheck = async () => ({ status: 'unhealthy', detail: 'No capture provider is registered' });
 

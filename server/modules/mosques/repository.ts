@@ -38,6 +38,8 @@ export function toMosque(row: MosqueRow): Mosque {
   };
 }
 
+const IDS_PER_QUERY = 1000;
+
 export class MosquesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -45,9 +47,13 @@ export class MosquesRepository {
     return this.db.selectFrom('mosques').selectAll().orderBy('created_at').orderBy('mosque_id').execute();
   }
 
-  listByIds(ids: string[]): Promise<MosqueRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return this.db.selectFrom('mosques').selectAll().where('mosque_id', 'in', ids).orderBy('created_at').orderBy('mosque_id').execute();
+  /** In chunks: SQLite and PostgreSQL cap the parameters of one statement (a 40,000-id filter failed with the driver's text). */
+  async listByIds(ids: string[]): Promise<MosqueRow[]> {
+    const rows: MosqueRow[] = [];
+    for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+      rows.push(...(await this.db.selectFrom('mosques').selectAll().where('mosque_id', 'in', ids.slice(start, start + IDS_PER_QUERY)).execute()));
+    }
+    return rows.sort((a, b) => (a.created_at === b.created_at ? (a.mosque_id < b.mosque_id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
   }
 
   find(id: string): Promise<MosqueRow | undefined> {

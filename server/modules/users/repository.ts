@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { User } from '../../../contract/auth';
 import { fromFlag } from '../../db';
 import type { Database, UsersTable } from '../../db/schema';
+import { usernameKey } from './username-key';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -32,7 +33,7 @@ export class UsersRepository {
   }
 
   findByUsername(username: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('username_key', '=', username.toLowerCase()).executeTakeFirst();
+    return this.db.selectFrom('users').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst();
   }
 
   async count(): Promise<number> {

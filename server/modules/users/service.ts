@@ -11,15 +11,20 @@ import type { Updateable } from 'kysely';
 import { hashPassword } from '../auth/passwords';
 import type { SessionService } from '../auth/session-service';
 import { toUser, type UserRow, type UsersRepository } from './repository';
+import { usernameKey, usernameSkeleton } from './username-key';
 
 export const SELF_DEACTIVATION_MESSAGE = 'Cannot deactivate your own account';
 export const LAST_SUPERUSER_MESSAGE = 'The last active superuser cannot be demoted or deactivated';
+
+export const INITIAL_PASSWORD_FILE = 'initial-admin-password';
 
 export class UsersService {
   constructor(
     private readonly repository: UsersRepository,
     private readonly sessions: SessionService,
     private readonly clock: Clock,
+    /** Where the first start saved a generated superuser password (DATA_DIR/initial-admin-password). */
+    private readonly initialPasswordFile?: string,
   ) {}
 
   async list(): Promise<User[]> {
@@ -41,11 +46,14 @@ export class UsersService {
     if (await this.repository.findByUsername(request.username)) {
       throw conflict(`Username ${request.username} is already taken`);
     }
+    const skeleton = usernameSkeleton(request.username);
+    const twin = (await this.repository.list()).find((row) => usernameSkeleton(row.username) === skeleton);
+    if (twin) throw conflict(`Username ${request.username} looks like the existing username ${twin.username}; choose another`);
     const now = this.clock.now().toISOString();
     try {
       const row = await this.repository.insert({
         username: request.username,
-        username_key: request.username.toLowerCase(),
+        username_key: usernameKey(request.username),
         email: request.email,
         full_name: request.full_name || null,
         role: request.role,
@@ -84,6 +92,7 @@ export class UsersService {
     const row = losesSuperuser ? await this.repository.updateKeepingASuperuser(id, values) : await this.repository.update(id, values);
     if (row === 'last-superuser') throw conflict(LAST_SUPERUSER_MESSAGE);
     if (!row) throw notFound(`User ${id} not found`);
+    if (changes.password) await this.forgetInitialPassword(id);
     if (deactivating) await this.sessions.revokeAllForUser(id, 'user deactivated');
     else if (changes.password) {
       await this.sessions.revokeAllForUser(id, 'password reset by an administrator', id === actor.userId ? actor.sessionId : undefined);
@@ -93,6 +102,15 @@ export class UsersService {
 
   async setPassword(id: number, password: string): Promise<void> {
     await this.repository.update(id, { password_hash: await hashPassword(password), updated_at: this.clock.now().toISOString() });
+    await this.forgetInitialPassword(id);
+  }
+
+  /** The saved first password stops being true once that account (the first one created) has a new one. */
+  private async forgetInitialPassword(id: number): Promise<void> {
+    const file = this.initialPasswordFile;
+    if (!file || !fs.existsSync(file)) return;
+    const [first] = await this.repository.list();
+    if (first?.id === id) fs.rmSync(file, { force: true });
   }
 
   async recordLogin(id: number): Promise<UserRow> {
@@ -120,7 +138,7 @@ export class UsersService {
     });
     if (options.password) return {};
     fs.mkdirSync(options.dataDir, { recursive: true });
-    fs.writeFileSync(path.join(options.dataDir, 'initial-admin-password'), `${password}\n`, { mode: 0o600 });
+    fs.writeFileSync(path.join(options.dataDir, INITIAL_PASSWORD_FILE), `${password}\n`, { mode: 0o600 });
     return { generatedPassword: password };
   }
 }

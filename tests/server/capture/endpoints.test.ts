@@ -15,7 +15,7 @@ import { killRecorders, waitFor } from './helpers';
 function fakeClient(): { client: LiveClient; messages: ServerMessage[] } {
   const messages: ServerMessage[] = [];
   const socket = { readyState: 1, OPEN: 1, bufferedAmount: 0, send: (payload: string) => messages.push(JSON.parse(payload) as ServerMessage), close: () => undefined, terminate: () => undefined };
-  return { client: { socket: socket as unknown as WebSocket, sessionId: 'test', userId: 1, logSubscriptions: new Set() }, messages };
+  return { client: { socket: socket as unknown as WebSocket, token: 'test', sessionId: 'test', userId: 1, logSubscriptions: new Set() }, messages };
 }
 
 describe('instances and AMI endpoints (local driver)', () => {

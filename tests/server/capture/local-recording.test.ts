@@ -86,7 +86,7 @@ describe('local capture driver', () => {
     // A console that subscribed to this instance's logs gets them pushed (every 5 s) while it runs.
     const pushed: ServerMessage[] = [];
     const socket = { readyState: 1, OPEN: 1, bufferedAmount: 0, send: (p: string) => pushed.push(JSON.parse(p) as ServerMessage), close: () => undefined, terminate: () => undefined };
-    const subscriber = { socket: socket as unknown as WebSocket, sessionId: 's', userId: 1, logSubscriptions: new Set([launched.id]) };
+    const subscriber = { socket: socket as unknown as WebSocket, token: 't', sessionId: 's', userId: 1, logSubscriptions: new Set([launched.id]) };
     app.ctx.hub.add(subscriber);
     try {
       const logs = await waitFor(() => pushed.find((m) => m.type === 'instance_logs'), 'logs pushed to the subscriber', 8000);

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GithubConfigureResponse, GithubStatus, GithubValidationResult } from '../../../contract/github';
 import { GITHUB_DEFAULT_EMAIL, GITHUB_DEFAULT_USER } from '../../../contract/github';
 import { buildApp } from '../../../server/app';
+import { KEY_FINGERPRINT_SETTING } from '../../../server/lib/key-fingerprint';
 import { freePort } from '../../support/postgres';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { RATE_LIMIT_RESET_EPOCH, startFakeGithub } from './fake-github';
@@ -214,6 +215,8 @@ describe('repository access', () => {
   });
 
   it('says so loudly when the saved token cannot be decrypted with the current key', async () => {
+    // The key replaced on purpose: its fingerprint removed, as the README says.
+    await t.app.ctx.db.kysely.deleteFrom('settings').where('key', '=', KEY_FINGERPRINT_SETTING).execute();
     const other = await buildApp({ ...t.config, secretKey: 'a-different-secret-key-of-32-characters!' }, { logger: false, clock: t.clock, healthCheckIntervalMs: 0 });
     try {
       const session = await other.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'Admin-pass-1' } });
@@ -232,7 +235,7 @@ describe('repository access', () => {
   });
 
   it('records the configuration in the activity log', async () => {
-    const entries = await t.app.ctx.activity.latest(50);
+    const entries = await t.app.ctx.activity.latest(50, undefined, { superuser: true });
     const configured = entries.filter((e) => e.action === 'github.configure');
     expect(configured).toHaveLength(1);
     expect(configured[0]).toMatchObject({ actor: { username: 'admin' }, target: { type: 'repository', id: 'acme/sermons' } });

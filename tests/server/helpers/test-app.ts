@@ -32,7 +32,11 @@ export async function createTestApp(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-test-'));
   const pgDatabase = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
   const config: Config = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ...options.env }),
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0',
+      // The test streams are served on 127.0.0.1; tests of the stream-host guard set it back to '0'.
+      ALLOW_PRIVATE_STREAM_HOSTS: '1',
+      ...options.env,
+    }),
     consoleDir: undefined,
   };
   if (pgDatabase) config.databaseUrl = pgDatabase.url;

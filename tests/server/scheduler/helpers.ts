@@ -60,7 +60,8 @@ export class SchedulerEnv {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-sched-'));
     const pg = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
     const config: Config = {
-      ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ...options.env }),
+      // The test streams are served on 127.0.0.1.
+      ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ALLOW_PRIVATE_STREAM_HOSTS: '1', ...options.env }),
       consoleDir: undefined,
     };
     if (pg) config.databaseUrl = pg.url;

@@ -111,6 +111,7 @@ describe('scheduler across a SIGKILL', () => {
         ADMIN_PASSWORD: 'Admin-pass-1',
         LOG_LEVEL: 'warn',
         DEMO_STREAM: '0',
+        ALLOW_PRIVATE_STREAM_HOSTS: '1',
         CAPTURE_PROVIDER: 'local',
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
       },

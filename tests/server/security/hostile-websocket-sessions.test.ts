@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MAX_SOCKETS_PER_SESSION } from '../../../server/modules/live/connection';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+import { connect, connectAs, hello, listen, type LiveClient } from '../live/live-client';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * A live socket lives no longer than its session, whichever way the session ends (24 h idle,
+ * ended by another server sharing the database, user deactivated there), and one session cannot
+ * hold an unbounded number of sockets.
+ */
+describe('hostile input: live sockets and their sessions', () => {
+  let t: TestApp;
+  let url: string;
+  const open: LiveClient[] = [];
+
+  beforeEach(async () => {
+    t = await createTestApp({ build: { liveSessionCheckMs: 50, healthCheckIntervalMs: 0 } });
+    url = await listen(t.app);
+  });
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
+    await t.close();
+  });
+
+  const signedIn = async (token: string) => {
+    const client = await connectAs(url, token);
+    open.push(client);
+    await client.next('initial_data');
+    return client;
+  };
+
+  it('closes with 1008 a socket whose session passed 24 h without activity', async () => {
+    const { token } = await t.createUser({ username: 'idle' });
+    const client = await signedIn(token);
+    t.clock.advance(DAY_MS + 60_000);
+    expect(await client.closed).toEqual({ code: 1008, reason: 'Session ended' });
+    // And the session is over for HTTP too.
+    expect((await t.request({ method: 'GET', url: '/api/auth/verify-token', token })).statusCode).toBe(401);
+  });
+
+  it('keeps a socket whose session is in use', async () => {
+    const token = await t.login();
+    const client = await signedIn(token);
+    t.clock.advance(DAY_MS / 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    client.send({ action: 'ping' });
+    await client.next('pong');
+  });
+
+  it('closes with 1008 when another server (the database) ends the session or deactivates the user', async () => {
+    const revoked = await t.createUser({ username: 'revoked' });
+    const deactivated = await t.createUser({ username: 'deactivated' });
+    const first = await signedIn(revoked.token);
+    const second = await signedIn(deactivated.token);
+    const db = t.app.ctx.db.kysely;
+    await db.updateTable('sessions').set({ revoked_at: t.clock.now().toISOString(), revoked_reason: 'logout' }).where('user_id', '=', revoked.id).execute();
+    await db.updateTable('users').set({ is_active: 0 }).where('id', '=', deactivated.id).execute();
+    expect((await first.closed).code).toBe(1008);
+    expect((await second.closed).code).toBe(1008);
+  });
+
+  it(`refuses more than ${MAX_SOCKETS_PER_SESSION} sockets for one session`, async () => {
+    const token = await t.login();
+    for (let i = 0; i < MAX_SOCKETS_PER_SESSION; i++) await signedIn(token);
+    const extra = await connect(url);
+    open.push(extra);
+    extra.send(hello(token));
+    expect(await extra.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/Too many live connections/) });
+    // Another session of the same user is not affected.
+    await signedIn(await t.login());
+  });
+});
