@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock';
 import { alarmKeys } from './alarm-keys';
-import { formatDuration } from './outcome';
+import { formatDuration } from '../../../contract/fridays';
 import { withTimeout } from './timeout';
 import type { PreflightChecks, SchedulerAlarms } from './ports';
 import type { JobRow, SchedulerRepository } from './repository';
