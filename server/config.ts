@@ -35,6 +35,10 @@ const envSchema = z.object({
   AWS_ENDPOINT_URL: optionalText.pipe(z.url('AWS_ENDPOINT_URL must be a URL').optional()),
   FFMPEG_PATH: optionalText,
   STALL_TIMEOUT_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('STALL_TIMEOUT_SECONDS must be a number').int().min(2).max(3600).optional()),
+  FFPROBE_PATH: optionalText,
+  YTDLP_PATH: optionalText,
+  RECORDER_RETRY_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('RECORDER_RETRY_SECONDS must be a number').min(0.5).max(300).optional()),
+  RECORDER_RETRY_MAX_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('RECORDER_RETRY_MAX_SECONDS must be a number').min(0.5).max(600).optional()),
   AWS_IMAGE_ID: optionalText,
   AWS_INSTANCE_TYPE: z.string().trim().min(1).default('t3.medium'),
   AWS_SUBNET_ID: optionalText,
@@ -51,6 +55,8 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalText.refine((token) => token === undefined || token.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_STREAM: flag,
+  // Recordings that ended more than this many days ago are removed daily; unset keeps them until deleted.
+  RETENTION_DAYS: optionalText.pipe(z.coerce.number<string | undefined>('RETENTION_DAYS must be a number').int().min(1).max(36_500).optional()),
   ALLOWED_ORIGINS: optionalText,
 });
 
@@ -72,6 +78,12 @@ export interface Config {
   ffmpegPath: string | undefined;
   /** Seconds without media before a recorder's watchdog ends its capture; undefined: the image's (60 s). */
   stallTimeoutSeconds: number | undefined;
+  /** ffprobe and yt-dlp for the recorders; undefined: beside ffmpeg / on PATH. */
+  ffprobePath: string | undefined;
+  ytDlpPath: string | undefined;
+  /** A recorder's first wait before trying a stream again, and the longest (defaults 5 s and 30 s). */
+  recorderRetrySeconds: number | undefined;
+  recorderRetryMaxSeconds: number | undefined;
   /** Recorder image, instance type and network for EC2 launches (aws provider). */
   awsImageId: string | undefined;
   awsInstanceType: string;
@@ -88,6 +100,8 @@ export interface Config {
   metricsToken: string | undefined;
   logLevel: string;
   demoStream: boolean;
+  /** Days recordings are kept after they end; undefined keeps them until deleted. */
+  retentionDays: number | undefined;
   /** Origins allowed to open the live socket besides the server's own. */
   allowedOrigins: string[];
   /** Directory of the built console; absent in tests that do not serve it. */
@@ -121,6 +135,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     awsEndpointUrl: e.AWS_ENDPOINT_URL,
     ffmpegPath: e.FFMPEG_PATH,
     stallTimeoutSeconds: e.STALL_TIMEOUT_SECONDS,
+    ffprobePath: e.FFPROBE_PATH,
+    ytDlpPath: e.YTDLP_PATH,
+    recorderRetrySeconds: e.RECORDER_RETRY_SECONDS,
+    recorderRetryMaxSeconds: e.RECORDER_RETRY_MAX_SECONDS,
     awsImageId: e.AWS_IMAGE_ID,
     awsInstanceType: e.AWS_INSTANCE_TYPE,
     awsSubnetId: e.AWS_SUBNET_ID,
@@ -132,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
+    retentionDays: e.RETENTION_DAYS,
     allowedOrigins: e.ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean) ?? [],
     consoleDir: path.resolve('dist'),
   };

@@ -10,7 +10,6 @@ import {
   type InstancesListResponse,
   type LaunchResponse,
   type Recording,
-  type RecordingsListResponse,
   type TerminateResponse,
   type TerminateResult,
 } from '../../../contract/instances';
@@ -99,7 +98,7 @@ export function mockRecording(instance: Instance, overrides: Partial<Recording> 
     instance_id: instance.id,
     mosque_id: instance.mosque_id,
     url: instance.url,
-    status: 'completed',
+    status: 'captured',
     started_at: instance.launch_time,
     ended_at: nowIso(),
     bytes: 1_572_864,
@@ -107,6 +106,10 @@ export function mockRecording(instance: Instance, overrides: Partial<Recording> 
     file_name: `${instance.mosque_id ?? 'adhoc'}-20260105-093000.mp4`,
     reason: null,
     download_url: `/api/recordings/${id}/file`,
+    expected_seconds: 42,
+    covered_seconds: 42,
+    gaps: [],
+    reconnects: 0,
     ...overrides,
   };
 }
@@ -276,14 +279,6 @@ export const instanceHandlers = [
       recording: store.recordings.find((r) => r.instance_id === instance.id) ?? null,
     };
     return HttpResponse.json({ success: true, data: details });
-  }),
-
-  http.get('/api/recordings', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const instanceId = new URL(request.url).searchParams.get('instance_id');
-    const recordings = instanceId ? store.recordings.filter((r) => r.instance_id === instanceId) : store.recordings;
-    return HttpResponse.json<RecordingsListResponse>({ success: true, data: { recordings } });
   }),
 
   http.get('/api/recordings/:id/file', ({ request, params }) => {
