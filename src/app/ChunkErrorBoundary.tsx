@@ -10,21 +10,22 @@ interface ChunkErrorBoundaryProps {
 
 interface ChunkErrorBoundaryState {
   error: unknown;
-  resetKey: unknown;
 }
 
 /** Catches a page whose code could not be loaded and shows why in its place; other errors pass through. */
 export class ChunkErrorBoundary extends Component<ChunkErrorBoundaryProps, ChunkErrorBoundaryState> {
-  state: ChunkErrorBoundaryState = { error: null, resetKey: this.props.resetKey };
+  state: ChunkErrorBoundaryState = { error: null };
 
-  static getDerivedStateFromError(error: unknown): Partial<ChunkErrorBoundaryState> {
+  static getDerivedStateFromError(error: unknown): ChunkErrorBoundaryState {
     return { error };
   }
 
-  static getDerivedStateFromProps(props: ChunkErrorBoundaryProps, state: ChunkErrorBoundaryState): Partial<ChunkErrorBoundaryState> | null {
-    if (props.resetKey === state.resetKey) return null;
-    retryFailedChunks();
-    return { error: null, resetKey: props.resetKey };
+  componentDidUpdate(previousProps: ChunkErrorBoundaryProps, previousState: ChunkErrorBoundaryState): void {
+    // Only an error that was already shown before the key changed is cleared: the navigation that failed
+    // changes the key in the same update that catches its error.
+    if (previousState.error !== null && this.state.error !== null && previousProps.resetKey !== this.props.resetKey) {
+      this.recover();
+    }
   }
 
   private readonly recover = () => {
