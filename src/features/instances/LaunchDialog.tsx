@@ -13,6 +13,7 @@ import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
 import { useState, type FormEvent } from 'react';
 import type { LaunchConfigInput } from '../../../contract/instances';
 import { useDemoStreamUrl } from '../../api/instances';
+import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { canLaunch, DEFAULT_LAUNCH_FORM, LAUNCH_METHODS, launchConfig, type LaunchFormValues } from './launch-form';
 
 interface LaunchDialogProps {
@@ -32,6 +33,7 @@ export function LaunchDialog({ busy, error, onDismissError, onCancel, onLaunch }
   const set = (field: keyof LaunchFormValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
 
+  const guard = useDiscardGuard({ dirty: formChanged(values, DEFAULT_LAUNCH_FORM), busy, onDiscard: onCancel });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (canLaunch(values, busy)) onLaunch(launchConfig(values));
@@ -55,7 +57,7 @@ export function LaunchDialog({ busy, error, onDismissError, onCancel, onLaunch }
   );
 
   return (
-    <Dialog open onClose={busy ? undefined : onCancel} maxWidth="sm" fullWidth aria-labelledby="launch-dialog-title">
+    <Dialog open onClose={guard.onClose} maxWidth="sm" fullWidth aria-labelledby="launch-dialog-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="launch-dialog-title">Launch Instance</DialogTitle>
         <DialogContent>
@@ -122,6 +124,7 @@ export function LaunchDialog({ busy, error, onDismissError, onCancel, onLaunch }
           </Button>
         </DialogActions>
       </form>
+      {guard.prompt}
     </Dialog>
   );
 }
