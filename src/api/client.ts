@@ -67,6 +67,13 @@ export function errorDetail(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The field errors of a refused request body (`{ "configs.0.width": "Width must be an even number" }`); empty otherwise. */
+export function errorFields(error: unknown): Record<string, string> {
+  if (!isAxiosError(error) || !error.response) return {};
+  const fields = (error.response.data as Partial<ErrorBody> | undefined)?.fields;
+  return fields && typeof fields === 'object' ? fields : {};
+}
+
 /** The message to show for a failed call: the server's sentence, else `network` for network failures, else `fallback`. */
 export function apiErrorMessage(error: unknown, fallback: string, network?: string): string {
   const detail = errorDetail(error);

@@ -115,12 +115,14 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
   });
 
   it("shows the server's message when the launch is refused, and keeps what was typed", async () => {
+    // A refusal that belongs to no field (field errors are shown beside their fields: launch-validation.test.tsx).
+    const detail = 'The fleet is at its limit of 20 instances';
+    server.use(http.post('/api/instances/launch', () => HttpResponse.json({ success: false, detail, error: detail }, { status: 409 })));
     const { user } = await openLaunch();
     await fill(user, /Stream URL/, 'https://example.com/live.m3u8');
-    await fill(user, 'Width', '641');
     await user.click(launchButton());
     const alert = await dialog().findByRole('alert');
-    expect(alert).toHaveTextContent('Width must be an even number');
+    expect(alert).toHaveTextContent(detail);
     expect(field(/Stream URL/)).toHaveValue('https://example.com/live.m3u8');
     await user.click(within(alert).getByRole('button', { name: /close/i }));
     expect(dialog().queryByRole('alert')).not.toBeInTheDocument();
