@@ -132,7 +132,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerSchedulerRoutes(app, scheduler);
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
-  registerCaptureModule(app, capture, { config, hub, monitoring, activity });
+  registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });
   registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins });
   await registerConsole(app, config.consoleDir);
 

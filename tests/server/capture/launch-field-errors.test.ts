@@ -31,3 +31,28 @@ describe('field errors of an invalid request body', () => {
     expect(response.json()).not.toHaveProperty('fields');
   });
 });
+
+describe('a launch names only mosques that exist', () => {
+  let t: TestApp;
+  let admin: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = await t.login();
+  });
+  afterAll(() => t.close());
+
+  it('refuses an unknown mosque id with 400 and a sentence, and launches nothing', async () => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/instances/launch',
+      token: admin,
+      payload: { configs: [{ url: 'http://127.0.0.1:9/live.m3u8', duration: 5, mosque_id: 'doesnotexist' }] },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(errorBodySchema.parse(response.json()).detail).toBe(
+      'Unknown mosque "doesnotexist": add it in the Config Generator first, or launch without a mosque',
+    );
+    const list = await t.request({ method: 'GET', url: '/api/instances/', token: admin });
+    expect(list.json().data).toEqual([]);
+  });
+});

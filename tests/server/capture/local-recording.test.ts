@@ -5,6 +5,7 @@ import type { WebSocket } from 'ws';
 import type { InstanceDetails } from '../../../contract/instances';
 import type { ServerMessage } from '../../../contract/live';
 import { buildApp, type App } from '../../../server/app';
+import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { alive, decodesCleanly, ffprobe, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from './helpers';
 
@@ -37,6 +38,7 @@ describe('local capture driver', () => {
     [t, source] = await Promise.all([createTestApp(), startHlsSource()]);
     app = t.app;
     token = await t.login();
+    await addMosques(t, token, 'testmosqu1', 'restartm01', 'restartm02');
   });
 
   afterAll(async () => {
@@ -47,14 +49,14 @@ describe('local capture driver', () => {
   });
 
   it('records a live HLS stream for the requested duration at the requested frame size', async () => {
-    const launched = await launch({ url: source.url, duration: 4, width: 320, height: 180, mosque_id: 'testmosque1' });
+    const launched = await launch({ url: source.url, duration: 4, width: 320, height: 180, mosque_id: 'testmosqu1' });
     expect(launched.state).toBe('pending');
 
     const ended = await until(launched.id, 'to finish', (d) => d.state === 'stopped');
     expect(ended.running_at).not.toBeNull();
     expect(ended.recording).toMatchObject({ status: 'completed', reason: null, file_name: '20261123T090000Z.mp4' });
 
-    const file = path.join(t.config.dataDir, 'recordings', 'testmosque1', '20261123T090000Z.mp4');
+    const file = path.join(t.config.dataDir, 'recordings', 'testmosqu1', '20261123T090000Z.mp4');
     const probe = ffprobe(file);
     expect(probe).toMatchObject({ width: 320, height: 180 });
     expect(Math.abs(probe.duration - 4)).toBeLessThanOrEqual(1);
@@ -70,7 +72,7 @@ describe('local capture driver', () => {
     expect(download.rawPayload.length).toBe(fs.statSync(file).size);
     expect((await t.request({ method: 'GET', url: ended.recording?.download_url ?? '' })).statusCode).toBe(401);
 
-    const list = await get<{ recordings: { instance_id: string; status: string }[] }>('/api/recordings?mosque_id=testmosque1');
+    const list = await get<{ recordings: { instance_id: string; status: string }[] }>('/api/recordings?mosque_id=testmosqu1');
     expect(list.recordings).toEqual([expect.objectContaining({ instance_id: launched.id, status: 'completed' })]);
   });
 
@@ -136,8 +138,8 @@ describe('local capture driver', () => {
   });
 
   it('a restarted server re-adopts running recorders; one that died meanwhile is marked', async () => {
-    const survivor = await launch({ url: source.url, duration: 8, width: 320, height: 240, mosque_id: 'restart1' });
-    const victim = await launch({ url: source.url, duration: 120, width: 320, height: 240, mosque_id: 'restart2' });
+    const survivor = await launch({ url: source.url, duration: 8, width: 320, height: 240, mosque_id: 'restartm01' });
+    const victim = await launch({ url: source.url, duration: 120, width: 320, height: 240, mosque_id: 'restartm02' });
     await until(survivor.id, 'to run', (d) => d.state === 'running');
     await until(victim.id, 'to run', (d) => d.state === 'running');
 
@@ -159,7 +161,7 @@ describe('local capture driver', () => {
 
     const done = await until(survivor.id, 'to complete after the restart', (d) => d.state === 'stopped', 30_000);
     expect(done.recording?.status).toBe('completed');
-    const probe = ffprobe(path.join(t.config.dataDir, 'recordings', 'restart1', done.recording?.file_name ?? ''));
+    const probe = ffprobe(path.join(t.config.dataDir, 'recordings', 'restartm01', done.recording?.file_name ?? ''));
     expect(Math.abs(probe.duration - 8)).toBeLessThanOrEqual(1);
   });
 });
