@@ -14,6 +14,7 @@ import { useState, type FormEvent } from 'react';
 import type { LaunchConfigInput } from '../../../contract/instances';
 import { useDemoStreamUrl } from '../../api/instances';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
+import { MosquePicker } from './MosquePicker';
 import type { FieldErrors } from '../../lib/field-errors';
 import { canLaunch, DEFAULT_LAUNCH_FORM, LAUNCH_METHODS, launchConfig, launchFormErrors, type LaunchFormValues } from './launch-form';
 
@@ -104,14 +105,10 @@ export function LaunchDialog({ busy, error, serverErrors = {}, onDismissError, o
               <NumberField label="Height" value={values.height} onChange={set('height')} error={errorOf('height')} min={16} step={2} />
             </Grid>
             <Grid size={{ xs: 12, sm: 8 }}>
-              <TextField
-                label="Mosque ID"
+              <MosquePicker
                 value={values.mosque_id}
-                onChange={set('mosque_id')}
-                fullWidth
-                error={Boolean(errorOf('mosque_id'))}
-                helperText={errorOf('mosque_id') ?? 'Optional'}
-                slotProps={{ htmlInput: { autoComplete: 'off' } }}
+                onChange={(mosqueId) => set('mosque_id')({ target: { value: mosqueId } })}
+                error={errorOf('mosque_id')}
               />
             </Grid>
             <Grid size={{ xs: 12, sm: 4 }}>
