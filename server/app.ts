@@ -121,7 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
   app.addHook('preClose', () => hub.closeAll(1001, 'Server shutting down'));
 
-  registerAuthRoutes(app, { auth, users, activity });
+  registerAuthRoutes(app, { auth, users, activity, dataDir: config.dataDir });
   registerUserRoutes(app, users, activity);
   registerMosqueRoutes(app, { mosques, activity });
   registerPrayerTimeRoutes(app, prayerTimes);

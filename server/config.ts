@@ -131,7 +131,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     githubApiUrl: e.GITHUB_API_URL,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
-    demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
+    // On unless DEMO_STREAM=0: a fresh install can record something before any real stream is configured.
+    demoStream: e.DEMO_STREAM ?? true,
     allowedOrigins: e.ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean) ?? [],
     consoleDir: path.resolve('dist'),
   };

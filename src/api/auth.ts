@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type {
   ChangePasswordRequest,
+  FirstRunResponse,
   LoginRequest,
   LoginResponse,
   User,
@@ -26,6 +27,12 @@ export async function login(body: LoginRequest): Promise<LoginResponse> {
 export function loginErrorMessage(error: unknown): string {
   if (isNetworkError(error)) return LOGIN_NETWORK_ERROR;
   return errorDetail(error) ?? LOGIN_FAILED;
+}
+
+/** Whether the first-run password file still exists on the server (public; a yes or no only). */
+export async function initialPasswordFileExists(): Promise<boolean> {
+  const response = await api.get<FirstRunResponse>('/api/auth/first-run');
+  return response.data.data.initial_password_file;
 }
 
 export async function verifyToken(): Promise<User> {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { User, UserCreateRequest, UserUpdateRequest } from '../../../contract/auth';
-import { userCreateRequestSchema } from '../../../contract/auth';
+import { INITIAL_PASSWORD_FILE, userCreateRequestSchema } from '../../../contract/auth';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { fromFlag, toFlag } from '../../db';
@@ -120,7 +120,7 @@ export class UsersService {
     });
     if (options.password) return {};
     fs.mkdirSync(options.dataDir, { recursive: true });
-    fs.writeFileSync(path.join(options.dataDir, 'initial-admin-password'), `${password}\n`, { mode: 0o600 });
+    fs.writeFileSync(path.join(options.dataDir, INITIAL_PASSWORD_FILE), `${password}\n`, { mode: 0o600 });
     return { generatedPassword: password };
   }
 }

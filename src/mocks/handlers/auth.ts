@@ -17,6 +17,8 @@ export const authHandlers = [
     return HttpResponse.json(response);
   }),
 
+  http.get('/api/auth/first-run', () => HttpResponse.json({ success: true, data: { initial_password_file: false } })),
+
   http.get('/api/auth/verify-token', ({ request }) => {
     const user = authorize(request);
     if (user instanceof Response) return user;
