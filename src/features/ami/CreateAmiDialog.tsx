@@ -75,7 +75,6 @@ export function CreateAmiDialog({ instances, instancesLoading, busy, error, onCa
               label="Description"
               value={values.description}
               onChange={set('description')}
-              required
               fullWidth
               multiline
               minRows={2}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PageHeader } from '../../../src/components/PageHeader';
 import NotificationStack, { STACK_MIN_TOP, stackTop } from '../../../src/notifications/NotificationStack';
 
-const item = { id: 1, message: 'Mosque added successfully', severity: 'success' as const, open: true };
+const item = { id: 1, message: 'Mosque added successfully', severity: 'success' as const, open: true, duration: 4000 };
 
 describe('notification placement', () => {
   it('opens below the page header row, and just below the top bar when no header is in view', () => {
