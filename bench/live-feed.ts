@@ -190,7 +190,8 @@ async function launchLive(app: App, token: string, count: number): Promise<strin
       duration: 3600,
       width: 1280,
       height: 720,
-      mosque_id: `live${String(first + i).padStart(4, '0')}`,
+      // No mosque: a launch may only name a mosque that exists, and the feed's cost does not depend on one.
+      mosque_id: null,
     }));
     const response = await app.inject({
       method: 'POST',

@@ -5,6 +5,8 @@ export const errorBodySchema = z.object({
   success: z.literal(false),
   detail: z.string(),
   error: z.string(),
+  /** For invalid input: each offending field's dotted path (`configs.0.width`) and its sentence, so forms can show it in place. */
+  fields: z.record(z.string(), z.string()).optional(),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

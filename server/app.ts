@@ -19,7 +19,8 @@ import { LiveHub } from './modules/live/hub';
 import { registerLiveRoutes } from './modules/live/routes';
 import { UsersRepository } from './modules/users/repository';
 import { registerUserRoutes } from './modules/users/routes';
-import { INITIAL_PASSWORD_FILE, UsersService } from './modules/users/service';
+import { UsersService } from './modules/users/service';
+import { INITIAL_PASSWORD_FILE } from '../contract/auth';
 import { registerAccessControl } from './plugins/access';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
@@ -156,7 +157,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
   app.addHook('preClose', () => hub.closeAll(1001, 'Server shutting down'));
 
-  registerAuthRoutes(app, { auth, users, activity });
+  registerAuthRoutes(app, { auth, users, activity, dataDir: config.dataDir });
   registerUserRoutes(app, users, activity);
   registerMosqueRoutes(app, { mosques, activity });
   registerPrayerTimeRoutes(app, prayerTimes);
@@ -168,7 +169,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerAlarmRoutes(app, alarms);
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
-  registerCaptureModule(app, capture, { config, hub, monitoring, activity });
+  registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });
   registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins, sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS });
   await registerConsole(app, config.consoleDir);
 

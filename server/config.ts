@@ -174,7 +174,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     githubApiUrl: e.GITHUB_API_URL,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
-    demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
+    // On unless DEMO_STREAM=0: a fresh install can record something before any real stream is configured.
+    demoStream: e.DEMO_STREAM ?? true,
     retentionDays: e.RETENTION_DAYS,
     allowPrivateStreamHosts: e.ALLOW_PRIVATE_STREAM_HOSTS ?? false,
     allowedOrigins: splitList(e.ALLOWED_ORIGINS),

@@ -48,12 +48,22 @@ export function resolveFfprobe(ffmpegPath: string, configured?: string): string 
   return onPath('ffprobe');
 }
 
-/** First line of `ffmpeg -version`, or why it could not run. */
+/**
+ * "ffmpeg 5.1" from the banner's first line ("ffmpeg version 5.1.6-0+deb12u1 Copyright (c) 2000-2024 the FFmpeg
+ * developers"), which is too long to show; the line itself when it has no readable version (e.g. a git build).
+ */
+export function shortFfmpegVersion(firstLine: string): string {
+  const match = /^ffmpeg version n?(\d+\.\d+)/.exec(firstLine.trim());
+  if (match) return `ffmpeg ${match[1]}`;
+  return firstLine.trim().replace(/\s+Copyright.*$/, '') || 'ffmpeg';
+}
+
+/** The short version of `ffmpeg -version`, or why it could not run. */
 export function probeFfmpeg(file: string): Promise<{ ok: true; version: string } | { ok: false; error: string }> {
   return new Promise((resolve) => {
     execFile(file, ['-hide_banner', '-version'], { encoding: 'utf8', timeout: 10_000 }, (error, stdout) => {
       if (error) resolve({ ok: false, error: error.message.split('\n')[0] });
-      else resolve({ ok: true, version: stdout.split('\n')[0]?.trim() || 'ffmpeg' });
+      else resolve({ ok: true, version: shortFfmpegVersion(stdout.split('\n')[0] ?? '') });
     });
   });
 }

@@ -9,8 +9,17 @@ const DATABASE_DOWN_CODES = new Set([
   'SQLITE_BUSY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_FULL',
 ]);
 
-export function errorBody(detail: string): ErrorBody {
-  return { success: false, detail, error: detail };
+export function errorBody(detail: string, fields?: Record<string, string>): ErrorBody {
+  return fields && Object.keys(fields).length > 0 ? { success: false, detail, error: detail, fields } : { success: false, detail, error: detail };
+}
+
+/** The first sentence per field path of a validation failure (issues without a path belong to no field). */
+function fieldMessages(issues: Array<{ path: string; message: string }>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const { path, message } of issues) {
+    if (path && !(path in fields)) fields[path] = message;
+  }
+  return fields;
 }
 
 function zodDetail(error: ZodError): string {
@@ -33,12 +42,19 @@ interface ValidationIssue {
   params?: { issue?: { path?: PropertyKey[]; message?: string } };
 }
 
+const issuePath = (issue: ValidationIssue) => issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') ?? '';
+
+/** zod says "Invalid input: expected string, received undefined" for a missing field. */
+function issueMessage(issue: ValidationIssue): string {
+  if (/received undefined$/.test(issue.message ?? '')) return 'Required';
+  return issue.message ?? 'Invalid value';
+}
+
 function validationDetail(issues: ValidationIssue[]): string {
   return issues
     .slice(0, 3)
     .map((issue) => {
-      const path = issue.instancePath?.replace(/^\//, '').replaceAll('/', '.');
-      // zod says "Invalid input: expected string, received undefined" for a missing field.
+      const path = issuePath(issue);
       if (path && /received undefined$/.test(issue.message ?? '')) return `${path} is required`;
       return path ? `${path}: ${issue.message}` : (issue.message ?? 'Invalid value');
     })
@@ -58,10 +74,18 @@ export function registerErrorHandling(app: AppInstance): void {
     if (error instanceof HttpError) {
       return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));
     }
-    if (error instanceof ZodError) return reply.code(400).send(errorBody(zodDetail(error)));
+    if (error instanceof ZodError) {
+      const fields = fieldMessages(error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+      return reply.code(400).send(errorBody(zodDetail(error), fields));
+    }
     if (error.validation) {
       const where = VALIDATION_CONTEXTS[error.validationContext ?? ''] ?? 'Request is invalid';
-      return reply.code(400).send(errorBody(`${where}: ${validationDetail(error.validation as ValidationIssue[])}`));
+      const issues = error.validation as ValidationIssue[];
+      const fields =
+        error.validationContext === 'body'
+          ? fieldMessages(issues.map((issue) => ({ path: issuePath(issue), message: issueMessage(issue) })))
+          : undefined;
+      return reply.code(400).send(errorBody(`${where}: ${validationDetail(issues)}`, fields));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody('Request body is too large'));
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type {
   ChangePasswordRequest,
+  FirstRunResponse,
   LoginRequest,
   LoginResponse,
   User,
@@ -16,6 +17,8 @@ export const LOGIN_NETWORK_ERROR = 'Network error: Unable to connect to server';
 export const REGISTER_FAILED = 'Registration failed';
 export const CHANGE_PASSWORD_FAILED = 'Failed to change password';
 export const CHANGE_PASSWORD_ERROR = 'An error occurred';
+/** SPEC.md section 8: the change-password service's own fallback, for an answer that does not confirm the change. */
+export const PASSWORD_CHANGE_FAILED = 'Password change failed';
 
 export async function login(body: LoginRequest): Promise<LoginResponse> {
   const response = await api.post<LoginResponse>('/api/auth/login', body);
@@ -26,6 +29,12 @@ export async function login(body: LoginRequest): Promise<LoginResponse> {
 export function loginErrorMessage(error: unknown): string {
   if (isNetworkError(error)) return LOGIN_NETWORK_ERROR;
   return errorDetail(error) ?? LOGIN_FAILED;
+}
+
+/** Whether the first-run password file still exists on the server (public; a yes or no only). */
+export async function initialPasswordFileExists(): Promise<boolean> {
+  const response = await api.get<FirstRunResponse>('/api/auth/first-run');
+  return response.data.data.initial_password_file;
 }
 
 export async function verifyToken(): Promise<User> {
@@ -40,6 +49,7 @@ export async function logout(): Promise<void> {
 
 export async function changePassword(body: ChangePasswordRequest): Promise<MessageBody> {
   const response = await api.post<MessageBody>('/api/auth/change-password', body);
+  if (response.data?.success !== true) throw new Error(PASSWORD_CHANGE_FAILED);
   return response.data;
 }
 
@@ -47,7 +57,8 @@ export async function changePassword(body: ChangePasswordRequest): Promise<Messa
 export function changePasswordErrorMessage(error: unknown): string {
   const detail = errorDetail(error);
   if (detail) return detail;
-  return hasResponse(error) ? CHANGE_PASSWORD_FAILED : CHANGE_PASSWORD_ERROR;
+  if (hasResponse(error)) return CHANGE_PASSWORD_FAILED;
+  return error instanceof Error && error.message === PASSWORD_CHANGE_FAILED ? PASSWORD_CHANGE_FAILED : CHANGE_PASSWORD_ERROR;
 }
 
 export function useChangePassword() {

@@ -17,9 +17,27 @@ api.interceptors.request.use((config) => {
 /** Calls whose 401 is an answer in itself rather than a sign that the session died. */
 const SESSION_PROBES = ['/api/auth/login', '/api/auth/verify-token', '/api/auth/logout'];
 
+const answerListeners = new Set<() => void>();
+
+/** Calls `listener` whenever the server answers an HTTP call (any status): a sign that it is reachable. */
+export function onServerAnswer(listener: () => void): () => void {
+  answerListeners.add(listener);
+  return () => {
+    answerListeners.delete(listener);
+  };
+}
+
+function serverAnswered(): void {
+  for (const listener of answerListeners) listener();
+}
+
 api.interceptors.response.use(
-  (response) => response,
+  (response) => {
+    serverAnswered();
+    return response;
+  },
   (error: unknown) => {
+    if (isAxiosError(error) && error.response) serverAnswered();
     if (isAxiosError(error) && error.response?.status === 401) {
       const url = error.config?.url ?? '';
       if (!SESSION_PROBES.some((probe) => url.startsWith(probe))) notifyUnauthorized();
@@ -47,6 +65,13 @@ export function errorDetail(error: unknown): string | undefined {
     if (typeof body.error === 'string' && body.error) return body.error;
   }
   return undefined;
+}
+
+/** The field errors of a refused request body (`{ "configs.0.width": "Width must be an even number" }`); empty otherwise. */
+export function errorFields(error: unknown): Record<string, string> {
+  if (!isAxiosError(error) || !error.response) return {};
+  const fields = (error.response.data as Partial<ErrorBody> | undefined)?.fields;
+  return fields && typeof fields === 'object' ? fields : {};
 }
 
 /** The message to show for a failed call: the server's sentence, else `network` for network failures, else `fallback`. */

@@ -1,10 +1,13 @@
-import { lazy, Suspense } from 'react';
-import { Navigate, useRoutes, type RouteObject } from 'react-router-dom';
+import { Suspense } from 'react';
+import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { FullPageSpinner, RequireAuth } from '../auth/RequireAuth';
+import { ChunkErrorBoundary } from './ChunkErrorBoundary';
+import { recoverableLazy as lazy } from './recoverable-lazy';
 
 /*
  * Every page is its own lazy chunk, so /login loads only what it shows. A page module default-exports its
- * page component: src/features/<page>/<Name>Page.tsx. Replace a placeholder by editing its feature folder.
+ * page component: src/features/<page>/<Name>Page.tsx. A chunk that cannot load (server down, new release)
+ * is retried and explained by ChunkErrorBoundary here (login, shell) and inside the shell (pages).
  */
 const AppShell = lazy(() => import('../layout/AppShell'));
 const LoginPage = lazy(() => import('../features/login/LoginPage'));
@@ -47,5 +50,10 @@ export const routes: RouteObject[] = [
 
 export function AppRoutes() {
   const element = useRoutes(routes);
-  return <Suspense fallback={<FullPageSpinner />}>{element}</Suspense>;
+  const { pathname } = useLocation();
+  return (
+    <ChunkErrorBoundary resetKey={pathname}>
+      <Suspense fallback={<FullPageSpinner />}>{element}</Suspense>
+    </ChunkErrorBoundary>
+  );
 }

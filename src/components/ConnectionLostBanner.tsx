@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
 import { useLive } from '../live/context';
 
@@ -12,7 +13,7 @@ export const CONNECTION_LOST = 'WebSocket connection lost';
  * when a page opens without one (so the banner does not flash while the socket is still being opened).
  */
 export function useConnectionLost(graceMs = CONNECTION_GRACE_MS): boolean {
-  const { connected } = useLive();
+  const { connected, gaveUp } = useLive();
   const [everConnected, setEverConnected] = useState(connected);
   const [graceOver, setGraceOver] = useState(false);
   // Derived state, updated while rendering (React's pattern for "remember that this happened").
@@ -21,15 +22,21 @@ export function useConnectionLost(graceMs = CONNECTION_GRACE_MS): boolean {
     const timer = setTimeout(() => setGraceOver(true), graceMs);
     return () => clearTimeout(timer);
   }, [graceMs]);
-  return !connected && (graceOver || everConnected);
+  return !connected && (graceOver || everConnected || gaveUp);
 }
 
 /** The Dashboard's and Monitoring's warning (SPEC.md section 8, Live socket). */
 export function ConnectionLostBanner() {
   const lost = useConnectionLost();
+  const { gaveUp, reconnect } = useLive();
   if (!lost) return null;
+  const action = gaveUp ? (
+    <Button color="inherit" size="small" onClick={reconnect}>
+      Reconnect
+    </Button>
+  ) : undefined;
   return (
-    <Alert severity="warning" sx={{ mb: 2 }}>
+    <Alert severity="warning" sx={{ mb: 2 }} action={action}>
       {CONNECTION_LOST}
     </Alert>
   );

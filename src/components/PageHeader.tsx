@@ -9,9 +9,12 @@ interface PageHeaderProps {
   actions?: ReactNode;
 }
 
+/** Marks the header row, so notifications can open below it instead of over its buttons. */
+export const PAGE_HEADER_ATTRIBUTE = 'data-page-header';
+
 export function PageHeader({ title, subtitle, actions }: PageHeaderProps) {
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 3 }}>
+    <Box {...{ [PAGE_HEADER_ATTRIBUTE]: '' }} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 3 }}>
       <Box>
         <Typography variant="h4" component="h1" sx={{ fontWeight: 500 }}>
           {title}

@@ -23,7 +23,8 @@ export function StatCard({ title, value, subtitle, icon, color = 'primary', chil
             <Typography color="textSecondary" variant="body2" gutterBottom>
               {title}
             </Typography>
-            <Typography variant="h4" component="p" sx={{ fontWeight: 500 }}>
+            {/* A div, not a p: some values are chips, and a chip's div cannot sit inside a paragraph. */}
+            <Typography variant="h4" component="div" sx={{ fontWeight: 500 }}>
               {value}
             </Typography>
             {subtitle && (

@@ -2,7 +2,8 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Toolbar from '@mui/material/Toolbar';
 import { Suspense, useState } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet, useLocation } from 'react-router-dom';
+import { ChunkErrorBoundary } from '../app/ChunkErrorBoundary';
 import { SessionTimeout } from '../auth/SessionTimeout';
 import { Sidebar } from './Sidebar';
 import { SIDEBAR_WIDTH } from './nav-items';
@@ -19,15 +20,18 @@ function PageFallback() {
 /** The shared layout of every signed-in page. */
 export function AppLayout() {
   const [mobileOpen, setMobileOpen] = useState(false);
+  const { pathname } = useLocation();
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
       <TopBar onMenuClick={() => setMobileOpen((open) => !open)} />
       <Sidebar mobileOpen={mobileOpen} onClose={() => setMobileOpen(false)} />
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` }, p: { xs: 2, sm: 3 } }}>
         <Toolbar />
-        <Suspense fallback={<PageFallback />}>
-          <Outlet />
-        </Suspense>
+        <ChunkErrorBoundary resetKey={pathname}>
+          <Suspense fallback={<PageFallback />}>
+            <Outlet />
+          </Suspense>
+        </ChunkErrorBoundary>
       </Box>
       <SessionTimeout />
     </Box>

@@ -12,7 +12,8 @@ export default function AppShell() {
   const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
-      <LiveProvider>
+      {/* Back after an interruption: what the pages show may be stale, so ask again. */}
+      <LiveProvider onReconnected={() => void queryClient.invalidateQueries()}>
         <AppLayout />
       </LiveProvider>
     </QueryClientProvider>

@@ -1,21 +1,18 @@
 import AppBar from '@mui/material/AppBar';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
-import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
 import { useLocation } from 'react-router-dom';
-import { useLive } from '../live/context';
 import { pageTitle } from '../lib/page-title';
+import { LiveIndicator } from './LiveIndicator';
 import { SIDEBAR_WIDTH } from './nav-items';
 import { UserMenu } from './UserMenu';
 
 /** Fixed top bar: menu button (narrow screens), page title, Live/Offline indicator, user menu. */
 export function TopBar({ onMenuClick }: { onMenuClick: () => void }) {
   const { pathname } = useLocation();
-  const { connected } = useLive();
   return (
     <AppBar
       position="fixed"
@@ -37,14 +34,7 @@ export function TopBar({ onMenuClick }: { onMenuClick: () => void }) {
           {pageTitle(pathname)}
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-          <Chip
-            size="small"
-            variant="outlined"
-            color={connected ? 'success' : 'default'}
-            icon={<FiberManualRecordIcon sx={{ fontSize: 12 }} />}
-            label={connected ? 'Live' : 'Offline'}
-            aria-label={connected ? 'Live feed connected' : 'Live feed offline'}
-          />
+          <LiveIndicator />
           <UserMenu />
         </Box>
       </Toolbar>

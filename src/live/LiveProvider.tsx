@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Instance, Recording } from '../../contract/instances';
 import type { ServerMessage, ServerMessageType, SystemStatus } from '../../contract/live';
+import { onServerAnswer } from '../api/client';
 import { getToken } from '../api/token';
 import { defaultLiveUrl, LiveConnection, type SocketFactory } from './connection';
 import { LiveContext, type LiveContextValue, type LiveHandler } from './context';
@@ -10,11 +11,18 @@ interface LiveProviderProps {
   /** Tests inject a fake socket; the browser's WebSocket otherwise. */
   createSocket?: SocketFactory;
   url?: string;
+  /** Called when the live feed comes back after an interruption, e.g. to refetch what may have gone stale. */
+  onReconnected?: () => void;
 }
 
 /** The one live connection of a signed-in console, and the latest fleet state it carried. */
-export function LiveProvider({ children, createSocket, url }: LiveProviderProps) {
+export function LiveProvider({ children, createSocket, url, onReconnected }: LiveProviderProps) {
   const [connected, setConnected] = useState(false);
+  const [gaveUp, setGaveUp] = useState(false);
+  const reconnected = useRef(onReconnected);
+  useEffect(() => {
+    reconnected.current = onReconnected;
+  }, [onReconnected]);
   const [instances, setInstances] = useState<Instance[]>([]);
   const [recordings, setRecordings] = useState<Recording[]>([]);
   const [systemStatus, setSystemStatus] = useState<SystemStatus | null>(null);
@@ -52,12 +60,25 @@ export function LiveProvider({ children, createSocket, url }: LiveProviderProps)
       getToken,
       createSocket,
       onConnectedChange: setConnected,
+      onGaveUpChange: setGaveUp,
+      onReconnected: () => reconnected.current?.(),
       onMessage: dispatch,
       log: console,
     });
     connection.current = live;
     live.start();
+    // Signs that the server may be back: try at once instead of waiting out the back-off (or for good).
+    const nudge = () => live.nudge();
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') nudge();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('online', nudge);
+    const stopListening = onServerAnswer(nudge);
     return () => {
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('online', nudge);
+      stopListening();
       live.stop();
       connection.current = null;
     };
@@ -74,10 +95,13 @@ export function LiveProvider({ children, createSocket, url }: LiveProviderProps)
   }, []);
 
   const send = useCallback<LiveContextValue['send']>((message) => connection.current?.send(message) ?? false, []);
+  const reconnect = useCallback(() => connection.current?.reconnect(), []);
 
+  // A status heard before the connection dropped may no longer be true: say nothing rather than "operational".
+  const currentStatus = connected ? systemStatus : null;
   const value = useMemo<LiveContextValue>(
-    () => ({ connected, instances, recordings, systemStatus, subscribe, send }),
-    [connected, instances, recordings, systemStatus, subscribe, send],
+    () => ({ connected, gaveUp, reconnect, instances, recordings, systemStatus: currentStatus, subscribe, send }),
+    [connected, gaveUp, reconnect, instances, recordings, currentStatus, subscribe, send],
   );
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }

@@ -25,10 +25,18 @@ export interface LiveConnectionOptions {
   url: string;
   getToken: () => string | null;
   onConnectedChange: (connected: boolean) => void;
+  /** Told when the server welcomes the session again after a lost or failed connection (its data may be stale). */
+  onReconnected?: () => void;
+  /** Told when the back-off runs out (true) and when trying starts again (false). */
+  onGaveUpChange?: (gaveUp: boolean) => void;
   onMessage: (message: ServerMessage) => void;
   createSocket?: SocketFactory;
   log?: Pick<Console, 'warn'>;
+  now?: () => number;
 }
+
+/** A hint that the server may be back (tab visible, browser online, an HTTP answer) opens at most this often. */
+export const NUDGE_MIN_INTERVAL_MS = 1000;
 
 /** `wss` when the page is https, else `ws`, on the page's own host. */
 export function defaultLiveUrl(location: Pick<Location, 'protocol' | 'host'> = window.location): string {
@@ -39,12 +47,18 @@ export function defaultLiveUrl(location: Pick<Location, 'protocol' | 'host'> = w
  * One websocket to /ws (SPEC.md section 7, Live socket; DESIGN.md, Live feed). The first message carries the token;
  * a ping goes every 30 s; after a close it retries 1 s, 2 s, 4 s ... capped at 30 s, at most 10 times.
  * The attempt count resets only once the server welcomes the session, so a refused token cannot loop forever.
+ * After the last attempt it does not stay dead: `reconnect()` (the operator's Reconnect) and `nudge()` (a sign
+ * that the server is back) start a fresh round of attempts.
  */
 export class LiveConnection {
   private socket: SocketLike | null = null;
   private attempts = 0;
   private stopped = true;
   private connected = false;
+  private gaveUp = false;
+  /** A connection was lost or could not be made since the last welcome. */
+  private interrupted = false;
+  private lastOpenAt = Number.NEGATIVE_INFINITY;
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -70,6 +84,25 @@ export class LiveConnection {
     this.setConnected(false);
   }
 
+  /** Tries again now with a fresh round of attempts, unless connected or already opening. */
+  reconnect(): void {
+    if (this.stopped || this.socket) return;
+    clearTimeout(this.retryTimer);
+    this.attempts = 0;
+    this.setGaveUp(false);
+    this.open();
+  }
+
+  /**
+   * The server may be reachable again: while waiting for the next attempt (or after giving up), try now.
+   * Throttled, so that frequent HTTP answers cannot turn a refused socket into a loop.
+   */
+  nudge(): void {
+    const now = this.options.now?.() ?? Date.now();
+    if (this.stopped || this.socket || now - this.lastOpenAt < NUDGE_MIN_INTERVAL_MS) return;
+    this.reconnect();
+  }
+
   /** Sends when the socket is open; returns false (and sends nothing) otherwise. */
   send(message: ClientMessage): boolean {
     if (!this.socket || this.socket.readyState !== OPEN) return false;
@@ -80,12 +113,14 @@ export class LiveConnection {
   private open(): void {
     const token = this.options.getToken();
     if (!token) return;
+    this.lastOpenAt = this.options.now?.() ?? Date.now();
     const create = this.options.createSocket ?? ((url: string) => new WebSocket(url));
     let socket: SocketLike;
     try {
       socket = create(this.options.url);
     } catch (error) {
       this.options.log?.warn('Live connection could not be opened', error);
+      this.interrupted = true;
       this.scheduleReconnect();
       return;
     }
@@ -99,6 +134,7 @@ export class LiveConnection {
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
+      this.interrupted = true;
       this.clearPing();
       this.setConnected(false);
       this.scheduleReconnect();
@@ -119,13 +155,20 @@ export class LiveConnection {
     }
     if (message.type === 'welcome' || message.type === 'initial_data') {
       this.attempts = 0;
+      const resumed = this.interrupted && !this.connected;
+      this.interrupted = false;
       this.setConnected(true);
+      if (resumed) this.options.onReconnected?.();
     }
     this.options.onMessage(message);
   }
 
   private scheduleReconnect(): void {
-    if (this.stopped || !mayReconnect(this.attempts)) return;
+    if (this.stopped) return;
+    if (!mayReconnect(this.attempts)) {
+      this.setGaveUp(true);
+      return;
+    }
     const delay = reconnectDelay(this.attempts);
     this.attempts += 1;
     this.retryTimer = setTimeout(() => {
@@ -136,6 +179,12 @@ export class LiveConnection {
   private clearPing(): void {
     clearInterval(this.pingTimer);
     this.pingTimer = undefined;
+  }
+
+  private setGaveUp(gaveUp: boolean): void {
+    if (this.gaveUp === gaveUp) return;
+    this.gaveUp = gaveUp;
+    this.options.onGaveUpChange?.(gaveUp);
   }
 
   private setConnected(connected: boolean): void {

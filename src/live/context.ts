@@ -6,9 +6,13 @@ export type LiveHandler<T extends ServerMessageType> = (message: ServerMessageOf
 
 export interface LiveContextValue {
   connected: boolean;
+  /** The reconnect back-off ran out: the console shows Reconnect. */
+  gaveUp: boolean;
+  /** Tries again now with a fresh round of attempts (the operator's Reconnect). */
+  reconnect: () => void;
   instances: Instance[];
   recordings: Recording[];
-  /** Latest system status from initial_data / system_status_update / system_health; null until known. */
+  /** Latest system status from initial_data / system_status_update / system_health; null until known and while disconnected. */
   systemStatus: SystemStatus | null;
   /** Calls `handler` for every message of `type`; returns the unsubscribe function. */
   subscribe: <T extends ServerMessageType>(type: T, handler: LiveHandler<T>) => () => void;

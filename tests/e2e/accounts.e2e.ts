@@ -33,12 +33,12 @@ async function submitLogin(page: Page, username: string, password: string): Prom
 }
 
 /** A sign-in the server refuses: its message shows and the page stays on /login. */
-async function expectRefusedSignIn(page: Page, baseUrl: string, username: string, password: string): Promise<void> {
+async function expectRefusedSignIn(page: Page, baseUrl: string, username: string, password: string, status = 401, message = LOGIN_FAILED): Promise<void> {
   await page.goto(`${baseUrl}/login`);
   const refusals = page.waitForResponse((response) => response.url().endsWith('/api/auth/login'));
   await submitLogin(page, username, password);
-  expect((await refusals).status()).toBe(401);
-  await page.getByRole('alert').filter({ hasText: LOGIN_FAILED }).waitFor();
+  expect((await refusals).status()).toBe(status);
+  await page.getByRole('alert').filter({ hasText: message }).waitFor();
   expect(new URL(page.url()).pathname).toBe('/login');
   // The form is usable again for the next attempt.
   expect(await page.getByRole('button', { name: 'Login', exact: true }).isEnabled()).toBe(true);
@@ -234,6 +234,7 @@ describe('accounts in the browser: sign-in, profile, password, user management',
   it('deactivates them: the Status becomes Inactive', async () => {
     const row = userRow(MEMBER.username);
     await row.getByRole('button', { name: `Deactivate ${MEMBER.username}` }).click();
+    await page.getByRole('dialog', { name: 'Deactivate user?' }).getByRole('button', { name: 'Deactivate' }).click();
     await row.getByText('Inactive', { exact: true }).waitFor();
     await row.getByRole('button', { name: `Activate ${MEMBER.username}` }).waitFor();
     await page.getByPlaceholder('Search users...').fill('');
@@ -248,7 +249,8 @@ describe('accounts in the browser: sign-in, profile, password, user management',
 
   it('refuses a sign-in by the deactivated user with the server message', async () => {
     await signOut(page);
-    await expectRefusedSignIn(page, server.baseUrl, MEMBER.username, MEMBER.password);
+    // The right password: the user is told the account is deactivated (a wrong one would learn nothing).
+    await expectRefusedSignIn(page, server.baseUrl, MEMBER.username, MEMBER.password, 403, 'This account is deactivated. Ask an administrator to activate it again.');
   });
 
   it('shows a non-superuser the "Not allowed" page on /users', async () => {

@@ -57,6 +57,8 @@ describe('EC2 answering errors and throttling', () => {
     });
     const api = server;
     const token = await api.login();
+    // A launch must name a mosque that exists.
+    for (const mosque_id of [CONFIG.mosque_id]) await api.request('POST', '/api/config/mosques', { token, body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] } });
     const launch = () => api.request<{ data: { instances: { id: string }[] } }>('POST', '/api/instances/launch', { token, body: { configs: [CONFIG], max_workers: 1 } });
 
     // Throttled reads: health degraded with AWS's reason, and a launch cannot even check for an earlier one.

@@ -63,6 +63,8 @@ describe('disk full while recording', () => {
     server = await spawnServer({ dataDir, env });
     const api = server;
     const token = await api.login();
+    // A launch must name a mosque that exists.
+    for (const mosque_id of ['diskfull01', 'diskfull02']) await api.request('POST', '/api/config/mosques', { token, body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] } });
 
     const launchAndWait = async (mosqueId: string) => {
       const launch = await api.request<{ data: { instances: { id: string }[] } }>('POST', '/api/instances/launch', {

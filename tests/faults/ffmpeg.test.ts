@@ -76,6 +76,8 @@ describe('ffmpeg missing or crashing', () => {
     );
     const server = await start(fake);
     const token = await server.login();
+    // A launch must name a mosque that exists.
+    for (const mosque_id of ['crashexit1', 'crashsegv1']) await server.request('POST', '/api/config/mosques', { token, body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] } });
     await expectDegraded(server, token, /ffmpeg at .*\/ffmpeg does not run/);
 
     const outcomes: Details[] = [];
@@ -83,7 +85,7 @@ describe('ffmpeg missing or crashing', () => {
       fs.writeFileSync(path.join(bin, 'mode'), mode);
       const launch = await server.request<{ data: { instances: { id: string }[] } }>('POST', '/api/instances/launch', {
         token,
-        body: { configs: [{ ...CONFIG, mosque_id: `crash${mode}` }], max_workers: 1 },
+        body: { configs: [{ ...CONFIG, mosque_id: `crash${mode}1` }], max_workers: 1 },
       });
       expect(launch.status, launch.text).toBe(200);
       const id = launch.body.data.instances[0].id;

@@ -38,9 +38,11 @@ describe('SIGKILL with a recording running', () => {
     source = await startHlsSource();
     server = await spawnServer({ dataDir });
     const token = await server.login();
+    // A launch must name a mosque that exists.
+    for (const mosque_id of ['sigkillt01']) await server.request('POST', '/api/config/mosques', { token, body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] } });
     const launched = await server.request<{ data: { instances: { id: string }[] } }>('POST', '/api/instances/launch', {
       token,
-      body: { configs: [{ url: source.url, duration: DURATION, width: 320, height: 240, mosque_id: 'sigkilltest' }], max_workers: 1 },
+      body: { configs: [{ url: source.url, duration: DURATION, width: 320, height: 240, mosque_id: 'sigkillt01' }], max_workers: 1 },
     });
     expect(launched.status, launched.text).toBe(200);
     const id = launched.body.data.instances[0].id;
@@ -71,11 +73,11 @@ describe('SIGKILL with a recording running', () => {
     // Re-adopted, not adopted anew or launched again: one instance, one recording, one file.
     const instances = await second.request<{ data: { id: string }[] }>('GET', '/api/instances/', { token });
     expect(instances.body.data.map((i) => i.id)).toEqual([id]);
-    const recordings = await second.request<{ data: { recordings: { id: string }[] } }>('GET', '/api/recordings?mosque_id=sigkilltest', { token });
+    const recordings = await second.request<{ data: { recordings: { id: string }[] } }>('GET', '/api/recordings?mosque_id=sigkillt01', { token });
     expect(recordings.body.data.recordings.map((r) => r.id)).toEqual([done.recording?.id]);
-    const files = fs.readdirSync(path.join(dataDir, 'recordings', 'sigkilltest'));
+    const files = fs.readdirSync(path.join(dataDir, 'recordings', 'sigkillt01'));
     expect(files).toHaveLength(1);
-    expect(ffprobe(path.join(dataDir, 'recordings', 'sigkilltest', files[0])).duration).toBeGreaterThanOrEqual(DURATION - 1.5);
+    expect(ffprobe(path.join(dataDir, 'recordings', 'sigkillt01', files[0])).duration).toBeGreaterThanOrEqual(DURATION - 1.5);
     expect(fs.readdirSync(path.join(dataDir, 'instances')).filter((name) => name.startsWith('cap-'))).toEqual([id]);
     expect(alive(recorder)).toBe(false);
 

@@ -269,7 +269,7 @@ export class LocalCaptureProvider implements CaptureProvider {
       return done('down', `Recordings folder is not writable: ${(error as Error).message}`);
     }
     const active = (await this.list()).filter((i) => i.state === 'pending' || i.state === 'running').length;
-    return done('operational', `${probe.version} (${ffmpeg.source}); ${active} recorder(s) active`);
+    return done('operational', `${probe.version} at ${ffmpeg.path} (${ffmpeg.source}); ${active} recorder(s) active`);
   }
 
   async close(): Promise<void> {

@@ -10,6 +10,7 @@ import { verifyAgainstDummy, verifyPassword } from './passwords';
 import type { AuthenticatedSession, SessionService } from './session-service';
 
 export const LOGIN_FAILED_MESSAGE = 'Incorrect username or password';
+export const ACCOUNT_DEACTIVATED_MESSAGE = 'This account is deactivated. Ask an administrator to activate it again.';
 const LIMIT_WINDOW_MS = 5 * 60 * 1000;
 
 export class AuthService {
@@ -50,8 +51,10 @@ export class AuthService {
       takeBackAddress();
       throw error;
     }
-    // A deactivated account gets the same answer as a wrong password: nothing to learn from it.
-    if (!row || !passwordOk || !fromFlag(row.is_active)) throw new HttpError(401, LOGIN_FAILED_MESSAGE);
+    if (!row || !passwordOk) throw new HttpError(401, LOGIN_FAILED_MESSAGE);
+    // Only someone who knows the password learns that the account is deactivated (and whom to ask); a guesser
+    // cannot tell a deactivated account from a wrong password.
+    if (!fromFlag(row.is_active)) throw new HttpError(403, ACCOUNT_DEACTIVATED_MESSAGE);
     this.perUserAndAddress.reset(pairKey);
     takeBackAddress();
     const { token } = await this.sessions.open(row, meta);

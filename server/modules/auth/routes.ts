@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import {
   changePasswordRequestSchema,
+  firstRunResponseSchema,
+  INITIAL_PASSWORD_FILE,
   loginRequestSchema,
   loginResponseSchema,
   userCreateRequestSchema,
@@ -15,8 +19,17 @@ import { toUser } from '../users/repository';
 import type { UsersService } from '../users/service';
 import type { AuthService } from './auth-service';
 
-export function registerAuthRoutes(app: AppInstance, deps: { auth: AuthService; users: UsersService; activity: ActivityService }): void {
+export function registerAuthRoutes(
+  app: AppInstance,
+  deps: { auth: AuthService; users: UsersService; activity: ActivityService; dataDir: string },
+): void {
   const { auth, users, activity } = deps;
+
+  // The login page says where the first-run password is for as long as its file exists: a yes or no, never the password.
+  app.get('/api/auth/first-run', { config: { access: 'public' }, schema: { response: { 200: firstRunResponseSchema } } }, async () => ({
+    success: true as const,
+    data: { initial_password_file: fs.existsSync(path.join(deps.dataDir, INITIAL_PASSWORD_FILE)) },
+  }));
 
   app.post(
     '/api/auth/login',
@@ -28,7 +41,7 @@ export function registerAuthRoutes(app: AppInstance, deps: { auth: AuthService; 
         return result;
       } catch (error) {
         // Wrong credentials are logged (rate-limited attempts are not, so a flood cannot fill the log).
-        if (error instanceof HttpError && error.statusCode === 401) {
+        if (error instanceof HttpError && (error.statusCode === 401 || error.statusCode === 403)) {
           const known = await users.findRowByUsername(request.body.username).catch(() => undefined);
           await recordFailedLogin(activity, known, request.ip);
         }

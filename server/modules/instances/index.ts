@@ -24,6 +24,7 @@ import { FleetLiveFeed } from './live';
 import { InstancesRepository } from './repository';
 import { registerInstanceRoutes } from './routes';
 import { InstancesService } from './service';
+import type { MosquesService } from '../mosques/service';
 
 export { InstancesService } from './service';
 
@@ -88,12 +89,12 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
 export function registerCaptureModule(
   app: AppInstance,
   module: CaptureModule,
-  deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring; activity: ActivityService },
+  deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring; activity: ActivityService; mosques: Pick<MosquesService, 'listByIds'> },
 ): void {
   const { instances, recordings, images, demo, live, capture, driver } = module;
   const { hub, monitoring } = deps;
 
-  registerInstanceRoutes(app, { instances, demo, config: deps.config, activity: deps.activity });
+  registerInstanceRoutes(app, { instances, demo, config: deps.config, activity: deps.activity, mosques: deps.mosques });
   registerRecordingRoutes(app, recordings);
   registerImageRoutes(app, images, deps.activity);
 

@@ -22,6 +22,7 @@ import type { Config } from '../../config';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { badRequest, notFound } from '../../lib/http-error';
 import type { ActivityService } from '../activity/service';
+import type { MosquesService } from '../mosques/service';
 import type { InstancesService } from './service';
 
 function terminateBody(results: TerminateResult[], what: string) {
@@ -44,9 +45,26 @@ function demoUrl(app: AppInstance, config: Config): string {
 
 export function registerInstanceRoutes(
   app: AppInstance,
-  deps: { instances: InstancesService; demo: DemoStream | undefined; config: Config; activity: ActivityService },
+  deps: {
+    instances: InstancesService;
+    demo: DemoStream | undefined;
+    config: Config;
+    activity: ActivityService;
+    mosques: Pick<MosquesService, 'listByIds'>;
+  },
 ): void {
-  const { instances, demo, activity } = deps;
+  const { instances, demo, activity, mosques } = deps;
+
+  /** A recording filed under a mosque that does not exist would be lost to every list: refuse it up front. */
+  const refuseUnknownMosques = async (ids: Array<string | null>) => {
+    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+    if (wanted.length === 0) return;
+    const known = new Set((await mosques.listByIds(wanted)).map((mosque) => mosque.mosque_id));
+    const unknown = wanted.filter((id) => !known.has(id));
+    if (unknown.length > 0) {
+      throw badRequest(`Unknown mosque ${unknown.map((id) => `"${id}"`).join(', ')}: add it in the Config Generator first, or launch without a mosque`);
+    }
+  };
 
   // What every console polls. The service shares one list between readers until the fleet changes;
   // its body is checked against the contract and serialised once per list, not once per request.
@@ -75,6 +93,7 @@ export function registerInstanceRoutes(
     { config: { access: 'session' }, schema: { body: launchRequestSchema, response: { 200: launchResponseSchema } } },
     async (request) => {
       const { configs, max_workers } = request.body;
+      await refuseUnknownMosques(configs.map((launchConfig) => launchConfig.mosque_id));
       const result = await instances.launch(configs, max_workers);
       const actor = sessionOf(request).user;
       for (const launched of result.instances) {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { User, UserCreateRequest, UserUpdateRequest } from '../../../contract/auth';
-import { userCreateRequestSchema } from '../../../contract/auth';
+import { INITIAL_PASSWORD_FILE, userCreateRequestSchema } from '../../../contract/auth';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { fromFlag, toFlag } from '../../db';
@@ -15,8 +15,6 @@ import { usernameKey, usernameSkeleton } from './username-key';
 
 export const SELF_DEACTIVATION_MESSAGE = 'Cannot deactivate your own account';
 export const LAST_SUPERUSER_MESSAGE = 'The last active superuser cannot be demoted or deactivated';
-
-export const INITIAL_PASSWORD_FILE = 'initial-admin-password';
 
 export class UsersService {
   constructor(

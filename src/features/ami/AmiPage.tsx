@@ -7,7 +7,7 @@ import AddIcon from '@mui/icons-material/Add';
 import AlbumIcon from '@mui/icons-material/Album';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import HourglassTopIcon from '@mui/icons-material/HourglassTop';
-import NewReleasesIcon from '@mui/icons-material/NewReleases';
+import LocalOfferIcon from '@mui/icons-material/LocalOffer';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useMemo, useState } from 'react';
 import type { Ami, AmiCreateRequest } from '../../../contract/ami';
@@ -113,8 +113,8 @@ export default function AmiPage() {
             title="Latest Version"
             value={summary.latest?.version ?? 'N/A'}
             subtitle={<span style={{ wordBreak: 'break-all' }}>{summary.latest?.name ?? 'No available AMI'}</span>}
-            icon={<NewReleasesIcon />}
-            color="secondary"
+            icon={<LocalOfferIcon />}
+            color="info"
           />
         </Grid>
       </Grid>

@@ -11,6 +11,7 @@ import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import type { AmiCreateRequest } from '../../../contract/ami';
 import type { Instance } from '../../../contract/instances';
+import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { amiCreatePayload, canCreateAmi, DEFAULT_AMI_FORM, type AmiFormValues } from './ami-form';
 
 interface CreateAmiDialogProps {
@@ -26,6 +27,7 @@ interface CreateAmiDialogProps {
 /** "Create New AMI" (SPEC.md section 5, Create AMI). Mount it per opening. */
 export function CreateAmiDialog({ instances, instancesLoading, busy, error, onCancel, onCreate }: CreateAmiDialogProps) {
   const [values, setValues] = useState<AmiFormValues>(DEFAULT_AMI_FORM);
+  const guard = useDiscardGuard({ dirty: formChanged(values, DEFAULT_AMI_FORM), busy, onDiscard: onCancel });
   const set = (field: keyof AmiFormValues) => (event: { target: { value: string } }) =>
     setValues((current) => ({ ...current, [field]: event.target.value }));
 
@@ -35,7 +37,7 @@ export function CreateAmiDialog({ instances, instancesLoading, busy, error, onCa
   };
 
   return (
-    <Dialog open onClose={busy ? undefined : onCancel} maxWidth="sm" fullWidth aria-labelledby="create-ami-title">
+    <Dialog open onClose={guard.onClose} maxWidth="sm" fullWidth aria-labelledby="create-ami-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="create-ami-title">Create New AMI</DialogTitle>
         <DialogContent>
@@ -73,7 +75,6 @@ export function CreateAmiDialog({ instances, instancesLoading, busy, error, onCa
               label="Description"
               value={values.description}
               onChange={set('description')}
-              required
               fullWidth
               multiline
               minRows={2}
@@ -101,6 +102,7 @@ export function CreateAmiDialog({ instances, instancesLoading, busy, error, onCa
           </Button>
         </DialogActions>
       </form>
+      {guard.prompt}
     </Dialog>
   );
 }

@@ -14,9 +14,9 @@ export const DEFAULT_AMI_DESCRIPTION = 'Recorder image for Friday sermon capture
 
 export const DEFAULT_AMI_FORM: AmiFormValues = { instance_id: '', name: DEFAULT_AMI_NAME, description: DEFAULT_AMI_DESCRIPTION, version: '' };
 
-/** Every field must be filled (the description comes filled in); Create is disabled otherwise and while sending. */
+/** Instance, name and version must be filled (SPEC.md); the description may be left empty. Disabled while sending. */
 export function canCreateAmi(values: AmiFormValues, busy: boolean): boolean {
-  return !busy && [values.instance_id, values.name, values.description, values.version].every((value) => value.trim() !== '');
+  return !busy && [values.instance_id, values.name, values.version].every((value) => value.trim() !== '');
 }
 
 export function amiCreatePayload(values: AmiFormValues): AmiCreateRequest {

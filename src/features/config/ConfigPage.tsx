@@ -19,10 +19,12 @@ import {
   usePrayerTimes,
   useUpdateMosque,
 } from '../../api/config';
+import { useSchedulerJobs } from '../../api/scheduler';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
+import { readyToRecord } from '../../lib/ready-to-record';
 import { useNotify } from '../../notifications/context';
 import { configFileName, downloadJson } from './download';
 import { GenerateDialog } from './GenerateDialog';
@@ -40,6 +42,7 @@ export default function ConfigPage() {
   const mosques = useMosques();
   const coordinates = useCoordinates();
   const prayerTimes = usePrayerTimes();
+  const jobs = useSchedulerJobs();
   const createMosque = useCreateMosque();
   const updateMosque = useUpdateMosque();
   const deleteMosque = useDeleteMosque();
@@ -59,7 +62,7 @@ export default function ConfigPage() {
     return ids;
   }, [coordinates.data, list]);
   const times = useMemo(() => new Map((prayerTimes.data ?? []).map((record) => [record.mosque_id, record])), [prayerTimes.data]);
-  const ready = list.filter((mosque) => located.has(mosque.mosque_id) && times.has(mosque.mosque_id)).length;
+  const ready = readyToRecord({ mosques: list, located, prayerTimes: times, jobs: jobs.data ?? [] }).length;
   const loadError =
     mosques.isError && mosques.errorUpdatedAt !== dismissedError ? mosqueErrorMessage(mosques.error, MOSQUE_MESSAGES.loadFailed) : null;
 
@@ -142,7 +145,7 @@ export default function ConfigPage() {
         <StatCard title="Total Mosques" value={list.length} icon={<MosqueIcon />} color="primary" />
         <StatCard title="Coordinates" value={list.filter((m) => located.has(m.mosque_id)).length} icon={<LocationOnIcon />} color="info" />
         <StatCard title="Prayer Times" value={list.filter((m) => times.has(m.mosque_id)).length} icon={<ScheduleIcon />} color="warning" />
-        <StatCard title="Ready to Record" value={ready} subtitle="Coordinates and prayer time" icon={<CheckCircleIcon />} color="success" />
+        <StatCard title="Ready to Record" value={ready} subtitle="Active, streamed, located and timed" icon={<CheckCircleIcon />} color="success" />
       </Box>
       <MosquesTable
         mosques={list}

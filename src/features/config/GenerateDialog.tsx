@@ -9,6 +9,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
+import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { GENERATE_DEFAULTS, type GenerateRequest, type Mosque, type RecordingMethod } from '../../../contract/config';
 
 interface GenerateDialogProps {
@@ -32,7 +33,7 @@ const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr'
 
 /** "Generate Recording Configurations" (SPEC.md sections 3 and 5, Generate settings and Generate configs). */
 export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: GenerateDialogProps) {
-  const [form, setForm] = useState<GenerateForm>(() => ({
+  const [initial] = useState<GenerateForm>(() => ({
     mosqueIds: [],
     duration: String(GENERATE_DEFAULTS.duration),
     method: GENERATE_DEFAULTS.method,
@@ -40,6 +41,8 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
     width: String(GENERATE_DEFAULTS.width),
     height: String(GENERATE_DEFAULTS.height),
   }));
+  const [form, setForm] = useState<GenerateForm>(initial);
+  const guard = useDiscardGuard({ dirty: formChanged(form, initial), busy: generating, onDiscard: onCancel });
   const set = <K extends keyof GenerateForm>(field: K, value: GenerateForm[K]) => setForm((current) => ({ ...current, [field]: value }));
   const byId = new Map(mosques.map((mosque) => [mosque.mosque_id, mosque]));
 
@@ -75,7 +78,7 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
   );
 
   return (
-    <Dialog open onClose={generating ? undefined : onCancel} maxWidth="sm" fullWidth aria-labelledby="generate-title">
+    <Dialog open onClose={guard.onClose} maxWidth="sm" fullWidth aria-labelledby="generate-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="generate-title">Generate Recording Configurations</DialogTitle>
         <DialogContent>
@@ -131,6 +134,7 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
           </Button>
         </DialogActions>
       </form>
+      {guard.prompt}
     </Dialog>
   );
 }

@@ -18,6 +18,7 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import { useCallback, useState, type FormEvent } from 'react';
 import { broadcastStatusSchema, calculationMethodSchema, type BroadcastStatus, type CalculationMethod } from '../../../contract/config';
 import { useNewMosqueId } from '../../api/config';
+import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { LanguagesField } from './LanguagesField';
 import { LocationFields } from './LocationFields';
 import { METHOD_LABELS } from './methods';
@@ -68,6 +69,7 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit }: 
     event.preventDefault();
     if (!hasErrors(errors) && !busy) onSubmit(complete);
   };
+  const guard = useDiscardGuard({ dirty: formChanged(values, initial), busy: saving, onDiscard: onCancel });
 
   const idHelper = editing
     ? 'The ID cannot change'
@@ -76,7 +78,7 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit }: 
       : 'Generated automatically; it cannot change later';
 
   return (
-    <Dialog open onClose={saving ? undefined : onCancel} maxWidth="md" fullWidth aria-labelledby="mosque-form-title" scroll="paper">
+    <Dialog open onClose={guard.onClose} maxWidth="md" fullWidth aria-labelledby="mosque-form-title" scroll="paper">
       <Box component="form" onSubmit={submit} noValidate sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
         <DialogTitle id="mosque-form-title">{editing ? 'Edit Mosque' : 'Add New Mosque'}</DialogTitle>
         <DialogContent dividers>
@@ -207,6 +209,7 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit }: 
           </Button>
         </DialogActions>
       </Box>
+      {guard.prompt}
     </Dialog>
   );
 }

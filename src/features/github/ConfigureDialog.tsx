@@ -10,6 +10,7 @@ import TextField from '@mui/material/TextField';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { useState, type FormEvent } from 'react';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 import { GITHUB_DEFAULT_EMAIL, GITHUB_DEFAULT_USER, type GithubConfigureRequest } from '../../../contract/github';
 
 export interface ConfigureDefaults {
@@ -38,6 +39,9 @@ export function ConfigureDialog({ open, defaults, saving, error, onCancel, onSub
   const [repoUrl, setRepoUrl] = useState(defaults.repoUrl ?? '');
   const [user, setUser] = useState(defaults.user ?? GITHUB_DEFAULT_USER);
   const [email, setEmail] = useState(defaults.email ?? GITHUB_DEFAULT_EMAIL);
+  const dirty =
+    token !== '' || repoUrl !== (defaults.repoUrl ?? '') || user !== (defaults.user ?? GITHUB_DEFAULT_USER) || email !== (defaults.email ?? GITHUB_DEFAULT_EMAIL);
+  const guard = useDiscardGuard({ dirty, busy: saving, onDiscard: onCancel });
   const ready = token.trim() !== '' && repoUrl.trim() !== '';
 
   const submit = (event: FormEvent) => {
@@ -47,7 +51,7 @@ export function ConfigureDialog({ open, defaults, saving, error, onCancel, onSub
   };
 
   return (
-    <Dialog open={open} onClose={saving ? undefined : onCancel} maxWidth="sm" fullWidth aria-labelledby="configure-github-title">
+    <Dialog open={open} onClose={guard.onClose} maxWidth="sm" fullWidth aria-labelledby="configure-github-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="configure-github-title">Configure GitHub Access</DialogTitle>
         <DialogContent>
@@ -117,6 +121,7 @@ export function ConfigureDialog({ open, defaults, saving, error, onCancel, onSub
           </Button>
         </DialogActions>
       </form>
+      {guard.prompt}
     </Dialog>
   );
 }

@@ -24,6 +24,7 @@ import { formatDateTime } from '../../lib/dates';
 import { formatRuntime } from '../../lib/runtime';
 import { useNotify } from '../../notifications/context';
 import { formatBytes, formatSeconds } from './fleet';
+import { MosqueName } from '../../components/MosqueName';
 
 interface DetailsDialogProps {
   instance: Instance;
@@ -102,7 +103,9 @@ export function DetailsDialog({ instance, onClose, onLogs, onTerminate }: Detail
                 {data.state_reason && <Field label="Reason">{data.state_reason}</Field>}
                 <Field label="Type">{data.instance_type}</Field>
                 <Field label="Provider">{data.provider}</Field>
-                <Field label="Mosque ID">{data.mosque_id ?? 'N/A'}</Field>
+                <Field label="Mosque">
+                  <MosqueName mosqueId={data.mosque_id} />
+                </Field>
                 <Field label="Image">{data.image_id ?? 'N/A'}</Field>
                 <Field label="Launched">{formatDateTime(data.launch_time)}</Field>
                 {data.ended_at && <Field label="Ended">{formatDateTime(data.ended_at)}</Field>}

@@ -21,12 +21,14 @@ import {
   useLaunchInstance,
   useTerminateInstances,
 } from '../../api/instances';
+import { errorFields } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
 import { useLive } from '../../live/context';
+import { fieldsUnder } from '../../lib/field-errors';
 import { useNotify } from '../../notifications/context';
 import { DetailsDialog } from './DetailsDialog';
 import { EmergencyStopButton } from './EmergencyStopButton';
@@ -52,7 +54,7 @@ export default function InstancesPage() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [launchOpen, setLaunchOpen] = useState(false);
   const [launchKey, setLaunchKey] = useState(0);
-  const [launchError, setLaunchError] = useState<string | null>(null);
+  const [launchFailure, setLaunchFailure] = useState<unknown>(null);
   const [logsFor, setLogsFor] = useState<Instance | null>(null);
   const [detailsFor, setDetailsFor] = useState<Instance | null>(null);
   const [terminateTarget, setTerminateTarget] = useState<TerminateTarget>(null);
@@ -67,19 +69,19 @@ export default function InstancesPage() {
   const listError = fleet.isError && fleet.errorUpdatedAt !== dismissedListError ? INSTANCE_ERRORS.list : null;
 
   const openLaunch = () => {
-    setLaunchError(null);
+    setLaunchFailure(null);
     setLaunchKey((key) => key + 1);
     setLaunchOpen(true);
   };
 
   const submitLaunch = (config: LaunchConfigInput) => {
-    setLaunchError(null);
+    setLaunchFailure(null);
     launch.mutate(config, {
       onSuccess: (response) => {
         setLaunchOpen(false);
         notify.success(response.message);
       },
-      onError: (error) => setLaunchError(launchErrorMessage(error)),
+      onError: setLaunchFailure,
     });
   };
 
@@ -171,8 +173,9 @@ export default function InstancesPage() {
         <LaunchDialog
           key={launchKey}
           busy={launch.isPending}
-          error={launchError}
-          onDismissError={() => setLaunchError(null)}
+          error={launchFailure === null ? null : launchErrorMessage(launchFailure)}
+          serverErrors={fieldsUnder(errorFields(launchFailure), 'configs.0.')}
+          onDismissError={() => setLaunchFailure(null)}
           onCancel={() => setLaunchOpen(false)}
           onLaunch={submitLaunch}
         />

@@ -15,6 +15,7 @@ import { StateChip } from '../../components/StateChip';
 import { formatRuntime } from '../../lib/runtime';
 import { isActive } from './fleet';
 import { InstanceRowMenu, type InstanceActions } from './InstanceRowMenu';
+import { MosqueName } from '../../components/MosqueName';
 
 interface InstancesTableProps extends InstanceActions {
   instances: Instance[];
@@ -99,7 +100,9 @@ export function InstancesTable({ instances, loading, selected, onSelectedChange,
                 </TableCell>
                 <TableCell>{instance.instance_type}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatRuntime(instance.runtime_hours)}</TableCell>
-                <TableCell>{instance.mosque_id ?? 'N/A'}</TableCell>
+                <TableCell>
+                  <MosqueName mosqueId={instance.mosque_id} />
+                </TableCell>
                 <TableCell align="right">
                   <InstanceRowMenu instance={instance} {...actions} />
                 </TableCell>

@@ -13,25 +13,40 @@ import RocketLaunchIcon from '@mui/icons-material/RocketLaunch';
 import { useState, type FormEvent } from 'react';
 import type { LaunchConfigInput } from '../../../contract/instances';
 import { useDemoStreamUrl } from '../../api/instances';
-import { canLaunch, DEFAULT_LAUNCH_FORM, LAUNCH_METHODS, launchConfig, type LaunchFormValues } from './launch-form';
+import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
+import { MosquePicker } from './MosquePicker';
+import type { FieldErrors } from '../../lib/field-errors';
+import { canLaunch, DEFAULT_LAUNCH_FORM, LAUNCH_METHODS, launchConfig, launchFormErrors, type LaunchFormValues } from './launch-form';
 
 interface LaunchDialogProps {
   busy: boolean;
   /** The last launch's failure, shown in the dialog (which stays open so nothing typed is lost). */
   error: string | null;
+  /** The server's sentences for the fields it refused, shown beside each field until it is edited. */
+  serverErrors?: FieldErrors;
   onDismissError: () => void;
   onCancel: () => void;
   onLaunch: (config: LaunchConfigInput) => void;
 }
 
 /** The launch form (SPEC.md sections 3 and 5): Stream URL required, the rest with the spec's defaults. Mount per opening. */
-export function LaunchDialog({ busy, error, onDismissError, onCancel, onLaunch }: LaunchDialogProps) {
+export function LaunchDialog({ busy, error, serverErrors = {}, onDismissError, onCancel, onLaunch }: LaunchDialogProps) {
   const [values, setValues] = useState<LaunchFormValues>(DEFAULT_LAUNCH_FORM);
+  const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
+  const [urlTouched, setUrlTouched] = useState(false);
+  const checks = launchFormErrors(values);
+  const errorOf = (field: keyof LaunchFormValues) =>
+    (field === 'url' && !urlTouched ? undefined : checks[field]) ?? (edited.has(field) ? undefined : serverErrors[field]);
+  // Field errors are shown in place; the banner is left for what belongs to no field.
+  const banner = Object.keys(serverErrors).some((field) => field in values) ? null : error;
   const demo = useDemoStreamUrl();
   const demoUrl = demo.data ?? null;
-  const set = (field: keyof LaunchFormValues) => (event: { target: { value: string } }) =>
+  const set = (field: keyof LaunchFormValues) => (event: { target: { value: string } }) => {
     setValues((current) => ({ ...current, [field]: event.target.value }));
+    setEdited((current) => new Set(current).add(field));
+  };
 
+  const guard = useDiscardGuard({ dirty: formChanged(values, DEFAULT_LAUNCH_FORM), busy, onDiscard: onCancel });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (canLaunch(values, busy)) onLaunch(launchConfig(values));
@@ -55,13 +70,13 @@ export function LaunchDialog({ busy, error, onDismissError, onCancel, onLaunch }
   );
 
   return (
-    <Dialog open onClose={busy ? undefined : onCancel} maxWidth="sm" fullWidth aria-labelledby="launch-dialog-title">
+    <Dialog open onClose={guard.onClose} maxWidth="sm" fullWidth aria-labelledby="launch-dialog-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="launch-dialog-title">Launch Instance</DialogTitle>
         <DialogContent>
-          {error && (
+          {banner && (
             <Alert severity="error" onClose={onDismissError} sx={{ mb: 2 }}>
-              {error}
+              {banner}
             </Alert>
           )}
           <Grid container spacing={2} sx={{ pt: 1 }}>
@@ -70,31 +85,30 @@ export function LaunchDialog({ busy, error, onDismissError, onCancel, onLaunch }
                 label="Stream URL"
                 value={values.url}
                 onChange={set('url')}
+                onBlur={() => setUrlTouched(true)}
                 required
                 fullWidth
                 autoFocus
                 placeholder="https://example.com/live/stream.m3u8"
-                helperText={helper}
+                error={Boolean(errorOf('url'))}
+                helperText={errorOf('url') ?? helper}
                 slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
               />
             </Grid>
             <Grid size={{ xs: 12, sm: 4 }}>
-              <TextField label="Duration (seconds)" type="number" value={values.duration} onChange={set('duration')} fullWidth slotProps={{ htmlInput: { min: 1, step: 1 } }} />
+              <NumberField label="Duration (seconds)" value={values.duration} onChange={set('duration')} error={errorOf('duration')} min={1} step={1} />
             </Grid>
             <Grid size={{ xs: 6, sm: 4 }}>
-              <TextField label="Width" type="number" value={values.width} onChange={set('width')} fullWidth slotProps={{ htmlInput: { min: 16, step: 2 } }} />
+              <NumberField label="Width" value={values.width} onChange={set('width')} error={errorOf('width')} min={16} step={2} />
             </Grid>
             <Grid size={{ xs: 6, sm: 4 }}>
-              <TextField label="Height" type="number" value={values.height} onChange={set('height')} fullWidth slotProps={{ htmlInput: { min: 16, step: 2 } }} />
+              <NumberField label="Height" value={values.height} onChange={set('height')} error={errorOf('height')} min={16} step={2} />
             </Grid>
             <Grid size={{ xs: 12, sm: 8 }}>
-              <TextField
-                label="Mosque ID"
+              <MosquePicker
                 value={values.mosque_id}
-                onChange={set('mosque_id')}
-                fullWidth
-                helperText="Optional"
-                slotProps={{ htmlInput: { autoComplete: 'off' } }}
+                onChange={(mosqueId) => set('mosque_id')({ target: { value: mosqueId } })}
+                error={errorOf('mosque_id')}
               />
             </Grid>
             <Grid size={{ xs: 12, sm: 4 }}>
@@ -122,6 +136,31 @@ export function LaunchDialog({ busy, error, onDismissError, onCancel, onLaunch }
           </Button>
         </DialogActions>
       </form>
+      {guard.prompt}
     </Dialog>
+  );
+}
+
+interface NumberFieldProps {
+  label: string;
+  value: string;
+  onChange: (event: { target: { value: string } }) => void;
+  error: string | undefined;
+  min: number;
+  step: number;
+}
+
+function NumberField({ label, value, onChange, error, min, step }: NumberFieldProps) {
+  return (
+    <TextField
+      label={label}
+      type="number"
+      value={value}
+      onChange={onChange}
+      fullWidth
+      error={Boolean(error)}
+      helperText={error}
+      slotProps={{ htmlInput: { min, step } }}
+    />
   );
 }

@@ -1,3 +1,5 @@
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -15,6 +17,7 @@ import type { Instance } from '../../../contract/instances';
 import { INSTANCE_ERRORS, instanceLogsQueryKey, LOG_LINES, useInstanceLogs } from '../../api/instances';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { useLive } from '../../live/context';
+import { withoutSegmentOpenings } from '../../lib/log-lines';
 
 interface LogsDialogProps {
   instance: Instance;
@@ -31,6 +34,7 @@ export function LogsDialog({ instance, onClose }: LogsDialogProps) {
   const queryClient = useQueryClient();
   const { connected, send, subscribe } = useLive();
   const [dismissedError, setDismissedError] = useState(0);
+  const [showAll, setShowAll] = useState(false);
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -47,7 +51,9 @@ export function LogsDialog({ instance, onClose }: LogsDialogProps) {
     };
   }, [live, connected, instance.id, instance.instance_id, subscribe, send, queryClient]);
 
-  const lines = logs.data ?? [];
+  const all = logs.data ?? [];
+  const filtered = withoutSegmentOpenings(all);
+  const lines = showAll ? all : filtered.lines;
   useEffect(() => {
     if (box.current) box.current.scrollTop = box.current.scrollHeight;
   }, [logs.dataUpdatedAt]);
@@ -68,9 +74,17 @@ export function LogsDialog({ instance, onClose }: LogsDialogProps) {
       </DialogTitle>
       <DialogContent>
         <ErrorBanner message={error} onClose={() => setDismissedError(logs.errorUpdatedAt)} />
-        <Typography variant="body2" color="textSecondary" sx={{ mb: 1 }}>
-          {live ? `Last ${LOG_LINES} lines, refreshed every 5 seconds` : `Last ${LOG_LINES} lines`}
-        </Typography>
+        <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', columnGap: 2, mb: 1 }}>
+          <Typography variant="body2" color="textSecondary" sx={{ flexGrow: 1 }}>
+            {live ? `Last ${LOG_LINES} lines, refreshed every 5 seconds` : `Last ${LOG_LINES} lines`}
+            {!showAll && filtered.hidden > 0 && ` (${filtered.hidden} segment "Opening" lines hidden)`}
+          </Typography>
+          <FormControlLabel
+            control={<Switch size="small" checked={showAll} onChange={(event) => setShowAll(event.target.checked)} />}
+            label="Show every line"
+            slotProps={{ typography: { variant: 'body2' } }}
+          />
+        </Box>
         <Box
           ref={box}
           role="log"

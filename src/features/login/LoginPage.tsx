@@ -6,6 +6,7 @@ import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../../auth/context';
 import { Notice } from '../../components/Notice';
+import { FirstRunHint } from './FirstRunHint';
 import { LoginField } from './LoginField';
 
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please log in again.';
@@ -93,6 +94,7 @@ export default function LoginPage() {
         <Typography variant="body2" color="textSecondary" align="center" sx={{ mt: 3 }}>
           Use the credentials created during setup.
         </Typography>
+        <FirstRunHint />
       </Paper>
     </Box>
   );

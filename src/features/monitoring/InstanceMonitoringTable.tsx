@@ -14,6 +14,7 @@ import { useLive } from '../../live/context';
 import type { RecorderHealth } from '../../lib/recorder-health';
 import { formatRuntime } from '../../lib/runtime';
 import { useRecorderHealth } from './useRecorderHealth';
+import { MosqueName } from '../../components/MosqueName';
 
 /** Rows the table shows (SPEC.md section 9). */
 export const MONITORED_INSTANCES = 10;
@@ -64,7 +65,9 @@ export function InstanceMonitoringTable() {
                         {instance.instance_id}
                       </Typography>
                     </TableCell>
-                    <TableCell>{instance.mosque_id ?? 'N/A'}</TableCell>
+                    <TableCell>
+                      <MosqueName mosqueId={instance.mosque_id} />
+                    </TableCell>
                     <TableCell>
                       <StateChip state={instance.state} />
                     </TableCell>

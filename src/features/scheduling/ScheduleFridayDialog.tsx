@@ -12,6 +12,7 @@ import FormHelperText from '@mui/material/FormHelperText';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
+import { useDiscardGuard } from '../../components/useDiscardGuard';
 import type { Mosque } from '../../../contract/config';
 import type { ScheduleRequest } from '../../../contract/scheduler';
 
@@ -37,6 +38,7 @@ function missing(mosque: Mosque): string | null {
 export function ScheduleFridayDialog({ mosques, mosquesLoading, mosquesError, scheduling, onCancel, onSchedule }: ScheduleFridayDialogProps) {
   const [forceRefresh, setForceRefresh] = useState(false);
   const [mosqueIds, setMosqueIds] = useState<string[]>([]);
+  const guard = useDiscardGuard({ dirty: forceRefresh || mosqueIds.length > 0, busy: scheduling, onDiscard: onCancel });
   const active = mosques.filter((mosque) => mosque.active);
   const byId = new Map(mosques.map((mosque) => [mosque.mosque_id, mosque]));
 
@@ -47,7 +49,7 @@ export function ScheduleFridayDialog({ mosques, mosquesLoading, mosquesError, sc
   };
 
   return (
-    <Dialog open onClose={scheduling ? undefined : onCancel} maxWidth="sm" fullWidth aria-labelledby="schedule-friday-title">
+    <Dialog open onClose={guard.onClose} maxWidth="sm" fullWidth aria-labelledby="schedule-friday-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="schedule-friday-title">Schedule Friday Recordings</DialogTitle>
         <DialogContent>
@@ -101,6 +103,7 @@ export function ScheduleFridayDialog({ mosques, mosquesLoading, mosquesError, sc
           </Button>
         </DialogActions>
       </form>
+      {guard.prompt}
     </Dialog>
   );
 }

@@ -11,6 +11,7 @@ import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import type { Role } from '../../../contract/auth';
+import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { canSubmit, type UserFormValues } from './user-form';
 
 interface UserFormDialogProps {
@@ -27,6 +28,7 @@ interface UserFormDialogProps {
 /** "Create New User" / "Edit User" (SPEC.md section 2, User Management). Mount it with a key per opening. */
 export function UserFormDialog({ editing, initial, saving, error, onCancel, onSubmit }: UserFormDialogProps) {
   const [values, setValues] = useState<UserFormValues>(initial);
+  const guard = useDiscardGuard({ dirty: formChanged(values, initial), busy: saving, onDiscard: onCancel });
   const set = <K extends keyof UserFormValues>(field: K, value: UserFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -35,7 +37,7 @@ export function UserFormDialog({ editing, initial, saving, error, onCancel, onSu
   };
 
   return (
-    <Dialog open onClose={saving ? undefined : onCancel} maxWidth="sm" fullWidth aria-labelledby="user-form-title">
+    <Dialog open onClose={guard.onClose} maxWidth="sm" fullWidth aria-labelledby="user-form-title">
       <form onSubmit={submit} noValidate>
         <DialogTitle id="user-form-title">{editing ? 'Edit User' : 'Create New User'}</DialogTitle>
         <DialogContent>
@@ -90,6 +92,7 @@ export function UserFormDialog({ editing, initial, saving, error, onCancel, onSu
           </Button>
         </DialogActions>
       </form>
+      {guard.prompt}
     </Dialog>
   );
 }

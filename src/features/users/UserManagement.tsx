@@ -10,9 +10,11 @@ import type { User } from '../../../contract/auth';
 import { apiErrorMessage } from '../../api/client';
 import { useCreateUser, useUpdateUser, useUsers } from '../../api/users';
 import { useAuth } from '../../auth/context';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { filterUsers } from '../../lib/user-search';
+import { useNotify } from '../../notifications/context';
 import { createPayload, EMPTY_USER_FORM, formFromUser, updatePayload, type UserFormValues } from './user-form';
 import { UserFormDialog } from './UserFormDialog';
 import { UsersTable } from './UsersTable';
@@ -34,6 +36,8 @@ export function UserManagement() {
   const [saveError, setSaveError] = useState<string | null>(null);
   const [busyUserId, setBusyUserId] = useState<number | null>(null);
   const [dismissedListError, setDismissedListError] = useState(0);
+  const [deactivating, setDeactivating] = useState<User | null>(null);
+  const notify = useNotify();
 
   const listError = users.isError && users.errorUpdatedAt !== dismissedListError ? 'Failed to fetch users' : null;
   const visible = useMemo(() => filterUsers(users.data ?? [], search), [users.data, search]);
@@ -49,6 +53,7 @@ export function UserManagement() {
     const onError = (error: unknown) => setSaveError(apiErrorMessage(error, 'Failed to save user'));
     const onSuccess = (saved: User) => {
       if (saved.id === me?.id) updateMe(saved);
+      notify.success(`User ${saved.username} ${dialog?.mode === 'edit' ? 'updated' : 'created'}`);
       setDialog(null);
     };
     if (dialog?.mode === 'edit') {
@@ -62,19 +67,26 @@ export function UserManagement() {
     }
   };
 
+  const setActive = (target: User, active: boolean) => {
+    setBusyUserId(target.id);
+    updateUser.mutate(
+      { id: target.id, body: { is_active: active } },
+      {
+        onSuccess: () => notify.success(`User ${target.username} ${active ? 'activated' : 'deactivated'}`),
+        onError: () => setBanner('Failed to update user status'),
+        onSettled: () => setBusyUserId(null),
+      },
+    );
+  };
+
   const toggleActive = (target: User) => {
     if (target.id === me?.id) {
       setBanner(SELF_DEACTIVATION);
       return;
     }
-    setBusyUserId(target.id);
-    updateUser.mutate(
-      { id: target.id, body: { is_active: !target.is_active } },
-      {
-        onError: () => setBanner('Failed to update user status'),
-        onSettled: () => setBusyUserId(null),
-      },
-    );
+    // Deactivating signs the user out everywhere: ask first. Activating again needs no such care.
+    if (target.is_active) setDeactivating(target);
+    else setActive(target, true);
   };
 
   return (
@@ -124,6 +136,18 @@ export function UserManagement() {
           onSubmit={save}
         />
       )}
+      <ConfirmDialog
+        open={deactivating !== null}
+        title="Deactivate user?"
+        message={`${deactivating?.full_name || deactivating?.username || ''} will be signed out and cannot sign in until the account is activated again.`}
+        confirmLabel="Deactivate"
+        confirmColor="error"
+        onConfirm={() => {
+          if (deactivating) setActive(deactivating, false);
+          setDeactivating(null);
+        }}
+        onCancel={() => setDeactivating(null)}
+      />
     </>
   );
 }

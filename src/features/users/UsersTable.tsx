@@ -54,7 +54,10 @@ export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, 
                     </Box>
                   </Box>
                 </TableCell>
-                <TableCell sx={{ wordBreak: 'break-word' }}>{user.email}</TableCell>
+                {/* Wraps at the @ when it must (break-word, unlike break-all, never narrows the column to split a word). */}
+                <TableCell sx={{ overflowWrap: 'break-word' }}>
+                  <EmailText email={user.email} />
+                </TableCell>
                 <TableCell>
                   <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
                     <Chip size="small" label={roleLabel(user.role)} color={user.role === 'admin' ? 'primary' : 'default'} />
@@ -91,5 +94,18 @@ export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, 
         </TableBody>
       </Table>
     </TableContainer>
+  );
+}
+
+/** An address with a line-break opportunity before its @, so it wraps between its two halves, not mid-word. */
+function EmailText({ email }: { email: string }) {
+  const at = email.indexOf('@');
+  if (at <= 0) return email;
+  return (
+    <>
+      {email.slice(0, at)}
+      <wbr />
+      {email.slice(at)}
+    </>
   );
 }

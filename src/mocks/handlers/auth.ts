@@ -10,11 +10,14 @@ export const authHandlers = [
     const body = await readJson<LoginRequest>(request);
     if (!body.username || !body.password) return errorResponse(400, 'Username and password are required');
     const user = findUser(body.username);
-    if (!user || user.password !== body.password || !user.is_active) return errorResponse(401, 'Incorrect username or password');
+    if (!user || user.password !== body.password) return errorResponse(401, 'Incorrect username or password');
+    if (!user.is_active) return errorResponse(403, 'This account is deactivated. Ask an administrator to activate it again.');
     user.last_login = nowIso();
     const response: LoginResponse = { access_token: openSession(user.id), token_type: 'bearer', user: toPublicUser(user) };
     return HttpResponse.json(response);
   }),
+
+  http.get('/api/auth/first-run', () => HttpResponse.json({ success: true, data: { initial_password_file: false } })),
 
   http.get('/api/auth/verify-token', ({ request }) => {
     const user = authorize(request);

@@ -22,6 +22,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Keep using this data directory (a restart); it is then not removed by stop(). */
   dataDir?: string;
+  /** Listen on this port (a restart on the address the browser already uses); a free one otherwise. */
+  port?: number;
   timeoutMs?: number;
 }
 
@@ -31,7 +33,7 @@ export interface StartOptions {
  * built in dist/ (`npm run test:e2e` builds it first).
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const ownDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'capture-e2e-'));
   const baseUrl = `http://127.0.0.1:${port}`;

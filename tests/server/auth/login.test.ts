@@ -38,7 +38,7 @@ describe('POST /api/auth/login', () => {
     expect(response.json().user.username).toBe('admin');
   });
 
-  it('refuses a wrong password, an unknown user and a deactivated user with one and the same answer', async () => {
+  it('refuses a wrong password, an unknown user and a wrong password for a deactivated user with one and the same answer', async () => {
     const { id } = await t.createUser({ username: 'gone', password: 'Gone-pass-1' });
     const admin = await t.login();
     const off = await t.request({ method: 'PUT', url: `/api/auth/users/${id}`, token: admin, payload: { is_active: false } });
@@ -47,12 +47,22 @@ describe('POST /api/auth/login', () => {
     const answers = [
       await login('admin', 'Wrong-pass-1', '10.0.0.2'),
       await login('nobody', 'Whatever-1', '10.0.0.3'),
-      await login('gone', 'Gone-pass-1', '10.0.0.4'),
+      await login('gone', 'Wrong-pass-1', '10.0.0.4'),
     ];
     for (const response of answers) {
       expect(response.statusCode).toBe(401);
       expect(errorBodySchema.parse(response.json())).toEqual({ success: false, detail: FAILED, error: FAILED });
     }
+  });
+
+  it('tells a deactivated user so only after a correct password', async () => {
+    const { id } = await t.createUser({ username: 'paused', password: 'Paused-pass-1' });
+    const admin = await t.login();
+    await t.request({ method: 'PUT', url: `/api/auth/users/${id}`, token: admin, payload: { is_active: false } });
+    const response = await login('paused', 'Paused-pass-1', '10.0.0.5');
+    expect(response.statusCode).toBe(403);
+    expect(errorBodySchema.parse(response.json()).detail).toBe('This account is deactivated. Ask an administrator to activate it again.');
+    expect(response.body).not.toMatch(/access_token/);
   });
 
   it('requires both fields and rejects unknown ones', async () => {

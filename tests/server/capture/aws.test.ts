@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amiListResponseSchema } from '../../../contract/ami';
 import { instanceDetailsResponseSchema, instancesListResponseSchema } from '../../../contract/instances';
+import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { startMoto, type MotoServer } from './helpers';
 
@@ -52,6 +53,7 @@ describe('aws capture driver against moto', () => {
     expect(baseImage).toMatch(/^ami-/);
     t = await createTestApp({ env: { CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: moto.url, AWS_REGION: 'us-east-1', AWS_IMAGE_ID: baseImage, AWS_INSTANCE_TYPE: 't3.small' } });
     token = await t.login();
+    await addMosques(t, token, 'awsmosque1');
   });
 
   afterAll(async () => {

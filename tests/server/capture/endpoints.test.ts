@@ -8,6 +8,7 @@ import { amiListResponseSchema } from '../../../contract/ami';
 import { instanceDetailsResponseSchema, instancesListResponseSchema, type InstanceDetails } from '../../../contract/instances';
 import type { ServerMessage } from '../../../contract/live';
 import type { LiveClient } from '../../../server/modules/live/hub';
+import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { killRecorders, waitFor } from './helpers';
 
@@ -35,6 +36,7 @@ describe('instances and AMI endpoints (local driver)', () => {
     token = await t.login();
     await t.app.ready();
     t.app.ctx.hub.add(live.client);
+    await addMosques(t, token, 'abc123xyz0', 'mosqueone1', 'mosquetwo2', 'mosquethr3');
     // Nothing listens on port 9: the recorder is refused until its 3 s window closes, leaving an ended instance.
     const response = await post('/api/instances/launch', launchBody({ url: 'http://127.0.0.1:9/nothing.m3u8', duration: 3, width: 320, height: 240, mosque_id: 'abc123xyz0' }));
     expect(response.statusCode, response.body).toBe(200);
@@ -130,17 +132,18 @@ describe('instances and AMI endpoints (local driver)', () => {
       const feed = fakeClient();
       broken.app.ctx.hub.add(feed.client);
       const brokenToken = await broken.login();
+      await addMosques(broken, brokenToken, 'brokenm001');
       const response = await broken.request({
         method: 'POST',
         url: '/api/instances/launch',
         token: brokenToken,
-        payload: launchBody({ url: 'https://example.com/live.m3u8', duration: 5, width: 320, height: 240, mosque_id: 'm1' }),
+        payload: launchBody({ url: 'https://example.com/live.m3u8', duration: 5, width: 320, height: 240, mosque_id: 'brokenm001' }),
       });
       expect(response.statusCode).toBe(503);
       expect(response.json().detail).toBe('ffmpeg at /nonexistent/ffmpeg (FFMPEG_PATH) is not an executable file');
       expect(feed.messages).toContainEqual({
         type: 'launch_error',
-        data: { instance_id: null, mosque_id: 'm1', job_id: null, message: 'Failed to launch: ffmpeg at /nonexistent/ffmpeg (FFMPEG_PATH) is not an executable file' },
+        data: { instance_id: null, mosque_id: 'brokenm001', job_id: null, message: 'Failed to launch: ffmpeg at /nonexistent/ffmpeg (FFMPEG_PATH) is not an executable file' },
       });
       expect((await broken.request({ method: 'GET', url: '/api/instances/', token: brokenToken })).json().data).toEqual([]);
       expect(await broken.app.ctx.capture.health()).toMatchObject({ provider: 'local', status: 'down' });
@@ -150,11 +153,11 @@ describe('instances and AMI endpoints (local driver)', () => {
   });
 
   it('launches several configs with max_workers at a time', async () => {
-    const configs = ['m-one', 'm-two', 'm-three'].map((mosque_id) => ({ url: `http://127.0.0.1:9/${mosque_id}.m3u8`, duration: 5, width: 320, height: 240, mosque_id }));
+    const configs = ['mosqueone1', 'mosquetwo2', 'mosquethr3'].map((mosque_id) => ({ url: `http://127.0.0.1:9/${mosque_id}.m3u8`, duration: 5, width: 320, height: 240, mosque_id }));
     const response = await post('/api/instances/launch', { configs, max_workers: 2 });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().message).toBe('Launched 3 instance(s)');
-    expect(response.json().data.instances.map((i: { mosque_id: string }) => i.mosque_id)).toEqual(['m-one', 'm-two', 'm-three']);
+    expect(response.json().data.instances.map((i: { mosque_id: string }) => i.mosque_id)).toEqual(['mosqueone1', 'mosquetwo2', 'mosquethr3']);
     expect(response.json().data.failed).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import type { WebSocket } from 'ws';
 import type { InstanceDetails } from '../../../contract/instances';
 import type { ServerMessage } from '../../../contract/live';
 import { buildApp, type App } from '../../../server/app';
+import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { alive, decodesCleanly, ffprobe, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from './helpers';
 
@@ -37,6 +38,7 @@ describe('local capture driver', () => {
     [t, source] = await Promise.all([createTestApp(), startHlsSource()]);
     app = t.app;
     token = await t.login();
+    await addMosques(t, token, 'testmosqu1', 'restartm01', 'restartm02');
   });
 
   afterAll(async () => {
@@ -47,7 +49,7 @@ describe('local capture driver', () => {
   });
 
   it('records a live HLS stream for its whole window at the requested frame size', { timeout: 60_000 }, async () => {
-    const launched = await launch({ url: source.url, duration: 8, width: 320, height: 180, mosque_id: 'testmosque1' });
+    const launched = await launch({ url: source.url, duration: 8, width: 320, height: 180, mosque_id: 'testmosqu1' });
     expect(launched.state).toBe('pending');
 
     const ended = await until(launched.id, 'to finish', (d) => d.state === 'stopped');
@@ -55,7 +57,7 @@ describe('local capture driver', () => {
     expect(ended.recording).toMatchObject({ status: 'captured', reason: null, file_name: '20261123T090000Z.mp4', expected_seconds: 8, gaps: [], reconnects: 0 });
     expect(ended.recording?.covered_seconds).toBeGreaterThanOrEqual(7.92);
 
-    const file = path.join(t.config.dataDir, 'recordings', 'testmosque1', '20261123T090000Z.mp4');
+    const file = path.join(t.config.dataDir, 'recordings', 'testmosqu1', '20261123T090000Z.mp4');
     const probe = ffprobe(file);
     expect(probe).toMatchObject({ width: 320, height: 180 });
     // A live reader starts a few segments behind the live edge: the file may hold a little more than the window.
@@ -75,7 +77,7 @@ describe('local capture driver', () => {
     expect(download.rawPayload.length).toBe(fs.statSync(file).size);
     expect((await t.request({ method: 'GET', url: ended.recording?.download_url ?? '' })).statusCode).toBe(401);
 
-    const list = await get<{ recordings: { instance_id: string; status: string }[] }>('/api/recordings?mosque_id=testmosque1');
+    const list = await get<{ recordings: { instance_id: string; status: string }[] }>('/api/recordings?mosque_id=testmosqu1');
     expect(list.recordings).toEqual([expect.objectContaining({ instance_id: launched.id, status: 'captured' })]);
   });
 
@@ -147,8 +149,8 @@ describe('local capture driver', () => {
   });
 
   it('a restarted server re-adopts running recorders; one that died meanwhile is started again', { timeout: 90_000 }, async () => {
-    const survivor = await launch({ url: source.url, duration: 12, width: 320, height: 240, mosque_id: 'restart1' });
-    const victim = await launch({ url: source.url, duration: 20, width: 320, height: 240, mosque_id: 'restart2' });
+    const survivor = await launch({ url: source.url, duration: 12, width: 320, height: 240, mosque_id: 'restartm01' });
+    const victim = await launch({ url: source.url, duration: 20, width: 320, height: 240, mosque_id: 'restartm02' });
     await until(survivor.id, 'to run', (d) => d.state === 'running');
     await until(victim.id, 'to run', (d) => d.state === 'running');
 
@@ -174,7 +176,7 @@ describe('local capture driver', () => {
 
     const done = await until(survivor.id, 'to complete after the restart', (d) => d.state === 'stopped', 30_000);
     expect(done.recording?.status).toBe('captured');
-    const probe = ffprobe(path.join(t.config.dataDir, 'recordings', 'restart1', done.recording?.file_name ?? ''));
+    const probe = ffprobe(path.join(t.config.dataDir, 'recordings', 'restartm01', done.recording?.file_name ?? ''));
     expect(probe.duration).toBeGreaterThanOrEqual(11.9);
   });
 });

@@ -88,7 +88,8 @@ describe('authorization matrix: every registered route x {no token, user, superu
     const publicApi = entries.filter((e) => e.access === 'public' && e.url.startsWith('/api')).map(label);
     // DESIGN.md: every /api route but login needs a live session; user management needs a superuser
     // (and so does saving repository access). Loosening any of these must be a deliberate edit here.
-    expect(publicApi).toEqual(['POST /api/auth/login']);
+    // The login page's first-run hint answers only whether the password file exists (tests/server/auth/first-run.test.ts).
+    expect(publicApi).toEqual(['GET /api/auth/first-run', 'HEAD /api/auth/first-run', 'POST /api/auth/login']);
     const superuserOnly = entries.filter((e) => e.access === 'superuser' && e.method !== 'HEAD').map(label).sort();
     expect(superuserOnly).toEqual(
       ['GET /api/auth/users', 'POST /api/auth/users', 'PUT /api/auth/users/:id', 'POST /api/auth/register', 'POST /api/github/configure', 'DELETE /api/recordings/:id'].sort(),

@@ -105,6 +105,14 @@ describe('Change Password page', { timeout: 15_000 }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^Failed to change password$/);
   });
 
+  it('reads "Password change failed" when the answer does not confirm the change', async () => {
+    server.use(http.post('/api/auth/change-password', () => HttpResponse.json({ success: false })));
+    const { fill, submit } = await open();
+    await fill(MOCK_ADMIN.password, 'New-password-1', 'New-password-1');
+    await submit();
+    expect(await screen.findByRole('alert')).toHaveTextContent(/^Password change failed$/);
+  });
+
   it('falls back to "An error occurred" when there is no answer', async () => {
     server.use(http.post('/api/auth/change-password', () => HttpResponse.error()));
     const { fill, submit } = await open();

@@ -45,7 +45,7 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
     expect(field('Duration (seconds)')).toHaveValue(7200);
     expect(field('Width')).toHaveValue(1280);
     expect(field('Height')).toHaveValue(720);
-    expect(field('Mosque ID')).toHaveValue('');
+    expect(field('Mosque')).toHaveValue('');
     expect(dialog().getByRole('combobox', { name: 'Method' })).toHaveTextContent('api');
   });
 
@@ -77,14 +77,21 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
     await user.type(field('Duration (seconds)'), '90.7');
     await fill(user, 'Width', '640');
     await fill(user, 'Height', '360');
-    await fill(user, 'Mosque ID', 'abc123defg');
+    // The mosque is picked by name; its id is what is sent.
+    await user.type(field('Mosque'), 'London Cen');
+    await user.click(await screen.findByRole('option', { name: /London Central Mosque/ }));
+    expect(field('Mosque')).toHaveValue('London Central Mosque');
     await user.click(launchButton());
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(bodies).toEqual([
-      { configs: [{ url: 'https://example.com/live.m3u8', duration: 90, width: 640, height: 360, mosque_id: 'abc123defg', method: 'api' }], max_workers: 1 },
+      { configs: [{ url: 'https://example.com/live.m3u8', duration: 90, width: 640, height: 360, mosque_id: 'lcm4r8k2p1', method: 'api' }], max_workers: 1 },
     ]);
     expect(await screen.findByText('Launched 1 instance(s)')).toBeInTheDocument();
-    expect(await screen.findByText(/capture-abc123defg-/)).toBeInTheDocument();
+    const launched = await screen.findByText(/capture-lcm4r8k2p1-/);
+    // The table names the mosque, with its id beneath.
+    const tr = within(launched.closest('tr') as HTMLElement);
+    expect(tr.getByText('London Central Mosque')).toBeInTheDocument();
+    expect(tr.getByText('lcm4r8k2p1')).toBeInTheDocument();
   });
 
   it('sends mosque_id null when it is left empty, with the default numbers', async () => {
@@ -115,12 +122,14 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
   });
 
   it("shows the server's message when the launch is refused, and keeps what was typed", async () => {
+    // A refusal that belongs to no field (field errors are shown beside their fields: launch-validation.test.tsx).
+    const detail = 'The fleet is at its limit of 20 instances';
+    server.use(http.post('/api/instances/launch', () => HttpResponse.json({ success: false, detail, error: detail }, { status: 409 })));
     const { user } = await openLaunch();
     await fill(user, /Stream URL/, 'https://example.com/live.m3u8');
-    await fill(user, 'Width', '641');
     await user.click(launchButton());
     const alert = await dialog().findByRole('alert');
-    expect(alert).toHaveTextContent('Width must be an even number');
+    expect(alert).toHaveTextContent(detail);
     expect(field(/Stream URL/)).toHaveValue('https://example.com/live.m3u8');
     await user.click(within(alert).getByRole('button', { name: /close/i }));
     expect(dialog().queryByRole('alert')).not.toBeInTheDocument();

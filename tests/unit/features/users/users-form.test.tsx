@@ -51,6 +51,7 @@ describe('Create New User', { timeout: 20_000 }, () => {
     await user.click(dialog().getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(await screen.findByText('@amina')).toBeInTheDocument();
+    expect(await screen.findByText('User amina created')).toBeInTheDocument();
     expect(bodies).toEqual([
       { username: 'amina', email: 'amina@example.com', full_name: 'Amina Yusuf', password: 'Amina-pass-1', role: 'user', is_active: true, is_superuser: true },
     ]);

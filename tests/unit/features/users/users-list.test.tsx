@@ -106,11 +106,17 @@ describe('activating and deactivating', { timeout: 15_000 }, () => {
     });
     const { user } = await openUsers();
     await user.click(row('operator').getByRole('button', { name: 'Deactivate operator' }));
+    // Deactivation asks first; nothing is sent until it is confirmed.
+    const confirm = within(await screen.findByRole('dialog', { name: 'Deactivate user?' }));
+    expect(body).toBeUndefined();
+    await user.click(confirm.getByRole('button', { name: 'Deactivate' }));
     await waitFor(() => expect(row('operator').getByText('Inactive')).toBeInTheDocument());
     expect(body).toEqual({ is_active: false });
+    expect(await screen.findByText('User operator deactivated')).toBeInTheDocument();
     await user.click(row('operator').getByRole('button', { name: 'Activate operator' }));
     await waitFor(() => expect(row('operator').getByText('Active')).toBeInTheDocument());
     expect(body).toEqual({ is_active: true });
+    expect(await screen.findByText('User operator activated')).toBeInTheDocument();
     server.events.removeAllListeners();
   });
 
@@ -118,6 +124,7 @@ describe('activating and deactivating', { timeout: 15_000 }, () => {
     server.use(http.put('/api/auth/users/:id', () => HttpResponse.json({ success: false, detail: 'nope', error: 'nope' }, { status: 409 })));
     const { user } = await openUsers();
     await user.click(row('operator').getByRole('button', { name: 'Deactivate operator' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Deactivate user?' })).getByRole('button', { name: 'Deactivate' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update user status');
   });
 

@@ -1,0 +1,96 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/**
+ * Lazy page modules that survive a server outage. React.lazy remembers a failed import for good, so a page
+ * whose chunk could not load while the server was down would stay blank after it came back. Here a failed
+ * load is retried a few times, then reported as a ChunkLoadError; `retryFailedChunks()` makes every failed
+ * page load afresh the next time it renders.
+ */
+
+export type ChunkFailure = 'unreachable' | 'stale-release';
+
+export class ChunkLoadError extends Error {
+  constructor(
+    readonly failure: ChunkFailure,
+    cause: unknown,
+  ) {
+    super(failure === 'unreachable' ? 'The server cannot be reached' : 'This version of the console is out of date', { cause });
+    this.name = 'ChunkLoadError';
+  }
+}
+
+/** Delays between the attempts of one load (ms): three quick tries cover a blip. */
+export const CHUNK_RETRY_DELAYS_MS = [300, 1000];
+/** A second reload for a missing chunk within this window means reloading does not help: show the error instead. */
+const RELOAD_GUARD_MS = 60_000;
+const RELOAD_KEY = 'chunk-reload-at';
+
+/** Whether the server answers at all (any HTTP status): the page itself, never cached. */
+export async function serverAnswers(): Promise<boolean> {
+  try {
+    await fetch(new URL('/', window.location.href), { method: 'HEAD', cache: 'no-store' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The server answers but the chunk is not there: a new release replaced the file names. Reload the page
+ * once (returns true); if a reload for this reason just happened, it did not help (returns false).
+ */
+function reloadOnce(now = Date.now()): boolean {
+  const last = Number(sessionStorage.getItem(RELOAD_KEY) ?? 0);
+  if (now - last < RELOAD_GUARD_MS) return false;
+  sessionStorage.setItem(RELOAD_KEY, String(now));
+  window.location.reload();
+  return true;
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function loadWithRetry<T>(load: () => Promise<T>, delays = CHUNK_RETRY_DELAYS_MS): Promise<T> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt <= delays.length; attempt += 1) {
+    if (attempt > 0) await wait(delays[attempt - 1]);
+    try {
+      return await load();
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  if (!(await serverAnswers())) throw new ChunkLoadError('unreachable', lastError);
+  // A reload replaces this page; until it happens nothing should render.
+  if (reloadOnce()) return new Promise<T>(() => undefined);
+  throw new ChunkLoadError('stale-release', lastError);
+}
+
+const failedLoads = new Set<() => void>();
+
+/** Makes every page whose chunk failed to load try again on its next render. */
+export function retryFailedChunks(): void {
+  const resets = [...failedLoads];
+  failedLoads.clear();
+  for (const reset of resets) reset();
+}
+
+/** Like React.lazy, with retries and a fresh attempt after `retryFailedChunks()`. */
+export function recoverableLazy<P extends object>(
+  load: () => Promise<{ default: ComponentType<P> }>,
+  retryDelays = CHUNK_RETRY_DELAYS_MS,
+): ComponentType<P> {
+  let Current: LazyExoticComponent<ComponentType<P>>;
+  const arm = () => {
+    Current = lazy(() =>
+      loadWithRetry(load, retryDelays).catch((error: unknown) => {
+        failedLoads.add(arm);
+        throw error;
+      }),
+    );
+  };
+  arm();
+  function RecoverablePage(props: P) {
+    return <Current {...props} />;
+  }
+  return RecoverablePage;
+}

@@ -1,0 +1,73 @@
+import { render, screen } from '@testing-library/react';
+import { http, HttpResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { ChunkErrorBoundary } from '../../../src/app/ChunkErrorBoundary';
+import { recoverableLazy } from '../../../src/app/recoverable-lazy';
+import { Suspense } from 'react';
+import { server } from '../support/server';
+
+function Page() {
+  return <p>Page loaded</p>;
+}
+
+/** A page loader that fails while `down` says so, counting its calls. */
+function flakyLoader() {
+  const state = { down: true, calls: 0 };
+  const load = () => {
+    state.calls += 1;
+    return state.down ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve({ default: Page });
+  };
+  return { state, load };
+}
+
+function serverDown(down: boolean) {
+  server.use(http.head('*/', () => (down ? HttpResponse.error() : new HttpResponse(null, { status: 200 }))));
+}
+
+function mount(LazyPage: React.ComponentType) {
+  return render(
+    <ChunkErrorBoundary>
+      <Suspense fallback={<p>Loading</p>}>
+        <LazyPage />
+      </Suspense>
+    </ChunkErrorBoundary>,
+  );
+}
+
+describe('recoverable lazy pages', () => {
+  it('retries a failed chunk before giving up', async () => {
+    const { state, load } = flakyLoader();
+    let failures = 2;
+    const LazyPage = recoverableLazy(() => (failures-- > 0 ? load() : ((state.down = false), load())), [1, 1]);
+    mount(LazyPage);
+    expect(await screen.findByText('Page loaded')).toBeInTheDocument();
+    expect(state.calls).toBe(3);
+  });
+
+  it('says the server cannot be reached, then loads the page by itself once it answers', async () => {
+    serverDown(true);
+    const { state, load } = flakyLoader();
+    mount(recoverableLazy(load, [1]));
+    expect(await screen.findByText('Cannot reach the server')).toBeInTheDocument();
+    expect(screen.queryByText('Page loaded')).not.toBeInTheDocument();
+
+    state.down = false;
+    serverDown(false);
+    window.dispatchEvent(new Event('online'));
+    expect(await screen.findByText('Page loaded')).toBeInTheDocument();
+  });
+
+  it('reloads once when the server answers but the chunk is gone (new release), then explains', async () => {
+    serverDown(false);
+    sessionStorage.clear();
+    const { load } = flakyLoader();
+    mount(recoverableLazy(load, []));
+    await expect.poll(() => sessionStorage.getItem('chunk-reload-at')).not.toBeNull();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+
+    // The reload did not help (same release still missing the file): no loop, an explanation instead.
+    mount(recoverableLazy(flakyLoader().load, []));
+    expect(await screen.findByText('A new version of the console is available')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
+  });
+});
