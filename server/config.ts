@@ -13,6 +13,8 @@ const flag = z
   .optional()
   .transform((value) => (value === undefined || value === '' ? undefined : value === '1' || value === 'true'));
 
+const listOf = (text: string) => text.split(',').map((item) => item.trim()).filter(Boolean);
+
 /** Every environment variable the server reads; all optional (DESIGN.md, "Contract for running it"). */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -52,6 +54,16 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_STREAM: flag,
   ALLOWED_ORIGINS: optionalText,
+  ALARM_WEBHOOK_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'ALARM_WEBHOOK_URL must be an http(s) URL' }).optional()),
+  ALARM_WEBHOOK_SECRET: optionalText.refine((secret) => secret === undefined || secret.length >= 16, 'ALARM_WEBHOOK_SECRET must be at least 16 characters'),
+  SMTP_URL: optionalText.refine((url) => url === undefined || /^smtps?:\/\/[^/]+/.test(url), 'SMTP_URL must be an smtp:// or smtps:// URL'),
+  ALARM_EMAIL_TO: optionalText.pipe(z.string().transform(listOf).pipe(z.array(z.email('ALARM_EMAIL_TO must be e-mail addresses separated by commas'))).optional()),
+  ALARM_EMAIL_FROM: optionalText.pipe(z.email('ALARM_EMAIL_FROM must be an e-mail address').default('alarms@capture.localhost')),
+}).superRefine((env, ctx) => {
+  // A half-configured channel would silently deliver nothing: say so at start instead.
+  if (env.ALARM_WEBHOOK_SECRET && !env.ALARM_WEBHOOK_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_WEBHOOK_SECRET'], message: 'ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not' });
+  if (env.SMTP_URL && !env.ALARM_EMAIL_TO) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'SMTP_URL is set but ALARM_EMAIL_TO (who receives alarms) is not' });
+  if (env.ALARM_EMAIL_TO && !env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_EMAIL_TO'], message: 'ALARM_EMAIL_TO is set but SMTP_URL (how to send) is not' });
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -90,6 +102,13 @@ export interface Config {
   demoStream: boolean;
   /** Origins allowed to open the live socket besides the server's own. */
   allowedOrigins: string[];
+  /** Outbound alarm webhook (Slack, Teams or any receiver) and the key its body is signed with. */
+  alarmWebhookUrl: string | undefined;
+  alarmWebhookSecret: string | undefined;
+  /** Alarm e-mail: SMTP server URL (may hold credentials: never logged), recipients and sender. */
+  smtpUrl: string | undefined;
+  alarmEmailTo: string[];
+  alarmEmailFrom: string;
   /** Directory of the built console; absent in tests that do not serve it. */
   consoleDir: string | undefined;
 }
@@ -132,7 +151,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
-    allowedOrigins: e.ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean) ?? [],
+    allowedOrigins: e.ALLOWED_ORIGINS ? listOf(e.ALLOWED_ORIGINS) : [],
+    alarmWebhookUrl: e.ALARM_WEBHOOK_URL,
+    alarmWebhookSecret: e.ALARM_WEBHOOK_SECRET,
+    smtpUrl: e.SMTP_URL,
+    alarmEmailTo: e.ALARM_EMAIL_TO ?? [],
+    alarmEmailFrom: e.ALARM_EMAIL_FROM,
     consoleDir: path.resolve('dist'),
   };
 }

@@ -7,6 +7,7 @@ import { mosquesMigration } from './003_mosques';
 import { schedulerMigration } from './004_scheduler';
 import { monitoringMigration } from './005_monitoring';
 import { alarmsMigration } from './007_alarms';
+import { alarmDeliveriesMigration } from './010_alarm_deliveries';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -16,6 +17,7 @@ const migrations: Record<string, DialectMigration> = {
   '004_scheduler': schedulerMigration,
   '005_monitoring': monitoringMigration,
   '007_alarms': alarmsMigration,
+  '010_alarm_deliveries': alarmDeliveriesMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

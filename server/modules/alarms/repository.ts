@@ -61,4 +61,15 @@ export class AlarmsRepository {
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }
+
+  /** Open alarms counted by kind and severity (the /metrics gauge). */
+  async openCounts(): Promise<{ kind: string; severity: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('alarms')
+      .select((eb) => ['kind', 'severity', eb.fn.countAll<number | string>().as('count')])
+      .where('resolved_at', 'is', null)
+      .groupBy(['kind', 'severity'])
+      .execute();
+    return rows.map((row) => ({ kind: row.kind, severity: row.severity, count: Number(row.count) }));
+  }
 }
