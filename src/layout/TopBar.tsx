@@ -7,6 +7,7 @@ import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
 import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
 import { useLocation } from 'react-router-dom';
+import { AlarmBell } from '../features/alarms/AlarmBell';
 import { useLive } from '../live/context';
 import { pageTitle } from '../lib/page-title';
 import { SIDEBAR_WIDTH } from './nav-items';
@@ -45,6 +46,7 @@ export function TopBar({ onMenuClick }: { onMenuClick: () => void }) {
             label={connected ? 'Live' : 'Offline'}
             aria-label={connected ? 'Live feed connected' : 'Live feed offline'}
           />
+          <AlarmBell />
           <UserMenu />
         </Box>
       </Toolbar>
