@@ -12,6 +12,7 @@ import { AlarmDeliveriesRepository } from './delivery-repository';
 import { registerAlarmHealth } from './health';
 import { AlarmsRepository } from './repository';
 import { AlarmsService, toAlarm } from './service';
+import { emailChannel } from './email';
 import { webhookChannel } from './webhook';
 
 /** Retry timing of outbound deliveries (tests shorten it). */
@@ -41,10 +42,11 @@ export interface AlarmsModuleDeps {
 function channelsOf(config: Config): DeliveryChannel[] {
   const channels: DeliveryChannel[] = [];
   if (config.alarmWebhookUrl) channels.push(webhookChannel({ url: config.alarmWebhookUrl, secret: config.alarmWebhookSecret }));
+  if (config.smtpUrl) channels.push(emailChannel({ smtpUrl: config.smtpUrl, to: config.alarmEmailTo, from: config.alarmEmailFrom }));
   return channels;
 }
 
-/** Alarms with their live feed, outbound delivery (webhook), health term and /metrics gauge. */
+/** Alarms with their live feed, outbound delivery (webhook, e-mail), health term and /metrics gauge. */
 export function createAlarmsModule(deps: AlarmsModuleDeps): AlarmsModule {
   const { db, clock, hub, log } = deps;
   const repository = new AlarmsRepository(db);
