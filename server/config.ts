@@ -57,7 +57,16 @@ const envSchema = z.object({
   ALARM_WEBHOOK_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'ALARM_WEBHOOK_URL must be an http(s) URL' }).optional()),
   ALARM_WEBHOOK_SECRET: optionalText.refine((secret) => secret === undefined || secret.length >= 16, 'ALARM_WEBHOOK_SECRET must be at least 16 characters'),
   SMTP_URL: optionalText.refine((url) => url === undefined || /^smtps?:\/\/[^/]+/.test(url), 'SMTP_URL must be an smtp:// or smtps:// URL'),
-  ALARM_EMAIL_TO: optionalText.pipe(z.string().transform(listOf).pipe(z.array(z.email('ALARM_EMAIL_TO must be e-mail addresses separated by commas'))).optional()),
+  ALARM_EMAIL_TO: optionalText.pipe(
+    z
+      .string()
+      .transform(listOf)
+      .superRefine((addresses, ctx) => {
+        const bad = addresses.filter((address) => !z.email().safeParse(address).success);
+        if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `${bad.join(', ')} ${bad.length === 1 ? 'is not an e-mail address' : 'are not e-mail addresses'} (separate addresses by commas)` });
+      })
+      .optional(),
+  ),
   ALARM_EMAIL_FROM: optionalText.pipe(z.email('ALARM_EMAIL_FROM must be an e-mail address').default('alarms@capture.localhost')),
 }).superRefine((env, ctx) => {
   // A half-configured channel would silently deliver nothing: say so at start instead.
