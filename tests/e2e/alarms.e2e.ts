@@ -87,7 +87,8 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
     const { data } = await api<AlarmsResponse>('/api/alarms?status=open');
     expect(data.alarms).toHaveLength(1);
     expect(data.alarms[0]).toMatchObject({ kind: 'capture_failed', severity: 'critical', acknowledged_at: null, resolved_at: null });
-    expect(data.alarms[0].instance_id).toMatch(/\S/);
+    // It names what failed: the instance (an ad-hoc capture) or the mosque.
+    expect(data.alarms[0].instance_id ?? data.alarms[0].mosque_id).toMatch(/\S/);
     await expect.poll(() => hooks.length, { timeout: 15_000 }).toBe(1);
     expect(hooks[0]).toEqual({ text: expect.stringMatching(/^🔴 CRITICAL \S+: .+ \(\w+day \d{4}-\d{2}-\d{2}\)$/) as string, signed: true });
     await page.mouse.move(0, 0);
@@ -105,7 +106,8 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
     const [alarm] = data.alarms;
     await item.getByText(alarm.message).waitFor();
     await item.getByText('Webhook: delivered').waitFor();
-    expect(await item.getByRole('link', { name: alarm.instance_id ?? '' }).getAttribute('href')).toBe('/instances');
+    const link = alarm.instance_id ? { name: alarm.instance_id, href: '/instances' } : { name: alarm.mosque_name ?? alarm.mosque_id ?? '', href: '/config' };
+    expect(await item.getByRole('link', { name: link.name }).getAttribute('href')).toBe(link.href);
     await page.mouse.move(0, 0);
     await screenshot(page, 'alarms-list-open');
 

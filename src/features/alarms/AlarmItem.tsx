@@ -4,6 +4,7 @@ import Chip from '@mui/material/Chip';
 import Link from '@mui/material/Link';
 import ListItem from '@mui/material/ListItem';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ListedAlarm } from '../../../contract/alarms';
 import { formatDateTime } from '../../lib/dates';
@@ -12,7 +13,7 @@ import { ALARM_KIND_LABELS, alarmState, alarmTitle, deliveryLabel } from './alar
 const STATE_COLORS = { Open: 'error', Acknowledged: 'warning', Resolved: 'success' } as const;
 const DELIVERY_COLORS = { pending: 'default', retrying: 'warning', delivered: 'success', failed: 'error' } as const;
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Typography component="span" variant="body2" color="textSecondary" sx={{ mr: 2, overflowWrap: 'anywhere' }}>
       {label}:{' '}
