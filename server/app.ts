@@ -46,6 +46,7 @@ import type { CaptureProvider } from './capture/provider';
 import { createCaptureModule, registerCaptureModule } from './modules/instances';
 import { createAlarmsModule, type AlarmDeliveryOptions } from './modules/alarms';
 import { registerAlarmRoutes } from './modules/alarms/routes';
+import { registerRecordingsLibrary } from './modules/recordings/library-module';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -111,12 +112,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const alarmsModule = createAlarmsModule({ config, db: db.kysely, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery });
   const { alarms } = alarmsModule;
+  const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log });
   const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver });
   const scheduler = createScheduler(
     { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
     options.scheduler,
   );
-  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images, alarms };
+  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images, alarms, recordingsLibrary };
 
   registerErrorHandling(app);
   registerInputGuard(app);

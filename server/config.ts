@@ -53,6 +53,8 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalText.refine((token) => token === undefined || token.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_STREAM: flag,
+  // Recordings that ended more than this many days ago are removed daily; unset keeps them until deleted.
+  RETENTION_DAYS: optionalText.pipe(z.coerce.number<string | undefined>('RETENTION_DAYS must be a number').int().min(1).max(36_500).optional()),
   ALLOWED_ORIGINS: optionalText,
   ALARM_WEBHOOK_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'ALARM_WEBHOOK_URL must be an http(s) URL' }).optional()),
   ALARM_WEBHOOK_SECRET: optionalText.refine((secret) => secret === undefined || secret.length >= 16, 'ALARM_WEBHOOK_SECRET must be at least 16 characters'),
@@ -109,6 +111,8 @@ export interface Config {
   metricsToken: string | undefined;
   logLevel: string;
   demoStream: boolean;
+  /** Days recordings are kept after they end; undefined keeps them until deleted. */
+  retentionDays: number | undefined;
   /** Origins allowed to open the live socket besides the server's own. */
   allowedOrigins: string[];
   /** Outbound alarm webhook (Slack, Teams or any receiver) and the key its body is signed with. */
@@ -160,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
+    retentionDays: e.RETENTION_DAYS,
     allowedOrigins: e.ALLOWED_ORIGINS ? listOf(e.ALLOWED_ORIGINS) : [],
     alarmWebhookUrl: e.ALARM_WEBHOOK_URL,
     alarmWebhookSecret: e.ALARM_WEBHOOK_SECRET,
