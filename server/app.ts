@@ -113,7 +113,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const alarmsModule = createAlarmsModule({ config, db: db.kysely, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery });
   const { alarms } = alarmsModule;
   const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log });
-  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver });
+  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, alarms });
   const scheduler = createScheduler(
     { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
     options.scheduler,

@@ -88,7 +88,7 @@ export class CaptureLauncher implements RecordingLauncher {
   async launch(request: LaunchRequest): Promise<{ instanceId: string }> {
     const launched = await this.services().capture.launch(
       { url: request.url, duration: request.duration, width: request.width, height: request.height, mosque_id: request.mosqueId || null, method: 'api' },
-      { jobId: request.jobId, idempotencyKey: request.idempotencyKey },
+      { jobId: request.jobId, idempotencyKey: request.idempotencyKey, windowStart: request.windowStart, windowEnd: request.windowEnd },
     );
     return { instanceId: launched.launchId };
   }

@@ -15,6 +15,9 @@ export interface LaunchRequest {
   mosqueId: string;
   /** The job id: launching the same job twice (a retry after a crash) must not start two recorders. */
   idempotencyKey: string;
+  /** The job's recording window (ISO UTC): the recorder keeps trying until windowEnd. */
+  windowStart?: string;
+  windowEnd?: string;
 }
 
 /** Starts one recording. Throws when the launch failed; the scheduler retries with back-off. */

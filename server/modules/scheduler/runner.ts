@@ -200,6 +200,7 @@ export class SchedulerRunner {
           height: job.height ?? 720,
           mosqueId: job.mosque_id ?? '',
           idempotencyKey: job.id,
+          ...(job.recording_start && job.recording_end ? { windowStart: job.recording_start, windowEnd: job.recording_end } : {}),
         }),
         LAUNCH_TIMEOUT_MS,
       );
