@@ -60,7 +60,27 @@ export const alarmsQuerySchema = z.strictObject({
 });
 export type AlarmsQuery = z.input<typeof alarmsQuerySchema>;
 
-export const alarmsResponseSchema = envelope(z.object({ alarms: z.array(alarmSchema) }));
+/** How far one alarm change got through one outbound channel (webhook, e-mail). */
+export const alarmDeliverySchema = z.object({
+  channel: z.enum(['webhook', 'email']),
+  /** Which change of the alarm this delivery announces. */
+  event: z.enum(['raised', 'resolved']),
+  /** `retrying`: an attempt failed and another is scheduled; `failed`: every attempt failed. */
+  state: z.enum(['pending', 'retrying', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  last_attempt_at: instantSchema.nullable(),
+  next_attempt_at: instantSchema.nullable(),
+  /** Why the last attempt failed (never the URL or a credential). */
+  last_error: z.string().nullable(),
+  delivered_at: instantSchema.nullable(),
+});
+export type AlarmDelivery = z.infer<typeof alarmDeliverySchema>;
+
+/** An alarm as the list returns it: with the state of its outbound deliveries. */
+export const listedAlarmSchema = alarmSchema.extend({ deliveries: z.array(alarmDeliverySchema) });
+export type ListedAlarm = z.infer<typeof listedAlarmSchema>;
+
+export const alarmsResponseSchema = envelope(z.object({ alarms: z.array(listedAlarmSchema) }));
 export type AlarmsResponse = z.infer<typeof alarmsResponseSchema>;
 
 export const alarmIdParamsSchema = z.strictObject({

@@ -50,10 +50,8 @@ import { registerPrayerTimeRoutes } from './modules/prayer-times/routes';
 import { PrayerTimesService } from './modules/prayer-times/service';
 import type { CaptureProvider } from './capture/provider';
 import { createCaptureModule, registerCaptureModule } from './modules/instances';
-import { ALARMS_MAX_LIMIT } from '../contract/alarms';
-import { AlarmsRepository } from './modules/alarms/repository';
+import { createAlarmsModule, type AlarmDeliveryOptions } from './modules/alarms';
 import { registerAlarmRoutes } from './modules/alarms/routes';
-import { AlarmsService } from './modules/alarms/service';
 import { registerRecordingsLibrary } from './modules/recordings/library-module';
 
 export interface BuildOptions {
@@ -71,6 +69,8 @@ export interface BuildOptions {
   liveSessionCheckMs?: number;
   /** Told of every route as it is registered (the authorization matrix test enumerates them). */
   onRoute?: (route: RouteOptions) => void;
+  /** Retry timing of alarm webhook and e-mail deliveries (tests shorten it). */
+  alarmDelivery?: AlarmDeliveryOptions;
 }
 
 const LIVE_SESSION_CHECK_MS = 30_000;
@@ -129,8 +129,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     activity,
     log: app.log,
   });
-  const alarms = new AlarmsService({ repository: new AlarmsRepository(db.kysely), clock, activity, publish: (message) => hub.publish(message), log: app.log });
-  hub.addGreeting(async () => ({ type: 'alarms', data: { alarms: await alarms.list('open', ALARMS_MAX_LIMIT) } }));
+  const alarmsModule = createAlarmsModule({ config, db: db.kysely, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery });
+  const { alarms } = alarmsModule;
   const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log });
   const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, alarms,
     listeningPort: () => {
@@ -166,7 +166,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerMonitoringRoutes(app, { monitoring, metricsToken: config.metricsToken });
   registerGithubRoutes(app, github);
   registerSchedulerRoutes(app, scheduler);
-  registerAlarmRoutes(app, alarms);
+  registerAlarmRoutes(app, alarmsModule);
+  app.addHook('onReady', () => alarmsModule.deliveries.resume());
+  app.addHook('preClose', () => alarmsModule.deliveries.close());
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
   registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });

@@ -79,6 +79,25 @@ const envSchema = z.object({
     (value) => splitList(value).every(isProxyEntry),
     'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal)',
   ),
+  ALARM_WEBHOOK_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'ALARM_WEBHOOK_URL must be an http(s) URL' }).optional()),
+  ALARM_WEBHOOK_SECRET: optionalText.refine((secret) => secret === undefined || secret.length >= 16, 'ALARM_WEBHOOK_SECRET must be at least 16 characters'),
+  SMTP_URL: optionalText.refine((url) => url === undefined || /^smtps?:\/\/[^/]+/.test(url), 'SMTP_URL must be an smtp:// or smtps:// URL'),
+  ALARM_EMAIL_TO: optionalText.pipe(
+    z
+      .string()
+      .transform(splitList)
+      .superRefine((addresses, ctx) => {
+        const bad = addresses.filter((address) => !z.email().safeParse(address).success);
+        if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `${bad.join(', ')} ${bad.length === 1 ? 'is not an e-mail address' : 'are not e-mail addresses'} (separate addresses by commas)` });
+      })
+      .optional(),
+  ),
+  ALARM_EMAIL_FROM: optionalText.pipe(z.email('ALARM_EMAIL_FROM must be an e-mail address').default('alarms@capture.localhost')),
+}).superRefine((env, ctx) => {
+  // A half-configured channel would silently deliver nothing: say so at start instead.
+  if (env.ALARM_WEBHOOK_SECRET && !env.ALARM_WEBHOOK_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_WEBHOOK_SECRET'], message: 'ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not' });
+  if (env.SMTP_URL && !env.ALARM_EMAIL_TO) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'SMTP_URL is set but ALARM_EMAIL_TO (who receives alarms) is not' });
+  if (env.ALARM_EMAIL_TO && !env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_EMAIL_TO'], message: 'ALARM_EMAIL_TO is set but SMTP_URL (how to send) is not' });
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -129,6 +148,13 @@ export interface Config {
   allowedOrigins: string[];
   /** Proxies trusted to name the client in X-Forwarded-For (addresses, CIDR ranges); empty: none. */
   trustProxy: string[];
+  /** Outbound alarm webhook (Slack, Teams or any receiver) and the key its body is signed with. */
+  alarmWebhookUrl: string | undefined;
+  alarmWebhookSecret: string | undefined;
+  /** Alarm e-mail: SMTP server URL (may hold credentials: never logged), recipients and sender. */
+  smtpUrl: string | undefined;
+  alarmEmailTo: string[];
+  alarmEmailFrom: string;
   /** Directory of the built console; absent in tests that do not serve it. */
   consoleDir: string | undefined;
 }
@@ -180,6 +206,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateStreamHosts: e.ALLOW_PRIVATE_STREAM_HOSTS ?? false,
     allowedOrigins: splitList(e.ALLOWED_ORIGINS),
     trustProxy: splitList(e.TRUST_PROXY),
+    alarmWebhookUrl: e.ALARM_WEBHOOK_URL,
+    alarmWebhookSecret: e.ALARM_WEBHOOK_SECRET,
+    smtpUrl: e.SMTP_URL,
+    alarmEmailTo: e.ALARM_EMAIL_TO ?? [],
+    alarmEmailFrom: e.ALARM_EMAIL_FROM,
     consoleDir: path.resolve('dist'),
   };
 }

@@ -216,6 +216,22 @@ export interface AlarmsTable {
   updated_at: string;
 }
 
+/** One outbound delivery of an alarm change (contract/alarms.ts, alarmDeliverySchema). */
+export interface AlarmDeliveriesTable {
+  /** `dlv-` + 16 hex. */
+  id: string;
+  alarm_id: string;
+  channel: 'webhook' | 'email';
+  event: 'raised' | 'resolved';
+  state: 'pending' | 'retrying' | 'delivered' | 'failed';
+  attempts: Generated<number>;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  last_error: string | null;
+  delivered_at: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -228,4 +244,5 @@ export interface Database {
   activity: ActivityTable;
   settings: SettingsTable;
   alarms: AlarmsTable;
+  alarm_deliveries: AlarmDeliveriesTable;
 }

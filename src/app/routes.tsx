@@ -22,6 +22,7 @@ const GithubPage = lazy(() => import('../features/github/GithubPage'));
 const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
 const ChangePasswordPage = lazy(() => import('../features/change-password/ChangePasswordPage'));
 const UsersPage = lazy(() => import('../features/users/UsersPage'));
+const AlarmsPage = lazy(() => import('../features/alarms/AlarmsPage'));
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <LoginPage /> },
@@ -43,6 +44,7 @@ export const routes: RouteObject[] = [
       { path: 'profile', element: <ProfilePage /> },
       { path: 'change-password', element: <ChangePasswordPage /> },
       { path: 'users', element: <UsersPage /> },
+      { path: 'alarms', element: <AlarmsPage /> },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -5,6 +5,7 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import MenuIcon from '@mui/icons-material/Menu';
 import { useLocation } from 'react-router-dom';
+import { AlarmBell } from '../features/alarms/AlarmBell';
 import { pageTitle } from '../lib/page-title';
 import { LiveIndicator } from './LiveIndicator';
 import { SIDEBAR_WIDTH } from './nav-items';
@@ -35,6 +36,7 @@ export function TopBar({ onMenuClick }: { onMenuClick: () => void }) {
         </Typography>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
           <LiveIndicator />
+          <AlarmBell />
           <UserMenu />
         </Box>
       </Toolbar>

@@ -11,6 +11,7 @@ const TITLES: Record<string, string> = {
   '/profile': 'My Profile',
   '/change-password': 'Change Password',
   '/users': 'User Management',
+  '/alarms': 'Alarms',
 };
 
 export function pageTitle(pathname: string): string {

@@ -19,6 +19,7 @@ const OPEN = 1;
 export const KNOWN_TYPES: ReadonlySet<ServerMessageType> = new Set<ServerMessageType>([
   'welcome', 'pong', 'error', 'initial_data', 'instance_status_update', 'recordings_update',
   'instance_logs', 'launch_complete', 'launch_error', 'system_status_update', 'system_health',
+  'alarms', 'alarm',
 ]);
 
 export interface LiveConnectionOptions {

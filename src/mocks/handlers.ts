@@ -1,4 +1,5 @@
 import { activityHandlers } from './handlers/activity';
+import { alarmHandlers } from './handlers/alarms';
 import { amiHandlers } from './handlers/ami';
 import { authHandlers } from './handlers/auth';
 import { configHandlers } from './handlers/config';
@@ -12,4 +13,18 @@ import { schedulerHandlers } from './handlers/scheduler';
 import { userHandlers } from './handlers/users';
 
 /** Every mock, per resource. Add a resource's handlers here (one line each). */
-export const handlers = [...authHandlers, ...userHandlers, ...liveHandlers, ...instanceHandlers, ...amiHandlers, ...configHandlers, ...monitoringHandlers, ...githubHandlers, ...activityHandlers, ...schedulerHandlers, ...fridaysHandlers, ...recordingHandlers];
+export const handlers = [
+  ...authHandlers,
+  ...userHandlers,
+  ...liveHandlers,
+  ...instanceHandlers,
+  ...amiHandlers,
+  ...configHandlers,
+  ...monitoringHandlers,
+  ...githubHandlers,
+  ...activityHandlers,
+  ...schedulerHandlers,
+  ...fridaysHandlers,
+  ...recordingHandlers,
+  ...alarmHandlers,
+];

@@ -9,6 +9,7 @@ import { monitoringMigration } from './005_monitoring';
 import { recordingCoverageMigration } from './006_recording_coverage';
 import { alarmsMigration } from './007_alarms';
 import { fridayOutcomesMigration } from './008_friday_outcomes';
+import { alarmDeliveriesMigration } from './010_alarm_deliveries';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, DialectMigration> = {
   '006_recording_coverage': recordingCoverageMigration,
   '007_alarms': alarmsMigration,
   '008_friday_outcomes': fridayOutcomesMigration,
+  '010_alarm_deliveries': alarmDeliveriesMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

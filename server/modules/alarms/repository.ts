@@ -72,6 +72,17 @@ export class AlarmsRepository {
     for (const keys of chunks(links.openKeys)) found.push(...(await select().where('cause_key', 'in', keys).where('resolved_at', 'is', null).execute()));
     return [...new Map(found.map((alarm) => [alarm.id, alarm])).values()];
   }
+
+  /** Open alarms counted by kind and severity (the /metrics gauge). */
+  async openCounts(): Promise<{ kind: string; severity: string; count: number }[]> {
+    const rows = await this.db
+      .selectFrom('alarms')
+      .select((eb) => ['kind', 'severity', eb.fn.countAll<number | string>().as('count')])
+      .where('resolved_at', 'is', null)
+      .groupBy(['kind', 'severity'])
+      .execute();
+    return rows.map((row) => ({ kind: row.kind, severity: row.severity, count: Number(row.count) }));
+  }
 }
 
 const LINK_CHUNK = 500;

@@ -1,14 +1,14 @@
 import { acknowledgeAlarmResponseSchema, alarmIdParamsSchema, alarmsQuerySchema, alarmsResponseSchema } from '../../../contract/alarms';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
-import type { AlarmsService } from './service';
+import type { AlarmsModule } from './index';
 
 const session = { access: 'session' } as const;
 
 /** GET /api/alarms, POST /api/alarms/{id}/acknowledge: any signed-in operator. */
-export function registerAlarmRoutes(app: AppInstance, alarms: AlarmsService): void {
+export function registerAlarmRoutes(app: AppInstance, { alarms, list }: AlarmsModule): void {
   app.get('/api/alarms', { config: session, schema: { querystring: alarmsQuerySchema, response: { 200: alarmsResponseSchema } } }, async (request) => ({
     success: true as const,
-    data: { alarms: await alarms.list(request.query.status, request.query.limit) },
+    data: { alarms: await list(request.query.status, request.query.limit) },
   }));
 
   app.post(

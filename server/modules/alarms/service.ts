@@ -135,6 +135,11 @@ export class AlarmsService {
     return this.deps.repository.countOpen('critical');
   }
 
+  /** Open alarms by kind and severity. */
+  openCounts(): Promise<{ kind: string; severity: string; count: number }[]> {
+    return this.deps.repository.openCounts();
+  }
+
   private announce(alarm: Alarm, change: 'raised' | 'acknowledged' | 'resolved'): void {
     this.deps.publish({ type: 'alarm', data: alarm });
     if (change !== 'acknowledged') {

@@ -1,6 +1,7 @@
 import { ws } from 'msw';
 import type { ClientMessage, ServerMessage } from '../../../contract/live';
 import { nowIso, store, toPublicUser, userForToken } from '../store';
+import { alarmsMock } from './alarms';
 
 /** The live socket of the mocks: same handshake as the server (first message carries the token). */
 export const liveSocket = ws.link(/\/ws$/);
@@ -32,6 +33,7 @@ export const liveHandlers = [
           type: 'initial_data',
           data: { instances: store.instances, recordings: store.recordings, system_status: store.systemStatus },
         });
+        send({ type: 'alarms', data: { alarms: alarmsMock().filter((alarm) => alarm.resolved_at === null) } });
         return;
       }
       if (message.action === 'ping') send({ type: 'pong', timestamp: nowIso() });

@@ -12,6 +12,8 @@ describe('KNOWN_TYPES', () => {
   it('lists every message type the server sends (SPEC.md section 7, Live socket)', () => {
     expect([...KNOWN_TYPES].sort()).toEqual(
       [
+        'alarm',
+        'alarms',
         'error',
         'initial_data',
         'instance_logs',

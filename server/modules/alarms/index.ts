@@ -1,0 +1,83 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import { ALARMS_MAX_LIMIT, type Alarm, type ListedAlarm } from '../../../contract/alarms';
+import type { Config } from '../../config';
+import type { Database } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import type { ActivityService } from '../activity/service';
+import type { LiveHub } from '../live/hub';
+import type { MonitoringService } from '../monitoring/service';
+import { AlarmDeliveries, type DeliveryChannel, type RetryTimer } from './delivery';
+import { AlarmDeliveriesRepository } from './delivery-repository';
+import { registerAlarmHealth } from './health';
+import { AlarmsRepository } from './repository';
+import { AlarmsService, toAlarm } from './service';
+import { emailChannel } from './email';
+import { webhookChannel } from './webhook';
+
+/** Retry timing of outbound deliveries (tests shorten it). */
+export interface AlarmDeliveryOptions {
+  timer?: RetryTimer;
+  retryDelaysMs?: number[];
+}
+
+export interface AlarmsModule {
+  alarms: AlarmsService;
+  deliveries: AlarmDeliveries;
+  /** The list the API returns: each alarm with the state of its deliveries. */
+  list(status: 'open' | 'all', limit: number): Promise<ListedAlarm[]>;
+}
+
+export interface AlarmsModuleDeps {
+  config: Config;
+  db: Kysely<Database>;
+  clock: Clock;
+  activity: ActivityService;
+  hub: LiveHub;
+  monitoring: MonitoringService;
+  log: FastifyBaseLogger;
+  delivery?: AlarmDeliveryOptions;
+}
+
+function channelsOf(config: Config): DeliveryChannel[] {
+  const channels: DeliveryChannel[] = [];
+  if (config.alarmWebhookUrl) channels.push(webhookChannel({ url: config.alarmWebhookUrl, secret: config.alarmWebhookSecret }));
+  if (config.smtpUrl) channels.push(emailChannel({ smtpUrl: config.smtpUrl, to: config.alarmEmailTo, from: config.alarmEmailFrom }));
+  return channels;
+}
+
+/** Alarms with their live feed, outbound delivery (webhook, e-mail), health term and /metrics gauge. */
+export function createAlarmsModule(deps: AlarmsModuleDeps): AlarmsModule {
+  const { db, clock, hub, log } = deps;
+  const repository = new AlarmsRepository(db);
+  const alarms = new AlarmsService({ repository, clock, activity: deps.activity, publish: (message) => hub.publish(message), log });
+  hub.addGreeting(async () => ({ type: 'alarms', data: { alarms: await alarms.list('open', ALARMS_MAX_LIMIT) } }));
+  registerAlarmHealth(deps.monitoring, alarms);
+
+  const deliveryRows = new AlarmDeliveriesRepository(db);
+  const deliveries = new AlarmDeliveries({
+    repository: deliveryRows,
+    channels: channelsOf(deps.config),
+    clock,
+    findAlarm: async (id): Promise<Alarm | undefined> => {
+      const row = await repository.findById(id);
+      return row && toAlarm(row);
+    },
+    log,
+    ...deps.delivery,
+  });
+  alarms.onChange((alarm, change) => {
+    if (change === 'acknowledged' || !deliveries.enabled) return;
+    deliveries.deliver(alarm, change).catch((error: unknown) => log.error({ err: error, alarm: alarm.id }, 'could not queue the alarm delivery'));
+  });
+
+  return {
+    alarms,
+    deliveries,
+    async list(status, limit) {
+      const list = await alarms.list(status, limit);
+      const byAlarm = await deliveryRows.forAlarms(list.map((alarm) => alarm.id));
+      return list.map((alarm) => ({ ...alarm, deliveries: byAlarm.get(alarm.id) ?? [] }));
+    },
+  };
+}

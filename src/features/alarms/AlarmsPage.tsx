@@ -1,0 +1,60 @@
+import Card from '@mui/material/Card';
+import List from '@mui/material/List';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
+import { useState } from 'react';
+import { useAcknowledgeAlarm, useAlarms, type AlarmsStatus } from '../../api/alarms';
+import { apiErrorMessage } from '../../api/client';
+import { EmptyState } from '../../components/EmptyState';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { PageHeader } from '../../components/PageHeader';
+import { useNotify } from '../../notifications/context';
+import { AlarmItem } from './AlarmItem';
+import { alarmTitle } from './alarm-labels';
+
+/** /alarms: what is wrong with the Fridays being recorded, newest first; open ones may be acknowledged. */
+export default function AlarmsPage() {
+  const [status, setStatus] = useState<AlarmsStatus>('open');
+  const alarms = useAlarms(status);
+  const acknowledge = useAcknowledgeAlarm();
+  const notify = useNotify();
+  const list = alarms.data ?? [];
+
+  const onAcknowledge = (id: string) =>
+    acknowledge.mutate(id, {
+      onSuccess: (alarm) => notify.success(`Alarm acknowledged: ${alarmTitle(alarm)}`),
+      onError: (error) => notify.error(apiErrorMessage(error, 'The alarm could not be acknowledged')),
+    });
+
+  return (
+    <>
+      <PageHeader
+        title="Alarms"
+        subtitle="Raised when a Friday is not being recorded in full; resolved when the cause clears"
+        actions={
+          <ToggleButtonGroup size="small" exclusive value={status} onChange={(_, value: AlarmsStatus | null) => value && setStatus(value)} aria-label="Which alarms">
+            <ToggleButton value="open">Open</ToggleButton>
+            <ToggleButton value="all">All</ToggleButton>
+          </ToggleButtonGroup>
+        }
+      />
+      <ErrorBanner message={alarms.error ? apiErrorMessage(alarms.error, 'The alarms could not be loaded') : null} />
+      <Card variant="outlined">
+        {list.length === 0 ? (
+          <EmptyState
+            icon={<NotificationsOffIcon />}
+            title={alarms.isPending ? 'Loading alarms...' : status === 'open' ? 'No open alarms' : 'No alarms yet'}
+            description={alarms.isPending ? undefined : 'Every Friday so far is being recorded as it should.'}
+          />
+        ) : (
+          <List aria-label="Alarms" disablePadding>
+            {list.map((alarm) => (
+              <AlarmItem key={alarm.id} alarm={alarm} acknowledging={acknowledge.isPending && acknowledge.variables === alarm.id} onAcknowledge={() => onAcknowledge(alarm.id)} />
+            ))}
+          </List>
+        )}
+      </Card>
+    </>
+  );
+}

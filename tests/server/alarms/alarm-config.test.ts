@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+};
+
+describe('alarm delivery settings', () => {
+  it('are off unless set', () => {
+    expect(loadConfig({})).toMatchObject({ alarmWebhookUrl: undefined, alarmWebhookSecret: undefined, smtpUrl: undefined, alarmEmailTo: [] });
+  });
+
+  it('read the webhook and the recipients', () => {
+    const config = loadConfig({
+      ALARM_WEBHOOK_URL: 'https://hooks.slack.com/services/T0/B0/x',
+      ALARM_WEBHOOK_SECRET: 'a-secret-of-16-chars',
+      SMTP_URL: 'smtps://alarms:pw@mail.example.org:465',
+      ALARM_EMAIL_TO: ' duty@example.org , lead@example.org ',
+      ALARM_EMAIL_FROM: 'capture@example.org',
+    });
+    expect(config).toMatchObject({ alarmWebhookUrl: 'https://hooks.slack.com/services/T0/B0/x', alarmEmailTo: ['duty@example.org', 'lead@example.org'], alarmEmailFrom: 'capture@example.org' });
+  });
+
+  it('refuse to start with a wrong or half-configured channel, saying what is wrong', () => {
+    expect(problemsOf({ ALARM_WEBHOOK_URL: 'ftp://example.org/hook' })).toEqual(['ALARM_WEBHOOK_URL: ALARM_WEBHOOK_URL must be an http(s) URL']);
+    expect(problemsOf({ ALARM_WEBHOOK_URL: 'https://example.org/hook', ALARM_WEBHOOK_SECRET: 'short' })).toEqual([
+      'ALARM_WEBHOOK_SECRET: ALARM_WEBHOOK_SECRET must be at least 16 characters',
+    ]);
+    expect(problemsOf({ ALARM_WEBHOOK_SECRET: 'a-secret-of-16-chars' })).toEqual(['ALARM_WEBHOOK_SECRET: ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not']);
+    expect(problemsOf({ SMTP_URL: 'http://mail.example.org' })).toContain('SMTP_URL: SMTP_URL must be an smtp:// or smtps:// URL');
+    expect(problemsOf({ SMTP_URL: 'smtp://mail.example.org:25' })).toEqual(['SMTP_URL: SMTP_URL is set but ALARM_EMAIL_TO (who receives alarms) is not']);
+    expect(problemsOf({ ALARM_EMAIL_TO: 'duty@example.org' })).toEqual(['ALARM_EMAIL_TO: ALARM_EMAIL_TO is set but SMTP_URL (how to send) is not']);
+    expect(problemsOf({ SMTP_URL: 'smtp://mail.example.org:25', ALARM_EMAIL_TO: 'duty@example.org, not-an-address' })).toEqual([
+      'ALARM_EMAIL_TO: not-an-address is not an e-mail address (separate addresses by commas)',
+    ]);
+  });
+});
