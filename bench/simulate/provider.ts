@@ -1,0 +1,211 @@
+import type { InstanceState } from '../../contract/instances';
+import {
+  ProviderError,
+  type CaptureProvider,
+  type CreateImageRequest,
+  type LaunchConfig,
+  type LaunchedInstance,
+  type LaunchOptions,
+  type ProviderHealth,
+  type ProviderImage,
+  type ProviderInstance,
+} from '../../server/capture/provider';
+import type { Clock } from '../../server/lib/clock';
+import type { SermonFaults } from './faults';
+import { finalReading, progressReading } from './readings';
+import { recordRun, RECORDER, streamTimeline, type MediaSpan, type StreamTimeline } from './recorder-model';
+
+/*
+ * A fleet of simulated remote recorders (EC2-like: the server learns what happens only by listing).
+ * Each sermon's stream misbehaves as its drawn faults say, each recorder gets from it what the real
+ * recorder would (recorder-model.ts), and a listing reports states and media coverage accordingly.
+ * It never judges a Friday: jobs, ledger rows and alarms come from the server's own code.
+ */
+
+/** How long an ended instance stays in listings (the fleet must see it end at least once). */
+const LISTED_AFTER_END_MS = 30 * 60_000;
+
+export interface Sermon {
+  key: string;
+  mosqueId: string;
+  windowStart: number;
+  windowEnd: number;
+  faults: SermonFaults;
+  stream: StreamTimeline;
+  launchCalls: number;
+  /** Crash instants not yet spent on a recorder. */
+  crashes: number[];
+  instances: SimInstance[];
+}
+
+export interface SimInstance {
+  id: string;
+  name: string;
+  idempotencyKey: string;
+  config: LaunchConfig;
+  jobId: string | null;
+  sermon: Sermon;
+  launchedAt: number;
+  stopAt: number;
+  endReason: string;
+  spans: MediaSpan[];
+  connections: number;
+}
+
+export type FaultSource = (mosqueId: string, windowStart: number) => SermonFaults;
+
+export class SimulatedCaptureProvider implements CaptureProvider {
+  readonly kind = 'aws' as const;
+  readonly scope = 'simulated:season';
+  /** The season drives reconciliation itself, on its accelerated clock. */
+  readonly reconcileIntervalMs = 24 * 3600_000;
+  readonly sermons = new Map<string, Sermon>();
+  private readonly byId = new Map<string, SimInstance>();
+  private readonly listed = new Set<SimInstance>();
+  private counter = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly faultsFor: FaultSource,
+  ) {}
+
+  async launch(config: LaunchConfig, options: LaunchOptions = {}): Promise<LaunchedInstance> {
+    const now = this.clock.now().getTime();
+    const key = options.idempotencyKey ?? options.jobId ?? options.launchId ?? `launch-${this.counter + 1}`;
+    const earlier = [...this.listed].find((i) => i.idempotencyKey === key && i.stopAt > now);
+    if (earlier) return this.launched(earlier, true);
+
+    const sermon = this.sermonFor(config, options, now);
+    sermon.launchCalls++;
+    if (sermon.launchCalls <= sermon.faults.launchFailures) {
+      throw new ProviderError('unavailable', `Simulated capacity error: no recorder could be started (launch ${sermon.launchCalls} of this sermon)`);
+    }
+    const crash = sermon.crashes.find((at) => at > now);
+    if (crash !== undefined) sermon.crashes.splice(sermon.crashes.indexOf(crash), 1);
+    const stopAt = Math.min(sermon.windowEnd, crash ?? Infinity);
+    const run = recordRun(sermon.stream, now, stopAt);
+    const id = options.launchId ?? `sim-${++this.counter}`;
+    const instance: SimInstance = {
+      id: `i-${id}`,
+      name: options.name ?? `simulated-${id}`,
+      idempotencyKey: key,
+      config,
+      jobId: options.jobId ?? null,
+      sermon,
+      launchedAt: now,
+      stopAt,
+      endReason: stopAt === crash ? 'Recorder died: the instance stopped unexpectedly (simulated crash)' : 'Recording window ended',
+      spans: run.spans,
+      connections: run.connections,
+    };
+    this.byId.set(instance.id, instance);
+    this.listed.add(instance);
+    sermon.instances.push(instance);
+    return this.launched(instance, false);
+  }
+
+  async terminate(instanceId: string, options: { reason?: string } = {}): Promise<void> {
+    const instance = this.byId.get(instanceId);
+    if (!instance) throw new ProviderError('not_found', `No instance ${instanceId}`);
+    const now = this.clock.now().getTime();
+    if (instance.stopAt <= now) return;
+    instance.stopAt = now;
+    instance.endReason = options.reason ?? 'Terminated';
+    instance.spans = instance.spans.filter((s) => s.start < now).map((s) => ({ start: s.start, end: Math.min(s.end, now) }));
+  }
+
+  async list(): Promise<ProviderInstance[]> {
+    const now = this.clock.now().getTime();
+    const result: ProviderInstance[] = [];
+    for (const instance of this.listed) {
+      if (instance.stopAt + LISTED_AFTER_END_MS < now) {
+        this.listed.delete(instance);
+        continue;
+      }
+      result.push(this.describe(instance, now));
+    }
+    return result;
+  }
+
+  /** The next instant at which some recorder ends (window closed or crashed) after `now`. */
+  nextEnd(now: number): number {
+    let next = Infinity;
+    for (const instance of this.listed) if (instance.stopAt > now && instance.stopAt < next) next = instance.stopAt;
+    return next;
+  }
+
+  async logs(): Promise<string[]> {
+    return [];
+  }
+
+  createImage(request: CreateImageRequest): Promise<ProviderImage> {
+    return Promise.reject(new ProviderError('invalid', `The simulated fleet makes no images (asked for ${request.name})`));
+  }
+
+  async listImages(): Promise<ProviderImage[]> {
+    return [];
+  }
+
+  deleteImage(imageId: string): Promise<void> {
+    return Promise.reject(new ProviderError('not_found', `No image ${imageId}`));
+  }
+
+  async health(): Promise<ProviderHealth> {
+    return { provider: 'aws', status: 'operational', detail: 'simulated fleet', latencyMs: 0 };
+  }
+
+  private sermonFor(config: LaunchConfig, options: LaunchOptions, now: number): Sermon {
+    const mosqueId = config.mosque_id ?? 'adhoc';
+    const windowStart = options.windowStart ? Date.parse(options.windowStart) : now;
+    const windowEnd = options.windowEnd ? Date.parse(options.windowEnd) : now + config.duration * 1000;
+    const key = options.jobId ?? `${mosqueId}@${new Date(windowStart).toISOString()}`;
+    let sermon = this.sermons.get(key);
+    if (!sermon) {
+      const faults = this.faultsFor(mosqueId, windowStart);
+      sermon = {
+        key,
+        mosqueId,
+        windowStart,
+        windowEnd,
+        faults,
+        stream: streamTimeline(faults, windowStart),
+        launchCalls: 0,
+        crashes: faults.crashesAt.map((at) => windowStart + at),
+        instances: [],
+      };
+      this.sermons.set(key, sermon);
+    }
+    return sermon;
+  }
+
+  private describe(instance: SimInstance, now: number): ProviderInstance {
+    const ended = instance.stopAt <= now;
+    const state: InstanceState = ended ? 'terminated' : now < instance.launchedAt + RECORDER.startupMs ? 'pending' : 'running';
+    return {
+      providerInstanceId: instance.id,
+      launchId: instance.id.slice(2),
+      name: instance.name,
+      state,
+      stateReason: ended ? instance.endReason : null,
+      instanceType: 'simulated',
+      config: instance.config,
+      jobId: instance.jobId,
+      imageId: null,
+      mediaFlowing: state === 'running',
+      recording: ended ? finalReading(instance) : progressReading(instance, now),
+    };
+  }
+
+  private launched(instance: SimInstance, existing: boolean): LaunchedInstance {
+    return {
+      launchId: instance.id.slice(2),
+      providerInstanceId: instance.id,
+      name: instance.name,
+      state: 'pending',
+      instanceType: 'simulated',
+      imageId: null,
+      filePath: null,
+      existing,
+    };
+  }
+}
