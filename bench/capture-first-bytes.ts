@@ -1,6 +1,6 @@
 /**
  * Capture start-up: the time from POST /api/instances/launch (local driver) to the first media bytes
- * (the first MP4 fragment, `mdat`) in the recording file, median of several runs, against bare ffmpeg
+ * (the first bytes of the first MPEG-TS piece a recorder writes), median of several runs, against bare ffmpeg
  * started with the same arguments on the same live HLS stream in the same run. The difference is what
  * the fleet adds: the request, the instance folder, and the detached recorder process starting.
  */
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp, type App } from '../server/app';
 import { buildFfmpegArgs } from '../server/capture/ffmpeg-args';
-import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION } from '../server/capture/recorder-state';
+import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderConfig } from '../server/capture/recorder-state';
 import { loadConfig } from '../server/config';
 import { killRecorders, startHlsSource, waitFor } from '../tests/server/capture/helpers';
 import { median, round, withRatio, type BenchResult } from './lib';
@@ -19,14 +19,13 @@ import { median, round, withRatio, type BenchResult } from './lib';
 const RUNS = 5;
 const PASSWORD = 'Bench-pass-1';
 
-/** Resolves when the file holds its first media fragment; returns the time it took from `since`. */
-async function firstMediaBytes(file: () => string | undefined, since: number): Promise<number> {
+/** Resolves when a piece in `folder` holds media bytes; returns the time it took from `since`. */
+async function firstMediaBytes(folder: string, since: number): Promise<number> {
   return waitFor(
     () => {
-      const name = file();
-      if (!name) return undefined;
       try {
-        return fs.readFileSync(name).includes('mdat') ? performance.now() - since : undefined;
+        const pieces = fs.readdirSync(folder).filter((name) => name.endsWith('.ts'));
+        return pieces.some((name) => fs.statSync(path.join(folder, name)).size > 0) ? performance.now() - since : undefined;
       } catch {
         return undefined;
       }
@@ -38,8 +37,9 @@ async function firstMediaBytes(file: () => string | undefined, since: number): P
 }
 
 async function bareFfmpeg(url: string, dir: string, run: number): Promise<number> {
-  const outputPath = path.join(dir, `bare-${run}.mp4`);
-  const args = buildFfmpegArgs({
+  const folder = path.join(dir, `bare-${run}`);
+  fs.mkdirSync(folder, { recursive: true });
+  const config: RecorderConfig = {
     version: STATE_FORMAT_VERSION,
     instanceId: `bare-${run}`,
     name: 'bare',
@@ -54,21 +54,25 @@ async function bareFfmpeg(url: string, dir: string, run: number): Promise<number
     recordingId: null,
     imageId: null,
     ffmpegPath: 'ffmpeg',
-    outputPath,
+    windowStart: new Date().toISOString(),
+    windowEnd: new Date(Date.now() + 30_000).toISOString(),
+    clockOffsetMs: 0,
+    outputPath: path.join(folder, 'bare.mp4'),
     logPath: path.join(dir, 'bare.log'),
     settings: DEFAULT_RECORDER_SETTINGS,
     createdAt: new Date().toISOString(),
-  });
+  };
+  const args = buildFfmpegArgs(config, url, { piecePattern: path.join(folder, 'run-0001-%05d.ts'), listPath: path.join(folder, 'run-0001.list') });
   const started = performance.now();
   const child = spawn('ffmpeg', args, { stdio: 'ignore' });
   try {
-    return await firstMediaBytes(() => outputPath, started);
+    return await firstMediaBytes(folder, started);
   } finally {
     child.kill('SIGKILL');
   }
 }
 
-async function throughFleet(app: App, token: string, url: string): Promise<number> {
+async function throughFleet(app: App, token: string, url: string, dataDir: string): Promise<number> {
   const started = performance.now();
   const response = await app.inject({
     method: 'POST',
@@ -78,8 +82,7 @@ async function throughFleet(app: App, token: string, url: string): Promise<numbe
   });
   if (response.statusCode !== 200) throw new Error(`launch failed: ${response.statusCode} ${response.body}`);
   const id = response.json<{ data: { instances: { id: string }[] } }>().data.instances[0].id;
-  const recording = await app.ctx.recordings.findRowByInstance(id);
-  const elapsed = await firstMediaBytes(() => recording?.file_path ?? undefined, started);
+  const elapsed = await firstMediaBytes(path.join(dataDir, 'instances', id, 'pieces'), started);
   await app.ctx.instances.terminate([id], 'benchmark run done');
   return elapsed;
 }
@@ -96,7 +99,7 @@ export async function run(): Promise<BenchResult[]> {
     const fleet: number[] = [];
     const bare: number[] = [];
     for (let i = 0; i <= RUNS; i++) {
-      const ours = await throughFleet(app, token, source.url);
+      const ours = await throughFleet(app, token, source.url, dataDir);
       const theirs = await bareFfmpeg(source.url, dataDir, i);
       if (i > 0) {
         // The first round warms the disk cache, tsx's transform cache and the HLS server.

@@ -7,7 +7,11 @@ export type InstanceState = z.infer<typeof instanceStateSchema>;
 /** States in which an instance still holds a recorder: they count in the summary and can be terminated. */
 export const ACTIVE_INSTANCE_STATES = ['pending', 'running'] as const satisfies readonly InstanceState[];
 
-export const recordingStatusSchema = z.enum(['recording', 'completed', 'partial', 'failed']);
+/**
+ * `captured` only when the media covers at least 99% of the recording window; `partial` when some
+ * media was recorded; `failed` when none was (each with its reason).
+ */
+export const recordingStatusSchema = z.enum(['recording', 'captured', 'partial', 'failed']);
 export type RecordingStatus = z.infer<typeof recordingStatusSchema>;
 
 export const captureProviderKindSchema = z.enum(['local', 'aws']);
@@ -30,6 +34,9 @@ export const instanceSchema = z.object({
 });
 export type Instance = z.infer<typeof instanceSchema>;
 
+export const recordingGapSchema = z.object({ start: instantSchema, end: instantSchema, reason: z.string() });
+export type RecordingGap = z.infer<typeof recordingGapSchema>;
+
 /** One capture: the file a recorder writes for one instance. */
 export const recordingSchema = z.object({
   id: z.string(),
@@ -43,8 +50,16 @@ export const recordingSchema = z.object({
   duration_seconds: z.number().nullable(),
   file_name: z.string().nullable(),
   reason: z.string().nullable(),
-  /** Where the console downloads the file (bearer token required); null when the file is not on this server. */
+  /** Where the console downloads the file (bearer token required); null while recording, or when there is no file with media on this server. */
   download_url: z.string().nullable(),
+  /** Length of the recording window in seconds (recording start to window end). */
+  expected_seconds: z.number().nullable(),
+  /** Seconds of the window the recorded media covers, measured from the media. */
+  covered_seconds: z.number().nullable(),
+  /** Parts of the window without media, UTC, each with why. */
+  gaps: z.array(recordingGapSchema),
+  /** Times media came back after the stream dropped. */
+  reconnects: z.number().int(),
 });
 export type Recording = z.infer<typeof recordingSchema>;
 

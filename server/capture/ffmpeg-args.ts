@@ -1,7 +1,8 @@
 /*
- * ffmpeg's command line for one capture. Part of the recorder runtime (no imports beyond its siblings).
- * The output is fragmented MP4 cut every second and flushed as it goes, so a file cut short by a stop,
- * a stall or a crash still plays up to its last fragment.
+ * ffmpeg's command lines: one run of a capture, and the final join. Part of the recorder runtime (no
+ * imports beyond its siblings). A run writes short MPEG-TS pieces (each starting on a key frame, its
+ * timestamps reset) and lists each one as it closes, so whatever a stop, a stall or a crash cuts short
+ * loses at most the piece being written, and the pieces of every run join without re-encoding.
  */
 import type { RecorderConfig } from './recorder-state';
 
@@ -20,16 +21,23 @@ function inputOptions(url: string): string[] {
   return common;
 }
 
-export function buildFfmpegArgs(config: RecorderConfig): string[] {
+export interface RunOutput {
+  /** Pattern of the run's pieces, with one %05d. */
+  piecePattern: string;
+  /** The list ffmpeg appends a line to as each piece closes. */
+  listPath: string;
+}
+
+export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output: RunOutput): string[] {
   const { width: w, height: h, settings } = config;
+  const keyFrameEvery = Math.max(1, Math.min(2, settings.segmentSeconds));
   return [
     '-hide_banner',
     '-loglevel', 'info',
     '-nostats',
     '-progress', 'pipe:1',
-    ...inputOptions(config.url),
-    '-i', config.url,
-    '-t', String(config.duration),
+    ...inputOptions(inputUrl),
+    '-i', inputUrl,
     '-map', '0:v:0?',
     '-map', '0:a:0?',
     // Exactly width x height: fit inside, then pad (letterbox) so the aspect ratio is kept.
@@ -38,14 +46,27 @@ export function buildFfmpegArgs(config: RecorderConfig): string[] {
     '-preset', settings.preset,
     '-crf', String(settings.crf),
     '-pix_fmt', 'yuv420p',
-    '-force_key_frames', 'expr:gte(t,n_forced*2)',
+    '-force_key_frames', `expr:gte(t,n_forced*${keyFrameEvery})`,
     '-c:a', 'aac',
     '-b:a', settings.audioBitrate,
-    '-movflags', '+frag_keyframe+empty_moov+default_base_moof',
-    '-frag_duration', '1000000',
-    // Write each packet through at once: without it a re-encoded fragment can sit in ffmpeg's buffer.
-    '-flush_packets', '1',
-    '-f', 'mp4',
-    '-y', config.outputPath,
+    '-f', 'segment',
+    '-segment_time', String(settings.segmentSeconds),
+    '-segment_format', 'mpegts',
+    '-reset_timestamps', '1',
+    '-segment_list', output.listPath,
+    '-segment_list_type', 'flat',
+    '-segment_list_flags', 'live',
+    '-y', output.piecePattern,
+  ];
+}
+
+/** Joins pieces listed in a concat file (`file '<path>'` lines) into one MP4, copying the streams. */
+export function buildJoinArgs(listFile: string, outputPath: string): string[] {
+  return [
+    '-hide_banner', '-loglevel', 'error', '-nostdin',
+    '-f', 'concat', '-safe', '0', '-i', listFile,
+    '-map', '0', '-c', 'copy',
+    '-movflags', '+faststart',
+    '-f', 'mp4', '-y', outputPath,
   ];
 }

@@ -40,6 +40,14 @@ export function resolveFfmpeg(configured: string | undefined): ResolvedFfmpeg | 
   return undefined;
 }
 
+/** FFPROBE_PATH, else the ffprobe beside ffmpeg (they ship together), else `ffprobe` on PATH. */
+export function resolveFfprobe(ffmpegPath: string, configured?: string): string | undefined {
+  if (configured) return configured;
+  const beside = path.join(path.dirname(ffmpegPath), path.basename(ffmpegPath).replace(/ffmpeg/, 'ffprobe'));
+  if (beside !== ffmpegPath && executable(beside)) return beside;
+  return onPath('ffprobe');
+}
+
 /** First line of `ffmpeg -version`, or why it could not run. */
 export function probeFfmpeg(file: string): Promise<{ ok: true; version: string } | { ok: false; error: string }> {
   return new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import type { AmiState } from '../../contract/ami';
-import type { CaptureProviderKind, InstanceState, LaunchConfig, RecordingStatus } from '../../contract/instances';
+import type { CaptureProviderKind, InstanceState, LaunchConfig, RecordingGap, RecordingStatus } from '../../contract/instances';
 
 export type { LaunchConfig } from '../../contract/instances';
 
@@ -45,8 +45,20 @@ export interface LaunchOptions {
   name?: string;
   /** Image to start from; default: the configured image, else the latest available one. */
   imageId?: string;
-  /** Seconds without media progress before the watchdog ends the capture (default: the driver's). */
+  /** Seconds without media progress before the watchdog ends a connection (default: the driver's). */
   stallTimeoutSeconds?: number;
+  /**
+   * The recording window (ISO UTC): the recorder keeps trying until windowEnd. The scheduler passes its
+   * job's recording_start and recording_end; without them the window is launch time + duration.
+   */
+  windowStart?: string;
+  windowEnd?: string;
+}
+
+/** The window a launch records: the scheduler's, else from `now` for the requested duration. */
+export function recordingWindow(config: LaunchConfig, options: LaunchOptions, now: Date): { windowStart: string; windowEnd: string } {
+  if (options.windowStart && options.windowEnd) return { windowStart: options.windowStart, windowEnd: options.windowEnd };
+  return { windowStart: now.toISOString(), windowEnd: new Date(now.getTime() + config.duration * 1000).toISOString() };
 }
 
 export interface LaunchedInstance {
@@ -69,6 +81,13 @@ export interface ProviderRecording {
   mediaSeconds: number | null;
   filePath: string | null;
   reason: string | null;
+  /** The window's length, what the media covers of it, its holes and reconnections, when known. */
+  expectedSeconds?: number | null;
+  coveredSeconds?: number | null;
+  gaps?: RecordingGap[];
+  reconnects?: number;
+  /** Times the recorder was started again after it died inside its window. */
+  relaunches?: number;
 }
 
 export interface ProviderInstance {

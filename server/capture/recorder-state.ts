@@ -7,6 +7,9 @@
  *   recorder.pid  the recorder's process id (also the id of its process group)
  *   recorder.log  the recorder's and ffmpeg's log, what /api/instances/{id}/logs reads
  *   stop.json     written by the server to ask for a stop, with the reason, before it signals
+ *   pieces/       the media segments of every ffmpeg run, joined into the output file at window end
+ *   relaunches.json  written by the server each time it starts a recorder again that died in its window
+ *   pieces.json   the probed duration of each closed segment (so a relaunched recorder need not probe again)
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
 import fs from 'node:fs';
@@ -19,11 +22,23 @@ export const INSTANCE_FILES = {
   pid: 'recorder.pid',
   log: 'recorder.log',
   stop: 'stop.json',
+  pieces: 'pieces',
+  probes: 'pieces.json',
+  relaunches: 'relaunches.json',
   runtime: 'runtime',
 } as const;
 
 /** The recorder's code: what an image freezes and each instance runs a copy of. */
-export const RUNTIME_FILES = ['recorder.ts', 'recorder-state.ts', 'ffmpeg-args.ts'] as const;
+export const RUNTIME_FILES = [
+  'recorder.ts',
+  'recorder-state.ts',
+  'ffmpeg-args.ts',
+  'recorder-attempt.ts',
+  'recorder-pieces.ts',
+  'recorder-coverage.ts',
+  'recorder-window.ts',
+  'stream-url.ts',
+] as const;
 export const RUNTIME_ENTRY = 'recorder.ts';
 
 /** Encoder and watchdog settings; an image freezes them with the runtime. */
@@ -35,6 +50,11 @@ export interface RecorderSettings {
   stallTimeoutSeconds: number;
   /** Seconds between asking ffmpeg to quit ('q') and sending it SIGTERM. */
   stopGraceSeconds: number;
+  /** First wait before trying a stream again that gave no media; it doubles up to retryMaxSeconds. */
+  retryInitialSeconds: number;
+  retryMaxSeconds: number;
+  /** Length of the pieces each ffmpeg run writes. */
+  segmentSeconds: number;
 }
 
 export const DEFAULT_RECORDER_SETTINGS: RecorderSettings = {
@@ -43,6 +63,9 @@ export const DEFAULT_RECORDER_SETTINGS: RecorderSettings = {
   audioBitrate: '128k',
   stallTimeoutSeconds: 60,
   stopGraceSeconds: 3,
+  retryInitialSeconds: 5,
+  retryMaxSeconds: 30,
+  segmentSeconds: 4,
 };
 
 export interface RecorderConfig {
@@ -60,6 +83,17 @@ export interface RecorderConfig {
   recordingId: string | null;
   imageId: string | null;
   ffmpegPath: string;
+  /** ffprobe, to measure the pieces; null: looked for beside ffmpeg, then on PATH. */
+  ffprobePath?: string | null;
+  /** yt-dlp, to resolve stream pages; null: `yt-dlp` on PATH. */
+  ytDlpPath?: string | null;
+  /**
+   * The recording window in the server's clock (ISO UTC). The recorder records until windowEnd,
+   * whatever fails on the way; clockOffsetMs (server clock minus this machine's) maps it to local time.
+   */
+  windowStart: string;
+  windowEnd: string;
+  clockOffsetMs: number;
   outputPath: string;
   logPath: string;
   settings: RecorderSettings;
@@ -67,13 +101,46 @@ export interface RecorderConfig {
 }
 
 export type RecorderPhase = 'pending' | 'running' | 'stopping' | 'exited';
-export type StopCause = 'operator' | 'watchdog' | 'overtime';
+export type StopCause = 'operator' | 'window' | 'storage';
+
+/** One ffmpeg run (a connection to the stream) of a recorder. Times are this machine's clock, ISO UTC. */
+export interface RunRecord {
+  index: number;
+  startedAt: string;
+  /** When its first media arrived; null for a run that got none. */
+  firstMediaAt: string | null;
+  /** When its media last advanced. */
+  lastMediaAt: string | null;
+  endedAt: string | null;
+  /** Why it ended, as a person reads it ("Stream dropped (HTTP 404)"); null while it runs. */
+  endReason: string | null;
+  /** ffmpeg's own last error line, for the log and a failure's reason. */
+  error: string | null;
+  /** Seconds of media ffmpeg reported writing (its progress); the probed pieces are the final word. */
+  mediaSeconds: number;
+  bytes: number;
+}
+
+export interface Gap {
+  start: string;
+  end: string;
+  reason: string;
+}
+
+/** What the media covers of the window, in the server's clock. */
+export interface Coverage {
+  expectedSeconds: number;
+  coveredSeconds: number;
+  gaps: Gap[];
+  /** Times media came back after it had flowed and stopped. */
+  reconnects: number;
+}
 
 export interface RecorderOutcome {
-  status: 'completed' | 'partial' | 'failed';
+  status: 'captured' | 'partial' | 'failed';
   reason: string | null;
   /** What ended the capture. */
-  endedBy: 'duration' | 'stream-end' | 'error' | 'crash' | StopCause;
+  endedBy: 'window' | 'error' | 'crash' | StopCause;
   exitCode: number | null;
   signal: string | null;
 }
@@ -88,13 +155,23 @@ export interface RecorderState {
   firstMediaAt: string | null;
   lastProgressAt: string | null;
   endedAt: string | null;
-  /** Bytes of the output file. */
+  /** Bytes written: of the pieces while recording, of the joined output file at the end. */
   bytes: number;
   /** Seconds of media written. */
   mediaSeconds: number;
   stopCause: StopCause | null;
+  /** Every ffmpeg run so far, across relaunches of the recorder. */
+  runs: RunRecord[];
+  /** Times the server started this recorder again after it died inside its window. */
+  relaunches: number;
+  coverage: Coverage | null;
   outcome: RecorderOutcome | null;
   updatedAt: string;
+}
+
+export interface RelaunchRecord {
+  count: number;
+  lastAt: string;
 }
 
 export interface StopRequest {

@@ -1,31 +1,38 @@
 /*
- * The recorder: one detached process per instance that runs ffmpeg on one stream and reports through
- * the files of its instance folder (see recorder-state.ts). It outlives the server that started it.
+ * The recorder: one detached process per instance that records one stream for its whole window and
+ * reports through the files of its instance folder (see recorder-state.ts). It outlives the server
+ * that started it, and a server that finds it dead inside its window starts it again in the same
+ * folder: it then carries on from the runs its predecessor recorded.
  *
  *   node --import tsx recorder.ts <instance folder>
  *
- * It is part of the runtime an image freezes, so it imports only Node and its two siblings.
- * Phases: pending (no media yet) -> running (ffmpeg's progress shows media time) -> stopping -> exited.
- * A watchdog ends a capture that makes no media progress for the stall timeout and keeps what it has.
- * SIGTERM (the server's terminate) asks ffmpeg to quit with 'q', then SIGTERM, then SIGKILL, so the
- * file is finished whenever ffmpeg allows it.
+ * Until the window closes it keeps trying: a stream that is not live yet is tried again with back-off,
+ * and after an end of stream, an HTTP error, a refused connection or a stall it reconnects. Each ffmpeg
+ * run writes short pieces; at window end they are joined, without re-encoding, into one file, and the
+ * outcome comes from what the media covers of the window. SIGTERM (the server's terminate) ends the
+ * current run cleanly and joins what there is. It is part of the runtime an image freezes, so it
+ * imports only Node and its siblings.
  */
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Readable, Writable } from 'node:stream';
 import { buildFfmpegArgs } from './ffmpeg-args';
+import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
+import { computeCoverage, describeRunEnd, outcomeFromCoverage } from './recorder-coverage';
+import { localFolderSink, PieceStore } from './recorder-pieces';
 import {
   INSTANCE_FILES,
   readJson,
   STATE_FORMAT_VERSION,
   writeJsonAtomic,
   type RecorderConfig,
-  type RecorderOutcome,
   type RecorderState,
+  type RelaunchRecord,
+  type RunRecord,
   type StopCause,
   type StopRequest,
 } from './recorder-state';
+import { closeAbandonedRun, localWindow, Pause, retryDelayMs } from './recorder-window';
+import { resolveStreamUrl } from './stream-url';
 
 const dir = path.resolve(process.argv[2] ?? '.');
 const configOrNothing = readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config));
@@ -34,45 +41,56 @@ if (!configOrNothing) {
   process.exit(2);
 }
 const config: RecorderConfig = configOrNothing;
+const settings = config.settings;
 const statePath = path.join(dir, INSTANCE_FILES.state);
-const stallMs = config.settings.stallTimeoutSeconds * 1000;
-/** A stream slower than real time is allowed this much longer than its duration before it is stopped. */
-const overtimeMs = (config.duration * 1.25 + config.settings.stallTimeoutSeconds + 60) * 1000;
+const window = localWindow(config);
+const toServerIso = (ms: number) => new Date(ms + window.offsetMs).toISOString();
 
 const logStream = fs.createWriteStream(config.logPath, { flags: 'a' });
 const log = (source: 'recorder' | 'ffmpeg', line: string) => logStream.write(`${new Date().toISOString()} ${source}: ${line}\n`);
 
-const monotonic = () => performance.now();
-const startedMono = monotonic();
-let lastProgressMono = startedMono;
-let lastSaveMono = 0;
-let lastOutUs = 0;
-let lastSize = 0;
-let finished = false;
-const recentErrors: string[] = [];
-
+const previous = readJson<RecorderState>(statePath);
+if (previous?.outcome) {
+  log('recorder', 'this capture is already finished; nothing to do');
+  logStream.end(() => process.exit(0));
+}
+const now = () => new Date().toISOString();
+const runs: RunRecord[] = previous?.runs ?? [];
+const pieces = new PieceStore(path.join(dir, INSTANCE_FILES.pieces), path.join(dir, INSTANCE_FILES.probes), config.ffprobePath || 'ffprobe', localFolderSink);
 const state: RecorderState = {
   version: STATE_FORMAT_VERSION,
   instanceId: config.instanceId,
   recorderPid: process.pid,
   ffmpegPid: null,
-  phase: 'pending',
-  startedAt: new Date().toISOString(),
-  firstMediaAt: null,
-  lastProgressAt: null,
+  phase: previous?.firstMediaAt ? 'running' : 'pending',
+  startedAt: previous?.startedAt ?? now(),
+  firstMediaAt: previous?.firstMediaAt ?? null,
+  lastProgressAt: previous?.lastProgressAt ?? null,
   endedAt: null,
-  bytes: 0,
-  mediaSeconds: 0,
+  bytes: previous?.bytes ?? 0,
+  mediaSeconds: previous?.mediaSeconds ?? 0,
   stopCause: null,
+  runs,
+  relaunches: readJson<RelaunchRecord>(path.join(dir, INSTANCE_FILES.relaunches))?.count ?? 0,
+  coverage: previous?.coverage ?? null,
   outcome: null,
-  updatedAt: new Date().toISOString(),
+  updatedAt: now(),
 };
+const open = runs.at(-1);
+if (open && !open.endedAt) closeAbandonedRun(open, pieces.folder, new Date());
 
+let lastSaveMono = 0;
 function save(force = false): void {
-  const now = monotonic();
-  if (!force && now - lastSaveMono < 1000) return;
-  lastSaveMono = now;
-  state.updatedAt = new Date().toISOString();
+  const mono = performance.now();
+  if (!force && mono - lastSaveMono < 1000) return;
+  lastSaveMono = mono;
+  const current = runs.at(-1);
+  if (current && !current.endedAt) pieces.collectClosed(current.index);
+  // While recording: ffmpeg's progress for each run (the probes are the final word at the end).
+  state.coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: run.mediaSeconds })), toServerIso, Math.min(Date.now(), window.end));
+  state.mediaSeconds = state.coverage.coveredSeconds;
+  state.bytes = runs.reduce((sum, run) => sum + run.bytes, 0);
+  state.updatedAt = now();
   try {
     writeJsonAtomic(statePath, state);
   } catch (error) {
@@ -80,195 +98,136 @@ function save(force = false): void {
   }
 }
 
-fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${process.pid}\n`);
-save(true);
-log('recorder', `capturing ${config.url} for ${config.duration} s at ${config.width}x${config.height} into ${config.outputPath}`);
-
-const ffmpeg: ChildProcessByStdio<Writable, Readable, Readable> = spawn(config.ffmpegPath, buildFfmpegArgs(config), {
-  stdio: ['pipe', 'pipe', 'pipe'],
-});
-state.ffmpegPid = ffmpeg.pid ?? null;
-save(true);
-ffmpeg.stdin.on('error', () => undefined); // ffmpeg may close its input first; nothing to do
-
-/** ffmpeg's HLS reader says this for every playlist reload and segment: kept out of the log. */
-const NOISE = /^\[hls @ [^\]]+\] (Opening '.*' for reading|Skip \('#EXT)/;
-let lastProgressLogMono = startedMono;
-
-forEachLine(ffmpeg.stderr, (line) => {
-  if (NOISE.test(line)) return;
-  log('ffmpeg', line);
-  recentErrors.push(line);
-  if (recentErrors.length > 30) recentErrors.shift();
-});
-
-let block: Record<string, string> = {};
-forEachLine(ffmpeg.stdout, (line) => {
-  const eq = line.indexOf('=');
-  if (eq < 0) return;
-  const key = line.slice(0, eq).trim();
-  block[key] = line.slice(eq + 1).trim();
-  if (key === 'progress') {
-    onProgress(block);
-    block = {};
-  }
-});
-
-function onProgress(values: Record<string, string>): void {
-  const outUs = Number(values.out_time_us ?? values.out_time_ms);
-  const size = Number(values.total_size);
-  let advanced = false;
-  if (Number.isFinite(outUs) && outUs > lastOutUs) {
-    lastOutUs = outUs;
-    state.mediaSeconds = outUs / 1e6;
-    advanced = true;
-  }
-  if (Number.isFinite(size) && size > lastSize) {
-    lastSize = size;
-    state.bytes = size;
-    advanced = true;
-  }
-  if (!advanced) return;
-  lastProgressMono = monotonic();
-  state.lastProgressAt = new Date().toISOString();
-  if (state.phase === 'pending' && lastOutUs > 0) {
-    state.phase = 'running';
-    state.firstMediaAt = state.lastProgressAt;
-    log('recorder', 'media is flowing');
-    save(true);
-    return;
-  }
-  if (lastProgressMono - lastProgressLogMono >= 10_000) {
-    lastProgressLogMono = lastProgressMono;
-    log('recorder', `recorded ${state.mediaSeconds.toFixed(1)} s of ${config.duration} s, ${(state.bytes / 1024).toFixed(0)} KiB`);
-  }
-  save();
-}
-
-const watchdog = setInterval(() => {
-  if (state.stopCause || finished) return;
-  const now = monotonic();
-  if (now - lastProgressMono > stallMs) stop('watchdog');
-  else if (now - startedMono > overtimeMs) stop('overtime');
-}, 500);
-
+let current: Attempt | null = null;
+const pause = new Pause();
 function stop(cause: StopCause): void {
-  if (state.stopCause || finished) return;
+  if (state.stopCause) return;
   state.stopCause = cause;
-  state.phase = 'stopping';
+  if (cause !== 'window') state.phase = 'stopping';
   save(true);
-  const request = readJson<StopRequest>(path.join(dir, INSTANCE_FILES.stop));
-  log('recorder', `stopping (${cause === 'operator' ? (request?.reason ?? 'terminated') : cause}); asking ffmpeg to finish the file`);
-  // 'q' lets ffmpeg finish cleanly while media flows. Blocked on a stalled input it only notices signals,
-  // and only a second one interrupts its network reads; the fragments already written stay playable.
-  const graceMs = cause === 'watchdog' ? 0 : config.settings.stopGraceSeconds * 1000;
-  if (graceMs > 0) {
-    try {
-      ffmpeg.stdin.write('q');
-    } catch {
-      // stdin already closed: the signals below still reach it
-    }
-  }
-  const later = (ms: number, signal: NodeJS.Signals) => setTimeout(() => ffmpeg.kill(signal), ms).unref();
-  later(graceMs, 'SIGTERM');
-  later(graceMs + 1000, 'SIGTERM');
-  later(graceMs + 12_000, 'SIGKILL');
+  current?.stop();
+  pause.interrupt();
 }
-
 process.on('SIGTERM', () => stop('operator'));
 process.on('SIGINT', () => stop('operator'));
 process.on('SIGHUP', () => undefined);
-// Terminated while this process was still starting: stop at once.
-if (fs.existsSync(path.join(dir, INSTANCE_FILES.stop))) stop('operator');
 
-ffmpeg.on('error', (error) => finish(null, null, `Could not start ffmpeg (${config.ffmpegPath}): ${error.message}`));
-ffmpeg.on('close', (code, signal) => finish(code, signal, null));
-
-/** ffmpeg's closing words name no cause; the cause is on an earlier line. */
-const GENERIC_FAILURE = /^Conversion failed!?$/;
-/** The file cannot be written: the capture cannot go on, whatever media it already holds. */
-const STORAGE_FAILURE = /No space left on device|Disk quota exceeded|Read-only file system|File too large/i;
-
-function lastError(): string | null {
-  const lines = recentErrors.map((line) => line.replace(/^\[[^\]]*\]\s*/, '')).reverse();
-  const causes = lines.filter((line) => !GENERIC_FAILURE.test(line));
-  const meaningful =
-    causes.find((line) => STORAGE_FAILURE.test(line)) ??
-    causes.find((line) => /error|fail|invalid|refused|not found|denied|timed out|no such|unable|could not|forbidden|unauthori[sz]ed|eof/i.test(line));
-  return meaningful ?? lines[0] ?? null;
+/** One connection to the stream: resolve it, run ffmpeg until it ends, note why it ended. */
+async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
+  const resolved = await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath });
+  if (!resolved.ok) {
+    log('recorder', resolved.error);
+    run.error = resolved.error;
+    run.endReason = resolved.error;
+    return;
+  }
+  if (resolved.via === 'yt-dlp') log('recorder', `stream page resolved by yt-dlp to ${resolved.url.slice(0, 200)}`);
+  current = startAttempt({
+    ffmpegPath: config.ffmpegPath,
+    args: buildFfmpegArgs(config, resolved.url, pieces.outputFor(run.index)),
+    stallMs: settings.stallTimeoutSeconds * 1000,
+    stopGraceMs: settings.stopGraceSeconds * 1000,
+    log,
+    onStart: (pid) => {
+      state.ffmpegPid = pid;
+      save(true);
+    },
+    onProgress: (seconds, bytes) => {
+      run.mediaSeconds = seconds;
+      run.bytes = bytes;
+      run.lastMediaAt = state.lastProgressAt = now();
+      if (!run.firstMediaAt) {
+        run.firstMediaAt = run.lastMediaAt;
+        state.firstMediaAt ??= run.firstMediaAt;
+        if (state.phase === 'pending') state.phase = 'running';
+        log('recorder', runs.length > 1 ? `media is flowing again (connection ${run.index})` : 'media is flowing');
+        save(true);
+      } else save();
+    },
+  });
+  const windowTimer = setTimeout(() => stop('window'), window.end - Date.now());
+  const result = await current.done;
+  clearTimeout(windowTimer);
+  current = null;
+  state.ffmpegPid = null;
+  pieces.collectClosed(run.index);
+  run.error = result.spawnError ?? result.error;
+  if (run.error && STORAGE_FAILURE.test(run.error)) stop('storage');
+  if (state.stopCause === 'window') return;
+  run.endReason = state.stopCause === 'operator' ? stopReason() : describeRunEnd({ ...result, stallSeconds: settings.stallTimeoutSeconds }, run.mediaSeconds > 0, everMedia);
 }
 
-function outcomeFor(code: number | null, signal: string | null, startError: string | null): RecorderOutcome {
-  const hasMedia = state.mediaSeconds > 0 && state.bytes > 0;
-  const kept = hasMedia ? 'partial' : 'failed';
-  const base = { exitCode: code, signal };
-  if (startError) return { ...base, status: kept, reason: startError, endedBy: 'error' };
-  const stall = config.settings.stallTimeoutSeconds;
-  switch (state.stopCause) {
-    case 'operator': {
-      const request = readJson<StopRequest>(path.join(dir, INSTANCE_FILES.stop));
-      return { ...base, status: kept, reason: request?.reason ?? 'Terminated', endedBy: 'operator' };
-    }
-    case 'watchdog':
-      return {
-        ...base,
-        status: kept,
-        reason: hasMedia ? `No media for ${stall} s: the stream stalled` : `No media received within ${stall} s`,
-        endedBy: 'watchdog',
-      };
-    case 'overtime':
-      return { ...base, status: kept, reason: 'The capture ran far beyond its duration (stream slower than real time)', endedBy: 'overtime' };
-    default:
-      break;
+async function record(): Promise<void> {
+  log('recorder', `${runs.length ? `relaunched (${state.relaunches}); continuing` : 'capturing'} ${config.url} until ${config.windowEnd} at ${config.width}x${config.height} into ${config.outputPath}`);
+  let failures = 0;
+  while (!state.stopCause && Date.now() < window.end) {
+    const everMedia = runs.some((r) => r.mediaSeconds > 0);
+    const run: RunRecord = { index: (runs.at(-1)?.index ?? 0) + 1, startedAt: now(), firstMediaAt: null, lastMediaAt: null, endedAt: null, endReason: null, error: null, mediaSeconds: 0, bytes: 0 };
+    runs.push(run);
+    save(true);
+    await connect(run, everMedia);
+    run.endedAt = now();
+    save(true);
+    if (state.stopCause || Date.now() >= window.end) break;
+    failures = run.mediaSeconds > 0 ? 0 : failures + 1;
+    const waitMs = Math.min(failures === 0 ? 1000 : retryDelayMs(failures, settings), window.end - Date.now());
+    log('recorder', `${run.endReason ?? 'connection ended'}; trying again in ${(waitMs / 1000).toFixed(0)} s`);
+    await pause.for(waitMs);
   }
-  if (code === 0 && state.mediaSeconds >= config.duration - 1.5) return { ...base, status: 'completed', reason: null, endedBy: 'duration' };
-  if (code === 0) {
-    return {
-      ...base,
-      status: kept,
-      reason: `The stream ended after ${state.mediaSeconds.toFixed(1)} s of the ${config.duration} s requested`,
-      endedBy: 'stream-end',
-    };
-  }
-  const why = lastError() ?? (signal ? `ffmpeg was killed (${signal})` : `ffmpeg exited with code ${code}`);
-  // A full or read-only disk fails the recording; the fragments written before it stay in the file.
-  return { ...base, status: STORAGE_FAILURE.test(why) ? 'failed' : kept, reason: why, endedBy: 'error' };
 }
 
-function finish(code: number | null, signal: string | null, startError: string | null): void {
-  if (finished) return;
-  finished = true;
-  clearInterval(watchdog);
+function stopReason(): string {
+  return readJson<StopRequest>(path.join(dir, INSTANCE_FILES.stop))?.reason ?? 'Terminated';
+}
+
+/** Measures the pieces, joins them into the output file and writes the outcome. */
+async function finish(internalError: string | null): Promise<void> {
+  state.phase = 'stopping';
+  save(true);
+  await pieces.measureAll();
+  const windowOver = Math.min(Date.now(), window.end);
+  const coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: pieces.secondsOf(run.index) })), toServerIso, state.stopCause === 'operator' ? window.end : windowOver);
+  const joinError = coverage.coveredSeconds > 0 ? await pieces.join(config.ffmpegPath, config.outputPath) : null;
+  const lastError = [...runs].reverse().find((r) => r.error)?.error ?? null;
+  const storage = state.stopCause === 'storage' ? lastError : null;
+  const decided = outcomeFromCoverage(coverage, lastError, state.stopCause === 'operator' ? stopReason() : storage);
+  const failedJoin = joinError !== null && coverage.coveredSeconds > 0;
+  if (storage || failedJoin) Object.assign(decided, { status: 'failed', reason: storage ?? joinError });
+  let bytes = 0;
   try {
-    state.bytes = fs.statSync(config.outputPath).size;
+    bytes = fs.statSync(config.outputPath).size;
+    if (bytes === 0) fs.rmSync(config.outputPath); // nothing to offer for download
   } catch {
-    state.bytes = 0;
+    bytes = 0;
   }
-  state.outcome = outcomeFor(code, signal, startError);
+  state.coverage = coverage;
+  state.mediaSeconds = coverage.coveredSeconds;
+  state.bytes = bytes;
+  state.outcome = {
+    ...decided,
+    reason: internalError ?? decided.reason,
+    endedBy: internalError ? 'error' : (state.stopCause ?? 'window'),
+    exitCode: null,
+    signal: null,
+  };
   state.phase = 'exited';
-  state.endedAt = new Date().toISOString();
+  state.endedAt = now();
   save(true);
   const { status, reason } = state.outcome;
-  log('recorder', `finished: ${status}${reason ? ` (${reason})` : ''}; ${state.mediaSeconds.toFixed(1)} s of media, ${state.bytes} bytes`);
+  log('recorder', `finished: ${status}${reason ? ` (${reason})` : ''}; ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s covered, ${coverage.gaps.length} gap(s), ${coverage.reconnects} reconnect(s), ${bytes} bytes`);
   logStream.end(() => process.exit(0));
 }
 
 process.on('uncaughtException', (error) => {
-  log('recorder', `internal error: ${error.message}`);
-  ffmpeg.kill('SIGTERM');
-  finish(null, null, `Recorder error: ${error.message}`);
+  log('recorder', `internal error: ${error.stack ?? error.message}`);
+  current?.stop();
+  void finish(`Recorder error: ${error.message}`);
 });
 
-function forEachLine(stream: Readable, onLine: (line: string) => void): void {
-  let rest = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk: string) => {
-    rest += chunk;
-    const lines = rest.split(/\r?\n|\r/);
-    rest = lines.pop() ?? '';
-    for (const line of lines) if (line.trim()) onLine(line);
-  });
-  stream.on('end', () => {
-    if (rest.trim()) onLine(rest);
-  });
+if (!previous?.outcome) {
+  fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${process.pid}\n`);
+  save(true);
+  // Terminated while this process was still starting: stop at once.
+  if (fs.existsSync(path.join(dir, INSTANCE_FILES.stop))) stop('operator');
+  void record().then(() => finish(null));
 }

@@ -152,7 +152,7 @@ export interface RecordingsTable {
   instance_id: string;
   mosque_id: string | null;
   url: string;
-  status: 'recording' | 'completed' | 'partial' | 'failed';
+  status: 'recording' | 'captured' | 'partial' | 'failed';
   started_at: string;
   ended_at: string | null;
   bytes: number;
@@ -160,6 +160,12 @@ export interface RecordingsTable {
   /** Absolute path of the file on this server (local driver), else null. */
   file_path: string | null;
   reason: string | null;
+  /** Length of the recording window, and the seconds of it the media covers (migration 006). */
+  expected_seconds: number | null;
+  covered_seconds: number | null;
+  /** JSON array of {start, end, reason}: the parts of the window without media. */
+  gaps: Generated<string>;
+  reconnects: Generated<number>;
   updated_at: string;
 }
 

@@ -7,7 +7,7 @@ import type { Instance, Recording } from '../../contract/instances';
  * capture ended with nothing kept.
  */
 
-export type RecorderHealthKind = 'healthy' | 'starting' | 'stalled' | 'failed' | 'partial' | 'completed' | 'stopping' | 'stopped' | 'unknown';
+export type RecorderHealthKind = 'healthy' | 'starting' | 'stalled' | 'failed' | 'partial' | 'captured' | 'stopping' | 'stopped' | 'unknown';
 
 export interface RecorderHealth {
   kind: RecorderHealthKind;
@@ -85,8 +85,8 @@ export function recorderHealth(
     case 'partial':
       if (reason && STALL_REASON.test(reason)) return health('stalled', 'Stalled', 'warning', reason);
       return health('partial', 'Partial', 'warning', reason ?? 'The capture ended early; what was recorded is kept');
-    case 'completed':
-      return health('completed', 'Completed', 'success', 'The capture ran its full duration');
+    case 'captured':
+      return health('captured', 'Captured', 'success', 'The media covers the whole recording window');
     default:
       break;
   }

@@ -19,6 +19,7 @@ import type { Clock } from '../../lib/clock';
 import { newId } from '../ids';
 import {
   ProviderError,
+  recordingWindow,
   type CaptureProvider,
   type CreateImageRequest,
   type LaunchConfig,
@@ -139,6 +140,9 @@ export class AwsCaptureProvider implements CaptureProvider {
           ...(this.options.stallTimeoutSeconds ? { stallTimeoutSeconds: this.options.stallTimeoutSeconds } : {}),
           ...(options.stallTimeoutSeconds ? { stallTimeoutSeconds: options.stallTimeoutSeconds } : {}),
         },
+        ...recordingWindow(config, options, now),
+        // EC2 machines keep their own time (NTP); the window is taken as it is.
+        clockOffsetMs: 0,
         createdAt: now.toISOString(),
       },
       `${stamp}.mp4`,
@@ -348,7 +352,17 @@ export class AwsCaptureProvider implements CaptureProvider {
     }
     const byUser = /UserInitiated/i.test(instance.StateReason?.Code ?? '');
     const recording: ProviderRecording = result?.outcome
-      ? { status: result.outcome.status, bytes: result.bytes, mediaSeconds: result.mediaSeconds, filePath: null, reason: result.outcome.reason }
+      ? {
+          status: result.outcome.status,
+          bytes: result.bytes,
+          mediaSeconds: result.mediaSeconds,
+          filePath: null,
+          reason: result.outcome.reason,
+          expectedSeconds: result.coverage?.expectedSeconds ?? null,
+          coveredSeconds: result.coverage?.coveredSeconds ?? null,
+          gaps: result.coverage?.gaps ?? [],
+          reconnects: result.coverage?.reconnects ?? 0,
+        }
       : {
           status: byUser ? 'partial' : 'failed',
           bytes: 0,

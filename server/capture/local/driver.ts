@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,10 +7,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { InstanceState } from '../../../contract/instances';
 import type { Clock } from '../../lib/clock';
-import { executable, probeFfmpeg, resolveFfmpeg } from '../ffmpeg-path';
+import { executable, probeFfmpeg, resolveFfmpeg, resolveFfprobe } from '../ffmpeg-path';
 import { isSafeId, newId } from '../ids';
 import {
   ProviderError,
+  recordingWindow,
   type CaptureProvider,
   type CreateImageRequest,
   type LaunchConfig,
@@ -34,12 +35,17 @@ import {
   type StopRequest,
 } from '../recorder-state';
 import { LocalImageStore } from './images';
+import { localWindow } from '../recorder-window';
 import { processAlive, signal, tailLines } from './processes';
+import { markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanFfmpeg } from './supervisor';
 
 /** The folder of this file's siblings: the recorder runtime that ships with the server. */
 const BUILT_IN_RUNTIME = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-/** A recorder that has not quit this long after a stop request is killed with its process group. */
-const STOP_KILL_AFTER_MS = 30_000;
+/**
+ * A recorder that has not quit this long after a stop request is killed with its process group. It
+ * needs a while after ffmpeg quits: it measures and joins the pieces of a window that may be hours long.
+ */
+const STOP_KILL_AFTER_MS = 5 * 60_000;
 /** A launch folder without a running recorder after this long is a launch that never started. */
 const START_GRACE_MS = 30_000;
 const INSTANCE_TYPE = 'local';
@@ -51,6 +57,12 @@ export interface LocalProviderOptions {
   ffmpegPath?: string;
   /** STALL_TIMEOUT_SECONDS, when set: overrides the image's setting. */
   stallTimeoutSeconds?: number;
+  /** FFPROBE_PATH, when set; else ffprobe beside ffmpeg, else on PATH. */
+  ffprobePath?: string;
+  /** YTDLP_PATH, when set; else yt-dlp on PATH. */
+  ytDlpPath?: string;
+  /** Overrides of the recorder's settings for every launch (retry waits, piece length). */
+  recorderSettings?: Partial<RecorderSettings>;
 }
 
 /**
@@ -102,7 +114,10 @@ export class LocalCaptureProvider implements CaptureProvider {
       ...(image ? this.images.settingsOf(image.imageId) : {}),
       ...(this.options.stallTimeoutSeconds ? { stallTimeoutSeconds: this.options.stallTimeoutSeconds } : {}),
       ...(options.stallTimeoutSeconds ? { stallTimeoutSeconds: options.stallTimeoutSeconds } : {}),
+      ...this.options.recorderSettings,
     };
+    const launchedAt = this.options.clock.now();
+    const window = recordingWindow(config, options, launchedAt);
     const recorderConfig: RecorderConfig = {
       version: STATE_FORMAT_VERSION,
       instanceId: launchId,
@@ -118,6 +133,11 @@ export class LocalCaptureProvider implements CaptureProvider {
       recordingId: options.recordingId ?? null,
       imageId: image?.imageId ?? null,
       ffmpegPath: ffmpeg.path,
+      ffprobePath: resolveFfprobe(ffmpeg.path, this.options.ffprobePath) ?? null,
+      ytDlpPath: this.options.ytDlpPath ?? null,
+      ...window,
+      // The recorder runs on this machine's clock; the window is in the server's (a test's may be set).
+      clockOffsetMs: launchedAt.getTime() - Date.now(),
       outputPath: this.reserveOutputFile(config.mosque_id, launchId),
       logPath: path.join(dir, INSTANCE_FILES.log),
       settings,
@@ -138,6 +158,16 @@ export class LocalCaptureProvider implements CaptureProvider {
   }
 
   private async spawnRecorder(dir: string): Promise<void> {
+    const child = this.spawnRecorderSync(dir);
+    await new Promise<void>((resolve, reject) => {
+      if (child.pid) resolve();
+      child.once('spawn', resolve);
+      child.once('error', (error) => reject(new ProviderError('failed', `Could not start the recorder: ${error.message}`)));
+    });
+  }
+
+  /** Starts the recorder of a folder, detached in its own process group, and notes its pid. */
+  private spawnRecorderSync(dir: string): ChildProcess {
     const env = { ...process.env };
     delete env.NODE_OPTIONS; // whatever loaders the server runs under are not the recorder's
     const child = spawn(process.execPath, ['--import', tsxLoader(), path.join(dir, INSTANCE_FILES.runtime, RUNTIME_ENTRY), dir], {
@@ -146,12 +176,11 @@ export class LocalCaptureProvider implements CaptureProvider {
       cwd: dir,
       env,
     });
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', (error) => reject(new ProviderError('failed', `Could not start the recorder: ${error.message}`)));
-    });
+    child.on('error', () => undefined); // reported by the caller that waits for it, or by the next inspection
+    if (!child.pid) throw new ProviderError('failed', 'Could not start the recorder');
     fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${child.pid}\n`);
     child.unref();
+    return child;
   }
 
   async terminate(instanceId: string, options: { reason?: string } = {}): Promise<void> {
@@ -168,10 +197,9 @@ export class LocalCaptureProvider implements CaptureProvider {
       signal(pid, 'SIGTERM');
       return;
     }
-    // The recorder is gone but ffmpeg may still run: SIGTERM makes ffmpeg finish the file.
+    // The recorder is gone but ffmpeg may still run: SIGTERM makes ffmpeg finish its piece.
     const state = readJson<RecorderState>(path.join(dir, INSTANCE_FILES.state));
-    const config = readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config));
-    if (state?.ffmpegPid && config && processAlive(state.ffmpegPid, config.outputPath)) signal(state.ffmpegPid, 'SIGTERM');
+    if (state?.ffmpegPid && processAlive(state.ffmpegPid, path.join(dir, INSTANCE_FILES.pieces))) signal(state.ffmpegPid, 'SIGTERM');
   }
 
   async list(): Promise<ProviderInstance[]> {
@@ -258,7 +286,10 @@ export class LocalCaptureProvider implements CaptureProvider {
     if (!state?.outcome && !alive) {
       const age = Date.now() - fs.statSync(path.join(dir, INSTANCE_FILES.config)).mtimeMs;
       if (!pid && age < START_GRACE_MS) return this.view(config, state, 'pending', false);
-      state = this.markCrashed(dir, config, state, pid, stop);
+      if (state && relaunchCount(dir) < MAX_RELAUNCHES && this.relaunch(dir, config, state, pid)) {
+        return this.view(config, state, stop ? 'stopping' : state.phase === 'running' ? 'running' : 'pending', true);
+      }
+      state = markCrashed(dir, config, state, pid, stop);
     }
     if (state?.outcome) {
       const final = this.view(config, state, state.stopCause === 'operator' ? 'terminated' : 'stopped', false);
@@ -272,44 +303,20 @@ export class LocalCaptureProvider implements CaptureProvider {
   }
 
   /**
-   * Writes the outcome of a recorder that is gone without one, so the mark survives restarts. A stop
-   * request that killed it before it could handle the signal counts as that stop.
+   * A recorder that died inside its window (killed, out of memory, a machine restart) is started again
+   * in its folder and carries on; after its window it is started to join and report what it recorded.
    */
-  private markCrashed(dir: string, config: RecorderConfig, state: RecorderState | undefined, pid: number | undefined, stop: StopRequest | undefined): RecorderState {
-    const ffmpegPid = state?.ffmpegPid;
-    if (ffmpegPid && processAlive(ffmpegPid, config.outputPath)) signal(ffmpegPid, 'SIGTERM');
-    let bytes = 0;
+  private relaunch(dir: string, config: RecorderConfig, state: RecorderState, pid: number | undefined): boolean {
+    stopOrphanFfmpeg(dir, state);
+    const windowOpen = Date.now() < localWindow(config).end;
+    recordRelaunch(dir, pid, windowOpen);
     try {
-      bytes = fs.statSync(config.outputPath).size;
-    } catch {
-      // no file
+      this.spawnRecorderSync(dir);
+      return true;
+    } catch (error) {
+      fs.appendFileSync(path.join(dir, INSTANCE_FILES.log), `${new Date().toISOString()} server: could not start the recorder again: ${(error as Error).message}\n`);
+      return false;
     }
-    const hasMedia = bytes > 0 && (state?.mediaSeconds ?? 0) > 0;
-    const reason = stop
-      ? stop.reason
-      : state
-        ? `Recorder process ${pid ?? '?'} ended without finishing its capture (it was killed, or the machine restarted)`
-        : 'The recorder did not start; see its log';
-    const now = new Date().toISOString();
-    const crashed: RecorderState = {
-      version: STATE_FORMAT_VERSION,
-      instanceId: config.instanceId,
-      recorderPid: pid ?? 0,
-      ffmpegPid: ffmpegPid ?? null,
-      phase: 'exited',
-      startedAt: state?.startedAt ?? config.createdAt,
-      firstMediaAt: state?.firstMediaAt ?? null,
-      lastProgressAt: state?.lastProgressAt ?? null,
-      endedAt: now,
-      bytes,
-      mediaSeconds: state?.mediaSeconds ?? 0,
-      stopCause: stop ? 'operator' : (state?.stopCause ?? null),
-      outcome: { status: hasMedia ? 'partial' : 'failed', reason, endedBy: stop ? 'operator' : 'crash', exitCode: null, signal: null },
-      updatedAt: now,
-    };
-    writeJsonAtomic(path.join(dir, INSTANCE_FILES.state), crashed);
-    fs.appendFileSync(path.join(dir, INSTANCE_FILES.log), `${now} server: ${reason}\n`);
-    return crashed;
   }
 
   private view(config: RecorderConfig, state: RecorderState | undefined, instanceState: InstanceState, active: boolean): ProviderInstance {
@@ -338,6 +345,11 @@ export class LocalCaptureProvider implements CaptureProvider {
         mediaSeconds: state ? state.mediaSeconds : null,
         filePath: config.outputPath,
         reason: outcome?.reason ?? null,
+        expectedSeconds: state?.coverage?.expectedSeconds ?? null,
+        coveredSeconds: state?.coverage?.coveredSeconds ?? null,
+        gaps: state?.coverage?.gaps ?? [],
+        reconnects: state?.coverage?.reconnects ?? 0,
+        relaunches: state?.relaunches ?? 0,
       },
     };
   }

@@ -6,6 +6,7 @@ import { captureMigration } from './002_capture';
 import { mosquesMigration } from './003_mosques';
 import { schedulerMigration } from './004_scheduler';
 import { monitoringMigration } from './005_monitoring';
+import { recordingCoverageMigration } from './006_recording_coverage';
 import { alarmsMigration } from './007_alarms';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
@@ -15,6 +16,7 @@ const migrations: Record<string, DialectMigration> = {
   '003_mosques': mosquesMigration,
   '004_scheduler': schedulerMigration,
   '005_monitoring': monitoringMigration,
+  '006_recording_coverage': recordingCoverageMigration,
   '007_alarms': alarmsMigration,
 };
 

@@ -72,6 +72,9 @@ async function record(config: RecordingConfig, outputDir: string, ffmpegPath: st
     recordingId: null,
     imageId: null,
     ffmpegPath,
+    windowStart: started.toISOString(),
+    windowEnd: new Date(started.getTime() + config.duration * 1000).toISOString(),
+    clockOffsetMs: 0,
     outputPath: path.join(dir, `${name}.mp4`),
     logPath: path.join(dir, INSTANCE_FILES.log),
     settings: DEFAULT_RECORDER_SETTINGS,
@@ -97,7 +100,7 @@ async function record(config: RecordingConfig, outputDir: string, ffmpegPath: st
     return false;
   }
   say(`${outcome.status} ${label(config)}: ${state.mediaSeconds.toFixed(1)} s, ${state.bytes} bytes${outcome.reason ? ` (${outcome.reason})` : ''}`);
-  return outcome.status === 'completed';
+  return outcome.status === 'captured';
 }
 
 async function main(argv: string[]): Promise<number> {

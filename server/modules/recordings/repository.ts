@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Recording, RecordingStatus } from '../../../contract/instances';
+import type { Recording, RecordingGap, RecordingStatus } from '../../../contract/instances';
 import type { Database, RecordingsTable } from '../../db/schema';
 
 export type RecordingRow = Selectable<RecordingsTable>;
@@ -18,8 +18,22 @@ export function toRecording(row: RecordingRow): Recording {
     duration_seconds: row.duration_seconds === null ? null : Math.round(Number(row.duration_seconds) * 1000) / 1000,
     file_name: row.file_path ? path.basename(row.file_path) : null,
     reason: row.reason,
-    download_url: row.file_path ? `/api/recordings/${encodeURIComponent(row.id)}/file` : null,
+    // Only a finished file with media is offered: the file is joined at the end, and an empty one is no recording.
+    download_url: row.file_path && row.status !== 'recording' && Number(row.bytes) > 0 ? `/api/recordings/${encodeURIComponent(row.id)}/file` : null,
+    expected_seconds: row.expected_seconds === null ? null : Number(row.expected_seconds),
+    covered_seconds: row.covered_seconds === null ? null : Number(row.covered_seconds),
+    gaps: parseGaps(row.gaps),
+    reconnects: Number(row.reconnects),
   };
+}
+
+function parseGaps(text: string): RecordingGap[] {
+  try {
+    const gaps = JSON.parse(text) as unknown;
+    return Array.isArray(gaps) ? (gaps as RecordingGap[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 export interface RecordingFilter {

@@ -65,10 +65,12 @@ export class RecordingsService {
     const row = await this.repository.findByInstance(instanceId);
     if (!row || row.status !== 'recording') return false;
     const ended = reading.status !== 'recording';
-    const bytes = Math.max(Number(row.bytes), reading.bytes);
+    // The final size is the joined file's, which may be smaller than the pieces were.
+    const bytes = ended ? reading.bytes : Math.max(Number(row.bytes), reading.bytes);
     const seconds = reading.mediaSeconds ?? row.duration_seconds;
+    const gaps = JSON.stringify(reading.gaps ?? []);
     if (!ended) {
-      const progressed = bytes !== Number(row.bytes) || seconds !== row.duration_seconds;
+      const progressed = bytes !== Number(row.bytes) || seconds !== row.duration_seconds || gaps !== row.gaps;
       const last = this.lastProgressWrite.get(row.id) ?? 0;
       if (!progressed || performance.now() - last < PROGRESS_WRITE_MS) return false;
       this.lastProgressWrite.set(row.id, performance.now());
@@ -83,6 +85,10 @@ export class RecordingsService {
       reason: reading.reason ?? row.reason,
       ended_at: ended ? now : null,
       file_path: reading.filePath ?? row.file_path,
+      expected_seconds: reading.expectedSeconds ?? row.expected_seconds,
+      covered_seconds: reading.coveredSeconds ?? row.covered_seconds,
+      gaps,
+      reconnects: reading.reconnects ?? Number(row.reconnects),
       updated_at: now,
     });
     return true;

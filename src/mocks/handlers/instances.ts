@@ -99,7 +99,7 @@ export function mockRecording(instance: Instance, overrides: Partial<Recording> 
     instance_id: instance.id,
     mosque_id: instance.mosque_id,
     url: instance.url,
-    status: 'completed',
+    status: 'captured',
     started_at: instance.launch_time,
     ended_at: nowIso(),
     bytes: 1_572_864,
@@ -107,6 +107,10 @@ export function mockRecording(instance: Instance, overrides: Partial<Recording> 
     file_name: `${instance.mosque_id ?? 'adhoc'}-20260105-093000.mp4`,
     reason: null,
     download_url: `/api/recordings/${id}/file`,
+    expected_seconds: 42,
+    covered_seconds: 42,
+    gaps: [],
+    reconnects: 0,
     ...overrides,
   };
 }

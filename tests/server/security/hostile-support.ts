@@ -101,7 +101,7 @@ export async function hostileFixture(): Promise<HostileFixture> {
   const recording = {
     mosque_id: 'seedmosque',
     url: instance.url,
-    status: 'completed' as const,
+    status: 'captured' as const,
     started_at: now,
     ended_at: now,
     bytes: 2048,

@@ -31,7 +31,7 @@ describe('fleet summary', () => {
   });
 
   it('counts recordings in progress', () => {
-    expect(activeRecordings([{ status: 'recording' }, { status: 'completed' }, { status: 'recording' }, { status: 'failed' }])).toBe(2);
+    expect(activeRecordings([{ status: 'recording' }, { status: 'captured' }, { status: 'recording' }, { status: 'failed' }])).toBe(2);
   });
 
   it('colours the system status green only when operational', () => {

@@ -35,7 +35,7 @@ describe('trackProgress', () => {
 
   it('drops recordings that are no longer recording', () => {
     const first = trackProgress(new Map(), [rec('r1', 1000, 2), rec('r2', 5, 1)], T0);
-    const next = trackProgress(first, [rec('r1', 1000, 2, 'completed'), rec('r2', 6, 1)], T0 + 1);
+    const next = trackProgress(first, [rec('r1', 1000, 2, 'captured'), rec('r2', 6, 1)], T0 + 1);
     expect([...next.keys()]).toEqual(['r2']);
   });
 });
@@ -76,7 +76,7 @@ describe('recorderHealth', () => {
 
   it('reads the instance\'s recording_status when the live feed carries no recording', () => {
     expect(recorderHealth(instance('terminated', 'failed'), undefined, undefined, T0).kind).toBe('failed');
-    expect(recorderHealth(instance('stopped', 'completed'), undefined, undefined, T0).kind).toBe('completed');
+    expect(recorderHealth(instance('stopped', 'captured'), undefined, undefined, T0).kind).toBe('captured');
     expect(recorderHealth(instance('running', 'recording'), undefined, undefined, T0).kind).toBe('healthy');
   });
 

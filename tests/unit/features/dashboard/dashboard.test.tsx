@@ -28,7 +28,7 @@ describe('Dashboard', { timeout: 15_000 }, () => {
     await openDashboard();
     connect({
       instances: [instance('a'), instance('b'), instance('c', 'pending'), instance('d', 'terminated')],
-      recordings: [recording('r1', 'a'), recording('r2', 'b'), recording('r0', 'd', { status: 'completed' })],
+      recordings: [recording('r1', 'a'), recording('r2', 'b'), recording('r0', 'd', { status: 'captured' })],
     });
     expect(card('Running Instances').getByText('2')).toBeInTheDocument();
     expect(card('Running Instances').getByText('1 pending')).toBeInTheDocument();

@@ -43,6 +43,10 @@ export function recording(id: string, instanceId: string, extra: Partial<Recordi
     file_name: null,
     reason: null,
     download_url: null,
+    expected_seconds: 7200,
+    covered_seconds: 12,
+    gaps: [],
+    reconnects: 0,
     ...extra,
   };
 }

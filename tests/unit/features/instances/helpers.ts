@@ -10,7 +10,7 @@ export function seedFleet() {
     pending: addMockInstances(mockInstance({ id: 'cap-pen001', instance_id: 'cap-pen001', name: 'capture-adhoc-pen001', state: 'pending', runtime_hours: 0 }))[0],
     stopping: addMockInstances(mockInstance({ id: 'cap-stp001', name: 'capture-adhoc-stp001', state: 'stopping' }))[0],
     stopped: addMockInstances(mockInstance({ id: 'cap-sto001', name: 'capture-adhoc-sto001', state: 'stopped' }))[0],
-    terminated: addMockInstances(mockInstance({ id: 'cap-ter001', name: 'capture-adhoc-ter001', state: 'terminated', recording_status: 'completed' }))[0],
+    terminated: addMockInstances(mockInstance({ id: 'cap-ter001', name: 'capture-adhoc-ter001', state: 'terminated', recording_status: 'captured' }))[0],
   };
 }
 

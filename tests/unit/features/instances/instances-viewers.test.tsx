@@ -121,7 +121,7 @@ describe('Details viewer', { timeout: 30_000 }, () => {
 
   it('shows basic info, recording info, metrics and actions', async () => {
     const [instance] = addMockInstances(
-      mockInstance({ name: 'capture-m9-done01', state: 'terminated', mosque_id: 'm9', url: 'https://example.com/m9.m3u8', duration: 600, recording_status: 'completed' }),
+      mockInstance({ name: 'capture-m9-done01', state: 'terminated', mosque_id: 'm9', url: 'https://example.com/m9.m3u8', duration: 600, recording_status: 'captured' }),
     );
     store.recordings.push(mockRecording(instance, { file_name: 'm9-20260105-093000.mp4', bytes: 3 * 1024 * 1024, duration_seconds: 125 }));
     const { user } = await openInstances();
@@ -136,7 +136,7 @@ describe('Details viewer', { timeout: 30_000 }, () => {
     expect(recording.getByText('1280 x 720')).toBeInTheDocument();
     expect(recording.getByText('10m 0s')).toBeInTheDocument();
     expect(recording.getByText('m9-20260105-093000.mp4')).toBeInTheDocument();
-    expect(recording.getByText('completed')).toBeInTheDocument();
+    expect(recording.getByText('captured')).toBeInTheDocument();
     const metrics = within(details.getByRole('region', { name: 'Metrics' }));
     expect(metrics.getByText('3.0 MB')).toBeInTheDocument();
     expect(metrics.getByText('2m 5s')).toBeInTheDocument();
@@ -147,7 +147,7 @@ describe('Details viewer', { timeout: 30_000 }, () => {
   });
 
   it('downloads the recording with the session token and saves it under its file name', async () => {
-    const [instance] = addMockInstances(mockInstance({ name: 'capture-adhoc-dl0001', state: 'terminated', recording_status: 'completed' }));
+    const [instance] = addMockInstances(mockInstance({ name: 'capture-adhoc-dl0001', state: 'terminated', recording_status: 'captured' }));
     store.recordings.push(mockRecording(instance, { id: 'rec-dl0001', file_name: 'adhoc-dl.mp4', download_url: '/api/recordings/rec-dl0001/file' }));
     let authorization: string | null = null;
     server.use(

@@ -1,0 +1,115 @@
+/*
+ * What a capture's media covers of its window, measured from the media (the probed seconds of each
+ * run's pieces), not from the clock. A run's media is placed so that it ends when its last media
+ * arrived: a live reader starts a few seconds behind the live edge, so that is where its content lies.
+ * Part of the recorder runtime: Node and its siblings only.
+ */
+import type { Coverage, Gap, RecorderOutcome, RunRecord } from './recorder-state';
+
+/** The share of the window the media must cover for the capture to count as captured. */
+export const CAPTURED_SHARE = 0.99;
+/** Shorter holes (the join of two runs, a reconnect) are counted as uncovered but not listed. */
+const MIN_LISTED_GAP_MS = 2000;
+
+export interface RunMedia {
+  run: RunRecord;
+  /** Seconds of its media: probed from its pieces, or ffmpeg's progress while it records. */
+  seconds: number;
+}
+
+interface Interval {
+  start: number;
+  end: number;
+  run: RunRecord;
+}
+
+/**
+ * Coverage of [windowStart, windowEnd] (local ms). `toIso` maps a local time to the server's clock.
+ * `until` is where the gaps stop (now, while recording; windowEnd once it is over).
+ */
+export function computeCoverage(windowStart: number, windowEnd: number, runs: RunMedia[], toIso: (ms: number) => string, until = windowEnd): Coverage {
+  const intervals: Interval[] = runs
+    .filter((r) => r.run.lastMediaAt !== null && r.seconds > 0)
+    .map((r) => {
+      const last = Date.parse(r.run.lastMediaAt as string);
+      return { start: Math.max(windowStart, last - r.seconds * 1000), end: Math.min(windowEnd, last), run: r.run };
+    })
+    .filter((i) => i.end > i.start)
+    .sort((a, b) => a.start - b.start);
+
+  let coveredMs = 0;
+  const gaps: Gap[] = [];
+  let cursor = windowStart;
+  let previous: Interval | null = null;
+  const openGap = (end: number) => {
+    if (end - cursor < MIN_LISTED_GAP_MS) return;
+    gaps.push({ start: toIso(cursor), end: toIso(end), reason: gapReason(cursor, end, previous, runs, windowStart) });
+  };
+  for (const interval of intervals) {
+    if (interval.start > cursor) openGap(Math.min(interval.start, until));
+    if (interval.end > cursor) {
+      coveredMs += interval.end - Math.max(cursor, interval.start);
+      cursor = interval.end;
+      previous = interval;
+    }
+  }
+  if (until > cursor) openGap(Math.min(until, windowEnd));
+
+  const withMedia = runs.filter((r) => r.seconds > 0).length;
+  return {
+    expectedSeconds: round((windowEnd - windowStart) / 1000),
+    coveredSeconds: round(coveredMs / 1000),
+    gaps,
+    reconnects: Math.max(0, withMedia - 1),
+  };
+}
+
+/** Why [start, end] has no media: what ended the media before it, else why the first tries got none. */
+function gapReason(start: number, end: number, before: Interval | null, runs: RunMedia[], windowStart: number): string {
+  if (before?.run.endReason) return before.run.endReason;
+  const failed = runs.find((r) => r.seconds === 0 && r.run.endReason && Date.parse(r.run.startedAt) < end);
+  if (failed?.run.endReason) return failed.run.endReason;
+  const first = runs[0] ? Date.parse(runs[0].run.startedAt) : null;
+  if (first !== null && start === windowStart && first > windowStart) return `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened`;
+  return 'Recorder was down';
+}
+
+/** A run's end as a person reads it. `hadMedia`: this run got media; `everMedia`: any run before it did. */
+export function describeRunEnd(
+  end: { stalled: boolean; stallSeconds: number; code: number | null; error: string | null; spawnError: string | null },
+  hadMedia: boolean,
+  everMedia: boolean,
+): string {
+  if (end.spawnError) return end.spawnError;
+  const detail = end.stalled ? `no media for ${end.stallSeconds} s` : failureDetail(end.error, end.code);
+  if (hadMedia) return end.stalled ? `Stream stalled (${detail})` : `Stream dropped (${detail})`;
+  return everMedia ? `Stream not back yet (${detail})` : `Stream not live yet (${detail})`;
+}
+
+function failureDetail(error: string | null, code: number | null): string {
+  if (!error) return code === 0 ? 'the stream ended' : `ffmpeg exited with code ${code ?? 'unknown'}`;
+  const http = /(?:HTTP error|Server returned)\s*(\d{3})/i.exec(error) ?? /\b([45]\d\d)\b\s+(?:Not Found|Forbidden|Unauthorized|Gone|Bad Gateway|Service Unavailable|Internal Server Error)/i.exec(error);
+  if (http) return `HTTP ${http[1]}`;
+  if (/refused/i.test(error)) return 'connection refused';
+  if (/timed out/i.test(error)) return 'connection timed out';
+  return error.length > 160 ? `${error.slice(0, 157)}...` : error;
+}
+
+/** The outcome from the coverage: captured only when the media covers the window. */
+export function outcomeFromCoverage(coverage: Coverage, lastError: string | null, stopReason: string | null): Pick<RecorderOutcome, 'status' | 'reason'> {
+  if (coverage.coveredSeconds <= 0) {
+    return { status: 'failed', reason: stopReason ?? `The stream never came: ${lastError ?? 'no media was received'}` };
+  }
+  if (coverage.coveredSeconds >= coverage.expectedSeconds * CAPTURED_SHARE) return { status: 'captured', reason: null };
+  if (stopReason) return { status: 'partial', reason: stopReason };
+  const holes = coverage.gaps.slice(0, 3).map((g) => `${g.reason} for ${round((Date.parse(g.end) - Date.parse(g.start)) / 1000)} s`);
+  const more = coverage.gaps.length > 3 ? `; ${coverage.gaps.length - 3} more gap(s)` : '';
+  return {
+    status: 'partial',
+    reason: `Recorded ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s${holes.length ? `: ${holes.join('; ')}${more}` : ''}`,
+  };
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 10) / 10;
+}

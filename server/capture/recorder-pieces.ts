@@ -1,0 +1,141 @@
+/*
+ * The pieces a capture is made of: every ffmpeg run writes short MPEG-TS pieces into pieces/ of the
+ * instance folder (run-0003-00012.ts: run 3, piece 12, so names sort in recording order). Each piece
+ * ffmpeg closes goes to the segment sink (the local folder keeps it; a sink that ships pieces to an
+ * object store plugs in here) and is measured with ffprobe; at window end the pieces are joined
+ * without re-encoding into the one output file. Part of the recorder runtime: Node and its siblings.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildJoinArgs, type RunOutput } from './ffmpeg-args';
+import { readJson, writeJsonAtomic } from './recorder-state';
+
+/** Where closed pieces go. */
+export interface SegmentSink {
+  /** A piece ffmpeg finished: complete, never written again. */
+  closed(file: string): void;
+}
+
+/** Pieces stay in the instance folder until the join. */
+export const localFolderSink: SegmentSink = { closed: () => undefined };
+
+const PIECE = /^run-(\d{4})-\d{5}\.ts$/;
+
+export class PieceStore {
+  /** Probed seconds per piece name; null when ffprobe found no media in it. */
+  private readonly seconds: Record<string, number | null>;
+  private readonly listed = new Set<string>();
+  private probing: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly folder: string,
+    private readonly probesFile: string,
+    private readonly ffprobePath: string,
+    private readonly sink: SegmentSink,
+  ) {
+    fs.mkdirSync(folder, { recursive: true });
+    this.seconds = readJson<Record<string, number | null>>(probesFile) ?? {};
+  }
+
+  outputFor(run: number): RunOutput {
+    const stem = `run-${String(run).padStart(4, '0')}`;
+    return { piecePattern: path.join(this.folder, `${stem}-%05d.ts`), listPath: path.join(this.folder, `${stem}.list`) };
+  }
+
+  /** Hands newly closed pieces of a run (those its list names) to the sink and measures them. */
+  collectClosed(run: number): void {
+    let names: string[];
+    try {
+      names = fs.readFileSync(this.outputFor(run).listPath, 'utf8').split('\n').map((l) => path.basename(l.trim())).filter(Boolean);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (this.listed.has(name)) continue;
+      this.listed.add(name);
+      const file = path.join(this.folder, name);
+      this.sink.closed(file);
+      if (!(name in this.seconds)) this.probing = this.probing.then(() => this.probe(name));
+    }
+  }
+
+  /** Every piece on disk in recording order, measured (the last piece of a killed run was never listed). */
+  async measureAll(): Promise<void> {
+    await this.probing;
+    for (const name of this.names()) if (!(name in this.seconds)) await this.probe(name);
+  }
+
+  /** Probed seconds of one run's pieces so far. */
+  secondsOf(run: number): number {
+    let total = 0;
+    for (const [name, seconds] of Object.entries(this.seconds)) if (Number(PIECE.exec(name)?.[1]) === run && seconds) total += seconds;
+    return total;
+  }
+
+  bytes(): number {
+    let total = 0;
+    for (const name of this.names()) total += fileSize(path.join(this.folder, name));
+    return total;
+  }
+
+  /** Joins the measured pieces into `output`; an error sentence when it could not. */
+  async join(ffmpegPath: string, output: string): Promise<string | null> {
+    const pieces = this.names().filter((name) => (this.seconds[name] ?? 0) > 0);
+    if (pieces.length === 0) return 'No media was recorded';
+    const listFile = path.join(this.folder, 'join.txt');
+    fs.writeFileSync(listFile, pieces.map((name) => `file '${path.join(this.folder, name).replace(/'/g, "'\\''")}'\n`).join(''));
+    const temporary = `${output}.joining.mp4`;
+    const error = await run(ffmpegPath, buildJoinArgs(listFile, temporary), 30 * 60_000);
+    if (error) {
+      fs.rmSync(temporary, { force: true });
+      return `Could not join the recorded pieces: ${error}`;
+    }
+    fs.renameSync(temporary, output);
+    return null;
+  }
+
+  private names(): string[] {
+    try {
+      return fs.readdirSync(this.folder).filter((name) => PIECE.test(name)).sort();
+    } catch {
+      return [];
+    }
+  }
+
+  private async probe(name: string): Promise<void> {
+    this.seconds[name] = await probeSeconds(this.ffprobePath, path.join(this.folder, name));
+    try {
+      writeJsonAtomic(this.probesFile, this.seconds);
+    } catch {
+      // kept in memory; a relaunched recorder measures again
+    }
+  }
+}
+
+/** Seconds of media in a file by ffprobe, or null when it holds none (or cannot be read). */
+export function probeSeconds(ffprobePath: string, file: string): Promise<number | null> {
+  return new Promise((resolve) => {
+    execFile(ffprobePath, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', file], { encoding: 'utf8', timeout: 30_000 }, (error, stdout) => {
+      const seconds = Number.parseFloat(stdout.trim());
+      resolve(!error && Number.isFinite(seconds) && seconds > 0 ? seconds : null);
+    });
+  });
+}
+
+function run(binary: string, args: string[], timeoutMs: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile(binary, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (error, _stdout, stderr) => {
+      if (!error) return resolve(null);
+      resolve(stderr.trim().split('\n').at(-1) || error.message.split('\n')[0]);
+    });
+  });
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
+  }
+}

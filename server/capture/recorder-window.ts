@@ -1,0 +1,62 @@
+/*
+ * The recording window on this machine's clock, and the waits between tries. Part of the recorder
+ * runtime: Node and its siblings only.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RecorderConfig, RecorderSettings, RunRecord } from './recorder-state';
+
+export interface LocalWindow {
+  start: number;
+  end: number;
+  /** Server clock minus this machine's: what turns a local time into the server's. */
+  offsetMs: number;
+}
+
+export function localWindow(config: RecorderConfig): LocalWindow {
+  const offsetMs = config.clockOffsetMs ?? 0;
+  return { start: Date.parse(config.windowStart) - offsetMs, end: Date.parse(config.windowEnd) - offsetMs, offsetMs };
+}
+
+/** Wait before the next try after `failures` runs in a row without media: 5 s doubling up to 30 s by default. */
+export function retryDelayMs(failures: number, settings: RecorderSettings): number {
+  const seconds = Math.min(settings.retryMaxSeconds, settings.retryInitialSeconds * 2 ** Math.max(0, failures - 1));
+  return seconds * 1000;
+}
+
+/** A wait that a stop can cut short. */
+export class Pause {
+  private wake: (() => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  for(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      this.timer = setTimeout(resolve, Math.max(0, ms));
+    });
+  }
+
+  interrupt(): void {
+    clearTimeout(this.timer);
+    this.wake?.();
+  }
+}
+
+/**
+ * A run a killed recorder left open: it ended when the recorder went down, and its media last
+ * advanced when its newest piece was last written (the orphaned ffmpeg may have outlived the state).
+ */
+export function closeAbandonedRun(run: RunRecord, piecesDir: string, now: Date): void {
+  const stem = `run-${String(run.index).padStart(4, '0')}-`;
+  let newest = run.lastMediaAt ? Date.parse(run.lastMediaAt) : 0;
+  try {
+    for (const name of fs.readdirSync(piecesDir)) {
+      if (name.startsWith(stem)) newest = Math.max(newest, fs.statSync(path.join(piecesDir, name)).mtimeMs);
+    }
+  } catch {
+    // no pieces
+  }
+  if (newest > 0 && run.firstMediaAt) run.lastMediaAt = new Date(newest).toISOString();
+  run.endedAt = run.lastMediaAt ?? now.toISOString();
+  run.endReason = 'Recorder was down';
+}

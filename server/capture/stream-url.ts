@@ -1,0 +1,50 @@
+/*
+ * From a stream source to what ffmpeg reads. A direct media URL (an HLS/DASH playlist, a .ts/.mp4/.flv
+ * file, an rtmp/rtsp/srt address) is used as it is; anything else is a page (a YouTube live page, a
+ * site yt-dlp knows, a page with a <video> element) resolved with `yt-dlp -g` at each (re)connect,
+ * because the media URLs such sites hand out expire. Part of the recorder runtime: Node only.
+ */
+import { execFile } from 'node:child_process';
+
+const DIRECT_SCHEMES = new Set(['rtmp:', 'rtmps:', 'rtsp:', 'rtsps:', 'srt:', 'udp:', 'rtp:']);
+const DIRECT_PATH = /\.(m3u8|mpd|ts|mp4|m4s|flv|aac|mp3|mkv|webm)$/i;
+
+export interface ResolveOptions {
+  /** yt-dlp binary; default `yt-dlp` on PATH. */
+  ytDlpPath?: string | null;
+  timeoutMs?: number;
+}
+
+export type ResolvedStream = { ok: true; url: string; via: 'direct' | 'yt-dlp' } | { ok: false; error: string };
+
+/** Whether ffmpeg can read the URL as it is, without resolving a page first. */
+export function isDirectMediaUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return DIRECT_SCHEMES.has(parsed.protocol) || DIRECT_PATH.test(parsed.pathname);
+  } catch {
+    return false;
+  }
+}
+
+export function resolveStreamUrl(url: string, options: ResolveOptions = {}): Promise<ResolvedStream> {
+  if (isDirectMediaUrl(url)) return Promise.resolve({ ok: true, url, via: 'direct' });
+  const binary = options.ytDlpPath || 'yt-dlp';
+  return new Promise((resolve) => {
+    execFile(
+      binary,
+      // Best single file with video and audio (live streams offer one HLS variant per quality).
+      ['-g', '--no-playlist', '--no-warnings', '-f', 'best[acodec!=none][vcodec!=none]/best', '--', url],
+      { encoding: 'utf8', timeout: options.timeoutMs ?? 60_000, maxBuffer: 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const media = stdout.split('\n').map((line) => line.trim()).find((line) => /^[a-z][a-z0-9+.-]*:\/\//i.test(line));
+        if (!error && media) return resolve({ ok: true, url: media, via: 'yt-dlp' });
+        if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+          return resolve({ ok: false, error: `yt-dlp was not found (${binary}): it is needed to resolve the stream page ${url}` });
+        }
+        const why = stderr.split('\n').map((line) => line.trim()).filter(Boolean).at(-1) ?? error?.message.split('\n')[0] ?? 'no media URL printed';
+        resolve({ ok: false, error: `yt-dlp could not resolve ${url}: ${why.replace(/^ERROR:\s*/, '')}` });
+      },
+    );
+  });
+}
