@@ -1,6 +1,7 @@
 import type { InstanceState } from '../../contract/instances';
 import {
   ProviderError,
+  recordingWindow,
   type CaptureProvider,
   type CreateImageRequest,
   type LaunchConfig,
@@ -45,6 +46,8 @@ export interface SimInstance {
   config: LaunchConfig;
   jobId: string | null;
   sermon: Sermon;
+  /** The window this recorder was told to record (what it measures its coverage against). */
+  window: { start: number; end: number };
   launchedAt: number;
   stopAt: number;
   endReason: string;
@@ -52,7 +55,12 @@ export interface SimInstance {
   connections: number;
 }
 
-export type FaultSource = (mosqueId: string, windowStart: number) => SermonFaults;
+/** The world outside the fleet for one sermon: when its window really opens and closes, and its faults. */
+export type SermonSource = (request: { jobId: string | null; mosqueId: string; now: number; durationMs: number }) => Promise<{
+  windowStart: number;
+  windowEnd: number;
+  faults: SermonFaults;
+}>;
 
 export class SimulatedCaptureProvider implements CaptureProvider {
   readonly kind = 'aws' as const;
@@ -66,7 +74,7 @@ export class SimulatedCaptureProvider implements CaptureProvider {
 
   constructor(
     private readonly clock: Clock,
-    private readonly faultsFor: FaultSource,
+    private readonly world: SermonSource,
   ) {}
 
   async launch(config: LaunchConfig, options: LaunchOptions = {}): Promise<LaunchedInstance> {
@@ -75,14 +83,16 @@ export class SimulatedCaptureProvider implements CaptureProvider {
     const earlier = [...this.listed].find((i) => i.idempotencyKey === key && i.stopAt > now);
     if (earlier) return this.launched(earlier, true);
 
-    const sermon = this.sermonFor(config, options, now);
+    const sermon = await this.sermonFor(config, options, now);
     sermon.launchCalls++;
     if (sermon.launchCalls <= sermon.faults.launchFailures) {
       throw new ProviderError('unavailable', `Simulated capacity error: no recorder could be started (launch ${sermon.launchCalls} of this sermon)`);
     }
     const crash = sermon.crashes.find((at) => at > now);
     if (crash !== undefined) sermon.crashes.splice(sermon.crashes.indexOf(crash), 1);
-    const stopAt = Math.min(sermon.windowEnd, crash ?? Infinity);
+    const told = recordingWindow(config, options, new Date(now));
+    const window = { start: Date.parse(told.windowStart), end: Date.parse(told.windowEnd) };
+    const stopAt = Math.min(window.end, crash ?? Infinity);
     const run = recordRun(sermon.stream, now, stopAt);
     const id = options.launchId ?? `sim-${++this.counter}`;
     const instance: SimInstance = {
@@ -92,6 +102,7 @@ export class SimulatedCaptureProvider implements CaptureProvider {
       config,
       jobId: options.jobId ?? null,
       sermon,
+      window,
       launchedAt: now,
       stopAt,
       endReason: stopAt === crash ? 'Recorder died: the instance stopped unexpectedly (simulated crash)' : 'Recording window ended',
@@ -127,10 +138,14 @@ export class SimulatedCaptureProvider implements CaptureProvider {
     return result;
   }
 
-  /** The next instant at which some recorder ends (window closed or crashed) after `now`. */
-  nextEnd(now: number): number {
-    let next = Infinity;
-    for (const instance of this.listed) if (instance.stopAt > now && instance.stopAt < next) next = instance.stopAt;
+  /** The next instant after `now` at which some recorder ends, and whether one ends before its window does. */
+  nextEnd(now: number): { at: number; early: boolean } {
+    let next = { at: Infinity, early: false };
+    for (const instance of this.listed) {
+      if (instance.stopAt <= now || instance.stopAt > next.at) continue;
+      const early = instance.stopAt < instance.window.end;
+      next = { at: instance.stopAt, early: early || (instance.stopAt === next.at && next.early) };
+    }
     return next;
   }
 
@@ -154,15 +169,13 @@ export class SimulatedCaptureProvider implements CaptureProvider {
     return { provider: 'aws', status: 'operational', detail: 'simulated fleet', latencyMs: 0 };
   }
 
-  private sermonFor(config: LaunchConfig, options: LaunchOptions, now: number): Sermon {
+  private async sermonFor(config: LaunchConfig, options: LaunchOptions, now: number): Promise<Sermon> {
     const mosqueId = config.mosque_id ?? 'adhoc';
-    const windowStart = options.windowStart ? Date.parse(options.windowStart) : now;
-    const windowEnd = options.windowEnd ? Date.parse(options.windowEnd) : now + config.duration * 1000;
-    const key = options.jobId ?? `${mosqueId}@${new Date(windowStart).toISOString()}`;
+    const key = options.jobId ?? options.idempotencyKey ?? `${mosqueId}@${now}`;
     let sermon = this.sermons.get(key);
     if (!sermon) {
-      const faults = this.faultsFor(mosqueId, windowStart);
-      sermon = {
+      const { windowStart, windowEnd, faults } = await this.world({ jobId: options.jobId ?? null, mosqueId, now, durationMs: config.duration * 1000 });
+      sermon = this.sermons.get(key) ?? {
         key,
         mosqueId,
         windowStart,

@@ -1,4 +1,5 @@
 import type { ProviderRecording } from '../../server/capture/provider';
+import { outcomeFromCoverage } from '../../server/capture/recorder-coverage';
 import type { SimInstance } from './provider';
 import { coveredMs, holes } from './recorder-model';
 
@@ -9,13 +10,11 @@ import { coveredMs, holes } from './recorder-model';
 
 /** Bytes per second of media at the default encoder settings (2.5 Mb/s video + 128 kb/s audio). */
 const BYTES_PER_SECOND = 328_000;
-/** The recorder's own rule for its file: captured when media covers 99% of the window. */
-const CAPTURED_SHARE = 0.99;
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 function coverage(instance: SimInstance, until: number) {
-  const { windowStart, windowEnd } = instance.sermon;
+  const { start: windowStart, end: windowEnd } = instance.window;
   const end = Math.min(until, windowEnd);
   const covered = coveredMs(instance.spans, windowStart, end);
   const gaps = holes(
@@ -49,10 +48,11 @@ export function progressReading(instance: SimInstance, now: number): ProviderRec
 
 export function finalReading(instance: SimInstance): ProviderRecording {
   const c = coverage(instance, instance.stopAt);
-  const captured = c.coveredSeconds >= c.expectedSeconds * CAPTURED_SHARE;
-  const reason = c.covered === 0 ? `No media: ${instance.endReason}` : captured ? null : `${c.coveredSeconds} of ${c.expectedSeconds} s recorded: ${instance.endReason}`;
+  // The recorder's own rule for its file (the same code the real recorders run).
+  const early = instance.stopAt < instance.window.end;
+  const { status, reason } = outcomeFromCoverage(c, c.covered === 0 ? 'the stream never gave media' : null, early ? instance.endReason : null);
   return {
-    status: c.covered === 0 ? 'failed' : captured ? 'completed' : 'partial',
+    status,
     bytes: Math.round((c.covered / 1000) * BYTES_PER_SECOND),
     mediaSeconds: c.coveredSeconds,
     filePath: null,
