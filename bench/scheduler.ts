@@ -13,7 +13,8 @@ import { buildApp } from '../server/app';
 import { loadConfig, type Config } from '../server/config';
 import { openDatabase } from '../server/db';
 import { ManualClock, systemClock } from '../server/lib/clock';
-import type { FridayPlan, FridayPlanner, LaunchRequest, RecordingLauncher } from '../server/modules/scheduler/ports';
+import { MemoryPreflightChecks } from '../server/modules/scheduler/in-memory';
+import { silentAlarms, type FridayPlan, type FridayPlanner, type LaunchRequest, type RecordingLauncher } from '../server/modules/scheduler/ports';
 import { SchedulerRepository } from '../server/modules/scheduler/repository';
 import { SchedulerService } from '../server/modules/scheduler/service';
 import { ManualTimer, RealTimer } from '../server/modules/scheduler/timers';
@@ -108,6 +109,7 @@ async function schedulingEndToEnd(): Promise<BenchResult[]> {
 function instantPlanner(starts: number[]): FridayPlanner {
   return {
     prayerTimes: async () => [],
+    activeMosques: async () => starts.map((_, i) => ({ id: `late${String(i).padStart(6, '0')}`, name: `Lateness ${i}` })),
     planFriday: async () => ({
       skipped: [],
       plans: starts.map(
@@ -133,8 +135,9 @@ async function launchLateness(): Promise<BenchResult[]> {
   const launcher: RecordingLauncher = {
     launch: async (request: LaunchRequest) => {
       lateness.push(Date.now() - (jobStart.get(request.jobId) ?? Number.NaN));
-      return { instanceId: `i-${request.jobId}` };
+      return { instanceId: `i-${request.jobId}`, recordingId: null };
     },
+    recordingOf: async () => null,
   };
   // 300 jobs over ~9 s: one every 50 ms, plus bursts of 20 sharing one instant.
   const t0 = Date.now() + 2000;
@@ -148,6 +151,8 @@ async function launchLateness(): Promise<BenchResult[]> {
     timer: new RealTimer(),
     publish: () => undefined,
     log: silentLog,
+    preflight: new MemoryPreflightChecks(),
+    alarms: silentAlarms,
   });
   try {
     await service.boot();

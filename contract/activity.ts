@@ -25,6 +25,7 @@ export const ACTIVITY_ACTIONS = {
   'config.generate': '{actor} generated recording configurations',
   'schedule.run': '{actor} scheduled Friday recordings',
   'schedule.cancel': '{actor} cancelled scheduled job {target}',
+  'schedule.restore': '{actor} restored cancelled job {target}',
   'scheduler.start': '{actor} started the scheduler',
   'scheduler.stop': '{actor} stopped the scheduler',
   'alarm.raise': 'Alarm raised: {target}',

@@ -7,8 +7,13 @@ import { prayerTimeRecordSchema, type PrayerTimeRecord } from './config';
  * local clock time is shown with its IANA `timezone`.
  */
 
-/** Lifecycle of a job. Recording jobs move scheduled -> launching -> launched -> completed; the recurring job stays scheduled. */
-export const jobStatusSchema = z.enum(['scheduled', 'launching', 'launched', 'completed', 'cancelled', 'missed', 'failed']);
+/**
+ * Lifecycle of a job. Recording jobs move scheduled -> launching -> launched (recording) and end by
+ * what the media holds: `captured` (>= 99% of the window), `partial` or `failed` (launch or capture);
+ * `missed` was never launched; `cancelled` by an operator or because the mosque is no longer active.
+ * The recurring job stays scheduled.
+ */
+export const jobStatusSchema = z.enum(['scheduled', 'launching', 'launched', 'captured', 'partial', 'failed', 'missed', 'cancelled']);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 
 /** `recording`: one mosque's capture on one Friday. `recurring`: the job that schedules the coming Friday automatically. */
@@ -46,6 +51,13 @@ export const jobSchema = z.object({
   late: z.boolean(),
   instance_id: z.string().nullable(),
   launched_at: instantSchema.nullable(),
+  /** Why the job ended short of captured (or was cancelled), in words a person understands. */
+  outcome_reason: z.string().nullable(),
+  /** Seconds of the window the media covers; null until the outcome is known. */
+  covered_seconds: z.number().nullable(),
+  /** Seconds from recording start to the window's end. */
+  expected_seconds: z.number().nullable(),
+  recording_id: z.string().nullable(),
   created_at: instantSchema,
   updated_at: instantSchema,
 });
@@ -141,6 +153,8 @@ export const schedulerActionResponseSchema = z.object({
   data: schedulerStatusSchema,
 });
 export const cancelResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: jobSchema });
+/** POST /api/scheduler/jobs/{job_id}/restore: a cancelled job scheduled again, until its window ends. */
+export const restoreResponseSchema = cancelResponseSchema;
 
 /** The Upcoming Recordings entry of a recording job (the server and the mocks both list jobs this way). */
 export function toUpcomingRecording(

@@ -41,7 +41,7 @@ export interface SchedulerJobsTable {
   func: string;
   trigger: string;
   next_run_time: string | null;
-  status: 'scheduled' | 'launching' | 'launched' | 'completed' | 'cancelled' | 'missed' | 'failed';
+  status: 'scheduled' | 'launching' | 'launched' | 'captured' | 'partial' | 'failed' | 'missed' | 'cancelled';
   mosque_id: string | null;
   mosque_name: string | null;
   friday_date: string | null;
@@ -63,6 +63,17 @@ export interface SchedulerJobsTable {
   launched_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Why the job ended as it did (partial, failed, missed, cancelled), in words a person understands. */
+  outcome_reason: string | null;
+  /** Seconds of the window the media covers (measured by the recorder), once the outcome is known. */
+  covered_seconds: number | null;
+  /** Seconds from recording start to window end. */
+  expected_seconds: number | null;
+  recording_id: string | null;
+  /** Who cancelled the job; null when the system did (a mosque no longer active), which may plan it again. */
+  cancelled_by: string | null;
+  /** When the pre-flight checks first ran for this job (10 minutes before its start). */
+  preflight_at: string | null;
 }
 
 export interface SchedulerStateTable {

@@ -8,6 +8,7 @@ import { schedulerMigration } from './004_scheduler';
 import { monitoringMigration } from './005_monitoring';
 import { recordingCoverageMigration } from './006_recording_coverage';
 import { alarmsMigration } from './007_alarms';
+import { fridayOutcomesMigration } from './008_friday_outcomes';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, DialectMigration> = {
   '005_monitoring': monitoringMigration,
   '006_recording_coverage': recordingCoverageMigration,
   '007_alarms': alarmsMigration,
+  '008_friday_outcomes': fridayOutcomesMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -61,4 +61,25 @@ export class AlarmsRepository {
       .executeTakeFirstOrThrow();
     return Number(row.count);
   }
+
+  /** Alarms (open or not) of these jobs or instances, and the open alarms of these causes. */
+  async linkedTo(links: AlarmLinks): Promise<LinkedAlarm[]> {
+    const found: LinkedAlarm[] = [];
+    const chunks = <T>(items: T[]) => Array.from({ length: Math.ceil(items.length / LINK_CHUNK) }, (_, i) => items.slice(i * LINK_CHUNK, (i + 1) * LINK_CHUNK));
+    const select = () => this.db.selectFrom('alarms').select(['id', 'job_id', 'instance_id', 'cause_key']);
+    for (const ids of chunks(links.jobIds)) found.push(...(await select().where('job_id', 'in', ids).execute()));
+    for (const ids of chunks(links.instanceIds)) found.push(...(await select().where('instance_id', 'in', ids).execute()));
+    for (const keys of chunks(links.openKeys)) found.push(...(await select().where('cause_key', 'in', keys).where('resolved_at', 'is', null).execute()));
+    return [...new Map(found.map((alarm) => [alarm.id, alarm])).values()];
+  }
 }
+
+const LINK_CHUNK = 500;
+
+export interface AlarmLinks {
+  jobIds: string[];
+  instanceIds: string[];
+  openKeys: string[];
+}
+
+export type LinkedAlarm = Pick<AlarmRow, 'id' | 'job_id' | 'instance_id' | 'cause_key'>;

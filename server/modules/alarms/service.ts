@@ -5,7 +5,7 @@ import type { ServerMessage } from '../../../contract/live';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
 import type { ActivityService } from '../activity/service';
-import type { AlarmRow, AlarmsRepository } from './repository';
+import type { AlarmLinks, AlarmRow, AlarmsRepository, LinkedAlarm } from './repository';
 
 /** What a module says when something is wrong: one cause, named by a stable key. */
 export interface AlarmCause {
@@ -123,6 +123,11 @@ export class AlarmsService {
 
   async list(status: 'open' | 'all', limit: number): Promise<Alarm[]> {
     return (await this.deps.repository.list(status, limit)).map(toAlarm);
+  }
+
+  /** Alarms of these jobs or instances, and the open alarms of these causes (the Friday ledger links them). */
+  linkedTo(links: AlarmLinks): Promise<LinkedAlarm[]> {
+    return this.deps.repository.linkedTo(links);
   }
 
   /** Open critical alarms: while there is one, system health is degraded. */

@@ -1,7 +1,8 @@
+import fs from 'node:fs/promises';
 import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
 import type { AppContext } from '../../context';
 import { DEFAULT_DURATION_SECONDS } from './policy';
-import type { FridayPlan, FridayPlanner, LaunchRequest, PlanSkip, RecordingLauncher } from './ports';
+import type { FridayPlan, FridayPlanner, LaunchRequest, PlanSkip, PreflightChecks, RecordingFacts, RecordingGap, RecordingLauncher } from './ports';
 import { localDate } from './time';
 
 /*
@@ -52,6 +53,10 @@ export class PrayerTimesPlanner implements FridayPlanner {
     return { plans, skipped };
   }
 
+  async activeMosques(): Promise<{ id: string; name: string }[]> {
+    return (await this.services().mosques.list()).filter((m) => m.active).map((m) => ({ id: m.mosque_id, name: m.name }));
+  }
+
   async prayerTimes(now: Date): Promise<PrayerTimeRecord[]> {
     const { mosques, prayerTimes } = this.services();
     const active = (await mosques.list()).filter((m) => m.active);
@@ -76,20 +81,104 @@ export class PrayerTimesPlanner implements FridayPlanner {
   }
 }
 
+/** The columns a recording row has once the recorder measures coverage (older rows lack them). */
+interface MeasuredRecording {
+  id: string;
+  status: string;
+  duration_seconds: number | null;
+  reason: string | null;
+  covered_seconds?: number | null;
+  gaps?: string | null;
+}
+
+function parseGaps(text: string | null | undefined): RecordingGap[] {
+  if (!text) return [];
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? (parsed as RecordingGap[]).filter((g) => typeof g?.start === 'string' && typeof g?.end === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** A recording row as the scheduler judges it: coverage measured from the media (seconds of media for older rows). */
+export function factsOf(row: MeasuredRecording): RecordingFacts {
+  return {
+    recordingId: row.id,
+    inProgress: row.status === 'recording',
+    coveredSeconds: Number(row.covered_seconds ?? row.duration_seconds ?? 0),
+    gaps: parseGaps(row.gaps),
+    reason: row.reason,
+  };
+}
+
 /**
  * Launches through `ctx.capture`, the fleet-wrapped CaptureProvider (never a driver): the fleet
  * records the instance with its job id, makes the launch idempotent per job, and announces it.
+ * A launch counts only once the instance has its provider id and its recording row: a launch that
+ * a crash cut short is completed by the retry (same idempotency key), not taken as done.
  */
 export class CaptureLauncher implements RecordingLauncher {
   readonly announcesOutcomes = true;
 
-  constructor(private readonly services: () => Pick<AppContext, 'capture'>) {}
+  constructor(private readonly services: () => Pick<AppContext, 'capture' | 'recordings' | 'instances'>) {}
 
-  async launch(request: LaunchRequest): Promise<{ instanceId: string }> {
-    const launched = await this.services().capture.launch(
+  async launch(request: LaunchRequest): Promise<{ instanceId: string; recordingId: string | null }> {
+    const { capture, recordings, instances } = this.services();
+    const launched = await capture.launch(
       { url: request.url, duration: request.duration, width: request.width, height: request.height, mosque_id: request.mosqueId || null, method: 'api' },
       { jobId: request.jobId, idempotencyKey: request.idempotencyKey },
     );
-    return { instanceId: launched.launchId };
+    const row = await instances.resolve(launched.launchId);
+    if (!row.provider_instance_id) throw new Error(`Instance ${row.id} has no recorder yet (its launch did not complete)`);
+    const recording = await recordings.findRowByInstance(row.id);
+    if (!recording) throw new Error(`Instance ${row.id} has no recording (its launch did not complete)`);
+    return { instanceId: row.id, recordingId: recording.id };
+  }
+
+  async recordingOf(instanceId: string): Promise<RecordingFacts | null> {
+    const row = await this.services().recordings.findRowByInstance(instanceId);
+    return row ? factsOf(row) : null;
+  }
+}
+
+/** A direct media URL (a playlist, a file, a streaming protocol), as opposed to a web page. */
+export function isDirectMediaUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    if (['rtmp:', 'rtmps:', 'rtsp:', 'srt:', 'udp:'].includes(parsed.protocol)) return true;
+    return /\.(m3u8|mpd|mp4|m4a|ts|flv|webm|mkv|mp3|aac)$/i.test(parsed.pathname);
+  } catch {
+    return false;
+  }
+}
+
+/** Until a page resolver is wired, a page cannot be turned into media. */
+export async function resolveDirectOnly(url: string): Promise<void> {
+  if (!isDirectMediaUrl(url)) throw new Error(`${url} is a web page, not a media stream, and no stream-page resolver is available`);
+}
+
+/** Pre-flight on the real services: the fleet's provider health, the stream resolver, DATA_DIR's free space. */
+export class CapturePreflightChecks implements PreflightChecks {
+  constructor(
+    private readonly services: () => Pick<AppContext, 'capture' | 'config'>,
+    private readonly resolver: (url: string) => Promise<void> = resolveDirectOnly,
+  ) {}
+
+  async providerHealthy(): Promise<void> {
+    const health = await this.services().capture.health();
+    if (health.status !== 'operational') throw new Error(`${health.provider} is ${health.status}: ${health.detail}`);
+  }
+
+  async resolveStream(url: string): Promise<void> {
+    if (isDirectMediaUrl(url)) return;
+    await this.resolver(url);
+  }
+
+  async freeBytes(): Promise<number | null> {
+    const { capture, config } = this.services();
+    if (capture.kind !== 'local') return null;
+    const stats = await fs.statfs(config.dataDir);
+    return Number(stats.bavail) * Number(stats.bsize);
   }
 }

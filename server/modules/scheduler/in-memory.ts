@@ -1,6 +1,6 @@
 import type { SchedulerPrayerTime } from '../../../contract/scheduler';
 import { DEFAULT_DURATION_SECONDS } from './policy';
-import type { FridayPlan, FridayPlanner, LaunchRequest, PlanSkip, RecordingLauncher } from './ports';
+import type { FridayPlan, FridayPlanner, LaunchRequest, PlanSkip, PreflightChecks, RecordingFacts, RecordingLauncher } from './ports';
 import { localDate, localWeekday, zonedTimeToUtc } from './time';
 
 /*
@@ -50,6 +50,10 @@ export class FixedTimePlanner implements FridayPlanner {
     return { plans, skipped };
   }
 
+  async activeMosques(): Promise<{ id: string; name: string }[]> {
+    return this.mosques.filter((m) => m.active !== false).map((m) => ({ id: m.id, name: m.name }));
+  }
+
   async prayerTimes(now: Date): Promise<SchedulerPrayerTime[]> {
     const { plans } = await this.planFriday(now, null);
     const local = (instant: Date, timeZone: string) =>
@@ -81,7 +85,8 @@ export function nextFridayPrayer(now: Date, time: string, timeZone: string): Dat
 
 /**
  * Records launches, answers the same instance for the same idempotency key (as the real providers
- * do), and fails on demand.
+ * do), and fails on demand. Each launch's recording covers, by default, its whole requested duration
+ * (a perfect recorder from launch to window end); `setRecording` says otherwise.
  */
 export class MemoryLauncher implements RecordingLauncher {
   readonly launches: (LaunchRequest & { instanceId: string })[] = [];
@@ -90,6 +95,18 @@ export class MemoryLauncher implements RecordingLauncher {
   private readonly byKey = new Map<string, string>();
   private failures: string[] = [];
   private delayMs = 0;
+  private readonly recordings = new Map<string, RecordingFacts | null>();
+
+  /** What the instance's recording holds from now on (null: it has none). */
+  setRecording(instanceId: string, facts: Omit<RecordingFacts, 'recordingId'> | null): void {
+    this.recordings.set(instanceId, facts && { recordingId: `rec-${instanceId}`, ...facts });
+  }
+
+  async recordingOf(instanceId: string): Promise<RecordingFacts | null> {
+    if (this.recordings.has(instanceId)) return this.recordings.get(instanceId) ?? null;
+    const launch = this.launches.find((l) => l.instanceId === instanceId);
+    return launch ? { recordingId: `rec-${instanceId}`, inProgress: false, coveredSeconds: launch.duration, gaps: [], reason: null } : null;
+  }
 
   /** The next `count` launches fail with `message`. */
   failNext(count: number, message = 'Capture provider unavailable'): void {
@@ -101,21 +118,43 @@ export class MemoryLauncher implements RecordingLauncher {
     this.delayMs = ms;
   }
 
-  async launch(request: LaunchRequest): Promise<{ instanceId: string }> {
+  async launch(request: LaunchRequest): Promise<{ instanceId: string; recordingId: string }> {
     this.calls++;
     if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     const failure = this.failures.shift();
     if (failure) throw new Error(failure);
     const existing = this.byKey.get(request.idempotencyKey);
-    if (existing) return { instanceId: existing };
+    if (existing) return { instanceId: existing, recordingId: `rec-${existing}` };
     const instanceId = `i-${String(this.launches.length + 1).padStart(6, '0')}`;
     this.byKey.set(request.idempotencyKey, instanceId);
     this.launches.push({ ...request, instanceId });
-    return { instanceId };
+    return { instanceId, recordingId: `rec-${instanceId}` };
   }
 }
 
 /** Stands in while no capture fleet is wired: every launch fails with a clear reason (and is retried). */
 export const unavailableLauncher: RecordingLauncher = {
   launch: () => Promise.reject(new Error('No capture provider is configured on this server')),
+  recordingOf: () => Promise.resolve(null),
 };
+
+/** Pre-flight checks whose answers a test sets. */
+export class MemoryPreflightChecks implements PreflightChecks {
+  providerProblem: string | null = null;
+  /** URLs that cannot be resolved, with why. */
+  readonly badStreams = new Map<string, string>();
+  free: number | null = null;
+
+  async providerHealthy(): Promise<void> {
+    if (this.providerProblem) throw new Error(this.providerProblem);
+  }
+
+  async resolveStream(url: string): Promise<void> {
+    const problem = this.badStreams.get(url);
+    if (problem) throw new Error(problem);
+  }
+
+  async freeBytes(): Promise<number | null> {
+    return this.free;
+  }
+}

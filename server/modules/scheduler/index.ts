@@ -2,9 +2,9 @@ import type { ServerMessage } from '../../../contract/live';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
-import { CaptureLauncher, PrayerTimesPlanner } from './adapters';
-import { unavailableLauncher } from './in-memory';
-import type { FridayPlanner, RecordingLauncher, SchedulerTimer } from './ports';
+import { CaptureLauncher, CapturePreflightChecks, PrayerTimesPlanner } from './adapters';
+import { MemoryPreflightChecks, unavailableLauncher } from './in-memory';
+import { silentAlarms, type FridayPlanner, type PreflightChecks, type RecordingLauncher, type SchedulerTimer } from './ports';
 import { SchedulerRepository } from './repository';
 import type { RunnerLog } from './runner';
 import { SchedulerService } from './service';
@@ -19,6 +19,9 @@ export interface SchedulerOptions {
   launcher?: RecordingLauncher;
   /** Default: a real timer on the system clock; a ManualTimer (driven by tick()) on any injected clock. */
   timer?: SchedulerTimer;
+  preflight?: PreflightChecks;
+  /** Resolves a stream page to its media (pre-flight); default: only direct media URLs pass. */
+  resolveStream?: (url: string) => Promise<void>;
 }
 
 export interface SchedulerWiring {
@@ -35,6 +38,7 @@ export interface SchedulerWiring {
 const unavailablePlanner: FridayPlanner = {
   planFriday: () => Promise.reject(new Error('Prayer times service is not available on this server')),
   prayerTimes: () => Promise.resolve([]),
+  activeMosques: () => Promise.resolve([]),
 };
 
 export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptions = {}): SchedulerService {
@@ -43,6 +47,9 @@ export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptio
     repository: new SchedulerRepository(wiring.db.kysely),
     planner: options.planner ?? (services ? new PrayerTimesPlanner(services) : unavailablePlanner),
     launcher: options.launcher ?? (services ? new CaptureLauncher(services) : unavailableLauncher),
+    preflight: options.preflight ?? (services ? new CapturePreflightChecks(services, options.resolveStream) : new MemoryPreflightChecks()),
+    alarms: services ? { raise: (cause) => services().alarms.raise(cause), resolve: (...keys) => services().alarms.resolve(...keys), resolveAllExcept: (prefix, keys) => services().alarms.resolveAllExcept(prefix, keys) } : silentAlarms,
+    linkedAlarms: services && ((links) => services().alarms.linkedTo(links)),
     clock: wiring.clock,
     timer: options.timer ?? (wiring.realClock ? new RealTimer() : new ManualTimer()),
     publish: wiring.publish,

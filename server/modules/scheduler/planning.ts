@@ -46,6 +46,8 @@ function timesOf(plan: FridayPlan): PlannedTimes {
 export interface SchedulePlan {
   inserts: NewJobRow[];
   updates: { id: string; values: Updateable<SchedulerJobsTable> }[];
+  /** Jobs the system cancelled (the mosque was inactive or gone) whose mosque is planned again. */
+  revivals: { id: string; values: Updateable<SchedulerJobsTable> }[];
   unchanged: number;
   kept: number;
   skipped: SkippedMosque[];
@@ -53,13 +55,14 @@ export interface SchedulePlan {
 }
 
 /**
- * Decides what scheduling the coming Friday changes: a new job for each planned mosque without one;
- * with forceRefresh, new times for jobs not yet attempted; every other existing job is kept as it is.
+ * Decides what scheduling the coming Friday changes: a new job for each planned mosque without one,
+ * or whose job the system cancelled while the mosque was inactive or deleted (an operator's cancel
+ * stands); with forceRefresh, new times for jobs not yet attempted; every other job is kept as it is.
  */
 export function planSchedule(plans: FridayPlan[], existing: PlannedJobRow[], now: Date, forceRefresh: boolean): SchedulePlan {
   const nowIso = now.toISOString();
   const byKey = new Map(existing.map((row) => [`${row.mosque_id}|${row.friday_date}`, row]));
-  const result: SchedulePlan = { inserts: [], updates: [], unchanged: 0, kept: 0, skipped: [], fridayDates: [] };
+  const result: SchedulePlan = { inserts: [], updates: [], revivals: [], unchanged: 0, kept: 0, skipped: [], fridayDates: [] };
   const dates = new Set<string>();
 
   for (const plan of plans) {
@@ -93,6 +96,8 @@ export function planSchedule(plans: FridayPlan[], existing: PlannedJobRow[], now
         updated_at: nowIso,
         ...times,
       });
+    } else if (row.status === 'cancelled' && row.cancelled_by === null) {
+      result.revivals.push({ id: row.id, values: { ...times, updated_at: nowIso } });
     } else if (row.status !== 'scheduled' || row.attempts > 0) {
       result.kept++;
     } else if (forceRefresh && differs(row, times)) {

@@ -15,11 +15,38 @@ export interface LaunchRequest {
   mosqueId: string;
   /** The job id: launching the same job twice (a retry after a crash) must not start two recorders. */
   idempotencyKey: string;
+  /** The recording window (UTC): a recorder keeps trying until windowEnd. */
+  windowStart: string;
+  windowEnd: string;
 }
 
-/** Starts one recording. Throws when the launch failed; the scheduler retries with back-off. */
+/** A gap in a recording's media, in UTC, with what caused it. */
+export interface RecordingGap {
+  start: string;
+  end: string;
+  reason: string;
+}
+
+/** What a recording holds, as its recorder measured it from the media. */
+export interface RecordingFacts {
+  recordingId: string;
+  /** The recorder is still writing (or joining) it. */
+  inProgress: boolean;
+  coveredSeconds: number;
+  gaps: RecordingGap[];
+  /** The recorder's own account of an early end or failure, if any. */
+  reason: string | null;
+}
+
+/**
+ * Starts one recording. Throws when the launch failed; the scheduler retries with back-off. A launch
+ * resolves only once the recording exists and the provider holds its instance: a launch cut short
+ * (a crash) must not read as done.
+ */
 export interface RecordingLauncher {
-  launch(request: LaunchRequest): Promise<{ instanceId: string }>;
+  launch(request: LaunchRequest): Promise<{ instanceId: string; recordingId: string | null }>;
+  /** What the instance's recording holds; null when there is none. */
+  recordingOf(instanceId: string): Promise<RecordingFacts | null>;
   /**
    * True when the launcher itself publishes each attempt's launch_complete / launch_error (the capture
    * fleet does): the scheduler then publishes only what it alone knows (missed jobs, giving up).
@@ -54,6 +81,18 @@ export interface FridayPlanner {
   planFriday(now: Date, filter: string[] | null): Promise<{ plans: FridayPlan[]; skipped: PlanSkip[] }>;
   /** The coming Friday's prayer records (GET /api/scheduler/prayer-times). */
   prayerTimes(now: Date): Promise<SchedulerPrayerTime[]>;
+  /** Every active mosque (the Friday ledger has a row for each). */
+  activeMosques(): Promise<{ id: string; name: string }[]>;
+}
+
+/** The checks made 10 minutes before a recording starts. */
+export interface PreflightChecks {
+  /** Throws (with a readable message) when the capture provider is not healthy. */
+  providerHealthy(): Promise<void>;
+  /** Throws when the stream source cannot be resolved to media. */
+  resolveStream(url: string): Promise<void>;
+  /** Bytes free where local recordings are written; null when recordings are not local. */
+  freeBytes(): Promise<number | null>;
 }
 
 /** When the scheduler should look again. Production uses a real timer; tests call `tick()` themselves. */
@@ -61,3 +100,28 @@ export interface SchedulerTimer {
   arm(delayMs: number, fire: () => void): void;
   disarm(): void;
 }
+
+/** A cause the scheduler raises or clears (the alarms module owns the rest). */
+export interface SchedulerAlarmCause {
+  kind: 'launch_failed' | 'missed' | 'unschedulable' | 'preflight' | 'capture_failed';
+  key: string;
+  message: string;
+  mosqueId?: string | null;
+  mosqueName?: string | null;
+  jobId?: string | null;
+  instanceId?: string | null;
+}
+
+export interface SchedulerAlarms {
+  raise(cause: SchedulerAlarmCause): Promise<unknown>;
+  resolve(...keys: string[]): Promise<void>;
+  /** Resolves every open alarm whose key starts with `prefix` but is not in `stillTrue`. */
+  resolveAllExcept(prefix: string, stillTrue: ReadonlySet<string>): Promise<void>;
+}
+
+/** Stands in while no alarms module is wired (isolated tests). */
+export const silentAlarms: SchedulerAlarms = {
+  raise: () => Promise.resolve(),
+  resolve: () => Promise.resolve(),
+  resolveAllExcept: () => Promise.resolve(),
+};

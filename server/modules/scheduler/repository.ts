@@ -12,7 +12,7 @@ const PENDING = ['scheduled', 'launching'] as const;
 /** What scheduling needs to know of an existing job: its identity, state, and planned times. */
 const PLANNED_COLUMNS = [
   'id', 'mosque_id', 'friday_date', 'status', 'attempts', 'mosque_name', 'url', 'timezone', 'prayer_time',
-  'recording_start', 'recording_end', 'next_run_time', 'trigger', 'name',
+  'recording_start', 'recording_end', 'next_run_time', 'trigger', 'name', 'cancelled_by',
 ] as const;
 export type PlannedJobRow = Pick<JobRow, (typeof PLANNED_COLUMNS)[number]>;
 const INSERT_CHUNK = 250;
@@ -40,6 +40,10 @@ export function toJob(row: JobRow): Job {
     late: fromFlag(row.late),
     instance_id: row.instance_id,
     launched_at: row.launched_at,
+    outcome_reason: row.outcome_reason,
+    covered_seconds: row.covered_seconds === null ? null : Number(row.covered_seconds),
+    expected_seconds: row.expected_seconds === null ? null : Number(row.expected_seconds),
+    recording_id: row.recording_id,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -255,9 +259,12 @@ export class SchedulerRepository {
   }
 
   /** Sets a scheduled job's status (missed, cancelled) unless someone moved it first. */
-  async finishScheduled(id: string, status: 'missed' | 'cancelled', now: string, note: string | null): Promise<boolean> {
-    const values: Updateable<SchedulerJobsTable> = { status, next_run_time: null, updated_at: now };
-    if (note !== null) values.last_error = note;
+  async finishScheduled(id: string, status: 'missed' | 'cancelled', now: string, note: string | null, cancelledBy: string | null = null): Promise<boolean> {
+    const values: Updateable<SchedulerJobsTable> = { status, next_run_time: null, updated_at: now, cancelled_by: cancelledBy };
+    if (note !== null) {
+      values.last_error = note;
+      values.outcome_reason = note;
+    }
     const result = await this.db
       .updateTable('scheduler_jobs')
       .set(values)
@@ -267,13 +274,71 @@ export class SchedulerRepository {
     return changed(result);
   }
 
-  /** A launched recording whose window has ended is complete. */
-  async completeEnded(now: string): Promise<void> {
-    await this.db
-      .updateTable('scheduler_jobs')
-      .set({ status: 'completed', updated_at: now })
+  /** Launched recordings whose window has ended: their outcome is due. */
+  listLaunchedEnded(now: string): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('scheduler_jobs')
+      .selectAll()
       .where('status', '=', 'launched')
       .where('recording_end', '<=', now)
+      .execute();
+  }
+
+  /** Records a launched job's outcome unless another process did first. */
+  async settleOutcome(id: string, values: Updateable<SchedulerJobsTable>): Promise<boolean> {
+    const result = await this.db.updateTable('scheduler_jobs').set(values).where('id', '=', id).where('status', '=', 'launched').executeTakeFirst();
+    return changed(result);
+  }
+
+  /** Schedules again a job the system cancelled (its mosque was inactive or gone, and is back). */
+  async reviveSystemCancelled(id: string, values: Updateable<SchedulerJobsTable>): Promise<boolean> {
+    const result = await this.db
+      .updateTable('scheduler_jobs')
+      .set({ ...values, status: 'scheduled', attempts: 0, late: 0, last_error: null, outcome_reason: null, instance_id: null })
+      .where('id', '=', id)
+      .where('status', '=', 'cancelled')
+      .where('cancelled_by', 'is', null)
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  /** Moves a cancelled job back to scheduled (an operator's restore); false when it is no longer cancelled. */
+  async restoreCancelled(id: string, nextRunTime: string, now: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('scheduler_jobs')
+      .set({ status: 'scheduled', next_run_time: nextRunTime, cancelled_by: null, outcome_reason: null, last_error: null, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'cancelled')
+      .executeTakeFirst();
+    return changed(result);
+  }
+
+  /** Recording jobs of one Friday (mosque-local date), every column. */
+  forFriday(fridayDate: string): Promise<JobRow[]> {
+    return this.db.selectFrom('scheduler_jobs').selectAll().where('kind', '=', 'recording').where('friday_date', '=', fridayDate).execute();
+  }
+
+  /** Scheduled jobs starting between now and `until`: their pre-flight checks are due. */
+  startingBefore(now: string, until: string): Promise<JobRow[]> {
+    return this.db
+      .selectFrom('scheduler_jobs')
+      .selectAll()
+      .where('kind', '=', 'recording')
+      .where('status', '=', 'scheduled')
+      .where('recording_start', '>', now)
+      .where('recording_start', '<=', until)
+      .orderBy('recording_start', 'asc')
+      .execute();
+  }
+
+  /** Jobs whose recordings are still to be written (pending or recording) and end after `now`. */
+  unfinishedEndingAfter(now: string): Promise<Pick<JobRow, 'recording_start' | 'recording_end'>[]> {
+    return this.db
+      .selectFrom('scheduler_jobs')
+      .select(['recording_start', 'recording_end'])
+      .where('kind', '=', 'recording')
+      .where('status', 'in', ['scheduled', 'launching', 'launched'])
+      .where('recording_end', '>', now)
       .execute();
   }
 

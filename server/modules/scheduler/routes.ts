@@ -3,6 +3,7 @@ import {
   jobIdParamsSchema,
   jobsQuerySchema,
   jobsResponseSchema,
+  restoreResponseSchema,
   schedulerActionResponseSchema,
   schedulerPrayerTimesResponseSchema,
   schedulerStatusResponseSchema,
@@ -11,6 +12,7 @@ import {
   upcomingQuerySchema,
   upcomingResponseSchema,
 } from '../../../contract/scheduler';
+import { fridaysQuerySchema, fridaysResponseSchema } from '../../../contract/fridays';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import type { SchedulerService } from './service';
 
@@ -76,5 +78,20 @@ export function registerSchedulerRoutes(app: AppInstance, scheduler: SchedulerSe
       const { job, message } = await scheduler.cancel(request.params.job_id, actorOf(request));
       return { success: true as const, message, data: job };
     },
+  );
+
+  app.post(
+    '/api/scheduler/jobs/:job_id/restore',
+    { config: session, schema: { params: jobIdParamsSchema, response: { 200: restoreResponseSchema } } },
+    async (request) => {
+      const { job, message } = await scheduler.restore(request.params.job_id, actorOf(request));
+      return { success: true as const, message, data: job };
+    },
+  );
+
+  app.get(
+    '/api/scheduler/fridays',
+    { config: session, schema: { querystring: fridaysQuerySchema, response: { 200: fridaysResponseSchema } } },
+    async (request) => ({ success: true as const, data: await scheduler.fridays(request.query.date) }),
   );
 }

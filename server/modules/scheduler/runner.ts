@@ -12,8 +12,11 @@ import {
   retryDelayMs,
   STALE_CLAIM_MS,
 } from './policy';
-import type { RecordingLauncher, SchedulerTimer } from './ports';
+import { alarmKeys } from './alarm-keys';
+import type { RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
 import type { JobRow, SchedulerRepository } from './repository';
+import { settleEndedRecordings } from './settlement';
+import { withTimeout } from './timeout';
 
 export interface RunnerLog {
   info(obj: object, msg: string): void;
@@ -28,8 +31,11 @@ export interface RunnerDeps {
   timer: SchedulerTimer;
   publish(message: ServerMessage): void;
   log: RunnerLog;
+  alarms: SchedulerAlarms;
   /** Runs the recurring job when it is due (the service schedules the coming Friday). */
   runRecurring(now: Date): Promise<void>;
+  /** Pre-flight checks of the recordings starting soon. */
+  preflight(now: Date): Promise<void>;
 }
 
 /** `host/pid/nonce`: who holds a launch claim; lets a restarted server on the same host spot a dead claimant. */
@@ -49,8 +55,9 @@ function processIsGone(pid: number): boolean {
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
 
 /**
- * The firing loop. One pass (`tick`) recovers dead claims, completes ended recordings, runs the
- * recurring job, marks missed what can no longer be recorded, and claims and launches due jobs.
+ * The firing loop. One pass (`tick`) recovers dead claims, settles ended recordings by their media,
+ * runs the recurring job and the pre-flight checks, marks missed what can no longer be recorded, and
+ * claims and launches due jobs.
  * Then the timer is armed for the next due time (at most POLL_INTERVAL_MS away).
  */
 export class SchedulerRunner {
@@ -147,8 +154,9 @@ export class SchedulerRunner {
     const nowIso = now.toISOString();
     if (!(await repository.isRunning(nowIso))) return;
     await this.recoverDeadClaims(now);
-    await repository.completeEnded(nowIso);
+    await settleEndedRecordings(this.deps, now);
     await this.deps.runRecurring(now);
+    await this.deps.preflight(now);
 
     const slots = LAUNCH_CONCURRENCY - this.inflight.size;
     const due = await repository.findDue(nowIso, Math.max(slots, 0) + 50);
@@ -175,6 +183,14 @@ export class SchedulerRunner {
     if (!(await this.deps.repository.finishScheduled(job.id, 'missed', nowIso, note))) return;
     this.deps.log.warn({ jobId: job.id, mosqueId: job.mosque_id }, 'recording missed');
     this.publishOutcome('launch_error', job, null, `Missed ${job.name}: ${note}`);
+    await this.deps.alarms.raise({
+      kind: 'missed',
+      key: alarmKeys.missed(job.id),
+      message: `${job.mosque_name ?? job.mosque_id}: the Friday recording was never launched (${note})`,
+      mosqueId: job.mosque_id,
+      mosqueName: job.mosque_name,
+      jobId: job.id,
+    });
   }
 
   private startLaunch(job: JobRow): void {
@@ -191,7 +207,7 @@ export class SchedulerRunner {
     const end = new Date(job.recording_end ?? 0).getTime();
     try {
       const remaining = Math.ceil((end - clock.now().getTime()) / 1000);
-      const { instanceId } = await withTimeout(
+      const { instanceId, recordingId } = await withTimeout(
         launcher.launch({
           jobId: job.id,
           url: job.url ?? '',
@@ -200,19 +216,24 @@ export class SchedulerRunner {
           height: job.height ?? 720,
           mosqueId: job.mosque_id ?? '',
           idempotencyKey: job.id,
+          windowStart: job.recording_start ?? clock.now().toISOString(),
+          windowEnd: job.recording_end ?? new Date(end).toISOString(),
         }),
         LAUNCH_TIMEOUT_MS,
+        `Launch did not answer within ${LAUNCH_TIMEOUT_MS / 1000} s`,
       );
       const nowIso = clock.now().toISOString();
       const kept = await repository.settleClaim(job.id, this.claimant, {
         status: 'launched',
         instance_id: instanceId,
+        recording_id: recordingId,
         launched_at: nowIso,
         next_run_time: null,
         last_error: null,
         updated_at: nowIso,
       });
       if (!kept) log.warn({ jobId: job.id, instanceId }, 'launch finished after its claim was taken over');
+      await this.deps.alarms.resolve(alarmKeys.launchFailed(job.id));
       log.info({ jobId: job.id, mosqueId: job.mosque_id, instanceId, late: Boolean(job.late) }, 'recording launched');
       if (!launcher.announcesOutcomes) this.publishOutcome('launch_complete', job, instanceId, `Launched ${job.name}${job.late ? ' (late)' : ''}`);
     } catch (error) {
@@ -231,10 +252,21 @@ export class SchedulerRunner {
       status: retry ? 'scheduled' : 'failed',
       next_run_time: retry ? new Date(retryAt).toISOString() : null,
       last_error: note,
+      outcome_reason: retry ? null : `The recording could not be launched: ${message}`,
       updated_at: nowIso,
     });
     if (!kept) return;
     log.warn({ jobId: job.id, attempts: job.attempts, retry, error: message }, 'recording launch failed');
+    if (!retry) {
+      await this.deps.alarms.raise({
+        kind: 'launch_failed',
+        key: alarmKeys.launchFailed(job.id),
+        message: `${job.mosque_name ?? job.mosque_id}: the Friday recording could not be launched after ${job.attempts} attempt(s): ${message}`,
+        mosqueId: job.mosque_id,
+        mosqueName: job.mosque_name,
+        jobId: job.id,
+      });
+    }
     if (retry && this.deps.launcher.announcesOutcomes) return;
     const suffix = retry ? `; retrying at ${new Date(retryAt).toISOString()}` : '; giving up';
     this.publishOutcome('launch_error', job, null, `Launch of ${job.name} failed: ${note}${suffix}`);
@@ -259,18 +291,5 @@ export class SchedulerRunner {
 
   private publishOutcome(type: 'launch_complete' | 'launch_error', job: JobRow, instanceId: string | null, message: string): void {
     this.deps.publish({ type, data: { instance_id: instanceId, mosque_id: job.mosque_id, job_id: job.id, message } });
-  }
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Launch did not answer within ${ms / 1000} s`)), ms);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

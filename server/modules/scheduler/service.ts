@@ -15,10 +15,14 @@ import {
 import type { Clock } from '../../lib/clock';
 import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/http-error';
 import type { ActivityActor, ActivityInput } from '../activity/service';
+import type { FridayRow } from '../../../contract/fridays';
+import { alarmKeys } from './alarm-keys';
 import { CronExpression } from './cron';
-import { planSchedule } from './planning';
+import { buildLedger, comingFriday, type LinkedAlarms } from './ledger';
+import { planSchedule, type SchedulePlan } from './planning';
 import { RECENT_JOBS_MS, RECURRING_CRON, RECURRING_JOB_ID } from './policy';
-import type { FridayPlanner, RecordingLauncher, SchedulerTimer } from './ports';
+import { Preflight } from './preflight';
+import type { FridayPlanner, PlanSkip, PreflightChecks, RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
 import { toJob, type SchedulerRepository } from './repository';
 import { SchedulerRunner, type RunnerLog } from './runner';
 
@@ -30,6 +34,10 @@ export interface SchedulerDeps {
   timer: SchedulerTimer;
   publish(message: ServerMessage): void;
   log: RunnerLog;
+  preflight: PreflightChecks;
+  alarms: SchedulerAlarms;
+  /** Finds the alarms of jobs and instances (the Friday ledger's alarm_ids); absent in isolated tests. */
+  linkedAlarms?: LinkedAlarms;
   /** Writes the activity log (operator actions and the daily run); absent in isolated tests. */
   recordActivity?(input: ActivityInput): Promise<void>;
   /** Hands monitoring a way to count jobs by status. */
@@ -60,7 +68,8 @@ export class SchedulerService {
 
   constructor(private readonly deps: SchedulerDeps) {
     this.repository = deps.repository;
-    this.runner = new SchedulerRunner({ ...deps, runRecurring: (now) => this.runRecurringIfDue(now) });
+    const preflight = new Preflight({ ...deps, checks: deps.preflight });
+    this.runner = new SchedulerRunner({ ...deps, runRecurring: (now) => this.runRecurringIfDue(now), preflight: (now) => preflight.run(now) });
   }
 
   /** At server start: ensure the recurring job and state exist, then handle whatever fell due while down. */
@@ -143,6 +152,13 @@ export class SchedulerService {
     return (await this.repository.list(since)).map(toJob);
   }
 
+  /** The Friday ledger: one row per active mosque for `friday` (default: the coming or current Friday). */
+  async fridays(friday?: string): Promise<{ friday: string; fridays: FridayRow[] }> {
+    const now = this.deps.clock.now();
+    const date = friday ?? comingFriday(now);
+    return { friday: date, fridays: await buildLedger(this.deps, date, now).catch(unavailable) };
+  }
+
   prayerTimes(): Promise<SchedulerPrayerTime[]> {
     return this.deps.planner.prayerTimes(this.deps.clock.now()).catch(unavailable);
   }
@@ -151,6 +167,10 @@ export class SchedulerService {
     await this.repository.setRunning(true, this.deps.clock.now().toISOString(), actor?.username ?? null);
     this.deps.log.info({ by: actor?.username }, 'scheduler started');
     await this.deps.recordActivity?.({ actor, action: 'scheduler.start' });
+    // Edits and deletions made while stopped count: every active mosque is planned again first.
+    await this.scheduleFriday({ forceRefresh: true, mosqueFilter: null }, actor).catch((error: unknown) =>
+      this.deps.log.error({ err: error }, 're-planning at scheduler start failed'),
+    );
     // Whatever fell due while stopped is launched late or marked missed right away.
     await this.runner.tick();
     return this.status();
@@ -180,17 +200,18 @@ export class SchedulerService {
     const around = dates.flatMap((d) => [-1, 0, 1].map((shift) => new Date(Date.parse(d) + shift * 86_400_000).toISOString().slice(0, 10)));
     const existing = await this.repository.recordingsFor([...new Set(around)]);
     const plan = planSchedule(plans, existing, now, forceRefresh);
-    const created = await this.repository.insertMany(plan.inserts);
+    const created = (await this.repository.insertMany(plan.inserts)) + (await this.revive(plan));
     const updated = await this.repository.updateUntouched(plan.updates);
     const cancelled = forceRefresh && mosqueFilter === null ? await this.cancelOrphans(now, known) : 0;
+    await this.alarmUnschedulable(skipped, mosqueFilter === null ? null : plans.map((p) => p.mosqueId));
     await this.runner.arm();
 
     const result: ScheduleResult = {
-      scheduled: plan.inserts.length + plan.updates.length + plan.unchanged,
+      scheduled: plan.inserts.length + plan.revivals.length + plan.updates.length + plan.unchanged,
       created,
       updated,
       // Rows another server inserted meanwhile, or moved on meanwhile, count as unchanged.
-      unchanged: plan.unchanged + (plan.updates.length - updated) + (plan.inserts.length - created),
+      unchanged: plan.unchanged + (plan.updates.length - updated) + (plan.inserts.length + plan.revivals.length - created),
       kept: plan.kept,
       cancelled,
       skipped: [...skips, ...plan.skipped],
@@ -210,7 +231,7 @@ export class SchedulerService {
       throw conflict('The recurring scheduling job cannot be cancelled; stop the scheduler to pause all scheduling');
     }
     const now = this.deps.clock.now().toISOString();
-    if (job.status === 'scheduled' && (await this.repository.finishScheduled(job.id, 'cancelled', now, null))) {
+    if (job.status === 'scheduled' && (await this.repository.finishScheduled(job.id, 'cancelled', now, null, actor?.username ?? 'operator'))) {
       this.deps.log.info({ jobId, by: actor?.username }, 'job cancelled');
       await this.deps.recordActivity?.({ actor, action: 'schedule.cancel', target: { type: 'job', id: jobId, label: job.name } });
       await this.runner.arm();
@@ -224,13 +245,31 @@ export class SchedulerService {
       case 'launching':
         throw conflict(`Job ${jobId} is being launched right now; terminate its recording from Instances once it appears`);
       case 'launched':
-      case 'completed':
         throw conflict(
           `Job ${jobId} was already launched${current.instance_id ? ` (instance ${current.instance_id})` : ''}; terminate the recording from Instances`,
         );
       default:
         throw conflict(`Job ${jobId} has already ended (${current.status}) and cannot be cancelled`);
     }
+  }
+
+  /** Schedules a cancelled job again, as long as its recording window is open (a late start launches at once). */
+  async restore(jobId: string, actor: ActivityActor | null): Promise<{ job: Job; message: string }> {
+    const job = await this.repository.findById(jobId);
+    if (!job || job.kind !== 'recording') throw notFound(`Job ${jobId} not found`);
+    if (job.status !== 'cancelled') throw conflict(`Job ${jobId} is ${job.status}, not cancelled; only a cancelled job can be restored`);
+    const now = this.deps.clock.now();
+    const nowIso = now.toISOString();
+    if (!job.recording_end || job.recording_end <= nowIso) {
+      throw conflict(`The recording window of job ${jobId} ended at ${job.recording_end ?? 'an unknown time'}; it can no longer be restored`);
+    }
+    const nextRun = job.recording_start && job.recording_start > nowIso ? job.recording_start : nowIso;
+    if (!(await this.repository.restoreCancelled(job.id, nextRun, nowIso))) throw conflict(`Job ${jobId} changed meanwhile; reload and try again`);
+    this.deps.log.info({ jobId, by: actor?.username }, 'job restored');
+    await this.deps.recordActivity?.({ actor, action: 'schedule.restore', target: { type: 'job', id: jobId, label: job.name } });
+    await this.runner.arm();
+    const row = await this.repository.findById(jobId);
+    return { job: toJob(row ?? job), message: `Job ${jobId} restored` };
   }
 
   /** The recurring job: when due, one process (the one that advances it) schedules the coming Friday. */
@@ -266,7 +305,9 @@ export class SchedulerService {
     const now = this.deps.clock.now();
     if (!(await this.repository.isRunning(now.toISOString()))) return;
     const { plans, skipped } = await this.deps.planner.planFriday(now, [mosqueId]);
+    await this.alarmUnschedulable(skipped, plans.map((p) => p.mosqueId));
     if (plans.length === 0 && skipped.length === 0) {
+      await this.deps.alarms.resolve(alarmKeys.unschedulable(mosqueId));
       const cancelled = await this.cancelOrphans(now, new Set(), mosqueId);
       if (cancelled > 0) await this.runner.arm();
       return;
@@ -274,10 +315,39 @@ export class SchedulerService {
     const dates = plans.flatMap((p) => [-1, 0, 1].map((d) => new Date(p.prayerAt.getTime() + d * 86_400_000).toISOString().slice(0, 10)));
     const plan = planSchedule(plans, await this.repository.recordingsFor([...new Set(dates)]), now, true);
     await this.repository.insertMany(plan.inserts);
+    await this.revive(plan);
     await this.repository.updateUntouched(plan.updates);
-    if (plan.inserts.length + plan.updates.length > 0) {
+    if (plan.inserts.length + plan.revivals.length + plan.updates.length > 0) {
       this.deps.log.info({ mosqueId, created: plan.inserts.length, updated: plan.updates.length }, 're-planned a changed mosque');
       await this.runner.arm();
+    }
+  }
+
+  private async revive(plan: SchedulePlan): Promise<number> {
+    let revived = 0;
+    for (const { id, values } of plan.revivals) if (await this.repository.reviveSystemCancelled(id, values)) revived++;
+    return revived;
+  }
+
+  /**
+   * An alarm per active mosque the planner cannot schedule; resolved for the mosques planned now
+   * (`planned`), or, after a pass over every mosque (`planned` null), for every mosque not skipped.
+   */
+  private async alarmUnschedulable(skipped: PlanSkip[], planned: string[] | null): Promise<void> {
+    const { alarms } = this.deps;
+    for (const skip of skipped) {
+      await alarms.raise({
+        kind: 'unschedulable',
+        key: alarmKeys.unschedulable(skip.mosqueId),
+        message: `${skip.mosqueName ?? skip.mosqueId} cannot be scheduled: ${skip.reason}`,
+        mosqueId: skip.mosqueId,
+        mosqueName: skip.mosqueName,
+      });
+    }
+    if (planned === null) {
+      await alarms.resolveAllExcept(alarmKeys.unschedulablePrefix, new Set(skipped.map((s) => alarmKeys.unschedulable(s.mosqueId))));
+    } else {
+      await alarms.resolve(...planned.map(alarmKeys.unschedulable));
     }
   }
 

@@ -25,10 +25,11 @@ interface ActiveJobsSectionProps {
 const STATUS_COLORS: Record<JobStatus, ChipProps['color']> = {
   scheduled: 'primary',
   launching: 'info',
-  launched: 'success',
-  completed: 'success',
+  launched: 'info',
+  captured: 'success',
+  partial: 'warning',
   cancelled: 'default',
-  missed: 'warning',
+  missed: 'error',
   failed: 'error',
 };
 

@@ -50,8 +50,22 @@ function nextMidnightUtc(now: Date): string {
 }
 
 /** The bookkeeping fields of a job that has not run yet, created and updated at `at`. */
-function notYetRun(at: string): Pick<Job, 'attempts' | 'last_error' | 'late' | 'instance_id' | 'launched_at' | 'created_at' | 'updated_at'> {
-  return { attempts: 0, last_error: null, late: false, instance_id: null, launched_at: null, created_at: at, updated_at: at };
+function notYetRun(
+  at: string,
+): Pick<Job, 'attempts' | 'last_error' | 'late' | 'instance_id' | 'launched_at' | 'outcome_reason' | 'covered_seconds' | 'expected_seconds' | 'recording_id' | 'created_at' | 'updated_at'> {
+  return {
+    attempts: 0,
+    last_error: null,
+    late: false,
+    instance_id: null,
+    launched_at: null,
+    outcome_reason: null,
+    covered_seconds: null,
+    expected_seconds: null,
+    recording_id: null,
+    created_at: at,
+    updated_at: at,
+  };
 }
 
 function recurringJob(now: Date): Job {
@@ -289,7 +303,6 @@ export const schedulerHandlers = [
       case 'launching':
         return errorResponse(409, `Job ${id} is being launched right now; terminate its recording from Instances once it appears`);
       case 'launched':
-      case 'completed':
         return errorResponse(409, `Job ${id} was already launched${job.instance_id ? ` (instance ${job.instance_id})` : ''}; terminate the recording from Instances`);
       default:
         return errorResponse(409, `Job ${id} has already ended (${job.status}) and cannot be cancelled`);

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jobsResponseSchema, type Job } from '../../../contract/scheduler';
 import { systemClock } from '../../../server/lib/clock';
-import { FixedTimePlanner, MemoryLauncher } from '../../../server/modules/scheduler/in-memory';
+import { FixedTimePlanner, MemoryLauncher, MemoryPreflightChecks } from '../../../server/modules/scheduler/in-memory';
+import { silentAlarms } from '../../../server/modules/scheduler/ports';
 import { MAX_TIMER_MS, POLL_INTERVAL_MS } from '../../../server/modules/scheduler/policy';
 import { SchedulerRepository } from '../../../server/modules/scheduler/repository';
 import { SchedulerService } from '../../../server/modules/scheduler/service';
@@ -62,6 +63,8 @@ describe('firing scheduled recordings', () => {
         height: 720,
         mosqueId: 'akl0000001',
         instanceId: 'i-000001',
+        windowStart: AKL_START,
+        windowEnd: '2026-11-06T01:40:00.000Z',
       },
     ]);
     expect(await job(AKL)).toMatchObject({
@@ -79,10 +82,10 @@ describe('firing scheduled recordings', () => {
     const upcoming = (await s.request({ method: 'GET', url: '/api/scheduler/upcoming', token })).json();
     expect(upcoming.data.upcoming_recordings.map((u: { job_id: string }) => u.job_id)).not.toContain(AKL);
 
-    // Once its window has ended the job is complete.
+    // Once its window has ended the job's outcome comes from its recording: it covers the whole window.
     await at('2026-11-06T01:40:00.000Z');
     await s.runDue();
-    expect((await job(AKL)).status).toBe('completed');
+    expect(await job(AKL)).toMatchObject({ status: 'captured', covered_seconds: 7200, expected_seconds: 7200, outcome_reason: null, recording_id: 'rec-i-000001' });
   });
 
   it('retries a failed launch with back-off and reports each failure on the live feed', async () => {
@@ -216,6 +219,7 @@ describe('the real timer', () => {
       // A planner whose "Friday" is today: shift the plan onto the chosen instant.
       const todayPlanner = {
         prayerTimes: () => planner.prayerTimes(new Date()),
+        activeMosques: () => planner.activeMosques(),
         planFriday: async (now: Date, filter: string[] | null) => {
           const plan = await planner.planFriday(now, filter);
           const prayerAt = zonedTimeToUtc(prayer.toISOString().slice(0, 10), prayer.toISOString().slice(11, 19), 'UTC');
@@ -230,6 +234,8 @@ describe('the real timer', () => {
         timer: new RealTimer(),
         publish: () => undefined,
         log: { info: () => undefined, warn: () => undefined, error: () => undefined },
+        preflight: new MemoryPreflightChecks(),
+        alarms: silentAlarms,
       });
       await service.boot();
       await service.scheduleFriday({});

@@ -55,6 +55,7 @@ describe('two scheduler processes on one database', () => {
     const inner = new FixedTimePlanner(MOSQUES.slice(0, 5));
     const counting: FridayPlanner = {
       prayerTimes: (now) => inner.prayerTimes(now),
+      activeMosques: () => inner.activeMosques(),
       planFriday: (now, filter) => {
         planned++;
         return inner.planFriday(now, filter);

@@ -195,7 +195,7 @@ describe('scheduling Friday recordings', () => {
 
   it('answers 503 with the reason when prayer times cannot be computed', async () => {
     const failing = () => Promise.reject(new Error('adhan is not available'));
-    const broken = await env.build({ planner: { planFriday: failing, prayerTimes: failing } });
+    const broken = await env.build({ planner: { planFriday: failing, prayerTimes: failing, activeMosques: failing } });
     const brokenToken = await broken.login();
     for (const [method, url] of [['POST', '/api/scheduler/schedule-friday'], ['GET', '/api/scheduler/prayer-times']] as const) {
       const response = await broken.request({ method, url, token: brokenToken, payload: method === 'POST' ? {} : undefined });

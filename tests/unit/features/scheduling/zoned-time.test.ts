@@ -30,8 +30,8 @@ describe('job order', () => {
   it('puts waiting jobs first by next run, then finished ones latest first', () => {
     const soon = mockRecordingJob({ mosque_id: 'a000000001', mosque_name: 'A', recording_start: '2026-11-27T09:00:00Z' });
     const later = mockRecordingJob({ mosque_id: 'b000000001', mosque_name: 'B', recording_start: '2026-11-27T12:00:00Z', status: 'launching' });
-    const oldDone = { ...mockRecordingJob({ mosque_id: 'c000000001', mosque_name: 'C', recording_start: '2026-11-20T09:00:00Z' }), status: 'completed' as const, next_run_time: null, updated_at: '2026-11-20T11:00:00Z' };
+    const oldDone = { ...mockRecordingJob({ mosque_id: 'c000000001', mosque_name: 'C', recording_start: '2026-11-20T09:00:00Z' }), status: 'captured' as const, next_run_time: null, updated_at: '2026-11-20T11:00:00Z' };
     const newDone = { ...oldDone, id: 'd', status: 'failed' as const, updated_at: '2026-11-21T11:00:00Z' };
-    expect(sortJobs([oldDone, later, newDone, soon]).map((job) => job.mosque_name + job.status)).toEqual(['Ascheduled', 'Blaunching', 'Cfailed', 'Ccompleted']);
+    expect(sortJobs([oldDone, later, newDone, soon]).map((job) => job.mosque_name + job.status)).toEqual(['Ascheduled', 'Blaunching', 'Cfailed', 'Ccaptured']);
   });
 });

@@ -1,0 +1,50 @@
+import { alarmKeys } from './alarm-keys';
+import { judgeOutcome, SETTLE_GRACE_MS } from './outcome';
+import type { RecordingLauncher, SchedulerAlarms } from './ports';
+import type { SchedulerRepository } from './repository';
+import type { RunnerLog } from './runner';
+
+export interface SettlementDeps {
+  repository: SchedulerRepository;
+  launcher: RecordingLauncher;
+  alarms: SchedulerAlarms;
+  log: RunnerLog;
+}
+
+/**
+ * Launched jobs whose window has ended get their outcome from their recording's media: captured,
+ * partial or failed, with covered and expected seconds and the reason. A recorder still joining its
+ * file is waited for (SETTLE_GRACE_MS at most).
+ */
+export async function settleEndedRecordings(deps: SettlementDeps, now: Date): Promise<void> {
+  const nowIso = now.toISOString();
+  for (const job of await deps.repository.listLaunchedEnded(nowIso)) {
+    const facts = job.instance_id ? await deps.launcher.recordingOf(job.instance_id) : null;
+    const ended = Date.parse(job.recording_end ?? nowIso);
+    if (facts?.inProgress && now.getTime() < ended + SETTLE_GRACE_MS) continue;
+    const outcome = judgeOutcome(job, facts);
+    const settled = await deps.repository.settleOutcome(job.id, {
+      status: outcome.status,
+      covered_seconds: outcome.coveredSeconds,
+      expected_seconds: outcome.expectedSeconds,
+      outcome_reason: outcome.reason,
+      recording_id: facts?.recordingId ?? job.recording_id,
+      next_run_time: null,
+      updated_at: nowIso,
+    });
+    if (!settled) continue;
+    deps.log.info({ jobId: job.id, status: outcome.status, covered: outcome.coveredSeconds, expected: outcome.expectedSeconds }, 'recording outcome');
+    // A recording's own alarms (failed, partial, stalls) come from the recorder; a job with no recording at all has none.
+    if (!facts) {
+      await deps.alarms.raise({
+        kind: 'capture_failed',
+        key: alarmKeys.noRecording(job.id),
+        message: `${job.mosque_name ?? job.mosque_id ?? job.id}: ${outcome.reason ?? 'nothing was captured'}`,
+        mosqueId: job.mosque_id,
+        mosqueName: job.mosque_name,
+        jobId: job.id,
+        instanceId: job.instance_id,
+      });
+    }
+  }
+}
