@@ -10,6 +10,7 @@ import {
   type ProviderHealth,
   type ProviderImage,
   type ProviderInstance,
+  type ProviderRecording,
 } from '../../server/capture/provider';
 import type { Clock } from '../../server/lib/clock';
 import type { SermonFaults } from './faults';
@@ -23,6 +24,8 @@ import { recordRun, RECORDER, streamTimeline, type MediaSpan, type StreamTimelin
  * It never judges a Friday: jobs, ledger rows and alarms come from the server's own code.
  */
 
+/** How often a running recorder reports its progress (coverage and gaps so far). */
+const PROGRESS_EVERY_MS = 10 * 60_000;
 /** How long an ended instance stays in listings (the fleet must see it end at least once). */
 const LISTED_AFTER_END_MS = 30 * 60_000;
 
@@ -53,6 +56,8 @@ export interface SimInstance {
   endReason: string;
   spans: MediaSpan[];
   connections: number;
+  /** When this recorder last reported its progress. */
+  reportedAt: number;
 }
 
 /** The world outside the fleet for one sermon: when its window really opens and closes, and its faults. */
@@ -108,6 +113,7 @@ export class SimulatedCaptureProvider implements CaptureProvider {
       endReason: stopAt === crash ? 'Recorder died: the instance stopped unexpectedly (simulated crash)' : 'Recording window ended',
       spans: run.spans,
       connections: run.connections,
+      reportedAt: now,
     };
     this.byId.set(instance.id, instance);
     this.listed.add(instance);
@@ -138,14 +144,17 @@ export class SimulatedCaptureProvider implements CaptureProvider {
     return result;
   }
 
-  /** The next instant after `now` at which some recorder ends, and whether one ends before its window does. */
-  nextEnd(now: number): { at: number; early: boolean } {
-    let next = { at: Infinity, early: false };
-    for (const instance of this.listed) {
-      if (instance.stopAt <= now || instance.stopAt > next.at) continue;
-      const early = instance.stopAt < instance.window.end;
-      next = { at: instance.stopAt, early: early || (instance.stopAt === next.at && next.early) };
-    }
+  /** The next instant after `now` at which a recorder dies before its window closes. */
+  nextEarlyEnd(now: number): number {
+    let next = Infinity;
+    for (const i of this.listed) if (i.stopAt > now && i.stopAt < i.window.end && i.stopAt < next) next = i.stopAt;
+    return next;
+  }
+
+  /** The next instant after `now` at which a recorder finishes its window. */
+  nextClosedEnd(now: number): number {
+    let next = Infinity;
+    for (const i of this.listed) if (i.stopAt > now && i.stopAt >= i.window.end && i.stopAt < next) next = i.stopAt;
     return next;
   }
 
@@ -205,8 +214,15 @@ export class SimulatedCaptureProvider implements CaptureProvider {
       jobId: instance.jobId,
       imageId: null,
       mediaFlowing: state === 'running',
-      recording: ended ? finalReading(instance) : progressReading(instance, now),
+      recording: ended ? finalReading(instance) : this.progress(instance, now),
     };
+  }
+
+  /** Like a remote recorder, progress is reported now and then (the final reading always). */
+  private progress(instance: SimInstance, now: number): ProviderRecording | null {
+    if (now - instance.reportedAt < PROGRESS_EVERY_MS) return null;
+    instance.reportedAt = now;
+    return progressReading(instance, now);
   }
 
   private launched(instance: SimInstance, existing: boolean): LaunchedInstance {

@@ -29,11 +29,14 @@ export const SEASON_START = Date.parse('2026-01-05T00:00:00Z');
 const WEEK_MS = 7 * 86_400_000;
 /** Each Friday's windows open between Thursday ~21:40 UTC (UTC+14) and Saturday ~01:00 UTC (UTC-11). */
 const FRIDAY_SPAN = { from: 3 * 86_400_000 + 21 * 3600_000, to: 5 * 86_400_000 + 2 * 3600_000 };
+/** After a recorder dies, the season looks again so the server's reaction (a relaunch within 15 s) runs on time. */
+const FOLLOW_UPS_MS = [5_000, 15_000, 60_000];
 /**
- * After a recorder ends, the season looks again so the server's reaction to it runs on time: a dead
- * recorder's relaunch within seconds, a closed window's outcome and alarms.
+ * Recorders that finished their window are seen on a 2-minute grid (the fleet reads them on its
+ * next pass; the outcome waits for that reading): windows end on whole minutes all day long.
  */
-const FOLLOW_UPS_MS = { early: [5_000, 10_000, 15_000, 30_000, 60_000, 5 * 60_000], closed: [60_000] };
+const CLOSED_GRID_MS = 2 * 60_000;
+const onGrid = (at: number) => Math.ceil(at / CLOSED_GRID_MS) * CLOSED_GRID_MS;
 
 /**
  * A season of Fridays on the real server, on an accelerated clock. The clock jumps from one instant
@@ -63,35 +66,43 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
     const end = SEASON_START + options.fridays * WEEK_MS;
     const restarts = restartPlan(options, mix.restarts);
     const followUps: number[] = [];
-    let lastEnd = clock.now().getTime();
     let friday = 0;
+    // Windows that closed after the fleet was last read are seen at the next grid point.
+    let lastRead = clock.now().getTime();
     for (;;) {
       const now = clock.now().getTime();
-      const recorderEnd = fleet.nextEnd(now);
-      const next = Math.min(await server.nextDue(), recorderEnd.at, followUps[0] ?? Infinity, restarts[0]?.at ?? Infinity, end);
+      const early = fleet.nextEarlyEnd(now);
+      const closed = onGrid(fleet.nextClosedEnd(lastRead));
+      const next = Math.min(await server.nextDue(), early, closed, followUps[0] ?? Infinity, restarts[0]?.at ?? Infinity, end);
       if (next >= end) break;
       clock.set(new Date(Math.max(now, next)));
       const at = clock.now().getTime();
-      while (followUps.length > 0 && followUps[0] <= at) followUps.shift();
-      if (recorderEnd.at <= at && recorderEnd.at > lastEnd) {
-        lastEnd = recorderEnd.at;
-        for (const delay of FOLLOW_UPS_MS[recorderEnd.early ? 'early' : 'closed']) insertSorted(followUps, recorderEnd.at + delay);
+      let readFleet = closed <= at;
+      while (followUps.length > 0 && followUps[0] <= at) {
+        followUps.shift();
+        readFleet = true;
+      }
+      if (early <= at) {
+        readFleet = true;
+        for (const delay of FOLLOW_UPS_MS) insertSorted(followUps, early + delay);
       }
       if (restarts[0] && restarts[0].at <= at) {
         const restart = restarts.shift() as { at: number; downMs: number };
         await server.close();
         clock.advance(restart.downMs);
         server = await SeasonServer.start(config, clock, fleet);
+        readFleet = true;
       }
-      await server.step();
+      if (readFleet) lastRead = at;
+      await server.step(readFleet);
       const week = Math.floor((clock.now().getTime() - SEASON_START) / WEEK_MS);
       if (week > friday) {
         friday = week;
-        options.log?.(`friday ${friday}/${options.fridays} done at ${new Date(SEASON_START + friday * WEEK_MS - 3 * 86_400_000).toISOString().slice(0, 10)}, ${((performance.now() - began) / 1000).toFixed(1)} s`);
+        options.log?.(`friday ${friday}/${options.fridays} done, ${((performance.now() - began) / 1000).toFixed(1)} s`);
       }
     }
     clock.set(new Date(end));
-    await server.step();
+    await server.step(true);
     const tally = await tallySeason(server.app, fleet, options, SEASON_START);
     return { ...tally, wallSeconds: Math.round((performance.now() - began) / 100) / 10, restarts: mix.restarts.perFriday * options.fridays };
   } finally {

@@ -1,13 +1,15 @@
 import type { Alarm } from '../../contract/alarms';
+import type { FridayRow } from '../../contract/fridays';
 import type { App } from '../../server/app';
 import type { SimulatedCaptureProvider } from './provider';
 import { coveredMs } from './recorder-model';
-import { mosqueId, type SeasonOptions } from './season';
+import type { SeasonOptions } from './season';
 
 /*
- * The season's figures, from what the server says: each sermon's status from the Friday ledger (or
- * its job where the ledger has no row), alarms from the alarms service. The fleet's media are used
- * only to check the server's judgement (a sermon called captured that the media do not cover).
+ * The season's figures, from what the server says: each sermon's status from the Friday ledger
+ * (GET /api/scheduler/fridays, one row per active mosque and Friday), alarms from the alarms service.
+ * The fleet's media are used only to check the server's judgement (a sermon called captured that
+ * the media do not cover).
  */
 
 export interface SeasonSummary {
@@ -23,94 +25,63 @@ export interface SeasonSummary {
 
 export interface SeasonTally {
   summary: SeasonSummary;
-  /** Every status the server gave, counted. */
+  /** Every ledger status, counted. */
   statuses: Record<string, number>;
   /** Alarms raised, by kind. */
   alarmKinds: Record<string, number>;
-  /** Sermons the server called captured whose media cover less than 99% of the window. */
-  overstated: number;
   /** Sermons whose media (all their recorders together) cover 99% of the window: what a perfect judge would call captured. */
   mediaCaptured: number;
+  /** Sermons the server called captured whose media cover less than 99% of the window. */
+  overstated: number;
   /** A few sermons not captured that raised no alarm, to look into. */
   silentExamples: string[];
 }
 
-interface JobView {
-  id: string;
-  mosque_id: string | null;
-  status: string;
-  recording_start: string | null;
-  recording_end: string | null;
-  last_error: string | null;
-}
-
-const WEEK_MS = 7 * 86_400_000;
+const DAY_MS = 86_400_000;
 const CAPTURED_SHARE = 0.99;
-/** An alarm about a mosque (not naming a job) counts for the Friday it was raised around. */
+/** An alarm naming the mosque but no job counts for the Friday it was raised around. */
 const ALARM_MATCH_SLACK_MS = 12 * 3600_000;
 
 export async function tallySeason(app: App, fleet: SimulatedCaptureProvider, options: SeasonOptions, seasonStart: number): Promise<SeasonTally> {
-  const jobs = (await app.ctx.db.kysely
-    .selectFrom('scheduler_jobs')
-    .select(['id', 'mosque_id', 'status', 'recording_start', 'recording_end', 'last_error'])
-    .where('kind', '=', 'recording')
-    .execute()) as JobView[];
   const alarms = indexAlarms(await app.ctx.alarms.list('all', 10_000_000));
-  const bySermon = new Map<string, JobView[]>();
-  for (const job of jobs) {
-    if (!job.mosque_id || !job.recording_start) continue;
-    const key = `${job.mosque_id}#${Math.floor((Date.parse(job.recording_start) - seasonStart) / WEEK_MS)}`;
-    bySermon.set(key, [...(bySermon.get(key) ?? []), job]);
-  }
-
   const statuses: Record<string, number> = {};
   const summary: SeasonSummary = { sermons: 0, captured: 0, partial: 0, failed: 0, missed: 0, alarmed: 0, silent: 0, captured_pct: 0 };
   let overstated = 0;
   let mediaCaptured = 0;
   const silentExamples: string[] = [];
   for (let week = 0; week < options.fridays; week++) {
-    for (let i = 0; i < options.mosques; i++) {
-      const mosque = mosqueId(i);
-      const candidates = bySermon.get(`${mosque}#${week}`) ?? [];
-      // A cancelled duplicate never stands for the Friday when another job of it ran.
-      const job = candidates.find((j) => j.status !== 'cancelled') ?? candidates[0];
-      const status = outcomeOf(job);
-      const covered = job !== undefined && mediaCovers(fleet, job);
-      if (covered) mediaCaptured++;
-      statuses[status] = (statuses[status] ?? 0) + 1;
+    const friday = new Date(seasonStart + (week * 7 + 4) * DAY_MS).toISOString().slice(0, 10);
+    const { fridays } = await app.ctx.scheduler.fridays(friday);
+    for (const row of fridays) {
+      statuses[row.status] = (statuses[row.status] ?? 0) + 1;
       summary.sermons++;
-      if (status === 'captured') {
+      const covered = mediaCovers(fleet, row);
+      if (covered) mediaCaptured++;
+      if (row.status === 'captured') {
         summary.captured++;
         if (!covered) overstated++;
         continue;
       }
-      if (status === 'partial' || status === 'failed' || status === 'missed') summary[status]++;
-      if (hasAlarm(alarms, mosque, job, seasonStart + week * WEEK_MS)) summary.alarmed++;
+      if (row.status === 'partial' || row.status === 'failed' || row.status === 'missed') summary[row.status]++;
+      if (row.alarm_ids.length > 0 || hasAlarm(alarms, row, Date.parse(`${friday}T12:00:00Z`))) summary.alarmed++;
       else {
         summary.silent++;
-        if (silentExamples.length < 5) silentExamples.push(`${mosque} week ${week + 1}: ${status}${job ? ` (job ${job.id}: ${job.last_error ?? 'no error noted'})` : ' (no job)'}`);
+        if (silentExamples.length < 5) silentExamples.push(`${row.mosque_id} ${friday}: ${row.status} (${row.reason ?? 'no reason given'})`);
       }
     }
   }
   summary.captured_pct = summary.sermons === 0 ? 0 : Math.floor((summary.captured / summary.sermons) * 100_000) / 1000;
   const alarmKinds: Record<string, number> = {};
   for (const alarm of alarms.all) alarmKinds[alarm.kind] = (alarmKinds[alarm.kind] ?? 0) + 1;
-  return { summary, statuses, alarmKinds, overstated, mediaCaptured, silentExamples };
+  return { summary, statuses, alarmKinds, mediaCaptured, overstated, silentExamples };
 }
 
-/** The server's word on one sermon: its job's status, read as the ledger reads it; no job at all is a Friday missed. */
-function outcomeOf(job: JobView | undefined): string {
-  if (!job) return 'no job';
-  return job.status;
-}
-
-function mediaCovers(fleet: SimulatedCaptureProvider, job: JobView): boolean {
-  const sermon = fleet.sermons.get(job.id);
-  if (!sermon || !job.recording_start || !job.recording_end) return false;
-  const start = Date.parse(job.recording_start);
-  const end = Date.parse(job.recording_end);
-  const spans = sermon.instances.flatMap((i) => i.spans);
-  return coveredMs(spans, start, end) >= (end - start) * CAPTURED_SHARE;
+function mediaCovers(fleet: SimulatedCaptureProvider, row: FridayRow): boolean {
+  const sermon = row.job_id ? fleet.sermons.get(row.job_id) : undefined;
+  if (!sermon || !row.recording_start || !row.window_end) return false;
+  const start = Date.parse(row.recording_start);
+  const end = Date.parse(row.window_end);
+  return coveredMs(sermon.instances.flatMap((i) => i.spans), start, end) >= (end - start) * CAPTURED_SHARE;
 }
 
 interface AlarmIndex {
@@ -130,12 +101,11 @@ function indexAlarms(all: Alarm[]): AlarmIndex {
 }
 
 /** An alarm naming the sermon's job, or naming its mosque (and no other job) around its Friday. */
-function hasAlarm(alarms: AlarmIndex, mosque: string, job: JobView | undefined, weekStart: number): boolean {
-  if (job && alarms.byJob.has(job.id)) return true;
-  return (alarms.byMosque.get(mosque) ?? []).some((alarm) => {
-    if (alarm.job_id !== null && job && alarm.job_id !== job.id) return false;
-    const raised = Date.parse(alarm.raised_at);
-    const around = job?.recording_start ? Date.parse(job.recording_start) : weekStart + 4 * 86_400_000;
-    return Math.abs(raised - around) <= ALARM_MATCH_SLACK_MS;
+function hasAlarm(alarms: AlarmIndex, row: FridayRow, around: number): boolean {
+  if (row.job_id && alarms.byJob.has(row.job_id)) return true;
+  return (alarms.byMosque.get(row.mosque_id) ?? []).some((alarm) => {
+    if (alarm.job_id !== null && alarm.job_id !== row.job_id) return false;
+    const at = row.recording_start ? Date.parse(row.recording_start) : around;
+    return Math.abs(Date.parse(alarm.raised_at) - at) <= ALARM_MATCH_SLACK_MS;
   });
 }
