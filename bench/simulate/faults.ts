@@ -15,7 +15,7 @@ export interface Outage {
 }
 
 export interface SermonFaults {
-  /** The stream goes live this long after the window opens (0: live already). */
+  /** The stream goes live this long after the window opens (0 or less: live already). */
   lateMs: number;
   /** The stream never comes: nothing can be recorded, the operator must be told. */
   neverLive: boolean;
@@ -33,6 +33,10 @@ interface Range {
 }
 
 export interface FaultMix {
+  /**
+   * A stream that goes live late: `minutes` after the window opens (negative: before it). A mosque's
+   * broadcast usually starts 45 minutes before the prayer, 25 before the window opens.
+   */
   late: { probability: number; minutes: [number, number] };
   neverLive: number;
   blips: Range;
@@ -55,9 +59,15 @@ export const FAULT_MIXES: Record<FaultMixName, FaultMix> = {
     launchFailures: { probability: 0, count: [0, 0] },
     restarts: { perFriday: 0, downSeconds: [0, 0] },
   },
-  /** Each fault alone stays inside what the recorder and the scheduler recover from within the window. */
+  /**
+   * Each fault alone stays inside what the recorder and the scheduler recover from within the window.
+   * A stream late by up to 25 minutes on its usual start is live by the time the window opens (20
+   * minutes before the prayer): the pre-roll absorbs it; a few come up to 30 s after the window
+   * opened, which the recorder's retries catch within the 1% the window allows. Later than that
+   * cannot be captured in full (see the harsh mix): the window counts from recording start.
+   */
   default: {
-    late: { probability: 0.3, minutes: [0, 25] },
+    late: { probability: 0.3, minutes: [-25, 0.5] },
     neverLive: 0,
     blips: { probability: 0.2, count: [1, 2], seconds: [1, 15] },
     stalls: { probability: 0.1, count: [1, 1], seconds: [5, 45] },
@@ -65,7 +75,10 @@ export const FAULT_MIXES: Record<FaultMixName, FaultMix> = {
     launchFailures: { probability: 0.05, count: [1, 2] },
     restarts: { perFriday: 2, downSeconds: [5, 30] },
   },
-  /** Beyond recovery: streams that never come, long stalls, repeated crashes, launches that keep failing, long outages of the server. */
+  /**
+   * Beyond recovery: streams live only 0-25 minutes after the window opened, streams that never come,
+   * long stalls, repeated crashes, launches that keep failing, long outages of the server.
+   */
   harsh: {
     late: { probability: 0.4, minutes: [0, 25] },
     neverLive: 0.03,
@@ -84,7 +97,7 @@ export function drawFaults(mix: FaultMix, random: Random, windowMs: number): Ser
   const lateMs = random.chance(mix.late.probability) ? Math.round(random.between(mix.late.minutes[0], mix.late.minutes[1]) * MINUTE) : 0;
   const neverLive = random.chance(mix.neverLive);
   // Outages and crashes fall after the stream is up and well before the window closes.
-  const from = lateMs + MINUTE;
+  const from = Math.max(0, lateMs) + MINUTE;
   const until = windowMs - 10 * MINUTE;
   const outages: Outage[] = [
     ...draw(mix.blips, random, from, until).map((o) => ({ ...o, kind: 'blip' as const })),

@@ -9,7 +9,7 @@ import type { Outage, SermonFaults } from './faults';
 
 export const RECORDER = {
   /** From launch to the first connection attempt (process start, stream resolution). */
-  startupMs: 3000,
+  startupMs: 1500,
   retryInitialMs: 5000,
   retryMaxMs: 30_000,
   reconnectMs: 1000,
