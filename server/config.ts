@@ -35,6 +35,10 @@ const envSchema = z.object({
   AWS_ENDPOINT_URL: optionalText.pipe(z.url('AWS_ENDPOINT_URL must be a URL').optional()),
   FFMPEG_PATH: optionalText,
   STALL_TIMEOUT_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('STALL_TIMEOUT_SECONDS must be a number').int().min(2).max(3600).optional()),
+  FFPROBE_PATH: optionalText,
+  YTDLP_PATH: optionalText,
+  RECORDER_RETRY_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('RECORDER_RETRY_SECONDS must be a number').min(0.5).max(300).optional()),
+  RECORDER_RETRY_MAX_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('RECORDER_RETRY_MAX_SECONDS must be a number').min(0.5).max(600).optional()),
   AWS_IMAGE_ID: optionalText,
   AWS_INSTANCE_TYPE: z.string().trim().min(1).default('t3.medium'),
   AWS_SUBNET_ID: optionalText,
@@ -72,6 +76,12 @@ export interface Config {
   ffmpegPath: string | undefined;
   /** Seconds without media before a recorder's watchdog ends its capture; undefined: the image's (60 s). */
   stallTimeoutSeconds: number | undefined;
+  /** ffprobe and yt-dlp for the recorders; undefined: beside ffmpeg / on PATH. */
+  ffprobePath: string | undefined;
+  ytDlpPath: string | undefined;
+  /** A recorder's first wait before trying a stream again, and the longest (defaults 5 s and 30 s). */
+  recorderRetrySeconds: number | undefined;
+  recorderRetryMaxSeconds: number | undefined;
   /** Recorder image, instance type and network for EC2 launches (aws provider). */
   awsImageId: string | undefined;
   awsInstanceType: string;
@@ -121,6 +131,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     awsEndpointUrl: e.AWS_ENDPOINT_URL,
     ffmpegPath: e.FFMPEG_PATH,
     stallTimeoutSeconds: e.STALL_TIMEOUT_SECONDS,
+    ffprobePath: e.FFPROBE_PATH,
+    ytDlpPath: e.YTDLP_PATH,
+    recorderRetrySeconds: e.RECORDER_RETRY_SECONDS,
+    recorderRetryMaxSeconds: e.RECORDER_RETRY_MAX_SECONDS,
     awsImageId: e.AWS_IMAGE_ID,
     awsInstanceType: e.AWS_INSTANCE_TYPE,
     awsSubnetId: e.AWS_SUBNET_ID,

@@ -52,6 +52,8 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
     '-f', 'segment',
     '-segment_time', String(settings.segmentSeconds),
     '-segment_format', 'mpegts',
+    // Each piece writes every packet through at once: one cut short by a kill holds everything up to it.
+    '-segment_format_options', 'flush_packets=1',
     '-reset_timestamps', '1',
     '-segment_list', output.listPath,
     '-segment_list_type', 'flat',

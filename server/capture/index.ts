@@ -24,6 +24,12 @@ export function createCaptureDriver(config: Config, clock: Clock): CaptureProvid
     dataDir: config.dataDir,
     ffmpegPath: config.ffmpegPath,
     stallTimeoutSeconds: config.stallTimeoutSeconds,
+    ffprobePath: config.ffprobePath,
+    ytDlpPath: config.ytDlpPath,
+    recorderSettings: {
+      ...(config.recorderRetrySeconds ? { retryInitialSeconds: config.recorderRetrySeconds } : {}),
+      ...(config.recorderRetryMaxSeconds ? { retryMaxSeconds: config.recorderRetryMaxSeconds } : {}),
+    },
     clock,
   });
 }

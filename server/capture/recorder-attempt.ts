@@ -100,7 +100,7 @@ export function startAttempt(options: AttemptOptions): Attempt {
     }
     // Blocked on a stalled input ffmpeg notices only signals, and only a second one interrupts its reads.
     killLater(graceMs, 'SIGTERM');
-    killLater(graceMs + 1000, 'SIGTERM');
+    killLater(graceMs + 3000, 'SIGTERM');
     killLater(graceMs + 12_000, 'SIGKILL');
   };
 

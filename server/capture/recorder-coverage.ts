@@ -10,6 +10,8 @@ import type { Coverage, Gap, RecorderOutcome, RunRecord } from './recorder-state
 export const CAPTURED_SHARE = 0.99;
 /** Shorter holes (the join of two runs, a reconnect) are counted as uncovered but not listed. */
 const MIN_LISTED_GAP_MS = 2000;
+/** A first connection later than this after the window opened is named as the reason for the gap. */
+const LATE_START_MS = 5000;
 
 export interface RunMedia {
   run: RunRecord;
@@ -70,8 +72,9 @@ function gapReason(start: number, end: number, before: Interval | null, runs: Ru
   const failed = runs.find((r) => r.seconds === 0 && r.run.endReason && Date.parse(r.run.startedAt) < end);
   if (failed?.run.endReason) return failed.run.endReason;
   const first = runs[0] ? Date.parse(runs[0].run.startedAt) : null;
-  if (first !== null && start === windowStart && first > windowStart) return `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened`;
-  return 'Recorder was down';
+  if (first === null || first >= end) return start === windowStart ? 'The recorder had not started' : 'Recorder was down';
+  if (start === windowStart && first - windowStart > LATE_START_MS) return `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened`;
+  return 'Connecting to the stream';
 }
 
 /** A run's end as a person reads it. `hadMedia`: this run got media; `everMedia`: any run before it did. */

@@ -95,6 +95,11 @@ export class PieceStore {
     return null;
   }
 
+  /** The pieces are in the joined file: their folder goes (a sink that ships them keeps its copies). */
+  discard(): void {
+    fs.rmSync(this.folder, { recursive: true, force: true });
+  }
+
   private names(): string[] {
     try {
       return fs.readdirSync(this.folder).filter((name) => PIECE.test(name)).sort();

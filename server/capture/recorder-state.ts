@@ -7,9 +7,9 @@
  *   recorder.pid  the recorder's process id (also the id of its process group)
  *   recorder.log  the recorder's and ffmpeg's log, what /api/instances/{id}/logs reads
  *   stop.json     written by the server to ask for a stop, with the reason, before it signals
- *   pieces/       the media segments of every ffmpeg run, joined into the output file at window end
  *   relaunches.json  written by the server each time it starts a recorder again that died in its window
- *   pieces.json   the probed duration of each closed segment (so a relaunched recorder need not probe again)
+ *   pieces.json   the probed duration of each closed piece, so a relaunched recorder need not probe again
+ *                 (the pieces themselves are in <output>.parts/ until joined: see piecesDirOf)
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
 import fs from 'node:fs';
@@ -22,7 +22,6 @@ export const INSTANCE_FILES = {
   pid: 'recorder.pid',
   log: 'recorder.log',
   stop: 'stop.json',
-  pieces: 'pieces',
   probes: 'pieces.json',
   relaunches: 'relaunches.json',
   runtime: 'runtime',
@@ -177,6 +176,15 @@ export interface RelaunchRecord {
 export interface StopRequest {
   reason: string;
   requestedAt: string;
+}
+
+/**
+ * The folder of a capture's pieces: beside its output file (`<stamp>.mp4` -> `<stamp>.parts/`), on the
+ * same disk, so a full disk shows while recording and the joined file is renamed into place. It is
+ * removed once the pieces are joined.
+ */
+export function piecesDirOf(config: Pick<RecorderConfig, 'outputPath'>): string {
+  return `${config.outputPath.replace(/\.mp4$/i, '')}.parts`;
 }
 
 /** Writes JSON so a reader never sees half a file: a temporary file renamed over the old one. */

@@ -2,8 +2,6 @@
  * The recording window on this machine's clock, and the waits between tries. Part of the recorder
  * runtime: Node and its siblings only.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { RecorderConfig, RecorderSettings, RunRecord } from './recorder-state';
 
 export interface LocalWindow {
@@ -43,20 +41,11 @@ export class Pause {
 }
 
 /**
- * A run a killed recorder left open: it ended when the recorder went down, and its media last
- * advanced when its newest piece was last written (the orphaned ffmpeg may have outlived the state).
+ * A run a killed recorder left open: it ended when the recorder went down. Its media is placed to end
+ * where the recorder last saw it advance (saved every second); a piece cut short by the kill that no
+ * longer probes is lost, and shows as part of the gap.
  */
-export function closeAbandonedRun(run: RunRecord, piecesDir: string, now: Date): void {
-  const stem = `run-${String(run.index).padStart(4, '0')}-`;
-  let newest = run.lastMediaAt ? Date.parse(run.lastMediaAt) : 0;
-  try {
-    for (const name of fs.readdirSync(piecesDir)) {
-      if (name.startsWith(stem)) newest = Math.max(newest, fs.statSync(path.join(piecesDir, name)).mtimeMs);
-    }
-  } catch {
-    // no pieces
-  }
-  if (newest > 0 && run.firstMediaAt) run.lastMediaAt = new Date(newest).toISOString();
+export function closeAbandonedRun(run: RunRecord, now: Date): void {
   run.endedAt = run.lastMediaAt ?? now.toISOString();
   run.endReason = 'Recorder was down';
 }

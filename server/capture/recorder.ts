@@ -21,6 +21,7 @@ import { computeCoverage, describeRunEnd, outcomeFromCoverage } from './recorder
 import { localFolderSink, PieceStore } from './recorder-pieces';
 import {
   INSTANCE_FILES,
+  piecesDirOf,
   readJson,
   STATE_FORMAT_VERSION,
   writeJsonAtomic,
@@ -51,12 +52,12 @@ const log = (source: 'recorder' | 'ffmpeg', line: string) => logStream.write(`${
 
 const previous = readJson<RecorderState>(statePath);
 if (previous?.outcome) {
-  log('recorder', 'this capture is already finished; nothing to do');
-  logStream.end(() => process.exit(0));
+  fs.appendFileSync(config.logPath, `${new Date().toISOString()} recorder: this capture is already finished; nothing to do\n`);
+  process.exit(0);
 }
 const now = () => new Date().toISOString();
 const runs: RunRecord[] = previous?.runs ?? [];
-const pieces = new PieceStore(path.join(dir, INSTANCE_FILES.pieces), path.join(dir, INSTANCE_FILES.probes), config.ffprobePath || 'ffprobe', localFolderSink);
+const pieces = new PieceStore(piecesDirOf(config), path.join(dir, INSTANCE_FILES.probes), config.ffprobePath || 'ffprobe', localFolderSink);
 const state: RecorderState = {
   version: STATE_FORMAT_VERSION,
   instanceId: config.instanceId,
@@ -77,19 +78,21 @@ const state: RecorderState = {
   updatedAt: now(),
 };
 const open = runs.at(-1);
-if (open && !open.endedAt) closeAbandonedRun(open, pieces.folder, new Date());
+if (open && !open.endedAt) closeAbandonedRun(open, new Date());
 
 let lastSaveMono = 0;
 function save(force = false): void {
   const mono = performance.now();
   if (!force && mono - lastSaveMono < 1000) return;
   lastSaveMono = mono;
-  const current = runs.at(-1);
-  if (current && !current.endedAt) pieces.collectClosed(current.index);
-  // While recording: ffmpeg's progress for each run (the probes are the final word at the end).
-  state.coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: run.mediaSeconds })), toServerIso, Math.min(Date.now(), window.end));
-  state.mediaSeconds = state.coverage.coveredSeconds;
-  state.bytes = runs.reduce((sum, run) => sum + run.bytes, 0);
+  if (!state.outcome) {
+    const current = runs.at(-1);
+    if (current && !current.endedAt) pieces.collectClosed(current.index);
+    // While recording: ffmpeg's progress for each run (the probes are the final word at the end).
+    state.coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: run.mediaSeconds })), toServerIso, Math.min(Date.now(), window.end));
+    state.mediaSeconds = state.coverage.coveredSeconds;
+    state.bytes = pieces.bytes();
+  }
   state.updatedAt = now();
   try {
     writeJsonAtomic(statePath, state);
@@ -148,6 +151,9 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const windowTimer = setTimeout(() => stop('window'), window.end - Date.now());
   const result = await current.done;
   clearTimeout(windowTimer);
+  // Stopped by us while media flowed: what ffmpeg flushed on quitting reaches the moment of the stop.
+  const flowing = run.lastMediaAt !== null && Date.now() - Date.parse(run.lastMediaAt) < 2000;
+  if (flowing && state.stopCause && !result.stalled) run.lastMediaAt = new Date(Math.min(Date.now(), window.end)).toISOString();
   current = null;
   state.ffmpegPid = null;
   pieces.collectClosed(run.index);
@@ -181,13 +187,17 @@ function stopReason(): string {
 }
 
 /** Measures the pieces, joins them into the output file and writes the outcome. */
+let finishing = false;
 async function finish(internalError: string | null): Promise<void> {
+  if (finishing) return;
+  finishing = true;
   state.phase = 'stopping';
   save(true);
   await pieces.measureAll();
   const windowOver = Math.min(Date.now(), window.end);
   const coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: pieces.secondsOf(run.index) })), toServerIso, state.stopCause === 'operator' ? window.end : windowOver);
   const joinError = coverage.coveredSeconds > 0 ? await pieces.join(config.ffmpegPath, config.outputPath) : null;
+  if (joinError === null) pieces.discard();
   const lastError = [...runs].reverse().find((r) => r.error)?.error ?? null;
   const storage = state.stopCause === 'storage' ? lastError : null;
   const decided = outcomeFromCoverage(coverage, lastError, state.stopCause === 'operator' ? stopReason() : storage);
@@ -224,10 +234,8 @@ process.on('uncaughtException', (error) => {
   void finish(`Recorder error: ${error.message}`);
 });
 
-if (!previous?.outcome) {
-  fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${process.pid}\n`);
-  save(true);
-  // Terminated while this process was still starting: stop at once.
-  if (fs.existsSync(path.join(dir, INSTANCE_FILES.stop))) stop('operator');
-  void record().then(() => finish(null));
-}
+fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${process.pid}\n`);
+save(true);
+// Terminated while this process was still starting: stop at once.
+if (fs.existsSync(path.join(dir, INSTANCE_FILES.stop))) stop('operator');
+void record().then(() => finish(null));

@@ -24,6 +24,7 @@ import {
 import {
   DEFAULT_RECORDER_SETTINGS,
   INSTANCE_FILES,
+  piecesDirOf,
   readJson,
   RUNTIME_ENTRY,
   RUNTIME_FILES,
@@ -199,7 +200,8 @@ export class LocalCaptureProvider implements CaptureProvider {
     }
     // The recorder is gone but ffmpeg may still run: SIGTERM makes ffmpeg finish its piece.
     const state = readJson<RecorderState>(path.join(dir, INSTANCE_FILES.state));
-    if (state?.ffmpegPid && processAlive(state.ffmpegPid, path.join(dir, INSTANCE_FILES.pieces))) signal(state.ffmpegPid, 'SIGTERM');
+    const config = readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config));
+    if (state?.ffmpegPid && config && processAlive(state.ffmpegPid, piecesDirOf(config))) signal(state.ffmpegPid, 'SIGTERM');
   }
 
   async list(): Promise<ProviderInstance[]> {
@@ -307,7 +309,7 @@ export class LocalCaptureProvider implements CaptureProvider {
    * in its folder and carries on; after its window it is started to join and report what it recorded.
    */
   private relaunch(dir: string, config: RecorderConfig, state: RecorderState, pid: number | undefined): boolean {
-    stopOrphanFfmpeg(dir, state);
+    stopOrphanFfmpeg(config, state);
     const windowOpen = Date.now() < localWindow(config).end;
     recordRelaunch(dir, pid, windowOpen);
     try {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { INSTANCE_FILES, readJson, STATE_FORMAT_VERSION, writeJsonAtomic, type RecorderConfig, type RecorderState, type RelaunchRecord, type StopRequest } from '../recorder-state';
+import { INSTANCE_FILES, piecesDirOf, readJson, STATE_FORMAT_VERSION, writeJsonAtomic, type RecorderConfig, type RecorderState, type RelaunchRecord, type StopRequest } from '../recorder-state';
 import { processAlive, signal } from './processes';
 
 /*
@@ -13,9 +13,9 @@ import { processAlive, signal } from './processes';
 export const MAX_RELAUNCHES = 10;
 
 /** The ffmpeg a killed recorder left behind: stopped, so two never write the same pieces. */
-export function stopOrphanFfmpeg(dir: string, state: RecorderState | undefined): void {
+export function stopOrphanFfmpeg(config: RecorderConfig, state: RecorderState | undefined): void {
   const pid = state?.ffmpegPid;
-  if (pid && processAlive(pid, path.join(dir, INSTANCE_FILES.pieces))) signal(pid, 'SIGKILL');
+  if (pid && processAlive(pid, piecesDirOf(config))) signal(pid, 'SIGKILL');
 }
 
 export function relaunchCount(dir: string): number {
@@ -37,7 +37,7 @@ export function recordRelaunch(dir: string, pid: number | undefined, windowOpen:
  * request that killed it before it could handle the signal counts as that stop.
  */
 export function markCrashed(dir: string, config: RecorderConfig, state: RecorderState | undefined, pid: number | undefined, stop: StopRequest | undefined): RecorderState {
-  stopOrphanFfmpeg(dir, state);
+  stopOrphanFfmpeg(config, state);
   const reason = stop
     ? stop.reason
     : state

@@ -251,7 +251,9 @@ describe('demo stream', () => {
         const d = (await t.request({ method: 'GET', url: `/api/instances/${id}`, token })).json().data as InstanceDetails;
         return d.state === 'stopped' ? d : undefined;
       }, 'the demo capture to finish', 30_000);
-      expect(done.recording?.status).toBe('completed');
+      // The demo stream records (how much of a 2 s window depends on how fast the recorder starts).
+      expect(['captured', 'partial']).toContain(done.recording?.status);
+      expect(done.recording?.covered_seconds).toBeGreaterThan(0);
     } finally {
       killRecorders(t.config.dataDir);
       await t.close();

@@ -16,6 +16,10 @@ export interface HlsSource {
   dir: string;
   /** Kills the generator; the server keeps serving the last playlist (no end tag): a stalled live stream. */
   stopGenerator(): Promise<void>;
+  /** Takes the broadcast off the air: the generator stops and every request answers 404 until goLive(). */
+  goOffline(): Promise<void>;
+  /** Starts a fresh broadcast (a new playlist, as an encoder restarting) and waits for its first segments. */
+  goLive(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,13 +35,8 @@ function stopProcess(child: ChildProcess | undefined, signal: NodeJS.Signals = '
   });
 }
 
-/**
- * A live HLS broadcast made here: ffmpeg writes a test pattern with a tone as 1-second segments
- * (a sliding window of 6, no end tag) and a tiny HTTP server on 127.0.0.1 serves them.
- */
-export async function startHlsSource(): Promise<HlsSource> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-hls-'));
-  const generator = spawn(
+function startGenerator(dir: string): ChildProcess {
+  return spawn(
     'ffmpeg',
     [
       '-hide_banner', '-loglevel', 'error', '-nostdin',
@@ -50,10 +49,32 @@ export async function startHlsSource(): Promise<HlsSource> {
     ],
     { stdio: 'ignore' },
   );
+}
+
+const hasSegments = (dir: string, name: string) => {
+  try {
+    return fs.readFileSync(path.join(dir, 'live.m3u8'), 'utf8').includes(name);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A live HLS broadcast made here: ffmpeg writes a test pattern with a tone as 1-second segments
+ * (a sliding window of 6, no end tag) and a tiny HTTP server on 127.0.0.1 serves them. With
+ * `live: false` it starts off the air (every request 404) until goLive().
+ */
+export async function startHlsSource(options: { live?: boolean } = {}): Promise<HlsSource> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-hls-'));
+  let generator: ChildProcess | undefined;
+  let onAir = false;
   const server = http.createServer((request, response) => {
     const name = path.basename(decodeURIComponent((request.url ?? '/').split('?')[0]));
-    const file = path.join(dir, name);
-    fs.readFile(file, (error, body) => {
+    if (!onAir) {
+      response.writeHead(404).end('not found');
+      return;
+    }
+    fs.readFile(path.join(dir, name), (error, body) => {
       if (error) {
         response.writeHead(404).end('not found');
         return;
@@ -63,14 +84,29 @@ export async function startHlsSource(): Promise<HlsSource> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  // Wait for a few segments so a reader starts on a real live window.
-  await waitFor(() => fs.existsSync(path.join(dir, 'live.m3u8')) && fs.readFileSync(path.join(dir, 'live.m3u8'), 'utf8').includes('live2.ts'), 'the HLS source', 20_000);
+
+  const goLive = async () => {
+    await stopProcess(generator, 'SIGKILL');
+    for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { force: true });
+    generator = startGenerator(dir);
+    // A few segments first, so a reader starts on a real live window.
+    await waitFor(() => hasSegments(dir, 'live2.ts'), 'the HLS source', 20_000);
+    onAir = true;
+  };
+  const goOffline = async () => {
+    onAir = false;
+    await stopProcess(generator, 'SIGKILL');
+  };
+  if (options.live ?? true) await goLive();
   return {
     url: `http://127.0.0.1:${port}/live.m3u8`,
     dir,
     // SIGKILL: a generator stopped gracefully would end the playlist (#EXT-X-ENDLIST), which is not a stall.
     stopGenerator: () => stopProcess(generator, 'SIGKILL'),
+    goOffline,
+    goLive,
     close: async () => {
+      onAir = false;
       await stopProcess(generator);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

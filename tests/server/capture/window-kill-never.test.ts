@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alive, instancePids, startHlsSource, waitFor, type HlsSource } from './helpers';
+import { atSecond, expectPlayableFile, startWindowHarness, type WindowHarness } from './window-harness';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A recorder SIGKILLed inside its window is started again by the server and carries on in the same
+ * folder; a stream that never comes ends `failed` with its reason. Both run at once.
+ */
+describe('a capture whose recorder dies, and one whose stream never comes', () => {
+  let h: WindowHarness;
+  const sources: HlsSource[] = [];
+  beforeAll(async () => {
+    h = await startWindowHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+    await Promise.all(sources.map((s) => s.close()));
+  });
+
+  it.concurrent('a recorder killed mid-window is relaunched within 15 s and records to the end of the window', { timeout: 100_000 }, async () => {
+    const source = await startHlsSource();
+    sources.push(source);
+    const { id, launchedAt } = await h.launch(source.url, 45, 'killedrec');
+    await sleep(15_000 - (Date.now() - launchedAt));
+    const before = instancePids(h.t.config.dataDir, id);
+    expect(alive(before.recorder)).toBe(true);
+    process.kill(before.recorder ?? 0, 'SIGKILL');
+    const killedAt = (Date.now() - launchedAt) / 1000;
+
+    const relaunched = await waitFor(() => {
+      const now = instancePids(h.t.config.dataDir, id).recorder;
+      return now && now !== before.recorder && alive(now) ? now : undefined;
+    }, 'the recorder to be started again', 15_000);
+    expect(relaunched).toBeGreaterThan(0);
+    await waitFor(() => !alive(before.ffmpeg), 'the orphaned ffmpeg to be stopped', 10_000);
+
+    const recording = await h.outcome(id, 50_000);
+    expect(recording.expected_seconds).toBe(45);
+    expect(recording.reconnects, 'media came back after the relaunch').toBe(1);
+    // The stream was on the air throughout: all that can be missing is while the recorder was down
+    // (a live reader starts a few seconds behind the live edge, so a quick relaunch may lose nothing).
+    expect(recording.gaps.length, JSON.stringify(recording.gaps)).toBeLessThanOrEqual(1);
+    const down = recording.gaps.reduce((sum, gap) => sum + atSecond(recording, gap.end) - atSecond(recording, gap.start), 0);
+    for (const gap of recording.gaps) {
+      expect(gap.reason).toBe('Recorder was down');
+      expect(Math.abs(atSecond(recording, gap.start) - killedAt)).toBeLessThanOrEqual(5);
+    }
+    expect(down).toBeLessThan(15);
+    expect(Math.abs((recording.covered_seconds ?? 0) - (45 - down)), `covered ${recording.covered_seconds} s, down ${down} s`).toBeLessThanOrEqual(5);
+    expect(['captured', 'partial']).toContain(recording.status);
+    expectPlayableFile(h.fileOf(recording, 'killedrec'), recording);
+    const logs = fs.readFileSync(`${h.t.config.dataDir}/instances/${id}/recorder.log`, 'utf8');
+    expect(logs).toMatch(/died without finishing; starting it again \(its window is still open, relaunch 1\)/);
+    expect(logs).toMatch(/relaunched \(1\); continuing/);
+  });
+
+  it.concurrent('a stream that never comes fails with the reason', { timeout: 60_000 }, async () => {
+    const source = await startHlsSource({ live: false });
+    sources.push(source);
+    const { id } = await h.launch(source.url, 12, 'neverlive');
+    const recording = await h.outcome(id, 40_000);
+    expect(recording).toMatchObject({ status: 'failed', expected_seconds: 12, covered_seconds: 0, bytes: 0, download_url: null, reconnects: 0 });
+    expect(recording.reason).toMatch(/^The stream never came: .*404 Not Found/);
+    expect(recording.gaps).toEqual([expect.objectContaining({ reason: 'Stream not live yet (HTTP 404)' })]);
+    expect(atSecond(recording, recording.gaps[0].end) - atSecond(recording, recording.gaps[0].start)).toBeCloseTo(12, 0);
+    const details = await h.details(id);
+    expect(details.state).toBe('stopped');
+    expect(fs.existsSync(h.fileOf(recording, 'neverlive'))).toBe(false);
+  });
+});

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHlsSource, type HlsSource } from './helpers';
+import { atSecond, expectPlayableFile, startWindowHarness, type WindowHarness } from './window-harness';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Recordings that fight for their window against a real live HLS stream served here: one that goes
+ * on the air 30 s after launch, one that drops off the air (404) for 20 s mid-way. Both run at once.
+ */
+describe('a recorder keeps trying until its window closes', () => {
+  let h: WindowHarness;
+  const sources: HlsSource[] = [];
+  beforeAll(async () => {
+    h = await startWindowHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+    await Promise.all(sources.map((s) => s.close()));
+  });
+
+  it.concurrent('a stream that comes up 30 s after launch is recorded from then to the end of the window', { timeout: 100_000 }, async () => {
+    const source = await startHlsSource({ live: false });
+    sources.push(source);
+    const { id, launchedAt } = await h.launch(source.url, 50, 'latestream');
+    await sleep(30_000 - (Date.now() - launchedAt));
+    await source.goLive();
+    const onAir = (Date.now() - launchedAt) / 1000;
+
+    const recording = await h.outcome(id, 50_000);
+    const real = 50 - onAir;
+    expect(recording).toMatchObject({ status: 'partial', expected_seconds: 50 });
+    expect(Math.abs((recording.covered_seconds ?? 0) - real), `covered ${recording.covered_seconds} s, on the air ${real.toFixed(1)} s`).toBeLessThanOrEqual(5);
+    expect(recording.gaps).toHaveLength(1);
+    const [gap] = recording.gaps;
+    expect(gap.reason).toBe('Stream not live yet (HTTP 404)');
+    expect(atSecond(recording, gap.start)).toBeLessThanOrEqual(1);
+    expect(Math.abs(atSecond(recording, gap.end) - onAir)).toBeLessThanOrEqual(5);
+    expect(recording.reason).toMatch(/^Recorded [\d.]+ s of 50 s: Stream not live yet \(HTTP 404\) for [\d.]+ s$/);
+    expectPlayableFile(h.fileOf(recording, 'latestream'), recording);
+  });
+
+  it.concurrent('a stream that drops off the air for 20 s is reconnected and recorded on both sides of the gap', { timeout: 100_000 }, async () => {
+    const source = await startHlsSource();
+    sources.push(source);
+    const { id, launchedAt } = await h.launch(source.url, 50, 'dropstream');
+    await sleep(15_000 - (Date.now() - launchedAt));
+    await source.goOffline();
+    const offAt = (Date.now() - launchedAt) / 1000;
+    await sleep(20_000);
+    await source.goLive();
+    const backAt = (Date.now() - launchedAt) / 1000;
+
+    const recording = await h.outcome(id, 50_000);
+    const real = 50 - (backAt - offAt);
+    expect(recording).toMatchObject({ status: 'partial', expected_seconds: 50 });
+    expect(Math.abs((recording.covered_seconds ?? 0) - real), `covered ${recording.covered_seconds} s, on the air ${real.toFixed(1)} s`).toBeLessThanOrEqual(5);
+    expect(recording.reconnects).toBe(1);
+    expect(recording.gaps).toHaveLength(1);
+    const [gap] = recording.gaps;
+    expect(gap.reason).toMatch(/^Stream (dropped|stalled) \(/);
+    expect(Math.abs(atSecond(recording, gap.start) - offAt)).toBeLessThanOrEqual(5);
+    expect(Math.abs(atSecond(recording, gap.end) - backAt)).toBeLessThanOrEqual(5);
+    expectPlayableFile(h.fileOf(recording, 'dropstream'), recording);
+  });
+});
