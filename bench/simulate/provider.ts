@@ -26,8 +26,8 @@ import { recordRun, RECORDER, streamTimeline, type MediaSpan, type StreamTimelin
 
 /** How often a running recorder reports its progress (coverage and gaps so far). */
 const PROGRESS_EVERY_MS = 10 * 60_000;
-/** How long an ended instance stays in listings (the fleet must see it end at least once). */
-const LISTED_AFTER_END_MS = 30 * 60_000;
+/** How long an ended instance stays in listings: the fleet must see it end, across a server outage too. */
+const LISTED_AFTER_END_MS = 15 * 60_000;
 
 export interface Sermon {
   key: string;
@@ -58,6 +58,8 @@ export interface SimInstance {
   connections: number;
   /** When this recorder last reported its progress. */
   reportedAt: number;
+  /** Its last reading once it has ended (it no longer changes). */
+  final?: ProviderRecording;
 }
 
 /** The world outside the fleet for one sermon: when its window really opens and closes, and its faults. */
@@ -214,7 +216,7 @@ export class SimulatedCaptureProvider implements CaptureProvider {
       jobId: instance.jobId,
       imageId: null,
       mediaFlowing: state === 'running',
-      recording: ended ? finalReading(instance) : this.progress(instance, now),
+      recording: ended ? (instance.final ??= finalReading(instance)) : this.progress(instance, now),
     };
   }
 

@@ -1,7 +1,7 @@
 import type { ProviderRecording } from '../../server/capture/provider';
 import { outcomeFromCoverage } from '../../server/capture/recorder-coverage';
 import type { SimInstance } from './provider';
-import { coveredMs, holes } from './recorder-model';
+import { coveredMs, holes, RECORDER, type MediaSpan } from './recorder-model';
 
 /*
  * What a simulated recorder reports of its recording: the same fields the real recorders report,
@@ -13,15 +13,24 @@ const BYTES_PER_SECOND = 328_000;
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
+/** Why a hole has no media, as the recorder would say it. */
+function gapReason(instance: SimInstance, hole: MediaSpan): string {
+  const { stream } = instance.sermon;
+  if (hole.start < stream.liveFrom) return stream.liveFrom === Infinity ? 'Stream never came' : 'Stream not live yet';
+  const outage = stream.outages.find((o) => o.start <= hole.start + 1000 && hole.start < o.end + RECORDER.watchdogMs);
+  if (outage) return outage.kind === 'blip' ? 'Stream dropped' : 'Stream stalled';
+  return hole.start <= instance.window.start ? 'Recorder not started yet' : 'Reconnecting';
+}
+
 function coverage(instance: SimInstance, until: number) {
   const { start: windowStart, end: windowEnd } = instance.window;
   const end = Math.min(until, windowEnd);
   const covered = coveredMs(instance.spans, windowStart, end);
   const gaps = holes(
     instance.spans.filter((s) => s.start < end),
-    Math.max(windowStart, instance.launchedAt),
+    windowStart,
     end,
-  ).map((h) => ({ start: new Date(h.start).toISOString(), end: new Date(h.end).toISOString(), reason: 'No media from the stream' }));
+  ).map((h) => ({ start: new Date(h.start).toISOString(), end: new Date(h.end).toISOString(), reason: gapReason(instance, h) }));
   return {
     covered,
     expectedSeconds: seconds(windowEnd - windowStart),
