@@ -28,6 +28,8 @@ export const ACTIVITY_ACTIONS = {
   'schedule.restore': '{actor} restored cancelled job {target}',
   'scheduler.start': '{actor} started the scheduler',
   'scheduler.stop': '{actor} stopped the scheduler',
+  'recording.delete': '{actor} deleted recording {target}',
+  'recording.expire': 'Recording {target} removed after the retention period',
   'alarm.raise': 'Alarm raised: {target}',
   'alarm.resolve': 'Alarm resolved: {target}',
   'alarm.acknowledge': '{actor} acknowledged alarm: {target}',

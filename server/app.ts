@@ -48,6 +48,7 @@ import { ALARMS_MAX_LIMIT } from '../contract/alarms';
 import { AlarmsRepository } from './modules/alarms/repository';
 import { registerAlarmRoutes } from './modules/alarms/routes';
 import { AlarmsService } from './modules/alarms/service';
+import { registerRecordingsLibrary } from './modules/recordings/library-module';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -111,12 +112,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const alarms = new AlarmsService({ repository: new AlarmsRepository(db.kysely), clock, activity, publish: (message) => hub.publish(message), log: app.log });
   hub.addGreeting(async () => ({ type: 'alarms', data: { alarms: await alarms.list('open', ALARMS_MAX_LIMIT) } }));
-  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver });
+  const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log });
+  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, alarms });
   const scheduler = createScheduler(
     { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
     options.scheduler,
   );
-  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images, alarms };
+  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images, alarms, recordingsLibrary };
 
   registerErrorHandling(app);
   registerInputGuard(app);

@@ -55,6 +55,8 @@ const envSchema = z.object({
   METRICS_TOKEN: optionalText.refine((token) => token === undefined || token.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DEMO_STREAM: flag,
+  // Recordings that ended more than this many days ago are removed daily; unset keeps them until deleted.
+  RETENTION_DAYS: optionalText.pipe(z.coerce.number<string | undefined>('RETENTION_DAYS must be a number').int().min(1).max(36_500).optional()),
   ALLOWED_ORIGINS: optionalText,
 });
 
@@ -98,6 +100,8 @@ export interface Config {
   metricsToken: string | undefined;
   logLevel: string;
   demoStream: boolean;
+  /** Days recordings are kept after they end; undefined keeps them until deleted. */
+  retentionDays: number | undefined;
   /** Origins allowed to open the live socket besides the server's own. */
   allowedOrigins: string[];
   /** Directory of the built console; absent in tests that do not serve it. */
@@ -146,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     demoStream: e.DEMO_STREAM ?? e.NODE_ENV === 'development',
+    retentionDays: e.RETENTION_DAYS,
     allowedOrigins: e.ALLOWED_ORIGINS?.split(',').map((o) => o.trim()).filter(Boolean) ?? [],
     consoleDir: path.resolve('dist'),
   };

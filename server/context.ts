@@ -19,6 +19,7 @@ import type { InstancesService } from './modules/instances/service';
 import type { RecordingsService } from './modules/recordings/service';
 import type { ImagesService } from './modules/images/service';
 import type { AlarmsService } from './modules/alarms/service';
+import type { RecordingsLibrary } from './modules/recordings/library';
 
 /** Everything a module may use, built once per app. Modules reach each other only through services here. */
 export interface AppContext {
@@ -57,4 +58,6 @@ export interface AppContext {
   images: ImagesService;
   /** Alarms: `alarms.raise({ kind, key, message, mosqueId?, jobId?, instanceId? })`, `alarms.resolve(key)`. */
   alarms: AlarmsService;
+  /** The recordings library: paging, media, delete, retention, storage. */
+  recordingsLibrary: RecordingsLibrary;
 }

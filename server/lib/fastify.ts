@@ -8,8 +8,12 @@ import type {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AuthenticatedSession } from '../modules/auth/session-service';
 
-/** Who may call a route. Every /api route must declare one: the app refuses to start otherwise. */
-export type Access = 'public' | 'session' | 'superuser';
+/**
+ * Who may call a route. Every /api route must declare one: the app refuses to start otherwise.
+ * `session-or-link`: a live session, or a signed link the route's handler verifies itself (media for a
+ * <video> element, which cannot send a bearer header).
+ */
+export type Access = 'public' | 'session' | 'superuser' | 'session-or-link';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

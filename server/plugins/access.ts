@@ -25,6 +25,7 @@ export function registerAccessControl(app: AppInstance, sessions: SessionService
     const access = request.routeOptions.config?.access;
     if (!access || access === 'public') return;
     const token = bearerToken(request);
+    if (!token && access === 'session-or-link') return;
     if (!token) throw unauthorized('Not authenticated');
     const session = await sessions.authenticate(token);
     if (!session) throw unauthorized('Session expired or invalid');

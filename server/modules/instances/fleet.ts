@@ -40,6 +40,8 @@ export class FleetCaptureProvider implements CaptureProvider {
       jobId: options.jobId,
       idempotencyKey: options.idempotencyKey,
       stallTimeoutSeconds: options.stallTimeoutSeconds,
+      windowStart: options.windowStart,
+      windowEnd: options.windowEnd,
     });
     return {
       launchId: row.id,

@@ -13,6 +13,8 @@ import type { ActivityService } from '../activity/service';
 import { registerImageRoutes } from '../images/routes';
 import { ImagesService } from '../images/service';
 import type { LiveHub } from '../live/hub';
+import type { AlarmsService } from '../alarms/service';
+import { RecordingAlarms } from '../recordings/alarms';
 import { RecordingsRepository } from '../recordings/repository';
 import { registerRecordingRoutes } from '../recordings/routes';
 import { RecordingsService } from '../recordings/service';
@@ -53,12 +55,15 @@ export interface CaptureModuleDeps {
   log: FastifyBaseLogger;
   /** A driver to use instead of the one CAPTURE_PROVIDER names. */
   driver?: CaptureProvider;
+  /** Where a recording's troubles are raised (a recorder that died, a long gap, a partial or failed outcome). */
+  alarms?: AlarmsService;
 }
 
 export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const { config, clock, db, hub, log } = deps;
   const driver = deps.driver ?? createCaptureDriver(config, clock);
-  const recordings = new RecordingsService(new RecordingsRepository(db.kysely), clock, path.join(config.dataDir, 'recordings'));
+  const alarms = deps.alarms ? new RecordingAlarms(deps.alarms, clock) : undefined;
+  const recordings = new RecordingsService(new RecordingsRepository(db.kysely), clock, path.join(config.dataDir, 'recordings'), alarms);
   const live = new FleetLiveFeed(hub, recordings, log);
   const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log);
   live.attach(instances);

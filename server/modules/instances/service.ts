@@ -37,6 +37,9 @@ export interface LaunchOneOptions {
   jobId?: string | null;
   idempotencyKey?: string;
   stallTimeoutSeconds?: number;
+  /** The recording window (ISO UTC) when a scheduled job launches; else launch time + duration. */
+  windowStart?: string;
+  windowEnd?: string;
 }
 
 /**
@@ -205,6 +208,8 @@ export class InstancesService {
         name,
         idempotencyKey: options.idempotencyKey ?? jobId ?? id,
         stallTimeoutSeconds: options.stallTimeoutSeconds,
+        windowStart: options.windowStart,
+        windowEnd: options.windowEnd,
       });
       const row = await this.repository.update(id, {
         provider_instance_id: launched.providerInstanceId,
@@ -347,7 +352,7 @@ export class InstancesService {
       }
       handled.add(row.id);
       if (await this.apply(row, instance)) instancesChanged = true;
-      if (instance.recording && (await this.recordings.applyReading(row.id, instance.recording))) recordingsChanged = true;
+      if (instance.recording && (await this.recordings.applyReading(row.id, instance.recording, row.job_id))) recordingsChanged = true;
     }
 
     const now = this.clock.now();

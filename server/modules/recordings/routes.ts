@@ -1,15 +1,9 @@
 import fs from 'node:fs';
-import { recordingIdParamsSchema, recordingsListResponseSchema, recordingsQuerySchema } from '../../../contract/instances';
+import { recordingIdParamsSchema } from '../../../contract/instances';
 import type { AppInstance } from '../../lib/fastify';
 import type { RecordingsService } from './service';
 
 export function registerRecordingRoutes(app: AppInstance, recordings: RecordingsService): void {
-  app.get(
-    '/api/recordings',
-    { config: { access: 'session' }, schema: { querystring: recordingsQuerySchema, response: { 200: recordingsListResponseSchema } } },
-    async (request) => ({ success: true as const, data: { recordings: await recordings.list(request.query) } }),
-  );
-
   // The MP4 itself (the console fetches it with its bearer token as a blob). No response schema: it is binary.
   app.get('/api/recordings/:id/file', { config: { access: 'session' }, schema: { params: recordingIdParamsSchema } }, async (request, reply) => {
     const file = await recordings.file(request.params.id);

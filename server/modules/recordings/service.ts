@@ -4,6 +4,7 @@ import type { Recording, RecordingStatus } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
+import type { RecordingAlarms } from './alarms';
 import { toRecording, type RecordingFilter, type RecordingRow, type RecordingsRepository } from './repository';
 
 /** How often a recording's growing size and duration are written while it records. */
@@ -28,6 +29,8 @@ export class RecordingsService {
     private readonly clock: Clock,
     /** Files are served only from here (DATA_DIR/recordings). */
     private readonly recordingsRoot: string,
+    /** Raises and resolves the alarms each reading calls for; none in a server without alarms. */
+    private readonly alarms?: RecordingAlarms,
   ) {}
 
   async create(recording: NewRecording): Promise<RecordingRow> {
@@ -61,9 +64,10 @@ export class RecordingsService {
    * Applies what the driver reports. Returns true when the row changed. Progress (bytes, seconds)
    * of a recording in progress is written at most every 5 s; a change of status at once.
    */
-  async applyReading(instanceId: string, reading: ProviderRecording): Promise<boolean> {
+  async applyReading(instanceId: string, reading: ProviderRecording, jobId: string | null = null): Promise<boolean> {
     const row = await this.repository.findByInstance(instanceId);
     if (!row || row.status !== 'recording') return false;
+    await this.alarms?.check(row, reading, jobId);
     const ended = reading.status !== 'recording';
     // The final size is the joined file's, which may be smaller than the pieces were.
     const bytes = ended ? reading.bytes : Math.max(Number(row.bytes), reading.bytes);

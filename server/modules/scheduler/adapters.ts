@@ -127,7 +127,7 @@ export class CaptureLauncher implements RecordingLauncher {
     const { capture, recordings, instances } = this.services();
     const launched = await capture.launch(
       { url: request.url, duration: request.duration, width: request.width, height: request.height, mosque_id: request.mosqueId || null, method: 'api' },
-      { jobId: request.jobId, idempotencyKey: request.idempotencyKey },
+      { jobId: request.jobId, idempotencyKey: request.idempotencyKey, windowStart: request.windowStart, windowEnd: request.windowEnd },
     );
     const row = await instances.resolve(launched.launchId);
     if (!row.provider_instance_id) throw new Error(`Instance ${row.id} has no recorder yet (its launch did not complete)`);

@@ -55,6 +55,10 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
     const logs = fs.readFileSync(`${h.t.config.dataDir}/instances/${id}/recorder.log`, 'utf8');
     expect(logs).toMatch(/died without finishing; starting it again \(its window is still open, relaunch 1\)/);
     expect(logs).toMatch(/relaunched \(1\); continuing/);
+    const alarms = (await h.t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === id);
+    expect(alarms).toContainEqual(
+      expect.objectContaining({ kind: 'recorder_died', severity: 'warning', mosque_id: 'killedrec', message: 'Mosque killedrec: the recorder died inside its window and was started again (1 time(s))' }),
+    );
   });
 
   it.concurrent('a stream that never comes fails with the reason', { timeout: 60_000 }, async () => {
@@ -69,5 +73,8 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
     const details = await h.details(id);
     expect(details.state).toBe('stopped');
     expect(fs.existsSync(h.fileOf(recording, 'neverlive'))).toBe(false);
+    const alarms = (await h.t.app.ctx.alarms.list('open', 100)).filter((a) => a.instance_id === id);
+    expect(alarms).toEqual([expect.objectContaining({ kind: 'capture_failed', severity: 'critical', mosque_id: 'neverlive', resolved_at: null })]);
+    expect(alarms[0].message).toMatch(/^Mosque neverlive: nothing was recorded\. The stream never came: .*404 Not Found/);
   });
 });

@@ -38,6 +38,10 @@ describe('a recorder keeps trying until its window closes', () => {
     expect(Math.abs(atSecond(recording, gap.end) - onAir)).toBeLessThanOrEqual(5);
     expect(recording.reason).toMatch(/^Recorded [\d.]+ s of 50 s: Stream not live yet \(HTTP 404\) for [\d.]+ s$/);
     expectPlayableFile(h.fileOf(recording, 'latestream'), recording);
+    const alarms = (await h.t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === id);
+    // A gap over 60 s would be a stall alarm too; this one is 30 s: only the outcome is raised.
+    expect(alarms).toEqual([expect.objectContaining({ kind: 'capture_partial', severity: 'warning', resolved_at: null })]);
+    expect(alarms[0].message).toMatch(/^Mosque latestream: only [\d.]+ s of 50 s recorded\. Recorded [\d.]+ s of 50 s: Stream not live yet/);
   });
 
   it.concurrent('a stream that drops off the air for 20 s is reconnected and recorded on both sides of the gap', { timeout: 100_000 }, async () => {

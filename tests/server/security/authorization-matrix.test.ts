@@ -91,8 +91,11 @@ describe('authorization matrix: every registered route x {no token, user, superu
     expect(publicApi).toEqual(['POST /api/auth/login']);
     const superuserOnly = entries.filter((e) => e.access === 'superuser' && e.method !== 'HEAD').map(label).sort();
     expect(superuserOnly).toEqual(
-      ['GET /api/auth/users', 'POST /api/auth/users', 'PUT /api/auth/users/:id', 'POST /api/auth/register', 'POST /api/github/configure'].sort(),
+      ['GET /api/auth/users', 'POST /api/auth/users', 'PUT /api/auth/users/:id', 'POST /api/auth/register', 'POST /api/github/configure', 'DELETE /api/recordings/:id'].sort(),
     );
+    // A <video> element cannot send a bearer header: media also opens with a signed link (tested in recordings/library).
+    const sessionOrLink = entries.filter((e) => e.access === 'session-or-link').map(label);
+    expect(sessionOrLink).toEqual(['GET /api/recordings/:id/media', 'HEAD /api/recordings/:id/media']);
   });
 
   it('refuses to register an /api route that declares no access rule', async () => {

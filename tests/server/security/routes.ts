@@ -11,7 +11,7 @@ export interface RouteEntry {
   websocket: boolean;
 }
 
-const ACCESS_VALUES: readonly string[] = ['public', 'session', 'superuser'] satisfies Access[];
+const ACCESS_VALUES: readonly string[] = ['public', 'session', 'superuser', 'session-or-link'] satisfies Access[];
 
 /** Flattens what Fastify's onRoute hook reported into one entry per method, in registration order. */
 export function routeEntries(routes: RouteOptions[]): RouteEntry[] {

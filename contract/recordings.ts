@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { envelope, instantSchema } from './common';
+import { recordingSchema, recordingStatusSchema, resourceIdSchema } from './instances';
+
+/*
+ * The recordings library (the Recordings page): every capture by Friday and mosque, its media served
+ * with HTTP ranges (or from a signed link the <video> element can use without a bearer header), and
+ * where recordings are stored with how much room is left.
+ */
+
+export const RECORDINGS_PAGE_SIZES = [10, 25, 50, 100] as const;
+
+/** GET /api/recordings?mosque_id=&friday=&status=&instance_id=&limit=&offset= — newest first. */
+export const recordingsLibraryQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  instance_id: resourceIdSchema.optional(),
+  mosque_id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[a-z0-9_-]+$/, 'Mosque id may contain only lowercase letters, digits, "_" and "-"')
+    .optional(),
+  /** The Friday (the mosque's local date) of a scheduled recording, or the UTC day of an ad-hoc one. */
+  friday: z.iso.date('Friday must be a date (YYYY-MM-DD)').optional(),
+  status: recordingStatusSchema.optional(),
+});
+export type RecordingsLibraryQuery = z.input<typeof recordingsLibraryQuerySchema>;
+
+export const storeKindSchema = z.enum(['local', 's3']);
+
+/** A recording as the library lists it: names, not only ids, and whether its media can be played. */
+export const libraryRecordingSchema = recordingSchema.extend({
+  mosque_name: z.string().nullable(),
+  /** The Friday it was scheduled for (mosque's local date), or the UTC day it started for an ad-hoc capture. */
+  friday: z.string(),
+  job_id: z.string().nullable(),
+  /** True when a non-empty media file is in the store: only then is it offered to play or download. */
+  media_available: z.boolean(),
+});
+export type LibraryRecording = z.infer<typeof libraryRecordingSchema>;
+
+export const recordingsLibraryResponseSchema = envelope(z.object({ recordings: z.array(libraryRecordingSchema), total: z.number().int() }));
+export type RecordingsLibraryResponse = z.infer<typeof recordingsLibraryResponseSchema>;
+
+export const storedFileSchema = z.object({ name: z.string(), bytes: z.number().int() });
+
+export const recordingDetailsSchema = libraryRecordingSchema.extend({
+  store: storeKindSchema,
+  /** The pieces the recorder delivered (segments) and the joined file, as found in the store. */
+  files: z.array(storedFileSchema),
+});
+export type RecordingDetails = z.infer<typeof recordingDetailsSchema>;
+export const recordingDetailsResponseSchema = envelope(recordingDetailsSchema);
+
+/** POST /api/recordings/{id}/media-link: a URL the browser may fetch without a bearer header until it expires. */
+export const mediaLinkResponseSchema = envelope(z.object({ url: z.string(), expires_at: instantSchema }));
+export type MediaLinkResponse = z.infer<typeof mediaLinkResponseSchema>;
+
+/** The `token` of a signed media link: `<expiry seconds>.<signature>`. */
+export const mediaQuerySchema = z.strictObject({
+  token: z
+    .string()
+    .max(200)
+    .regex(/^\d{1,12}\.[A-Za-z0-9_-]{20,100}$/, 'Media link is invalid')
+    .optional(),
+  download: z.enum(['1']).optional(),
+});
+
+export const storageUsageSchema = z.object({
+  store: storeKindSchema,
+  /** `local:<folder>` or `s3://bucket/prefix`. */
+  location: z.string(),
+  used_bytes: z.number().int(),
+  /** Free space of the local store's disk; null for a bucket. */
+  free_bytes: z.number().int().nullable(),
+  /** Days recordings are kept, or null when kept until deleted. */
+  retention_days: z.number().int().nullable(),
+});
+export type StorageUsage = z.infer<typeof storageUsageSchema>;
+export const storageUsageResponseSchema = envelope(storageUsageSchema);
+
+export const deleteRecordingResponseSchema = z.object({ success: z.literal(true), message: z.string() });

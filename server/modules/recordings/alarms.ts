@@ -1,0 +1,64 @@
+import type { ProviderRecording } from '../../capture/provider';
+import type { Clock } from '../../lib/clock';
+import type { AlarmsService } from '../alarms/service';
+import type { RecordingRow } from './repository';
+
+/** A hole in the media longer than this is a stall worth an alarm. */
+export const STALL_ALARM_SECONDS = 60;
+/** A gap that ends this close to now is still open (the recorder saves its coverage as it goes). */
+const OPEN_GAP_SLACK_MS = 90_000;
+
+/**
+ * What the recordings reconcile tells the operator: a recorder that died inside its window, a gap in
+ * the media longer than 60 s (resolved once media flows again), and a capture that ended partial or
+ * failed. Keys name each cause once, so a reading seen again raises nothing new.
+ */
+export class RecordingAlarms {
+  constructor(
+    private readonly alarms: Pick<AlarmsService, 'raise' | 'resolve'>,
+    private readonly clock: Clock,
+  ) {}
+
+  async check(row: RecordingRow, reading: ProviderRecording, jobId: string | null): Promise<void> {
+    const who = row.mosque_id ? `Mosque ${row.mosque_id}` : `Recording ${row.id}`;
+    const base = { mosqueId: row.mosque_id, jobId, instanceId: row.instance_id };
+    const ended = reading.status !== 'recording';
+
+    if ((reading.relaunches ?? 0) > 0) {
+      await this.alarms.raise({
+        ...base,
+        kind: 'recorder_died',
+        key: `recorder_died:${row.instance_id}`,
+        message: `${who}: the recorder died inside its window and was started again (${reading.relaunches} time(s))`,
+      });
+    }
+
+    const gaps = reading.gaps ?? [];
+    const now = this.clock.now().getTime();
+    for (const [index, gap] of gaps.entries()) {
+      const seconds = Math.round((Date.parse(gap.end) - Date.parse(gap.start)) / 1000);
+      if (seconds <= STALL_ALARM_SECONDS) continue;
+      const key = `gap:${row.id}:${gap.start}`;
+      await this.alarms.raise({ ...base, kind: 'stall', key, message: `${who}: no media for ${seconds} s from ${gap.start} (${gap.reason})` });
+      const open = !ended && index === gaps.length - 1 && Date.parse(gap.end) > now - OPEN_GAP_SLACK_MS;
+      if (!open) await this.alarms.resolve(key);
+    }
+
+    if (!ended) return;
+    if (reading.status === 'captured') {
+      await this.alarms.resolve(`recorder_died:${row.instance_id}`);
+      return;
+    }
+    const covered = reading.coveredSeconds ?? 0;
+    const expected = reading.expectedSeconds ?? 0;
+    await this.alarms.raise({
+      ...base,
+      kind: reading.status === 'failed' ? 'capture_failed' : 'capture_partial',
+      key: `outcome:${row.id}`,
+      message:
+        reading.status === 'failed'
+          ? `${who}: nothing was recorded. ${reading.reason ?? ''}`.trim()
+          : `${who}: only ${covered} s of ${expected} s recorded. ${reading.reason ?? ''}`.trim(),
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config';
+import type { Db } from '../../db';
+import type { Clock } from '../../lib/clock';
+import type { AppInstance } from '../../lib/fastify';
+import type { SecretKeys } from '../../lib/secret-key';
+import { LocalRecordingStore } from '../../storage/local-store';
+import type { ActivityService } from '../activity/service';
+import { RecordingsLibrary } from './library';
+import { RecordingsLibraryRepository } from './library-repository';
+import { registerLibraryRoutes } from './library-routes';
+import { MediaLinks } from './media-links';
+
+const DAY_MS = 86_400_000;
+
+export interface LibraryModuleDeps {
+  config: Config;
+  db: Db;
+  clock: Clock;
+  keys: SecretKeys;
+  activity: ActivityService;
+  log: FastifyBaseLogger;
+}
+
+/** The recordings library over the local store, its routes, and the daily retention pass. */
+export function registerRecordingsLibrary(app: AppInstance, deps: LibraryModuleDeps): RecordingsLibrary {
+  const store = new LocalRecordingStore(path.join(deps.config.dataDir, 'recordings'));
+  const library = new RecordingsLibrary({
+    repository: new RecordingsLibraryRepository(deps.db.kysely),
+    store,
+    links: new MediaLinks(deps.keys.derive('media-links')),
+    clock: deps.clock,
+    activity: deps.activity,
+    retentionDays: deps.config.retentionDays ?? null,
+  });
+  registerLibraryRoutes(app, library, store);
+
+  if (deps.config.retentionDays !== undefined) {
+    const run = () =>
+      library.applyRetention().then(
+        (removed) => removed > 0 && deps.log.info({ removed }, 'retention removed old recordings'),
+        (error: unknown) => deps.log.error({ err: error }, 'retention pass failed'),
+      );
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      void run();
+      timer = setInterval(() => void run(), DAY_MS);
+      timer.unref();
+    });
+    app.addHook('preClose', async () => clearInterval(timer));
+  }
+  return library;
+}

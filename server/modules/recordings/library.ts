@@ -1,0 +1,113 @@
+import path from 'node:path';
+import type { LibraryRecording, MediaLinkResponse, RecordingDetails, StorageUsage } from '../../../contract/recordings';
+import type { Clock } from '../../lib/clock';
+import { conflict, notFound } from '../../lib/http-error';
+import type { RecordingStore } from '../../storage';
+import type { ActivityActor, ActivityService } from '../activity/service';
+import type { LibraryFilter, LibraryRow, RecordingsLibraryRepository } from './library-repository';
+import type { MediaLinks } from './media-links';
+import { toRecording } from './repository';
+
+export interface RecordingsLibraryDeps {
+  repository: RecordingsLibraryRepository;
+  store: RecordingStore;
+  links: MediaLinks;
+  clock: Clock;
+  activity: ActivityService;
+  /** RETENTION_DAYS, or null to keep recordings until deleted. */
+  retentionDays: number | null;
+}
+
+/** Where a recording's media is in the store: a local file's path below the store's folder, else its key. */
+function mediaKey(row: LibraryRow, store: RecordingStore): string | null {
+  if (!row.file_path) return null;
+  if (store.kind !== 'local') return row.file_path;
+  const root = store.location.slice('local:'.length);
+  const relative = path.relative(root, path.resolve(row.file_path));
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : null;
+}
+
+/** Browse, play, download and delete recordings; report the store's space. */
+export class RecordingsLibrary {
+  constructor(private readonly deps: RecordingsLibraryDeps) {}
+
+  private toEntry(row: LibraryRow): LibraryRecording {
+    const available = row.status !== 'recording' && Number(row.bytes) > 0 && mediaKey(row, this.deps.store) !== null;
+    return { ...toRecording(row), download_url: available ? toRecording(row).download_url : null, mosque_name: row.mosque_name, friday: row.friday, job_id: row.job_id, media_available: available };
+  }
+
+  async page(query: LibraryFilter): Promise<{ recordings: LibraryRecording[]; total: number }> {
+    const { rows, total } = await this.deps.repository.page(query);
+    return { recordings: rows.map((row) => this.toEntry(row)), total };
+  }
+
+  private async row(id: string): Promise<LibraryRow> {
+    const row = await this.deps.repository.find(id);
+    if (!row) throw notFound(`Recording ${id} not found`);
+    return row;
+  }
+
+  async details(id: string): Promise<RecordingDetails> {
+    const row = await this.row(id);
+    const key = mediaKey(row, this.deps.store);
+    const folder = key ? key.slice(0, key.lastIndexOf('/') + 1) : null;
+    const objects = folder ? await this.deps.store.list(folder) : [];
+    const files = objects.map((o) => ({ name: o.key.slice(folder?.length ?? 0), bytes: o.size }));
+    return { ...this.toEntry(row), store: this.deps.store.kind, files };
+  }
+
+  /** The media of a recording that has some: its key and size in the store. */
+  async media(id: string): Promise<{ key: string; size: number; name: string }> {
+    const row = await this.row(id);
+    const key = mediaKey(row, this.deps.store);
+    const stored = key ? await this.deps.store.stat(key) : null;
+    if (!key || !stored || stored.size === 0) throw notFound(`Recording ${id} has no media to play`);
+    return { key, size: stored.size, name: path.posix.basename(key) };
+  }
+
+  async mediaLink(id: string): Promise<MediaLinkResponse['data']> {
+    await this.media(id);
+    const { token, expiresAt } = this.deps.links.issue(id, this.deps.clock.now());
+    return { url: `/api/recordings/${encodeURIComponent(id)}/media?token=${token}`, expires_at: expiresAt.toISOString() };
+  }
+
+  verifyLink(id: string, token: string): boolean {
+    return this.deps.links.verify(id, token, this.deps.clock.now());
+  }
+
+  /** Removes a finished recording's media and its row. */
+  async delete(id: string, actor: ActivityActor | null, why: 'operator' | 'retention' = 'operator'): Promise<void> {
+    const row = await this.row(id);
+    if (row.status === 'recording') throw conflict(`Recording ${id} is still recording: terminate its instance first`);
+    const key = mediaKey(row, this.deps.store);
+    if (key) await this.deps.store.deletePrefix(key);
+    if (!(await this.deps.repository.delete(id))) throw conflict(`Recording ${id} is still recording: terminate its instance first`);
+    await this.deps.activity.record({
+      actor,
+      action: why === 'retention' ? 'recording.expire' : 'recording.delete',
+      target: { type: 'recording', id, label: row.mosque_name ? `${row.mosque_name} ${row.friday}` : id },
+      detail: { mosque_id: row.mosque_id, friday: row.friday, bytes: Number(row.bytes), status: row.status },
+    });
+  }
+
+  /** Deletes recordings that ended more than RETENTION_DAYS ago; returns how many. */
+  async applyRetention(): Promise<number> {
+    const days = this.deps.retentionDays;
+    if (days === null) return 0;
+    const before = new Date(this.deps.clock.now().getTime() - days * 86_400_000).toISOString();
+    let removed = 0;
+    for (;;) {
+      const batch = await this.deps.repository.endedBefore(before, 100);
+      for (const row of batch) {
+        await this.delete(row.id, null, 'retention');
+        removed++;
+      }
+      if (batch.length < 100) return removed;
+    }
+  }
+
+  async storage(): Promise<StorageUsage> {
+    const usage = await this.deps.store.usage();
+    return { store: this.deps.store.kind, location: this.deps.store.location, used_bytes: usage.usedBytes, free_bytes: usage.freeBytes, retention_days: this.deps.retentionDays };
+  }
+}

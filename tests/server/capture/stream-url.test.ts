@@ -1,0 +1,73 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDirectMediaUrl, resolveStreamUrl } from '../../../server/capture/stream-url';
+import { startHlsSource, type HlsSource } from './helpers';
+import { startWindowHarness, type WindowHarness } from './window-harness';
+
+/** A page with the live stream in a <video> element, as a mosque's own site would show it. */
+async function servePage(mediaUrl: string): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    if (request.url !== '/live') {
+      response.writeHead(404).end();
+      return;
+    }
+    response
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><html><head><title>Friday sermon live</title></head><body><video controls src="${mediaUrl}"></video></body></html>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/live`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('stream pages resolved to their media with yt-dlp', () => {
+  let source: HlsSource;
+  let page: Awaited<ReturnType<typeof servePage>>;
+  beforeAll(async () => {
+    source = await startHlsSource();
+    page = await servePage(source.url);
+  });
+  afterAll(async () => {
+    await page?.close();
+    await source?.close();
+  });
+
+  it('uses a direct media URL as it is', async () => {
+    for (const url of ['https://cdn.example/live/index.m3u8', 'https://cdn.example/a.mpd', 'http://x.example/s.ts', 'rtmp://live.example/app/key', 'srt://host.example:9000', 'rtsp://cam.example/1']) {
+      expect(isDirectMediaUrl(url), url).toBe(true);
+      expect(await resolveStreamUrl(url, { ytDlpPath: '/nonexistent/yt-dlp' })).toEqual({ ok: true, url, via: 'direct' });
+    }
+    expect(isDirectMediaUrl('https://www.youtube.com/channel/UC123/live')).toBe(false);
+  });
+
+  it("resolves a page with a <video> source through yt-dlp's generic extractor", async () => {
+    expect(await resolveStreamUrl(page.url, { timeoutMs: 60_000 })).toEqual({ ok: true, url: source.url, via: 'yt-dlp' });
+  });
+
+  it('says clearly when yt-dlp is missing or cannot resolve the page', async () => {
+    const missing = await resolveStreamUrl(page.url, { ytDlpPath: '/nonexistent/yt-dlp' });
+    expect(missing).toEqual({ ok: false, error: `yt-dlp was not found (/nonexistent/yt-dlp): it is needed to resolve the stream page ${page.url}` });
+    const gone = page.url.replace('/live', '/gone');
+    const failed = await resolveStreamUrl(gone, { timeoutMs: 60_000 });
+    expect(failed.ok).toBe(false);
+    expect(!failed.ok && failed.error).toMatch(new RegExp(`^yt-dlp could not resolve ${gone.replace(/[.?]/g, '\\$&')}: .*404`));
+  });
+
+  it('a recorder given the page records the stream behind it', { timeout: 90_000 }, async () => {
+    const h: WindowHarness = await startWindowHarness();
+    try {
+      // yt-dlp (Python) takes seconds to start on a busy machine: a window long enough to see media after it.
+      const { id } = await h.launch(page.url, 30, 'pagestream');
+      const recording = await h.outcome(id, 70_000);
+      expect(recording.covered_seconds).toBeGreaterThan(0);
+      expect(['captured', 'partial']).toContain(recording.status);
+      const logs = await h.t.request({ method: 'GET', url: `/api/instances/${id}/logs?lines=200&live=false`, token: await h.t.login() });
+      expect(logs.json<{ data: { logs: string[] } }>().data.logs.some((line) => line.includes(`stream page resolved by yt-dlp to ${source.url}`))).toBe(true);
+    } finally {
+      await h.close();
+    }
+  });
+});
