@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
+import type { JobStatus } from './scheduler';
 
 /*
  * The Friday ledger: for one Friday, what became of every active mosque's sermon recording.
@@ -8,6 +9,39 @@ import { envelope, instantSchema } from './common';
 export const fridayStatusSchema = z.enum(['scheduled', 'recording', 'captured', 'partial', 'failed', 'missed', 'cancelled', 'unschedulable']);
 export type FridayStatus = z.infer<typeof fridayStatusSchema>;
 export const FRIDAY_STATUSES = fridayStatusSchema.options;
+
+const FRIDAY_STATUS_OF_JOB: Record<JobStatus, FridayStatus> = {
+  scheduled: 'scheduled',
+  launching: 'scheduled',
+  launched: 'recording',
+  captured: 'captured',
+  partial: 'partial',
+  failed: 'failed',
+  missed: 'missed',
+  cancelled: 'cancelled',
+};
+
+/** A recording job's status as the ledger shows it (the server and the mocks both map jobs this way). */
+export function fridayStatusOfJob(status: JobStatus): FridayStatus {
+  return FRIDAY_STATUS_OF_JOB[status];
+}
+
+/** The Friday a ledger shows by default: today when it is Friday (UTC), else the coming one. */
+export function comingFriday(now: Date): string {
+  const days = (5 - now.getUTCDay() + 7) % 7;
+  return new Date(now.getTime() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** `1 h 5 min`, `12 min 30 s`, `40 s`: durations as an operator reads them. */
+export function formatDuration(seconds: number): string {
+  const total = Math.round(seconds);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
+  if (m > 0) return s > 0 && m < 10 ? `${m} min ${s} s` : `${m} min`;
+  return `${s} s`;
+}
 
 export const fridayRowSchema = z.object({
   mosque_id: z.string(),

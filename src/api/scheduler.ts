@@ -13,7 +13,9 @@ import type {
   scheduleResponseSchema,
   UpcomingRecording,
   upcomingResponseSchema,
+  restoreResponseSchema,
 } from '../../contract/scheduler';
+import type { FridayRow, fridaysResponseSchema } from '../../contract/fridays';
 import { api, apiErrorMessage } from './client';
 
 /*
@@ -28,6 +30,8 @@ export const SCHEDULER_MESSAGES = {
   startFailed: 'Failed to start scheduler',
   stopFailed: 'Failed to stop scheduler',
   cancelFailed: 'Failed to cancel job',
+  restoreFailed: 'Failed to restore job',
+  fridaysFailed: 'Failed to load the Friday ledger',
   started: 'Scheduler started',
   stopped: 'Scheduler stopped',
   cancelled: 'Job cancelled',
@@ -50,6 +54,8 @@ export const schedulerQueryKeys = {
   upcoming: (limit: number) => ['scheduler', 'upcoming', limit] as const,
   prayerTimes: ['scheduler', 'prayer-times'] as const,
   jobs: ['scheduler', 'jobs'] as const,
+  /** `coming`: the server's default, the coming or current Friday. */
+  fridays: (date: string | null) => ['scheduler', 'fridays', date ?? 'coming'] as const,
 };
 
 type Body<T extends z.ZodType> = z.infer<T>;
@@ -76,6 +82,19 @@ export async function getSchedulerPrayerTimes(): Promise<SchedulerPrayerTime[]> 
 export async function getSchedulerJobs(): Promise<Job[]> {
   const response = await api.get<Body<typeof jobsResponseSchema>>('/api/scheduler/jobs');
   return response.data.data.jobs;
+}
+
+/** The Friday ledger of `date` (YYYY-MM-DD, a Friday), or of the coming or current Friday when null. */
+export async function getFridays(date: string | null): Promise<{ friday: string; fridays: FridayRow[] }> {
+  const response = await api.get<Body<typeof fridaysResponseSchema>>('/api/scheduler/fridays', { params: date ? { date } : {} });
+  return response.data.data;
+}
+
+export const fridaysQueryOptions = (date: string | null, refetchInterval: Polling = false) =>
+  queryOptions({ queryKey: schedulerQueryKeys.fridays(date), queryFn: () => getFridays(date), refetchInterval });
+
+export function useFridays(date: string | null, refetchInterval: Polling = false) {
+  return useQuery(fridaysQueryOptions(date, refetchInterval));
 }
 
 export const schedulerStatusQueryOptions = (refetchInterval: Polling = false) =>
@@ -111,6 +130,7 @@ export function useSchedulerJobs(refetchInterval: Polling = false) {
 export type ScheduleResponse = Body<typeof scheduleResponseSchema>;
 export type SchedulerActionResponse = Body<typeof schedulerActionResponseSchema>;
 export type CancelResponse = Body<typeof cancelResponseSchema>;
+export type RestoreResponse = Body<typeof restoreResponseSchema>;
 
 export async function scheduleFriday(body: ScheduleRequest): Promise<ScheduleResponse> {
   const response = await api.post<ScheduleResponse>('/api/scheduler/schedule-friday', body);
@@ -132,6 +152,11 @@ export async function cancelJob(jobId: string): Promise<CancelResponse> {
   return response.data;
 }
 
+export async function restoreJob(jobId: string): Promise<RestoreResponse> {
+  const response = await api.post<RestoreResponse>(`/api/scheduler/jobs/${encodeURIComponent(jobId)}/restore`);
+  return response.data;
+}
+
 /** Every change re-reads everything under the scheduler key; start and stop also put the status they return in place at once. */
 function useSchedulerMutation<TVariables, TData>(mutationFn: (variables: TVariables) => Promise<TData>, statusOf?: (data: TData) => SchedulerStatus) {
   const queryClient = useQueryClient();
@@ -148,3 +173,4 @@ export const useScheduleFriday = () => useSchedulerMutation(scheduleFriday);
 export const useStartScheduler = () => useSchedulerMutation((_: void) => startScheduler(), (data) => data.data);
 export const useStopScheduler = () => useSchedulerMutation((_: void) => stopScheduler(), (data) => data.data);
 export const useCancelJob = () => useSchedulerMutation(cancelJob);
+export const useRestoreJob = () => useSchedulerMutation(restoreJob);

@@ -2,6 +2,7 @@ import { activityHandlers } from './handlers/activity';
 import { amiHandlers } from './handlers/ami';
 import { authHandlers } from './handlers/auth';
 import { configHandlers } from './handlers/config';
+import { fridaysHandlers } from './handlers/fridays';
 import { githubHandlers } from './handlers/github';
 import { instanceHandlers } from './handlers/instances';
 import { liveHandlers } from './handlers/live';
@@ -10,4 +11,4 @@ import { schedulerHandlers } from './handlers/scheduler';
 import { userHandlers } from './handlers/users';
 
 /** Every mock, per resource. Add a resource's handlers here (one line each). */
-export const handlers = [...authHandlers, ...userHandlers, ...liveHandlers, ...instanceHandlers, ...amiHandlers, ...configHandlers, ...monitoringHandlers, ...githubHandlers, ...activityHandlers, ...schedulerHandlers];
+export const handlers = [...authHandlers, ...userHandlers, ...liveHandlers, ...instanceHandlers, ...amiHandlers, ...configHandlers, ...monitoringHandlers, ...githubHandlers, ...activityHandlers, ...schedulerHandlers, ...fridaysHandlers];

@@ -158,15 +158,18 @@ export class InstancesService {
     }
   }
 
-  /** Launches one recorder. With a jobId, a second call for the same job returns the first instance. */
+  /**
+   * Launches one recorder. With a jobId, a second call for the same job returns the first instance,
+   * once that instance's launch is complete: a launch a crash cut short (a row without a provider
+   * instance or without its recording) is driven again under the same ids, never taken as done.
+   */
   async launchOne(config: LaunchConfig, options: LaunchOneOptions = {}): Promise<{ row: InstanceRow; existing: boolean }> {
     const jobId = options.jobId ?? null;
     if (jobId) {
       const earlier = await this.repository.findByJobId(jobId);
-      if (earlier) return { row: earlier, existing: true };
+      if (earlier) return this.completeEarlier(earlier, config, options);
     }
     const id = newId('cap');
-    const recordingId = newId('rec');
     const now = this.clock.now().toISOString();
     const name = `capture-${config.mosque_id ?? 'adhoc'}-${id.slice(-6)}`;
     try {
@@ -199,7 +202,25 @@ export class InstancesService {
       throw error;
     }
     this.events.instancesChanged();
+    return { row: await this.driveLaunch(id, name, config, options), existing: false };
+  }
 
+  /** The instance a job launched before: returned when complete, else its launch is driven again. */
+  private async completeEarlier(earlier: InstanceRow, config: LaunchConfig, options: LaunchOneOptions): Promise<{ row: InstanceRow; existing: boolean }> {
+    if (earlier.provider_instance_id && (await this.recordings.findRowByInstance(earlier.id))) return { row: earlier, existing: true };
+    if (earlier.provider_instance_id && !ACTIVE_STATES.includes(earlier.state)) return { row: earlier, existing: true };
+    this.log.warn({ instanceId: earlier.id, jobId: earlier.job_id }, 'completing a launch that was cut short');
+    if (!ACTIVE_STATES.includes(earlier.state)) {
+      // Given up by reconciliation while nobody drove it: it is this launch again.
+      await this.repository.update(earlier.id, { state: 'pending', ended_at: null, state_reason: null, updated_at: this.clock.now().toISOString() });
+    }
+    return { row: await this.driveLaunch(earlier.id, earlier.name, config, options), existing: true };
+  }
+
+  /** Starts (or, under the same idempotency key, finds) the driver's recorder for row `id`, then its recording. */
+  private async driveLaunch(id: string, name: string, config: LaunchConfig, options: LaunchOneOptions): Promise<InstanceRow> {
+    const jobId = options.jobId ?? null;
+    const recordingId = newId('rec');
     try {
       const launched = await this.driver.launch(config, {
         launchId: id,
@@ -219,11 +240,13 @@ export class InstancesService {
         updated_at: this.clock.now().toISOString(),
       });
       if (!row) throw new Error(`Instance ${id} vanished while launching`);
-      await this.recordings.create({ id: recordingId, instanceId: id, mosqueId: config.mosque_id, url: config.url, filePath: launched.filePath });
+      if (!(await this.recordings.findRowByInstance(id))) {
+        await this.recordings.create({ id: recordingId, instanceId: id, mosqueId: config.mosque_id, url: config.url, filePath: launched.filePath });
+      }
       this.events.launched({ instanceId: id, mosqueId: config.mosque_id, jobId, message: `Launched ${launched.name}` });
       this.events.instancesChanged();
       this.events.recordingsChanged();
-      return { row, existing: false };
+      return row;
     } catch (error) {
       await this.repository.delete(id).catch(() => undefined);
       this.log.warn({ err: error, mosqueId: config.mosque_id, jobId }, 'launch failed');

@@ -1,4 +1,4 @@
-import type { FridayRow, FridayStatus } from '../../../contract/fridays';
+import { fridayStatusOfJob, type FridayRow } from '../../../contract/fridays';
 import { alarmKeys } from './alarm-keys';
 import { windowSeconds } from './outcome';
 import { DEFAULT_DURATION_SECONDS } from './policy';
@@ -16,25 +16,6 @@ export interface LedgerDeps {
   launcher: RecordingLauncher;
   linkedAlarms?: LinkedAlarms;
 }
-
-const DAY_MS = 86_400_000;
-
-/** The Friday a ledger shows by default: today when it is Friday (UTC), else the coming one. */
-export function comingFriday(now: Date): string {
-  const days = (5 - now.getUTCDay() + 7) % 7;
-  return new Date(now.getTime() + days * DAY_MS).toISOString().slice(0, 10);
-}
-
-const STATUS_OF_JOB: Record<JobRow['status'], FridayStatus> = {
-  scheduled: 'scheduled',
-  launching: 'scheduled',
-  launched: 'recording',
-  captured: 'captured',
-  partial: 'partial',
-  failed: 'failed',
-  missed: 'missed',
-  cancelled: 'cancelled',
-};
 
 /**
  * One row per active mosque for one Friday (mosque-local date): its job's state and outcome, or why
@@ -92,7 +73,7 @@ export async function buildLedger(deps: LedgerDeps, friday: string, now: Date): 
 }
 
 async function jobColumns(deps: LedgerDeps, job: JobRow) {
-  const status = STATUS_OF_JOB[job.status];
+  const status = fridayStatusOfJob(job.status);
   let covered = job.covered_seconds === null ? null : Number(job.covered_seconds);
   if (status === 'recording' && job.instance_id) covered = (await deps.launcher.recordingOf(job.instance_id))?.coveredSeconds ?? 0;
   const pendingNote = status === 'scheduled' && job.attempts > 0 ? job.last_error : null;

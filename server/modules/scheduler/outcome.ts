@@ -1,3 +1,4 @@
+import { formatDuration } from '../../../contract/fridays';
 import type { RecordingFacts } from './ports';
 
 /** A Friday is captured when the media covers at least this share of its window. */
@@ -23,17 +24,6 @@ export interface Outcome {
 export function windowSeconds(job: Pick<JobWindow, 'recording_start' | 'recording_end'>): number {
   if (!job.recording_start || !job.recording_end) return 0;
   return Math.max(0, (Date.parse(job.recording_end) - Date.parse(job.recording_start)) / 1000);
-}
-
-/** `1 h 5 min`, `12 min 30 s`, `40 s`: durations as an operator reads them. */
-export function formatDuration(seconds: number): string {
-  const total = Math.round(seconds);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  if (h > 0) return m > 0 ? `${h} h ${m} min` : `${h} h`;
-  if (m > 0) return s > 0 && m < 10 ? `${m} min ${s} s` : `${m} min`;
-  return `${s} s`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock';
 import { alarmKeys } from './alarm-keys';
-import { formatDuration } from './outcome';
+import { formatDuration } from '../../../contract/fridays';
 import { withTimeout } from './timeout';
 import type { PreflightChecks, SchedulerAlarms } from './ports';
 import type { JobRow, SchedulerRepository } from './repository';
@@ -101,7 +101,8 @@ export class Preflight {
       return null;
     });
     if (free === null) return;
-    const unfinished = await this.deps.repository.unfinishedEndingAfter(now.toISOString());
+    const fridays = [...new Set(jobs.flatMap((job) => (job.friday_date ? [job.friday_date] : [])))];
+    const unfinished = await this.deps.repository.unfinishedEndingAfter(now.toISOString(), fridays);
     const seconds = unfinished.reduce((sum, job) => {
       const from = Math.max(now.getTime(), Date.parse(job.recording_start ?? '') || now.getTime());
       return sum + Math.max(0, (Date.parse(job.recording_end ?? '') - from) / 1000);

@@ -331,12 +331,13 @@ export class SchedulerRepository {
       .execute();
   }
 
-  /** Jobs whose recordings are still to be written (pending or recording) and end after `now`. */
-  unfinishedEndingAfter(now: string): Promise<Pick<JobRow, 'recording_start' | 'recording_end'>[]> {
+  /** Jobs of these Fridays whose recordings are still to be written (pending or recording) and end after `now`. */
+  unfinishedEndingAfter(now: string, fridayDates: string[]): Promise<Pick<JobRow, 'recording_start' | 'recording_end'>[]> {
     return this.db
       .selectFrom('scheduler_jobs')
       .select(['recording_start', 'recording_end'])
       .where('kind', '=', 'recording')
+      .where('friday_date', 'in', fridayDates)
       .where('status', 'in', ['scheduled', 'launching', 'launched'])
       .where('recording_end', '>', now)
       .execute();

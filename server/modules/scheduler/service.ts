@@ -15,10 +15,10 @@ import {
 import type { Clock } from '../../lib/clock';
 import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/http-error';
 import type { ActivityActor, ActivityInput } from '../activity/service';
-import type { FridayRow } from '../../../contract/fridays';
+import { comingFriday, type FridayRow } from '../../../contract/fridays';
 import { alarmKeys } from './alarm-keys';
 import { CronExpression } from './cron';
-import { buildLedger, comingFriday, type LinkedAlarms } from './ledger';
+import { buildLedger, type LinkedAlarms } from './ledger';
 import { planSchedule, type SchedulePlan } from './planning';
 import { RECENT_JOBS_MS, RECURRING_CRON, RECURRING_JOB_ID } from './policy';
 import { Preflight } from './preflight';

@@ -5,6 +5,7 @@ import { FleetCards } from './FleetCards';
 import { QuickActions } from './QuickActions';
 import { RecentActivity } from './RecentActivity';
 import { SystemStatusPanel } from './SystemStatusPanel';
+import { ThisFridayPanel } from './ThisFridayPanel';
 import { useLiveRefresh } from './useLiveRefresh';
 
 /** / — the fleet at a glance (SPEC.md section 2, Dashboard). Counts follow the live feed without a reload. */
@@ -16,6 +17,9 @@ export default function DashboardPage() {
       <ConnectionLostBanner />
       <Grid container spacing={3}>
         <FleetCards />
+        <Grid size={12}>
+          <ThisFridayPanel />
+        </Grid>
         <Grid size={{ xs: 12, md: 6 }}>
           <SystemStatusPanel />
         </Grid>

@@ -25,7 +25,9 @@ import {
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { useNotify } from '../../notifications/context';
+import { FridaysSection } from '../fridays/FridaysSection';
 import { ActiveJobsSection } from './ActiveJobsSection';
+import { CancelRecordingDialog, cancelTargetOf, StopSchedulerDialog, type CancelTarget } from './confirmations';
 import { PrayerTimesSection } from './PrayerTimesSection';
 import { ScheduleFridayDialog } from './ScheduleFridayDialog';
 import { SchedulerStatusCard } from './SchedulerStatusCard';
@@ -59,6 +61,8 @@ export default function SchedulingPage() {
   // The mosque filter's choices, read when the dialog opens.
   const mosques = useQuery({ ...mosquesQueryOptions(), enabled: dialogOpen });
   const [dismissedError, setDismissedError] = useState(0);
+  const [cancelTarget, setCancelTarget] = useState<CancelTarget | null>(null);
+  const [confirmStop, setConfirmStop] = useState(false);
   const now = useNow();
 
   const running = status.data?.scheduler_running;
@@ -98,15 +102,17 @@ export default function SchedulingPage() {
     stopScheduler.mutate(undefined, {
       onSuccess: () => notify.success(SCHEDULER_MESSAGES.stopped),
       onError: (error) => notify.error(schedulerErrorMessage(error, SCHEDULER_MESSAGES.stopFailed)),
+      onSettled: () => setConfirmStop(false),
     });
 
-  const cancel = (target: Job | UpcomingRecording) => {
-    const id = 'job_id' in target ? target.job_id : target.id;
-    cancelJob.mutate(id, {
+  const cancel = (target: CancelTarget) => {
+    cancelJob.mutate(target.jobId, {
       onSuccess: ({ message }) => notify.success(message || SCHEDULER_MESSAGES.cancelled),
       onError: (error) => notify.error(schedulerErrorMessage(error, SCHEDULER_MESSAGES.cancelFailed)),
+      onSettled: () => setCancelTarget(null),
     });
   };
+  const askCancel = (target: Job | UpcomingRecording) => setCancelTarget(cancelTargetOf(target));
 
   return (
     <>
@@ -131,7 +137,7 @@ export default function SchedulingPage() {
         updatedAt={status.dataUpdatedAt}
         busy={startScheduler.isPending || stopScheduler.isPending}
         onStart={start}
-        onStop={stop}
+        onStop={() => setConfirmStop(true)}
       />
       <UpcomingRecordingsSection
         recordings={upcoming.data ?? []}
@@ -140,10 +146,13 @@ export default function SchedulingPage() {
         total={status.data?.active_schedules}
         now={now}
         cancelling={cancelling}
-        onCancel={cancel}
+        onCancel={askCancel}
       />
+      <FridaysSection polling={polling} now={now} />
       <PrayerTimesSection prayerTimes={prayerTimes.data ?? []} loading={prayerTimes.isPending} />
-      <ActiveJobsSection jobs={jobs.data ?? []} loading={jobs.isPending} cancelling={cancelling} onCancel={cancel} />
+      <ActiveJobsSection jobs={jobs.data ?? []} loading={jobs.isPending} cancelling={cancelling} onCancel={askCancel} />
+      <CancelRecordingDialog target={cancelTarget} busy={cancelJob.isPending} onConfirm={() => cancelTarget && cancel(cancelTarget)} onClose={() => setCancelTarget(null)} />
+      <StopSchedulerDialog open={confirmStop} busy={stopScheduler.isPending} onConfirm={stop} onClose={() => setConfirmStop(false)} />
       {dialogOpen && (
         <ScheduleFridayDialog
           key={dialogKey}

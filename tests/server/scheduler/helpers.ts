@@ -8,7 +8,7 @@ import { buildApp, type App } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
 import { ManualClock } from '../../../server/lib/clock';
 import { FixedTimePlanner, MemoryLauncher, type PlannedMosque } from '../../../server/modules/scheduler/in-memory';
-import type { FridayPlanner, RecordingLauncher } from '../../../server/modules/scheduler/ports';
+import type { FridayPlanner, PreflightChecks, RecordingLauncher } from '../../../server/modules/scheduler/ports';
 import { ManualTimer } from '../../../server/modules/scheduler/timers';
 import { createPostgresDatabase } from '../../support/test-database';
 
@@ -78,7 +78,7 @@ export class SchedulerEnv {
    * `realLauncher`: launch through the app's capture fleet instead of the in-memory launcher.
    */
   async build(
-    options: { launcher?: RecordingLauncher; planner?: FridayPlanner; realPlanner?: boolean; realLauncher?: boolean } = {},
+    options: { launcher?: RecordingLauncher; planner?: FridayPlanner; realPlanner?: boolean; realLauncher?: boolean; preflight?: PreflightChecks } = {},
   ): Promise<SchedulerApp> {
     const timer = new ManualTimer();
     const launcher = new MemoryLauncher();
@@ -86,7 +86,12 @@ export class SchedulerEnv {
       logger: false,
       clock: this.clock,
       healthCheckIntervalMs: 0,
-      scheduler: { planner: options.realPlanner ? undefined : (options.planner ?? this.planner), launcher: options.realLauncher ? undefined : (options.launcher ?? launcher), timer },
+      scheduler: {
+        planner: options.realPlanner ? undefined : (options.planner ?? this.planner),
+        launcher: options.realLauncher ? undefined : (options.launcher ?? launcher),
+        timer,
+        preflight: options.preflight,
+      },
     });
     this.apps.push(app);
     await app.ctx.users.bootstrapSuperuser({ username: ADMIN.username, password: ADMIN.password, dataDir: this.dataDir });

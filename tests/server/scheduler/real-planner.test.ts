@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { alarmsResponseSchema } from '../../../contract/alarms';
 import { jobsResponseSchema, scheduleResponseSchema, schedulerPrayerTimesResponseSchema, type Job } from '../../../contract/scheduler';
 import { wallClock } from '../../../server/modules/scheduler/time';
 import { SchedulerEnv, type SchedulerApp } from './helpers';
@@ -106,5 +107,56 @@ describe('scheduling with the prayer-times service', () => {
     await s.request({ method: 'PUT', url: `/api/config/mosques/${id}`, token, payload: { active: false } });
     await s.app.ctx.scheduler.settled();
     expect((await jobs())[id]).toMatchObject({ status: 'cancelled', last_error: 'Cancelled: the mosque is no longer active' });
+  });
+
+  it('plans the Friday again when a mosque is reactivated or re-created, unless an operator cancelled it', async () => {
+    const body = { mosque_id: 'paris00001', name: 'Paris', timezone: 'Europe/Paris', fixed_jumuah_time: '13:00', ID_token: 'https://streams.test/p.m3u8' };
+    const put = async (payload: object) => {
+      await s.request({ method: 'PUT', url: '/api/config/mosques/paris00001', token, payload });
+      await s.app.ctx.scheduler.settled();
+    };
+    await createMosque(body);
+    await put({ active: false });
+    expect((await jobs()).paris00001.status).toBe('cancelled');
+    await put({ active: true });
+    expect((await jobs()).paris00001).toMatchObject({ status: 'scheduled', recording_start: '2026-11-06T11:40:00.000Z', last_error: null });
+
+    await s.request({ method: 'DELETE', url: '/api/config/mosques/paris00001', token });
+    await s.app.ctx.scheduler.settled();
+    expect((await jobs()).paris00001.status).toBe('cancelled');
+    await createMosque(body);
+    expect((await jobs()).paris00001.status).toBe('scheduled');
+    // Even a forced refresh keeps an operator's cancellation: Restore is the way back.
+    await s.request({ method: 'POST', url: '/api/scheduler/cancel/friday-paris00001-2026-11-06', token });
+    await schedule({ forceRefresh: true });
+    expect((await jobs()).paris00001.status).toBe('cancelled');
+  });
+
+  it('counts edits and deletions made while stopped once started again', async () => {
+    const ids = await createWorld();
+    expect((await jobs()).karachi001.recording_start).toBe('2026-11-06T08:10:00.000Z');
+    await s.request({ method: 'POST', url: '/api/scheduler/stop', token });
+    await s.request({ method: 'PUT', url: `/api/config/mosques/${ids.karachi}`, token, payload: { fixed_jumuah_time: '14:00' } });
+    await s.request({ method: 'DELETE', url: `/api/config/mosques/${ids.london}`, token });
+    await s.app.ctx.scheduler.settled();
+    expect((await jobs()).london0001.status).toBe('scheduled');
+
+    await s.request({ method: 'POST', url: '/api/scheduler/start', token });
+    const byMosque = await jobs();
+    expect(byMosque.karachi001.recording_start).toBe('2026-11-06T08:40:00.000Z');
+    expect(byMosque.london0001).toMatchObject({ status: 'cancelled', last_error: 'Cancelled: the mosque is no longer active' });
+  });
+
+  it('raises an unschedulable alarm for an active mosque that cannot be planned, resolved once it is fixed', async () => {
+    await createMosque({ mosque_id: 'nocoord001', name: 'No Coordinates', ID_token: 'https://streams.test/n.m3u8' });
+    const open = async () =>
+      alarmsResponseSchema.parse((await s.request({ method: 'GET', url: '/api/alarms', token })).json()).data.alarms.filter((a) => a.kind === 'unschedulable');
+    expect((await open()).map((a) => [a.mosque_id, a.message])).toEqual([
+      ['nocoord001', "No Coordinates cannot be scheduled: No coordinates or fixed Jumu'ah time"],
+    ]);
+    await s.request({ method: 'PUT', url: '/api/config/mosques/nocoord001', token, payload: { fixed_jumuah_time: '13:00', timezone: 'Asia/Karachi' } });
+    await s.app.ctx.scheduler.settled();
+    expect(await open()).toEqual([]);
+    expect((await jobs()).nocoord001.status).toBe('scheduled');
   });
 });

@@ -1,0 +1,56 @@
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Skeleton from '@mui/material/Skeleton';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router-dom';
+import { FRIDAY_STATUSES } from '../../../contract/fridays';
+import { SCHEDULER_MESSAGES, SCHEDULER_REFRESH_MS, schedulerErrorMessage, useFridays } from '../../api/scheduler';
+import { countByStatus, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS, fridaysLink } from '../fridays/friday-status';
+
+/** This Friday: how many active mosques' sermons are in each state; each count opens the Fridays view filtered by it. */
+export function ThisFridayPanel() {
+  const ledger = useFridays(null, SCHEDULER_REFRESH_MS);
+  const rows = ledger.data?.fridays ?? [];
+  const counts = countByStatus(rows);
+  const friday = ledger.data?.friday;
+  return (
+    <Card component="section" aria-labelledby="this-friday-title">
+      <CardContent>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'baseline', gap: 1.5, mb: 2 }}>
+          <Typography id="this-friday-title" variant="h6" component="h2">
+            This Friday
+          </Typography>
+          {friday && (
+            <Typography variant="body2" color="textSecondary">
+              {`${friday} · ${rows.length} active mosque(s)`}
+            </Typography>
+          )}
+        </Box>
+        {ledger.isPending && <Skeleton height={32} />}
+        {ledger.isError && (
+          <Typography color="error" variant="body2">
+            {schedulerErrorMessage(ledger.error, SCHEDULER_MESSAGES.fridaysFailed)}
+          </Typography>
+        )}
+        {ledger.data && (
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+            {FRIDAY_STATUSES.map((status) => (
+              <Chip
+                key={status}
+                component={RouterLink}
+                to={fridaysLink(status, friday)}
+                clickable
+                label={`${FRIDAY_STATUS_LABELS[status]}: ${counts[status]}`}
+                color={counts[status] > 0 ? FRIDAY_STATUS_COLORS[status] : 'default'}
+                variant={counts[status] > 0 ? 'filled' : 'outlined'}
+                aria-label={`${FRIDAY_STATUS_LABELS[status]}: ${counts[status]} mosque(s)`}
+              />
+            ))}
+          </Box>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,107 @@
+import Box from '@mui/material/Box';
+import IconButton from '@mui/material/IconButton';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
+import ChevronRightIcon from '@mui/icons-material/ChevronRight';
+import { useSearchParams } from 'react-router-dom';
+import { FRIDAY_STATUSES, fridayStatusSchema, type FridayRow, type FridayStatus } from '../../../contract/fridays';
+import { SCHEDULER_MESSAGES, schedulerErrorMessage, useFridays, useRestoreJob } from '../../api/scheduler';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { useNotify } from '../../notifications/context';
+import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
+import { Section } from '../scheduling/Section';
+import { countByStatus, FRIDAY_STATUS_LABELS, fridayOf, shiftWeeks } from './friday-status';
+import { FridaysTable } from './FridaysTable';
+
+interface FridaysSectionProps {
+  /** Polling interval (ms) or false (Auto Refresh off). */
+  polling: number | false;
+  now: Date;
+}
+
+/**
+ * Fridays: the ledger of one Friday (the coming one at first, past ones too), filterable by status.
+ * The Friday and the filter live in the address (`?friday=…&status=…#fridays`), so the Dashboard links here.
+ */
+export function FridaysSection({ polling, now }: FridaysSectionProps) {
+  const notify = useNotify();
+  const [params, setParams] = useSearchParams();
+  const picked = params.get('friday');
+  const parsedStatus = fridayStatusSchema.safeParse(params.get('status'));
+  const status: FridayStatus | null = parsedStatus.success ? parsedStatus.data : null;
+  const ledger = useFridays(picked, polling);
+  const restore = useRestoreJob();
+  const friday = ledger.data?.friday ?? picked ?? '';
+  const rows = ledger.data?.fridays ?? [];
+  const counts = countByStatus(rows);
+  const shown = status ? rows.filter((row) => row.status === status) : rows;
+
+  const update = (changes: Record<string, string | null>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value === null) next.delete(key);
+      else next.set(key, value);
+    }
+    setParams(next, { replace: true });
+  };
+
+  const onRestore = (row: FridayRow) => {
+    if (!row.job_id) return;
+    restore.mutate(row.job_id, {
+      onSuccess: ({ message }) => notify.success(message),
+      onError: (error) => notify.error(schedulerErrorMessage(error, SCHEDULER_MESSAGES.restoreFailed)),
+    });
+  };
+
+  return (
+    <Box id="fridays">
+      <Section id="fridays-ledger" title="Fridays" count={shown.length} loading={ledger.isFetching}>
+        <ErrorBanner message={ledger.isError ? schedulerErrorMessage(ledger.error, SCHEDULER_MESSAGES.fridaysFailed) : null} />
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 2 }}>
+          <Tooltip title="Previous Friday" {...TOOLTIP_DELAYS}>
+            <span>
+              <IconButton aria-label="Previous Friday" onClick={() => update({ friday: shiftWeeks(friday, -1) })} disabled={!friday}>
+                <ChevronLeftIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+          <TextField
+            type="date"
+            size="small"
+            label="Friday"
+            value={friday}
+            onChange={(event) => update({ friday: fridayOf(event.target.value) })}
+            slotProps={{ inputLabel: { shrink: true } }}
+          />
+          <Tooltip title="Next Friday" {...TOOLTIP_DELAYS}>
+            <span>
+              <IconButton aria-label="Next Friday" onClick={() => update({ friday: shiftWeeks(friday, 1) })} disabled={!friday}>
+                <ChevronRightIcon />
+              </IconButton>
+            </span>
+          </Tooltip>
+          <TextField
+            select
+            size="small"
+            label="Status"
+            value={status ?? 'all'}
+            onChange={(event) => update({ status: event.target.value === 'all' ? null : event.target.value })}
+            sx={{ minWidth: 200 }}
+          >
+            <MenuItem value="all">{`All (${rows.length})`}</MenuItem>
+            {FRIDAY_STATUSES.map((value) => (
+              <MenuItem key={value} value={value}>{`${FRIDAY_STATUS_LABELS[value]} (${counts[value]})`}</MenuItem>
+            ))}
+          </TextField>
+          <Typography variant="body2" color="textSecondary" sx={{ ml: 'auto' }}>
+            A Friday is captured when its recording covers 99% of its window.
+          </Typography>
+        </Box>
+        <FridaysTable rows={shown} loading={ledger.isPending} now={now} restoring={restore.isPending ? (restore.variables ?? null) : null} onRestore={onRestore} />
+      </Section>
+    </Box>
+  );
+}

@@ -1,0 +1,90 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import LinearProgress from '@mui/material/LinearProgress';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableRow from '@mui/material/TableRow';
+import Typography from '@mui/material/Typography';
+import type { FridayRow } from '../../../contract/fridays';
+import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
+import { zonedDateTime } from '../scheduling/zoned-time';
+import { coverageText, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS } from './friday-status';
+
+const COLUMNS = ['Mosque', 'Status', 'Recording Start', 'Coverage', 'Reason', 'Actions'];
+
+interface FridaysTableProps {
+  rows: FridayRow[];
+  loading: boolean;
+  now: Date;
+  /** The job being restored, if any. */
+  restoring: string | null;
+  onRestore: (row: FridayRow) => void;
+}
+
+function Coverage({ row }: { row: FridayRow }) {
+  const text = coverageText(row);
+  if (text === null || !row.expected_seconds) return <Typography variant="body2" color="textSecondary">—</Typography>;
+  const value = Math.min(100, ((row.covered_seconds ?? 0) / row.expected_seconds) * 100);
+  const color = row.status === 'captured' ? 'success' : row.status === 'recording' ? 'info' : row.status === 'partial' ? 'warning' : 'error';
+  return (
+    <Box sx={{ minWidth: 160 }}>
+      <LinearProgress variant="determinate" value={value} color={color} aria-label={`Coverage of ${row.mosque_name}`} sx={{ height: 8, borderRadius: 1 }} />
+      <Typography variant="body2" color="textSecondary" sx={{ fontSize: '0.8rem', mt: 0.5 }}>
+        {text}
+      </Typography>
+    </Box>
+  );
+}
+
+/** One row per active mosque: its Friday's status, coverage bar, the reason it fell short, and Restore for a cancelled one. */
+export function FridaysTable({ rows, loading, now, restoring, onRestore }: FridaysTableProps) {
+  return (
+    <TableContainer>
+      <Table aria-label="Fridays" size="small" sx={{ minWidth: 800 }}>
+        <TableHeaderRow columns={COLUMNS} />
+        <TableBody>
+          {rows.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>{loading ? 'Loading Fridays...' : 'No mosques with this status'}</TableMessageRow>}
+          {rows.map((row) => {
+            const restorable = row.status === 'cancelled' && row.job_id !== null && row.window_end !== null && Date.parse(row.window_end) > now.getTime();
+            return (
+              <TableRow key={row.mosque_id} hover>
+                <TableCell>
+                  <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                    {row.mosque_name}
+                  </Typography>
+                </TableCell>
+                <TableCell>
+                  <Chip size="small" label={FRIDAY_STATUS_LABELS[row.status]} color={FRIDAY_STATUS_COLORS[row.status]} />
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.recording_start ? zonedDateTime(row.recording_start) : '—'}</TableCell>
+                <TableCell>
+                  <Coverage row={row} />
+                </TableCell>
+                <TableCell sx={{ maxWidth: 360 }}>
+                  <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+                    {row.reason ?? ''}
+                  </Typography>
+                  {row.alarm_ids.length > 0 && (
+                    <Typography variant="body2" color="error" sx={{ fontSize: '0.8rem' }}>
+                      {`${row.alarm_ids.length} alarm(s)`}
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell align="right">
+                  {restorable && (
+                    <Button size="small" onClick={() => onRestore(row)} disabled={restoring === row.job_id} aria-label={`Restore recording for ${row.mosque_name}`}>
+                      Restore
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../server/db';
+import type { NewJobRow } from '../../server/modules/scheduler/repository';
+import { freePort } from '../support/postgres';
+import { signalGroup, spawnServerProcess, type ServerChild } from '../support/server-process';
+import { alive, instancePids, killRecorders, startHlsSource, type HlsSource } from '../server/capture/helpers';
+import { FAULT_ADMIN, spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
+
+const KILLS = 20;
+/** One due job per start keeps 20 recorders (not 40) running on a 2-core machine by the end. */
+const JOBS_PER_KILL = 1;
+/** Kills land this long after the due jobs were claimed, spread evenly: every moment of a launch is hit. */
+const KILL_WINDOW_MS = 700;
+/** Long enough that every window is still open when the last server checks (the run takes a few minutes). */
+const WINDOW_MS = 8 * 60_000;
+
+function dueJob(id: string, url: string, now: number): NewJobRow {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    id,
+    kind: 'recording',
+    name: `Friday recording: ${id}`,
+    func: 'record_friday_prayer',
+    trigger: `date[${iso(now)}]`,
+    next_run_time: iso(now),
+    status: 'scheduled',
+    mosque_id: id,
+    mosque_name: id,
+    friday_date: iso(now).slice(0, 10),
+    prayer_time: iso(now + 20 * 60_000),
+    timezone: 'UTC',
+    recording_start: iso(now),
+    recording_end: iso(now + WINDOW_MS),
+    url,
+    duration: WINDOW_MS / 1000,
+    width: 320,
+    height: 240,
+    attempts: 0,
+    late: 0,
+    last_error: null,
+    instance_id: null,
+    claimed_by: null,
+    claimed_at: null,
+    launched_at: null,
+    created_at: iso(now),
+    updated_at: iso(now),
+  };
+}
+
+/**
+ * A server SIGKILLed at any moment of a launch loses nothing: 20 times, due jobs are seeded and a
+ * server started; it is killed 0–700 ms after it claimed them (before, during or after the recorder
+ * start, the instance row, the recording row). The server that comes after must leave every job
+ * recording (its instance, its recording row and a live recorder process behind it), relaunched, or
+ * alarmed; no job may read launched without a recorder, and none may get two.
+ */
+describe('SIGKILL during launches', () => {
+  const dataDir = temporaryDir('launch');
+  let source: HlsSource | undefined;
+  let db: Db | undefined;
+  let child: ServerChild | undefined;
+  let server: ServerProcess | undefined;
+
+  afterAll(async () => {
+    if (child) signalGroup(child.child, 'SIGKILL');
+    await server?.kill('SIGKILL');
+    killRecorders(dataDir);
+    await db?.close();
+    await source?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('leaves every due job recording, relaunched or alarmed after 20 kills in the first 700 ms', async () => {
+    source = await startHlsSource();
+    // The first start creates the database (and the admin); the kills start from there.
+    server = await spawnServer({ dataDir, env: { CAPTURE_PROVIDER: 'local' } });
+    await server.stop();
+    server = undefined;
+    db = await openDatabase({ dataDir, databaseUrl: undefined });
+    const jobsDb = db;
+    const ids: string[] = [];
+    const killedAfter: number[] = [];
+
+    for (let round = 0; round < KILLS; round++) {
+      const now = Date.now();
+      const batch = Array.from({ length: JOBS_PER_KILL }, (_, i) => dueJob(`kill${String(round).padStart(2, '0')}-${i}`, source?.url ?? '', now));
+      await jobsDb.kysely.insertInto('scheduler_jobs').values(batch).execute();
+      ids.push(...batch.map((job) => job.id));
+
+      const port = await freePort();
+      child = spawnServerProcess(port, dataDir, { DATABASE_URL: '', ADMIN_PASSWORD: FAULT_ADMIN.password, DEMO_STREAM: '0', CAPTURE_PROVIDER: 'local' });
+      const running = child;
+      const claimedAt = await until(
+        `round ${round}: the due jobs to be claimed`,
+        async () => {
+          if (!running.running()) throw new Error(`the server exited:\n${running.output()}`);
+          const rows = await jobsDb.kysely.selectFrom('scheduler_jobs').select('claimed_at').where('id', 'in', batch.map((j) => j.id)).execute();
+          const stamps = rows.map((r) => (r.claimed_at ? Date.parse(r.claimed_at) : Number.NaN)).filter((t) => !Number.isNaN(t));
+          return stamps.length > 0 ? Math.min(...stamps) : undefined;
+        },
+        180_000,
+        10,
+      );
+      const target = (KILL_WINDOW_MS * round) / (KILLS - 1);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, claimedAt + target - Date.now())));
+      killedAfter.push(Date.now() - claimedAt);
+      signalGroup(running.child, 'SIGKILL');
+      await running.exited;
+      child = undefined;
+    }
+    expect(Math.min(...killedAfter)).toBeLessThan(150);
+
+    server = await spawnServer({ dataDir, env: { CAPTURE_PROVIDER: 'local' } });
+    const token = await server.login();
+    const settled = await until(
+      'every job to be launched or alarmed',
+      async () => {
+        const rows = await jobsDb.kysely.selectFrom('scheduler_jobs').selectAll().where('id', 'in', ids).execute();
+        return rows.every((job) => ['launched', 'failed', 'missed'].includes(job.status)) ? rows : undefined;
+      },
+      90_000,
+    );
+    const alarms = (await server.request<{ data: { alarms: { job_id: string | null; kind: string }[] } }>('GET', '/api/alarms?status=open', { token })).body.data.alarms;
+
+    const recorderJobs: string[] = [];
+    for (const job of settled) {
+      if (job.status !== 'launched') {
+        expect(alarms.some((alarm) => alarm.job_id === job.id), `${job.id} (${job.status}: ${job.last_error}) has an alarm`).toBe(true);
+        continue;
+      }
+      const instance = await jobsDb.kysely.selectFrom('instances').selectAll().where('id', '=', job.instance_id ?? '').executeTakeFirst();
+      expect(instance, `${job.id}: instance row ${job.instance_id}`).toMatchObject({ job_id: job.id, provider_instance_id: job.instance_id });
+      const recording = await jobsDb.kysely.selectFrom('recordings').selectAll().where('instance_id', '=', job.instance_id ?? '').executeTakeFirst();
+      expect(recording, `${job.id}: recording row`).toMatchObject({ id: job.recording_id, status: 'recording' });
+      const { recorder } = instancePids(dataDir, job.instance_id ?? '');
+      expect(alive(recorder), `${job.id}: recorder process ${recorder} of ${job.instance_id}`).toBe(true);
+      recorderJobs.push(job.id);
+    }
+    // Ground truth: one recorder folder per launched job, none twice, none for a job not launched.
+    const folders = fs.readdirSync(`${dataDir}/instances`).filter((name) => fs.existsSync(`${dataDir}/instances/${name}/config.json`));
+    const folderJobs = folders.map((name) => (JSON.parse(fs.readFileSync(`${dataDir}/instances/${name}/config.json`, 'utf8')) as { jobId: string }).jobId);
+    expect(folderJobs.sort()).toEqual(recorderJobs.sort());
+    expect(settled.filter((job) => job.attempts > 1).length, 'some launches were cut short and run again').toBeGreaterThan(0);
+  }, 900_000);
+});

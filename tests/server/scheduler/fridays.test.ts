@@ -1,0 +1,87 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { alarmsResponseSchema } from '../../../contract/alarms';
+import { fridaysResponseSchema, type FridayRow } from '../../../contract/fridays';
+import { SchedulerEnv, WORLD_MOSQUES, type SchedulerApp } from './helpers';
+
+const MOSQUES = [
+  ...WORLD_MOSQUES.filter((m) => ['nyc0000001', 'lon0000001', 'akl0000001'].includes(m.id)),
+  { id: 'nourl00001', name: 'No Stream Mosque', url: null, timezone: 'Europe/Paris', fridayPrayer: '13:00' },
+  { id: 'notime0001', name: 'No Time Mosque', url: 'https://streams.test/nt.m3u8', timezone: 'Europe/Paris', fridayPrayer: null },
+  { id: 'inactive01', name: 'Inactive Mosque', url: 'https://streams.test/in.m3u8', timezone: 'Europe/Paris', fridayPrayer: '13:00', active: false },
+];
+
+describe('the Friday ledger', () => {
+  let env: SchedulerEnv;
+  let s: SchedulerApp;
+  let token: string;
+
+  beforeEach(async () => {
+    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z', mosques: MOSQUES });
+    s = await env.build();
+    token = await s.login();
+    expect((await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} })).statusCode).toBe(200);
+  });
+  afterEach(() => env.dispose());
+
+  const ledger = async (query = ''): Promise<{ friday: string; rows: Record<string, FridayRow> }> => {
+    const response = await s.request({ method: 'GET', url: `/api/scheduler/fridays${query}`, token });
+    expect(response.statusCode).toBe(200);
+    const { data } = fridaysResponseSchema.parse(response.json());
+    return { friday: data.friday, rows: Object.fromEntries(data.fridays.map((row) => [row.mosque_id, row])) };
+  };
+  const runAt = async (instant: string) => {
+    env.clock.set(instant);
+    token = await s.login();
+    await s.runDue();
+  };
+
+  it('has one row per active mosque for the coming Friday: scheduled, or unschedulable with its reason and alarm', async () => {
+    const { friday, rows } = await ledger();
+    expect(friday).toBe('2026-11-06');
+    expect(Object.keys(rows).sort()).toEqual(['akl0000001', 'lon0000001', 'notime0001', 'nourl00001', 'nyc0000001']);
+    expect(rows.nyc0000001).toMatchObject({
+      friday: '2026-11-06',
+      status: 'scheduled',
+      recording_start: '2026-11-06T17:10:00.000Z',
+      window_end: '2026-11-06T19:10:00.000Z',
+      expected_seconds: 7200,
+      covered_seconds: null,
+      reason: null,
+      job_id: 'friday-nyc0000001-2026-11-06',
+      recording_ids: [],
+    });
+    expect(rows.nourl00001).toMatchObject({ status: 'unschedulable', reason: 'No stream source configured', recording_start: null, job_id: null });
+    expect(rows.notime0001).toMatchObject({ status: 'unschedulable', reason: "No coordinates or fixed Jumu'ah time" });
+    const alarms = alarmsResponseSchema.parse((await s.request({ method: 'GET', url: '/api/alarms', token })).json()).data.alarms;
+    const unschedulable = alarms.filter((a) => a.kind === 'unschedulable');
+    expect(unschedulable.map((a) => a.mosque_id).sort()).toEqual(['notime0001', 'nourl00001']);
+    expect(rows.nourl00001.alarm_ids).toEqual(unschedulable.filter((a) => a.mosque_id === 'nourl00001').map((a) => a.id));
+  });
+
+  it('follows each job: cancelled, recording with its coverage so far, then its outcome; past Fridays too', async () => {
+    expect((await s.request({ method: 'POST', url: '/api/scheduler/cancel/friday-lon0000001-2026-11-06', token })).statusCode).toBe(200);
+    await runAt('2026-11-05T23:40:00.000Z');
+    let { rows } = await ledger();
+    expect(rows.lon0000001).toMatchObject({ status: 'cancelled', reason: 'Cancelled by admin' });
+    expect(rows.akl0000001).toMatchObject({ status: 'recording', covered_seconds: 7200, recording_ids: ['rec-i-000001'] });
+
+    s.launcher.setRecording('i-000001', { inProgress: false, coveredSeconds: 3600, gaps: [], reason: 'the encoder restarted' });
+    await runAt('2026-11-06T02:00:00.000Z');
+    ({ rows } = await ledger('?date=2026-11-06'));
+    expect(rows.akl0000001).toMatchObject({ status: 'partial', covered_seconds: 3600, reason: 'Recorded 1 h of 2 h (50%); the encoder restarted' });
+
+    // A Friday now past for which nothing was scheduled reads missed; the unschedulable stay so.
+    ({ rows } = await ledger('?date=2026-10-30'));
+    expect(rows.nyc0000001).toMatchObject({ friday: '2026-10-30', status: 'missed', reason: 'No recording was scheduled for this Friday' });
+    expect(rows.nourl00001.status).toBe('unschedulable');
+  });
+
+  it('rejects a date that is not a Friday, and needs a session', async () => {
+    for (const date of ['2026-11-05', '2026-02-30', 'friday']) {
+      const response = await s.request({ method: 'GET', url: `/api/scheduler/fridays?date=${date}`, token });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ success: false });
+    }
+    expect((await s.request({ method: 'GET', url: '/api/scheduler/fridays' })).statusCode).toBe(401);
+  });
+});
