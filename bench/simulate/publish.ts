@@ -28,11 +28,11 @@ export function seasonSection(command: string, runs: PublishedRun[], measuredAt:
     'of recorders whose streams misbehave as each fault mix says (README, "Simulated season"). The last',
     'line of each run is its JSON; `silent` counts sermons not captured in full that raised no alarm.',
     '',
-    '| faults | wall time | load average (1, 5, 15 min) at its start | media cover 99% | called captured without that media | alarms by kind |',
-    '|---|---|---|---|---|---|',
+    '| faults | wall time | load average (1, 5, 15 min) at its start | media cover 99% | called captured without that media | not captured, by injected fault | alarms by kind |',
+    '|---|---|---|---|---|---|---|',
     ...runs.map(
       ({ faults, report, loadAtStart }) =>
-        `| ${faults} | ${report.wallSeconds} s | ${loadAtStart.map((l) => l.toFixed(2)).join(', ')} | ${report.mediaCaptured} | ${report.overstated} | ${kinds(report.alarmKinds)} |`,
+        `| ${faults} | ${report.wallSeconds} s | ${loadAtStart.map((l) => l.toFixed(2)).join(', ')} | ${report.mediaCaptured} | ${report.overstated} | ${kinds(report.notCapturedBy)} | ${kinds(report.alarmKinds)} |`,
     ),
     '',
     ...runs.flatMap(({ faults, report }) => [`${faults}:`, '', '```json', JSON.stringify(report.summary), '```', '']),

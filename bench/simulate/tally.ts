@@ -33,6 +33,8 @@ export interface SeasonTally {
   mediaCaptured: number;
   /** Sermons the server called captured whose media cover less than 99% of the window. */
   overstated: number;
+  /** Sermons not captured in full, counted by the faults the season injected into them. */
+  notCapturedBy: Record<string, number>;
   /** A few sermons not captured that raised no alarm, to look into. */
   silentExamples: string[];
 }
@@ -49,6 +51,7 @@ export async function tallySeason(app: App, fleet: SimulatedCaptureProvider, opt
   let overstated = 0;
   let mediaCaptured = 0;
   const silentExamples: string[] = [];
+  const notCapturedBy: Record<string, number> = {};
   for (let week = 0; week < options.fridays; week++) {
     const friday = new Date(seasonStart + (week * 7 + 4) * DAY_MS).toISOString().slice(0, 10);
     const { fridays } = await app.ctx.scheduler.fridays(friday);
@@ -63,6 +66,8 @@ export async function tallySeason(app: App, fleet: SimulatedCaptureProvider, opt
         continue;
       }
       if (row.status === 'partial' || row.status === 'failed' || row.status === 'missed') summary[row.status]++;
+      const cause = injectedFaults(fleet, row);
+      notCapturedBy[cause] = (notCapturedBy[cause] ?? 0) + 1;
       if (row.alarm_ids.length > 0 || hasAlarm(alarms, row, Date.parse(`${friday}T12:00:00Z`))) summary.alarmed++;
       else {
         summary.silent++;
@@ -73,7 +78,7 @@ export async function tallySeason(app: App, fleet: SimulatedCaptureProvider, opt
   summary.captured_pct = summary.sermons === 0 ? 0 : Math.floor((summary.captured / summary.sermons) * 100_000) / 1000;
   const alarmKinds: Record<string, number> = {};
   for (const alarm of alarms.all) alarmKinds[alarm.kind] = (alarmKinds[alarm.kind] ?? 0) + 1;
-  return { summary, statuses, alarmKinds, mediaCaptured, overstated, silentExamples };
+  return { summary, statuses, alarmKinds, mediaCaptured, overstated, notCapturedBy, silentExamples };
 }
 
 function mediaCovers(fleet: SimulatedCaptureProvider, row: FridayRow): boolean {
@@ -82,6 +87,23 @@ function mediaCovers(fleet: SimulatedCaptureProvider, row: FridayRow): boolean {
   const start = Date.parse(row.recording_start);
   const end = Date.parse(row.window_end);
   return coveredMs(sermon.instances.flatMap((i) => i.spans), start, end) >= (end - start) * CAPTURED_SHARE;
+}
+
+/** The faults a sermon was given that can cost it its window, e.g. `crash+late stream`. */
+function injectedFaults(fleet: SimulatedCaptureProvider, row: FridayRow): string {
+  const sermon = row.job_id ? fleet.sermons.get(row.job_id) : undefined;
+  if (!sermon) return 'never launched';
+  const { faults, windowStart } = sermon;
+  const causes: string[] = [];
+  if (faults.neverLive) causes.push('stream never came');
+  else if (faults.lateMs > 0) causes.push('stream late on the window');
+  if (faults.crashesAt.length > 0) causes.push('recorder crash');
+  if (faults.outages.some((o) => o.kind === 'stall' && o.end - o.start >= 60_000)) causes.push('stall over 60 s');
+  if (faults.outages.some((o) => o.kind === 'blip')) causes.push('drops');
+  if (faults.launchFailures > 0) causes.push('launch errors');
+  const first = sermon.instances[0];
+  if (first && first.launchedAt - windowStart > 30_000) causes.push('launched over 30 s late');
+  return causes.join('+') || 'none injected';
 }
 
 interface AlarmIndex {
