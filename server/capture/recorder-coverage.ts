@@ -84,13 +84,14 @@ export function describeRunEnd(
   everMedia: boolean,
 ): string {
   if (end.spawnError) return end.spawnError;
+  if (!end.stalled && !end.error && end.code === 0) return hadMedia ? 'Stream ended' : `Stream ${everMedia ? 'not back yet' : 'not live yet'} (it ended at once)`;
   const detail = end.stalled ? `no media for ${end.stallSeconds} s` : failureDetail(end.error, end.code);
   if (hadMedia) return end.stalled ? `Stream stalled (${detail})` : `Stream dropped (${detail})`;
   return everMedia ? `Stream not back yet (${detail})` : `Stream not live yet (${detail})`;
 }
 
 function failureDetail(error: string | null, code: number | null): string {
-  if (!error) return code === 0 ? 'the stream ended' : `ffmpeg exited with code ${code ?? 'unknown'}`;
+  if (!error) return code === null ? 'ffmpeg was killed' : `ffmpeg exited with code ${code}`;
   const http = /(?:HTTP error|Server returned)\s*(\d{3})/i.exec(error) ?? /\b([45]\d\d)\b\s+(?:Not Found|Forbidden|Unauthorized|Gone|Bad Gateway|Service Unavailable|Internal Server Error)/i.exec(error);
   if (http) return `HTTP ${http[1]}`;
   if (/refused/i.test(error)) return 'connection refused';

@@ -34,8 +34,17 @@ export class PieceStore {
     private readonly ffprobePath: string,
     private readonly sink: SegmentSink,
   ) {
-    fs.mkdirSync(folder, { recursive: true });
     this.seconds = readJson<Record<string, number | null>>(probesFile) ?? {};
+  }
+
+  /** Makes the folder; the system's reason when it cannot (a full or read-only disk). */
+  prepare(): string | null {
+    try {
+      fs.mkdirSync(this.folder, { recursive: true });
+      return null;
+    } catch (error) {
+      return `Could not create ${this.folder}: ${(error as Error).message}`;
+    }
   }
 
   outputFor(run: number): RunOutput {
@@ -84,15 +93,17 @@ export class PieceStore {
     const pieces = this.names().filter((name) => (this.seconds[name] ?? 0) > 0);
     if (pieces.length === 0) return 'No media was recorded';
     const listFile = path.join(this.folder, 'join.txt');
-    fs.writeFileSync(listFile, pieces.map((name) => `file '${path.join(this.folder, name).replace(/'/g, "'\\''")}'\n`).join(''));
     const temporary = `${output}.joining.mp4`;
-    const error = await run(ffmpegPath, buildJoinArgs(listFile, temporary), 30 * 60_000);
-    if (error) {
+    try {
+      fs.writeFileSync(listFile, pieces.map((name) => `file '${path.join(this.folder, name).replace(/'/g, "'\\''")}'\n`).join(''));
+      const error = await run(ffmpegPath, buildJoinArgs(listFile, temporary), 30 * 60_000);
+      if (error) throw new Error(error);
+      fs.renameSync(temporary, output);
+      return null;
+    } catch (error) {
       fs.rmSync(temporary, { force: true });
-      return `Could not join the recorded pieces: ${error}`;
+      return `Could not join the recorded pieces: ${(error as Error).message}`;
     }
-    fs.renameSync(temporary, output);
-    return null;
   }
 
   /** The pieces are in the joined file: their folder goes (a sink that ships them keeps its copies). */

@@ -117,6 +117,13 @@ process.on('SIGHUP', () => undefined);
 
 /** One connection to the stream: resolve it, run ffmpeg until it ends, note why it ended. */
 async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
+  const unwritable = pieces.prepare();
+  if (unwritable) {
+    log('recorder', unwritable);
+    run.error = run.endReason = unwritable;
+    if (STORAGE_FAILURE.test(unwritable)) stop('storage');
+    return;
+  }
   const resolved = await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath });
   if (!resolved.ok) {
     log('recorder', resolved.error);
@@ -157,7 +164,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   current = null;
   state.ffmpegPid = null;
   pieces.collectClosed(run.index);
-  run.error = result.spawnError ?? result.error;
+  run.error = result.spawnError ?? result.error ?? (result.signal ? `ffmpeg was killed (${result.signal})` : result.code ? `ffmpeg exited with code ${result.code}` : null);
   if (run.error && STORAGE_FAILURE.test(run.error)) stop('storage');
   if (state.stopCause === 'window') return;
   run.endReason = state.stopCause === 'operator' ? stopReason() : describeRunEnd({ ...result, stallSeconds: settings.stallTimeoutSeconds }, run.mediaSeconds > 0, everMedia);
@@ -182,6 +189,17 @@ async function record(): Promise<void> {
   }
 }
 
+/** Size of the joined file; an empty one (the name reserved at launch) is removed: nothing to download. */
+function outputSize(): number {
+  try {
+    const size = fs.statSync(config.outputPath).size;
+    if (size === 0) fs.rmSync(config.outputPath);
+    return size;
+  } catch {
+    return 0;
+  }
+}
+
 function stopReason(): string {
   return readJson<StopRequest>(path.join(dir, INSTANCE_FILES.stop))?.reason ?? 'Terminated';
 }
@@ -203,13 +221,7 @@ async function finish(internalError: string | null): Promise<void> {
   const decided = outcomeFromCoverage(coverage, lastError, state.stopCause === 'operator' ? stopReason() : storage);
   const failedJoin = joinError !== null && coverage.coveredSeconds > 0;
   if (storage || failedJoin) Object.assign(decided, { status: 'failed', reason: storage ?? joinError });
-  let bytes = 0;
-  try {
-    bytes = fs.statSync(config.outputPath).size;
-    if (bytes === 0) fs.rmSync(config.outputPath); // nothing to offer for download
-  } catch {
-    bytes = 0;
-  }
+  const bytes = outputSize();
   state.coverage = coverage;
   state.mediaSeconds = coverage.coveredSeconds;
   state.bytes = bytes;
@@ -228,11 +240,18 @@ async function finish(internalError: string | null): Promise<void> {
   logStream.end(() => process.exit(0));
 }
 
-process.on('uncaughtException', (error) => {
+function internalError(error: Error): void {
   log('recorder', `internal error: ${error.stack ?? error.message}`);
   current?.stop();
-  void finish(`Recorder error: ${error.message}`);
-});
+  if (!finishing) return void finish(`Recorder error: ${error.message}`);
+  // Failed while finishing: the outcome says so, and the pieces stay for a person to join.
+  state.outcome = { status: 'failed', reason: `Recorder error while joining the pieces: ${error.message}`, endedBy: 'error', exitCode: null, signal: null };
+  state.phase = 'exited';
+  save(true);
+  logStream.end(() => process.exit(1));
+}
+process.on('uncaughtException', internalError);
+process.on('unhandledRejection', (reason) => internalError(reason instanceof Error ? reason : new Error(String(reason))));
 
 fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${process.pid}\n`);
 save(true);

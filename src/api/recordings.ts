@@ -1,27 +1,74 @@
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type { Recording, RecordingsListResponse } from '../../contract/instances';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Recording } from '../../contract/instances';
+import type {
+  LibraryRecording,
+  MediaLinkResponse,
+  RecordingsLibraryQuery,
+  RecordingsLibraryResponse,
+  StorageUsage,
+  storageUsageResponseSchema,
+} from '../../contract/recordings';
+import type { z } from 'zod';
 import { api } from './client';
 
 export const RECORDING_DOWNLOAD_FAILED = 'Failed to download recording';
 
 export const recordingsQueryKey = ['recordings'] as const;
 
-export interface RecordingsFilter {
-  instance_id?: string;
-  mosque_id?: string;
-  limit?: number;
+export const RECORDING_MESSAGES = {
+  loadFailed: 'Failed to load recordings',
+  deleteFailed: 'Failed to delete recording',
+  playFailed: 'Failed to open the recording for playback',
+  deleted: 'Recording deleted',
+} as const;
+
+export async function getRecordingsPage(query: RecordingsLibraryQuery): Promise<RecordingsLibraryResponse['data']> {
+  const response = await api.get<RecordingsLibraryResponse>('/api/recordings', { params: query });
+  return response.data.data;
 }
 
-export async function getRecordings(filter: RecordingsFilter = {}): Promise<Recording[]> {
-  const response = await api.get<RecordingsListResponse>('/api/recordings', { params: filter });
-  return response.data.data.recordings;
+/** One page of the library; the previous page stays on screen while the next one loads. */
+export function useRecordingsPage(query: RecordingsLibraryQuery) {
+  return useQuery({
+    queryKey: [...recordingsQueryKey, 'page', query],
+    queryFn: () => getRecordingsPage(query),
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
+  });
 }
 
-export const recordingsQueryOptions = (filter: RecordingsFilter = {}) =>
-  queryOptions({ queryKey: [...recordingsQueryKey, filter], queryFn: () => getRecordings(filter) });
+export async function getStorageUsage(): Promise<StorageUsage> {
+  const response = await api.get<z.infer<typeof storageUsageResponseSchema>>('/api/recordings/storage');
+  return response.data.data;
+}
 
-export function useRecordings(filter: RecordingsFilter = {}) {
-  return useQuery(recordingsQueryOptions(filter));
+export const storageUsageQueryOptions = () => queryOptions({ queryKey: [...recordingsQueryKey, 'storage'], queryFn: getStorageUsage, refetchInterval: 60_000 });
+
+export function useStorageUsage() {
+  return useQuery(storageUsageQueryOptions());
+}
+
+/** A link the <video> element can play without a bearer header (it expires after a few hours). */
+export async function getMediaLink(recording: Pick<LibraryRecording, 'id'>): Promise<string> {
+  const response = await api.post<MediaLinkResponse>(`/api/recordings/${encodeURIComponent(recording.id)}/media-link`);
+  return response.data.data.url;
+}
+
+export function useMediaLink(recordingId: string | null) {
+  return useQuery({
+    queryKey: [...recordingsQueryKey, 'media-link', recordingId],
+    queryFn: () => getMediaLink({ id: recordingId ?? '' }),
+    enabled: recordingId !== null,
+    staleTime: 60 * 60_000,
+  });
+}
+
+export function useDeleteRecording() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (recording: Pick<LibraryRecording, 'id'>) => api.delete(`/api/recordings/${encodeURIComponent(recording.id)}`),
+    onSettled: () => client.invalidateQueries({ queryKey: recordingsQueryKey }),
+  });
 }
 
 /** The file name to save a recording under. */

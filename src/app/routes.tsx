@@ -13,6 +13,7 @@ const InstancesPage = lazy(() => import('../features/instances/InstancesPage'));
 const AmiPage = lazy(() => import('../features/ami/AmiPage'));
 const ConfigPage = lazy(() => import('../features/config/ConfigPage'));
 const SchedulingPage = lazy(() => import('../features/scheduling/SchedulingPage'));
+const RecordingsPage = lazy(() => import('../features/recordings/RecordingsPage'));
 const MonitoringPage = lazy(() => import('../features/monitoring/MonitoringPage'));
 const GithubPage = lazy(() => import('../features/github/GithubPage'));
 const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
@@ -33,6 +34,7 @@ export const routes: RouteObject[] = [
       { path: 'ami', element: <AmiPage /> },
       { path: 'config', element: <ConfigPage /> },
       { path: 'scheduling', element: <SchedulingPage /> },
+      { path: 'recordings', element: <RecordingsPage /> },
       { path: 'monitoring', element: <MonitoringPage /> },
       { path: 'github', element: <GithubPage /> },
       { path: 'profile', element: <ProfilePage /> },

@@ -5,6 +5,7 @@ const TITLES: Record<string, string> = {
   '/ami': 'AMI Manager',
   '/config': 'Config Generator',
   '/scheduling': 'Scheduling',
+  '/recordings': 'Recordings',
   '/monitoring': 'Monitoring',
   '/github': 'GitHub',
   '/profile': 'My Profile',

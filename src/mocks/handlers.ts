@@ -7,8 +7,9 @@ import { githubHandlers } from './handlers/github';
 import { instanceHandlers } from './handlers/instances';
 import { liveHandlers } from './handlers/live';
 import { monitoringHandlers } from './handlers/monitoring';
+import { recordingHandlers } from './handlers/recordings';
 import { schedulerHandlers } from './handlers/scheduler';
 import { userHandlers } from './handlers/users';
 
 /** Every mock, per resource. Add a resource's handlers here (one line each). */
-export const handlers = [...authHandlers, ...userHandlers, ...liveHandlers, ...instanceHandlers, ...amiHandlers, ...configHandlers, ...monitoringHandlers, ...githubHandlers, ...activityHandlers, ...schedulerHandlers, ...fridaysHandlers];
+export const handlers = [...authHandlers, ...userHandlers, ...liveHandlers, ...instanceHandlers, ...amiHandlers, ...configHandlers, ...monitoringHandlers, ...githubHandlers, ...activityHandlers, ...schedulerHandlers, ...fridaysHandlers, ...recordingHandlers];

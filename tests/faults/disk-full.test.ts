@@ -10,7 +10,7 @@ const NO_SPACE = /No space left on device/;
 interface Details {
   state: string;
   state_reason: string | null;
-  recording: { status: string; reason: string | null; bytes: number } | null;
+  recording: { status: string; reason: string | null; bytes: number; file_name: string | null; download_url: string | null } | null;
 }
 
 /** A 1 MiB tmpfs over DATA_DIR/recordings, when this machine lets us mount one (root, no seccomp veto). */
@@ -83,13 +83,15 @@ describe('disk full while recording', () => {
     };
 
     const filled = await launchAndWait('diskfull01');
-    expect(filled.recording?.status).toBe('failed');
+    expect(filled.recording?.status, JSON.stringify(filled)).toBe('failed');
     expect(filled.recording?.reason).toMatch(NO_SPACE);
     expect(filled.state_reason).toMatch(NO_SPACE);
 
     if (mounted) {
-      // It recorded until the disk was full, and what it wrote is kept.
-      expect(filled.recording?.bytes).toBeGreaterThan(0);
+      // It recorded until the disk was full, and the pieces it wrote are kept (there is no room to join them).
+      const parts = path.join(recordingsDir, 'diskfull01', (filled.recording?.file_name ?? '').replace(/\.mp4$/, '.parts'));
+      expect(fs.readdirSync(parts).filter((name) => name.endsWith('.ts') && fs.statSync(path.join(parts, name)).size > 0).length).toBeGreaterThan(0);
+      expect(filled.recording?.download_url ?? null).toBeNull();
       // A second recording on the full disk fails the same way, at once.
       const second = await launchAndWait('diskfull02');
       expect(second.recording).toMatchObject({ status: 'failed', reason: expect.stringMatching(NO_SPACE) });

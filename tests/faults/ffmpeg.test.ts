@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { killRecorders } from '../server/capture/helpers';
 import { spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
 
-const CONFIG = { url: 'https://streams.example.com/mosque/live.m3u8', duration: 60, width: 320, height: 240 };
+const CONFIG = { url: 'https://streams.example.com/mosque/live.m3u8', duration: 6, width: 320, height: 240 };
 
 interface Health {
   overall_status: string;
@@ -37,7 +37,8 @@ describe('ffmpeg missing or crashing', () => {
 
   async function start(ffmpegPath: string, dataDir = temporaryDir('ffmpeg')): Promise<ServerProcess> {
     dirs.push(dataDir);
-    const server = await spawnServer({ dataDir, env: { FFMPEG_PATH: ffmpegPath } });
+    // Recorders retry every second or two, so a 6 s window sees ffmpeg fail several times.
+    const server = await spawnServer({ dataDir, env: { FFMPEG_PATH: ffmpegPath, RECORDER_RETRY_SECONDS: '1', RECORDER_RETRY_MAX_SECONDS: '2' } });
     servers.push(server);
     return server;
   }
@@ -93,8 +94,9 @@ describe('ffmpeg missing or crashing', () => {
         }),
       );
     }
-    expect(outcomes[0]).toMatchObject({ state_reason: 'fake-ffmpeg: codec library failed to load', recording: { status: 'failed', reason: 'fake-ffmpeg: codec library failed to load' } });
-    expect(outcomes[1]).toMatchObject({ state_reason: 'ffmpeg was killed (SIGSEGV)', recording: { status: 'failed', reason: 'ffmpeg was killed (SIGSEGV)' } });
+    const never = (why: string) => `The stream never came: ${why}`;
+    expect(outcomes[0]).toMatchObject({ state_reason: never('fake-ffmpeg: codec library failed to load'), recording: { status: 'failed', reason: never('fake-ffmpeg: codec library failed to load') } });
+    expect(outcomes[1]).toMatchObject({ state_reason: never('ffmpeg was killed (SIGSEGV)'), recording: { status: 'failed', reason: never('ffmpeg was killed (SIGSEGV)') } });
     expect(server.running()).toBe(true);
     expect((await server.request('GET', '/api/config/mosques', { token })).status).toBe(200);
   });

@@ -16,7 +16,7 @@ interface Details {
 /**
  * A recording running on the local driver when the server is SIGKILLed: the recorder (its own process
  * group) keeps recording, the restarted server re-adopts it under the same instance, and the recording
- * completes once, with its full duration.
+ * is captured once, over its whole window.
  *
  * Recordings that fall due while the server is down (launched late or marked missed per the
  * scheduler's policy, never twice) are proven by tests/server/scheduler/restart.test.ts, which kills
@@ -34,7 +34,7 @@ describe('SIGKILL with a recording running', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('survives the server, is re-adopted and completes once', async () => {
+  it('survives the server, is re-adopted and is captured once', async () => {
     source = await startHlsSource();
     server = await spawnServer({ dataDir });
     const token = await server.login();
@@ -65,7 +65,7 @@ describe('SIGKILL with a recording running', () => {
       DURATION * 1000 + 45_000,
     );
     expect(done.state).toBe('stopped');
-    expect(done.recording).toMatchObject({ status: 'completed', reason: null });
+    expect(done.recording).toMatchObject({ status: 'captured', reason: null, expected_seconds: DURATION, gaps: [] });
     expect(done.recording?.duration_seconds).toBeGreaterThanOrEqual(DURATION - 1.5);
 
     // Re-adopted, not adopted anew or launched again: one instance, one recording, one file.

@@ -105,9 +105,14 @@ export class LocalCaptureProvider implements CaptureProvider {
     const image = options.imageId ? this.images.get(options.imageId) : this.images.latestAvailable();
     if (options.imageId && image?.state !== 'available') throw new ProviderError('invalid', `AMI ${options.imageId} is not available`);
 
+    const runtimeSource = image ? this.images.runtimeDirOf(image.imageId) : BUILT_IN_RUNTIME;
+    // An image frozen before the recorder was split into these files cannot record a window.
+    const missing = RUNTIME_FILES.filter((file) => !fs.existsSync(path.join(runtimeSource, file)));
+    if (image && missing.length > 0) {
+      throw new ProviderError('invalid', `AMI ${image.imageId} holds an older recorder (no ${missing.join(', ')}): create a new image from a current instance`);
+    }
     const dir = path.join(this.instancesDir, launchId);
     fs.mkdirSync(path.join(dir, INSTANCE_FILES.runtime), { recursive: true });
-    const runtimeSource = image ? this.images.runtimeDirOf(image.imageId) : BUILT_IN_RUNTIME;
     for (const file of RUNTIME_FILES) fs.copyFileSync(path.join(runtimeSource, file), path.join(dir, INSTANCE_FILES.runtime, file));
 
     const settings: RecorderSettings = {

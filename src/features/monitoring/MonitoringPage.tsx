@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Grid from '@mui/material/Grid';
@@ -19,6 +20,7 @@ import { summarizeFleet, systemStatusColor, systemStatusLabel } from '../../lib/
 import { InstanceMonitoringTable } from './InstanceMonitoringTable';
 import { PerformanceMetrics } from './PerformanceMetrics';
 import { SystemHealthList } from './SystemHealthList';
+import { StorageCard } from '../../components/StorageCard';
 
 export const MONITORING_LOAD_FAILED = 'Failed to load monitoring data';
 
@@ -88,6 +90,9 @@ export default function MonitoringPage() {
         </Grid>
         <Grid size={{ xs: 12, lg: 4 }}>
           <SystemHealthList health={health.data} />
+          <Box sx={{ mt: 3 }}>
+            <StorageCard />
+          </Box>
         </Grid>
         <Grid size={12}>
           <PerformanceMetrics metrics={metrics.data} />

@@ -10,7 +10,6 @@ import {
   type InstancesListResponse,
   type LaunchResponse,
   type Recording,
-  type RecordingsListResponse,
   type TerminateResponse,
   type TerminateResult,
 } from '../../../contract/instances';
@@ -280,14 +279,6 @@ export const instanceHandlers = [
       recording: store.recordings.find((r) => r.instance_id === instance.id) ?? null,
     };
     return HttpResponse.json({ success: true, data: details });
-  }),
-
-  http.get('/api/recordings', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const instanceId = new URL(request.url).searchParams.get('instance_id');
-    const recordings = instanceId ? store.recordings.filter((r) => r.instance_id === instanceId) : store.recordings;
-    return HttpResponse.json<RecordingsListResponse>({ success: true, data: { recordings } });
   }),
 
   http.get('/api/recordings/:id/file', ({ request, params }) => {

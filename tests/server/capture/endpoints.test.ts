@@ -35,8 +35,8 @@ describe('instances and AMI endpoints (local driver)', () => {
     token = await t.login();
     await t.app.ready();
     t.app.ctx.hub.add(live.client);
-    // Nothing listens on port 9: the recorder fails at once, leaving an ended instance.
-    const response = await post('/api/instances/launch', launchBody({ url: 'http://127.0.0.1:9/nothing.m3u8', duration: 30, width: 320, height: 240, mosque_id: 'abc123xyz0' }));
+    // Nothing listens on port 9: the recorder is refused until its 3 s window closes, leaving an ended instance.
+    const response = await post('/api/instances/launch', launchBody({ url: 'http://127.0.0.1:9/nothing.m3u8', duration: 3, width: 320, height: 240, mosque_id: 'abc123xyz0' }));
     expect(response.statusCode, response.body).toBe(200);
     const id = response.json<{ data: { instances: { id: string }[] } }>().data.instances[0].id;
     ended = await waitFor(async () => {
@@ -65,7 +65,7 @@ describe('instances and AMI endpoints (local driver)', () => {
 
   it('lists instances in the contract shape, with and without the trailing slash', async () => {
     const list = instancesListResponseSchema.parse((await get('/api/instances/')).json()).data;
-    expect(list).toEqual([expect.objectContaining({ id: ended.id, instance_id: ended.id, state: 'stopped', mosque_id: 'abc123xyz0', recording_status: 'failed', duration: 30, method: 'api' })]);
+    expect(list).toEqual([expect.objectContaining({ id: ended.id, instance_id: ended.id, state: 'stopped', mosque_id: 'abc123xyz0', recording_status: 'failed', duration: 3, method: 'api' })]);
     expect((await get('/api/instances')).json().data).toEqual(list);
     expect(ended.recording?.reason).toMatch(/refused|could not|error/i);
   });

@@ -32,10 +32,11 @@ describe('shared layout', { timeout: 15_000 }, () => {
       'AMI Manager',
       'Config Generator',
       'Scheduling',
+      'Recordings',
       'Monitoring',
       'GitHub',
     ]);
-    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/', '/instances', '/ami', '/config', '/scheduling', '/monitoring', '/github']);
+    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/', '/instances', '/ami', '/config', '/scheduling', '/recordings', '/monitoring', '/github']);
     expect(links.filter((link) => link.getAttribute('aria-current') === 'page')).toHaveLength(0);
     expect(screen.getByText('Version 1.0.0')).toBeInTheDocument();
     expect(screen.getByText('Capture Command Center')).toBeInTheDocument();

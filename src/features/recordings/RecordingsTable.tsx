@@ -1,0 +1,90 @@
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import DeleteIcon from '@mui/icons-material/Delete';
+import DownloadIcon from '@mui/icons-material/Download';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import type { ReactNode } from 'react';
+import type { LibraryRecording } from '../../../contract/recordings';
+import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
+import { formatBytes, formatMediaDuration, RECORDING_OUTCOMES } from '../../lib/recording-outcome';
+import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
+
+const COLUMNS = ['Friday', 'Mosque', 'Outcome', 'Duration', 'Size', 'Actions'];
+
+interface RecordingsTableProps {
+  recordings: LibraryRecording[];
+  loading: boolean;
+  canDelete: boolean;
+  onPlay: (recording: LibraryRecording) => void;
+  onDownload: (recording: LibraryRecording) => void;
+  onDelete: (recording: LibraryRecording) => void;
+}
+
+function Action({ title, disabled, onClick, children }: { title: string; disabled?: boolean; onClick: () => void; children: ReactNode }) {
+  return (
+    <Tooltip title={title} describeChild {...TOOLTIP_DELAYS}>
+      <span>
+        <IconButton aria-label={title} size="small" disabled={disabled} onClick={onClick}>
+          {children}
+        </IconButton>
+      </span>
+    </Tooltip>
+  );
+}
+
+export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDownload, onDelete }: RecordingsTableProps) {
+  return (
+    <TableContainer>
+      <Table aria-label="Recordings" size="small" sx={{ minWidth: 720 }}>
+        <TableHeaderRow columns={COLUMNS} />
+        <TableBody>
+          {recordings.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>{loading ? 'Loading recordings...' : 'No recordings match'}</TableMessageRow>}
+          {recordings.map((recording) => {
+            const outcome = RECORDING_OUTCOMES[recording.status];
+            const who = recording.mosque_name ?? recording.mosque_id ?? 'Ad-hoc capture';
+            return (
+              <TableRow key={recording.id} hover>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{recording.friday}</TableCell>
+                <TableCell>
+                  <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                    {who}
+                  </Typography>
+                  <Typography variant="caption" color="textSecondary">
+                    {recording.id}
+                  </Typography>
+                </TableCell>
+                <TableCell>
+                  <Tooltip title={recording.reason ?? ''} {...TOOLTIP_DELAYS}>
+                    <Chip size="small" label={outcome.label} color={outcome.color} />
+                  </Tooltip>
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMediaDuration(recording.duration_seconds)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatBytes(recording.bytes)}</TableCell>
+                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <Action title={`Play recording of ${who}`} disabled={!recording.media_available} onClick={() => onPlay(recording)}>
+                    <PlayArrowIcon fontSize="small" />
+                  </Action>
+                  <Action title={`Download recording of ${who}`} disabled={!recording.media_available} onClick={() => onDownload(recording)}>
+                    <DownloadIcon fontSize="small" />
+                  </Action>
+                  {canDelete && (
+                    <Action title={`Delete recording of ${who}`} disabled={recording.status === 'recording'} onClick={() => onDelete(recording)}>
+                      <DeleteIcon fontSize="small" color={recording.status === 'recording' ? 'disabled' : 'error'} />
+                    </Action>
+                  )}
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}

@@ -1,0 +1,123 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+
+/*
+ * Issue 12 in the browser, against the real server: a real capture of the built-in test broadcast shows
+ * up on the Recordings page and plays in Chromium (the <video> element's clock advances, fed by range
+ * requests through a signed link); the list filters, pages and deletes with confirmation.
+ */
+
+/** Ten failed captures of earlier days, written straight into the server's SQLite database. */
+function seedFailedCaptures(dataDir: string): void {
+  const db = new Database(path.join(dataDir, 'capture.db'));
+  try {
+    const insertInstance = db.prepare(
+      `insert into instances (id, provider, scope, provider_instance_id, name, state, instance_type, mosque_id, url, method, duration, width, height, launch_time, ended_at, updated_at)
+       values (?, 'local', '', ?, ?, 'terminated', 'local', null, 'https://streams.example.com/gone.m3u8', 'api', 60, 320, 240, ?, ?, ?)`,
+    );
+    const insertRecording = db.prepare(
+      `insert into recordings (id, instance_id, mosque_id, url, status, started_at, ended_at, bytes, duration_seconds, file_path, reason, updated_at)
+       values (?, ?, null, 'https://streams.example.com/gone.m3u8', 'failed', ?, ?, 0, 0, null, 'The stream never came', ?)`,
+    );
+    for (let day = 1; day <= 10; day++) {
+      const at = `2026-10-${String(day).padStart(2, '0')}T10:00:00.000Z`;
+      const id = `seed${String(day).padStart(8, '0')}`;
+      insertInstance.run(`cap-${id}`, `cap-${id}`, `capture-${id}`, at, at, at);
+      insertRecording.run(`rec-${id}`, `cap-${id}`, at, at, at);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+describe('Recordings page in the browser', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startServer({ demoStream: true, env: { ALLOW_PRIVATE_STREAM_HOSTS: '1' } });
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const table = () => page.getByRole('table', { name: 'Recordings' });
+
+  it('records the test broadcast for a few seconds, then lists it with ten older failed captures', async () => {
+    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    const recordingId = await page.evaluate(async () => {
+      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` };
+      const demo = (await (await fetch('/api/instances/demo-stream', { headers })).json()) as { data: { url: string } };
+      const launched = (await (
+        await fetch('/api/instances/launch', {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ configs: [{ url: demo.data.url, duration: 8, width: 320, height: 240 }] }),
+        })
+      ).json()) as { data: { instances: { id: string }[] } };
+      const instanceId = launched.data.instances[0].id;
+      for (let i = 0; i < 120; i++) {
+        const list = (await (await fetch(`/api/recordings?instance_id=${instanceId}`, { headers })).json()) as {
+          data: { recordings: { id: string; status: string }[] };
+        };
+        const recording = list.data.recordings[0];
+        if (recording && recording.status !== 'recording') return recording.id;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      throw new Error('the capture did not end');
+    });
+    expect(recordingId).toMatch(/^rec-/);
+    seedFailedCaptures(server.dataDir);
+
+    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Recordings' }).click();
+    await page.getByRole('heading', { name: 'Recordings', level: 1 }).waitFor();
+    await page.getByText('1–10 of 11').waitFor();
+    await page.getByLabel('Recording storage').getByText(/free on this disk/).waitFor();
+    await screenshot(page, 'recordings-list');
+    await page.getByRole('button', { name: 'Go to next page' }).click();
+    await page.getByText('11–11 of 11').waitFor();
+    await page.getByRole('button', { name: 'Go to previous page' }).click();
+  });
+
+  it('filters by outcome', async () => {
+    await page.getByRole('combobox', { name: 'Outcome' }).click();
+    await page.getByRole('option', { name: 'Failed' }).click();
+    await page.getByText('1–10 of 10').waitFor();
+    expect(await table().getByRole('button', { name: /^Play recording/ }).first().isDisabled()).toBe(true);
+    await page.getByRole('combobox', { name: 'Outcome' }).click();
+    await page.getByRole('option', { name: 'All outcomes' }).click();
+    await page.getByText('1–10 of 11').waitFor();
+  });
+
+  it('plays the real capture in the browser', async () => {
+    const play = table().getByRole('button', { name: /^Play recording/ }).and(page.locator(':not([disabled])'));
+    await play.first().click();
+    const video = page.getByTestId('recording-player');
+    await video.waitFor();
+    await expect
+      .poll(() => video.evaluate((element) => (element as HTMLVideoElement).currentTime), { timeout: 20_000, interval: 500 })
+      .toBeGreaterThan(1);
+    const played = await video.evaluate((element) => ({ duration: (element as HTMLVideoElement).duration, error: (element as HTMLVideoElement).error?.code ?? null }));
+    expect(played.error).toBeNull();
+    expect(played.duration).toBeGreaterThan(3);
+    await screenshot(page, 'recordings-player');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('deletes a recording after confirmation', async () => {
+    await table().getByRole('button', { name: /^Delete recording/ }).last().click();
+    const confirm = page.getByRole('dialog', { name: 'Delete recording?' });
+    await confirm.getByText(/will be removed from the store/).waitFor();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('Recording deleted').waitFor();
+    await closeNotifications(page);
+    await page.getByText('1–10 of 10').waitFor();
+  });
+});

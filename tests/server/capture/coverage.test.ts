@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { computeCoverage, describeRunEnd, outcomeFromCoverage, type RunMedia } from '../../../server/capture/recorder-coverage';
+import type { RunRecord } from '../../../server/capture/recorder-state';
+import { retryDelayMs } from '../../../server/capture/recorder-window';
+import { DEFAULT_RECORDER_SETTINGS } from '../../../server/capture/recorder-state';
+
+const T0 = Date.parse('2026-11-27T11:40:00Z');
+const at = (s: number) => new Date(T0 + s * 1000).toISOString();
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function run(index: number, startedAt: number, lastMediaAt: number | null, endReason: string | null): RunRecord {
+  return { index, startedAt: at(startedAt), firstMediaAt: lastMediaAt === null ? null : at(startedAt + 1), lastMediaAt: lastMediaAt === null ? null : at(lastMediaAt), endedAt: at(lastMediaAt ?? startedAt), endReason, error: null, mediaSeconds: 0, bytes: 0 };
+}
+
+describe('coverage of a recording window, from the media', () => {
+  it('places each run where its last media arrived and lists the holes with their reasons', () => {
+    const runs: RunMedia[] = [
+      { run: run(1, 0, null, 'Stream not live yet (HTTP 404)'), seconds: 0 },
+      { run: run(2, 5, null, 'Stream not live yet (HTTP 404)'), seconds: 0 },
+      { run: run(3, 30, 100, 'Stream dropped (HTTP 404)'), seconds: 70 },
+      { run: run(4, 190, 600, null), seconds: 410 },
+    ];
+    const coverage = computeCoverage(T0, T0 + 600_000, runs, iso);
+    expect(coverage).toEqual({
+      expectedSeconds: 600,
+      coveredSeconds: 480,
+      gaps: [
+        { start: at(0), end: at(30), reason: 'Stream not live yet (HTTP 404)' },
+        { start: at(100), end: at(190), reason: 'Stream dropped (HTTP 404)' },
+      ],
+      reconnects: 1,
+    });
+    expect(outcomeFromCoverage(coverage, null, null)).toEqual({
+      status: 'partial',
+      reason: 'Recorded 480 s of 600 s: Stream not live yet (HTTP 404) for 30 s; Stream dropped (HTTP 404) for 90 s',
+    });
+  });
+
+  it('is captured from 99% of the window; media before the window or overlapping runs count once', () => {
+    const runs: RunMedia[] = [
+      { run: run(1, 0, 300, 'Recorder was down'), seconds: 303 },
+      { run: run(2, 302, 1000, null), seconds: 702 },
+    ];
+    const coverage = computeCoverage(T0, T0 + 1_000_000, runs, iso);
+    expect(coverage).toMatchObject({ coveredSeconds: 1000, gaps: [], reconnects: 1 });
+    expect(outcomeFromCoverage(coverage, null, null)).toEqual({ status: 'captured', reason: null });
+    const short = computeCoverage(T0, T0 + 1_000_000, [{ run: run(1, 0, 989, null), seconds: 989 }], iso);
+    expect(outcomeFromCoverage(short, null, null).status).toBe('partial');
+    const enough = computeCoverage(T0, T0 + 1_000_000, [{ run: run(1, 0, 990, null), seconds: 990 }], iso);
+    expect(outcomeFromCoverage(enough, null, null).status).toBe('captured');
+  });
+
+  it('no media is a failure with the last error; a gap while recording stops at now', () => {
+    const runs: RunMedia[] = [{ run: run(1, 0, null, 'Stream not live yet (connection refused)'), seconds: 0 }];
+    const coverage = computeCoverage(T0, T0 + 600_000, runs, iso, T0 + 42_000);
+    expect(coverage.gaps).toEqual([{ start: at(0), end: at(42), reason: 'Stream not live yet (connection refused)' }]);
+    expect(outcomeFromCoverage(coverage, 'Connection to tcp://127.0.0.1:9 failed: Connection refused', null)).toEqual({
+      status: 'failed',
+      reason: 'The stream never came: Connection to tcp://127.0.0.1:9 failed: Connection refused',
+    });
+  });
+
+  it('names why a connection ended', () => {
+    const end = { stalled: false, stallSeconds: 60, code: 1, error: null, spawnError: null };
+    expect(describeRunEnd({ ...end, error: 'Server returned 404 Not Found' }, false, false)).toBe('Stream not live yet (HTTP 404)');
+    expect(describeRunEnd({ ...end, error: 'HTTP error 503 Service Unavailable' }, true, true)).toBe('Stream dropped (HTTP 503)');
+    expect(describeRunEnd({ ...end, error: 'Connection to tcp://h:80 failed: Connection refused' }, false, true)).toBe('Stream not back yet (connection refused)');
+    expect(describeRunEnd({ ...end, stalled: true }, true, true)).toBe('Stream stalled (no media for 60 s)');
+    expect(describeRunEnd({ ...end, code: 0 }, true, true)).toBe('Stream ended');
+    expect(describeRunEnd({ ...end, code: 0 }, false, false)).toBe('Stream not live yet (it ended at once)');
+  });
+
+  it('waits 5 s after a failed try, doubling up to 30 s', () => {
+    expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, DEFAULT_RECORDER_SETTINGS) / 1000)).toEqual([5, 10, 20, 30, 30]);
+  });
+});

@@ -1,0 +1,81 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { addMockInstances, mockInstance, mockRecording } from '../../../../src/mocks/handlers/instances';
+import { store } from '../../../../src/mocks/store';
+import { renderApp } from '../../support/render';
+
+/** Twelve recordings of London Central Mosque on 2026-01-02 .. 2026-01-13, and one failed empty one. */
+function seed() {
+  for (let day = 2; day <= 13; day++) {
+    const instance = addMockInstances(mockInstance({ mosque_id: 'lcm4r8k2p1', state: 'terminated', launch_time: `2026-01-${String(day).padStart(2, '0')}T11:00:00.000Z` }))[0];
+    store.recordings.push(mockRecording(instance, { started_at: instance.launch_time }));
+  }
+  const failed = addMockInstances(mockInstance({ mosque_id: 'azh3c5v8n6', state: 'terminated', launch_time: '2026-01-16T10:00:00.000Z' }))[0];
+  store.recordings.push(mockRecording(failed, { status: 'failed', bytes: 0, started_at: failed.launch_time, reason: 'The stream never came', download_url: null }));
+}
+
+const table = () => within(screen.getByRole('table', { name: 'Recordings' }));
+
+async function open(as = 'admin') {
+  seed();
+  const rendered = renderApp('/recordings', { as });
+  await screen.findByText('Al-Azhar Mosque', {}, { timeout: 40_000 });
+  return rendered;
+}
+
+describe('Recordings page', { timeout: 60_000 }, () => {
+  it('lists recordings by Friday with mosque names and outcomes, ten to a page', async () => {
+    const { user } = await open();
+    expect(table().getAllByRole('row')).toHaveLength(11); // header + 10
+    expect(table().getByText('2026-01-16')).toBeInTheDocument();
+    expect(table().getByText('Failed')).toBeInTheDocument();
+    expect(table().getAllByText('London Central Mosque').length).toBe(9);
+    expect(screen.getByText('1–10 of 13')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Go to next page' }));
+    await screen.findByText('11–13 of 13');
+    expect(table().getByText('2026-01-02')).toBeInTheDocument();
+  });
+
+  it('filters by outcome on the server and never offers an empty capture to play', async () => {
+    const { user } = await open();
+    await user.click(screen.getByRole('combobox', { name: 'Outcome' }));
+    await user.click(await screen.findByRole('option', { name: 'Failed' }));
+    await waitFor(() => expect(table().getAllByRole('row')).toHaveLength(2));
+    expect(table().getByRole('button', { name: 'Play recording of Al-Azhar Mosque' })).toBeDisabled();
+    expect(table().getByRole('button', { name: 'Download recording of Al-Azhar Mosque' })).toBeDisabled();
+  });
+
+  it('plays a recording from a signed link', async () => {
+    const { user } = await open();
+    const play = table().getAllByRole('button', { name: 'Play recording of London Central Mosque' })[0];
+    await user.click(play);
+    const dialog = await screen.findByRole('dialog', { name: /London Central Mosque — 2026-01-13/ });
+    const video = await within(dialog).findByTestId('recording-player');
+    expect(video.getAttribute('src')).toMatch(/^\/api\/recordings\/rec-[a-z0-9]+\/media\?token=/);
+  });
+
+  it('deletes after confirmation, for a superuser only', async () => {
+    const { user } = await open();
+    const before = store.recordings.length;
+    await user.click(table().getByRole('button', { name: 'Delete recording of Al-Azhar Mosque' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete recording?' });
+    expect(within(confirm).getByText(/Al-Azhar Mosque on 2026-01-16 \(0 B\)/)).toBeInTheDocument();
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    await screen.findByText('Recording deleted');
+    expect(store.recordings.length).toBe(before - 1);
+    await waitFor(() => expect(screen.queryByText('Al-Azhar Mosque')).not.toBeInTheDocument());
+  });
+
+  it('shows no delete action to an operator who is not a superuser', async () => {
+    await open('operator');
+    expect(table().queryByRole('button', { name: /^Delete recording/ })).not.toBeInTheDocument();
+    expect(table().getAllByRole('button', { name: /^Play recording/ }).length).toBeGreaterThan(0);
+  });
+
+  it('shows where recordings are stored and the free space', async () => {
+    await open();
+    const card = within(await screen.findByLabelText('Recording storage'));
+    expect(await card.findByText('412 GB free on this disk')).toBeInTheDocument();
+    expect(card.getByText('Kept until deleted')).toBeInTheDocument();
+  });
+});
