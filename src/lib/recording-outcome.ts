@@ -5,7 +5,7 @@ type ChipColor = 'default' | 'success' | 'warning' | 'error' | 'info';
 /** How a recording's outcome reads: only a capture that covers its window is green. */
 export const RECORDING_OUTCOMES: Record<RecordingStatus, { label: string; color: ChipColor }> = {
   recording: { label: 'Recording', color: 'info' },
-  completed: { label: 'Captured', color: 'success' },
+  captured: { label: 'Captured', color: 'success' },
   partial: { label: 'Partial', color: 'warning' },
   failed: { label: 'Failed', color: 'error' },
 };
