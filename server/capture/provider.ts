@@ -88,6 +88,8 @@ export interface ProviderRecording {
   reconnects?: number;
   /** Times the recorder was started again after it died inside its window. */
   relaunches?: number;
+  /** Ended by an operator's terminate: what is missing was asked for, not a fault to alarm about. */
+  stoppedByOperator?: boolean;
 }
 
 export interface ProviderInstance {

@@ -131,6 +131,8 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
     run.endReason = resolved.error;
     return;
   }
+  // Stopped, or the window closed, while yt-dlp was resolving: nothing to connect to any more.
+  if (state.stopCause || Date.now() >= window.end) return;
   if (resolved.via === 'yt-dlp') log('recorder', `stream page resolved by yt-dlp to ${resolved.url.slice(0, 200)}`);
   current = startAttempt({
     ffmpegPath: config.ffmpegPath,

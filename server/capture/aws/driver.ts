@@ -362,6 +362,7 @@ export class AwsCaptureProvider implements CaptureProvider {
           coveredSeconds: result.coverage?.coveredSeconds ?? null,
           gaps: result.coverage?.gaps ?? [],
           reconnects: result.coverage?.reconnects ?? 0,
+          stoppedByOperator: result.stopCause === 'operator',
         }
       : {
           status: byUser ? 'partial' : 'failed',

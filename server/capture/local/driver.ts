@@ -357,6 +357,7 @@ export class LocalCaptureProvider implements CaptureProvider {
         gaps: state?.coverage?.gaps ?? [],
         reconnects: state?.coverage?.reconnects ?? 0,
         relaunches: state?.relaunches ?? 0,
+        stoppedByOperator: state?.stopCause === 'operator',
       },
     };
   }

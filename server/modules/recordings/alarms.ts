@@ -11,7 +11,8 @@ const OPEN_GAP_SLACK_MS = 90_000;
 /**
  * What the recordings reconcile tells the operator: a recorder that died inside its window, a gap in
  * the media longer than 60 s (resolved once media flows again), and a capture that ended partial or
- * failed. Keys name each cause once, so a reading seen again raises nothing new.
+ * failed (not one an operator terminated). Keys name each cause once, so a reading seen again raises
+ * nothing new.
  */
 export class RecordingAlarms {
   constructor(
@@ -45,7 +46,7 @@ export class RecordingAlarms {
     }
 
     if (!ended) return;
-    if (reading.status === 'captured') {
+    if (reading.status === 'captured' || reading.stoppedByOperator) {
       await this.alarms.resolve(`recorder_died:${row.instance_id}`);
       return;
     }

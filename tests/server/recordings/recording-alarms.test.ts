@@ -67,6 +67,12 @@ describe('alarms from recording readings', () => {
     expect(await t.app.ctx.recordings.forInstance('cap-alarmdied1')).toMatchObject({ status: 'captured', download_url: null });
   });
 
+  it('a capture an operator terminated raises no outcome alarm', async () => {
+    await seed('cap-alarmterm1');
+    await t.app.ctx.recordings.applyReading('cap-alarmterm1', reading({ status: 'partial', coveredSeconds: 100, reason: 'Terminated by admin', stoppedByOperator: true }));
+    expect(await alarmsOf('cap-alarmterm1')).toEqual([]);
+  });
+
   it('a failed capture raises a critical alarm', async () => {
     await seed('cap-alarmfail1');
     await t.app.ctx.recordings.applyReading('cap-alarmfail1', reading({ status: 'failed', bytes: 0, coveredSeconds: 0, reason: 'The stream never came: Server returned 404 Not Found' }));
