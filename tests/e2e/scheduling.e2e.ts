@@ -166,6 +166,7 @@ describe('Scheduling Management in the browser', () => {
     const job = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find((entry) => entry.mosque_id === londonId);
     if (!job) throw new Error('No job for the London mosque');
     await row(LONDON.name).getByRole('button', { name: `Cancel recording for ${LONDON.name}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel Recording' }).click();
     await notification(`Job ${job.id} cancelled`).waitFor();
     await row(LONDON.name).waitFor({ state: 'detached' });
     await row(JAKARTA.name).waitFor();
@@ -178,6 +179,7 @@ describe('Scheduling Management in the browser', () => {
 
   it('stops the scheduler', async () => {
     await statusCard().getByRole('button', { name: 'Stop Scheduler' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Stop', exact: true }).click();
     await notification('Scheduler stopped').waitFor();
     await statusCard().getByText('Stopped', { exact: true }).waitFor();
     expect(await scheduleButton().isDisabled()).toBe(true);

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import { resolveStreamUrl } from '../../capture/stream-url';
 import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
 import type { AppContext } from '../../context';
 import { DEFAULT_DURATION_SECONDS } from './policy';
@@ -142,27 +143,11 @@ export class CaptureLauncher implements RecordingLauncher {
   }
 }
 
-/** A direct media URL (a playlist, a file, a streaming protocol), as opposed to a web page. */
-export function isDirectMediaUrl(url: string): boolean {
-  try {
-    const parsed = new URL(url);
-    if (['rtmp:', 'rtmps:', 'rtsp:', 'srt:', 'udp:'].includes(parsed.protocol)) return true;
-    return /\.(m3u8|mpd|mp4|m4a|ts|flv|webm|mkv|mp3|aac)$/i.test(parsed.pathname);
-  } catch {
-    return false;
-  }
-}
-
-/** Until a page resolver is wired, a page cannot be turned into media. */
-export async function resolveDirectOnly(url: string): Promise<void> {
-  if (!isDirectMediaUrl(url)) throw new Error(`${url} is a web page, not a media stream, and no stream-page resolver is available`);
-}
-
-/** Pre-flight on the real services: the fleet's provider health, the stream resolver, DATA_DIR's free space. */
+/** Pre-flight on the real services: the fleet's provider health, the recorder's stream resolver (yt-dlp for a page), DATA_DIR's free space. */
 export class CapturePreflightChecks implements PreflightChecks {
   constructor(
     private readonly services: () => Pick<AppContext, 'capture' | 'config'>,
-    private readonly resolver: (url: string) => Promise<void> = resolveDirectOnly,
+    private readonly resolver?: (url: string) => Promise<void>,
   ) {}
 
   async providerHealthy(): Promise<void> {
@@ -171,8 +156,9 @@ export class CapturePreflightChecks implements PreflightChecks {
   }
 
   async resolveStream(url: string): Promise<void> {
-    if (isDirectMediaUrl(url)) return;
-    await this.resolver(url);
+    if (this.resolver) return this.resolver(url);
+    const resolved = await resolveStreamUrl(url, { ytDlpPath: this.services().config.ytDlpPath, timeoutMs: 25_000 });
+    if (!resolved.ok) throw new Error(resolved.error);
   }
 
   async freeBytes(): Promise<number | null> {

@@ -6,7 +6,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
-import { useSearchParams } from 'react-router-dom';
+import { useEffect } from 'react';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { FRIDAY_STATUSES, fridayStatusSchema, type FridayRow, type FridayStatus } from '../../../contract/fridays';
 import { SCHEDULER_MESSAGES, schedulerErrorMessage, useFridays, useRestoreJob } from '../../api/scheduler';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -29,6 +30,11 @@ interface FridaysSectionProps {
 export function FridaysSection({ polling, now }: FridaysSectionProps) {
   const notify = useNotify();
   const [params, setParams] = useSearchParams();
+  const { hash } = useLocation();
+  // Arriving from the Dashboard's This Friday panel (`#fridays`): bring the view into sight.
+  useEffect(() => {
+    if (hash === '#fridays') document.getElementById('fridays')?.scrollIntoView?.({ block: 'start' });
+  }, [hash]);
   const picked = params.get('friday');
   const parsedStatus = fridayStatusSchema.safeParse(params.get('status'));
   const status: FridayStatus | null = parsedStatus.success ? parsedStatus.data : null;

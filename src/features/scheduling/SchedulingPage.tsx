@@ -98,18 +98,20 @@ export default function SchedulingPage() {
       onError: (error) => notify.error(schedulerErrorMessage(error, SCHEDULER_MESSAGES.startFailed)),
     });
 
-  const stop = () =>
+  // Confirmed: the dialog closes at once and the outcome is notified.
+  const stop = () => {
+    setConfirmStop(false);
     stopScheduler.mutate(undefined, {
       onSuccess: () => notify.success(SCHEDULER_MESSAGES.stopped),
       onError: (error) => notify.error(schedulerErrorMessage(error, SCHEDULER_MESSAGES.stopFailed)),
-      onSettled: () => setConfirmStop(false),
     });
+  };
 
   const cancel = (target: CancelTarget) => {
+    setCancelTarget(null);
     cancelJob.mutate(target.jobId, {
       onSuccess: ({ message }) => notify.success(message || SCHEDULER_MESSAGES.cancelled),
       onError: (error) => notify.error(schedulerErrorMessage(error, SCHEDULER_MESSAGES.cancelFailed)),
-      onSettled: () => setCancelTarget(null),
     });
   };
   const askCancel = (target: Job | UpcomingRecording) => setCancelTarget(cancelTargetOf(target));
@@ -151,8 +153,8 @@ export default function SchedulingPage() {
       <FridaysSection polling={polling} now={now} />
       <PrayerTimesSection prayerTimes={prayerTimes.data ?? []} loading={prayerTimes.isPending} />
       <ActiveJobsSection jobs={jobs.data ?? []} loading={jobs.isPending} cancelling={cancelling} onCancel={askCancel} />
-      <CancelRecordingDialog target={cancelTarget} busy={cancelJob.isPending} onConfirm={() => cancelTarget && cancel(cancelTarget)} onClose={() => setCancelTarget(null)} />
-      <StopSchedulerDialog open={confirmStop} busy={stopScheduler.isPending} onConfirm={stop} onClose={() => setConfirmStop(false)} />
+      <CancelRecordingDialog target={cancelTarget} onConfirm={() => cancelTarget && cancel(cancelTarget)} onClose={() => setCancelTarget(null)} />
+      <StopSchedulerDialog open={confirmStop} onConfirm={stop} onClose={() => setConfirmStop(false)} />
       {dialogOpen && (
         <ScheduleFridayDialog
           key={dialogKey}

@@ -19,7 +19,7 @@ export function cancelTargetOf(target: Job | UpcomingRecording): CancelTarget {
   return { jobId: target.id, mosque: target.mosque_name ?? target.name, friday: target.friday_date, start: target.recording_start, timezone: target.timezone };
 }
 
-export function CancelRecordingDialog({ target, busy, onConfirm, onClose }: { target: CancelTarget | null; busy: boolean; onConfirm: () => void; onClose: () => void }) {
+export function CancelRecordingDialog({ target, onConfirm, onClose }: { target: CancelTarget | null; onConfirm: () => void; onClose: () => void }) {
   const start = target?.start ? `${zonedDateTime(target.start, target.timezone ?? undefined)} ${zoneAbbreviation(target.start, target.timezone ?? undefined)}` : 'an unknown time';
   return (
     <ConfirmDialog
@@ -34,14 +34,13 @@ export function CancelRecordingDialog({ target, busy, onConfirm, onClose }: { ta
       confirmLabel="Cancel Recording"
       cancelLabel="Keep"
       confirmColor="error"
-      busy={busy}
       onConfirm={onConfirm}
       onCancel={onClose}
     />
   );
 }
 
-export function StopSchedulerDialog({ open, busy, onConfirm, onClose }: { open: boolean; busy: boolean; onConfirm: () => void; onClose: () => void }) {
+export function StopSchedulerDialog({ open, onConfirm, onClose }: { open: boolean; onConfirm: () => void; onClose: () => void }) {
   return (
     <ConfirmDialog
       open={open}
@@ -50,7 +49,6 @@ export function StopSchedulerDialog({ open, busy, onConfirm, onClose }: { open: 
       confirmLabel="Stop"
       cancelLabel="Keep Running"
       confirmColor="error"
-      busy={busy}
       onConfirm={onConfirm}
       onCancel={onClose}
     />

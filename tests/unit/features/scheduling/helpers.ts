@@ -1,5 +1,5 @@
-import { screen, within } from '@testing-library/react';
-import { vi } from 'vitest';
+import { screen, waitFor, within } from '@testing-library/react';
+import { expect, vi } from 'vitest';
 import type { Job } from '../../../../contract/scheduler';
 import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { renderApp, type RenderOptions } from '../../support/render';
@@ -92,4 +92,11 @@ export function captureBodies(method: string, path: string) {
     if (request.method === method && new URL(request.url).pathname === path) bodies.push(await request.clone().json());
   });
   return bodies;
+}
+
+/** Answers the open confirmation dialog with its `button` (e.g. "Cancel Recording", "Stop"), and waits for it to close. */
+export async function confirmWith(user: { click(element: Element): Promise<void> }, button: string) {
+  const open = await screen.findByRole('dialog');
+  await user.click(within(open).getByRole('button', { name: button }));
+  await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
 }

@@ -5,7 +5,7 @@ import type { SchedulerPrayerTime } from '../../../../contract/scheduler';
 import { MOCK_RECURRING_JOB_ID, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
 import { server } from '../../support/server';
-import { fakeTimerUser, jobItem, jobsList, notification, openScheduling, seedRecordings, useFixedClock } from './helpers';
+import { confirmWith, dialog, fakeTimerUser, jobItem, jobsList, notification, openScheduling, seedRecordings, useFixedClock } from './helpers';
 
 afterEach(() => server.events.removeAllListeners());
 
@@ -90,6 +90,8 @@ describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: 40_00
     const [job] = seedRecordings(1, '2030-01-04T09:00:00.000Z');
     const { user } = await openScheduling();
     await user.click(await jobsList().findByRole('button', { name: `Cancel job ${job.id}` }));
+    expect(dialog().getByText(/^Mosque 01, Friday 2030-01-04: the recording starting Jan 4, 2030, 9:00 AM UTC will not be launched/)).toBeInTheDocument();
+    await confirmWith(user, 'Cancel Recording');
     expect(await notification(`Job ${job.id} cancelled`)).toBeInTheDocument();
     await waitFor(() => expect(jobItem(`Friday recording: Mosque 01`).getByText('cancelled')).toBeInTheDocument());
     expect(jobItem('Friday recording: Mosque 01').getByRole('button', { name: `Cancel job ${job.id}` })).toBeDisabled();
@@ -101,9 +103,11 @@ describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: 40_00
     const { user } = await openScheduling();
     const cancel = await jobsList().findByRole('button', { name: `Cancel job ${job.id}` });
     await user.click(cancel);
+    await confirmWith(user, 'Cancel Recording');
     expect(await notification(`Job ${job.id} not found`)).toBeInTheDocument();
     server.use(http.post('/api/scheduler/cancel/:id', () => new HttpResponse(null, { status: 500 })));
     await user.click(cancel);
+    await confirmWith(user, 'Cancel Recording');
     expect(await notification('Failed to cancel job')).toBeInTheDocument();
   });
 

@@ -5,7 +5,7 @@ import { STOPPED_WARNING } from '../../../../src/features/scheduling/UpcomingRec
 import { schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
 import { server } from '../../support/server';
-import { countRequests, fakeTimerUser, figure, notification, openScheduling, seedRecordings, statusCard, useFixedClock } from './helpers';
+import { confirmWith, countRequests, dialog, fakeTimerUser, figure, notification, openScheduling, seedRecordings, statusCard, useFixedClock } from './helpers';
 
 afterEach(() => server.events.removeAllListeners());
 
@@ -56,6 +56,8 @@ describe('Scheduling Management: status and controls', { timeout: 40_000 }, () =
     await screen.findByText('Mosque 01', { selector: 'td p' });
     expect(screen.queryByText(STOPPED_WARNING)).not.toBeInTheDocument();
     await user.click(statusCard().getByRole('button', { name: 'Stop Scheduler' }));
+    expect(dialog().getByText(/no Friday recording is launched/)).toBeInTheDocument();
+    await confirmWith(user, 'Stop');
     expect(await notification('Scheduler stopped')).toBeInTheDocument();
     expect(statusCard().getByText('Stopped')).toBeInTheDocument();
     expect(scheduleButton()).toBeDisabled();
@@ -80,12 +82,23 @@ describe('Scheduling Management: status and controls', { timeout: 40_000 }, () =
     server.use(http.post('/api/scheduler/stop', () => HttpResponse.error()));
     const { user } = await openScheduling();
     await user.click(statusCard().getByRole('button', { name: 'Stop Scheduler' }));
+    await confirmWith(user, 'Stop');
     expect(await notification('Failed to stop scheduler')).toBeInTheDocument();
     expect(statusCard().getByText('Running')).toBeInTheDocument();
 
     server.use(http.post('/api/scheduler/stop', () => errorResponse(403, 'Not allowed')));
     await user.click(statusCard().getByRole('button', { name: 'Stop Scheduler' }));
+    await confirmWith(user, 'Stop');
     expect(await notification('Not allowed')).toBeInTheDocument();
+  });
+
+  it('keeps the scheduler running when Stop Scheduler is not confirmed', async () => {
+    const { user } = await openScheduling();
+    await user.click(statusCard().getByRole('button', { name: 'Stop Scheduler' }));
+    await confirmWith(user, 'Keep Running');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(schedulerMock().running).toBe(true);
+    expect(statusCard().getByText('Running')).toBeInTheDocument();
   });
 
   it('says "Failed to load scheduler data" in a dismissible banner when a call gets no answer', async () => {

@@ -7,6 +7,7 @@ import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/
 import { errorResponse } from '../../../../src/mocks/http';
 import { server } from '../../support/server';
 import {
+  confirmWith,
   fakeTimerUser,
   figure,
   notification,
@@ -143,6 +144,11 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: 40_000 }, () =
     await upcomingTable().findByText('Mosque 01');
     expect(figure('Active Schedules').getByText('2')).toBeInTheDocument();
     await user.click(upcomingRow('Mosque 01').getByRole('button', { name: 'Cancel recording for Mosque 01' }));
+    // Nothing is cancelled until confirmed: Keep leaves the job as it was.
+    await confirmWith(user, 'Keep');
+    expect(schedulerMock().jobs.find((job) => job.id === first.id)?.status).toBe('scheduled');
+    await user.click(upcomingRow('Mosque 01').getByRole('button', { name: 'Cancel recording for Mosque 01' }));
+    await confirmWith(user, 'Cancel Recording');
     expect(await notification(`Job ${first.id} cancelled`)).toBeInTheDocument();
     await waitFor(() => expect(upcomingTable().queryByText('Mosque 01')).not.toBeInTheDocument());
     expect(await figure('Active Schedules').findByText('1')).toBeInTheDocument();
@@ -155,11 +161,13 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: 40_000 }, () =
     const { user } = await openScheduling();
     const cancel = await upcomingTable().findByRole('button', { name: 'Cancel recording for Mosque 01' });
     await user.click(cancel);
+    await confirmWith(user, 'Cancel Recording');
     expect(await notification('Failed to cancel job')).toBeInTheDocument();
     expect(upcomingTable().getByText('Mosque 01')).toBeInTheDocument();
 
     server.use(http.post('/api/scheduler/cancel/:id', () => errorResponse(409, 'Job was already launched; terminate the recording from Instances')));
     await user.click(cancel);
+    await confirmWith(user, 'Cancel Recording');
     expect(await notification('Job was already launched; terminate the recording from Instances')).toBeInTheDocument();
   });
 
