@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchResult } from './lib';
+import { existingSection } from './simulate/publish';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -88,7 +89,10 @@ for (const name of BENCHMARKS.filter((b) => only.length === 0 || only.includes(b
 }
 const endLoad = loadAverage();
 const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
-fs.writeFileSync(path.join(here, 'RESULTS.md'), markdown(sections, startedAt, endLoad, totalSeconds));
+const resultsFile = path.join(here, 'RESULTS.md');
+// The simulated season publishes its own section (npm run simulate -- --publish): it is kept.
+const season = fs.existsSync(resultsFile) ? existingSection(fs.readFileSync(resultsFile, 'utf8')) : '';
+fs.writeFileSync(resultsFile, `${markdown(sections, startedAt, endLoad, totalSeconds)}${season ? `\n${season}` : ''}`);
 const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? null, node: process.version, load_average_start: startLoad, load_average_end: endLoad };
 fs.writeFileSync(
   path.join(here, 'results.json'),

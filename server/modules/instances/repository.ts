@@ -53,14 +53,15 @@ export class InstancesRepository {
     return this.db.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  /** By the fleet's id or the provider's instance id (the console may send either). */
-  findByAnyId(id: string): Promise<InstanceRow | undefined> {
-    return this.db
-      .selectFrom('instances')
-      .selectAll()
-      .where((eb) => eb.or([eb('id', '=', id), eb('provider_instance_id', '=', id)]))
-      .orderBy('launch_time', 'desc')
-      .executeTakeFirst();
+  /**
+   * By the fleet's id or the provider's instance id (the console may send either). The fleet's id is
+   * looked up first on its own: an OR of the two cannot use the primary key, and every launch resolves
+   * its instance here, so it would read the whole (ever-growing) table each time.
+   */
+  async findByAnyId(id: string): Promise<InstanceRow | undefined> {
+    const own = await this.db.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirst();
+    if (own) return own;
+    return this.db.selectFrom('instances').selectAll().where('provider_instance_id', '=', id).orderBy('launch_time', 'desc').executeTakeFirst();
   }
 
   findByJobId(jobId: string): Promise<InstanceRow | undefined> {
