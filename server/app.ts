@@ -133,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const { alarms } = alarmsModule;
   const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log });
   const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, alarms,
+    mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
     listeningPort: () => {
       const address = app.server.address();
       return address && typeof address === 'object' ? address.port : undefined;

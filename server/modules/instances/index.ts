@@ -59,6 +59,8 @@ export interface CaptureModuleDeps {
   driver?: CaptureProvider;
   /** Where a recording's troubles are raised (a recorder that died, a long gap, a partial or failed outcome). */
   alarms?: AlarmsService;
+  /** A mosque's name for alarm messages ("Al Noor Mosque: …" reads better than an id). */
+  mosqueName?: (mosqueId: string) => Promise<string | null>;
   /** The port this server listens on, once it does (the demo stream is served there). */
   listeningPort: () => number | undefined;
 }
@@ -66,7 +68,7 @@ export interface CaptureModuleDeps {
 export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const { config, clock, db, hub, log } = deps;
   const driver = deps.driver ?? createCaptureDriver(config, clock);
-  const alarms = deps.alarms ? new RecordingAlarms(deps.alarms, clock) : undefined;
+  const alarms = deps.alarms ? new RecordingAlarms(deps.alarms, clock, deps.mosqueName) : undefined;
   const recordings = new RecordingsService(new RecordingsRepository(db.kysely), clock, path.join(config.dataDir, 'recordings'), alarms);
   const live = new FleetLiveFeed(hub, recordings, log);
   const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log) : undefined;

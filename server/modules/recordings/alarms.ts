@@ -18,11 +18,13 @@ export class RecordingAlarms {
   constructor(
     private readonly alarms: Pick<AlarmsService, 'raise' | 'resolve'>,
     private readonly clock: Clock,
+    private readonly mosqueName: (mosqueId: string) => Promise<string | null> = async () => null,
   ) {}
 
   async check(row: RecordingRow, reading: ProviderRecording, jobId: string | null): Promise<void> {
-    const who = row.mosque_id ? `Mosque ${row.mosque_id}` : `Recording ${row.id}`;
-    const base = { mosqueId: row.mosque_id, jobId, instanceId: row.instance_id };
+    const name = row.mosque_id ? await this.mosqueName(row.mosque_id).catch(() => null) : null;
+    const who = name ?? (row.mosque_id ? `Mosque ${row.mosque_id}` : `Recording ${row.id}`);
+    const base = { mosqueId: row.mosque_id, mosqueName: name, jobId, instanceId: row.instance_id };
     const ended = reading.status !== 'recording';
 
     if ((reading.relaunches ?? 0) > 0) {

@@ -80,4 +80,20 @@ describe('alarms from recording readings', () => {
       expect.objectContaining({ kind: 'capture_failed', severity: 'critical', message: 'Mosque alarmmosque: nothing was recorded. The stream never came: Server returned 404 Not Found' }),
     ]);
   });
+
+  it('names the mosque in the alarm when it is known', async () => {
+    const admin = await t.login();
+    const created = await t.request({ method: 'POST', url: '/api/config/mosques', token: admin, payload: { mosque_id: 'namedmosq1', name: 'Al Noor Mosque', languages: ['ar'] } });
+    expect(created.statusCode).toBe(201);
+    const now = t.clock.now().toISOString();
+    await t.app.ctx.db.kysely
+      .insertInto('instances')
+      .values({ id: 'cap-alarmname1', provider: 'local', scope: 'test', provider_instance_id: 'cap-alarmname1', name: 'capture-named', state: 'running', instance_type: 'local', mosque_id: 'namedmosq1', url: 'https://streams.example/live.m3u8', method: 'api', duration: 600, width: 320, height: 240, image_id: null, launch_time: now, running_at: now, ended_at: null, state_reason: null, job_id: null, updated_at: now })
+      .execute();
+    await t.app.ctx.recordings.create({ id: 'rec-cap-alarmname1', instanceId: 'cap-alarmname1', mosqueId: 'namedmosq1', url: 'https://streams.example/live.m3u8', filePath: null });
+    await t.app.ctx.recordings.applyReading('cap-alarmname1', reading({ status: 'failed', bytes: 0, coveredSeconds: 0, reason: 'The stream never came: HTTP 404' }));
+    expect(await alarmsOf('cap-alarmname1')).toEqual([
+      expect.objectContaining({ kind: 'capture_failed', mosque_name: 'Al Noor Mosque', message: 'Al Noor Mosque: nothing was recorded. The stream never came: HTTP 404' }),
+    ]);
+  });
 });
