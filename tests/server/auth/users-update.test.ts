@@ -70,7 +70,9 @@ describe('PUT /api/auth/users/{id}', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().data.is_active).toBe(false);
     expect((await verify(user.token)).statusCode).toBe(401);
-    expect((await login('frank', 'Frank-pass-1')).statusCode).toBe(401);
+    // The right password learns that the account is deactivated (403); a wrong one learns nothing (401).
+    expect((await login('frank', 'Frank-pass-1')).statusCode).toBe(403);
+    expect((await login('frank', 'Wrong-pass-1')).statusCode).toBe(401);
     expect((await update(user.id, { is_active: true })).statusCode).toBe(200);
     expect((await verify(user.token)).statusCode).toBe(401);
     expect((await login('frank', 'Frank-pass-1')).statusCode).toBe(200);

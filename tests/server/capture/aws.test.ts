@@ -125,6 +125,7 @@ describe('aws capture driver against moto', () => {
     const noImage = await createTestApp({ env: { CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: moto.url, AWS_REGION: 'us-east-1' } });
     try {
       const noImageToken = await noImage.login();
+      await addMosques(noImage, noImageToken, 'awsmosque1');
       const refused = await noImage.request({ method: 'POST', url: '/api/instances/launch', token: noImageToken, payload: { configs: [CONFIG], max_workers: 1 } });
       expect(refused.statusCode).toBe(503);
       expect(refused.json().detail).toBe('No recorder image to launch: set AWS_IMAGE_ID or create an AMI first');
@@ -169,6 +170,7 @@ describe('aws capture driver against moto', () => {
       const app = await createTestApp({ env: { CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: endpoint.url, AWS_IMAGE_ID: 'ami-12345678' } });
       try {
         const appToken = await app.login();
+        await addMosques(app, appToken, 'awsmosque1');
         const response = await app.request({ method: 'POST', url: '/api/instances/launch', token: appToken, payload: { configs: [CONFIG], max_workers: 1 } });
         expect(response.statusCode, code).toBe(expected);
         expect(response.json().detail).toContain(`${code} from the test endpoint`);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instancesListResponseSchema, type Instance } from '../../../contract/instances';
 import { MemoryCaptureProvider } from '../../support/memory-capture-provider';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { addMosques } from '../helpers/mosques';
 
 /**
  * GET /api/instances/ shares one list (and one serialised body) between readers until the fleet
@@ -24,6 +25,7 @@ describe('the instance list while it is shared between readers', () => {
   beforeAll(async () => {
     t = await createTestApp({ build: { captureDriver: new MemoryCaptureProvider() } });
     token = await t.login();
+    await addMosques(t, token, 'freshmosq1', 'freshmosq2');
     await t.app.ready();
   });
   afterAll(() => t.close());
@@ -34,7 +36,7 @@ describe('the instance list while it is shared between readers', () => {
       method: 'POST',
       url: '/api/instances/launch',
       token,
-      payload: { configs: [{ url: 'https://streams.example.org/a/index.m3u8', duration: 600, mosque_id: 'fresh1' }], max_workers: 1 },
+      payload: { configs: [{ url: 'https://streams.example.org/a/index.m3u8', duration: 600, mosque_id: 'freshmosq1' }], max_workers: 1 },
     });
     expect(launch.statusCode, launch.body).toBe(200);
     const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
@@ -58,7 +60,7 @@ describe('the instance list while it is shared between readers', () => {
       method: 'POST',
       url: '/api/instances/launch',
       token,
-      payload: { configs: [{ url: 'https://streams.example.org/b/index.m3u8', duration: 600, mosque_id: 'fresh2' }], max_workers: 1 },
+      payload: { configs: [{ url: 'https://streams.example.org/b/index.m3u8', duration: 600, mosque_id: 'freshmosq2' }], max_workers: 1 },
     });
     const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
     const before = (await list()).find((i) => i.id === id)?.runtime_hours ?? Number.NaN;

@@ -30,6 +30,9 @@ export async function startWindowHarness(): Promise<WindowHarness> {
     t,
     details,
     launch: async (url, duration, mosqueId) => {
+      // Launches name a mosque that exists (the server refuses unknown ids).
+      const mosque = await t.request({ method: 'POST', url: '/api/config/mosques', token, payload: { mosque_id: mosqueId, name: `Mosque ${mosqueId}`, languages: ['en'] } });
+      expect([201, 409], mosque.body).toContain(mosque.statusCode);
       const launchedAt = Date.now();
       const response = await t.request({ method: 'POST', url: '/api/instances/launch', token, payload: { configs: [{ url, duration, width: 320, height: 240, mosque_id: mosqueId }], max_workers: 1 } });
       expect(response.statusCode, response.body).toBe(200);

@@ -23,7 +23,7 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
   it.concurrent('a recorder killed mid-window is relaunched within 15 s and records to the end of the window', { timeout: 100_000 }, async () => {
     const source = await startHlsSource();
     sources.push(source);
-    const { id, launchedAt } = await h.launch(source.url, 45, 'killedrec');
+    const { id, launchedAt } = await h.launch(source.url, 45, 'killedrec1');
     await sleep(15_000 - (Date.now() - launchedAt));
     const before = instancePids(h.t.config.dataDir, id);
     expect(alive(before.recorder)).toBe(true);
@@ -51,20 +51,20 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
     expect(down).toBeLessThan(15);
     expect(Math.abs((recording.covered_seconds ?? 0) - (45 - down)), `covered ${recording.covered_seconds} s, down ${down} s`).toBeLessThanOrEqual(5);
     expect(['captured', 'partial']).toContain(recording.status);
-    expectPlayableFile(h.fileOf(recording, 'killedrec'), recording);
+    expectPlayableFile(h.fileOf(recording, 'killedrec1'), recording);
     const logs = fs.readFileSync(`${h.t.config.dataDir}/instances/${id}/recorder.log`, 'utf8');
     expect(logs).toMatch(/died without finishing; starting it again \(its window is still open, relaunch 1\)/);
     expect(logs).toMatch(/relaunched \(1\); continuing/);
     const alarms = (await h.t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === id);
     expect(alarms).toContainEqual(
-      expect.objectContaining({ kind: 'recorder_died', severity: 'warning', mosque_id: 'killedrec', message: 'Mosque killedrec: the recorder died inside its window and was started again (1 time(s))' }),
+      expect.objectContaining({ kind: 'recorder_died', severity: 'warning', mosque_id: 'killedrec1', message: 'Mosque killedrec: the recorder died inside its window and was started again (1 time(s))' }),
     );
   });
 
   it.concurrent('a stream that never comes fails with the reason', { timeout: 60_000 }, async () => {
     const source = await startHlsSource({ live: false });
     sources.push(source);
-    const { id } = await h.launch(source.url, 12, 'neverlive');
+    const { id } = await h.launch(source.url, 12, 'neverlive1');
     const recording = await h.outcome(id, 40_000);
     expect(recording).toMatchObject({ status: 'failed', expected_seconds: 12, covered_seconds: 0, bytes: 0, download_url: null, reconnects: 0 });
     expect(recording.reason).toMatch(/^The stream never came: .*404 Not Found/);
@@ -72,9 +72,9 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
     expect(atSecond(recording, recording.gaps[0].end) - atSecond(recording, recording.gaps[0].start)).toBeCloseTo(12, 0);
     const details = await h.details(id);
     expect(details.state).toBe('stopped');
-    expect(fs.existsSync(h.fileOf(recording, 'neverlive'))).toBe(false);
+    expect(fs.existsSync(h.fileOf(recording, 'neverlive1'))).toBe(false);
     const alarms = (await h.t.app.ctx.alarms.list('open', 100)).filter((a) => a.instance_id === id);
-    expect(alarms).toEqual([expect.objectContaining({ kind: 'capture_failed', severity: 'critical', mosque_id: 'neverlive', resolved_at: null })]);
+    expect(alarms).toEqual([expect.objectContaining({ kind: 'capture_failed', severity: 'critical', mosque_id: 'neverlive1', resolved_at: null })]);
     expect(alarms[0].message).toMatch(/^Mosque neverlive: nothing was recorded\. The stream never came: .*404 Not Found/);
   });
 });
