@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../server/lib/clock';
 import { MAX_FLEET_RELAUNCHES } from '../../../server/modules/instances/relaunch';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { RemoteFleet } from './remote-fleet';
@@ -17,7 +18,6 @@ describe('the fleet relaunches recorders that end inside their window', () => {
   const config = { url: 'https://streams.example.org/relaunch/live.m3u8', duration: 600, width: 640, height: 360, mosque_id: 'relaunch1', method: 'api' };
 
   beforeEach(async () => {
-    const { ManualClock } = await import('../../../server/lib/clock');
     const clock = new ManualClock(at(0));
     fleet = new RemoteFleet(clock);
     t = await createTestApp({ clock, build: { captureDriver: fleet } });
