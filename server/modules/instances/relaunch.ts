@@ -68,8 +68,8 @@ export class FleetRelaunch {
       await this.repository.update(row.id, { state_reason: `Recorder ended early; relaunch failed: ${failureMessage(error)}`, updated_at: now.toISOString() });
       return true;
     }
-    const window = { start: Date.parse(row.window_start), end: Date.parse(row.window_end) };
-    await this.recordings.addRun(row.id, instance.recording, window, row.job_id);
+    // The row follows the new recorder first: were the server to stop before the run below is kept,
+    // the next pass must not launch yet another (it would lose that run's coverage, never a machine).
     await this.repository.update(row.id, {
       provider_instance_id: providerInstanceId,
       state: 'pending',
@@ -77,6 +77,7 @@ export class FleetRelaunch {
       state_reason: `Relaunched (${count} of ${MAX_FLEET_RELAUNCHES}) after the recorder ended early: ${instance.stateReason ?? 'no reason given'}`,
       updated_at: now.toISOString(),
     });
+    await this.recordings.addRun(row.id, instance.recording, { start: Date.parse(row.window_start), end: Date.parse(row.window_end) }, row.job_id);
     this.log.warn({ instanceId: row.id, previous: instance.providerInstanceId, providerInstanceId, count }, 'relaunched a recorder that ended inside its window');
     return true;
   }
