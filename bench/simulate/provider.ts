@@ -43,7 +43,10 @@ export interface Sermon {
 }
 
 export interface SimInstance {
+  /** The provider's id: a new one for every launch, as EC2 gives (a relaunch is another machine). */
   id: string;
+  /** The fleet's id it was launched for (a relaunch carries the same one). */
+  launchId: string;
   name: string;
   idempotencyKey: string;
   config: LaunchConfig;
@@ -74,6 +77,8 @@ export class SimulatedCaptureProvider implements CaptureProvider {
   readonly scope = 'simulated:season';
   /** The season drives reconciliation itself, on its accelerated clock. */
   readonly reconcileIntervalMs = 24 * 3600_000;
+  /** Like EC2: a recorder that dies is gone; the server's fleet must launch another. */
+  readonly supervisesRecorders = false;
   readonly sermons = new Map<string, Sermon>();
   private readonly byId = new Map<string, SimInstance>();
   private readonly listed = new Set<SimInstance>();
@@ -101,10 +106,11 @@ export class SimulatedCaptureProvider implements CaptureProvider {
     const window = { start: Date.parse(told.windowStart), end: Date.parse(told.windowEnd) };
     const stopAt = Math.min(window.end, crash ?? Infinity);
     const run = recordRun(sermon.stream, now, stopAt);
-    const id = options.launchId ?? `sim-${++this.counter}`;
+    const launchId = options.launchId ?? `sim-${this.counter + 1}`;
     const instance: SimInstance = {
-      id: `i-${id}`,
-      name: options.name ?? `simulated-${id}`,
+      id: `i-sim-${++this.counter}`,
+      launchId,
+      name: options.name ?? `simulated-${launchId}`,
       idempotencyKey: key,
       config,
       jobId: options.jobId ?? null,
@@ -207,7 +213,7 @@ export class SimulatedCaptureProvider implements CaptureProvider {
     const state: InstanceState = ended ? 'terminated' : now < instance.launchedAt + RECORDER.startupMs ? 'pending' : 'running';
     return {
       providerInstanceId: instance.id,
-      launchId: instance.id.slice(2),
+      launchId: instance.launchId,
       name: instance.name,
       state,
       stateReason: ended ? instance.endReason : null,
@@ -229,7 +235,7 @@ export class SimulatedCaptureProvider implements CaptureProvider {
 
   private launched(instance: SimInstance, existing: boolean): LaunchedInstance {
     return {
-      launchId: instance.id.slice(2),
+      launchId: instance.launchId,
       providerInstanceId: instance.id,
       name: instance.name,
       state: 'pending',

@@ -37,6 +37,7 @@ function coverage(instance: SimInstance, until: number) {
     coveredSeconds: seconds(covered),
     gaps,
     reconnects: Math.max(0, instance.connections - 1),
+    measuredUntil: new Date(end).toISOString(),
   };
 }
 
@@ -52,6 +53,7 @@ export function progressReading(instance: SimInstance, now: number): ProviderRec
     coveredSeconds: c.coveredSeconds,
     gaps: c.gaps,
     reconnects: c.reconnects,
+    measuredUntil: c.measuredUntil,
   };
 }
 
@@ -70,5 +72,6 @@ export function finalReading(instance: SimInstance): ProviderRecording {
     coveredSeconds: c.coveredSeconds,
     gaps: c.gaps,
     reconnects: c.reconnects,
+    measuredUntil: c.measuredUntil,
   };
 }

@@ -18,6 +18,12 @@ export interface CaptureProvider {
   readonly scope: string;
   /** How often the fleet should reconcile its table from `list()`. */
   readonly reconcileIntervalMs: number;
+  /**
+   * True when the driver itself starts again a recorder that dies inside its window (the local driver
+   * watches its processes). When false (EC2 and other remote fleets, where the server only learns of
+   * an end by listing), the fleet's reconcile pass relaunches it (modules/instances/relaunch.ts).
+   */
+  readonly supervisesRecorders: boolean;
   launch(config: LaunchConfig, options?: LaunchOptions): Promise<LaunchedInstance>;
   /** Asks the recorder to stop and finish its file; the instance goes stopping, then terminated. */
   terminate(instanceId: string, options?: { reason?: string }): Promise<void>;
@@ -86,6 +92,12 @@ export interface ProviderRecording {
   coveredSeconds?: number | null;
   gaps?: RecordingGap[];
   reconnects?: number;
+  /**
+   * The instant (ISO UTC) its coverage and gaps are measured up to (its end, or the reading's time
+   * while it records). A relaunched recording joins its runs' coverage by it; absent, the time the
+   * server read it is assumed.
+   */
+  measuredUntil?: string;
   /** Times the recorder was started again after it died inside its window. */
   relaunches?: number;
   /** Ended by an operator's terminate: what is missing was asked for, not a fault to alarm about. */

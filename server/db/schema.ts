@@ -156,6 +156,9 @@ export interface InstancesTable {
   state_reason: string | null;
   job_id: string | null;
   updated_at: string;
+  /** The recording window it was launched for (ISO UTC, migration 011): a relaunch records the same. */
+  window_start: string | null;
+  window_end: string | null;
 }
 
 export interface RecordingsTable {
@@ -177,6 +180,8 @@ export interface RecordingsTable {
   /** JSON array of {start, end, reason}: the parts of the window without media. */
   gaps: Generated<string>;
   reconnects: Generated<number>;
+  /** JSON array of the finished runs' readings when the fleet relaunched its recorder (migration 011). */
+  runs: Generated<string>;
   updated_at: string;
 }
 

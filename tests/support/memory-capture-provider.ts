@@ -30,6 +30,8 @@ export class MemoryCaptureProvider implements CaptureProvider {
   readonly scope = 'memory:bench';
   /** The benchmark reconciles by hand; the background pass never gets in the way of a measurement. */
   readonly reconcileIntervalMs = 3_600_000;
+  /** Its instances never die on their own: nothing for the fleet to relaunch. */
+  readonly supervisesRecorders = true;
   private readonly instances = new Map<string, MemoryInstance>();
   private counter = 0;
 

@@ -87,6 +87,8 @@ export class AwsCaptureProvider implements CaptureProvider {
   readonly kind = 'aws' as const;
   /** EC2 rate-limits Describe calls: reconcile every 10 s rather than every second. */
   readonly reconcileIntervalMs = 10_000;
+  /** A machine that dies takes its recorder with it: the fleet's reconcile pass launches a new one. */
+  readonly supervisesRecorders = false;
   readonly scope: string;
   private readonly client: EC2Client;
   /** Results of ended instances (read once from their console output; they never change). */
@@ -362,6 +364,7 @@ export class AwsCaptureProvider implements CaptureProvider {
           coveredSeconds: result.coverage?.coveredSeconds ?? null,
           gaps: result.coverage?.gaps ?? [],
           reconnects: result.coverage?.reconnects ?? 0,
+          measuredUntil: result.endedAt ?? undefined,
           stoppedByOperator: result.stopCause === 'operator',
         }
       : {

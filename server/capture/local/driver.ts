@@ -74,6 +74,8 @@ export interface LocalProviderOptions {
 export class LocalCaptureProvider implements CaptureProvider {
   readonly kind = 'local' as const;
   readonly reconcileIntervalMs = 1000;
+  /** Its recorder processes are relaunched here (supervisor.ts), in the same folder, so they carry on their pieces. */
+  readonly supervisesRecorders = true;
   readonly scope: string;
   readonly images: LocalImageStore;
   private readonly instancesDir: string;

@@ -10,6 +10,7 @@ import { recordingCoverageMigration } from './006_recording_coverage';
 import { alarmsMigration } from './007_alarms';
 import { fridayOutcomesMigration } from './008_friday_outcomes';
 import { alarmDeliveriesMigration } from './010_alarm_deliveries';
+import { captureRunsMigration } from './011_capture_runs';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, DialectMigration> = {
   '007_alarms': alarmsMigration,
   '008_friday_outcomes': fridayOutcomesMigration,
   '010_alarm_deliveries': alarmDeliveriesMigration,
+  '011_capture_runs': captureRunsMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

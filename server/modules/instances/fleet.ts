@@ -34,6 +34,10 @@ export class FleetCaptureProvider implements CaptureProvider {
     return this.driver.reconcileIntervalMs;
   }
 
+  get supervisesRecorders() {
+    return this.driver.supervisesRecorders;
+  }
+
   async launch(config: LaunchConfig, options: LaunchOptions = {}): Promise<LaunchedInstance> {
     const valid = launchConfigSchema.parse(config);
     const { row, existing } = await this.instances.launchOne(valid, {

@@ -2,10 +2,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Instance, InstanceDetails, LaunchConfig, TerminateResult } from '../../../contract/instances';
 import { failureMessage, providerHttpError } from '../../capture/http-errors';
 import { newId } from '../../capture/ids';
-import type { CaptureProvider, ProviderInstance } from '../../capture/provider';
+import { recordingWindow, type CaptureProvider, type ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/http-error';
 import type { RecordingsService } from '../recordings/service';
+import { FleetRelaunch } from './relaunch';
 import { ACTIVE_STATES, runtimeHours, toInstance, type InstanceListRow, type InstanceRow, type InstancesRepository } from './repository';
 
 /** Instances the list (and each instance_status_update) carries: the newest ones. */
@@ -59,6 +60,7 @@ export class InstancesService {
   private listCache: { rows: Promise<InstanceListRow[]>; generation: number; expires: number } | undefined;
   private listMemo: { rows: InstanceListRow[]; at: number; list: Instance[] } | undefined;
   private readonly events: FleetEvents;
+  private readonly relaunch: FleetRelaunch;
 
   constructor(
     private readonly repository: InstancesRepository,
@@ -70,6 +72,7 @@ export class InstancesService {
     /** Refuses stream URLs a recorder must not open (stream-url-guard.ts); throws the 400 to answer. */
     private readonly checkStreamUrl: (url: string) => Promise<void>,
   ) {
+    this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log);
     // Every write here is followed by one of these two events: they retire the cached list first.
     this.events = {
       instancesChanged: () => {
@@ -180,6 +183,8 @@ export class InstancesService {
     const id = newId('cap');
     const now = this.clock.now().toISOString();
     const name = `capture-${config.mosque_id ?? 'adhoc'}-${id.slice(-6)}`;
+    // Kept so that a relaunch (relaunch.ts) records the same window.
+    const window = recordingWindow(config, options, this.clock.now());
     try {
       await this.repository.insert({
         id,
@@ -202,6 +207,8 @@ export class InstancesService {
         state_reason: null,
         job_id: jobId,
         updated_at: now,
+        window_start: window.windowStart,
+        window_end: window.windowEnd,
       });
     } catch (error) {
       // Two servers launching one job: the unique job_id decides, the loser returns the winner's instance.
@@ -381,9 +388,17 @@ export class InstancesService {
         if (!row) continue;
         instancesChanged = true;
       }
+      // A recorder this row had before the fleet relaunched it (EC2 lists ended machines for a while):
+      // its reading was kept when it ended, and its end is not the row's.
+      if (row.provider_instance_id && row.provider_instance_id !== instance.providerInstanceId) continue;
       handled.add(row.id);
+      if (await this.relaunch.handle(row, instance)) {
+        instancesChanged = true;
+        recordingsChanged = true;
+        continue;
+      }
       if (await this.apply(row, instance)) instancesChanged = true;
-      if (instance.recording && (await this.recordings.applyReading(row.id, instance.recording, row.job_id))) recordingsChanged = true;
+      if (instance.recording && (await this.recordings.applyReading(row.id, instance.recording, row.job_id, windowOf(row)))) recordingsChanged = true;
     }
 
     const now = this.clock.now();
@@ -393,7 +408,7 @@ export class InstancesService {
       const reason = row.provider_instance_id ? 'The provider no longer reports this instance' : 'The launch did not complete';
       if (age < (row.provider_instance_id ? VANISHED_GRACE_MS : LAUNCH_ABANDONED_MS)) continue;
       await this.repository.update(row.id, { state: 'terminated', ended_at: now.toISOString(), state_reason: reason, updated_at: now.toISOString() });
-      if (await this.recordings.markEnded(row.id, reason)) recordingsChanged = true;
+      if (await this.recordings.markEnded(row.id, reason, windowOf(row))) recordingsChanged = true;
       instancesChanged = true;
     }
     if (instancesChanged) this.events.instancesChanged();
@@ -446,6 +461,9 @@ export class InstancesService {
       state_reason: 'Adopted: found running without a record',
       job_id: null,
       updated_at: now,
+      // Its window is not known here: an adopted recorder is not relaunched.
+      window_start: null,
+      window_end: null,
     });
     await this.recordings.create({
       id: newId('rec'),
@@ -475,4 +493,9 @@ export class InstancesService {
   runtimeHoursOf(row: InstanceRow): number {
     return runtimeHours(row, this.clock.now());
   }
+}
+
+/** The window a row was launched for, as milliseconds (rows from before migration 011 have none). */
+function windowOf(row: InstanceRow): { start: number; end: number } | null {
+  return row.window_start && row.window_end ? { start: Date.parse(row.window_start), end: Date.parse(row.window_end) } : null;
 }

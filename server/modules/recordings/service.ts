@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
 import type { RecordingAlarms } from './alarms';
 import { toRecording, type RecordingFilter, type RecordingRow, type RecordingsRepository } from './repository';
+import { parseRuns, toRun, unionOfRuns, type Window } from './runs';
 
 /** How often a recording's growing size and duration are written while it records. */
 const PROGRESS_WRITE_MS = 5000;
@@ -64,9 +65,10 @@ export class RecordingsService {
    * Applies what the driver reports. Returns true when the row changed. Progress (bytes, seconds)
    * of a recording in progress is written at most every 5 s; a change of status at once.
    */
-  async applyReading(instanceId: string, reading: ProviderRecording, jobId: string | null = null): Promise<boolean> {
+  async applyReading(instanceId: string, driverReading: ProviderRecording, jobId: string | null = null, window: Window | null = null): Promise<boolean> {
     const row = await this.repository.findByInstance(instanceId);
     if (!row || row.status !== 'recording') return false;
+    const reading = this.joinRuns(row, driverReading, window);
     await this.alarms?.check(row, reading, jobId);
     const ended = reading.status !== 'recording';
     // The final size is the joined file's, which may be smaller than the pieces were.
@@ -98,10 +100,46 @@ export class RecordingsService {
     return true;
   }
 
-  /** Ends a recording whose instance vanished without a final reading. */
-  async markEnded(instanceId: string, reason: string): Promise<boolean> {
+  /**
+   * Keeps the reading of a run that ended inside its window, now that the fleet started another
+   * (relaunch.ts); shows what the runs covered so far and raises the recorder_died alarm.
+   */
+  async addRun(instanceId: string, reading: ProviderRecording | null, window: Window, jobId: string | null): Promise<boolean> {
     const row = await this.repository.findByInstance(instanceId);
     if (!row || row.status !== 'recording') return false;
+    const runs = parseRuns(row.runs);
+    const now = this.clock.now().getTime();
+    runs.push(toRun(reading, runs.length > 0 ? Date.parse(runs[runs.length - 1].relaunchedAt) : window.start, now, window, now));
+    const joined = unionOfRuns(runs, window, { status: 'recording', bytes: 0, mediaSeconds: null, filePath: null, reason: null }, false);
+    await this.alarms?.check(row, { ...joined, relaunches: runs.length }, jobId);
+    await this.repository.update(row.id, {
+      runs: JSON.stringify(runs),
+      covered_seconds: joined.coveredSeconds,
+      expected_seconds: joined.expectedSeconds,
+      gaps: JSON.stringify(joined.gaps),
+      reconnects: joined.reconnects,
+      updated_at: new Date(now).toISOString(),
+    });
+    return true;
+  }
+
+  /** The reading of the current run joined with the runs before it, when the fleet relaunched its recorder. */
+  private joinRuns(row: RecordingRow, reading: ProviderRecording, window: Window | null): ProviderRecording {
+    const runs = parseRuns(row.runs);
+    if (runs.length === 0 || !window) return reading;
+    const now = this.clock.now().getTime();
+    const current = toRun(reading, Date.parse(runs[runs.length - 1].relaunchedAt), now, window, now);
+    return unionOfRuns([...runs, current], window, reading, reading.status !== 'recording');
+  }
+
+  /** Ends a recording whose instance vanished without a final reading. */
+  async markEnded(instanceId: string, reason: string, window: Window | null = null): Promise<boolean> {
+    const row = await this.repository.findByInstance(instanceId);
+    if (!row || row.status !== 'recording') return false;
+    if (window && parseRuns(row.runs).length > 0) {
+      // Its earlier runs covered something: the outcome is theirs, the vanished run adding nothing.
+      return this.applyReading(instanceId, { status: 'failed', bytes: Number(row.bytes), mediaSeconds: null, filePath: null, reason }, null, window);
+    }
     const status: RecordingStatus = Number(row.bytes) > 0 ? 'partial' : 'failed';
     const now = this.clock.now().toISOString();
     await this.repository.update(row.id, { status, reason, ended_at: now, updated_at: now });

@@ -6,6 +6,7 @@ import {
   DescribeInstancesCommand,
   DescribeSnapshotsCommand,
   EC2Client,
+  TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amiListResponseSchema } from '../../../contract/ami';
@@ -183,5 +184,42 @@ describe('aws capture driver against moto', () => {
         await endpoint.close();
       }
     }
+  });
+
+  it('relaunches a capture whose EC2 instance ended inside its window: a new instance for the same row and recording, none after the window', async () => {
+    const config = { ...CONFIG, mosque_id: 'relaunchmosque', method: 'api', duration: 600 };
+    const windowStart = t.clock.now();
+    const launched = await t.app.ctx.capture.launch(config, { idempotencyKey: 'relaunch-aws' });
+    await t.app.ctx.instances.reconcile();
+    const recording = await t.app.ctx.recordings.forInstance(launched.launchId);
+    // The machine dies (not an operator's terminate through the console) with the window still open.
+    await ec2.send(new TerminateInstancesCommand({ InstanceIds: [launched.providerInstanceId] }));
+    t.clock.set(new Date(windowStart.getTime() + 120_000));
+    await t.app.ctx.instances.reconcile();
+
+    const tagged = async () =>
+      (await ec2.send(new DescribeInstancesCommand({ Filters: [{ Name: 'tag:launch-id', Values: [launched.launchId] }] }))).Reservations?.flatMap((r) => r.Instances ?? []) ?? [];
+    const replacement = (await tagged()).find((i) => i.InstanceId !== launched.providerInstanceId);
+    expect(replacement?.State?.Name).toMatch(/pending|running/);
+    const tags = Object.fromEntries((replacement?.Tags ?? []).map((tag) => [tag.Key, tag.Value]));
+    expect(tags).toMatchObject({ 'launch-id': launched.launchId, 'recording-id': recording?.id, mosque_id: 'relaunchmosque' });
+    const row = await t.app.ctx.db.kysely.selectFrom('instances').selectAll().where('id', '=', launched.launchId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ provider_instance_id: replacement?.InstanceId, state: 'pending' });
+    expect(await t.app.ctx.recordings.list({ limit: 10, instance_id: launched.launchId })).toEqual([expect.objectContaining({ id: recording?.id, status: 'recording' })]);
+
+    // The next pass maps the new machine to the same row, the ended one is left alone.
+    await t.app.ctx.instances.reconcile();
+    expect(await t.app.ctx.db.kysely.selectFrom('instances').select(['provider_instance_id', 'state']).where('id', '=', launched.launchId).executeTakeFirstOrThrow()).toEqual({
+      provider_instance_id: replacement?.InstanceId,
+      state: 'running',
+    });
+
+    // Within the window's last minute: the end stands.
+    t.clock.set(new Date(windowStart.getTime() + 570_000));
+    await ec2.send(new TerminateInstancesCommand({ InstanceIds: [replacement?.InstanceId as string] }));
+    await t.app.ctx.instances.reconcile();
+    expect(await tagged()).toHaveLength(2);
+    expect(await t.app.ctx.db.kysely.selectFrom('instances').select('state').where('id', '=', launched.launchId).executeTakeFirstOrThrow()).toEqual({ state: 'terminated' });
+    expect((await t.app.ctx.recordings.forInstance(launched.launchId))?.status).toMatch(/partial|failed/);
   });
 });

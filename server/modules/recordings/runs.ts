@@ -1,0 +1,137 @@
+import type { RecordingGap } from '../../../contract/instances';
+import type { ProviderRecording } from '../../capture/provider';
+import { outcomeFromCoverage } from '../../capture/recorder-coverage';
+
+/*
+ * A recording whose recorder the fleet relaunched (relaunch.ts) is made of runs, each reporting its
+ * own coverage of the whole window. The recording is what they covered together: a moment is a gap
+ * only when no run covered it. Each finished run's reading is kept on the recording (column `runs`),
+ * so a server restart does not lose what an earlier run covered.
+ */
+
+/** Holes shorter than this are counted as uncovered but not listed (as the recorder does). */
+const MIN_LISTED_GAP_MS = 2000;
+export const RECORDER_DOWN = 'Recorder was down';
+
+/** One finished run, as stored. */
+export interface RunRecord {
+  /** When it started recording for this window (the first run: the window's start). */
+  from: string;
+  /** What its coverage was measured up to. */
+  until: string;
+  coveredSeconds: number;
+  /** Its gaps inside [from, until]. */
+  gaps: RecordingGap[];
+  reconnects: number;
+  reason: string | null;
+  /** When the run after it was started. */
+  relaunchedAt: string;
+}
+
+export interface Window {
+  start: number;
+  end: number;
+}
+
+export function parseRuns(text: string): RunRecord[] {
+  try {
+    const runs = JSON.parse(text) as unknown;
+    return Array.isArray(runs) ? (runs as RunRecord[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const clamp = (ms: number, window: Window) => Math.min(window.end, Math.max(window.start, ms));
+
+/**
+ * A run from a driver's reading. A reading without coverage (a machine gone before its recorder
+ * reported, say) covered nothing: all of its span is a gap with its reason.
+ */
+export function toRun(reading: ProviderRecording | null, from: number, readAt: number, window: Window, relaunchedAt: number): RunRecord {
+  const until = Math.max(from, clamp(reading?.measuredUntil ? Date.parse(reading.measuredUntil) : readAt, window));
+  const known = reading?.coveredSeconds !== null && reading?.coveredSeconds !== undefined;
+  const gaps = known
+    ? (reading.gaps ?? []).flatMap((gap) => {
+        const start = Math.max(from, Date.parse(gap.start));
+        const end = Math.min(until, Date.parse(gap.end));
+        return end > start ? [{ start: iso(start), end: iso(end), reason: gap.reason }] : [];
+      })
+    : until > from
+      ? [{ start: iso(from), end: iso(until), reason: reading?.reason ?? RECORDER_DOWN }]
+      : [];
+  return {
+    from: iso(from),
+    until: iso(until),
+    coveredSeconds: known ? Number(reading.coveredSeconds) : 0,
+    gaps,
+    reconnects: reading?.reconnects ?? 0,
+    reason: reading?.reason ?? null,
+    relaunchedAt: iso(relaunchedAt),
+  };
+}
+
+interface Span {
+  start: number;
+  end: number;
+}
+
+/** The media spans a run's reading implies: its span minus its gaps. */
+function coveredSpans(run: RunRecord): Span[] {
+  const spans: Span[] = [];
+  let cursor = Date.parse(run.from);
+  for (const gap of [...run.gaps].sort((a, b) => a.start.localeCompare(b.start))) {
+    if (Date.parse(gap.start) > cursor) spans.push({ start: cursor, end: Date.parse(gap.start) });
+    cursor = Math.max(cursor, Date.parse(gap.end));
+  }
+  if (Date.parse(run.until) > cursor) spans.push({ start: cursor, end: Date.parse(run.until) });
+  return spans;
+}
+
+/** Why [at, …) has no media: the reason of the run alive then, else the recorder was down. */
+function reasonAt(at: number, runs: RunRecord[]): string {
+  const alive = runs.filter((run) => Date.parse(run.from) <= at && at < Date.parse(run.until)).at(-1);
+  const gap = alive?.gaps.find((g) => Date.parse(g.start) <= at && at < Date.parse(g.end));
+  return gap?.reason ?? RECORDER_DOWN;
+}
+
+/**
+ * The recording's reading from all its runs (the current one last). Covered seconds are those of the
+ * runs' joined spans less every run's unlisted short holes, so the union never claims more than the
+ * media hold. `ended`: the window is over for this recording, so what no run reached is a gap too.
+ */
+export function unionOfRuns(runs: RunRecord[], window: Window, latest: ProviderRecording, ended: boolean): ProviderRecording {
+  const spans = runs.flatMap(coveredSpans).sort((a, b) => a.start - b.start);
+  const until = ended ? window.end : Math.max(...runs.map((run) => Date.parse(run.until)));
+  let coveredMs = 0;
+  let cursor = window.start;
+  const gaps: RecordingGap[] = [];
+  const hole = (end: number) => {
+    if (end - cursor >= MIN_LISTED_GAP_MS) gaps.push({ start: iso(cursor), end: iso(end), reason: reasonAt(cursor, runs) });
+  };
+  for (const span of spans) {
+    if (span.start > cursor) hole(Math.min(span.start, until));
+    if (span.end > cursor) {
+      coveredMs += span.end - Math.max(cursor, span.start);
+      cursor = span.end;
+    }
+  }
+  if (until > cursor) hole(until);
+  const unlistedMs = runs.reduce((sum, run) => {
+    const gapMs = run.gaps.reduce((g, gap) => g + Date.parse(gap.end) - Date.parse(gap.start), 0);
+    return sum + Math.max(0, Date.parse(run.until) - Date.parse(run.from) - gapMs - run.coveredSeconds * 1000);
+  }, 0);
+  const coverage = {
+    expectedSeconds: Math.round((window.end - window.start) / 100) / 10,
+    coveredSeconds: Math.max(0, Math.round((coveredMs - unlistedMs) / 100) / 10),
+    gaps,
+    reconnects: runs.reduce((sum, run) => sum + run.reconnects, 0),
+  };
+  const relaunches = runs.length - 1;
+  if (latest.status === 'recording') return { ...latest, ...coverage, relaunches, measuredUntil: iso(until) };
+  const stopReason = latest.stoppedByOperator ? latest.reason : null;
+  const outcome = outcomeFromCoverage(coverage, latest.reason, stopReason);
+  const reason = outcome.reason ? `${outcome.reason} (the recorder was relaunched ${relaunches} time(s))` : null;
+  return { ...latest, ...coverage, relaunches, status: outcome.status, reason, measuredUntil: iso(until) };
+}
