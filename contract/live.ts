@@ -5,6 +5,9 @@ import { instanceSchema, recordingSchema } from './instances';
 
 /** Largest websocket frame the server accepts from a console. */
 export const LIVE_MAX_FRAME_BYTES = 64 * 1024;
+/** Close code for a frame over LIVE_MAX_FRAME_BYTES (RFC 6455: message too big). */
+export const LIVE_CLOSE_TOO_BIG = 1009;
+export const LIVE_TOO_BIG_MESSAGE = 'Message too large: at most 64 KiB';
 /** Close code for a socket that did not authenticate (policy violation). */
 export const LIVE_CLOSE_UNAUTHORIZED = 1008;
 /** How long the server waits for the first `client_connected` message. */

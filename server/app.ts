@@ -2,7 +2,6 @@ import path from 'node:path';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import fastifyWebsocket from '@fastify/websocket';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { LIVE_MAX_FRAME_BYTES } from '../contract/live';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, sqlitePath } from './db';
@@ -17,6 +16,7 @@ import { SessionsRepository } from './modules/auth/sessions-repository';
 import { SessionTokens } from './modules/auth/tokens';
 import { LiveHub } from './modules/live/hub';
 import { registerLiveRoutes } from './modules/live/routes';
+import { LIVE_SOCKET_HARD_LIMIT } from './modules/live/connection';
 import { UsersRepository } from './modules/users/repository';
 import { registerUserRoutes } from './modules/users/routes';
 import { UsersService } from './modules/users/service';
@@ -155,7 +155,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   monitoring.registerHealthCheck('activity_log', activity.healthCheck);
   app.addHook('onReady', async () => monitoring.start(options.healthCheckIntervalMs ?? MONITORING_POLL_MS));
   app.addHook('preClose', () => monitoring.stop());
-  await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_MAX_FRAME_BYTES } });
+  await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_SOCKET_HARD_LIMIT } });
   app.addHook('preClose', () => hub.closeAll(1001, 'Server shutting down'));
 
   registerAuthRoutes(app, { auth, users, activity, dataDir: config.dataDir });

@@ -1,6 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
-import { clientMessageSchema, LIVE_AUTH_TIMEOUT_MS, LIVE_CLOSE_UNAUTHORIZED, type ClientMessage } from '../../../contract/live';
+import {
+  clientMessageSchema,
+  LIVE_AUTH_TIMEOUT_MS,
+  LIVE_CLOSE_TOO_BIG,
+  LIVE_CLOSE_UNAUTHORIZED,
+  LIVE_MAX_FRAME_BYTES,
+  LIVE_TOO_BIG_MESSAGE,
+  type ClientMessage,
+} from '../../../contract/live';
 import type { Clock } from '../../lib/clock';
 import { findUnsafeText } from '../../plugins/input-guard';
 import type { SessionService } from '../auth/session-service';
@@ -17,6 +25,14 @@ export interface ConnectionDeps {
   sessions: SessionService;
   clock: Clock;
   log: FastifyBaseLogger;
+}
+
+/** Frames ws reads whole before handing them over; beyond this it closes with 1009 by itself. */
+export const LIVE_SOCKET_HARD_LIMIT = 16 * LIVE_MAX_FRAME_BYTES;
+
+function rawSize(raw: RawData): number {
+  if (Array.isArray(raw)) return raw.reduce((sum, part) => sum + part.length, 0);
+  return raw instanceof ArrayBuffer ? raw.byteLength : raw.length;
 }
 
 function parse(raw: RawData): ClientMessage | undefined {
@@ -50,6 +66,14 @@ export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
   });
 
   socket.on('message', (raw) => {
+    // ws itself refuses frames over LIVE_SOCKET_HARD_LIMIT without a word; up to that, a frame over the
+    // console's limit is answered in the API's error shape and closed with a reason a person can read.
+    if (rawSize(raw) > LIVE_MAX_FRAME_BYTES) {
+      // Nothing is sent before sign-in; the close reason says it either way.
+      if (client) hub.send(client, { type: 'error', message: LIVE_TOO_BIG_MESSAGE });
+      socket.close(LIVE_CLOSE_TOO_BIG, LIVE_TOO_BIG_MESSAGE);
+      return;
+    }
     const now = Date.now();
     if (now - windowStart >= 1000) {
       windowStart = now;

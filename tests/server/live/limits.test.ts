@@ -12,9 +12,16 @@ describe('live socket /ws: limits and session end', () => {
   });
   afterAll(() => t.close());
 
-  it('closes a socket that sends a frame over 64 KiB with 1009', async () => {
+  it('closes a socket that sends a frame over 64 KiB with 1009, saying why', async () => {
     const client = await connectAs(url, await t.login());
     client.send({ action: 'ping', timestamp: 'x'.repeat(LIVE_MAX_FRAME_BYTES + 1) });
+    expect(await client.closed).toEqual({ code: 1009, reason: 'Message too large: at most 64 KiB' });
+    expect(client.received.at(-1)).toEqual({ type: 'error', message: 'Message too large: at most 64 KiB' });
+  });
+
+  it('closes a frame far over the limit with 1009 before reading it all', async () => {
+    const client = await connectAs(url, await t.login());
+    client.send('x'.repeat(LIVE_MAX_FRAME_BYTES * 16 + 1));
     expect((await client.closed).code).toBe(1009);
   });
 
