@@ -24,11 +24,13 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
+import { errorFields } from '../../api/client';
+import { fieldsUnder } from '../../lib/field-errors';
 import { readyToRecord } from '../../lib/ready-to-record';
 import { useNotify } from '../../notifications/context';
 import { configFileName, downloadJson } from './download';
 import { GenerateDialog } from './GenerateDialog';
-import { createPayload, EMPTY_MOSQUE_FORM, formFromMosque, updatePayload, type MosqueFormValues } from './mosque-form';
+import { createPayload, EMPTY_MOSQUE_FORM, formFromMosque, updatePayload, type MosqueFormErrors, type MosqueFormValues } from './mosque-form';
 import { MosqueFormDialog } from './MosqueFormDialog';
 import { MosquesTable } from './MosquesTable';
 
@@ -67,9 +69,17 @@ export default function ConfigPage() {
     mosques.isError && mosques.errorUpdatedAt !== dismissedError ? mosqueErrorMessage(mosques.error, MOSQUE_MESSAGES.loadFailed) : null;
 
   const openForm = (next: FormState) => {
+    // A refusal belongs to the form it answered, not to the next one.
+    createMosque.reset();
+    updateMosque.reset();
     setFormKey((key) => key + 1);
     setForm(next);
   };
+
+  const refusedFields = useMemo(
+    () => fieldsUnder(errorFields(form?.mode === 'edit' ? updateMosque.error : createMosque.error)) as MosqueFormErrors,
+    [form?.mode, updateMosque.error, createMosque.error],
+  );
 
   const save = (values: MosqueFormValues) => {
     if (form?.mode === 'edit') {
@@ -166,6 +176,7 @@ export default function ConfigPage() {
           saving={createMosque.isPending || updateMosque.isPending}
           onCancel={() => setForm(null)}
           onSubmit={save}
+          serverErrors={refusedFields}
         />
       )}
       <ConfirmDialog

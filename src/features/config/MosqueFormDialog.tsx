@@ -22,7 +22,7 @@ import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { LanguagesField } from './LanguagesField';
 import { LocationFields } from './LocationFields';
 import { METHOD_LABELS } from './methods';
-import { hasErrors, parseCoordinate, validateMosqueForm, type MosqueFormValues } from './mosque-form';
+import { hasErrors, parseCoordinate, validateMosqueForm, type MosqueFormErrors, type MosqueFormValues } from './mosque-form';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { useCoordinateLookup } from './useCoordinateLookup';
 
@@ -35,12 +35,14 @@ interface MosqueFormDialogProps {
   onCancel: () => void;
   /** With the mosque_id filled in (the Add dialog's generated one). */
   onSubmit: (values: MosqueFormValues) => void;
+  /** The server's sentences for the fields it refused, shown beside each field until it is edited. */
+  serverErrors?: MosqueFormErrors;
 }
 
 const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 } as const;
 
 /** "Add New Mosque" / "Edit Mosque" (SPEC.md sections 2, 3 and 5). Mount it with a key per opening. */
-export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit }: MosqueFormDialogProps) {
+export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, serverErrors = {} }: MosqueFormDialogProps) {
   const editing = mode === 'edit';
   const [values, setValues] = useState<MosqueFormValues>(initial);
   const [touched, setTouched] = useState<ReadonlySet<keyof MosqueFormValues>>(new Set());
@@ -50,12 +52,23 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit }: 
 
   const apply = useCallback((patch: Partial<MosqueFormValues>) => setValues((current) => ({ ...current, ...patch })), []);
   const lookup = useCoordinateLookup(apply);
-  const set = <K extends keyof MosqueFormValues>(field: K, value: MosqueFormValues[K]) => apply({ [field]: value } as Partial<MosqueFormValues>);
+  const [editedSinceRefusal, setEditedSinceRefusal] = useState<ReadonlySet<keyof MosqueFormValues>>(new Set());
+  const [refusal, setRefusal] = useState(serverErrors);
+  if (refusal !== serverErrors) {
+    // A new answer from the server: its field errors show again until their fields are edited.
+    setRefusal(serverErrors);
+    setEditedSinceRefusal(new Set());
+  }
+  const set = <K extends keyof MosqueFormValues>(field: K, value: MosqueFormValues[K]) => {
+    apply({ [field]: value } as Partial<MosqueFormValues>);
+    setEditedSinceRefusal((current) => (current.has(field) ? current : new Set(current).add(field)));
+  };
   const touch = (field: keyof MosqueFormValues) => setTouched((current) => (current.has(field) ? current : new Set(current).add(field)));
 
   const complete = { ...values, mosque_id: mosqueId };
-  const errors = validateMosqueForm(complete, editing);
-  const shown = (field: 'name' | 'languages') => (touched.has(field) ? errors[field] : undefined);
+  const stillRefused = Object.fromEntries(Object.entries(serverErrors).filter(([field]) => !editedSinceRefusal.has(field as keyof MosqueFormValues)));
+  const errors: MosqueFormErrors = { ...stillRefused, ...validateMosqueForm(complete, editing) };
+  const shown = (field: 'name' | 'languages') => (touched.has(field) || field in stillRefused ? errors[field] : undefined);
   const busy = saving || lookup.extracting || lookup.geocoding;
 
   const changeLocation = (field: 'google_maps_url' | 'latitude' | 'longitude' | 'timezone' | 'city' | 'district' | 'country', value: string) => {
@@ -156,7 +169,8 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit }: 
               label="ID Token (stream source)"
               value={values.ID_token}
               onChange={(event) => set('ID_token', event.target.value)}
-              helperText="A stream URL, or the channel identifier that the stream URL template completes"
+              error={Boolean(errors.ID_token)}
+              helperText={errors.ID_token ?? 'A stream URL, or the channel identifier that the stream URL template completes'}
               slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
               fullWidth
             />

@@ -284,3 +284,27 @@ describe('Add New Mosque: saving', { timeout: 40_000 }, () => {
     expect(mockMosques()).toHaveLength(3);
   });
 });
+
+describe('Add New Mosque: the server refuses a field', { timeout: 40_000 }, () => {
+  it('shows the server’s sentence beside that field until it is edited, and keeps the dialog open', async () => {
+    const detail = 'Request body is invalid: ID_token: ID token must not contain spaces';
+    server.use(
+      http.post('/api/config/mosques', () =>
+        HttpResponse.json({ success: false, detail, error: detail, fields: { ID_token: 'ID token must not contain spaces' } }, { status: 400 }),
+      ),
+    );
+    const { user } = await openAdd();
+    await user.type(field(/Name \(English\)/), 'Al Noor Mosque');
+    await user.type(field(/Languages/), 'ar{Enter}');
+    await user.type(field(/ID Token/), 'has spaces');
+    await user.click(addButton());
+    await screen.findByText('ID token must not contain spaces');
+    expect(field(/ID Token/)).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByRole('dialog', { name: 'Add New Mosque' })).toBeInTheDocument();
+    expect(addButton()).toBeDisabled();
+    await user.clear(field(/ID Token/));
+    await user.type(field(/ID Token/), 'UCalnoor');
+    expect(screen.queryByText('ID token must not contain spaces')).not.toBeInTheDocument();
+    expect(addButton()).toBeEnabled();
+  });
+});
