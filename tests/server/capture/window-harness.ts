@@ -58,7 +58,9 @@ export const atSecond = (recording: Recording, instant: string) => (Date.parse(i
 export function expectPlayableFile(file: string, recording: Recording): void {
   const probe = ffprobe(file);
   expect(probe).toMatchObject({ width: 320, height: 240 });
-  expect(Math.abs(probe.duration - (recording.covered_seconds ?? 0)), `file ${probe.duration} s, covered ${recording.covered_seconds} s`).toBeLessThanOrEqual(3);
+  // A reconnected or relaunched reader starts a few HLS segments behind the live edge, so the file may
+  // repeat a few seconds that coverage (measured on the wall clock) counts once.
+  expect(Math.abs(probe.duration - (recording.covered_seconds ?? 0)), `file ${probe.duration} s, covered ${recording.covered_seconds} s`).toBeLessThanOrEqual(6);
   expect(decodesCleanly(file)).toBe(true);
   expect(recording.download_url).toBe(`/api/recordings/${recording.id}/file`);
 }
