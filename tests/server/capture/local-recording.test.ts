@@ -142,7 +142,8 @@ describe('local capture driver', () => {
   it('a stream that cannot be opened fails with the reason once its window closes', async () => {
     const missing = source.url.replace('live.m3u8', 'missing.m3u8');
     const launched = await launch({ url: missing, duration: 8, width: 320, height: 240 });
-    const ended = await until(launched.id, 'to fail', (d) => d.state === 'stopped');
+    // The instance and its recording are reconciled one after the other: wait for both.
+    const ended = await until(launched.id, 'to fail', (d) => d.state === 'stopped' && d.recording?.status !== 'recording');
     expect(ended.running_at).toBeNull();
     expect(ended.recording).toMatchObject({ status: 'failed', covered_seconds: 0, bytes: 0, download_url: null });
     expect(ended.recording?.reason).toMatch(/^The stream never came: .*(404|not found)/i);
