@@ -48,7 +48,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 const statCard = (page: Page, title: string): Locator =>
   page.locator('.MuiCard-root').filter({ has: page.locator('p', { hasText: new RegExp(`^${title}$`) }) });
-const cardValue = (page: Page, title: string) => statCard(page, title).locator('p.MuiTypography-h4').textContent();
+const cardValue = (page: Page, title: string) => statCard(page, title).locator('.MuiTypography-h4').textContent();
 
 describe('Config Generator in the browser', () => {
   let shortLinks: Awaited<ReturnType<typeof startShortLinkServer>>;

@@ -19,7 +19,7 @@ type FakeGithub = Awaited<ReturnType<typeof startFakeGithub>>;
 const statCard = (page: Page, title: string): Locator =>
   page.locator('.MuiCard-root').filter({ has: page.locator('p', { hasText: new RegExp(`^${title}$`) }) });
 
-const cardValue = (page: Page, title: string): Locator => statCard(page, title).locator('p.MuiTypography-h4');
+const cardValue = (page: Page, title: string): Locator => statCard(page, title).locator('.MuiTypography-h4');
 
 describe('Dashboard, Monitoring and GitHub in the browser', () => {
   let github: FakeGithub;

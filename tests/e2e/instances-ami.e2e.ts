@@ -12,7 +12,7 @@ import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, start
 
 const statCard = (page: Page, title: string): Locator =>
   page.locator('.MuiCard-root').filter({ has: page.locator('p', { hasText: new RegExp(`^${title}$`) }) });
-const cardValue = (page: Page, title: string) => statCard(page, title).locator('p.MuiTypography-h4').textContent();
+const cardValue = (page: Page, title: string) => statCard(page, title).locator('.MuiTypography-h4').textContent();
 
 async function shoot(page: Page, name: string): Promise<void> {
   await closeNotifications(page);
@@ -118,6 +118,8 @@ describe('Instances and AMI Manager in the browser', () => {
     await logs.getByText('Last 100 lines, refreshed every 5 seconds').waitFor();
     const log = logs.getByRole('log');
     await expect.poll(async () => (await log.locator('div').count()) > 0, { timeout: 15_000 }).toBe(true);
+    // The recorder's piece bookkeeping is folded away by default; with every line shown, a new piece opens every few seconds.
+    await logs.getByLabel('Show every line').check();
     const before = await log.textContent();
     // Live: new lines arrive by themselves while the capture runs.
     await expect.poll(async () => (await log.textContent()) !== before, { timeout: 20_000, interval: 1000 }).toBe(true);
@@ -194,7 +196,7 @@ describe('Instances and AMI Manager in the browser', () => {
     await amiRow.getByText(/^mosque-recorder-\d{8}-\d{6}$/).waitFor();
     await expect.poll(() => cardValue(page, 'Total AMIs')).toBe('1');
     expect(await cardValue(page, 'Available')).toBe('1');
-    expect(await statCard(page, 'Latest Version').locator('p.MuiTypography-h4').textContent()).toBe('1.0.0');
+    expect(await statCard(page, 'Latest Version').locator('.MuiTypography-h4').textContent()).toBe('1.0.0');
     await shoot(page, 'ami-list');
 
     await amiRow.getByRole('button', { name: `Delete ${amiId}` }).click();
