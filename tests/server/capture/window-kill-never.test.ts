@@ -57,7 +57,7 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
     expect(logs).toMatch(/relaunched \(1\); continuing/);
     const alarms = (await h.t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === id);
     expect(alarms).toContainEqual(
-      expect.objectContaining({ kind: 'recorder_died', severity: 'warning', mosque_id: 'killedrec1', message: 'Mosque killedrec: the recorder died inside its window and was started again (1 time(s))' }),
+      expect.objectContaining({ kind: 'recorder_died', severity: 'warning', mosque_id: 'killedrec1', message: 'Mosque killedrec1: the recorder died inside its window and was started again (1 time(s))' }),
     );
   });
 
