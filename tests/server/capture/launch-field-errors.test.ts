@@ -3,7 +3,7 @@ import { errorBodySchema } from '../../../contract/common';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** A refused body names each offending field, so the console can show the sentence beside it. */
-describe('field errors of an invalid request body', () => {
+describe('refused launches: field errors and unknown mosques', () => {
   let t: TestApp;
   let admin: string;
   beforeAll(async () => {
@@ -30,16 +30,6 @@ describe('field errors of an invalid request body', () => {
     expect(response.statusCode).toBeGreaterThanOrEqual(400);
     expect(response.json()).not.toHaveProperty('fields');
   });
-});
-
-describe('a launch names only mosques that exist', () => {
-  let t: TestApp;
-  let admin: string;
-  beforeAll(async () => {
-    t = await createTestApp();
-    admin = await t.login();
-  });
-  afterAll(() => t.close());
 
   it('refuses an unknown mosque id with 400 and a sentence, and launches nothing', async () => {
     const response = await t.request({
