@@ -53,6 +53,7 @@ import { createCaptureModule, registerCaptureModule } from './modules/instances'
 import { createAlarmsModule, type AlarmDeliveryOptions } from './modules/alarms';
 import { registerAlarmRoutes } from './modules/alarms/routes';
 import { registerRecordingsLibrary } from './modules/recordings/library-module';
+import { createRecordingStore } from './storage';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -131,8 +132,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const alarmsModule = createAlarmsModule({ config, db: db.kysely, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery });
   const { alarms } = alarmsModule;
-  const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log });
-  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, alarms,
+  // The one store of recordings: the library reads it, the recorders deliver to it (when it is a bucket).
+  const store = createRecordingStore({ recordingsStore: config.recordingsStore, dataDir: config.dataDir, awsRegion: config.awsRegion, s3Endpoint: config.s3Endpoint });
+  const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log, store });
+  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, store, alarms,
     mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
     listeningPort: () => {
       const address = app.server.address();

@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, usernameSchema } from '../contract/auth';
+import { parseS3Location } from './storage/s3-location';
 
 const optionalText = z
   .string()
@@ -58,6 +59,13 @@ const envSchema = z.object({
   AWS_INSTANCE_TYPE: z.string().trim().min(1).default('t3.medium'),
   AWS_SUBNET_ID: optionalText,
   AWS_SECURITY_GROUP_ID: optionalText,
+  // The role EC2 recorders upload with; unset, they get a pre-signed POST policy per recording instead.
+  AWS_INSTANCE_PROFILE: optionalText,
+  RECORDINGS_STORE: optionalText.refine(
+    (value) => value === undefined || value === 'local' || parseS3Location(value) !== undefined,
+    'RECORDINGS_STORE must be "local" or s3://bucket/prefix (a valid bucket name, e.g. s3://sermons/recordings)',
+  ),
+  S3_ENDPOINT: optionalText.pipe(z.url('S3_ENDPOINT must be a URL (e.g. http://127.0.0.1:9000 for MinIO)').optional()),
   STREAM_URL_TEMPLATE: z
     .string()
     .trim()
@@ -97,6 +105,7 @@ const envSchema = z.object({
   // A half-configured channel would silently deliver nothing: say so at start instead.
   if (env.ALARM_WEBHOOK_SECRET && !env.ALARM_WEBHOOK_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_WEBHOOK_SECRET'], message: 'ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not' });
   if (env.SMTP_URL && !env.ALARM_EMAIL_TO) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'SMTP_URL is set but ALARM_EMAIL_TO (who receives alarms) is not' });
+  if (env.S3_ENDPOINT && !env.RECORDINGS_STORE?.startsWith('s3://')) ctx.addIssue({ code: 'custom', path: ['S3_ENDPOINT'], message: 'S3_ENDPOINT is set but RECORDINGS_STORE is not an s3:// location' });
   if (env.ALARM_EMAIL_TO && !env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_EMAIL_TO'], message: 'ALARM_EMAIL_TO is set but SMTP_URL (how to send) is not' });
 });
 
@@ -129,6 +138,12 @@ export interface Config {
   awsInstanceType: string;
   awsSubnetId: string | undefined;
   awsSecurityGroupId: string | undefined;
+  /** Instance profile (name or ARN) EC2 recorders run with, to upload with its role. */
+  awsInstanceProfile: string | undefined;
+  /** RECORDINGS_STORE: `local` (DATA_DIR/recordings) or `s3://bucket/prefix`. */
+  recordingsStore: string;
+  /** S3_ENDPOINT: MinIO or another S3-compatible service for the s3 store. */
+  s3Endpoint: string | undefined;
   /** Stream URL for a mosque whose ID_token is not itself a URL; `{id}` is replaced by the token. */
   streamUrlTemplate: string;
   /** Send short map-link resolution to this origin instead of the link's host (tests, mirrors). */
@@ -194,6 +209,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     awsInstanceType: e.AWS_INSTANCE_TYPE,
     awsSubnetId: e.AWS_SUBNET_ID,
     awsSecurityGroupId: e.AWS_SECURITY_GROUP_ID,
+    awsInstanceProfile: e.AWS_INSTANCE_PROFILE,
+    recordingsStore: e.RECORDINGS_STORE ?? 'local',
+    s3Endpoint: e.S3_ENDPOINT,
     streamUrlTemplate: e.STREAM_URL_TEMPLATE,
     mapsLinkResolveOrigin: e.MAPS_LINK_RESOLVE_ORIGIN,
     mapsLinkTimeoutMs: e.MAPS_LINK_TIMEOUT_MS,

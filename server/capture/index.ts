@@ -1,13 +1,18 @@
 import type { Config } from '../config';
 import type { Clock } from '../lib/clock';
+import { recorderDelivery } from '../storage/delivery';
+import type { RecordingStore } from '../storage/recording-store';
 import { AwsCaptureProvider } from './aws/driver';
 import { LocalCaptureProvider } from './local/driver';
 import type { CaptureProvider } from './provider';
 
 export type { CaptureProvider } from './provider';
 
-/** The driver CAPTURE_PROVIDER names: local recorder processes (default) or EC2 instances. */
-export function createCaptureDriver(config: Config, clock: Clock): CaptureProvider {
+/**
+ * The driver CAPTURE_PROVIDER names: local recorder processes (default) or EC2 instances. Their
+ * recorders deliver to `store` when it is a bucket.
+ */
+export function createCaptureDriver(config: Config, clock: Clock, store?: RecordingStore): CaptureProvider {
   if (config.captureProvider === 'aws') {
     return new AwsCaptureProvider({
       region: config.awsRegion,
@@ -30,6 +35,8 @@ export function createCaptureDriver(config: Config, clock: Clock): CaptureProvid
       ...(config.recorderRetrySeconds ? { retryInitialSeconds: config.recorderRetrySeconds } : {}),
       ...(config.recorderRetryMaxSeconds ? { retryMaxSeconds: config.recorderRetryMaxSeconds } : {}),
     },
+    // A local recorder gets no credentials (only a POST policy for its own recording).
+    delivery: store ? (request) => recorderDelivery(store, { ...request, via: 'presigned-post' }, clock.now()) : undefined,
     clock,
   });
 }

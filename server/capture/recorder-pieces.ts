@@ -15,6 +15,8 @@ import { readJson, writeJsonAtomic } from './recorder-state';
 export interface SegmentSink {
   /** A piece ffmpeg finished: complete, never written again. */
   closed(file: string): void;
+  /** Whether a piece counts towards the coverage (a shipping sink: only once it reached the store). */
+  counts?(name: string): boolean;
 }
 
 /** Pieces stay in the instance folder until the join. */
@@ -69,17 +71,46 @@ export class PieceStore {
     }
   }
 
-  /** Every piece on disk in recording order, measured (the last piece of a killed run was never listed). */
-  async measureAll(): Promise<void> {
-    await this.probing;
-    for (const name of this.names()) if (!(name in this.seconds)) await this.probe(name);
+  /**
+   * Hands every piece already on disk to the sink: started again after a crash, the pieces of the runs
+   * before (their ffmpeg is gone) go to the store now rather than at window end.
+   */
+  resume(): void {
+    for (const name of this.names()) {
+      this.listed.add(name);
+      this.sink.closed(path.join(this.folder, name));
+      if (!(name in this.seconds)) this.probing = this.probing.then(() => this.probe(name));
+    }
   }
 
-  /** Probed seconds of one run's pieces so far. */
+  /**
+   * Every piece on disk in recording order, measured, and handed to the sink when it was not yet (the
+   * last piece of a killed run was never listed). Only once no ffmpeg writes any more.
+   */
+  async measureAll(): Promise<void> {
+    await this.probing;
+    for (const name of this.names()) {
+      if (!(name in this.seconds)) await this.probe(name);
+      if (!this.listed.has(name) && this.seconds[name]) {
+        this.listed.add(name);
+        this.sink.closed(path.join(this.folder, name));
+      }
+    }
+  }
+
+  /** Probed seconds of one run's pieces so far (of those the sink counts). */
   secondsOf(run: number): number {
     let total = 0;
-    for (const [name, seconds] of Object.entries(this.seconds)) if (Number(PIECE.exec(name)?.[1]) === run && seconds) total += seconds;
+    for (const { name, seconds } of this.measured()) if (Number(PIECE.exec(name)?.[1]) === run) total += seconds;
     return total;
+  }
+
+  /** The pieces with media that count, in recording order, with their probed seconds. */
+  measured(): { name: string; seconds: number }[] {
+    return Object.entries(this.seconds)
+      .filter((entry): entry is [string, number] => Boolean(entry[1]) && (this.sink.counts?.(entry[0]) ?? true))
+      .map(([name, seconds]) => ({ name, seconds }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
   }
 
   bytes(): number {

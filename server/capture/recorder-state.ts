@@ -8,11 +8,13 @@
  *   recorder.log  the recorder's and ffmpeg's log, what /api/instances/{id}/logs reads
  *   stop.json     written by the server to ask for a stop, with the reason, before it signals
  *   relaunches.json  written by the server each time it starts a recorder again that died in its window
+ *   delivered.txt the pieces that reached the object store, one name a line (a capture that delivers)
  *   pieces.json   the probed duration of each closed piece, so a relaunched recorder need not probe again
  *                 (the pieces themselves are in <output>.parts/ until joined: see piecesDirOf)
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
 import fs from 'node:fs';
+import type { DeliveryReport, RecorderDelivery } from './recorder-delivery';
 
 export const STATE_FORMAT_VERSION = 1;
 
@@ -24,6 +26,7 @@ export const INSTANCE_FILES = {
   stop: 'stop.json',
   probes: 'pieces.json',
   relaunches: 'relaunches.json',
+  delivered: 'delivered.txt',
   runtime: 'runtime',
 } as const;
 
@@ -34,6 +37,8 @@ export const RUNTIME_FILES = [
   'ffmpeg-args.ts',
   'recorder-attempt.ts',
   'recorder-pieces.ts',
+  'recorder-delivery.ts',
+  'recorder-handover.ts',
   'recorder-coverage.ts',
   'recorder-window.ts',
   'stream-url.ts',
@@ -96,6 +101,8 @@ export interface RecorderConfig {
   outputPath: string;
   logPath: string;
   settings: RecorderSettings;
+  /** Where the pieces and the joined file go besides this machine; absent or null: they stay here (local store). */
+  delivery?: RecorderDelivery | null;
   createdAt: string;
 }
 
@@ -165,6 +172,8 @@ export interface RecorderState {
   relaunches: number;
   coverage: Coverage | null;
   outcome: RecorderOutcome | null;
+  /** What reached the object store, for a capture that delivers. */
+  delivery?: DeliveryReport | null;
   updatedAt: string;
 }
 

@@ -18,6 +18,8 @@ import path from 'node:path';
 import { buildFfmpegArgs } from './ffmpeg-args';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import { computeCoverage, describeRunEnd, outcomeFromCoverage } from './recorder-coverage';
+import { StoreShipper } from './recorder-delivery';
+import { deliverJoinedFile, deliverMetadata, FINAL_DELIVERY_MS, releaseLocalCopy } from './recorder-handover';
 import { localFolderSink, PieceStore } from './recorder-pieces';
 import {
   INSTANCE_FILES,
@@ -58,7 +60,9 @@ if (previous?.outcome) {
 }
 const now = () => new Date().toISOString();
 const runs: RunRecord[] = previous?.runs ?? [];
-const pieces = new PieceStore(piecesDirOf(config), path.join(dir, INSTANCE_FILES.probes), config.ffprobePath || 'ffprobe', localFolderSink);
+// With a delivery, each closed piece goes to the object store at once: a dead machine loses only the piece in progress.
+const shipper = config.delivery ? new StoreShipper(config.delivery, (line) => log('recorder', line), config.clockOffsetMs, path.join(dir, INSTANCE_FILES.delivered)) : null;
+const pieces = new PieceStore(piecesDirOf(config), path.join(dir, INSTANCE_FILES.probes), config.ffprobePath || 'ffprobe', shipper ?? localFolderSink);
 const state: RecorderState = {
   version: STATE_FORMAT_VERSION,
   instanceId: config.instanceId,
@@ -80,6 +84,7 @@ const state: RecorderState = {
 };
 const open = runs.at(-1);
 if (open && !open.endedAt) closeAbandonedRun(open, new Date());
+if (shipper) pieces.resume();
 
 let lastSaveMono = 0;
 function save(force = false): void {
@@ -94,6 +99,7 @@ function save(force = false): void {
     state.mediaSeconds = state.coverage.coveredSeconds;
     state.bytes = pieces.bytes();
   }
+  if (shipper) state.delivery = shipper.report();
   state.updatedAt = now();
   try {
     writeJsonAtomic(statePath, state);
@@ -215,16 +221,20 @@ async function finish(internalError: string | null): Promise<void> {
   state.phase = 'stopping';
   save(true);
   await pieces.measureAll();
+  // Coverage counts what reached the store: the pieces still queued get a last chance first.
+  const undelivered = shipper ? await shipper.drain(Date.now() + FINAL_DELIVERY_MS) : 0;
   const windowOver = Math.min(Date.now(), window.end);
   const coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: pieces.secondsOf(run.index) })), toServerIso, state.stopCause === 'operator' ? window.end : windowOver);
   const joinError = coverage.coveredSeconds > 0 ? await pieces.join(config.ffmpegPath, config.outputPath) : null;
-  if (joinError === null) pieces.discard();
+  const deliveryError = shipper && joinError === null ? await deliverJoinedFile(shipper, config) : null;
+  if (joinError === null && deliveryError === null) pieces.discard();
   const lastError = [...runs].reverse().find((r) => r.error)?.error ?? null;
   const storage = state.stopCause === 'storage' ? lastError : null;
   const decided = outcomeFromCoverage(coverage, lastError, state.stopCause === 'operator' ? stopReason() : storage);
   const failedJoin = joinError !== null && coverage.coveredSeconds > 0;
-  if (storage || failedJoin) Object.assign(decided, { status: 'failed', reason: storage ?? joinError });
-  const bytes = outputSize();
+  if (storage || failedJoin || deliveryError) Object.assign(decided, { status: 'failed', reason: storage ?? joinError ?? deliveryError });
+  if (undelivered > 0 && !decided.reason) decided.reason = `${undelivered} segment(s) did not reach the store: ${shipper?.report().lastError}`;
+  const bytes = shipper && !deliveryError ? releaseLocalCopy(config.outputPath) : outputSize();
   state.coverage = coverage;
   state.mediaSeconds = coverage.coveredSeconds;
   state.bytes = bytes;
@@ -235,6 +245,11 @@ async function finish(internalError: string | null): Promise<void> {
     exitCode: null,
     signal: null,
   };
+  if (shipper) {
+    const metadataError = await deliverMetadata(shipper, dir, config, { outcome: state.outcome, coverage, mediaBytes: deliveryError ? 0 : bytes, pieces });
+    if (metadataError) log('recorder', metadataError);
+    state.delivery = shipper.report();
+  }
   state.phase = 'exited';
   state.endedAt = now();
   save(true);

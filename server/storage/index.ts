@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { LocalRecordingStore } from './local-store';
 import type { RecordingStore } from './recording-store';
-import { parseS3Location, S3RecordingStore } from './s3-store';
+import { parseS3Location } from './s3-location';
+import { S3RecordingStore } from './s3-store';
 
 export type { RecordingStore } from './recording-store';
 

@@ -39,8 +39,11 @@ export interface RecordingStore {
   list(prefix: string): Promise<StoredObject[]>;
   /** Removes every object under a prefix; returns how many were removed. */
   deletePrefix(prefix: string): Promise<number>;
-  /** A link the browser can fetch without a bearer token, valid for `seconds`; null where the store has none. */
-  signedUrl(key: string, seconds: number): Promise<string | null>;
+  /**
+   * A link the browser can fetch without a bearer token, valid for `seconds` (a download when it names
+   * the file); null where the store has none.
+   */
+  signedUrl(key: string, seconds: number, downloadName?: string): Promise<string | null>;
   usage(): Promise<StoreUsage>;
 }
 

@@ -10,8 +10,11 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
+import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { ByteRange, RecordingStore, StoredObject, StoreUsage } from './recording-store';
+
+export { parseS3Location } from './s3-location';
 
 export interface S3StoreOptions {
   bucket: string;
@@ -22,21 +25,13 @@ export interface S3StoreOptions {
   endpoint?: string;
 }
 
-/** `s3://bucket/prefix` -> bucket and prefix ('' or ending in '/'); undefined when it is not an S3 URL. */
-export function parseS3Location(value: string): { bucket: string; prefix: string } | undefined {
-  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(value.trim());
-  if (!match) return undefined;
-  const rest = (match[2] ?? '').replace(/^\/+|\/+$/g, '');
-  return { bucket: match[1], prefix: rest ? `${rest}/` : '' };
-}
-
 /** Recordings in an S3-compatible bucket; credentials come from the standard AWS chain. */
 export class S3RecordingStore implements RecordingStore {
   readonly kind = 's3' as const;
   readonly location: string;
   private readonly client: S3Client;
 
-  constructor(private readonly options: S3StoreOptions) {
+  constructor(readonly options: S3StoreOptions) {
     this.location = `s3://${options.bucket}/${options.prefix}`;
     this.client = new S3Client({ region: options.region, endpoint: options.endpoint, forcePathStyle: Boolean(options.endpoint) });
   }
@@ -98,8 +93,23 @@ export class S3RecordingStore implements RecordingStore {
     return objects.length;
   }
 
-  signedUrl(key: string, seconds: number): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucket, Key: this.full(key) }), { expiresIn: seconds });
+  signedUrl(key: string, seconds: number, downloadName?: string): Promise<string> {
+    const disposition = downloadName ? `attachment; filename="${downloadName}"` : undefined;
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), ResponseContentDisposition: disposition }), { expiresIn: seconds });
+  }
+
+  /**
+   * A browser-style POST policy that lets its holder put objects under one key prefix (of this store)
+   * and nothing else, until it expires: what a recorder without credentials uploads with.
+   */
+  async presignedPost(prefix: string, seconds: number): Promise<{ url: string; fields: Record<string, string> }> {
+    const post = await createPresignedPost(this.client, {
+      Bucket: this.options.bucket,
+      Key: `${this.full(prefix)}\${filename}`,
+      Conditions: [['starts-with', '$Content-Type', ''], ['content-length-range', 0, 20 * 1024 ** 3]],
+      Expires: seconds,
+    });
+    return { url: post.url, fields: post.fields };
   }
 
   async usage(): Promise<StoreUsage> {

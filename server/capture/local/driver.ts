@@ -35,6 +35,8 @@ import {
   type RecorderState,
   type StopRequest,
 } from '../recorder-state';
+import type { DeliveryRequest } from '../../storage/delivery';
+import type { RecorderDelivery } from '../recorder-delivery';
 import { LocalImageStore } from './images';
 import { localWindow } from '../recorder-window';
 import { processAlive, recorderEnvironment, signal, tailLines } from './processes';
@@ -64,6 +66,8 @@ export interface LocalProviderOptions {
   ytDlpPath?: string;
   /** Overrides of the recorder's settings for every launch (retry waits, piece length). */
   recorderSettings?: Partial<RecorderSettings>;
+  /** How a recorder delivers to the recordings store (an s3 store); absent or null: its files stay in DATA_DIR/recordings. */
+  delivery?: (request: Omit<DeliveryRequest, 'via'>) => Promise<RecorderDelivery | null>;
 }
 
 /**
@@ -126,6 +130,8 @@ export class LocalCaptureProvider implements CaptureProvider {
     };
     const launchedAt = this.options.clock.now();
     const window = recordingWindow(config, options, launchedAt);
+    const outputPath = this.reserveOutputFile(config.mosque_id, launchId);
+    const delivery = await this.issueDelivery({ recordingId: options.recordingId ?? launchId, mosqueId: config.mosque_id, ...window, fileName: path.basename(outputPath) });
     const recorderConfig: RecorderConfig = {
       version: STATE_FORMAT_VERSION,
       instanceId: launchId,
@@ -146,9 +152,10 @@ export class LocalCaptureProvider implements CaptureProvider {
       ...window,
       // The recorder runs on this machine's clock; the window is in the server's (a test's may be set).
       clockOffsetMs: launchedAt.getTime() - Date.now(),
-      outputPath: this.reserveOutputFile(config.mosque_id, launchId),
+      outputPath,
       logPath: path.join(dir, INSTANCE_FILES.log),
       settings,
+      delivery,
       createdAt: this.options.clock.now().toISOString(),
     };
     writeJsonAtomic(path.join(dir, INSTANCE_FILES.config), recorderConfig);
@@ -160,9 +167,17 @@ export class LocalCaptureProvider implements CaptureProvider {
       state: 'pending',
       instanceType: INSTANCE_TYPE,
       imageId: recorderConfig.imageId,
-      filePath: recorderConfig.outputPath,
+      filePath: delivery?.mediaKey ?? outputPath,
       existing: false,
     };
+  }
+
+  private async issueDelivery(request: Omit<DeliveryRequest, 'via'>): Promise<RecorderDelivery | null> {
+    try {
+      return (await this.options.delivery?.(request)) ?? null;
+    } catch (error) {
+      throw new ProviderError('unavailable', `Could not prepare the upload to the recordings store: ${(error as Error).message}`);
+    }
   }
 
   private async spawnRecorder(dir: string): Promise<void> {
@@ -351,7 +366,8 @@ export class LocalCaptureProvider implements CaptureProvider {
         status: active || !outcome ? 'recording' : outcome.status,
         bytes: state?.bytes ?? 0,
         mediaSeconds: state ? state.mediaSeconds : null,
-        filePath: config.outputPath,
+        // In an s3 store the recording is its key there; the local file is only where it is joined.
+        filePath: config.delivery?.mediaKey ?? config.outputPath,
         reason: outcome?.reason ?? null,
         expectedSeconds: state?.coverage?.expectedSeconds ?? null,
         coveredSeconds: state?.coverage?.coveredSeconds ?? null,

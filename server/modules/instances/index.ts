@@ -25,6 +25,7 @@ import { InstancesRepository } from './repository';
 import { registerInstanceRoutes } from './routes';
 import { InstancesService } from './service';
 import type { MosquesService } from '../mosques/service';
+import type { RecordingStore } from '../../storage/recording-store';
 
 export { InstancesService } from './service';
 
@@ -57,6 +58,8 @@ export interface CaptureModuleDeps {
   log: FastifyBaseLogger;
   /** A driver to use instead of the one CAPTURE_PROVIDER names. */
   driver?: CaptureProvider;
+  /** The recordings store the driver's recorders deliver to. */
+  store?: RecordingStore;
   /** Where a recording's troubles are raised (a recorder that died, a long gap, a partial or failed outcome). */
   alarms?: AlarmsService;
   /** A mosque's name for alarm messages ("Al Noor Mosque: …" reads better than an id). */
@@ -67,7 +70,7 @@ export interface CaptureModuleDeps {
 
 export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const { config, clock, db, hub, log } = deps;
-  const driver = deps.driver ?? createCaptureDriver(config, clock);
+  const driver = deps.driver ?? createCaptureDriver(config, clock, deps.store);
   const alarms = deps.alarms ? new RecordingAlarms(deps.alarms, clock, deps.mosqueName) : undefined;
   const recordings = new RecordingsService(new RecordingsRepository(db.kysely), clock, path.join(config.dataDir, 'recordings'), alarms);
   const live = new FleetLiveFeed(hub, recordings, log);

@@ -1,11 +1,10 @@
-import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import type { AppInstance } from '../../lib/fastify';
 import type { SecretKeys } from '../../lib/secret-key';
-import { LocalRecordingStore } from '../../storage/local-store';
+import type { RecordingStore } from '../../storage';
 import type { ActivityService } from '../activity/service';
 import { RecordingsLibrary } from './library';
 import { RecordingsLibraryRepository } from './library-repository';
@@ -21,11 +20,13 @@ export interface LibraryModuleDeps {
   keys: SecretKeys;
   activity: ActivityService;
   log: FastifyBaseLogger;
+  /** The store RECORDINGS_STORE names (app.ts makes the one the recorders deliver to). */
+  store: RecordingStore;
 }
 
-/** The recordings library over the local store, its routes, and the daily retention pass. */
+/** The recordings library over the configured store, its routes, and the daily retention pass. */
 export function registerRecordingsLibrary(app: AppInstance, deps: LibraryModuleDeps): RecordingsLibrary {
-  const store = new LocalRecordingStore(path.join(deps.config.dataDir, 'recordings'));
+  const { store } = deps;
   const library = new RecordingsLibrary({
     repository: new RecordingsLibraryRepository(deps.db.kysely),
     store,

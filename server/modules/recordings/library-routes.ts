@@ -49,7 +49,9 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
       }
       const media = await library.media(id);
       const disposition = request.query.download ? `attachment; filename="${media.name}"` : 'inline';
-      const signed = await store.signedUrl(media.key, 300);
+      // From a bucket the player is sent to a short-lived pre-signed URL; a download fetched with the
+      // bearer header is streamed through here instead (a cross-origin redirect would carry that header).
+      const signed = request.auth && request.query.download ? null : await store.signedUrl(media.key, 300, request.query.download ? media.name : undefined);
       if (signed) return reply.header('cache-control', 'private, no-store').redirect(signed, 302);
       const range = parseByteRange(request.headers.range, media.size);
       if (range === 'unsatisfiable') {

@@ -1,0 +1,163 @@
+/*
+ * Delivery of a capture to the object store by the recorder itself, so a recorder, machine or disk
+ * that dies loses at most the piece in progress: every closed piece is uploaded at once (in order,
+ * retried with back-off until it lands or the permission expires), then the joined file and the
+ * recording's metadata at window end. Two ways to be allowed to upload:
+ *   presigned-post  a POST policy the server issued for this recording's key prefix only, expiring
+ *                   after its window: plain fetch + FormData, no SDK and no credentials on the machine.
+ *   s3              the machine's own credentials (an EC2 instance role) through the AWS SDK, which is
+ *                   loaded only here, when this kind is used.
+ * Part of the recorder runtime: Node and its siblings (the SDK by dynamic import only).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { SegmentSink } from './recorder-pieces';
+
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+}
+
+export type RecorderDelivery = {
+  /** The recording's key prefix in the bucket (the store's own prefix included), ending in '/'. */
+  keyPrefix: string;
+  /** The joined file's key as the server's store names it (what the recording row points at). */
+  mediaKey: string;
+  /** When the permission to upload ends (server's clock, ISO UTC); nothing is tried after it. */
+  expiresAt: string;
+} & ({ kind: 's3'; bucket: string; region: string; endpoint: string | null } | { kind: 'presigned-post'; post: PresignedPost });
+
+/** What reached the store so far, in the recorder's state. */
+export interface DeliveryReport {
+  delivered: number;
+  pending: number;
+  /** The last upload failure, as a person reads it; null once uploads succeed again. */
+  lastError: string | null;
+}
+
+type Put = (key: string, file: string, contentType: string) => Promise<void>;
+
+const SEGMENT_TIMEOUT_MS = 120_000;
+const MEDIA_TIMEOUT_MS = 60 * 60_000;
+const MAX_BACKOFF_MS = 30_000;
+
+function postUploader(post: PresignedPost): Put {
+  return async (key, file, contentType) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(post.fields)) form.append(name, value);
+    form.set('key', key);
+    form.set('Content-Type', contentType);
+    form.append('file', await fs.openAsBlob(file), path.basename(file));
+    const timeout = contentType === 'video/mp4' ? MEDIA_TIMEOUT_MS : SEGMENT_TIMEOUT_MS;
+    const response = await fetch(post.url, { method: 'POST', body: form, signal: AbortSignal.timeout(timeout) });
+    if (!response.ok) throw new Error(`the store answered HTTP ${response.status}${s3Reason(await response.text().catch(() => ''))}`);
+  };
+}
+
+async function sdkUploader(target: Extract<RecorderDelivery, { kind: 's3' }>): Promise<Put> {
+  const { S3Client } = await import('@aws-sdk/client-s3');
+  const { Upload } = await import('@aws-sdk/lib-storage');
+  const client = new S3Client({ region: target.region, endpoint: target.endpoint ?? undefined, forcePathStyle: Boolean(target.endpoint) });
+  return async (key, file, contentType) => {
+    await new Upload({ client, params: { Bucket: target.bucket, Key: key, Body: fs.createReadStream(file), ContentType: contentType } }).done();
+  };
+}
+
+/** `: AccessDenied (Policy expired)` from an S3 XML error body, or nothing. */
+function s3Reason(body: string): string {
+  const code = /<Code>([^<]{1,80})<\/Code>/.exec(body)?.[1];
+  const message = /<Message>([^<]{1,200})<\/Message>/.exec(body)?.[1];
+  return code ? `: ${code}${message ? ` (${message})` : ''}` : '';
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
+/** The segment sink that ships each closed piece to the store, and the final uploads. */
+export class StoreShipper implements SegmentSink {
+  private readonly put: Promise<Put>;
+  private readonly queue: string[] = [];
+  private readonly delivered = new Set<string>();
+  private worker: Promise<void> | null = null;
+  private lastError: string | null = null;
+  /** The permission's end in this machine's clock. */
+  private readonly expiresMs: number;
+
+  /**
+   * `recordFile` lists the pieces delivered, one name a line, so a recorder started again after a crash
+   * neither sends them twice nor counts them out.
+   */
+  constructor(
+    private readonly delivery: RecorderDelivery,
+    private readonly log: (line: string) => void,
+    clockOffsetMs: number,
+    private readonly recordFile: string,
+  ) {
+    this.expiresMs = Date.parse(delivery.expiresAt) - clockOffsetMs;
+    try {
+      for (const name of fs.readFileSync(recordFile, 'utf8').split('\n')) if (name) this.delivered.add(name);
+    } catch {
+      // nothing delivered yet
+    }
+    this.put = delivery.kind === 's3' ? sdkUploader(delivery) : Promise.resolve(postUploader(delivery.post));
+    this.put.catch(() => undefined); // reported by each attempt
+  }
+
+  closed(file: string): void {
+    if (this.delivered.has(path.basename(file)) || this.queue.includes(file)) return;
+    this.queue.push(file);
+    this.worker ??= this.work().finally(() => (this.worker = null));
+  }
+
+  /** Only what reached the store counts towards the recording's coverage. */
+  counts(name: string): boolean {
+    return this.delivered.has(name);
+  }
+
+  report(): DeliveryReport {
+    return { delivered: this.delivered.size, pending: this.queue.length, lastError: this.lastError };
+  }
+
+  /** Waits for the queued pieces until `deadlineMs`; the pieces still not delivered by then. */
+  async drain(deadlineMs: number): Promise<number> {
+    while (this.worker && Date.now() < deadlineMs) await Promise.race([this.worker, pause(Math.min(1000, Math.max(0, deadlineMs - Date.now())))]);
+    return this.queue.length;
+  }
+
+  /** Uploads a file under the recording's prefix, retrying until `deadlineMs`; the last error, or null. */
+  async deliver(file: string, name: string, contentType: string, deadlineMs: number): Promise<string | null> {
+    const key = `${this.delivery.keyPrefix}${name}`;
+    const until = Math.min(deadlineMs, this.expiresMs);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await (await this.put)(key, file, contentType);
+        this.lastError = null;
+        return null;
+      } catch (error) {
+        const reason = `could not deliver ${name} to the store: ${(error as Error).message}`;
+        this.lastError = reason;
+        const waitMs = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (attempt - 1));
+        if (Date.now() + waitMs >= until) {
+          this.log(`${reason}; giving up after ${attempt} attempt(s)`);
+          return reason;
+        }
+        this.log(`${reason} (attempt ${attempt}); trying again in ${Math.round(waitMs / 1000)} s`);
+        await pause(waitMs);
+      }
+    }
+  }
+
+  private async work(): Promise<void> {
+    for (let file = this.queue[0]; file !== undefined; file = this.queue[0]) {
+      const name = path.basename(file);
+      const failed = await this.deliver(file, `segments/${name}`, 'video/mp2t', this.expiresMs);
+      if (failed) return; // the permission expired: what is left stays queued and is reported
+      this.delivered.add(name);
+      this.queue.shift();
+      try {
+        fs.appendFileSync(this.recordFile, `${name}\n`);
+      } catch {
+        // kept in memory; a recorder started again would send this piece once more
+      }
+    }
+  }
+}

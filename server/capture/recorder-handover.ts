@@ -1,0 +1,67 @@
+/*
+ * The end of a capture that delivers to an object store: the joined file and the recording's metadata
+ * (window, outcome, coverage, gaps, the segments that reached the store) go under its key prefix.
+ * Part of the recorder runtime: Node and its siblings.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { StoreShipper } from './recorder-delivery';
+import type { PieceStore } from './recorder-pieces';
+import { writeJsonAtomic, type Coverage, type RecorderConfig, type RecorderOutcome } from './recorder-state';
+
+/** How long the recorder keeps trying to deliver at window end (the server kills a stopped recorder after 5 min). */
+export const FINAL_DELIVERY_MS = 4 * 60_000;
+
+/** Ships the joined file; the reason it could not, or null. The local copy goes once it is in the store. */
+export async function deliverJoinedFile(shipper: StoreShipper, config: RecorderConfig): Promise<string | null> {
+  if (!fs.existsSync(config.outputPath) || fs.statSync(config.outputPath).size === 0) return null;
+  const error = await shipper.deliver(config.outputPath, path.basename(config.outputPath), 'video/mp4', Date.now() + FINAL_DELIVERY_MS);
+  return error ? `The joined recording did not reach the store: ${error}` : null;
+}
+
+/** Removes the local joined file once it is in the store; its size (0 when there was none). */
+export function releaseLocalCopy(file: string): number {
+  try {
+    const size = fs.statSync(file).size;
+    fs.rmSync(file, { force: true });
+    return size;
+  } catch {
+    return 0;
+  }
+}
+
+export interface RecordingMetadata {
+  recordingId: string | null;
+  instanceId: string;
+  mosqueId: string | null;
+  windowStart: string;
+  windowEnd: string;
+  outcome: RecorderOutcome;
+  coverage: Coverage;
+  /** The joined file, when it reached the store. */
+  media: { name: string; bytes: number } | null;
+  segments: { name: string; seconds: number }[];
+}
+
+/** Writes metadata.json beside the state and ships it; the reason it could not, or null. */
+export async function deliverMetadata(
+  shipper: StoreShipper,
+  dir: string,
+  config: RecorderConfig,
+  result: { outcome: RecorderOutcome; coverage: Coverage; mediaBytes: number; pieces: PieceStore },
+): Promise<string | null> {
+  const metadata: RecordingMetadata = {
+    recordingId: config.recordingId,
+    instanceId: config.instanceId,
+    mosqueId: config.mosqueId,
+    windowStart: config.windowStart,
+    windowEnd: config.windowEnd,
+    outcome: result.outcome,
+    coverage: result.coverage,
+    media: result.mediaBytes > 0 ? { name: path.basename(config.outputPath), bytes: result.mediaBytes } : null,
+    segments: result.pieces.measured().map(({ name, seconds }) => ({ name: `segments/${name}`, seconds })),
+  };
+  const file = path.join(dir, 'metadata.json');
+  writeJsonAtomic(file, metadata);
+  return shipper.deliver(file, 'metadata.json', 'application/json', Date.now() + FINAL_DELIVERY_MS);
+}
