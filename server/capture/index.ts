@@ -1,6 +1,8 @@
 import type { Config } from '../config';
 import type { Clock } from '../lib/clock';
 import { recorderDelivery } from '../storage/delivery';
+import { S3RecordingStore } from '../storage/s3-store';
+import { RecorderRuntimeLinks } from './aws/recorder-bundle';
 import type { RecordingStore } from '../storage/recording-store';
 import { AwsCaptureProvider } from './aws/driver';
 import { LocalCaptureProvider } from './local/driver';
@@ -22,6 +24,8 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
       subnetId: config.awsSubnetId,
       securityGroupId: config.awsSecurityGroupId,
       stallTimeoutSeconds: config.stallTimeoutSeconds,
+      instanceProfile: config.awsInstanceProfile,
+      store: store instanceof S3RecordingStore ? awsStore(store, clock) : undefined,
       clock,
     });
   }
@@ -39,4 +43,12 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
     delivery: store ? (request) => recorderDelivery(store, { ...request, via: 'presigned-post' }, clock.now()) : undefined,
     clock,
   });
+}
+
+function awsStore(store: S3RecordingStore, clock: Clock) {
+  const runtime = new RecorderRuntimeLinks(store);
+  return {
+    delivery: (request: Parameters<typeof recorderDelivery>[1]) => recorderDelivery(store, request, clock.now()),
+    runtimeLink: (seconds: number) => runtime.link(seconds),
+  };
 }

@@ -33,6 +33,9 @@ import {
 import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderState } from '../recorder-state';
 import { latestImage } from '../versions';
 import { awsError } from './errors';
+import type { DeliveryRequest } from '../../storage/delivery';
+import type { RecorderDelivery } from '../recorder-delivery';
+import type { RecorderConfig } from '../recorder-state';
 import { buildUserData, remoteRecorderConfig, RESULT_MARKER } from './user-data';
 
 export const MANAGED_BY = { key: 'managed-by', value: 'capture-command-center' } as const;
@@ -71,6 +74,13 @@ export interface AwsProviderOptions {
   stallTimeoutSeconds?: number;
   /** Attempts per call, retries included (the SDK backs off on throttling); default the SDK's (AWS_MAX_ATTEMPTS, else 3). */
   maxAttempts?: number;
+  /** AWS_INSTANCE_PROFILE: recorders run with this role and upload with it; unset, each gets a POST policy. */
+  instanceProfile?: string;
+  /** An s3 recordings store: how recorders deliver to it and fetch their runtime (a pre-signed link). */
+  store?: {
+    delivery: (request: DeliveryRequest) => Promise<RecorderDelivery | null>;
+    runtimeLink: (seconds: number) => Promise<string>;
+  };
 }
 
 const tagsOf = (tags: Tag[] | undefined): Record<string, string> =>
@@ -149,6 +159,8 @@ export class AwsCaptureProvider implements CaptureProvider {
       },
       `${stamp}.mp4`,
     );
+    const prepared = await this.prepareRecorder(recorderConfig, options.recordingId ?? launchId);
+    const profile = this.options.instanceProfile;
     const tags: Record<string, string> = {
       [TAG.name]: name,
       [MANAGED_BY.key]: MANAGED_BY.value,
@@ -170,8 +182,9 @@ export class AwsCaptureProvider implements CaptureProvider {
           MinCount: 1,
           MaxCount: 1,
           ClientToken: `ccc-${key}`,
-          UserData: Buffer.from(buildUserData(recorderConfig)).toString('base64'),
+          UserData: Buffer.from(prepared.userData).toString('base64'),
           InstanceInitiatedShutdownBehavior: 'terminate',
+          ...(profile ? { IamInstanceProfile: profile.startsWith('arn:') ? { Arn: profile } : { Name: profile } } : {}),
           ...(this.options.subnetId ? { SubnetId: this.options.subnetId } : {}),
           ...(this.options.securityGroupId ? { SecurityGroupIds: [this.options.securityGroupId] } : {}),
           TagSpecifications: [
@@ -183,7 +196,26 @@ export class AwsCaptureProvider implements CaptureProvider {
     );
     const instance = result.Instances?.[0];
     if (!instance?.InstanceId) throw new ProviderError('failed', 'AWS EC2 RunInstances returned no instance');
-    return { ...this.launched(instance, launchId), existing: false };
+    return { ...this.launched(instance, launchId), filePath: prepared.filePath, existing: false };
+  }
+
+  /**
+   * The user-data of a recorder: with an s3 store it delivers there (with the instance's role, or a
+   * POST policy for its recording) and fetches the runtime by a pre-signed link; else it runs the
+   * image's runtime and its recording stays on the instance.
+   */
+  private async prepareRecorder(config: RecorderConfig, recordingId: string): Promise<{ userData: string; filePath: string | null }> {
+    const store = this.options.store;
+    try {
+      const via = this.options.instanceProfile ? 'role' : 'presigned-post';
+      const fileName = config.outputPath.slice(config.outputPath.lastIndexOf('/') + 1);
+      const delivery = store ? await store.delivery({ recordingId, mosqueId: config.mosqueId, windowStart: config.windowStart, windowEnd: config.windowEnd, fileName, via }) : null;
+      const seconds = delivery ? Math.ceil((Date.parse(delivery.expiresAt) - this.options.clock.now().getTime()) / 1000) : 0;
+      const runtimeUrl = store && delivery ? await store.runtimeLink(seconds) : null;
+      return { userData: buildUserData({ ...config, delivery }, { runtimeUrl }), filePath: delivery?.mediaKey ?? null };
+    } catch (error) {
+      throw new ProviderError('unavailable', `Could not prepare the recorder: ${(error as Error).message}`);
+    }
   }
 
   async terminate(instanceId: string): Promise<void> {

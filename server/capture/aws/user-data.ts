@@ -1,45 +1,95 @@
 import type { RecorderConfig } from '../recorder-state';
 
-/** Where a recorder image keeps the runtime (the repository's server/capture files and a node_modules with tsx). */
-export const AMI_RUNTIME_DIR = '/opt/capture-recorder';
-const WORK_DIR = '/var/lib/capture';
+/** Where the script works on a recorder instance; a test runs it in a sandbox with its own. */
+export interface UserDataPaths {
+  /** The instance folder, the pieces and the joined file. */
+  workDir: string;
+  /** What a baked image holds (recorder.mjs) and where missing Node and yt-dlp are put. */
+  runtimeDir: string;
+  /** Where progress goes: the serial console, what GetConsoleOutput returns. */
+  console: string;
+}
+
+export const INSTANCE_PATHS: UserDataPaths = { workDir: '/var/lib/capture', runtimeDir: '/opt/capture-recorder', console: '/dev/console' };
 /** The line the user-data prints to the console when the recorder is done; the aws driver reads it back. */
 export const RESULT_MARKER = 'CAPTURE_RESULT ';
+/** EC2 refuses user-data over 16 KB (before base64). */
+export const USER_DATA_LIMIT = 16 * 1024;
+/** The Node a stock image gets when it has none as recent (the one the recorder is built for). */
+const NODE_VERSION = '22.23.3';
 
-export function remoteRecorderConfig(config: Omit<RecorderConfig, 'ffmpegPath' | 'outputPath' | 'logPath'>, fileName: string): RecorderConfig {
+export function remoteRecorderConfig(
+  config: Omit<RecorderConfig, 'ffmpegPath' | 'outputPath' | 'logPath'>,
+  fileName: string,
+  paths: UserDataPaths = INSTANCE_PATHS,
+): RecorderConfig {
   return {
     ...config,
     ffmpegPath: 'ffmpeg',
-    outputPath: `${WORK_DIR}/recordings/${config.mosqueId ?? 'adhoc'}/${fileName}`,
-    logPath: `${WORK_DIR}/instance/recorder.log`,
+    outputPath: `${paths.workDir}/recordings/${config.mosqueId ?? 'adhoc'}/${fileName}`,
+    logPath: `${paths.workDir}/instance/recorder.log`,
   };
 }
 
+/** Installs what a stock Debian or Ubuntu image lacks; a baked image (scripts/bake-recorder-image.sh) has it all. */
+const PREPARE = `say() { echo "capture: $*" > "$CONSOLE"; }
+export PATH="$RUNTIME/node/bin:$RUNTIME/bin:$PATH"
+need=""
+command -v ffmpeg >/dev/null 2>&1 || need="$need ffmpeg"
+command -v curl >/dev/null 2>&1 || need="$need curl ca-certificates"
+if [ -n "$need" ]; then
+  say "installing$need"
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get update -q && apt-get install -y -q $need) > "$CONSOLE" 2>&1 || say "could not install$need"
+fi
+ARCH=$(uname -m | sed 's/x86_64/x64/;s/aarch64/arm64/')
+if ! node -e 'process.exit(+process.versions.node.split(".")[0] >= 22 ? 0 : 1)' 2>/dev/null; then
+  say "installing Node ${NODE_VERSION}"
+  mkdir -p "$RUNTIME/node" && curl -fsSL --retry 3 "https://nodejs.org/dist/v${NODE_VERSION}/node-v${NODE_VERSION}-linux-$ARCH.tar.gz" | tar -xz -C "$RUNTIME/node" --strip-components=1 || say "could not install Node"
+fi
+if ! command -v yt-dlp >/dev/null 2>&1; then
+  say "installing yt-dlp"
+  suffix=$([ "$ARCH" = arm64 ] && echo _aarch64)
+  mkdir -p "$RUNTIME/bin" && curl -fsSL --retry 3 -o "$RUNTIME/bin/yt-dlp" "https://github.com/yt-dlp/yt-dlp/releases/latest/download/yt-dlp_linux$suffix" && chmod +x "$RUNTIME/bin/yt-dlp" || say "yt-dlp is missing: only direct stream URLs can be recorded"
+fi`;
+
 /**
- * The shell script EC2 runs at boot: writes the recorder's config, mirrors the recorder's log to the
- * console (what GetConsoleOutput returns), runs the recorder in the foreground, prints its final
- * state on one CAPTURE_RESULT line, runs the image's optional upload hook, and powers off (the
- * instance is launched with shutdown behaviour "terminate").
+ * The shell script EC2 runs at boot: installs what is missing, fetches the recorder runtime (one
+ * bundled .mjs, by a pre-signed link) or takes the image's, writes the recorder's config, mirrors its
+ * log to the console, runs it in the foreground (it ships the pieces, the joined file and the
+ * metadata to the store itself), prints its final state on one CAPTURE_RESULT line and powers off
+ * (the instance is launched with shutdown behaviour "terminate").
  */
-export function buildUserData(config: RecorderConfig): string {
-  // The URL and ids are validated (no whitespace, path-safe), so the quoted heredoc cannot be closed early.
-  const json = JSON.stringify(config);
-  return [
+export function buildUserData(config: RecorderConfig, options: { runtimeUrl?: string | null; paths?: UserDataPaths } = {}): string {
+  const { workDir, runtimeDir, console } = options.paths ?? INSTANCE_PATHS;
+  // The URL and ids are validated (no whitespace, path-safe), so neither the quotes nor the heredoc can be closed early.
+  const fetchRuntime = options.runtimeUrl
+    ? `curl -fsS --retry 5 -o "$WORK/recorder.mjs" '${options.runtimeUrl}' || say "could not download the recorder runtime"`
+    : `cp "$RUNTIME/recorder.mjs" "$WORK/recorder.mjs" || say "this image has no recorder runtime at $RUNTIME/recorder.mjs"`;
+  const script = [
     '#!/bin/bash',
     '# Generated by capture-command-center: one recording per instance.',
     'set -u',
-    `mkdir -p ${WORK_DIR}/instance "$(dirname '${config.outputPath}')"`,
-    `cat > ${WORK_DIR}/instance/config.json <<'CAPTURE_CONFIG_EOF'`,
-    json,
+    `WORK='${workDir}'`,
+    `RUNTIME='${runtimeDir}'`,
+    `CONSOLE='${console}'`,
+    PREPARE,
+    `mkdir -p "$WORK/instance" '${config.outputPath.slice(0, config.outputPath.lastIndexOf('/'))}'`,
+    fetchRuntime,
+    `cat > "$WORK/instance/config.json" <<'CAPTURE_CONFIG_EOF'`,
+    JSON.stringify(config),
     'CAPTURE_CONFIG_EOF',
-    `touch ${config.logPath}`,
-    `tail -n +1 -F ${config.logPath} > /dev/console 2>&1 &`,
-    `cd ${WORK_DIR}/instance`,
-    `node --import "${AMI_RUNTIME_DIR}/node_modules/tsx/dist/loader.mjs" "${AMI_RUNTIME_DIR}/runtime/recorder.ts" ${WORK_DIR}/instance`,
-    `echo "${RESULT_MARKER}$(tr -d '\\n' < ${WORK_DIR}/instance/state.json)" > /dev/console`,
-    `if [ -x ${AMI_RUNTIME_DIR}/upload.sh ]; then ${AMI_RUNTIME_DIR}/upload.sh '${config.outputPath}' > /dev/console 2>&1; fi`,
+    `touch '${config.logPath}'`,
+    `tail -n +1 -F '${config.logPath}' > "$CONSOLE" 2>&1 &`,
+    'TAIL_PID=$!',
+    'cd "$WORK/instance"',
+    'node "$WORK/recorder.mjs" "$WORK/instance"',
+    `echo "${RESULT_MARKER}$(tr -d '\\n' < "$WORK/instance/state.json")" > "$CONSOLE"`,
     'sleep 5',
+    'kill $TAIL_PID',
     'shutdown -h now',
     '',
   ].join('\n');
+  if (Buffer.byteLength(script) > USER_DATA_LIMIT) throw new Error(`The recorder's user-data is ${Buffer.byteLength(script)} bytes, over EC2's 16 KB`);
+  return script;
 }

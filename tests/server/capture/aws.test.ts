@@ -84,7 +84,7 @@ describe('aws capture driver against moto', () => {
     expect(ec2Instance?.ImageId).toBe(baseImage);
     const userData = await ec2.send(new DescribeInstanceAttributeCommand({ InstanceId: launched.instance_id, Attribute: 'userData' }));
     const script = Buffer.from(userData.UserData?.Value ?? '', 'base64').toString();
-    expect(script).toContain('recorder.ts');
+    expect(script).toContain('recorder.mjs');
     expect(script).toContain(CONFIG.url);
     expect(script).toContain('"duration":5400');
 
