@@ -65,7 +65,7 @@ const envSchema = z.object({
     (value) => value === undefined || value === 'local' || parseS3Location(value) !== undefined,
     'RECORDINGS_STORE must be "local" or s3://bucket/prefix (a valid bucket name, e.g. s3://sermons/recordings)',
   ),
-  S3_ENDPOINT: optionalText.pipe(z.url('S3_ENDPOINT must be a URL (e.g. http://127.0.0.1:9000 for MinIO)').optional()),
+  S3_ENDPOINT: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an http(s) URL (e.g. http://127.0.0.1:9000 for MinIO)' }).optional()),
   STREAM_URL_TEMPLATE: z
     .string()
     .trim()

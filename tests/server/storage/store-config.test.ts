@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../server/config';
+
+const problemsOf = (env: Record<string, string>): string[] => {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+};
+
+describe('recordings store settings', () => {
+  it('keep recordings on the local disk unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ recordingsStore: 'local', s3Endpoint: undefined, awsInstanceProfile: undefined });
+  });
+
+  it('read a bucket, its S3-compatible endpoint and the recorders’ instance profile', () => {
+    const config = loadConfig({ RECORDINGS_STORE: 's3://sermons/friday', S3_ENDPOINT: 'http://127.0.0.1:9000', AWS_INSTANCE_PROFILE: 'capture-recorder' });
+    expect(config).toMatchObject({ recordingsStore: 's3://sermons/friday', s3Endpoint: 'http://127.0.0.1:9000', awsInstanceProfile: 'capture-recorder' });
+  });
+
+  it('refuse to start with a store they cannot use, saying what is wrong', () => {
+    expect(problemsOf({ RECORDINGS_STORE: '/srv/recordings' })).toEqual([
+      'RECORDINGS_STORE: RECORDINGS_STORE must be "local" or s3://bucket/prefix (a valid bucket name, e.g. s3://sermons/recordings)',
+    ]);
+    expect(problemsOf({ RECORDINGS_STORE: 's3://Bad_Bucket/x' })).toHaveLength(1);
+    expect(problemsOf({ RECORDINGS_STORE: 's3://sermons', S3_ENDPOINT: 'minio:9000' })).toEqual(['S3_ENDPOINT: S3_ENDPOINT must be an http(s) URL (e.g. http://127.0.0.1:9000 for MinIO)']);
+    expect(problemsOf({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual(['S3_ENDPOINT: S3_ENDPOINT is set but RECORDINGS_STORE is not an s3:// location']);
+  });
+});
