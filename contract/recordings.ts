@@ -38,6 +38,8 @@ export const libraryRecordingSchema = recordingSchema.extend({
   job_id: z.string().nullable(),
   /** True when a non-empty media file is in the store: only then is it offered to play or download. */
   media_available: z.boolean(),
+  /** Where its media is kept: the server's disk, or a bucket (played through a pre-signed redirect). */
+  store: storeKindSchema,
 });
 export type LibraryRecording = z.infer<typeof libraryRecordingSchema>;
 
@@ -47,7 +49,6 @@ export type RecordingsLibraryResponse = z.infer<typeof recordingsLibraryResponse
 export const storedFileSchema = z.object({ name: z.string(), bytes: z.number().int() });
 
 export const recordingDetailsSchema = libraryRecordingSchema.extend({
-  store: storeKindSchema,
   /** The pieces the recorder delivered (segments) and the joined file, as found in the store. */
   files: z.array(storedFileSchema),
 });

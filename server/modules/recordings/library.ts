@@ -18,9 +18,14 @@ export interface RecordingsLibraryDeps {
   retentionDays: number | null;
 }
 
+/** The store a recording's media was written to: a local file has an absolute path, a bucket's object a key. */
+function storeOf(row: LibraryRow): 'local' | 's3' {
+  return row.file_path && !path.isAbsolute(row.file_path) ? 's3' : 'local';
+}
+
 /** Where a recording's media is in the store: a local file's path below the store's folder, else its key. */
 function mediaKey(row: LibraryRow, store: RecordingStore): string | null {
-  if (!row.file_path) return null;
+  if (!row.file_path || storeOf(row) !== store.kind) return null;
   if (store.kind !== 'local') return row.file_path;
   const root = store.location.slice('local:'.length);
   const relative = path.relative(root, path.resolve(row.file_path));
@@ -36,7 +41,7 @@ export class RecordingsLibrary {
     const recording = toRecording(row);
     // A bucket's recording is not a file on this server: it downloads through the media endpoint.
     const download = this.deps.store.kind === 'local' ? recording.download_url : `/api/recordings/${encodeURIComponent(row.id)}/media?download=1`;
-    return { ...recording, download_url: available ? download : null, mosque_name: row.mosque_name, friday: row.friday, job_id: row.job_id, media_available: available };
+    return { ...recording, download_url: available ? download : null, mosque_name: row.mosque_name, friday: row.friday, job_id: row.job_id, media_available: available, store: storeOf(row) };
   }
 
   async page(query: LibraryFilter): Promise<{ recordings: LibraryRecording[]; total: number }> {
@@ -56,7 +61,7 @@ export class RecordingsLibrary {
     const folder = key ? key.slice(0, key.lastIndexOf('/') + 1) : null;
     const objects = folder ? await this.deps.store.list(folder) : [];
     const files = objects.map((o) => ({ name: o.key.slice(folder?.length ?? 0), bytes: o.size }));
-    return { ...this.toEntry(row), store: this.deps.store.kind, files };
+    return { ...this.toEntry(row), files };
   }
 
   /** The media of a recording that has some: its key and size in the store. */

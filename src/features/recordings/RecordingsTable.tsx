@@ -17,7 +17,12 @@ import { formatBytes, formatMediaDuration, RECORDING_OUTCOMES } from '../../lib/
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { CoverageBar } from './CoverageBar';
 
-const COLUMNS = ['Friday', 'Mosque', 'Outcome', 'Coverage', 'Duration', 'Size', 'Actions'];
+const COLUMNS = ['Friday', 'Mosque', 'Outcome', 'Coverage', 'Duration', 'Size', 'Store', 'Actions'];
+
+const STORES = {
+  local: { label: 'Local', title: "On the server's disk" },
+  s3: { label: 'S3', title: 'In the bucket: played through a short-lived pre-signed link' },
+} as const;
 
 interface RecordingsTableProps {
   recordings: LibraryRecording[];
@@ -43,7 +48,7 @@ function Action({ title, disabled, onClick, children }: { title: string; disable
 export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDownload, onDelete }: RecordingsTableProps) {
   return (
     <TableContainer>
-      <Table aria-label="Recordings" size="small" sx={{ minWidth: 760 }}>
+      <Table aria-label="Recordings" size="small" sx={{ minWidth: 820 }}>
         <TableHeaderRow columns={COLUMNS} />
         <TableBody>
           {recordings.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>{loading ? 'Loading recordings...' : 'No recordings match'}</TableMessageRow>}
@@ -71,6 +76,11 @@ export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDown
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMediaDuration(recording.duration_seconds)}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatBytes(recording.bytes)}</TableCell>
+                <TableCell>
+                  <Tooltip title={STORES[recording.store].title} {...TOOLTIP_DELAYS}>
+                    <Chip size="small" variant="outlined" label={STORES[recording.store].label} />
+                  </Tooltip>
+                </TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                   <Action title={`Play recording of ${who}`} disabled={!recording.media_available} onClick={() => onPlay(recording)}>
                     <PlayArrowIcon fontSize="small" />

@@ -15,7 +15,15 @@ import { mockMosques } from './config';
 /** A few bytes that start like an MP4, enough for the player and the download to have something. */
 const MP4_HEAD = new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112, 105, 115, 111, 109]);
 
-/** The library's view of a mock recording: its mosque's name, its day, and whether it has media. */
+/** Recordings kept in a (mock) bucket: their media is played through a pre-signed redirect. */
+const inBucket = new Set<string>();
+
+/** Puts a mock recording into the bucket store instead of the local one. */
+export function keepInBucket(recordingId: string): void {
+  inBucket.add(recordingId);
+}
+
+/** The library's view of a mock recording: its mosque's name, its day, its store, and whether it has media. */
 function toLibrary(recording: Recording): LibraryRecording {
   const mosque = mockMosques().find((m) => m.mosque_id === recording.mosque_id);
   return {
@@ -24,6 +32,7 @@ function toLibrary(recording: Recording): LibraryRecording {
     friday: recording.started_at.slice(0, 10),
     job_id: null,
     media_available: recording.status !== 'recording' && recording.bytes > 0,
+    store: inBucket.has(recording.id) ? 's3' : 'local',
   };
 }
 
@@ -60,7 +69,8 @@ export const recordingHandlers = [
     if (actor instanceof Response) return actor;
     const recording = find(params.id);
     if (!recording) return errorResponse(404, `Recording ${String(params.id)} not found`);
-    const details: RecordingDetails = { ...toLibrary(recording), store: 'local', files: recording.bytes > 0 ? [{ name: 'recording.mp4', bytes: recording.bytes }] : [] };
+    const files = recording.bytes > 0 ? [{ name: 'recording.mp4', bytes: recording.bytes }] : [];
+    const details: RecordingDetails = { ...toLibrary(recording), files: inBucket.has(recording.id) ? [{ name: 'metadata.json', bytes: 900 }, ...files] : files };
     return HttpResponse.json({ success: true, data: details });
   }),
 
@@ -73,8 +83,18 @@ export const recordingHandlers = [
     return HttpResponse.json<MediaLinkResponse>({ success: true, data: { url: `/api/recordings/${recording.id}/media?token=1.mock`, expires_at: expires } });
   }),
 
-  http.get('/api/recordings/:id/media', ({ params }) => {
-    if (!find(params.id)) return errorResponse(404, `Recording ${String(params.id)} not found`);
+  http.get('/api/recordings/:id/media', ({ request, params }) => {
+    const recording = find(params.id);
+    if (!recording) return errorResponse(404, `Recording ${String(params.id)} not found`);
+    // From a bucket the server answers with a short-lived pre-signed URL of the object.
+    if (inBucket.has(recording.id)) {
+      return HttpResponse.redirect(new URL(`/mock-bucket/${recording.id}/recording.mp4?X-Amz-Expires=300&X-Amz-Signature=mock`, request.url).href, 302);
+    }
+    return new HttpResponse(MP4_HEAD, { headers: { 'content-type': 'video/mp4', 'accept-ranges': 'bytes' } });
+  }),
+
+  http.get('/mock-bucket/:id/recording.mp4', ({ params }) => {
+    if (!find(params.id)) return new HttpResponse('<Error><Code>NoSuchKey</Code></Error>', { status: 404, headers: { 'content-type': 'application/xml' } });
     return new HttpResponse(MP4_HEAD, { headers: { 'content-type': 'video/mp4', 'accept-ranges': 'bytes' } });
   }),
 

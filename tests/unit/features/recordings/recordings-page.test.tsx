@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { addMockInstances, mockInstance, mockRecording } from '../../../../src/mocks/handlers/instances';
+import { keepInBucket } from '../../../../src/mocks/handlers/recordings';
 import { store } from '../../../../src/mocks/store';
 import { renderApp } from '../../support/render';
 
@@ -21,6 +22,7 @@ function seed() {
       reconnects: 1,
     }),
   );
+  keepInBucket(store.recordings.at(-1)?.id ?? '');
   const failed = addMockInstances(mockInstance({ mosque_id: 'azh3c5v8n6', state: 'terminated', launch_time: '2026-01-16T10:00:00.000Z' }))[0];
   store.recordings.push(mockRecording(failed, { status: 'failed', bytes: 0, started_at: failed.launch_time, reason: 'The stream never came', download_url: null }));
 }
@@ -71,6 +73,19 @@ describe('Recordings page', { timeout: 60_000 }, () => {
     const dialog = await screen.findByRole('dialog', { name: /London Central Mosque — 2026-01-13/ });
     const video = await within(dialog).findByTestId('recording-player');
     expect(video.getAttribute('src')).toMatch(/^\/api\/recordings\/rec-[a-z0-9]+\/media\?token=/);
+  });
+
+  it('shows the store of each recording and plays one from the bucket through its pre-signed redirect', async () => {
+    const { user } = await open();
+    const row = (name: string) => within(table().getByText(name).closest('tr') as HTMLElement);
+    expect(row('East London Mosque').getByText('S3')).toBeInTheDocument();
+    expect(row('Al-Azhar Mosque').getByText('Local')).toBeInTheDocument();
+    await user.click(table().getByRole('button', { name: 'Play recording of East London Mosque' }));
+    const video = await within(await screen.findByRole('dialog', { name: /East London Mosque/ })).findByTestId('recording-player');
+    const media = await fetch(new URL(video.getAttribute('src') ?? '', window.location.href));
+    expect(media.redirected).toBe(true);
+    expect(media.url).toMatch(/\/mock-bucket\/rec-[a-z0-9]+\/recording\.mp4\?X-Amz-Expires=300/);
+    expect(media.headers.get('content-type')).toBe('video/mp4');
   });
 
   it('deletes after confirmation, for a superuser only', async () => {
