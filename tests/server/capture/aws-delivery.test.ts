@@ -1,0 +1,85 @@
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { DescribeImagesCommand, DescribeInstanceAttributeCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AwsCaptureProvider } from '../../../server/capture/aws/driver';
+import { RecorderRuntimeLinks } from '../../../server/capture/aws/recorder-bundle';
+import type { RecorderConfig } from '../../../server/capture/recorder-state';
+import { ManualClock } from '../../../server/lib/clock';
+import { recorderDelivery } from '../../../server/storage/delivery';
+import { S3RecordingStore } from '../../../server/storage/s3-store';
+import { startMoto, type MotoServer } from './helpers';
+
+const CONFIG = { url: 'https://streams.example.com/mosque/live.m3u8', duration: 3600, width: 1280, height: 720, mosque_id: 'awsmosque1', method: 'api' };
+
+/** What an EC2 recorder is launched with when recordings live in a bucket: its role or a POST policy, and the runtime's link. */
+describe('aws recorders delivering to an s3 store', () => {
+  let moto: MotoServer;
+  let ec2: EC2Client;
+  let imageId: string;
+  let store: S3RecordingStore;
+  const clock = new ManualClock('2026-11-27T11:30:00Z');
+  const saved = { ...process.env };
+
+  const driver = (instanceProfile?: string) => {
+    const runtime = new RecorderRuntimeLinks(store, async () => 'console.log("recorder")');
+    return new AwsCaptureProvider({
+      region: 'us-east-1', endpoint: moto.url, imageId, instanceType: 't3.small', clock, instanceProfile,
+      store: { delivery: (request) => recorderDelivery(store, request, clock.now()), runtimeLink: (seconds) => runtime.link(seconds) },
+    });
+  };
+  const launched = async (instanceId: string) => {
+    const instance = (await ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] }))).Reservations?.[0]?.Instances?.[0];
+    const userData = await ec2.send(new DescribeInstanceAttributeCommand({ InstanceId: instanceId, Attribute: 'userData' }));
+    const script = Buffer.from(userData.UserData?.Value ?? '', 'base64').toString();
+    const config = JSON.parse(script.split('\n')[script.split('\n').indexOf(`cat > "$WORK/instance/config.json" <<'CAPTURE_CONFIG_EOF'`) + 1]) as RecorderConfig;
+    return { instance, script, config };
+  };
+
+  beforeAll(async () => {
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'server-secret-never-shipped', AWS_EC2_METADATA_DISABLED: 'true' });
+    moto = await startMoto();
+    ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.url });
+    imageId = (await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'] }))).Images?.[0]?.ImageId ?? '';
+    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(new CreateBucketCommand({ Bucket: 'sermons' }));
+    store = new S3RecordingStore({ bucket: 'sermons', prefix: 'captures/', region: 'us-east-1', endpoint: moto.url });
+    // moto checks that the profile exists; its IAM API is routed by the credential scope (signatures are not checked).
+    const created = await fetch(moto.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'AWS4-HMAC-SHA256 Credential=testing/20261127/us-east-1/iam/aws4_request, SignedHeaders=host, Signature=0' },
+      body: 'Action=CreateInstanceProfile&InstanceProfileName=capture-recorder&Version=2010-05-08',
+    });
+    expect(created.status, await created.text()).toBe(200);
+  }, 60_000);
+  afterAll(async () => {
+    ec2?.destroy();
+    await moto?.stop();
+    process.env = saved;
+  });
+
+  it('runs the recorder with the instance profile, uploading with its role', async () => {
+    const result = await driver('capture-recorder').launch(CONFIG, { recordingId: 'rec-role1', launchId: 'cap-role1' });
+    expect(result.filePath).toBe('awsmosque1/2026-11-27/rec-role1/20261127T113000Z.mp4');
+    const { instance, script, config } = await launched(result.providerInstanceId);
+    expect(instance?.IamInstanceProfile?.Arn).toMatch(/capture-recorder$/);
+    expect(config.delivery).toEqual({
+      kind: 's3', bucket: 'sermons', region: 'us-east-1', endpoint: moto.url,
+      keyPrefix: 'captures/awsmosque1/2026-11-27/rec-role1/', mediaKey: 'awsmosque1/2026-11-27/rec-role1/20261127T113000Z.mp4',
+      expiresAt: '2026-11-27T14:30:00.000Z',
+    });
+    // The runtime comes from the bucket by a pre-signed link: the server's secret never reaches the script.
+    expect(script).toMatch(/curl -fsS --retry 5 -o "\$WORK\/recorder\.mjs" '[^']*\/sermons\/captures\/runtime\/recorder-[0-9a-f]{16}\.mjs\?[^']*X-Amz-Signature=/);
+    expect(script).not.toContain('server-secret-never-shipped');
+  });
+
+  it('gives a recorder without a role a POST policy for its own recording only', async () => {
+    const result = await driver().launch(CONFIG, { recordingId: 'rec-post1', launchId: 'cap-post1' });
+    const { instance, config } = await launched(result.providerInstanceId);
+    expect(instance?.IamInstanceProfile).toBeUndefined();
+    expect(config.delivery?.kind).toBe('presigned-post');
+    const post = config.delivery?.kind === 'presigned-post' ? config.delivery.post : undefined;
+    const policy = JSON.parse(Buffer.from(post?.fields.Policy ?? '', 'base64').toString()) as { expiration: string; conditions: unknown[] };
+    expect(policy.conditions).toContainEqual(['starts-with', '$key', 'captures/awsmosque1/2026-11-27/rec-post1/']);
+    expect(policy.conditions).toContainEqual({ bucket: 'sermons' });
+    expect(Date.parse(policy.expiration) - Date.now()).toBeGreaterThan(3600_000);
+  });
+});
