@@ -84,13 +84,15 @@ export class StoreShipper implements SegmentSink {
 
   /**
    * `recordFile` lists the pieces delivered, one name a line, so a recorder started again after a crash
-   * neither sends them twice nor counts them out.
+   * neither sends them twice nor counts them out. `launchedAt` (the config's creation) names the folder
+   * of this launch's segments: a new machine for the same recording numbers its pieces from 1 again.
    */
   constructor(
     private readonly delivery: RecorderDelivery,
     private readonly log: (line: string) => void,
     clockOffsetMs: number,
     private readonly recordFile: string,
+    private readonly launchedAt: string,
   ) {
     this.expiresMs = Date.parse(delivery.expiresAt) - clockOffsetMs;
     try {
@@ -106,6 +108,11 @@ export class StoreShipper implements SegmentSink {
     if (this.delivered.has(path.basename(file)) || this.queue.includes(file)) return;
     this.queue.push(file);
     this.worker ??= this.work().finally(() => (this.worker = null));
+  }
+
+  /** The key of a piece below the recording's prefix. */
+  segmentName(piece: string): string {
+    return `segments/${this.launchedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}/${piece}`;
   }
 
   /** Only what reached the store counts towards the recording's coverage. */
@@ -149,7 +156,7 @@ export class StoreShipper implements SegmentSink {
   private async work(): Promise<void> {
     for (let file = this.queue[0]; file !== undefined; file = this.queue[0]) {
       const name = path.basename(file);
-      const failed = await this.deliver(file, `segments/${name}`, 'video/mp2t', this.expiresMs);
+      const failed = await this.deliver(file, this.segmentName(name), 'video/mp2t', this.expiresMs);
       if (failed) return; // the permission expired: what is left stays queued and is reported
       this.delivered.add(name);
       this.queue.shift();

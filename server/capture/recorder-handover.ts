@@ -59,7 +59,7 @@ export async function deliverMetadata(
     outcome: result.outcome,
     coverage: result.coverage,
     media: result.mediaBytes > 0 ? { name: path.basename(config.outputPath), bytes: result.mediaBytes } : null,
-    segments: result.pieces.measured().map(({ name, seconds }) => ({ name: `segments/${name}`, seconds })),
+    segments: result.pieces.measured().map(({ name, seconds }) => ({ name: shipper.segmentName(name), seconds })),
   };
   const file = path.join(dir, 'metadata.json');
   writeJsonAtomic(file, metadata);

@@ -61,7 +61,7 @@ if (previous?.outcome) {
 const now = () => new Date().toISOString();
 const runs: RunRecord[] = previous?.runs ?? [];
 // With a delivery, each closed piece goes to the object store at once: a dead machine loses only the piece in progress.
-const shipper = config.delivery ? new StoreShipper(config.delivery, (line) => log('recorder', line), config.clockOffsetMs, path.join(dir, INSTANCE_FILES.delivered)) : null;
+const shipper = config.delivery ? new StoreShipper(config.delivery, (line) => log('recorder', line), config.clockOffsetMs, path.join(dir, INSTANCE_FILES.delivered), config.createdAt) : null;
 const pieces = new PieceStore(piecesDirOf(config), path.join(dir, INSTANCE_FILES.probes), config.ffprobePath || 'ffprobe', shipper ?? localFolderSink);
 const state: RecorderState = {
   version: STATE_FORMAT_VERSION,

@@ -131,7 +131,9 @@ export class AwsCaptureProvider implements CaptureProvider {
     if (!imageId) throw new ProviderError('unavailable', 'No recorder image to launch: set AWS_IMAGE_ID or create an AMI first');
     const name = options.name ?? `capture-${config.mosque_id ?? 'adhoc'}-${launchId.slice(-6)}`;
     const now = this.options.clock.now();
-    const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const window = recordingWindow(config, options, now);
+    // Named by its window's start: a machine relaunched for the same recording delivers the same file.
+    const stamp = window.windowStart.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
     const recorderConfig = remoteRecorderConfig(
       {
         version: STATE_FORMAT_VERSION,
@@ -152,7 +154,7 @@ export class AwsCaptureProvider implements CaptureProvider {
           ...(this.options.stallTimeoutSeconds ? { stallTimeoutSeconds: this.options.stallTimeoutSeconds } : {}),
           ...(options.stallTimeoutSeconds ? { stallTimeoutSeconds: options.stallTimeoutSeconds } : {}),
         },
-        ...recordingWindow(config, options, now),
+        ...window,
         // EC2 machines keep their own time (NTP); the window is taken as it is.
         clockOffsetMs: 0,
         createdAt: now.toISOString(),

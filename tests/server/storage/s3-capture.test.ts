@@ -61,7 +61,7 @@ describe('captures delivered to an s3 store', () => {
       return found.length >= 2 ? found : undefined;
     }, 'segments in the bucket', 40_000);
     expect((await details(id)).state).toBe('running');
-    expect(during[0]).toMatch(/segments\/run-0001-00000\.ts$/);
+    expect(during[0]).toMatch(/segments\/\d{8}T\d{6}Z\/run-0001-00000\.ts$/);
 
     const done = await ended(id);
     expect(done.recording).toMatchObject({ status: 'captured', file_name: '20261123T090000Z.mp4' });
