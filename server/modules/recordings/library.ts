@@ -39,9 +39,7 @@ export class RecordingsLibrary {
   private toEntry(row: LibraryRow): LibraryRecording {
     const available = row.status !== 'recording' && Number(row.bytes) > 0 && mediaKey(row, this.deps.store) !== null;
     const recording = toRecording(row);
-    // A bucket's recording is not a file on this server: it downloads through the media endpoint.
-    const download = this.deps.store.kind === 'local' ? recording.download_url : `/api/recordings/${encodeURIComponent(row.id)}/media?download=1`;
-    return { ...recording, download_url: available ? download : null, mosque_name: row.mosque_name, friday: row.friday, job_id: row.job_id, media_available: available, store: storeOf(row) };
+    return { ...recording, download_url: available ? recording.download_url : null, mosque_name: row.mosque_name, friday: row.friday, job_id: row.job_id, media_available: available, store: storeOf(row) };
   }
 
   async page(query: LibraryFilter): Promise<{ recordings: LibraryRecording[]; total: number }> {

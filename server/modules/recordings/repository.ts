@@ -19,12 +19,17 @@ export function toRecording(row: RecordingRow): Recording {
     file_name: row.file_path ? path.basename(row.file_path) : null,
     reason: row.reason,
     // Only a finished file with media is offered: the file is joined at the end, and an empty one is no recording.
-    download_url: row.file_path && row.status !== 'recording' && Number(row.bytes) > 0 ? `/api/recordings/${encodeURIComponent(row.id)}/file` : null,
+    download_url: row.file_path && row.status !== 'recording' && Number(row.bytes) > 0 ? downloadUrl(row.id, row.file_path) : null,
     expected_seconds: row.expected_seconds === null ? null : Number(row.expected_seconds),
     covered_seconds: row.covered_seconds === null ? null : Number(row.covered_seconds),
     gaps: parseGaps(row.gaps),
     reconnects: Number(row.reconnects),
   };
+}
+
+/** A file on this server downloads from /file; an object in a bucket (a key, not a path) through the media endpoint. */
+function downloadUrl(id: string, filePath: string): string {
+  return path.isAbsolute(filePath) ? `/api/recordings/${encodeURIComponent(id)}/file` : `/api/recordings/${encodeURIComponent(id)}/media?download=1`;
 }
 
 function parseGaps(text: string): RecordingGap[] {
