@@ -30,7 +30,9 @@ export interface AuthGenerationStore {
 export class SessionCache {
   private readonly entries = new LRUCache<string, CachedSession>({ max: MAX_SESSIONS });
   private generation = Number.NaN;
+  /** When the counter was last read, by the injected clock and by wall time (see fresh()). */
   private readAt = Number.NaN;
+  private readAtWall = Number.NaN;
   private reading: Promise<void> | undefined;
   /** Moves whenever this server forgets: a counter read begun before then is not trusted. */
   private forgets = 0;
@@ -72,12 +74,19 @@ export class SessionCache {
     this.entries.clear();
     this.generation = Number.NaN;
     this.readAt = Number.NaN;
+    this.readAtWall = Number.NaN;
   }
 
+  /**
+   * Re-reads the counter once a second has passed by either clock: tests move the injected one, and
+   * wall time keeps the bound for another server's change when the injected clock stands still or
+   * goes back.
+   */
   private async fresh(): Promise<void> {
     const now = this.clock.now().getTime();
-    // A clock that went back counts as stale too.
-    if (now - this.readAt < AUTH_GENERATION_CHECK_MS && now >= this.readAt) return;
+    const wall = performance.now();
+    const within = (elapsed: number) => elapsed >= 0 && elapsed < AUTH_GENERATION_CHECK_MS;
+    if (within(now - this.readAt) && within(wall - this.readAtWall)) return;
     const forgets = this.forgets;
     this.reading ??= (async () => {
       try {
@@ -86,6 +95,7 @@ export class SessionCache {
         if (generation !== this.generation) this.entries.clear();
         this.generation = generation;
         this.readAt = now;
+        this.readAtWall = wall;
       } finally {
         this.reading = undefined;
       }
