@@ -48,6 +48,18 @@ describe('the mosque list body', () => {
     expect(await names()).toEqual(['First Renamed']);
   });
 
+  it('gives an edited mosque its new prayer time at once', async () => {
+    const prayerTime = async () => {
+      const response = await t.request({ method: 'GET', url: '/api/config/prayer-times', token });
+      return response.json<{ data: { prayer_times: { prayer_time: string }[] } }>().data.prayer_times.map((p) => p.prayer_time);
+    };
+    await write('POST', '/api/config/mosques', { mosque_id: 'paris00001', name: 'Paris', languages: ['en'], timezone: 'Europe/Paris', fixed_jumuah_time: '13:00' });
+    expect(await prayerTime()).toEqual(['13:00']);
+    expect(await prayerTime()).toEqual(['13:00']);
+    await write('PUT', '/api/config/mosques/paris00001', { fixed_jumuah_time: '13:30' });
+    expect(await prayerTime()).toEqual(['13:30']);
+  });
+
   it('shows a change made on another server on the same database within a second', async () => {
     second = await buildApp(t.config, { logger: false, clock: t.clock });
     await second.ready();
