@@ -25,7 +25,7 @@ function job(i: number): NewJobRow {
 /**
  * The plans the databases choose for the scheduler's hot reads, with a few thousand jobs: each
  * must go through its index (no full scan, no sort of every pending job). SQLite by EXPLAIN QUERY
- * PLAN; PostgreSQL (TEST_DATABASE_URL) by EXPLAIN after ANALYZE.
+ * PLAN, without statistics as a server runs; PostgreSQL (TEST_DATABASE_URL) by EXPLAIN after ANALYZE.
  */
 describe('scheduler job reads use their indexes', () => {
   let dataDir: string;
@@ -40,7 +40,9 @@ describe('scheduler job reads use their indexes', () => {
     drop = pg?.drop;
     db = await openDatabase({ dataDir, databaseUrl: pg?.url });
     await new SchedulerRepository(db.kysely).insertMany(Array.from({ length: JOBS }, (_, i) => job(i)));
-    await db.kysely.executeQuery(CompiledQuery.raw(db.dialect === 'postgres' ? 'ANALYZE scheduler_jobs' : 'ANALYZE'));
+    // PostgreSQL's autovacuum gathers statistics after such a load; SQLite never does unless told to,
+    // so it is checked as a server runs it: without them.
+    if (db.dialect === 'postgres') await db.kysely.executeQuery(CompiledQuery.raw('ANALYZE scheduler_jobs'));
     // The repository on a Kysely that records each statement instead of answering it.
     const recording: Kysely<Database> = db.kysely.withPlugin({
       transformQuery: ({ node, queryId }) => {
