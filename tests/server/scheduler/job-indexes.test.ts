@@ -70,7 +70,6 @@ describe('scheduler job reads use their indexes', () => {
       const { rows } = await db.kysely.executeQuery<Record<string, unknown>>(CompiledQuery.raw(explain, [...query.parameters]));
       plans.push(rows.map((row) => String(row['QUERY PLAN'] ?? row.detail)).join('\n'));
     }
-    if (process.env.SHOW_PLANS) console.log(plans.join('\n---\n'));
     return plans;
   }
 
