@@ -34,6 +34,12 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+/** One row (id 1): bumped by every revocation and user change; servers drop cached sessions when it moves. */
+export interface AuthGenerationTable {
+  id: number;
+  generation: number;
+}
+
 export interface SchedulerJobsTable {
   id: string;
   kind: 'recording' | 'recurring';
@@ -240,6 +246,7 @@ export interface AlarmDeliveriesTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  auth_generation: AuthGenerationTable;
   instances: InstancesTable;
   recordings: RecordingsTable;
   images: ImagesTable;

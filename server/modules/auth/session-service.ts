@@ -1,6 +1,7 @@
 import type { Clock } from '../../lib/clock';
 import { fromFlag } from '../../db';
 import type { UserRow } from '../users/repository';
+import { SessionCache } from './session-cache';
 import type { SessionsRepository } from './sessions-repository';
 import type { SessionTokens } from './tokens';
 
@@ -18,12 +19,15 @@ export type SessionsRevokedListener = (sessionIds: string[]) => void;
 
 export class SessionService {
   private readonly revokedListeners = new Set<SessionsRevokedListener>();
+  private readonly cache: SessionCache;
 
   constructor(
     private readonly repository: SessionsRepository,
     private readonly tokens: SessionTokens,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.cache = new SessionCache(repository, clock);
+  }
 
   async open(user: UserRow, meta: { ip?: string; userAgent?: string }): Promise<{ token: string; sessionId: string }> {
     const sessionId = this.tokens.newSessionId();
@@ -62,26 +66,49 @@ export class SessionService {
   private async check(token: string, touch: boolean): Promise<AuthenticatedSession | undefined> {
     const claims = await this.tokens.verify(token);
     if (!claims) return undefined;
+    const now = this.clock.now();
+    const cached = await this.cache.get(claims.sessionId);
+    // An entry whose activity is a day old goes to the database: another server may know a later one.
+    if (cached && cached.user.id === claims.userId && now.getTime() - cached.lastSeenMs < SESSION_INACTIVITY_LIMIT_MS) {
+      if (touch && now.getTime() - cached.lastSeenMs >= TOUCH_INTERVAL_MS) {
+        await this.repository.touch(claims.sessionId, now.toISOString());
+        cached.lastSeenMs = now.getTime();
+      }
+      return { sessionId: claims.sessionId, user: cached.user };
+    }
+
+    const generation = await this.cache.currentGeneration();
     const found = await this.repository.findWithUser(claims.sessionId);
     if (!found || found.revokedAt || found.user.id !== claims.userId || !fromFlag(found.user.is_active)) return undefined;
-    const now = this.clock.now();
-    const idleMs = now.getTime() - Date.parse(found.lastSeenAt);
+    let lastSeenMs = Date.parse(found.lastSeenAt);
+    const idleMs = now.getTime() - lastSeenMs;
     if (idleMs >= SESSION_INACTIVITY_LIMIT_MS) {
       // Ended for good (and its live socket with it), whatever any server's clock says later.
       await this.revoke(found.sessionId, 'inactive for 24 hours');
       return undefined;
     }
-    if (touch && idleMs >= TOUCH_INTERVAL_MS) await this.repository.touch(found.sessionId, now.toISOString());
+    if (touch && idleMs >= TOUCH_INTERVAL_MS) {
+      await this.repository.touch(found.sessionId, now.toISOString());
+      lastSeenMs = now.getTime();
+    }
+    this.cache.set(found.sessionId, { user: found.user, lastSeenMs, generation });
     return { sessionId: found.sessionId, user: found.user };
+  }
+
+  /** A user's row changed (role, flags, password, details): sessions held in memory are read again. */
+  usersChanged(): Promise<void> {
+    return this.cache.changed();
   }
 
   async revoke(sessionId: string, reason: string): Promise<void> {
     await this.repository.revoke(sessionId, this.clock.now().toISOString(), reason);
+    await this.cache.changed();
     this.notifyRevoked([sessionId]);
   }
 
   async revokeAllForUser(userId: number, reason: string, exceptSessionId?: string): Promise<void> {
     const ids = await this.repository.revokeForUser(userId, this.clock.now().toISOString(), reason, exceptSessionId);
+    await this.cache.changed();
     this.notifyRevoked(ids);
   }
 

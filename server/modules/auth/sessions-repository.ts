@@ -9,6 +9,7 @@ export interface SessionWithUser {
   user: UserRow;
 }
 
+/** Sessions, and the generation counter that tells servers to drop the sessions they hold in memory. */
 export class SessionsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -43,6 +44,19 @@ export class SessionsRepository {
     if (exceptSessionId) query = query.where('id', '!=', exceptSessionId);
     const rows = await query.returning('id').execute();
     return rows.map((r) => r.id);
+  }
+
+  async readGeneration(): Promise<number> {
+    const row = await this.db.selectFrom('auth_generation').select('generation').where('id', '=', 1).executeTakeFirstOrThrow();
+    return Number(row.generation);
+  }
+
+  async bumpGeneration(): Promise<void> {
+    await this.db
+      .updateTable('auth_generation')
+      .set((eb) => ({ generation: eb('generation', '+', 1) }))
+      .where('id', '=', 1)
+      .execute();
   }
 
   async revoke(sessionId: string, at: string, reason: string): Promise<void> {

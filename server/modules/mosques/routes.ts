@@ -28,7 +28,10 @@ export function registerMosqueRoutes(app: AppInstance, { mosques, activity }: { 
   app.get(
     '/api/config/mosques',
     { config: { access: 'session' }, schema: { response: { 200: mosquesListResponseSchema } } },
-    async () => ({ success: true as const, data: { mosques: await mosques.list() } }),
+    // A string with a JSON content type is sent as it is (Fastify skips the route's serializer); the
+    // service checked it against the same schema. The type provider only knows the object form.
+    async (_request, reply) =>
+      reply.type('application/json; charset=utf-8').send((await mosques.listBody()) as unknown as z.input<typeof mosquesListResponseSchema>),
   );
 
   // The Add dialog shows the id before saving: it asks for a fresh one here (a create without one gets one too).

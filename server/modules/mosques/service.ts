@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Updateable } from 'kysely';
 import {
   MOSQUE_ID_LENGTH,
+  mosquesListResponseSchema,
   mosqueCreateRequestSchema,
   mosqueUpdateRequestSchema,
   type ExtractionMethod,
@@ -49,8 +50,25 @@ function coordinatesMethod(link: string | null, latitude: number, longitude: num
   return form === 'short' || form === 'app_share' ? 'map_link_redirect' : 'manual';
 }
 
+/**
+ * How long a list read here serves. Changes made through this server retire it at once; the bound
+ * is for other servers on the same database, so it is wall time, not the injectable clock (a test's
+ * frozen clock must not keep another server's change out forever).
+ */
+const LIST_CACHE_MS = 1000;
+
+interface ListCache {
+  generation: number;
+  expires: number;
+  list: Promise<Mosque[]>;
+  body?: Promise<string>;
+}
+
 export class MosquesService {
   private readonly listeners = new Set<(change: MosqueChange) => void>();
+  /** Every fleet read (Config page, planner, prayer times) shares one list; 10,000 rows take ~300 ms to read and encode. */
+  private listCache: ListCache | undefined;
+  private generation = 0;
 
   constructor(
     private readonly repository: MosquesRepository,
@@ -64,6 +82,8 @@ export class MosquesService {
   }
 
   private emit(change: MosqueChange): void {
+    this.generation++;
+    this.listCache = undefined;
     for (const listener of this.listeners) {
       try {
         listener(change);
@@ -73,8 +93,32 @@ export class MosquesService {
     }
   }
 
-  async list(): Promise<Mosque[]> {
-    return (await this.repository.list()).map(toMosque);
+  /** Every mosque, oldest first. Shared between callers: read it, never modify it. */
+  list(): Promise<Mosque[]> {
+    return this.cached().list;
+  }
+
+  /** GET /api/config/mosques's body, checked against the contract and serialised once per list. */
+  listBody(): Promise<string> {
+    const cache = this.cached();
+    cache.body ??= cache.list.then((mosques) => JSON.stringify(mosquesListResponseSchema.encode({ success: true, data: { mosques } })));
+    return cache.body;
+  }
+
+  private cached(): ListCache {
+    const current = this.listCache;
+    if (current && current.generation === this.generation && performance.now() < current.expires) return current;
+    const cache: ListCache = {
+      generation: this.generation,
+      expires: performance.now() + LIST_CACHE_MS,
+      list: this.repository.list().then((rows) => Object.freeze(rows.map(toMosque)) as Mosque[]),
+    };
+    // A failed read is not kept: the next caller tries again.
+    cache.list.catch(() => {
+      if (this.listCache === cache) this.listCache = undefined;
+    });
+    this.listCache = cache;
+    return cache;
   }
 
   async listByIds(ids: string[]): Promise<Mosque[]> {

@@ -16,6 +16,8 @@ const PLANNED_COLUMNS = [
 ] as const;
 export type PlannedJobRow = Pick<JobRow, (typeof PLANNED_COLUMNS)[number]>;
 const INSERT_CHUNK = 250;
+/** Ids per IN list: SQLite and PostgreSQL cap the parameters of one statement. */
+const IDS_PER_QUERY = 500;
 
 export function toJob(row: JobRow): Job {
   return {
@@ -47,6 +49,14 @@ export function toJob(row: JobRow): Job {
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
+}
+
+/** recording_start then id (recording jobs always have a start). */
+function bySoonestStart(a: JobRow, b: JobRow): number {
+  const x = a.recording_start ?? '';
+  const y = b.recording_start ?? '';
+  if (x !== y) return x < y ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 const changed = (result: { numUpdatedRows: bigint } | undefined) => (result?.numUpdatedRows ?? 0n) > 0n;
@@ -118,17 +128,25 @@ export class SchedulerRepository {
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.n)]));
   }
 
-  /** Recording jobs waiting to launch, soonest first. */
-  upcoming(limit: number): Promise<JobRow[]> {
-    return this.db
-      .selectFrom('scheduler_jobs')
-      .selectAll()
-      .where('kind', '=', 'recording')
-      .where('status', 'in', PENDING)
-      .orderBy('recording_start', 'asc')
-      .orderBy('id', 'asc')
-      .limit(limit)
-      .execute();
+  /**
+   * Recording jobs waiting to launch, soonest first. One ordered walk of the upcoming index per
+   * pending status, each stopping at the limit, then merged: no sort of every pending job.
+   */
+  async upcoming(limit: number): Promise<JobRow[]> {
+    const perStatus = await Promise.all(
+      PENDING.map((status) =>
+        this.db
+          .selectFrom('scheduler_jobs')
+          .selectAll()
+          .where('kind', '=', 'recording')
+          .where('status', '=', status)
+          .orderBy('recording_start', 'asc')
+          .orderBy('id', 'asc')
+          .limit(limit)
+          .execute(),
+      ),
+    );
+    return perStatus.flat().sort(bySoonestStart).slice(0, limit);
   }
 
   /** The next scheduled job to act on (recording or recurring). */
@@ -165,17 +183,53 @@ export class SchedulerRepository {
       .execute();
   }
 
-  /** Pending, never-attempted recording jobs due after `now` (of one mosque, or all). */
-  untouchedFuture(now: string, mosqueId?: string): Promise<Pick<JobRow, 'id' | 'mosque_id'>[]> {
-    let query = this.db.selectFrom('scheduler_jobs');
-    if (mosqueId !== undefined) query = query.where('mosque_id', '=', mosqueId);
-    return query
-      .select(['id', 'mosque_id'])
-      .where('kind', '=', 'recording')
-      .where('status', '=', 'scheduled')
-      .where('attempts', '=', 0)
-      .where('next_run_time', '>', now)
-      .execute();
+  /*
+   * The two reads below filter in SQL only on what the (mosque_id, friday_date) index serves, and the
+   * rest here: with kind and status in the WHERE, SQLite (which has no statistics unless ANALYZE runs)
+   * preferred the upcoming index on (kind, status) and walked every recording job.
+   */
+
+  /** Recording jobs of these mosques on these Fridays: re-planning a few mosques reads their few jobs. */
+  async recordingsOfMosques(mosqueIds: string[], fridayDates: string[]): Promise<PlannedJobRow[]> {
+    if (fridayDates.length === 0) return [];
+    const rows: (PlannedJobRow & { kind: string })[] = [];
+    for (let i = 0; i < mosqueIds.length; i += IDS_PER_QUERY) {
+      rows.push(
+        ...(await this.db
+          .selectFrom('scheduler_jobs')
+          .select([...PLANNED_COLUMNS, 'kind'])
+          .where('mosque_id', 'in', mosqueIds.slice(i, i + IDS_PER_QUERY))
+          .where('friday_date', 'in', fridayDates)
+          .execute()),
+      );
+    }
+    return rows.filter((row) => row.kind === 'recording').map(({ kind: _kind, ...row }) => row);
+  }
+
+  /** Pending, never-attempted recording jobs due after `now` (of these mosques, or all). */
+  async untouchedFuture(now: string, mosqueIds?: string[]): Promise<Pick<JobRow, 'id' | 'mosque_id'>[]> {
+    if (mosqueIds === undefined) {
+      return this.db
+        .selectFrom('scheduler_jobs')
+        .select(['id', 'mosque_id'])
+        .where('kind', '=', 'recording')
+        .where('status', '=', 'scheduled')
+        .where('attempts', '=', 0)
+        .where('next_run_time', '>', now)
+        .execute();
+    }
+    const rows: Pick<JobRow, 'id' | 'mosque_id' | 'kind' | 'status' | 'attempts'>[] = [];
+    for (let i = 0; i < mosqueIds.length; i += IDS_PER_QUERY) {
+      rows.push(
+        ...(await this.db
+          .selectFrom('scheduler_jobs')
+          .select(['id', 'mosque_id', 'kind', 'status', 'attempts'])
+          .where('mosque_id', 'in', mosqueIds.slice(i, i + IDS_PER_QUERY))
+          .where('next_run_time', '>', now)
+          .execute()),
+      );
+    }
+    return rows.filter((row) => row.kind === 'recording' && row.status === 'scheduled' && row.attempts === 0).map(({ id, mosque_id }) => ({ id, mosque_id }));
   }
 
   /*

@@ -17,12 +17,13 @@ import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/htt
 import type { ActivityActor, ActivityInput } from '../activity/service';
 import { comingFriday, type FridayRow } from '../../../contract/fridays';
 import { alarmKeys } from './alarm-keys';
+import { CoalescingQueue } from './coalescing-queue';
 import { CronExpression } from './cron';
 import { buildLedger, type LinkedAlarms } from './ledger';
 import { planSchedule, type SchedulePlan } from './planning';
 import { RECENT_JOBS_MS, RECURRING_CRON, RECURRING_JOB_ID } from './policy';
 import { Preflight } from './preflight';
-import type { FridayPlanner, PlanSkip, PreflightChecks, RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
+import type { FridayPlan, FridayPlanner, PlanSkip, PreflightChecks, RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
 import { toJob, type SchedulerRepository } from './repository';
 import { SchedulerRunner, type RunnerLog } from './runner';
 
@@ -63,13 +64,18 @@ const cron = new CronExpression(RECURRING_CRON);
 export class SchedulerService {
   readonly runner: SchedulerRunner;
   private readonly repository: SchedulerRepository;
-  private readonly replans = new Set<Promise<void>>();
+  /** Mosque changes waiting to be planned; a burst is planned in batches. */
+  private readonly changes: CoalescingQueue;
   private unwatch: (() => void) | undefined;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.repository = deps.repository;
     const preflight = new Preflight({ ...deps, checks: deps.preflight });
     this.runner = new SchedulerRunner({ ...deps, runRecurring: (now) => this.runRecurringIfDue(now), preflight: (now) => preflight.run(now) });
+    this.changes = new CoalescingQueue(
+      (mosqueIds) => this.replanMosques(mosqueIds),
+      (error, mosqueIds) => deps.log.error({ err: error, mosqueIds }, 're-planning changed mosques failed'),
+    );
   }
 
   /** At server start: ensure the recurring job and state exist, then handle whatever fell due while down. */
@@ -104,20 +110,20 @@ export class SchedulerService {
     if (recurring && recurring.trigger !== trigger) {
       await this.repository.update(RECURRING_JOB_ID, { trigger, next_run_time: cron.next(now).toISOString(), updated_at: nowIso });
     }
-    this.unwatch ??= this.deps.watchMosques?.((mosqueId) => this.queueReplan(mosqueId));
+    this.unwatch ??= this.deps.watchMosques?.((mosqueId) => this.changes.add(mosqueId));
     this.deps.provideJobCounts?.(() => this.repository.countByStatus());
     await this.runner.arm();
   }
 
   async close(): Promise<void> {
     this.unwatch?.();
-    await Promise.allSettled([...this.replans]);
+    await this.changes.idle();
     await this.runner.close();
   }
 
   /** Waits for re-planning started by mosque changes (tests). */
-  async settled(): Promise<void> {
-    while (this.replans.size > 0) await Promise.allSettled([...this.replans]);
+  settled(): Promise<void> {
+    return this.changes.idle();
   }
 
   /** One pass of the firing loop now (tests drive time with it; production's timer calls it). */
@@ -196,9 +202,7 @@ export class SchedulerService {
       if (!known.has(id)) skips.push({ mosque_id: id, mosque_name: null, reason: UNKNOWN_MOSQUE });
     }
 
-    const dates = [...new Set(plans.map((p) => p.prayerAt.toISOString().slice(0, 10)))];
-    const around = dates.flatMap((d) => [-1, 0, 1].map((shift) => new Date(Date.parse(d) + shift * 86_400_000).toISOString().slice(0, 10)));
-    const existing = await this.repository.recordingsFor([...new Set(around)]);
+    const existing = await this.existingJobs(plans, mosqueFilter !== null);
     const plan = planSchedule(plans, existing, now, forceRefresh);
     const created = (await this.repository.insertMany(plan.inserts)) + (await this.revive(plan));
     const updated = await this.repository.updateUntouched(plan.updates);
@@ -290,37 +294,41 @@ export class SchedulerService {
     }
   }
 
-  private queueReplan(mosqueId: string): void {
-    const replan = this.replanMosque(mosqueId)
-      .catch((error: unknown) => this.deps.log.error({ err: error, mosqueId }, 're-planning a changed mosque failed'))
-      .finally(() => this.replans.delete(replan));
-    this.replans.add(replan);
+  /**
+   * Mosques were created, edited or deleted: while the scheduler runs, their coming Friday is planned
+   * (or re-timed, if not started yet); a mosque now inactive or gone loses its pending job. Only these
+   * mosques' jobs are read (through the mosque and Friday index), whatever the size of the fleet.
+   */
+  private async replanMosques(mosqueIds: string[]): Promise<void> {
+    const now = this.deps.clock.now();
+    if (!(await this.repository.isRunning(now.toISOString()))) return;
+    const { plans, skipped } = await this.deps.planner.planFriday(now, mosqueIds);
+    await this.alarmUnschedulable(skipped, plans.map((p) => p.mosqueId));
+    const known = new Set([...plans.map((p) => p.mosqueId), ...skipped.map((s) => s.mosqueId)]);
+    const gone = mosqueIds.filter((id) => !known.has(id));
+    let changed = 0;
+    if (gone.length > 0) {
+      await this.deps.alarms.resolve(...gone.map(alarmKeys.unschedulable));
+      changed += await this.cancelOrphans(now, known, gone);
+    }
+    if (plans.length > 0) {
+      const plan = planSchedule(plans, await this.existingJobs(plans, true), now, true);
+      const created = (await this.repository.insertMany(plan.inserts)) + (await this.revive(plan));
+      const updated = await this.repository.updateUntouched(plan.updates);
+      if (created + updated > 0) this.deps.log.info({ mosques: plans.length, created, updated }, 're-planned changed mosques');
+      changed += created + updated;
+    }
+    if (changed > 0) await this.runner.arm();
   }
 
   /**
-   * A mosque was created, edited or deleted: while the scheduler runs, its coming Friday is planned
-   * (or re-timed, if not started yet); a mosque now inactive or gone loses its pending job.
+   * The recording jobs planning compares against: those of the planned mosques (through the mosque
+   * and Friday index) when only some are planned, else every job of the Fridays around the plans.
    */
-  private async replanMosque(mosqueId: string): Promise<void> {
-    const now = this.deps.clock.now();
-    if (!(await this.repository.isRunning(now.toISOString()))) return;
-    const { plans, skipped } = await this.deps.planner.planFriday(now, [mosqueId]);
-    await this.alarmUnschedulable(skipped, plans.map((p) => p.mosqueId));
-    if (plans.length === 0 && skipped.length === 0) {
-      await this.deps.alarms.resolve(alarmKeys.unschedulable(mosqueId));
-      const cancelled = await this.cancelOrphans(now, new Set(), mosqueId);
-      if (cancelled > 0) await this.runner.arm();
-      return;
-    }
-    const dates = plans.flatMap((p) => [-1, 0, 1].map((d) => new Date(p.prayerAt.getTime() + d * 86_400_000).toISOString().slice(0, 10)));
-    const plan = planSchedule(plans, await this.repository.recordingsFor([...new Set(dates)]), now, true);
-    await this.repository.insertMany(plan.inserts);
-    await this.revive(plan);
-    await this.repository.updateUntouched(plan.updates);
-    if (plan.inserts.length + plan.revivals.length + plan.updates.length > 0) {
-      this.deps.log.info({ mosqueId, created: plan.inserts.length, updated: plan.updates.length }, 're-planned a changed mosque');
-      await this.runner.arm();
-    }
+  private existingJobs(plans: FridayPlan[], someMosques: boolean) {
+    // A mosque-local Friday is within a day of the prayer's UTC date.
+    const dates = new Set(plans.flatMap((p) => [-1, 0, 1].map((d) => new Date(p.prayerAt.getTime() + d * 86_400_000).toISOString().slice(0, 10))));
+    return someMosques ? this.repository.recordingsOfMosques(plans.map((p) => p.mosqueId), [...dates]) : this.repository.recordingsFor([...dates]);
   }
 
   private async revive(plan: SchedulePlan): Promise<number> {
@@ -351,10 +359,10 @@ export class SchedulerService {
     }
   }
 
-  /** Pending, never-attempted jobs (of one mosque, or all) whose mosque the planner no longer knows as active. */
-  private async cancelOrphans(now: Date, known: Set<string>, mosqueId?: string): Promise<number> {
+  /** Pending, never-attempted jobs (of some mosques, or all) whose mosque the planner no longer knows as active. */
+  private async cancelOrphans(now: Date, known: Set<string>, mosqueIds?: string[]): Promise<number> {
     let count = 0;
-    for (const row of await this.repository.untouchedFuture(now.toISOString(), mosqueId)) {
+    for (const row of await this.repository.untouchedFuture(now.toISOString(), mosqueIds)) {
       if (row.mosque_id && !known.has(row.mosque_id)) {
         if (await this.repository.finishScheduled(row.id, 'cancelled', now.toISOString(), 'Cancelled: the mosque is no longer active')) count++;
       }

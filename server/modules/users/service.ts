@@ -90,6 +90,7 @@ export class UsersService {
     const row = losesSuperuser ? await this.repository.updateKeepingASuperuser(id, values) : await this.repository.update(id, values);
     if (row === 'last-superuser') throw conflict(LAST_SUPERUSER_MESSAGE);
     if (!row) throw notFound(`User ${id} not found`);
+    await this.sessions.usersChanged();
     if (changes.password) await this.forgetInitialPassword(id);
     if (deactivating) await this.sessions.revokeAllForUser(id, 'user deactivated');
     else if (changes.password) {
@@ -100,6 +101,7 @@ export class UsersService {
 
   async setPassword(id: number, password: string): Promise<void> {
     await this.repository.update(id, { password_hash: await hashPassword(password), updated_at: this.clock.now().toISOString() });
+    await this.sessions.usersChanged();
     await this.forgetInitialPassword(id);
   }
 
@@ -115,6 +117,7 @@ export class UsersService {
     const now = this.clock.now().toISOString();
     const row = await this.repository.update(id, { last_login: now });
     if (!row) throw notFound(`User ${id} not found`);
+    await this.sessions.usersChanged();
     return row;
   }
 

@@ -9,6 +9,7 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
+import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -20,6 +21,7 @@ import { languageName } from './languages';
 import { PrayerTimeChip } from './PrayerTimeChip';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
+import { PAGE_SIZES, usePaging } from '../scheduling/paging';
 
 interface MosquesTableProps {
   mosques: Mosque[];
@@ -32,8 +34,12 @@ interface MosquesTableProps {
 
 const COLUMNS = ['Status', 'Mosque ID', 'Name', 'City', 'Languages', 'Coordinates', 'Prayer Times', 'Actions'];
 
-/** The expandable Mosque Management table (SPEC.md section 2, Config Generator). */
+/**
+ * The expandable Mosque Management table (SPEC.md section 2, Config Generator), one page at a time:
+ * a fleet of 10,000 mosques must not become 10,000 rendered rows.
+ */
 export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, onDelete }: MosquesTableProps) {
+  const paging = usePaging(mosques.length);
   return (
     <Accordion defaultExpanded disableGutters>
       <AccordionSummary expandIcon={<ExpandMoreIcon />} aria-controls="mosque-management-content" id="mosque-management-header">
@@ -50,7 +56,7 @@ export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, o
             <TableBody>
               {loading && mosques.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>Loading mosques...</TableMessageRow>}
               {!loading && mosques.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>No mosques configured yet. Add a mosque to get started.</TableMessageRow>}
-              {mosques.map((mosque) => (
+              {paging.slice(mosques).map((mosque) => (
                 <TableRow key={mosque.mosque_id} hover>
                   <TableCell>
                     <Chip size="small" label={mosque.active ? 'Enabled' : 'Disabled'} color={mosque.active ? 'success' : 'default'} />
@@ -108,6 +114,17 @@ export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, o
             </TableBody>
           </Table>
         </TableContainer>
+        {mosques.length > 0 && (
+          <TablePagination
+            component="div"
+            count={mosques.length}
+            page={paging.page}
+            rowsPerPage={paging.rowsPerPage}
+            rowsPerPageOptions={[...PAGE_SIZES]}
+            onPageChange={(_event, page) => paging.setPage(page)}
+            onRowsPerPageChange={(event) => paging.setRowsPerPage(Number(event.target.value))}
+          />
+        )}
       </AccordionDetails>
     </Accordion>
   );

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SessionsRepository } from '../../../server/modules/auth/sessions-repository';
 import { MAX_SOCKETS_PER_SESSION } from '../../../server/modules/live/connection';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { connect, connectAs, hello, listen, type LiveClient } from '../live/live-client';
@@ -57,6 +58,8 @@ describe('hostile input: live sockets and their sessions', () => {
     const db = t.app.ctx.db.kysely;
     await db.updateTable('sessions').set({ revoked_at: t.clock.now().toISOString(), revoked_reason: 'logout' }).where('user_id', '=', revoked.id).execute();
     await db.updateTable('users').set({ is_active: 0 }).where('id', '=', deactivated.id).execute();
+    // As every server does after ending sessions or changing users: servers drop what they hold in memory.
+    await new SessionsRepository(db).bumpGeneration();
     expect((await first.closed).code).toBe(1008);
     expect((await second.closed).code).toBe(1008);
   });
