@@ -7,7 +7,7 @@ import { drawFaults, FAULT_MIXES, type FaultMixName } from './faults';
 import { pickPlace } from './places';
 import { SimulatedCaptureProvider } from './provider';
 import { randomFor, Random } from './random';
-import { SeasonServer } from './server';
+import { SeasonServer, STREAM_HOST } from './server';
 import { tallySeason, type SeasonTally } from './tally';
 
 export interface SeasonOptions {
@@ -124,7 +124,7 @@ async function seedMosques(server: SeasonServer, options: SeasonOptions): Promis
       languages: ['en'],
       latitude: place.latitude,
       longitude: place.longitude,
-      ID_token: `https://streams.season.test/${mosqueId(i)}/live.m3u8`,
+      ID_token: `https://${STREAM_HOST}/${mosqueId(i)}/live.m3u8`,
     });
   }
   await scheduler.start(null);
