@@ -41,16 +41,20 @@ export class SeasonServer {
 
   /**
    * What a server does at this instant: read the fleet (when a recorder may have ended: the fleet
-   * learns nothing new otherwise), then run every due job and settle every ended one.
+   * learns nothing new otherwise), then run every due job and settle every ended one. Returns when
+   * the next job is due.
    */
-  async step(readFleet: boolean): Promise<void> {
+  async step(readFleet: boolean): Promise<number> {
     const { instances, scheduler } = this.app.ctx;
     if (readFleet) await instances.reconcile();
+    let next = Infinity;
     for (let pass = 0; pass < 100; pass++) {
       await scheduler.tick();
       await scheduler.runner.idle();
-      if ((await this.nextDue()) > this.clock.now().getTime()) break;
+      next = await this.nextDue();
+      if (next > this.clock.now().getTime()) break;
     }
+    return next;
   }
 
   /**
