@@ -7,6 +7,7 @@ import type { AppContext } from './context';
 import { openDatabase, sqlitePath } from './db';
 import { systemClock, type Clock } from './lib/clock';
 import type { AppInstance } from './lib/fastify';
+import type { HostResolver } from './lib/internal-addresses';
 import { checkKeyFingerprint } from './lib/key-fingerprint';
 import { SecretKeys } from './lib/secret-key';
 import { AuthService } from './modules/auth/auth-service';
@@ -66,6 +67,8 @@ export interface BuildOptions {
   scheduler?: SchedulerOptions;
   /** A capture driver to use instead of the one CAPTURE_PROVIDER names (tests, bench). */
   captureDriver?: CaptureProvider;
+  /** How the stream-host guard resolves names (default the system's DNS; a simulated fleet's streams live in its own). */
+  resolveStreamHost?: HostResolver;
   /** How often the sessions of open live sockets are re-checked (default 30 s). */
   liveSessionCheckMs?: number;
   /** Told of every route as it is registered (the authorization matrix test enumerates them). */
@@ -135,7 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // The one store of recordings: the library reads it, the recorders deliver to it (when it is a bucket).
   const store = createRecordingStore({ recordingsStore: config.recordingsStore, dataDir: config.dataDir, awsRegion: config.awsRegion, s3Endpoint: config.s3Endpoint });
   const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log, store });
-  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, store, alarms,
+  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, store, resolveStreamHost: options.resolveStreamHost, alarms,
     mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
     listeningPort: () => {
       const address = app.server.address();

@@ -7,7 +7,7 @@ import { drawFaults, FAULT_MIXES, type FaultMixName } from './faults';
 import { pickPlace } from './places';
 import { SimulatedCaptureProvider } from './provider';
 import { randomFor, Random } from './random';
-import { SeasonServer } from './server';
+import { SeasonServer, STREAM_HOST } from './server';
 import { tallySeason, type SeasonTally } from './tally';
 
 export interface SeasonOptions {
@@ -69,11 +69,12 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
     let friday = 0;
     // Windows that closed after the fleet was last read are seen at the next grid point.
     let lastRead = clock.now().getTime();
+    let due = await server.nextDue();
     for (;;) {
       const now = clock.now().getTime();
       const early = fleet.nextEarlyEnd(now);
       const closed = onGrid(fleet.nextClosedEnd(lastRead));
-      const next = Math.min(await server.nextDue(), early, closed, followUps[0] ?? Infinity, restarts[0]?.at ?? Infinity, end);
+      const next = Math.min(due, early, closed, followUps[0] ?? Infinity, restarts[0]?.at ?? Infinity, end);
       if (next >= end) break;
       clock.set(new Date(Math.max(now, next)));
       const at = clock.now().getTime();
@@ -94,7 +95,7 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
         readFleet = true;
       }
       if (readFleet) lastRead = at;
-      await server.step(readFleet);
+      due = await server.step(readFleet);
       const week = Math.floor((clock.now().getTime() - SEASON_START) / WEEK_MS);
       if (week > friday) {
         friday = week;
@@ -124,7 +125,7 @@ async function seedMosques(server: SeasonServer, options: SeasonOptions): Promis
       languages: ['en'],
       latitude: place.latitude,
       longitude: place.longitude,
-      ID_token: `https://streams.season.test/${mosqueId(i)}/live.m3u8`,
+      ID_token: `https://${STREAM_HOST}/${mosqueId(i)}/live.m3u8`,
     });
   }
   await scheduler.start(null);

@@ -1,10 +1,25 @@
 import { buildApp, type App } from '../../server/app';
 import type { Config } from '../../server/config';
 import type { ManualClock } from '../../server/lib/clock';
+import type { HostResolver } from '../../server/lib/internal-addresses';
 import { RECURRING_JOB_ID } from '../../server/modules/scheduler/policy';
 import type { SimulatedCaptureProvider } from './provider';
 
 const DAY_MS = 86_400_000;
+
+/** Where the season's mosques stream from: a name of the simulated world, not of this machine's network. */
+export const STREAM_HOST = 'streams.season.test';
+
+/**
+ * The season's DNS: its stream host has a public address (a documentation one, TEST-NET-3), so the
+ * launch guard against private hosts runs as it would on a real one. Asking this machine's resolver
+ * instead cost a real network round trip per launch (most of the season's wall time) for a name that
+ * exists nowhere.
+ */
+const seasonResolver: HostResolver = async (host) => {
+  if (host === STREAM_HOST) return ['203.0.113.10'];
+  throw new Error(`${host} is not a host of the simulated season`);
+};
 
 /**
  * One run of the real server (buildApp) on the season's database, clock and fleet. A restart is
@@ -19,23 +34,27 @@ export class SeasonServer {
   ) {}
 
   static async start(config: Config, clock: ManualClock, fleet: SimulatedCaptureProvider): Promise<SeasonServer> {
-    const app = await buildApp(config, { logger: false, clock, healthCheckIntervalMs: 0, captureDriver: fleet });
+    const app = await buildApp(config, { logger: false, clock, healthCheckIntervalMs: 0, captureDriver: fleet, resolveStreamHost: seasonResolver });
     await app.ready();
     return new SeasonServer(app, clock);
   }
 
   /**
    * What a server does at this instant: read the fleet (when a recorder may have ended: the fleet
-   * learns nothing new otherwise), then run every due job and settle every ended one.
+   * learns nothing new otherwise), then run every due job and settle every ended one. Returns when
+   * the next job is due.
    */
-  async step(readFleet: boolean): Promise<void> {
+  async step(readFleet: boolean): Promise<number> {
     const { instances, scheduler } = this.app.ctx;
     if (readFleet) await instances.reconcile();
+    let next = Infinity;
     for (let pass = 0; pass < 100; pass++) {
       await scheduler.tick();
       await scheduler.runner.idle();
-      if ((await this.nextDue()) > this.clock.now().getTime()) break;
+      next = await this.nextDue();
+      if (next > this.clock.now().getTime()) break;
     }
+    return next;
   }
 
   /**

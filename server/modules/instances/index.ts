@@ -8,6 +8,7 @@ import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { HostResolver } from '../../lib/internal-addresses';
 import type { AppInstance } from '../../lib/fastify';
 import { ImagesRepository } from '../images/repository';
 import type { ActivityService } from '../activity/service';
@@ -60,6 +61,8 @@ export interface CaptureModuleDeps {
   driver?: CaptureProvider;
   /** The recordings store the driver's recorders deliver to. */
   store?: RecordingStore;
+  /** How stream hosts are resolved before a launch (default the system's DNS). */
+  resolveStreamHost?: HostResolver;
   /** Where a recording's troubles are raised (a recorder that died, a long gap, a partial or failed outcome). */
   alarms?: AlarmsService;
   /** A mosque's name for alarm messages ("Al Noor Mosque: …" reads better than an id). */
@@ -78,6 +81,7 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const checkStreamUrl = createStreamUrlGuard({
     allowPrivate: config.allowPrivateStreamHosts,
     isBuiltIn: (url) => demo !== undefined && isDemoStreamUrl(url, deps.listeningPort(), config.host),
+    resolve: deps.resolveStreamHost,
   });
   const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log, checkStreamUrl);
   live.attach(instances);

@@ -22,12 +22,13 @@ export class RecordingAlarms {
   ) {}
 
   async check(row: RecordingRow, reading: ProviderRecording, jobId: string | null): Promise<void> {
-    const name = row.mosque_id ? await this.mosqueName(row.mosque_id).catch(() => null) : null;
-    const who = name ?? (row.mosque_id ? `Mosque ${row.mosque_id}` : `Recording ${row.id}`);
-    const base = { mosqueId: row.mosque_id, mosqueName: name, jobId, instanceId: row.instance_id };
+    // Most readings (progress of a healthy recording) raise nothing: the mosque's name is read only for a message.
+    let subject: Promise<{ who: string; base: AlarmSubject }> | undefined;
+    const about = () => (subject ??= this.subjectOf(row, jobId));
     const ended = reading.status !== 'recording';
 
     if ((reading.relaunches ?? 0) > 0) {
+      const { who, base } = await about();
       await this.alarms.raise({
         ...base,
         kind: 'recorder_died',
@@ -42,6 +43,7 @@ export class RecordingAlarms {
       const seconds = Math.round((Date.parse(gap.end) - Date.parse(gap.start)) / 1000);
       if (seconds <= STALL_ALARM_SECONDS) continue;
       const key = `gap:${row.id}:${gap.start}`;
+      const { who, base } = await about();
       await this.alarms.raise({ ...base, kind: 'stall', key, message: `${who}: no media for ${seconds} s from ${gap.start} (${gap.reason})` });
       const open = !ended && index === gaps.length - 1 && Date.parse(gap.end) > now - OPEN_GAP_SLACK_MS;
       if (!open) await this.alarms.resolve(key);
@@ -54,6 +56,7 @@ export class RecordingAlarms {
     }
     const covered = reading.coveredSeconds ?? 0;
     const expected = reading.expectedSeconds ?? 0;
+    const { who, base } = await about();
     await this.alarms.raise({
       ...base,
       kind: reading.status === 'failed' ? 'capture_failed' : 'capture_partial',
@@ -64,4 +67,18 @@ export class RecordingAlarms {
           : `${who}: only ${covered} s of ${expected} s recorded. ${reading.reason ?? ''}`.trim(),
     });
   }
+
+  /** Who an alarm about this recording names, and what it links to. */
+  private async subjectOf(row: RecordingRow, jobId: string | null): Promise<{ who: string; base: AlarmSubject }> {
+    const name = row.mosque_id ? await this.mosqueName(row.mosque_id).catch(() => null) : null;
+    const who = name ?? (row.mosque_id ? `Mosque ${row.mosque_id}` : `Recording ${row.id}`);
+    return { who, base: { mosqueId: row.mosque_id, mosqueName: name, jobId, instanceId: row.instance_id } };
+  }
+}
+
+interface AlarmSubject {
+  mosqueId: string | null;
+  mosqueName: string | null;
+  jobId: string | null;
+  instanceId: string;
 }

@@ -8,7 +8,7 @@ import type { RecordingAlarms } from './alarms';
 import { toRecording, type RecordingFilter, type RecordingRow, type RecordingsRepository } from './repository';
 import { parseRuns, toRun, unionOfRuns, type Window } from './runs';
 
-/** How often a recording's growing size and duration are written while it records. */
+/** How often (on the server's clock) a recording's growing size and duration are written while it records. */
 const PROGRESS_WRITE_MS = 5000;
 /** Recordings the live feed carries (initial_data, recordings_update). */
 export const LIVE_RECORDINGS_LIMIT = 50;
@@ -77,9 +77,9 @@ export class RecordingsService {
     const gaps = JSON.stringify(reading.gaps ?? []);
     if (!ended) {
       const progressed = bytes !== Number(row.bytes) || seconds !== row.duration_seconds || gaps !== row.gaps;
-      const last = this.lastProgressWrite.get(row.id) ?? 0;
-      if (!progressed || performance.now() - last < PROGRESS_WRITE_MS) return false;
-      this.lastProgressWrite.set(row.id, performance.now());
+      const at = this.clock.now().getTime();
+      if (!progressed || at - (this.lastProgressWrite.get(row.id) ?? Number.NEGATIVE_INFINITY) < PROGRESS_WRITE_MS) return false;
+      this.lastProgressWrite.set(row.id, at);
     } else {
       this.lastProgressWrite.delete(row.id);
     }

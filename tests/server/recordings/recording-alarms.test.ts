@@ -28,6 +28,19 @@ describe('alarms from recording readings', () => {
   });
   afterAll(() => t?.close());
 
+  it("writes a recording's progress at most every 5 s of the server's clock", async () => {
+    await seed('cap-progress01');
+    const bytesOf = async () => (await t.app.ctx.recordings.forInstance('cap-progress01'))?.bytes;
+    t.clock.set(at(300));
+    expect(await t.app.ctx.recordings.applyReading('cap-progress01', reading({ bytes: 1000 }))).toBe(true);
+    expect(await t.app.ctx.recordings.applyReading('cap-progress01', reading({ bytes: 2000 }))).toBe(false);
+    expect(await bytesOf()).toBe(1000);
+    // Five seconds later on the clock the next reading is written, however little real time passed.
+    t.clock.set(at(305));
+    expect(await t.app.ctx.recordings.applyReading('cap-progress01', reading({ bytes: 3000 }))).toBe(true);
+    expect(await bytesOf()).toBe(3000);
+  });
+
   it('a gap over 60 s raises one stall alarm while it lasts, resolved when media comes back', async () => {
     await seed('cap-alarmgap01');
     t.clock.set(at(100));

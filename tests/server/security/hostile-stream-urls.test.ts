@@ -97,3 +97,25 @@ describe('stream host guard: names resolved before launch', () => {
     await expect(open('rtsp://192.168.1.20/cam')).resolves.toBeUndefined();
   });
 });
+
+describe('stream host guard: the resolver the app is built with', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    const names: Record<string, string[]> = { 'cam.example.net': ['10.0.0.9'], 'cdn.example.net': ['93.184.216.34'] };
+    const resolveStreamHost = async (host: string) => names[host] ?? Promise.reject(new Error(`${host} not found`));
+    t = await createTestApp({ env: { ALLOW_PRIVATE_STREAM_HOSTS: '0' }, build: { captureDriver: new MemoryCaptureProvider(), healthCheckIntervalMs: 0, resolveStreamHost } });
+    token = await t.login();
+  });
+  afterAll(() => t.close());
+
+  const launch = (url: string) =>
+    t.request({ method: 'POST', url: '/api/instances/launch', token, payload: { configs: [{ url, duration: 60, width: 320, height: 240 }], max_workers: 1 } });
+
+  it('decides each launch by the addresses it answers, not by the system DNS', async () => {
+    expectRefused(await launch('https://cam.example.net/live.m3u8'), 400, /cam\.example\.net is on a private or internal network/);
+    const response = await launch('https://cdn.example.net/live.m3u8');
+    expect(response.statusCode, response.body).toBe(200);
+  });
+});
