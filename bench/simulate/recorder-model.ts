@@ -1,10 +1,11 @@
 import type { Outage, SermonFaults } from './faults';
 
 /*
- * What one recorder gets from its stream, mirroring the recorder's own rules: it tries the stream,
- * waits 5 s doubling to 30 s while the stream gives nothing, reconnects 1 s after a connection that
- * gave media ends, and its watchdog ends a connection that gives no media for 60 s. A stall shorter
- * than that resumes on the same connection. All times are absolute milliseconds.
+ * What one recorder gets from its stream, mirroring the recorder's own rules (RetryPlan): it tries
+ * the stream, waits 5 s doubling to 30 s while the stream gives nothing, reconnects 1 s after a
+ * connection that gave media ends and then every 2 s for a minute after that drop, and its watchdog
+ * ends a connection that gives no media for 60 s. A stall shorter than that resumes on the same
+ * connection. All times are absolute milliseconds.
  */
 
 export const RECORDER = {
@@ -13,6 +14,8 @@ export const RECORDER = {
   retryInitialMs: 5000,
   retryMaxMs: 30_000,
   reconnectMs: 1000,
+  dropRetryMs: 2000,
+  dropRetryForMs: 60_000,
   watchdogMs: 60_000,
 } as const;
 
@@ -48,8 +51,13 @@ export function recordRun(stream: StreamTimeline, launchedAt: number, stopAt: nu
   let connections = 0;
   let at = launchedAt + RECORDER.startupMs;
   let failures = 0;
+  let droppedAt = -Infinity;
   while (at < stopAt) {
     if (at < stream.liveFrom || outageAt(stream, at)) {
+      if (at - droppedAt < RECORDER.dropRetryForMs) {
+        at += RECORDER.dropRetryMs;
+        continue;
+      }
       failures++;
       at += Math.min(RECORDER.retryMaxMs, RECORDER.retryInitialMs * 2 ** (failures - 1));
       continue;
@@ -68,7 +76,8 @@ export function recordRun(stream: StreamTimeline, launchedAt: number, stopAt: nu
         cursor = outage.end;
         continue;
       }
-      at = (outage.kind === 'stall' ? outage.start + RECORDER.watchdogMs : outage.start) + RECORDER.reconnectMs;
+      droppedAt = outage.kind === 'stall' ? outage.start + RECORDER.watchdogMs : outage.start;
+      at = droppedAt + RECORDER.reconnectMs;
       break;
     }
   }

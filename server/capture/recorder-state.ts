@@ -57,6 +57,9 @@ export interface RecorderSettings {
   /** First wait before trying a stream again that gave no media; it doubles up to retryMaxSeconds. */
   retryInitialSeconds: number;
   retryMaxSeconds: number;
+  /** Wait between tries of a stream that dropped, for the first dropRetryForSeconds after the drop. */
+  dropRetrySeconds: number;
+  dropRetryForSeconds: number;
   /** Length of the pieces each ffmpeg run writes. */
   segmentSeconds: number;
 }
@@ -69,6 +72,8 @@ export const DEFAULT_RECORDER_SETTINGS: RecorderSettings = {
   stopGraceSeconds: 3,
   retryInitialSeconds: 5,
   retryMaxSeconds: 30,
+  dropRetrySeconds: 2,
+  dropRetryForSeconds: 60,
   segmentSeconds: 4,
 };
 

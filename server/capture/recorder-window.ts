@@ -22,6 +22,35 @@ export function retryDelayMs(failures: number, settings: RecorderSettings): numb
   return seconds * 1000;
 }
 
+/**
+ * The waits between tries. A stream that was giving media a moment ago is tried again quickly (every
+ * `dropRetrySeconds` for `dropRetryForSeconds` after it dropped): most drops of a live sermon are an
+ * encoder restart or a network blip of seconds, and the doubling back-off would add up to tens of
+ * seconds of lost sermon to each. A stream that is not live yet, or has been down for longer, is
+ * tried with the back-off of retryDelayMs.
+ */
+export class RetryPlan {
+  private failures = 0;
+
+  /** `droppedAt`: when the stream last gave media (a relaunched recorder carries on from its runs). */
+  constructor(
+    private readonly settings: RecorderSettings,
+    private droppedAt: number | null = null,
+  ) {}
+
+  /** The wait after a run that ended at `now`; `gaveMedia` when the run recorded something. */
+  next(gaveMedia: boolean, now: number): number {
+    if (gaveMedia) {
+      this.droppedAt = now;
+      this.failures = 0;
+      return 1000;
+    }
+    if (this.droppedAt !== null && now - this.droppedAt < this.settings.dropRetryForSeconds * 1000) return this.settings.dropRetrySeconds * 1000;
+    this.failures++;
+    return retryDelayMs(this.failures, this.settings);
+  }
+}
+
 /** A wait that a stop can cut short. */
 export class Pause {
   private wake: (() => void) | undefined;

@@ -35,7 +35,7 @@ import {
   type StopCause,
   type StopRequest,
 } from './recorder-state';
-import { closeAbandonedRun, localWindow, Pause, retryDelayMs } from './recorder-window';
+import { closeAbandonedRun, localWindow, Pause, RetryPlan } from './recorder-window';
 import { resolveStreamUrl } from './stream-url';
 
 const dir = path.resolve(process.argv[2] ?? '.');
@@ -181,7 +181,8 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
 
 async function record(): Promise<void> {
   log('recorder', `${runs.length ? `relaunched (${state.relaunches}); continuing` : 'capturing'} ${config.url} until ${config.windowEnd} at ${config.width}x${config.height} into ${config.outputPath}`);
-  let failures = 0;
+  const lastMedia = runs.findLast((r) => r.lastMediaAt)?.lastMediaAt;
+  const retries = new RetryPlan(settings, lastMedia ? Date.parse(lastMedia) : null);
   while (!state.stopCause && Date.now() < window.end) {
     const everMedia = runs.some((r) => r.mediaSeconds > 0);
     const run: RunRecord = { index: (runs.at(-1)?.index ?? 0) + 1, startedAt: now(), firstMediaAt: null, lastMediaAt: null, endedAt: null, endReason: null, error: null, mediaSeconds: 0, bytes: 0 };
@@ -191,8 +192,7 @@ async function record(): Promise<void> {
     run.endedAt = now();
     save(true);
     if (state.stopCause || Date.now() >= window.end) break;
-    failures = run.mediaSeconds > 0 ? 0 : failures + 1;
-    const waitMs = Math.min(failures === 0 ? 1000 : retryDelayMs(failures, settings), window.end - Date.now());
+    const waitMs = Math.min(retries.next(run.mediaSeconds > 0, Date.now()), window.end - Date.now());
     log('recorder', `${run.endReason ?? 'connection ended'}; trying again in ${(waitMs / 1000).toFixed(0)} s`);
     await pause.for(waitMs);
   }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeCoverage, describeRunEnd, outcomeFromCoverage, type RunMedia } from '../../../server/capture/recorder-coverage';
 import type { RunRecord } from '../../../server/capture/recorder-state';
-import { retryDelayMs } from '../../../server/capture/recorder-window';
+import { retryDelayMs, RetryPlan } from '../../../server/capture/recorder-window';
 import { DEFAULT_RECORDER_SETTINGS } from '../../../server/capture/recorder-state';
 
 const T0 = Date.parse('2026-11-27T11:40:00Z');
@@ -72,5 +72,29 @@ describe('coverage of a recording window, from the media', () => {
 
   it('waits 5 s after a failed try, doubling up to 30 s', () => {
     expect([1, 2, 3, 4, 5].map((n) => retryDelayMs(n, DEFAULT_RECORDER_SETTINGS) / 1000)).toEqual([5, 10, 20, 30, 30]);
+  });
+
+  it('tries a stream that dropped every 2 s for a minute, then backs off', () => {
+    const plan = new RetryPlan(DEFAULT_RECORDER_SETTINGS);
+    const waits: number[] = [];
+    let at = 0;
+    const step = (gaveMedia: boolean) => {
+      const wait = plan.next(gaveMedia, at);
+      waits.push(wait / 1000);
+      at += wait;
+    };
+    step(false); // not live yet: the back-off
+    step(false);
+    step(true); // live, then dropped: reconnect at once
+    for (let i = 0; i < 30; i++) step(false);
+    step(false);
+    expect(waits.slice(0, 3)).toEqual([5, 10, 1]);
+    expect(new Set(waits.slice(3, 33))).toEqual(new Set([2]));
+    expect(waits.slice(33)).toEqual([5]);
+  });
+
+  it('a relaunched recorder tries quickly when its predecessor saw media a moment ago', () => {
+    expect(new RetryPlan(DEFAULT_RECORDER_SETTINGS, 10_000).next(false, 20_000)).toBe(2000);
+    expect(new RetryPlan(DEFAULT_RECORDER_SETTINGS, 10_000).next(false, 80_000)).toBe(5000);
   });
 });
