@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'tests/e2e/**/*.ts', 'tests/faults/**/*.ts', 'tests/support/**/*.ts', 'bench/**/*.ts'],
+    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'tests/e2e/**/*.ts', 'tests/faults/**/*.ts', 'tests/support/**/*.ts', 'testkit/**/*.ts', 'bench/**/*.ts'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -140,7 +140,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     },
   });
   const scheduler = createScheduler(
-    { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
+    { db, clock, config, publish: (message) => hub.publish(message), log: app.log, mosques, prayerTimes, recordingConfigs, capture: capture.capture,
+      instances: capture.instances, recordings: capture.recordings, alarms, activity, monitoring },
     options.scheduler,
   );
   const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images, alarms, recordingsLibrary };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/lib/clock';
+import { ManualClock } from '../../../testkit/manual-clock';
 import { percentile, ResponseTimes } from '../../../server/modules/monitoring/response-times';
 
 const labels = { method: 'GET', route: '/api/x', status_code: '200' };
