@@ -18,7 +18,7 @@ import { SchedulerRepository } from '../server/modules/scheduler/repository';
 import { SchedulerService } from '../server/modules/scheduler/service';
 import { ManualClock } from '../testkit/manual-clock';
 import { ManualTimer, MemoryPreflightChecks, silentAlarms } from '../testkit/scheduler-doubles';
-import { createPostgresDatabase } from '../tests/support/test-database';
+import { createPostgresDatabase } from '../testkit/test-database';
 import { median, percentile, round, withRatio, type BenchResult } from './lib';
 
 const MOSQUES = 10_000;

@@ -6,7 +6,7 @@ import { buildApp, type App, type BuildOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { ManualTimer } from '../../../testkit/scheduler-doubles';
-import { createPostgresDatabase } from '../../support/test-database';
+import { createPostgresDatabase } from '../../../testkit/test-database';
 
 export const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 

@@ -9,7 +9,7 @@ import { loadConfig, type Config } from '../../../server/config';
 import type { FridayPlanner, PreflightChecks, RecordingLauncher } from '../../../server/modules/scheduler/ports';
 import { FixedTimePlanner, ManualTimer, MemoryLauncher, type PlannedMosque } from '../../../testkit/scheduler-doubles';
 import { ManualClock } from '../../../testkit/manual-clock';
-import { createPostgresDatabase } from '../../support/test-database';
+import { createPostgresDatabase } from '../../../testkit/test-database';
 
 export const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 
