@@ -50,6 +50,7 @@ import { registerPrayerTimeRoutes } from './modules/prayer-times/routes';
 import { PrayerTimesService } from './modules/prayer-times/service';
 import type { CaptureProvider } from './capture/provider';
 import { createCaptureModule, registerCaptureModule } from './modules/instances';
+import { createImagesService, registerImageRoutes } from './modules/images';
 import { createAlarmsModule, type AlarmDeliveryOptions } from './modules/alarms';
 import { registerAlarmRoutes } from './modules/alarms/routes';
 import { registerRecordingsLibrary } from './modules/recordings/library-module';
@@ -139,12 +140,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return address && typeof address === 'object' ? address.port : undefined;
     },
   });
+  const images = createImagesService({ db, driver: capture.driver, instances: capture.instances, clock, log: app.log });
   const scheduler = createScheduler(
     { db, clock, config, publish: (message) => hub.publish(message), log: app.log, mosques, prayerTimes, recordingConfigs, capture: capture.capture,
       instances: capture.instances, recordings: capture.recordings, alarms, activity, monitoring },
     options.scheduler,
   );
-  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images, alarms, recordingsLibrary };
+  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images, alarms, recordingsLibrary };
 
   registerErrorHandling(app);
   registerSecurityHeaders(app);
@@ -174,6 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
   registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });
+  registerImageRoutes(app, images, activity);
   registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins, sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS });
   await registerConsole(app, config.consoleDir);
 

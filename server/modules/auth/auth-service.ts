@@ -2,12 +2,13 @@ import type { LoginResponse } from '../../../contract/auth';
 import type { Clock } from '../../lib/clock';
 import { HttpError, badRequest, tooManyRequests } from '../../lib/http-error';
 import { fromFlag } from '../../db';
-import { toUser } from '../users/repository';
+import { toUser } from '../users/user';
 import type { UsersService } from '../users/service';
 import { usernameKey } from '../users/username-key';
 import { FailureLimiter } from './login-limiter';
-import { verifyAgainstDummy, verifyPassword } from './passwords';
-import type { AuthenticatedSession, SessionService } from './session-service';
+import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
+import type { AuthenticatedSession } from '../../lib/fastify';
+import type { SessionService } from './session-service';
 
 export const LOGIN_FAILED_MESSAGE = 'Incorrect username or password';
 export const ACCOUNT_DEACTIVATED_MESSAGE = 'This account is deactivated. Ask an administrator to activate it again.';

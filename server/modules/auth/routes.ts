@@ -15,7 +15,7 @@ import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { HttpError } from '../../lib/http-error';
 import type { ActivityService } from '../activity/service';
 import { recordFailedLogin, recordSelfAction, recordUserCreated } from '../activity/user-activity';
-import { toUser } from '../users/repository';
+import { toUser } from '../users/user';
 import type { UsersService } from '../users/service';
 import type { AuthService } from './auth-service';
 

@@ -8,7 +8,7 @@ import {
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import type { ActivityService } from '../activity/service';
 import { recordUserCreated, recordUserUpdated } from '../activity/user-activity';
-import { toUser } from './repository';
+import { toUser } from './user';
 import type { UsersService } from './service';
 
 export function registerUserRoutes(app: AppInstance, users: UsersService, activity: ActivityService): void {

@@ -8,18 +8,23 @@ import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { fromFlag, toFlag } from '../../db';
 import type { UsersTable } from '../../db/schema';
 import type { Updateable } from 'kysely';
-import { hashPassword } from '../auth/passwords';
-import type { SessionService } from '../auth/session-service';
-import { toUser, type UserRow, type UsersRepository } from './repository';
+import { hashPassword } from '../../lib/passwords';
+import type { UsersRepository } from './repository';
+import { toUser, type UserRow } from './user';
 import { usernameKey, usernameSkeleton } from './username-key';
 
 export const SELF_DEACTIVATION_MESSAGE = 'Cannot deactivate your own account';
 export const LAST_SUPERUSER_MESSAGE = 'The last active superuser cannot be demoted or deactivated';
 
+/** Ends a user's sessions when the account is deactivated or its password reset (the auth module does it). */
+export interface UserSessions {
+  revokeAllForUser(userId: number, reason: string, exceptSessionId?: string): Promise<void>;
+}
+
 export class UsersService {
   constructor(
     private readonly repository: UsersRepository,
-    private readonly sessions: SessionService,
+    private readonly sessions: UserSessions,
     private readonly clock: Clock,
     /** Where the first start saved a generated superuser password (DATA_DIR/initial-admin-password). */
     private readonly initialPasswordFile?: string,
