@@ -1,5 +1,6 @@
 import { tzOffset } from '@date-fns/tz';
 import { find } from 'geo-tz/all';
+import { LRUCache } from 'lru-cache';
 
 /**
  * The server's one helper for wall clocks in IANA zones, on @date-fns/tz: the runtime's time-zone
@@ -25,7 +26,7 @@ export interface ZonedParts {
  * few lookups per zone.
  */
 const QUARTER_MS = 15 * 60_000;
-const offsetCache = new Map<string, number>();
+const offsetCache = new LRUCache<string, number>({ max: 50_000 });
 
 /** Offset of `zone` from UTC at `instant`, in milliseconds (positive east of Greenwich). */
 export function zoneOffsetMs(instant: Date, zone: string): number {
@@ -34,7 +35,6 @@ export function zoneOffsetMs(instant: Date, zone: string): number {
   let offset = offsetCache.get(key);
   if (offset === undefined) {
     offset = tzOffset(zone, new Date(quarter * QUARTER_MS)) * 60_000;
-    if (offsetCache.size >= 50_000) offsetCache.clear();
     offsetCache.set(key, offset);
   }
   return offset;
