@@ -116,11 +116,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const users = new UsersService(new UsersRepository(db.kysely), sessions, clock, path.join(config.dataDir, INITIAL_PASSWORD_FILE));
   const auth = new AuthService(users, sessions, clock);
   const hub = new LiveHub(clock);
-  const mosques = new MosquesService(new MosquesRepository(db.kysely), clock);
+  const activity = new ActivityService(new ActivityRepository(db.kysely), clock, app.log);
+  const mosques = new MosquesService(new MosquesRepository(db.kysely), clock, activity);
   const prayerTimes = new PrayerTimesService(mosques, clock, app.log);
   const mapsLinks = new MapsLinkResolver({ resolveOrigin: config.mapsLinkResolveOrigin, timeoutMs: config.mapsLinkTimeoutMs });
   const recordingConfigs = new RecordingConfigService(mosques, prayerTimes, mapsLinks, config, app.log);
-  const activity = new ActivityService(new ActivityRepository(db.kysely), clock, app.log);
   const monitoring = new MonitoringService({ db: db.kysely, clock, hub, log: app.log, checkTimeoutMs: options.healthCheckTimeoutMs });
   const github = new GithubService({
     settings: new SettingsRepository(db.kysely),
@@ -140,7 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return address && typeof address === 'object' ? address.port : undefined;
     },
   });
-  const images = createImagesService({ db, driver: capture.driver, instances: capture.instances, clock, log: app.log });
+  const images = createImagesService({ db, driver: capture.driver, instances: capture.instances, clock, log: app.log, activity });
   const scheduler = createScheduler(
     { db, clock, config, publish: (message) => hub.publish(message), log: app.log, mosques, prayerTimes, recordingConfigs, capture: capture.capture,
       instances: capture.instances, recordings: capture.recordings, alarms, activity, monitoring },
@@ -163,7 +163,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerAuthRoutes(app, { auth, users, activity, dataDir: config.dataDir });
   registerUserRoutes(app, users, activity);
-  registerMosqueRoutes(app, { mosques, activity });
+  registerMosqueRoutes(app, { mosques });
   registerPrayerTimeRoutes(app, prayerTimes);
   registerConfigRoutes(app, { configs: recordingConfigs, activity });
   registerActivityRoutes(app, activity);
@@ -176,7 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
   registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });
-  registerImageRoutes(app, images, activity);
+  registerImageRoutes(app, images);
   registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins, sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS });
   await registerConsole(app, config.consoleDir);
 
