@@ -113,10 +113,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     new SessionTokens(keys.derive('session-tokens'), clock),
     clock,
   );
-  const users = new UsersService(new UsersRepository(db.kysely), sessions, clock, path.join(config.dataDir, INITIAL_PASSWORD_FILE));
-  const auth = new AuthService(users, sessions, clock);
-  const hub = new LiveHub(clock);
   const activity = new ActivityService(new ActivityRepository(db.kysely), clock, app.log);
+  const users = new UsersService(new UsersRepository(db.kysely), sessions, clock, activity, path.join(config.dataDir, INITIAL_PASSWORD_FILE));
+  const auth = new AuthService(users, sessions, clock, activity);
+  const hub = new LiveHub(clock);
   const mosques = new MosquesService(new MosquesRepository(db.kysely), clock, activity);
   const prayerTimes = new PrayerTimesService(mosques, clock, app.log);
   const mapsLinks = new MapsLinkResolver({ resolveOrigin: config.mapsLinkResolveOrigin, timeoutMs: config.mapsLinkTimeoutMs });
@@ -161,8 +161,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_SOCKET_HARD_LIMIT } });
   app.addHook('preClose', () => hub.closeAll(1001, 'Server shutting down'));
 
-  registerAuthRoutes(app, { auth, users, activity, dataDir: config.dataDir });
-  registerUserRoutes(app, users, activity);
+  registerAuthRoutes(app, { auth, users, dataDir: config.dataDir });
+  registerUserRoutes(app, users);
   registerMosqueRoutes(app, { mosques });
   registerPrayerTimeRoutes(app, prayerTimes);
   registerConfigRoutes(app, { configs: recordingConfigs, activity });
