@@ -120,7 +120,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const mosques = new MosquesService(new MosquesRepository(db.kysely), clock, activity);
   const prayerTimes = new PrayerTimesService(mosques, clock, app.log);
   const mapsLinks = new MapsLinkResolver({ resolveOrigin: config.mapsLinkResolveOrigin, timeoutMs: config.mapsLinkTimeoutMs });
-  const recordingConfigs = new RecordingConfigService(mosques, prayerTimes, mapsLinks, config, app.log);
+  const recordingConfigs = new RecordingConfigService(mosques, prayerTimes, mapsLinks, config, activity, app.log);
   const monitoring = new MonitoringService({ db: db.kysely, clock, hub, log: app.log, checkTimeoutMs: options.healthCheckTimeoutMs });
   const github = new GithubService({
     settings: new SettingsRepository(db.kysely),
@@ -165,7 +165,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerUserRoutes(app, users);
   registerMosqueRoutes(app, { mosques });
   registerPrayerTimeRoutes(app, prayerTimes);
-  registerConfigRoutes(app, { configs: recordingConfigs, activity });
+  registerConfigRoutes(app, { configs: recordingConfigs });
   registerActivityRoutes(app, activity);
   registerMonitoringRoutes(app, { monitoring, metricsToken: config.metricsToken });
   registerGithubRoutes(app, github);
