@@ -1,7 +1,39 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import globals from 'globals';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+
+/*
+ * Import walls. Each folder block repeats the walls of its parent folder: ESLint takes a rule's
+ * options from the last block that matches a file, it does not merge them.
+ */
+const folders = (dir) => fs.readdirSync(new URL(dir, import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+const CONSOLE_WALL = { group: ['**/server/**'], message: 'The console may import contract/, never server/.' };
+const SERVER_WALL = { group: ['**/src/**'], message: 'The server never imports the console.' };
+const others = (names, own) => names.filter((name) => name !== own).join('|');
+
+/** A feature never imports another feature: what two features share lives in src/components, src/lib or contract/. */
+const featureWalls = folders('./src/features').map((feature) => ({
+  files: [`src/features/${feature}/**/*.{ts,tsx}`],
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [CONSOLE_WALL, {
+      regex: `^(\\.\\./)+(features/)?(${others(folders('./src/features'), feature)})(/|$)`,
+      message: `The ${feature} feature may not import another feature; move what both need to src/components or src/lib.`,
+    }] }],
+  },
+}));
+
+/** A server module reaches another module through its service, never its repository. */
+const moduleWalls = folders('./server/modules').map((module) => ({
+  files: [`server/modules/${module}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': ['error', { patterns: [SERVER_WALL, {
+      regex: `^(\\.\\./)+(modules/)?(${others(folders('./server/modules'), module)})/([a-z-]+-)?repository$`,
+      message: `The ${module} module may not import another module's repository; use that module's service.`,
+    }] }],
+  },
+}));
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'coverage', 'public/mockServiceWorker.js', 'bench/.work'] },
@@ -26,17 +58,25 @@ export default tseslint.config(
     rules: {
       ...reactHooks.configs.recommended.rules,
       // The console never reaches into the server's code, only into the shared contract.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'The console may import contract/, never server/.' }] }],
+      'no-restricted-imports': ['error', { patterns: [CONSOLE_WALL] }],
     },
   },
   {
-    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'tests/e2e/**/*.ts', 'tests/faults/**/*.ts', 'tests/support/**/*.ts', 'bench/**/*.ts'],
+    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'tests/e2e/**/*.ts', 'tests/faults/**/*.ts', 'tests/support/**/*.ts', 'testkit/**/*.ts', 'bench/**/*.ts'],
     languageOptions: { globals: globals.node },
   },
   {
     files: ['server/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/src/**'], message: 'The server never imports the console.' }] }],
+      'no-restricted-imports': ['error', { patterns: [SERVER_WALL] }],
+    },
+  },
+  ...featureWalls,
+  ...moduleWalls,
+  {
+    files: ['server/lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [SERVER_WALL, { group: ['**/modules/**'], message: 'server/lib is shared by every module and imports none.' }] }],
     },
   },
   {

@@ -13,7 +13,7 @@ import { buildApp, type App } from '../server/app';
 import { buildFfmpegArgs } from '../server/capture/ffmpeg-args';
 import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderConfig } from '../server/capture/recorder-state';
 import { loadConfig } from '../server/config';
-import { killRecorders, startHlsSource, waitFor } from '../tests/server/capture/helpers';
+import { killRecorders, startHlsSource, waitFor } from '../testkit/capture';
 import { median, round, withRatio, type BenchResult } from './lib';
 
 const RUNS = 5;

@@ -1,3 +1,5 @@
+import { percentile as nearestRank } from '../server/lib/percentile';
+
 /** One published figure: what was measured, against what baseline in the same run, and their ratio. */
 export interface BenchResult {
   name: string;
@@ -13,12 +15,8 @@ export interface BenchResult {
   withinBudget?: boolean;
 }
 
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[index];
-}
+/** The server's nearest-rank percentile; NaN (not null) for no values, so a figure stays a number. */
+export const percentile = (values: number[], p: number): number => nearestRank(values, p) ?? Number.NaN;
 
 export const median = (values: number[]) => percentile(values, 50);
 

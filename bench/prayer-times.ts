@@ -10,7 +10,7 @@ import { Coordinates, PrayerTimes } from 'adhan';
 import type { Mosque } from '../contract/config';
 import { countryCodeAt } from '../server/geo/geocode';
 import { timeZoneAt } from '../server/geo/timezone';
-import { ManualClock } from '../server/lib/clock';
+import { ManualClock } from '../testkit/manual-clock';
 import { parametersFor } from '../server/modules/prayer-times/methods';
 import { PrayerTimesService } from '../server/modules/prayer-times/service';
 import type { MosquesService } from '../server/modules/mosques/service';

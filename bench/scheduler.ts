@@ -12,13 +12,13 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from '../server/app';
 import { loadConfig, type Config } from '../server/config';
 import { openDatabase } from '../server/db';
-import { ManualClock, systemClock } from '../server/lib/clock';
-import { MemoryPreflightChecks } from '../server/modules/scheduler/in-memory';
-import { silentAlarms, type FridayPlan, type FridayPlanner, type LaunchRequest, type RecordingLauncher } from '../server/modules/scheduler/ports';
+import { systemClock } from '../server/lib/clock';
+import type { FridayPlan, FridayPlanner, LaunchRequest, RecordingLauncher } from '../server/modules/scheduler/ports';
 import { SchedulerRepository } from '../server/modules/scheduler/repository';
 import { SchedulerService } from '../server/modules/scheduler/service';
-import { ManualTimer, RealTimer } from '../server/modules/scheduler/timers';
-import { createPostgresDatabase } from '../tests/support/test-database';
+import { ManualClock } from '../testkit/manual-clock';
+import { ManualTimer, MemoryPreflightChecks, silentAlarms } from '../testkit/scheduler-doubles';
+import { createPostgresDatabase } from '../testkit/test-database';
 import { median, percentile, round, withRatio, type BenchResult } from './lib';
 
 const MOSQUES = 10_000;
@@ -148,7 +148,7 @@ async function launchLateness(): Promise<BenchResult[]> {
     planner,
     launcher,
     clock: systemClock,
-    timer: new RealTimer(),
+    timer: systemClock.timer(),
     publish: () => undefined,
     log: silentLog,
     preflight: new MemoryPreflightChecks(),

@@ -51,6 +51,7 @@ import { registerPrayerTimeRoutes } from './modules/prayer-times/routes';
 import { PrayerTimesService } from './modules/prayer-times/service';
 import type { CaptureProvider } from './capture/provider';
 import { createCaptureModule, registerCaptureModule } from './modules/instances';
+import { createImagesService, registerImageRoutes } from './modules/images';
 import { createAlarmsModule, type AlarmDeliveryOptions } from './modules/alarms';
 import { registerAlarmRoutes } from './modules/alarms/routes';
 import { registerRecordingsLibrary } from './modules/recordings/library-module';
@@ -116,14 +117,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     new SessionTokens(keys.derive('session-tokens'), clock),
     clock,
   );
-  const users = new UsersService(new UsersRepository(db.kysely), sessions, clock, path.join(config.dataDir, INITIAL_PASSWORD_FILE));
-  const auth = new AuthService(users, sessions, clock);
+  const activity = new ActivityService(new ActivityRepository(db.kysely), clock, app.log);
+  const users = new UsersService(new UsersRepository(db.kysely), sessions, clock, activity, path.join(config.dataDir, INITIAL_PASSWORD_FILE));
+  const auth = new AuthService(users, sessions, clock, activity);
   const hub = new LiveHub(clock);
-  const mosques = new MosquesService(new MosquesRepository(db.kysely), clock);
+  const mosques = new MosquesService(new MosquesRepository(db.kysely), clock, activity);
   const prayerTimes = new PrayerTimesService(mosques, clock, app.log);
   const mapsLinks = new MapsLinkResolver({ resolveOrigin: config.mapsLinkResolveOrigin, timeoutMs: config.mapsLinkTimeoutMs });
-  const recordingConfigs = new RecordingConfigService(mosques, prayerTimes, mapsLinks, config, app.log);
-  const activity = new ActivityService(new ActivityRepository(db.kysely), clock, app.log);
+  const recordingConfigs = new RecordingConfigService(mosques, prayerTimes, mapsLinks, config, activity, app.log);
   const monitoring = new MonitoringService({ db: db.kysely, clock, hub, log: app.log, checkTimeoutMs: options.healthCheckTimeoutMs });
   const github = new GithubService({
     settings: new SettingsRepository(db.kysely),
@@ -145,11 +146,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return address && typeof address === 'object' ? address.port : undefined;
     },
   });
+  const images = createImagesService({ db, driver: capture.driver, instances: capture.instances, clock, log: app.log, activity });
   const scheduler = createScheduler(
-    { db, clock, realClock: clock === systemClock, publish: (message) => hub.publish(message), log: app.log, services: () => ctx },
+    { db, clock, config, publish: (message) => hub.publish(message), log: app.log, mosques, prayerTimes, recordingConfigs, capture: capture.capture,
+      instances: capture.instances, recordings: capture.recordings, alarms, activity, monitoring },
     options.scheduler,
   );
-  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images: capture.images, alarms, recordingsLibrary };
+  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images, alarms, recordingsLibrary };
 
   registerErrorHandling(app);
   registerSecurityHeaders(app);
@@ -164,11 +167,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_SOCKET_HARD_LIMIT } });
   app.addHook('preClose', () => hub.closeAll(1001, 'Server shutting down'));
 
-  registerAuthRoutes(app, { auth, users, activity, dataDir: config.dataDir });
-  registerUserRoutes(app, users, activity);
-  registerMosqueRoutes(app, { mosques, activity });
+  registerAuthRoutes(app, { auth, users, dataDir: config.dataDir });
+  registerUserRoutes(app, users);
+  registerMosqueRoutes(app, { mosques });
   registerPrayerTimeRoutes(app, prayerTimes);
-  registerConfigRoutes(app, { configs: recordingConfigs, activity });
+  registerConfigRoutes(app, { configs: recordingConfigs });
   registerActivityRoutes(app, activity);
   registerMonitoringRoutes(app, { monitoring, metricsToken: config.metricsToken });
   registerGithubRoutes(app, github);
@@ -179,6 +182,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
   registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });
+  registerImageRoutes(app, images);
   registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins, sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS });
   await registerConsole(app, config.consoleDir);
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../server/config';
-import { ManualClock } from '../../server/lib/clock';
+import { ManualClock } from '../../testkit/manual-clock';
 import { drawFaults, FAULT_MIXES, type FaultMixName } from './faults';
 import { pickPlace } from './places';
 import { SimulatedCaptureProvider } from './provider';

@@ -1,7 +1,8 @@
 import { buildApp, type App } from '../../server/app';
 import type { Config } from '../../server/config';
-import type { ManualClock } from '../../server/lib/clock';
 import type { HostResolver } from '../../server/lib/internal-addresses';
+import type { ManualClock } from '../../testkit/manual-clock';
+import { ManualTimer } from '../../testkit/scheduler-doubles';
 import { RECURRING_JOB_ID } from '../../server/modules/scheduler/policy';
 import type { SimulatedCaptureProvider } from './provider';
 
@@ -24,8 +25,8 @@ const seasonResolver: HostResolver = async (host) => {
 /**
  * One run of the real server (buildApp) on the season's database, clock and fleet. A restart is
  * `close()` then `SeasonServer.start()` again: the fleet (the recorders) lives on in between.
- * The scheduler's timer is the manual one an injected clock gets: the season wakes the server at
- * the due times the jobs table holds, which is all the timer would wake it for, minus the idle polls.
+ * The scheduler's timer is one only the season fires: the season wakes the server at the due times
+ * the jobs table holds, which is all the timer would wake it for, minus the idle polls.
  */
 export class SeasonServer {
   private constructor(
@@ -34,7 +35,7 @@ export class SeasonServer {
   ) {}
 
   static async start(config: Config, clock: ManualClock, fleet: SimulatedCaptureProvider): Promise<SeasonServer> {
-    const app = await buildApp(config, { logger: false, clock, healthCheckIntervalMs: 0, captureDriver: fleet, resolveStreamHost: seasonResolver });
+    const app = await buildApp(config, { logger: false, clock, healthCheckIntervalMs: 0, captureDriver: fleet, resolveStreamHost: seasonResolver, scheduler: { timer: new ManualTimer() } });
     await app.ready();
     return new SeasonServer(app, clock);
   }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
@@ -59,7 +60,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * one that is busy (a streamed read still open) is not shared, a fresh one is prepared instead.
  */
 function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig['database'] {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+  const statements = new LRUCache<string, SqliteDatabase.Statement>({ max: STATEMENT_CACHE_SIZE });
   return {
     close: () => {
       statements.clear();
@@ -67,15 +68,10 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfi
     },
     prepare: (sql: string) => {
       const cached = statements.get(sql);
-      if (cached && !cached.busy) {
-        statements.delete(sql);
-        statements.set(sql, cached);
-        return cached;
-      }
+      if (cached && !cached.busy) return cached;
       const statement = sqlite.prepare(sql);
       if (cached) return statement;
       statements.set(sql, statement);
-      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value as string);
       return statement;
     },
   };

@@ -1,9 +1,13 @@
+import { tzOffset } from '@date-fns/tz';
 import { find } from 'geo-tz/all';
+import { LRUCache } from 'lru-cache';
 
 /**
- * Wall-clock arithmetic in IANA zones with nothing but Intl: the runtime's time-zone database decides
- * offsets, so daylight-saving changes are handled wherever they fall.
+ * The server's one helper for wall clocks in IANA zones, on @date-fns/tz: the runtime's time-zone
+ * database decides offsets, so daylight-saving changes are handled wherever they fall.
  */
+
+const DAY_MS = 86_400_000;
 
 export interface ZonedParts {
   year: number;
@@ -16,51 +20,13 @@ export interface ZonedParts {
   weekday: number;
 }
 
-const DAY_MS = 86_400_000;
-const WEEKDAYS: Record<string, number> = { Sun: 0, Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6 };
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      weekday: 'short',
-    });
-    formatters.set(zone, formatter);
-  }
-  return formatter;
-}
-
-/** The wall clock of `zone` at `instant`, straight from Intl. */
-function intlParts(instant: Date, zone: string): ZonedParts {
-  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, string>> = {};
-  for (const part of formatterFor(zone).formatToParts(instant)) parts[part.type] = part.value;
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour),
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-    weekday: WEEKDAYS[parts.weekday ?? ''] ?? Number.NaN,
-  };
-}
-
 /*
  * Offsets are cached per zone and quarter hour of UTC: zones change offset only on a quarter hour of
- * UTC (offsets and change times are whole multiples of 15 minutes), so one Intl lookup serves the whole
- * quarter, and computing times for thousands of mosques costs a few Intl calls per zone.
+ * UTC, so one lookup serves the whole quarter, and computing times for thousands of mosques costs a
+ * few lookups per zone.
  */
 const QUARTER_MS = 15 * 60_000;
-const offsetCache = new Map<string, number>();
+const offsetCache = new LRUCache<string, number>({ max: 50_000 });
 
 /** Offset of `zone` from UTC at `instant`, in milliseconds (positive east of Greenwich). */
 export function zoneOffsetMs(instant: Date, zone: string): number {
@@ -68,10 +34,7 @@ export function zoneOffsetMs(instant: Date, zone: string): number {
   const key = `${zone}|${quarter}`;
   let offset = offsetCache.get(key);
   if (offset === undefined) {
-    const at = new Date(quarter * QUARTER_MS);
-    const p = intlParts(at, zone);
-    offset = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - at.getTime();
-    if (offsetCache.size >= 50_000) offsetCache.clear();
+    offset = tzOffset(zone, new Date(quarter * QUARTER_MS)) * 60_000;
     offsetCache.set(key, offset);
   }
   return offset;
@@ -98,14 +61,12 @@ export function zonedParts(instant: Date, zone: string): ZonedParts {
  */
 export function zonedTimeToUtc(local: { year: number; month: number; day: number; hour: number; minute: number }, zone: string): Date {
   const wall = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute);
+  // A zone changes offset at most once a day: the offsets a day either side are the only candidates.
   const before = zoneOffsetMs(new Date(wall - DAY_MS), zone);
   const after = zoneOffsetMs(new Date(wall + DAY_MS), zone);
   const matches = [...new Set([before, after])]
     .map((offset) => wall - offset)
-    .filter((candidate) => {
-      const p = zonedParts(new Date(candidate), zone);
-      return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute) === wall;
-    })
+    .filter((candidate) => candidate + zoneOffsetMs(new Date(candidate), zone) === wall)
     .sort((a, b) => a - b);
   // No match: the wall time falls in a gap; the pre-change offset moves it forward by the gap.
   return new Date(matches[0] ?? wall - before);

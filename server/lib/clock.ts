@@ -1,23 +1,34 @@
-/** The server's only source of "now", so time-dependent rules can be tested with a fixed clock. */
+/** One pending wake-up: arming again replaces it. */
+export interface Timer {
+  arm(delayMs: number, fire: () => void): void;
+  disarm(): void;
+}
+
+/**
+ * The server's only source of "now", and of waiting for a moment to come: whoever moves time (the
+ * system, or a test's clock) also decides when a timer fires, so no code picks a timer by itself.
+ */
 export interface Clock {
   now(): Date;
+  timer(): Timer;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+/** Node fires longer timeouts at once; never arm beyond it (a later re-arm covers the rest). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** A clock for tests: starts at `start` and moves only when told. */
-export class ManualClock implements Clock {
-  private current: number;
-  constructor(start: Date | string) {
-    this.current = new Date(start).getTime();
+/** One pending setTimeout. */
+class SystemTimer implements Timer {
+  private handle: NodeJS.Timeout | undefined;
+
+  arm(delayMs: number, fire: () => void): void {
+    this.disarm();
+    this.handle = setTimeout(fire, Math.min(Math.max(0, delayMs), MAX_TIMER_MS));
   }
-  now(): Date {
-    return new Date(this.current);
-  }
-  set(instant: Date | string): void {
-    this.current = new Date(instant).getTime();
-  }
-  advance(ms: number): void {
-    this.current += ms;
+
+  disarm(): void {
+    if (this.handle) clearTimeout(this.handle);
+    this.handle = undefined;
   }
 }
+
+export const systemClock: Clock = { now: () => new Date(), timer: () => new SystemTimer() };

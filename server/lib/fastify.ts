@@ -6,7 +6,14 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { AuthenticatedSession } from '../modules/auth/session-service';
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../db/schema';
+
+/** A caller's live session, as the access plugin found it. */
+export interface AuthenticatedSession {
+  sessionId: string;
+  user: Selectable<UsersTable>;
+}
 
 /**
  * Who may call a route. Every /api route must declare one: the app refuses to start otherwise.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { DescribeImagesCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startMoto, type MotoServer } from '../server/capture/helpers';
+import { startMoto, type MotoServer } from '../../testkit/capture';
 import { INTERNAL, startEc2FaultProxy, THROTTLED, UNAUTHORIZED, type Ec2FaultProxy } from './support/ec2-fault-proxy';
 import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startTemporaryPostgres, type TemporaryPostgres } from '../support/postgres';
-import { createPostgresDatabase } from '../support/test-database';
+import { startTemporaryPostgres, type TemporaryPostgres } from '../../testkit/postgres';
+import { createPostgresDatabase } from '../../testkit/test-database';
 import { sleep, spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
 
 const DOWN = 'The database is unavailable right now; try again shortly';

@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killRecorders, startHlsSource, type HlsSource } from '../server/capture/helpers';
+import { killRecorders, startHlsSource, type HlsSource } from '../../testkit/capture';
 import { sleep, spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
 
 const NO_SPACE = /No space left on device/;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killRecorders } from '../server/capture/helpers';
+import { killRecorders } from '../../testkit/capture';
 import { spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
 
 const CONFIG = { url: 'https://streams.example.com/mosque/live.m3u8', duration: 6, width: 320, height: 240 };

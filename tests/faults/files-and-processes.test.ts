@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHlsSource, type HlsSource } from '../server/capture/helpers';
+import { startHlsSource, type HlsSource } from '../../testkit/capture';
 import { spawnServer, until, type ServerProcess } from './support/server';
 
 const SECRETS = { METRICS_TOKEN: 'metrics-token-0123456789abcdef', AWS_SECRET_ACCESS_KEY: 'aws-secret-key-do-not-leak', AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY' };

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db';
 import type { NewJobRow } from '../../server/modules/scheduler/repository';
-import { freePort } from '../support/postgres';
+import { freePort } from '../../testkit/postgres';
 import { signalGroup, spawnServerProcess, type ServerChild } from '../support/server-process';
-import { alive, instancePids, killRecorders, startHlsSource, type HlsSource } from '../server/capture/helpers';
+import { alive, instancePids, killRecorders, startHlsSource, type HlsSource } from '../../testkit/capture';
 import { FAULT_ADMIN, spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
 
 const KILLS = 20;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { alive, ffprobe, instancePids, killRecorders, startHlsSource, type HlsSource } from '../server/capture/helpers';
+import { alive, ffprobe, instancePids, killRecorders, startHlsSource, type HlsSource } from '../../testkit/capture';
 import { spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
 
 const DURATION = 12;

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { startTemporaryPostgres } from './postgres';
+import { startTemporaryPostgres } from '../../testkit/postgres';
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {

@@ -2,12 +2,15 @@ import type { LoginResponse } from '../../../contract/auth';
 import type { Clock } from '../../lib/clock';
 import { HttpError, badRequest, tooManyRequests } from '../../lib/http-error';
 import { fromFlag } from '../../db';
-import { toUser } from '../users/repository';
+import { toUser } from '../users/user';
+import type { ActivityService } from '../activity/service';
+import { recordFailedLogin, recordSelfAction } from '../activity/user-activity';
 import type { UsersService } from '../users/service';
 import { usernameKey } from '../users/username-key';
 import { FailureLimiter } from './login-limiter';
-import { verifyAgainstDummy, verifyPassword } from './passwords';
-import type { AuthenticatedSession, SessionService } from './session-service';
+import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
+import type { AuthenticatedSession } from '../../lib/fastify';
+import type { SessionService } from './session-service';
 
 export const LOGIN_FAILED_MESSAGE = 'Incorrect username or password';
 export const ACCOUNT_DEACTIVATED_MESSAGE = 'This account is deactivated. Ask an administrator to activate it again.';
@@ -28,6 +31,7 @@ export class AuthService {
     private readonly users: UsersService,
     private readonly sessions: SessionService,
     clock: Clock,
+    private readonly activity: ActivityService,
   ) {
     this.perUserAndAddress = new FailureLimiter({ maxFailures: 5, windowMs: LIMIT_WINDOW_MS }, clock);
     this.perAddress = new FailureLimiter({ maxFailures: 20, windowMs: LIMIT_WINDOW_MS }, clock);
@@ -51,15 +55,23 @@ export class AuthService {
       takeBackAddress();
       throw error;
     }
-    if (!row || !passwordOk) throw new HttpError(401, LOGIN_FAILED_MESSAGE);
+    // Wrong credentials are logged (rate-limited attempts are not, so a flood cannot fill the log).
+    if (!row || !passwordOk) {
+      await recordFailedLogin(this.activity, row, meta.ip);
+      throw new HttpError(401, LOGIN_FAILED_MESSAGE);
+    }
     // Only someone who knows the password learns that the account is deactivated (and whom to ask); a guesser
     // cannot tell a deactivated account from a wrong password.
-    if (!fromFlag(row.is_active)) throw new HttpError(403, ACCOUNT_DEACTIVATED_MESSAGE);
+    if (!fromFlag(row.is_active)) {
+      await recordFailedLogin(this.activity, row, meta.ip);
+      throw new HttpError(403, ACCOUNT_DEACTIVATED_MESSAGE);
+    }
     this.perUserAndAddress.reset(pairKey);
     takeBackAddress();
     const { token } = await this.sessions.open(row, meta);
-    const updated = await this.users.recordLogin(row.id);
-    return { access_token: token, token_type: 'bearer', user: toUser(updated) };
+    const user = toUser(await this.users.recordLogin(row.id));
+    await recordSelfAction(this.activity, user, 'auth.login', { ip: meta.ip });
+    return { access_token: token, token_type: 'bearer', user };
   }
 
   private refuseWhileBlocked(what: string, ...waits: number[]): void {
@@ -72,8 +84,9 @@ export class AuthService {
     );
   }
 
-  logout(session: AuthenticatedSession): Promise<void> {
-    return this.sessions.revoke(session.sessionId, 'logout');
+  async logout(session: AuthenticatedSession): Promise<void> {
+    await this.sessions.revoke(session.sessionId, 'logout');
+    await recordSelfAction(this.activity, session.user, 'auth.logout');
   }
 
   /** Changes the caller's password and signs out every other session of theirs. */
@@ -86,5 +99,6 @@ export class AuthService {
     if (currentPassword === newPassword) throw badRequest('New password must be different from current password');
     await this.users.setPassword(session.user.id, newPassword);
     await this.sessions.revokeAllForUser(session.user.id, 'password changed', session.sessionId);
+    await recordSelfAction(this.activity, session.user, 'auth.password_change');
   }
 }

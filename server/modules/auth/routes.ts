@@ -12,18 +12,15 @@ import {
 } from '../../../contract/auth';
 import { messageBodySchema } from '../../../contract/common';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
-import { HttpError } from '../../lib/http-error';
-import type { ActivityService } from '../activity/service';
-import { recordFailedLogin, recordSelfAction, recordUserCreated } from '../activity/user-activity';
-import { toUser } from '../users/repository';
+import { toUser } from '../users/user';
 import type { UsersService } from '../users/service';
 import type { AuthService } from './auth-service';
 
 export function registerAuthRoutes(
   app: AppInstance,
-  deps: { auth: AuthService; users: UsersService; activity: ActivityService; dataDir: string },
+  deps: { auth: AuthService; users: UsersService; dataDir: string },
 ): void {
-  const { auth, users, activity } = deps;
+  const { auth, users } = deps;
 
   // The login page says where the first-run password is for as long as its file exists: a yes or no, never the password.
   app.get('/api/auth/first-run', { config: { access: 'public' }, schema: { response: { 200: firstRunResponseSchema } } }, async () => ({
@@ -35,18 +32,7 @@ export function registerAuthRoutes(
     '/api/auth/login',
     { config: { access: 'public' }, schema: { body: loginRequestSchema, response: { 200: loginResponseSchema } } },
     async (request) => {
-      try {
-        const result = await auth.login(request.body.username, request.body.password, { ip: request.ip, userAgent: request.headers['user-agent'] });
-        await recordSelfAction(activity, result.user, 'auth.login', { ip: request.ip });
-        return result;
-      } catch (error) {
-        // Wrong credentials are logged (rate-limited attempts are not, so a flood cannot fill the log).
-        if (error instanceof HttpError && (error.statusCode === 401 || error.statusCode === 403)) {
-          const known = await users.findRowByUsername(request.body.username).catch(() => undefined);
-          await recordFailedLogin(activity, known, request.ip);
-        }
-        throw error;
-      }
+      return auth.login(request.body.username, request.body.password, { ip: request.ip, userAgent: request.headers['user-agent'] });
     },
   );
 
@@ -58,7 +44,6 @@ export function registerAuthRoutes(
 
   app.post('/api/auth/logout', { config: { access: 'session' }, schema: { response: { 200: messageBodySchema } } }, async (request) => {
     await auth.logout(sessionOf(request));
-    await recordSelfAction(activity, sessionOf(request).user, 'auth.logout');
     return { success: true as const, message: 'Signed out' };
   });
 
@@ -67,7 +52,6 @@ export function registerAuthRoutes(
     { config: { access: 'session' }, schema: { body: changePasswordRequestSchema, response: { 200: messageBodySchema } } },
     async (request) => {
       await auth.changePassword(sessionOf(request), request.body.current_password, request.body.new_password);
-      await recordSelfAction(activity, sessionOf(request).user, 'auth.password_change');
       return { success: true as const, message: 'Password changed successfully' };
     },
   );
@@ -76,8 +60,7 @@ export function registerAuthRoutes(
     '/api/auth/register',
     { config: { access: 'superuser' }, schema: { body: userCreateRequestSchema, response: { 201: userResponseSchema } } },
     async (request, reply) => {
-      const user = await users.create(request.body);
-      await recordUserCreated(activity, sessionOf(request).user, user);
+      const user = await users.create(request.body, sessionOf(request).user);
       return reply.code(201).send({ success: true as const, data: user });
     },
   );

@@ -1,6 +1,7 @@
 import type { Clock } from '../../lib/clock';
 import { fromFlag } from '../../db';
-import type { UserRow } from '../users/repository';
+import type { AuthenticatedSession } from '../../lib/fastify';
+import type { UserRow } from '../users/user';
 import { SessionCache } from './session-cache';
 import type { SessionsRepository } from './sessions-repository';
 import type { SessionTokens } from './tokens';
@@ -10,10 +11,6 @@ export const SESSION_INACTIVITY_LIMIT_MS = 24 * 3600 * 1000;
 /** Activity is written at most this often per session, so reads do not all become writes. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
-export interface AuthenticatedSession {
-  sessionId: string;
-  user: UserRow;
-}
 
 export type SessionsRevokedListener = (sessionIds: string[]) => void;
 

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, SessionsTable } from '../../db/schema';
-import type { UserRow } from '../users/repository';
+import type { UserRow } from '../users/user';
 
 export interface SessionWithUser {
   sessionId: string;

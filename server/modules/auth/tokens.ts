@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../lib/clock';
 
 const ISSUER = 'capture-command-center';
@@ -15,7 +16,7 @@ export interface TokenClaims {
   userId: number;
 }
 
-/** Tokens whose signature was verified, kept with their claims; beyond this many the oldest is dropped. */
+/** Tokens whose signature was verified, kept with their claims; beyond this many the least recently used is dropped. */
 const VERIFIED_CACHE_SIZE = 1000;
 
 /** Signs and verifies session tokens: HS256 pinned, with exp, iss and aud checked. */
@@ -28,7 +29,7 @@ export class SessionTokens {
    * claims until it expires, so only its expiry is checked again; whether its session is still live
    * is decided by the session row on every request, as before.
    */
-  private readonly verified = new Map<string, { claims: TokenClaims; expiresAt: number }>();
+  private readonly verified = new LRUCache<string, { claims: TokenClaims; expiresAt: number }>({ max: VERIFIED_CACHE_SIZE });
 
   constructor(
     private readonly key: Uint8Array,
@@ -78,7 +79,6 @@ export class SessionTokens {
       if (!payload.jti || !Number.isInteger(userId) || payload.exp === undefined) return undefined;
       const claims = { sessionId: payload.jti, userId };
       this.verified.set(token, { claims, expiresAt: payload.exp });
-      if (this.verified.size > VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
       return claims;
     } catch {
       return undefined;

@@ -8,10 +8,9 @@ import {
   geocodeResponseSchema,
 } from '../../../contract/config';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
-import type { ActivityService } from '../activity/service';
 import type { RecordingConfigService } from './service';
 
-export function registerConfigRoutes(app: AppInstance, { configs, activity }: { configs: RecordingConfigService; activity: ActivityService }): void {
+export function registerConfigRoutes(app: AppInstance, { configs }: { configs: RecordingConfigService }): void {
   app.get(
     '/api/config/coordinates',
     { config: { access: 'session' }, schema: { response: { 200: coordinatesListResponseSchema } } },
@@ -34,13 +33,7 @@ export function registerConfigRoutes(app: AppInstance, { configs, activity }: { 
     '/api/config/generate',
     { config: { access: 'session' }, schema: { body: generateRequestSchema, response: { 200: generateResponseSchema } } },
     async (request) => {
-      const data = await configs.generate(request.body);
-      await activity.record({
-        actor: sessionOf(request).user,
-        action: 'config.generate',
-        detail: { total_configs: data.total_configs, mosque_ids: data.recordings.map((r) => r.mosque_id), method: request.body.method },
-      });
-      return { success: true as const, data };
+      return { success: true as const, data: await configs.generate(request.body, sessionOf(request).user) };
     },
   );
 }

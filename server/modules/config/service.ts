@@ -16,6 +16,7 @@ import { MapsLinkError, type ExtractionBudget, type MapsLinkResolver } from '../
 import { timeZoneAt } from '../../geo/timezone';
 import { notFound } from '../../lib/http-error';
 import type { MosquesService } from '../mosques/service';
+import type { ActivityActor, ActivityService } from '../activity/service';
 import type { PrayerTimesService } from '../prayer-times/service';
 import type { ConfigModuleSettings } from './settings';
 
@@ -48,6 +49,7 @@ export class RecordingConfigService {
     private readonly prayerTimes: PrayerTimesService,
     private readonly resolver: MapsLinkResolver,
     private readonly settings: ConfigModuleSettings,
+    private readonly activity: Pick<ActivityService, 'record'>,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
@@ -150,8 +152,19 @@ export class RecordingConfigService {
   }
 
   /** One launch configuration per selected active mosque with a stream identifier (all active ones when none are selected). */
-  async generate(input: GenerateRequest): Promise<GenerateResult> {
+  /** Recording configurations for the chosen mosques; `actor` is who the activity log names (null: the system). */
+  async generate(input: GenerateRequest, actor: ActivityActor | null = null): Promise<GenerateResult> {
     const request = generateRequestSchema.parse(input);
+    const data = await this.build(request);
+    await this.activity.record({
+      actor,
+      action: 'config.generate',
+      detail: { total_configs: data.total_configs, mosque_ids: data.recordings.map((r) => r.mosque_id), method: request.method },
+    });
+    return data;
+  }
+
+  private async build(request: ReturnType<typeof generateRequestSchema.parse>): Promise<GenerateResult> {
     let selected: Mosque[];
     if (request.mosque_ids.length > 0) {
       const ids = [...new Set(request.mosque_ids)];

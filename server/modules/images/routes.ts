@@ -6,10 +6,9 @@ import {
   amiListResponseSchema,
 } from '../../../contract/ami';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
-import type { ActivityService } from '../activity/service';
 import type { ImagesService } from './service';
 
-export function registerImageRoutes(app: AppInstance, images: ImagesService, activity: ActivityService): void {
+export function registerImageRoutes(app: AppInstance, images: ImagesService): void {
   app.get('/api/ami/list', { config: { access: 'session' }, schema: { response: { 200: amiListResponseSchema } } }, async () => ({
     success: true as const,
     data: { amis: await images.list() },
@@ -19,13 +18,7 @@ export function registerImageRoutes(app: AppInstance, images: ImagesService, act
     '/api/ami/create',
     { config: { access: 'session' }, schema: { body: amiCreateRequestSchema, response: { 200: amiCreateResponseSchema } } },
     async (request) => {
-      const created = await images.create(request.body);
-      await activity.record({
-        actor: sessionOf(request).user,
-        action: 'image.create',
-        target: { type: 'image', id: created.ami_id, label: request.body.name },
-        detail: { instance_id: request.body.instance_id, version: request.body.version },
-      });
+      const created = await images.create(request.body, sessionOf(request).user);
       return { success: true as const, message: `AMI creation initiated: ${created.ami_id}`, data: created };
     },
   );
@@ -34,8 +27,7 @@ export function registerImageRoutes(app: AppInstance, images: ImagesService, act
     '/api/ami/:ami_id',
     { config: { access: 'session' }, schema: { params: amiIdParamsSchema, response: { 200: amiDeleteResponseSchema } } },
     async (request) => {
-      await images.delete(request.params.ami_id);
-      await activity.record({ actor: sessionOf(request).user, action: 'image.delete', target: { type: 'image', id: request.params.ami_id } });
+      await images.delete(request.params.ami_id, sessionOf(request).user);
       return { success: true as const, message: `AMI ${request.params.ami_id} deleted successfully` };
     },
   );

@@ -6,6 +6,7 @@ import type { CaptureProvider, ProviderImage } from '../../capture/provider';
 import { latestImage } from '../../capture/versions';
 import type { Clock } from '../../lib/clock';
 import { conflict } from '../../lib/http-error';
+import type { ActivityActor, ActivityService } from '../activity/service';
 import type { InstancesService } from '../instances/service';
 import type { ImageRow, ImagesRepository } from './repository';
 
@@ -41,6 +42,7 @@ export class ImagesService {
     private readonly instances: InstancesService,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    private readonly activity: Pick<ActivityService, 'record'>,
   ) {}
 
   async list(): Promise<Ami[]> {
@@ -60,7 +62,8 @@ export class ImagesService {
   }
 
   /** Starts an image of an instance; the name gets a timestamp so versions never collide. */
-  async create(input: AmiCreateRequest): Promise<{ ami_id: string; name: string; state: Ami['state'] }> {
+  /** Starts making an image of a recorder; `actor` is who the activity log names (null: the system). */
+  async create(input: AmiCreateRequest, actor: ActivityActor | null = null): Promise<{ ami_id: string; name: string; state: Ami['state'] }> {
     const request = amiCreateRequestSchema.parse(input);
     const instance = await this.instances.resolve(request.instance_id);
     if (!instance.provider_instance_id) throw conflict(`Instance ${request.instance_id} is still launching; try again in a moment`);
@@ -80,16 +83,23 @@ export class ImagesService {
     }
     await this.repository.upsert(this.toRow(image, instance.id));
     this.log.info({ amiId: image.imageId, instanceId: instance.id }, 'image creation started');
+    await this.activity.record({
+      actor,
+      action: 'image.create',
+      target: { type: 'image', id: image.imageId, label: request.name },
+      detail: { instance_id: request.instance_id, version: request.version },
+    });
     return { ami_id: image.imageId, name: image.name, state: image.state };
   }
 
-  async delete(amiId: string): Promise<void> {
+  async delete(amiId: string, actor: ActivityActor | null = null): Promise<void> {
     try {
       await this.driver.deleteImage(amiId);
     } catch (error) {
       throw providerHttpError(error);
     }
     await this.repository.delete(amiId);
+    await this.activity.record({ actor, action: 'image.delete', target: { type: 'image', id: amiId } });
   }
 
   private toRow(image: ProviderImage, sourceInstanceId: string | null) {

@@ -10,16 +10,10 @@ import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import type { HostResolver } from '../../lib/internal-addresses';
 import type { AppInstance } from '../../lib/fastify';
-import { ImagesRepository } from '../images/repository';
 import type { ActivityService } from '../activity/service';
-import { registerImageRoutes } from '../images/routes';
-import { ImagesService } from '../images/service';
 import type { LiveHub } from '../live/hub';
 import type { AlarmsService } from '../alarms/service';
-import { RecordingAlarms } from '../recordings/alarms';
-import { RecordingsRepository } from '../recordings/repository';
-import { registerRecordingRoutes } from '../recordings/routes';
-import { RecordingsService } from '../recordings/service';
+import { createRecordingsService, registerRecordingRoutes, type RecordingsService } from '../recordings';
 import { FleetCaptureProvider } from './fleet';
 import { FleetLiveFeed } from './live';
 import { InstancesRepository } from './repository';
@@ -46,7 +40,6 @@ export interface CaptureModule {
   driver: CaptureProvider;
   instances: InstancesService;
   recordings: RecordingsService;
-  images: ImagesService;
   demo: DemoStream | undefined;
   live: FleetLiveFeed;
 }
@@ -74,8 +67,7 @@ export interface CaptureModuleDeps {
 export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const { config, clock, db, hub, log } = deps;
   const driver = deps.driver ?? createCaptureDriver(config, clock, deps.store);
-  const alarms = deps.alarms ? new RecordingAlarms(deps.alarms, clock, deps.mosqueName) : undefined;
-  const recordings = new RecordingsService(new RecordingsRepository(db.kysely), clock, path.join(config.dataDir, 'recordings'), alarms);
+  const recordings = createRecordingsService({ db, clock, dataDir: config.dataDir, alarms: deps.alarms, mosqueName: deps.mosqueName });
   const live = new FleetLiveFeed(hub, recordings, log);
   const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log) : undefined;
   const checkStreamUrl = createStreamUrlGuard({
@@ -85,8 +77,7 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   });
   const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log, checkStreamUrl);
   live.attach(instances);
-  const images = new ImagesService(new ImagesRepository(db.kysely), driver, instances, clock, log);
-  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, images, demo, live };
+  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, live };
 }
 
 /**
@@ -100,12 +91,11 @@ export function registerCaptureModule(
   module: CaptureModule,
   deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring; activity: ActivityService; mosques: Pick<MosquesService, 'listByIds'> },
 ): void {
-  const { instances, recordings, images, demo, live, capture, driver } = module;
+  const { instances, recordings, demo, live, capture, driver } = module;
   const { hub, monitoring } = deps;
 
   registerInstanceRoutes(app, { instances, demo, config: deps.config, activity: deps.activity, mosques: deps.mosques });
   registerRecordingRoutes(app, recordings);
-  registerImageRoutes(app, images, deps.activity);
 
   hub.provideInitialData(async () => ({
     instances: await instances.list(),

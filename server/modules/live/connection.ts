@@ -12,7 +12,7 @@ import {
 import type { Clock } from '../../lib/clock';
 import { findUnsafeText } from '../../plugins/input-guard';
 import type { SessionService } from '../auth/session-service';
-import { toUser } from '../users/repository';
+import { toUser } from '../users/user';
 import type { LiveClient, LiveHub } from './hub';
 
 /** Messages a client may send per second before it is treated as a flood and dropped. */

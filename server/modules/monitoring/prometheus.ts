@@ -1,4 +1,4 @@
-import { DURATION_BUCKETS_SECONDS, type HistogramSeries } from './response-times';
+import { Gauge, Histogram, Registry } from 'prom-client';
 
 /** One value of a gauge, with its labels. */
 export interface GaugeSample {
@@ -11,52 +11,69 @@ export interface GaugeProvider {
   /** Prometheus metric name, e.g. capture_instances. */
   name: string;
   help: string;
+  /** The label names its samples carry. */
+  labelNames?: string[];
   collect(): Promise<GaugeSample[]> | GaugeSample[];
 }
 
-export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
-const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
-
-const escapeHelp = (text: string) => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-const escapeLabel = (text: string) => text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
-
-function formatValue(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (value === Infinity) return '+Inf';
-  if (value === -Infinity) return '-Inf';
-  return String(value);
+export interface RequestLabels {
+  method: string;
+  route: string;
+  status_code: string;
 }
 
-function formatLabels(labels: Record<string, string> | undefined): string {
-  const entries = Object.entries(labels ?? {});
-  if (entries.length === 0) return '';
-  return `{${entries.map(([key, value]) => `${key}="${escapeLabel(value)}"`).join(',')}}`;
-}
+export const PROMETHEUS_CONTENT_TYPE = Registry.PROMETHEUS_CONTENT_TYPE;
+/** Upper bounds (seconds) of the request-duration histogram. */
+export const DURATION_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-export function assertMetricName(name: string): void {
-  if (!METRIC_NAME.test(name)) throw new Error(`${name} is not a valid Prometheus metric name`);
-}
+/**
+ * This server's /metrics, on prom-client: its own registry (not prom-client's global one, so that
+ * several apps in one process, as in the tests, each count their own).
+ */
+export class PrometheusMetrics {
+  private readonly registry = new Registry();
+  private readonly requestDurations = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Duration of /api requests',
+    labelNames: ['method', 'route', 'status_code'],
+    buckets: DURATION_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
 
-/** The text exposition format (version 0.0.4) of one gauge. */
-export function renderGauge(name: string, help: string, samples: GaugeSample[]): string {
-  const lines = [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} gauge`];
-  for (const sample of samples) lines.push(`${name}${formatLabels(sample.labels)} ${formatValue(sample.value)}`);
-  return `${lines.join('\n')}\n`;
-}
-
-/** A histogram with cumulative buckets, `_sum` and `_count`, per label set. */
-export function renderHistogram(name: string, help: string, series: HistogramSeries[]): string {
-  const lines = [`# HELP ${name} ${escapeHelp(help)}`, `# TYPE ${name} histogram`];
-  for (const s of series) {
-    const labels = { ...s.labels };
-    let cumulative = 0;
-    DURATION_BUCKETS_SECONDS.forEach((bound, i) => {
-      cumulative += s.buckets[i];
-      lines.push(`${name}_bucket${formatLabels({ ...labels, le: String(bound) })} ${cumulative}`);
-    });
-    lines.push(`${name}_bucket${formatLabels({ ...labels, le: '+Inf' })} ${s.count}`);
-    lines.push(`${name}_sum${formatLabels(labels)} ${formatValue(s.sum)}`);
-    lines.push(`${name}_count${formatLabels(labels)} ${s.count}`);
+  observeRequest(seconds: number, labels: RequestLabels): void {
+    this.requestDurations.observe({ ...labels }, seconds);
   }
-  return `${lines.join('\n')}\n`;
+
+  /** Registers a gauge read at every scrape; a name prom-client refuses (invalid, taken) throws here. */
+  addGauge(provider: GaugeProvider): void {
+    new Gauge({
+      name: provider.name,
+      help: provider.help,
+      labelNames: provider.labelNames ?? [],
+      registers: [this.registry],
+      async collect() {
+        const samples = await provider.collect();
+        this.reset();
+        for (const sample of samples) this.set(sample.labels ?? {}, sample.value);
+      },
+    });
+  }
+
+  has(name: string): boolean {
+    return this.registry.getSingleMetric(name) !== undefined;
+  }
+
+  /** The text format; a gauge whose provider fails is left out of this scrape and reported to `onError`. */
+  async render(onError: (name: string, error: unknown) => void): Promise<string> {
+    const parts: string[] = [];
+    for (const metric of this.registry.getMetricsAsArray()) {
+      const { name } = metric;
+      try {
+        parts.push(await this.registry.getSingleMetricAsString(name));
+      } catch (error) {
+        onError(name, error);
+      }
+    }
+    return `${parts.join('\n')}\n`;
+  }
 }

@@ -6,14 +6,16 @@ import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { LiveHub } from '../live/hub';
 import { HealthChecks, type HealthCheck } from './health';
-import { assertMetricName, renderGauge, renderHistogram, type GaugeProvider, type GaugeSample } from './prometheus';
-import { ResponseTimes, type RequestLabels } from './response-times';
+import { PrometheusMetrics, type GaugeProvider, type GaugeSample, type RequestLabels } from './prometheus';
+import { ResponseTimes } from './response-times';
 
 /** Counts by a key (instances by state, recordings by status, scheduler jobs by status). */
 export type CountsProvider = () => Promise<Record<string, number>>;
 
 type CountsKind = 'instances' | 'recordings' | 'jobs';
 
+const LAUNCH_AVERAGE = 'capture_instance_launch_seconds_average';
+const COMPONENT_HEALTHY = 'capture_component_healthy';
 /** Average launch time is taken over this many latest launches. */
 const LAUNCHES_KEPT = 100;
 /** GET /api/monitoring/system reuses a health report younger than this; the watcher refreshes it. */
@@ -36,7 +38,7 @@ export class MonitoringService {
   private readonly health: HealthChecks;
   private readonly launchSeconds: number[] = [];
   private readonly counts: Partial<Record<CountsKind, CountsProvider>> = {};
-  private readonly gauges: GaugeProvider[] = [];
+  private readonly prometheusMetrics = new PrometheusMetrics();
   private snapshot: SystemHealth | undefined;
   private snapshotAt = 0;
   private running: Promise<SystemHealth> | undefined;
@@ -46,6 +48,7 @@ export class MonitoringService {
   constructor(private readonly deps: MonitoringDeps) {
     this.responseTimes = new ResponseTimes(deps.clock);
     this.health = new HealthChecks(deps.db, deps.clock, deps.checkTimeoutMs);
+    this.registerOwnGauges();
   }
 
   // ---- what other modules call -------------------------------------------------------------
@@ -72,6 +75,7 @@ export class MonitoringService {
     if (!Number.isFinite(seconds) || seconds < 0) return;
     this.launchSeconds.push(seconds);
     if (this.launchSeconds.length > LAUNCHES_KEPT) this.launchSeconds.shift();
+    this.launchAverageGauge();
   }
 
   /** Instances by state: shown in instance_metrics and exported as capture_instances{state}. */
@@ -91,12 +95,12 @@ export class MonitoringService {
 
   /** Any other gauge for /metrics. */
   registerGauge(gauge: GaugeProvider): void {
-    assertMetricName(gauge.name);
-    this.gauges.push(gauge);
+    this.prometheusMetrics.addGauge(gauge);
   }
 
   recordRequest(durationMs: number, labels: RequestLabels): void {
-    this.responseTimes.record(durationMs, labels);
+    this.responseTimes.record(durationMs);
+    this.prometheusMetrics.observeRequest(durationMs / 1000, labels);
   }
 
   // ---- health ---------------------------------------------------------------------------------
@@ -113,6 +117,7 @@ export class MonitoringService {
       .run()
       .then((report) => {
         this.snapshot = report;
+        this.componentHealthGauge();
         this.snapshotAt = this.deps.clock.now().getTime();
         this.publishIfChanged(report);
         return report;
@@ -164,7 +169,7 @@ export class MonitoringService {
     const launches = this.launchSeconds;
     const average = launches.length ? launches.reduce((a, b) => a + b, 0) / launches.length : null;
     return {
-      api_response_times: this.responseTimes.summary(),
+      api_response_times: await this.responseTimes.summary(),
       instance_metrics: {
         average_launch_time_seconds: average === null ? null : Math.round(average * 10) / 10,
         launches_measured: launches.length,
@@ -184,38 +189,42 @@ export class MonitoringService {
   }
 
   /** Everything in the Prometheus text format. A provider that fails is left out (and logged). */
-  async prometheus(): Promise<string> {
+  prometheus(): Promise<string> {
+    return this.prometheusMetrics.render((gauge, error) => this.deps.log.warn({ err: error, gauge }, 'gauge collection failed'));
+  }
+
+  /** The gauges this service fills itself; the launch average and component health appear once measured. */
+  private registerOwnGauges(): void {
     const asSamples = (label: string, counts: Record<string, number>): GaugeSample[] =>
       Object.entries(counts).map(([key, value]) => ({ labels: { [label]: key }, value }));
-    const parts = [
-      renderHistogram('http_request_duration_seconds', 'Duration of /api requests', this.responseTimes.histogramSeries()),
-      renderGauge('capture_instances', 'Recording instances by state', asSamples('state', await this.safeCounts('instances'))),
-      renderGauge('capture_recordings', 'Recordings by status', asSamples('status', await this.safeCounts('recordings'))),
-      renderGauge('capture_scheduler_jobs', 'Scheduler jobs by status', asSamples('status', await this.safeCounts('jobs'))),
-      renderGauge('capture_websocket_connections', 'Live feed connections', [{ value: this.deps.hub.connectionCount }]),
-      renderGauge('capture_websocket_messages_sent_24h', 'Live feed messages sent in the last 24 hours', [
-        { value: this.deps.hub.messagesSentLast24h() },
-      ]),
+    const gauges: GaugeProvider[] = [
+      { name: 'capture_instances', help: 'Recording instances by state', labelNames: ['state'], collect: async () => asSamples('state', await this.safeCounts('instances')) },
+      { name: 'capture_recordings', help: 'Recordings by status', labelNames: ['status'], collect: async () => asSamples('status', await this.safeCounts('recordings')) },
+      { name: 'capture_scheduler_jobs', help: 'Scheduler jobs by status', labelNames: ['status'], collect: async () => asSamples('status', await this.safeCounts('jobs')) },
+      { name: 'capture_websocket_connections', help: 'Live feed connections', collect: () => [{ value: this.deps.hub.connectionCount }] },
+      { name: 'capture_websocket_messages_sent_24h', help: 'Live feed messages sent in the last 24 hours', collect: () => [{ value: this.deps.hub.messagesSentLast24h() }] },
     ];
-    if (this.launchSeconds.length > 0) {
-      const average = this.launchSeconds.reduce((a, b) => a + b, 0) / this.launchSeconds.length;
-      parts.push(renderGauge('capture_instance_launch_seconds_average', 'Average seconds from launch to running', [{ value: average }]));
-    }
-    if (this.snapshot) {
-      const components = Object.entries(this.snapshot.components).map(([component, health]) => ({
-        labels: { component },
-        value: health.status === 'healthy' ? 1 : 0,
-      }));
-      parts.push(renderGauge('capture_component_healthy', 'Component health at the last check (1 healthy, 0 not)', components));
-    }
-    for (const gauge of this.gauges) {
-      try {
-        parts.push(renderGauge(gauge.name, gauge.help, await gauge.collect()));
-      } catch (error) {
-        this.deps.log.warn({ err: error, gauge: gauge.name }, 'gauge collection failed');
-      }
-    }
-    return parts.join('');
+    for (const gauge of gauges) this.prometheusMetrics.addGauge(gauge);
+  }
+
+  private launchAverageGauge(): void {
+    if (this.prometheusMetrics.has(LAUNCH_AVERAGE)) return;
+    this.prometheusMetrics.addGauge({
+      name: LAUNCH_AVERAGE,
+      help: 'Average seconds from launch to running',
+      collect: () => [{ value: this.launchSeconds.reduce((a, b) => a + b, 0) / this.launchSeconds.length }],
+    });
+  }
+
+  private componentHealthGauge(): void {
+    if (this.prometheusMetrics.has(COMPONENT_HEALTHY)) return;
+    this.prometheusMetrics.addGauge({
+      name: COMPONENT_HEALTHY,
+      help: 'Component health at the last check (1 healthy, 0 not)',
+      labelNames: ['component'],
+      collect: () =>
+        Object.entries(this.snapshot?.components ?? {}).map(([component, health]) => ({ labels: { component }, value: health.status === 'healthy' ? 1 : 0 })),
+    });
   }
 
   private async safeCounts(which: CountsKind): Promise<Record<string, number>> {

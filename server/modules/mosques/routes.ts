@@ -6,25 +6,14 @@ import {
   mosquesListResponseSchema,
   mosqueUpdateRequestSchema,
   newMosqueIdResponseSchema,
-  type Mosque,
 } from '../../../contract/config';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
-import type { ActivityService } from '../activity/service';
 import type { MosquesService } from './service';
 
 /** Any id is accepted in the path: one that cannot exist is simply not found (404). */
 const idParams = z.strictObject({ mosque_id: z.string().min(1).max(64) });
 
-const target = (mosque: Pick<Mosque, 'mosque_id' | 'name'>) => ({ type: 'mosque', id: mosque.mosque_id, label: mosque.name });
-
-/** Names of the fields whose value changed, for the activity log (names only, no values). */
-function changedFields(before: Mosque, after: Mosque): string[] {
-  return (Object.keys(after) as (keyof Mosque)[]).filter(
-    (key) => key !== 'updated_at' && JSON.stringify(before[key]) !== JSON.stringify(after[key]),
-  );
-}
-
-export function registerMosqueRoutes(app: AppInstance, { mosques, activity }: { mosques: MosquesService; activity: ActivityService }): void {
+export function registerMosqueRoutes(app: AppInstance, { mosques }: { mosques: MosquesService }): void {
   app.get(
     '/api/config/mosques',
     { config: { access: 'session' }, schema: { response: { 200: mosquesListResponseSchema } } },
@@ -51,8 +40,7 @@ export function registerMosqueRoutes(app: AppInstance, { mosques, activity }: { 
     '/api/config/mosques',
     { config: { access: 'session' }, schema: { body: mosqueCreateRequestSchema, response: { 201: mosqueResponseSchema } } },
     async (request, reply) => {
-      const mosque = await mosques.create(request.body);
-      await activity.record({ actor: sessionOf(request).user, action: 'mosque.create', target: target(mosque) });
+      const mosque = await mosques.create(request.body, sessionOf(request).user);
       return reply.code(201).send({ success: true as const, data: mosque });
     },
   );
@@ -64,9 +52,7 @@ export function registerMosqueRoutes(app: AppInstance, { mosques, activity }: { 
       schema: { params: idParams, body: mosqueUpdateRequestSchema, response: { 200: mosqueResponseSchema } },
     },
     async (request) => {
-      const before = await mosques.get(request.params.mosque_id);
-      const mosque = await mosques.update(request.params.mosque_id, request.body);
-      await activity.record({ actor: sessionOf(request).user, action: 'mosque.update', target: target(mosque), detail: { changed: changedFields(before, mosque) } });
+      const mosque = await mosques.update(request.params.mosque_id, request.body, sessionOf(request).user);
       return { success: true as const, data: mosque };
     },
   );
@@ -76,9 +62,7 @@ export function registerMosqueRoutes(app: AppInstance, { mosques, activity }: { 
     { config: { access: 'session' }, schema: { params: idParams, response: { 200: mosqueDeletedResponseSchema } } },
     async (request) => {
       const id = request.params.mosque_id;
-      const before = await mosques.get(id);
-      await mosques.remove(id);
-      await activity.record({ actor: sessionOf(request).user, action: 'mosque.delete', target: target(before) });
+      await mosques.remove(id, sessionOf(request).user);
       return { success: true as const, message: `Mosque ${id} deleted successfully`, data: { mosque_id: id } };
     },
   );

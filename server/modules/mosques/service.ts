@@ -17,6 +17,8 @@ import { findMapsUrl, mapsLinkForm, MapsLinkResolver } from '../../geo/maps-link
 import { timeZoneAt } from '../../geo/timezone';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
+import type { ActivityActor, ActivityService } from '../activity/service';
+import { changedFields, mosqueTarget } from './mosque-activity';
 import { toMosque, type MosquesRepository } from './repository';
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
@@ -73,6 +75,7 @@ export class MosquesService {
   constructor(
     private readonly repository: MosquesRepository,
     private readonly clock: Clock,
+    private readonly activity: Pick<ActivityService, 'record'>,
   ) {}
 
   /** Called after every create, update and delete (the scheduler re-plans on it). */
@@ -144,7 +147,8 @@ export class MosquesService {
     }
   }
 
-  async create(input: MosqueCreateRequest): Promise<Mosque> {
+  /** Creates a mosque; `actor` is who the activity log names (null: the system). */
+  async create(input: MosqueCreateRequest, actor: ActivityActor | null = null): Promise<Mosque> {
     const request = mosqueCreateRequestSchema.parse(input);
     const id = request.mosque_id ?? (await this.newId());
     if (request.mosque_id && (await this.repository.exists(id))) throw conflict(`Mosque ${id} already exists`);
@@ -152,6 +156,7 @@ export class MosquesService {
     const longitude = request.longitude ?? null;
     const located = latitude !== null && longitude !== null;
     const now = this.clock.now().toISOString();
+    let mosque: Mosque;
     try {
       const row = await this.repository.insert({
         mosque_id: id,
@@ -175,17 +180,19 @@ export class MosquesService {
         created_at: now,
         updated_at: now,
       });
-      this.emit({ type: 'created', mosque_id: id });
-      return toMosque(row);
+      mosque = toMosque(row);
     } catch (error) {
       // Two creates racing for one id: the primary key decides.
       if (await this.repository.exists(id)) throw conflict(`Mosque ${id} already exists`);
       throw error;
     }
+    this.emit({ type: 'created', mosque_id: id });
+    await this.activity.record({ actor, action: 'mosque.create', target: mosqueTarget(mosque) });
+    return mosque;
   }
 
   /** Fields absent stay; null clears. The id never changes. */
-  async update(id: string, input: MosqueUpdateRequest): Promise<Mosque> {
+  async update(id: string, input: MosqueUpdateRequest, actor: ActivityActor | null = null): Promise<Mosque> {
     const request = mosqueUpdateRequestSchema.parse(input);
     if (request.mosque_id !== undefined && request.mosque_id !== id) throw badRequest(MOSQUE_ID_IMMUTABLE_MESSAGE);
     const current = await this.repository.find(id);
@@ -230,7 +237,9 @@ export class MosquesService {
     const row = await this.repository.update(id, values);
     if (!row) throw notFound(`Mosque ${id} not found`);
     this.emit({ type: 'updated', mosque_id: id });
-    return toMosque(row);
+    const mosque = toMosque(row);
+    await this.activity.record({ actor, action: 'mosque.update', target: mosqueTarget(mosque), detail: { changed: changedFields(toMosque(current), mosque) } });
+    return mosque;
   }
 
   /** Coordinates found from a map link, saved on the mosque with the zone they lie in. */
@@ -264,8 +273,10 @@ export class MosquesService {
       }));
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(id: string, actor: ActivityActor | null = null): Promise<void> {
+    const before = await this.get(id);
     if (!(await this.repository.delete(id))) throw notFound(`Mosque ${id} not found`);
     this.emit({ type: 'deleted', mosque_id: id });
+    await this.activity.record({ actor, action: 'mosque.delete', target: mosqueTarget(before) });
   }
 }

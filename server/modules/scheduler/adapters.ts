@@ -1,26 +1,35 @@
 import fs from 'node:fs/promises';
 import { resolveStreamUrl } from '../../capture/stream-url';
 import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
-import type { AppContext } from '../../context';
+import type { CaptureProvider } from '../../capture/provider';
+import type { Config } from '../../config';
+import { localDateText } from '../../geo/timezone';
+import type { RecordingConfigService } from '../config/service';
+import type { InstancesService } from '../instances/service';
+import type { MosquesService } from '../mosques/service';
+import type { PrayerTimesService } from '../prayer-times/service';
+import type { RecordingsService } from '../recordings/service';
 import { DEFAULT_DURATION_SECONDS } from './policy';
 import type { FridayPlan, FridayPlanner, LaunchRequest, PlanSkip, PreflightChecks, RecordingFacts, RecordingGap, RecordingLauncher } from './ports';
-import { localDate } from './time';
 
 /*
- * The scheduler's ports on the real services, reached through the app context (never a driver or
- * another module's repository). `services()` is read at call time: the context is built after us.
+ * The scheduler's ports on the real services (never a driver or another module's repository).
  */
 
-type PlannerServices = Pick<AppContext, 'mosques' | 'prayerTimes' | 'recordingConfigs'>;
+interface PlannerServices {
+  mosques: MosquesService;
+  prayerTimes: PrayerTimesService;
+  recordingConfigs: RecordingConfigService;
+}
 
 const WEEK_MS = 7 * 86_400_000;
 
 /** Friday prayers from the prayer-times service; stream URLs as the config generator derives them. */
 export class PrayerTimesPlanner implements FridayPlanner {
-  constructor(private readonly services: () => PlannerServices) {}
+  constructor(private readonly services: PlannerServices) {}
 
   async planFriday(now: Date, filter: string[] | null): Promise<{ plans: FridayPlan[]; skipped: PlanSkip[] }> {
-    const { mosques, recordingConfigs } = this.services();
+    const { mosques, recordingConfigs } = this.services;
     const list = filter ? await mosques.listByIds(filter) : await mosques.list();
     const plans: FridayPlan[] = [];
     const skipped: PlanSkip[] = [];
@@ -55,11 +64,11 @@ export class PrayerTimesPlanner implements FridayPlanner {
   }
 
   async activeMosques(): Promise<{ id: string; name: string }[]> {
-    return (await this.services().mosques.list()).filter((m) => m.active).map((m) => ({ id: m.mosque_id, name: m.name }));
+    return (await this.services.mosques.list()).filter((m) => m.active).map((m) => ({ id: m.mosque_id, name: m.name }));
   }
 
   async prayerTimes(now: Date): Promise<PrayerTimeRecord[]> {
-    const { mosques, prayerTimes } = this.services();
+    const { mosques, prayerTimes } = this.services;
     const active = (await mosques.list()).filter((m) => m.active);
     return prayerTimes.upcoming({ mosques: active, now });
   }
@@ -69,13 +78,13 @@ export class PrayerTimesPlanner implements FridayPlanner {
    * recording window (recording start + 7200 s) is still open, in which case this Friday's.
    */
   private coming(mosque: Mosque, now: Date): PrayerTimeRecord | null {
-    const { prayerTimes } = this.services();
+    const { prayerTimes } = this.services;
     const next = prayerTimes.nextFridayPrayer(mosque, now);
     if (!next) return null;
     // Only just after this Friday's prayer can its window still be open (an hour of slack for DST).
     const windowMs = DEFAULT_DURATION_SECONDS * 1000;
     if (Date.parse(next.friday_prayer) - WEEK_MS + windowMs + 3_600_000 <= now.getTime()) return next;
-    const previousDate = localDate(new Date(Date.parse(next.friday_prayer) - WEEK_MS), next.timezone);
+    const previousDate = localDateText(new Date(Date.parse(next.friday_prayer) - WEEK_MS), next.timezone);
     const previous = prayerTimes.fridayPrayerOn(mosque, previousDate);
     if (previous && Date.parse(previous.recording_start) + DEFAULT_DURATION_SECONDS * 1000 > now.getTime()) return previous;
     return next;
@@ -122,10 +131,10 @@ export function factsOf(row: MeasuredRecording): RecordingFacts {
 export class CaptureLauncher implements RecordingLauncher {
   readonly announcesOutcomes = true;
 
-  constructor(private readonly services: () => Pick<AppContext, 'capture' | 'recordings' | 'instances'>) {}
+  constructor(private readonly services: { capture: CaptureProvider; recordings: RecordingsService; instances: InstancesService }) {}
 
   async launch(request: LaunchRequest): Promise<{ instanceId: string; recordingId: string | null }> {
-    const { capture, recordings, instances } = this.services();
+    const { capture, recordings, instances } = this.services;
     const launched = await capture.launch(
       { url: request.url, duration: request.duration, width: request.width, height: request.height, mosque_id: request.mosqueId || null, method: 'api' },
       { jobId: request.jobId, idempotencyKey: request.idempotencyKey, windowStart: request.windowStart, windowEnd: request.windowEnd },
@@ -138,7 +147,7 @@ export class CaptureLauncher implements RecordingLauncher {
   }
 
   async recordingOf(instanceId: string): Promise<RecordingFacts | null> {
-    const row = await this.services().recordings.findRowByInstance(instanceId);
+    const row = await this.services.recordings.findRowByInstance(instanceId);
     return row ? factsOf(row) : null;
   }
 }
@@ -146,23 +155,23 @@ export class CaptureLauncher implements RecordingLauncher {
 /** Pre-flight on the real services: the fleet's provider health, the recorder's stream resolver (yt-dlp for a page), DATA_DIR's free space. */
 export class CapturePreflightChecks implements PreflightChecks {
   constructor(
-    private readonly services: () => Pick<AppContext, 'capture' | 'config'>,
+    private readonly services: { capture: CaptureProvider; config: Pick<Config, 'ytDlpPath' | 'dataDir'> },
     private readonly resolver?: (url: string) => Promise<void>,
   ) {}
 
   async providerHealthy(): Promise<void> {
-    const health = await this.services().capture.health();
+    const health = await this.services.capture.health();
     if (health.status !== 'operational') throw new Error(`${health.provider} is ${health.status}: ${health.detail}`);
   }
 
   async resolveStream(url: string): Promise<void> {
     if (this.resolver) return this.resolver(url);
-    const resolved = await resolveStreamUrl(url, { ytDlpPath: this.services().config.ytDlpPath, timeoutMs: 25_000 });
+    const resolved = await resolveStreamUrl(url, { ytDlpPath: this.services.config.ytDlpPath, timeoutMs: 25_000 });
     if (!resolved.ok) throw new Error(resolved.error);
   }
 
   async freeBytes(): Promise<number | null> {
-    const { capture, config } = this.services();
+    const { capture, config } = this.services;
     if (capture.kind !== 'local') return null;
     const stats = await fs.statfs(config.dataDir);
     return Number(stats.bavail) * Number(stats.bsize);

@@ -1,61 +1,70 @@
 import type { ServerMessage } from '../../../contract/live';
-import type { AppContext } from '../../context';
+import type { CaptureProvider } from '../../capture/provider';
+import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { ActivityService } from '../activity/service';
+import type { AlarmsService } from '../alarms/service';
+import type { RecordingConfigService } from '../config/service';
+import type { InstancesService } from '../instances/service';
+import type { MonitoringService } from '../monitoring/service';
+import type { MosquesService } from '../mosques/service';
+import type { PrayerTimesService } from '../prayer-times/service';
+import type { RecordingsService } from '../recordings/service';
 import { CaptureLauncher, CapturePreflightChecks, PrayerTimesPlanner } from './adapters';
-import { MemoryPreflightChecks, unavailableLauncher } from './in-memory';
-import { silentAlarms, type FridayPlanner, type PreflightChecks, type RecordingLauncher, type SchedulerTimer } from './ports';
+import type { FridayPlanner, PreflightChecks, RecordingLauncher, SchedulerTimer } from './ports';
 import { SchedulerRepository } from './repository';
 import type { RunnerLog } from './runner';
 import { SchedulerService } from './service';
-import { ManualTimer, RealTimer } from './timers';
 
 export { SchedulerService } from './service';
 export { registerSchedulerRoutes } from './routes';
 
-/** What a caller (tests, the benchmark) may swap in; everything else comes from the app. */
+/** What a caller (tests, the benchmark) may swap in; everything else comes from the services below. */
 export interface SchedulerOptions {
   planner?: FridayPlanner;
   launcher?: RecordingLauncher;
-  /** Default: a real timer on the system clock; a ManualTimer (driven by tick()) on any injected clock. */
+  /** Default: the clock's own timer. */
   timer?: SchedulerTimer;
   preflight?: PreflightChecks;
-  /** Resolves a stream page to its media (pre-flight); default: only direct media URLs pass. */
+  /** Resolves a stream page to its media (pre-flight); default: the recorder's resolver (yt-dlp for a page). */
   resolveStream?: (url: string) => Promise<void>;
 }
 
+/** Everything the scheduler uses, all built before it. */
 export interface SchedulerWiring {
   db: Db;
   clock: Clock;
-  realClock: boolean;
+  config: Pick<Config, 'ytDlpPath' | 'dataDir'>;
   publish(message: ServerMessage): void;
   log: RunnerLog;
-  /** The app's services, read when first needed (the context is completed after the scheduler is built). */
-  services?: () => AppContext;
+  mosques: MosquesService;
+  prayerTimes: PrayerTimesService;
+  recordingConfigs: RecordingConfigService;
+  /** The fleet-wrapped CaptureProvider (never a bare driver). */
+  capture: CaptureProvider;
+  instances: InstancesService;
+  recordings: RecordingsService;
+  alarms: AlarmsService;
+  activity: ActivityService;
+  monitoring: MonitoringService;
 }
 
-/** Stands in while no prayer-times service is wired. */
-const unavailablePlanner: FridayPlanner = {
-  planFriday: () => Promise.reject(new Error('Prayer times service is not available on this server')),
-  prayerTimes: () => Promise.resolve([]),
-  activeMosques: () => Promise.resolve([]),
-};
-
 export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptions = {}): SchedulerService {
-  const services = wiring.services;
+  const { alarms, activity, mosques, monitoring } = wiring;
   return new SchedulerService({
     repository: new SchedulerRepository(wiring.db.kysely),
-    planner: options.planner ?? (services ? new PrayerTimesPlanner(services) : unavailablePlanner),
-    launcher: options.launcher ?? (services ? new CaptureLauncher(services) : unavailableLauncher),
-    preflight: options.preflight ?? (services ? new CapturePreflightChecks(services, options.resolveStream) : new MemoryPreflightChecks()),
-    alarms: services ? { raise: (cause) => services().alarms.raise(cause), resolve: (...keys) => services().alarms.resolve(...keys), resolveAllExcept: (prefix, keys) => services().alarms.resolveAllExcept(prefix, keys) } : silentAlarms,
-    linkedAlarms: services && ((links) => services().alarms.linkedTo(links)),
+    planner: options.planner ?? new PrayerTimesPlanner(wiring),
+    launcher: options.launcher ?? new CaptureLauncher(wiring),
+    preflight: options.preflight ?? new CapturePreflightChecks(wiring, options.resolveStream),
+    alarms,
+    linkedAlarms: (links) => alarms.linkedTo(links),
     clock: wiring.clock,
-    timer: options.timer ?? (wiring.realClock ? new RealTimer() : new ManualTimer()),
+    timer: options.timer ?? wiring.clock.timer(),
     publish: wiring.publish,
     log: wiring.log,
-    recordActivity: services && ((input) => services().activity.record(input)),
-    watchMosques: services && ((listener) => services().mosques.onChange((change) => listener(change.mosque_id))),
-    provideJobCounts: services && ((counts) => services().monitoring.provideSchedulerJobCounts(counts)),
+    recordActivity: (input) => activity.record(input),
+    watchMosques: (listener) => mosques.onChange((change) => listener(change.mosque_id)),
+    provideJobCounts: (counts) => monitoring.provideSchedulerJobCounts(counts),
   });
 }

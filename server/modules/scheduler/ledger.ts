@@ -4,7 +4,7 @@ import { windowSeconds } from './outcome';
 import { DEFAULT_DURATION_SECONDS } from './policy';
 import type { FridayPlanner, RecordingLauncher } from './ports';
 import type { JobRow, SchedulerRepository } from './repository';
-import { localDate } from './time';
+import { localDateText as localDate } from '../../geo/timezone';
 
 export type LinkedAlarms = (links: { jobIds: string[]; instanceIds: string[]; openKeys: string[] }) => Promise<
   { id: string; job_id: string | null; instance_id: string | null; cause_key: string }[]

@@ -4,7 +4,7 @@ import type { SchedulerJobsTable } from '../../db/schema';
 import { DEFAULT_DURATION_SECONDS, DEFAULT_HEIGHT, DEFAULT_WIDTH } from './policy';
 import type { FridayPlan } from './ports';
 import type { NewJobRow, PlannedJobRow } from './repository';
-import { localDate } from './time';
+import { localDateText as localDate } from '../../geo/timezone';
 
 /** `date[2026-11-27T11:09:00Z]`: the one-off trigger of a recording job. */
 export function dateTrigger(instant: string): string {

@@ -7,7 +7,14 @@ export const DEFAULT_HEIGHT = 720;
 
 /** The recurring job: every day at 00:00 UTC it schedules (and refreshes) the coming Friday. */
 export const RECURRING_JOB_ID = 'schedule-friday-recordings';
-export const RECURRING_CRON = '0 0 * * *';
+/** How the jobs list shows the recurring job's trigger (a cron expression, as operators know it). */
+export const RECURRING_TRIGGER = 'cron[0 0 * * *]';
+/** The recurring job's next run: the first 00:00 UTC strictly after `now`. */
+export function nextRecurringRun(now: Date): Date {
+  const next = new Date(now.getTime());
+  next.setUTCHours(24, 0, 0, 0);
+  return next;
+}
 
 /** Launch retries: 5 s, 15 s, 45 s, 135 s between attempts; at most 5 attempts, never past the window's end. */
 export const MAX_LAUNCH_ATTEMPTS = 5;
@@ -23,8 +30,6 @@ export const STALE_CLAIM_MS = 2 * 60_000;
 export const LATE_AFTER_MS = 60_000;
 /** Longest sleep: other processes' changes (new jobs, stop) are seen at least this often. */
 export const POLL_INTERVAL_MS = 15_000;
-/** Node fires longer timeouts at once; never arm beyond it. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Launches one process runs at a time; more due jobs wait for a slot (or another process). */
 export const LAUNCH_CONCURRENCY = 16;
 /** Finished jobs stay in the default jobs list this long. */

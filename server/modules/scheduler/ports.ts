@@ -1,4 +1,5 @@
 import type { SchedulerPrayerTime } from '../../../contract/scheduler';
+import type { Timer } from '../../lib/clock';
 
 /*
  * The scheduler's narrow view of the rest of the server. The service is built and tested against
@@ -95,11 +96,8 @@ export interface PreflightChecks {
   freeBytes(): Promise<number | null>;
 }
 
-/** When the scheduler should look again. Production uses a real timer; tests call `tick()` themselves. */
-export interface SchedulerTimer {
-  arm(delayMs: number, fire: () => void): void;
-  disarm(): void;
-}
+/** When the scheduler should look again: the clock's timer, unless a test drives `tick()` itself. */
+export type SchedulerTimer = Timer;
 
 /** A cause the scheduler raises or clears (the alarms module owns the rest). */
 export interface SchedulerAlarmCause {
@@ -118,10 +116,3 @@ export interface SchedulerAlarms {
   /** Resolves every open alarm whose key starts with `prefix` but is not in `stillTrue`. */
   resolveAllExcept(prefix: string, stillTrue: ReadonlySet<string>): Promise<void>;
 }
-
-/** Stands in while no alarms module is wired (isolated tests). */
-export const silentAlarms: SchedulerAlarms = {
-  raise: () => Promise.resolve(),
-  resolve: () => Promise.resolve(),
-  resolveAllExcept: () => Promise.resolve(),
-};

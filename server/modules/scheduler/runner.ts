@@ -7,7 +7,6 @@ import {
   LAUNCH_CONCURRENCY,
   LAUNCH_TIMEOUT_MS,
   MAX_LAUNCH_ATTEMPTS,
-  MAX_TIMER_MS,
   POLL_INTERVAL_MS,
   retryDelayMs,
   STALE_CLAIM_MS,
@@ -119,7 +118,7 @@ export class SchedulerRunner {
   /** Wakes up in `ms` (capped), unless a wake-up is already due sooner: an early pass is harmless, a late one is not. */
   private armIn(ms: number): void {
     if (this.closed) return;
-    const delay = Math.min(Math.max(0, ms), POLL_INTERVAL_MS, MAX_TIMER_MS);
+    const delay = Math.min(Math.max(0, ms), POLL_INTERVAL_MS);
     const at = this.deps.clock.now().getTime() + delay;
     if (this.armedFor !== undefined && this.armedFor <= at) return;
     this.armedFor = at;

@@ -18,10 +18,9 @@ import type { ActivityActor, ActivityInput } from '../activity/service';
 import { comingFriday, type FridayRow } from '../../../contract/fridays';
 import { alarmKeys } from './alarm-keys';
 import { CoalescingQueue } from './coalescing-queue';
-import { CronExpression } from './cron';
 import { buildLedger, type LinkedAlarms } from './ledger';
 import { planSchedule, type SchedulePlan } from './planning';
-import { RECENT_JOBS_MS, RECURRING_CRON, RECURRING_JOB_ID } from './policy';
+import { nextRecurringRun, RECENT_JOBS_MS, RECURRING_JOB_ID, RECURRING_TRIGGER } from './policy';
 import { Preflight } from './preflight';
 import type { FridayPlan, FridayPlanner, PlanSkip, PreflightChecks, RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
 import { toJob, type SchedulerRepository } from './repository';
@@ -55,8 +54,6 @@ function unavailable(error: unknown): never {
   throw serviceUnavailable(`Prayer times are unavailable: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-const cron = new CronExpression(RECURRING_CRON);
-
 /**
  * The durable scheduler: jobs and the on/off state live in the database, so a restart (or a second
  * server on the same PostgreSQL) picks up exactly where things stand.
@@ -83,14 +80,14 @@ export class SchedulerService {
     const now = this.deps.clock.now();
     const nowIso = now.toISOString();
     await this.repository.isRunning(nowIso);
-    const trigger = `cron[${RECURRING_CRON}]`;
+    const trigger = RECURRING_TRIGGER;
     await this.repository.insertIfMissing({
       id: RECURRING_JOB_ID,
       kind: 'recurring',
       name: 'Schedule the coming Friday recordings (daily, 00:00 UTC)',
       func: RECURRING_JOB_FUNC,
       trigger,
-      next_run_time: cron.next(now).toISOString(),
+      next_run_time: nextRecurringRun(now).toISOString(),
       status: 'scheduled',
       mosque_id: null,
       mosque_name: null,
@@ -108,7 +105,7 @@ export class SchedulerService {
     });
     const recurring = await this.repository.findById(RECURRING_JOB_ID);
     if (recurring && recurring.trigger !== trigger) {
-      await this.repository.update(RECURRING_JOB_ID, { trigger, next_run_time: cron.next(now).toISOString(), updated_at: nowIso });
+      await this.repository.update(RECURRING_JOB_ID, { trigger, next_run_time: nextRecurringRun(now).toISOString(), updated_at: nowIso });
     }
     this.unwatch ??= this.deps.watchMosques?.((mosqueId) => this.changes.add(mosqueId));
     this.deps.provideJobCounts?.(() => this.repository.countByStatus());
@@ -282,7 +279,7 @@ export class SchedulerService {
     const nowIso = now.toISOString();
     if (!job || job.status !== 'scheduled' || !job.next_run_time || job.next_run_time > nowIso) return;
     // Missed runs while the server was down coalesce into this one.
-    if (!(await this.repository.advanceRecurring(job.id, job.next_run_time, cron.next(now).toISOString(), nowIso))) return;
+    if (!(await this.repository.advanceRecurring(job.id, job.next_run_time, nextRecurringRun(now).toISOString(), nowIso))) return;
     try {
       const result = await this.scheduleFriday({ forceRefresh: true, mosqueFilter: null });
       await this.repository.update(job.id, { last_error: null, updated_at: this.deps.clock.now().toISOString() });

@@ -1,25 +1,7 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { User } from '../../../contract/auth';
-import { fromFlag } from '../../db';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { Database, UsersTable } from '../../db/schema';
+import type { UserRow } from './user';
 import { usernameKey } from './username-key';
-
-export type UserRow = Selectable<UsersTable>;
-
-export function toUser(row: UserRow): User {
-  return {
-    id: row.id,
-    username: row.username,
-    email: row.email,
-    full_name: row.full_name,
-    role: row.role,
-    is_active: fromFlag(row.is_active),
-    is_superuser: fromFlag(row.is_superuser),
-    last_login: row.last_login,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 export class UsersRepository {
   constructor(private readonly db: Kysely<Database>) {}

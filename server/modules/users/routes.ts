@@ -6,12 +6,9 @@ import {
   userUpdateRequestSchema,
 } from '../../../contract/auth';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
-import type { ActivityService } from '../activity/service';
-import { recordUserCreated, recordUserUpdated } from '../activity/user-activity';
-import { toUser } from './repository';
 import type { UsersService } from './service';
 
-export function registerUserRoutes(app: AppInstance, users: UsersService, activity: ActivityService): void {
+export function registerUserRoutes(app: AppInstance, users: UsersService): void {
   app.get(
     '/api/auth/users',
     { config: { access: 'superuser' }, schema: { response: { 200: usersListResponseSchema } } },
@@ -22,8 +19,7 @@ export function registerUserRoutes(app: AppInstance, users: UsersService, activi
     '/api/auth/users',
     { config: { access: 'superuser' }, schema: { body: userCreateRequestSchema, response: { 201: userResponseSchema } } },
     async (request, reply) => {
-      const user = await users.create(request.body);
-      await recordUserCreated(activity, sessionOf(request).user, user);
+      const user = await users.create(request.body, sessionOf(request).user);
       return reply.code(201).send({ success: true as const, data: user });
     },
   );
@@ -35,10 +31,7 @@ export function registerUserRoutes(app: AppInstance, users: UsersService, activi
       schema: { params: userIdParamsSchema, body: userUpdateRequestSchema, response: { 200: userResponseSchema } },
     },
     async (request) => {
-      const { user, sessionId } = sessionOf(request);
-      const before = toUser(await users.findRowById(request.params.id));
-      const updated = await users.update(request.params.id, request.body, { userId: user.id, sessionId });
-      await recordUserUpdated(activity, user, before, updated, request.body);
+      const updated = await users.update(request.params.id, request.body, sessionOf(request));
       return { success: true as const, data: updated };
     },
   );

@@ -8,19 +8,29 @@ import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { fromFlag, toFlag } from '../../db';
 import type { UsersTable } from '../../db/schema';
 import type { Updateable } from 'kysely';
-import { hashPassword } from '../auth/passwords';
-import type { SessionService } from '../auth/session-service';
-import { toUser, type UserRow, type UsersRepository } from './repository';
+import { hashPassword } from '../../lib/passwords';
+import type { ActivityActor, ActivityService } from '../activity/service';
+import { recordUserCreated, recordUserUpdated } from '../activity/user-activity';
+import type { UsersRepository } from './repository';
+import { toUser, type UserRow } from './user';
 import { usernameKey, usernameSkeleton } from './username-key';
 
 export const SELF_DEACTIVATION_MESSAGE = 'Cannot deactivate your own account';
 export const LAST_SUPERUSER_MESSAGE = 'The last active superuser cannot be demoted or deactivated';
 
+/** Ends a user's sessions when the account is deactivated or its password reset (the auth module does it). */
+export interface UserSessions {
+  revokeAllForUser(userId: number, reason: string, exceptSessionId?: string): Promise<void>;
+  /** A user's role or state changed: sessions cached in memory are read again. */
+  usersChanged(): Promise<void>;
+}
+
 export class UsersService {
   constructor(
     private readonly repository: UsersRepository,
-    private readonly sessions: SessionService,
+    private readonly sessions: UserSessions,
     private readonly clock: Clock,
+    private readonly activity: ActivityService,
     /** Where the first start saved a generated superuser password (DATA_DIR/initial-admin-password). */
     private readonly initialPasswordFile?: string,
   ) {}
@@ -39,7 +49,14 @@ export class UsersService {
     return row;
   }
 
-  async create(input: UserCreateRequest): Promise<User> {
+  /** Creates an account; `actor` is who the activity log names (null: the system). */
+  async create(input: UserCreateRequest, actor: ActivityActor | null = null): Promise<User> {
+    const user = await this.insert(input);
+    await recordUserCreated(this.activity, actor, user);
+    return user;
+  }
+
+  private async insert(input: UserCreateRequest): Promise<User> {
     const request = userCreateRequestSchema.parse(input);
     if (await this.repository.findByUsername(request.username)) {
       throw conflict(`Username ${request.username} is already taken`);
@@ -71,10 +88,10 @@ export class UsersService {
   }
 
   /** `actor` is the superuser making the change, by their session (which survives a reset of their own password). */
-  async update(id: number, changes: UserUpdateRequest, actor: { userId: number; sessionId: string }): Promise<User> {
+  async update(id: number, changes: UserUpdateRequest, actor: { user: ActivityActor & { id: number }; sessionId: string }): Promise<User> {
     const current = await this.findRowById(id);
     const deactivating = changes.is_active === false && fromFlag(current.is_active);
-    if (deactivating && id === actor.userId) throw badRequest(SELF_DEACTIVATION_MESSAGE);
+    if (deactivating && id === actor.user.id) throw badRequest(SELF_DEACTIVATION_MESSAGE);
     const losesSuperuser = fromFlag(current.is_superuser) && fromFlag(current.is_active) && (changes.is_superuser === false || deactivating);
     if (losesSuperuser && (await this.repository.countOtherActiveSuperusers(id)) === 0) throw conflict(LAST_SUPERUSER_MESSAGE);
 
@@ -94,9 +111,11 @@ export class UsersService {
     if (changes.password) await this.forgetInitialPassword(id);
     if (deactivating) await this.sessions.revokeAllForUser(id, 'user deactivated');
     else if (changes.password) {
-      await this.sessions.revokeAllForUser(id, 'password reset by an administrator', id === actor.userId ? actor.sessionId : undefined);
+      await this.sessions.revokeAllForUser(id, 'password reset by an administrator', id === actor.user.id ? actor.sessionId : undefined);
     }
-    return toUser(row);
+    const updated = toUser(row);
+    await recordUserUpdated(this.activity, actor.user, toUser(current), updated, changes);
+    return updated;
   }
 
   async setPassword(id: number, password: string): Promise<void> {
@@ -128,7 +147,8 @@ export class UsersService {
   async bootstrapSuperuser(options: { username: string; password?: string; dataDir: string }): Promise<{ generatedPassword?: string } | undefined> {
     if ((await this.repository.count()) > 0) return undefined;
     const password = options.password ?? crypto.randomBytes(12).toString('base64url');
-    await this.create({
+    // Made by the server itself at its first start, before anyone can act: not an entry of the activity log.
+    await this.insert({
       username: options.username,
       email: `${options.username}@localhost.localdomain`,
       full_name: 'Administrator',

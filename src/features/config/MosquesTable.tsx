@@ -21,7 +21,7 @@ import { languageName } from './languages';
 import { PrayerTimeChip } from './PrayerTimeChip';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
-import { PAGE_SIZES, usePaging } from '../scheduling/paging';
+import { PAGE_SIZES, usePaging } from '../../lib/paging';
 
 interface MosquesTableProps {
   mosques: Mosque[];

@@ -7,7 +7,7 @@ import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { FRIDAY_STATUSES } from '../../../contract/fridays';
 import { SCHEDULER_MESSAGES, SCHEDULER_REFRESH_MS, schedulerErrorMessage, useFridays } from '../../api/scheduler';
-import { countByStatus, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS, fridaysLink } from '../fridays/friday-status';
+import { countByStatus, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS, fridaysLink } from '../../lib/friday-status';
 
 /** This Friday: how many active mosques' sermons are in each state; each count opens the Fridays view filtered by it. */
 export function ThisFridayPanel() {

@@ -11,7 +11,7 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageHeader } from '../../components/PageHeader';
 import { formatBytes } from '../../lib/recording-outcome';
 import { useNotify } from '../../notifications/context';
-import { PAGE_SIZES } from '../scheduling/paging';
+import { PAGE_SIZES } from '../../lib/paging';
 import { PlayerDialog } from './PlayerDialog';
 import { NO_FILTERS, RecordingsFilters, type RecordingsFilterValues } from './RecordingsFilters';
 import { RecordingsTable } from './RecordingsTable';

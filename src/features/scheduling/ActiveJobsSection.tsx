@@ -10,7 +10,7 @@ import CancelIcon from '@mui/icons-material/Cancel';
 import { useMemo } from 'react';
 import type { Job, JobStatus } from '../../../contract/scheduler';
 import { EmptyState } from '../../components/EmptyState';
-import { PAGE_SIZES, usePaging } from './paging';
+import { PAGE_SIZES, usePaging } from '../../lib/paging';
 import { Section } from './Section';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { zoneAbbreviation, zonedDateTime } from './zoned-time';

@@ -25,7 +25,7 @@ import {
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { useNotify } from '../../notifications/context';
-import { FridaysSection } from '../fridays/FridaysSection';
+import { FridaysSection } from './fridays/FridaysSection';
 import { ActiveJobsSection } from './ActiveJobsSection';
 import { CancelRecordingDialog, cancelTargetOf, StopSchedulerDialog, type CancelTarget } from './confirmations';
 import { PrayerTimesSection } from './PrayerTimesSection';

@@ -12,7 +12,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import EventBusyIcon from '@mui/icons-material/EventBusy';
 import type { UpcomingRecording } from '../../../contract/scheduler';
-import { PAGE_SIZES, usePaging } from './paging';
+import { PAGE_SIZES, usePaging } from '../../lib/paging';
 import { Section } from './Section';
 import { TimingIcon } from './TimingIcon';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';

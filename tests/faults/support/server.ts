@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../support/postgres';
+import { freePort } from '../../../testkit/postgres';
 import { signalGroup, spawnServerProcess, untilAnswering } from '../../support/server-process';
-import { waitFor } from '../../support/wait';
+import { waitFor } from '../../../testkit/wait';
 
 export const FAULT_ADMIN = { username: 'admin', password: 'Fault-admin-pass-1' };
 

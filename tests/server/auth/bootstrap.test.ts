@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../../server/app';
 import { ConfigError, loadConfig } from '../../../server/config';
-import { createPostgresDatabase } from '../../support/test-database';
+import { createPostgresDatabase } from '../../../testkit/test-database';
 
 describe('the first superuser', () => {
   const cleanups: Array<() => Promise<void> | void> = [];

@@ -54,8 +54,8 @@ describe('PUT /api/auth/users/{id}', () => {
     // Straight to the service, so that both changes pass the access check before either is written.
     const users = t.app.ctx.users;
     const results = await Promise.allSettled([
-      users.update(second.id, { is_superuser: false }, { userId: adminId, sessionId: 'a' }),
-      users.update(adminId, { is_superuser: false }, { userId: second.id, sessionId: 'b' }),
+      users.update(second.id, { is_superuser: false }, { user: { id: adminId, username: 'admin' }, sessionId: 'a' }),
+      users.update(adminId, { is_superuser: false }, { user: { id: second.id, username: 'second' }, sessionId: 'b' }),
     ]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = results.find((r) => r.status === 'rejected');

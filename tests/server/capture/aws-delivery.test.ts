@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsCaptureProvider } from '../../../server/capture/aws/driver';
 import { RecorderRuntimeLinks } from '../../../server/capture/aws/recorder-bundle';
 import type { RecorderConfig } from '../../../server/capture/recorder-state';
-import { ManualClock } from '../../../server/lib/clock';
+import { ManualClock } from '../../../testkit/manual-clock';
 import { recorderDelivery } from '../../../server/storage/delivery';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
-import { startMoto, type MotoServer } from './helpers';
+import { startMoto, type MotoServer } from '../../../testkit/capture';
 
 const CONFIG = { url: 'https://streams.example.com/mosque/live.m3u8', duration: 3600, width: 1280, height: 720, mosque_id: 'awsmosque1', method: 'api' };
 

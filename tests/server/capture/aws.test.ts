@@ -13,7 +13,7 @@ import { amiListResponseSchema } from '../../../contract/ami';
 import { instanceDetailsResponseSchema, instancesListResponseSchema } from '../../../contract/instances';
 import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { startMoto, type MotoServer } from './helpers';
+import { startMoto, type MotoServer } from '../../../testkit/capture';
 
 const CONFIG = { url: 'https://streams.example.com/mosque/live.m3u8', duration: 5400, width: 1280, height: 720, mosque_id: 'awsmosque1' };
 

@@ -10,7 +10,7 @@ import type { ServerMessage } from '../../../contract/live';
 import type { LiveClient } from '../../../server/modules/live/hub';
 import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { killRecorders, waitFor } from './helpers';
+import { killRecorders, waitFor } from '../../../testkit/capture';
 
 /** A live-feed client that records what the hub sends it. */
 function fakeClient(): { client: LiveClient; messages: ServerMessage[] } {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../server/lib/clock';
+import { ManualClock } from '../../../testkit/manual-clock';
 import { MAX_FLEET_RELAUNCHES } from '../../../server/modules/instances/relaunch';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { RemoteFleet } from './remote-fleet';

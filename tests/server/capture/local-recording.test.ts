@@ -7,7 +7,7 @@ import type { ServerMessage } from '../../../contract/live';
 import { buildApp, type App } from '../../../server/app';
 import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { alive, decodesCleanly, ffprobe, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from './helpers';
+import { alive, decodesCleanly, ffprobe, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
 
 describe('local capture driver', () => {
   let t: TestApp;

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDirectMediaUrl, resolveStreamUrl } from '../../../server/capture/stream-url';
-import { startHlsSource, type HlsSource } from './helpers';
+import { startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { startWindowHarness, type WindowHarness } from './window-harness';
 
 /** A page with the live stream in a <video> element, as a mosque's own site would show it. */

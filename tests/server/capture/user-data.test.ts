@@ -9,7 +9,7 @@ import { buildUserData, remoteRecorderConfig, RESULT_MARKER, USER_DATA_LIMIT, ty
 import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderState } from '../../../server/capture/recorder-state';
 import { recorderDelivery } from '../../../server/storage/delivery';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
-import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from './helpers';
+import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
 
 const STUB = (name: string) => `#!/bin/sh\necho "$*" >> "$(dirname "$0")/${name}.calls"\n${name === 'apt-get' ? 'exit 1' : 'exit 0'}\n`;
 

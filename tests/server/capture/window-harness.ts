@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect } from 'vitest';
 import type { InstanceDetails, Recording } from '../../../contract/instances';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { decodesCleanly, ffprobe, killRecorders, waitFor } from './helpers';
+import { decodesCleanly, ffprobe, killRecorders, waitFor } from '../../../testkit/capture';
 
 /**
  * A real app whose recorders retry quickly (1 s growing to 2 s) and call a stream stalled after 5 s,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, instancePids, startHlsSource, waitFor, type HlsSource } from './helpers';
+import { alive, instancePids, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
 import { atSecond, expectPlayableFile, startWindowHarness, type WindowHarness } from './window-harness';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHlsSource, type HlsSource } from './helpers';
+import { startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { atSecond, expectPlayableFile, startWindowHarness, type WindowHarness } from './window-harness';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

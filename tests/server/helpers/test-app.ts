@@ -4,8 +4,9 @@ import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App, type BuildOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
-import { ManualClock } from '../../../server/lib/clock';
-import { createPostgresDatabase } from '../../support/test-database';
+import { ManualClock } from '../../../testkit/manual-clock';
+import { ManualTimer } from '../../../testkit/scheduler-doubles';
+import { createPostgresDatabase } from '../../../testkit/test-database';
 
 export const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 
@@ -41,7 +42,9 @@ export async function createTestApp(
   };
   if (pgDatabase) config.databaseUrl = pgDatabase.url;
   const clock = options.clock ?? new ManualClock('2026-11-23T09:00:00Z');
-  const app = await buildApp(config, { logger: false, ...options.build, clock });
+  // The scheduler wakes only when a test calls tick(): moving the clock in a test about something else starts no pass.
+  const scheduler = { timer: new ManualTimer(), ...options.build?.scheduler };
+  const app = await buildApp(config, { logger: false, ...options.build, scheduler, clock });
   await app.ctx.users.bootstrapSuperuser({ username: ADMIN.username, password: ADMIN.password, dataDir });
 
   const request: TestApp['request'] = ({ token, headers, ...rest }) =>

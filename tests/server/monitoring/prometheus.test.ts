@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/config';
+import { DURATION_BUCKETS_SECONDS } from '../../../server/modules/monitoring/prometheus';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
@@ -47,7 +48,8 @@ describe('GET /metrics', () => {
       const text = response.body;
       expect(text).toContain('# TYPE http_request_duration_seconds histogram');
       const route = 'method="GET",route="/api/auth/verify-token",status_code="200"';
-      expect(text).toContain(`http_request_duration_seconds_bucket{${route},le="+Inf"} 3`);
+      // Label order inside the braces carries no meaning; prom-client writes `le` first.
+      expect(text).toContain(`http_request_duration_seconds_bucket{le="+Inf",${route}} 3`);
       expect(text).toContain(`http_request_duration_seconds_count{${route}} 3`);
       expect(text).toMatch(new RegExp(`http_request_duration_seconds_sum\\{${route.replace(/[/.]/g, '\\$&')}\\} [0-9.e-]+`));
       expect(text).toContain('# TYPE capture_websocket_connections gauge\ncapture_websocket_connections 0\n');
@@ -58,7 +60,8 @@ describe('GET /metrics', () => {
         expect(line).toMatch(/^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? [-+0-9.eInfNa]+$/);
       }
       // Buckets are cumulative.
-      const buckets = [...text.matchAll(new RegExp(`http_request_duration_seconds_bucket\\{${route.replace(/[/.]/g, '\\$&')},le="[^"]+"\\} (\\d+)`, 'g'))].map((m) => Number(m[1]));
+      const buckets = [...text.matchAll(new RegExp(`http_request_duration_seconds_bucket\\{le="[^"]+",${route.replace(/[/.]/g, '\\$&')}\\} (\\d+)`, 'g'))].map((m) => Number(m[1]));
+      expect(buckets).toHaveLength(DURATION_BUCKETS_SECONDS.length + 1);
       expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
     });
 
@@ -67,7 +70,7 @@ describe('GET /metrics', () => {
       monitoring.provideInstanceCounts(async () => ({ running: 2, terminated: 5 }));
       monitoring.provideRecordingCounts(async () => ({ completed: 3 }));
       monitoring.provideSchedulerJobCounts(async () => ({ scheduled: 4, missed: 1 }));
-      monitoring.registerGauge({ name: 'capture_test_gauge', help: 'A "quoted"\nhelp', collect: () => [{ labels: { mosque: 'Al "Noor"\\East' }, value: 1.5 }] });
+      monitoring.registerGauge({ name: 'capture_test_gauge', help: 'A "quoted"\nhelp', labelNames: ['mosque'], collect: () => [{ labels: { mosque: 'Al "Noor"\\East' }, value: 1.5 }] });
       monitoring.registerGauge({ name: 'capture_broken_gauge', help: 'Fails', collect: () => Promise.reject(new Error('boom')) });
       monitoring.recordLaunchDuration(42);
       monitoring.registerHealthCheck('aws', async () => ({ status: 'unhealthy', detail: 'ffmpeg was not found' }));

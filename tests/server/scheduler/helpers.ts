@@ -6,11 +6,10 @@ import { vi } from 'vitest';
 import type { ServerMessage } from '../../../contract/live';
 import { buildApp, type App } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
-import { ManualClock } from '../../../server/lib/clock';
-import { FixedTimePlanner, MemoryLauncher, type PlannedMosque } from '../../../server/modules/scheduler/in-memory';
 import type { FridayPlanner, PreflightChecks, RecordingLauncher } from '../../../server/modules/scheduler/ports';
-import { ManualTimer } from '../../../server/modules/scheduler/timers';
-import { createPostgresDatabase } from '../../support/test-database';
+import { FixedTimePlanner, ManualTimer, MemoryLauncher, type PlannedMosque } from '../../../testkit/scheduler-doubles';
+import { ManualClock } from '../../../testkit/manual-clock';
+import { createPostgresDatabase } from '../../../testkit/test-database';
 
 export const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 
@@ -73,13 +72,21 @@ export class SchedulerEnv {
     return this.planner;
   }
 
-  /** Builds (and readies) an app on this database, as a server start would. */
   /**
+   * Builds (and readies) an app on this database, as a server start would.
    * `realPlanner`: plan with the app's own mosques and prayer-times services instead of the in-memory planner;
    * `realLauncher`: launch through the app's capture fleet instead of the in-memory launcher.
    */
   async build(
-    options: { launcher?: RecordingLauncher; planner?: FridayPlanner; realPlanner?: boolean; realLauncher?: boolean; preflight?: PreflightChecks } = {},
+    options: {
+      launcher?: RecordingLauncher;
+      planner?: FridayPlanner;
+      realPlanner?: boolean;
+      realLauncher?: boolean;
+      preflight?: PreflightChecks;
+      /** Wake on the clock's own timer (fired as the clock moves) instead of the test's. */
+      clockTimer?: boolean;
+    } = {},
   ): Promise<SchedulerApp> {
     const timer = new ManualTimer();
     const launcher = new MemoryLauncher();
@@ -90,7 +97,7 @@ export class SchedulerEnv {
       scheduler: {
         planner: options.realPlanner ? undefined : (options.planner ?? this.planner),
         launcher: options.realLauncher ? undefined : (options.launcher ?? launcher),
-        timer,
+        timer: options.clockTimer ? undefined : timer,
         preflight: options.preflight,
       },
     });

@@ -5,7 +5,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database, type Db } from '../../../server/db';
 import { SchedulerRepository, type NewJobRow } from '../../../server/modules/scheduler/repository';
-import { createPostgresDatabase } from '../../support/test-database';
+import { createPostgresDatabase } from '../../../testkit/test-database';
 
 const JOBS = 4000;
 /** As on a server with a few months of history: most jobs finished, the coming Friday's pending. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { FixedTimePlanner, type PlannedMosque } from '../../../server/modules/scheduler/in-memory';
+import { FixedTimePlanner, type PlannedMosque } from '../../../testkit/scheduler-doubles';
 import type { FridayPlanner } from '../../../server/modules/scheduler/ports';
 import { SchedulerEnv } from './helpers';
 

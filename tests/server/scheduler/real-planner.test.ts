@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alarmsResponseSchema } from '../../../contract/alarms';
 import { jobsResponseSchema, scheduleResponseSchema, schedulerPrayerTimesResponseSchema, type Job } from '../../../contract/scheduler';
-import { wallClock } from '../../../server/modules/scheduler/time';
+import { zonedParts as wallClock } from '../../../server/geo/timezone';
 import { SchedulerEnv, type SchedulerApp } from './helpers';
 
 /** Scheduling against the real mosques and prayer-times services (adhan, IANA zones). */

@@ -3,13 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db';
-import { ManualClock } from '../../../server/lib/clock';
-import { FixedTimePlanner, MemoryLauncher, MemoryPreflightChecks, type PlannedMosque } from '../../../server/modules/scheduler/in-memory';
-import { silentAlarms } from '../../../server/modules/scheduler/ports';
+import { ManualClock } from '../../../testkit/manual-clock';
+import { FixedTimePlanner, ManualTimer, MemoryLauncher, MemoryPreflightChecks, silentAlarms, type PlannedMosque } from '../../../testkit/scheduler-doubles';
 import { SchedulerRepository } from '../../../server/modules/scheduler/repository';
 import { SchedulerService } from '../../../server/modules/scheduler/service';
-import { ManualTimer } from '../../../server/modules/scheduler/timers';
-import { createPostgresDatabase } from '../../support/test-database';
+import { createPostgresDatabase } from '../../../testkit/test-database';
 import { QueryRecorder } from './query-recorder';
 
 const ZONES = ['Europe/London', 'America/New_York', 'Pacific/Auckland', 'Asia/Karachi'];

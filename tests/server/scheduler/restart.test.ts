@@ -5,8 +5,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db';
 import type { NewJobRow } from '../../../server/modules/scheduler/repository';
-import { freePort } from '../../support/postgres';
-import { createPostgresDatabase } from '../../support/test-database';
+import { freePort } from '../../../testkit/postgres';
+import { createPostgresDatabase } from '../../../testkit/test-database';
 
 const MINUTE = 60_000;
 

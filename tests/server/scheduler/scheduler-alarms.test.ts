@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alarmsResponseSchema, type Alarm } from '../../../contract/alarms';
-import { MemoryPreflightChecks } from '../../../server/modules/scheduler/in-memory';
+import { MemoryPreflightChecks } from '../../../testkit/scheduler-doubles';
 import { SchedulerEnv, type SchedulerApp } from './helpers';
 
 const NYC = 'friday-nyc0000001-2026-11-06';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFfmpegArgs } from '../../../server/capture/ffmpeg-args';
 import type { RecorderConfig } from '../../../server/capture/recorder-state';
-import { FFPROBE, startHlsSource, type HlsSource } from '../capture/helpers';
+import { FFPROBE, startHlsSource, type HlsSource } from '../../../testkit/capture';
 
 const SECRET = 'TOP SECRET: the metrics token is 0123456789abcdef\n'.repeat(40);
 

@@ -5,7 +5,7 @@ import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InstanceDetails } from '../../../contract/instances';
 import type { RecordingDetails } from '../../../contract/recordings';
-import { ffprobe, instancePids, killRecorders, startHlsSource, startMoto, waitFor, type HlsSource, type MotoServer } from '../capture/helpers';
+import { ffprobe, instancePids, killRecorders, startHlsSource, startMoto, waitFor, type HlsSource, type MotoServer } from '../../../testkit/capture';
 import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 

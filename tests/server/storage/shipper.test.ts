@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreShipper, type RecorderDelivery } from '../../../server/capture/recorder-delivery';
-import { waitFor } from '../../support/wait';
+import { waitFor } from '../../../testkit/wait';
 
 /** A POST endpoint that refuses the first `failures` uploads the way S3 does, then keeps what it is sent. */
 function postEndpoint(failures: number) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRecordingStore } from '../../../server/storage';
 import { parseByteRange, recordingPrefix, type RecordingStore } from '../../../server/storage/recording-store';
 import { parseS3Location } from '../../../server/storage/s3-store';
-import { startMoto, type MotoServer } from '../capture/helpers';
+import { startMoto, type MotoServer } from '../../../testkit/capture';
 
 describe('keys and ranges', () => {
   it('keys a recording by mosque (or adhoc), day and id, and refuses unsafe parts', () => {

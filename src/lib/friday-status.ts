@@ -1,5 +1,5 @@
 import type { ChipProps } from '@mui/material/Chip';
-import { FRIDAY_STATUSES, formatDuration, type FridayRow, type FridayStatus } from '../../../contract/fridays';
+import { FRIDAY_STATUSES, formatDuration, type FridayRow, type FridayStatus } from '../../contract/fridays';
 
 /** How each ledger status reads and is coloured: nothing is green that was not recorded in full. */
 export const FRIDAY_STATUS_LABELS: Record<FridayStatus, string> = {

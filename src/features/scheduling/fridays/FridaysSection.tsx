@@ -8,13 +8,13 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useEffect } from 'react';
 import { useLocation, useSearchParams } from 'react-router-dom';
-import { FRIDAY_STATUSES, fridayStatusSchema, type FridayRow, type FridayStatus } from '../../../contract/fridays';
-import { SCHEDULER_MESSAGES, schedulerErrorMessage, useFridays, useRestoreJob } from '../../api/scheduler';
-import { ErrorBanner } from '../../components/ErrorBanner';
-import { useNotify } from '../../notifications/context';
-import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
-import { Section } from '../scheduling/Section';
-import { countByStatus, FRIDAY_STATUS_LABELS, fridayOf, shiftWeeks } from './friday-status';
+import { FRIDAY_STATUSES, fridayStatusSchema, type FridayRow, type FridayStatus } from '../../../../contract/fridays';
+import { SCHEDULER_MESSAGES, schedulerErrorMessage, useFridays, useRestoreJob } from '../../../api/scheduler';
+import { ErrorBanner } from '../../../components/ErrorBanner';
+import { useNotify } from '../../../notifications/context';
+import { TOOLTIP_DELAYS } from '../../../lib/tooltip-delays';
+import { Section } from '../Section';
+import { countByStatus, FRIDAY_STATUS_LABELS, fridayOf, shiftWeeks } from '../../../lib/friday-status';
 import { FridaysTable } from './FridaysTable';
 
 interface FridaysSectionProps {

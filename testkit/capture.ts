@@ -4,8 +4,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../support/postgres';
-import { waitFor } from '../../support/wait';
+import { freePort } from './postgres';
+import { waitFor } from './wait';
 
 export { waitFor };
 

@@ -8,10 +8,10 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
-import type { FridayRow } from '../../../contract/fridays';
-import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
-import { zonedDateTime } from '../scheduling/zoned-time';
-import { coverageText, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS } from './friday-status';
+import type { FridayRow } from '../../../../contract/fridays';
+import { TableHeaderRow, TableMessageRow } from '../../../components/TableParts';
+import { zonedDateTime } from '../zoned-time';
+import { coverageText, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS } from '../../../lib/friday-status';
 
 const COLUMNS = ['Mosque', 'Status', 'Recording Start', 'Coverage', 'Reason', 'Actions'];
 

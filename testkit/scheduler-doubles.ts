@@ -1,11 +1,21 @@
-import type { SchedulerPrayerTime } from '../../../contract/scheduler';
-import { DEFAULT_DURATION_SECONDS } from './policy';
-import type { FridayPlan, FridayPlanner, LaunchRequest, PlanSkip, PreflightChecks, RecordingFacts, RecordingLauncher } from './ports';
-import { localDate, localWeekday, zonedTimeToUtc } from './time';
+import type { SchedulerPrayerTime } from '../contract/scheduler';
+import type { Timer } from '../server/lib/clock';
+import { localDateText, zonedParts, zonedTimeToUtc } from '../server/geo/timezone';
+import { DEFAULT_DURATION_SECONDS } from '../server/modules/scheduler/policy';
+import type {
+  FridayPlan,
+  FridayPlanner,
+  LaunchRequest,
+  PlanSkip,
+  PreflightChecks,
+  RecordingFacts,
+  RecordingLauncher,
+  SchedulerAlarms,
+} from '../server/modules/scheduler/ports';
 
 /*
- * Self-contained implementations of the scheduler's ports, for tests, the benchmark, and a server
- * whose capture fleet or prayer-times service is not wired in.
+ * Self-contained stand-ins for the scheduler's ports, for tests and the benchmarks: a planner at fixed
+ * local times, a launcher that remembers, pre-flight answers a test sets, a timer a test fires.
  */
 
 export interface PlannedMosque {
@@ -73,11 +83,13 @@ export class FixedTimePlanner implements FridayPlanner {
 
 /** The next Friday (mosque-local) at `time` whose recording window has not ended. */
 export function nextFridayPrayer(now: Date, time: string, timeZone: string): Date {
-  const today = localDate(now, timeZone);
-  const daysToFriday = (5 - localWeekday(now, timeZone) + 7) % 7;
+  const today = localDateText(now, timeZone);
+  const daysToFriday = (5 - zonedParts(now, timeZone).weekday + 7) % 7;
   for (const extra of [0, 7]) {
     const date = new Date(Date.parse(`${today}T00:00:00Z`) + (daysToFriday + extra) * DAY_MS).toISOString().slice(0, 10);
-    const prayerAt = zonedTimeToUtc(date, time, timeZone);
+    const [year, month, day] = date.split('-').map(Number);
+    const [hour, minute] = time.split(':').map(Number);
+    const prayerAt = zonedTimeToUtc({ year, month, day, hour, minute }, timeZone);
     if (prayerAt.getTime() - RECORDING_LEAD_MS + DEFAULT_DURATION_SECONDS * 1000 > now.getTime()) return prayerAt;
   }
   throw new Error('unreachable: a Friday a week away always lies ahead');
@@ -132,12 +144,6 @@ export class MemoryLauncher implements RecordingLauncher {
   }
 }
 
-/** Stands in while no capture fleet is wired: every launch fails with a clear reason (and is retried). */
-export const unavailableLauncher: RecordingLauncher = {
-  launch: () => Promise.reject(new Error('No capture provider is configured on this server')),
-  recordingOf: () => Promise.resolve(null),
-};
-
 /** Pre-flight checks whose answers a test sets. */
 export class MemoryPreflightChecks implements PreflightChecks {
   providerProblem: string | null = null;
@@ -158,3 +164,32 @@ export class MemoryPreflightChecks implements PreflightChecks {
     return this.free;
   }
 }
+
+/** A timer the test fires: remembers what was asked; `trigger()` fires it as the real one would once its delay passed. */
+export class ManualTimer implements Timer {
+  armedDelayMs: number | undefined;
+  private fire: (() => void) | undefined;
+
+  arm(delayMs: number, fire: () => void): void {
+    this.armedDelayMs = delayMs;
+    this.fire = fire;
+  }
+
+  disarm(): void {
+    this.armedDelayMs = undefined;
+    this.fire = undefined;
+  }
+
+  trigger(): void {
+    const fire = this.fire;
+    this.disarm();
+    fire?.();
+  }
+}
+
+/** Alarms that go nowhere, for a scheduler run without the alarms module (the benchmark, isolated tests). */
+export const silentAlarms: SchedulerAlarms = {
+  raise: () => Promise.resolve(),
+  resolve: () => Promise.resolve(),
+  resolveAllExcept: () => Promise.resolve(),
+};

@@ -1,0 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { CaptureProvider } from '../../capture/provider';
+import type { Db } from '../../db';
+import type { Clock } from '../../lib/clock';
+import type { ActivityService } from '../activity/service';
+import type { InstancesService } from '../instances/service';
+import { ImagesRepository } from './repository';
+import { ImagesService } from './service';
+
+export { ImagesService } from './service';
+export { registerImageRoutes } from './routes';
+
+/** Recorder images on the bare capture driver; the instances service tells which images are in use. */
+export function createImagesService(deps: {
+  db: Db;
+  driver: CaptureProvider;
+  instances: InstancesService;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  activity: ActivityService;
+}): ImagesService {
+  return new ImagesService(new ImagesRepository(deps.db.kysely), deps.driver, deps.instances, deps.clock, deps.log, deps.activity);
+}
