@@ -11,6 +11,7 @@ import { alarmsMigration } from './007_alarms';
 import { fridayOutcomesMigration } from './008_friday_outcomes';
 import { alarmDeliveriesMigration } from './010_alarm_deliveries';
 import { captureRunsMigration } from './011_capture_runs';
+import { storeJoinsMigration } from './014_store_joins';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, DialectMigration> = {
   '008_friday_outcomes': fridayOutcomesMigration,
   '010_alarm_deliveries': alarmDeliveriesMigration,
   '011_capture_runs': captureRunsMigration,
+  '014_store_joins': storeJoinsMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

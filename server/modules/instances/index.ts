@@ -19,6 +19,8 @@ import { RecordingAlarms } from '../recordings/alarms';
 import { RecordingsRepository } from '../recordings/repository';
 import { registerRecordingRoutes } from '../recordings/routes';
 import { RecordingsService } from '../recordings/service';
+import { StoreJoins } from '../recordings/store-join';
+import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
 import { FleetCaptureProvider } from './fleet';
 import { FleetLiveFeed } from './live';
 import { InstancesRepository } from './repository';
@@ -48,6 +50,8 @@ export interface CaptureModule {
   images: ImagesService;
   demo: DemoStream | undefined;
   live: FleetLiveFeed;
+  /** Joins the segments of every run of a relaunched recording in a bucket; none for the local store. */
+  joins: StoreJoins | undefined;
 }
 
 export interface CaptureModuleDeps {
@@ -72,8 +76,10 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const { config, clock, db, hub, log } = deps;
   const driver = deps.driver ?? createCaptureDriver(config, clock, deps.store);
   const alarms = deps.alarms ? new RecordingAlarms(deps.alarms, clock, deps.mosqueName) : undefined;
-  const recordings = new RecordingsService(new RecordingsRepository(db.kysely), clock, path.join(config.dataDir, 'recordings'), alarms);
+  const recordingsRepository = new RecordingsRepository(db.kysely);
+  const recordings = new RecordingsService(recordingsRepository, clock, path.join(config.dataDir, 'recordings'), alarms);
   const live = new FleetLiveFeed(hub, recordings, log);
+  const joins = deps.store?.kind === 's3' ? createStoreJoins(deps.store, recordingsRepository, alarms, live, deps) : undefined;
   const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log) : undefined;
   const checkStreamUrl = createStreamUrlGuard({
     allowPrivate: config.allowPrivateStreamHosts,
@@ -82,7 +88,15 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log, checkStreamUrl);
   live.attach(instances);
   const images = new ImagesService(new ImagesRepository(db.kysely), driver, instances, clock, log);
-  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, images, demo, live };
+  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, images, demo, live, joins };
+}
+
+function createStoreJoins(store: RecordingStore, repository: RecordingsRepository, alarms: RecordingAlarms | undefined, live: FleetLiveFeed, deps: CaptureModuleDeps): StoreJoins {
+  // Without ffmpeg every join fails, and says so in its alarm.
+  const ffmpegPath = resolveFfmpeg(deps.config.ffmpegPath)?.path ?? 'ffmpeg';
+  const ffprobePath = resolveFfprobe(ffmpegPath, deps.config.ffprobePath) ?? 'ffprobe';
+  const workDir = path.join(deps.config.dataDir, 'store-joins');
+  return new StoreJoins({ repository, store, alarms, clock: deps.clock, log: deps.log, ffmpegPath, ffprobePath, workDir, onJoined: () => live.recordingsChanged() });
 }
 
 /**
@@ -96,7 +110,7 @@ export function registerCaptureModule(
   module: CaptureModule,
   deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring; activity: ActivityService; mosques: Pick<MosquesService, 'listByIds'> },
 ): void {
-  const { instances, recordings, images, demo, live, capture, driver } = module;
+  const { instances, recordings, images, demo, live, capture, driver, joins } = module;
   const { hub, monitoring } = deps;
 
   registerInstanceRoutes(app, { instances, demo, config: deps.config, activity: deps.activity, mosques: deps.mosques });
@@ -131,6 +145,8 @@ export function registerCaptureModule(
       if (message !== lastError) app.log.warn({ err: error }, 'capture reconcile failed');
       lastError = message;
     }
+    // In the background: a join fetches and uploads a whole recording, which must not hold up the fleet.
+    if (!stopped) joins?.kick();
     if (!stopped) timer = setTimeout(() => void loop(), driver.reconcileIntervalMs);
   };
 
@@ -144,6 +160,7 @@ export function registerCaptureModule(
     clearTimeout(timer);
     live.stopLogPushes();
     await instances.idle();
+    await joins?.idle();
     await demo?.stop();
     await driver.close?.();
   });

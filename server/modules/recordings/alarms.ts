@@ -21,10 +21,32 @@ export class RecordingAlarms {
     private readonly mosqueName: (mosqueId: string) => Promise<string | null> = async () => null,
   ) {}
 
-  async check(row: RecordingRow, reading: ProviderRecording, jobId: string | null): Promise<void> {
+  private async whose(row: RecordingRow, jobId: string | null) {
     const name = row.mosque_id ? await this.mosqueName(row.mosque_id).catch(() => null) : null;
     const who = name ?? (row.mosque_id ? `Mosque ${row.mosque_id}` : `Recording ${row.id}`);
-    const base = { mosqueId: row.mosque_id, mosqueName: name, jobId, instanceId: row.instance_id };
+    return { who, base: { mosqueId: row.mosque_id, mosqueName: name, jobId, instanceId: row.instance_id } };
+  }
+
+  /**
+   * The server could not join the pieces every run delivered into the recording's file (store-join.ts):
+   * the file holds the last run's media only until a later attempt succeeds.
+   */
+  async storeJoinFailed(row: RecordingRow, reason: string): Promise<void> {
+    const { who, base } = await this.whose(row, null);
+    await this.alarms.raise({
+      ...base,
+      kind: 'capture_partial',
+      key: `store_join:${row.id}`,
+      message: `${who}: the recording's file holds only the last recorder's media; joining the pieces of all its runs failed: ${reason}. Trying again.`,
+    });
+  }
+
+  async storeJoined(row: RecordingRow): Promise<void> {
+    await this.alarms.resolve(`store_join:${row.id}`);
+  }
+
+  async check(row: RecordingRow, reading: ProviderRecording, jobId: string | null): Promise<void> {
+    const { who, base } = await this.whose(row, jobId);
     const ended = reading.status !== 'recording';
 
     if ((reading.relaunches ?? 0) > 0) {
