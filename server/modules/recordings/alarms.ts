@@ -41,8 +41,10 @@ export class RecordingAlarms {
     });
   }
 
-  async storeJoined(row: RecordingRow): Promise<void> {
+  /** The join succeeded; a recording the earlier runs' pieces made whole is no longer partial. */
+  async storeJoined(row: RecordingRow, status: RecordingRow['status']): Promise<void> {
     await this.alarms.resolve(`store_join:${row.id}`);
+    if (status === 'captured') await this.alarms.resolve(`outcome:${row.id}`);
   }
 
   async check(row: RecordingRow, reading: ProviderRecording, jobId: string | null): Promise<void> {

@@ -8,6 +8,7 @@ import type { Clock } from '../../lib/clock';
 import type { RecordingStore } from '../../storage/recording-store';
 import type { RecordingAlarms } from './alarms';
 import { parseGaps, type RecordingsRepository, type RecordingToJoin } from './repository';
+import { parseRuns } from './runs';
 import { coverageOfSegments, groupSegments, type SegmentRun } from './segment-timeline';
 
 /*
@@ -67,9 +68,9 @@ export class StoreJoins {
       const retry = this.retries.get(row.id);
       if (retry && clock.now().getTime() < retry.at) continue;
       try {
-        await this.joinOne(row);
+        const status = await this.joinOne(row);
         this.retries.delete(row.id);
-        await alarms?.storeJoined(row);
+        await alarms?.storeJoined(row, status);
         this.options.onJoined?.();
       } catch (error) {
         const reason = (error as Error).message;
@@ -81,7 +82,8 @@ export class StoreJoins {
     }
   }
 
-  private async joinOne(row: RecordingToJoin): Promise<void> {
+  /** Joins one recording; its outcome afterwards. */
+  private async joinOne(row: RecordingToJoin): Promise<RecordingToJoin['status']> {
     const { store, repository, clock } = this.options;
     const mediaKey = row.file_path as string;
     const prefix = mediaKey.slice(0, mediaKey.lastIndexOf('/') + 1);
@@ -96,7 +98,7 @@ export class StoreJoins {
       if (pieces.measured().length === 0) {
         // No media reached the store from any run: nothing to join, the recording stays as judged.
         await repository.update(row.id, { store_joined_at: now.toISOString() });
-        return;
+        return row.status;
       }
       const output = path.join(dir, 'joined.mp4');
       const failed = await pieces.join(this.options.ffmpegPath, output);
@@ -109,7 +111,7 @@ export class StoreJoins {
       const window = windowOf(row);
       const coverage = coverageOfSegments(runs, window, parseGaps(row.gaps));
       const outcome = outcomeFromCoverage(coverage, null, null);
-      const relaunches = runs.length > 0 ? new Set(runs.map((run) => run.launch)).size - 1 : 0;
+      const relaunches = parseRuns(row.runs).length;
       // A reason the coverage wrote is written again; one an operator's stop gave is kept.
       const reason =
         outcome.status === 'captured'
@@ -135,6 +137,7 @@ export class StoreJoins {
         store_joined_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
+      return outcome.status;
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
