@@ -92,7 +92,9 @@ export class RecordingsLibrary {
     if (row.status === 'recording') throw conflict(`Recording ${id} is still recording: terminate its instance first`);
     const key = mediaKey(row, this.deps.store);
     if (key) {
-      await this.deps.store.deletePrefix(key);
+      // A recording's own folder (`…/<recording id>/`) goes whole: its segments and metadata.json with its file.
+      const folder = key.slice(0, key.lastIndexOf('/') + 1);
+      await this.deps.store.deletePrefix(folder.endsWith(`/${row.id}/`) ? folder : key);
       this.usage.invalidate();
     }
     if (!(await this.deps.repository.delete(id))) throw conflict(`Recording ${id} is still recording: terminate its instance first`);
