@@ -76,6 +76,8 @@ export const storageUsageSchema = z.object({
   used_bytes: z.number().int(),
   /** Free space of the local store's disk; null for a bucket. */
   free_bytes: z.number().int().nullable(),
+  /** When the figures were measured: the server measures again at most every 10 minutes (and after a delete). */
+  measured_at: instantSchema,
   /** Days recordings are kept, or null when kept until deleted. */
   retention_days: z.number().int().nullable(),
 });

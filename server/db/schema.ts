@@ -188,6 +188,8 @@ export interface RecordingsTable {
   reconnects: Generated<number>;
   /** JSON array of the finished runs' readings when the fleet relaunched its recorder (migration 011). */
   runs: Generated<string>;
+  /** When the server joined the segments of all its runs into its file in the store (migration 014). */
+  store_joined_at: string | null;
   updated_at: string;
 }
 

@@ -72,7 +72,9 @@ export class LocalRecordingStore implements RecordingStore {
         if (entry.isDirectory()) await walk(full);
         else if (entry.isFile() && !entry.name.endsWith('.part')) {
           const key = path.relative(this.root, full).split(path.sep).join('/');
-          if (key.startsWith(prefix)) found.push({ key, size: (await fs.promises.stat(full)).size });
+          if (!key.startsWith(prefix)) continue;
+          const stat = await fs.promises.stat(full);
+          found.push({ key, size: stat.size, modifiedAt: stat.mtime.toISOString() });
         }
       }
     };

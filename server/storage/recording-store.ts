@@ -9,6 +9,8 @@ import type { Readable } from 'node:stream';
 export interface StoredObject {
   key: string;
   size: number;
+  /** When the object was last written (ISO UTC), where the listing tells. */
+  modifiedAt?: string;
 }
 
 export interface ByteRange {

@@ -77,7 +77,7 @@ export class S3RecordingStore implements RecordingStore {
         new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.full(prefix), ContinuationToken: token }),
       );
       for (const item of page.Contents ?? []) {
-        if (item.Key) found.push({ key: item.Key.slice(this.options.prefix.length), size: Number(item.Size ?? 0) });
+        if (item.Key) found.push({ key: item.Key.slice(this.options.prefix.length), size: Number(item.Size ?? 0), modifiedAt: item.LastModified?.toISOString() });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);

@@ -5,6 +5,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useStorageUsage } from '../api/recordings';
+import { formatDateTime } from '../lib/dates';
 import { formatBytes } from '../lib/recording-outcome';
 
 /** Where recordings are kept, how much they take and how much room is left (local store). */
@@ -26,6 +27,10 @@ export function StorageCard() {
               {data.store === 's3' ? 'Bucket' : 'Local folder'}: {data.location.replace(/^local:/, '')}
             </Typography>
             <Typography variant="h6">{formatBytes(data.used_bytes)} used</Typography>
+            {/* The server measures at most every 10 minutes: the figure may lag a recording that just landed. */}
+            <Typography variant="caption" color="textSecondary">
+              Measured {formatDateTime(data.measured_at)}
+            </Typography>
             {data.free_bytes !== null && (
               <>
                 <LinearProgress variant="determinate" value={total ? Math.min(100, (data.used_bytes / total) * 100) : 0} aria-label="Share of the disk used by recordings" />

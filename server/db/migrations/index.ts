@@ -12,6 +12,7 @@ import { fridayOutcomesMigration } from './008_friday_outcomes';
 import { alarmDeliveriesMigration } from './010_alarm_deliveries';
 import { captureRunsMigration } from './011_capture_runs';
 import { readPathsMigration } from './012_read_paths';
+import { storeJoinsMigration } from './014_store_joins';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, DialectMigration> = {
   '010_alarm_deliveries': alarmDeliveriesMigration,
   '011_capture_runs': captureRunsMigration,
   '012_read_paths': readPathsMigration,
+  '014_store_joins': storeJoinsMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -13,7 +13,8 @@ import type { AppInstance } from '../../lib/fastify';
 import type { ActivityService } from '../activity/service';
 import type { LiveHub } from '../live/hub';
 import type { AlarmsService } from '../alarms/service';
-import { createRecordingsService, registerRecordingRoutes, type RecordingsService } from '../recordings';
+import { createRecordingsService, createStoreJoins, registerRecordingRoutes, type RecordingsService, type StoreJoins } from '../recordings';
+import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
 import { FleetCaptureProvider } from './fleet';
 import { FleetLiveFeed } from './live';
 import { InstancesRepository } from './repository';
@@ -42,6 +43,8 @@ export interface CaptureModule {
   recordings: RecordingsService;
   demo: DemoStream | undefined;
   live: FleetLiveFeed;
+  /** Joins the segments of every run of a relaunched recording in a bucket; none for the local store. */
+  joins: StoreJoins | undefined;
 }
 
 export interface CaptureModuleDeps {
@@ -69,6 +72,7 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const driver = deps.driver ?? createCaptureDriver(config, clock, deps.store);
   const recordings = createRecordingsService({ db, clock, dataDir: config.dataDir, alarms: deps.alarms, mosqueName: deps.mosqueName });
   const live = new FleetLiveFeed(hub, recordings, log);
+  const joins = storeJoinsFor(deps.store, live, deps);
   const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log) : undefined;
   const checkStreamUrl = createStreamUrlGuard({
     allowPrivate: config.allowPrivateStreamHosts,
@@ -77,7 +81,15 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   });
   const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log, checkStreamUrl);
   live.attach(instances);
-  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, live };
+  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, live, joins };
+}
+
+function storeJoinsFor(store: RecordingStore | undefined, live: FleetLiveFeed, deps: CaptureModuleDeps): StoreJoins | undefined {
+  if (store?.kind !== 's3') return undefined;
+  // Without ffmpeg every join fails, and says so in its alarm.
+  const ffmpegPath = resolveFfmpeg(deps.config.ffmpegPath)?.path ?? 'ffmpeg';
+  const ffprobePath = resolveFfprobe(ffmpegPath, deps.config.ffprobePath) ?? 'ffprobe';
+  return createStoreJoins({ ...deps, dataDir: deps.config.dataDir, store, ffmpegPath, ffprobePath, onJoined: () => live.recordingsChanged() });
 }
 
 /**
@@ -91,7 +103,7 @@ export function registerCaptureModule(
   module: CaptureModule,
   deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring; activity: ActivityService; mosques: Pick<MosquesService, 'listByIds'> },
 ): void {
-  const { instances, recordings, demo, live, capture, driver } = module;
+  const { instances, recordings, demo, live, capture, driver, joins } = module;
   const { hub, monitoring } = deps;
 
   registerInstanceRoutes(app, { instances, demo, config: deps.config, activity: deps.activity, mosques: deps.mosques });
@@ -125,6 +137,8 @@ export function registerCaptureModule(
       if (message !== lastError) app.log.warn({ err: error }, 'capture reconcile failed');
       lastError = message;
     }
+    // In the background: a join fetches and uploads a whole recording, which must not hold up the fleet.
+    if (!stopped) joins?.kick();
     if (!stopped) timer = setTimeout(() => void loop(), driver.reconcileIntervalMs);
   };
 
@@ -138,6 +152,7 @@ export function registerCaptureModule(
     clearTimeout(timer);
     live.stopLogPushes();
     await instances.idle();
+    await joins?.idle();
     await demo?.stop();
     await driver.close?.();
   });

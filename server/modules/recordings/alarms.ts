@@ -21,6 +21,26 @@ export class RecordingAlarms {
     private readonly mosqueName: (mosqueId: string) => Promise<string | null> = async () => null,
   ) {}
 
+  /**
+   * The server could not join the pieces every run delivered into the recording's file (store-join.ts):
+   * the file holds the last run's media only until a later attempt succeeds.
+   */
+  async storeJoinFailed(row: RecordingRow, reason: string): Promise<void> {
+    const { who, base } = await this.subjectOf(row, null);
+    await this.alarms.raise({
+      ...base,
+      kind: 'capture_partial',
+      key: `store_join:${row.id}`,
+      message: `${who}: the recording's file holds only the last recorder's media; joining the pieces of all its runs failed: ${reason}. Trying again.`,
+    });
+  }
+
+  /** The join succeeded; a recording the earlier runs' pieces made whole is no longer partial. */
+  async storeJoined(row: RecordingRow, status: RecordingRow['status']): Promise<void> {
+    await this.alarms.resolve(`store_join:${row.id}`);
+    if (status === 'captured') await this.alarms.resolve(`outcome:${row.id}`);
+  }
+
   async check(row: RecordingRow, reading: ProviderRecording, jobId: string | null): Promise<void> {
     // Most readings (progress of a healthy recording) raise nothing: the mosque's name is read only for a message.
     let subject: Promise<{ who: string; base: AlarmSubject }> | undefined;

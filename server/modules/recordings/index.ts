@@ -1,23 +1,41 @@
 import path from 'node:path';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RecordingStore } from '../../storage';
 import type { AlarmsService } from '../alarms/service';
 import { RecordingAlarms } from './alarms';
 import { RecordingsRepository } from './repository';
 import { RecordingsService } from './service';
+import { StoreJoins } from './store-join';
 
 export { RecordingsService } from './service';
 export { registerRecordingRoutes } from './routes';
+export { StoreJoins } from './store-join';
 
-/** The recordings service on its own table, with its troubles raised as alarms when the alarms module is there. */
-export function createRecordingsService(deps: {
+interface RecordingsDeps {
   db: Db;
   clock: Clock;
   dataDir: string;
   alarms?: AlarmsService;
   /** A mosque's name for alarm messages. */
   mosqueName?: (mosqueId: string) => Promise<string | null>;
-}): RecordingsService {
-  const alarms = deps.alarms ? new RecordingAlarms(deps.alarms, deps.clock, deps.mosqueName) : undefined;
-  return new RecordingsService(new RecordingsRepository(deps.db.kysely), deps.clock, path.join(deps.dataDir, 'recordings'), alarms);
+}
+
+function recordingAlarms(deps: RecordingsDeps): RecordingAlarms | undefined {
+  return deps.alarms ? new RecordingAlarms(deps.alarms, deps.clock, deps.mosqueName) : undefined;
+}
+
+/** The recordings service on its own table, with its troubles raised as alarms when the alarms module is there. */
+export function createRecordingsService(deps: RecordingsDeps): RecordingsService {
+  return new RecordingsService(new RecordingsRepository(deps.db.kysely), deps.clock, path.join(deps.dataDir, 'recordings'), recordingAlarms(deps));
+}
+
+/** The server's join of every run's pieces of a recording in a bucket (store-join.ts). */
+export function createStoreJoins(
+  deps: RecordingsDeps & { store: RecordingStore; log: FastifyBaseLogger; ffmpegPath: string; ffprobePath: string; onJoined: () => void },
+): StoreJoins {
+  const { store, clock, log, ffmpegPath, ffprobePath, onJoined } = deps;
+  const workDir = path.join(deps.dataDir, 'store-joins');
+  return new StoreJoins({ repository: new RecordingsRepository(deps.db.kysely), store, alarms: recordingAlarms(deps), clock, log, ffmpegPath, ffprobePath, workDir, onJoined });
 }

@@ -3,6 +3,7 @@ import type { LibraryRecording, MediaLinkResponse, RecordingDetails, StorageUsag
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/http-error';
 import type { RecordingStore } from '../../storage';
+import { UsageMemo } from '../../storage/usage-memo';
 import type { ActivityActor, ActivityService } from '../activity/service';
 import type { LibraryFilter, LibraryRow, RecordingsLibraryRepository } from './library-repository';
 import type { MediaLinks } from './media-links';
@@ -34,7 +35,11 @@ function mediaKey(row: LibraryRow, store: RecordingStore): string | null {
 
 /** Browse, play, download and delete recordings; report the store's space. */
 export class RecordingsLibrary {
-  constructor(private readonly deps: RecordingsLibraryDeps) {}
+  private readonly usage: UsageMemo;
+
+  constructor(private readonly deps: RecordingsLibraryDeps) {
+    this.usage = new UsageMemo(deps.store, deps.clock);
+  }
 
   private toEntry(row: LibraryRow): LibraryRecording {
     const available = row.status !== 'recording' && Number(row.bytes) > 0 && mediaKey(row, this.deps.store) !== null;
@@ -86,7 +91,12 @@ export class RecordingsLibrary {
     const row = await this.row(id);
     if (row.status === 'recording') throw conflict(`Recording ${id} is still recording: terminate its instance first`);
     const key = mediaKey(row, this.deps.store);
-    if (key) await this.deps.store.deletePrefix(key);
+    if (key) {
+      // A recording's own folder (`…/<recording id>/`) goes whole: its segments and metadata.json with its file.
+      const folder = key.slice(0, key.lastIndexOf('/') + 1);
+      await this.deps.store.deletePrefix(folder.endsWith(`/${row.id}/`) ? folder : key);
+      this.usage.invalidate();
+    }
     if (!(await this.deps.repository.delete(id))) throw conflict(`Recording ${id} is still recording: terminate its instance first`);
     await this.deps.activity.record({
       actor,
@@ -113,7 +123,8 @@ export class RecordingsLibrary {
   }
 
   async storage(): Promise<StorageUsage> {
-    const usage = await this.deps.store.usage();
-    return { store: this.deps.store.kind, location: this.deps.store.location, used_bytes: usage.usedBytes, free_bytes: usage.freeBytes, retention_days: this.deps.retentionDays };
+    const usage = await this.usage.read();
+    const { kind, location } = this.deps.store;
+    return { store: kind, location, used_bytes: usage.usedBytes, free_bytes: usage.freeBytes, measured_at: usage.measuredAt, retention_days: this.deps.retentionDays };
   }
 }

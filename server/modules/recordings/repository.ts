@@ -32,7 +32,7 @@ function downloadUrl(id: string, filePath: string): string {
   return path.isAbsolute(filePath) ? `/api/recordings/${encodeURIComponent(id)}/file` : `/api/recordings/${encodeURIComponent(id)}/media?download=1`;
 }
 
-function parseGaps(text: string): RecordingGap[] {
+export function parseGaps(text: string): RecordingGap[] {
   try {
     const gaps = JSON.parse(text) as unknown;
     return Array.isArray(gaps) ? (gaps as RecordingGap[]) : [];
@@ -40,6 +40,9 @@ function parseGaps(text: string): RecordingGap[] {
     return [];
   }
 }
+
+/** A finished recording of several runs with the window its instance was launched for. */
+export type RecordingToJoin = RecordingRow & { window_start: string | null; window_end: string | null };
 
 export interface RecordingFilter {
   limit: number;
@@ -65,6 +68,25 @@ export class RecordingsRepository {
 
   findByInstance(instanceId: string): Promise<RecordingRow | undefined> {
     return this.db.selectFrom('recordings').selectAll().where('instance_id', '=', instanceId).executeTakeFirst();
+  }
+
+  /**
+   * Recordings the fleet relaunched (several runs) that are over, whose instance has ended (so no
+   * machine still uploads), with a file in the store, not yet joined from the store by the server.
+   */
+  awaitingStoreJoin(): Promise<RecordingToJoin[]> {
+    return this.db
+      .selectFrom('recordings')
+      .innerJoin('instances', 'instances.id', 'recordings.instance_id')
+      .selectAll('recordings')
+      .select(['instances.window_start', 'instances.window_end'])
+      .where('recordings.status', '!=', 'recording')
+      .where('recordings.runs', '!=', '[]')
+      .where('recordings.store_joined_at', 'is', null)
+      .where('recordings.file_path', 'is not', null)
+      .where('instances.state', 'in', ['stopped', 'terminated'])
+      .orderBy('recordings.ended_at')
+      .execute();
   }
 
   insert(values: Insertable<RecordingsTable>): Promise<RecordingRow> {

@@ -60,7 +60,7 @@ export const recordingHandlers = [
     const actor = authorize(request);
     if (actor instanceof Response) return actor;
     const used = store.recordings.reduce((sum, r) => sum + r.bytes, 0);
-    const data: StorageUsage = { store: 'local', location: 'local:/srv/capture/data/recordings', used_bytes: used, free_bytes: 412_000_000_000, retention_days: null };
+    const data: StorageUsage = { store: 'local', location: 'local:/srv/capture/data/recordings', used_bytes: used, free_bytes: 412_000_000_000, measured_at: new Date().toISOString(), retention_days: null };
     return HttpResponse.json({ success: true, data });
   }),
 

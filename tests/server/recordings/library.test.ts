@@ -18,6 +18,8 @@ describe('recordings library', () => {
   let admin: string;
   let operator: string;
   let mp4Size: number;
+  /** The good recording's own folder in the local store. */
+  let goodFolder: string;
 
   beforeAll(async () => {
     t = await createTestApp({ env: { RETENTION_DAYS: '30' }, build: { healthCheckIntervalMs: 0 } });
@@ -34,6 +36,7 @@ describe('recordings library', () => {
     const root = path.join(t.config.dataDir, 'recordings');
     const goodFile = path.join(root, mosqueId, '2026-11-20', 'rec-good00000001', 'recording.mp4');
     mp4Size = makeMp4(goodFile);
+    goodFolder = path.dirname(goodFile);
     const now = t.clock.now().toISOString();
     const instance = (id: string, jobId: string | null) => ({
       id,
@@ -165,10 +168,16 @@ describe('recordings library', () => {
   });
 
   it('is deleted by a superuser only, with its media, and the deletion is logged', async () => {
+    // Beside its file, its own folder holds what the recorders delivered: that goes too.
+    const folder = goodFolder;
+    fs.mkdirSync(path.join(folder, 'segments', '20261120T085500Z'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'segments', '20261120T085500Z', 'run-0001-00000.ts'), 'piece');
+    fs.writeFileSync(path.join(folder, 'metadata.json'), '{}');
     expect((await t.request({ method: 'DELETE', url: '/api/recordings/rec-good00000001', token: operator })).statusCode).toBe(403);
     const deleted = await t.request({ method: 'DELETE', url: '/api/recordings/rec-good00000001', token: admin });
     expect(deleted.statusCode).toBe(200);
     expect(fs.existsSync(path.join(t.config.dataDir, 'recordings'))).toBe(true);
+    expect(fs.existsSync(folder)).toBe(false);
     expect((await t.request({ method: 'GET', url: '/api/recordings/rec-good00000001', token: admin })).statusCode).toBe(404);
     const entries = (await t.request({ method: 'GET', url: '/api/activity', token: admin })).json<{ data: { entries: ActivityEntry[] } }>().data.entries;
     expect(entries[0].summary).toBe('admin deleted recording Al Noor Mosque 2026-11-20');

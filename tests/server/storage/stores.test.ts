@@ -68,6 +68,8 @@ describe.each(['local', 's3'] as const)('%s recording store', (kind) => {
       'noor/2026-11-27/rec-1/segments/000002.ts',
     ]);
     expect(listed[1].size).toBe(4096);
+    // When it was written: where the server places a segment in its window (recordings/segment-timeline.ts).
+    expect(Math.abs(Date.parse(listed[1].modifiedAt ?? '') - Date.now())).toBeLessThan(60_000);
     expect(await store.stat('noor/2026-11-27/rec-1/segments/000001.ts')).toEqual({ key: 'noor/2026-11-27/rec-1/segments/000001.ts', size: 4096 });
     expect(await store.stat('noor/2026-11-27/rec-1/missing.ts')).toBeNull();
   });

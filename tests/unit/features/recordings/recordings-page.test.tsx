@@ -111,5 +111,7 @@ describe('Recordings page', { timeout: 60_000 }, () => {
     const card = within(await screen.findByLabelText('Recording storage'));
     expect(await card.findByText('412 GB free on this disk')).toBeInTheDocument();
     expect(card.getByText('Kept until deleted')).toBeInTheDocument();
+    // The figure is the server's last measurement, not a live one: the card says when it was taken.
+    expect(card.getByText(/^Measured [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/)).toBeInTheDocument();
   });
 });
