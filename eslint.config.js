@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'data', 'coverage', 'public/mockServiceWorker.js', 'bench/.work'] },
+  { ignores: ['dist', 'build', 'node_modules', 'data', 'coverage', 'public/mockServiceWorker.js', 'bench/.work'] },
   {
     files: ['**/*.{ts,tsx}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
@@ -30,7 +30,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'tests/e2e/**/*.ts', 'tests/faults/**/*.ts', 'tests/support/**/*.ts', 'bench/**/*.ts'],
+    files: ['server/**/*.ts', 'scripts/**/*.ts', 'tests/server/**/*.ts', 'tests/e2e/**/*.ts', 'tests/faults/**/*.ts', 'tests/support/**/*.ts', 'bench/**/*.ts'],
     languageOptions: { globals: globals.node },
   },
   {
