@@ -6,7 +6,7 @@
  * the load of the machine weighs on both alike.
  *
  * The server runs in this process (buildApp on a scratch SQLite database, listening on a free port),
- * with an in-memory capture driver (tests/support/memory-capture-provider.ts) standing in for ffmpeg: what is measured
+ * with an in-memory capture driver (bench/memory-capture-provider.ts) standing in for ffmpeg: what is measured
  * is the feed (database update, instance list, one serialisation, 100 sockets), not a recorder.
  * The consoles run in a child process (bench/live-clients.ts) so they never share the server's
  * event loop; both processes read the same wall clock (performance.timeOrigin + performance.now()).
@@ -23,7 +23,7 @@ import { buildApp, type App } from '../server/app';
 import { loadConfig } from '../server/config';
 import { percentile, round, withRatio, type BenchResult } from './lib';
 import type { FromClients, ToClients } from './live-clients';
-import { MemoryCaptureProvider } from '../tests/support/memory-capture-provider';
+import { MemoryCaptureProvider } from './memory-capture-provider';
 
 const CLIENTS = 100;
 /** Changes measured, after WARMUP that are not (JIT, first queries, socket buffers). */

@@ -18,7 +18,6 @@ import { silentAlarms, type FridayPlan, type FridayPlanner, type LaunchRequest, 
 import { SchedulerRepository } from '../server/modules/scheduler/repository';
 import { SchedulerService } from '../server/modules/scheduler/service';
 import { ManualTimer, RealTimer } from '../server/modules/scheduler/timers';
-import { createPostgresDatabase } from '../tests/support/test-database';
 import { median, percentile, round, withRatio, type BenchResult } from './lib';
 
 const MOSQUES = 10_000;
@@ -33,13 +32,10 @@ const silentLog = { info: () => undefined, warn: () => undefined, error: () => u
 
 async function scratchConfig(): Promise<{ config: Config; dispose(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-scheduler-'));
-  const pg = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
   const config: Config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }), consoleDir: undefined };
-  if (pg) config.databaseUrl = pg.url;
   return {
     config,
     dispose: async () => {
-      await pg?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,8 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+// One definition for the suites and the benchmarks (which may not import from tests/).
+import { freePort } from '../../bench/lib';
+
+export { freePort };
 
 /** Finds PostgreSQL's server binaries (Debian keeps them out of PATH). */
 export function postgresBinDir(): string | undefined {
@@ -12,17 +15,6 @@ export function postgresBinDir(): string | undefined {
   if (!fs.existsSync(root)) return undefined;
   const versions = fs.readdirSync(root).sort((a, b) => Number(b) - Number(a));
   return versions.map((v) => path.join(root, v, 'bin')).find((dir) => fs.existsSync(path.join(dir, 'initdb')));
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface TemporaryPostgres {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instancesListResponseSchema, type Instance } from '../../../contract/instances';
-import { MemoryCaptureProvider } from '../../support/memory-capture-provider';
+import { MemoryCaptureProvider } from '../../../bench/memory-capture-provider';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { addMosques } from '../helpers/mosques';
 

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STREAM_URL_PROTOCOLS } from '../../../contract/instances';
 import { createStreamUrlGuard } from '../../../server/capture/stream-url-guard';
-import { MemoryCaptureProvider } from '../../support/memory-capture-provider';
+import { MemoryCaptureProvider } from '../../../bench/memory-capture-provider';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { expectRefused } from './hostile-support';
 

@@ -4,7 +4,7 @@
  * instance list, one serialisation, 100 sockets), not how fast a recorder starts (capture-first-bytes
  * measures that with the real local driver). Launches and terminations take effect at once.
  */
-import type { InstanceState } from '../../contract/instances';
+import type { InstanceState } from '../contract/instances';
 import {
   ProviderError,
   type CaptureProvider,
@@ -15,7 +15,7 @@ import {
   type ProviderHealth,
   type ProviderImage,
   type ProviderInstance,
-} from '../../server/capture/provider';
+} from '../server/capture/provider';
 
 interface MemoryInstance {
   id: string;
