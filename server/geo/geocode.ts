@@ -1,4 +1,5 @@
-import { feature as countryFeature } from '@rapideditor/country-coder';
+import { createRequire } from 'node:module';
+import type * as CountryCoder from '@rapideditor/country-coder';
 import type { GeocodeResult } from '../../contract/config';
 import { placeIndex } from './places';
 import { timeZoneAt } from './timezone';
@@ -19,6 +20,13 @@ const DISTRICT_RADIUS_KM = 12;
 const PEOPLE_PER_KM2 = 4000;
 /** The radius a place of this population spreads over, at least 2 km. */
 const coverKm = (population: number) => Math.max(2, Math.sqrt(population / (Math.PI * PEOPLE_PER_KM2)));
+
+let coder: typeof CountryCoder | undefined;
+/** The world borders (about 20 MB once loaded), read on the first lookup rather than at start. */
+function countryFeature(query: Parameters<typeof CountryCoder.feature>[0]): ReturnType<typeof CountryCoder.feature> {
+  coder ??= createRequire(import.meta.url)('@rapideditor/country-coder') as typeof CountryCoder;
+  return coder.feature(query);
+}
 
 function countryAt(latitude: number, longitude: number): { code: string | null; name: string | null } {
   const found = countryFeature([longitude, latitude]);
