@@ -14,7 +14,7 @@ import { buildApp, type App } from '../server/app';
 import { buildFfmpegArgs } from '../server/capture/ffmpeg-args';
 import { LocalCaptureProvider } from '../server/capture/local/driver';
 import { shippedRecorderRuntime } from '../server/capture/local/recorder-runtime';
-import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderConfig } from '../server/capture/recorder-state';
+import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, piecesDirOf, readJson, STATE_FORMAT_VERSION, type RecorderConfig } from '../server/capture/recorder-state';
 import { loadConfig } from '../server/config';
 import { systemClock } from '../server/lib/clock';
 import { startHlsSource } from './hls-source';
@@ -87,7 +87,10 @@ async function throughFleet(app: App, token: string, url: string, dataDir: strin
   });
   if (response.statusCode !== 200) throw new Error(`launch failed: ${response.statusCode} ${response.body}`);
   const id = response.json<{ data: { instances: { id: string }[] } }>().data.instances[0].id;
-  const elapsed = await firstMediaBytes(path.join(dataDir, 'instances', id, 'pieces'), started);
+  // The recorder writes its pieces beside the recording (piecesDirOf), named in its instance's config.
+  const config = readJson<RecorderConfig>(path.join(dataDir, 'instances', id, INSTANCE_FILES.config));
+  if (!config) throw new Error(`instance ${id} has no config.json`);
+  const elapsed = await firstMediaBytes(piecesDirOf(config), started);
   await app.ctx.instances.terminate([id], 'benchmark run done');
   return elapsed;
 }
