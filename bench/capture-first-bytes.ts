@@ -129,7 +129,8 @@ export async function run(): Promise<BenchResult[]> {
   } finally {
     await app.close();
     await source.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    // A terminated recorder may still be joining its pieces for a moment: retry until the folder is free.
+    fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 }
 
