@@ -36,7 +36,7 @@ const moduleWalls = folders('./server/modules').map((module) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['dist', 'node_modules', 'data', 'coverage', 'public/mockServiceWorker.js', 'bench/.work'] },
+  { ignores: ['dist', 'build', 'node_modules', 'data', 'coverage', 'public/mockServiceWorker.js', 'bench/.work'] },
   {
     files: ['**/*.{ts,tsx}'],
     extends: [js.configs.recommended, ...tseslint.configs.recommended],
@@ -62,7 +62,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['server/**/*.ts', 'tests/server/**/*.ts', 'tests/e2e/**/*.ts', 'tests/faults/**/*.ts', 'tests/support/**/*.ts', 'testkit/**/*.ts', 'bench/**/*.ts'],
+    files: ['server/**/*.ts', 'scripts/**/*.ts', 'tests/server/**/*.ts', 'tests/e2e/**/*.ts', 'tests/faults/**/*.ts', 'tests/support/**/*.ts', 'testkit/**/*.ts', 'bench/**/*.ts'],
     languageOptions: { globals: globals.node },
   },
   {

@@ -2,7 +2,8 @@
  * Capture start-up: the time from POST /api/instances/launch (local driver) to the first media bytes
  * (the first bytes of the first MPEG-TS piece a recorder writes), median of several runs, against bare ffmpeg
  * started with the same arguments on the same live HLS stream in the same run. The difference is what
- * the fleet adds: the request, the instance folder, and the detached recorder process starting.
+ * the fleet adds: the request, the instance folder, and the detached recorder process starting (the
+ * built recorder, as production runs it).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -11,12 +12,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildApp, type App } from '../server/app';
 import { buildFfmpegArgs } from '../server/capture/ffmpeg-args';
-import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderConfig } from '../server/capture/recorder-state';
+import { LocalCaptureProvider } from '../server/capture/local/driver';
+import { shippedRecorderRuntime } from '../server/capture/local/recorder-runtime';
+import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, piecesDirOf, readJson, STATE_FORMAT_VERSION, type RecorderConfig } from '../server/capture/recorder-state';
 import { loadConfig } from '../server/config';
-import { killRecorders, startHlsSource, waitFor } from '../testkit/capture';
+import { startHlsSource, waitFor } from '../testkit/capture';
 import { median, round, withRatio, type BenchResult } from './lib';
+import { systemClock } from '../server/lib/clock';
 
 const RUNS = 5;
+const BUILT_RECORDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../build/recorder/recorder.mjs');
 const PASSWORD = 'Bench-pass-1';
 
 /** Resolves when a piece in `folder` holds media bytes; returns the time it took from `since`. */
@@ -82,7 +87,10 @@ async function throughFleet(app: App, token: string, url: string, dataDir: strin
   });
   if (response.statusCode !== 200) throw new Error(`launch failed: ${response.statusCode} ${response.body}`);
   const id = response.json<{ data: { instances: { id: string }[] } }>().data.instances[0].id;
-  const elapsed = await firstMediaBytes(path.join(dataDir, 'instances', id, 'pieces'), started);
+  // The recorder writes its pieces beside the recording (piecesDirOf), named in its instance's config.
+  const config = readJson<RecorderConfig>(path.join(dataDir, 'instances', id, INSTANCE_FILES.config));
+  if (!config) throw new Error(`instance ${id} has no config.json`);
+  const elapsed = await firstMediaBytes(piecesDirOf(config), started);
   await app.ctx.instances.terminate([id], 'benchmark run done');
   return elapsed;
 }
@@ -91,7 +99,9 @@ export async function run(): Promise<BenchResult[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-bench-'));
   const source = await startHlsSource();
   const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ALLOW_PRIVATE_STREAM_HOSTS: '1' }), consoleDir: undefined };
-  const app = await buildApp(config, { logger: false });
+  // The recorder production runs: the one `npm run build` makes (node alone, no TypeScript loader).
+  const recorderRuntime = shippedRecorderRuntime(BUILT_RECORDER);
+  const app = await buildApp(config, { logger: false, captureDriver: new LocalCaptureProvider({ dataDir, clock: systemClock, recorderRuntime }) });
   try {
     await app.ctx.users.bootstrapSuperuser({ username: 'admin', password: PASSWORD, dataDir });
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: PASSWORD } });
@@ -102,7 +112,7 @@ export async function run(): Promise<BenchResult[]> {
       const ours = await throughFleet(app, token, source.url, dataDir);
       const theirs = await bareFfmpeg(source.url, dataDir, i);
       if (i > 0) {
-        // The first round warms the disk cache, tsx's transform cache and the HLS server.
+        // The first round warms the disk cache and the HLS server.
         fleet.push(ours);
         bare.push(theirs);
       }
@@ -118,9 +128,9 @@ export async function run(): Promise<BenchResult[]> {
     ];
   } finally {
     await app.close();
-    killRecorders(dataDir);
     await source.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    // A terminated recorder may still be joining its pieces for a moment: retry until the folder is free.
+    fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 }
 

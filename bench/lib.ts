@@ -9,10 +9,12 @@ export interface BenchResult {
   baselineLabel?: string;
   /** figure / baseline. */
   ratio?: number;
-  /** The DESIGN.md budget this figure is held to, in words. */
+  /** The budget this figure is held to, in words. */
   budget?: string;
   /** Whether the figure is within its budget, when it has one. */
   withinBudget?: boolean;
+  /** The row of the budgets table (BUDGETS in run.ts) this figure answers, when it is one. */
+  budgetRow?: string;
 }
 
 /** The server's nearest-rank percentile; NaN (not null) for no values, so a figure stays a number. */

@@ -24,7 +24,8 @@ const UPDATE_PREFIX = '{"type":"instance_status_update"';
 
 const url = process.env.LIVE_URL ?? '';
 const count = Number(process.env.LIVE_CLIENTS ?? 100);
-const token = process.env.LIVE_TOKEN ?? '';
+/** Sessions the clients share, in turn (a session may hold only so many live sockets). */
+const tokens = (process.env.LIVE_TOKENS ?? '').split(',');
 
 /** The same clock in both processes: the epoch plus a monotonic offset, sub-millisecond. */
 const wallClock = () => performance.timeOrigin + performance.now();
@@ -88,7 +89,7 @@ for (let index = 0; index < count; index++) {
   const socket = new WebSocket(url);
   let isReady = false;
   sockets.push(socket);
-  socket.on('open', () => socket.send(JSON.stringify({ action: 'client_connected', timestamp: new Date().toISOString(), token })));
+  socket.on('open', () => socket.send(JSON.stringify({ action: 'client_connected', timestamp: new Date().toISOString(), token: tokens[index % tokens.length] })));
   socket.on('message', (data) => {
     if (isReady) return received(index, data);
     if (!data.toString().startsWith('{"type":"initial_data"')) return;

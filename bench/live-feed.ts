@@ -21,6 +21,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { ServerMessage } from '../contract/live';
 import { buildApp, type App } from '../server/app';
 import { loadConfig } from '../server/config';
+import { MAX_SOCKETS_PER_SESSION } from '../server/modules/live/connection';
 import { percentile, round, withRatio, type BenchResult } from './lib';
 import type { FromClients, ToClients } from './live-clients';
 import { MemoryCaptureProvider } from '../testkit/memory-capture-provider';
@@ -58,11 +59,11 @@ class Consoles {
     });
   }
 
-  static async start(url: string, token: string): Promise<Consoles> {
+  static async start(url: string, tokens: string[]): Promise<Consoles> {
     const child = fork(path.join(here, 'live-clients.ts'), [], {
       cwd: root,
       execArgv: ['--import', 'tsx'],
-      env: { ...process.env, LIVE_URL: url, LIVE_CLIENTS: String(CLIENTS), LIVE_TOKEN: token },
+      env: { ...process.env, LIVE_URL: url, LIVE_CLIENTS: String(CLIENTS), LIVE_TOKENS: tokens.join(',') },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     const consoles = new Consoles(child);
@@ -216,14 +217,19 @@ export async function run(): Promise<BenchResult[]> {
     await app.listen({ port: 0, host: '127.0.0.1' });
     const port = (app.server.address() as AddressInfo).port;
     await app.ctx.users.bootstrapSuperuser({ username: 'admin', password: PASSWORD, dataDir });
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: PASSWORD } });
-    const token = login.json<{ access_token: string }>().access_token;
+    // As many sessions as the consoles need: the server holds at most MAX_SOCKETS_PER_SESSION live sockets per session.
+    const tokens: string[] = [];
+    for (let i = 0; i < Math.ceil(CLIENTS / MAX_SOCKETS_PER_SESSION); i += 1) {
+      const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: PASSWORD } });
+      tokens.push(login.json<{ access_token: string }>().access_token);
+    }
+    const [token] = tokens;
     await seedEnded(app, LIST_SIZE - WARMUP - CHANGES);
     const ids = await launchLive(app, token, WARMUP + CHANGES);
 
-    const ours = await Consoles.start(`ws://127.0.0.1:${port}/ws`, token);
+    const ours = await Consoles.start(`ws://127.0.0.1:${port}/ws`, tokens);
     consoles.push(ours);
-    const theirs = await Consoles.start(bare.url, token);
+    const theirs = await Consoles.start(bare.url, tokens);
     consoles.push(theirs);
 
     const latency: number[] = [];

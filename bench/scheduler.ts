@@ -18,7 +18,6 @@ import { SchedulerRepository } from '../server/modules/scheduler/repository';
 import { SchedulerService } from '../server/modules/scheduler/service';
 import { ManualClock } from '../testkit/manual-clock';
 import { ManualTimer, MemoryPreflightChecks, silentAlarms } from '../testkit/scheduler-doubles';
-import { createPostgresDatabase } from '../testkit/test-database';
 import { median, percentile, round, withRatio, type BenchResult } from './lib';
 
 const MOSQUES = 10_000;
@@ -33,13 +32,10 @@ const silentLog = { info: () => undefined, warn: () => undefined, error: () => u
 
 async function scratchConfig(): Promise<{ config: Config; dispose(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-scheduler-'));
-  const pg = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
   const config: Config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }), consoleDir: undefined };
-  if (pg) config.databaseUrl = pg.url;
   return {
     config,
     dispose: async () => {
-      await pg?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -69,19 +65,21 @@ async function schedulingEndToEnd(): Promise<BenchResult[]> {
         ...(i % 10 === 0 ? { fixed_jumuah_time: '13:30' } : {}),
       });
     }
-    await app.ctx.scheduler.start(null);
     await app.ctx.users.bootstrapSuperuser({ username: 'admin', password: 'Admin-pass-1', dataDir: scratch.config.dataDir });
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'Admin-pass-1' } });
     const headers = { authorization: `Bearer ${login.json<{ access_token: string }>().access_token}` };
-    const schedule = async (forceRefresh: boolean) => {
+    const call = async (url: string, payload?: Record<string, unknown>) => {
       const start = process.hrtime.bigint();
-      const response = await app.inject({ method: 'POST', url: '/api/scheduler/schedule-friday', headers, payload: { forceRefresh } });
+      const response = await app.inject({ method: 'POST', url, headers, payload });
       const ms = elapsedMs(start);
-      if (response.statusCode !== 200) throw new Error(`schedule-friday answered ${response.statusCode}: ${response.body}`);
+      if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}: ${response.body}`);
       return { ms, data: response.json<{ data: { scheduled: number; created: number } }>().data };
     };
-    const first = await schedule(false);
-    if (first.data.created !== MOSQUES) throw new Error(`expected ${MOSQUES} new jobs, got ${first.data.created}`);
+    const schedule = (forceRefresh: boolean) => call('/api/scheduler/schedule-friday', { forceRefresh });
+    // Starting the scheduler plans every active mosque: the first run, 10,000 new jobs.
+    const first = await call('/api/scheduler/start');
+    const jobs = await app.ctx.db.kysely.selectFrom('scheduler_jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'recording').executeTakeFirstOrThrow();
+    if (Number(jobs.n) !== MOSQUES) throw new Error(`expected ${MOSQUES} new jobs, got ${jobs.n}`);
     const again = await schedule(false);
     const refresh = await schedule(true);
 
@@ -95,7 +93,7 @@ async function schedulingEndToEnd(): Promise<BenchResult[]> {
 
     const budget = 'scheduling 10,000 mosques under 2 s end to end';
     return [
-      withRatio({ name: 'Scheduler: schedule-friday, 10,000 mosques, first run (10,000 new jobs)', figure: round(first.ms, 1), unit: 'ms', baseline: round(bare, 1), baselineLabel: 'bare INSERT of 10,000 job rows', budget, withinBudget: first.ms < 2000 }),
+      withRatio({ name: 'Scheduler: POST /api/scheduler/start, 10,000 mosques planned (10,000 new jobs)', figure: round(first.ms, 1), unit: 'ms', baseline: round(bare, 1), baselineLabel: 'bare INSERT of 10,000 job rows', budget, withinBudget: first.ms < 2000 }),
       withRatio({ name: 'Scheduler: schedule-friday, 10,000 mosques, again (idempotent, no change)', figure: round(again.ms, 1), unit: 'ms', baseline: round(bare, 1), baselineLabel: 'bare INSERT of 10,000 job rows', budget, withinBudget: again.ms < 2000 }),
       withRatio({ name: 'Scheduler: schedule-friday, 10,000 mosques, forceRefresh', figure: round(refresh.ms, 1), unit: 'ms', baseline: round(bare, 1), baselineLabel: 'bare INSERT of 10,000 job rows', budget, withinBudget: refresh.ms < 2000 }),
     ];

@@ -1,4 +1,7 @@
-/** Child processes for the HTTP and live-feed benchmarks: the real server, and a bare baseline. */
+/**
+ * Child processes for the HTTP benchmarks: the real server as production runs it (`node
+ * build/server/main.js`, built by `npm run build`), and the bare Fastify baseline on plain node.
+ */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -7,64 +10,75 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../testkit/postgres';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsx = path.join(root, 'node_modules/.bin/tsx');
+export const BUILT_SERVER = path.join(root, 'build/server/main.js');
+const BASELINE_SERVER = path.join(root, 'bench/baseline-server.mjs');
 export const BENCH_ADMIN = { username: 'admin', password: 'Bench-pass-1' };
 
 export interface RunningServer {
   baseUrl: string;
   dataDir: string;
+  pid: number;
+  /** Milliseconds from spawn to the first 200 on the probe path. */
+  startMs: number;
   stop(): Promise<void>;
 }
 
-async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+async function waitUntilOk(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
-    try {
-      await fetch(url);
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const ok = await fetch(url).then((response) => response.status === 200, () => false);
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`server did not answer within 60 s:\n${output()}`);
+  throw new Error(`server did not answer 200 within 60 s:\n${output()}`);
 }
 
-function start(script: string, env: Record<string, string>, probePath: string, dataDir: string): Promise<RunningServer> {
-  return freePort().then(async (port) => {
-    let output = '';
-    const child = spawn(tsx, [script], {
-      cwd: root,
-      env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-    child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
-    const baseUrl = `http://127.0.0.1:${port}`;
-    await waitUntilUp(`${baseUrl}${probePath}`, child, () => output);
-    return {
-      baseUrl,
-      dataDir,
-      stop: () =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    };
+async function start(script: string, env: Record<string, string>, probePath: string, dataDir: string): Promise<RunningServer> {
+  if (!fs.existsSync(script)) throw new Error(`${path.relative(root, script)} is missing: run npm run build`);
+  const port = await freePort();
+  let output = '';
+  const started = performance.now();
+  const child = spawn(process.execPath, [script], {
+    cwd: root,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilOk(`${baseUrl}${probePath}`, child, () => output);
+  return {
+    baseUrl,
+    dataDir,
+    pid: child.pid ?? 0,
+    startMs: performance.now() - started,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
-/** The real server (production mode, warn-level logs) on a scratch data directory. */
-export function startRealServer(prepare?: (dataDir: string) => Promise<void>): Promise<RunningServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
-  const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADMIN_PASSWORD: BENCH_ADMIN.password, DEMO_STREAM: '0' };
-  return (prepare ? prepare(dataDir) : Promise.resolve()).then(() => start('server/main.ts', env, '/api/auth/verify-token', dataDir));
+/** A scratch data directory for the real server, removed by the caller. */
+export const scratchDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
+
+/** The real server (production mode, warn-level logs, local capture driver) on `dataDir`. */
+export function startRealServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  return start(BUILT_SERVER, { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADMIN_PASSWORD: BENCH_ADMIN.password, DEMO_STREAM: '0', ...env }, '/api/auth/first-run', dataDir);
 }
 
-/** A bare Fastify process answering GET /json with the body stored in `bodyFile`. */
-export function startBaselineServer(bodyFile: string): Promise<RunningServer> {
-  return start('bench/baseline-server.ts', { BASELINE_BODY_FILE: bodyFile }, '/json', path.dirname(bodyFile));
+/** The bare Fastify baseline, answering /ok, and /json and /cached with the body in `bodyFile` when given. */
+export function startBaselineServer(bodyFile?: string): Promise<RunningServer> {
+  return start(BASELINE_SERVER, bodyFile ? { BASELINE_BODY_FILE: bodyFile } : {}, '/ok', bodyFile ? path.dirname(bodyFile) : os.tmpdir());
+}
+
+/** Resident memory of a process, in MB (Linux). */
+export function rssMb(pid: number): number {
+  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return Number(line?.match(/\d+/)?.[0] ?? Number.NaN) / 1024;
 }
 
 export async function signIn(baseUrl: string): Promise<string> {
@@ -75,4 +89,15 @@ export async function signIn(baseUrl: string): Promise<string> {
   });
   if (!response.ok) throw new Error(`bench sign-in failed: ${response.status}`);
   return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** A signed-in JSON call that must succeed. */
+export async function call<T = unknown>(baseUrl: string, token: string, method: string, url: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body !== undefined ? JSON.stringify(body) : undefined,
+  });
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
 }

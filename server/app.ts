@@ -23,6 +23,7 @@ import { registerUserRoutes } from './modules/users/routes';
 import { UsersService } from './modules/users/service';
 import { INITIAL_PASSWORD_FILE } from '../contract/auth';
 import { registerAccessControl } from './plugins/access';
+import { registerCompression } from './plugins/compression';
 import { registerConsole } from './plugins/console';
 import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
@@ -159,6 +160,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerInputGuard(app);
   registerAccessControl(app, sessions);
   registerRequestMetrics(app, monitoring);
+  await registerCompression(app);
   monitoring.registerHealthCheck('recordings_disk', diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')));
   if (db.dialect === 'sqlite') monitoring.registerHealthCheck('database_disk', diskSpaceCheck('database', path.dirname(sqlitePath(config))));
   monitoring.registerHealthCheck('activity_log', activity.healthCheck);

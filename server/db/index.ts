@@ -3,7 +3,6 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
-import pg from 'pg';
 import type { Config } from '../config';
 import { dialectOf, type Dialect } from './dialect';
 import { migrationProvider } from './migrations';
@@ -18,9 +17,6 @@ export interface Db {
   close(): Promise<void>;
 }
 
-// COUNT(*) and other int8 results arrive as strings from pg; every count here fits in a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
-
 export function sqlitePath(config: Pick<Config, 'dataDir' | 'databaseUrl'>): string {
   const url = config.databaseUrl;
   if (url?.startsWith('sqlite:') || url?.startsWith('file:')) return url.replace(/^(sqlite|file):(\/\/)?/, '');
@@ -32,6 +28,10 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
   const dialect = dialectOf(config.databaseUrl);
   let kysely: Kysely<Database>;
   if (dialect === 'postgres') {
+    // Loaded only for PostgreSQL: a SQLite server never needs the driver.
+    const { default: pg } = await import('pg');
+    // COUNT(*) and other int8 results arrive as strings from pg; every count here fits in a double.
+    pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 5000 });
     // An idle client that loses its server must not crash the process; the next query reports it.
     pool.on('error', () => undefined);

@@ -4,9 +4,13 @@ import fastifyStatic from '@fastify/static';
 import type { AppInstance } from '../lib/fastify';
 import { errorBody } from './errors';
 
+/** The encodings `npm run build` writes beside each console file (name.br, name.gz). */
+const PRECOMPRESSED = /\.(?:br|gz)$/;
+
 /**
  * Serves the built console, with history fallback so deep links such as /users load the app.
- * Unknown /api paths answer 404 JSON instead.
+ * Unknown /api paths answer 404 JSON instead. Files are sent as compressed at build (brotli, else
+ * gzip, as the browser accepts; `Vary: Accept-Encoding`), so nothing is compressed per request.
  */
 export async function registerConsole(app: AppInstance, consoleDir: string | undefined): Promise<void> {
   const hasConsole = consoleDir !== undefined && fs.existsSync(path.join(consoleDir, 'index.html'));
@@ -17,9 +21,10 @@ export async function registerConsole(app: AppInstance, consoleDir: string | und
       index: false,
       maxAge: '1h',
       immutable: false,
+      preCompressed: true,
       // The page names the current release's hashed assets: it must be revalidated, or a release is missed for an hour.
       setHeaders: (response, file) => {
-        if (path.basename(file) === 'index.html') response.header('cache-control', 'no-cache');
+        if (path.basename(file).replace(PRECOMPRESSED, '') === 'index.html') response.header('cache-control', 'no-cache');
       },
     });
   }

@@ -1,12 +1,39 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 
 /*
- * The real server (`tsx server/main.ts`, NODE_ENV=production) as a child process in its own process
- * group, shared by the e2e and fault suites (each adds its own admin, options and API on top).
+ * The real server (NODE_ENV=production) as a child process in its own process group, shared by the
+ * e2e and fault suites (each adds its own admin, options and API on top).
  */
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+const BUILT_SERVER = path.join(ROOT, 'build/server/main.js');
+/** What the built server is made of: a file here newer than the build means the build is stale. */
+const SERVER_SOURCES = ['server', 'contract'];
+
+function newestSourceMs(): number {
+  let newest = 0;
+  for (const folder of SERVER_SOURCES) {
+    for (const file of fs.readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' })) {
+      if (file.endsWith('.ts')) newest = Math.max(newest, fs.statSync(path.join(ROOT, folder, file)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
+/**
+ * How the suites start the server: as production does (`node build/server/main.js`, with the built
+ * recorder) when `npm run build` has built it from the current sources (CI builds once, before the
+ * suites); from the sources through tsx when there is no build or it is older than a source file, so
+ * a change is never tested against an older build.
+ */
+export function serverCommand(): { command: string; args: string[]; label: string } {
+  const built = fs.existsSync(BUILT_SERVER) && fs.statSync(BUILT_SERVER).mtimeMs >= newestSourceMs();
+  return built
+    ? { command: process.execPath, args: ['--enable-source-maps', BUILT_SERVER], label: 'built server (build/server/main.js)' }
+    : { command: path.join(ROOT, 'node_modules/.bin/tsx'), args: ['server/main.ts'], label: 'server sources (tsx server/main.ts)' };
+}
 const started = new Set<ChildProcess>();
 
 // Whatever happens to the test run, no server is left behind.
@@ -14,7 +41,7 @@ process.once('exit', () => {
   for (const child of started) signalGroup(child, 'SIGKILL');
 });
 
-/** Signals the child's process group (tsx and the node process it starts), unless it has exited. */
+/** Signals the child's process group (the server, and the node process tsx starts), unless it has exited. */
 export function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
   try {
@@ -36,14 +63,15 @@ export interface ServerChild {
 
 /** Spawns the server on 127.0.0.1:`port` with DATA_DIR `dataDir`, LOG_LEVEL=warn and `env` on top of this process's environment. */
 export function spawnServerProcess(port: number, dataDir: string, env: Record<string, string>): ServerChild {
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['server/main.ts'], {
+  const { command, args, label } = serverCommand();
+  const child = spawn(command, args, {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ALLOW_PRIVATE_STREAM_HOSTS: '1', ...env },
   });
   started.add(child);
-  let output = '';
+  let output = `[${label}]\n`;
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) =>

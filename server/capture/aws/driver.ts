@@ -1,18 +1,6 @@
 import crypto from 'node:crypto';
-import {
-  CreateImageCommand,
-  DeleteSnapshotCommand,
-  DeregisterImageCommand,
-  DescribeImagesCommand,
-  DescribeInstancesCommand,
-  EC2Client,
-  GetConsoleOutputCommand,
-  RunInstancesCommand,
-  TerminateInstancesCommand,
-  type Image,
-  type Instance as Ec2Instance,
-  type Tag,
-} from '@aws-sdk/client-ec2';
+import type * as Ec2Sdk from '@aws-sdk/client-ec2';
+import type { EC2Client, Image, Instance as Ec2Instance, Tag } from '@aws-sdk/client-ec2';
 import type { AmiState } from '../../../contract/ami';
 import type { InstanceState } from '../../../contract/instances';
 import type { Clock } from '../../lib/clock';
@@ -93,6 +81,12 @@ const hash = (text: string) => crypto.createHash('sha256').update(text).digest('
  * runs the recorder. Everything it creates carries managed-by=capture-command-center, and state is
  * read back from EC2 by that tag (DescribeInstances), so instances launched by any server are found.
  */
+/** The EC2 SDK module and one client of it. */
+interface Ec2 {
+  sdk: typeof Ec2Sdk;
+  client: EC2Client;
+}
+
 export class AwsCaptureProvider implements CaptureProvider {
   readonly kind = 'aws' as const;
   /** EC2 rate-limits Describe calls: reconcile every 10 s rather than every second. */
@@ -100,22 +94,30 @@ export class AwsCaptureProvider implements CaptureProvider {
   /** A machine that dies takes its recorder with it: the fleet's reconcile pass launches a new one. */
   readonly supervisesRecorders = false;
   readonly scope: string;
-  private readonly client: EC2Client;
+  /** The SDK and its client, loaded on the first EC2 call: a server on the local driver never loads them. */
+  private ec2: Promise<Ec2> | undefined;
   /** Results of ended instances (read once from their console output; they never change). */
   private readonly endedResults = new Map<string, ProviderRecording>();
 
   constructor(private readonly options: AwsProviderOptions) {
     this.scope = `aws:${options.region}`;
-    this.client = new EC2Client({
-      region: options.region,
-      endpoint: options.endpoint,
-      ...(options.maxAttempts ? { maxAttempts: options.maxAttempts } : {}),
-    });
   }
 
-  private async call<T>(action: string, run: () => Promise<T>): Promise<T> {
+  private connect(): Promise<Ec2> {
+    this.ec2 ??= import('@aws-sdk/client-ec2').then((sdk) => ({
+      sdk,
+      client: new sdk.EC2Client({
+        region: this.options.region,
+        endpoint: this.options.endpoint,
+        ...(this.options.maxAttempts ? { maxAttempts: this.options.maxAttempts } : {}),
+      }),
+    }));
+    return this.ec2;
+  }
+
+  private async call<T>(action: string, run: (ec2: Ec2) => Promise<T>): Promise<T> {
     try {
-      return await run();
+      return await run(await this.connect());
     } catch (error) {
       throw awsError(error, action);
     }
@@ -176,9 +178,9 @@ export class AwsCaptureProvider implements CaptureProvider {
       [TAG.method]: config.method,
       ...(options.jobId ? { [TAG.job]: options.jobId.slice(0, 256) } : {}),
     };
-    const result = await this.call('RunInstances', () =>
-      this.client.send(
-        new RunInstancesCommand({
+    const result = await this.call('RunInstances', ({ sdk, client }) =>
+      client.send(
+        new sdk.RunInstancesCommand({
           ImageId: imageId,
           InstanceType: this.options.instanceType as never,
           MinCount: 1,
@@ -221,7 +223,7 @@ export class AwsCaptureProvider implements CaptureProvider {
   }
 
   async terminate(instanceId: string): Promise<void> {
-    await this.call('TerminateInstances', () => this.client.send(new TerminateInstancesCommand({ InstanceIds: [instanceId] })));
+    await this.call('TerminateInstances', ({ sdk, client }) => client.send(new sdk.TerminateInstancesCommand({ InstanceIds: [instanceId] })));
   }
 
   async list(): Promise<ProviderInstance[]> {
@@ -233,7 +235,7 @@ export class AwsCaptureProvider implements CaptureProvider {
   }
 
   async logs(instanceId: string, lines: number): Promise<string[]> {
-    const output = await this.call('GetConsoleOutput', () => this.client.send(new GetConsoleOutputCommand({ InstanceId: instanceId })));
+    const output = await this.call('GetConsoleOutput', ({ sdk, client }) => client.send(new sdk.GetConsoleOutputCommand({ InstanceId: instanceId })));
     const text = output.Output ? Buffer.from(output.Output, 'base64').toString('utf8') : '';
     const all = text.split(/\r?\n/);
     if (all.at(-1) === '') all.pop();
@@ -248,9 +250,9 @@ export class AwsCaptureProvider implements CaptureProvider {
       [TAG.source]: request.instanceId,
       [TAG.name]: request.name,
     };
-    const result = await this.call('CreateImage', () =>
-      this.client.send(
-        new CreateImageCommand({
+    const result = await this.call('CreateImage', ({ sdk, client }) =>
+      client.send(
+        new sdk.CreateImageCommand({
           InstanceId: request.instanceId,
           Name: request.name,
           Description: request.description,
@@ -275,21 +277,21 @@ export class AwsCaptureProvider implements CaptureProvider {
   }
 
   async listImages(): Promise<ProviderImage[]> {
-    const result = await this.call('DescribeImages', () =>
-      this.client.send(new DescribeImagesCommand({ Owners: ['self'], Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }] })),
+    const result = await this.call('DescribeImages', ({ sdk, client }) =>
+      client.send(new sdk.DescribeImagesCommand({ Owners: ['self'], Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }] })),
     );
     return (result.Images ?? []).filter((image) => image.ImageId && image.State !== 'deregistered').map((image) => this.toImage(image));
   }
 
   async deleteImage(imageId: string): Promise<void> {
-    const result = await this.call('DescribeImages', () => this.client.send(new DescribeImagesCommand({ ImageIds: [imageId], Owners: ['self'] })));
+    const result = await this.call('DescribeImages', ({ sdk, client }) => client.send(new sdk.DescribeImagesCommand({ ImageIds: [imageId], Owners: ['self'] })));
     const image = result.Images?.[0];
     if (!image) throw new ProviderError('not_found', `AMI ${imageId} not found`);
     if (image.State === 'pending') throw new ProviderError('conflict', `AMI ${imageId} is still being created; delete it once it is available`);
     const snapshots = (image.BlockDeviceMappings ?? []).map((m) => m.Ebs?.SnapshotId).filter((id): id is string => Boolean(id));
-    await this.call('DeregisterImage', () => this.client.send(new DeregisterImageCommand({ ImageId: imageId })));
+    await this.call('DeregisterImage', ({ sdk, client }) => client.send(new sdk.DeregisterImageCommand({ ImageId: imageId })));
     for (const snapshotId of snapshots) {
-      await this.call('DeleteSnapshot', () => this.client.send(new DeleteSnapshotCommand({ SnapshotId: snapshotId })));
+      await this.call('DeleteSnapshot', ({ sdk, client }) => client.send(new sdk.DeleteSnapshotCommand({ SnapshotId: snapshotId })));
     }
   }
 
@@ -302,7 +304,8 @@ export class AwsCaptureProvider implements CaptureProvider {
       latencyMs: Math.round(performance.now() - started),
     });
     try {
-      await this.client.send(new DescribeInstancesCommand({ MaxResults: 5, Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }] }));
+      const { sdk, client } = await this.connect();
+      await client.send(new sdk.DescribeInstancesCommand({ MaxResults: 5, Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }] }));
       return done('operational', `EC2 ${this.options.region} reachable`);
     } catch (error) {
       const failure = awsError(error, 'DescribeInstances');
@@ -314,8 +317,8 @@ export class AwsCaptureProvider implements CaptureProvider {
     const instances: Ec2Instance[] = [];
     let nextToken: string | undefined;
     do {
-      const page = await this.call('DescribeInstances', () =>
-        this.client.send(new DescribeInstancesCommand({ Filters: filters, NextToken: nextToken })),
+      const page = await this.call('DescribeInstances', ({ sdk, client }) =>
+        client.send(new sdk.DescribeInstancesCommand({ Filters: filters, NextToken: nextToken })),
       );
       for (const reservation of page.Reservations ?? []) instances.push(...(reservation.Instances ?? []));
       nextToken = page.NextToken;

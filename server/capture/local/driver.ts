@@ -2,9 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { InstanceState } from '../../../contract/instances';
 import type { Clock } from '../../lib/clock';
 import { executable, probeFfmpeg, resolveFfmpeg, resolveFfprobe } from '../ffmpeg-path';
@@ -26,8 +24,6 @@ import {
   INSTANCE_FILES,
   piecesDirOf,
   readJson,
-  RUNTIME_ENTRY,
-  RUNTIME_FILES,
   STATE_FORMAT_VERSION,
   writeJsonAtomic,
   type RecorderConfig,
@@ -40,10 +36,9 @@ import type { RecorderDelivery } from '../recorder-delivery';
 import { LocalImageStore } from './images';
 import { localWindow } from '../recorder-window';
 import { processAlive, recorderEnvironment, signal, tailLines } from './processes';
+import { runtimeIn, shippedRecorderRuntime, type RecorderRuntime } from './recorder-runtime';
 import { markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanFfmpeg } from './supervisor';
 
-/** The folder of this file's siblings: the recorder runtime that ships with the server. */
-const BUILT_IN_RUNTIME = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 /**
  * A recorder that has not quit this long after a stop request is killed with its process group. It
  * needs a while after ffmpeg quits: it measures and joins the pieces of a window that may be hours long.
@@ -68,6 +63,8 @@ export interface LocalProviderOptions {
   recorderSettings?: Partial<RecorderSettings>;
   /** How a recorder delivers to the recordings store (an s3 store); absent or null: its files stay in DATA_DIR/recordings. */
   delivery?: (request: Omit<DeliveryRequest, 'via'>) => Promise<RecorderDelivery | null>;
+  /** The recorder launches start when no image is named: the one this server ships unless given (tests). */
+  recorderRuntime?: RecorderRuntime;
 }
 
 /**
@@ -87,12 +84,14 @@ export class LocalCaptureProvider implements CaptureProvider {
   /** Ended instances never change again, so their last reading is kept. */
   private readonly ended = new Map<string, ProviderInstance>();
   private ffmpegProbe: { at: number; result: Awaited<ReturnType<typeof probeFfmpeg>>; path: string } | undefined;
+  private readonly shippedRuntime: RecorderRuntime;
 
   constructor(private readonly options: LocalProviderOptions) {
     this.scope = `local:${os.hostname()}:${path.resolve(options.dataDir)}`;
     this.instancesDir = path.join(options.dataDir, 'instances');
     this.recordingsDir = path.join(options.dataDir, 'recordings');
     this.images = new LocalImageStore(path.join(options.dataDir, 'images'), options.clock);
+    this.shippedRuntime = options.recorderRuntime ?? shippedRecorderRuntime();
   }
 
   async launch(config: LaunchConfig, options: LaunchOptions = {}): Promise<LaunchedInstance> {
@@ -111,15 +110,14 @@ export class LocalCaptureProvider implements CaptureProvider {
     const image = options.imageId ? this.images.get(options.imageId) : this.images.latestAvailable();
     if (options.imageId && image?.state !== 'available') throw new ProviderError('invalid', `AMI ${options.imageId} is not available`);
 
-    const runtimeSource = image ? this.images.runtimeDirOf(image.imageId) : BUILT_IN_RUNTIME;
-    // An image frozen before the recorder was split into these files cannot record a window.
-    const missing = RUNTIME_FILES.filter((file) => !fs.existsSync(path.join(runtimeSource, file)));
-    if (image && missing.length > 0) {
-      throw new ProviderError('invalid', `AMI ${image.imageId} holds an older recorder (no ${missing.join(', ')}): create a new image from a current instance`);
+    const runtime = image ? runtimeIn(this.images.runtimeDirOf(image.imageId)) : this.shippedRuntime;
+    // An image frozen before the recorder was split into its current files cannot record a window.
+    if (!runtime) {
+      throw new ProviderError('invalid', `AMI ${image?.imageId} holds an older recorder: create a new image from a current instance`);
     }
     const dir = path.join(this.instancesDir, launchId);
     fs.mkdirSync(path.join(dir, INSTANCE_FILES.runtime), { recursive: true });
-    for (const file of RUNTIME_FILES) fs.copyFileSync(path.join(runtimeSource, file), path.join(dir, INSTANCE_FILES.runtime, file));
+    for (const file of runtime.files) fs.copyFileSync(path.join(runtime.dir, file), path.join(dir, INSTANCE_FILES.runtime, file));
 
     const settings: RecorderSettings = {
       ...DEFAULT_RECORDER_SETTINGS,
@@ -192,7 +190,10 @@ export class LocalCaptureProvider implements CaptureProvider {
   /** Starts the recorder of a folder, detached in its own process group, and notes its pid. */
   private spawnRecorderSync(dir: string): ChildProcess {
     const env = recorderEnvironment(process.env);
-    const child = spawn(process.execPath, ['--import', tsxLoader(), path.join(dir, INSTANCE_FILES.runtime, RUNTIME_ENTRY), dir], {
+    // The instance's own copy says how it starts: the built recorder with node alone, the sources through tsx.
+    const runtime = runtimeIn(path.join(dir, INSTANCE_FILES.runtime));
+    if (!runtime) throw new ProviderError('failed', `The recorder's files are missing from ${path.join(dir, INSTANCE_FILES.runtime)}`);
+    const child = spawn(process.execPath, [...runtime.nodeArgs, path.join(runtime.dir, runtime.entry), dir], {
       detached: true,
       stdio: 'ignore',
       cwd: dir,
@@ -429,9 +430,4 @@ export class LocalCaptureProvider implements CaptureProvider {
     }
     throw new ProviderError('failed', `Could not reserve a recording file in ${folder}`);
   }
-}
-
-/** `--import` target for the recorder's node: tsx's loader, found from this package. */
-function tsxLoader(): string {
-  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 }

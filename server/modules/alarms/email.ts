@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Alarm } from '../../../contract/alarms';
 import { alarmText, type DeliveryEvent } from './alarm-text';
 import type { DeliveryChannel } from './delivery';
@@ -25,17 +25,22 @@ export function alarmEmailBody(alarm: Alarm, event: DeliveryEvent): string {
 
 /** Sends each alarm change as one plain-text e-mail through the SMTP server of `SMTP_URL`. */
 export function emailChannel(options: { smtpUrl: string; to: string[]; from: string }): DeliveryChannel {
-  const transport = nodemailer.createTransport({
-    url: options.smtpUrl,
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
-  });
+  // nodemailer is loaded with the first alarm to send, not at start.
+  let transport: Promise<Transporter> | undefined;
+  const connect = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: options.smtpUrl,
+        connectionTimeout: SMTP_TIMEOUT_MS,
+        greetingTimeout: SMTP_TIMEOUT_MS,
+        socketTimeout: SMTP_TIMEOUT_MS,
+      }),
+    ));
   return {
     name: 'email',
     async send(alarm: Alarm, event: DeliveryEvent) {
       try {
-        await transport.sendMail({ from: options.from, to: options.to, subject: alarmText(alarm, event), text: alarmEmailBody(alarm, event) });
+        await (await connect()).sendMail({ from: options.from, to: options.to, subject: alarmText(alarm, event), text: alarmEmailBody(alarm, event) });
       } catch (error) {
         // SMTP_URL may hold a password: report the server's answer or the network cause, never the URL.
         throw new Error(`The e-mail could not be sent: ${smtpCause(error)}`, { cause: error });

@@ -7,11 +7,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import type { RecordingConfig } from '../../../contract/config';
 import { resolveFfmpeg } from '../../capture/ffmpeg-path';
+import { shippedRecorderRuntime } from '../../capture/local/recorder-runtime';
 import {
   DEFAULT_RECORDER_SETTINGS,
   INSTANCE_FILES,
@@ -23,7 +23,6 @@ import {
 } from '../../capture/recorder-state';
 import { loadRecordingFile, parseRecordArgs, planRecordings, RECORD_USAGE, RecordCliError, type PlannedRecording } from './record-file';
 
-const RECORDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../capture/recorder.ts');
 /** setTimeout fires at once beyond 2^31-1 ms: long waits are re-armed a day at a time. */
 const MAX_TIMER_MS = 86_400_000;
 
@@ -85,8 +84,8 @@ async function record(config: RecordingConfig, outputDir: string, ffmpegPath: st
 
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const child = spawn(process.execPath, ['--import', tsx, RECORDER, dir], { stdio: 'ignore', cwd: dir, env });
+  const recorder = shippedRecorderRuntime();
+  const child = spawn(process.execPath, [...recorder.nodeArgs, path.join(recorder.dir, recorder.entry), dir], { stdio: 'ignore', cwd: dir, env });
   children.add(child);
   const exit = await new Promise<string | null>((resolve) => {
     child.once('error', (error) => resolve(error.message));

@@ -1,4 +1,4 @@
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import type { GithubFailureReason } from '../../../contract/github';
 import type { Clock } from '../../lib/clock';
 
@@ -102,7 +102,9 @@ export class OctokitGithubApi implements GithubApi {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  private client(token: string): Octokit {
+  /** Octokit is loaded on the first GitHub call, not at start: most servers never make one. */
+  private async client(token: string): Promise<Octokit> {
+    const { Octokit } = await import('@octokit/rest');
     return new Octokit({
       auth: token,
       baseUrl: this.apiUrl.replace(/\/+$/, ''),
@@ -115,7 +117,7 @@ export class OctokitGithubApi implements GithubApi {
 
   async authenticatedUser(token: string): Promise<GithubUser> {
     try {
-      const response = await this.client(token).rest.users.getAuthenticated();
+      const response = await (await this.client(token)).rest.users.getAuthenticated();
       return { login: response.data.login, name: response.data.name ?? null, scopes: parseScopes(response.headers['x-oauth-scopes']) };
     } catch (error) {
       throw classifyGithubError(error, this.apiUrl, this.clock);
@@ -124,7 +126,7 @@ export class OctokitGithubApi implements GithubApi {
 
   async repository(token: string, owner: string, repo: string): Promise<GithubRepository> {
     try {
-      const { data } = await this.client(token).rest.repos.get({ owner, repo });
+      const { data } = await (await this.client(token)).rest.repos.get({ owner, repo });
       return {
         name: data.name,
         owner: data.owner.login,

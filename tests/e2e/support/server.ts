@@ -28,9 +28,9 @@ export interface StartOptions {
 }
 
 /**
- * Spawns the real server (`tsx server/main.ts`, NODE_ENV=production) on a free port with a temporary
- * DATA_DIR and the superuser E2E_ADMIN, and resolves once it answers HTTP. It serves the console
- * built in dist/ (`npm run test:e2e` builds it first).
+ * Spawns the real server (NODE_ENV=production; built, as `npm run test:e2e` builds first: see
+ * serverCommand) on a free port with a temporary DATA_DIR and the superuser E2E_ADMIN, and resolves
+ * once it answers HTTP. It serves the console built in dist/.
  */
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
   const port = options.port ?? (await freePort());

@@ -39,7 +39,7 @@ export function temporaryDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `capture-fault-${prefix}-`));
 }
 
-/** The real server (`tsx server/main.ts`) in its own process group, resolved once it answers HTTP. */
+/** The real server (built, or its sources: see serverCommand) in its own process group, resolved once it answers HTTP. */
 export async function spawnServer(options: ServerOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = options.dataDir ?? temporaryDir('server');

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchConfigSchema } from '../../../contract/instances';
+import { LocalCaptureProvider } from '../../../server/capture/local/driver';
+import { BUILT_RECORDER, runtimeIn, shippedRecorderRuntime } from '../../../server/capture/local/recorder-runtime';
+import { RUNTIME_FILES } from '../../../server/capture/recorder-state';
+import { systemClock } from '../../../server/lib/clock';
+import { buildRecorder, buildServer } from '../../../scripts/build-server';
+import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
+
+/** Packages that must load only when their provider is used, never at the server's start. */
+const ON_DEMAND = /^@aws-sdk\/|^@octokit\//;
+
+describe('the built server and recorder (npm run build)', () => {
+  let buildDir: string;
+  let dataDir: string;
+  let source: HlsSource;
+
+  beforeAll(async () => {
+    buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-build-'));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-built-recorder-'));
+    source = await startHlsSource();
+  });
+  afterAll(async () => {
+    killRecorders(dataDir);
+    await source?.close();
+    fs.rmSync(buildDir, { recursive: true, force: true });
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs the recorder sources through tsx when the server runs from its sources (dev, tests)', () => {
+    const runtime = shippedRecorderRuntime();
+    expect(runtime.entry).toBe('recorder.ts');
+    expect(runtime.files).toEqual(RUNTIME_FILES);
+    expect(runtime.nodeArgs[0]).toBe('--import');
+    expect(runtime.nodeArgs[1]).toMatch(/\/tsx\/.*\.m?js$/);
+  });
+
+  it('refuses to start a built server whose built recorder is missing', () => {
+    expect(() => shippedRecorderRuntime(path.join(buildDir, 'nowhere', BUILT_RECORDER))).toThrow(/built recorder .* is missing: run npm run build/);
+  });
+
+  it('keeps the AWS SDK and Octokit out of the server bundle and out of its start', async () => {
+    const metafile = await buildServer(path.join(buildDir, 'server'));
+    const [output] = Object.values(metafile.outputs).filter((out) => out.entryPoint);
+    const onDemand = output.imports.filter((entry) => ON_DEMAND.test(entry.path));
+    expect(onDemand.map((entry) => entry.path)).toEqual(expect.arrayContaining(['@aws-sdk/client-ec2', '@octokit/rest']));
+    for (const entry of onDemand) expect({ path: entry.path, kind: entry.kind }).toEqual({ path: entry.path, kind: 'dynamic-import' });
+    // Native addons are never bundled: they load from node_modules.
+    const bundled = Object.keys(metafile.inputs);
+    for (const native of ['better-sqlite3', 'argon2']) expect(bundled.filter((input) => input.includes(`node_modules/${native}/`))).toEqual([]);
+    expect(output.imports.filter((entry) => entry.external).map((entry) => entry.path)).toEqual(expect.arrayContaining(['better-sqlite3', 'argon2']));
+  });
+
+  it('records a live stream with the built recorder, run by node alone', { timeout: 60_000 }, async () => {
+    const bundle = await buildRecorder(path.join(buildDir, 'recorder'));
+    const code = fs.readFileSync(bundle, 'utf8');
+    // One file that needs nothing but Node's own modules (what an image freezes and EC2 runs).
+    const imports = [...code.matchAll(/\bfrom\s*"([^"]+)"/g)].map((match) => match[1]);
+    expect(imports.filter((name) => !name.startsWith('node:'))).toEqual([]);
+
+    const runtime = shippedRecorderRuntime(bundle);
+    expect(runtime).toEqual({ dir: path.dirname(bundle), files: [BUILT_RECORDER], entry: BUILT_RECORDER, nodeArgs: [] });
+    const driver = new LocalCaptureProvider({ dataDir, clock: systemClock, recorderRuntime: runtime });
+    const launched = await driver.launch(launchConfigSchema.parse({ url: source.url, duration: 4, width: 320, height: 180, mosque_id: null }));
+
+    const instanceDir = path.join(dataDir, 'instances', launched.providerInstanceId);
+    expect(fs.readdirSync(path.join(instanceDir, 'runtime'))).toEqual([BUILT_RECORDER]);
+    const pid = Number(fs.readFileSync(path.join(instanceDir, 'recorder.pid'), 'utf8'));
+    const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    expect(commandLine.slice(1, 3)).toEqual([path.join(instanceDir, 'runtime', BUILT_RECORDER), instanceDir]);
+
+    const ended = await waitFor(async () => {
+      const instance = (await driver.list()).find((item) => item.providerInstanceId === launched.providerInstanceId);
+      return instance?.state === 'stopped' ? instance : undefined;
+    }, 'the recording to end', 45_000);
+    expect(ended.recording).toMatchObject({ status: 'captured', reason: null });
+    expect(fs.statSync(ended.recording?.filePath ?? '').size).toBeGreaterThan(10_000);
+    // An instance started from the build keeps running from its own copy: a relaunch finds the same runtime.
+    expect(runtimeIn(path.join(instanceDir, 'runtime'))?.entry).toBe(BUILT_RECORDER);
+  });
+});
