@@ -1,8 +1,17 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { databaseTestFiles } from './tests/support/database-test-files';
 
 const serverPort = process.env.PORT ?? '8000';
+
+/** The server suite: Fastify inject, real SQLite (or PostgreSQL in the `pg` project), real ffmpeg. */
+const serverTests = {
+  environment: 'node',
+  setupFiles: ['tests/server/setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} as const;
 
 export default defineConfig({
   plugins: [react()],
@@ -25,16 +34,9 @@ export default defineConfig({
           setupFiles: ['tests/unit/setup.ts'],
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'server',
-          environment: 'node',
-          include: ['tests/server/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      { extends: true, test: { name: 'server', include: ['tests/server/**/*.test.ts'], ...serverTests } },
+      // The server files that open a database, again (`npm run test:pg` points them at PostgreSQL).
+      { extends: true, test: { name: 'pg', include: databaseTestFiles(), ...serverTests } },
     ],
   },
 });
