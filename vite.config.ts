@@ -38,6 +38,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
+          // One jsdom and module cache per worker, not per file: the setup file resets the DOM, msw,
+          // the mock store, timers and storage after every test (23 files: 253 s -> 137 s wall).
+          isolate: false,
         },
       },
       { extends: true, test: { name: 'server', include: ['tests/server/**/*.test.ts'], ...serverTests } },
