@@ -38,14 +38,16 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
+          // Projects with their own maxWorkers run as separate groups, one after the other.
+          sequence: { groupOrder: 0 },
           // One jsdom and module cache per worker, not per file: the setup file resets the DOM, msw,
           // the mock store, timers and storage after every test (23 files: 253 s -> 137 s wall).
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'server', include: ['tests/server/**/*.test.ts'], ...serverTests } },
+      { extends: true, test: { name: 'server', include: ['tests/server/**/*.test.ts'], sequence: { groupOrder: 1 }, ...serverTests } },
       // The server files that open a database, again (`npm run test:pg` points them at PostgreSQL).
-      { extends: true, test: { name: 'pg', include: databaseTestFiles(), ...serverTests } },
+      { extends: true, test: { name: 'pg', include: databaseTestFiles(), sequence: { groupOrder: 2 }, ...serverTests } },
     ],
   },
 });
