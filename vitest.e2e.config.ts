@@ -1,13 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
 // Browser journeys: each file starts the real server on a temporary data directory
-// and drives Debian's Chromium through playwright-core (one Chromium for the run).
+// and drives Debian's Chromium through playwright-core.
 export default defineConfig({
   test: {
     name: 'e2e',
     environment: 'node',
     include: ['tests/e2e/**/*.e2e.ts'],
-    globalSetup: ['tests/e2e/support/global-browser.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     fileParallelism: false,

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserServer, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Chromium from the system (Debian's `chromium` package): nothing is downloaded. */
 export function findChromium(): string {
@@ -15,29 +14,20 @@ export function findChromium(): string {
   throw new Error('No chromium on PATH: apt-get install chromium');
 }
 
-const BROWSER_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** One Chromium for the whole run (vitest.e2e.config.ts's globalSetup); each file connects to it. */
-export function launchBrowserServer(): Promise<BrowserServer> {
-  return chromium.launchServer({ executablePath: findChromium(), args: BROWSER_ARGS });
-}
-
-/**
- * The run's Chromium when the global setup started one, else a Chromium of the file's own. Each file
- * works in its own contexts; close() on a connected browser closes them and disconnects.
- */
 export function launchBrowser(): Promise<Browser> {
-  const endpoint = inject('browserEndpoint');
-  return endpoint ? chromium.connect(endpoint) : chromium.launch({ executablePath: findChromium(), args: BROWSER_ARGS });
+  return chromium.launch({
+    executablePath: findChromium(),
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
 }
 
 export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../screenshots');
