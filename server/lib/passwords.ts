@@ -1,9 +1,25 @@
 import argon2 from 'argon2';
 
-/** Argon2id at OWASP's recommended minimum (m=19456 KiB, t=2, p=1). */
-const OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+export interface PasswordCost {
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+}
 
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, OPTIONS);
+/** Argon2id at OWASP's recommended minimum (m=19456 KiB, t=2, p=1): what every server uses. */
+export const OWASP_PASSWORD_COST: PasswordCost = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
+
+let cost: PasswordCost = OWASP_PASSWORD_COST;
+
+/**
+ * Changes the cost of new hashes. Only the test suites call it (their setup file), so that thousands
+ * of sign-ins do not spend minutes of CPU; a hash carries its own parameters, so verification follows.
+ */
+export function setPasswordCost(next: PasswordCost): void {
+  cost = next;
+}
+
+export const hashPassword = (password: string): Promise<string> => argon2.hash(password, { type: argon2.argon2id, ...cost });
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {
