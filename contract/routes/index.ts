@@ -1,0 +1,13 @@
+import { endpointsOf } from '../endpoint';
+import { authRoutes, userRoutes } from './auth';
+
+/**
+ * The route table: every endpoint of the API, declared once. The server registers its routes from it,
+ * the console's fetchers take paths and types from it, and the mocks are bound to it.
+ */
+export const routeTable = {
+  auth: authRoutes,
+  users: userRoutes,
+};
+
+export const allEndpoints = endpointsOf(routeTable);
