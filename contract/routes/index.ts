@@ -1,4 +1,5 @@
 import { endpointsOf } from '../endpoint';
+import { activityRoutes, alarmRoutes } from './activity';
 import { authRoutes, userRoutes } from './auth';
 
 /**
@@ -8,6 +9,8 @@ import { authRoutes, userRoutes } from './auth';
 export const routeTable = {
   auth: authRoutes,
   users: userRoutes,
+  activity: activityRoutes,
+  alarms: alarmRoutes,
 };
 
 export const allEndpoints = endpointsOf(routeTable);

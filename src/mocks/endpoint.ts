@@ -1,6 +1,7 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
-import { endpointLabel, type Endpoint, type ParamNames, type ParsedBody } from '../../contract/endpoint';
-import { invalidRequestBody } from '../../contract/validation';
+import type { z } from 'zod';
+import { endpointLabel, type Endpoint, type ParamNames, type ParsedBody, type ParsedQuery } from '../../contract/endpoint';
+import { invalidRequestBody, type RequestPart } from '../../contract/validation';
 import { authorize } from './http';
 import type { MockUser } from './store';
 
@@ -10,8 +11,9 @@ export interface MockCall<E extends Endpoint> {
   params: Record<ParamNames<E['path']>, string>;
   /** The signed-in caller when the endpoint needs a session (the mock has already answered 401/403 otherwise). */
   user: E['access'] extends 'session' | 'superuser' ? MockUser : null;
-  /** The body as the endpoint's schema parses it (the mock has already answered 400 when it does not). */
+  /** The body and query as the endpoint's schemas parse them (the mock has already answered 400 when they do not). */
   body: ParsedBody<E>;
+  query: ParsedQuery<E>;
 }
 
 export type MockResolver<E extends Endpoint> = (call: MockCall<E>) => Response | Promise<Response>;
@@ -41,13 +43,23 @@ async function checkAnswer(declaration: Endpoint, response: Response): Promise<v
   }
 }
 
-async function parseBody(declaration: Endpoint, request: Request): Promise<{ body: unknown } | Response> {
-  if (!declaration.body) return { body: undefined };
-  const raw: unknown = await request.json().catch(() => undefined);
-  const parsed = declaration.body.safeParse(raw);
-  if (parsed.success) return { body: parsed.data };
-  const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  return HttpResponse.json(invalidRequestBody('body', issues), { status: 400 });
+/** The request's body and query through the endpoint's schemas (in Fastify's order), or the server's 400 answer. */
+async function parseRequest(declaration: Endpoint, request: Request): Promise<{ body: unknown; query: unknown } | Response> {
+  const parts: Array<[RequestPart, z.ZodType | undefined, () => Promise<unknown>]> = [
+    ['body', declaration.body, () => request.json().catch(() => undefined)],
+    ['querystring', declaration.query, () => Promise.resolve(Object.fromEntries(new URL(request.url).searchParams))],
+  ];
+  const parsed: Partial<Record<RequestPart, unknown>> = {};
+  for (const [part, schema, read] of parts) {
+    if (!schema) continue;
+    const result = schema.safeParse(await read());
+    if (!result.success) {
+      const issues = result.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+      return HttpResponse.json(invalidRequestBody(part, issues), { status: 400 });
+    }
+    parsed[part] = result.data;
+  }
+  return { body: parsed.body, query: parsed.querystring };
 }
 
 /**
@@ -64,13 +76,14 @@ export function mock<E extends Endpoint>(declaration: E, resolver: MockResolver<
       if (caller instanceof Response) return caller;
       user = caller;
     }
-    const body = await parseBody(declaration, request);
-    if (body instanceof Response) return body;
+    const input = await parseRequest(declaration, request);
+    if (input instanceof Response) return input;
     const response = await resolver({
       request,
       params: params as MockCall<E>['params'],
       user: user as MockCall<E>['user'],
-      body: body.body as ParsedBody<E>,
+      body: input.body as ParsedBody<E>,
+      query: input.query as ParsedQuery<E>,
     });
     await checkAnswer(declaration, response);
     return response;
