@@ -1,6 +1,7 @@
 import { endpointsOf } from '../endpoint';
 import { activityRoutes, alarmRoutes } from './activity';
 import { authRoutes, userRoutes } from './auth';
+import { githubRoutes } from './github';
 
 /**
  * The route table: every endpoint of the API, declared once. The server registers its routes from it,
@@ -11,6 +12,7 @@ export const routeTable = {
   users: userRoutes,
   activity: activityRoutes,
   alarms: alarmRoutes,
+  github: githubRoutes,
 };
 
 export const allEndpoints = endpointsOf(routeTable);
