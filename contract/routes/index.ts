@@ -1,7 +1,9 @@
 import { endpointsOf } from '../endpoint';
 import { activityRoutes, alarmRoutes } from './activity';
+import { amiRoutes } from './ami';
 import { authRoutes, userRoutes } from './auth';
 import { githubRoutes } from './github';
+import { monitoringRoutes } from './monitoring';
 
 /**
  * The route table: every endpoint of the API, declared once. The server registers its routes from it,
@@ -13,6 +15,8 @@ export const routeTable = {
   activity: activityRoutes,
   alarms: alarmRoutes,
   github: githubRoutes,
+  monitoring: monitoringRoutes,
+  ami: amiRoutes,
 };
 
 export const allEndpoints = endpointsOf(routeTable);

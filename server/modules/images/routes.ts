@@ -1,42 +1,29 @@
-import {
-  amiCreateRequestSchema,
-  amiCreateResponseSchema,
-  amiDeleteResponseSchema,
-  amiIdParamsSchema,
-  amiListResponseSchema,
-} from '../../../contract/ami';
+import { amiRoutes } from '../../../contract/routes/ami';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
+import { handle } from '../../lib/route-table';
 import type { ActivityService } from '../activity/service';
 import type { ImagesService } from './service';
 
 export function registerImageRoutes(app: AppInstance, images: ImagesService, activity: ActivityService): void {
-  app.get('/api/ami/list', { config: { access: 'session' }, schema: { response: { 200: amiListResponseSchema } } }, async () => ({
+  handle(app, amiRoutes.list, async () => ({
     success: true as const,
     data: { amis: await images.list() },
   }));
 
-  app.post(
-    '/api/ami/create',
-    { config: { access: 'session' }, schema: { body: amiCreateRequestSchema, response: { 200: amiCreateResponseSchema } } },
-    async (request) => {
-      const created = await images.create(request.body);
-      await activity.record({
-        actor: sessionOf(request).user,
-        action: 'image.create',
-        target: { type: 'image', id: created.ami_id, label: request.body.name },
-        detail: { instance_id: request.body.instance_id, version: request.body.version },
-      });
-      return { success: true as const, message: `AMI creation initiated: ${created.ami_id}`, data: created };
-    },
-  );
+  handle(app, amiRoutes.create, async (request) => {
+    const created = await images.create(request.body);
+    await activity.record({
+      actor: sessionOf(request).user,
+      action: 'image.create',
+      target: { type: 'image', id: created.ami_id, label: request.body.name },
+      detail: { instance_id: request.body.instance_id, version: request.body.version },
+    });
+    return { success: true as const, message: `AMI creation initiated: ${created.ami_id}`, data: created };
+  });
 
-  app.delete(
-    '/api/ami/:ami_id',
-    { config: { access: 'session' }, schema: { params: amiIdParamsSchema, response: { 200: amiDeleteResponseSchema } } },
-    async (request) => {
-      await images.delete(request.params.ami_id);
-      await activity.record({ actor: sessionOf(request).user, action: 'image.delete', target: { type: 'image', id: request.params.ami_id } });
-      return { success: true as const, message: `AMI ${request.params.ami_id} deleted successfully` };
-    },
-  );
+  handle(app, amiRoutes.delete, async (request) => {
+    await images.delete(request.params.ami_id);
+    await activity.record({ actor: sessionOf(request).user, action: 'image.delete', target: { type: 'image', id: request.params.ami_id } });
+    return { success: true as const, message: `AMI ${request.params.ami_id} deleted successfully` };
+  });
 }
