@@ -2,6 +2,7 @@ import { endpointsOf } from '../endpoint';
 import { activityRoutes, alarmRoutes } from './activity';
 import { amiRoutes } from './ami';
 import { authRoutes, userRoutes } from './auth';
+import { configRoutes } from './config';
 import { githubRoutes } from './github';
 import { monitoringRoutes } from './monitoring';
 
@@ -17,6 +18,7 @@ export const routeTable = {
   github: githubRoutes,
   monitoring: monitoringRoutes,
   ami: amiRoutes,
+  config: configRoutes,
 };
 
 export const allEndpoints = endpointsOf(routeTable);
