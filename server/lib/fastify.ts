@@ -6,6 +6,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Access, Endpoint } from '../../contract/endpoint';
 import type { Selectable } from 'kysely';
 import type { UsersTable } from '../db/schema';
 
@@ -15,16 +16,14 @@ export interface AuthenticatedSession {
   user: Selectable<UsersTable>;
 }
 
-/**
- * Who may call a route. Every /api route must declare one: the app refuses to start otherwise.
- * `session-or-link`: a live session, or a signed link the route's handler verifies itself (media for a
- * <video> element, which cannot send a bearer header).
- */
-export type Access = 'public' | 'session' | 'superuser' | 'session-or-link';
+/** Who may call a route (contract/endpoint). Every /api route must declare one: the app refuses to start otherwise. */
+export type { Access };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** The route table's declaration the route was registered from (contract/routes). */
+    endpoint?: Endpoint;
     /**
      * The route still answers while the database is down, for a caller whose token carries a valid
      * signature (its session cannot be looked up then). Only for read-only reports about the outage.

@@ -1,5 +1,5 @@
-import type { FastifyRequest } from 'fastify';
-import type { AppInstance } from '../lib/fastify';
+import type { FastifyContextConfig, FastifyRequest } from 'fastify';
+import type { Access, AppInstance } from '../lib/fastify';
 import { forbidden, unauthorized } from '../lib/http-error';
 import { fromFlag } from '../db';
 import type { SessionService } from '../modules/auth/session-service';
@@ -11,6 +11,11 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
+/** The rule a route declares: its route-table declaration's, else its own config's (routes outside the table). */
+function accessOf(config: FastifyContextConfig | undefined): Access | undefined {
+  return config?.endpoint?.access ?? config?.access;
+}
+
 /**
  * Enforces each route's declared access before its body is even read, and refuses to register an
  * /api route that declares none, so a new route cannot ship without a rule.
@@ -18,12 +23,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
 export function registerAccessControl(app: AppInstance, sessions: SessionService): void {
   app.decorateRequest('auth', null);
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api') && !route.config?.access) {
+    if (route.url.startsWith('/api') && !accessOf(route.config)) {
       throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
     }
   });
   app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config?.access;
+    const access = accessOf(request.routeOptions.config);
     if (!access || access === 'public') return;
     const token = bearerToken(request);
     if (!token && access === 'session-or-link') return;

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import type { ErrorBody } from '../../contract/common';
+import { invalidRequestBody, type RequestIssue, type RequestPart } from '../../contract/validation';
 import type { AppInstance } from '../lib/fastify';
 import { HttpError } from '../lib/http-error';
 
@@ -29,37 +30,16 @@ function zodDetail(error: ZodError): string {
     .join('; ');
 }
 
-const VALIDATION_CONTEXTS: Record<string, string> = {
-  body: 'Request body is invalid',
-  querystring: 'Query string is invalid',
-  params: 'Path parameters are invalid',
-  headers: 'Request headers are invalid',
-};
-
 interface ValidationIssue {
   instancePath?: string;
   message?: string;
-  params?: { issue?: { path?: PropertyKey[]; message?: string } };
 }
 
-const issuePath = (issue: ValidationIssue) => issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') ?? '';
-
-/** zod says "Invalid input: expected string, received undefined" for a missing field. */
-function issueMessage(issue: ValidationIssue): string {
-  if (/received undefined$/.test(issue.message ?? '')) return 'Required';
-  return issue.message ?? 'Invalid value';
-}
-
-function validationDetail(issues: ValidationIssue[]): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => {
-      const path = issuePath(issue);
-      if (path && /received undefined$/.test(issue.message ?? '')) return `${path} is required`;
-      return path ? `${path}: ${issue.message}` : (issue.message ?? 'Invalid value');
-    })
-    .join('; ');
-}
+/** Fastify's form of a schema failure, as the contract's request issue. */
+const requestIssue = (issue: ValidationIssue): RequestIssue => ({
+  path: issue.instancePath?.replace(/^\//, '').replaceAll('/', '.') ?? '',
+  message: issue.message ?? 'Invalid value',
+});
 
 export function isDatabaseDown(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
@@ -79,13 +59,8 @@ export function registerErrorHandling(app: AppInstance): void {
       return reply.code(400).send(errorBody(zodDetail(error), fields));
     }
     if (error.validation) {
-      const where = VALIDATION_CONTEXTS[error.validationContext ?? ''] ?? 'Request is invalid';
-      const issues = error.validation as ValidationIssue[];
-      const fields =
-        error.validationContext === 'body'
-          ? fieldMessages(issues.map((issue) => ({ path: issuePath(issue), message: issueMessage(issue) })))
-          : undefined;
-      return reply.code(400).send(errorBody(`${where}: ${validationDetail(issues)}`, fields));
+      const issues = (error.validation as ValidationIssue[]).map(requestIssue);
+      return reply.code(400).send(invalidRequestBody(error.validationContext as RequestPart | undefined, issues));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody('Request body is too large'));
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ActivityEntry, ActivityListResponse } from '../../contract/activity';
-import { api } from './client';
+import type { ActivityEntry } from '../../contract/activity';
+import { activityRoutes } from '../../contract/routes/activity';
+import { call } from './endpoint';
 
 /** GET /api/activity?limit= — the activity log, newest first. */
 export const activityQueryKey = ['activity'] as const;
@@ -9,8 +10,7 @@ export const activityQueryKey = ['activity'] as const;
 export const ACTIVITY_POLL_MS = 30_000;
 
 export async function getActivity(limit: number): Promise<ActivityEntry[]> {
-  const response = await api.get<ActivityListResponse>('/api/activity', { params: { limit } });
-  return response.data.data.entries;
+  return (await call(activityRoutes.list, { query: { limit } })).data.entries;
 }
 
 export const activityQueryOptions = (limit: number) =>

@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AcknowledgeAlarmResponse, Alarm, AlarmsResponse, ListedAlarm } from '../../contract/alarms';
-import { api } from './client';
+import type { Alarm, ListedAlarm } from '../../contract/alarms';
+import { alarmRoutes } from '../../contract/routes/activity';
+import { call } from './endpoint';
 
 export type AlarmsStatus = 'open' | 'all';
 
@@ -11,8 +12,7 @@ export const alarmsQueryKey = ['alarms'] as const;
 export const ALARMS_POLL_MS = 30_000;
 
 export async function getAlarms(status: AlarmsStatus): Promise<ListedAlarm[]> {
-  const response = await api.get<AlarmsResponse>('/api/alarms', { params: { status } });
-  return response.data.data.alarms;
+  return (await call(alarmRoutes.list, { query: { status } })).data.alarms;
 }
 
 export const alarmsQueryOptions = (status: AlarmsStatus) =>
@@ -23,8 +23,7 @@ export function useAlarms(status: AlarmsStatus) {
 }
 
 export async function acknowledgeAlarm(id: string): Promise<Alarm> {
-  const response = await api.post<AcknowledgeAlarmResponse>(`/api/alarms/${encodeURIComponent(id)}/acknowledge`);
-  return response.data.data;
+  return (await call(alarmRoutes.acknowledge, { params: { id } })).data;
 }
 
 export function useAcknowledgeAlarm() {

@@ -1,6 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Ami, AmiCreateRequest, AmiCreateResponse, AmiDeleteResponse, AmiListResponse } from '../../contract/ami';
-import { api, errorDetail, hasResponse } from './client';
+import type { Ami, AmiCreateRequest, AmiCreateResponse, AmiDeleteResponse } from '../../contract/ami';
+import { amiRoutes } from '../../contract/routes/ami';
+import { errorDetail, hasResponse } from './client';
+import { call } from './endpoint';
 
 /** The AMI Manager's messages (SPEC.md section 8, AMI). */
 export const AMI_MESSAGES = {
@@ -20,8 +22,7 @@ export const AMI_REFETCH_AFTER_CREATE_MS = 2000;
 export const amisQueryKey = ['amis'] as const;
 
 export async function getAmis(): Promise<Ami[]> {
-  const response = await api.get<AmiListResponse>('/api/ami/list');
-  return response.data.data.amis;
+  return (await call(amiRoutes.list)).data.amis;
 }
 
 /** While an image is being written (pending) the list is read again every 5 s, so it turns available by itself. */
@@ -55,13 +56,11 @@ export function amiDeleteErrorMessage(error: unknown): string {
 }
 
 export async function createAmi(body: AmiCreateRequest): Promise<AmiCreateResponse['data']> {
-  const response = await api.post<AmiCreateResponse>('/api/ami/create', body);
-  return response.data.data;
+  return (await call(amiRoutes.create, { body })).data;
 }
 
 export async function deleteAmi(amiId: string): Promise<AmiDeleteResponse> {
-  const response = await api.delete<AmiDeleteResponse>(`/api/ami/${encodeURIComponent(amiId)}`);
-  return response.data;
+  return call(amiRoutes.delete, { params: { ami_id: amiId } });
 }
 
 /** The image is written in the background: the list is read again 2 s after the server accepted the request. */

@@ -1,16 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import type {
-  ChangePasswordRequest,
-  FirstRunResponse,
-  LoginRequest,
-  LoginResponse,
-  User,
-  UserCreateRequest,
-  UserResponse,
-  VerifyTokenResponse,
-} from '../../contract/auth';
+import type { ChangePasswordRequest, LoginRequest, LoginResponse, User, UserCreateRequest } from '../../contract/auth';
 import type { MessageBody } from '../../contract/common';
-import { api, errorDetail, hasResponse, isNetworkError } from './client';
+import { authRoutes } from '../../contract/routes/auth';
+import { errorDetail, hasResponse, isNetworkError } from './client';
+import { call } from './endpoint';
 
 export const LOGIN_FAILED = 'Login failed';
 export const LOGIN_NETWORK_ERROR = 'Network error: Unable to connect to server';
@@ -21,8 +14,7 @@ export const CHANGE_PASSWORD_ERROR = 'An error occurred';
 export const PASSWORD_CHANGE_FAILED = 'Password change failed';
 
 export async function login(body: LoginRequest): Promise<LoginResponse> {
-  const response = await api.post<LoginResponse>('/api/auth/login', body);
-  return response.data;
+  return call(authRoutes.login, { body });
 }
 
 /** The login page's message for a failed sign-in (SPEC.md section 8). */
@@ -33,24 +25,23 @@ export function loginErrorMessage(error: unknown): string {
 
 /** Whether the first-run password file still exists on the server (public; a yes or no only). */
 export async function initialPasswordFileExists(): Promise<boolean> {
-  const response = await api.get<FirstRunResponse>('/api/auth/first-run');
-  return response.data.data.initial_password_file;
+  return (await call(authRoutes.firstRun)).data.initial_password_file;
 }
 
 export async function verifyToken(): Promise<User> {
-  const response = await api.get<VerifyTokenResponse>('/api/auth/verify-token');
-  if (!response.data?.valid || !response.data.user) throw new Error('Token is not valid');
-  return response.data.user;
+  const answer = await call(authRoutes.verifyToken);
+  if (!answer?.valid || !answer.user) throw new Error('Token is not valid');
+  return answer.user;
 }
 
 export async function logout(): Promise<void> {
-  await api.post('/api/auth/logout');
+  await call(authRoutes.logout);
 }
 
 export async function changePassword(body: ChangePasswordRequest): Promise<MessageBody> {
-  const response = await api.post<MessageBody>('/api/auth/change-password', body);
-  if (response.data?.success !== true) throw new Error(PASSWORD_CHANGE_FAILED);
-  return response.data;
+  const answer = await call(authRoutes.changePassword, { body });
+  if (answer?.success !== true) throw new Error(PASSWORD_CHANGE_FAILED);
+  return answer;
 }
 
 /** The Change Password page's message: the server's detail, else "Failed to change password", else "An error occurred". */
@@ -66,8 +57,7 @@ export function useChangePassword() {
 }
 
 export async function register(body: UserCreateRequest): Promise<User> {
-  const response = await api.post<UserResponse>('/api/auth/register', body);
-  return response.data.data;
+  return (await call(authRoutes.register, { body })).data;
 }
 
 /** Register's message for a failed call: the server's detail, else "Registration failed". */

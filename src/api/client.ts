@@ -1,5 +1,6 @@
 import axios, { isAxiosError, isCancel } from 'axios';
 import type { ErrorBody } from '../../contract/common';
+import { authRoutes } from '../../contract/routes/auth';
 import { getToken, notifyUnauthorized } from './token';
 
 /**
@@ -15,7 +16,7 @@ api.interceptors.request.use((config) => {
 });
 
 /** Calls whose 401 is an answer in itself rather than a sign that the session died. */
-const SESSION_PROBES = ['/api/auth/login', '/api/auth/verify-token', '/api/auth/logout'];
+const SESSION_PROBES = [authRoutes.login, authRoutes.verifyToken, authRoutes.logout].map((probe) => probe.path);
 
 const answerListeners = new Set<() => void>();
 

@@ -10,17 +10,14 @@ import type {
   MosqueCreateRequest,
   MosqueUpdateRequest,
   PrayerTimeRecord,
-  coordinatesListResponseSchema,
-  extractResponseSchema,
-  generateResponseSchema,
-  geocodeResponseSchema,
   mosqueDeletedResponseSchema,
   mosqueResponseSchema,
   mosquesListResponseSchema,
   newMosqueIdResponseSchema,
-  prayerTimesResponseSchema,
 } from '../../contract/config';
+import { configRoutes } from '../../contract/routes/config';
 import { api, apiErrorMessage } from './client';
+import { call } from './endpoint';
 
 /** The Config Generator's messages (SPEC.md section 8, Mosques). */
 export const MOSQUE_MESSAGES = {
@@ -65,8 +62,7 @@ export function useMosques() {
 }
 
 export async function getCoordinates(): Promise<CoordinatesRecord[]> {
-  const response = await api.get<Body<typeof coordinatesListResponseSchema>>('/api/config/coordinates');
-  return response.data.data.coordinates;
+  return (await call(configRoutes.coordinates)).data.coordinates;
 }
 
 export const coordinatesQueryOptions = () => queryOptions({ queryKey: coordinatesQueryKey, queryFn: getCoordinates });
@@ -76,8 +72,7 @@ export function useCoordinates() {
 }
 
 export async function getPrayerTimes(): Promise<PrayerTimeRecord[]> {
-  const response = await api.get<Body<typeof prayerTimesResponseSchema>>('/api/config/prayer-times');
-  return response.data.data.prayer_times;
+  return (await call(configRoutes.prayerTimes)).data.prayer_times;
 }
 
 export const prayerTimesQueryOptions = () => queryOptions({ queryKey: prayerTimesQueryKey, queryFn: getPrayerTimes });
@@ -136,12 +131,10 @@ export const useDeleteMosque = () => useConfigMutation(deleteMosque);
  * link and saves nothing: the coordinates are saved with the form (an edit can still be cancelled).
  */
 export async function extractCoordinates(googleMapsUrl: string): Promise<ExtractionResult> {
-  const response = await api.post<Body<typeof extractResponseSchema>>('/api/config/coordinates/extract', {
-    mosque_ids: [],
-    force_refresh: true,
-    urls: [{ mosque_id: null, google_maps_url: googleMapsUrl }],
+  const answer = await call(configRoutes.extract, {
+    body: { mosque_ids: [], force_refresh: true, urls: [{ mosque_id: null, google_maps_url: googleMapsUrl }] },
   });
-  const [result] = response.data.data.extraction_results;
+  const [result] = answer.data.extraction_results;
   if (!result) throw new Error('No extraction result');
   return result;
 }
@@ -151,8 +144,7 @@ export function useExtractCoordinates() {
 }
 
 export async function geocode(coordinates: { latitude: number; longitude: number }): Promise<GeocodeResult> {
-  const response = await api.post<Body<typeof geocodeResponseSchema>>('/api/config/geocode', coordinates);
-  return response.data.data;
+  return (await call(configRoutes.geocode, { body: coordinates })).data;
 }
 
 export function useGeocode() {
@@ -162,8 +154,7 @@ export function useGeocode() {
 /* ---------------------------------------------------------------- recording configurations */
 
 export async function generateConfigs(body: GenerateRequest): Promise<GenerateResult> {
-  const response = await api.post<Body<typeof generateResponseSchema>>('/api/config/generate', body);
-  return response.data.data;
+  return (await call(configRoutes.generate, { body })).data;
 }
 
 export function useGenerateConfigs() {

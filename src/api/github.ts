@@ -1,12 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  GithubConfigureRequest,
-  GithubConfigureResponse,
-  GithubStatus,
-  GithubValidateRequest,
-  GithubValidationResult,
-} from '../../contract/github';
-import { api } from './client';
+import type { GithubConfigureRequest, GithubConfigureResponse, GithubStatus, GithubValidateRequest, GithubValidationResult } from '../../contract/github';
+import { githubRoutes } from '../../contract/routes/github';
+import { call } from './endpoint';
 
 /** Messages of SPEC.md section 8, Repository access. */
 export const GITHUB_MESSAGES = {
@@ -18,23 +13,16 @@ export const GITHUB_MESSAGES = {
   configured: 'GitHub configuration saved successfully',
 } as const;
 
-export const GITHUB_STATUS_URL = '/api/github/status';
+export const GITHUB_STATUS_URL = githubRoutes.status.path;
 export const githubStatusQueryKey = ['github', 'status'] as const;
 
-interface Envelope<T> {
-  success: true;
-  data: T;
-}
-
 export async function getGithubStatus(): Promise<GithubStatus> {
-  const response = await api.get<Envelope<GithubStatus>>(GITHUB_STATUS_URL);
-  return response.data.data;
+  return (await call(githubRoutes.status)).data;
 }
 
 /** The status call's whole body, as the server sent it (View Raw Status). */
 export async function getGithubRawStatus(): Promise<unknown> {
-  const response = await api.get<unknown>(GITHUB_STATUS_URL);
-  return response.data;
+  return call(githubRoutes.status);
 }
 
 export const githubStatusQueryOptions = () => queryOptions({ queryKey: githubStatusQueryKey, queryFn: getGithubStatus });
@@ -45,13 +33,11 @@ export function useGithubStatus() {
 
 /** With an empty body the server checks the saved configuration (and records the check). */
 export async function validateGithub(body?: GithubValidateRequest): Promise<GithubValidationResult> {
-  const response = await api.post<Envelope<GithubValidationResult>>('/api/github/validate', body ?? {});
-  return response.data.data;
+  return (await call(githubRoutes.validate, { body: body ?? {} })).data;
 }
 
 export async function configureGithub(body: GithubConfigureRequest): Promise<GithubConfigureResponse['data']> {
-  const response = await api.post<GithubConfigureResponse>('/api/github/configure', body);
-  return response.data.data;
+  return (await call(githubRoutes.configure, { body })).data;
 }
 
 export function useValidateGithub() {

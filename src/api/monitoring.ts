@@ -5,7 +5,8 @@ import {
   type SystemHealth,
   type SystemMetrics,
 } from '../../contract/monitoring';
-import { api } from './client';
+import { monitoringRoutes } from '../../contract/routes/monitoring';
+import { call } from './endpoint';
 
 /*
  * GET /api/monitoring/system, /metrics and /recordings (SPEC.md section 7, Monitoring), each polled every 30 s.
@@ -18,24 +19,16 @@ export const monitoringQueryKeys = {
   recordings: ['monitoring', 'recordings'] as const,
 };
 
-interface Envelope<T> {
-  success: true;
-  data: T;
-}
-
 export async function getSystemHealth(): Promise<SystemHealth> {
-  const response = await api.get<Envelope<SystemHealth>>('/api/monitoring/system');
-  return response.data.data;
+  return (await call(monitoringRoutes.system)).data;
 }
 
 export async function getSystemMetrics(): Promise<SystemMetrics> {
-  const response = await api.get<Envelope<SystemMetrics>>('/api/monitoring/metrics');
-  return response.data.data;
+  return (await call(monitoringRoutes.metrics)).data;
 }
 
 export async function getRecordingStats(): Promise<RecordingStats> {
-  const response = await api.get<Envelope<RecordingStats>>('/api/monitoring/recordings');
-  return response.data.data;
+  return (await call(monitoringRoutes.recordings)).data;
 }
 
 export const systemHealthQueryOptions = () =>

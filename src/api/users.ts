@@ -1,12 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { User, UserCreateRequest, UserResponse, UsersListResponse, UserUpdateRequest } from '../../contract/auth';
-import { api } from './client';
+import type { User, UserCreateRequest, UserUpdateRequest } from '../../contract/auth';
+import { userRoutes } from '../../contract/routes/auth';
+import { call } from './endpoint';
 
 export const usersQueryKey = ['users'] as const;
 
 export async function getUsers(): Promise<User[]> {
-  const response = await api.get<UsersListResponse>('/api/auth/users');
-  return response.data.users;
+  return (await call(userRoutes.list)).users;
 }
 
 export const usersQueryOptions = () => queryOptions({ queryKey: usersQueryKey, queryFn: getUsers });
@@ -16,13 +16,11 @@ export function useUsers() {
 }
 
 export async function createUser(body: UserCreateRequest): Promise<User> {
-  const response = await api.post<UserResponse>('/api/auth/users', body);
-  return response.data.data;
+  return (await call(userRoutes.create, { body })).data;
 }
 
 export async function updateUser({ id, body }: { id: number; body: UserUpdateRequest }): Promise<User> {
-  const response = await api.put<UserResponse>(`/api/auth/users/${id}`, body);
-  return response.data.data;
+  return (await call(userRoutes.update, { params: { id }, body })).data;
 }
 
 export function useCreateUser() {

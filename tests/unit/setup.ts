@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
+import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
 import { server } from './support/server';
 
@@ -16,6 +17,8 @@ afterEach(() => {
   server.resetHandlers();
   resetStore();
   localStorage.clear();
+  // A mock that answered outside its endpoint's declaration (status or response schema) fails the test.
+  expect(takeContractViolations(), 'mock answers that break contract/routes').toEqual([]);
 });
 
 afterAll(() => server.close());

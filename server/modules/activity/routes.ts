@@ -1,15 +1,12 @@
-import { activityListQuerySchema, activityListResponseSchema } from '../../../contract/activity';
+import { activityRoutes } from '../../../contract/routes/activity';
 import { fromFlag } from '../../db';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
+import { handle } from '../../lib/route-table';
 import type { ActivityService } from './service';
 
 export function registerActivityRoutes(app: AppInstance, activity: ActivityService): void {
-  app.get(
-    '/api/activity',
-    { config: { access: 'session' }, schema: { querystring: activityListQuerySchema, response: { 200: activityListResponseSchema } } },
-    async (request) => ({
-      success: true as const,
-      data: { entries: await activity.latest(request.query.limit, request.query.before, { superuser: fromFlag(sessionOf(request).user.is_superuser) }) },
-    }),
-  );
+  handle(app, activityRoutes.list, async (request) => ({
+    success: true as const,
+    data: { entries: await activity.latest(request.query.limit, request.query.before, { superuser: fromFlag(sessionOf(request).user.is_superuser) }) },
+  }));
 }

@@ -10,13 +10,14 @@ import {
   type GithubValidationResult,
   type RepositoryRef,
 } from '../../../contract/github';
+import { buildGithubStatus, firstFailure, summarizeCheck, type GithubSavedConfig, type GithubStoredCheck } from '../../../contract/github-status';
 import type { Clock } from '../../lib/clock';
 import { DecryptionError, type SecretBox } from '../../lib/crypto';
 import { HttpError, badRequest, conflict, forbidden } from '../../lib/http-error';
 import type { ActivityActor, ActivityService } from '../activity/service';
 import type { GithubApi } from './github-api';
 import type { SettingsRepository } from './settings-repository';
-import { firstFailure, validateGithubAccess } from './validator';
+import { validateGithubAccess } from './validator';
 
 const KEY_TOKEN = 'github.pat';
 const KEY_CONFIG = 'github.config';
@@ -27,23 +28,8 @@ const TOKEN_CONTEXT = `settings:${KEY_TOKEN}`;
 const STATUS_RECHECK_MS = 5 * 60_000;
 const UNDECRYPTABLE = "The saved GitHub token cannot be decrypted with this server's key (was SECRET_KEY or the key file changed?). Configure the token again.";
 
-interface StoredConfig {
-  repo_url: string;
-  github_user: string;
-  github_email: string;
-  configured_at: string;
-  configured_by: string | null;
-}
-
-interface StoredCheck {
-  checked_at: string;
-  /** The configuration this check was made for. */
-  configured_at: string;
-  ok: boolean;
-  message: string;
-  reason: GithubFailureReason | null;
-  repository_info: GithubStatus['repository_info'];
-}
+type StoredConfig = GithubSavedConfig;
+type StoredCheck = GithubStoredCheck;
 
 export interface GithubDeps {
   settings: SettingsRepository;
@@ -65,20 +51,6 @@ function statusFor(reason: GithubFailureReason | null): number {
 const sameRepository = (a: RepositoryRef, b: RepositoryRef) =>
   [a.host, a.owner, a.repo].join('/').toLowerCase() === [b.host, b.owner, b.repo].join('/').toLowerCase();
 
-function summarize(result: GithubValidationResult, configuredAt: string, ref: RepositoryRef): StoredCheck {
-  const repo = result.repository_info;
-  return {
-    checked_at: result.checked_at,
-    configured_at: configuredAt,
-    ok: result.overall_status === 'success',
-    message: firstFailure(result) ?? result.checks.permissions.message,
-    reason: result.reason,
-    repository_info: repo
-      ? { name: repo.full_name.split('/')[1] ?? ref.repo, owner: repo.full_name.split('/')[0] ?? ref.owner, full_name: repo.full_name, private: repo.private, default_branch: repo.default_branch }
-      : null,
-  };
-}
-
 /**
  * Repository access: the token is sealed with AES-256-GCM before it is stored and is opened only to
  * call GitHub; no response and no log line ever carries it. Configure saves only a token that passes
@@ -91,7 +63,7 @@ export class GithubService {
 
   async status(): Promise<GithubStatus> {
     const config = await this.loadConfig();
-    if (!config) return this.notConfigured();
+    if (!config) return buildGithubStatus(undefined, undefined, this.deps.api.apiUrl);
     let check = await this.loadJson<StoredCheck>(KEY_LAST_CHECK);
     const stale = !check || check.configured_at !== config.configured_at || this.deps.clock.now().getTime() - Date.parse(check.checked_at) >= STATUS_RECHECK_MS;
     if (stale) {
@@ -101,7 +73,7 @@ export class GithubService {
       await this.recheck;
       check = await this.loadJson<StoredCheck>(KEY_LAST_CHECK);
     }
-    return this.buildStatus(config, check);
+    return buildGithubStatus(config, check, this.deps.api.apiUrl);
   }
 
   /**
@@ -118,7 +90,7 @@ export class GithubService {
       throw forbidden('Only a superuser may validate a repository other than the saved one');
     }
     const result = await validateGithubAccess(this.deps.api, token, ref, this.deps.clock);
-    if (config && !input?.github_pat && !input?.github_repo_url) await this.saveCheck(summarize(result, config.configured_at, ref));
+    if (config && !input?.github_pat && !input?.github_repo_url) await this.saveCheck(summarizeCheck(result, config.configured_at, ref));
     return result;
   }
 
@@ -136,7 +108,7 @@ export class GithubService {
       configured_at: now,
       configured_by: actor.username,
     };
-    const check = summarize(validation, now, ref);
+    const check = summarizeCheck(validation, now, ref);
     await this.deps.settings.putAll(
       {
         [KEY_TOKEN]: this.deps.box.seal(input.github_pat, TOKEN_CONTEXT),
@@ -152,7 +124,7 @@ export class GithubService {
       target: { type: 'repository', id: validation.repository_info?.full_name ?? `${ref.owner}/${ref.repo}` },
       detail: { repo_url: config.repo_url, github_user: config.github_user, github_email: config.github_email, api_url: this.deps.api.apiUrl },
     });
-    return { message: 'GitHub configuration saved successfully', status: this.buildStatus(config, check), validation };
+    return { message: 'GitHub configuration saved successfully', status: buildGithubStatus(config, check, this.deps.api.apiUrl), validation };
   }
 
   /** The saved token, for modules that push to the repository. Throws a 409 when it cannot be opened. */
@@ -175,45 +147,12 @@ export class GithubService {
     let check: StoredCheck;
     try {
       const token = await this.openToken();
-      check = summarize(await validateGithubAccess(this.deps.api, token, ref, this.deps.clock), config.configured_at, ref);
+      check = summarizeCheck(await validateGithubAccess(this.deps.api, token, ref, this.deps.clock), config.configured_at, ref);
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
       check = { checked_at: this.deps.clock.now().toISOString(), configured_at: config.configured_at, ok: false, message: error.message, reason: null, repository_info: null };
     }
     await this.saveCheck(check);
-  }
-
-  private buildStatus(config: StoredConfig, check: StoredCheck | undefined): GithubStatus {
-    const access: GithubStatus['github_access'] = check
-      ? { status: check.ok ? 'connected' : 'error', message: check.message, reason: check.reason }
-      : { status: 'not_checked', message: null, reason: null };
-    return {
-      configuration: {
-        status: 'configured',
-        pat_configured: true,
-        repo_url: config.repo_url,
-        github_user: config.github_user,
-        github_email: config.github_email,
-        configured_at: config.configured_at,
-        configured_by: config.configured_by,
-      },
-      github_access: access,
-      overall_status: check?.ok ? 'healthy' : 'unhealthy',
-      repository_info: check?.repository_info ?? null,
-      last_checked: check?.checked_at ?? null,
-      api_url: this.deps.api.apiUrl,
-    };
-  }
-
-  private notConfigured(): GithubStatus {
-    return {
-      configuration: { status: 'not_configured', pat_configured: false, repo_url: null, github_user: null, github_email: null, configured_at: null, configured_by: null },
-      github_access: { status: 'not_checked', message: null, reason: null },
-      overall_status: 'not_configured',
-      repository_info: null,
-      last_checked: null,
-      api_url: this.deps.api.apiUrl,
-    };
   }
 
   private ref(url: string): RepositoryRef {

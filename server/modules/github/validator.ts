@@ -104,7 +104,3 @@ export async function validateGithubAccess(api: GithubApi, token: string, ref: R
   return result;
 }
 
-/** The first failed check's message: what to tell the operator in one line. */
-export function firstFailure(result: GithubValidationResult): string | undefined {
-  return [result.checks.github_api, result.checks.repository_access, result.checks.permissions].find((c) => c.status === 'error')?.message;
-}

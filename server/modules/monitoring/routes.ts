@@ -1,10 +1,7 @@
 import crypto from 'node:crypto';
-import {
-  recordingStatsResponseSchema,
-  systemHealthResponseSchema,
-  systemMetricsResponseSchema,
-} from '../../../contract/monitoring';
+import { monitoringRoutes } from '../../../contract/routes/monitoring';
 import type { AppInstance } from '../../lib/fastify';
+import { handle } from '../../lib/route-table';
 import { HttpError } from '../../lib/http-error';
 import { bearerToken } from '../../plugins/access';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus';
@@ -30,22 +27,9 @@ const digest = (text: string) => crypto.createHash('sha256').update(text, 'utf8'
 export function registerMonitoringRoutes(app: AppInstance, deps: { monitoring: MonitoringService; metricsToken: string | undefined }): void {
   const { monitoring, metricsToken } = deps;
 
-  // A health report that failed with the database would hide the one thing it must tell: the database is down.
-  app.get('/api/monitoring/system', { config: { access: 'session', answersDuringDatabaseOutage: true }, schema: { response: { 200: systemHealthResponseSchema } } }, async () => ({
-    success: true as const,
-    data: await monitoring.system(),
-  }));
-
-  app.get('/api/monitoring/metrics', { config: { access: 'session' }, schema: { response: { 200: systemMetricsResponseSchema } } }, async () => ({
-    success: true as const,
-    data: await monitoring.metrics(),
-  }));
-
-  app.get(
-    '/api/monitoring/recordings',
-    { config: { access: 'session' }, schema: { response: { 200: recordingStatsResponseSchema } } },
-    async () => ({ success: true as const, data: await monitoring.recordings() }),
-  );
+  handle(app, monitoringRoutes.system, async () => ({ success: true as const, data: await monitoring.system() }));
+  handle(app, monitoringRoutes.metrics, async () => ({ success: true as const, data: await monitoring.metrics() }));
+  handle(app, monitoringRoutes.recordings, async () => ({ success: true as const, data: await monitoring.recordings() }));
 
   // Prometheus scrape endpoint: absent (404) unless METRICS_TOKEN is set; then that bearer token is required.
   if (!metricsToken) return;

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { User, UserCreateRequest, UserUpdateRequest } from '../../../contract/auth';
 import { INITIAL_PASSWORD_FILE, userCreateRequestSchema } from '../../../contract/auth';
+import { accountUpdateEffects, accountUpdateRefusal, LAST_SUPERUSER_MESSAGE } from '../../../contract/account-rules';
 import type { Clock } from '../../lib/clock';
-import { badRequest, conflict, notFound } from '../../lib/http-error';
+import { conflict, HttpError, notFound } from '../../lib/http-error';
 import { fromFlag, toFlag } from '../../db';
 import type { UsersTable } from '../../db/schema';
 import type { Updateable } from 'kysely';
@@ -15,8 +16,6 @@ import type { UsersRepository } from './repository';
 import { toUser, type UserRow } from './user';
 import { usernameKey, usernameSkeleton } from './username-key';
 
-export const SELF_DEACTIVATION_MESSAGE = 'Cannot deactivate your own account';
-export const LAST_SUPERUSER_MESSAGE = 'The last active superuser cannot be demoted or deactivated';
 
 /** Ends a user's sessions when the account is deactivated or its password reset (the auth module does it). */
 export interface UserSessions {
@@ -90,10 +89,11 @@ export class UsersService {
   /** `actor` is the superuser making the change, by their session (which survives a reset of their own password). */
   async update(id: number, changes: UserUpdateRequest, actor: { user: ActivityActor & { id: number }; sessionId: string }): Promise<User> {
     const current = await this.findRowById(id);
-    const deactivating = changes.is_active === false && fromFlag(current.is_active);
-    if (deactivating && id === actor.user.id) throw badRequest(SELF_DEACTIVATION_MESSAGE);
-    const losesSuperuser = fromFlag(current.is_superuser) && fromFlag(current.is_active) && (changes.is_superuser === false || deactivating);
-    if (losesSuperuser && (await this.repository.countOtherActiveSuperusers(id)) === 0) throw conflict(LAST_SUPERUSER_MESSAGE);
+    const effects = accountUpdateEffects({ is_active: fromFlag(current.is_active), is_superuser: fromFlag(current.is_superuser) }, changes);
+    const { deactivating, losesSuperuser } = effects;
+    const otherSuperusers = losesSuperuser ? await this.repository.countOtherActiveSuperusers(id) : 1;
+    const refusal = accountUpdateRefusal(effects, id === actor.user.id, otherSuperusers);
+    if (refusal) throw new HttpError(refusal.status, refusal.message);
 
     const values: Updateable<UsersTable> = { updated_at: this.clock.now().toISOString() };
     if (changes.email !== undefined) values.email = changes.email;

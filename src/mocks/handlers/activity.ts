@@ -1,13 +1,7 @@
-import { http, HttpResponse } from 'msw';
-import {
-  ACTIVITY_DEFAULT_LIMIT,
-  ACTIVITY_MAX_LIMIT,
-  describeActivity,
-  type ActivityAction,
-  type ActivityEntry,
-  type ActivityListResponse,
-} from '../../../contract/activity';
-import { authorize, errorResponse } from '../http';
+import { HttpResponse } from 'msw';
+import { describeActivity, type ActivityAction, type ActivityEntry } from '../../../contract/activity';
+import { activityRoutes } from '../../../contract/routes/activity';
+import { mock } from '../endpoint';
 import { store, type MockStore } from '../store';
 
 /** The activity log of the mocks. It lives beside the shared store and is renewed with it (resetStore()). */
@@ -65,14 +59,8 @@ export function recordMockActivity(
 }
 
 export const activityHandlers = [
-  http.get('/api/activity', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const url = new URL(request.url);
-    const limit = Number(url.searchParams.get('limit') ?? ACTIVITY_DEFAULT_LIMIT);
-    const before = url.searchParams.get('before');
-    if (!Number.isInteger(limit) || limit < 1 || limit > ACTIVITY_MAX_LIMIT) return errorResponse(400, `limit must be between 1 and ${ACTIVITY_MAX_LIMIT}`);
-    const newestFirst = [...activityMock().entries].reverse().filter((entry) => !before || entry.id < Number(before));
-    return HttpResponse.json<ActivityListResponse>({ success: true, data: { entries: newestFirst.slice(0, limit) } });
+  mock(activityRoutes.list, ({ query: { limit, before } }) => {
+    const newestFirst = [...activityMock().entries].reverse().filter((entry) => before === undefined || entry.id < before);
+    return HttpResponse.json({ success: true, data: { entries: newestFirst.slice(0, limit) } });
   }),
 ];

@@ -1,13 +1,8 @@
-import { http, HttpResponse } from 'msw';
-import {
-  acknowledgeAlarmResponseSchema,
-  alarmIdParamsSchema,
-  alarmsQuerySchema,
-  type AcknowledgeAlarmResponse,
-  type AlarmsResponse,
-  type ListedAlarm,
-} from '../../../contract/alarms';
-import { authorize, errorResponse } from '../http';
+import { HttpResponse } from 'msw';
+import { acknowledgeAlarmResponseSchema, type ListedAlarm } from '../../../contract/alarms';
+import { alarmRoutes } from '../../../contract/routes/activity';
+import { mock } from '../endpoint';
+import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 
 /** The alarms of the mocks, newest first; renewed with the store (resetStore()). */
@@ -63,23 +58,16 @@ export function raiseMockAlarm(fields: Partial<ListedAlarm> & Pick<ListedAlarm, 
 }
 
 export const alarmHandlers = [
-  http.get('/api/alarms', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const query = alarmsQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-    if (!query.success) return errorResponse(400, query.error.issues[0]?.message ?? 'Invalid query');
-    const alarms = alarmsMock().filter((alarm) => query.data.status === 'all' || alarm.resolved_at === null);
-    return HttpResponse.json<AlarmsResponse>({ success: true, data: { alarms: alarms.slice(0, query.data.limit) } });
+  mock(alarmRoutes.list, ({ query }) => {
+    const alarms = alarmsMock().filter((alarm) => query.status === 'all' || alarm.resolved_at === null);
+    return HttpResponse.json({ success: true, data: { alarms: alarms.slice(0, query.limit) } });
   }),
 
-  http.post('/api/alarms/:id/acknowledge', ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const parsed = alarmIdParamsSchema.safeParse(params);
-    const alarm = parsed.success ? alarmsMock().find((a) => a.id === parsed.data.id) : undefined;
-    if (!alarm) return errorResponse(404, `Alarm ${String(params.id)} not found`);
-    if (!alarm.acknowledged_at) Object.assign(alarm, { acknowledged_at: nowIso(), acknowledged_by: actor.username });
+  mock(alarmRoutes.acknowledge, ({ params, user }) => {
+    const alarm = alarmsMock().find((candidate) => candidate.id === params.id);
+    if (!alarm) return errorResponse(404, `Alarm ${params.id} not found`);
+    if (!alarm.acknowledged_at) Object.assign(alarm, { acknowledged_at: nowIso(), acknowledged_by: user.username });
     // The answer carries the alarm without its deliveries, as the server's does (parsing drops them).
-    return HttpResponse.json<AcknowledgeAlarmResponse>(acknowledgeAlarmResponseSchema.parse({ success: true, message: 'Alarm acknowledged', data: alarm }));
+    return HttpResponse.json(acknowledgeAlarmResponseSchema.parse({ success: true, message: 'Alarm acknowledged', data: alarm }));
   }),
 ];

@@ -1,6 +1,8 @@
-import { http, HttpResponse } from 'msw';
-import { amiCreateRequestSchema, type Ami, type AmiCreateResponse, type AmiDeleteResponse, type AmiListResponse } from '../../../contract/ami';
-import { authorize, errorResponse, readJson } from '../http';
+import { HttpResponse } from 'msw';
+import type { Ami } from '../../../contract/ami';
+import { amiRoutes } from '../../../contract/routes/ami';
+import { mock } from '../endpoint';
+import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 
 /** How long a mock image stays pending before it is available, in `npm run dev:mock`. */
@@ -60,18 +62,9 @@ function withLatest(list: Ami[]): Ami[] {
 }
 
 export const amiHandlers = [
-  http.get('/api/ami/list', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    return HttpResponse.json<AmiListResponse>({ success: true, data: { amis: withLatest(mockAmis()) } });
-  }),
+  mock(amiRoutes.list, () => HttpResponse.json({ success: true, data: { amis: withLatest(mockAmis()) } })),
 
-  http.post('/api/ami/create', async ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const parsed = amiCreateRequestSchema.safeParse(await readJson(request));
-    if (!parsed.success) return errorResponse(400, parsed.error.issues[0]?.message ?? 'Invalid request');
-    const body = parsed.data;
+  mock(amiRoutes.create, ({ body }) => {
     const source = store.instances.find((i) => i.id === body.instance_id || i.instance_id === body.instance_id);
     if (!source) return errorResponse(404, `Instance ${body.instance_id} not found`);
     const now = nowIso();
@@ -91,21 +84,19 @@ export const amiHandlers = [
     setTimeout(() => {
       if (store === owner) Object.assign(ami, { state: 'available', size_gb: 1.2 });
     }, MOCK_IMAGE_WRITE_MS);
-    return HttpResponse.json<AmiCreateResponse>({
+    return HttpResponse.json({
       success: true,
       message: `AMI creation initiated: ${ami.ami_id}`,
       data: { ami_id: ami.ami_id, name: ami.name, state: ami.state },
     });
   }),
 
-  http.delete('/api/ami/:amiId', ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(amiRoutes.delete, ({ params }) => {
     const list = mockAmis();
-    const index = list.findIndex((ami) => ami.ami_id === params.amiId);
-    if (index < 0) return errorResponse(404, `AMI ${String(params.amiId)} not found`);
-    if (list[index].state === 'pending') return errorResponse(409, `AMI ${String(params.amiId)} is still pending and cannot be deleted yet`);
+    const index = list.findIndex((ami) => ami.ami_id === params.ami_id);
+    if (index < 0) return errorResponse(404, `AMI ${params.ami_id} not found`);
+    if (list[index].state === 'pending') return errorResponse(409, `AMI ${params.ami_id} is still pending and cannot be deleted yet`);
     list.splice(index, 1);
-    return HttpResponse.json<AmiDeleteResponse>({ success: true, message: `AMI ${String(params.amiId)} deleted successfully` });
+    return HttpResponse.json({ success: true, message: `AMI ${params.ami_id} deleted successfully` });
   }),
 ];

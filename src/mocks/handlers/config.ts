@@ -1,15 +1,14 @@
 import { http, HttpResponse } from 'msw';
 import type { z } from 'zod';
 import {
-  extractRequestSchema,
-  generateRequestSchema,
-  geocodeRequestSchema,
   mosqueCreateRequestSchema,
   mosqueUpdateRequestSchema,
   type CoordinatesRecord,
   type Mosque,
   type RecordingConfig,
 } from '../../../contract/config';
+import { configRoutes } from '../../../contract/routes/config';
+import { mock } from '../endpoint';
 import { authorize, errorResponse, readJson } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 import { geocodeAt, prayerTime, readLink, timeZoneAt } from './config-places';
@@ -186,9 +185,7 @@ export const configHandlers = [
     return HttpResponse.json({ success: true as const, message: `Mosque ${id} deleted successfully`, data: { mosque_id: id } });
   }),
 
-  http.get('/api/config/coordinates', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(configRoutes.coordinates, () => {
     const coordinates: CoordinatesRecord[] = mockMosques().flatMap((mosque) =>
       mosque.latitude !== null && mosque.longitude !== null
         ? [{ mosque_id: mosque.mosque_id, latitude: mosque.latitude, longitude: mosque.longitude, timezone: mosque.timezone, extraction_method: mosque.google_maps_url ? 'map_link' : 'manual' }]
@@ -197,35 +194,19 @@ export const configHandlers = [
     return HttpResponse.json({ success: true as const, data: { coordinates } });
   }),
 
-  http.post('/api/config/coordinates/extract', async ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const body = parse(extractRequestSchema, await readJson(request));
-    if (body instanceof Response) return body;
+  mock(configRoutes.extract, ({ body }) => {
     const extraction_results = body.urls.map((entry) => ({ ...readLink(entry.google_maps_url), mosque_id: entry.mosque_id || null }));
     return HttpResponse.json({ success: true as const, data: { extraction_results } });
   }),
 
-  http.post('/api/config/geocode', async ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const body = parse(geocodeRequestSchema, await readJson(request));
-    if (body instanceof Response) return body;
-    return HttpResponse.json({ success: true as const, data: geocodeAt(body.latitude, body.longitude) });
-  }),
+  mock(configRoutes.geocode, ({ body }) => HttpResponse.json({ success: true, data: geocodeAt(body.latitude, body.longitude) })),
 
-  http.get('/api/config/prayer-times', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(configRoutes.prayerTimes, () => {
     const prayer_times = mockMosques().flatMap((mosque) => prayerTime(mosque) ?? []);
     return HttpResponse.json({ success: true as const, data: { prayer_times } });
   }),
 
-  http.post('/api/config/generate', async ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const body = parse(generateRequestSchema, await readJson(request));
-    if (body instanceof Response) return body;
+  mock(configRoutes.generate, ({ body }) => {
     const missing = body.mosque_ids.filter((id) => !findMosque(id));
     if (missing.length > 0) return errorResponse(404, `Mosque${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')}`);
     const selected = body.mosque_ids.length > 0 ? mockMosques().filter((m) => body.mosque_ids.includes(m.mosque_id)) : mockMosques();

@@ -1,16 +1,16 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import {
   GITHUB_DEFAULT_EMAIL,
   GITHUB_DEFAULT_USER,
-  githubConfigureRequestSchema,
-  githubValidateRequestSchema,
   parseRepositoryUrl,
-  type GithubConfigureResponse,
   type GithubFailureReason,
   type GithubStatus,
   type GithubValidationResult,
 } from '../../../contract/github';
-import { authorize, errorResponse, readJson } from '../http';
+import { buildGithubStatus, firstFailure, summarizeCheck } from '../../../contract/github-status';
+import { githubRoutes } from '../../../contract/routes/github';
+import { mock } from '../endpoint';
+import { errorResponse } from '../http';
 import { store, type MockStore } from '../store';
 import { recordMockActivity } from './activity';
 
@@ -102,45 +102,11 @@ export function mockValidate(token: string, repoUrl: string): GithubValidationRe
   };
 }
 
-function firstFailure(result: GithubValidationResult): string | null {
-  const failed = Object.values(result.checks).find((check) => check.status === 'error');
-  return failed?.message ?? null;
-}
-
 export function mockGithubStatus(): GithubStatus {
   const { config, lastCheck } = githubMock();
-  if (!config) {
-    return {
-      configuration: { status: 'not_configured', pat_configured: false, repo_url: null, github_user: null, github_email: null, configured_at: null, configured_by: null },
-      github_access: { status: 'not_checked', message: null, reason: null },
-      overall_status: 'not_configured',
-      repository_info: null,
-      last_checked: null,
-      api_url: MOCK_GITHUB_API,
-    };
-  }
-  const ok = lastCheck?.overall_status === 'success';
-  const repo = lastCheck?.repository_info;
-  return {
-    configuration: {
-      status: 'configured',
-      pat_configured: true,
-      repo_url: config.repo_url,
-      github_user: config.github_user,
-      github_email: config.github_email,
-      configured_at: config.configured_at,
-      configured_by: config.configured_by,
-    },
-    github_access: lastCheck
-      ? { status: ok ? 'connected' : 'error', message: firstFailure(lastCheck) ?? lastCheck.checks.permissions.message, reason: lastCheck.reason }
-      : { status: 'not_checked', message: null, reason: null },
-    overall_status: ok ? 'healthy' : 'unhealthy',
-    repository_info: repo
-      ? { name: repo.full_name.split('/')[1], owner: repo.full_name.split('/')[0], full_name: repo.full_name, private: repo.private, default_branch: repo.default_branch }
-      : null,
-    last_checked: lastCheck?.checked_at ?? null,
-    api_url: MOCK_GITHUB_API,
-  };
+  const ref = config && parseRepositoryUrl(config.repo_url);
+  const check = config && lastCheck && ref ? summarizeCheck(lastCheck, config.configured_at, ref) : undefined;
+  return buildGithubStatus(config ?? undefined, check, MOCK_GITHUB_API);
 }
 
 /** Saves a configuration without a request (tests start from a configured state). */
@@ -158,32 +124,19 @@ export function configureMockGithub(repoUrl = 'https://github.com/capture-org/re
 }
 
 export const githubHandlers = [
-  http.get('/api/github/status', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    return HttpResponse.json({ success: true as const, data: mockGithubStatus() });
-  }),
+  mock(githubRoutes.status, () => HttpResponse.json({ success: true, data: mockGithubStatus() })),
 
-  http.post('/api/github/validate', async ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const parsed = githubValidateRequestSchema.safeParse(await readJson(request));
-    if (!parsed.success) return errorResponse(400, parsed.error.issues[0]?.message ?? 'Invalid request');
+  mock(githubRoutes.validate, ({ body }) => {
     const state = githubMock();
-    const token = parsed.data?.github_pat ?? state.config?.token;
-    const repoUrl = parsed.data?.github_repo_url ?? state.config?.repo_url;
+    const token = body?.github_pat ?? state.config?.token;
+    const repoUrl = body?.github_repo_url ?? state.config?.repo_url;
     if (!token || !repoUrl) return errorResponse(400, 'GitHub access is not configured: give a token and a repository URL');
     const result = mockValidate(token, repoUrl);
-    if (state.config && !parsed.data?.github_pat && !parsed.data?.github_repo_url) state.lastCheck = result;
-    return HttpResponse.json({ success: true as const, data: result });
+    if (state.config && !body?.github_pat && !body?.github_repo_url) state.lastCheck = result;
+    return HttpResponse.json({ success: true, data: result });
   }),
 
-  http.post('/api/github/configure', async ({ request }) => {
-    const actor = authorize(request, 'superuser');
-    if (actor instanceof Response) return actor;
-    const parsed = githubConfigureRequestSchema.safeParse(await readJson(request));
-    if (!parsed.success) return errorResponse(400, parsed.error.issues[0]?.message ?? 'Invalid request');
-    const body = parsed.data;
+  mock(githubRoutes.configure, ({ body, user }) => {
     const validation = mockValidate(body.github_pat, body.github_repo_url);
     if (validation.overall_status !== 'success') {
       return errorResponse(400, `GitHub access was not saved: ${firstFailure(validation) ?? 'validation failed'}`);
@@ -194,12 +147,12 @@ export const githubHandlers = [
       github_user: body.github_user || GITHUB_DEFAULT_USER,
       github_email: body.github_email || GITHUB_DEFAULT_EMAIL,
       configured_at: new Date().toISOString(),
-      configured_by: actor.username,
+      configured_by: user.username,
       token: body.github_pat,
     };
     state.lastCheck = validation;
-    recordMockActivity('github.configure', { id: actor.id, username: actor.username }, { type: 'repository', id: validation.repository_info?.full_name ?? body.github_repo_url });
-    return HttpResponse.json<GithubConfigureResponse>({
+    recordMockActivity('github.configure', { id: user.id, username: user.username }, { type: 'repository', id: validation.repository_info?.full_name ?? body.github_repo_url });
+    return HttpResponse.json({
       success: true,
       data: { message: 'GitHub configuration saved successfully', status: mockGithubStatus(), validation },
     });

@@ -1,7 +1,8 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import type { ComponentHealth, RecordingStats, ResponseTimeMinute, SystemHealth, SystemMetrics } from '../../../contract/monitoring';
 import type { SystemStatus } from '../../../contract/live';
-import { authorize } from '../http';
+import { monitoringRoutes } from '../../../contract/routes/monitoring';
+import { mock } from '../endpoint';
 import { store, type MockStore } from '../store';
 
 /** What the mocks report as measured; tests change it (e.g. a failing component) through monitoringMock(). */
@@ -76,15 +77,9 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
 }
 
 export const monitoringHandlers = [
-  http.get('/api/monitoring/system', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    return HttpResponse.json({ success: true as const, data: mockSystemHealth() });
-  }),
+  mock(monitoringRoutes.system, () => HttpResponse.json({ success: true, data: mockSystemHealth() })),
 
-  http.get('/api/monitoring/metrics', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(monitoringRoutes.metrics, () => {
     const state = monitoringMock();
     const data: SystemMetrics = {
       api_response_times: { ...state.api, window_seconds: 300, history: history(state) },
@@ -99,9 +94,7 @@ export const monitoringHandlers = [
     return HttpResponse.json({ success: true as const, data });
   }),
 
-  http.get('/api/monitoring/recordings', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(monitoringRoutes.recordings, () => {
     const data: RecordingStats = {
       total_recordings: monitoringMock().earlierRecordings + store.recordings.length,
       by_status: countBy(store.recordings, (recording) => recording.status),

@@ -59,10 +59,12 @@ describe('My Profile', () => {
 
   it('shows activity as a long date with seconds, and Never when missing', async () => {
     const created = new Date(2026, 0, 5, 9, 30, 15).toISOString();
-    Object.assign(store.users[1], { created_at: created, updated_at: 'not-a-date', last_login: null });
+    const updated = new Date(2026, 1, 9, 17, 4, 5).toISOString();
+    // The contract allows only ISO instants; an unreadable one shown raw is formatLongDateTime's test (dates.test.ts).
+    Object.assign(store.users[1], { created_at: created, updated_at: updated, last_login: null });
     await openProfile('operator');
     expect(screen.getByText('Account Created').nextSibling).toHaveTextContent('January 5, 2026, 9:30:15 AM');
-    expect(screen.getByText('Last Updated').nextSibling).toHaveTextContent('not-a-date');
+    expect(screen.getByText('Last Updated').nextSibling).toHaveTextContent('February 9, 2026, 5:04:05 PM');
     // signing in through the mocks does not set last_login; the session was opened directly
     expect(screen.getByText('Last Login').nextSibling).toHaveTextContent('Never');
   });

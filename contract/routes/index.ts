@@ -1,0 +1,24 @@
+import { endpointsOf } from '../endpoint';
+import { activityRoutes, alarmRoutes } from './activity';
+import { amiRoutes } from './ami';
+import { authRoutes, userRoutes } from './auth';
+import { configRoutes } from './config';
+import { githubRoutes } from './github';
+import { monitoringRoutes } from './monitoring';
+
+/**
+ * The route table: every endpoint of the API, declared once. The server registers its routes from it,
+ * the console's fetchers take paths and types from it, and the mocks are bound to it.
+ */
+export const routeTable = {
+  auth: authRoutes,
+  users: userRoutes,
+  activity: activityRoutes,
+  alarms: alarmRoutes,
+  github: githubRoutes,
+  monitoring: monitoringRoutes,
+  ami: amiRoutes,
+  config: configRoutes,
+};
+
+export const allEndpoints = endpointsOf(routeTable);
