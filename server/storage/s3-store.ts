@@ -1,17 +1,6 @@
 import fs from 'node:fs';
 import type { Readable } from 'node:stream';
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
-import { createPresignedPost } from '@aws-sdk/s3-presigned-post';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { S3Client } from '@aws-sdk/client-s3';
 import type { ByteRange, RecordingStore, StoredObject, StoreUsage } from './recording-store';
 
 export { parseS3Location } from './s3-location';
@@ -25,15 +14,33 @@ export interface S3StoreOptions {
   endpoint?: string;
 }
 
+/** The SDK's parts this store uses, loaded on first use: a server on the local store never loads them (0.5 s, 60 MB). */
+async function loadSdk() {
+  const [s3, storage, post, presigner] = await Promise.all([
+    import('@aws-sdk/client-s3'),
+    import('@aws-sdk/lib-storage'),
+    import('@aws-sdk/s3-presigned-post'),
+    import('@aws-sdk/s3-request-presigner'),
+  ]);
+  return { ...s3, Upload: storage.Upload, createPresignedPost: post.createPresignedPost, getSignedUrl: presigner.getSignedUrl };
+}
+
 /** Recordings in an S3-compatible bucket; credentials come from the standard AWS chain. */
 export class S3RecordingStore implements RecordingStore {
   readonly kind = 's3' as const;
   readonly location: string;
-  private readonly client: S3Client;
+  private connection: Promise<{ sdk: Awaited<ReturnType<typeof loadSdk>>; client: S3Client }> | undefined;
 
   constructor(readonly options: S3StoreOptions) {
     this.location = `s3://${options.bucket}/${options.prefix}`;
-    this.client = new S3Client({ region: options.region, endpoint: options.endpoint, forcePathStyle: Boolean(options.endpoint) });
+  }
+
+  private connect() {
+    this.connection ??= loadSdk().then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({ region: this.options.region, endpoint: this.options.endpoint, forcePathStyle: Boolean(this.options.endpoint) }),
+    }));
+    return this.connection;
   }
 
   private full(key: string): string {
@@ -41,40 +48,45 @@ export class S3RecordingStore implements RecordingStore {
   }
 
   async putFile(key: string, filePath: string, contentType: string): Promise<void> {
+    const { sdk, client } = await this.connect();
     // Multipart for large files: a 2 h recording is ~0.8 GB, past one PUT's comfortable size.
-    await new Upload({
-      client: this.client,
+    await new sdk.Upload({
+      client,
       params: { Bucket: this.options.bucket, Key: this.full(key), Body: fs.createReadStream(filePath), ContentType: contentType },
     }).done();
   }
 
   async putText(key: string, text: string, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), Body: text, ContentType: contentType }));
+    const { sdk, client } = await this.connect();
+    await client.send(new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), Body: text, ContentType: contentType }));
   }
 
   async stat(key: string): Promise<StoredObject | null> {
+    const { sdk, client } = await this.connect();
     try {
-      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.options.bucket, Key: this.full(key) }));
+      const head = await client.send(new sdk.HeadObjectCommand({ Bucket: this.options.bucket, Key: this.full(key) }));
       return { key, size: Number(head.ContentLength ?? 0) };
     } catch (error) {
-      if (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
+      if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 404) return null;
       throw error;
     }
   }
 
   async read(key: string, range?: ByteRange): Promise<Readable> {
-    const object = await this.client.send(
-      new GetObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+    const { sdk, client } = await this.connect();
+    const object = await client.send(
+      new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
     );
     return object.Body as Readable;
   }
 
   async list(prefix: string): Promise<StoredObject[]> {
+    const { sdk, client } = await this.connect();
     const found: StoredObject[] = [];
     let token: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.full(prefix), ContinuationToken: token }),
+      const page = await client.send(
+        new sdk.ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.full(prefix), ContinuationToken: token }),
       );
       for (const item of page.Contents ?? []) {
         if (item.Key) found.push({ key: item.Key.slice(this.options.prefix.length), size: Number(item.Size ?? 0), modifiedAt: item.LastModified?.toISOString() });
@@ -85,17 +97,19 @@ export class S3RecordingStore implements RecordingStore {
   }
 
   async deletePrefix(prefix: string): Promise<number> {
+    const { sdk, client } = await this.connect();
     const objects = await this.list(prefix);
     for (let i = 0; i < objects.length; i += 1000) {
       const batch = objects.slice(i, i + 1000).map((o) => ({ Key: this.full(o.key) }));
-      await this.client.send(new DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: batch, Quiet: true } }));
+      await client.send(new sdk.DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: batch, Quiet: true } }));
     }
     return objects.length;
   }
 
-  signedUrl(key: string, seconds: number, downloadName?: string): Promise<string> {
+  async signedUrl(key: string, seconds: number, downloadName?: string): Promise<string> {
+    const { sdk, client } = await this.connect();
     const disposition = downloadName ? `attachment; filename="${downloadName}"` : undefined;
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), ResponseContentDisposition: disposition }), { expiresIn: seconds });
+    return sdk.getSignedUrl(client, new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), ResponseContentDisposition: disposition }), { expiresIn: seconds });
   }
 
   /**
@@ -103,7 +117,8 @@ export class S3RecordingStore implements RecordingStore {
    * and nothing else, until it expires: what a recorder without credentials uploads with.
    */
   async presignedPost(prefix: string, seconds: number): Promise<{ url: string; fields: Record<string, string> }> {
-    const post = await createPresignedPost(this.client, {
+    const { sdk, client } = await this.connect();
+    const post = await sdk.createPresignedPost(client, {
       Bucket: this.options.bucket,
       Key: `${this.full(prefix)}\${filename}`,
       Conditions: [['starts-with', '$Content-Type', ''], ['content-length-range', 0, 20 * 1024 ** 3]],
