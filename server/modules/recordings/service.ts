@@ -23,7 +23,8 @@ export interface NewRecording {
 
 /** The captures the drivers report: one per instance, created at launch and fed by reconciliation. */
 export class RecordingsService {
-  private readonly lastProgressWrite = new Map<string, number>();
+  /** When each recording's progress was last written: on the server's clock and on this process's. */
+  private readonly lastProgressWrite = new Map<string, { clockMs: number; realMs: number }>();
 
   constructor(
     private readonly repository: RecordingsRepository,
@@ -62,6 +63,19 @@ export class RecordingsService {
   }
 
   /**
+   * Whether a recording's progress may be written again: 5 s after the last write on the server's clock
+   * (an accelerated clock writes as often as a real one would), or on this process's own (a clock that
+   * stands still, as in a test, still sees progress).
+   */
+  private progressDue(recordingId: string): boolean {
+    const now = { clockMs: this.clock.now().getTime(), realMs: performance.now() };
+    const last = this.lastProgressWrite.get(recordingId);
+    if (last && now.clockMs - last.clockMs < PROGRESS_WRITE_MS && now.realMs - last.realMs < PROGRESS_WRITE_MS) return false;
+    this.lastProgressWrite.set(recordingId, now);
+    return true;
+  }
+
+  /**
    * Applies what the driver reports. Returns true when the row changed. Progress (bytes, seconds)
    * of a recording in progress is written at most every 5 s; a change of status at once.
    */
@@ -77,9 +91,7 @@ export class RecordingsService {
     const gaps = JSON.stringify(reading.gaps ?? []);
     if (!ended) {
       const progressed = bytes !== Number(row.bytes) || seconds !== row.duration_seconds || gaps !== row.gaps;
-      const at = this.clock.now().getTime();
-      if (!progressed || at - (this.lastProgressWrite.get(row.id) ?? Number.NEGATIVE_INFINITY) < PROGRESS_WRITE_MS) return false;
-      this.lastProgressWrite.set(row.id, at);
+      if (!progressed || !this.progressDue(row.id)) return false;
     } else {
       this.lastProgressWrite.delete(row.id);
     }
