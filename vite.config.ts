@@ -2,7 +2,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './scripts/precompress.js';
-import { databaseTestFiles } from './tests/support/database-test-files';
+import { databaseTestFiles } from './tests/support/database-test-files.js';
 
 const serverPort = process.env.PORT ?? '8000';
 
