@@ -4,7 +4,9 @@ import { amiRoutes } from './ami';
 import { authRoutes, userRoutes } from './auth';
 import { configRoutes } from './config';
 import { githubRoutes } from './github';
+import { instanceRoutes } from './instances';
 import { monitoringRoutes } from './monitoring';
+import { recordingRoutes } from './recordings';
 
 /**
  * The route table: every endpoint of the API, declared once. The server registers its routes from it,
@@ -19,6 +21,8 @@ export const routeTable = {
   monitoring: monitoringRoutes,
   ami: amiRoutes,
   config: configRoutes,
+  instances: instanceRoutes,
+  recordings: recordingRoutes,
 };
 
 export const allEndpoints = endpointsOf(routeTable);

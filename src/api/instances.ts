@@ -1,16 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  LAUNCH_DEFAULTS,
-  type DemoStreamResponse,
-  type Instance,
-  type InstanceDetails,
-  type InstanceLogsResponse,
-  type InstancesListResponse,
-  type LaunchConfigInput,
-  type LaunchResponse,
-  type TerminateResponse,
-} from '../../contract/instances';
-import { api, apiErrorMessage, isNetworkError } from './client';
+import { LAUNCH_DEFAULTS, type Instance, type InstanceDetails, type LaunchConfigInput, type LaunchResponse, type TerminateResponse } from '../../contract/instances';
+import { instanceRoutes } from '../../contract/routes/instances';
+import { apiErrorMessage, isNetworkError } from './client';
+import { call } from './endpoint';
 
 /** The Instances page's messages (SPEC.md section 8, Instances). */
 export const INSTANCE_ERRORS = {
@@ -34,8 +26,7 @@ export const demoStreamQueryKey = ['instances', 'demo-stream'] as const;
 /* ---------------------------------------------------------------- list */
 
 export async function getInstances(): Promise<Instance[]> {
-  const response = await api.get<InstancesListResponse>('/api/instances/');
-  return response.data.data;
+  return (await call(instanceRoutes.list)).data;
 }
 
 export const instancesQueryOptions = () => queryOptions({ queryKey: instancesQueryKey, queryFn: getInstances });
@@ -47,8 +38,7 @@ export function useInstances() {
 /* ---------------------------------------------------------------- details */
 
 export async function getInstanceDetails(id: string): Promise<InstanceDetails> {
-  const response = await api.get<{ success: true; data: InstanceDetails }>(`/api/instances/${encodeURIComponent(id)}`);
-  return response.data.data;
+  return (await call(instanceRoutes.details, { params: { id } })).data;
 }
 
 /** While the instance still records, its details (runtime, bytes) are re-read every 5 s. */
@@ -67,10 +57,7 @@ export function useInstanceDetails(id: string) {
 /* ---------------------------------------------------------------- logs */
 
 export async function getInstanceLogs(id: string, live: boolean): Promise<string[]> {
-  const response = await api.get<InstanceLogsResponse>(`/api/instances/${encodeURIComponent(id)}/logs`, {
-    params: { lines: LOG_LINES, live },
-  });
-  return response.data.data.logs;
+  return (await call(instanceRoutes.logs, { params: { id }, query: { lines: LOG_LINES, live: live ? 'true' : 'false' } })).data.logs;
 }
 
 /** Live (a running instance): polled every 5 s; otherwise read once. */
@@ -90,8 +77,7 @@ export function useInstanceLogs(id: string, live: boolean) {
 /* ---------------------------------------------------------------- demo stream */
 
 export async function getDemoStreamUrl(): Promise<string | null> {
-  const response = await api.get<DemoStreamResponse>('/api/instances/demo-stream');
-  return response.data.data.url;
+  return (await call(instanceRoutes.demoStream)).data.url;
 }
 
 export const demoStreamQueryOptions = () =>
@@ -104,8 +90,7 @@ export function useDemoStreamUrl() {
 /* ---------------------------------------------------------------- launch */
 
 export async function launchInstance(config: LaunchConfigInput): Promise<LaunchResponse> {
-  const response = await api.post<LaunchResponse>('/api/instances/launch', { configs: [config], max_workers: LAUNCH_DEFAULTS.max_workers });
-  return response.data;
+  return call(instanceRoutes.launch, { body: { configs: [config], max_workers: LAUNCH_DEFAULTS.max_workers } });
 }
 
 /** "Failed to launch instance" or the server's message; "Network error occurred" when the server did not answer. */
@@ -132,16 +117,16 @@ export class PartialTerminationError extends Error {
 }
 
 export async function terminateInstances(instanceIds: string[]): Promise<TerminateResponse> {
-  const response = await api.post<TerminateResponse>('/api/instances/terminate', { instance_ids: instanceIds });
-  if (response.data.data.failed > 0) throw new PartialTerminationError(response.data);
-  return response.data;
+  const response = await call(instanceRoutes.terminate, { body: { instance_ids: instanceIds } });
+  if (response.data.failed > 0) throw new PartialTerminationError(response);
+  return response;
 }
 
 /** Emergency stop: every running and pending instance. */
 export async function terminateAllInstances(): Promise<TerminateResponse> {
-  const response = await api.post<TerminateResponse>('/api/instances/terminate-all', undefined, { params: { force: true } });
-  if (response.data.data.failed > 0) throw new PartialTerminationError(response.data);
-  return response.data;
+  const response = await call(instanceRoutes.terminateAll, { query: { force: 'true' } });
+  if (response.data.failed > 0) throw new PartialTerminationError(response);
+  return response;
 }
 
 /** "Network error occurred" when the server did not answer, else "Failed to terminate some instances". */

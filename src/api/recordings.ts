@@ -1,15 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Recording } from '../../contract/instances';
-import type {
-  LibraryRecording,
-  MediaLinkResponse,
-  RecordingsLibraryQuery,
-  RecordingsLibraryResponse,
-  StorageUsage,
-  storageUsageResponseSchema,
-} from '../../contract/recordings';
-import type { z } from 'zod';
+import type { LibraryRecording, RecordingsLibraryQuery, RecordingsLibraryResponse, StorageUsage } from '../../contract/recordings';
+import { recordingRoutes } from '../../contract/routes/recordings';
 import { api } from './client';
+import { call } from './endpoint';
 
 export const RECORDING_DOWNLOAD_FAILED = 'Failed to download recording';
 
@@ -23,8 +17,7 @@ export const RECORDING_MESSAGES = {
 } as const;
 
 export async function getRecordingsPage(query: RecordingsLibraryQuery): Promise<RecordingsLibraryResponse['data']> {
-  const response = await api.get<RecordingsLibraryResponse>('/api/recordings', { params: query });
-  return response.data.data;
+  return (await call(recordingRoutes.list, { query })).data;
 }
 
 /** One page of the library; the previous page stays on screen while the next one loads. */
@@ -38,8 +31,7 @@ export function useRecordingsPage(query: RecordingsLibraryQuery) {
 }
 
 export async function getStorageUsage(): Promise<StorageUsage> {
-  const response = await api.get<z.infer<typeof storageUsageResponseSchema>>('/api/recordings/storage');
-  return response.data.data;
+  return (await call(recordingRoutes.storage)).data;
 }
 
 export const storageUsageQueryOptions = () => queryOptions({ queryKey: [...recordingsQueryKey, 'storage'], queryFn: getStorageUsage, refetchInterval: 60_000 });
@@ -50,8 +42,7 @@ export function useStorageUsage() {
 
 /** A link the <video> element can play without a bearer header (it expires after a few hours). */
 export async function getMediaLink(recording: Pick<LibraryRecording, 'id'>): Promise<string> {
-  const response = await api.post<MediaLinkResponse>(`/api/recordings/${encodeURIComponent(recording.id)}/media-link`);
-  return response.data.data.url;
+  return (await call(recordingRoutes.mediaLink, { params: { id: recording.id } })).data.url;
 }
 
 export function useMediaLink(recordingId: string | null) {
@@ -66,7 +57,7 @@ export function useMediaLink(recordingId: string | null) {
 export function useDeleteRecording() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (recording: Pick<LibraryRecording, 'id'>) => api.delete(`/api/recordings/${encodeURIComponent(recording.id)}`),
+    mutationFn: (recording: Pick<LibraryRecording, 'id'>) => call(recordingRoutes.delete, { params: { id: recording.id } }),
     onSettled: () => client.invalidateQueries({ queryKey: recordingsQueryKey }),
   });
 }

@@ -1,26 +1,14 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
-import {
-  demoStreamResponseSchema,
-  instanceDetailsResponseSchema,
-  instanceIdParamsSchema,
-  instanceLogsQuerySchema,
-  instanceLogsResponseSchema,
-  instancesListResponseSchema,
-  launchRequestSchema,
-  launchResponseSchema,
-  terminateAllQuerySchema,
-  terminateRequestSchema,
-  terminateResponseSchema,
-  type Instance,
-  type TerminateResult,
-} from '../../../contract/instances';
+import { instancesListResponseSchema, type Instance, type TerminateResult } from '../../../contract/instances';
+import { instanceRoutes } from '../../../contract/routes/instances';
 import { DEMO_PLAYLIST, type DemoStream } from '../../capture/demo-stream';
 import { withoutCredentials } from '../../capture/recorder-state';
 import type { Config } from '../../config';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { badRequest, notFound } from '../../lib/http-error';
+import { handle } from '../../lib/route-table';
 import type { ActivityService } from '../activity/service';
 import type { MosquesService } from '../mosques/service';
 import type { InstancesService } from './service';
@@ -79,8 +67,8 @@ export function registerInstanceRoutes(
     return body;
   };
   // SPEC.md calls GET /api/instances/ with its trailing slash; both spellings answer.
-  for (const url of ['/api/instances/', '/api/instances']) {
-    app.get(url, { config: { access: 'session' }, schema: { response: { 200: instancesListResponseSchema } } }, async (_request, reply) => {
+  for (const declaration of [instanceRoutes.list, instanceRoutes.listWithoutSlash]) {
+    handle(app, declaration, async (_request, reply) => {
       // A string with a JSON content type is sent as it is (Fastify skips the route's serializer);
       // the type provider only knows the object form.
       const body = (await listBody()) as unknown as z.input<typeof instancesListResponseSchema>;
@@ -88,77 +76,54 @@ export function registerInstanceRoutes(
     });
   }
 
-  app.post(
-    '/api/instances/launch',
-    { config: { access: 'session' }, schema: { body: launchRequestSchema, response: { 200: launchResponseSchema } } },
-    async (request) => {
-      const { configs, max_workers } = request.body;
-      await refuseUnknownMosques(configs.map((launchConfig) => launchConfig.mosque_id));
-      const result = await instances.launch(configs, max_workers);
-      const actor = sessionOf(request).user;
-      for (const launched of result.instances) {
-        await activity.record({
-          actor,
-          action: 'instance.launch',
-          target: { type: 'instance', id: launched.id, label: launched.name },
-          detail: { url: withoutCredentials(launched.url), mosque_id: launched.mosque_id },
-        });
-      }
-      const message =
-        result.failed.length === 0
-          ? `Launched ${result.instances.length} instance(s)`
-          : `Launched ${result.instances.length} of ${configs.length} instance(s); ${result.failed.length} failed`;
-      return { success: true as const, message, data: result };
-    },
-  );
+  handle(app, instanceRoutes.launch, async (request) => {
+    const { configs, max_workers } = request.body;
+    await refuseUnknownMosques(configs.map((launchConfig) => launchConfig.mosque_id));
+    const result = await instances.launch(configs, max_workers);
+    const actor = sessionOf(request).user;
+    for (const launched of result.instances) {
+      await activity.record({
+        actor,
+        action: 'instance.launch',
+        target: { type: 'instance', id: launched.id, label: launched.name },
+        detail: { url: withoutCredentials(launched.url), mosque_id: launched.mosque_id },
+      });
+    }
+    const message =
+      result.failed.length === 0
+        ? `Launched ${result.instances.length} instance(s)`
+        : `Launched ${result.instances.length} of ${configs.length} instance(s); ${result.failed.length} failed`;
+    return { success: true as const, message, data: result };
+  });
 
-  app.post(
-    '/api/instances/terminate',
-    { config: { access: 'session' }, schema: { body: terminateRequestSchema, response: { 200: terminateResponseSchema } } },
-    async (request) => {
-      const actor = sessionOf(request).user;
-      const results = await instances.terminate(request.body.instance_ids, `Terminated by ${actor.username}`);
-      for (const result of results.filter((r) => r.success)) {
-        await activity.record({ actor, action: 'instance.terminate', target: { type: 'instance', id: result.instance_id } });
-      }
-      return terminateBody(results, 'Terminate');
-    },
-  );
+  handle(app, instanceRoutes.terminate, async (request) => {
+    const actor = sessionOf(request).user;
+    const results = await instances.terminate(request.body.instance_ids, `Terminated by ${actor.username}`);
+    for (const result of results.filter((r) => r.success)) {
+      await activity.record({ actor, action: 'instance.terminate', target: { type: 'instance', id: result.instance_id } });
+    }
+    return terminateBody(results, 'Terminate');
+  });
 
-  app.post(
-    '/api/instances/terminate-all',
-    { config: { access: 'session' }, schema: { querystring: terminateAllQuerySchema, response: { 200: terminateResponseSchema } } },
-    async (request) => {
-      if (request.query.force !== 'true') throw badRequest('Emergency stop needs force=true to confirm stopping every instance');
-      const actor = sessionOf(request).user;
-      const body = terminateBody(await instances.terminateAll(`Emergency stop by ${actor.username}`), 'Emergency stop');
-      await activity.record({ actor, action: 'instance.emergency_stop', detail: { terminated: body.data.terminated, failed: body.data.failed } });
-      return body;
-    },
-  );
+  handle(app, instanceRoutes.terminateAll, async (request) => {
+    if (request.query.force !== 'true') throw badRequest('Emergency stop needs force=true to confirm stopping every instance');
+    const actor = sessionOf(request).user;
+    const body = terminateBody(await instances.terminateAll(`Emergency stop by ${actor.username}`), 'Emergency stop');
+    await activity.record({ actor, action: 'instance.emergency_stop', detail: { terminated: body.data.terminated, failed: body.data.failed } });
+    return body;
+  });
 
-  app.get('/api/instances/demo-stream', { config: { access: 'session' }, schema: { response: { 200: demoStreamResponseSchema } } }, async () => ({
+  handle(app, instanceRoutes.demoStream, () => ({
     success: true as const,
     data: { url: demo ? demoUrl(app, deps.config) : null },
   }));
 
-  app.get(
-    '/api/instances/:id',
-    { config: { access: 'session' }, schema: { params: instanceIdParamsSchema, response: { 200: instanceDetailsResponseSchema } } },
-    async (request) => ({ success: true as const, data: await instances.details(request.params.id) }),
-  );
+  handle(app, instanceRoutes.details, async (request) => ({ success: true as const, data: await instances.details(request.params.id) }));
 
-  app.get(
-    '/api/instances/:id/logs',
-    {
-      config: { access: 'session' },
-      schema: { params: instanceIdParamsSchema, querystring: instanceLogsQuerySchema, response: { 200: instanceLogsResponseSchema } },
-    },
-    async (request) => {
-      const { instanceId, logs } = await instances.logs(request.params.id, request.query.lines);
-      return { success: true as const, data: { instance_id: instanceId, logs, live: request.query.live } };
-    },
-  );
+  handle(app, instanceRoutes.logs, async (request) => {
+    const { instanceId, logs } = await instances.logs(request.params.id, request.query.lines);
+    return { success: true as const, data: { instance_id: instanceId, logs, live: request.query.live } };
+  });
 
   // The test broadcast: public, like any stream a recorder captures (it holds nothing but a test pattern).
   app.get(

@@ -1,83 +1,65 @@
-import { recordingIdParamsSchema } from '../../../contract/instances';
-import {
-  deleteRecordingResponseSchema,
-  mediaLinkResponseSchema,
-  mediaQuerySchema,
-  recordingDetailsResponseSchema,
-  recordingsLibraryQuerySchema,
-  recordingsLibraryResponseSchema,
-  storageUsageResponseSchema,
-} from '../../../contract/recordings';
+import { recordingRoutes } from '../../../contract/routes/recordings';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { HttpError, unauthorized } from '../../lib/http-error';
+import { handle } from '../../lib/route-table';
 import { parseByteRange, type RecordingStore } from '../../storage/recording-store';
 import type { RecordingsLibrary } from './library';
 
-const session = { access: 'session' } as const;
-
 /** The recordings library: list, details, media (ranges, signed links), delete, storage. */
 export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibrary, store: RecordingStore): void {
-  app.get('/api/recordings', { config: session, schema: { querystring: recordingsLibraryQuerySchema, response: { 200: recordingsLibraryResponseSchema } } }, async (request) => ({
+  handle(app, recordingRoutes.list, async (request) => ({
     success: true as const,
     data: await library.page(request.query),
   }));
 
-  app.get('/api/recordings/storage', { config: session, schema: { response: { 200: storageUsageResponseSchema } } }, async () => ({
+  handle(app, recordingRoutes.storage, async () => ({
     success: true as const,
     data: await library.storage(),
   }));
 
-  app.get('/api/recordings/:id', { config: session, schema: { params: recordingIdParamsSchema, response: { 200: recordingDetailsResponseSchema } } }, async (request) => ({
+  handle(app, recordingRoutes.details, async (request) => ({
     success: true as const,
     data: await library.details(request.params.id),
   }));
 
-  app.post('/api/recordings/:id/media-link', { config: session, schema: { params: recordingIdParamsSchema, response: { 200: mediaLinkResponseSchema } } }, async (request) => ({
+  handle(app, recordingRoutes.mediaLink, async (request) => ({
     success: true as const,
     data: await library.mediaLink(request.params.id),
   }));
 
   // Binary: no response schema. A session (bearer) or a signed link opens it.
-  app.get(
-    '/api/recordings/:id/media',
-    { config: { access: 'session-or-link' }, schema: { params: recordingIdParamsSchema, querystring: mediaQuerySchema } },
-    async (request, reply) => {
-      const { id } = request.params;
-      if (!request.auth) {
-        if (!request.query.token) throw unauthorized('Not authenticated');
-        if (!library.verifyLink(id, request.query.token)) throw unauthorized('This media link is invalid or has expired');
-      }
-      const media = await library.media(id);
-      const disposition = request.query.download ? `attachment; filename="${media.name}"` : 'inline';
-      // From a bucket the player is sent to a short-lived pre-signed URL; a download fetched with the
-      // bearer header is streamed through here instead (a cross-origin redirect would carry that header).
-      const signed = request.auth && request.query.download ? null : await store.signedUrl(media.key, 300, request.query.download ? media.name : undefined);
-      if (signed) return reply.header('cache-control', 'private, no-store').redirect(signed, 302);
-      const range = parseByteRange(request.headers.range, media.size);
-      if (range === 'unsatisfiable') {
-        throw new HttpError(416, 'The requested range is outside the recording', { 'content-range': `bytes */${media.size}` });
-      }
-      reply
-        .header('content-type', media.name.endsWith('.mp4') ? 'video/mp4' : 'application/octet-stream')
-        .header('accept-ranges', 'bytes')
-        .header('content-disposition', disposition)
-        .header('cache-control', 'private, no-store');
-      if (!range) return reply.header('content-length', String(media.size)).send(await store.read(media.key));
-      return reply
-        .code(206)
-        .header('content-range', `bytes ${range.start}-${range.end}/${media.size}`)
-        .header('content-length', String(range.end - range.start + 1))
-        .send(await store.read(media.key, range));
-    },
-  );
+  handle(app, recordingRoutes.media, async (request, reply) => {
+    const { id } = request.params;
+    if (!request.auth) {
+      if (!request.query.token) throw unauthorized('Not authenticated');
+      if (!library.verifyLink(id, request.query.token)) throw unauthorized('This media link is invalid or has expired');
+    }
+    const media = await library.media(id);
+    const disposition = request.query.download ? `attachment; filename="${media.name}"` : 'inline';
+    // From a bucket the player is sent to a short-lived pre-signed URL; a download fetched with the
+    // bearer header is streamed through here instead (a cross-origin redirect would carry that header).
+    const signed = request.auth && request.query.download ? null : await store.signedUrl(media.key, 300, request.query.download ? media.name : undefined);
+    if (signed) return reply.header('cache-control', 'private, no-store').redirect(signed, 302);
+    const range = parseByteRange(request.headers.range, media.size);
+    if (range === 'unsatisfiable') {
+      throw new HttpError(416, 'The requested range is outside the recording', { 'content-range': `bytes */${media.size}` });
+    }
+    reply
+      .header('content-type', media.name.endsWith('.mp4') ? 'video/mp4' : 'application/octet-stream')
+      .header('accept-ranges', 'bytes')
+      .header('content-disposition', disposition)
+      .header('cache-control', 'private, no-store');
+    if (!range) return reply.header('content-length', String(media.size)).send(await store.read(media.key));
+    return reply
+      .code(206)
+      .header('content-range', `bytes ${range.start}-${range.end}/${media.size}`)
+      .header('content-length', String(range.end - range.start + 1))
+      .send(await store.read(media.key, range));
+  });
 
-  app.delete(
-    '/api/recordings/:id',
-    { config: { access: 'superuser' }, schema: { params: recordingIdParamsSchema, response: { 200: deleteRecordingResponseSchema } } },
-    async (request) => {
-      const { id, username } = sessionOf(request).user;
-      await library.delete(request.params.id, { id, username });
-      return { success: true as const, message: `Recording ${request.params.id} deleted` };
-    },
-  );
+  handle(app, recordingRoutes.delete, async (request) => {
+    const { id, username } = sessionOf(request).user;
+    await library.delete(request.params.id, { id, username });
+    return { success: true as const, message: `Recording ${request.params.id} deleted` };
+  });
 }

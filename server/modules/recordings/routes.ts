@@ -1,11 +1,12 @@
 import fs from 'node:fs';
-import { recordingIdParamsSchema } from '../../../contract/instances';
+import { recordingRoutes } from '../../../contract/routes/recordings';
 import type { AppInstance } from '../../lib/fastify';
+import { handle } from '../../lib/route-table';
 import type { RecordingsService } from './service';
 
 export function registerRecordingRoutes(app: AppInstance, recordings: RecordingsService): void {
   // The MP4 itself (the console fetches it with its bearer token as a blob). No response schema: it is binary.
-  app.get('/api/recordings/:id/file', { config: { access: 'session' }, schema: { params: recordingIdParamsSchema } }, async (request, reply) => {
+  handle(app, recordingRoutes.file, async (request, reply) => {
     const file = await recordings.file(request.params.id);
     return reply
       .header('content-type', 'video/mp4')

@@ -1,8 +1,6 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import {
   ACTIVE_INSTANCE_STATES,
-  launchRequestSchema,
-  terminateRequestSchema,
   type DemoStreamResponse,
   type Instance,
   type InstanceDetails,
@@ -14,7 +12,9 @@ import {
   type TerminateResult,
 } from '../../../contract/instances';
 import type { ServerMessage } from '../../../contract/live';
-import { authorize, errorResponse, readJson } from '../http';
+import { instanceRoutes } from '../../../contract/routes/instances';
+import { mock } from '../endpoint';
+import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 import { liveSocket } from './live';
 
@@ -175,29 +175,16 @@ function terminateBody(results: TerminateResult[], what: string): TerminateRespo
   return { success: true, message, data: { results, terminated, failed } };
 }
 
-const firstIssue = (issues: { message: string }[]) => issues[0]?.message ?? 'Invalid request';
-
 export const instanceHandlers = [
-  http.get('/api/instances/demo-stream', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    return HttpResponse.json<DemoStreamResponse>({ success: true, data: { url: MOCK_DEMO_STREAM_URL } });
-  }),
+  mock(instanceRoutes.demoStream, () => HttpResponse.json<DemoStreamResponse>({ success: true, data: { url: MOCK_DEMO_STREAM_URL } })),
 
-  ...['/api/instances/', '/api/instances'].map((path) =>
-    http.get(path, ({ request }) => {
-      const actor = authorize(request);
-      if (actor instanceof Response) return actor;
-      return HttpResponse.json<InstancesListResponse>({ success: true, data: store.instances });
-    }),
+  // SPEC.md calls the list with its trailing slash; both spellings answer.
+  ...[instanceRoutes.list, instanceRoutes.listWithoutSlash].map((declaration) =>
+    mock(declaration, () => HttpResponse.json<InstancesListResponse>({ success: true, data: store.instances })),
   ),
 
-  http.post('/api/instances/launch', async ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const parsed = launchRequestSchema.safeParse(await readJson(request));
-    if (!parsed.success) return errorResponse(400, firstIssue(parsed.error.issues));
-    const launched = parsed.data.configs.map((config) => {
+  mock(instanceRoutes.launch, ({ body }) => {
+    const launched = body.configs.map((config) => {
       const instance = mockInstance({
         state: 'pending',
         runtime_hours: 0,
@@ -224,24 +211,18 @@ export const instanceHandlers = [
     });
   }),
 
-  http.post('/api/instances/terminate', async ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const parsed = terminateRequestSchema.safeParse(await readJson(request));
-    if (!parsed.success) return errorResponse(400, firstIssue(parsed.error.issues));
-    const unknown = parsed.data.instance_ids.filter((id) => !findInstance(id));
+  mock(instanceRoutes.terminate, ({ body, user: actor }) => {
+    const unknown = body.instance_ids.filter((id) => !findInstance(id));
     if (unknown.length > 0) return errorResponse(404, `Instance ${unknown.join(', ')} not found`);
-    const active = parsed.data.instance_ids.filter((id) => (ACTIVE_INSTANCE_STATES as readonly string[]).includes(findInstance(id)?.state ?? ''));
+    const active = body.instance_ids.filter((id) => (ACTIVE_INSTANCE_STATES as readonly string[]).includes(findInstance(id)?.state ?? ''));
     if (active.length === 0) return errorResponse(409, 'None of these instances is running or pending');
-    const results = terminate(parsed.data.instance_ids, `Terminated by ${actor.username}`);
+    const results = terminate(body.instance_ids, `Terminated by ${actor.username}`);
     publishFleet();
     return HttpResponse.json<TerminateResponse>(terminateBody(results, 'Terminate'));
   }),
 
-  http.post('/api/instances/terminate-all', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    if (new URL(request.url).searchParams.get('force') !== 'true') {
+  mock(instanceRoutes.terminateAll, ({ query, user: actor }) => {
+    if (query.force !== 'true') {
       return errorResponse(400, 'Emergency stop needs force=true to confirm stopping every instance');
     }
     const ids = store.instances.filter((i) => (ACTIVE_INSTANCE_STATES as readonly string[]).includes(i.state)).map((i) => i.id);
@@ -250,24 +231,18 @@ export const instanceHandlers = [
     return HttpResponse.json<TerminateResponse>(terminateBody(results, 'Emergency stop'));
   }),
 
-  http.get('/api/instances/:id/logs', ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const instance = findInstance(String(params.id));
-    if (!instance) return errorResponse(404, `Instance ${String(params.id)} not found`);
-    const url = new URL(request.url);
-    const lines = Number(url.searchParams.get('lines') ?? 100);
+  mock(instanceRoutes.logs, ({ params, query }) => {
+    const instance = findInstance(params.id);
+    if (!instance) return errorResponse(404, `Instance ${params.id} not found`);
     return HttpResponse.json<InstanceLogsResponse>({
       success: true,
-      data: { instance_id: instance.id, logs: extrasOf(instance.id).logs.slice(-lines), live: url.searchParams.get('live') === 'true' },
+      data: { instance_id: instance.id, logs: extrasOf(instance.id).logs.slice(-query.lines), live: query.live },
     });
   }),
 
-  http.get('/api/instances/:id', ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const instance = findInstance(String(params.id));
-    if (!instance) return errorResponse(404, `Instance ${String(params.id)} not found`);
+  mock(instanceRoutes.details, ({ params }) => {
+    const instance = findInstance(params.id);
+    if (!instance) return errorResponse(404, `Instance ${params.id} not found`);
     const { logs: _logs, ...extras } = extrasOf(instance.id);
     const details: InstanceDetails = {
       ...instance,
@@ -279,16 +254,6 @@ export const instanceHandlers = [
       recording: store.recordings.find((r) => r.instance_id === instance.id) ?? null,
     };
     return HttpResponse.json({ success: true, data: details });
-  }),
-
-  http.get('/api/recordings/:id/file', ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const recording = store.recordings.find((r) => r.id === params.id);
-    if (!recording?.download_url) return errorResponse(404, `Recording ${String(params.id)} not found`);
-    return new HttpResponse(new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112]), {
-      headers: { 'content-type': 'video/mp4', 'content-disposition': `attachment; filename="${recording.file_name ?? 'recording.mp4'}"` },
-    });
   }),
 
   // Live log pushes: subscribe_logs is answered at once with the instance's lines, as the server does.

@@ -3,33 +3,21 @@ import { endpointLabel } from '../../../contract/endpoint';
 import { allEndpoints } from '../../../contract/routes';
 import { handlers } from '../../../src/mocks/handlers';
 
+/** No API route: the stand-in for the bucket a recording's pre-signed media link redirects to. */
+const NOT_API_CALLS = ['GET /mock-bucket/:id/recording.mp4'];
+
 /** Mocks of modules still written by hand. The list must match exactly, so it only shrinks, on purpose. */
 const NOT_YET_IN_TABLE = [
   'DELETE /api/config/mosques/:mosque_id',
-  'DELETE /api/recordings/:id',
   'GET /api/config/mosques',
   'GET /api/config/mosques/:mosque_id',
   'GET /api/config/mosques/new-id',
-  'GET /api/instances',
-  'GET /api/instances/',
-  'GET /api/instances/:id',
-  'GET /api/instances/:id/logs',
-  'GET /api/instances/demo-stream',
-  'GET /api/recordings',
-  'GET /api/recordings/:id',
-  'GET /api/recordings/:id/file',
-  'GET /api/recordings/:id/media',
-  'GET /api/recordings/storage',
   'GET /api/scheduler/fridays',
   'GET /api/scheduler/jobs',
   'GET /api/scheduler/prayer-times',
   'GET /api/scheduler/status',
   'GET /api/scheduler/upcoming',
   'POST /api/config/mosques',
-  'POST /api/instances/launch',
-  'POST /api/instances/terminate',
-  'POST /api/instances/terminate-all',
-  'POST /api/recordings/:id/media-link',
   'POST /api/scheduler/cancel/:job_id',
   'POST /api/scheduler/jobs/:job_id/restore',
   'POST /api/scheduler/schedule-friday',
@@ -54,7 +42,7 @@ describe('route table (contract/routes) and the mocks of src/mocks', () => {
 
   it('mocks nothing the table does not declare, beyond the reviewed list', () => {
     const declared = new Set(allEndpoints.map(endpointLabel));
-    expect(mockedLabels().filter((label) => !declared.has(label)).sort()).toEqual([...NOT_YET_IN_TABLE].sort());
+    expect(mockedLabels().filter((label) => !declared.has(label)).sort()).toEqual([...NOT_API_CALLS, ...NOT_YET_IN_TABLE].sort());
   });
 
   it('mocks each endpoint once', () => {

@@ -1,0 +1,37 @@
+import {
+  demoStreamResponseSchema,
+  instanceDetailsResponseSchema,
+  instanceIdParamsSchema,
+  instanceLogsQuerySchema,
+  instanceLogsResponseSchema,
+  instancesListResponseSchema,
+  launchRequestSchema,
+  launchResponseSchema,
+  terminateAllQuerySchema,
+  terminateRequestSchema,
+  terminateResponseSchema,
+} from '../instances';
+import { endpoint } from '../endpoint';
+
+const list = { method: 'GET', access: 'session', response: instancesListResponseSchema } as const;
+
+/** The recorder fleet: list, details, logs, launch and stop. */
+export const instanceRoutes = {
+  /** SPEC.md calls the list with its trailing slash; both spellings answer. */
+  list: endpoint({ ...list, path: '/api/instances/' }),
+  listWithoutSlash: endpoint({ ...list, path: '/api/instances' }),
+  demoStream: endpoint({ method: 'GET', path: '/api/instances/demo-stream', access: 'session', response: demoStreamResponseSchema }),
+  details: endpoint({ method: 'GET', path: '/api/instances/:id', access: 'session', params: instanceIdParamsSchema, response: instanceDetailsResponseSchema }),
+  logs: endpoint({
+    method: 'GET',
+    path: '/api/instances/:id/logs',
+    access: 'session',
+    params: instanceIdParamsSchema,
+    query: instanceLogsQuerySchema,
+    response: instanceLogsResponseSchema,
+  }),
+  launch: endpoint({ method: 'POST', path: '/api/instances/launch', access: 'session', body: launchRequestSchema, response: launchResponseSchema }),
+  terminate: endpoint({ method: 'POST', path: '/api/instances/terminate', access: 'session', body: terminateRequestSchema, response: terminateResponseSchema }),
+  /** The emergency stop: `force=true` confirms it. */
+  terminateAll: endpoint({ method: 'POST', path: '/api/instances/terminate-all', access: 'session', query: terminateAllQuerySchema, response: terminateResponseSchema }),
+};

@@ -1,0 +1,24 @@
+import { recordingIdParamsSchema } from '../instances';
+import {
+  deleteRecordingResponseSchema,
+  mediaLinkResponseSchema,
+  mediaQuerySchema,
+  recordingDetailsResponseSchema,
+  recordingsLibraryQuerySchema,
+  recordingsLibraryResponseSchema,
+  storageUsageResponseSchema,
+} from '../recordings';
+import { endpoint } from '../endpoint';
+
+/** The recordings library: list, details, media (ranges, signed links), delete, storage. */
+export const recordingRoutes = {
+  list: endpoint({ method: 'GET', path: '/api/recordings', access: 'session', query: recordingsLibraryQuerySchema, response: recordingsLibraryResponseSchema }),
+  storage: endpoint({ method: 'GET', path: '/api/recordings/storage', access: 'session', response: storageUsageResponseSchema }),
+  details: endpoint({ method: 'GET', path: '/api/recordings/:id', access: 'session', params: recordingIdParamsSchema, response: recordingDetailsResponseSchema }),
+  mediaLink: endpoint({ method: 'POST', path: '/api/recordings/:id/media-link', access: 'session', params: recordingIdParamsSchema, response: mediaLinkResponseSchema }),
+  /** Bytes (whole, or a 206 range) or a redirect to a pre-signed URL: no JSON response. A session or a signed link opens it. */
+  media: endpoint({ method: 'GET', path: '/api/recordings/:id/media', access: 'session-or-link', params: recordingIdParamsSchema, query: mediaQuerySchema }),
+  /** The MP4 of a local recording, fetched by the console with its bearer token as a blob: no JSON response. */
+  file: endpoint({ method: 'GET', path: '/api/recordings/:id/file', access: 'session', params: recordingIdParamsSchema }),
+  delete: endpoint({ method: 'DELETE', path: '/api/recordings/:id', access: 'superuser', params: recordingIdParamsSchema, response: deleteRecordingResponseSchema }),
+};
