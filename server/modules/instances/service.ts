@@ -397,8 +397,10 @@ export class InstancesService {
         recordingsChanged = true;
         continue;
       }
-      if (await this.apply(row, instance)) instancesChanged = true;
+      // The recording first: a console that reads between the two writes sees an instance still
+      // running with its outcome known, never a terminated instance whose recording reads "recording".
       if (instance.recording && (await this.recordings.applyReading(row.id, instance.recording, row.job_id, windowOf(row)))) recordingsChanged = true;
+      if (await this.apply(row, instance)) instancesChanged = true;
     }
 
     const now = this.clock.now();
