@@ -1,4 +1,3 @@
-import { useMutation } from '@tanstack/react-query';
 import type { ChangePasswordRequest, LoginRequest, LoginResponse, User, UserCreateRequest } from '../../contract/auth';
 import type { MessageBody } from '../../contract/common';
 import { authRoutes } from '../../contract/routes/auth';
@@ -50,10 +49,6 @@ export function changePasswordErrorMessage(error: unknown): string {
   if (detail) return detail;
   if (hasResponse(error)) return CHANGE_PASSWORD_FAILED;
   return error instanceof Error && error.message === PASSWORD_CHANGE_FAILED ? PASSWORD_CHANGE_FAILED : CHANGE_PASSWORD_ERROR;
-}
-
-export function useChangePassword() {
-  return useMutation({ mutationFn: changePassword });
 }
 
 export async function register(body: UserCreateRequest): Promise<User> {

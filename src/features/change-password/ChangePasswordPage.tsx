@@ -6,9 +6,10 @@ import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
 import Grid from '@mui/material/Grid';
 import Stack from '@mui/material/Stack';
+import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { changePasswordErrorMessage, useChangePassword } from '../../api/auth';
+import { changePassword, changePasswordErrorMessage } from '../../api/auth';
 import { PageHeader } from '../../components/PageHeader';
 import { validatePasswordChange, type PasswordChangeForm } from '../../lib/password-change';
 import { PasswordChecklist } from './PasswordChecklist';
@@ -24,7 +25,7 @@ const EMPTY: PasswordChangeForm = { currentPassword: '', newPassword: '', confir
 /** /change-password (SPEC.md section 2; rules in section 5; errors in section 8). */
 export default function ChangePasswordPage() {
   const navigate = useNavigate();
-  const mutation = useChangePassword();
+  const mutation = useMutation({ mutationFn: changePassword });
   const [form, setForm] = useState<PasswordChangeForm>(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [succeeded, setSucceeded] = useState(false);
