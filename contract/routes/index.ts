@@ -2,7 +2,7 @@ import { endpointsOf } from '../endpoint';
 import { activityRoutes, alarmRoutes } from './activity';
 import { amiRoutes } from './ami';
 import { authRoutes, userRoutes } from './auth';
-import { configRoutes } from './config';
+import { configRoutes, mosqueRoutes } from './config';
 import { githubRoutes } from './github';
 import { monitoringRoutes } from './monitoring';
 
@@ -19,6 +19,7 @@ export const routeTable = {
   monitoring: monitoringRoutes,
   ami: amiRoutes,
   config: configRoutes,
+  mosques: mosqueRoutes,
 };
 
 export const allEndpoints = endpointsOf(routeTable);
