@@ -5,6 +5,7 @@ import { authRoutes, userRoutes } from './auth';
 import { configRoutes, mosqueRoutes } from './config';
 import { githubRoutes } from './github';
 import { monitoringRoutes } from './monitoring';
+import { schedulerRoutes } from './scheduler';
 
 /**
  * The route table: every endpoint of the API, declared once. The server registers its routes from it,
@@ -20,6 +21,7 @@ export const routeTable = {
   ami: amiRoutes,
   config: configRoutes,
   mosques: mosqueRoutes,
+  scheduler: schedulerRoutes,
 };
 
 export const allEndpoints = endpointsOf(routeTable);

@@ -20,20 +20,10 @@ const NOT_YET_IN_TABLE = [
   'GET /api/recordings/:id/file',
   'GET /api/recordings/:id/media',
   'GET /api/recordings/storage',
-  'GET /api/scheduler/fridays',
-  'GET /api/scheduler/jobs',
-  'GET /api/scheduler/prayer-times',
-  'GET /api/scheduler/status',
-  'GET /api/scheduler/upcoming',
   'POST /api/instances/launch',
   'POST /api/instances/terminate',
   'POST /api/instances/terminate-all',
   'POST /api/recordings/:id/media-link',
-  'POST /api/scheduler/cancel/:job_id',
-  'POST /api/scheduler/jobs/:job_id/restore',
-  'POST /api/scheduler/schedule-friday',
-  'POST /api/scheduler/start',
-  'POST /api/scheduler/stop',
 ];
 
 const OUTSIDE_TABLE = [...NOT_CONSOLE_CALLS, ...NOT_YET_IN_TABLE];

@@ -16,20 +16,10 @@ const NOT_YET_IN_TABLE = [
   'GET /api/recordings/:id/file',
   'GET /api/recordings/:id/media',
   'GET /api/recordings/storage',
-  'GET /api/scheduler/fridays',
-  'GET /api/scheduler/jobs',
-  'GET /api/scheduler/prayer-times',
-  'GET /api/scheduler/status',
-  'GET /api/scheduler/upcoming',
   'POST /api/instances/launch',
   'POST /api/instances/terminate',
   'POST /api/instances/terminate-all',
   'POST /api/recordings/:id/media-link',
-  'POST /api/scheduler/cancel/:job_id',
-  'POST /api/scheduler/jobs/:job_id/restore',
-  'POST /api/scheduler/schedule-friday',
-  'POST /api/scheduler/start',
-  'POST /api/scheduler/stop',
 ];
 
 /** `GET /api/auth/users` for every request handler (the live socket's mock is no HTTP call). */
