@@ -6,9 +6,37 @@ import {
   generateResponseSchema,
   geocodeRequestSchema,
   geocodeResponseSchema,
+  mosqueCreateRequestSchema,
+  mosqueDeletedResponseSchema,
+  mosqueResponseSchema,
+  mosquesListResponseSchema,
+  mosqueUpdateRequestSchema,
+  newMosqueIdResponseSchema,
   prayerTimesResponseSchema,
 } from '../config';
+import { z } from 'zod';
 import { endpoint } from '../endpoint';
+
+/** Any id is accepted in the path: one that cannot exist is simply not found (404). */
+const mosqueIdParams = z.strictObject({ mosque_id: z.string().min(1).max(64) });
+
+/** The mosques the recorders follow: any operator. */
+export const mosqueRoutes = {
+  list: endpoint({ method: 'GET', path: '/api/config/mosques', access: 'session', response: mosquesListResponseSchema }),
+  // Declared before `get` so the mocks (first match wins) do not read `new-id` as a mosque id.
+  newId: endpoint({ method: 'GET', path: '/api/config/mosques/new-id', access: 'session', response: newMosqueIdResponseSchema }),
+  get: endpoint({ method: 'GET', path: '/api/config/mosques/:mosque_id', access: 'session', params: mosqueIdParams, response: mosqueResponseSchema }),
+  create: endpoint({ method: 'POST', path: '/api/config/mosques', access: 'session', body: mosqueCreateRequestSchema, response: mosqueResponseSchema, status: 201 }),
+  update: endpoint({
+    method: 'PUT',
+    path: '/api/config/mosques/:mosque_id',
+    access: 'session',
+    params: mosqueIdParams,
+    body: mosqueUpdateRequestSchema,
+    response: mosqueResponseSchema,
+  }),
+  remove: endpoint({ method: 'DELETE', path: '/api/config/mosques/:mosque_id', access: 'session', params: mosqueIdParams, response: mosqueDeletedResponseSchema }),
+};
 
 /** Coordinates, map links, prayer times and recording configurations: any operator. */
 export const configRoutes = {

@@ -2,11 +2,12 @@ import { endpointsOf } from '../endpoint';
 import { activityRoutes, alarmRoutes } from './activity';
 import { amiRoutes } from './ami';
 import { authRoutes, userRoutes } from './auth';
-import { configRoutes } from './config';
+import { configRoutes, mosqueRoutes } from './config';
 import { githubRoutes } from './github';
 import { instanceRoutes } from './instances';
 import { monitoringRoutes } from './monitoring';
 import { recordingRoutes } from './recordings';
+import { schedulerRoutes } from './scheduler';
 
 /**
  * The route table: every endpoint of the API, declared once. The server registers its routes from it,
@@ -23,6 +24,8 @@ export const routeTable = {
   config: configRoutes,
   instances: instanceRoutes,
   recordings: recordingRoutes,
+  mosques: mosqueRoutes,
+  scheduler: schedulerRoutes,
 };
 
 export const allEndpoints = endpointsOf(routeTable);

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
 import type {
   CoordinatesRecord,
   ExtractionResult,
@@ -10,13 +9,9 @@ import type {
   MosqueCreateRequest,
   MosqueUpdateRequest,
   PrayerTimeRecord,
-  mosqueDeletedResponseSchema,
-  mosqueResponseSchema,
-  mosquesListResponseSchema,
-  newMosqueIdResponseSchema,
 } from '../../contract/config';
-import { configRoutes } from '../../contract/routes/config';
-import { api, apiErrorMessage } from './client';
+import { configRoutes, mosqueRoutes } from '../../contract/routes/config';
+import { apiErrorMessage } from './client';
 import { call } from './endpoint';
 
 /** The Config Generator's messages (SPEC.md section 8, Mosques). */
@@ -46,13 +41,10 @@ export const prayerTimesQueryKey = [...configQueryKey, 'prayer-times'] as const;
 /** Outside configQueryKey: a save elsewhere must not swap the id the Add dialog shows. */
 export const newMosqueIdQueryKey = (nonce: number) => ['mosque-new-id', nonce] as const;
 
-type Body<T extends z.ZodType> = z.infer<T>;
-
 /* ---------------------------------------------------------------- reads */
 
 export async function getMosques(): Promise<Mosque[]> {
-  const response = await api.get<Body<typeof mosquesListResponseSchema>>('/api/config/mosques');
-  return response.data.data.mosques;
+  return (await call(mosqueRoutes.list)).data.mosques;
 }
 
 export const mosquesQueryOptions = () => queryOptions({ queryKey: mosquesQueryKey, queryFn: getMosques });
@@ -83,8 +75,7 @@ export function usePrayerTimes() {
 
 /** A fresh id for the Add dialog to show (not reserved: the create may still meet a 409). */
 export async function getNewMosqueId(): Promise<string> {
-  const response = await api.get<Body<typeof newMosqueIdResponseSchema>>('/api/config/mosques/new-id');
-  return response.data.data.mosque_id;
+  return (await call(mosqueRoutes.newId)).data.mosque_id;
 }
 
 /** One id per opening of the Add dialog (`nonce`), read once and dropped when the dialog closes. */
@@ -98,18 +89,15 @@ export function useNewMosqueId(nonce: number, enabled: boolean) {
 /* ---------------------------------------------------------------- mosque changes */
 
 export async function createMosque(body: MosqueCreateRequest): Promise<Mosque> {
-  const response = await api.post<Body<typeof mosqueResponseSchema>>('/api/config/mosques', body);
-  return response.data.data;
+  return (await call(mosqueRoutes.create, { body })).data;
 }
 
 export async function updateMosque({ id, body }: { id: string; body: MosqueUpdateRequest }): Promise<Mosque> {
-  const response = await api.put<Body<typeof mosqueResponseSchema>>(`/api/config/mosques/${encodeURIComponent(id)}`, body);
-  return response.data.data;
+  return (await call(mosqueRoutes.update, { params: { mosque_id: id }, body })).data;
 }
 
 export async function deleteMosque(id: string): Promise<string> {
-  const response = await api.delete<Body<typeof mosqueDeletedResponseSchema>>(`/api/config/mosques/${encodeURIComponent(id)}`);
-  return response.data.data.mosque_id;
+  return (await call(mosqueRoutes.remove, { params: { mosque_id: id } })).data.mosque_id;
 }
 
 function useConfigMutation<TVariables, TData>(mutationFn: (variables: TVariables) => Promise<TData>) {

@@ -3,20 +3,18 @@ import type { z } from 'zod';
 import type {
   cancelResponseSchema,
   Job,
-  jobsResponseSchema,
   SchedulerPrayerTime,
   schedulerActionResponseSchema,
-  schedulerPrayerTimesResponseSchema,
   SchedulerStatus,
-  schedulerStatusResponseSchema,
   ScheduleRequest,
   scheduleResponseSchema,
   UpcomingRecording,
-  upcomingResponseSchema,
   restoreResponseSchema,
 } from '../../contract/scheduler';
-import type { FridayRow, fridaysResponseSchema } from '../../contract/fridays';
-import { api, apiErrorMessage } from './client';
+import type { FridayRow } from '../../contract/fridays';
+import { schedulerRoutes } from '../../contract/routes/scheduler';
+import { apiErrorMessage } from './client';
+import { call } from './endpoint';
 
 /*
  * The scheduler's calls (SPEC.md section 7, Scheduler). Every read sits under one key, so Refresh,
@@ -65,29 +63,24 @@ type Polling = number | false;
 /* ---------------------------------------------------------------- reads */
 
 export async function getSchedulerStatus(): Promise<SchedulerStatus> {
-  const response = await api.get<Body<typeof schedulerStatusResponseSchema>>('/api/scheduler/status');
-  return response.data.data;
+  return (await call(schedulerRoutes.status)).data;
 }
 
 export async function getUpcomingRecordings(limit = UPCOMING_LIMIT): Promise<UpcomingRecording[]> {
-  const response = await api.get<Body<typeof upcomingResponseSchema>>('/api/scheduler/upcoming', { params: { limit } });
-  return response.data.data.upcoming_recordings;
+  return (await call(schedulerRoutes.upcoming, { query: { limit } })).data.upcoming_recordings;
 }
 
 export async function getSchedulerPrayerTimes(): Promise<SchedulerPrayerTime[]> {
-  const response = await api.get<Body<typeof schedulerPrayerTimesResponseSchema>>('/api/scheduler/prayer-times');
-  return response.data.data.prayer_times;
+  return (await call(schedulerRoutes.prayerTimes)).data.prayer_times;
 }
 
 export async function getSchedulerJobs(): Promise<Job[]> {
-  const response = await api.get<Body<typeof jobsResponseSchema>>('/api/scheduler/jobs');
-  return response.data.data.jobs;
+  return (await call(schedulerRoutes.jobs)).data.jobs;
 }
 
 /** The Friday ledger of `date` (YYYY-MM-DD, a Friday), or of the coming or current Friday when null. */
 export async function getFridays(date: string | null): Promise<{ friday: string; fridays: FridayRow[] }> {
-  const response = await api.get<Body<typeof fridaysResponseSchema>>('/api/scheduler/fridays', { params: date ? { date } : {} });
-  return response.data.data;
+  return (await call(schedulerRoutes.fridays, { query: date ? { date } : {} })).data;
 }
 
 export const fridaysQueryOptions = (date: string | null, refetchInterval: Polling = false) =>
@@ -133,28 +126,23 @@ export type CancelResponse = Body<typeof cancelResponseSchema>;
 export type RestoreResponse = Body<typeof restoreResponseSchema>;
 
 export async function scheduleFriday(body: ScheduleRequest): Promise<ScheduleResponse> {
-  const response = await api.post<ScheduleResponse>('/api/scheduler/schedule-friday', body);
-  return response.data;
+  return call(schedulerRoutes.scheduleFriday, { body });
 }
 
 export async function startScheduler(): Promise<SchedulerActionResponse> {
-  const response = await api.post<SchedulerActionResponse>('/api/scheduler/start');
-  return response.data;
+  return call(schedulerRoutes.start);
 }
 
 export async function stopScheduler(): Promise<SchedulerActionResponse> {
-  const response = await api.post<SchedulerActionResponse>('/api/scheduler/stop');
-  return response.data;
+  return call(schedulerRoutes.stop);
 }
 
 export async function cancelJob(jobId: string): Promise<CancelResponse> {
-  const response = await api.post<CancelResponse>(`/api/scheduler/cancel/${encodeURIComponent(jobId)}`);
-  return response.data;
+  return call(schedulerRoutes.cancel, { params: { job_id: jobId } });
 }
 
 export async function restoreJob(jobId: string): Promise<RestoreResponse> {
-  const response = await api.post<RestoreResponse>(`/api/scheduler/jobs/${encodeURIComponent(jobId)}/restore`);
-  return response.data;
+  return call(schedulerRoutes.restore, { params: { job_id: jobId } });
 }
 
 /** Every change re-reads everything under the scheduler key; start and stop also put the status they return in place at once. */

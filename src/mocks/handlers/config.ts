@@ -1,15 +1,12 @@
-import { http, HttpResponse } from 'msw';
-import type { z } from 'zod';
+import { HttpResponse } from 'msw';
 import {
-  mosqueCreateRequestSchema,
-  mosqueUpdateRequestSchema,
   type CoordinatesRecord,
   type Mosque,
   type RecordingConfig,
 } from '../../../contract/config';
-import { configRoutes } from '../../../contract/routes/config';
+import { configRoutes, mosqueRoutes } from '../../../contract/routes/config';
 import { mock } from '../endpoint';
-import { authorize, errorResponse, readJson } from '../http';
+import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 import { geocodeAt, prayerTime, readLink, timeZoneAt } from './config-places';
 
@@ -107,12 +104,6 @@ function newId(): string {
   }
 }
 
-/** A body that fails its schema: 400 with the first problem, as the server answers. */
-function parse<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> | Response {
-  const result = schema.safeParse(body);
-  return result.success ? result.data : errorResponse(400, result.error.issues[0]?.message ?? 'Invalid request');
-}
-
 /** Only the fields a body names: an absent field must not overwrite a default or a stored value. */
 const defined = <T extends object>(body: T) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as Partial<T>;
 
@@ -121,30 +112,20 @@ function findMosque(id: unknown): Mosque | undefined {
 }
 
 export const configHandlers = [
-  http.get('/api/config/mosques', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(mosqueRoutes.list, () => {
     return HttpResponse.json({ success: true as const, data: { mosques: mockMosques() } });
   }),
 
-  http.get('/api/config/mosques/new-id', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(mosqueRoutes.newId, () => {
     return HttpResponse.json({ success: true as const, data: { mosque_id: newId() } });
   }),
 
-  http.get('/api/config/mosques/:mosque_id', ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(mosqueRoutes.get, ({ params }) => {
     const mosque = findMosque(params.mosque_id);
     return mosque ? HttpResponse.json({ success: true as const, data: mosque }) : errorResponse(404, `Mosque ${String(params.mosque_id)} not found`);
   }),
 
-  http.post('/api/config/mosques', async ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const body = parse(mosqueCreateRequestSchema, await readJson(request));
-    if (body instanceof Response) return body;
+  mock(mosqueRoutes.create, ({ body }) => {
     const id = body.mosque_id ?? newId();
     if (findMosque(id)) return errorResponse(409, `Mosque ${id} already exists`);
     const located = body.latitude != null && body.longitude != null;
@@ -162,11 +143,7 @@ export const configHandlers = [
     return HttpResponse.json({ success: true as const, data: mosque }, { status: 201 });
   }),
 
-  http.put('/api/config/mosques/:mosque_id', async ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const body = parse(mosqueUpdateRequestSchema, await readJson(request));
-    if (body instanceof Response) return body;
+  mock(mosqueRoutes.update, ({ params, body }) => {
     const mosque = findMosque(params.mosque_id);
     if (!mosque) return errorResponse(404, `Mosque ${String(params.mosque_id)} not found`);
     if (body.mosque_id !== undefined && body.mosque_id !== mosque.mosque_id) return errorResponse(400, 'Mosque ID cannot be changed');
@@ -176,9 +153,7 @@ export const configHandlers = [
     return HttpResponse.json({ success: true as const, data: mosque });
   }),
 
-  http.delete('/api/config/mosques/:mosque_id', ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(mosqueRoutes.remove, ({ params }) => {
     const id = String(params.mosque_id);
     if (!findMosque(id)) return errorResponse(404, `Mosque ${id} not found`);
     setMockMosques(mockMosques().filter((mosque) => mosque.mosque_id !== id));
