@@ -1,9 +1,11 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import type { z } from 'zod';
 import type { Mosque } from '../../../contract/config';
-import { comingFriday, fridayStatusOfJob, fridaysQuerySchema, type FridayRow, type fridaysResponseSchema } from '../../../contract/fridays';
+import { comingFriday, fridayStatusOfJob, type FridayRow, type fridaysResponseSchema } from '../../../contract/fridays';
 import type { Job, restoreResponseSchema } from '../../../contract/scheduler';
-import { authorize, errorResponse } from '../http';
+import { schedulerRoutes } from '../../../contract/routes/scheduler';
+import { mock } from '../endpoint';
+import { errorResponse } from '../http';
 import { nowIso } from '../store';
 import { recordMockActivity } from './activity';
 import { mockMosques } from './config';
@@ -46,13 +48,9 @@ function ledgerRow(mosque: Mosque, friday: string, now: Date): FridayRow {
 }
 
 export const fridaysHandlers = [
-  http.get('/api/scheduler/fridays', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const query = fridaysQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-    if (!query.success) return errorResponse(400, query.error.issues[0]?.message ?? 'Invalid query');
+  mock(schedulerRoutes.fridays, ({ query }) => {
     const now = new Date();
-    const friday = query.data.date ?? comingFriday(now);
+    const friday = query.date ?? comingFriday(now);
     const fridays = mockMosques()
       .filter((mosque) => mosque.active)
       .sort((a, b) => a.name.localeCompare(b.name))
@@ -60,10 +58,8 @@ export const fridaysHandlers = [
     return HttpResponse.json<Body<typeof fridaysResponseSchema>>({ success: true, data: { friday, fridays } });
   }),
 
-  http.post('/api/scheduler/jobs/:job_id/restore', ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const id = String(params.job_id);
+  mock(schedulerRoutes.restore, ({ params, user }) => {
+    const id = params.job_id;
     const job = schedulerMock().jobs.find((candidate) => candidate.id === id && candidate.kind === 'recording');
     if (!job) return errorResponse(404, `Job ${id} not found`);
     if (job.status !== 'cancelled') return errorResponse(409, `Job ${id} is ${job.status}, not cancelled; only a cancelled job can be restored`);
@@ -72,7 +68,7 @@ export const fridaysHandlers = [
       return errorResponse(409, `The recording window of job ${id} ended at ${job.recording_end ?? 'an unknown time'}; it can no longer be restored`);
     }
     Object.assign(job, { status: 'scheduled', next_run_time: job.recording_start && job.recording_start > at ? job.recording_start : at, outcome_reason: null, updated_at: at });
-    recordMockActivity('schedule.restore', actor, { type: 'job', id, label: job.name });
+    recordMockActivity('schedule.restore', user, { type: 'job', id, label: job.name });
     return HttpResponse.json<Body<typeof restoreResponseSchema>>({ success: true, message: `Job ${id} restored`, data: job });
   }),
 ];

@@ -1,13 +1,11 @@
-import { http, HttpResponse } from 'msw';
+import { HttpResponse } from 'msw';
 import type { z } from 'zod';
 import { RECORDING_LEAD_MINUTES } from '../../../contract/config';
 import {
   RECORDING_JOB_FUNC,
   RECURRING_JOB_FUNC,
   SCHEDULER_NOT_RUNNING_MESSAGE,
-  scheduleRequestSchema,
   toUpcomingRecording,
-  upcomingQuerySchema,
   type cancelResponseSchema,
   type Job,
   type jobsResponseSchema,
@@ -20,7 +18,9 @@ import {
   type upcomingResponseSchema,
   type UpcomingRecording,
 } from '../../../contract/scheduler';
-import { authorize, errorResponse, readJson } from '../http';
+import { schedulerRoutes } from '../../../contract/routes/scheduler';
+import { mock } from '../endpoint';
+import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 import { recordMockActivity } from './activity';
 import { mockMosques } from './config';
@@ -230,23 +230,13 @@ function setRunning(running: boolean, actor: { id: number; username: string }) {
 }
 
 export const schedulerHandlers = [
-  http.get('/api/scheduler/status', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    return HttpResponse.json<Body<typeof schedulerStatusResponseSchema>>({ success: true, data: status() });
-  }),
+  mock(schedulerRoutes.status, () => HttpResponse.json<Body<typeof schedulerStatusResponseSchema>>({ success: true, data: status() })),
 
-  http.get('/api/scheduler/upcoming', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const query = upcomingQuerySchema.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-    if (!query.success) return errorResponse(400, query.error.issues[0]?.message ?? 'Invalid query');
-    return HttpResponse.json<Body<typeof upcomingResponseSchema>>({ success: true, data: { upcoming_recordings: upcoming(query.data.limit) } });
-  }),
+  mock(schedulerRoutes.upcoming, ({ query }) =>
+    HttpResponse.json<Body<typeof upcomingResponseSchema>>({ success: true, data: { upcoming_recordings: upcoming(query.limit) } }),
+  ),
 
-  http.get('/api/scheduler/prayer-times', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
+  mock(schedulerRoutes.prayerTimes, () => {
     const now = new Date();
     const prayer_times = mockMosques()
       .filter((mosque) => mosque.active)
@@ -254,41 +244,24 @@ export const schedulerHandlers = [
     return HttpResponse.json<Body<typeof schedulerPrayerTimesResponseSchema>>({ success: true, data: { prayer_times } });
   }),
 
-  http.get('/api/scheduler/jobs', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const all = new URL(request.url).searchParams.get('scope') === 'all';
-    const jobs = all ? schedulerMock().jobs : listedJobs(new Date());
+  mock(schedulerRoutes.jobs, ({ query }) => {
+    const jobs = query.scope === 'all' ? schedulerMock().jobs : listedJobs(new Date());
     return HttpResponse.json<Body<typeof jobsResponseSchema>>({ success: true, data: { jobs } });
   }),
 
-  http.post('/api/scheduler/schedule-friday', async ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const body = scheduleRequestSchema.safeParse(await readJson(request));
-    if (!body.success) return errorResponse(400, body.error.issues[0]?.message ?? 'Invalid request');
+  mock(schedulerRoutes.scheduleFriday, ({ body, user }) => {
     if (!schedulerMock().running) return errorResponse(409, SCHEDULER_NOT_RUNNING_MESSAGE);
-    const result = scheduleFriday(body.data.forceRefresh, body.data.mosqueFilter, new Date());
-    recordMockActivity('schedule.run', actor);
+    const result = scheduleFriday(body.forceRefresh, body.mosqueFilter, new Date());
+    recordMockActivity('schedule.run', user);
     return HttpResponse.json<Body<typeof scheduleResponseSchema>>({ success: true, message: scheduleMessage(result), data: result });
   }),
 
-  http.post('/api/scheduler/start', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    return setRunning(true, actor);
-  }),
+  mock(schedulerRoutes.start, ({ user }) => setRunning(true, user)),
 
-  http.post('/api/scheduler/stop', ({ request }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    return setRunning(false, actor);
-  }),
+  mock(schedulerRoutes.stop, ({ user }) => setRunning(false, user)),
 
-  http.post('/api/scheduler/cancel/:job_id', ({ request, params }) => {
-    const actor = authorize(request);
-    if (actor instanceof Response) return actor;
-    const id = String(params.job_id);
+  mock(schedulerRoutes.cancel, ({ params, user }) => {
+    const id = params.job_id;
     const job = schedulerMock().jobs.find((candidate) => candidate.id === id);
     if (!job) return errorResponse(404, `Job ${id} not found`);
     if (job.kind === 'recurring') return errorResponse(409, 'The recurring scheduling job cannot be cancelled; stop the scheduler to pause all scheduling');
@@ -296,7 +269,7 @@ export const schedulerHandlers = [
     switch (job.status) {
       case 'scheduled':
         Object.assign(job, { status: 'cancelled', next_run_time: null, updated_at: nowIso() });
-        recordMockActivity('schedule.cancel', actor, { type: 'job', id, label: job.name });
+        recordMockActivity('schedule.cancel', user, { type: 'job', id, label: job.name });
         return reply(`Job ${id} cancelled`);
       case 'cancelled':
         return reply(`Job ${id} was already cancelled`);
