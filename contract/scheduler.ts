@@ -22,6 +22,18 @@ export type JobKind = z.infer<typeof jobKindSchema>;
 
 export const RECORDING_JOB_FUNC = 'record_friday_prayer';
 export const RECURRING_JOB_FUNC = 'schedule_friday_recordings';
+
+/** The recurring job: every day at 00:00 UTC it schedules (and refreshes) the coming Friday. */
+export const RECURRING_JOB_ID = 'schedule-friday-recordings';
+export const RECURRING_JOB_NAME = 'Schedule the coming Friday recordings (daily, 00:00 UTC)';
+/** How the jobs list shows the recurring job's trigger (a cron expression, as operators know it). */
+export const RECURRING_TRIGGER = 'cron[0 0 * * *]';
+/** The recurring job's next run: the first 00:00 UTC strictly after `now`. */
+export function nextRecurringRun(now: Date): Date {
+  const next = new Date(now.getTime());
+  next.setUTCHours(24, 0, 0, 0);
+  return next;
+}
 export const SCHEDULER_NOT_RUNNING_MESSAGE = 'Scheduler is not running; start it before scheduling recordings';
 
 /** SPEC.md section 3, Job (id, name, func, next_run_time, trigger) plus what the scheduler knows about it. */

@@ -5,16 +5,8 @@ export const DEFAULT_DURATION_SECONDS = 7200;
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;
 
-/** The recurring job: every day at 00:00 UTC it schedules (and refreshes) the coming Friday. */
-export const RECURRING_JOB_ID = 'schedule-friday-recordings';
-/** How the jobs list shows the recurring job's trigger (a cron expression, as operators know it). */
-export const RECURRING_TRIGGER = 'cron[0 0 * * *]';
-/** The recurring job's next run: the first 00:00 UTC strictly after `now`. */
-export function nextRecurringRun(now: Date): Date {
-  const next = new Date(now.getTime());
-  next.setUTCHours(24, 0, 0, 0);
-  return next;
-}
+/** The recurring job (id, name, trigger, next run) is declared in contract/: the console's mocks show it too. */
+export { nextRecurringRun, RECURRING_JOB_ID, RECURRING_JOB_NAME, RECURRING_TRIGGER } from '../../../contract/scheduler';
 
 /** Launch retries: 5 s, 15 s, 45 s, 135 s between attempts; at most 5 attempts, never past the window's end. */
 export const MAX_LAUNCH_ATTEMPTS = 5;

@@ -20,7 +20,7 @@ import { alarmKeys } from './alarm-keys';
 import { CoalescingQueue } from './coalescing-queue';
 import { buildLedger, type LinkedAlarms } from './ledger';
 import { planSchedule, type SchedulePlan } from './planning';
-import { nextRecurringRun, RECENT_JOBS_MS, RECURRING_JOB_ID, RECURRING_TRIGGER } from './policy';
+import { nextRecurringRun, RECENT_JOBS_MS, RECURRING_JOB_ID, RECURRING_JOB_NAME, RECURRING_TRIGGER } from './policy';
 import { Preflight } from './preflight';
 import type { FridayPlan, FridayPlanner, PlanSkip, PreflightChecks, RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
 import { toJob, type SchedulerRepository } from './repository';
@@ -84,7 +84,7 @@ export class SchedulerService {
     await this.repository.insertIfMissing({
       id: RECURRING_JOB_ID,
       kind: 'recurring',
-      name: 'Schedule the coming Friday recordings (daily, 00:00 UTC)',
+      name: RECURRING_JOB_NAME,
       func: RECURRING_JOB_FUNC,
       trigger,
       next_run_time: nextRecurringRun(now).toISOString(),

@@ -3,7 +3,11 @@ import type { z } from 'zod';
 import { RECORDING_LEAD_MINUTES } from '../../../contract/config';
 import {
   RECORDING_JOB_FUNC,
+  nextRecurringRun,
   RECURRING_JOB_FUNC,
+  RECURRING_JOB_ID,
+  RECURRING_JOB_NAME,
+  RECURRING_TRIGGER,
   SCHEDULER_NOT_RUNNING_MESSAGE,
   toUpcomingRecording,
   type cancelResponseSchema,
@@ -33,7 +37,8 @@ import { prayerTime } from './config-places';
  * fixed Jumu'ah time), so both pages show the same times in `npm run dev:mock`.
  */
 
-export const MOCK_RECURRING_JOB_ID = 'schedule-friday-recordings';
+/** The recurring job's id, as the server names it. */
+export const MOCK_RECURRING_JOB_ID = RECURRING_JOB_ID;
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 const DURATION_SECONDS = 7200;
@@ -44,10 +49,6 @@ export interface SchedulerMockState {
 }
 
 const states = new WeakMap<MockStore, SchedulerMockState>();
-
-function nextMidnightUtc(now: Date): string {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)).toISOString();
-}
 
 /** The bookkeeping fields of a job that has not run yet, created and updated at `at`. */
 function notYetRun(
@@ -72,10 +73,10 @@ function recurringJob(now: Date): Job {
   const at = now.toISOString();
   return {
     id: MOCK_RECURRING_JOB_ID,
-    name: 'Schedule the coming Friday recordings (daily, 00:00 UTC)',
+    name: RECURRING_JOB_NAME,
     func: RECURRING_JOB_FUNC,
-    next_run_time: nextMidnightUtc(now),
-    trigger: 'cron[0 0 * * *]',
+    next_run_time: nextRecurringRun(now).toISOString(),
+    trigger: RECURRING_TRIGGER,
     kind: 'recurring',
     status: 'scheduled',
     mosque_id: null,
