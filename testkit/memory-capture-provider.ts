@@ -5,15 +5,14 @@
  * measures that with the real local driver). Launches and terminations take effect at once.
  */
 import type { InstanceState } from '../contract/instances';
+import { ImagelessProvider } from './imageless-provider';
 import {
   ProviderError,
   type CaptureProvider,
-  type CreateImageRequest,
   type LaunchConfig,
   type LaunchedInstance,
   type LaunchOptions,
   type ProviderHealth,
-  type ProviderImage,
   type ProviderInstance,
 } from '../server/capture/provider';
 
@@ -25,7 +24,8 @@ interface MemoryInstance {
   jobId: string | null;
 }
 
-export class MemoryCaptureProvider implements CaptureProvider {
+export class MemoryCaptureProvider extends ImagelessProvider implements CaptureProvider {
+  protected readonly title = 'The benchmark driver';
   readonly kind = 'local' as const;
   readonly scope = 'memory:bench';
   /** The benchmark reconciles by hand; the background pass never gets in the way of a measurement. */
@@ -63,22 +63,6 @@ export class MemoryCaptureProvider implements CaptureProvider {
       mediaFlowing: i.state === 'running',
       recording: null,
     }));
-  }
-
-  async logs(): Promise<string[]> {
-    return [];
-  }
-
-  createImage(request: CreateImageRequest): Promise<ProviderImage> {
-    return Promise.reject(new ProviderError('invalid', `The benchmark driver makes no images (asked for ${request.name})`));
-  }
-
-  async listImages(): Promise<ProviderImage[]> {
-    return [];
-  }
-
-  deleteImage(imageId: string): Promise<void> {
-    return Promise.reject(new ProviderError('not_found', `No image ${imageId}`));
   }
 
   async health(): Promise<ProviderHealth> {

@@ -1,14 +1,13 @@
 import type { InstanceState } from '../../contract/instances';
+import { ImagelessProvider } from '../../testkit/imageless-provider';
 import {
   ProviderError,
   recordingWindow,
   type CaptureProvider,
-  type CreateImageRequest,
   type LaunchConfig,
   type LaunchedInstance,
   type LaunchOptions,
   type ProviderHealth,
-  type ProviderImage,
   type ProviderInstance,
   type ProviderRecording,
 } from '../../server/capture/provider';
@@ -72,7 +71,8 @@ export type SermonSource = (request: { jobId: string | null; mosqueId: string; n
   faults: SermonFaults;
 }>;
 
-export class SimulatedCaptureProvider implements CaptureProvider {
+export class SimulatedCaptureProvider extends ImagelessProvider implements CaptureProvider {
+  protected readonly title = 'The simulated fleet';
   readonly kind = 'aws' as const;
   readonly scope = 'simulated:season';
   /** The season drives reconciliation itself, on its accelerated clock. */
@@ -87,7 +87,9 @@ export class SimulatedCaptureProvider implements CaptureProvider {
   constructor(
     private readonly clock: Clock,
     private readonly world: SermonSource,
-  ) {}
+  ) {
+    super();
+  }
 
   async launch(config: LaunchConfig, options: LaunchOptions = {}): Promise<LaunchedInstance> {
     const now = this.clock.now().getTime();
@@ -164,22 +166,6 @@ export class SimulatedCaptureProvider implements CaptureProvider {
     let next = Infinity;
     for (const i of this.listed) if (i.stopAt > now && i.stopAt >= i.window.end && i.stopAt < next) next = i.stopAt;
     return next;
-  }
-
-  async logs(): Promise<string[]> {
-    return [];
-  }
-
-  createImage(request: CreateImageRequest): Promise<ProviderImage> {
-    return Promise.reject(new ProviderError('invalid', `The simulated fleet makes no images (asked for ${request.name})`));
-  }
-
-  async listImages(): Promise<ProviderImage[]> {
-    return [];
-  }
-
-  deleteImage(imageId: string): Promise<void> {
-    return Promise.reject(new ProviderError('not_found', `No image ${imageId}`));
   }
 
   async health(): Promise<ProviderHealth> {
