@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../server/config';
+import { loadConfig } from '../../../server/config';
+import { configProblems } from '../helpers/config-problems';
 
-const problemsOf = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-};
 
 describe('alarm delivery settings', () => {
   it('are off unless set', () => {
@@ -28,15 +20,15 @@ describe('alarm delivery settings', () => {
   });
 
   it('refuse to start with a wrong or half-configured channel, saying what is wrong', () => {
-    expect(problemsOf({ ALARM_WEBHOOK_URL: 'ftp://example.org/hook' })).toEqual(['ALARM_WEBHOOK_URL: ALARM_WEBHOOK_URL must be an http(s) URL']);
-    expect(problemsOf({ ALARM_WEBHOOK_URL: 'https://example.org/hook', ALARM_WEBHOOK_SECRET: 'short' })).toEqual([
+    expect(configProblems({ ALARM_WEBHOOK_URL: 'ftp://example.org/hook' })).toEqual(['ALARM_WEBHOOK_URL: ALARM_WEBHOOK_URL must be an http(s) URL']);
+    expect(configProblems({ ALARM_WEBHOOK_URL: 'https://example.org/hook', ALARM_WEBHOOK_SECRET: 'short' })).toEqual([
       'ALARM_WEBHOOK_SECRET: ALARM_WEBHOOK_SECRET must be at least 16 characters',
     ]);
-    expect(problemsOf({ ALARM_WEBHOOK_SECRET: 'a-secret-of-16-chars' })).toEqual(['ALARM_WEBHOOK_SECRET: ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not']);
-    expect(problemsOf({ SMTP_URL: 'http://mail.example.org' })).toContain('SMTP_URL: SMTP_URL must be an smtp:// or smtps:// URL');
-    expect(problemsOf({ SMTP_URL: 'smtp://mail.example.org:25' })).toEqual(['SMTP_URL: SMTP_URL is set but ALARM_EMAIL_TO (who receives alarms) is not']);
-    expect(problemsOf({ ALARM_EMAIL_TO: 'duty@example.org' })).toEqual(['ALARM_EMAIL_TO: ALARM_EMAIL_TO is set but SMTP_URL (how to send) is not']);
-    expect(problemsOf({ SMTP_URL: 'smtp://mail.example.org:25', ALARM_EMAIL_TO: 'duty@example.org, not-an-address' })).toEqual([
+    expect(configProblems({ ALARM_WEBHOOK_SECRET: 'a-secret-of-16-chars' })).toEqual(['ALARM_WEBHOOK_SECRET: ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not']);
+    expect(configProblems({ SMTP_URL: 'http://mail.example.org' })).toContain('SMTP_URL: SMTP_URL must be an smtp:// or smtps:// URL');
+    expect(configProblems({ SMTP_URL: 'smtp://mail.example.org:25' })).toEqual(['SMTP_URL: SMTP_URL is set but ALARM_EMAIL_TO (who receives alarms) is not']);
+    expect(configProblems({ ALARM_EMAIL_TO: 'duty@example.org' })).toEqual(['ALARM_EMAIL_TO: ALARM_EMAIL_TO is set but SMTP_URL (how to send) is not']);
+    expect(configProblems({ SMTP_URL: 'smtp://mail.example.org:25', ALARM_EMAIL_TO: 'duty@example.org, not-an-address' })).toEqual([
       'ALARM_EMAIL_TO: not-an-address is not an e-mail address (separate addresses by commas)',
     ]);
   });

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../server/config';
+import { loadConfig } from '../../../server/config';
+import { configProblems } from '../helpers/config-problems';
 
-const problemsOf = (env: Record<string, string>): string[] => {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-};
 
 describe('recordings store settings', () => {
   it('keep recordings on the local disk unless told otherwise', () => {
@@ -22,11 +14,11 @@ describe('recordings store settings', () => {
   });
 
   it('refuse to start with a store they cannot use, saying what is wrong', () => {
-    expect(problemsOf({ RECORDINGS_STORE: '/srv/recordings' })).toEqual([
+    expect(configProblems({ RECORDINGS_STORE: '/srv/recordings' })).toEqual([
       'RECORDINGS_STORE: RECORDINGS_STORE must be "local" or s3://bucket/prefix (a valid bucket name, e.g. s3://sermons/recordings)',
     ]);
-    expect(problemsOf({ RECORDINGS_STORE: 's3://Bad_Bucket/x' })).toHaveLength(1);
-    expect(problemsOf({ RECORDINGS_STORE: 's3://sermons', S3_ENDPOINT: 'minio:9000' })).toEqual(['S3_ENDPOINT: S3_ENDPOINT must be an http(s) URL (e.g. http://127.0.0.1:9000 for MinIO)']);
-    expect(problemsOf({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual(['S3_ENDPOINT: S3_ENDPOINT is set but RECORDINGS_STORE is not an s3:// location']);
+    expect(configProblems({ RECORDINGS_STORE: 's3://Bad_Bucket/x' })).toHaveLength(1);
+    expect(configProblems({ RECORDINGS_STORE: 's3://sermons', S3_ENDPOINT: 'minio:9000' })).toEqual(['S3_ENDPOINT: S3_ENDPOINT must be an http(s) URL (e.g. http://127.0.0.1:9000 for MinIO)']);
+    expect(configProblems({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual(['S3_ENDPOINT: S3_ENDPOINT is set but RECORDINGS_STORE is not an s3:// location']);
   });
 });
