@@ -48,6 +48,18 @@ function dueJob(id: string, url: string, now: number): NewJobRow {
   };
 }
 
+/** What a recorder folder holds, for a failure message: its job, its recorder and what it recorded. */
+function describeFolder(dataDir: string, name: string, job: { id: string; status: string; attempts: number; instance_id: string | null; last_error: string | null } | undefined): string {
+  const dir = `${dataDir}/instances/${name}`;
+  const read = (file: string) => (fs.existsSync(`${dir}/${file}`) ? fs.readFileSync(`${dir}/${file}`, 'utf8') : '(none)');
+  const { recorder } = instancePids(dataDir, name);
+  return [
+    `${name}: job ${JSON.stringify(job)}; recorder ${recorder} ${alive(recorder) ? 'alive' : 'gone'}`,
+    `  state.json: ${read('state.json').slice(0, 1500)}`,
+    `  log: ${read('recorder.log').slice(-1500)}`,
+  ].join('\n');
+}
+
 /**
  * A server SIGKILLed at any moment of a launch loses nothing: 20 times, due jobs are seeded and a
  * server started; it is killed 0–700 ms after it claimed them (before, during or after the recorder
@@ -147,7 +159,8 @@ describe('SIGKILL during launches', () => {
     // Ground truth: one recorder folder per launched job, none twice, none for a job not launched.
     const folders = fs.readdirSync(`${dataDir}/instances`).filter((name) => fs.existsSync(`${dataDir}/instances/${name}/config.json`));
     const folderJobs = folders.map((name) => (JSON.parse(fs.readFileSync(`${dataDir}/instances/${name}/config.json`, 'utf8')) as { jobId: string }).jobId);
-    expect(folderJobs.sort()).toEqual(recorderJobs.sort());
+    const strays = folders.flatMap((name, i) => (recorderJobs.includes(folderJobs[i]) ? [] : [describeFolder(dataDir, name, settled.find((job) => job.id === folderJobs[i]))]));
+    expect(folderJobs.sort(), `folders of jobs not launched:\n${strays.join('\n')}`).toEqual(recorderJobs.sort());
     expect(settled.filter((job) => job.attempts > 1).length, 'some launches were cut short and run again').toBeGreaterThan(0);
   }, 900_000);
 });

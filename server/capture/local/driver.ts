@@ -44,7 +44,7 @@ import { markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanF
  * needs a while after ffmpeg quits: it measures and joins the pieces of a window that may be hours long.
  */
 const STOP_KILL_AFTER_MS = 5 * 60_000;
-/** A launch folder without a running recorder after this long is a launch that never started. */
+/** A launch folder without a recorder after this long is a launch cut short before its recorder started. */
 const START_GRACE_MS = 30_000;
 const INSTANCE_TYPE = 'local';
 
@@ -98,11 +98,11 @@ export class LocalCaptureProvider implements CaptureProvider {
     const launchId = options.launchId ?? newId('cap');
     if (!isSafeId(launchId)) throw new ProviderError('invalid', `Invalid instance id ${launchId}`);
     const key = options.idempotencyKey ?? options.jobId ?? launchId;
+    // The launch that owns the key may be this very one, driven again after a crash cut it short: its
+    // folder (and maybe its recorder) exists, and a second recorder must never start beside it.
     const claimed = this.claim(key, launchId);
-    if (claimed !== launchId) {
-      const earlier = this.inspect(claimed);
-      if (earlier) return { ...this.launched(claimed, earlier), existing: true };
-    }
+    const earlier = this.inspect(claimed);
+    if (earlier) return { ...this.launched(claimed, earlier), existing: true };
 
     const ffmpeg = resolveFfmpeg(this.options.ffmpegPath);
     if (!ffmpeg) throw new ProviderError('unavailable', 'ffmpeg was not found: set FFMPEG_PATH or install ffmpeg');
@@ -310,8 +310,12 @@ export class LocalCaptureProvider implements CaptureProvider {
     if (!state?.outcome && !alive) {
       const age = Date.now() - fs.statSync(path.join(dir, INSTANCE_FILES.config)).mtimeMs;
       if (!pid && age < START_GRACE_MS) return this.view(config, state, 'pending', false);
-      if (state && relaunchCount(dir) < MAX_RELAUNCHES && this.relaunch(dir, config, state, pid)) {
-        return this.view(config, state, stop ? 'stopping' : state.phase === 'running' ? 'running' : 'pending', true);
+      // Died (started again to carry on, or to join its pieces after a stop), or never started (a server
+      // killed between writing the folder and starting its recorder, and nobody asked it to stop since):
+      // the recorder is started in its folder, as long as it has not failed too often.
+      const startable = state !== undefined || !stop;
+      if (startable && relaunchCount(dir) < MAX_RELAUNCHES && this.relaunch(dir, config, state, pid)) {
+        return this.view(config, state, stop ? 'stopping' : state?.phase === 'running' ? 'running' : 'pending', true);
       }
       state = markCrashed(dir, config, state, pid, stop);
     }
@@ -330,7 +334,7 @@ export class LocalCaptureProvider implements CaptureProvider {
    * A recorder that died inside its window (killed, out of memory, a machine restart) is started again
    * in its folder and carries on; after its window it is started to join and report what it recorded.
    */
-  private relaunch(dir: string, config: RecorderConfig, state: RecorderState, pid: number | undefined): boolean {
+  private relaunch(dir: string, config: RecorderConfig, state: RecorderState | undefined, pid: number | undefined): boolean {
     stopOrphanFfmpeg(config, state);
     const windowOpen = Date.now() < localWindow(config).end;
     recordRelaunch(dir, pid, windowOpen);

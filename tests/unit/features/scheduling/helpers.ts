@@ -64,7 +64,8 @@ export function seedRecordings(count: number, firstStart = '2026-11-27T09:00:00.
   const jobs = Array.from({ length: count }, (_, i) => {
     const n = String(i + 1).padStart(2, '0');
     return mockRecordingJob({
-      mosque_id: `mosque00${n}`.slice(0, 10),
+      // Ten characters (the mosque id's length) and unique up to 9,999: job ids are keys in the lists.
+      mosque_id: `mosque${String(i + 1).padStart(4, '0')}`,
       mosque_name: `Mosque ${n}`,
       recording_start: new Date(Date.parse(firstStart) + i * 3_600_000).toISOString(),
       timezone: 'UTC',

@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchConfigSchema } from '../../../contract/instances';
+import { LocalCaptureProvider } from '../../../server/capture/local/driver';
+import { systemClock } from '../../../server/lib/clock';
+import { alive, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
+
+/** Recorder processes whose command line names this instance folder (the pid file may lie). */
+function recordersOf(instanceDir: string): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+        return args.at(-2)?.endsWith('recorder.ts') === true && args.at(-1) === instanceDir;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number)
+    .filter((pid) => alive(pid));
+}
+
+/**
+ * A server killed between writing a launch's folder and starting its recorder leaves a folder with
+ * its config and nothing running. The launch is driven again (same id, same key) by the next server:
+ * that must not start a second recorder beside one already there, and a folder whose recorder never
+ * started must get one, or the Friday is lost (seen: five retries all answered "no recording").
+ */
+describe('a launch cut short by a server crash', () => {
+  let dataDir: string;
+  let source: HlsSource;
+  let driver: LocalCaptureProvider;
+  const config = () => launchConfigSchema.parse({ url: source.url, duration: 60, width: 320, height: 180, mosque_id: null });
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-cut-short-'));
+    source = await startHlsSource();
+    driver = new LocalCaptureProvider({ dataDir, clock: systemClock });
+  });
+  afterAll(async () => {
+    killRecorders(dataDir);
+    await source?.close();
+    fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  });
+
+  it('driven again with its recorder running, it returns that recorder and starts no second one', { timeout: 30_000 }, async () => {
+    const first = await driver.launch(config(), { launchId: 'cap-again00001', jobId: 'job-again', idempotencyKey: 'job-again' });
+    const dir = path.join(dataDir, 'instances', first.launchId);
+    const { recorder } = instancePids(dataDir, first.launchId);
+    expect(alive(recorder)).toBe(true);
+
+    const again = await driver.launch(config(), { launchId: first.launchId, jobId: 'job-again', idempotencyKey: 'job-again' });
+    expect(again).toMatchObject({ launchId: first.launchId, existing: true });
+    expect(instancePids(dataDir, first.launchId).recorder).toBe(recorder);
+    expect(recordersOf(dir)).toEqual([recorder]);
+  });
+
+  it('a folder whose recorder never started gets one once the start grace is over, and it records', { timeout: 60_000 }, async () => {
+    const launched = await driver.launch(config(), { launchId: 'cap-never00001', jobId: 'job-never', idempotencyKey: 'job-never' });
+    const dir = path.join(dataDir, 'instances', launched.launchId);
+    // As the crash left it: the config written, no recorder, no pid file, no state; written 31 s ago.
+    process.kill(-(instancePids(dataDir, launched.launchId).recorder ?? 0), 'SIGKILL');
+    await waitFor(() => recordersOf(dir).length === 0, 'the recorder to be gone', 5000);
+    for (const file of ['recorder.pid', 'state.json']) fs.rmSync(path.join(dir, file), { force: true });
+    const past = new Date(Date.now() - 31_000);
+    fs.utimesSync(path.join(dir, 'config.json'), past, past);
+
+    const listed = (await driver.list()).find((instance) => instance.providerInstanceId === launched.launchId);
+    expect(listed?.state).toBe('pending');
+    const [started] = await waitFor(() => {
+      const running = recordersOf(dir);
+      return running.length > 0 ? running : undefined;
+    }, 'a recorder in the folder', 10_000);
+    expect(instancePids(dataDir, launched.launchId).recorder).toBe(started);
+    const media = await waitFor(async () => {
+      const instance = (await driver.list()).find((item) => item.providerInstanceId === launched.launchId);
+      return instance?.mediaFlowing ? instance : undefined;
+    }, 'media from the started recorder', 30_000);
+    expect(media.state).toBe('running');
+    expect(fs.readFileSync(path.join(dir, 'recorder.log'), 'utf8')).toMatch(/starting it again/);
+    expect(recordersOf(dir)).toEqual([started]);
+  });
+});
