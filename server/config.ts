@@ -2,6 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, usernameSchema } from '../contract/auth';
+import { DEFAULT_STREAM_URL_TEMPLATE } from '../contract/recording-configs';
 import { parseS3Location } from './storage/s3-location';
 
 const optionalText = z
@@ -69,7 +70,7 @@ const envSchema = z.object({
   STREAM_URL_TEMPLATE: z
     .string()
     .trim()
-    .default('https://www.youtube.com/channel/{id}/live')
+    .default(DEFAULT_STREAM_URL_TEMPLATE)
     .refine((t) => t.includes('{id}') && URL.canParse(t.replaceAll('{id}', 'x')), 'STREAM_URL_TEMPLATE must be a URL with {id} in it'),
   MAPS_LINK_RESOLVE_ORIGIN: optionalText.pipe(z.url('MAPS_LINK_RESOLVE_ORIGIN must be a URL').optional()),
   MAPS_LINK_TIMEOUT_MS: optionalText.pipe(z.coerce.number<string | undefined>('MAPS_LINK_TIMEOUT_MS must be a number').int().min(100).max(60_000).default(5000)),

@@ -9,8 +9,8 @@ import {
   type GenerateResult,
   type GeocodeResult,
   type Mosque,
-  type RecordingConfig,
 } from '../../../contract/config';
+import { mosquesNotFoundMessage, recordingConfigsFor, streamUrlFor } from '../../../contract/recording-configs';
 import { reverseGeocode } from '../../geo/geocode';
 import { MapsLinkError, type ExtractionBudget, type MapsLinkResolver } from '../../geo/maps-link';
 import { timeZoneAt } from '../../geo/timezone';
@@ -22,7 +22,6 @@ import type { ConfigModuleSettings } from './settings';
 
 /** Links resolved at once in one extraction call. */
 const EXTRACT_CONCURRENCY = 4;
-const STREAM_URL = /^(https?|rtmps?|rtsp|srt):\/\//i;
 
 interface ExtractJob {
   mosque_id: string | null;
@@ -63,8 +62,7 @@ export class RecordingConfigService {
 
   /** The stream URL of a mosque's ID_token: the token itself when it is a URL, else the template. */
   streamUrl(token: string): string {
-    const trimmed = token.trim();
-    return STREAM_URL.test(trimmed) ? trimmed : this.settings.streamUrlTemplate.replaceAll('{id}', encodeURIComponent(trimmed));
+    return streamUrlFor(token, this.settings.streamUrlTemplate);
   }
 
   /**
@@ -151,7 +149,6 @@ export class RecordingConfigService {
     return saved !== undefined;
   }
 
-  /** One launch configuration per selected active mosque with a stream identifier (all active ones when none are selected). */
   /** Recording configurations for the chosen mosques; `actor` is who the activity log names (null: the system). */
   async generate(input: GenerateRequest, actor: ActivityActor | null = null): Promise<GenerateResult> {
     const request = generateRequestSchema.parse(input);
@@ -165,44 +162,15 @@ export class RecordingConfigService {
   }
 
   private async build(request: ReturnType<typeof generateRequestSchema.parse>): Promise<GenerateResult> {
-    let selected: Mosque[];
-    if (request.mosque_ids.length > 0) {
-      const ids = [...new Set(request.mosque_ids)];
-      selected = await this.mosques.listByIds(ids);
-      const found = new Set(selected.map((m) => m.mosque_id));
-      const missing = ids.filter((id) => !found.has(id));
-      if (missing.length > 0) throw notFound(`Mosque${missing.length > 1 ? 's' : ''} not found: ${missing.slice(0, 10).join(', ')}`);
-    } else {
-      selected = await this.mosques.list();
-    }
-
-    const recordings: RecordingConfig[] = [];
-    const skipped: GenerateResult['skipped'] = [];
-    for (const mosque of selected) {
-      if (!mosque.active) {
-        if (request.mosque_ids.length > 0) skipped.push({ mosque_id: mosque.mosque_id, reason: 'Mosque is disabled' });
-        continue;
-      }
-      if (!mosque.ID_token) {
-        skipped.push({ mosque_id: mosque.mosque_id, reason: 'Mosque has no stream identifier (ID_token)' });
-        continue;
-      }
-      const prayer = this.prayerTimes.nextFridayPrayer(mosque);
-      recordings.push({
-        url: this.streamUrl(mosque.ID_token),
-        duration: request.duration,
-        width: request.width,
-        height: request.height,
-        method: request.method,
-        ...(request.method === 'api' && request.api_base_url ? { api_base_url: request.api_base_url } : {}),
-        mosque_id: mosque.mosque_id,
-        mosque_name: mosque.name,
-        friday_prayer: prayer?.friday_prayer ?? null,
-        recording_start: prayer?.recording_start ?? null,
-        timezone: prayer?.timezone ?? mosque.timezone,
-      });
-    }
-    return { total_configs: recordings.length, recordings, skipped };
+    const chosen = request.mosque_ids.length > 0;
+    const selected = chosen ? await this.mosques.listByIds([...new Set(request.mosque_ids)]) : await this.mosques.list();
+    const missing = mosquesNotFoundMessage(request.mosque_ids, selected);
+    if (missing) throw notFound(missing);
+    return recordingConfigsFor(selected, request, {
+      chosen,
+      streamUrlTemplate: this.settings.streamUrlTemplate,
+      nextFridayPrayer: (mosque) => this.prayerTimes.nextFridayPrayer(mosque),
+    });
   }
 }
 

@@ -1,9 +1,6 @@
 import { HttpResponse } from 'msw';
-import {
-  type CoordinatesRecord,
-  type Mosque,
-  type RecordingConfig,
-} from '../../../contract/config';
+import { type CoordinatesRecord, type Mosque } from '../../../contract/config';
+import { DEFAULT_STREAM_URL_TEMPLATE, mosquesNotFoundMessage, recordingConfigsFor } from '../../../contract/recording-configs';
 import { configRoutes, mosqueRoutes } from '../../../contract/routes/config';
 import { mock } from '../endpoint';
 import { errorResponse } from '../http';
@@ -17,7 +14,6 @@ import { geocodeAt, prayerTime, readLink, timeZoneAt } from './config-places';
  * the rough stand-ins of ./config-places.
  */
 
-const STREAM_URL_TEMPLATE = 'https://www.youtube.com/channel/{id}/live';
 const SEED_TIME = '2026-01-05T09:30:00.000Z';
 
 function seedMosque(fields: Partial<Mosque> & Pick<Mosque, 'mosque_id' | 'name'>): Mosque {
@@ -182,33 +178,11 @@ export const configHandlers = [
   }),
 
   mock(configRoutes.generate, ({ body }) => {
-    const missing = body.mosque_ids.filter((id) => !findMosque(id));
-    if (missing.length > 0) return errorResponse(404, `Mosque${missing.length > 1 ? 's' : ''} not found: ${missing.join(', ')}`);
-    const selected = body.mosque_ids.length > 0 ? mockMosques().filter((m) => body.mosque_ids.includes(m.mosque_id)) : mockMosques();
-    const recordings: RecordingConfig[] = [];
-    const skipped: { mosque_id: string; reason: string }[] = [];
-    for (const mosque of selected) {
-      if (!mosque.active) {
-        if (body.mosque_ids.length > 0) skipped.push({ mosque_id: mosque.mosque_id, reason: 'Mosque is disabled' });
-      } else if (!mosque.ID_token) {
-        skipped.push({ mosque_id: mosque.mosque_id, reason: 'Mosque has no stream identifier (ID_token)' });
-      } else {
-        const prayer = prayerTime(mosque);
-        recordings.push({
-          url: /^(https?|rtmps?|rtsp|srt):\/\//i.test(mosque.ID_token) ? mosque.ID_token : STREAM_URL_TEMPLATE.replace('{id}', encodeURIComponent(mosque.ID_token)),
-          duration: body.duration,
-          width: body.width,
-          height: body.height,
-          method: body.method,
-          ...(body.method === 'api' && body.api_base_url ? { api_base_url: body.api_base_url } : {}),
-          mosque_id: mosque.mosque_id,
-          mosque_name: mosque.name,
-          friday_prayer: prayer?.friday_prayer ?? null,
-          recording_start: prayer?.recording_start ?? null,
-          timezone: prayer?.timezone ?? mosque.timezone,
-        });
-      }
-    }
-    return HttpResponse.json({ success: true as const, data: { total_configs: recordings.length, recordings, skipped } });
+    const chosen = body.mosque_ids.length > 0;
+    const selected = chosen ? mockMosques().filter((mosque) => body.mosque_ids.includes(mosque.mosque_id)) : mockMosques();
+    const missing = mosquesNotFoundMessage(body.mosque_ids, selected);
+    if (missing) return errorResponse(404, missing);
+    const data = recordingConfigsFor(selected, body, { chosen, streamUrlTemplate: DEFAULT_STREAM_URL_TEMPLATE, nextFridayPrayer: (mosque) => prayerTime(mosque) });
+    return HttpResponse.json({ success: true as const, data });
   }),
 ];
