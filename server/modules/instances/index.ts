@@ -17,6 +17,7 @@ import { createRecordingsService, createStoreJoins, registerRecordingRoutes, typ
 import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
 import { FleetCaptureProvider } from './fleet';
 import { FleetLiveFeed } from './live';
+import { OperatorFleetActions } from './operator';
 import { InstancesRepository } from './repository';
 import { registerInstanceRoutes } from './routes';
 import { InstancesService } from './service';
@@ -106,7 +107,8 @@ export function registerCaptureModule(
   const { instances, recordings, demo, live, capture, driver, joins } = module;
   const { hub, monitoring } = deps;
 
-  registerInstanceRoutes(app, { instances, demo, config: deps.config, activity: deps.activity, mosques: deps.mosques });
+  const operator = new OperatorFleetActions({ instances, activity: deps.activity, mosques: deps.mosques });
+  registerInstanceRoutes(app, { instances, demo, config: deps.config, operator });
   registerRecordingRoutes(app, recordings);
 
   hub.provideInitialData(async () => ({

@@ -4,13 +4,11 @@ import { z } from 'zod';
 import { instancesListResponseSchema, type Instance, type TerminateResult } from '../../../contract/instances';
 import { instanceRoutes } from '../../../contract/routes/instances';
 import { DEMO_PLAYLIST, type DemoStream } from '../../capture/demo-stream';
-import { withoutCredentials } from '../../capture/recorder-state';
 import type { Config } from '../../config';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { badRequest, notFound } from '../../lib/http-error';
 import { handle } from '../../lib/route-table';
-import type { ActivityService } from '../activity/service';
-import type { MosquesService } from '../mosques/service';
+import type { OperatorFleetActions } from './operator';
 import type { InstancesService } from './service';
 
 function terminateBody(results: TerminateResult[], what: string) {
@@ -37,22 +35,10 @@ export function registerInstanceRoutes(
     instances: InstancesService;
     demo: DemoStream | undefined;
     config: Config;
-    activity: ActivityService;
-    mosques: Pick<MosquesService, 'listByIds'>;
+    operator: OperatorFleetActions;
   },
 ): void {
-  const { instances, demo, activity, mosques } = deps;
-
-  /** A recording filed under a mosque that does not exist would be lost to every list: refuse it up front. */
-  const refuseUnknownMosques = async (ids: Array<string | null>) => {
-    const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-    if (wanted.length === 0) return;
-    const known = new Set((await mosques.listByIds(wanted)).map((mosque) => mosque.mosque_id));
-    const unknown = wanted.filter((id) => !known.has(id));
-    if (unknown.length > 0) {
-      throw badRequest(`Unknown mosque ${unknown.map((id) => `"${id}"`).join(', ')}: add it in the Config Generator first, or launch without a mosque`);
-    }
-  };
+  const { instances, demo, operator } = deps;
 
   // What every console polls. The service shares one list between readers until the fleet changes;
   // its body is checked against the contract and serialised once per list, not once per request.
@@ -78,17 +64,7 @@ export function registerInstanceRoutes(
 
   handle(app, instanceRoutes.launch, async (request) => {
     const { configs, max_workers } = request.body;
-    await refuseUnknownMosques(configs.map((launchConfig) => launchConfig.mosque_id));
-    const result = await instances.launch(configs, max_workers);
-    const actor = sessionOf(request).user;
-    for (const launched of result.instances) {
-      await activity.record({
-        actor,
-        action: 'instance.launch',
-        target: { type: 'instance', id: launched.id, label: launched.name },
-        detail: { url: withoutCredentials(launched.url), mosque_id: launched.mosque_id },
-      });
-    }
+    const result = await operator.launch(sessionOf(request).user, configs, max_workers);
     const message =
       result.failed.length === 0
         ? `Launched ${result.instances.length} instance(s)`
@@ -97,20 +73,12 @@ export function registerInstanceRoutes(
   });
 
   handle(app, instanceRoutes.terminate, async (request) => {
-    const actor = sessionOf(request).user;
-    const results = await instances.terminate(request.body.instance_ids, `Terminated by ${actor.username}`);
-    for (const result of results.filter((r) => r.success)) {
-      await activity.record({ actor, action: 'instance.terminate', target: { type: 'instance', id: result.instance_id } });
-    }
-    return terminateBody(results, 'Terminate');
+    return terminateBody(await operator.terminate(sessionOf(request).user, request.body.instance_ids), 'Terminate');
   });
 
   handle(app, instanceRoutes.terminateAll, async (request) => {
     if (request.query.force !== 'true') throw badRequest('Emergency stop needs force=true to confirm stopping every instance');
-    const actor = sessionOf(request).user;
-    const body = terminateBody(await instances.terminateAll(`Emergency stop by ${actor.username}`), 'Emergency stop');
-    await activity.record({ actor, action: 'instance.emergency_stop', detail: { terminated: body.data.terminated, failed: body.data.failed } });
-    return body;
+    return terminateBody(await operator.emergencyStop(sessionOf(request).user), 'Emergency stop');
   });
 
   handle(app, instanceRoutes.demoStream, () => ({
