@@ -44,8 +44,6 @@ import { markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanF
  * needs a while after ffmpeg quits: it measures and joins the pieces of a window that may be hours long.
  */
 const STOP_KILL_AFTER_MS = 5 * 60_000;
-/** A launch folder without a recorder after this long is a launch cut short before its recorder started. */
-const START_GRACE_MS = 30_000;
 const INSTANCE_TYPE = 'local';
 
 export interface LocalProviderOptions {
@@ -308,8 +306,8 @@ export class LocalCaptureProvider implements CaptureProvider {
     const stop = readJson<StopRequest>(path.join(dir, INSTANCE_FILES.stop));
 
     if (!state?.outcome && !alive) {
-      const age = Date.now() - fs.statSync(path.join(dir, INSTANCE_FILES.config)).mtimeMs;
-      if (!pid && age < START_GRACE_MS) return this.view(config, state, 'pending', false);
+      // No start grace: a launch writes its config and starts its recorder in one synchronous step, so
+      // a config without a live recorder is never a launch of this process still under way.
       // Died (started again to carry on, or to join its pieces after a stop), or never started (a server
       // killed between writing the folder and starting its recorder, and nobody asked it to stop since):
       // the recorder is started in its folder, as long as it has not failed too often.
