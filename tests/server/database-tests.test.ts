@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { databaseTestFiles, opensDatabase, serverTestFiles } from '../support/database-test-files';
+import { databaseTestFiles, opensDatabase, serverTestFiles, skipsPostgresPass } from '../support/database-test-files';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -8,7 +8,7 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 describe('the PostgreSQL pass', () => {
   it('takes every server test that builds an app or opens a database', () => {
     const onPostgres = new Set(databaseTestFiles());
-    const left = serverTestFiles().filter((file) => opensDatabase(path.join(ROOT, file)) && !onPostgres.has(file));
+    const left = serverTestFiles().filter((file) => opensDatabase(path.join(ROOT, file)) && !onPostgres.has(file) && !skipsPostgresPass(path.join(ROOT, file)));
     // A file listed here opens SQLite whatever the pass: create its database as tests/server/helpers/test-app.ts does.
     expect(left).toEqual([]);
   });
@@ -20,6 +20,15 @@ describe('the PostgreSQL pass', () => {
     expect(onPostgres).toContain('tests/server/scheduler/race.test.ts');
     expect(onPostgres).not.toContain('tests/server/scheduler/cron-time.test.ts');
     expect(onPostgres).not.toContain('tests/server/database-tests.test.ts');
+  });
+
+  it('leaves out only the files that say why, and keeps a real capture on PostgreSQL', () => {
+    const onPostgres = databaseTestFiles();
+    const skipped = serverTestFiles().filter((file) => skipsPostgresPass(path.join(ROOT, file)));
+    expect(skipped).toContain('tests/server/capture/local-recording.test.ts');
+    for (const file of skipped) expect(onPostgres).not.toContain(file);
+    expect(onPostgres).toContain('tests/server/scheduler/capture.test.ts');
+    expect(skipped).not.toContain('tests/server/scheduler/capture.test.ts');
   });
 });
 

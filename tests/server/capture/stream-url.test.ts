@@ -5,6 +5,8 @@ import { isDirectMediaUrl, resolveStreamUrl } from '../../../server/capture/stre
 import { startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { startWindowHarness, type WindowHarness } from './window-harness';
 
+// PostgreSQL pass: skipped: resolving stream pages with yt-dlp and ffmpeg; the database only holds the launch rows other files prove
+
 /** A page with the live stream in a <video> element, as a mosque's own site would show it. */
 async function servePage(mediaUrl: string): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer((request, response) => {

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alive, instancePids, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
 import { atSecond, expectPlayableFile, startWindowHarness, type WindowHarness } from './window-harness';
 
+// PostgreSQL pass: skipped: recorder deaths over a real-time window; the rows it writes are the reconcile calls proven on PostgreSQL elsewhere
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

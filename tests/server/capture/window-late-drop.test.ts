@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { atSecond, expectPlayableFile, startWindowHarness, type WindowHarness } from './window-harness';
 
+// PostgreSQL pass: skipped: a live source late and dropping over a real-time window; its rows are the reconcile calls proven on PostgreSQL elsewhere
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**

@@ -9,6 +9,8 @@ import { ffprobe, instancePids, killRecorders, startHlsSource, startMoto, waitFo
 import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
+// PostgreSQL pass: skipped: real-time capture into moto S3; the recording rows are the ones recordings/library.test.ts proves on PostgreSQL
+
 /** Local recorders with RECORDINGS_STORE=s3://…: real ffmpeg on a live HLS stream, moto's S3 as the bucket. */
 describe('captures delivered to an s3 store', () => {
   let t: TestApp;

@@ -11,6 +11,8 @@ import { DEFAULT_RECORDER_SETTINGS, type RecorderConfig } from '../../../server/
 import { FFPROBE, ffprobe, startHlsSource, startMoto, waitFor, type HlsSource, type MotoServer } from '../../../testkit/capture';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
+// PostgreSQL pass: skipped: joining recorded runs from the store in real time; its rows are proven on PostgreSQL by recordings/library.test.ts
+
 /*
  * A recording the fleet relaunched once: two EC2 runs, each a real ffmpeg on a live HLS stream whose
  * pieces the recorder's own shipper delivers to moto's S3 as they close, with the recorder down in
