@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { mockAmi, mockAmis } from '../../../../src/mocks/handlers/ami';
-import { renderApp } from '../../support/render';
+import { renderWithProviders, type RenderOptions } from '../../support/render';
+import AmiPage from '../../../../src/features/ami/AmiPage';
 
 /** Three images: the latest available, one pending, one failed. */
 export function seedAmis() {
@@ -19,9 +20,8 @@ export function seedAmis() {
 }
 
 /** /ami as admin, once `waitFor` (an AMI id, or the empty state) shows. */
-export async function openAmi(waitFor: string | RegExp = /^ami-/, options: Parameters<typeof renderApp>[1] = {}) {
-  const rendered = renderApp('/ami', { as: 'admin', ...options });
-  // The first render loads the lazy route chunks, which can take a while on a busy machine.
+export async function openAmi(waitFor: string | RegExp = /^ami-/, options: RenderOptions = {}) {
+  const rendered = renderWithProviders(<AmiPage />, { path: '/ami', as: 'admin', ...options });
   await screen.findAllByText(waitFor, {}, { timeout: 15_000 });
   return rendered;
 }

@@ -1,16 +1,20 @@
 import { screen, within } from '@testing-library/react';
+import ConfigPage from '../../../../src/features/config/ConfigPage';
 import { server } from '../../support/server';
-import { renderApp } from '../../support/render';
+import { renderWithProviders } from '../../support/render';
 
 /** The mock's seeded mosques (src/mocks/handlers/config.ts). */
 export const LONDON = 'lcm4r8k2p1';
 export const EAST_LONDON = 'elm7q2w9z3';
 export const AZHAR = 'azh3c5v8n6';
 
-/** /config as admin, once `waitFor` shows (a seeded mosque by default). */
+/**
+ * The Config Generator page as admin, once `waitFor` shows (a seeded mosque by default). The page
+ * alone, without the console's shell: these tests are about the page (the route and its guard are
+ * covered by the routing tests).
+ */
 export async function openConfig(waitFor: string | RegExp = 'London Central Mosque') {
-  const rendered = renderApp('/config', { as: 'admin' });
-  // The first render transforms the lazy page chunk, which takes a while on a busy machine.
+  const rendered = renderWithProviders(<ConfigPage />, { path: '/config', as: 'admin' });
   await screen.findByText(waitFor, undefined, { timeout: 15_000 });
   return rendered;
 }

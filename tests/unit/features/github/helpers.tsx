@@ -1,9 +1,10 @@
 import { screen, within } from '@testing-library/react';
-import { renderApp } from '../../support/render';
+import { renderWithProviders } from '../../support/render';
+import GithubPage from '../../../../src/features/github/GithubPage';
 
-/** /github in the whole console (mocks behind it), once the status has loaded. */
+/** The GitHub page (mocks behind it), once the status has loaded. */
 export async function openGithub(as = 'admin') {
-  const rendered = renderApp('/github', { as });
+  const rendered = renderWithProviders(<GithubPage />, { path: '/github', as });
   await screen.findByRole('heading', { name: 'GitHub Repository Access', level: 1 });
   await screen.findByRole('region', { name: 'Configuration Details' });
   return rendered;

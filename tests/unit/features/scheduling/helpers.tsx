@@ -2,8 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { expect, vi } from 'vitest';
 import type { Job } from '../../../../contract/scheduler';
 import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
-import { renderApp, type RenderOptions } from '../../support/render';
+import { renderWithProviders, type RenderOptions } from '../../support/render';
 import { server } from '../../support/server';
+import SchedulingPage from '../../../../src/features/scheduling/SchedulingPage';
 
 /** The mock's seeded mosques (src/mocks/handlers/config.ts). */
 export const LONDON = 'lcm4r8k2p1';
@@ -24,8 +25,7 @@ export const fakeTimerUser: RenderOptions['userOptions'] = { advanceTimers: (ms)
 
 /** /scheduling as admin, once the status card shows the scheduler's state. */
 export async function openScheduling(options: RenderOptions = {}) {
-  const rendered = renderApp('/scheduling', { as: 'admin', ...options });
-  // The first render loads the lazy route chunks, which can take a while on a busy machine.
+  const rendered = renderWithProviders(<SchedulingPage />, { path: '/scheduling', as: 'admin', ...options });
   await screen.findByRole('heading', { name: 'Scheduling Management', level: 1 }, { timeout: 15_000 });
   await statusCard().findByText(/^(Running|Stopped)$/);
   return rendered;
