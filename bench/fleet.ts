@@ -109,7 +109,8 @@ export async function run(): Promise<BenchResult[]> {
     if (planned.data.created + planned.data.scheduled < MOSQUES) throw new Error(`expected ${MOSQUES} pending jobs, got ${JSON.stringify(planned.data)}`);
     return [
       ...(await compare(`GET /api/scheduler/upcoming?limit=20 (${MOSQUES.toLocaleString('en')} pending jobs)`, `${server.baseUrl}/api/scheduler/upcoming?limit=20`, token, dataDir, {
-        baseline: 'json',
+        // The server serialises one body per list and serves it until a job changes: the bare route sends a stored string too.
+        baseline: 'cached',
         budgetRow: 'upcoming',
         minRatio: 0.5,
         maxP99Ms: 25,

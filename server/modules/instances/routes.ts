@@ -7,6 +7,7 @@ import { DEMO_PLAYLIST, type DemoStream } from '../../capture/demo-stream';
 import type { Config } from '../../config';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { badRequest, notFound } from '../../lib/http-error';
+import { encodedBodies, sendEncoded } from '../../lib/encoded-bodies';
 import { handle } from '../../lib/route-table';
 import type { OperatorFleetActions } from './operator';
 import type { InstancesService } from './service';
@@ -40,26 +41,11 @@ export function registerInstanceRoutes(
 ): void {
   const { instances, demo, operator } = deps;
 
-  // What every console polls. The service shares one list between readers until the fleet changes;
-  // its body is checked against the contract and serialised once per list, not once per request.
-  const bodies = new WeakMap<Instance[], string>();
-  const listBody = async () => {
-    const list = await instances.list();
-    let body = bodies.get(list);
-    if (body === undefined) {
-      body = JSON.stringify(instancesListResponseSchema.encode({ success: true, data: list }));
-      bodies.set(list, body);
-    }
-    return body;
-  };
+  // What every console polls: the service shares one list between readers until the fleet changes.
+  const listBody = encodedBodies((list: Instance[]) => instancesListResponseSchema.encode({ success: true, data: list }));
   // SPEC.md calls GET /api/instances/ with its trailing slash; both spellings answer.
   for (const declaration of [instanceRoutes.list, instanceRoutes.listWithoutSlash]) {
-    handle(app, declaration, async (_request, reply) => {
-      // A string with a JSON content type is sent as it is (Fastify skips the route's serializer);
-      // the type provider only knows the object form.
-      const body = (await listBody()) as unknown as z.input<typeof instancesListResponseSchema>;
-      return reply.type('application/json; charset=utf-8').send(body);
-    });
+    handle(app, declaration, async (_request, reply) => sendEncoded(reply, listBody(await instances.list())));
   }
 
   handle(app, instanceRoutes.launch, async (request) => {

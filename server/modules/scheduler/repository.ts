@@ -3,6 +3,7 @@ import type { Job } from '../../../contract/scheduler';
 import { fromFlag, toFlag } from '../../db';
 import type { Database } from '../../db/schema';
 import type { SchedulerJobsTable } from '../../db/schema';
+import { TableWriteCounter } from '../../db/write-counter';
 
 export type JobRow = Selectable<SchedulerJobsTable>;
 export type NewJobRow = Insertable<SchedulerJobsTable>;
@@ -66,7 +67,17 @@ const changed = (result: { numUpdatedRows: bigint } | undefined) => (result?.num
  * claimant), so two scheduler processes on one database cannot both act on one job.
  */
 export class SchedulerRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>;
+  private readonly writes = new TableWriteCounter('scheduler_jobs');
+
+  constructor(db: Kysely<Database>) {
+    this.db = db.withPlugin(this.writes);
+  }
+
+  /** Writes to the jobs this process completed: a read cached under an older count is stale. */
+  get writeCount(): number {
+    return this.writes.count;
+  }
 
   async isRunning(now: string): Promise<boolean> {
     const row = await this.db.selectFrom('scheduler_state').select('running').where('id', '=', 1).executeTakeFirst();

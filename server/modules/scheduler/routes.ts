@@ -1,4 +1,6 @@
 import { schedulerRoutes } from '../../../contract/routes/scheduler';
+import { upcomingResponseSchema, type UpcomingRecording } from '../../../contract/scheduler';
+import { encodedBodies, sendEncoded } from '../../lib/encoded-bodies';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { SchedulerService } from './service';
@@ -12,10 +14,9 @@ const actorOf = (request: Parameters<typeof sessionOf>[0]) => {
 export function registerSchedulerRoutes(app: AppInstance, scheduler: SchedulerService): void {
   handle(app, schedulerRoutes.status, async () => ({ success: true as const, data: await scheduler.status() }));
 
-  handle(app, schedulerRoutes.upcoming, async (request) => ({
-    success: true as const,
-    data: { upcoming_recordings: await scheduler.upcoming(request.query.limit) },
-  }));
+  // Every console polls this: the service shares one list per limit between readers until a job changes.
+  const upcomingBody = encodedBodies((list: UpcomingRecording[]) => upcomingResponseSchema.encode({ success: true, data: { upcoming_recordings: list } }));
+  handle(app, schedulerRoutes.upcoming, async (request, reply) => sendEncoded(reply, upcomingBody(await scheduler.upcoming(request.query.limit))));
 
   handle(app, schedulerRoutes.prayerTimes, async () => ({ success: true as const, data: { prayer_times: await scheduler.prayerTimes() } }));
 

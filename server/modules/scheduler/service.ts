@@ -47,6 +47,8 @@ export interface SchedulerDeps {
 }
 
 const UNKNOWN_MOSQUE = 'Unknown or inactive mosque';
+/** How long one upcoming list is served: bounds how late a job written by another server shows. */
+const UPCOMING_CACHE_MS = 1000;
 
 /** The planner's own failure (prayer times cannot be computed) is a dependency being down: 503. */
 function unavailable(error: unknown): never {
@@ -64,6 +66,7 @@ export class SchedulerService {
   /** Mosque changes waiting to be planned; a burst is planned in batches. */
   private readonly changes: CoalescingQueue;
   private unwatch: (() => void) | undefined;
+  private readonly upcomingCache = new Map<number, { writes: number; expires: number; list: Promise<UpcomingRecording[]> }>();
 
   constructor(private readonly deps: SchedulerDeps) {
     this.repository = deps.repository;
@@ -146,8 +149,21 @@ export class SchedulerService {
     };
   }
 
-  async upcoming(limit: number): Promise<UpcomingRecording[]> {
-    return (await this.repository.upcoming(limit)).map(toUpcomingRecording);
+  /**
+   * Recording jobs waiting to launch, soonest first. Every console polls this; readers share one list
+   * per limit until this process writes a job, and for UPCOMING_CACHE_MS at most (another server on the
+   * same database). Callers must not modify it.
+   */
+  upcoming(limit: number): Promise<UpcomingRecording[]> {
+    const writes = this.repository.writeCount;
+    const cached = this.upcomingCache.get(limit);
+    if (cached && cached.writes === writes && performance.now() < cached.expires) return cached.list;
+    const list = this.repository.upcoming(limit).then((rows) => rows.map(toUpcomingRecording));
+    this.upcomingCache.set(limit, { writes, expires: performance.now() + UPCOMING_CACHE_MS, list });
+    list.catch(() => {
+      if (this.upcomingCache.get(limit)?.list === list) this.upcomingCache.delete(limit);
+    });
+    return list;
   }
 
   async jobs(scope: 'recent' | 'all'): Promise<Job[]> {

@@ -89,6 +89,28 @@ describe('scheduling Friday recordings', () => {
     });
   });
 
+  it('serves one upcoming list until a job changes: at once on this server, within a second on another', async () => {
+    await schedule();
+    const other = await env.build();
+    const otherToken = await other.login();
+    const upcomingOn = async (app: SchedulerApp, as: string) =>
+      upcomingResponseSchema.parse((await app.request({ method: 'GET', url: '/api/scheduler/upcoming?limit=10', token: as })).json()).data.upcoming_recordings.map((u) => u.mosque_id);
+    const everyMosque = await upcomingOn(s, token);
+    expect(everyMosque).toHaveLength(6);
+    expect(await upcomingOn(other, otherToken)).toEqual(everyMosque);
+
+    const cancelled = await s.request({ method: 'POST', url: '/api/scheduler/cancel/friday-akl0000001-2026-11-06', token });
+    expect(cancelled.statusCode).toBe(200);
+    // The server that wrote the change never serves the list from before it.
+    expect(await upcomingOn(s, token)).toEqual(everyMosque.filter((id) => id !== 'akl0000001'));
+    // Another server on the same database sees it once its list expires (1 s).
+    const started = performance.now();
+    while ((await upcomingOn(other, otherToken)).includes('akl0000001')) {
+      expect(performance.now() - started, 'the other server still lists the cancelled job').toBeLessThan(5000);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
   it('exports job counts by status to monitoring', async () => {
     await schedule();
     await s.request({ method: 'POST', url: '/api/scheduler/cancel/friday-lon0000001-2026-11-06', token });
