@@ -4,6 +4,9 @@
  * one pass each, and a key added again during its own batch is worked again with the newer state.
  * No timer: the first change is worked at once, so nothing waits longer than before.
  */
+/** Keys per batch: a batch is planned without a break, so its size bounds how long requests wait behind it. */
+export const MAX_BATCH = 20;
+
 export class CoalescingQueue {
   private readonly pending = new Set<string>();
   private running: Promise<void> | undefined;
@@ -26,9 +29,11 @@ export class CoalescingQueue {
   private async drain(): Promise<void> {
     try {
       while (this.pending.size > 0) {
-        const keys = [...this.pending];
-        this.pending.clear();
+        const keys = [...this.pending].slice(0, MAX_BATCH);
+        for (const key of keys) this.pending.delete(key);
         await this.work(keys).catch((error: unknown) => this.onError(error, keys));
+        // Requests that queued up behind the batch go first.
+        await new Promise((resolve) => setImmediate(resolve));
       }
     } finally {
       this.running = undefined;
