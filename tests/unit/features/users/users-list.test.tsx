@@ -2,9 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { store } from '../../../../src/mocks/store';
-import { renderApp } from '../../support/render';
 import { server } from '../../support/server';
-import { openUsers, row } from './helpers';
+import { openUsers, renderUsersPage, row } from './helpers';
 
 describe('User Management list', { timeout: 15_000 }, () => {
   it('shows the title, subtitle, controls and columns', async () => {
@@ -47,7 +46,7 @@ describe('User Management list', { timeout: 15_000 }, () => {
         return HttpResponse.json({ users: [] });
       }),
     );
-    renderApp('/users', { as: 'admin' });
+    renderUsersPage();
     expect(await screen.findByText('Loading users...')).toBeInTheDocument();
     expect(await screen.findByText('No users found')).toBeInTheDocument();
   });
@@ -69,7 +68,7 @@ describe('User Management list', { timeout: 15_000 }, () => {
 
   it('reports "Failed to fetch users" in a dismissible banner', async () => {
     server.use(http.get('/api/auth/users', () => HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 })));
-    const { user } = renderApp('/users', { as: 'admin' });
+    const { user } = renderUsersPage();
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('Failed to fetch users');
     await user.click(within(banner).getByRole('button', { name: /close/i }));
@@ -91,7 +90,7 @@ describe('User Management list', { timeout: 15_000 }, () => {
   });
 
   it('is not open to operators who are not superusers', async () => {
-    renderApp('/users', { as: 'operator' });
+    renderUsersPage('operator');
     expect(await screen.findByRole('heading', { name: 'Not allowed' })).toBeInTheDocument();
     expect(screen.getByText(/available to superusers only/)).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
@@ -113,7 +112,8 @@ describe('activating and deactivating', { timeout: 15_000 }, () => {
     await waitFor(() => expect(row('operator').getByText('Inactive')).toBeInTheDocument());
     expect(body).toEqual({ is_active: false });
     expect(await screen.findByText('User operator deactivated')).toBeInTheDocument();
-    await user.click(row('operator').getByRole('button', { name: 'Activate operator' }));
+    // Found once the closing dialog has handed the page back (until then the page is aria-hidden).
+    await user.click(await row('operator').findByRole('button', { name: 'Activate operator' }));
     await waitFor(() => expect(row('operator').getByText('Active')).toBeInTheDocument());
     expect(body).toEqual({ is_active: true });
     expect(await screen.findByText('User operator activated')).toBeInTheDocument();

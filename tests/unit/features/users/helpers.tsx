@@ -1,9 +1,13 @@
 import { screen, within } from '@testing-library/react';
-import { renderApp } from '../../support/render';
+import UsersPage from '../../../../src/features/users/UsersPage';
+import { renderWithProviders } from '../../support/render';
+
+/** The /users page alone (its superuser guard included), signed in as `as`. */
+export const renderUsersPage = (as = 'admin') => renderWithProviders(<UsersPage />, { path: '/users', as });
 
 /** /users as `as` (admin by default), once the list has loaded. */
 export async function openUsers(as = 'admin') {
-  const rendered = renderApp('/users', { as });
+  const rendered = renderUsersPage(as);
   await screen.findByText('@operator');
   return rendered;
 }
