@@ -5,7 +5,7 @@ import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
 import { server } from './support/server';
 
-// Lazy route chunks are transformed on first use, which can take a few seconds on a busy machine.
+// A busy machine can take a few seconds to show a page (the lazy pages are loaded in support/render.tsx).
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 

@@ -8,6 +8,13 @@ import { createQueryClient } from '../../../src/app/query-client';
 import { AppRoutes } from '../../../src/app/routes';
 import { sessionFor } from '../../../src/mocks/store';
 
+/*
+ * renderApp mounts the console's lazy pages. Their modules load here, with this module, before any
+ * test runs: transformed on first use inside a test, they ate its 5 s wait on a busy machine.
+ */
+const lazyModules = import.meta.glob(['../../../src/features/*/*Page.tsx', '../../../src/layout/AppShell.tsx']);
+await Promise.all(Object.values(lazyModules).map((load) => load()));
+
 let currentLocation: Location | null = null;
 
 function LocationProbe() {
