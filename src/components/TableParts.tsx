@@ -3,13 +3,23 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 
-/** A table's header row; a column named "Actions" is right-aligned, as in every table of the console. */
-export function TableHeaderRow({ columns }: { columns: readonly string[] }) {
+/** A cell of a column shown only from the md breakpoint up: on a tablet it gives its room to the actions. */
+export const WIDE_SCREEN_CELL = { display: { xs: 'none', md: 'table-cell' } } as const;
+
+/**
+ * A table's header row; a column named "Actions" is right-aligned, as in every table of the console.
+ * Columns named in `wideScreenOnly` are hidden below md (their body cells use WIDE_SCREEN_CELL).
+ */
+export function TableHeaderRow({ columns, wideScreenOnly = [] }: { columns: readonly string[]; wideScreenOnly?: readonly string[] }) {
   return (
     <TableHead>
       <TableRow>
         {columns.map((column) => (
-          <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'} sx={{ whiteSpace: 'nowrap' }}>
+          <TableCell
+            key={column}
+            align={column === 'Actions' ? 'right' : 'left'}
+            sx={{ whiteSpace: 'nowrap', ...(wideScreenOnly.includes(column) ? WIDE_SCREEN_CELL : {}) }}
+          >
             {column}
           </TableCell>
         ))}

@@ -120,4 +120,15 @@ describe('Recordings page in the browser', () => {
     await closeNotifications(page);
     await page.getByText('1–10 of 10').waitFor();
   });
+
+  it('as a tablet keeps Play, Download and Delete in view: Size and Store give their room', async () => {
+    await page.setViewportSize({ width: 820, height: 1180 });
+    await page.getByText('1–10 of 10').waitFor();
+    expect(await table().getByRole('columnheader', { name: 'Store' }).isVisible()).toBe(false);
+    for (const action of [/^Play recording/, /^Download recording/, /^Delete recording/]) {
+      const box = await table().getByRole('button', { name: action }).first().boundingBox();
+      expect(box, `${action}`).not.toBeNull();
+      expect((box?.x ?? 0) + (box?.width ?? 0), `${action} ends inside the 820 px window`).toBeLessThanOrEqual(820);
+    }
+  });
 });

@@ -12,12 +12,14 @@ import DownloadIcon from '@mui/icons-material/Download';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import type { ReactNode } from 'react';
 import type { LibraryRecording } from '../../../contract/recordings';
-import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
+import { TableHeaderRow, TableMessageRow, WIDE_SCREEN_CELL } from '../../components/TableParts';
 import { formatBytes, formatMediaDuration, RECORDING_OUTCOMES } from '../../lib/recording-outcome';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { CoverageBar } from './CoverageBar';
 
 const COLUMNS = ['Friday', 'Mosque', 'Outcome', 'Coverage', 'Duration', 'Size', 'Store', 'Actions'];
+/** Below md (a tablet, the drawer closed) these give their room, so Play, Download and Delete stay in view. */
+const WIDE_SCREEN_COLUMNS = ['Size', 'Store'];
 
 const STORES = {
   local: { label: 'Local', title: "On the server's disk" },
@@ -48,8 +50,8 @@ function Action({ title, disabled, onClick, children }: { title: string; disable
 export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDownload, onDelete }: RecordingsTableProps) {
   return (
     <TableContainer>
-      <Table aria-label="Recordings" size="small" sx={{ minWidth: 820 }}>
-        <TableHeaderRow columns={COLUMNS} />
+      <Table aria-label="Recordings" size="small" sx={{ minWidth: { md: 820 } }}>
+        <TableHeaderRow columns={COLUMNS} wideScreenOnly={WIDE_SCREEN_COLUMNS} />
         <TableBody>
           {recordings.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>{loading ? 'Loading recordings...' : 'No recordings match'}</TableMessageRow>}
           {recordings.map((recording) => {
@@ -75,8 +77,8 @@ export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDown
                   <CoverageBar recording={recording} />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMediaDuration(recording.duration_seconds)}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatBytes(recording.bytes)}</TableCell>
-                <TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap', ...WIDE_SCREEN_CELL }}>{formatBytes(recording.bytes)}</TableCell>
+                <TableCell sx={WIDE_SCREEN_CELL}>
                   <Tooltip title={STORES[recording.store].title} {...TOOLTIP_DELAYS}>
                     <Chip size="small" variant="outlined" label={STORES[recording.store].label} />
                   </Tooltip>
