@@ -20,14 +20,23 @@ export const RECORDING_LEAD_MINUTES = 20;
 export const EXTRACT_MAX_LINKS = 200;
 
 /** True for an IANA zone name this runtime knows (`Europe/London`, `UTC`), false for anything else. */
+/**
+ * Zones found valid so far. Building an Intl.DateTimeFormat to ask costs tens of microseconds, and
+ * every mosque read through a schema asks (10,000 per list, 1,000 in a burst of creates); there are a
+ * few hundred IANA zones, so only valid answers are kept and the set stays small.
+ */
+const knownTimeZones = new Set<string>();
+
 export function isValidTimeZone(zone: string): boolean {
+  if (knownTimeZones.has(zone)) return true;
   if (!/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/.test(zone)) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
   } catch {
     return false;
   }
+  knownTimeZones.add(zone);
+  return true;
 }
 
 export const mosqueIdSchema = z.string().regex(MOSQUE_ID_PATTERN, 'Mosque ID must be 10 lowercase letters or digits');

@@ -5,7 +5,7 @@
  * No timer: the first change is worked at once, so nothing waits longer than before.
  */
 /** Keys per batch: a batch is planned without a break, so its size bounds how long requests wait behind it. */
-export const MAX_BATCH = 20;
+export const MAX_BATCH = 10;
 
 export class CoalescingQueue {
   private readonly pending = new Set<string>();
