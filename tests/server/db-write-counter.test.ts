@@ -4,18 +4,23 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db';
 import { TableWriteCounter } from '../../server/db/write-counter';
+import { createPostgresDatabase } from '../../testkit/test-database';
 
 describe('TableWriteCounter', () => {
   let db: Db | undefined;
   let dataDir: string | undefined;
+  let pg: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
   afterEach(async () => {
     await db?.close();
+    await pg?.drop();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('counts completed inserts, updates and deletes of its table, and nothing else', async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'write-counter-'));
-    db = await openDatabase({ dataDir, databaseUrl: undefined });
+    // The PostgreSQL pass runs this file there too: the counter must read that driver's results alike.
+    pg = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
+    db = await openDatabase({ dataDir, databaseUrl: pg?.url });
     const counter = new TableWriteCounter('settings');
     const counted = db.kysely.withPlugin(counter);
     const setting = { key: 'counted', value: '1', updated_at: new Date().toISOString(), updated_by: null };
