@@ -70,9 +70,16 @@ export function startRealServer(dataDir: string, env: Record<string, string> = {
   return start(BUILT_SERVER, { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADMIN_PASSWORD: BENCH_ADMIN.password, DEMO_STREAM: '0', ...env }, '/api/auth/first-run', dataDir);
 }
 
-/** The bare Fastify baseline, answering /ok, and /json and /cached with the body in `bodyFile` when given. */
+/** Where the baseline keeps its compiled code between starts, as the built server does (build/.compile-cache). */
+const BASELINE_COMPILE_CACHE = path.join(os.tmpdir(), 'bench-baseline-compile-cache');
+
+/**
+ * The bare Fastify baseline, answering /ok, and /json and /cached with the body in `bodyFile` when
+ * given. It gets Node's module compile cache like the built server, so that starts compare alike.
+ */
 export function startBaselineServer(bodyFile?: string): Promise<RunningServer> {
-  return start(BASELINE_SERVER, bodyFile ? { BASELINE_BODY_FILE: bodyFile } : {}, '/ok', bodyFile ? path.dirname(bodyFile) : os.tmpdir());
+  const env = { NODE_COMPILE_CACHE: BASELINE_COMPILE_CACHE, ...(bodyFile ? { BASELINE_BODY_FILE: bodyFile } : {}) };
+  return start(BASELINE_SERVER, env, '/ok', bodyFile ? path.dirname(bodyFile) : os.tmpdir());
 }
 
 /** Resident memory of a process, in MB (Linux). */

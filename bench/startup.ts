@@ -3,7 +3,8 @@
  * against a bare Fastify on plain node (bench/baseline-server.mjs): spawn to the first 200
  * (GET /api/auth/first-run; the baseline's GET /ok), and resident memory once it answers. The
  * server's figure is on a data directory it has started on before (migrated, superuser created), as
- * every start but the very first; that first one is reported too.
+ * every start but the very first; that first one is reported too. Both keep Node's module compile
+ * cache between starts (the built server's launcher switches it on; the baseline gets NODE_COMPILE_CACHE).
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -2,10 +2,12 @@
  * Builds the server and the recorder to plain JavaScript, so production runs them with `node` alone
  * (no TypeScript loader at start, nor in each recorder process). Part of `npm run build`, after the
  * console. Output:
- *   build/server/main.js        the server (npm run serve / npm start)
+ *   build/server/main.js        the server's launcher (npm run serve / npm start)
+ *   build/server/server.js      the server itself, loaded by the launcher
  *   build/recorder/recorder.mjs the recorder runtime, one file of Node built-ins only
  * Outside dist/ on purpose: dist/ is the console, served to anyone as static files.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
@@ -43,18 +45,33 @@ export const SERVER_EXTERNALS = [
  * ES module need a `require`, given by the banner.
  */
 export async function buildServer(outDir = path.join(BUILD_DIR, 'server')): Promise<Metafile> {
+  fs.rmSync(outDir, { recursive: true, force: true });
   const result = await build({
     ...common,
     entryPoints: [path.join(ROOT, 'server/main.ts')],
-    outfile: path.join(outDir, 'main.js'),
+    outfile: path.join(outDir, 'server.js'),
     external: SERVER_EXTERNALS,
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     sourcemap: 'linked',
     metafile: true,
     define: { __RECORDER_BUNDLE__: JSON.stringify(RECORDER_FROM_SERVER) },
   });
+  fs.writeFileSync(path.join(outDir, 'main.js'), LAUNCHER);
   return result.metafile;
 }
+
+/**
+ * The launcher keeps V8's compiled code of the server between starts (Node's module compile cache),
+ * which must be switched on before the server's module is loaded, hence a file of its own. The cache
+ * lives in build/.compile-cache, beside the code it belongs to and as private as the build; where it
+ * cannot be written the server starts as it would without it.
+ */
+const LAUNCHER = `// Written by scripts/build-server.ts.
+import module from 'node:module';
+import { fileURLToPath } from 'node:url';
+module.enableCompileCache?.(fileURLToPath(new URL('../.compile-cache', import.meta.url)));
+await import('./server.js');
+`;
 
 /** The recorder and its siblings in one file: what each local recorder runs and an image freezes. */
 export async function buildRecorder(outDir = path.join(BUILD_DIR, 'recorder')): Promise<string> {

@@ -31,7 +31,7 @@ function newestSourceMs(): number {
 export function serverCommand(): { command: string; args: string[]; label: string } {
   const built = fs.existsSync(BUILT_SERVER) && fs.statSync(BUILT_SERVER).mtimeMs >= newestSourceMs();
   return built
-    ? { command: process.execPath, args: ['--enable-source-maps', BUILT_SERVER], label: 'built server (build/server/main.js)' }
+    ? { command: process.execPath, args: [BUILT_SERVER], label: 'built server (build/server/main.js)' }
     : { command: path.join(ROOT, 'node_modules/.bin/tsx'), args: ['server/main.ts'], label: 'server sources (tsx server/main.ts)' };
 }
 const started = new Set<ChildProcess>();

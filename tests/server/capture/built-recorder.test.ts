@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { systemClock } from '../../../server/lib/clock';
 import { buildRecorder, buildServer } from '../../../scripts/build-server';
 import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
 
+const ROOT = path.resolve(import.meta.dirname, '../../..');
 /** Packages that must load only when their provider is used, never at the server's start. */
 const ON_DEMAND = /^@aws-sdk\/|^@octokit\//;
 
@@ -52,6 +54,25 @@ describe('the built server and recorder (npm run build)', () => {
     const bundled = Object.keys(metafile.inputs);
     for (const native of ['better-sqlite3', 'argon2']) expect(bundled.filter((input) => input.includes(`node_modules/${native}/`))).toEqual([]);
     expect(output.imports.filter((entry) => entry.external).map((entry) => entry.path)).toEqual(expect.arrayContaining(['better-sqlite3', 'argon2']));
+  });
+
+  it('starts the server through a launcher that keeps its compiled code between starts', async () => {
+    // Inside the repository, where the packages left out of the bundle are found (node_modules).
+    fs.mkdirSync(path.join(ROOT, 'build'), { recursive: true });
+    const launcherBuild = fs.mkdtempSync(path.join(ROOT, 'build', 'launcher-test-'));
+    try {
+      await buildServer(path.join(launcherBuild, 'server'));
+      // A configuration error ends the server right after it has loaded: enough to compile it once.
+      const run = spawnSync(process.execPath, [path.join(launcherBuild, 'server', 'main.js')], {
+        env: { PATH: process.env.PATH, PORT: 'not-a-port', DATA_DIR: dataDir }, encoding: 'utf8', timeout: 30_000,
+      });
+      expect(run.stderr).toMatch(/PORT must be a number/);
+      expect(run.status).toBe(2);
+      const cached = fs.readdirSync(path.join(launcherBuild, '.compile-cache'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      expect(cached.length).toBeGreaterThan(0);
+    } finally {
+      fs.rmSync(launcherBuild, { recursive: true, force: true });
+    }
   });
 
   it('records a live stream with the built recorder, run by node alone', { timeout: 60_000 }, async () => {
