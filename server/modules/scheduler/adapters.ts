@@ -4,6 +4,7 @@ import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
 import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
 import { localDateText } from '../../geo/timezone';
+import { yieldToEventLoop } from '../../lib/yield-to-event-loop';
 import type { RecordingConfigService } from '../config/service';
 import type { InstancesService } from '../instances/service';
 import type { MosquesService } from '../mosques/service';
@@ -23,6 +24,8 @@ interface PlannerServices {
 }
 
 const WEEK_MS = 7 * 86_400_000;
+/** Mosques planned without a break: about 10 ms of prayer-time arithmetic on this machine. */
+const PLAN_SLICE = 250;
 
 /** Friday prayers from the prayer-times service; stream URLs as the config generator derives them. */
 export class PrayerTimesPlanner implements FridayPlanner {
@@ -33,7 +36,9 @@ export class PrayerTimesPlanner implements FridayPlanner {
     const list = filter ? await mosques.listByIds(filter) : await mosques.list();
     const plans: FridayPlan[] = [];
     const skipped: PlanSkip[] = [];
-    for (const mosque of list) {
+    for (const [index, mosque] of list.entries()) {
+      // Planning a whole fleet is CPU work: requests waiting meanwhile go between slices of it.
+      if (index > 0 && index % PLAN_SLICE === 0) await yieldToEventLoop();
       if (!mosque.active) continue; // inactive mosques are simply not planned
       const skip = (reason: string) => skipped.push({ mosqueId: mosque.mosque_id, mosqueName: mosque.name, reason });
       if (!mosque.ID_token?.trim()) {

@@ -1,3 +1,5 @@
+import { yieldToEventLoop } from '../../lib/yield-to-event-loop';
+
 /**
  * Collects keys (mosque ids) and hands them to `work` in batches, one batch at a time: keys that
  * arrive while a batch runs form the next one, so a burst of changes costs a few batches instead of
@@ -33,7 +35,7 @@ export class CoalescingQueue {
         for (const key of keys) this.pending.delete(key);
         await this.work(keys).catch((error: unknown) => this.onError(error, keys));
         // Requests that queued up behind the batch go first.
-        await new Promise((resolve) => setImmediate(resolve));
+        await yieldToEventLoop();
       }
     } finally {
       this.running = undefined;

@@ -4,6 +4,7 @@ import { fromFlag, toFlag } from '../../db';
 import type { Database } from '../../db/schema';
 import type { SchedulerJobsTable } from '../../db/schema';
 import { TableWriteCounter } from '../../db/write-counter';
+import { yieldToEventLoop } from '../../lib/yield-to-event-loop';
 
 export type JobRow = Selectable<SchedulerJobsTable>;
 export type NewJobRow = Insertable<SchedulerJobsTable>;
@@ -253,6 +254,8 @@ export class SchedulerRepository {
   async insertMany(rows: NewJobRow[]): Promise<number> {
     let inserted = 0;
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      // Requests waiting behind a fleet's worth of inserts go between chunks.
+      if (i > 0) await yieldToEventLoop();
       const result = await this.db
         .insertInto('scheduler_jobs')
         .values(rows.slice(i, i + INSERT_CHUNK))
