@@ -108,13 +108,20 @@ describe('SIGKILL during launches', () => {
         `round ${round}: the due jobs to be claimed`,
         async () => {
           if (!running.running()) throw new Error(`the server exited:\n${running.output()}`);
-          const rows = await jobsDb.kysely.selectFrom('scheduler_jobs').select('claimed_at').where('id', 'in', batch.map((j) => j.id)).execute();
-          const stamps = rows.map((r) => (r.claimed_at ? Date.parse(r.claimed_at) : Number.NaN)).filter((t) => !Number.isNaN(t));
+          const rows = await jobsDb.kysely.selectFrom('scheduler_jobs').select(['claimed_at', 'launched_at']).where('id', 'in', batch.map((j) => j.id)).execute();
+          // A launch clears its claim when it completes: one quicker than this poll leaves only its
+          // launch time, and the kill is then timed from there (later in the launch, never earlier).
+          const stamps = rows.map((r) => Date.parse(r.claimed_at ?? r.launched_at ?? '')).filter((t) => !Number.isNaN(t));
           return stamps.length > 0 ? Math.min(...stamps) : undefined;
         },
         180_000,
         10,
-      );
+      ).catch(async (error: unknown) => {
+        // What the server and the job were doing, so a hang says where it hung.
+        const job = await jobsDb.kysely.selectFrom('scheduler_jobs').selectAll().where('id', 'in', batch.map((j) => j.id)).execute();
+        const state = await jobsDb.kysely.selectFrom('scheduler_state').selectAll().execute();
+        throw new Error(`${String(error)}\njob: ${JSON.stringify(job)}\nscheduler: ${JSON.stringify(state)}\nserver:\n${running.output().slice(-6000)}`);
+      });
       const target = (KILL_WINDOW_MS * round) / (KILLS - 1);
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, claimedAt + target - Date.now())));
       killedAfter.push(Date.now() - claimedAt);
