@@ -127,6 +127,8 @@ export const scheduleRequestSchema = z.strictObject({
     }),
 });
 export type ScheduleRequest = z.input<typeof scheduleRequestSchema>;
+/** A schedule request once parsed: defaults filled in, the filter a list or null. */
+export type ParsedScheduleRequest = z.output<typeof scheduleRequestSchema>;
 
 export const skippedMosqueSchema = z.object({ mosque_id: z.string(), mosque_name: z.string().nullable(), reason: z.string() });
 export type SkippedMosque = z.infer<typeof skippedMosqueSchema>;

@@ -6,6 +6,7 @@ import {
   type Job,
   type SchedulerPrayerTime,
   type SchedulerStatus,
+  type ParsedScheduleRequest,
   type ScheduleRequest,
   type ScheduleResult,
   type SkippedMosque,
@@ -67,13 +68,19 @@ export class SchedulerService {
   private readonly changes: CoalescingQueue;
   private unwatch: (() => void) | undefined;
   private readonly upcomingCache = new Map<number, { writes: number; expires: number; list: Promise<UpcomingRecording[]> }>();
+  /**
+   * The plan in progress, if any. Plans of the whole fleet and of changed mosques run one after
+   * another: both read the mosques, then write jobs, and a plan that read a mosque before it was
+   * deleted must not write its job after the deletion was planned (the deleted mosque would be recorded).
+   */
+  private planning: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: SchedulerDeps) {
     this.repository = deps.repository;
     const preflight = new Preflight({ ...deps, checks: deps.preflight });
     this.runner = new SchedulerRunner({ ...deps, runRecurring: (now) => this.runRecurringIfDue(now), preflight: (now) => preflight.run(now) });
     this.changes = new CoalescingQueue(
-      (mosqueIds) => this.replanMosques(mosqueIds),
+      (mosqueIds) => this.oneAtATime(() => this.replanMosques(mosqueIds)),
       (error, mosqueIds) => deps.log.error({ err: error, mosqueIds }, 're-planning changed mosques failed'),
     );
   }
@@ -205,7 +212,18 @@ export class SchedulerService {
 
   /** Creates (or with forceRefresh recomputes) one recording job per active mosque for its coming Friday. */
   async scheduleFriday(input: ScheduleRequest, actor: ActivityActor | null = null): Promise<ScheduleResult> {
-    const { forceRefresh, mosqueFilter } = scheduleRequestSchema.parse(input);
+    const request = scheduleRequestSchema.parse(input);
+    return this.oneAtATime(() => this.planFridays(request, actor));
+  }
+
+  /** Runs `plan` once the plan in progress has finished (whether it succeeded or not). */
+  private oneAtATime<T>(plan: () => Promise<T>): Promise<T> {
+    const run = this.planning.then(plan, plan);
+    this.planning = run.catch(() => undefined);
+    return run;
+  }
+
+  private async planFridays({ forceRefresh, mosqueFilter }: ParsedScheduleRequest, actor: ActivityActor | null): Promise<ScheduleResult> {
     const now = this.deps.clock.now();
     if (!(await this.repository.isRunning(now.toISOString()))) throw conflict(SCHEDULER_NOT_RUNNING_MESSAGE);
     const { plans, skipped } = await this.deps.planner.planFriday(now, mosqueFilter).catch(unavailable);

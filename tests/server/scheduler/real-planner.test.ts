@@ -160,16 +160,22 @@ describe('scheduling with the prayer-times service', () => {
     expect((await jobs()).nocoord001.status).toBe('scheduled');
   });
 
-  it('lets waiting requests in while it plans a fleet, instead of holding the server for the whole of it', async () => {
-    // Written straight into the database: no re-planning of each, the fleet is planned at once below.
+  /** 600 active mosques written straight into the database: no re-planning of each, a plan takes them all at once. */
+  const FLEET = 600;
+  const fleetId = (i: number) => `fleet${String(i).padStart(5, '0')}`;
+  async function seedFleet() {
     const now = new Date().toISOString();
-    const fleet = Array.from({ length: 600 }, (_, i) => ({
-      mosque_id: `fleet${String(i).padStart(5, '0')}`, name: `Fleet ${i}`, name_ar: null, google_maps_url: null, languages: '["en"]',
+    const fleet = Array.from({ length: FLEET }, (_, i) => ({
+      mosque_id: fleetId(i), name: `Fleet ${i}`, name_ar: null, google_maps_url: null, languages: '["en"]',
       id_token: `https://streams.test/fleet${i}.m3u8`, active: 1, broadcast_status: 'inactive' as const, latitude: 21.4 + i / 1000, longitude: 39.8,
       timezone: 'Asia/Riyadh', city: null, district: null, country: null, country_code: null, coordinates_method: 'manual', calculation_method: null,
       fixed_jumuah_time: null, created_at: now, updated_at: now,
     }));
     await s.app.ctx.db.kysely.insertInto('mosques').values(fleet).execute();
+  }
+
+  it('lets waiting requests in while it plans a fleet, instead of holding the server for the whole of it', async () => {
+    await seedFleet();
     // Counts the event-loop turns that other work got while the request ran. SQLite answers every query
     // at once, so without a deliberate break the plan ran within one turn: 2 turns in all, the
     // request's own (measured).
@@ -183,8 +189,23 @@ describe('scheduling with the prayer-times service', () => {
     setImmediate(countTurns);
     const result = await schedule();
     planning = false;
-    expect(result.created).toBe(600);
+    expect(result.created).toBe(FLEET);
     // Planning 600 mosques and inserting their jobs, with a break every 250 of each: 4 more.
     expect(turns).toBeGreaterThanOrEqual(6);
+  });
+
+  it('does not plan a mosque deleted while a fleet plan is under way', async () => {
+    await seedFleet();
+    const last = fleetId(FLEET - 1);
+    const planned = schedule();
+    // A few turns in, the plan is between its slices: the operator deletes the last mosque of the list.
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    const deleted = await s.request({ method: 'DELETE', url: `/api/config/mosques/${last}`, token });
+    expect(deleted.statusCode).toBe(200);
+    await planned;
+    await s.app.ctx.scheduler.settled();
+    const pending = await s.app.ctx.db.kysely.selectFrom('scheduler_jobs').select(['id', 'status']).where('mosque_id', '=', last).where('status', '=', 'scheduled').execute();
+    expect(pending).toEqual([]);
+    expect(Object.keys(await jobs())).toContain(fleetId(0));
   });
 });
