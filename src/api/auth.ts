@@ -1,4 +1,4 @@
-import type { ChangePasswordRequest, LoginRequest, LoginResponse, User, UserCreateRequest } from '../../contract/auth';
+import { INITIAL_PASSWORD_FILE, type ChangePasswordRequest, type LoginRequest, type LoginResponse, type User, type UserCreateRequest } from '../../contract/auth';
 import type { MessageBody } from '../../contract/common';
 import { authRoutes } from '../../contract/routes/auth';
 import { errorDetail, hasResponse, isNetworkError } from './client';
@@ -22,9 +22,9 @@ export function loginErrorMessage(error: unknown): string {
   return errorDetail(error) ?? LOGIN_FAILED;
 }
 
-/** Whether the first-run password file still exists on the server (public; a yes or no only). */
-export async function initialPasswordFileExists(): Promise<boolean> {
-  return (await call(authRoutes.firstRun)).data.initial_password_file;
+/** The file in the server's data folder that holds the first-run superuser password, or null once it is gone (public). */
+export async function firstRunPasswordFile(): Promise<string | null> {
+  return (await call(authRoutes.firstRun)).data.initial_password_file ? INITIAL_PASSWORD_FILE : null;
 }
 
 export async function verifyToken(): Promise<User> {

@@ -1,10 +1,8 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { User } from '../../contract/auth';
+import { loadAuthApi } from '../api/load-auth';
 import { clearToken, getToken, setToken, setUnauthorizedListener } from '../api/token';
 import { AuthContext, type AuthContextValue, type AuthStatus, type SignOutReason } from './context';
-
-/** Loaded on first use so the HTTP client is not part of what the login page needs to appear. */
-const loadAuthApi = () => import('../api/auth');
 
 interface AuthState {
   status: AuthStatus;

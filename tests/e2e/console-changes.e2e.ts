@@ -21,17 +21,27 @@ describe('console changes in the browser', () => {
     await server?.stop();
   });
 
-  it('points to the first-run password file on the login page while it exists', async () => {
+  it('shows the sign-in form without a call to the server, and points to the first-run password file when asked', async () => {
     const file = path.join(server.dataDir, 'initial-admin-password');
     fs.writeFileSync(file, 'not-the-real-one\n', { mode: 0o600 });
+    const apiCalls: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname.startsWith('/api/')) apiCalls.push(request.url());
+    });
     await page.goto(`${server.baseUrl}/login`);
-    await page.getByText(/First sign-in\?/).waitFor();
+    await page.getByRole('button', { name: 'Login', exact: true }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(apiCalls).toEqual([]);
+    await page.getByRole('button', { name: 'First sign-in?' }).click();
+    await page.getByText(/First sign-in\? The superuser's password is in the file/).waitFor();
     expect(await page.content()).not.toContain('not-the-real-one');
     await screenshot(page, 'login-first-run');
     fs.rmSync(file);
     await page.reload();
-    await page.getByRole('button', { name: 'Login', exact: true }).waitFor();
-    expect(await page.getByText(/First sign-in\?/).count()).toBe(0);
+    await page.getByRole('button', { name: 'First sign-in?' }).click();
+    await page.getByText('The generated password has already been changed.', { exact: false }).waitFor();
+    expect(await page.getByText(/password is in the file/).count()).toBe(0);
+    page.removeAllListeners('request');
   });
 
   it('asks before Escape discards a typed mosque, and shows the notification below the header', async () => {

@@ -1,29 +1,64 @@
-import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
 import { useEffect, useState } from 'react';
-import { INITIAL_PASSWORD_FILE } from '../../../contract/auth';
-import { initialPasswordFileExists } from '../../api/auth';
+import { loadAuthApi } from '../../api/load-auth';
+import { Notice } from '../../components/Notice';
+
+export const FIRST_RUN_QUESTION = 'First sign-in?';
+export const FIRST_RUN_PASSWORD_CHANGED =
+  'The generated password has already been changed. Sign in with your own account, or ask a superuser for one.';
+export const FIRST_RUN_UNREACHABLE = 'The server did not answer. Try again in a moment.';
+
+type Answer = { file: string } | 'changed' | 'unreachable';
 
 /**
- * Where a newcomer finds the generated superuser password, shown for as long as the server still keeps the
- * file. The page asks only whether the file exists; the password itself never leaves the server's disk.
+ * Where a newcomer finds the generated superuser password, for as long as the server still keeps the file. The
+ * page asks only when the operator clicks "First sign-in?" or after a failed sign-in, so showing the form costs
+ * no call and no HTTP client; the password itself never leaves the server's disk.
  */
-export function FirstRunHint() {
-  const [fileExists, setFileExists] = useState(false);
+export function FirstRunHint({ failedSignIns }: { failedSignIns: number }) {
+  const [answer, setAnswer] = useState<Answer | null>(null);
+  const [asking, setAsking] = useState(false);
+
+  const ask = async (): Promise<Answer> => {
+    try {
+      const file = await (await loadAuthApi()).firstRunPasswordFile();
+      return file ? { file } : 'changed';
+    } catch {
+      return 'unreachable';
+    }
+  };
+
   useEffect(() => {
+    if (failedSignIns === 0) return;
     let current = true;
-    initialPasswordFileExists().then(
-      (exists) => current && setFileExists(exists),
-      () => undefined, // no hint is better than an error on the sign-in page
-    );
+    // Unasked, only the file's whereabouts are worth saying: nothing is better than a second error.
+    void ask().then((found) => current && typeof found === 'object' && setAnswer(found));
     return () => {
       current = false;
     };
-  }, []);
-  if (!fileExists) return null;
+  }, [failedSignIns]);
+
+  const askNow = async () => {
+    setAsking(true);
+    setAnswer(await ask());
+    setAsking(false);
+  };
+
+  if (answer && typeof answer === 'object') {
+    return (
+      <Notice severity="info">
+        {FIRST_RUN_QUESTION} The superuser&apos;s password is in the file <code>{answer.file}</code> in the server&apos;s data folder
+        (<code>./data</code> unless <code>DATA_DIR</code> is set).
+      </Notice>
+    );
+  }
+  if (answer === 'changed') return <Notice severity="info">{FIRST_RUN_PASSWORD_CHANGED}</Notice>;
   return (
-    <Alert severity="info" variant="outlined" sx={{ mt: 2 }}>
-      First sign-in? The superuser&apos;s password is in the file <code>{INITIAL_PASSWORD_FILE}</code> in the server&apos;s data folder
-      (<code>./data</code> unless <code>DATA_DIR</code> is set).
-    </Alert>
+    <>
+      {answer === 'unreachable' && <Notice severity="warning">{FIRST_RUN_UNREACHABLE}</Notice>}
+      <Button size="small" disabled={asking} onClick={() => void askNow()} sx={{ display: 'block', mx: 'auto', textTransform: 'none' }}>
+        {FIRST_RUN_QUESTION}
+      </Button>
+    </>
   );
 }

@@ -26,6 +26,7 @@ export default function LoginPage() {
   const [missing, setMissing] = useState({ username: false, password: false });
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  const [failedSignIns, setFailedSignIns] = useState(0);
 
   if (status === 'authenticated') return <Navigate to={redirectTarget(location.state)} replace />;
 
@@ -41,6 +42,7 @@ export default function LoginPage() {
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : 'Login failed');
       setSending(false);
+      setFailedSignIns((count) => count + 1);
     }
   };
 
@@ -94,7 +96,9 @@ export default function LoginPage() {
         <Typography variant="body2" color="textSecondary" align="center" sx={{ mt: 3 }}>
           Use the credentials created during setup.
         </Typography>
-        <FirstRunHint />
+        <Box sx={{ mt: 2 }}>
+          <FirstRunHint failedSignIns={failedSignIns} />
+        </Box>
       </Paper>
     </Box>
   );
