@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import { tzOffset } from '@date-fns/tz';
-import { find } from 'geo-tz/all';
+import type * as GeoTz from 'geo-tz/all';
 import { LRUCache } from 'lru-cache';
 
 /**
@@ -86,14 +87,19 @@ export function localDateText(instant: Date, zone: string): string {
   return `${p.year}-${pad(p.month)}-${pad(p.day)}`;
 }
 
+let find: typeof GeoTz.find | undefined;
+/** geo-tz, loaded on the first lookup: most mosques carry their zone, and its code costs ~20 ms of a start. */
+const findZones = () => (find ??= (createRequire(import.meta.url)('geo-tz/all') as typeof GeoTz).find);
+
 /**
  * The IANA zone at a point, from geo-tz's offline boundary data (its full set, so a place gets its own
  * zone name, e.g. Europe/Oslo rather than an older zone with the same rules). Where boundaries overlap
  * (disputed areas) the first zone is taken; over the open sea it is an `Etc/GMT±N` zone.
  */
 export function timeZoneAt(latitude: number, longitude: number): string | null {
+  const zonesAt = findZones();
   try {
-    return find(latitude, longitude)[0] ?? null;
+    return zonesAt(latitude, longitude)[0] ?? null;
   } catch {
     return null;
   }

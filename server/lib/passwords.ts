@@ -1,4 +1,8 @@
-import argon2 from 'argon2';
+import type Argon2 from 'argon2';
+
+/** argon2 (a native addon), loaded by the first hash or check rather than by every start. */
+let argon2: Promise<typeof Argon2> | undefined;
+const loadArgon2 = () => (argon2 ??= import('argon2').then((module) => module.default));
 
 export interface PasswordCost {
   memoryCost: number;
@@ -19,11 +23,15 @@ export function setPasswordCost(next: PasswordCost): void {
   cost = next;
 }
 
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, { type: argon2.argon2id, ...cost });
+export async function hashPassword(password: string): Promise<string> {
+  const library = await loadArgon2();
+  return library.hash(password, { type: library.argon2id, ...cost });
+}
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+  const library = await loadArgon2();
   try {
-    return await argon2.verify(hash, password);
+    return await library.verify(hash, password);
   } catch {
     return false;
   }
