@@ -38,7 +38,7 @@ import { OctokitGithubApi } from './modules/github/github-api';
 import { registerGithubRoutes } from './modules/github/routes';
 import { GithubService } from './modules/github/service';
 import { SettingsRepository } from './modules/github/settings-repository';
-import { registerMonitoringRoutes, registerRequestMetrics } from './modules/monitoring/routes';
+import { recordUnmatchedRequest, registerMonitoringRoutes, registerRequestMetrics } from './modules/monitoring/routes';
 import { MonitoringService } from './modules/monitoring/service';
 import { diskSpaceCheck } from './modules/monitoring/health';
 import { createScheduler, registerSchedulerRoutes, type SchedulerOptions } from './modules/scheduler';
@@ -144,6 +144,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   const alarmsModule = createAlarmsModule({ config, db: db.kysely, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery });
   const { alarms } = alarmsModule;
+  // Before any route: these attach themselves to each route as it is registered (access rule, metrics,
+  // compression), so a route registered earlier would go unguarded and unmeasured.
+  registerErrorHandling(app);
+  registerSecurityHeaders(app);
+  registerInputGuard(app);
+  registerAccessControl(app, sessions);
+  registerRequestMetrics(app, monitoring);
+  await registerCompression(app);
   // The one store of recordings: the library reads it, the recorders deliver to it (when it is a bucket).
   const store = createRecordingStore({ recordingsStore: config.recordingsStore, dataDir: config.dataDir, awsRegion: config.awsRegion, s3Endpoint: config.s3Endpoint });
   const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log, store });
@@ -162,12 +170,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images, alarms, recordingsLibrary };
 
-  registerErrorHandling(app);
-  registerSecurityHeaders(app);
-  registerInputGuard(app);
-  registerAccessControl(app, sessions);
-  registerRequestMetrics(app, monitoring);
-  await registerCompression(app);
   monitoring.registerHealthCheck('recordings_disk', diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')));
   if (db.dialect === 'sqlite') monitoring.registerHealthCheck('database_disk', diskSpaceCheck('database', path.dirname(sqlitePath(config))));
   monitoring.registerHealthCheck('activity_log', activity.healthCheck);
@@ -193,7 +195,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });
   registerImageRoutes(app, images);
   registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins, sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS });
-  await registerConsole(app, config.consoleDir);
+  await registerConsole(app, config.consoleDir, (request, reply) => recordUnmatchedRequest(monitoring, request, reply));
 
   return Object.assign(app, { ctx });
 }

@@ -1,5 +1,6 @@
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { Access, AppInstance } from '../lib/fastify';
+import { addRouteHook } from '../lib/route-hooks';
 import { forbidden, unauthorized } from '../lib/http-error';
 import { fromFlag } from '../db';
 import type { SessionService } from '../modules/auth/session-service';
@@ -22,14 +23,8 @@ function accessOf(config: FastifyContextConfig | undefined): Access | undefined 
  */
 export function registerAccessControl(app: AppInstance, sessions: SessionService): void {
   app.decorateRequest('auth', null);
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/api') && !accessOf(route.config)) {
-      throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
-    }
-  });
-  app.addHook('onRequest', async (request) => {
-    const access = accessOf(request.routeOptions.config);
-    if (!access || access === 'public') return;
+
+  const authorize = async (request: FastifyRequest, access: Exclude<Access, 'public'>, answersDuringDatabaseOutage: boolean) => {
     const token = bearerToken(request);
     if (!token && access === 'session-or-link') return;
     if (!token) throw unauthorized('Not authenticated');
@@ -37,7 +32,7 @@ export function registerAccessControl(app: AppInstance, sessions: SessionService
     try {
       session = await sessions.authenticate(token);
     } catch (error) {
-      if (isDatabaseDown(error) && request.routeOptions.config?.answersDuringDatabaseOutage && (await sessions.hasValidSignature(token))) return;
+      if (isDatabaseDown(error) && answersDuringDatabaseOutage && (await sessions.hasValidSignature(token))) return;
       throw error;
     }
     if (!session) throw unauthorized('Session expired or invalid');
@@ -45,5 +40,17 @@ export function registerAccessControl(app: AppInstance, sessions: SessionService
       throw forbidden('Only a superuser may do this');
     }
     request.auth = session;
+  };
+
+  app.addHook('onRoute', (route) => {
+    const access = accessOf(route.config);
+    if (route.url.startsWith('/api') && !access) {
+      throw new Error(`Route ${route.method} ${route.url} declares no access rule`);
+    }
+    if (!access || access === 'public') return;
+    const answersDuringDatabaseOutage = route.config?.answersDuringDatabaseOutage === true;
+    addRouteHook(route, 'onRequest', (request, _reply, done) => {
+      authorize(request, access, answersDuringDatabaseOutage).then(() => done(), done);
+    });
   });
 }

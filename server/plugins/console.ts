@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppInstance } from '../lib/fastify';
 import { errorBody } from './errors';
 
@@ -12,7 +13,12 @@ const PRECOMPRESSED = /\.(?:br|gz)$/;
  * Unknown /api paths answer 404 JSON instead. Files are sent as compressed at build (brotli, else
  * gzip, as the browser accepts; `Vary: Accept-Encoding`), so nothing is compressed per request.
  */
-export async function registerConsole(app: AppInstance, consoleDir: string | undefined): Promise<void> {
+export async function registerConsole(
+  app: AppInstance,
+  consoleDir: string | undefined,
+  /** Told of each unknown /api path as it is answered (routes have their own hooks; this matched none). */
+  onApiNotFound?: (request: FastifyRequest, reply: FastifyReply) => void,
+): Promise<void> {
   const hasConsole = consoleDir !== undefined && fs.existsSync(path.join(consoleDir, 'index.html'));
   if (hasConsole) {
     await app.register(fastifyStatic, {
@@ -31,11 +37,14 @@ export async function registerConsole(app: AppInstance, consoleDir: string | und
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    const isApi = url === '/api' || url.startsWith('/api/') || url === '/ws' || url === '/metrics';
+    const isApiPath = url === '/api' || url.startsWith('/api/');
+    const isApi = isApiPath || url === '/ws' || url === '/metrics';
     if (!isApi && hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
     const detail = isApi ? `No such endpoint: ${request.method} ${url}` : 'Not found (the console has not been built: run npm run build)';
-    return reply.code(404).send(errorBody(detail));
+    reply.code(404);
+    if (isApiPath) onApiNotFound?.(request, reply);
+    return reply.send(errorBody(detail));
   });
 }

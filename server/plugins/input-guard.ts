@@ -6,8 +6,11 @@ import { badRequest, type HttpError } from '../lib/http-error';
 /** Half of a UTF-16 surrogate pair. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Any surrogate half: one cheap scan that clears nearly every string without the look-around test. */
+const SURROGATE_HALF = /[\uD800-\uDFFF]/;
+
 /** NUL or a lone surrogate: text that PostgreSQL refuses and SQLite would store mangled. */
-const unsafe = (text: string) => text.includes('\u0000') || LONE_SURROGATE.test(text);
+const unsafe = (text: string) => text.includes('\u0000') || (SURROGATE_HALF.test(text) && LONE_SURROGATE.test(text));
 
 const PARTS = [
   ['params', 'Path parameters are invalid'],
@@ -15,22 +18,27 @@ const PARTS = [
   ['body', 'Request body is invalid'],
 ] as const;
 
+const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+
 /**
  * Where the first string or key holding a NUL character or an unpaired surrogate is (`a.b.0`, '' for
  * the value itself), or undefined when there is none. Walks without recursion: a 1 MB body may nest
- * hundreds of thousands of levels.
+ * hundreds of thousands of levels. Strings are checked where they are met and only objects are
+ * stacked, so a flat query or body costs no allocation per field.
  */
 export function findUnsafeText(value: unknown): string | undefined {
-  const stack: Array<{ value: unknown; path: string }> = [{ value, path: '' }];
+  if (typeof value === 'string') return unsafe(value) ? '' : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  const stack: Array<{ node: object; path: string }> = [{ node: value, path: '' }];
   while (stack.length > 0) {
-    const item = stack.pop() as { value: unknown; path: string };
-    if (typeof item.value === 'string') {
-      if (unsafe(item.value)) return item.path;
-    } else if (item.value !== null && typeof item.value === 'object') {
-      for (const [key, child] of Object.entries(item.value)) {
-        const path = item.path ? `${item.path}.${key}` : key;
-        if (unsafe(key)) return item.path || '(a key)';
-        stack.push({ value: child, path });
+    const { node, path } = stack.pop() as { node: object; path: string };
+    for (const key of Object.keys(node)) {
+      if (unsafe(key)) return path || '(a key)';
+      const child: unknown = (node as Record<string, unknown>)[key];
+      if (typeof child === 'string') {
+        if (unsafe(child)) return join(path, key);
+      } else if (child !== null && typeof child === 'object') {
+        stack.push({ node: child, path: join(path, key) });
       }
     }
   }

@@ -19,18 +19,19 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const HEADERS: Record<string, string> = {
+const HEADERS = Object.entries({
   'content-security-policy': CONTENT_SECURITY_POLICY,
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
   'cross-origin-opener-policy': 'same-origin',
-};
+});
 
 /** Security headers on every answer: API, console, files and errors alike. */
 export function registerSecurityHeaders(app: AppInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
-    for (const [name, value] of Object.entries(HEADERS)) if (!reply.hasHeader(name)) reply.header(name, value);
-    return payload;
+  // Callback style: no promise per answer.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    for (const [name, value] of HEADERS) if (!reply.hasHeader(name)) reply.header(name, value);
+    done(null, payload);
   });
 }

@@ -40,8 +40,17 @@ export class PrometheusMetrics {
     registers: [this.registry],
   });
 
+  /** Each label set's series, looked up once: prom-client would hash the labels again on every request. */
+  private readonly requestSeries = new Map<string, ReturnType<Histogram['labels']>>();
+
   observeRequest(seconds: number, labels: RequestLabels): void {
-    this.requestDurations.observe({ ...labels }, seconds);
+    const key = `${labels.method} ${labels.status_code} ${labels.route}`;
+    let series = this.requestSeries.get(key);
+    if (!series) {
+      series = this.requestDurations.labels({ ...labels });
+      this.requestSeries.set(key, series);
+    }
+    series.observe(seconds);
   }
 
   /** Registers a gauge read at every scrape; a name prom-client refuses (invalid, taken) throws here. */

@@ -1,25 +1,34 @@
 import crypto from 'node:crypto';
 import { monitoringRoutes } from '../../../contract/routes/monitoring';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppInstance } from '../../lib/fastify';
+import { addRouteHook } from '../../lib/route-hooks';
 import { handle } from '../../lib/route-table';
 import { HttpError } from '../../lib/http-error';
 import { bearerToken } from '../../plugins/access';
 import { PROMETHEUS_CONTENT_TYPE } from './prometheus';
 import type { MonitoringService } from './service';
 
-/** Measures every /api request once its response is sent (the console's figures and /metrics). */
+const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/');
+
+/**
+ * Measures every /api request once its response is sent (the console's figures and /metrics): each
+ * /api route gets its own hook with its label, and other routes (the console's files) none.
+ */
 export function registerRequestMetrics(app: AppInstance, monitoring: MonitoringService): void {
-  // Callback style: no promise per request on the hot path.
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.url.startsWith('/api/') || request.url === '/api') {
-      monitoring.recordRequest(reply.elapsedTime, {
-        method: request.method,
-        route: request.routeOptions.url ?? 'unmatched',
-        status_code: String(reply.statusCode),
-      });
-    }
-    done();
+  app.addHook('onRoute', (route) => {
+    if (!isApiPath(route.url)) return;
+    const path = route.url;
+    addRouteHook(route, 'onResponse', (request, reply, done) => {
+      monitoring.recordRequest(reply.elapsedTime, { method: request.method, route: path, status_code: String(reply.statusCode) });
+      done();
+    });
   });
+}
+
+/** Measures an /api request that matched no route (so no route hook measures it), as it is answered. */
+export function recordUnmatchedRequest(monitoring: MonitoringService, request: FastifyRequest, reply: FastifyReply): void {
+  monitoring.recordRequest(reply.elapsedTime, { method: request.method, route: 'unmatched', status_code: String(reply.statusCode) });
 }
 
 const digest = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest();
