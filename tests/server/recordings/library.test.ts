@@ -1,9 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../contract/activity';
 import { recordingDetailsResponseSchema, recordingsLibraryResponseSchema, storageUsageResponseSchema } from '../../../contract/recordings';
+import { COMPRESS_THRESHOLD_BYTES } from '../../../server/plugins/compression';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** A real two-second MP4, as a recorder leaves it. */
@@ -101,6 +103,14 @@ describe('recordings library', () => {
       .execute();
   });
   afterAll(() => t.close());
+
+  it('sends the list compressed to a client that accepts it, as every JSON answer of 1 KiB or more', async () => {
+    const plain = await t.request({ method: 'GET', url: '/api/recordings', token: operator });
+    expect(plain.rawPayload.length).toBeGreaterThanOrEqual(COMPRESS_THRESHOLD_BYTES);
+    const compressed = await t.request({ method: 'GET', url: '/api/recordings', token: operator, headers: { 'accept-encoding': 'br' } });
+    expect(compressed.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(compressed.rawPayload).toString()).toBe(plain.body);
+  });
 
   it('lists by Friday and mosque with names, totals and paging', async () => {
     const all = recordingsLibraryResponseSchema.parse((await t.request({ method: 'GET', url: '/api/recordings?limit=1', token: operator })).json()).data;
