@@ -87,6 +87,9 @@ export interface SchedulerStateTable {
   running: number;
   updated_at: string;
   updated_by: string | null;
+  /** Which server is planning (its claimant id), while its lease lasts. */
+  planning_by: string | null;
+  planning_until: string | null;
 }
 
 export interface MosquesTable {

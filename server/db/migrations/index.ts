@@ -13,6 +13,7 @@ import { alarmDeliveriesMigration } from './010_alarm_deliveries';
 import { captureRunsMigration } from './011_capture_runs';
 import { readPathsMigration } from './012_read_paths';
 import { storeJoinsMigration } from './014_store_joins';
+import { planningLeaseMigration } from './015_planning_lease';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, DialectMigration> = {
   '011_capture_runs': captureRunsMigration,
   '012_read_paths': readPathsMigration,
   '014_store_joins': storeJoinsMigration,
+  '015_planning_lease': planningLeaseMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

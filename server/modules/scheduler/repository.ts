@@ -96,6 +96,25 @@ export class SchedulerRepository {
     await this.db.updateTable('scheduler_state').set({ running: toFlag(running), updated_at: now, updated_by: by }).where('id', '=', 1).execute();
   }
 
+  /**
+   * Takes (or extends) the planning lease until `until`; false while another server holds an unexpired
+   * one. One conditional update, so of several servers asking at once exactly one gets it.
+   */
+  async takePlanningLease(holder: string, now: string, until: string): Promise<boolean> {
+    await this.isRunning(now); // the state row exists
+    const result = await this.db
+      .updateTable('scheduler_state')
+      .set({ planning_by: holder, planning_until: until })
+      .where('id', '=', 1)
+      .where((eb) => eb.or([eb('planning_by', 'is', null), eb('planning_by', '=', holder), eb('planning_until', '<', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async releasePlanningLease(holder: string): Promise<void> {
+    await this.db.updateTable('scheduler_state').set({ planning_by: null, planning_until: null }).where('id', '=', 1).where('planning_by', '=', holder).execute();
+  }
+
   findById(id: string): Promise<JobRow | undefined> {
     return this.db.selectFrom('scheduler_jobs').selectAll().where('id', '=', id).executeTakeFirst();
   }

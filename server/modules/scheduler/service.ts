@@ -21,6 +21,7 @@ import { alarmKeys } from './alarm-keys';
 import { CoalescingQueue } from './coalescing-queue';
 import { buildLedger, type LinkedAlarms } from './ledger';
 import { planSchedule, type SchedulePlan } from './planning';
+import { PlanningLease } from './planning-lease';
 import { nextRecurringRun, RECENT_JOBS_MS, RECURRING_JOB_ID, RECURRING_JOB_NAME, RECURRING_TRIGGER } from './policy';
 import { Preflight } from './preflight';
 import type { FridayPlan, FridayPlanner, PlanSkip, PreflightChecks, RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
@@ -74,11 +75,19 @@ export class SchedulerService {
    * deleted must not write its job after the deletion was planned (the deleted mosque would be recorded).
    */
   private planning: Promise<unknown> = Promise.resolve();
+  /** The same, across the servers sharing the database. */
+  private readonly planningLease: PlanningLease;
 
   constructor(private readonly deps: SchedulerDeps) {
     this.repository = deps.repository;
     const preflight = new Preflight({ ...deps, checks: deps.preflight });
     this.runner = new SchedulerRunner({ ...deps, runRecurring: (now) => this.runRecurringIfDue(now), preflight: (now) => preflight.run(now) });
+    this.planningLease = new PlanningLease({
+      repository: deps.repository,
+      clock: deps.clock,
+      holder: this.runner.claimant,
+      onLeaseError: (error) => deps.log.error({ err: error }, 'the planning lease could not be renewed or released; it lapses by itself'),
+    });
     this.changes = new CoalescingQueue(
       (mosqueIds) => this.oneAtATime(() => this.replanMosques(mosqueIds)),
       (error, mosqueIds) => deps.log.error({ err: error, mosqueIds }, 're-planning changed mosques failed'),
@@ -216,9 +225,10 @@ export class SchedulerService {
     return this.oneAtATime(() => this.planFridays(request, actor));
   }
 
-  /** Runs `plan` once the plan in progress has finished (whether it succeeded or not). */
+  /** Runs `plan` once the plan in progress has finished (whether it succeeded or not) and no other server is planning. */
   private oneAtATime<T>(plan: () => Promise<T>): Promise<T> {
-    const run = this.planning.then(plan, plan);
+    const leased = () => this.planningLease.hold(plan);
+    const run = this.planning.then(leased, leased);
     this.planning = run.catch(() => undefined);
     return run;
   }

@@ -163,15 +163,16 @@ describe('scheduling with the prayer-times service', () => {
   /** 600 active mosques written straight into the database: no re-planning of each, a plan takes them all at once. */
   const FLEET = 600;
   const fleetId = (i: number) => `fleet${String(i).padStart(5, '0')}`;
-  async function seedFleet() {
+  async function seedFleet(count = FLEET) {
     const now = new Date().toISOString();
-    const fleet = Array.from({ length: FLEET }, (_, i) => ({
+    const fleet = Array.from({ length: count }, (_, i) => ({
       mosque_id: fleetId(i), name: `Fleet ${i}`, name_ar: null, google_maps_url: null, languages: '["en"]',
       id_token: `https://streams.test/fleet${i}.m3u8`, active: 1, broadcast_status: 'inactive' as const, latitude: 21.4 + i / 1000, longitude: 39.8,
       timezone: 'Asia/Riyadh', city: null, district: null, country: null, country_code: null, coordinates_method: 'manual', calculation_method: null,
       fixed_jumuah_time: null, created_at: now, updated_at: now,
     }));
-    await s.app.ctx.db.kysely.insertInto('mosques').values(fleet).execute();
+    // In chunks: one statement may carry at most 32,766 values on SQLite.
+    for (let at = 0; at < fleet.length; at += 1000) await s.app.ctx.db.kysely.insertInto('mosques').values(fleet.slice(at, at + 1000)).execute();
   }
 
   it('lets waiting requests in while it plans a fleet, instead of holding the server for the whole of it', async () => {
@@ -204,6 +205,24 @@ describe('scheduling with the prayer-times service', () => {
     expect(deleted.statusCode).toBe(200);
     await planned;
     await s.app.ctx.scheduler.settled();
+    const pending = await s.app.ctx.db.kysely.selectFrom('scheduler_jobs').select(['id', 'status']).where('mosque_id', '=', last).where('status', '=', 'scheduled').execute();
+    expect(pending).toEqual([]);
+    expect(Object.keys(await jobs())).toContain(fleetId(0));
+  });
+
+  it('does not plan a mosque deleted on another server while this one plans the fleet', async () => {
+    // Big enough that the other server deletes and re-plans well before this plan writes its jobs.
+    const fleet = 3000;
+    await seedFleet(fleet);
+    const other = await env.build({ realPlanner: true });
+    const last = fleetId(fleet - 1);
+    const planned = schedule();
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    const deleted = await other.request({ method: 'DELETE', url: `/api/config/mosques/${last}`, token });
+    expect(deleted.statusCode).toBe(200);
+    await planned;
+    // The other server's re-plan of the deleted mosque waits for this server's plan, then cancels its job.
+    await other.app.ctx.scheduler.settled();
     const pending = await s.app.ctx.db.kysely.selectFrom('scheduler_jobs').select(['id', 'status']).where('mosque_id', '=', last).where('status', '=', 'scheduled').execute();
     expect(pending).toEqual([]);
     expect(Object.keys(await jobs())).toContain(fleetId(0));
