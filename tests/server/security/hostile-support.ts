@@ -16,6 +16,9 @@ const WATCHED: (keyof Database)[] = ['users', 'mosques', 'instances', 'recording
 export type Snapshot = Record<string, string[]>;
 
 export async function snapshot(t: TestApp): Promise<Snapshot> {
+  // Taken once re-planning started by earlier calls has finished: a plan holds its lease on
+  // scheduler_state while it runs, and a half-done plan is not a change a hostile call made.
+  await t.app.ctx.scheduler.settled();
   const result: Snapshot = {};
   for (const table of WATCHED) {
     const rows = (await t.app.ctx.db.kysely.selectFrom(table).selectAll().execute()) as Record<string, unknown>[];
