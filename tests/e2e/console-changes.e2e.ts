@@ -39,7 +39,7 @@ describe('console changes in the browser', () => {
     fs.rmSync(file);
     await page.reload();
     await page.getByRole('button', { name: 'First sign-in?' }).click();
-    await page.getByText('The generated password has already been changed.', { exact: false }).waitFor();
+    await page.getByText('No generated password is waiting', { exact: false }).waitFor();
     expect(await page.getByText(/password is in the file/).count()).toBe(0);
     page.removeAllListeners('request');
   });

@@ -5,7 +5,7 @@ import { Notice } from '../../components/Notice';
 
 export const FIRST_RUN_QUESTION = 'First sign-in?';
 export const FIRST_RUN_PASSWORD_CHANGED =
-  'The generated password has already been changed. Sign in with your own account, or ask a superuser for one.';
+  'No generated password is waiting: the first password was set with ADMIN_PASSWORD or has been changed since. Sign in with your own account, or ask a superuser for one.';
 export const FIRST_RUN_UNREACHABLE = 'The server did not answer. Try again in a moment.';
 
 type Answer = { file: string } | 'changed' | 'unreachable';
