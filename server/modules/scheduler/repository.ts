@@ -98,17 +98,30 @@ export class SchedulerRepository {
 
   /**
    * Takes (or extends) the planning lease until `until`; false while another server holds an unexpired
-   * one. One conditional update, so of several servers asking at once exactly one gets it.
+   * one, unless that holder is `deadHolder`. One conditional update, so of several servers asking at
+   * once exactly one gets it.
    */
-  async takePlanningLease(holder: string, now: string, until: string): Promise<boolean> {
+  async takePlanningLease(holder: string, now: string, until: string, deadHolder?: string): Promise<boolean> {
     await this.isRunning(now); // the state row exists
     const result = await this.db
       .updateTable('scheduler_state')
       .set({ planning_by: holder, planning_until: until })
       .where('id', '=', 1)
-      .where((eb) => eb.or([eb('planning_by', 'is', null), eb('planning_by', '=', holder), eb('planning_until', '<', now)]))
+      .where((eb) =>
+        eb.or([
+          eb('planning_by', 'is', null),
+          eb('planning_by', '=', holder),
+          eb('planning_until', '<', now),
+          ...(deadHolder ? [eb('planning_by', '=', deadHolder)] : []),
+        ]),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  }
+
+  async planningLeaseHolder(): Promise<string | null> {
+    const row = await this.db.selectFrom('scheduler_state').select('planning_by').where('id', '=', 1).executeTakeFirst();
+    return row?.planning_by ?? null;
   }
 
   async releasePlanningLease(holder: string): Promise<void> {

@@ -1,5 +1,3 @@
-import crypto from 'node:crypto';
-import os from 'node:os';
 import type { ServerMessage } from '../../../contract/live';
 import type { Clock } from '../../lib/clock';
 import {
@@ -12,6 +10,7 @@ import {
   STALE_CLAIM_MS,
 } from './policy';
 import { alarmKeys } from './alarm-keys';
+import { isDeadHereClaimant, newClaimantId } from './claimant';
 import type { RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
 import type { JobRow, SchedulerRepository } from './repository';
 import { settleEndedRecordings } from './settlement';
@@ -35,20 +34,6 @@ export interface RunnerDeps {
   runRecurring(now: Date): Promise<void>;
   /** Pre-flight checks of the recordings starting soon. */
   preflight(now: Date): Promise<void>;
-}
-
-/** `host/pid/nonce`: who holds a launch claim; lets a restarted server on the same host spot a dead claimant. */
-function newClaimantId(): string {
-  return `${os.hostname()}/${process.pid}/${crypto.randomBytes(4).toString('hex')}`;
-}
-
-function processIsGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
@@ -274,11 +259,9 @@ export class SchedulerRunner {
   /** A 'launching' claim whose process is gone (same host, pid dead) or silent too long goes back to scheduled. */
   private async recoverDeadClaims(now: Date): Promise<void> {
     const { repository } = this.deps;
-    const host = os.hostname();
     for (const job of await repository.listLaunching()) {
       if (!job.claimed_by || job.claimed_by === this.claimant) continue;
-      const [claimHost, claimPid] = job.claimed_by.split('/');
-      const deadHere = claimHost === host && Number(claimPid) !== process.pid && processIsGone(Number(claimPid));
+      const deadHere = isDeadHereClaimant(job.claimed_by);
       const stale = !job.claimed_at || now.getTime() - new Date(job.claimed_at).getTime() > STALE_CLAIM_MS;
       if (!deadHere && !stale) continue;
       const note = `Launch attempt ${job.attempts} was interrupted (scheduler process stopped); launching again`;

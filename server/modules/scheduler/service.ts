@@ -86,7 +86,7 @@ export class SchedulerService {
       repository: deps.repository,
       clock: deps.clock,
       holder: this.runner.claimant,
-      onLeaseError: (error) => deps.log.error({ err: error }, 'the planning lease could not be renewed or released; it lapses by itself'),
+      log: deps.log,
     });
     this.changes = new CoalescingQueue(
       (mosqueIds) => this.oneAtATime(() => this.replanMosques(mosqueIds)),
