@@ -35,6 +35,10 @@ export async function openDatabase(config: Pick<Config, 'dataDir' | 'databaseUrl
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 5000 });
     // An idle client that loses its server must not crash the process; the next query reports it.
     pool.on('error', () => undefined);
+    // A client in use then emits 'error' too, and pg-pool listens only while a client is idle: without
+    // this the server died when PostgreSQL went away under a query. The query still fails (503), and
+    // the broken client is dropped from the pool when it is released.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const file = sqlitePath(config);
