@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './lib/clock';
 import type { AppInstance } from './lib/fastify';
 import type { HostResolver } from './lib/internal-addresses';
 import { checkKeyFingerprint } from './lib/key-fingerprint';
+import { lazyRequestLogger } from './lib/request-logger';
 import { SecretKeys } from './lib/secret-key';
 import { AuthService } from './modules/auth/auth-service';
 import { registerAuthRoutes } from './modules/auth/routes';
@@ -105,6 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     frameworkErrors,
     clientErrorHandler,
     schemaController: { compilersFactory: zodCompilers },
+    childLoggerFactory: lazyRequestLogger,
   }).withTypeProvider<ZodTypeProvider>();
   const { onRoute } = options;
   if (onRoute) app.addHook('onRoute', (route) => onRoute(route as unknown as RouteOptions));
