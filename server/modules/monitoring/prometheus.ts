@@ -1,4 +1,5 @@
-import { Gauge, Histogram, Registry } from 'prom-client';
+import { Gauge, Registry, type Metric } from 'prom-client';
+import { RequestDurations } from './request-durations';
 
 /** One value of a gauge, with its labels. */
 export interface GaugeSample {
@@ -32,25 +33,16 @@ export const DURATION_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
  */
 export class PrometheusMetrics {
   private readonly registry = new Registry();
-  private readonly requestDurations = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Duration of /api requests',
-    labelNames: ['method', 'route', 'status_code'],
-    buckets: DURATION_BUCKETS_SECONDS,
-    registers: [this.registry],
-  });
+  private readonly requestDurations = new RequestDurations('http_request_duration_seconds', 'Duration of /api requests', DURATION_BUCKETS_SECONDS);
 
-  /** Each label set's series, looked up once: prom-client would hash the labels again on every request. */
-  private readonly requestSeries = new Map<string, ReturnType<Histogram['labels']>>();
+  constructor() {
+    // The registry types its metrics as its own classes; it only calls get() on this one, as on them.
+    this.registry.registerMetric(this.requestDurations as unknown as Metric);
+  }
 
-  observeRequest(seconds: number, labels: RequestLabels): void {
-    const key = `${labels.method} ${labels.status_code} ${labels.route}`;
-    let series = this.requestSeries.get(key);
-    if (!series) {
-      series = this.requestDurations.labels({ ...labels });
-      this.requestSeries.set(key, series);
-    }
-    series.observe(seconds);
+  /** The series of one label set: where a request with these labels records its duration (seconds). */
+  requestObserver(labels: RequestLabels): (seconds: number) => void {
+    return this.requestDurations.observer(labels);
   }
 
   /** Registers a gauge read at every scrape; a name prom-client refuses (invalid, taken) throws here. */

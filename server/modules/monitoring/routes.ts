@@ -18,9 +18,9 @@ const isApiPath = (url: string) => url === '/api' || url.startsWith('/api/');
 export function registerRequestMetrics(app: AppInstance, monitoring: MonitoringService): void {
   app.addHook('onRoute', (route) => {
     if (!isApiPath(route.url)) return;
-    const path = route.url;
+    const record = monitoring.routeRecorder(route.url);
     addRouteHook(route, 'onResponse', (request, reply, done) => {
-      monitoring.recordRequest(reply.elapsedTime, { method: request.method, route: path, status_code: String(reply.statusCode) });
+      record(request.method, reply.statusCode, reply.elapsedTime);
       done();
     });
   });
