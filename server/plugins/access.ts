@@ -50,6 +50,14 @@ export function registerAccessControl(app: AppInstance, sessions: SessionService
     if (!access || access === 'public') return;
     const answersDuringDatabaseOutage = route.config?.answersDuringDatabaseOutage === true;
     addRouteHook(route, 'onRequest', (request, _reply, done) => {
+      // Most signed-in requests are decided from memory: then without a promise (about a tenth of a
+      // cached answer's cost). Anything else, a refusal included, goes the full way.
+      const token = bearerToken(request);
+      const remembered = token ? sessions.rememberedSession(token) : undefined;
+      if (remembered && (access !== 'superuser' || fromFlag(remembered.user.is_superuser))) {
+        request.auth = remembered;
+        return done();
+      }
       authorize(request, access, answersDuringDatabaseOutage).then(() => done(), done);
     });
   });

@@ -50,6 +50,19 @@ export class SessionService {
     return this.check(token, true);
   }
 
+  /**
+   * The live session behind a token when this server's memory answers alone, without a promise: the
+   * token verified before, the session remembered and confirmed within the second, no activity to
+   * record yet. Undefined when authenticate() must decide (it may still find the session live).
+   */
+  rememberedSession(token: string): AuthenticatedSession | undefined {
+    const claims = this.tokens.knownClaims(token);
+    if (!claims) return undefined;
+    const cached = this.cache.peek(claims.sessionId);
+    if (!cached || cached.user.id !== claims.userId || this.clock.now().getTime() - cached.lastSeenMs >= TOUCH_INTERVAL_MS) return undefined;
+    return { sessionId: claims.sessionId, user: cached.user };
+  }
+
   /** Whether the token was signed here and has not expired; says nothing about its session (no database). */
   async hasValidSignature(token: string): Promise<boolean> {
     return (await this.tokens.verify(token)) !== undefined;

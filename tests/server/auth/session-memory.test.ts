@@ -32,6 +32,26 @@ describe('sessions held in memory', () => {
     expect(sessionReads).toHaveBeenCalledTimes(1);
   });
 
+  it('answers from memory alone only for a token verified before and a session confirmed within the second', async () => {
+    const { sessions } = t.app.ctx;
+    const token = await t.login();
+    expect(sessions.rememberedSession(token)).toBeUndefined();
+    expect((await verify(token)).statusCode).toBe(200);
+    expect(sessions.rememberedSession(token)).toMatchObject({ user: { username: 'admin' } });
+    // A second later another server may have revoked it: the next request asks the database's counter.
+    t.clock.advance(1000);
+    expect(sessions.rememberedSession(token)).toBeUndefined();
+    expect((await verify(token)).statusCode).toBe(200);
+    expect(sessions.rememberedSession(token)).toBeDefined();
+    // Activity to record (a minute on) is written by the full check.
+    t.clock.advance(60_000);
+    expect(sessions.rememberedSession(token)).toBeUndefined();
+    expect((await verify(token)).statusCode).toBe(200);
+    await t.request({ method: 'POST', url: '/api/auth/logout', token });
+    expect(sessions.rememberedSession(token)).toBeUndefined();
+    expect((await verify(token)).statusCode).toBe(401);
+  });
+
   it('ends a remembered session at once on logout, password change, deactivation and demotion', async () => {
     const admin = await t.login();
     const user = await t.createUser({ username: 'operator', is_superuser: true });
