@@ -52,8 +52,8 @@ export class SessionCache {
   }
 
   /** The entry of a session when memory alone can tell it is good (the counter was read within the second), without a promise. */
-  peek(sessionId: string): CachedSession | undefined {
-    if (!this.isFresh(this.clock.now().getTime(), performance.now())) return undefined;
+  peek(sessionId: string, nowMs: number): CachedSession | undefined {
+    if (!this.isFresh(nowMs, performance.now())) return undefined;
     const entry = this.entries.get(sessionId);
     return entry?.generation === this.generation ? entry : undefined;
   }

@@ -56,10 +56,11 @@ export class SessionService {
    * record yet. Undefined when authenticate() must decide (it may still find the session live).
    */
   rememberedSession(token: string): AuthenticatedSession | undefined {
-    const claims = this.tokens.knownClaims(token);
+    const nowMs = this.clock.now().getTime();
+    const claims = this.tokens.knownClaims(token, nowMs);
     if (!claims) return undefined;
-    const cached = this.cache.peek(claims.sessionId);
-    if (!cached || cached.user.id !== claims.userId || this.clock.now().getTime() - cached.lastSeenMs >= TOUCH_INTERVAL_MS) return undefined;
+    const cached = this.cache.peek(claims.sessionId, nowMs);
+    if (!cached || cached.user.id !== claims.userId || nowMs - cached.lastSeenMs >= TOUCH_INTERVAL_MS) return undefined;
     return { sessionId: claims.sessionId, user: cached.user };
   }
 

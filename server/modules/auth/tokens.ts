@@ -59,11 +59,11 @@ export class SessionTokens {
   }
 
   /** The claims of a token verified before and not expired since, without a promise; undefined for any other. */
-  knownClaims(token: string): TokenClaims | undefined {
+  knownClaims(token: string, nowMs = this.clock.now().getTime()): TokenClaims | undefined {
     const known = this.verified.get(token);
     if (!known) return undefined;
     // jose's rule: expired once the current second reaches exp.
-    if (Math.floor(this.clock.now().getTime() / 1000) < known.expiresAt) return known.claims;
+    if (Math.floor(nowMs / 1000) < known.expiresAt) return known.claims;
     this.verified.delete(token);
     return undefined;
   }
