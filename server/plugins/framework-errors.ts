@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './errors';
@@ -13,9 +12,10 @@ export function frameworkErrors(error: FastifyError, _request: FastifyRequest, r
   else void reply.code(error.statusCode ?? 400).send(errorBody('The request could not be read'));
 }
 
-const CLIENT_ERRORS: Record<string, [number, string]> = {
-  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large'],
-  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive'],
+/** Status lines written here (not node:http's STATUS_CODES: see the import rule for node:http in eslint.config.js). */
+const CLIENT_ERRORS: Record<string, [string, string]> = {
+  HPE_HEADER_OVERFLOW: ['431 Request Header Fields Too Large', 'The request headers are too large'],
+  ERR_HTTP_REQUEST_TIMEOUT: ['408 Request Timeout', 'The request took too long to arrive'],
 };
 
 export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
@@ -23,10 +23,10 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
     socket.destroy();
     return;
   }
-  const [status, detail] = CLIENT_ERRORS[error.code ?? ''] ?? [400, 'The request could not be read'];
+  const [status, detail] = CLIENT_ERRORS[error.code ?? ''] ?? ['400 Bad Request', 'The request could not be read'];
   const body = JSON.stringify(errorBody(detail));
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

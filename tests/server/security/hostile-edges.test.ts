@@ -41,7 +41,7 @@ describe('hostile input: edges', () => {
 
   it('answers oversized headers and a garbled request line in the API shape', async () => {
     const huge = await rawRequest(port, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(100_000)}\r\n\r\n`);
-    expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    expect(huge).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
     expect(JSON.parse(huge.slice(huge.indexOf('\r\n\r\n') + 4))).toEqual({ success: false, detail: 'The request headers are too large', error: 'The request headers are too large' });
     const garbled = await rawRequest(port, 'NOT A REQUEST\r\n\r\n');
     expect(garbled).toMatch(/^HTTP\/1\.1 400 /);
