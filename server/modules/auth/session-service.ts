@@ -60,6 +60,7 @@ export class SessionService {
     const claims = this.tokens.knownClaims(token, nowMs);
     if (!claims) return undefined;
     const cached = this.cache.peek(claims.sessionId, nowMs);
+    // The touch interval (a minute) is far shorter than the idle limit (a day): a session within it is not idle either.
     if (!cached || cached.user.id !== claims.userId || nowMs - cached.lastSeenMs >= TOUCH_INTERVAL_MS) return undefined;
     return { sessionId: claims.sessionId, user: cached.user };
   }
