@@ -1,3 +1,4 @@
+// PostgreSQL pass: skipped: the app is built on SQLite in a child process; which modules start loads does not depend on the database.
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
