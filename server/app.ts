@@ -39,7 +39,7 @@ import { OctokitGithubApi } from './modules/github/github-api';
 import { registerGithubRoutes } from './modules/github/routes';
 import { GithubService } from './modules/github/service';
 import { SettingsRepository } from './modules/github/settings-repository';
-import { recordUnmatchedRequest, registerMonitoringRoutes, registerRequestMetrics } from './modules/monitoring/routes';
+import { registerMonitoringRoutes, registerRequestMetrics, unmatchedRequestRecorder } from './modules/monitoring/routes';
 import { MonitoringService } from './modules/monitoring/service';
 import { diskSpaceCheck } from './modules/monitoring/health';
 import { createScheduler, registerSchedulerRoutes, type SchedulerOptions } from './modules/scheduler';
@@ -197,7 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });
   registerImageRoutes(app, images);
   registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins, sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS });
-  await registerConsole(app, config.consoleDir, (request, reply) => recordUnmatchedRequest(monitoring, request, reply));
+  await registerConsole(app, config.consoleDir, unmatchedRequestRecorder(monitoring));
 
   return Object.assign(app, { ctx });
 }

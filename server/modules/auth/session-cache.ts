@@ -47,15 +47,12 @@ export class SessionCache {
   /** The entry of a session, if this server's memory of it is still good. */
   async get(sessionId: string): Promise<CachedSession | undefined> {
     await this.fresh();
-    const entry = this.entries.get(sessionId);
-    return entry?.generation === this.generation ? entry : undefined;
+    return this.current(sessionId);
   }
 
   /** The entry of a session when memory alone can tell it is good (the counter was read within the second), without a promise. */
   peek(sessionId: string, nowMs: number): CachedSession | undefined {
-    if (!this.isFresh(nowMs, performance.now())) return undefined;
-    const entry = this.entries.get(sessionId);
-    return entry?.generation === this.generation ? entry : undefined;
+    return this.isFresh(nowMs, performance.now()) ? this.current(sessionId) : undefined;
   }
 
   /**
@@ -111,6 +108,12 @@ export class SessionCache {
     await this.reading;
     // Forgotten meanwhile (a change here): read again, after the change.
     if (forgets !== this.forgets) await this.fresh();
+  }
+
+  /** The entry held for a session, if it was read under the counter's current value. */
+  private current(sessionId: string): CachedSession | undefined {
+    const entry = this.entries.get(sessionId);
+    return entry?.generation === this.generation ? entry : undefined;
   }
 
   private isFresh(now: number, wall: number): boolean {

@@ -8,20 +8,21 @@ export const WINDOW_MAX_REQUESTS = 1000;
 const HISTORY_MINUTES = 60;
 const MINUTE_MS = 60_000;
 
-/** A minute's durations are counted in buckets 20% apart from 0.05 ms up (the last one open): a p95 read between two bounds is within 10%. */
-const BUCKET_BASE_MS = 0.05;
-const BUCKET_GROWTH = 1.2;
-const BUCKETS = 79;
-const upperBound = (bucket: number) => (bucket === BUCKETS - 1 ? Infinity : BUCKET_BASE_MS * BUCKET_GROWTH ** bucket);
+/** Upper bounds (ms) of a minute's duration buckets: 20% apart from 0.05 ms to past a minute, so a p95 read between two is within 10%. A last, open bucket follows. */
+const UPPER_BOUNDS_MS = Array.from({ length: 78 }, (_, i) => 0.05 * 1.2 ** i);
+const BUCKETS = UPPER_BOUNDS_MS.length + 1;
+const upperBound = (bucket: number) => UPPER_BOUNDS_MS[bucket] ?? Infinity;
 
-/** The bucket holding a duration: the first whose upper bound is at least it. */
+/** The bucket holding a duration: the first whose upper bound is at least it (a binary search). */
 function bucketOf(durationMs: number): number {
-  if (!(durationMs > BUCKET_BASE_MS)) return 0;
-  let bucket = Math.min(BUCKETS - 1, Math.ceil(Math.log(durationMs / BUCKET_BASE_MS) / Math.log(BUCKET_GROWTH)));
-  // The logarithm may land one off at a bound: step to the exact bucket.
-  while (bucket > 0 && upperBound(bucket - 1) >= durationMs) bucket -= 1;
-  while (upperBound(bucket) < durationMs) bucket += 1;
-  return bucket;
+  let low = 0;
+  let high = BUCKETS - 1;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (upperBound(middle) >= durationMs) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 /**

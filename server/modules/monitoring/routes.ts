@@ -26,9 +26,10 @@ export function registerRequestMetrics(app: AppInstance, monitoring: MonitoringS
   });
 }
 
-/** Measures an /api request that matched no route (so no route hook measures it), as it is answered. */
-export function recordUnmatchedRequest(monitoring: MonitoringService, request: FastifyRequest, reply: FastifyReply): void {
-  monitoring.recordRequest(reply.elapsedTime, { method: request.method, route: 'unmatched', status_code: String(reply.statusCode) });
+/** Measures each /api request that matched no route (so no route hook measures it), as it is answered. */
+export function unmatchedRequestRecorder(monitoring: MonitoringService): (request: FastifyRequest, reply: FastifyReply) => void {
+  const record = monitoring.routeRecorder('unmatched');
+  return (request, reply) => record(request.method, reply.statusCode, reply.elapsedTime);
 }
 
 const digest = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest();

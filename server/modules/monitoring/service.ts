@@ -6,7 +6,7 @@ import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { LiveHub } from '../live/hub';
 import { HealthChecks, type HealthCheck } from './health';
-import { PrometheusMetrics, type GaugeProvider, type GaugeSample, type RequestLabels } from './prometheus';
+import { PrometheusMetrics, type GaugeProvider, type GaugeSample } from './prometheus';
 import { ResponseTimes } from './response-times';
 
 /** Counts by a key (instances by state, recordings by status, scheduler jobs by status). */
@@ -98,14 +98,9 @@ export class MonitoringService {
     this.prometheusMetrics.addGauge(gauge);
   }
 
-  recordRequest(durationMs: number, labels: RequestLabels): void {
-    this.responseTimes.record(durationMs);
-    this.prometheusMetrics.requestObserver(labels)(durationMs / 1000);
-  }
-
   /**
-   * How one route records its requests: the same as recordRequest, with each method and status's series
-   * looked up once per route, not once per request.
+   * How one route (an /api route's URL, or `unmatched`) records its requests: the console's figures and
+   * /metrics, with each method and status's series looked up once per route, not once per request.
    */
   routeRecorder(route: string): (method: string, statusCode: number, durationMs: number) => void {
     const series = new Map<string, Map<number, (seconds: number) => void>>();

@@ -65,6 +65,13 @@ describe('GET /metrics', () => {
       expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
     });
 
+    it('counts /api requests that match no route under one "unmatched" label, not their URLs', async () => {
+      for (const url of ['/api/no/such/thing', '/api/nor/this']) expect((await t.request({ method: 'GET', url })).statusCode).toBe(404);
+      const text = (await scrape()).body;
+      expect(text).toContain('http_request_duration_seconds_count{method="GET",route="unmatched",status_code="404"} 2');
+      expect(text).not.toContain('/api/no/such/thing');
+    });
+
     it('exports what other modules provide: instances, recordings, scheduler jobs, extra gauges', async () => {
       const monitoring = t.app.ctx.monitoring;
       monitoring.provideInstanceCounts(async () => ({ running: 2, terminated: 5 }));
