@@ -34,7 +34,21 @@ export const instanceSchema = z.object({
 });
 export type Instance = z.infer<typeof instanceSchema>;
 
-export const recordingGapSchema = z.object({ start: instantSchema, end: instantSchema, reason: z.string() });
+/** Why a part of a recording's window has no media (server/capture/recorder-state.ts keeps the same list). */
+export const gapCauseSchema = z.enum(['not_live_yet', 'stream_dropped', 'stream_stalled', 'sequence_reset', 'recorder_down', 'server_down', 'store_unreachable']);
+export type GapCause = z.infer<typeof gapCauseSchema>;
+
+/**
+ * A part of the window without media: its cause, a sentence with the detail, and the seconds of content
+ * the stream offered then that the recording does not hold (0 when nothing was on the air).
+ */
+export const recordingGapSchema = z.object({
+  start: instantSchema,
+  end: instantSchema,
+  cause: gapCauseSchema,
+  reason: z.string(),
+  content_lost_seconds: z.number(),
+});
 export type RecordingGap = z.infer<typeof recordingGapSchema>;
 
 /** One capture: the file a recorder writes for one instance. */

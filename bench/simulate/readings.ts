@@ -1,5 +1,6 @@
 import type { ProviderRecording } from '../../server/capture/provider';
-import { outcomeFromCoverage } from '../../server/capture/recorder-coverage';
+import { contentLostSeconds, outcomeFromCoverage } from '../../server/capture/recorder-coverage';
+import type { Gap } from '../../server/capture/recorder-state';
 import type { SimInstance } from './provider';
 import { coveredMs, holes, RECORDER, type MediaSpan } from './recorder-model';
 
@@ -14,12 +15,17 @@ const BYTES_PER_SECOND = 328_000;
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
 /** Why a hole has no media, as the recorder would say it. */
-function gapReason(instance: SimInstance, hole: MediaSpan): string {
+function gapCause(instance: SimInstance, hole: MediaSpan): Pick<Gap, 'cause' | 'reason'> {
   const { stream } = instance.sermon;
-  if (hole.start < stream.liveFrom) return stream.liveFrom === Infinity ? 'Stream never came' : 'Stream not live yet';
+  if (hole.start < stream.liveFrom) return { cause: 'not_live_yet', reason: stream.liveFrom === Infinity ? 'Stream never came' : 'Stream not live yet' };
   const outage = stream.outages.find((o) => o.start <= hole.start + 1000 && hole.start < o.end + RECORDER.watchdogMs);
-  if (outage) return outage.kind === 'blip' ? 'Stream dropped' : 'Stream stalled';
-  return hole.start <= instance.window.start ? 'Recorder not started yet' : 'Reconnecting';
+  if (outage) return outage.kind === 'blip' ? { cause: 'stream_dropped', reason: 'Stream dropped' } : { cause: 'stream_stalled', reason: 'Stream stalled' };
+  return hole.start <= instance.window.start ? { cause: 'recorder_down', reason: 'Recorder not started yet' } : { cause: 'stream_dropped', reason: 'Reconnecting' };
+}
+
+function toGap(instance: SimInstance, hole: MediaSpan): Gap {
+  const { cause, reason } = gapCause(instance, hole);
+  return { start: new Date(hole.start).toISOString(), end: new Date(hole.end).toISOString(), cause, reason, content_lost_seconds: contentLostSeconds(cause, hole.start, hole.end) };
 }
 
 function coverage(instance: SimInstance, until: number) {
@@ -30,7 +36,7 @@ function coverage(instance: SimInstance, until: number) {
     instance.spans.filter((s) => s.start < end),
     windowStart,
     end,
-  ).map((h) => ({ start: new Date(h.start).toISOString(), end: new Date(h.end).toISOString(), reason: gapReason(instance, h) }));
+  ).map((h) => toGap(instance, h));
   return {
     covered,
     expectedSeconds: seconds(windowEnd - windowStart),

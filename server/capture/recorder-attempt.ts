@@ -43,7 +43,13 @@ const NOISE = /^\[(hls|segment) @ [^\]]+\] (Opening '.*' for (reading|writing)|S
 const GENERIC_FAILURE = /^Conversion failed!?$/;
 /** The pieces cannot be written: nothing more can be recorded here. */
 export const STORAGE_FAILURE = /No space left on device|Disk quota exceeded|Read-only file system|File too large/i;
-const MEANINGFUL = /error|fail|invalid|refused|not found|denied|timed out|no such|unable|could not|forbidden|unauthori[sz]ed|eof|\b[45]\d\d\b/i;
+/**
+ * Lines that name a cause. A bare number is none: encoder statistics ("Qavg: 64761.492", "Avg QP:12.14")
+ * hold numbers between 400 and 599 too, so an HTTP status counts only with the words ffmpeg puts around it.
+ */
+const MEANINGFUL = /error|fail|invalid|refused|not found|denied|timed out|no such|unable|could not|forbidden|unauthori[sz]ed|\beof\b|(?:HTTP error|Server returned) [45]\d\d/i;
+/** Encoder statistics and input notices: never a cause, even when they contain a word above. */
+const NEVER_A_CAUSE = /^(?:Opening '|frame [IPB]:|mb [IPB]|kb\/s:|Qavg:|ref [PB]|consecutive B-frames|coded y,u,v|i16 v,h,dc,p|i8c dc|Weighted P-Frames|\[(?:in|out)#)/;
 
 export function startAttempt(options: AttemptOptions): Attempt {
   const recent: string[] = [];
@@ -115,7 +121,7 @@ export function startAttempt(options: AttemptOptions): Attempt {
   const done = new Promise<AttemptResult>((resolve) => {
     const finish = (code: number | null, signal: string | null) => {
       clearInterval(watchdog);
-      resolve({ code, signal, mediaSeconds, bytes, error: lastError(recent), stalled, spawnError });
+      resolve({ code, signal, mediaSeconds, bytes, error: mostTellingLine(recent), stalled, spawnError });
     };
     ffmpeg.once('error', (error) => {
       spawnError = `Could not start ffmpeg (${options.ffmpegPath}): ${error.message}`;
@@ -134,10 +140,11 @@ export function startAttempt(options: AttemptOptions): Attempt {
   };
 }
 
-function lastError(recent: string[]): string | null {
+/** ffmpeg's most telling recent line (oldest first in `recent`): a storage failure, else a cause, else the last plain line. */
+export function mostTellingLine(recent: string[]): string | null {
   const lines = recent.map((line) => line.replace(/^\[[^\]]*\]\s*/, '')).reverse();
-  const causes = lines.filter((line) => !GENERIC_FAILURE.test(line));
-  return causes.find((line) => STORAGE_FAILURE.test(line)) ?? causes.find((line) => MEANINGFUL.test(line)) ?? lines[0] ?? null;
+  const causes = lines.filter((line) => !GENERIC_FAILURE.test(line) && !NEVER_A_CAUSE.test(line));
+  return causes.find((line) => STORAGE_FAILURE.test(line)) ?? causes.find((line) => MEANINGFUL.test(line)) ?? causes[0] ?? null;
 }
 
 function forEachLine(stream: Readable, onLine: (line: string) => void): void {

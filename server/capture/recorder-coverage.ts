@@ -4,7 +4,7 @@
  * arrived: a live reader starts a few seconds behind the live edge, so that is where its content lies.
  * Part of the recorder runtime: Node and its siblings only.
  */
-import type { Coverage, Gap, RecorderOutcome, RunRecord } from './recorder-state';
+import type { Coverage, Gap, GapCause, RecorderOutcome, RunRecord } from './recorder-state';
 
 /** The share of the window the media must cover for the capture to count as captured. */
 export const CAPTURED_SHARE = 0.99;
@@ -45,7 +45,8 @@ export function computeCoverage(windowStart: number, windowEnd: number, runs: Ru
   let previous: Interval | null = null;
   const openGap = (end: number) => {
     if (end - cursor < MIN_LISTED_GAP_MS) return;
-    gaps.push({ start: toIso(cursor), end: toIso(end), reason: gapReason(cursor, end, previous, runs, windowStart) });
+    const { cause, reason } = gapCause(cursor, end, previous, runs, windowStart);
+    gaps.push({ start: toIso(cursor), end: toIso(end), cause, reason, content_lost_seconds: contentLostSeconds(cause, cursor, end) });
   };
   for (const interval of intervals) {
     if (interval.start > cursor) openGap(Math.min(interval.start, until));
@@ -67,14 +68,26 @@ export function computeCoverage(windowStart: number, windowEnd: number, runs: Ru
 }
 
 /** Why [start, end] has no media: what ended the media before it, else why the first tries got none. */
-function gapReason(start: number, end: number, before: Interval | null, runs: RunMedia[], windowStart: number): string {
-  if (before?.run.endReason) return before.run.endReason;
+function gapCause(start: number, end: number, before: Interval | null, runs: RunMedia[], windowStart: number): Pick<Gap, 'cause' | 'reason'> {
+  if (before?.run.endReason) return { cause: before.run.endCause ?? 'stream_dropped', reason: before.run.endReason };
   const failed = runs.find((r) => r.seconds === 0 && r.run.endReason && Date.parse(r.run.startedAt) < end);
-  if (failed?.run.endReason) return failed.run.endReason;
+  if (failed?.run.endReason) return { cause: failed.run.endCause ?? 'not_live_yet', reason: failed.run.endReason };
   const first = runs[0] ? Date.parse(runs[0].run.startedAt) : null;
-  if (first === null || first >= end) return start === windowStart ? 'The recorder had not started' : 'Recorder was down';
-  if (start === windowStart && first - windowStart > LATE_START_MS) return `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened`;
-  return 'Connecting to the stream';
+  if (first === null || first >= end) return { cause: 'recorder_down', reason: start === windowStart ? 'The recorder had not started' : 'Recorder was down' };
+  if (start === windowStart && first - windowStart > LATE_START_MS) {
+    return { cause: 'recorder_down', reason: `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened` };
+  }
+  return { cause: 'not_live_yet', reason: 'Connecting to the stream' };
+}
+
+/** What a gap of this cause cost: all of it, unless nothing was on the air. */
+export function contentLostSeconds(cause: GapCause, startMs: number, endMs: number): number {
+  return cause === 'not_live_yet' ? 0 : round((endMs - startMs) / 1000);
+}
+
+export interface RunEnd {
+  cause: GapCause;
+  reason: string;
 }
 
 /** A run's end as a person reads it. `hadMedia`: this run got media; `everMedia`: any run before it did. */
@@ -82,14 +95,21 @@ export function describeRunEnd(
   end: { stalled: boolean; stallSeconds: number; code: number | null; error: string | null; spawnError: string | null },
   hadMedia: boolean,
   everMedia: boolean,
-): string {
-  if (end.spawnError) return end.spawnError;
-  if (!end.stalled && !end.error && end.code === 0) return hadMedia ? 'Stream ended' : `Stream ${everMedia ? 'not back yet' : 'not live yet'} (it ended at once)`;
+): RunEnd {
+  if (end.spawnError) return { cause: 'recorder_down', reason: end.spawnError };
+  const live = hadMedia || everMedia;
+  if (!end.stalled && !end.error && end.code === 0) {
+    if (hadMedia) return { cause: 'stream_dropped', reason: 'Stream ended' };
+    return { cause: everMedia ? 'stream_dropped' : 'not_live_yet', reason: `Stream ${everMedia ? 'not back yet' : 'not live yet'} (it ended at once)` };
+  }
   const detail = end.stalled ? `no media for ${end.stallSeconds} s` : failureDetail(end.error, end.code);
-  if (hadMedia) return end.stalled ? `Stream stalled (${detail})` : `Stream dropped (${detail})`;
-  return everMedia ? `Stream not back yet (${detail})` : `Stream not live yet (${detail})`;
+  // ffmpeg's own read timeout ends a silent connection before the watchdog does: that is a stall too.
+  const stalled = end.stalled || detail === 'connection timed out';
+  if (hadMedia) return stalled ? { cause: 'stream_stalled', reason: `Stream stalled (${detail})` } : { cause: 'stream_dropped', reason: `Stream dropped (${detail})` };
+  return live ? { cause: 'stream_dropped', reason: `Stream not back yet (${detail})` } : { cause: 'not_live_yet', reason: `Stream not live yet (${detail})` };
 }
 
+/** The detail of a failed connection, from ffmpeg's telling error line. */
 function failureDetail(error: string | null, code: number | null): string {
   if (!error) return code === null ? 'ffmpeg was killed' : `ffmpeg exited with code ${code}`;
   const http = /(?:HTTP error|Server returned)\s*(\d{3})/i.exec(error) ?? /\b([45]\d\d)\b\s+(?:Not Found|Forbidden|Unauthorized|Gone|Bad Gateway|Service Unavailable|Internal Server Error)/i.exec(error);

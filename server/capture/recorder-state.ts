@@ -125,6 +125,8 @@ export interface RunRecord {
   endedAt: string | null;
   /** Why it ended, as a person reads it ("Stream dropped (HTTP 404)"); null while it runs. */
   endReason: string | null;
+  /** The same, as a gap cause (what the hole after it is put down to); null while it runs. */
+  endCause?: GapCause | null;
   /** ffmpeg's own last error line, for the log and a failure's reason. */
   error: string | null;
   /** Seconds of media ffmpeg reported writing (its progress); the probed pieces are the final word. */
@@ -132,10 +134,21 @@ export interface RunRecord {
   bytes: number;
 }
 
+/**
+ * Why a part of the window has no media, from a fixed vocabulary a person understands (the console and
+ * the alarms translate it; `reason` adds the detail, e.g. the HTTP status).
+ */
+export const GAP_CAUSES = ['not_live_yet', 'stream_dropped', 'stream_stalled', 'sequence_reset', 'recorder_down', 'server_down', 'store_unreachable'] as const;
+export type GapCause = (typeof GAP_CAUSES)[number];
+
 export interface Gap {
   start: string;
   end: string;
+  cause: GapCause;
+  /** One sentence with the detail ("Stream dropped (HTTP 404)"). */
   reason: string;
+  /** Seconds of content the stream offered in this gap and the recording does not hold (0: nothing was on the air). */
+  content_lost_seconds: number;
 }
 
 /** What the media covers of the window, in the server's clock. */

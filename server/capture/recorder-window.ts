@@ -77,4 +77,5 @@ export class Pause {
 export function closeAbandonedRun(run: RunRecord, now: Date): void {
   run.endedAt = run.lastMediaAt ?? now.toISOString();
   run.endReason = 'Recorder was down';
+  run.endCause = 'recorder_down';
 }

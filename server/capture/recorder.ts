@@ -128,6 +128,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   if (unwritable) {
     log('recorder', unwritable);
     run.error = run.endReason = unwritable;
+    run.endCause = 'store_unreachable';
     if (STORAGE_FAILURE.test(unwritable)) stop('storage');
     return;
   }
@@ -136,6 +137,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
     log('recorder', resolved.error);
     run.error = resolved.error;
     run.endReason = resolved.error;
+    run.endCause = everMedia ? 'stream_dropped' : 'not_live_yet';
     return;
   }
   // Stopped, or the window closed, while yt-dlp was resolving: nothing to connect to any more.
@@ -176,7 +178,13 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   run.error = result.spawnError ?? result.error ?? (result.signal ? `ffmpeg was killed (${result.signal})` : result.code ? `ffmpeg exited with code ${result.code}` : null);
   if (run.error && STORAGE_FAILURE.test(run.error)) stop('storage');
   if (state.stopCause === 'window') return;
-  run.endReason = state.stopCause === 'operator' ? stopReason() : describeRunEnd({ ...result, stallSeconds: settings.stallTimeoutSeconds }, run.mediaSeconds > 0, everMedia);
+  if (state.stopCause === 'operator') {
+    run.endReason = stopReason();
+    return;
+  }
+  const end = describeRunEnd({ ...result, stallSeconds: settings.stallTimeoutSeconds }, run.mediaSeconds > 0, everMedia);
+  run.endReason = end.reason;
+  run.endCause = end.cause;
 }
 
 async function record(): Promise<void> {
@@ -224,7 +232,8 @@ async function finish(internalError: string | null): Promise<void> {
   // Coverage counts what reached the store: the pieces still queued get a last chance first.
   const undelivered = shipper ? await shipper.drain(Date.now() + FINAL_DELIVERY_MS) : 0;
   const windowOver = Math.min(Date.now(), window.end);
-  const coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: pieces.secondsOf(run.index) })), toServerIso, state.stopCause === 'operator' ? window.end : windowOver);
+  // An operator's stop ends what the recording is measured on: the rest of the window is no gap of the stream's.
+  const coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: pieces.secondsOf(run.index) })), toServerIso, windowOver);
   const joinError = coverage.coveredSeconds > 0 ? await pieces.join(config.ffmpegPath, config.outputPath) : null;
   const deliveryError = shipper && joinError === null ? await deliverJoinedFile(shipper, config) : null;
   if (joinError === null && deliveryError === null) pieces.discard();

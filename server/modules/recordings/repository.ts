@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { Recording, RecordingGap, RecordingStatus } from '../../../contract/instances';
+import type { GapCause, Recording, RecordingGap, RecordingStatus } from '../../../contract/instances';
+import { contentLostSeconds } from '../../capture/recorder-coverage';
 import type { Database, RecordingsTable } from '../../db/schema';
 
 export type RecordingRow = Selectable<RecordingsTable>;
@@ -35,10 +36,28 @@ function downloadUrl(id: string, filePath: string): string {
 export function parseGaps(text: string): RecordingGap[] {
   try {
     const gaps = JSON.parse(text) as unknown;
-    return Array.isArray(gaps) ? (gaps as RecordingGap[]) : [];
+    return Array.isArray(gaps) ? (gaps as (RecordingGap | LegacyGap)[]).map(withCause) : [];
   } catch {
     return [];
   }
+}
+
+/** A gap stored before gaps had causes: a sentence only. */
+type LegacyGap = Omit<RecordingGap, 'cause' | 'content_lost_seconds'> & Partial<RecordingGap>;
+
+/** A stored gap with its cause; one stored before causes existed gets the cause its sentence names. */
+function withCause(gap: RecordingGap | LegacyGap): RecordingGap {
+  if (gap.cause && gap.content_lost_seconds !== undefined) return gap as RecordingGap;
+  const cause = gap.cause ?? legacyCause(gap.reason);
+  return { ...gap, cause, content_lost_seconds: gap.content_lost_seconds ?? contentLostSeconds(cause, Date.parse(gap.start), Date.parse(gap.end)) };
+}
+
+function legacyCause(reason: string): GapCause {
+  if (/not live|never came|connecting/i.test(reason)) return 'not_live_yet';
+  if (/stall|no media for/i.test(reason)) return 'stream_stalled';
+  if (/recorder|not started/i.test(reason)) return 'recorder_down';
+  if (/store/i.test(reason)) return 'store_unreachable';
+  return 'stream_dropped';
 }
 
 /** A finished recording of several runs with the window its instance was launched for. */

@@ -1,6 +1,6 @@
 import type { RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
-import { outcomeFromCoverage } from '../../capture/recorder-coverage';
+import { contentLostSeconds, outcomeFromCoverage } from '../../capture/recorder-coverage';
 
 /*
  * A recording whose recorder the fleet relaunched (relaunch.ts) is made of runs, each reporting its
@@ -56,10 +56,10 @@ export function toRun(reading: ProviderRecording | null, from: number, readAt: n
     ? (reading.gaps ?? []).flatMap((gap) => {
         const start = Math.max(from, Date.parse(gap.start));
         const end = Math.min(until, Date.parse(gap.end));
-        return end > start ? [{ start: iso(start), end: iso(end), reason: gap.reason }] : [];
+        return end > start ? [{ ...gap, start: iso(start), end: iso(end), content_lost_seconds: Math.min(gap.content_lost_seconds, (end - start) / 1000) }] : [];
       })
     : until > from
-      ? [{ start: iso(from), end: iso(until), reason: reading?.reason ?? RECORDER_DOWN }]
+      ? [downGap(from, until, reading?.reason ?? RECORDER_DOWN)]
       : [];
   return {
     from: iso(from),
@@ -89,11 +89,17 @@ function coveredSpans(run: RunRecord): Span[] {
   return spans;
 }
 
-/** Why [at, …) has no media: the reason of the run alive then, else the recorder was down. */
-function reasonAt(at: number, runs: RunRecord[]): string {
-  const alive = runs.filter((run) => Date.parse(run.from) <= at && at < Date.parse(run.until)).at(-1);
-  const gap = alive?.gaps.find((g) => Date.parse(g.start) <= at && at < Date.parse(g.end));
-  return gap?.reason ?? RECORDER_DOWN;
+/** A span no recorder covered: what the stream offered then is lost. */
+function downGap(start: number, end: number, reason: string): RecordingGap {
+  return { start: iso(start), end: iso(end), cause: 'recorder_down', reason, content_lost_seconds: contentLostSeconds('recorder_down', start, end) };
+}
+
+/** The hole [start, end): the cause the run alive then gave it, else the recorder was down. */
+function holeAt(start: number, end: number, runs: RunRecord[]): RecordingGap {
+  const alive = runs.filter((run) => Date.parse(run.from) <= start && start < Date.parse(run.until)).at(-1);
+  const gap = alive?.gaps.find((g) => Date.parse(g.start) <= start && start < Date.parse(g.end));
+  if (!gap) return downGap(start, end, RECORDER_DOWN);
+  return { ...gap, start: iso(start), end: iso(end), content_lost_seconds: contentLostSeconds(gap.cause, start, end) };
 }
 
 /**
@@ -108,7 +114,7 @@ export function unionOfRuns(runs: RunRecord[], window: Window, latest: ProviderR
   let cursor = window.start;
   const gaps: RecordingGap[] = [];
   const hole = (end: number) => {
-    if (end - cursor >= MIN_LISTED_GAP_MS) gaps.push({ start: iso(cursor), end: iso(end), reason: reasonAt(cursor, runs) });
+    if (end - cursor >= MIN_LISTED_GAP_MS) gaps.push(holeAt(cursor, end, runs));
   };
   for (const span of spans) {
     if (span.start > cursor) hole(Math.min(span.start, until));

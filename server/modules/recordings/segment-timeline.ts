@@ -1,5 +1,5 @@
 import type { RecordingGap } from '../../../contract/instances';
-import { computeCoverage, type RunMedia } from '../../capture/recorder-coverage';
+import { computeCoverage, contentLostSeconds, type RunMedia } from '../../capture/recorder-coverage';
 import type { Coverage } from '../../capture/recorder-state';
 
 /*
@@ -74,11 +74,19 @@ export function coverageOfSegments(runs: SegmentRun[], window: { start: number; 
     };
   });
   const coverage = computeCoverage(window.start, window.end, media, (ms) => new Date(ms).toISOString());
-  return { ...coverage, gaps: coverage.gaps.map((gap) => ({ ...gap, reason: knownReason(gap, knownGaps) ?? 'No media reached the store' })) };
+  return {
+    ...coverage,
+    gaps: coverage.gaps.map((gap) => {
+      const known = knownGap(gap, knownGaps);
+      const cause = known?.cause ?? 'store_unreachable';
+      return { ...gap, cause, reason: known?.reason ?? 'No media reached the store', content_lost_seconds: contentLostSeconds(cause, Date.parse(gap.start), Date.parse(gap.end)) };
+    }),
+  };
 }
 
-function knownReason(gap: RecordingGap, known: RecordingGap[]): string | undefined {
+/** The gap the recording already reported that overlaps this one most. */
+function knownGap(gap: RecordingGap, known: RecordingGap[]): RecordingGap | undefined {
   const overlap = (other: RecordingGap) =>
     Math.min(Date.parse(gap.end), Date.parse(other.end)) - Math.max(Date.parse(gap.start), Date.parse(other.start));
-  return known.filter((other) => overlap(other) > 0).sort((a, b) => overlap(b) - overlap(a))[0]?.reason;
+  return known.filter((other) => overlap(other) > 0).sort((a, b) => overlap(b) - overlap(a))[0];
 }

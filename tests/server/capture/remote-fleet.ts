@@ -95,7 +95,7 @@ export class RemoteFleet implements CaptureProvider {
       reason: status === 'partial' ? m.endReason : null,
       expectedSeconds: expected,
       coveredSeconds: covered,
-      gaps: from > m.window.start ? [{ start: iso(m.window.start), end: iso(from), reason: 'Recorder not started yet' }] : [],
+      gaps: from > m.window.start ? [{ start: iso(m.window.start), end: iso(from), cause: 'recorder_down', reason: 'Recorder not started yet', content_lost_seconds: (from - m.window.start) / 1000 }] : [],
       reconnects: 1,
       measuredUntil: iso(until),
       stoppedByOperator: m.byOperator,

@@ -14,13 +14,13 @@ describe('the union of a recording’s runs', () => {
 
   it('keeps a gap only where no run had media, with the reason of the run alive then', () => {
     // Run 1 lost the stream from 100 s to 160 s, then died at 300 s; run 2, started at 310 s, had media from 312 s.
-    const first = toRun(reading({ coveredSeconds: 240, gaps: [{ start: at(100), end: at(160), reason: 'Stream dropped' }], measuredUntil: at(300), reconnects: 1 }), T0, T0 + 305_000, window, T0 + 310_000);
-    const second = toRun(reading({ coveredSeconds: 288, gaps: [{ start: at(0), end: at(312), reason: 'Connecting to the stream' }], measuredUntil: at(600) }), T0 + 310_000, T0 + 600_000, window, T0 + 600_000);
+    const first = toRun(reading({ coveredSeconds: 240, gaps: [{ start: at(100), end: at(160), cause: 'stream_dropped', reason: 'Stream dropped', content_lost_seconds: 60 }], measuredUntil: at(300), reconnects: 1 }), T0, T0 + 305_000, window, T0 + 310_000);
+    const second = toRun(reading({ coveredSeconds: 288, gaps: [{ start: at(0), end: at(312), cause: 'recorder_down', reason: 'Connecting to the stream', content_lost_seconds: 312 }], measuredUntil: at(600) }), T0 + 310_000, T0 + 600_000, window, T0 + 600_000);
     const union = unionOfRuns([first, second], window, reading({ status: 'partial' }), true);
     expect(union).toMatchObject({ status: 'partial', expectedSeconds: 600, coveredSeconds: 528, reconnects: 1, relaunches: 1 });
     expect(union.gaps).toEqual([
-      { start: at(100), end: at(160), reason: 'Stream dropped' },
-      { start: at(300), end: at(312), reason: 'Recorder was down' },
+      { start: at(100), end: at(160), cause: 'stream_dropped', reason: 'Stream dropped', content_lost_seconds: 60 },
+      { start: at(300), end: at(312), cause: 'recorder_down', reason: 'Recorder was down', content_lost_seconds: 12 },
     ]);
   });
 
@@ -30,7 +30,7 @@ describe('the union of a recording’s runs', () => {
     const last = toRun(reading({ coveredSeconds: 150, gaps: [], measuredUntil: at(600) }), T0 + 450_000, T0 + 600_000, window, T0 + 600_000);
     const union = unionOfRuns([first, lost, last], window, reading({ status: 'partial' }), true);
     expect(union).toMatchObject({ coveredSeconds: 550, relaunches: 2 });
-    expect(union.gaps).toEqual([{ start: at(400), end: at(450), reason: 'The instance ended without a recorder result' }]);
+    expect(union.gaps).toEqual([{ start: at(400), end: at(450), cause: 'recorder_down', reason: 'The instance ended without a recorder result', content_lost_seconds: 50 }]);
   });
 
   it('never claims the short holes a run did not list', () => {

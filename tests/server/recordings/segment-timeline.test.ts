@@ -31,11 +31,11 @@ describe('the timeline of the segments in the store', () => {
       { key: key('20261127T120200Z', 1, 0), seconds: 60, arrivedAt: at(180) },
       { key: key('20261127T120200Z', 2, 0), seconds: 30, arrivedAt: at(300) },
     ]);
-    const coverage = coverageOfSegments(runs, { start: at(0), end: at(300) }, [{ start: iso(55), end: iso(125), reason: 'Recorder was down' }]);
+    const coverage = coverageOfSegments(runs, { start: at(0), end: at(300) }, [{ start: iso(55), end: iso(125), cause: 'recorder_down', reason: 'Recorder was down', content_lost_seconds: 70 }]);
     expect(coverage).toMatchObject({ expectedSeconds: 300, coveredSeconds: 150 });
     expect(coverage.gaps).toEqual([
-      { start: iso(60), end: iso(120), reason: 'Recorder was down' },
-      { start: iso(180), end: iso(270), reason: 'No media reached the store' },
+      { start: iso(60), end: iso(120), cause: 'recorder_down', reason: 'Recorder was down', content_lost_seconds: 60 },
+      { start: iso(180), end: iso(270), cause: 'store_unreachable', reason: 'No media reached the store', content_lost_seconds: 90 },
     ]);
   });
 });

@@ -18,7 +18,7 @@ function seed() {
       started_at: partial.launch_time,
       expected_seconds: 7200,
       covered_seconds: 6600,
-      gaps: [{ start: '2026-01-14T11:00:00.000Z', end: '2026-01-14T11:10:00.000Z', reason: 'Stream not live yet (HTTP 404)' }],
+      gaps: [{ start: '2026-01-14T11:00:00.000Z', end: '2026-01-14T11:10:00.000Z', cause: 'not_live_yet', reason: 'Stream not live yet (HTTP 404)', content_lost_seconds: 0 }],
       reconnects: 1,
     }),
   );
