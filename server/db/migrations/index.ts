@@ -14,6 +14,7 @@ import { captureRunsMigration } from './011_capture_runs';
 import { readPathsMigration } from './012_read_paths';
 import { storeJoinsMigration } from './014_store_joins';
 import { planningLeaseMigration } from './015_planning_lease';
+import { alarmCauseHistoryMigration } from './016_alarm_cause_history';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -30,6 +31,7 @@ const migrations: Record<string, DialectMigration> = {
   '012_read_paths': readPathsMigration,
   '014_store_joins': storeJoinsMigration,
   '015_planning_lease': planningLeaseMigration,
+  '016_alarm_cause_history': alarmCauseHistoryMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

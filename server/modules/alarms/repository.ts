@@ -10,6 +10,11 @@ export class AlarmsRepository {
     return this.db.selectFrom('alarms').selectAll().where('cause_key', '=', causeKey).where('resolved_at', 'is', null).executeTakeFirst();
   }
 
+  /** The newest alarm this cause ever had, open or resolved. */
+  findLatestByCause(causeKey: string): Promise<AlarmRow | undefined> {
+    return this.db.selectFrom('alarms').selectAll().where('cause_key', '=', causeKey).orderBy('raised_at', 'desc').limit(1).executeTakeFirst();
+  }
+
   findById(id: string): Promise<AlarmRow | undefined> {
     return this.db.selectFrom('alarms').selectAll().where('id', '=', id).executeTakeFirst();
   }

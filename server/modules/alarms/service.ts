@@ -95,6 +95,17 @@ export class AlarmsService {
     return alarm;
   }
 
+  /**
+   * Raises an alarm for a cause that never had one: once its alarm is resolved the cause stays quiet.
+   * For causes that are events in one recording's story (its stall), not conditions that may come
+   * back: a second stall of the same Friday is told by its outcome, not by a second alarm. Returns the
+   * cause's alarm, open or resolved.
+   */
+  async raiseOnce(cause: AlarmCause): Promise<Alarm> {
+    const earlier = await this.deps.repository.findLatestByCause(cause.key);
+    return earlier ? toAlarm(earlier) : this.raise(cause);
+  }
+
   /** The causes cleared: their open alarms are resolved (no-op for causes with none). */
   async resolve(...keys: string[]): Promise<void> {
     const rows = await this.deps.repository.resolveOpen(keys, this.deps.clock.now().toISOString());

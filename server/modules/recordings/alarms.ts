@@ -1,3 +1,4 @@
+import type { GapCause, RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import type { AlarmsService } from '../alarms/service';
@@ -8,15 +9,26 @@ export const STALL_ALARM_SECONDS = 60;
 /** A gap that ends this close to now is still open (the recorder saves its coverage as it goes). */
 const OPEN_GAP_SLACK_MS = 90_000;
 
+/** What each gap cause means, in the words of an alarm. */
+export const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
+  not_live_yet: 'the stream is not on the air yet',
+  stream_dropped: 'the stream dropped',
+  stream_stalled: 'the stream stalled',
+  sequence_reset: 'the stream restarted its numbering',
+  recorder_down: 'the recorder is down',
+  server_down: 'the server was down',
+  store_unreachable: 'the recordings store cannot be reached',
+};
+
 /**
- * What the recordings reconcile tells the operator: a recorder that died inside its window, a gap in
- * the media longer than 60 s (resolved once media flows again), and a capture that ended partial or
- * failed (not one an operator terminated). Keys name each cause once, so a reading seen again raises
- * nothing new.
+ * What the recordings reconcile tells the operator: a recorder that died inside its window, media
+ * missing for longer than 60 s (resolved once media flows again), and a capture that ended partial or
+ * failed (not one an operator terminated). One alarm per cause per recording, however many readings
+ * repeat it: keys name the recording, not the reading.
  */
 export class RecordingAlarms {
   constructor(
-    private readonly alarms: Pick<AlarmsService, 'raise' | 'resolve'>,
+    private readonly alarms: Pick<AlarmsService, 'raise' | 'raiseOnce' | 'resolve'>,
     private readonly clock: Clock,
     private readonly mosqueName: (mosqueId: string) => Promise<string | null> = async () => null,
   ) {}
@@ -57,17 +69,7 @@ export class RecordingAlarms {
       });
     }
 
-    const gaps = reading.gaps ?? [];
-    const now = this.clock.now().getTime();
-    for (const [index, gap] of gaps.entries()) {
-      const seconds = Math.round((Date.parse(gap.end) - Date.parse(gap.start)) / 1000);
-      if (seconds <= STALL_ALARM_SECONDS) continue;
-      const key = `gap:${row.id}:${gap.start}`;
-      const { who, base } = await about();
-      await this.alarms.raise({ ...base, kind: 'stall', key, message: `${who}: no media for ${seconds} s from ${gap.start} (${gap.reason})` });
-      const open = !ended && index === gaps.length - 1 && Date.parse(gap.end) > now - OPEN_GAP_SLACK_MS;
-      if (!open) await this.alarms.resolve(key);
-    }
+    await this.checkStall(row, reading, about);
 
     if (!ended) return;
     if (reading.status === 'captured' || reading.stoppedByOperator) {
@@ -88,6 +90,27 @@ export class RecordingAlarms {
     });
   }
 
+  /**
+   * One stall alarm per recording, raised while its newest gap is still growing past 60 s and resolved
+   * when media flows again (or the recording ended). Gaps that closed are the Friday's story, told by
+   * its outcome: they never raise, and neither does a second stall after the first one's alarm
+   * resolved (raiseOnce). A stream that is not on the air yet is not stalled.
+   */
+  private async checkStall(row: RecordingRow, reading: ProviderRecording, about: () => Promise<{ who: string; base: AlarmSubject }>): Promise<void> {
+    const key = `stall:${row.id}`;
+    const gaps = reading.gaps ?? [];
+    const newest = gaps.at(-1);
+    const growing = reading.status === 'recording' && !reading.stoppedByOperator && newest !== undefined && Date.parse(newest.end) > this.clock.now().getTime() - OPEN_GAP_SLACK_MS;
+    if (growing && isStall(newest)) {
+      const { who, base } = await about();
+      const since = `${newest.start.slice(11, 19)} UTC`;
+      await this.alarms.raiseOnce({ ...base, kind: 'stall', key, message: `${who}: no media since ${since}: ${GAP_CAUSE_PHRASES[newest.cause]} (${newest.reason})` });
+      return;
+    }
+    // Most readings have no stall behind them: only a recording that had one has an alarm to resolve.
+    if (gaps.some(isStall)) await this.alarms.resolve(key);
+  }
+
   /** Who an alarm about this recording names, and what it links to. */
   private async subjectOf(row: RecordingRow, jobId: string | null): Promise<{ who: string; base: AlarmSubject }> {
     const name = row.mosque_id ? await this.mosqueName(row.mosque_id).catch(() => null) : null;
@@ -95,6 +118,8 @@ export class RecordingAlarms {
     return { who, base: { mosqueId: row.mosque_id, mosqueName: name, jobId, instanceId: row.instance_id } };
   }
 }
+
+const isStall = (gap: RecordingGap) => gap.cause !== 'not_live_yet' && (Date.parse(gap.end) - Date.parse(gap.start)) / 1000 > STALL_ALARM_SECONDS;
 
 interface AlarmSubject {
   mosqueId: string | null;

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../../server/capture/provider';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -21,6 +22,7 @@ describe('alarms from recording readings', () => {
     await t.app.ctx.recordings.create({ id: `rec-${id}`, instanceId: id, mosqueId: 'alarmmosque', url: 'https://streams.example/live.m3u8', filePath: null });
   }
   const reading = (fields: Partial<ProviderRecording>): ProviderRecording => ({ status: 'recording', bytes: 1000, mediaSeconds: 10, filePath: null, reason: null, expectedSeconds: 600, coveredSeconds: 10, gaps: [], reconnects: 0, relaunches: 0, ...fields });
+  const gap = (from: number, to: number, cause: RecordingGap['cause'], reason: string): RecordingGap => ({ start: at(from), end: at(to), cause, reason, content_lost_seconds: cause === 'not_live_yet' ? 0 : to - from });
   const alarmsOf = async (instanceId: string) => (await t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === instanceId);
 
   beforeAll(async () => {
@@ -41,33 +43,54 @@ describe('alarms from recording readings', () => {
     expect(await bytesOf()).toBe(3000);
   });
 
-  it('a gap over 60 s raises one stall alarm while it lasts, resolved when media comes back', async () => {
+  it('one stall raises one alarm whatever the number of readings, resolved once when media flows again', async () => {
     await seed('cap-alarmgap01');
-    t.clock.set(at(100));
-    const open = reading({ gaps: [{ start: at(30), end: at(100), reason: 'Stream dropped (HTTP 404)' }] });
-    await t.app.ctx.recordings.applyReading('cap-alarmgap01', open);
-    await t.app.ctx.recordings.applyReading('cap-alarmgap01', open);
-    const raised = await alarmsOf('cap-alarmgap01');
-    expect(raised).toEqual([
-      expect.objectContaining({ kind: 'stall', severity: 'warning', mosque_id: 'alarmmosque', message: `Mosque alarmmosque: no media for 70 s from ${at(30)} (Stream dropped (HTTP 404))`, resolved_at: null }),
+    const dropped = (end: number) => gap(30, end, 'stream_dropped', 'Stream dropped (HTTP 404)');
+    // A reading every 2 s while the hole grows from 20 s to 70 s: the alarm comes once it passes 60 s.
+    for (let s = 50; s <= 100; s += 2) {
+      t.clock.set(at(s));
+      await t.app.ctx.recordings.applyReading('cap-alarmgap01', reading({ gaps: [dropped(s)] }));
+    }
+    expect(await alarmsOf('cap-alarmgap01')).toEqual([
+      expect.objectContaining({ kind: 'stall', severity: 'warning', mosque_id: 'alarmmosque', message: 'Mosque alarmmosque: no media since 09:00:30 UTC: the stream dropped (Stream dropped (HTTP 404))', resolved_at: null }),
     ]);
 
-    t.clock.set(at(200));
-    await t.app.ctx.recordings.applyReading('cap-alarmgap01', reading({ gaps: [{ start: at(30), end: at(110), reason: 'Stream dropped (HTTP 404)' }] }));
-    expect(await alarmsOf('cap-alarmgap01')).toEqual([expect.objectContaining({ kind: 'stall', resolved_at: at(200) })]);
+    // Media flows from 100 s: every later reading still lists the closed 70 s gap. A gap's end is as
+    // fresh as the recorder's last report, so one that stopped growing 90 s ago has closed.
+    for (let s = 102; s <= 400; s += 2) {
+      t.clock.set(at(s));
+      await t.app.ctx.recordings.applyReading('cap-alarmgap01', reading({ gaps: [dropped(100)] }));
+    }
+    expect(await alarmsOf('cap-alarmgap01')).toEqual([expect.objectContaining({ kind: 'stall', resolved_at: at(190) })]);
+
+    // A second stall of the same recording is part of its Friday's story (its outcome), not a second alarm.
+    t.clock.set(at(480));
+    await t.app.ctx.recordings.applyReading('cap-alarmgap01', reading({ gaps: [dropped(100), gap(410, 480, 'stream_stalled', 'Stream stalled (no media for 15 s)')] }));
+    expect(await alarmsOf('cap-alarmgap01')).toHaveLength(1);
+  });
+
+  it('a hole that closed before the server read it, or a stream not on the air yet, raises nothing', async () => {
+    await seed('cap-alarmgap02');
+    t.clock.set(at(400));
+    await t.app.ctx.recordings.applyReading('cap-alarmgap02', reading({ gaps: [gap(0, 120, 'not_live_yet', 'Stream not live yet (HTTP 404)')] }));
+    await t.app.ctx.recordings.applyReading('cap-alarmgap02', reading({ gaps: [gap(0, 120, 'not_live_yet', 'Stream not live yet (HTTP 404)'), gap(150, 290, 'stream_stalled', 'Stream stalled (no media for 60 s)')] }));
+    expect(await alarmsOf('cap-alarmgap02')).toEqual([]);
+    // Still not on the air minutes into the window: that is the outcome's to tell, not a stall.
+    await t.app.ctx.recordings.applyReading('cap-alarmgap02', reading({ gaps: [gap(0, 400, 'not_live_yet', 'Stream not live yet (HTTP 404)')] }));
+    expect(await alarmsOf('cap-alarmgap02')).toEqual([]);
   });
 
   it('a short gap raises nothing; a partial outcome raises one alarm with the reason', async () => {
     await seed('cap-alarmpart1');
-    await t.app.ctx.recordings.applyReading('cap-alarmpart1', reading({ gaps: [{ start: at(0), end: at(30), reason: 'Stream not live yet (HTTP 404)' }] }));
+    await t.app.ctx.recordings.applyReading('cap-alarmpart1', reading({ gaps: [{ start: at(0), end: at(30), cause: 'not_live_yet', reason: 'Stream not live yet (HTTP 404)', content_lost_seconds: 0 }] }));
     expect(await alarmsOf('cap-alarmpart1')).toEqual([]);
     const reason = 'Recorded 570 s of 600 s: Stream not live yet (HTTP 404) for 30 s';
-    await t.app.ctx.recordings.applyReading('cap-alarmpart1', reading({ status: 'partial', coveredSeconds: 570, reason, gaps: [{ start: at(0), end: at(30), reason: 'Stream not live yet (HTTP 404)' }] }));
+    await t.app.ctx.recordings.applyReading('cap-alarmpart1', reading({ status: 'partial', coveredSeconds: 570, reason, gaps: [{ start: at(0), end: at(30), cause: 'not_live_yet', reason: 'Stream not live yet (HTTP 404)', content_lost_seconds: 0 }] }));
     expect(await alarmsOf('cap-alarmpart1')).toEqual([
       expect.objectContaining({ kind: 'capture_partial', severity: 'warning', message: `Mosque alarmmosque: only 570 s of 600 s recorded. ${reason}`, resolved_at: null }),
     ]);
     const row = await t.app.ctx.recordings.forInstance('cap-alarmpart1');
-    expect(row).toMatchObject({ status: 'partial', covered_seconds: 570, expected_seconds: 600, gaps: [{ start: at(0), end: at(30), reason: 'Stream not live yet (HTTP 404)' }] });
+    expect(row).toMatchObject({ status: 'partial', covered_seconds: 570, expected_seconds: 600, gaps: [{ start: at(0), end: at(30), cause: 'not_live_yet', reason: 'Stream not live yet (HTTP 404)', content_lost_seconds: 0 }] });
   });
 
   it('a recorder that died raises recorder_died, resolved when the capture is still captured in full', async () => {
@@ -80,9 +103,13 @@ describe('alarms from recording readings', () => {
     expect(await t.app.ctx.recordings.forInstance('cap-alarmdied1')).toMatchObject({ status: 'captured', download_url: null });
   });
 
-  it('a capture an operator terminated raises no outcome alarm', async () => {
+  it('a capture an operator stopped raises no outcome alarm and no stall for the rest of its window', async () => {
     await seed('cap-alarmterm1');
-    await t.app.ctx.recordings.applyReading('cap-alarmterm1', reading({ status: 'partial', coveredSeconds: 100, reason: 'Terminated by admin', stoppedByOperator: true }));
+    t.clock.set(at(600));
+    const stopped = gap(100, 600, 'recorder_down', 'Stopped by admin');
+    // Read while the recorder is still finishing after the stop request, then once it ended.
+    await t.app.ctx.recordings.applyReading('cap-alarmterm1', reading({ stoppedByOperator: true, gaps: [stopped] }));
+    await t.app.ctx.recordings.applyReading('cap-alarmterm1', reading({ status: 'partial', coveredSeconds: 100, reason: 'Stopped by admin', stoppedByOperator: true, gaps: [stopped] }));
     expect(await alarmsOf('cap-alarmterm1')).toEqual([]);
   });
 
