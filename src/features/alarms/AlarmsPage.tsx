@@ -1,5 +1,4 @@
 import Card from '@mui/material/Card';
-import List from '@mui/material/List';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import NotificationsOffIcon from '@mui/icons-material/NotificationsOff';
@@ -10,10 +9,10 @@ import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { useNotify } from '../../notifications/context';
-import { AlarmItem } from './AlarmItem';
+import { AlarmsByFriday } from './AlarmsByFriday';
 import { alarmTitle } from './alarm-labels';
 
-/** /alarms: what is wrong with the Fridays being recorded, newest first; open ones may be acknowledged. */
+/** /alarms: what is wrong with the Fridays being recorded, by Friday, newest first; open ones may be acknowledged. */
 export default function AlarmsPage() {
   const [status, setStatus] = useState<AlarmsStatus>('open');
   const alarms = useAlarms(status);
@@ -48,11 +47,7 @@ export default function AlarmsPage() {
             description={alarms.isPending ? undefined : 'Every Friday so far is being recorded as it should.'}
           />
         ) : (
-          <List aria-label="Alarms" disablePadding>
-            {list.map((alarm) => (
-              <AlarmItem key={alarm.id} alarm={alarm} acknowledging={acknowledge.isPending && acknowledge.variables === alarm.id} onAcknowledge={() => onAcknowledge(alarm.id)} />
-            ))}
-          </List>
+          <AlarmsByFriday alarms={list} acknowledging={acknowledge.isPending ? (acknowledge.variables ?? null) : null} onAcknowledge={onAcknowledge} />
         )}
       </Card>
     </>
