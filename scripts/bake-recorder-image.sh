@@ -2,8 +2,8 @@
 # Prepares a stock Debian or Ubuntu machine to become a recorder image (AMI): ffmpeg, Node 22, yt-dlp
 # and the recorder runtime in /opt/capture-recorder, so instances booted from it install nothing.
 #
-#   npx tsx server/capture/aws/bundle-recorder-cli.ts dist-recorder/recorder.mjs        # on a checkout of this repository
-#   scp dist-recorder/recorder.mjs scripts/bake-recorder-image.sh admin@<instance>:
+#   npm run build        # on a checkout of this repository: build/recorder/recorder.mjs (and its .sha256)
+#   scp build/recorder/recorder.mjs scripts/bake-recorder-image.sh admin@<instance>:
 #   ssh admin@<instance> sudo bash bake-recorder-image.sh recorder.mjs
 #   then create the image from the instance (AMI Manager in the console, or `aws ec2 create-image`).
 #

@@ -24,6 +24,7 @@ import { awsError } from './errors';
 import type { DeliveryRequest } from '../../storage/delivery';
 import type { RecorderDelivery } from '../recorder-delivery';
 import type { RecorderConfig } from '../recorder-state';
+import type { RecorderRuntimeLink } from './recorder-bundle';
 import { buildUserData, remoteRecorderConfig, RESULT_MARKER } from './user-data';
 
 export const MANAGED_BY = { key: 'managed-by', value: 'capture-command-center' } as const;
@@ -67,7 +68,7 @@ export interface AwsProviderOptions {
   /** An s3 recordings store: how recorders deliver to it and fetch their runtime (a pre-signed link). */
   store?: {
     delivery: (request: DeliveryRequest) => Promise<RecorderDelivery | null>;
-    runtimeLink: (seconds: number) => Promise<string>;
+    runtimeLink: (seconds: number) => Promise<RecorderRuntimeLink>;
   };
 }
 
@@ -215,8 +216,8 @@ export class AwsCaptureProvider implements CaptureProvider {
       const fileName = config.outputPath.slice(config.outputPath.lastIndexOf('/') + 1);
       const delivery = store ? await store.delivery({ recordingId, mosqueId: config.mosqueId, windowStart: config.windowStart, windowEnd: config.windowEnd, fileName, via }) : null;
       const seconds = delivery ? Math.ceil((Date.parse(delivery.expiresAt) - this.options.clock.now().getTime()) / 1000) : 0;
-      const runtimeUrl = store && delivery ? await store.runtimeLink(seconds) : null;
-      return { userData: buildUserData({ ...config, delivery }, { runtimeUrl }), filePath: delivery?.mediaKey ?? null };
+      const runtime = store && delivery ? await store.runtimeLink(seconds) : null;
+      return { userData: buildUserData({ ...config, delivery }, { runtime }), filePath: delivery?.mediaKey ?? null };
     } catch (error) {
       throw new ProviderError('unavailable', `Could not prepare the recorder: ${(error as Error).message}`);
     }

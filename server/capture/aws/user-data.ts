@@ -1,4 +1,5 @@
 import type { RecorderConfig } from '../recorder-state';
+import type { RecorderRuntimeLink } from './recorder-bundle';
 
 /** Where the script works on a recorder instance; a test runs it in a sandbox with its own. */
 export interface UserDataPaths {
@@ -55,16 +56,20 @@ fi`;
 
 /**
  * The shell script EC2 runs at boot: installs what is missing, fetches the recorder runtime (one
- * bundled .mjs, by a pre-signed link) or takes the image's, writes the recorder's config, mirrors its
- * log to the console, runs it in the foreground (it ships the pieces, the joined file and the
- * metadata to the store itself), prints its final state on one CAPTURE_RESULT line and powers off
- * (the instance is launched with shutdown behaviour "terminate").
+ * bundled .mjs, by a pre-signed link, checked against its sha256) or takes the image's, writes the
+ * recorder's config, mirrors its log to the console, runs it in the foreground (it ships the pieces,
+ * the joined file and the metadata to the store itself), prints its final state on one CAPTURE_RESULT
+ * line and powers off (the instance is launched with shutdown behaviour "terminate").
  */
-export function buildUserData(config: RecorderConfig, options: { runtimeUrl?: string | null; paths?: UserDataPaths } = {}): string {
+export function buildUserData(config: RecorderConfig, options: { runtime?: RecorderRuntimeLink | null; paths?: UserDataPaths } = {}): string {
   const { workDir, runtimeDir, console } = options.paths ?? INSTANCE_PATHS;
   // The URL and ids are validated (no whitespace, path-safe), so neither the quotes nor the heredoc can be closed early.
-  const fetchRuntime = options.runtimeUrl
-    ? `curl -fsS --retry 5 -o "$WORK/recorder.mjs" '${options.runtimeUrl}' || say "could not download the recorder runtime"`
+  // A download that is not the published runtime (cut short, altered) is removed rather than run.
+  const fetchRuntime = options.runtime
+    ? [
+        `curl -fsS --retry 5 -o "$WORK/recorder.mjs" '${options.runtime.url}' || say "could not download the recorder runtime"`,
+        `echo '${options.runtime.sha256}  recorder.mjs' | (cd "$WORK" && sha256sum -c --quiet) || { say "the recorder runtime downloaded does not match its sha256"; rm -f "$WORK/recorder.mjs"; }`,
+      ].join('\n')
     : `cp "$RUNTIME/recorder.mjs" "$WORK/recorder.mjs" || say "this image has no recorder runtime at $RUNTIME/recorder.mjs"`;
   const script = [
     '#!/bin/bash',

@@ -9,6 +9,7 @@ import { recorderDelivery } from '../../../server/storage/delivery';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { startMoto, type MotoServer } from '../../../testkit/capture';
 
+const RUNTIME_SHA256 = 'ab'.repeat(32);
 const CONFIG = { url: 'https://streams.example.com/mosque/live.m3u8', duration: 3600, width: 1280, height: 720, mosque_id: 'awsmosque1', method: 'api' };
 
 /** What an EC2 recorder is launched with when recordings live in a bucket: its role or a POST policy, and the runtime's link. */
@@ -21,7 +22,7 @@ describe('aws recorders delivering to an s3 store', () => {
   const saved = { ...process.env };
 
   const driver = (instanceProfile?: string) => {
-    const runtime = new RecorderRuntimeLinks(store, async () => 'console.log("recorder")');
+    const runtime = new RecorderRuntimeLinks(store, async () => ({ code: 'console.log("recorder")', sha256: RUNTIME_SHA256 }));
     return new AwsCaptureProvider({
       region: 'us-east-1', endpoint: moto.url, imageId, instanceType: 't3.small', clock, instanceProfile,
       store: { delivery: (request) => recorderDelivery(store, request, clock.now()), runtimeLink: (seconds) => runtime.link(seconds) },
@@ -67,7 +68,8 @@ describe('aws recorders delivering to an s3 store', () => {
       expiresAt: '2026-11-27T14:30:00.000Z',
     });
     // The runtime comes from the bucket by a pre-signed link: the server's secret never reaches the script.
-    expect(script).toMatch(/curl -fsS --retry 5 -o "\$WORK\/recorder\.mjs" '[^']*\/sermons\/captures\/runtime\/recorder-[0-9a-f]{16}\.mjs\?[^']*X-Amz-Signature=/);
+    expect(script).toMatch(/curl -fsS --retry 5 -o "\$WORK\/recorder\.mjs" '[^']*\/sermons\/captures\/runtime\/recorder-abababababababab\.mjs\?[^']*X-Amz-Signature=/);
+    expect(script).toContain(`echo '${RUNTIME_SHA256}  recorder.mjs' | (cd "$WORK" && sha256sum -c --quiet)`);
     expect(script).not.toContain('server-secret-never-shipped');
   });
 

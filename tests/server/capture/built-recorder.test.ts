@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchConfigSchema } from '../../../contract/instances';
+import { readBuiltRecorder } from '../../../server/capture/aws/recorder-bundle';
 import { LocalCaptureProvider } from '../../../server/capture/local/driver';
 import { BUILT_RECORDER, runtimeIn, shippedRecorderRuntime } from '../../../server/capture/local/recorder-runtime';
 import { RUNTIME_FILES } from '../../../server/capture/recorder-state';
@@ -44,6 +46,16 @@ describe('the built server and recorder (npm run build)', () => {
     expect(() => shippedRecorderRuntime(path.join(buildDir, 'nowhere', BUILT_RECORDER))).toThrow(/built recorder .* is missing: run npm run build/);
   });
 
+  it('refuses to publish a built recorder without its hash, or one its hash does not match (a build cut short)', () => {
+    const dir = path.join(buildDir, 'half-built');
+    const file = path.join(dir, BUILT_RECORDER);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, 'console.log("recorder")\n');
+    expect(() => readBuiltRecorder(file)).toThrow(`The built recorder ${file} or its .sha256 is missing: run npm run build`);
+    fs.writeFileSync(`${file}.sha256`, `${'0'.repeat(64)}  recorder.mjs\n`);
+    expect(() => readBuiltRecorder(file)).toThrow(`The built recorder ${file} does not match its .sha256: run npm run build`);
+  });
+
   it('keeps the AWS SDK and Octokit out of the server bundle and out of its start', async () => {
     const metafile = await buildServer(path.join(buildDir, 'server'));
     const [output] = Object.values(metafile.outputs).filter((out) => out.entryPoint);
@@ -54,6 +66,9 @@ describe('the built server and recorder (npm run build)', () => {
     const bundled = Object.keys(metafile.inputs);
     for (const native of ['better-sqlite3', 'argon2']) expect(bundled.filter((input) => input.includes(`node_modules/${native}/`))).toEqual([]);
     expect(output.imports.filter((entry) => entry.external).map((entry) => entry.path)).toEqual(expect.arrayContaining(['better-sqlite3', 'argon2']));
+    // It ships the built recorder and compiles nothing: neither esbuild nor the build script is in it.
+    expect(bundled.filter((input) => input.includes('node_modules/esbuild/') || input.startsWith('scripts/'))).toEqual([]);
+    expect(output.imports.map((entry) => entry.path)).not.toContain('esbuild');
   });
 
   it('starts the server through a launcher that keeps its compiled code between starts', async () => {
@@ -78,6 +93,9 @@ describe('the built server and recorder (npm run build)', () => {
   it('records a live stream with the built recorder, run by node alone', { timeout: 60_000 }, async () => {
     const bundle = await buildRecorder(path.join(buildDir, 'recorder'));
     const code = fs.readFileSync(bundle, 'utf8');
+    // Its hash beside it (sha256sum's format), what EC2 recorders check their download against.
+    expect(readBuiltRecorder(bundle)).toEqual({ code, sha256: crypto.createHash('sha256').update(code).digest('hex') });
+    expect(fs.readFileSync(`${bundle}.sha256`, 'utf8')).toMatch(/^[0-9a-f]{64} {2}recorder\.mjs\n$/);
     // One file that needs nothing but Node's own modules (what an image freezes and EC2 runs).
     const imports = [...code.matchAll(/\bfrom\s*"([^"]+)"/g)].map((match) => match[1]);
     expect(imports.filter((name) => !name.startsWith('node:'))).toEqual([]);

@@ -56,8 +56,8 @@ describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s
     );
     const delivery = await recorderDelivery(store, { recordingId: 'rec-cloud1', mosqueId: 'cloudmosq1', windowStart: config.windowStart, windowEnd: config.windowEnd, fileName: '20261123T090000Z.mp4', via }, now);
     expect(delivery?.kind).toBe(via === 'role' ? 's3' : 'presigned-post');
-    const runtimeUrl = await new RecorderRuntimeLinks(store).link(600);
-    const script = buildUserData({ ...config, delivery }, { runtimeUrl, paths });
+    const runtime = await new RecorderRuntimeLinks(store).link(600);
+    const script = buildUserData({ ...config, delivery }, { runtime, paths });
     expect(Buffer.byteLength(script)).toBeLessThan(USER_DATA_LIMIT);
     fs.writeFileSync(path.join(sandbox, 'user-data.sh'), script);
 
