@@ -107,6 +107,14 @@ const envSchema = z.object({
   if (env.ALARM_WEBHOOK_SECRET && !env.ALARM_WEBHOOK_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_WEBHOOK_SECRET'], message: 'ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not' });
   if (env.SMTP_URL && !env.ALARM_EMAIL_TO) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'SMTP_URL is set but ALARM_EMAIL_TO (who receives alarms) is not' });
   if (env.S3_ENDPOINT && !env.RECORDINGS_STORE?.startsWith('s3://')) ctx.addIssue({ code: 'custom', path: ['S3_ENDPOINT'], message: 'S3_ENDPOINT is set but RECORDINGS_STORE is not an s3:// location' });
+  // An EC2 recorder's disk goes with its instance (terminated at shutdown): a bucket is the only place its recording can stay.
+  if (env.CAPTURE_PROVIDER === 'aws' && !env.RECORDINGS_STORE?.startsWith('s3://')) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['CAPTURE_PROVIDER'],
+      message: 'CAPTURE_PROVIDER=aws needs RECORDINGS_STORE=s3://bucket/prefix: EC2 recorders deliver to that bucket, and an instance keeps nothing once it ends (or set CAPTURE_PROVIDER=local)',
+    });
+  }
   if (env.ALARM_EMAIL_TO && !env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_EMAIL_TO'], message: 'ALARM_EMAIL_TO is set but SMTP_URL (how to send) is not' });
 });
 

@@ -47,7 +47,8 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
   const began = performance.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-season-'));
   const config: Config = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', CAPTURE_PROVIDER: 'aws' }),
+    // The simulated fleet is given to the app as its driver: CAPTURE_PROVIDER (whose aws needs a bucket) is not read.
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }),
     consoleDir: undefined,
   };
   const clock = new ManualClock(new Date(SEASON_START));

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { DescribeImagesCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startMoto, type MotoServer } from '../../testkit/capture';
 import { INTERNAL, startEc2FaultProxy, THROTTLED, UNAUTHORIZED, type Ec2FaultProxy } from './support/ec2-fault-proxy';
@@ -48,12 +49,14 @@ describe('EC2 answering errors and throttling', () => {
         (r) => r.Instances ?? [],
       ) ?? [];
 
+    // The bucket EC2 recorders deliver to (required with CAPTURE_PROVIDER=aws): moto's S3, never failing here.
+    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(new CreateBucketCommand({ Bucket: 'aws-faults' }));
     proxy = await startEc2FaultProxy(moto.url);
     const faults = proxy.faults;
     faults.set('DescribeInstances', THROTTLED);
     server = await spawnServer({
       dataDir,
-      env: { ...CREDENTIALS, CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: proxy.url, AWS_REGION: 'us-east-1', AWS_IMAGE_ID: baseImage, AWS_INSTANCE_TYPE: 't3.small' },
+      env: { ...CREDENTIALS, CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: proxy.url, AWS_REGION: 'us-east-1', AWS_IMAGE_ID: baseImage, AWS_INSTANCE_TYPE: 't3.small', RECORDINGS_STORE: 's3://aws-faults', S3_ENDPOINT: moto.url },
     });
     const api = server;
     const token = await api.login();

@@ -8,6 +8,7 @@ import {
   EC2Client,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { amiListResponseSchema } from '../../../contract/ami';
 import { instanceDetailsResponseSchema, instancesListResponseSchema } from '../../../contract/instances';
@@ -38,6 +39,8 @@ describe('aws capture driver against moto', () => {
   let t: TestApp;
   let token: string;
   const saved = { ...process.env };
+  // EC2 recorders need a bucket to deliver to (the server refuses CAPTURE_PROVIDER=aws without one): moto's S3.
+  const bucketStore = () => ({ RECORDINGS_STORE: 's3://aws-driver-test', S3_ENDPOINT: moto.url });
 
   const post = (url: string, payload?: object) => t.request({ method: 'POST', url, token, ...(payload ? { payload } : {}) });
   const describeInstance = async (id: string) => {
@@ -52,7 +55,8 @@ describe('aws capture driver against moto', () => {
     const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }));
     baseImage = images.Images?.[0]?.ImageId ?? '';
     expect(baseImage).toMatch(/^ami-/);
-    t = await createTestApp({ env: { CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: moto.url, AWS_REGION: 'us-east-1', AWS_IMAGE_ID: baseImage, AWS_INSTANCE_TYPE: 't3.small' } });
+    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(new CreateBucketCommand({ Bucket: 'aws-driver-test' }));
+    t = await createTestApp({ env: { CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: moto.url, AWS_REGION: 'us-east-1', AWS_IMAGE_ID: baseImage, AWS_INSTANCE_TYPE: 't3.small', ...bucketStore() } });
     token = await t.login();
     await addMosques(t, token, 'awsmosque1');
   });
@@ -123,7 +127,7 @@ describe('aws capture driver against moto', () => {
   });
 
   it('creates, lists and deletes an AMI with its snapshots; launches from the latest AMI when none is configured', async () => {
-    const noImage = await createTestApp({ env: { CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: moto.url, AWS_REGION: 'us-east-1' } });
+    const noImage = await createTestApp({ env: { CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: moto.url, AWS_REGION: 'us-east-1', ...bucketStore() } });
     try {
       const noImageToken = await noImage.login();
       await addMosques(noImage, noImageToken, 'awsmosque1');
@@ -168,7 +172,7 @@ describe('aws capture driver against moto', () => {
     ] as const) {
       const endpoint = await failingEndpoint(status, code, `${code} from the test endpoint`);
       process.env.AWS_MAX_ATTEMPTS = '1'; // no retries with back-off against an endpoint that always refuses
-      const app = await createTestApp({ env: { CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: endpoint.url, AWS_IMAGE_ID: 'ami-12345678' } });
+      const app = await createTestApp({ env: { CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: endpoint.url, AWS_IMAGE_ID: 'ami-12345678', ...bucketStore() } });
       try {
         const appToken = await app.login();
         await addMosques(app, appToken, 'awsmosque1');

@@ -21,4 +21,11 @@ describe('recordings store settings', () => {
     expect(configProblems({ RECORDINGS_STORE: 's3://sermons', S3_ENDPOINT: 'minio:9000' })).toEqual(['S3_ENDPOINT: S3_ENDPOINT must be an http(s) URL (e.g. http://127.0.0.1:9000 for MinIO)']);
     expect(configProblems({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual(['S3_ENDPOINT: S3_ENDPOINT is set but RECORDINGS_STORE is not an s3:// location']);
   });
+
+  it('refuse EC2 recorders without a bucket to deliver to, naming both settings', () => {
+    const problem = 'CAPTURE_PROVIDER: CAPTURE_PROVIDER=aws needs RECORDINGS_STORE=s3://bucket/prefix: EC2 recorders deliver to that bucket, and an instance keeps nothing once it ends (or set CAPTURE_PROVIDER=local)';
+    expect(configProblems({ CAPTURE_PROVIDER: 'aws' })).toEqual([problem]);
+    expect(configProblems({ CAPTURE_PROVIDER: 'aws', RECORDINGS_STORE: 'local' })).toEqual([problem]);
+    expect(configProblems({ CAPTURE_PROVIDER: 'aws', RECORDINGS_STORE: 's3://sermons/recordings' })).toEqual([]);
+  });
 });
