@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
+import { recordingGapSchema } from './instances';
 import type { JobStatus } from './scheduler';
 
 /*
@@ -60,6 +61,10 @@ export const fridayRowSchema = z.object({
   job_id: z.string().nullable(),
   recording_ids: z.array(z.string()),
   alarm_ids: z.array(z.string()),
+  /** The parts of the window its recording has no media for, each with its cause and the content lost. */
+  gaps: z.array(recordingGapSchema),
+  /** The operator who stopped its recording before the window ended; null when no one did. */
+  stopped_by: z.string().nullable(),
 });
 export type FridayRow = z.infer<typeof fridayRowSchema>;
 

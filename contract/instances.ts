@@ -74,8 +74,18 @@ export const recordingSchema = z.object({
   gaps: z.array(recordingGapSchema),
   /** Times media came back after the stream dropped. */
   reconnects: z.number().int(),
+  /** Who stopped it before its window ended (an operator's terminate or emergency stop); null when no one did. */
+  stopped_by: z.string().nullable(),
 });
 export type Recording = z.infer<typeof recordingSchema>;
+
+/** The reason an operator's stop gives a recording: "Stopped by <username>", or "Emergency stop by <username>". */
+const OPERATOR_STOP_REASON = /^(?:Stopped|Emergency stop) by (.+)$/;
+
+/** The operator a recording's reason says stopped it, or null (the server fills `stopped_by` with it). */
+export function operatorWhoStopped(reason: string | null): string | null {
+  return (reason && OPERATOR_STOP_REASON.exec(reason)?.[1]) ?? null;
+}
 
 /* ---------------------------------------------------------------- launch config and requests */
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { GapCause, Recording, RecordingGap, RecordingStatus } from '../../../contract/instances';
+import { operatorWhoStopped, type GapCause, type Recording, type RecordingGap, type RecordingStatus } from '../../../contract/instances';
 import { contentLostSeconds } from '../../capture/recorder-coverage';
 import type { Database, RecordingsTable } from '../../db/schema';
 
@@ -25,6 +25,7 @@ export function toRecording(row: RecordingRow): Recording {
     covered_seconds: row.covered_seconds === null ? null : Number(row.covered_seconds),
     gaps: parseGaps(row.gaps),
     reconnects: Number(row.reconnects),
+    stopped_by: operatorWhoStopped(row.reason),
   };
 }
 
@@ -70,6 +71,8 @@ export interface RecordingFilter {
   status?: RecordingStatus;
 }
 
+const IDS_PER_QUERY = 500;
+
 export class RecordingsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -83,6 +86,15 @@ export class RecordingsRepository {
 
   findById(id: string): Promise<RecordingRow | undefined> {
     return this.db.selectFrom('recordings').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** In chunks: SQLite and PostgreSQL cap the parameters of one statement (a Friday ledger of a large fleet asks for thousands). */
+  async findByIds(ids: readonly string[]): Promise<RecordingRow[]> {
+    const rows: RecordingRow[] = [];
+    for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
+      rows.push(...(await this.db.selectFrom('recordings').selectAll().where('id', 'in', ids.slice(start, start + IDS_PER_QUERY)).execute()));
+    }
+    return rows;
   }
 
   findByInstance(instanceId: string): Promise<RecordingRow | undefined> {

@@ -57,6 +57,11 @@ export class RecordingsService {
     return this.repository.findByInstance(instanceId);
   }
 
+  /** The recordings of these ids that exist (in no particular order). */
+  async byIds(ids: readonly string[]): Promise<Recording[]> {
+    return (await this.repository.findByIds(ids)).map(toRecording);
+  }
+
   async forInstance(instanceId: string): Promise<Recording | null> {
     const row = await this.repository.findByInstance(instanceId);
     return row ? toRecording(row) : null;

@@ -59,6 +59,7 @@ export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptio
     preflight: options.preflight ?? new CapturePreflightChecks(wiring, options.resolveStream),
     alarms,
     linkedAlarms: (links) => alarms.linkedTo(links),
+    recordingsByIds: (ids) => wiring.recordings.byIds(ids),
     clock: wiring.clock,
     timer: options.timer ?? wiring.clock.timer(),
     publish: wiring.publish,

@@ -1,4 +1,5 @@
 import { fridayStatusOfJob, type FridayRow } from '../../../contract/fridays';
+import type { Recording } from '../../../contract/instances';
 import { alarmKeys } from './alarm-keys';
 import { windowSeconds } from './outcome';
 import { DEFAULT_DURATION_SECONDS } from './policy';
@@ -10,11 +11,15 @@ export type LinkedAlarms = (links: { jobIds: string[]; instanceIds: string[]; op
   { id: string; job_id: string | null; instance_id: string | null; cause_key: string }[]
 >;
 
+/** The stored recordings of these ids (their gaps and who stopped them). */
+export type RecordingsByIds = (ids: string[]) => Promise<Pick<Recording, 'id' | 'gaps' | 'stopped_by'>[]>;
+
 export interface LedgerDeps {
   repository: SchedulerRepository;
   planner: FridayPlanner;
   launcher: RecordingLauncher;
   linkedAlarms?: LinkedAlarms;
+  recordingsByIds?: RecordingsByIds;
 }
 
 /**
@@ -39,6 +44,8 @@ export async function buildLedger(deps: LedgerDeps, friday: string, now: Date): 
         openKeys: mosques.map((m) => alarmKeys.unschedulable(m.id)),
       })
     : [];
+  const recordingIds = listed.flatMap((job) => (job.recording_id ? [job.recording_id] : []));
+  const recordings = new Map((deps.recordingsByIds ? await deps.recordingsByIds(recordingIds) : []).map((recording) => [recording.id, recording]));
 
   const rows: FridayRow[] = [];
   for (const mosque of [...mosques].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))) {
@@ -48,10 +55,11 @@ export async function buildLedger(deps: LedgerDeps, friday: string, now: Date): 
       .map((a) => a.id);
     const base = { mosque_id: mosque.id, mosque_name: mosque.name, friday, alarm_ids: alarmIds };
     if (job) {
-      rows.push({ ...base, ...(await jobColumns(deps, job)) });
+      const recording = job.recording_id ? recordings.get(job.recording_id) : undefined;
+      rows.push({ ...base, ...(await jobColumns(deps, job)), gaps: recording?.gaps ?? [], stopped_by: recording?.stopped_by ?? null });
       continue;
     }
-    const empty = { recording_start: null, window_end: null, expected_seconds: null, covered_seconds: null, job_id: null, recording_ids: [] };
+    const empty = { recording_start: null, window_end: null, expected_seconds: null, covered_seconds: null, job_id: null, recording_ids: [], gaps: [], stopped_by: null };
     const plan = plans.get(mosque.id);
     if (!plan) {
       const reason = 'error' in planned ? `Prayer times are unavailable: ${planned.error}` : (skips.get(mosque.id) ?? 'The mosque could not be planned');

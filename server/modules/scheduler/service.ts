@@ -19,7 +19,7 @@ import type { ActivityActor, ActivityInput } from '../activity/service';
 import { comingFriday, type FridayRow } from '../../../contract/fridays';
 import { alarmKeys } from './alarm-keys';
 import { CoalescingQueue } from './coalescing-queue';
-import { buildLedger, type LinkedAlarms } from './ledger';
+import { buildLedger, type LinkedAlarms, type RecordingsByIds } from './ledger';
 import { planSchedule, type SchedulePlan } from './planning';
 import { PlanningLease } from './planning-lease';
 import { nextRecurringRun, RECENT_JOBS_MS, RECURRING_JOB_ID, RECURRING_JOB_NAME, RECURRING_TRIGGER } from './policy';
@@ -40,6 +40,8 @@ export interface SchedulerDeps {
   alarms: SchedulerAlarms;
   /** Finds the alarms of jobs and instances (the Friday ledger's alarm_ids); absent in isolated tests. */
   linkedAlarms?: LinkedAlarms;
+  /** Finds recordings by id (the Friday ledger's gaps and stoppers); absent in isolated tests. */
+  recordingsByIds?: RecordingsByIds;
   /** Writes the activity log (operator actions and the daily run); absent in isolated tests. */
   recordActivity?(input: ActivityInput): Promise<void>;
   /** Hands monitoring a way to count jobs by status. */

@@ -6,7 +6,7 @@ import type { Job, restoreResponseSchema } from '../../../contract/scheduler';
 import { schedulerRoutes } from '../../../contract/routes/scheduler';
 import { mock } from '../endpoint';
 import { errorResponse } from '../http';
-import { nowIso } from '../store';
+import { nowIso, store } from '../store';
 import { recordMockActivity } from './activity';
 import { mockMosques } from './config';
 import { prayerTime } from './config-places';
@@ -14,7 +14,8 @@ import { schedulerMock } from './scheduler';
 
 /*
  * The Friday ledger and restore in the mocks, read from the scheduler mock's jobs: tests set a job's
- * status, coverage and reason there and the ledger shows it as the server would.
+ * status, coverage and reason there and the ledger shows it as the server would (with the gaps and
+ * stopper of the job's recording in the store).
  */
 
 type Body<T extends z.ZodType> = z.infer<T>;
@@ -22,6 +23,7 @@ const WINDOW_SECONDS = 7200;
 
 function jobRow(job: Job, base: Pick<FridayRow, 'mosque_id' | 'mosque_name' | 'friday' | 'alarm_ids'>): FridayRow {
   const status = fridayStatusOfJob(job.status);
+  const recording = store.recordings.find((candidate) => candidate.id === job.recording_id);
   return {
     ...base,
     recording_start: job.recording_start,
@@ -32,6 +34,8 @@ function jobRow(job: Job, base: Pick<FridayRow, 'mosque_id' | 'mosque_name' | 'f
     reason: job.outcome_reason ?? (status === 'cancelled' ? 'Cancelled by an operator' : null),
     job_id: job.id,
     recording_ids: job.recording_id ? [job.recording_id] : [],
+    gaps: recording?.gaps ?? [],
+    stopped_by: recording?.stopped_by ?? null,
   };
 }
 
@@ -39,7 +43,7 @@ function ledgerRow(mosque: Mosque, friday: string, now: Date): FridayRow {
   const base = { mosque_id: mosque.mosque_id, mosque_name: mosque.name, friday, alarm_ids: [] };
   const job = schedulerMock().jobs.find((candidate) => candidate.mosque_id === mosque.mosque_id && candidate.friday_date === friday);
   if (job) return jobRow(job, base);
-  const empty = { recording_start: null, window_end: null, expected_seconds: null, covered_seconds: null, job_id: null, recording_ids: [] };
+  const empty = { recording_start: null, window_end: null, expected_seconds: null, covered_seconds: null, job_id: null, recording_ids: [], gaps: [], stopped_by: null };
   if (!mosque.ID_token?.trim()) return { ...base, ...empty, status: 'unschedulable', reason: 'Mosque has no stream identifier (ID_token)' };
   const prayer = prayerTime(mosque, now);
   if (!prayer) return { ...base, ...empty, status: 'unschedulable', reason: "No coordinates or fixed Jumu'ah time" };

@@ -1,6 +1,7 @@
 import { HttpResponse } from 'msw';
 import {
   ACTIVE_INSTANCE_STATES,
+  operatorWhoStopped,
   type DemoStreamResponse,
   type Instance,
   type InstanceDetails,
@@ -110,6 +111,7 @@ export function mockRecording(instance: Instance, overrides: Partial<Recording> 
     covered_seconds: 42,
     gaps: [],
     reconnects: 0,
+    stopped_by: operatorWhoStopped(overrides.reason ?? null),
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alarmsResponseSchema } from '../../../contract/alarms';
 import { fridaysResponseSchema, type FridayRow } from '../../../contract/fridays';
+import type { RecordingGap } from '../../../contract/instances';
 import { SchedulerEnv, WORLD_MOSQUES, type SchedulerApp } from './helpers';
 
 const MOSQUES = [
@@ -74,6 +75,30 @@ describe('the Friday ledger', () => {
     ({ rows } = await ledger('?date=2026-10-30'));
     expect(rows.nyc0000001).toMatchObject({ friday: '2026-10-30', status: 'missed', reason: 'No recording was scheduled for this Friday' });
     expect(rows.nourl00001.status).toBe('unschedulable');
+  });
+
+  it("carries its recording's gaps, each with cause and content lost, and the operator who stopped it", async () => {
+    await runAt('2026-11-05T23:40:00.000Z');
+    const gaps: RecordingGap[] = [
+      { start: '2026-11-05T23:40:00.000Z', end: '2026-11-05T23:41:10.000Z', cause: 'not_live_yet', reason: 'The stream was not live yet (HTTP 404)', content_lost_seconds: 0 },
+      { start: '2026-11-06T00:05:00.000Z', end: '2026-11-06T00:06:10.000Z', cause: 'stream_stalled', reason: 'No media for 70 s', content_lost_seconds: 70 },
+    ];
+    // The in-memory launcher started i-000001 with recording rec-i-000001: store them as the capture fleet would.
+    const now = env.clock.now().toISOString();
+    const url = 'https://streams.test/akl.m3u8';
+    await s.app.ctx.db.kysely
+      .insertInto('instances')
+      .values({ id: 'i-000001', provider: 'local', scope: 'test', provider_instance_id: 'i-000001', name: 'capture-akl', state: 'terminated', instance_type: 'local', mosque_id: 'akl0000001', url, method: 'api', duration: 7200, width: 320, height: 240, image_id: null, launch_time: now, running_at: now, ended_at: now, state_reason: 'Stopped by admin', job_id: 'friday-akl0000001-2026-11-06', updated_at: now })
+      .execute();
+    await s.app.ctx.recordings.create({ id: 'rec-i-000001', instanceId: 'i-000001', mosqueId: 'akl0000001', url, filePath: null });
+    const reading = { status: 'partial', bytes: 1000, mediaSeconds: 1500, filePath: null, reason: 'Stopped by admin', expectedSeconds: 7200, coveredSeconds: 1500, gaps, reconnects: 1, stoppedByOperator: true } as const;
+    await s.app.ctx.recordings.applyReading('i-000001', reading);
+
+    const { rows } = await ledger('?date=2026-11-06');
+    expect(rows.akl0000001).toMatchObject({ recording_ids: ['rec-i-000001'], gaps, stopped_by: 'admin' });
+    expect(rows.lon0000001).toMatchObject({ gaps: [], stopped_by: null });
+    const details = await s.request({ method: 'GET', url: '/api/recordings/rec-i-000001', token });
+    expect(details.json()).toMatchObject({ data: { stopped_by: 'admin', gaps } });
   });
 
   it('rejects a date that is not a Friday, and needs a session', async () => {

@@ -47,6 +47,7 @@ export function recording(id: string, instanceId: string, extra: Partial<Recordi
     covered_seconds: 12,
     gaps: [],
     reconnects: 0,
+    stopped_by: null,
     ...extra,
   };
 }
