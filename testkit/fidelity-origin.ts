@@ -66,8 +66,10 @@ export interface OriginTruth {
   faults: FaultTruth[];
 }
 
-/** What a recording of the window [from, to] (epoch ms) should hold: the frames broadcast then, minus those never offered. */
+/** What a recording of the window [from, to) (epoch ms) should hold: the frames broadcast then, minus those never offered. */
 export interface WindowTruth {
+  from: number;
+  to: number;
   frames: FrameRange | null;
   unavailable: FrameRange[];
   /** Epoch ms at which a frame was on the air. */
@@ -217,7 +219,7 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
       const inWindow = frames.filter((f) => broadcastAt(f) >= from && broadcastAt(f) < to);
       const range = inWindow.length > 0 ? { first: inWindow[0], last: inWindow[inWindow.length - 1] } : null;
       const unavailable = range ? clip(mergeRanges(published.filter((s) => !s.offered).map((s) => ({ first: s.firstFrame, last: s.lastFrame }))), range) : [];
-      return { frames: range, unavailable, broadcastAt };
+      return { from, to, frames: range, unavailable, broadcastAt };
     },
     secondsSinceStart,
     requests,

@@ -106,6 +106,29 @@ export interface FidelityReport {
   reorders: FrameRun[];
   /** Readable frames from outside the window (before its start or after its end). */
   outsideSeconds: number;
+  /** Parts of the window (epoch ms) longer than a second in which no frame the recording holds was on the air. */
+  holes: { from: number; to: number }[];
+}
+
+/** A stretch shorter than this without a kept frame is a frame's jitter, not a hole. */
+const HOLE_MIN_MS = 1000;
+
+/** The parts of the window in which none of the kept frames was on the air. */
+function holesOf(seen: Set<number>, window: WindowTruth): { from: number; to: number }[] {
+  const holes: { from: number; to: number }[] = [];
+  let covered = window.from;
+  const close = (until: number) => {
+    if (until - covered > HOLE_MIN_MS) holes.push({ from: covered, to: until });
+  };
+  if (window.frames) {
+    for (let frame = window.frames.first; frame <= window.frames.last; frame++) {
+      if (!seen.has(frame)) continue;
+      close(window.broadcastAt(frame));
+      covered = window.broadcastAt(frame + 1);
+    }
+  }
+  close(window.to);
+  return holes;
 }
 
 const seconds = (frames: number) => frames / FRAME_CODE.fps;
@@ -179,5 +202,6 @@ export function compareWithTruth(indices: (number | null)[], window: WindowTruth
     reorderedSeconds: seconds(reordered.length),
     reorders: runsOf(reordered),
     outsideSeconds: seconds(outside),
+    holes: holesOf(seen, window),
   };
 }

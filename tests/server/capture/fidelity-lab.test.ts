@@ -8,8 +8,6 @@ import { compareWithTruth, readFrameIndices } from '../../../testkit/frame-decod
 import { ManualClock } from '../../../testkit/manual-clock';
 import { numberedStream } from '../../../testkit/numbered-stream';
 
-// PostgreSQL pass: skipped: opens no database (the lab's origin, decoder and ffmpeg only)
-
 /*
  * The fidelity lab's own proof: the decoder reads the origin's frames back exactly, before and after
  * a transcode like the recorder's, and every scripted fault happens on the wire. The origins run on a
@@ -90,7 +88,7 @@ describe('the numbered programme read back', () => {
     expect(indices).toEqual(truth.segments.flatMap((s) => range(s.firstFrame, s.lastFrame)));
     expect(indices).toEqual(range(0, 1499));
     const report = compareWithTruth(indices, o.window(truth.startedAt, truth.startedAt + 60_000));
-    expect(report).toMatchObject({ framesRead: 1500, unreadable: 0, keptSeconds: 60, lostSeconds: 0, repeatedSeconds: 0, reorderedSeconds: 0, outsideSeconds: 0 });
+    expect(report).toMatchObject({ framesRead: 1500, unreadable: 0, keptSeconds: 60, lostSeconds: 0, repeatedSeconds: 0, reorderedSeconds: 0, outsideSeconds: 0, holes: [] });
     expect(o.requests.segmentFetches.size).toBe(30);
     expect([...o.requests.segmentFetches.values()].every((count) => count === 1)).toBe(true);
   });
@@ -126,12 +124,17 @@ describe('the numbered programme read back', () => {
     fs.writeFileSync(file, Buffer.concat(order.map((k) => fs.readFileSync(segments[k].file))));
     const broadcastAt = (frame: number) => 1_000_000 + frame * 40;
     // The window spans segments 0-9; the origin never offered segment 9.
-    const report = compareWithTruth(await readFrameIndices(file), { frames: { first: 0, last: 499 }, unavailable: [{ first: 450, last: 499 }], broadcastAt });
+    const report = compareWithTruth(await readFrameIndices(file), { from: broadcastAt(0), to: broadcastAt(500), frames: { first: 0, last: 499 }, unavailable: [{ first: 450, last: 499 }], broadcastAt });
     expect(report).toMatchObject({ framesRead: 450, unreadable: 0, keptSeconds: 16, lostSeconds: 4, lostByUsSeconds: 2, repeatedSeconds: 2, reorderedSeconds: 2, outsideSeconds: 0 });
     expect(report.losses).toEqual([
       { first: 350, last: 399, seconds: 2, atRecordingSecond: 16, broadcastFrom: broadcastAt(350), broadcastTo: broadcastAt(400), unavailableFrames: 0 },
       // Nothing follows the last hole: it shows at the end of the recording.
       { first: 450, last: 499, seconds: 2, atRecordingSecond: 18, broadcastFrom: broadcastAt(450), broadcastTo: broadcastAt(500), unavailableFrames: 50 },
+    ]);
+    // The window's stretches without a kept frame on the air: the two holes (a frame is 40 ms long).
+    expect(report.holes).toEqual([
+      { from: broadcastAt(350), to: broadcastAt(400) },
+      { from: broadcastAt(450), to: broadcastAt(500) },
     ]);
     expect(report.repeats).toEqual([{ first: 100, last: 149, seconds: 2, atRecordingSecond: 8 }]);
     expect(report.reorders).toEqual([{ first: 200, last: 249, seconds: 2, atRecordingSecond: 14 }]);

@@ -1,0 +1,68 @@
+import type { GapCause } from '../../contract/instances';
+import type { FidelityOriginOptions, OriginFault } from '../../testkit/fidelity-origin';
+import type { FaultKind } from '../../testkit/fidelity-schedule';
+import { SEGMENT_SECONDS } from '../../testkit/numbered-stream';
+import type { Random } from '../simulate/random';
+
+/** The cause a recording's gap should name for the hole each fault makes; the others make none. */
+export const EXPECTED_CAUSE: Partial<Record<FaultKind, GapCause>> = {
+  late_start: 'not_live_yet',
+  playlist_404: 'stream_dropped',
+  held_open: 'stream_stalled',
+  encoder_restart: 'sequence_reset',
+};
+
+const KINDS: readonly FaultKind[] = ['late_start', 'playlist_404', 'held_open', 'encoder_restart', 'slow_origin', 'segment_expiry'];
+
+/** Playlists a mosque's stream may have: a short sliding list, a DVR window of 120 s, or an EVENT list. */
+const PLAYLISTS: readonly Pick<FidelityOriginOptions, 'dvrSegments' | 'playlistType'>[] = [
+  { playlistType: 'sliding', dvrSegments: 6 },
+  { playlistType: 'sliding', dvrSegments: 60 },
+  { playlistType: 'event' },
+];
+
+/** A stream that is on the air when the recording starts has been for this long (segments already published). */
+const ON_AIR_BEFORE_SEGMENTS = 10;
+
+export interface PlannedStream {
+  fault: OriginFault;
+  origin: Omit<FidelityOriginOptions, 'minutes'>;
+}
+
+/**
+ * The faults of a season's recordings: every kind in turn (in a seeded order), each timed inside a
+ * window of `windowSeconds` by the seed, on a playlist drawn by the seed. A late start is a stream not
+ * on the air at launch; the others have been on the air for 20 s.
+ */
+export function planStreams(random: Random, count: number, windowSeconds: number): PlannedStream[] {
+  // Fisher-Yates: a seeded order of the kinds, so a small season still sees different ones.
+  const kinds = [...KINDS];
+  for (let i = kinds.length - 1; i > 0; i--) {
+    const j = random.int(0, i);
+    [kinds[i], kinds[j]] = [kinds[j], kinds[i]];
+  }
+  return Array.from({ length: count }, (_, i) => {
+    const kind = kinds[i % kinds.length];
+    const prePublishSegments = kind === 'late_start' ? 0 : ON_AIR_BEFORE_SEGMENTS;
+    // Faults are timed from the broadcast's start; the recording starts when the origin does, that much later.
+    const launch = prePublishSegments * SEGMENT_SECONDS;
+    const inWindow = (from: number, to: number) => launch + windowSeconds * random.between(from, to);
+    const fault = ((): OriginFault => {
+      switch (kind) {
+        case 'late_start':
+          return { kind, at: inWindow(0.1, 0.3) };
+        case 'playlist_404':
+          return { kind, at: inWindow(0.2, 0.4), seconds: Math.min(random.between(10, 40), windowSeconds / 3) };
+        case 'held_open':
+          return { kind, at: inWindow(0.2, 0.4), seconds: Math.min(random.between(20, 70), windowSeconds / 2) };
+        case 'encoder_restart':
+          return { kind, at: inWindow(0.3, 0.6) };
+        case 'slow_origin':
+          return { kind, at: inWindow(0.1, 0.1), seconds: windowSeconds / 2 };
+        case 'segment_expiry':
+          return { kind, at: 0, seconds: launch + windowSeconds * 2 };
+      }
+    })();
+    return { fault, origin: { ...random.pick(PLAYLISTS), prePublishSegments, faults: [fault] } };
+  });
+}

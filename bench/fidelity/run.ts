@@ -1,0 +1,232 @@
+/**
+ * `npm run fidelity -- --recordings 12 --minutes 3 --seed 1`: a season of real recordings against the
+ * fidelity lab (testkit/fidelity-origin.ts). The real server (a child process, as production runs)
+ * records N numbered live streams at once with its local recorders, each stream with a fault drawn
+ * from a seeded mix, launched through POST /api/instances/launch as the console does. Each recording
+ * is then downloaded, read back into frame indices and compared with what its origin offered, and its
+ * reported gaps with the true holes. Alarm notifications are counted at a webhook receiver here.
+ * Progress and one line per recording on stderr; the last line on stdout is the season's figures.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { launchResponseSchema } from '../../contract/instances';
+import { killRecorders } from '../../testkit/capture';
+import { startFidelityOrigin, type FidelityOrigin } from '../../testkit/fidelity-origin';
+import { compareWithTruth, readFrameIndices, type FidelityReport } from '../../testkit/frame-decoder';
+import { FRAME_CODE } from '../../testkit/numbered-stream';
+import { waitFor } from '../../testkit/wait';
+import { spawnServer, type ServerProcess } from '../../tests/faults/support/server';
+import { Random } from '../simulate/random';
+import { planStreams, type PlannedStream } from './faults';
+import { scoreGaps, type GapScore, type ReportedGap } from './score';
+
+const { values } = parseArgs({
+  options: {
+    recordings: { type: 'string', default: '12' },
+    minutes: { type: 'string', default: '3' },
+    seed: { type: 'string', default: '1' },
+  },
+});
+
+const positive = (name: string, value: string) => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a whole number of at least 1 (got ${value})`);
+  return number;
+};
+
+/** The recorders' frame size: the programme's own, so a dozen transcodes at once fit a small machine. */
+const FRAME_SIZE = { width: FRAME_CODE.width, height: FRAME_CODE.height };
+/** After its window, a recording is given this long to join its pieces and report. */
+const SETTLE_AFTER_WINDOW_MS = 120_000;
+/** Notifications have stopped when none arrived for this long after the last recording ended. */
+const QUIET_MS = 5000;
+
+/** What the bench reads of GET /api/recordings (a server before the cause vocabulary sends gaps without `cause`). */
+const recordingsSchema = z.object({
+  data: z.object({
+    recordings: z.array(
+      z.object({
+        id: z.string(),
+        instance_id: z.string(),
+        status: z.string(),
+        started_at: z.string(),
+        expected_seconds: z.number().nullable(),
+        download_url: z.string().nullable(),
+        gaps: z.array(z.object({ start: z.string(), end: z.string(), cause: z.string().optional(), reason: z.string() })),
+      }),
+    ),
+  }),
+});
+type ReportedRecording = z.infer<typeof recordingsSchema>['data']['recordings'][number];
+
+interface Recording {
+  index: number;
+  plan: PlannedStream;
+  origin: FidelityOrigin;
+  instanceId: string;
+}
+
+/** A receiver for the alarm webhook that counts what it is sent. */
+async function startWebhookReceiver(): Promise<{ url: string; posts: { at: number; body: string }[]; close(): Promise<void> }> {
+  const posts: { at: number; body: string }[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      posts.push({ at: Date.now(), body: Buffer.concat(chunks).toString('utf8') });
+      response.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    posts,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function launch(server: ServerProcess, token: string, origin: FidelityOrigin, mosqueId: string, seconds: number): Promise<string> {
+  const mosque = await server.request('POST', '/api/config/mosques', { token, body: { mosque_id: mosqueId, name: `Fidelity ${mosqueId}`, languages: ['en'] } });
+  if (mosque.status !== 201) throw new Error(`creating mosque ${mosqueId}: ${mosque.status} ${mosque.text}`);
+  const response = await server.request('POST', '/api/instances/launch', {
+    token,
+    body: { configs: [{ url: origin.url, duration: seconds, ...FRAME_SIZE, mosque_id: mosqueId }], max_workers: 1 },
+  });
+  if (response.status !== 200) throw new Error(`launch for ${mosqueId}: ${response.status} ${response.text}`);
+  const { instances, failed } = launchResponseSchema.parse(response.body).data;
+  if (failed.length > 0 || instances.length !== 1) throw new Error(`launch for ${mosqueId} failed: ${JSON.stringify(failed)}`);
+  return instances[0].id;
+}
+
+async function listRecordings(server: ServerProcess, token: string): Promise<ReportedRecording[]> {
+  const response = await server.request('GET', '/api/recordings?limit=1000', { token });
+  if (response.status !== 200) throw new Error(`GET /api/recordings: ${response.status} ${response.text}`);
+  return recordingsSchema.parse(response.body).data.recordings;
+}
+
+async function download(server: ServerProcess, token: string, url: string, file: string): Promise<void> {
+  const response = await fetch(`${server.baseUrl}${url}`, { headers: { authorization: `Bearer ${token}` } });
+  if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
+  fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
+}
+
+interface Scored extends GapScore {
+  recording: Recording;
+  reported: ReportedRecording;
+  report: FidelityReport;
+  offeredSeconds: number;
+}
+
+async function score(server: ServerProcess, token: string, recording: Recording, reported: ReportedRecording, workDir: string): Promise<Scored> {
+  const from = Date.parse(reported.started_at);
+  const window = recording.origin.window(from, from + (reported.expected_seconds ?? 0) * 1000);
+  let indices: (number | null)[] = [];
+  if (reported.download_url) {
+    const file = path.join(workDir, `${reported.id}.mp4`);
+    await download(server, token, reported.download_url, file);
+    indices = await readFrameIndices(file);
+  }
+  const report = compareWithTruth(indices, window);
+  const offeredFrames = window.frames ? window.frames.last - window.frames.first + 1 - window.unavailable.reduce((sum, r) => sum + r.last - r.first + 1, 0) : 0;
+  const gaps: ReportedGap[] = reported.gaps.map((gap) => ({ start: Date.parse(gap.start), end: Date.parse(gap.end), cause: gap.cause, reason: gap.reason }));
+  return { recording, reported, report, offeredSeconds: offeredFrames / FRAME_CODE.fps, ...scoreGaps(gaps, report.holes, recording.origin.truth().faults) };
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+function describe(s: Scored): string {
+  const fault = s.recording.plan.fault;
+  const since = (at: number) => round((at - Date.parse(s.reported.started_at)) / 1000);
+  const faultText = `${fault.kind} at ${round(fault.at)} s${'seconds' in fault ? ` for ${round(fault.seconds)} s` : ''} (origin time)`;
+  const playlist = s.recording.plan.origin.playlistType === 'event' ? 'event' : `sliding ${s.recording.plan.origin.dvrSegments}`;
+  return [
+    `#${s.recording.index} ${s.reported.status}: ${faultText}, ${playlist} playlist`,
+    `  offered ${round(s.offeredSeconds)} s, kept ${round(s.report.keptSeconds)} s, lost by us ${round(s.report.lostByUsSeconds)} s, repeated ${round(s.report.repeatedSeconds)} s, reordered ${round(s.report.reorderedSeconds)} s, unreadable frames ${s.report.unreadable}`,
+    `  true holes (s into the window): ${s.report.holes.map((h) => `${since(h.from)}-${since(h.to)}`).join(', ') || 'none'}`,
+    `  reported gaps: ${s.reported.gaps.map((g) => `${since(Date.parse(g.start))}-${since(Date.parse(g.end))} ${g.cause ?? '(no cause)'} "${g.reason}"`).join('; ') || 'none'}`,
+    `  misplaced ${s.misplaced.length}, wrong causes ${s.wrongCauses.length}, unreported holes of 10 s or more ${s.unreported.length}`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const count = positive('recordings', values.recordings);
+  const minutes = positive('minutes', values.minutes);
+  const seed = positive('seed', values.seed);
+  const windowSeconds = minutes * 60;
+  const plans = planStreams(new Random(seed), count, windowSeconds);
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-fidelity-'));
+  const webhook = await startWebhookReceiver();
+  const origins: FidelityOrigin[] = [];
+  let server: ServerProcess | undefined;
+  const started = Date.now();
+  try {
+    console.error(`fidelity season: ${count} recordings of ${minutes} min, seed ${seed}`);
+    server = await spawnServer({ dataDir: path.join(workDir, 'data'), env: { ALARM_WEBHOOK_URL: webhook.url } });
+    const token = await server.login();
+    const live = server;
+    const launching = Date.now();
+    const recordings = await Promise.all(
+      plans.map(async (plan, index): Promise<Recording> => {
+        // The programme outlasts the window, the stream's history before it and a slow stretch.
+        const origin = await startFidelityOrigin({ minutes: minutes + 2, ...plan.origin });
+        origins.push(origin);
+        const instanceId = await launch(live, token, origin, `fidelity${String(index + 1).padStart(2, '0')}`, windowSeconds);
+        return { index: index + 1, plan, origin, instanceId };
+      }),
+    );
+    console.error(`server up in ${round((launching - started) / 1000)} s; ${recordings.length} recordings launched in ${round((Date.now() - launching) / 1000)} s; waiting for their windows to end`);
+
+    const ended = await waitFor(
+      async () => {
+        const listed = await listRecordings(live, token);
+        const mine = recordings.map((r) => listed.find((l) => l.instance_id === r.instanceId));
+        return mine.every((r) => r && r.status !== 'recording') ? (mine as ReportedRecording[]) : undefined;
+      },
+      'every recording to end',
+      windowSeconds * 1000 + SETTLE_AFTER_WINDOW_MS,
+      2000,
+    );
+    // Notifications of the ends arrive a moment later: wait until the webhook has been quiet a while.
+    await waitFor(() => Date.now() - Math.max(0, ...webhook.posts.map((p) => p.at)) > QUIET_MS, 'notifications to stop', 60_000, 500);
+    console.error(`recordings ended after ${round((Date.now() - started) / 1000)} s; reading them back`);
+
+    const scored: Scored[] = [];
+    for (const [i, recording] of recordings.entries()) scored.push(await score(live, token, recording, ended[i], workDir));
+    for (const s of scored) console.error(describe(s));
+    const unreported = scored.reduce((sum, s) => sum + s.unreported.length, 0);
+    console.error(`unreported holes of 10 s or more: ${unreported}; webhook posts: ${webhook.posts.length}; wall time ${round((Date.now() - started) / 1000)} s`);
+    const sum = (pick: (s: Scored) => number) => round(scored.reduce((total, s) => total + pick(s), 0));
+    console.log(
+      JSON.stringify({
+        recordings: scored.length,
+        offered_seconds: sum((s) => s.offeredSeconds),
+        kept_seconds: sum((s) => s.report.keptSeconds),
+        lost_by_us_seconds: sum((s) => s.report.lostByUsSeconds),
+        repeated_seconds: sum((s) => s.report.repeatedSeconds),
+        misplaced_gaps: sum((s) => s.misplaced.length),
+        wrong_causes: sum((s) => s.wrongCauses.length),
+        notifications: webhook.posts.length,
+        // Every recording has one fault.
+        notifications_per_fault: round(webhook.posts.length / scored.length),
+      }),
+    );
+  } finally {
+    if (server) {
+      killRecorders(server.dataDir);
+      await server.stop();
+    }
+    await Promise.all(origins.map((origin) => origin.close()));
+    await webhook.close();
+    fs.rmSync(workDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.stack : error);
+  process.exitCode = 1;
+});

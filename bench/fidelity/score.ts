@@ -1,0 +1,48 @@
+import type { FaultTruth } from '../../testkit/fidelity-origin';
+import { EXPECTED_CAUSE } from './faults';
+
+/** A gap as GET /api/recordings reports it (epoch ms); `cause` is absent from servers older than the cause vocabulary. */
+export interface ReportedGap {
+  start: number;
+  end: number;
+  cause: string | undefined;
+  reason: string;
+}
+
+export interface Interval {
+  from: number;
+  to: number;
+}
+
+/** How far (ms) a reported gap's ends may lie from the true hole's. */
+export const PLACEMENT_SLACK_MS = 2000;
+/** A true hole this long (ms) should be reported as a gap. */
+export const REPORTABLE_HOLE_MS = 10_000;
+
+const overlap = (a: Interval, b: Interval) => Math.max(0, Math.min(a.to, b.to) - Math.max(a.from, b.from));
+
+export interface GapScore {
+  /** Reported gaps more than 2 s from the true hole they overlap most (or overlapping none). */
+  misplaced: ReportedGap[];
+  /** Reported gaps over a fault that name another cause than the fault's. */
+  wrongCauses: ReportedGap[];
+  /** True holes of 10 s or more that no reported gap overlaps. */
+  unreported: Interval[];
+}
+
+/** Compares the gaps a recording reports with the holes its frames show and the faults that made them. */
+export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultTruth[]): GapScore {
+  const misplaced = gaps.filter((gap) => {
+    const span = { from: gap.start, to: gap.end };
+    const hole = holes.reduce<Interval | undefined>((best, h) => (overlap(span, h) > (best ? overlap(span, best) : 0) ? h : best), undefined);
+    return !hole || Math.abs(gap.start - hole.from) > PLACEMENT_SLACK_MS || Math.abs(gap.end - hole.to) > PLACEMENT_SLACK_MS;
+  });
+  const wrongCauses = faults.flatMap((fault) => {
+    const expected = EXPECTED_CAUSE[fault.fault.kind];
+    if (!expected) return [];
+    const around = { from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + PLACEMENT_SLACK_MS };
+    return gaps.filter((gap) => overlap({ from: gap.start, to: gap.end }, around) > 0 && gap.cause !== expected);
+  });
+  const unreported = holes.filter((hole) => hole.to - hole.from >= REPORTABLE_HOLE_MS && !gaps.some((gap) => overlap({ from: gap.start, to: gap.end }, hole) > 0));
+  return { misplaced, wrongCauses, unreported };
+}
