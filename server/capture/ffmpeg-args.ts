@@ -35,29 +35,23 @@ export interface RunOutput {
   listPath: string;
 }
 
+/** What a run reads: the stream itself, or MPEG-TS segments the recorder fetched and writes to ffmpeg's stdin. */
+export const FED_INPUT = 'pipe:0';
+
 export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output: RunOutput): string[] {
-  const { width: w, height: h, settings } = config;
-  const keyFrameEvery = Math.max(1, Math.min(2, settings.segmentSeconds));
+  const fed = inputUrl === FED_INPUT;
   return [
     '-hide_banner',
     '-loglevel', 'info',
     '-nostats',
     '-progress', 'pipe:1',
-    ...inputOptions(inputUrl),
+    ...(fed ? ['-f', 'mpegts'] : inputOptions(inputUrl)),
     '-i', inputUrl,
     '-map', '0:v:0?',
     '-map', '0:a:0?',
-    // Exactly width x height: fit inside, then pad (letterbox) so the aspect ratio is kept.
-    '-vf', `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
-    '-c:v', 'libx264',
-    '-preset', settings.preset,
-    '-crf', String(settings.crf),
-    '-pix_fmt', 'yuv420p',
-    '-force_key_frames', `expr:gte(t,n_forced*${keyFrameEvery})`,
-    '-c:a', 'aac',
-    '-b:a', settings.audioBitrate,
+    ...(config.sourceAsIs ? ['-c', 'copy'] : encoderOptions(config)),
     '-f', 'segment',
-    '-segment_time', String(settings.segmentSeconds),
+    '-segment_time', String(config.settings.segmentSeconds),
     '-segment_format', 'mpegts',
     // Each piece writes every packet through at once: one cut short by a kill holds everything up to it.
     '-segment_format_options', 'flush_packets=1',
@@ -66,6 +60,22 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
     '-segment_list_type', 'flat',
     '-segment_list_flags', 'live',
     '-y', output.piecePattern,
+  ];
+}
+
+/** The recording's configuration: exactly width x height (fit inside, then pad, so the aspect ratio is kept), H.264 and AAC. */
+function encoderOptions(config: RecorderConfig): string[] {
+  const { width: w, height: h, settings } = config;
+  const keyFrameEvery = Math.max(1, Math.min(2, settings.segmentSeconds));
+  return [
+    '-vf', `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
+    '-c:v', 'libx264',
+    '-preset', settings.preset,
+    '-crf', String(settings.crf),
+    '-pix_fmt', 'yuv420p',
+    '-force_key_frames', `expr:gte(t,n_forced*${keyFrameEvery})`,
+    '-c:a', 'aac',
+    '-b:a', settings.audioBitrate,
   ];
 }
 

@@ -10,7 +10,10 @@ import type { Readable } from 'node:stream';
 export interface AttemptOptions {
   ffmpegPath: string;
   args: string[];
+  /** No media progress for this long ends the run; Infinity: the caller watches the stream (a fed run). */
   stallMs: number;
+  /** The input comes through stdin (`write`), not from the network: stopping ends the input instead of typing 'q'. */
+  fed?: boolean;
   /** Seconds between asking ffmpeg to quit ('q') and SIGTERM, for a stop that is not a stall. */
   stopGraceMs: number;
   log(source: 'recorder' | 'ffmpeg', line: string): void;
@@ -35,6 +38,8 @@ export interface Attempt {
   done: Promise<AttemptResult>;
   /** Asks ffmpeg to finish its current piece and quit. */
   stop(): void;
+  /** A fed run: hands ffmpeg more input; false when ffmpeg is gone. */
+  write(bytes: Uint8Array): Promise<boolean>;
 }
 
 /** ffmpeg's HLS reader says this for every playlist reload and segment: kept out of the log. */
@@ -97,6 +102,13 @@ export function startAttempt(options: AttemptOptions): Attempt {
 
   const killLater = (ms: number, signal: NodeJS.Signals) => setTimeout(() => ffmpeg.kill(signal), ms).unref();
   const terminate = (graceMs: number) => {
+    if (options.fed) {
+      // The end of its input makes ffmpeg write out what it holds and quit; signals only if it does not.
+      ffmpeg.stdin.end();
+      killLater(graceMs + 30_000, 'SIGTERM');
+      killLater(graceMs + 40_000, 'SIGKILL');
+      return;
+    }
     if (graceMs > 0) {
       try {
         ffmpeg.stdin.write('q');
@@ -130,6 +142,8 @@ export function startAttempt(options: AttemptOptions): Attempt {
     ffmpeg.once('close', (code, signal) => finish(code, signal));
   });
 
+  let exited = false;
+  void done.then(() => (exited = true));
   return {
     done,
     stop: () => {
@@ -137,6 +151,11 @@ export function startAttempt(options: AttemptOptions): Attempt {
       stopping = true;
       terminate(options.stopGraceMs);
     },
+    write: (bytes) =>
+      new Promise<boolean>((resolve) => {
+        if (exited || stopping || !ffmpeg.stdin.writable) return resolve(false);
+        ffmpeg.stdin.write(bytes, (error) => resolve(!error));
+      }),
   };
 }
 

@@ -98,6 +98,18 @@ export class PieceStore {
     }
   }
 
+  /** Pieces of a run on disk that its list does not name: the one a killed ffmpeg was writing. */
+  unlistedOf(run: number): string[] {
+    const stem = `run-${String(run).padStart(4, '0')}-`;
+    let listed: Set<string>;
+    try {
+      listed = new Set(fs.readFileSync(this.outputFor(run).listPath, 'utf8').split('\n').map((l) => path.basename(l.trim())));
+    } catch {
+      listed = new Set();
+    }
+    return this.names().filter((name) => name.startsWith(stem) && !listed.has(name)).map((name) => path.join(this.folder, name));
+  }
+
   /** Probed seconds of one run's pieces so far (of those the sink counts). */
   secondsOf(run: number): number {
     let total = 0;

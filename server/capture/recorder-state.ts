@@ -9,6 +9,7 @@
  *   stop.json     written by the server to ask for a stop, with the reason, before it signals
  *   relaunches.json  written by the server each time it starts a recorder again that died in its window
  *   delivered.txt the pieces that reached the object store, one name a line (a capture that delivers)
+ *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why
  *   pieces.json   the probed duration of each closed piece, so a relaunched recorder need not probe again
  *                 (the pieces themselves are in <output>.parts/ until joined: see piecesDirOf)
  *   runtime/      the recorder's code, copied from the image the instance starts from
@@ -25,6 +26,7 @@ export const INSTANCE_FILES = {
   log: 'recorder.log',
   stop: 'stop.json',
   probes: 'pieces.json',
+  ledger: 'ledger.json',
   relaunches: 'relaunches.json',
   delivered: 'delivered.txt',
   runtime: 'runtime',
@@ -41,6 +43,10 @@ export const RUNTIME_FILES = [
   'recorder-handover.ts',
   'recorder-coverage.ts',
   'recorder-window.ts',
+  'recorder-hls.ts',
+  'hls-reader.ts',
+  'hls-playlist.ts',
+  'hls-ledger.ts',
   'stream-url.ts',
 ] as const;
 export const RUNTIME_ENTRY = 'recorder.ts';
@@ -106,6 +112,8 @@ export interface RecorderConfig {
   outputPath: string;
   logPath: string;
   settings: RecorderSettings;
+  /** Keep the stream's own video and audio (no transcoding): the frame size is the source's. */
+  sourceAsIs?: boolean;
   /** Where the pieces and the joined file go besides this machine; absent or null: they stay here (local store). */
   delivery?: RecorderDelivery | null;
   createdAt: string;

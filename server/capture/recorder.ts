@@ -16,6 +16,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildFfmpegArgs } from './ffmpeg-args';
+import { ledgerCoverage, SegmentLedger } from './hls-ledger';
+import { readHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import { computeCoverage, describeRunEnd, outcomeFromCoverage } from './recorder-coverage';
 import { StoreShipper } from './recorder-delivery';
@@ -35,8 +37,9 @@ import {
   type StopCause,
   type StopRequest,
 } from './recorder-state';
+import { FedRuns, recoverCutRun } from './recorder-hls';
 import { closeAbandonedRun, localWindow, Pause, RetryPlan } from './recorder-window';
-import { resolveStreamUrl } from './stream-url';
+import { isDirectMediaUrl, isHlsUrl, resolveStreamUrl } from './stream-url';
 
 const dir = path.resolve(process.argv[2] ?? '.');
 const configOrNothing = readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config));
@@ -82,9 +85,18 @@ const state: RecorderState = {
   outcome: null,
   updatedAt: now(),
 };
+const ledgerPath = path.join(dir, INSTANCE_FILES.ledger);
+// An HLS capture keeps a ledger of its segments: its coverage is placed on the stream's own time line.
+let hlsCapture = fs.existsSync(ledgerPath);
+const ledger = new SegmentLedger(ledgerPath);
 const open = runs.at(-1);
 if (open && !open.endedAt) closeAbandonedRun(open, new Date());
-if (shipper) pieces.resume();
+
+/** What the media covers of the window up to `until`; at the end, measured from the probed pieces. */
+function coverageUntil(until: number, measured: boolean) {
+  if (hlsCapture) return ledgerCoverage(ledger, window, until, toServerIso, measured ? (run) => pieces.secondsOf(run) : undefined);
+  return computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: measured ? pieces.secondsOf(run.index) : run.mediaSeconds })), toServerIso, until);
+}
 
 let lastSaveMono = 0;
 function save(force = false): void {
@@ -94,8 +106,9 @@ function save(force = false): void {
   if (!state.outcome) {
     const current = runs.at(-1);
     if (current && !current.endedAt) pieces.collectClosed(current.index);
-    // While recording: ffmpeg's progress for each run (the probes are the final word at the end).
-    state.coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: run.mediaSeconds })), toServerIso, Math.min(Date.now(), window.end));
+    // While recording: ffmpeg's progress for each run, or the segment ledger (the probes are the final word at the end).
+    state.coverage = coverageUntil(Math.min(Date.now(), window.end), false);
+    if (hlsCapture) saveLedger();
     state.mediaSeconds = state.coverage.coveredSeconds;
     state.bytes = pieces.bytes();
   }
@@ -187,15 +200,91 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   run.endCause = end.cause;
 }
 
+function saveLedger(): void {
+  try {
+    ledger.save(Date.now());
+  } catch (error) {
+    log('recorder', `could not write the segment ledger: ${(error as Error).message}`);
+  }
+}
+
+function newRun(): RunRecord {
+  const run: RunRecord = { index: (runs.at(-1)?.index ?? 0) + 1, startedAt: now(), firstMediaAt: null, lastMediaAt: null, endedAt: null, endReason: null, error: null, mediaSeconds: 0, bytes: 0 };
+  runs.push(run);
+  save(true);
+  return run;
+}
+
+/** The stream's HLS playlist, when it has one: the URL itself, or what yt-dlp resolves a page to. */
+async function hlsPlaylistOf(url: string): Promise<string | null> {
+  if (isHlsUrl(url)) return url;
+  if (isDirectMediaUrl(url)) return null;
+  const resolved = await resolveStreamUrl(url, { ytDlpPath: config.ytDlpPath });
+  return resolved.ok && isHlsUrl(resolved.url) ? resolved.url : null;
+}
+
+/** Records the window segment by segment when the stream is HLS; false when it is not (or needs ffmpeg's reader). */
+async function recordHls(): Promise<boolean> {
+  const playlist = await hlsPlaylistOf(config.url);
+  if (!playlist || state.stopCause) return false;
+  hlsCapture = true;
+  ledger.recorderStarted(Date.now());
+  const runsFed = new FedRuns({
+    config,
+    pieces,
+    newRun,
+    log,
+    now,
+    ffmpegChanged: (pid) => {
+      state.ffmpegPid = pid;
+      save(true);
+    },
+    storageFailed: (reason) => {
+      log('recorder', reason);
+      stop('storage');
+    },
+    mediaFlowed: (run) => {
+      state.lastProgressAt = run.lastMediaAt;
+      if (state.firstMediaAt) return save();
+      state.firstMediaAt = run.firstMediaAt;
+      state.phase = 'running';
+      log('recorder', 'media is flowing');
+      save(true);
+    },
+  });
+  const end = await readHls({
+    url: playlist,
+    height: config.height,
+    window,
+    ledger,
+    sink: runsFed,
+    pause,
+    stopped: () => state.stopCause !== null,
+    log: (line) => log('recorder', line),
+    progressed: () => save(),
+  });
+  await runsFed.close();
+  if (!end) return true;
+  log('recorder', `the playlist cannot be read segment by segment (${end.unsupported}): ffmpeg reads the stream`);
+  hlsCapture = ledger.kept.length > 0;
+  return false;
+}
+
+/** A recorder started again after a crash: the run it left is made whole before anything more is recorded or shipped. */
+async function recover(): Promise<void> {
+  if (open && hlsCapture) await recoverCutRun(open, pieces, ledger);
+  if (shipper) pieces.resume();
+}
+
 async function record(): Promise<void> {
+  await recover();
   log('recorder', `${runs.length ? `relaunched (${state.relaunches}); continuing` : 'capturing'} ${config.url} until ${config.windowEnd} at ${config.width}x${config.height} into ${config.outputPath}`);
+  if (await recordHls()) return;
   const lastMedia = runs.findLast((r) => r.lastMediaAt)?.lastMediaAt;
   const retries = new RetryPlan(settings, lastMedia ? Date.parse(lastMedia) : null);
   while (!state.stopCause && Date.now() < window.end) {
     const everMedia = runs.some((r) => r.mediaSeconds > 0);
-    const run: RunRecord = { index: (runs.at(-1)?.index ?? 0) + 1, startedAt: now(), firstMediaAt: null, lastMediaAt: null, endedAt: null, endReason: null, error: null, mediaSeconds: 0, bytes: 0 };
-    runs.push(run);
-    save(true);
+    const run = newRun();
     await connect(run, everMedia);
     run.endedAt = now();
     save(true);
@@ -233,7 +322,7 @@ async function finish(internalError: string | null): Promise<void> {
   const undelivered = shipper ? await shipper.drain(Date.now() + FINAL_DELIVERY_MS) : 0;
   const windowOver = Math.min(Date.now(), window.end);
   // An operator's stop ends what the recording is measured on: the rest of the window is no gap of the stream's.
-  const coverage = computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: pieces.secondsOf(run.index) })), toServerIso, windowOver);
+  const coverage = coverageUntil(windowOver, true);
   const joinError = coverage.coveredSeconds > 0 ? await pieces.join(config.ffmpegPath, config.outputPath) : null;
   const deliveryError = shipper && joinError === null ? await deliverJoinedFile(shipper, config) : null;
   if (joinError === null && deliveryError === null) pieces.discard();
@@ -262,6 +351,7 @@ async function finish(internalError: string | null): Promise<void> {
   state.phase = 'exited';
   state.endedAt = now();
   save(true);
+  if (hlsCapture) saveLedger();
   const { status, reason } = state.outcome;
   log('recorder', `finished: ${status}${reason ? ` (${reason})` : ''}; ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s covered, ${coverage.gaps.length} gap(s), ${coverage.reconnects} reconnect(s), ${bytes} bytes`);
   logStream.end(() => process.exit(0));

@@ -27,6 +27,16 @@ export function isDirectMediaUrl(url: string): boolean {
   }
 }
 
+/** An HLS playlist: by its path, or as the media URLs of stream sites name their HLS manifests. */
+export function isHlsUrl(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && /\.m3u8$|\/hls_(?:playlist|variant)\//i.test(parsed.pathname);
+  } catch {
+    return false;
+  }
+}
+
 export function resolveStreamUrl(url: string, options: ResolveOptions = {}): Promise<ResolvedStream> {
   if (isDirectMediaUrl(url)) return Promise.resolve({ ok: true, url, via: 'direct' });
   const binary = options.ytDlpPath || 'yt-dlp';

@@ -1,0 +1,233 @@
+/*
+ * The ledger of an HLS capture: every segment kept (by epoch and media sequence number, placed on the
+ * stream's own time line), every segment the stream offered that was not kept, and the conditions the
+ * reader met (not live yet, dropped, stalled, a sequence reset, the recorder down). It is saved in the
+ * instance folder, so a recorder started again after a crash carries on after the last segment kept:
+ * nothing is fetched twice and a join cannot repeat. Coverage and gaps come from it: a hole in the
+ * media is put down to the condition that overlaps it, and loses only what the stream offered then.
+ * Part of the recorder runtime: Node and its siblings only.
+ */
+import { contentLostSeconds } from './recorder-coverage';
+import { readJson, writeJsonAtomic, type Coverage, type Gap, type GapCause } from './recorder-state';
+
+/** A segment in the recording. Times are this machine's clock (ms). */
+export interface KeptSegment {
+  /** Counts sequence resets: sequence numbers are unique within an epoch. */
+  epoch: number;
+  sequence: number;
+  seconds: number;
+  /** Where its content lies on the stream's time line. */
+  start: number;
+  /** The ffmpeg run that holds it. */
+  run: number;
+}
+
+/** Content the stream offered that the recording does not hold. */
+export interface LostContent {
+  start: number;
+  end: number;
+  seconds: number;
+  reason: string;
+}
+
+/** A span in which the reader got no new segment, and why. `end` null: still going on. */
+export interface Condition {
+  start: number;
+  end: number | null;
+  cause: GapCause;
+  reason: string;
+}
+
+interface LedgerFile {
+  epoch: number;
+  kept: KeptSegment[];
+  lost: LostContent[];
+  conditions: Condition[];
+  /** When a recorder last saved it: a recorder started after a crash knows since when it was down. */
+  aliveAt: number | null;
+}
+
+/** Holes shorter than this are counted as uncovered but not listed. */
+const MIN_LISTED_GAP_MS = 2000;
+
+export class SegmentLedger {
+  private readonly data: LedgerFile;
+
+  constructor(private readonly file: string | null) {
+    this.data = (file ? readJson<LedgerFile>(file) : undefined) ?? { epoch: 0, kept: [], lost: [], conditions: [], aliveAt: null };
+  }
+
+  get epoch(): number {
+    return this.data.epoch;
+  }
+
+  get kept(): readonly KeptSegment[] {
+    return this.data.kept;
+  }
+
+  get lost(): readonly LostContent[] {
+    return this.data.lost;
+  }
+
+  get conditions(): readonly Condition[] {
+    return this.data.conditions;
+  }
+
+  /** The last segment kept, of any epoch. */
+  last(): KeptSegment | undefined {
+    return this.data.kept.at(-1);
+  }
+
+  /** The last sequence number kept in the current epoch, or null. */
+  lastSequence(): number | null {
+    const last = this.last();
+    return last && last.epoch === this.data.epoch ? last.sequence : null;
+  }
+
+  /** Whether this segment of the current epoch is in the recording. */
+  has(sequence: number): boolean {
+    return this.data.kept.some((k) => k.epoch === this.data.epoch && k.sequence === sequence);
+  }
+
+  /** The stream's numbering started again: sequence numbers from here on are new content. */
+  newEpoch(): void {
+    this.data.epoch++;
+  }
+
+  keep(segment: Omit<KeptSegment, 'epoch'>): void {
+    this.data.kept.push({ ...segment, epoch: this.data.epoch });
+  }
+
+  /** The kept segments of a run after its first `seconds`: they never reached a closed piece (a crash cut the run). */
+  forgetAfter(run: number, seconds: number): KeptSegment[] {
+    let total = 0;
+    const forgotten: KeptSegment[] = [];
+    this.data.kept = this.data.kept.filter((k) => {
+      if (k.run !== run) return true;
+      total += k.seconds;
+      if (total <= seconds + 0.5) return true;
+      forgotten.push(k);
+      return false;
+    });
+    return forgotten;
+  }
+
+  loseContent(lost: LostContent): void {
+    this.data.lost.push(lost);
+  }
+
+  /** The reader meets a condition from `at` on; the same cause goes on, another one replaces it. */
+  meet(cause: GapCause, reason: string, at: number): void {
+    const open = this.openCondition();
+    if (open?.cause === cause) {
+      open.reason = reason;
+      return;
+    }
+    this.clear(at);
+    this.data.conditions.push({ start: at, end: null, cause, reason });
+  }
+
+  /** Segments flow again. */
+  clear(at: number): void {
+    const open = this.openCondition();
+    if (open) open.end = at;
+  }
+
+  openCondition(): Condition | undefined {
+    const last = this.data.conditions.at(-1);
+    return last && last.end === null ? last : undefined;
+  }
+
+  /**
+   * A recorder starting on this ledger: when one ran before, the time since its last save was a time
+   * without a recorder.
+   */
+  recorderStarted(at: number): void {
+    if (this.data.aliveAt !== null && at - this.data.aliveAt > 1000) {
+      this.clear(this.data.aliveAt);
+      this.data.conditions.push({ start: this.data.aliveAt, end: at, cause: 'recorder_down', reason: 'Recorder was down' });
+    }
+    this.data.aliveAt = at;
+  }
+
+  save(at: number): void {
+    this.data.aliveAt = at;
+    if (this.file) writeJsonAtomic(this.file, this.data);
+  }
+}
+
+/**
+ * What the kept segments cover of [windowStart, windowEnd] up to `until`, and the holes with their
+ * causes. `heldSeconds(run)`: the seconds of media a run's pieces hold, when measured; a run whose
+ * pieces hold less than was fed to it (ffmpeg died) covers only that much.
+ */
+export function ledgerCoverage(
+  ledger: SegmentLedger,
+  window: { start: number; end: number },
+  until: number,
+  toIso: (ms: number) => string,
+  heldSeconds: (run: number) => number | null = () => null,
+): Coverage {
+  const spans = keptSpans(ledger.kept, heldSeconds)
+    .map((s) => ({ start: Math.max(window.start, s.start), end: Math.min(window.end, until, s.end) }))
+    .filter((s) => s.end > s.start)
+    .sort((a, b) => a.start - b.start);
+  const firstMedia = ledger.kept.length ? Math.min(...ledger.kept.map((k) => k.start)) : Infinity;
+  let coveredMs = 0;
+  let cursor = window.start;
+  let reconnects = 0;
+  const gaps: Gap[] = [];
+  const hole = (end: number) => {
+    if (end - cursor >= MIN_LISTED_GAP_MS) gaps.push(gapOf(cursor, end, ledger, firstMedia, toIso));
+  };
+  for (const span of spans) {
+    if (span.start > cursor) {
+      // Media came back after a hole (one shorter than a segment is a join, not an interruption).
+      if (cursor > firstMedia && span.start - cursor >= 1000) reconnects++;
+      hole(span.start);
+    }
+    if (span.end > cursor) {
+      coveredMs += span.end - Math.max(cursor, span.start);
+      cursor = span.end;
+    }
+  }
+  hole(Math.min(until, window.end));
+  return {
+    expectedSeconds: round((window.end - window.start) / 1000),
+    coveredSeconds: round(coveredMs / 1000),
+    gaps,
+    reconnects,
+  };
+}
+
+function keptSpans(kept: readonly KeptSegment[], heldSeconds: (run: number) => number | null): { start: number; end: number }[] {
+  const fed = new Map<number, number>();
+  const spans: { start: number; end: number }[] = [];
+  for (const segment of kept) {
+    const before = fed.get(segment.run) ?? 0;
+    fed.set(segment.run, before + segment.seconds);
+    const held = heldSeconds(segment.run);
+    const seconds = held === null ? segment.seconds : Math.max(0, Math.min(segment.seconds, held + 0.5 - before));
+    if (seconds > 0) spans.push({ start: segment.start, end: segment.start + seconds * 1000 });
+  }
+  return spans;
+}
+
+/** A hole [start, end): the condition that overlaps it most, and the content lost in it. */
+function gapOf(start: number, end: number, ledger: SegmentLedger, firstMedia: number, toIso: (ms: number) => string): Gap {
+  const overlap = (s: number, e: number | null) => Math.min(end, e ?? Infinity) - Math.max(start, s);
+  const condition = [...ledger.conditions].filter((c) => overlap(c.start, c.end) > 0).sort((a, b) => overlap(b.start, b.end) - overlap(a.start, a.end))[0];
+  const cause: GapCause = condition?.cause ?? (start < firstMedia ? 'not_live_yet' : 'stream_stalled');
+  const reason = condition?.reason ?? (start < firstMedia ? 'Stream not live yet' : 'The stream published no new segment');
+  const lost = ledger.lost.reduce((sum, l) => {
+    const share = overlap(l.start, l.end) / Math.max(1, l.end - l.start);
+    return share > 0 ? sum + l.seconds * Math.min(1, share) : sum;
+  }, 0);
+  // Content is lost only where the stream offered some: what it listed and we missed, or all of a span without a recorder.
+  const content = cause === 'recorder_down' || cause === 'server_down' || cause === 'store_unreachable' ? Math.max(lost, contentLostSeconds(cause, start, end)) : lost;
+  return { start: toIso(start), end: toIso(end), cause, reason, content_lost_seconds: round(Math.min(content, (end - start) / 1000)) };
+}
+
+function round(seconds: number): number {
+  return Math.round(seconds * 10) / 10;
+}

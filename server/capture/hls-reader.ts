@@ -1,0 +1,221 @@
+/*
+ * The segment-level HLS reader: follows a live playlist and hands every segment, fetched once by its
+ * media sequence number, to a sink in order. After any interruption (a drop, a stall, a crash of the
+ * recorder) it first fetches what the playlist still lists of the missed range, then follows the live
+ * edge; what the playlist no longer lists is counted as content lost. A sequence reset (an encoder
+ * restarted in place) or a discontinuity is seen at the first playlist that shows it, with no
+ * watchdog wait. A stream that is not live yet is polled every 2 s. Part of the recorder runtime: Node
+ * and its siblings only.
+ */
+import type { SegmentLedger } from './hls-ledger';
+import { chooseVariant, parsePlaylist, type MediaPlaylist, type MediaSegment } from './hls-playlist';
+import type { GapCause } from './recorder-state';
+import type { Pause } from './recorder-window';
+
+export interface SegmentSinkForHls {
+  /**
+   * Records one segment's bytes; `continuous`: it follows the previous one written without a break
+   * (same numbering, no sequence missed, no discontinuity). Returns the run that holds it.
+   */
+  write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number>;
+}
+
+export interface HlsReaderOptions {
+  url: string;
+  /** Frame height the recording is made at: the variant chosen from a multivariant playlist. */
+  height: number;
+  window: { start: number; end: number };
+  ledger: SegmentLedger;
+  sink: SegmentSinkForHls;
+  pause: Pause;
+  stopped(): boolean;
+  log(line: string): void;
+  /** Called after each playlist reading (to save progress). */
+  progressed(): void;
+  now?: () => number;
+  /** Wait between tries of a stream that is not on the air (2 s). */
+  offAirPollMs?: number;
+  /** No new segment for this long is a stall (the recorder's stall timeout is the upper bound). */
+  stallMs?: number;
+}
+
+/** What ended the reading: the window or a stop (null), or why these playlists need ffmpeg instead. */
+export type HlsReadEnd = { unsupported: string } | null;
+
+const PLAYLIST_TIMEOUT_MS = 8000;
+
+export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
+  const now = options.now ?? Date.now;
+  const { ledger, window } = options;
+  const offAirPollMs = options.offAirPollMs ?? 2000;
+  let mediaUrl = options.url;
+  let lastNewSegmentAt = now();
+  /** Durations the playlists listed, by sequence: what a missed number held. */
+  const listed = new Map<number, number>();
+  let previous: MediaPlaylist | null = null;
+  let breakNext = false;
+
+  // The last seconds of the window are published a segment later: the reader waits for them (up to
+  // a target duration and a few seconds past the end) and takes nothing that starts after the end.
+  let tailMs = 0;
+  const windowOpen = () => now() < window.end || (now() < window.end + tailMs && (ledger.last()?.start ?? -Infinity) + (ledger.last()?.seconds ?? 0) * 1000 < window.end - 50);
+  /** A wait that ends with the window (and its tail) or a stop. */
+  const nap = (ms: number) => options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
+  while (!options.stopped() && windowOpen()) {
+    const fetchedAt = now();
+    const answer = await fetchBytes(mediaUrl, PLAYLIST_TIMEOUT_MS);
+    if (options.stopped()) break;
+    if ('error' in answer) {
+      trouble(answer, fetchedAt);
+      options.progressed();
+      await nap(ledger.kept.length ? 1000 : offAirPollMs);
+      continue;
+    }
+    let playlist;
+    try {
+      playlist = parsePlaylist(new TextDecoder().decode(answer.bytes), answer.url);
+    } catch (error) {
+      trouble({ error: `${(error as Error).message}`, cause: 'stream_dropped', status: null }, fetchedAt);
+      await nap(offAirPollMs);
+      continue;
+    }
+    if (playlist.kind === 'multivariant') {
+      mediaUrl = chooseVariant(playlist.variants, options.height).uri;
+      options.log(`multivariant playlist: recording the variant ${mediaUrl.slice(0, 200)}`);
+      continue;
+    }
+    if (playlist.unsupported) return { unsupported: playlist.unsupported };
+    tailMs = playlist.targetDuration * 1000 + 3000;
+
+    const fresh = await takeNew(playlist, fetchedAt);
+    if (fresh > 0) lastNewSegmentAt = now();
+    else if (now() - lastNewSegmentAt > (options.stallMs ?? Math.max(3 * playlist.targetDuration * 1000, 6000)) && ledger.kept.length) {
+      ledger.meet('stream_stalled', `Stream stalled (no new segment for ${Math.round((now() - lastNewSegmentAt) / 1000)} s)`, lastNewSegmentAt);
+    }
+    if (playlist.ended && fresh === 0) ledger.meet(ledger.kept.length ? 'stream_dropped' : 'not_live_yet', 'Stream ended (the playlist says the broadcast is over)', now());
+    previous = playlist;
+    options.progressed();
+    // Half the target duration between reloads (RFC 8216 6.3.4 allows it): a reset or a drop is seen within a segment.
+    const reloadMs = Math.max(500, playlist.targetDuration * 500);
+    await nap(playlist.ended ? offAirPollMs : reloadMs);
+  }
+  return null;
+
+  function trouble(answer: FetchError, at: number): void {
+    const live = ledger.kept.length > 0;
+    const cause: GapCause = answer.cause === 'stream_stalled' && live ? 'stream_stalled' : live ? 'stream_dropped' : 'not_live_yet';
+    const word = cause === 'stream_stalled' ? 'Stream stalled' : live ? 'Stream dropped' : 'Stream not live yet';
+    const reason = `${word} (${answer.error})`;
+    if (ledger.openCondition()?.reason !== reason) options.log(reason);
+    ledger.meet(cause, reason, live ? Math.min(at, lastNewSegmentAt + 1000) : at);
+  }
+
+  /** Fetches and writes the segments this playlist lists that the recording lacks; how many it took. */
+  async function takeNew(playlist: MediaPlaylist, fetchedAt: number): Promise<number> {
+    for (const s of playlist.segments) listed.set(s.sequence, s.duration);
+    const segments = playlist.segments;
+    if (segments.length === 0) return 0;
+    // Where each segment lies: the newest one has just been published, the others before it in turn.
+    const endOf = new Map<number, number>();
+    let after = 0;
+    for (const s of [...segments].reverse()) {
+      endOf.set(s.sequence, fetchedAt - after * 1000);
+      after += s.duration;
+    }
+    let last = ledger.lastSequence();
+    if (last !== null && isReset(playlist, last)) {
+      options.log(`media sequence went from ${last} back to ${segments[0].sequence}: the encoder restarted; recording its new numbering`);
+      ledger.meet('sequence_reset', `The stream's encoder restarted (media sequence ${last} -> ${segments[0].sequence})`, now());
+      ledger.newEpoch();
+      listed.clear();
+      for (const s of segments) listed.set(s.sequence, s.duration);
+      last = null;
+      breakNext = true;
+    }
+    const startsInWindow = (s: MediaSegment) => (endOf.get(s.sequence) as number) - s.duration * 1000 < window.end;
+    const wanted = segments.filter((s) => (last === null ? (endOf.get(s.sequence) as number) > window.start : s.sequence > last) && startsInWindow(s));
+    if (wanted.length === 0) return 0;
+    if (last !== null && wanted[0].sequence > last + 1) missed(last + 1, wanted[0].sequence - 1, endOf.get(wanted[0].sequence)! - wanted[0].duration * 1000, playlist);
+
+    let taken = 0;
+    for (const segment of wanted) {
+      if (options.stopped() || !windowOpen()) break;
+      const answer = await fetchSegment(segment);
+      if ('error' in answer) {
+        const start = (endOf.get(segment.sequence) as number) - segment.duration * 1000;
+        ledger.loseContent({ start, end: start + segment.duration * 1000, seconds: segment.duration, reason: `segment ${segment.sequence}: ${answer.error}` });
+        options.log(`segment ${segment.sequence} could not be fetched (${answer.error}): ${segment.duration} s lost`);
+        breakNext = true;
+        continue;
+      }
+      const previousKept = ledger.last();
+      const estimated = (endOf.get(segment.sequence) as number) - segment.duration * 1000;
+      const chained = previousKept && previousKept.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1 ? previousKept.start + previousKept.seconds * 1000 : null;
+      // Contiguous content stays contiguous; content the stream published later than its predecessor's end
+      // (it paused, or runs slower than real time) is placed where it really came.
+      const start = chained !== null && estimated - chained < 2000 ? chained : estimated;
+      const continuous = !breakNext && chained !== null && !segment.discontinuity;
+      const run = await options.sink.write(segment, answer.bytes, continuous);
+      breakNext = false;
+      ledger.keep({ sequence: segment.sequence, seconds: segment.duration, start, run });
+      ledger.clear(start);
+      taken++;
+    }
+    return taken;
+  }
+
+  /**
+   * The numbering started again: the newest segment is older than the last kept, or a new discontinuity
+   * came with numbers at or below the last kept while that segment is no longer listed.
+   */
+  function isReset(playlist: MediaPlaylist, last: number): boolean {
+    const { segments } = playlist;
+    if (segments.at(-1)!.sequence < last) return true;
+    const newDiscontinuity = previous !== null && playlist.discontinuitySequence > previous.discontinuitySequence;
+    return newDiscontinuity && segments[0].sequence <= last && !segments.some((s) => s.sequence === last);
+  }
+
+  /** Sequence numbers the playlist moved past before they could be fetched: their content is lost. */
+  function missed(from: number, to: number, before: number, playlist: MediaPlaylist): void {
+    let seconds = 0;
+    for (let sequence = from; sequence <= to; sequence++) seconds += listed.get(sequence) ?? playlist.targetDuration;
+    ledger.loseContent({ start: before - seconds * 1000, end: before, seconds, reason: `segments ${from}-${to} left the playlist before they could be fetched` });
+    options.log(`segments ${from}-${to} left the playlist before they could be fetched: ${seconds.toFixed(1)} s lost`);
+    breakNext = true;
+  }
+
+  async function fetchSegment(segment: MediaSegment): Promise<FetchAnswer> {
+    const timeoutMs = Math.max(10_000, segment.duration * 3000);
+    let answer = await fetchBytes(segment.uri, timeoutMs);
+    // One quick second try: a segment fetch that failed once (a reset connection) usually works at once.
+    if ('error' in answer && answer.status !== 404 && !options.stopped()) answer = await fetchBytes(segment.uri, timeoutMs);
+    return answer;
+  }
+}
+
+interface FetchError {
+  error: string;
+  cause: 'stream_dropped' | 'stream_stalled';
+  status: number | null;
+}
+type FetchAnswer = { bytes: Uint8Array; url: string } | FetchError;
+
+/** GET with a time limit on the whole answer; redirects are followed (the final URL is returned). */
+async function fetchBytes(url: string, timeoutMs: number): Promise<FetchAnswer> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      return { error: `HTTP ${response.status}`, cause: 'stream_dropped', status: response.status };
+    }
+    return { bytes: new Uint8Array(await response.arrayBuffer()), url: response.url || url };
+  } catch (error) {
+    const err = error as Error & { cause?: { code?: string } };
+    if (err.name === 'TimeoutError' || err.name === 'AbortError') {
+      return { error: `no answer within ${Math.round(timeoutMs / 1000)} s`, cause: 'stream_stalled', status: null };
+    }
+    const code = err.cause?.code;
+    const detail = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : code === 'ECONNRESET' ? 'connection reset' : (code ?? err.message);
+    return { error: detail, cause: 'stream_dropped', status: null };
+  }
+}

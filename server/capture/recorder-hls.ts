@@ -1,0 +1,104 @@
+/*
+ * An HLS capture in the recorder: the segment reader (hls-reader.ts) fetches each segment once and
+ * writes it to an ffmpeg run through stdin; ffmpeg transcodes to the recording's configuration (or
+ * copies, for the source as it is) into the same short pieces as a network run. A run lasts as long as
+ * the content is continuous: a missed sequence number, a discontinuity or a reset starts the next one,
+ * so every run's timestamps are clean and the pieces of all runs join without a repeat. A stall
+ * needs no new run at all: when segments come again they follow on. Part of the recorder runtime:
+ * Node and its siblings only.
+ */
+import fs from 'node:fs';
+import { buildFfmpegArgs, FED_INPUT } from './ffmpeg-args';
+import type { SegmentLedger } from './hls-ledger';
+import type { MediaSegment } from './hls-playlist';
+import type { SegmentSinkForHls } from './hls-reader';
+import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
+import type { PieceStore } from './recorder-pieces';
+import type { RecorderConfig, RunRecord } from './recorder-state';
+
+export interface FedRunsDeps {
+  config: RecorderConfig;
+  pieces: PieceStore;
+  /** A new run record, already listed with the capture's runs. */
+  newRun(): RunRecord;
+  log(source: 'recorder' | 'ffmpeg', line: string): void;
+  /** ffmpeg started (pid) or ended (null). */
+  ffmpegChanged(pid: number | null): void;
+  /** Media reached a run's pieces. */
+  mediaFlowed(run: RunRecord): void;
+  /** The pieces cannot be written (a full or read-only disk): nothing more can be recorded here. */
+  storageFailed(reason: string): void;
+  now(): string;
+}
+
+/** The ffmpeg runs an HLS capture writes its segments to. */
+export class FedRuns implements SegmentSinkForHls {
+  private attempt: Attempt | null = null;
+  private run: RunRecord | null = null;
+
+  constructor(private readonly deps: FedRunsDeps) {}
+
+  async write(_segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number> {
+    if (this.attempt && !continuous) await this.close();
+    if (!this.attempt) this.start();
+    if (!(await (this.attempt as Attempt).write(bytes))) {
+      // ffmpeg went away under us: its run ends with its error, and the segment starts the next one.
+      await this.close();
+      this.start();
+      await (this.attempt as Attempt).write(bytes);
+    }
+    return (this.run as RunRecord).index;
+  }
+
+  /** Ends the current run: ffmpeg writes out what it holds and its last piece closes. */
+  async close(): Promise<void> {
+    const attempt = this.attempt;
+    const run = this.run;
+    if (!attempt || !run) return;
+    this.attempt = null;
+    attempt.stop();
+    const result = await attempt.done;
+    this.deps.ffmpegChanged(null);
+    this.deps.pieces.collectClosed(run.index);
+    run.endedAt = this.deps.now();
+    run.error = result.spawnError ?? (result.code ? (result.error ?? `ffmpeg exited with code ${result.code}`) : null);
+    if (!run.error) return;
+    this.deps.log('recorder', `ffmpeg run ${run.index} ended: ${run.error}`);
+    if (STORAGE_FAILURE.test(run.error)) this.deps.storageFailed(run.error);
+  }
+
+  private start(): void {
+    const unwritable = this.deps.pieces.prepare();
+    if (unwritable) this.deps.storageFailed(unwritable);
+    const run = this.deps.newRun();
+    this.run = run;
+    this.attempt = startAttempt({
+      ffmpegPath: this.deps.config.ffmpegPath,
+      args: buildFfmpegArgs(this.deps.config, FED_INPUT, this.deps.pieces.outputFor(run.index)),
+      stallMs: Infinity,
+      fed: true,
+      stopGraceMs: 0,
+      log: this.deps.log,
+      onStart: (pid) => this.deps.ffmpegChanged(pid),
+      onProgress: (seconds, bytes) => {
+        run.mediaSeconds = seconds;
+        run.bytes = bytes;
+        run.lastMediaAt = this.deps.now();
+        run.firstMediaAt ??= run.lastMediaAt;
+        this.deps.mediaFlowed(run);
+      },
+    });
+  }
+}
+
+/**
+ * A recorder starting again on an HLS capture a crash cut short: the killed run's last piece, which
+ * no list names, is removed, and the ledger forgets the segments its closed pieces do not hold, so
+ * they are fetched again while the playlist still lists them and nothing is recorded twice.
+ */
+export async function recoverCutRun(run: RunRecord, pieces: PieceStore, ledger: SegmentLedger): Promise<void> {
+  for (const file of pieces.unlistedOf(run.index)) fs.rmSync(file, { force: true });
+  await pieces.measureAll();
+  const forgotten = ledger.forgetAfter(run.index, pieces.secondsOf(run.index));
+  if (forgotten.length) run.endReason = `Recorder was down (${forgotten.length} segment(s) to fetch again)`;
+}
