@@ -207,7 +207,8 @@ function keptSpans(kept: readonly KeptSegment[], heldSeconds: (run: number) => n
     const before = fed.get(segment.run) ?? 0;
     fed.set(segment.run, before + segment.seconds);
     const held = heldSeconds(segment.run);
-    const seconds = held === null ? segment.seconds : Math.max(0, Math.min(segment.seconds, held + 0.5 - before));
+    // Probed pieces are a few frames off the playlist's durations: a segment within half a second counts whole.
+    const seconds = held === null || before + segment.seconds <= held + 0.5 ? segment.seconds : Math.max(0, held - before);
     if (seconds > 0) spans.push({ start: segment.start, end: segment.start + seconds * 1000 });
   }
   return spans;
