@@ -90,6 +90,8 @@ export interface FidelityOrigin {
   url: string;
   truth(): OriginTruth;
   window(from: number, to: number): WindowTruth;
+  /** The frames a client could fetch at an instant (epoch ms, not after now): those of the segments listed then; null in a blackout. */
+  offeredAt(instant: number): FrameRange | null;
   /** Seconds since the broadcast's start, on the origin's clock. */
   secondsSinceStart(): number;
   requests: RequestCounts;
@@ -220,6 +222,10 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
       const range = inWindow.length > 0 ? { first: inWindow[0], last: inWindow[inWindow.length - 1] } : null;
       const unavailable = range ? clip(mergeRanges(published.filter((s) => !s.offered).map((s) => ({ first: s.firstFrame, last: s.lastFrame }))), range) : [];
       return { from, to, frames: range, unavailable, broadcastAt };
+    },
+    offeredAt: (instant) => {
+      const offered = schedule.offeredAt((instant - startedAt) / 1000);
+      return offered.length > 0 ? { first: stream.segments[offered[0]].firstFrame, last: stream.segments[offered[offered.length - 1]].lastFrame } : null;
     },
     secondsSinceStart,
     requests,

@@ -145,6 +145,11 @@ export class BroadcastSchedule {
     return this.faults.some((f) => f.kind === kind && inside(t, intervalOf(f)));
   }
 
+  /** The segments a client could fetch at `t`: those listed, unless no playlist can be had then. */
+  offeredAt(t: number): number[] {
+    return this.blackouts().some((b) => inside(t, b)) ? [] : this.listed(t);
+  }
+
   /**
    * Whether a client could have fetched segment k by `now`: some instant while it was listed at which
    * a playlist could be had (a segment is only found through a playlist that lists it).

@@ -16,6 +16,11 @@ export interface Interval {
 
 /** How far (ms) a reported gap's ends may lie from the true hole's. */
 export const PLACEMENT_SLACK_MS = 2000;
+/**
+ * A gap starting this long (ms) after a fault's interval is still its doing: a reader behind the live
+ * edge notices a reset or a drop a few segments late.
+ */
+export const DETECTION_SLACK_MS = 15_000;
 /** A true hole this long (ms) should be reported as a gap. */
 export const REPORTABLE_HOLE_MS = 10_000;
 
@@ -24,7 +29,7 @@ const overlap = (a: Interval, b: Interval) => Math.max(0, Math.min(a.to, b.to) -
 export interface GapScore {
   /** Reported gaps more than 2 s from the true hole they overlap most (or overlapping none). */
   misplaced: ReportedGap[];
-  /** Reported gaps over a fault that name another cause than the fault's. */
+  /** Reported gaps over a fault (or starting up to 15 s after it) that name another cause than the fault's. */
   wrongCauses: ReportedGap[];
   /** True holes of 10 s or more that no reported gap overlaps. */
   unreported: Interval[];
@@ -40,7 +45,7 @@ export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultT
   const wrongCauses = faults.flatMap((fault) => {
     const expected = EXPECTED_CAUSE[fault.fault.kind];
     if (!expected) return [];
-    const around = { from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + PLACEMENT_SLACK_MS };
+    const around = { from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + DETECTION_SLACK_MS };
     return gaps.filter((gap) => overlap({ from: gap.start, to: gap.end }, around) > 0 && gap.cause !== expected);
   });
   const unreported = holes.filter((hole) => hole.to - hole.from >= REPORTABLE_HOLE_MS && !gaps.some((gap) => overlap({ from: gap.start, to: gap.end }, hole) > 0));

@@ -174,6 +174,8 @@ describe('the fidelity origin\'s faults, on the wire', () => {
     expect(truth.segments.map((s) => s.offered)).toEqual(range(0, 15).map((k) => k < 6 || k >= 10));
     expect(truth.faults[0]).toMatchObject({ from: truth.startedAt + 13_000, to: truth.startedAt + 33_000, unavailable: [{ first: 300, last: 499 }], unavailableSeconds: 8 });
     expect(o.window(truth.startedAt + 10_000, truth.startedAt + 30_000)).toMatchObject({ frames: { first: 250, last: 749 }, unavailable: [{ first: 300, last: 499 }] });
+    // What a client could fetch: segments 0-5 just before the drop, nothing during it, 10-15 at its end.
+    expect([12_999, 13_000, 32_999, 33_000].map((ms) => o.offeredAt(truth.startedAt + ms))).toEqual([{ first: 0, last: 299 }, null, null, { first: 500, last: 799 }]);
   });
 
   it('held open: a request in the interval gets not a byte until the interval ends, then its answer', async () => {

@@ -23,9 +23,10 @@ describe('the fidelity season\'s scoring of reported gaps', () => {
 
   it('counts a gap over a fault that names another cause, or none, as a wrong cause', () => {
     const faults = [fault('held_open', 30, 100), fault('encoder_restart', 150, 150), fault('slow_origin', 0, 60)];
-    const gaps = [gap(31, 100, 'stream_stalled'), gap(101, 110, 'stream_dropped'), gap(151, 200, undefined), gap(10, 20, 'recorder_down')];
-    // 101-110 lies within 2 s of the held connection's end; the gap at 10-20 is under a slow origin, which makes no gap of its own.
-    expect(scoreGaps(gaps, [], faults).wrongCauses).toEqual([gap(101, 110, 'stream_dropped'), gap(151, 200, undefined)]);
+    const gaps = [gap(31, 100, 'stream_stalled'), gap(112, 120, 'stream_dropped'), gap(156, 200, undefined), gap(10, 20, 'recorder_down'), gap(166, 170, 'recorder_down')];
+    // A reader behind the live edge sees a fault late: 112 and 156 start within 15 s of the fault's end,
+    // 166 does not. The gap at 10-20 is under a slow origin, which makes no gap of its own.
+    expect(scoreGaps(gaps, [], faults).wrongCauses).toEqual([gap(112, 120, 'stream_dropped'), gap(156, 200, undefined)]);
   });
 
   it('lists true holes of 10 s or more that no gap reports', () => {
