@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Recording } from '../../../contract/instances';
+import { GAP_CAUSE_LABELS } from '../../lib/gap-causes';
 import { formatMediaDuration } from '../../lib/recording-outcome';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 
@@ -15,8 +16,9 @@ export function coverageShare(recording: Pick<Recording, 'covered_seconds' | 'ex
 }
 
 /**
- * The window as a bar: what was recorded, with each gap marked where it fell. Positions are taken from
- * the recording's start, so a gap at the start (a late stream) shows on the left.
+ * The window as a bar: what was recorded, with each gap marked where it fell (red when it cost content,
+ * amber when the stream was not on the air), and the rest of the window after an operator's stop in grey.
+ * Positions are taken from the recording's start, so a gap at the start (a late stream) shows on the left.
  */
 export function CoverageBar({ recording }: { recording: Recording }) {
   const share = coverageShare(recording);
@@ -25,7 +27,10 @@ export function CoverageBar({ recording }: { recording: Recording }) {
   const span = (recording.expected_seconds ?? 0) * 1000;
   const at = (iso: string) => Math.max(0, Math.min(100, ((new Date(iso).getTime() - start) / span) * 100));
   const summary = `${Math.floor(share * 1000) / 10}% covered (${formatMediaDuration(recording.covered_seconds)} of ${formatMediaDuration(recording.expected_seconds)})`;
-  const details = recording.gaps.map((gap) => `${clock(gap.start)}–${clock(gap.end)}: ${gap.reason}`);
+  const details = recording.gaps.map(
+    (gap) => `${clock(gap.start)}–${clock(gap.end)}: ${GAP_CAUSE_LABELS[gap.cause]}, ${gap.content_lost_seconds > 0 ? `${Math.round(gap.content_lost_seconds)} s lost` : 'nothing lost'} (${gap.reason})`,
+  );
+  const stoppedAt = recording.stopped_by && recording.ended_at ? at(recording.ended_at) : null;
   return (
     <Tooltip title={[summary, ...details].join('\n')} slotProps={{ tooltip: { sx: { whiteSpace: 'pre-line' } } }} {...TOOLTIP_DELAYS}>
       <Box tabIndex={0} aria-label={`${summary}${details.length ? `; ${details.length} gap(s)` : ''}`} sx={{ minWidth: 120 }}>
@@ -35,10 +40,20 @@ export function CoverageBar({ recording }: { recording: Recording }) {
             <Box
               key={gap.start}
               data-testid="coverage-gap"
-              sx={{ position: 'absolute', top: 0, bottom: 0, left: `${at(gap.start)}%`, width: `${Math.max(0.5, at(gap.end) - at(gap.start))}%`, bgcolor: 'error.main' }}
+              sx={{
+                position: 'absolute',
+                top: 0,
+                bottom: 0,
+                left: `${at(gap.start)}%`,
+                width: `${Math.max(0.5, at(gap.end) - at(gap.start))}%`,
+                bgcolor: gap.content_lost_seconds > 0 ? 'error.main' : 'warning.main',
+              }}
             />
           ))}
-          {recording.gaps.length === 0 && share < 0.99 && (
+          {stoppedAt !== null && (
+            <Box data-testid="coverage-stopped" sx={{ position: 'absolute', top: 0, bottom: 0, left: `${stoppedAt}%`, right: 0, bgcolor: 'action.disabled' }} />
+          )}
+          {stoppedAt === null && recording.gaps.length === 0 && share < 0.99 && (
             <Box sx={{ position: 'absolute', top: 0, bottom: 0, right: 0, width: `${(1 - share) * 100}%`, bgcolor: 'error.main' }} />
           )}
         </Box>

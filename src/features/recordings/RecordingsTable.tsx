@@ -10,9 +10,12 @@ import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import type { LibraryRecording } from '../../../contract/recordings';
+import { HolesRow, HolesToggle, useOpenHoles } from '../../components/RecordingHoles';
+import { StoppedChip } from '../../components/StoppedChip';
 import { TableHeaderRow, TableMessageRow, WIDE_SCREEN_CELL } from '../../components/TableParts';
+import { holesOf } from '../../lib/gap-causes';
 import { formatBytes, formatMediaDuration, RECORDING_OUTCOMES } from '../../lib/recording-outcome';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { CoverageBar } from './CoverageBar';
@@ -48,6 +51,7 @@ function Action({ title, disabled, onClick, children }: { title: string; disable
 }
 
 export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDownload, onDelete }: RecordingsTableProps) {
+  const holesOpen = useOpenHoles();
   return (
     <TableContainer>
       <Table aria-label="Recordings" size="small" sx={{ minWidth: { md: 820 } }}>
@@ -57,46 +61,56 @@ export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDown
           {recordings.map((recording) => {
             const outcome = RECORDING_OUTCOMES[recording.status];
             const who = recording.mosque_name ?? recording.mosque_id ?? 'Ad-hoc capture';
+            const holes = holesOf(recording.gaps);
+            const showHoles = holes.length > 0 && holesOpen.isOpen(recording.id);
             return (
-              <TableRow key={recording.id} hover>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{recording.friday}</TableCell>
-                <TableCell>
-                  <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                    {who}
-                  </Typography>
-                  <Typography variant="caption" color="textSecondary">
-                    {recording.id}
-                  </Typography>
-                </TableCell>
-                <TableCell>
-                  <Tooltip title={recording.reason ?? ''} {...TOOLTIP_DELAYS}>
-                    <Chip size="small" label={outcome.label} color={outcome.color} />
-                  </Tooltip>
-                </TableCell>
-                <TableCell>
-                  <CoverageBar recording={recording} />
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMediaDuration(recording.duration_seconds)}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap', ...WIDE_SCREEN_CELL }}>{formatBytes(recording.bytes)}</TableCell>
-                <TableCell sx={WIDE_SCREEN_CELL}>
-                  <Tooltip title={STORES[recording.store].title} {...TOOLTIP_DELAYS}>
-                    <Chip size="small" variant="outlined" label={STORES[recording.store].label} />
-                  </Tooltip>
-                </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <Action title={`Play recording of ${who}`} disabled={!recording.media_available} onClick={() => onPlay(recording)}>
-                    <PlayArrowIcon fontSize="small" />
-                  </Action>
-                  <Action title={`Download recording of ${who}`} disabled={!recording.media_available} onClick={() => onDownload(recording)}>
-                    <DownloadIcon fontSize="small" />
-                  </Action>
-                  {canDelete && (
-                    <Action title={`Delete recording of ${who}`} disabled={recording.status === 'recording'} onClick={() => onDelete(recording)}>
-                      <DeleteIcon fontSize="small" color={recording.status === 'recording' ? 'disabled' : 'error'} />
+              <Fragment key={recording.id}>
+                <TableRow hover>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{recording.friday}</TableCell>
+                  <TableCell>
+                    <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                      {who}
+                    </Typography>
+                    <Typography variant="caption" color="textSecondary">
+                      {recording.id}
+                    </Typography>
+                  </TableCell>
+                  <TableCell>
+                    {recording.stopped_by ? (
+                      <StoppedChip by={recording.stopped_by} />
+                    ) : (
+                      <Tooltip title={recording.reason ?? ''} {...TOOLTIP_DELAYS}>
+                        <Chip size="small" label={outcome.label} color={outcome.color} />
+                      </Tooltip>
+                    )}
+                  </TableCell>
+                  <TableCell>
+                    <CoverageBar recording={recording} />
+                    <HolesToggle rowId={recording.id} holes={holes} open={showHoles} onToggle={() => holesOpen.toggle(recording.id)} />
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMediaDuration(recording.duration_seconds)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap', ...WIDE_SCREEN_CELL }}>{formatBytes(recording.bytes)}</TableCell>
+                  <TableCell sx={WIDE_SCREEN_CELL}>
+                    <Tooltip title={STORES[recording.store].title} {...TOOLTIP_DELAYS}>
+                      <Chip size="small" variant="outlined" label={STORES[recording.store].label} />
+                    </Tooltip>
+                  </TableCell>
+                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Action title={`Play recording of ${who}`} disabled={!recording.media_available} onClick={() => onPlay(recording)}>
+                      <PlayArrowIcon fontSize="small" />
                     </Action>
-                  )}
-                </TableCell>
-              </TableRow>
+                    <Action title={`Download recording of ${who}`} disabled={!recording.media_available} onClick={() => onDownload(recording)}>
+                      <DownloadIcon fontSize="small" />
+                    </Action>
+                    {canDelete && (
+                      <Action title={`Delete recording of ${who}`} disabled={recording.status === 'recording'} onClick={() => onDelete(recording)}>
+                        <DeleteIcon fontSize="small" color={recording.status === 'recording' ? 'disabled' : 'error'} />
+                      </Action>
+                    )}
+                  </TableCell>
+                </TableRow>
+                {showHoles && <HolesRow rowId={recording.id} colSpan={COLUMNS.length} holes={holes} of={`${who} on ${recording.friday}`} />}
+              </Fragment>
             );
           })}
         </TableBody>

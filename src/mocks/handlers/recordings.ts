@@ -1,5 +1,5 @@
 import { http, HttpResponse } from 'msw';
-import type { Recording } from '../../../contract/instances';
+import type { Recording, RecordingGap } from '../../../contract/instances';
 import type { LibraryRecording, MediaLinkResponse, RecordingDetails, RecordingsLibraryResponse, StorageUsage } from '../../../contract/recordings';
 import { recordingRoutes } from '../../../contract/routes/recordings';
 import { mock } from '../endpoint';
@@ -9,6 +9,24 @@ import { mockMosques } from './config';
 
 /** A few bytes that start like an MP4, enough for the player and the download to have something. */
 const MP4_HEAD = new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112, 105, 115, 111, 109]);
+
+/** [start, end] seconds into the window, cause, detail, content lost: one hole of every cause, then a join too short to be a hole. */
+const GAPS_OF_EVERY_CAUSE: [number, number, RecordingGap['cause'], string, number][] = [
+  [0, 75, 'not_live_yet', 'The stream was not live yet (HTTP 404 for the playlist)', 0],
+  [600, 620, 'stream_dropped', 'The stream dropped (connection reset by peer)', 18],
+  [1200, 1270, 'stream_stalled', 'No new segment for 70 s: the playlist stopped moving', 70],
+  [1800, 1812, 'sequence_reset', 'The encoder restarted (media sequence 412 to 0)', 12],
+  [2400, 2440, 'recorder_down', 'The recorder was killed (signal 9) and started again', 40],
+  [3000, 3090, 'server_down', 'The server was down (restarted)', 90],
+  [3600, 3630, 'store_unreachable', 'The store could not be reached (connection timed out)', 30],
+  [4200, 4206, 'stream_dropped', 'The stream dropped (HTTP 502)', 6],
+];
+
+/** Gaps of every cause in a window opening at `windowStart`: seven holes (260 s lost) and a 6 s join. */
+export function mockGapsOfEveryCause(windowStart: string): RecordingGap[] {
+  const at = (seconds: number) => new Date(Date.parse(windowStart) + seconds * 1000).toISOString();
+  return GAPS_OF_EVERY_CAUSE.map(([from, to, cause, reason, lost]) => ({ start: at(from), end: at(to), cause, reason, content_lost_seconds: lost }));
+}
 
 /** Recordings kept in a (mock) bucket: their media is played through a pre-signed redirect. */
 const inBucket = new Set<string>();

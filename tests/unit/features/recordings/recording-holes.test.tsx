@@ -1,0 +1,74 @@
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { addMockInstances, mockInstance, mockRecording } from '../../../../src/mocks/handlers/instances';
+import { mockGapsOfEveryCause } from '../../../../src/mocks/handlers/recordings';
+import { store } from '../../../../src/mocks/store';
+import { holeInstant } from '../../../../src/lib/gap-causes';
+import { renderApp } from '../../support/render';
+
+const WINDOW_START = '2026-01-16T11:00:00.000Z';
+
+/** East London Mosque: partial, with a hole of every cause; London Central Mosque: stopped by admin 40 minutes in. */
+function seed() {
+  const holed = addMockInstances(mockInstance({ mosque_id: 'elm7q2w9z3', state: 'terminated', launch_time: WINDOW_START }))[0];
+  store.recordings.push(
+    mockRecording(holed, { status: 'partial', expected_seconds: 7200, covered_seconds: 6934, duration_seconds: 6934, gaps: mockGapsOfEveryCause(WINDOW_START), reason: 'Recorded 1 h 56 min of 2 h (96%)' }),
+  );
+  const stopped = addMockInstances(mockInstance({ mosque_id: 'lcm4r8k2p1', state: 'terminated', launch_time: WINDOW_START }))[0];
+  store.recordings.push(
+    mockRecording(stopped, { status: 'partial', expected_seconds: 7200, covered_seconds: 2400, duration_seconds: 2400, ended_at: '2026-01-16T11:40:00.000Z', reason: 'Stopped by admin' }),
+  );
+}
+
+const table = () => within(screen.getByRole('table', { name: 'Recordings' }));
+const row = (mosque: string) => within(table().getByText(mosque).closest('tr') as HTMLElement);
+
+describe('holes and stops in the recordings library', { timeout: 60_000 }, () => {
+  it('lists each hole of 10 s or more with its start and end (local and UTC), cause and content lost', async () => {
+    seed();
+    const { user } = renderApp('/recordings', { as: 'operator' });
+    await screen.findByText('East London Mosque', {}, { timeout: 40_000 });
+    const toggle = row('East London Mosque').getByRole('button', { name: '7 holes · 260 s lost' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('table', { name: /^Holes of/ })).not.toBeInTheDocument();
+
+    await user.click(toggle);
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    const holes = within(screen.getByRole('table', { name: 'Holes of East London Mosque on 2026-01-16' }));
+    const lines = holes.getAllByRole('row').slice(1);
+    expect(lines.map((line) => within(line).getAllByRole('cell')[2].querySelector('p')?.textContent)).toEqual([
+      'Not live yet',
+      'Stream dropped',
+      'Stream stalled',
+      'Encoder restarted',
+      'Recorder down',
+      'Server down',
+      'Store unreachable',
+    ]);
+    const stall = within(lines[2]);
+    expect(stall.getByText('11:20:00 UTC')).toBeInTheDocument();
+    expect(stall.getByText('11:21:10 UTC')).toBeInTheDocument();
+    expect(stall.getByText(holeInstant('2026-01-16T11:20:00.000Z').local)).toBeInTheDocument();
+    expect(stall.getByText('No new segment for 70 s: the playlist stopped moving')).toBeInTheDocument();
+    expect(stall.getByText('70 s')).toBeInTheDocument();
+    expect(within(lines[0]).getByText('None')).toBeInTheDocument();
+    // The 6 s join at 4200 s is no hole.
+    expect(holes.queryByText('The stream dropped (HTTP 502)')).not.toBeInTheDocument();
+
+    await user.click(toggle);
+    expect(screen.queryByRole('table', { name: /^Holes of/ })).not.toBeInTheDocument();
+  });
+
+  it('says who stopped a recording instead of calling it partial, and greys the window after the stop', async () => {
+    seed();
+    renderApp('/recordings', { as: 'operator' });
+    await screen.findByText('London Central Mosque', {}, { timeout: 40_000 });
+    const stopped = row('London Central Mosque');
+    expect(stopped.getByText('Stopped by admin')).toBeInTheDocument();
+    expect(stopped.queryByText('Partial')).not.toBeInTheDocument();
+    expect(stopped.queryByRole('button', { name: /holes?/ })).not.toBeInTheDocument();
+    expect(stopped.getByTestId('coverage-stopped')).toHaveStyle({ left: '33.33333333333333%' });
+    expect(row('East London Mosque').getByText('Partial')).toBeInTheDocument();
+    expect(row('East London Mosque').queryByTestId('coverage-stopped')).not.toBeInTheDocument();
+  });
+});
