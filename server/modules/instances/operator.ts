@@ -40,7 +40,7 @@ export class OperatorFleetActions {
   }
 
   async terminate(actor: ActivityActor, instanceIds: string[]): Promise<TerminateResult[]> {
-    const results = await this.deps.instances.terminate(instanceIds, `Terminated by ${actor.username}`);
+    const results = await this.deps.instances.terminate(instanceIds, `Stopped by ${actor.username}`);
     for (const result of results.filter((r) => r.success)) {
       await this.deps.activity.record({ actor, action: 'instance.terminate', target: { type: 'instance', id: result.instance_id } });
     }

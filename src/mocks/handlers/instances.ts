@@ -218,7 +218,7 @@ export const instanceHandlers = [
     if (unknown.length > 0) return errorResponse(404, `Instance ${unknown.join(', ')} not found`);
     const active = body.instance_ids.filter((id) => (ACTIVE_INSTANCE_STATES as readonly string[]).includes(findInstance(id)?.state ?? ''));
     if (active.length === 0) return errorResponse(409, 'None of these instances is running or pending');
-    const results = terminate(body.instance_ids, `Terminated by ${actor.username}`);
+    const results = terminate(body.instance_ids, `Stopped by ${actor.username}`);
     publishFleet();
     return HttpResponse.json<TerminateResponse>(terminateBody(results, 'Terminate'));
   }),

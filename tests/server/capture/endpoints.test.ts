@@ -177,7 +177,7 @@ describe('instances and AMI endpoints (local driver)', () => {
         return d.state === 'terminated' ? d : undefined;
       }, 'the pending instance to terminate', 20_000);
       expect(ended.running_at).toBeNull();
-      expect(ended.recording).toMatchObject({ status: 'failed', reason: 'Terminated by admin' });
+      expect(ended.recording).toMatchObject({ status: 'failed', reason: 'Stopped by admin' });
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
