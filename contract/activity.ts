@@ -33,6 +33,8 @@ export const ACTIVITY_ACTIONS = {
   'alarm.raise': 'Alarm raised: {target}',
   'alarm.resolve': 'Alarm resolved: {target}',
   'alarm.acknowledge': '{actor} acknowledged alarm: {target}',
+  'alarm.silence': '{actor} silenced the notifications of {target}',
+  'alarm.silence_lift': '{actor} lifted the silence of {target}',
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
+import { mosqueIdSchema } from './config';
 
 /*
  * Alarms: what an operator must know about a Friday that is not being recorded in full. A module
@@ -63,8 +64,8 @@ export type AlarmsQuery = z.input<typeof alarmsQuerySchema>;
 /** How far one alarm change got through one outbound channel (webhook, e-mail). */
 export const alarmDeliverySchema = z.object({
   channel: z.enum(['webhook', 'email']),
-  /** Which change of the alarm this delivery announces. */
-  event: z.enum(['raised', 'resolved']),
+  /** Which change of the alarm this delivery announces; `repeated`: the latest reminder that it is still open. */
+  event: z.enum(['raised', 'repeated', 'resolved']),
   /** `retrying`: an attempt failed and another is scheduled; `failed`: every attempt failed. */
   state: z.enum(['pending', 'retrying', 'delivered', 'failed']),
   attempts: z.number().int(),
@@ -94,3 +95,57 @@ export const alarmIdParamsSchema = z.strictObject({
 
 export const acknowledgeAlarmResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: alarmSchema });
 export type AcknowledgeAlarmResponse = z.infer<typeof acknowledgeAlarmResponseSchema>;
+
+/*
+ * Silences: an operator holds the notifications (webhook, e-mail) of one mosque's alarms, or of one kind
+ * of alarm, until a time. Silenced alarms are still raised and listed; only their messages are held.
+ */
+
+/** The longest silence: a week (a longer one is a channel someone forgot about). */
+export const SILENCE_MAX_MINUTES = 7 * 24 * 60;
+
+export const alarmSilenceSchema = z.object({
+  id: z.string(),
+  /** The mosque whose alarms it holds; null: every mosque. */
+  mosque_id: z.string().nullable(),
+  mosque_name: z.string().nullable(),
+  /** The kind of alarm it holds; null: every kind. */
+  kind: alarmKindSchema.nullable(),
+  /** Why, in the operator's words. */
+  comment: z.string(),
+  created_by: z.string(),
+  starts_at: instantSchema,
+  ends_at: instantSchema,
+  /** Set when an operator lifted it before its end. */
+  lifted_at: instantSchema.nullable(),
+  lifted_by: z.string().nullable(),
+});
+export type AlarmSilence = z.infer<typeof alarmSilenceSchema>;
+
+/** POST /api/alarms/silences: a mosque, a kind or both, for a number of minutes, with a comment. */
+export const createSilenceBodySchema = z
+  .strictObject({
+    mosque_id: mosqueIdSchema.optional(),
+    kind: alarmKindSchema.optional(),
+    duration_minutes: z.number('duration_minutes must be a number of minutes').int('duration_minutes must be a whole number of minutes').min(1, 'A silence lasts at least 1 minute').max(SILENCE_MAX_MINUTES, `A silence lasts at most ${SILENCE_MAX_MINUTES} minutes (a week)`),
+    comment: z.string().trim().min(1, 'Say why in a comment').max(500, 'The comment is longer than 500 characters'),
+  })
+  .refine((body) => body.mosque_id !== undefined || body.kind !== undefined, { message: 'Name a mosque or an alarm kind to silence', path: ['mosque_id'] });
+export type CreateSilenceBody = z.input<typeof createSilenceBodySchema>;
+
+/** GET /api/alarms/silences?status=active|all — `all` adds those that ended or were lifted, newest first. */
+export const silencesQuerySchema = z.strictObject({ status: z.enum(['active', 'all']).default('active') });
+
+export const silenceIdParamsSchema = z.strictObject({
+  id: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9_-]+$/, 'Silence id may contain only letters, digits, "_" and "-"'),
+});
+
+export const silencesResponseSchema = envelope(z.object({ silences: z.array(alarmSilenceSchema) }));
+export type SilencesResponse = z.infer<typeof silencesResponseSchema>;
+export const silenceResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: alarmSilenceSchema });
+export type SilenceResponse = z.infer<typeof silenceResponseSchema>;

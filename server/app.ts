@@ -144,7 +144,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     activity,
     log: app.log,
   });
-  const alarmsModule = createAlarmsModule({ config, db: db.kysely, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery });
+  const alarmsModule = createAlarmsModule({ config, db: db.kysely, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery,
+    mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
+  });
   const { alarms } = alarmsModule;
   // Before any route: these attach themselves to each route as it is registered (access rule, metrics,
   // compression), so a route registered earlier would go unguarded and unmeasured.
@@ -190,8 +192,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerGithubRoutes(app, github);
   registerSchedulerRoutes(app, scheduler);
   registerAlarmRoutes(app, alarmsModule);
-  app.addHook('onReady', () => alarmsModule.deliveries.resume());
-  app.addHook('preClose', () => alarmsModule.deliveries.close());
+  app.addHook('onReady', () => alarmsModule.start());
+  app.addHook('preClose', () => alarmsModule.close());
   app.addHook('onReady', () => scheduler.boot());
   app.addHook('preClose', () => scheduler.close());
   registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });

@@ -102,6 +102,10 @@ const envSchema = z.object({
       .optional(),
   ),
   ALARM_EMAIL_FROM: optionalText.pipe(z.email('ALARM_EMAIL_FROM must be an e-mail address').default('alarms@capture.localhost')),
+  // The notification policy (README "Alarms"): alarms raised within this many seconds go out as one message (0: each alone).
+  ALARM_GROUP_WINDOW_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('ALARM_GROUP_WINDOW_SECONDS must be a number').int().min(0).max(3600).default(30)),
+  // An alarm still open this many hours after it was last announced is announced again.
+  ALARM_REPEAT_HOURS: optionalText.pipe(z.coerce.number<string | undefined>('ALARM_REPEAT_HOURS must be a number').min(0.25).max(168).default(4)),
 }).superRefine((env, ctx) => {
   // A half-configured channel would silently deliver nothing: say so at start instead.
   if (env.ALARM_WEBHOOK_SECRET && !env.ALARM_WEBHOOK_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_WEBHOOK_SECRET'], message: 'ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not' });
@@ -179,6 +183,9 @@ export interface Config {
   smtpUrl: string | undefined;
   alarmEmailTo: string[];
   alarmEmailFrom: string;
+  /** Notification policy: alarms raised within this window go out as one message; open ones are announced again after the repeat interval. */
+  alarmGroupWindowMs: number;
+  alarmRepeatIntervalMs: number;
   /** Directory of the built console; absent in tests that do not serve it. */
   consoleDir: string | undefined;
 }
@@ -238,6 +245,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     alarmEmailTo: e.ALARM_EMAIL_TO ?? [],
     alarmEmailFrom: e.ALARM_EMAIL_FROM,
+    alarmGroupWindowMs: e.ALARM_GROUP_WINDOW_SECONDS * 1000,
+    alarmRepeatIntervalMs: e.ALARM_REPEAT_HOURS * 3_600_000,
     consoleDir: path.resolve('dist'),
   };
 }

@@ -237,8 +237,10 @@ export interface AlarmDeliveriesTable {
   /** `dlv-` + 16 hex. */
   id: string;
   alarm_id: string;
+  /** The message it went out in: alarms raised together share one (alarms/notification-policy.ts). */
+  notification_id: string;
   channel: 'webhook' | 'email';
-  event: 'raised' | 'resolved';
+  event: 'raised' | 'repeated' | 'resolved';
   state: 'pending' | 'retrying' | 'delivered' | 'failed';
   attempts: Generated<number>;
   last_attempt_at: string | null;
@@ -246,6 +248,20 @@ export interface AlarmDeliveriesTable {
   last_error: string | null;
   delivered_at: string | null;
   created_at: string;
+}
+
+/** An operator's hold on the notifications of a mosque's alarms or of a kind, until ends_at (contract/alarms.ts). */
+export interface AlarmSilencesTable {
+  /** `sil-` + 16 hex. */
+  id: string;
+  mosque_id: string | null;
+  kind: string | null;
+  comment: string;
+  created_by: string;
+  starts_at: string;
+  ends_at: string;
+  lifted_at: string | null;
+  lifted_by: string | null;
 }
 
 export interface Database {
@@ -262,4 +278,5 @@ export interface Database {
   settings: SettingsTable;
   alarms: AlarmsTable;
   alarm_deliveries: AlarmDeliveriesTable;
+  alarm_silences: AlarmSilencesTable;
 }

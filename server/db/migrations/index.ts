@@ -15,6 +15,7 @@ import { readPathsMigration } from './012_read_paths';
 import { storeJoinsMigration } from './014_store_joins';
 import { planningLeaseMigration } from './015_planning_lease';
 import { alarmCauseHistoryMigration } from './016_alarm_cause_history';
+import { alarmNotificationsMigration } from './017_alarm_notifications';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, DialectMigration> = {
   '014_store_joins': storeJoinsMigration,
   '015_planning_lease': planningLeaseMigration,
   '016_alarm_cause_history': alarmCauseHistoryMigration,
+  '017_alarm_notifications': alarmNotificationsMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -1,13 +1,13 @@
 import type { Transporter } from 'nodemailer';
 import type { Alarm } from '../../../contract/alarms';
-import { alarmText, type DeliveryEvent } from './alarm-text';
+import { notificationHeadline, notificationLines, type DeliveryEvent, type Notification } from './alarm-text';
 import type { DeliveryChannel } from './delivery';
 
 /** An SMTP server that does not answer by then counts as a failed attempt (it is retried). */
 const SMTP_TIMEOUT_MS = 15_000;
 
-/** The plain-text body: the one-line summary, then every fact an operator needs to act on it. */
-export function alarmEmailBody(alarm: Alarm, event: DeliveryEvent): string {
+/** The facts of one alarm an operator needs to act on it. */
+function alarmFacts(alarm: Alarm): string {
   const facts: [string, string | null][] = [
     ['Kind', alarm.kind],
     ['Severity', alarm.severity],
@@ -18,9 +18,25 @@ export function alarmEmailBody(alarm: Alarm, event: DeliveryEvent): string {
     ['Resolved', alarm.resolved_at],
     ['Alarm', alarm.id],
   ];
-  const lines = facts.filter(([, value]) => value !== null).map(([label, value]) => `${label}: ${value}`);
-  const heading = event === 'resolved' ? 'The cause of this alarm has cleared.' : alarm.message;
-  return `${heading}\n\n${lines.join('\n')}\n\nOpen the console's Alarms page to acknowledge it.\n`;
+  return facts
+    .filter(([, value]) => value !== null)
+    .map(([label, value]) => `${label}: ${value}`)
+    .join('\n');
+}
+
+const HEADINGS: Record<DeliveryEvent, (alarm: Alarm) => string> = {
+  raised: (alarm) => alarm.message,
+  repeated: (alarm) => `Still open: ${alarm.message}`,
+  resolved: () => 'The cause of this alarm has cleared.',
+};
+
+/** The plain-text body: for one alarm its sentence and facts; for a wave the list, then each alarm's facts. */
+function alarmEmailBody(notification: Pick<Notification, 'alarms' | 'event'>): string {
+  const { alarms, event } = notification;
+  const list = notificationLines(notification);
+  const intro = list.length > 0 ? `${list.join('\n')}\n\n` : '';
+  const details = alarms.map((alarm) => `${HEADINGS[event](alarm)}\n\n${alarmFacts(alarm)}`).join('\n\n---\n\n');
+  return `${intro}${details}\n\nOpen the console's Alarms page to acknowledge ${alarms.length === 1 ? 'it' : 'them'}.\n`;
 }
 
 /** Sends each alarm change as one plain-text e-mail through the SMTP server of `SMTP_URL`. */
@@ -38,9 +54,9 @@ export function emailChannel(options: { smtpUrl: string; to: string[]; from: str
     ));
   return {
     name: 'email',
-    async send(alarm: Alarm, event: DeliveryEvent) {
+    async send(notification: Notification) {
       try {
-        await (await connect()).sendMail({ from: options.from, to: options.to, subject: alarmText(alarm, event), text: alarmEmailBody(alarm, event) });
+        await (await connect()).sendMail({ from: options.from, to: options.to, subject: notificationHeadline(notification), text: alarmEmailBody(notification) });
       } catch (error) {
         // SMTP_URL may hold a password: report the server's answer or the network cause, never the URL.
         throw new Error(`The e-mail could not be sent: ${smtpCause(error)}`, { cause: error });

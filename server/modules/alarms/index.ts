@@ -13,6 +13,8 @@ import { registerAlarmHealth } from './health';
 import { AlarmsRepository } from './repository';
 import { AlarmsService, toAlarm } from './service';
 import { emailChannel } from './email';
+import { NotificationPolicy } from './notification-policy';
+import { SilencesRepository, SilencesService } from './silences';
 import { webhookChannel } from './webhook';
 
 /** Retry timing of outbound deliveries (tests shorten it). */
@@ -24,6 +26,11 @@ export interface AlarmDeliveryOptions {
 export interface AlarmsModule {
   alarms: AlarmsService;
   deliveries: AlarmDeliveries;
+  silences: SilencesService;
+  /** Resumes deliveries a restart interrupted and starts the notification sweep. */
+  start(): Promise<void>;
+  /** Stops the sweep and retries, and waits for sends in progress (the database is about to close). */
+  close(): Promise<void>;
   /** The list the API returns: each alarm with the state of its deliveries. */
   list(status: 'open' | 'all', limit: number): Promise<ListedAlarm[]>;
 }
@@ -36,6 +43,8 @@ export interface AlarmsModuleDeps {
   hub: LiveHub;
   monitoring: MonitoringService;
   log: FastifyBaseLogger;
+  /** The mosque's name, or null when there is no such mosque (silences name and check it). */
+  mosqueName: (mosqueId: string) => Promise<string | null>;
   delivery?: AlarmDeliveryOptions;
 }
 
@@ -66,14 +75,37 @@ export function createAlarmsModule(deps: AlarmsModuleDeps): AlarmsModule {
     log,
     ...deps.delivery,
   });
+  const silences = new SilencesService({ repository: new SilencesRepository(db), clock, activity: deps.activity, mosqueName: deps.mosqueName });
+  // Without a channel there is nobody to notify: no policy, no sweep.
+  const policy = deliveries.enabled
+    ? new NotificationPolicy({
+        clock,
+        deliveries,
+        deliveryRows,
+        silences,
+        openAlarms: () => repository.list('open', ALARMS_MAX_LIMIT),
+        toAlarm,
+        log,
+        groupWindowMs: deps.config.alarmGroupWindowMs,
+        repeatIntervalMs: deps.config.alarmRepeatIntervalMs,
+      })
+    : undefined;
   alarms.onChange((alarm, change) => {
-    if (change === 'acknowledged' || !deliveries.enabled) return;
-    deliveries.deliver(alarm, change).catch((error: unknown) => log.error({ err: error, alarm: alarm.id }, 'could not queue the alarm delivery'));
+    if (change !== 'acknowledged') policy?.notice(alarm, change);
   });
 
   return {
     alarms,
     deliveries,
+    silences,
+    async start() {
+      await deliveries.resume();
+      policy?.start();
+    },
+    async close() {
+      await policy?.close();
+      await deliveries.close();
+    },
     async list(status, limit) {
       const list = await alarms.list(status, limit);
       const byAlarm = await deliveryRows.forAlarms(list.map((alarm) => alarm.id));

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
-import type { Alarm } from '../../../contract/alarms';
-import { alarmText, type DeliveryEvent } from './alarm-text';
+import { notificationText, type Notification } from './alarm-text';
 import type { DeliveryChannel } from './delivery';
 
 /** A receiver that does not answer by then counts as a failed attempt (it is retried). */
@@ -12,14 +11,16 @@ export function signBody(body: string, secret: string): string {
 }
 
 /**
- * POSTs `{ text, event, alarm }` as JSON: `text` is what Slack and Teams incoming webhooks display,
- * the rest is for receivers that act on alarms. Anything but a 2xx answer is a failed attempt.
+ * POSTs `{ text, event, alarms }` as JSON (and `alarm` when it is about one): `text` is what Slack and
+ * Teams incoming webhooks display, the rest is for receivers that act on alarms. Anything but a 2xx
+ * answer is a failed attempt.
  */
 export function webhookChannel(options: { url: string; secret?: string; timeoutMs?: number }): DeliveryChannel {
   return {
     name: 'webhook',
-    async send(alarm: Alarm, event: DeliveryEvent) {
-      const body = JSON.stringify({ text: alarmText(alarm, event), event, alarm });
+    async send(notification: Notification) {
+      const { event, alarms } = notification;
+      const body = JSON.stringify({ text: notificationText(notification), event, alarms, ...(alarms.length === 1 ? { alarm: alarms[0] } : {}) });
       const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'capture-command-center-alarms' };
       if (options.secret) headers['x-signature-256'] = signBody(body, options.secret);
       let response: Response;

@@ -1,9 +1,10 @@
 import { HttpResponse } from 'msw';
-import { acknowledgeAlarmResponseSchema, type ListedAlarm } from '../../../contract/alarms';
+import { acknowledgeAlarmResponseSchema, type AlarmSilence, type ListedAlarm } from '../../../contract/alarms';
 import { alarmRoutes } from '../../../contract/routes/activity';
 import { mock } from '../endpoint';
 import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
+import { mockMosques } from './config';
 
 /** The alarms of the mocks, newest first; renewed with the store (resetStore()). */
 const states = new WeakMap<MockStore, ListedAlarm[]>();
@@ -57,6 +58,20 @@ export function raiseMockAlarm(fields: Partial<ListedAlarm> & Pick<ListedAlarm, 
   return alarm;
 }
 
+/** The silences of the mocks, newest first; renewed with the store. */
+const silenceStates = new WeakMap<MockStore, AlarmSilence[]>();
+
+export function silencesMock(): AlarmSilence[] {
+  let silences = silenceStates.get(store);
+  if (!silences) {
+    silences = [];
+    silenceStates.set(store, silences);
+  }
+  return silences;
+}
+
+const isActive = (silence: AlarmSilence) => silence.lifted_at === null && silence.ends_at > nowIso();
+
 export const alarmHandlers = [
   mock(alarmRoutes.list, ({ query }) => {
     const alarms = alarmsMock().filter((alarm) => query.status === 'all' || alarm.resolved_at === null);
@@ -69,5 +84,37 @@ export const alarmHandlers = [
     if (!alarm.acknowledged_at) Object.assign(alarm, { acknowledged_at: nowIso(), acknowledged_by: user.username });
     // The answer carries the alarm without its deliveries, as the server's does (parsing drops them).
     return HttpResponse.json(acknowledgeAlarmResponseSchema.parse({ success: true, message: 'Alarm acknowledged', data: alarm }));
+  }),
+
+  mock(alarmRoutes.silences, ({ query }) => {
+    const silences = silencesMock().filter((silence) => query.status === 'all' || isActive(silence));
+    return HttpResponse.json({ success: true, data: { silences } });
+  }),
+
+  mock(alarmRoutes.silence, ({ body, user }) => {
+    const mosque = body.mosque_id === undefined ? undefined : mockMosques().find((candidate) => candidate.mosque_id === body.mosque_id);
+    if (body.mosque_id !== undefined && !mosque) return errorResponse(400, `Mosque ${body.mosque_id} does not exist`);
+    const now = Date.now();
+    const silence: AlarmSilence = {
+      id: `sil-${Math.random().toString(16).slice(2, 18).padEnd(16, '0')}`,
+      mosque_id: body.mosque_id ?? null,
+      mosque_name: mosque?.name ?? null,
+      kind: body.kind ?? null,
+      comment: body.comment,
+      created_by: user.username,
+      starts_at: new Date(now).toISOString(),
+      ends_at: new Date(now + body.duration_minutes * 60_000).toISOString(),
+      lifted_at: null,
+      lifted_by: null,
+    };
+    silencesMock().unshift(silence);
+    return HttpResponse.json({ success: true, message: `Notifications silenced until ${silence.ends_at}`, data: silence }, { status: 201 });
+  }),
+
+  mock(alarmRoutes.liftSilence, ({ params, user }) => {
+    const silence = silencesMock().find((candidate) => candidate.id === params.id);
+    if (!silence) return errorResponse(404, `Silence ${params.id} not found`);
+    if (silence.lifted_at === null) Object.assign(silence, { lifted_at: nowIso(), lifted_by: user.username });
+    return HttpResponse.json({ success: true, message: 'Silence lifted', data: silence });
   }),
 ];

@@ -40,7 +40,7 @@ describe('alarm delivery retries', () => {
     port = await freePort();
     bodies = [];
     t = await createTestApp({
-      env: { ALARM_WEBHOOK_URL: `http://127.0.0.1:${port}/hook` },
+      env: { ALARM_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`, ALARM_GROUP_WINDOW_SECONDS: '0' },
       build: { healthCheckIntervalMs: 0, alarmDelivery: { timer: first.timer, retryDelaysMs: [2_000, 10_000] } },
     });
   });

@@ -48,7 +48,7 @@ describe('alarm e-mail', () => {
     await new Promise<void>((resolve) => smtp.server.listen(0, '127.0.0.1', resolve));
     const { port } = smtp.server.server.address() as AddressInfo;
     t = await createTestApp({
-      env: { SMTP_URL: `smtp://alarms:smtp-pass-1@127.0.0.1:${port}`, ALARM_EMAIL_TO: 'duty@example.org, lead@example.org', ALARM_EMAIL_FROM: 'capture@example.org' },
+      env: { SMTP_URL: `smtp://alarms:smtp-pass-1@127.0.0.1:${port}`, ALARM_EMAIL_TO: 'duty@example.org, lead@example.org', ALARM_EMAIL_FROM: 'capture@example.org', ALARM_GROUP_WINDOW_SECONDS: '0' },
       build: { healthCheckIntervalMs: 0, alarmDelivery: { retryDelaysMs: [50, 100] } },
     });
     token = await t.login();
@@ -88,7 +88,7 @@ describe('alarm e-mail refused', () => {
     await new Promise<void>((resolve) => smtp.server.listen(0, '127.0.0.1', resolve));
     const { port } = smtp.server.server.address() as AddressInfo;
     const t = await createTestApp({
-      env: { SMTP_URL: `smtp://alarms:wrong-secret-pw@127.0.0.1:${port}`, ALARM_EMAIL_TO: 'duty@example.org' },
+      env: { SMTP_URL: `smtp://alarms:wrong-secret-pw@127.0.0.1:${port}`, ALARM_EMAIL_TO: 'duty@example.org', ALARM_GROUP_WINDOW_SECONDS: '0' },
       build: { healthCheckIntervalMs: 0, alarmDelivery: { retryDelaysMs: [] } },
     });
     try {

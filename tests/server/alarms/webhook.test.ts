@@ -4,26 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alarmsResponseSchema, type Alarm, type AlarmDelivery } from '../../../contract/alarms';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { webhookReceiver } from '../helpers/webhook-receiver';
 
 const SECRET = 'webhook-secret-0123456789';
 
-/** A real receiver: answers each request with the next status of `statuses` (then 200). */
-function receiver() {
-  const requests: { body: string; headers: http.IncomingHttpHeaders }[] = [];
-  const statuses: number[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      requests.push({ body: Buffer.concat(chunks).toString('utf8'), headers: request.headers });
-      response.writeHead(statuses.shift() ?? 200).end('ok');
-    });
-  });
-  return { server, requests, statuses };
-}
-
 describe('alarm webhook', () => {
-  const hook = receiver();
+  const hook = webhookReceiver();
   let t: TestApp;
   let token: string;
 
@@ -33,17 +19,16 @@ describe('alarm webhook', () => {
   };
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => hook.server.listen(0, '127.0.0.1', resolve));
-    const { port } = hook.server.address() as AddressInfo;
+    const origin = await hook.listen();
     t = await createTestApp({
-      env: { ALARM_WEBHOOK_URL: `http://127.0.0.1:${port}/hooks/T000/B000/token-in-path`, ALARM_WEBHOOK_SECRET: SECRET },
+      env: { ALARM_WEBHOOK_URL: `${origin}/hooks/T000/B000/token-in-path`, ALARM_WEBHOOK_SECRET: SECRET, ALARM_GROUP_WINDOW_SECONDS: '0' },
       build: { healthCheckIntervalMs: 0, alarmDelivery: { retryDelaysMs: [50, 100] } },
     });
     token = await t.login();
   });
   afterAll(async () => {
     await t.close();
-    await new Promise((resolve) => hook.server.close(resolve));
+    await hook.close();
   });
 
   it('posts a signed one-line text with the alarm, and retries after a failed attempt', async () => {
@@ -95,7 +80,7 @@ describe('alarm webhook that cannot be reached', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
     const t = await createTestApp({
-      env: { ALARM_WEBHOOK_URL: `http://127.0.0.1:${port}/secret-token` },
+      env: { ALARM_WEBHOOK_URL: `http://127.0.0.1:${port}/secret-token`, ALARM_GROUP_WINDOW_SECONDS: '0' },
       build: { healthCheckIntervalMs: 0, alarmDelivery: { retryDelaysMs: [60_000] } },
     });
     try {

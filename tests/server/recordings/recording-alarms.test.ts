@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordingGap } from '../../../contract/instances';
-import type { ProviderRecording } from '../../../server/capture/provider';
+import { recordingReading, seedRecording } from '../helpers/recordings';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -13,15 +13,8 @@ describe('alarms from recording readings', () => {
   const start = '2026-11-23T09:00:00.000Z';
   const at = (s: number) => new Date(Date.parse(start) + s * 1000).toISOString();
 
-  async function seed(id: string): Promise<void> {
-    const now = t.clock.now().toISOString();
-    await t.app.ctx.db.kysely
-      .insertInto('instances')
-      .values({ id, provider: 'local', scope: 'test', provider_instance_id: id, name: `capture-${id}`, state: 'running', instance_type: 'local', mosque_id: 'alarmmosque', url: 'https://streams.example/live.m3u8', method: 'api', duration: 600, width: 320, height: 240, image_id: null, launch_time: now, running_at: now, ended_at: null, state_reason: null, job_id: null, updated_at: now })
-      .execute();
-    await t.app.ctx.recordings.create({ id: `rec-${id}`, instanceId: id, mosqueId: 'alarmmosque', url: 'https://streams.example/live.m3u8', filePath: null });
-  }
-  const reading = (fields: Partial<ProviderRecording>): ProviderRecording => ({ status: 'recording', bytes: 1000, mediaSeconds: 10, filePath: null, reason: null, expectedSeconds: 600, coveredSeconds: 10, gaps: [], reconnects: 0, relaunches: 0, ...fields });
+  const seed = (id: string) => seedRecording(t, id, 'alarmmosque');
+  const reading = recordingReading;
   const gap = (from: number, to: number, cause: RecordingGap['cause'], reason: string): RecordingGap => ({ start: at(from), end: at(to), cause, reason, content_lost_seconds: cause === 'not_live_yet' ? 0 : to - from });
   const alarmsOf = async (instanceId: string) => (await t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === instanceId);
 
@@ -125,12 +118,7 @@ describe('alarms from recording readings', () => {
     const admin = await t.login();
     const created = await t.request({ method: 'POST', url: '/api/config/mosques', token: admin, payload: { mosque_id: 'namedmosq1', name: 'Al Noor Mosque', languages: ['ar'] } });
     expect(created.statusCode).toBe(201);
-    const now = t.clock.now().toISOString();
-    await t.app.ctx.db.kysely
-      .insertInto('instances')
-      .values({ id: 'cap-alarmname1', provider: 'local', scope: 'test', provider_instance_id: 'cap-alarmname1', name: 'capture-named', state: 'running', instance_type: 'local', mosque_id: 'namedmosq1', url: 'https://streams.example/live.m3u8', method: 'api', duration: 600, width: 320, height: 240, image_id: null, launch_time: now, running_at: now, ended_at: null, state_reason: null, job_id: null, updated_at: now })
-      .execute();
-    await t.app.ctx.recordings.create({ id: 'rec-cap-alarmname1', instanceId: 'cap-alarmname1', mosqueId: 'namedmosq1', url: 'https://streams.example/live.m3u8', filePath: null });
+    await seedRecording(t, 'cap-alarmname1', 'namedmosq1');
     await t.app.ctx.recordings.applyReading('cap-alarmname1', reading({ status: 'failed', bytes: 0, coveredSeconds: 0, reason: 'The stream never came: HTTP 404' }));
     expect(await alarmsOf('cap-alarmname1')).toEqual([
       expect.objectContaining({ kind: 'capture_failed', mosque_name: 'Al Noor Mosque', message: 'Al Noor Mosque: nothing was recorded. The stream never came: HTTP 404' }),
