@@ -129,7 +129,11 @@ async function score(server: ServerProcess, token: string, recording: Recording,
   if (reported.download_url) {
     const file = path.join(workDir, `${reported.id}.mp4`);
     await download(server, token, reported.download_url, file);
-    indices = await readFrameIndices(file);
+    // A file that cannot be read back holds nothing the season can count: said, and scored as empty.
+    indices = await readFrameIndices(file).catch((error: unknown) => {
+      console.error(`#${recording.index}: its file cannot be read back: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    });
   }
   const report = compareWithTruth(indices, window);
   const offeredFrames = window.frames ? window.frames.last - window.frames.first + 1 - window.unavailable.reduce((sum, r) => sum + r.last - r.first + 1, 0) : 0;
