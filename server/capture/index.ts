@@ -5,6 +5,7 @@ import { S3RecordingStore } from '../storage/s3-store';
 import { RecorderRuntimeLinks } from './aws/recorder-bundle';
 import type { RecordingStore } from '../storage/recording-store';
 import { AwsCaptureProvider } from './aws/driver';
+import { storedResult } from './aws/stored-result';
 import { LocalCaptureProvider } from './local/driver';
 import type { CaptureProvider } from './provider';
 
@@ -47,8 +48,11 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
 
 function awsStore(store: S3RecordingStore, clock: Clock) {
   const runtime = new RecorderRuntimeLinks(store);
+  // The recorder goes into the bucket at start: the first launch of a Friday does not upload it inside its request.
+  runtime.prepare();
   return {
     delivery: (request: Parameters<typeof recorderDelivery>[1]) => recorderDelivery(store, request, clock.now()),
     runtimeLink: (seconds: number) => runtime.link(seconds),
+    result: (mediaKey: string, launchedAt: Date) => storedResult(store, mediaKey, launchedAt),
   };
 }

@@ -41,6 +41,7 @@ const TAG = {
   method: 'capture-method',
   version: 'version',
   source: 'source-instance',
+  file: 'capture-file',
 } as const;
 
 const STATES: Record<string, InstanceState> = {
@@ -65,10 +66,14 @@ export interface AwsProviderOptions {
   maxAttempts?: number;
   /** AWS_INSTANCE_PROFILE: recorders run with this role and upload with it; unset, each gets a POST policy. */
   instanceProfile?: string;
-  /** An s3 recordings store: how recorders deliver to it and fetch their runtime (a pre-signed link). */
+  /**
+   * An s3 recordings store: how recorders deliver to it, fetch their runtime (a pre-signed link), and
+   * where the result of a machine launched at `launchedAt` is read back (undefined: none yet).
+   */
   store?: {
     delivery: (request: DeliveryRequest) => Promise<RecorderDelivery | null>;
     runtimeLink: (seconds: number) => Promise<RecorderRuntimeLink>;
+    result: (mediaKey: string, launchedAt: Date) => Promise<ProviderRecording | undefined>;
   };
 }
 
@@ -178,6 +183,8 @@ export class AwsCaptureProvider implements CaptureProvider {
       [TAG.size]: `${config.width}x${config.height}`,
       [TAG.method]: config.method,
       ...(options.jobId ? { [TAG.job]: options.jobId.slice(0, 256) } : {}),
+      // Where its result is read back (metadata.json beside the file): ids and dates only, well under 256 characters.
+      ...(prepared.filePath ? { [TAG.file]: prepared.filePath } : {}),
     };
     const result = await this.call('RunInstances', ({ sdk, client }) =>
       client.send(
@@ -378,10 +385,31 @@ export class AwsCaptureProvider implements CaptureProvider {
     };
   }
 
-  /** The recorder's CAPTURE_RESULT line from the console of an ended instance, read once. */
+  /**
+   * The result of an ended instance, read once: the metadata.json its recorder left in the store, else
+   * the recorder's CAPTURE_RESULT line in its console output. A store that could not be read is asked
+   * again on the next pass.
+   */
   private async endedRecording(id: string, instance: Ec2Instance): Promise<ProviderRecording> {
     const known = this.endedResults.get(id);
     if (known) return known;
+    const file = tagsOf(instance.Tags)[TAG.file];
+    let stored: ProviderRecording | undefined;
+    let storeRead = true;
+    if (file && this.options.store) {
+      try {
+        stored = await this.options.store.result(file, instance.LaunchTime ?? new Date(0));
+      } catch {
+        storeRead = false;
+      }
+    }
+    const recording = stored ?? (await this.consoleRecording(id, instance));
+    if (storeRead) this.endedResults.set(id, recording);
+    return recording;
+  }
+
+  /** The recorder's CAPTURE_RESULT line from the console of an ended instance, else what its end tells. */
+  private async consoleRecording(id: string, instance: Ec2Instance): Promise<ProviderRecording> {
     let result: RecorderState | undefined;
     try {
       const lines = await this.logs(id, 2000);
@@ -391,7 +419,7 @@ export class AwsCaptureProvider implements CaptureProvider {
       // no console output (yet): judged from the state reason below
     }
     const byUser = /UserInitiated/i.test(instance.StateReason?.Code ?? '');
-    const recording: ProviderRecording = result?.outcome
+    return result?.outcome
       ? {
           status: result.outcome.status,
           bytes: result.bytes,
@@ -412,8 +440,6 @@ export class AwsCaptureProvider implements CaptureProvider {
           filePath: null,
           reason: byUser ? 'Instance terminated before the recorder reported a result' : 'The instance ended without a recorder result',
         };
-    this.endedResults.set(id, recording);
-    return recording;
   }
 
   private toImage(image: Image): ProviderImage {

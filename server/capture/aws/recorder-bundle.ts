@@ -66,13 +66,22 @@ export class RecorderRuntimeLinks {
     private readonly recorder: () => Promise<RecorderCode> = shippedRecorderCode,
   ) {}
 
+  /** Publishes now (at the server's start), so no launch waits for the upload; a failure is tried again by the next link(). */
+  prepare(): void {
+    this.publication().catch(() => undefined);
+  }
+
   async link(seconds: number): Promise<RecorderRuntimeLink> {
+    const { key, sha256: hash } = await this.publication();
+    return { url: await this.store.signedUrl(key, seconds), sha256: hash };
+  }
+
+  private publication(): Promise<{ key: string; sha256: string }> {
     this.published ??= this.publish().catch((error: unknown) => {
       this.published = null;
       throw error;
     });
-    const { key, sha256: hash } = await this.published;
-    return { url: await this.store.signedUrl(key, seconds), sha256: hash };
+    return this.published;
   }
 
   private async publish(): Promise<{ key: string; sha256: string }> {

@@ -1,8 +1,9 @@
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
-import { DescribeImagesCommand, DescribeInstanceAttributeCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
+import { DescribeImagesCommand, DescribeInstanceAttributeCommand, DescribeInstancesCommand, EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsCaptureProvider } from '../../../server/capture/aws/driver';
 import { RecorderRuntimeLinks } from '../../../server/capture/aws/recorder-bundle';
+import { storedResult } from '../../../server/capture/aws/stored-result';
 import type { RecorderConfig } from '../../../server/capture/recorder-state';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { recorderDelivery } from '../../../server/storage/delivery';
@@ -25,7 +26,11 @@ describe('aws recorders delivering to an s3 store', () => {
     const runtime = new RecorderRuntimeLinks(store, async () => ({ code: 'console.log("recorder")', sha256: RUNTIME_SHA256 }));
     return new AwsCaptureProvider({
       region: 'us-east-1', endpoint: moto.url, imageId, instanceType: 't3.small', clock, instanceProfile,
-      store: { delivery: (request) => recorderDelivery(store, request, clock.now()), runtimeLink: (seconds) => runtime.link(seconds) },
+      store: {
+        delivery: (request) => recorderDelivery(store, request, clock.now()),
+        runtimeLink: (seconds) => runtime.link(seconds),
+        result: (mediaKey, launchedAt) => storedResult(store, mediaKey, launchedAt),
+      },
     });
   };
   const launched = async (instanceId: string) => {
@@ -83,5 +88,33 @@ describe('aws recorders delivering to an s3 store', () => {
     expect(policy.conditions).toContainEqual(['starts-with', '$key', 'captures/awsmosque1/2026-11-27/rec-post1/']);
     expect(policy.conditions).toContainEqual({ bucket: 'sermons' });
     expect(Date.parse(policy.expiration) - Date.now()).toBeGreaterThan(3600_000);
+  });
+
+  it("judges an ended machine by the metadata.json its recorder left in the store, not by its console output", async () => {
+    const provider = driver();
+    const result = await provider.launch({ ...CONFIG, duration: 60 }, { recordingId: 'rec-result1', launchId: 'cap-result1' });
+    const { instance } = await launched(result.providerInstanceId);
+    expect(Object.fromEntries((instance?.Tags ?? []).map((tag) => [tag.Key, tag.Value]))).toMatchObject({ 'capture-file': result.filePath });
+    const ended = async () => {
+      const found = (await provider.list()).find((i) => i.providerInstanceId === result.providerInstanceId);
+      return found?.recording;
+    };
+    await ec2.send(new TerminateInstancesCommand({ InstanceIds: [result.providerInstanceId] }));
+
+    // Nothing in the store (the machine died before its window ended): judged by its end, as before.
+    expect(await ended()).toMatchObject({ status: 'partial', reason: 'Instance terminated before the recorder reported a result' });
+
+    const metadata = {
+      recordingId: 'rec-result1', instanceId: 'cap-result1', mosqueId: 'awsmosque1', windowStart: '2026-11-27T11:30:00.000Z', windowEnd: '2026-11-27T11:31:00.000Z',
+      outcome: { status: 'captured', reason: null, endedBy: 'window', exitCode: 0, signal: null },
+      coverage: { expectedSeconds: 60, coveredSeconds: 59.8, gaps: [], reconnects: 0 },
+      media: { name: '20261127T113000Z.mp4', bytes: 2_400_000 },
+      segments: [{ name: 'segments/x/run-0001-00000.ts', seconds: 30 }, { name: 'segments/x/run-0001-00001.ts', seconds: 29.8 }],
+    };
+    await store.putText('awsmosque1/2026-11-27/rec-result1/metadata.json', JSON.stringify(metadata), 'application/json');
+    // A fresh server (the first one read the ended machine once): the result the recorder left is its outcome.
+    const fresh = driver();
+    const recording = (await fresh.list()).find((i) => i.providerInstanceId === result.providerInstanceId)?.recording;
+    expect(recording).toMatchObject({ status: 'captured', reason: null, bytes: 2_400_000, mediaSeconds: 59.8, expectedSeconds: 60, coveredSeconds: 59.8, gaps: [], stoppedByOperator: false });
   });
 });
