@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Alarm, ListedAlarm } from '../../contract/alarms';
+import type { Alarm, AlarmSilence, CreateSilenceBody, ListedAlarm } from '../../contract/alarms';
 import { alarmRoutes } from '../../contract/routes/activity';
 import { call } from './endpoint';
 
@@ -32,4 +32,33 @@ export function useAcknowledgeAlarm() {
     mutationFn: acknowledgeAlarm,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: alarmsQueryKey }),
   });
+}
+
+/** GET /api/alarms/silences — the silences in force, soonest end first. */
+export const silencesQueryKey = [...alarmsQueryKey, 'silences'] as const;
+
+export async function getSilences(): Promise<AlarmSilence[]> {
+  return (await call(alarmRoutes.silences, { query: { status: 'active' } })).data.silences;
+}
+
+export function useSilences() {
+  return useQuery({ queryKey: silencesQueryKey, queryFn: getSilences, refetchInterval: ALARMS_POLL_MS });
+}
+
+export async function createSilence(body: CreateSilenceBody): Promise<AlarmSilence> {
+  return (await call(alarmRoutes.silence, { body })).data;
+}
+
+export function useCreateSilence() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: createSilence, onSuccess: () => queryClient.invalidateQueries({ queryKey: silencesQueryKey }) });
+}
+
+export async function liftSilence(id: string): Promise<AlarmSilence> {
+  return (await call(alarmRoutes.liftSilence, { params: { id } })).data;
+}
+
+export function useLiftSilence() {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn: liftSilence, onSuccess: () => queryClient.invalidateQueries({ queryKey: silencesQueryKey }) });
 }

@@ -10,9 +10,10 @@ import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { useNotify } from '../../notifications/context';
 import { AlarmsByFriday } from './AlarmsByFriday';
+import { SilencesSection } from './SilencesSection';
 import { alarmTitle } from './alarm-labels';
 
-/** /alarms: what is wrong with the Fridays being recorded, by Friday, newest first; open ones may be acknowledged. */
+/** /alarms: what is wrong with the Fridays being recorded, by Friday, newest first; open ones may be acknowledged; silences below. */
 export default function AlarmsPage() {
   const [status, setStatus] = useState<AlarmsStatus>('open');
   const alarms = useAlarms(status);
@@ -50,6 +51,7 @@ export default function AlarmsPage() {
           <AlarmsByFriday alarms={list} acknowledging={acknowledge.isPending ? (acknowledge.variables ?? null) : null} onAcknowledge={onAcknowledge} />
         )}
       </Card>
+      <SilencesSection />
     </>
   );
 }
