@@ -39,7 +39,7 @@ export function HolesToggle({ rowId, holes, open, onToggle }: { rowId: string; h
       aria-expanded={open}
       aria-controls={open ? holesId(rowId) : undefined}
       endIcon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
-      sx={{ px: 0.5, minWidth: 0, whiteSpace: 'nowrap', textTransform: 'none' }}
+      sx={{ px: 0.5, py: 0, minWidth: 0, whiteSpace: 'nowrap', textTransform: 'none', fontSize: '0.75rem', '& .MuiButton-endIcon': { ml: 0.25 } }}
     >
       {holesSummary(holes)}
     </Button>
@@ -53,9 +53,12 @@ function Instant({ at }: { at: string }) {
       <Typography variant="body2" sx={{ whiteSpace: 'nowrap' }}>
         {local}
       </Typography>
-      <Typography variant="caption" color="textSecondary" sx={{ whiteSpace: 'nowrap' }}>
-        {utc}
-      </Typography>
+      {/* An operator whose clock is UTC needs it once. */}
+      {!local.endsWith(' UTC') && (
+        <Typography variant="caption" color="textSecondary" sx={{ whiteSpace: 'nowrap' }}>
+          {utc}
+        </Typography>
+      )}
     </>
   );
 }
@@ -65,7 +68,7 @@ export function HolesRow({ rowId, colSpan, holes, of }: { rowId: string; colSpan
   return (
     <TableRow id={holesId(rowId)}>
       <TableCell colSpan={colSpan} sx={{ bgcolor: 'action.hover', py: 1 }}>
-        <Table size="small" aria-label={`Holes of ${of}`}>
+        <Table size="small" aria-label={`Holes of ${of}`} sx={{ width: 'auto' }}>
           <TableHeaderRow columns={HOLE_COLUMNS} />
           <TableBody>
             {holes.map((hole) => (

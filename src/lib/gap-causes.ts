@@ -32,19 +32,11 @@ export function holesSummary(holes: readonly RecordingGap[]): string {
   return `${holes.length} ${holes.length === 1 ? 'hole' : 'holes'} · ${lost > 0 ? `${lost} s lost` : 'nothing lost'}`;
 }
 
-const clockFormats = new Map<string, Intl.DateTimeFormat>();
-
+/** Built per call (a handful of holes): a cached formatter would keep the zone it was made in. */
 function clockFormat(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
-  let found = clockFormats.get(key);
-  if (!found) {
-    found =
-      timeZone === 'UTC'
-        ? new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-        : new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true, timeZoneName: 'short' });
-    clockFormats.set(key, found);
-  }
-  return found;
+  return timeZone === 'UTC'
+    ? new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+    : new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true, timeZoneName: 'short' });
 }
 
 /**

@@ -51,7 +51,7 @@ export function CoverageBar({ recording }: { recording: Recording }) {
             />
           ))}
           {stoppedAt !== null && (
-            <Box data-testid="coverage-stopped" sx={{ position: 'absolute', top: 0, bottom: 0, left: `${stoppedAt}%`, right: 0, bgcolor: 'action.disabled' }} />
+            <Box data-testid="coverage-stopped" sx={{ position: 'absolute', top: 0, bottom: 0, left: `${stoppedAt}%`, right: 0, bgcolor: 'grey.600' }} />
           )}
           {stoppedAt === null && recording.gaps.length === 0 && share < 0.99 && (
             <Box sx={{ position: 'absolute', top: 0, bottom: 0, right: 0, width: `${(1 - share) * 100}%`, bgcolor: 'error.main' }} />

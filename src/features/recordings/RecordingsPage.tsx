@@ -62,7 +62,8 @@ export default function RecordingsPage() {
   return (
     <Box>
       <PageHeader title="Recordings" subtitle="Every capture by Friday and mosque" />
-      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', lg: '1fr 320px' }, alignItems: 'start' }}>
+      {/* The storage card sits beside the table only from xl: at 1440 px it left the table less than its 820 px, and Actions scrolled out of view. */}
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: '1fr 320px' }, alignItems: 'start' }}>
         <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
           <RecordingsFilters
             value={filters}

@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Job } from '../../../../contract/scheduler';
 import { addMockInstances, mockInstance, mockRecording } from '../../../../src/mocks/handlers/instances';
 import { mockGapsOfEveryCause } from '../../../../src/mocks/handlers/recordings';
@@ -21,6 +21,14 @@ function jobWithRecording(mosque: { id: string; name: string }, job: Partial<Job
 const fridayRow = (mosque: string) => within(within(screen.getByRole('table', { name: 'Fridays' })).getByText(mosque).closest('tr') as HTMLElement);
 
 describe('holes and stops in the Friday ledger', { timeout: 40_000 }, () => {
+  // The operator's clock is not UTC here, so each instant shows on it and in UTC.
+  beforeEach(() => {
+    vi.stubEnv('TZ', 'Asia/Karachi');
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
   it("counts a Friday's holes and content lost on its row and lists them under it", async () => {
     useFixedClock();
     jobWithRecording(
@@ -36,6 +44,7 @@ describe('holes and stops in the Friday ledger', { timeout: 40_000 }, () => {
     const serverDown = within(holes.getByText('Server down').closest('tr') as HTMLElement);
     expect(serverDown.getByText('12:35:00 UTC')).toBeInTheDocument();
     expect(serverDown.getByText('12:36:30 UTC')).toBeInTheDocument();
+    expect(serverDown.getByText('5:35:00 PM GMT+5')).toBeInTheDocument();
     expect(serverDown.getByText('90 s')).toBeInTheDocument();
     expect(holes.queryByText('The stream dropped (HTTP 502)')).not.toBeInTheDocument();
     expect(fridayRow('London Central Mosque').getByText('Partial')).toBeInTheDocument();
