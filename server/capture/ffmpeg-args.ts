@@ -45,7 +45,8 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
     '-loglevel', 'info',
     '-nostats',
     '-progress', 'pipe:1',
-    ...(fed ? ['-f', 'mpegts'] : inputOptions(inputUrl)),
+    // Segments written to stdin are read at once: ffmpeg needs only a second of them to know the streams.
+    ...(fed ? ['-f', 'mpegts', '-probesize', '1000000', '-analyzeduration', '1000000'] : inputOptions(inputUrl)),
     '-i', inputUrl,
     '-map', '0:v:0?',
     '-map', '0:a:0?',

@@ -140,9 +140,12 @@ export class SegmentLedger {
 
   /**
    * A recorder starting on this ledger: when one ran before, the time since its last save was a time
-   * without a recorder.
+   * without a recorder; the first one may have started after the window opened.
    */
-  recorderStarted(at: number): void {
+  recorderStarted(at: number, windowStart: number): void {
+    if (this.data.aliveAt === null && at - windowStart > 2000) {
+      this.data.conditions.push({ start: windowStart, end: at, cause: 'recorder_down', reason: `The recorder started ${Math.round((at - windowStart) / 1000)} s after the window opened` });
+    }
     if (this.data.aliveAt !== null && at - this.data.aliveAt > 1000) {
       this.clear(this.data.aliveAt);
       this.data.conditions.push({ start: this.data.aliveAt, end: at, cause: 'recorder_down', reason: 'Recorder was down' });

@@ -35,7 +35,7 @@ export interface HlsReaderOptions {
   now?: () => number;
   /** Wait between tries of a stream that is not on the air (2 s). */
   offAirPollMs?: number;
-  /** No new segment for this long is a stall (the recorder's stall timeout is the upper bound). */
+  /** The longest a live stream may publish no new segment before it counts as stalled (three target durations, at least 6 s, if shorter). */
   stallMs?: number;
 }
 
@@ -89,8 +89,13 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
 
     const fresh = await takeNew(playlist, fetchedAt);
     if (fresh > 0) lastNewSegmentAt = now();
-    else if (now() - lastNewSegmentAt > (options.stallMs ?? Math.max(3 * playlist.targetDuration * 1000, 6000)) && ledger.kept.length) {
-      ledger.meet('stream_stalled', `Stream stalled (no new segment for ${Math.round((now() - lastNewSegmentAt) / 1000)} s)`, lastNewSegmentAt);
+    else if (ledger.kept.length && ledger.openCondition()?.cause !== 'stream_stalled') {
+      const stallMs = Math.min(options.stallMs ?? Infinity, Math.max(3 * playlist.targetDuration * 1000, 6000));
+      if (now() - lastNewSegmentAt > stallMs) {
+        const reason = `Stream stalled (no new segment for ${Math.round(stallMs / 1000)} s)`;
+        options.log(`${reason}; still reading its playlist`);
+        ledger.meet('stream_stalled', reason, lastNewSegmentAt);
+      }
     }
     if (playlist.ended && fresh === 0) ledger.meet(ledger.kept.length ? 'stream_dropped' : 'not_live_yet', 'Stream ended (the playlist says the broadcast is over)', now());
     previous = playlist;
@@ -210,12 +215,15 @@ async function fetchBytes(url: string, timeoutMs: number): Promise<FetchAnswer> 
     }
     return { bytes: new Uint8Array(await response.arrayBuffer()), url: response.url || url };
   } catch (error) {
-    const err = error as Error & { cause?: { code?: string } };
+    const err = error as Error;
     if (err.name === 'TimeoutError' || err.name === 'AbortError') {
       return { error: `no answer within ${Math.round(timeoutMs / 1000)} s`, cause: 'stream_stalled', status: null };
     }
-    const code = err.cause?.code;
-    const detail = code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : code === 'ECONNRESET' ? 'connection reset' : (code ?? err.message);
+    // fetch wraps the socket's error; with several addresses to try, in an AggregateError.
+    const cause = err.cause as (Error & { code?: string; errors?: { code?: string }[] }) | undefined;
+    const code = cause?.code ?? cause?.errors?.[0]?.code;
+    const named: Record<string, string> = { ECONNREFUSED: 'connection refused', ENOTFOUND: 'host not found', ECONNRESET: 'connection reset', EHOSTUNREACH: 'host unreachable' };
+    const detail = (code && named[code]) ?? code ?? cause?.message ?? err.message;
     return { error: detail, cause: 'stream_dropped', status: null };
   }
 }

@@ -123,9 +123,12 @@ function save(force = false): void {
 
 let current: Attempt | null = null;
 const pause = new Pause();
+/** When a stop was asked for (ms). */
+let stoppedAt = Infinity;
 function stop(cause: StopCause): void {
   if (state.stopCause) return;
   state.stopCause = cause;
+  stoppedAt = Date.now();
   if (cause !== 'window') state.phase = 'stopping';
   save(true);
   current?.stop();
@@ -220,7 +223,9 @@ async function hlsPlaylistOf(url: string): Promise<string | null> {
   if (isHlsUrl(url)) return url;
   if (isDirectMediaUrl(url)) return null;
   const resolved = await resolveStreamUrl(url, { ytDlpPath: config.ytDlpPath });
-  return resolved.ok && isHlsUrl(resolved.url) ? resolved.url : null;
+  if (!resolved.ok || !isHlsUrl(resolved.url)) return null;
+  log('recorder', `stream page resolved by yt-dlp to ${resolved.url.slice(0, 200)}`);
+  return resolved.url;
 }
 
 /** Records the window segment by segment when the stream is HLS; false when it is not (or needs ffmpeg's reader). */
@@ -228,7 +233,7 @@ async function recordHls(): Promise<boolean> {
   const playlist = await hlsPlaylistOf(config.url);
   if (!playlist || state.stopCause) return false;
   hlsCapture = true;
-  ledger.recorderStarted(Date.now());
+  ledger.recorderStarted(Date.now(), window.start);
   const runsFed = new FedRuns({
     config,
     pieces,
@@ -262,12 +267,26 @@ async function recordHls(): Promise<boolean> {
     stopped: () => state.stopCause !== null,
     log: (line) => log('recorder', line),
     progressed: () => save(),
+    stallMs: settings.stallTimeoutSeconds * 1000,
   });
   await runsFed.close();
   if (!end) return true;
   log('recorder', `the playlist cannot be read segment by segment (${end.unsupported}): ffmpeg reads the stream`);
   hlsCapture = ledger.kept.length > 0;
   return false;
+}
+
+/**
+ * Where the window's measure ends: its end, or a stop (the rest of the window is no gap of the
+ * stream's). A live stream's last seconds before a stop are still being published then (a segment and
+ * a reload behind): they are no gap either.
+ */
+function measuredUntil(): number {
+  const until = Math.min(Date.now(), stoppedAt, window.end);
+  const last = ledger.last();
+  if (!hlsCapture || until === window.end || !last) return until;
+  const contentEnd = last.start + last.seconds * 1000;
+  return Math.min(until, Math.max(contentEnd, until - (2 * last.seconds * 1000 + 1000)));
 }
 
 /** A recorder started again after a crash: the run it left is made whole before anything more is recorded or shipped. */
@@ -320,13 +339,11 @@ async function finish(internalError: string | null): Promise<void> {
   await pieces.measureAll();
   // Coverage counts what reached the store: the pieces still queued get a last chance first.
   const undelivered = shipper ? await shipper.drain(Date.now() + FINAL_DELIVERY_MS) : 0;
-  const windowOver = Math.min(Date.now(), window.end);
-  // An operator's stop ends what the recording is measured on: the rest of the window is no gap of the stream's.
-  const coverage = coverageUntil(windowOver, true);
+  const coverage = coverageUntil(measuredUntil(), true);
   const joinError = coverage.coveredSeconds > 0 ? await pieces.join(config.ffmpegPath, config.outputPath) : null;
   const deliveryError = shipper && joinError === null ? await deliverJoinedFile(shipper, config) : null;
   if (joinError === null && deliveryError === null) pieces.discard();
-  const lastError = [...runs].reverse().find((r) => r.error)?.error ?? null;
+  const lastError = [...runs].reverse().find((r) => r.error)?.error ?? (hlsCapture ? (ledger.conditions.at(-1)?.reason ?? null) : null);
   const storage = state.stopCause === 'storage' ? lastError : null;
   const decided = outcomeFromCoverage(coverage, lastError, state.stopCause === 'operator' ? stopReason() : storage);
   const failedJoin = joinError !== null && coverage.coveredSeconds > 0;

@@ -67,7 +67,7 @@ describe('the fleet relaunches recorders that end inside their window', () => {
       expected_seconds: 600,
       covered_seconds: 595,
       reconnects: 2,
-      gaps: [{ start: at(200).toISOString(), end: at(205).toISOString(), reason: 'Recorder was down' }],
+      gaps: [{ start: at(200).toISOString(), end: at(205).toISOString(), cause: 'recorder_down', reason: 'Recorder was down', content_lost_seconds: 5 }],
     });
     expect(await rowOf(id)).toMatchObject({ provider_instance_id: 'm-2', state: 'terminated' });
     expect(fleet.machines).toHaveLength(2);
@@ -96,7 +96,7 @@ describe('the fleet relaunches recorders that end inside their window', () => {
     const [recording] = await recordingsOf(id);
     expect(recording).toMatchObject({ status: 'partial', covered_seconds: 220, reconnects: MAX_FLEET_RELAUNCHES + 1 });
     expect(recording.reason).toContain(`relaunched ${MAX_FLEET_RELAUNCHES} time(s)`);
-    expect(recording.gaps).toEqual([{ start: at(220).toISOString(), end: at(600).toISOString(), reason: 'Recorder was down' }]);
+    expect(recording.gaps).toEqual([{ start: at(220).toISOString(), end: at(600).toISOString(), cause: 'recorder_down', reason: 'Recorder was down', content_lost_seconds: 380 }]);
   });
 
   it("does not relaunch after an operator's terminate", async () => {

@@ -38,7 +38,7 @@ describe('coverage from the segment ledger', () => {
     const ledger = new SegmentLedger(null);
     keep(ledger, 0, 20, 0);
     ledger.save(at(20));
-    ledger.recorderStarted(at(31));
+    ledger.recorderStarted(at(31), window.start);
     keep(ledger, 31, 60.5, 20, 2);
     const coverage = ledgerCoverage(ledger, window, window.end, iso);
     expect(coverage.gaps).toEqual([{ start: iso(at(20)), end: iso(at(31)), cause: 'recorder_down', reason: 'Recorder was down', content_lost_seconds: 11 }]);

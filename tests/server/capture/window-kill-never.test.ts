@@ -41,9 +41,9 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
 
     const recording = await h.outcome(id, 50_000);
     expect(recording.expected_seconds).toBe(45);
-    expect(recording.reconnects, 'media came back after the relaunch').toBe(1);
-    // The stream was on the air throughout: all that can be missing is while the recorder was down
-    // (a live reader starts a few seconds behind the live edge, so a quick relaunch may lose nothing).
+    // The stream was on the air throughout: all that can be missing is while the recorder was down, less
+    // what the playlist still listed when it was back (6 s here), so a quick relaunch may lose nothing.
+    expect(recording.reconnects).toBeLessThanOrEqual(1);
     expect(recording.gaps.length, JSON.stringify(recording.gaps)).toBeLessThanOrEqual(1);
     const down = recording.gaps.reduce((sum, gap) => sum + atSecond(recording, gap.end) - atSecond(recording, gap.start), 0);
     for (const gap of recording.gaps) {
@@ -69,7 +69,7 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
     const { id } = await h.launch(source.url, 12, 'neverlive1');
     const recording = await h.outcome(id, 40_000);
     expect(recording).toMatchObject({ status: 'failed', expected_seconds: 12, covered_seconds: 0, bytes: 0, download_url: null, reconnects: 0 });
-    expect(recording.reason).toMatch(/^The stream never came: .*404 Not Found/);
+    expect(recording.reason).toMatch(/^The stream never came: .*404/);
     expect(recording.gaps).toEqual([expect.objectContaining({ reason: 'Stream not live yet (HTTP 404)' })]);
     expect(atSecond(recording, recording.gaps[0].end) - atSecond(recording, recording.gaps[0].start)).toBeCloseTo(12, 0);
     const details = await h.details(id);
