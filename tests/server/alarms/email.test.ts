@@ -64,13 +64,8 @@ describe('alarm e-mail', () => {
     await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 10_000 });
     const [mail] = smtp.received;
     expect(mail).toMatchObject({ from: 'capture@example.org', to: ['duty@example.org', 'lead@example.org'], user: 'alarms' });
-    // The subject is the one-line text (RFC 2047 encoded for its emoji and dash); the body names the facts.
-    const subject = /^Subject: (.+(?:\r\n .+)*)/m.exec(mail.data)?.[1] ?? '';
-    const decoded = subject
-      .split(/\r\n /)
-      .map((word) => word.replace(/^=\?UTF-8\?[BQ]\?(.*)\?=$/i, (_, text: string) => (/\?B\?/i.test(word) ? Buffer.from(text, 'base64').toString('utf8') : decodeQ(text))))
-      .join('');
-    expect(decoded).toBe('🔴 CRITICAL Al Noor Mosque: No media — the stream never came (Monday 2026-11-23)');
+    // The subject is the one-line text; the body names the facts.
+    expect(subjectOf(mail)).toBe('🔴 CRITICAL Al Noor Mosque: No media — the stream never came (Monday 2026-11-23)');
     expect(mail.data).toContain('Mosque: Al Noor Mosque');
     expect(mail.data).toContain('Job: job-7');
 
@@ -108,6 +103,36 @@ describe('alarm e-mail refused', () => {
     }
   });
 });
+
+describe('alarm e-mail of a wave', () => {
+  it('sends the alarms raised within the group window as one e-mail listing each', async () => {
+    const smtp = smtpPeer();
+    await new Promise<void>((resolve) => smtp.server.listen(0, '127.0.0.1', resolve));
+    const { port } = smtp.server.server.address() as AddressInfo;
+    const t = await createTestApp({ env: { SMTP_URL: `smtp://alarms:smtp-pass-1@127.0.0.1:${port}`, ALARM_EMAIL_TO: 'duty@example.org' }, build: { healthCheckIntervalMs: 0 } });
+    try {
+      for (const n of [1, 2, 3]) {
+        await t.app.ctx.alarms.raise({ kind: 'launch_failed', key: `launch_failed:wave-${n}`, message: 'could not be launched', mosqueName: `Wave Mosque ${n}`, jobId: `wave-${n}` });
+        t.clock.advance(5_000);
+      }
+      t.clock.advance(20_000);
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 10_000 });
+      const [mail] = smtp.received;
+      expect(subjectOf(mail)).toBe('🔴 CRITICAL 3 mosques failed to start at 09:00 UTC (Monday 2026-11-23)');
+      for (const n of [1, 2, 3]) expect(mail.data).toContain(`Job: wave-${n}`);
+    } finally {
+      await t.close();
+      await new Promise<void>((resolve) => smtp.server.close(() => resolve()));
+    }
+  });
+});
+
+/** The message's subject, decoded from RFC 2047 (its emoji and dashes are encoded). */
+function subjectOf(mail: Received): string {
+  const subject = /^Subject: (.+(?:\r\n .+)*)/m.exec(mail.data)?.[1] ?? '';
+  // Whitespace between two encoded words is folding, not text.
+  return subject.replace(/=\?UTF-8\?([BQ])\?(.*?)\?=(?:\s+(?==\?))?/gi, (_, encoding: string, text: string) => (encoding.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQ(text)));
+}
 
 function decodeQ(text: string): string {
   const bytes = text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
