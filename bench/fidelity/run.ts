@@ -1,8 +1,9 @@
 /**
  * `npm run fidelity -- --recordings 12 --minutes 3 --seed 1`: a season of real recordings against the
- * fidelity lab (testkit/fidelity-origin.ts). The real server (a child process, as production runs)
- * records N numbered live streams at once with its local recorders, each stream with a fault drawn
- * from a seeded mix, launched through POST /api/instances/launch as the console does. Each recording
+ * fidelity lab (testkit/fidelity-origin.ts). The real server (buildApp from the current sources,
+ * listening on loopback, on the system clock) records N numbered live streams at once with its local
+ * recorders (detached processes, as in production), each stream with a fault drawn from a seeded mix,
+ * launched over HTTP through POST /api/instances/launch as the console does. Each recording
  * is then downloaded, read back into frame indices and compared with what its origin offered, and its
  * reported gaps with the true holes. Alarm notifications are counted at a webhook receiver here.
  * Progress and one line per recording on stderr; the last line on stdout is the season's figures.
@@ -15,12 +16,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { launchResponseSchema } from '../../contract/instances';
+import { buildApp, type App } from '../../server/app';
+import { loadConfig } from '../../server/config';
 import { killRecorders } from '../../testkit/capture';
 import { startFidelityOrigin, type FidelityOrigin } from '../../testkit/fidelity-origin';
 import { compareWithTruth, readFrameIndices, type FidelityReport } from '../../testkit/frame-decoder';
 import { FRAME_CODE } from '../../testkit/numbered-stream';
 import { waitFor } from '../../testkit/wait';
-import { spawnServer, type ServerProcess } from '../../tests/faults/support/server';
+import { BENCH_ADMIN, call, signIn } from '../servers';
 import { Random } from '../simulate/random';
 import { planStreams, type PlannedStream } from './faults';
 import { scoreGaps, type GapScore, type ReportedGap } from './score';
@@ -90,27 +93,36 @@ async function startWebhookReceiver(): Promise<{ url: string; posts: { at: numbe
   };
 }
 
-async function launch(server: ServerProcess, token: string, origin: FidelityOrigin, mosqueId: string, seconds: number): Promise<string> {
-  const mosque = await server.request('POST', '/api/config/mosques', { token, body: { mosque_id: mosqueId, name: `Fidelity ${mosqueId}`, languages: ['en'] } });
-  if (mosque.status !== 201) throw new Error(`creating mosque ${mosqueId}: ${mosque.status} ${mosque.text}`);
-  const response = await server.request('POST', '/api/instances/launch', {
-    token,
-    body: { configs: [{ url: origin.url, duration: seconds, ...FRAME_SIZE, mosque_id: mosqueId }], max_workers: 1 },
-  });
-  if (response.status !== 200) throw new Error(`launch for ${mosqueId}: ${response.status} ${response.text}`);
-  const { instances, failed } = launchResponseSchema.parse(response.body).data;
+/** The server under test as the console reaches it: its address and a signed-in admin's token. */
+interface Api {
+  baseUrl: string;
+  token: string;
+}
+
+/** The real server on a scratch data folder, listening on loopback, its alarms posted to `webhookUrl`. */
+async function startServer(dataDir: string, webhookUrl: string): Promise<{ app: App; api: Api }> {
+  const env = { NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ALLOW_PRIVATE_STREAM_HOSTS: '1', ALARM_WEBHOOK_URL: webhookUrl } as const;
+  const app = await buildApp({ ...loadConfig(env), consoleDir: undefined }, { logger: false });
+  await app.ctx.users.bootstrapSuperuser({ ...BENCH_ADMIN, dataDir });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return { app, api: { baseUrl, token: await signIn(baseUrl) } };
+}
+
+async function launch(api: Api, origin: FidelityOrigin, mosqueId: string, seconds: number): Promise<string> {
+  await call(api.baseUrl, api.token, 'POST', '/api/config/mosques', { mosque_id: mosqueId, name: `Fidelity ${mosqueId}`, languages: ['en'] });
+  const body = { configs: [{ url: origin.url, duration: seconds, ...FRAME_SIZE, mosque_id: mosqueId }], max_workers: 1 };
+  const { instances, failed } = launchResponseSchema.parse(await call(api.baseUrl, api.token, 'POST', '/api/instances/launch', body)).data;
   if (failed.length > 0 || instances.length !== 1) throw new Error(`launch for ${mosqueId} failed: ${JSON.stringify(failed)}`);
   return instances[0].id;
 }
 
-async function listRecordings(server: ServerProcess, token: string): Promise<ReportedRecording[]> {
-  const response = await server.request('GET', '/api/recordings?limit=1000', { token });
-  if (response.status !== 200) throw new Error(`GET /api/recordings: ${response.status} ${response.text}`);
-  return recordingsSchema.parse(response.body).data.recordings;
+async function listRecordings(api: Api): Promise<ReportedRecording[]> {
+  return recordingsSchema.parse(await call(api.baseUrl, api.token, 'GET', '/api/recordings?limit=1000')).data.recordings;
 }
 
-async function download(server: ServerProcess, token: string, url: string, file: string): Promise<void> {
-  const response = await fetch(`${server.baseUrl}${url}`, { headers: { authorization: `Bearer ${token}` } });
+async function download(api: Api, url: string, file: string): Promise<void> {
+  const response = await fetch(`${api.baseUrl}${url}`, { headers: { authorization: `Bearer ${api.token}` } });
   if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
   fs.writeFileSync(file, Buffer.from(await response.arrayBuffer()));
 }
@@ -122,13 +134,13 @@ interface Scored extends GapScore {
   offeredSeconds: number;
 }
 
-async function score(server: ServerProcess, token: string, recording: Recording, reported: ReportedRecording, workDir: string): Promise<Scored> {
+async function score(api: Api, recording: Recording, reported: ReportedRecording, workDir: string): Promise<Scored> {
   const from = Date.parse(reported.started_at);
   const window = recording.origin.window(from, from + (reported.expected_seconds ?? 0) * 1000);
   let indices: (number | null)[] = [];
   if (reported.download_url) {
     const file = path.join(workDir, `${reported.id}.mp4`);
-    await download(server, token, reported.download_url, file);
+    await download(api, reported.download_url, file);
     // A file that cannot be read back holds nothing the season can count: said, and scored as empty.
     indices = await readFrameIndices(file).catch((error: unknown) => {
       console.error(`#${recording.index}: its file cannot be read back: ${error instanceof Error ? error.message : String(error)}`);
@@ -164,22 +176,22 @@ async function main(): Promise<void> {
   const windowSeconds = minutes * 60;
   const plans = planStreams(new Random(seed), count, windowSeconds);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-fidelity-'));
+  const dataDir = path.join(workDir, 'data');
   const webhook = await startWebhookReceiver();
   const origins: FidelityOrigin[] = [];
-  let server: ServerProcess | undefined;
+  let server: { app: App; api: Api } | undefined;
   const started = Date.now();
   try {
     console.error(`fidelity season: ${count} recordings of ${minutes} min, seed ${seed}`);
-    server = await spawnServer({ dataDir: path.join(workDir, 'data'), env: { ALARM_WEBHOOK_URL: webhook.url } });
-    const token = await server.login();
-    const live = server;
+    server = await startServer(dataDir, webhook.url);
+    const { api } = server;
     const launching = Date.now();
     const recordings = await Promise.all(
       plans.map(async (plan, index): Promise<Recording> => {
         // The programme outlasts the window, the stream's history before it and a slow stretch.
         const origin = await startFidelityOrigin({ minutes: minutes + 2, ...plan.origin });
         origins.push(origin);
-        const instanceId = await launch(live, token, origin, `fidelity${String(index + 1).padStart(2, '0')}`, windowSeconds);
+        const instanceId = await launch(api, origin, `fidelity${String(index + 1).padStart(2, '0')}`, windowSeconds);
         return { index: index + 1, plan, origin, instanceId };
       }),
     );
@@ -187,7 +199,7 @@ async function main(): Promise<void> {
 
     const ended = await waitFor(
       async () => {
-        const listed = await listRecordings(live, token);
+        const listed = await listRecordings(api);
         const mine = recordings.map((r) => listed.find((l) => l.instance_id === r.instanceId));
         return mine.every((r) => r && r.status !== 'recording') ? (mine as ReportedRecording[]) : undefined;
       },
@@ -200,7 +212,7 @@ async function main(): Promise<void> {
     console.error(`recordings ended after ${round((Date.now() - started) / 1000)} s; reading them back`);
 
     const scored: Scored[] = [];
-    for (const [i, recording] of recordings.entries()) scored.push(await score(live, token, recording, ended[i], workDir));
+    for (const [i, recording] of recordings.entries()) scored.push(await score(api, recording, ended[i], workDir));
     for (const s of scored) console.error(describe(s));
     const unreported = scored.reduce((sum, s) => sum + s.unreported.length, 0);
     console.error(`unreported holes of 10 s or more: ${unreported}; webhook posts: ${webhook.posts.length}; wall time ${round((Date.now() - started) / 1000)} s`);
@@ -220,10 +232,8 @@ async function main(): Promise<void> {
       }),
     );
   } finally {
-    if (server) {
-      killRecorders(server.dataDir);
-      await server.stop();
-    }
+    killRecorders(dataDir);
+    await server?.app.close();
     await Promise.all(origins.map((origin) => origin.close()));
     await webhook.close();
     fs.rmSync(workDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
