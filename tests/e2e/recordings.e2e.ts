@@ -33,6 +33,28 @@ function seedFailedCaptures(dataDir: string): void {
   }
 }
 
+/** A captured recording with two holes (a late start that lost nothing, a 70 s stall), written into the database. */
+function seedHoledCapture(dataDir: string, at: Date): void {
+  const iso = (seconds: number) => new Date(at.getTime() + seconds * 1000).toISOString();
+  const gaps = [
+    { start: iso(0), end: iso(30), cause: 'not_live_yet', reason: 'The stream was not live yet (HTTP 404)', content_lost_seconds: 0 },
+    { start: iso(600), end: iso(670), cause: 'stream_stalled', reason: 'No new segment for 70 s', content_lost_seconds: 70 },
+  ];
+  const db = new Database(path.join(dataDir, 'capture.db'));
+  try {
+    db.prepare(
+      `insert into instances (id, provider, scope, provider_instance_id, name, state, instance_type, mosque_id, url, method, duration, width, height, launch_time, ended_at, updated_at)
+       values ('cap-holed0000001', 'local', '', 'cap-holed0000001', 'capture-holed', 'terminated', 'local', null, 'https://streams.example.com/holed.m3u8', 'api', 7200, 320, 240, ?, ?, ?)`,
+    ).run(iso(0), iso(7200), iso(7200));
+    db.prepare(
+      `insert into recordings (id, instance_id, mosque_id, url, status, started_at, ended_at, bytes, duration_seconds, file_path, reason, expected_seconds, covered_seconds, gaps, updated_at)
+       values ('rec-holed0000001', 'cap-holed0000001', null, 'https://streams.example.com/holed.m3u8', 'captured', ?, ?, 0, 7100, null, null, 7200, 7100, ?, ?)`,
+    ).run(iso(0), iso(7200), JSON.stringify(gaps), iso(7200));
+  } finally {
+    db.close();
+  }
+}
+
 describe('Recordings page in the browser', () => {
   let server: RunningServer;
   let browser: Browser;
@@ -130,5 +152,36 @@ describe('Recordings page in the browser', () => {
       expect(box, `${action}`).not.toBeNull();
       expect((box?.x ?? 0) + (box?.width ?? 0), `${action} ends inside the 820 px window`).toBeLessThanOrEqual(820);
     }
+  });
+
+  it("says who stopped a capture, and lists a recording's holes with their causes", async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const stoppedId = await page.evaluate(async () => {
+      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` };
+      const get = async <T,>(url: string) => (await (await fetch(url, { headers })).json()) as T;
+      const demo = await get<{ data: { url: string } }>('/api/instances/demo-stream');
+      const body = JSON.stringify({ configs: [{ url: demo.data.url, duration: 600, width: 320, height: 240 }] });
+      const launched = (await (await fetch('/api/instances/launch', { method: 'POST', headers, body })).json()) as { data: { instances: { id: string }[] } };
+      const instanceId = launched.data.instances[0].id;
+      const recording = async () => (await get<{ data: { recordings: { id: string; status: string; bytes: number }[] } }>(`/api/recordings?instance_id=${instanceId}`)).data.recordings[0];
+      for (let i = 0; i < 60 && !((await recording())?.bytes > 0); i++) await new Promise((resolve) => setTimeout(resolve, 1000));
+      await fetch('/api/instances/terminate', { method: 'POST', headers, body: JSON.stringify({ instance_ids: [instanceId] }) });
+      for (let i = 0; i < 60; i++) {
+        const current = await recording();
+        if (current.status !== 'recording') return current.id;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+      throw new Error('the stopped capture did not end');
+    });
+    seedHoledCapture(server.dataDir, new Date(Date.now() - 3 * 3600_000));
+    await page.reload();
+    await table().getByText(stoppedId).waitFor();
+    const row = (id: string) => table().getByRole('row').filter({ hasText: id });
+    await row(stoppedId).getByText('Stopped by admin').waitFor();
+    await row('rec-holed0000001').getByRole('button', { name: '2 holes · 70 s lost' }).click();
+    const holes = page.getByRole('table', { name: /^Holes of Ad-hoc capture/ });
+    await holes.getByText('Stream stalled', { exact: true }).waitFor();
+    expect(await holes.getByText('Not live yet', { exact: true }).isVisible()).toBe(true);
+    await screenshot(page, 'recordings-holes-and-stop');
   });
 });
