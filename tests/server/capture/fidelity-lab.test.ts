@@ -7,6 +7,7 @@ import { startFidelityOrigin, type FidelityOrigin, type FidelityOriginOptions } 
 import { compareWithTruth, readFrameIndices } from '../../../testkit/frame-decoder';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { numberedStream } from '../../../testkit/numbered-stream';
+import { waitFor } from '../../../testkit/wait';
 
 /*
  * The fidelity lab's own proof: the decoder reads the origin's frames back exactly, before and after
@@ -176,6 +177,26 @@ describe('the fidelity origin\'s faults, on the wire', () => {
     expect(o.window(truth.startedAt + 10_000, truth.startedAt + 30_000)).toMatchObject({ frames: { first: 250, last: 749 }, unavailable: [{ first: 300, last: 499 }] });
     // What a client could fetch: segments 0-5 just before the drop, nothing during it, 10-15 at its end.
     expect([12_999, 13_000, 32_999, 33_000].map((ms) => o.offeredAt(truth.startedAt + ms))).toEqual([{ first: 0, last: 299 }, null, null, { first: 500, last: 799 }]);
+  });
+
+  it('a client polling the playlist every second sees exactly the segments the truth says were offered', async () => {
+    const holdEnds = 55;
+    const { origin: o, clock } = await origin({ prePublishSegments: 3, faults: [{ kind: 'playlist_404', at: 10, seconds: 17 }, { kind: 'held_open', at: 40, seconds: holdEnds - 40 }] });
+    const seen = new Set<string>();
+    // One poll a second; a held poll waits for the hold's end, and the next poll follows its answer.
+    while (o.secondsSinceStart() < 70) {
+      clock.advance(1000);
+      const held = o.requests.held;
+      let answer: { status: number; body: Buffer } | undefined;
+      const poll = get(o.url).then((a) => (answer = a));
+      await waitFor(() => answer ?? o.requests.held > held, 'the poll to be answered or held', 5000, 5);
+      if (!answer) clock.advance((holdEnds - o.secondsSinceStart()) * 1000);
+      const { status, body } = await poll;
+      if (status === 200) for (const name of listedNames(body.toString())) seen.add(name);
+    }
+    const offered = o.truth().segments.filter((s) => s.offered).map((s) => `seg${s.sequence}.ts`);
+    expect([...seen].sort()).toEqual(offered.sort());
+    expect(o.truth().segments.length - offered.length).toBeGreaterThan(0);
   });
 
   it('held open: a request in the interval gets not a byte until the interval ends, then its answer', async () => {
