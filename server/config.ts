@@ -103,9 +103,9 @@ const envSchema = z.object({
   ),
   ALARM_EMAIL_FROM: optionalText.pipe(z.email('ALARM_EMAIL_FROM must be an e-mail address').default('alarms@capture.localhost')),
   // The notification policy (README "Alarms"): alarms raised within this many seconds go out as one message (0: each alone).
-  ALARM_GROUP_WINDOW_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('ALARM_GROUP_WINDOW_SECONDS must be a number').int().min(0).max(3600).default(30)),
+  ALARM_GROUP_WINDOW_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('ALARM_GROUP_WINDOW_SECONDS must be a number').int('ALARM_GROUP_WINDOW_SECONDS must be whole seconds').min(0, 'ALARM_GROUP_WINDOW_SECONDS must be 0 to 3600').max(3600, 'ALARM_GROUP_WINDOW_SECONDS must be 0 to 3600').default(30)),
   // An alarm still open this many hours after it was last announced is announced again.
-  ALARM_REPEAT_HOURS: optionalText.pipe(z.coerce.number<string | undefined>('ALARM_REPEAT_HOURS must be a number').min(0.25).max(168).default(4)),
+  ALARM_REPEAT_HOURS: optionalText.pipe(z.coerce.number<string | undefined>('ALARM_REPEAT_HOURS must be a number').min(0.25, 'ALARM_REPEAT_HOURS must be 0.25 to 168').max(168, 'ALARM_REPEAT_HOURS must be 0.25 to 168').default(4)),
 }).superRefine((env, ctx) => {
   // A half-configured channel would silently deliver nothing: say so at start instead.
   if (env.ALARM_WEBHOOK_SECRET && !env.ALARM_WEBHOOK_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_WEBHOOK_SECRET'], message: 'ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not' });

@@ -19,6 +19,14 @@ describe('alarm delivery settings', () => {
     expect(config).toMatchObject({ alarmWebhookUrl: 'https://hooks.slack.com/services/T0/B0/x', alarmEmailTo: ['duty@example.org', 'lead@example.org'], alarmEmailFrom: 'capture@example.org' });
   });
 
+  it('group alarms of 30 s and remind of open ones every 4 h unless told otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ alarmGroupWindowMs: 30_000, alarmRepeatIntervalMs: 4 * 3_600_000 });
+    expect(loadConfig({ ALARM_GROUP_WINDOW_SECONDS: '0', ALARM_REPEAT_HOURS: '0.5' })).toMatchObject({ alarmGroupWindowMs: 0, alarmRepeatIntervalMs: 1_800_000 });
+    expect(configProblems({ ALARM_GROUP_WINDOW_SECONDS: 'soon' })).toEqual(['ALARM_GROUP_WINDOW_SECONDS: ALARM_GROUP_WINDOW_SECONDS must be a number']);
+    expect(configProblems({ ALARM_GROUP_WINDOW_SECONDS: '-1' })).toEqual(['ALARM_GROUP_WINDOW_SECONDS: ALARM_GROUP_WINDOW_SECONDS must be 0 to 3600']);
+    expect(configProblems({ ALARM_REPEAT_HOURS: '0' })).toEqual(['ALARM_REPEAT_HOURS: ALARM_REPEAT_HOURS must be 0.25 to 168']);
+  });
+
   it('refuse to start with a wrong or half-configured channel, saying what is wrong', () => {
     expect(configProblems({ ALARM_WEBHOOK_URL: 'ftp://example.org/hook' })).toEqual(['ALARM_WEBHOOK_URL: ALARM_WEBHOOK_URL must be an http(s) URL']);
     expect(configProblems({ ALARM_WEBHOOK_URL: 'https://example.org/hook', ALARM_WEBHOOK_SECRET: 'short' })).toEqual([
