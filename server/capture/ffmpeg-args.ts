@@ -70,6 +70,8 @@ function encoderOptions(config: RecorderConfig): string[] {
   const keyFrameEvery = Math.max(1, Math.min(2, settings.segmentSeconds));
   return [
     '-vf', `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
+    // Every source frame once, at its own time: a constant-rate output would repeat or drop frames to fill jitter.
+    '-vsync', 'passthrough',
     '-c:v', 'libx264',
     '-preset', settings.preset,
     '-crf', String(settings.crf),
