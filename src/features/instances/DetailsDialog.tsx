@@ -20,6 +20,7 @@ import { apiErrorMessage } from '../../api/client';
 import { useInstanceDetails } from '../../api/instances';
 import { RECORDING_DOWNLOAD_FAILED, useDownloadRecording } from '../../api/recordings';
 import { StateChip } from '../../components/StateChip';
+import { StoppedChip } from '../../components/StoppedChip';
 import { formatDateTime } from '../../lib/dates';
 import { formatRuntime } from '../../lib/runtime';
 import { useNotify } from '../../notifications/context';
@@ -118,7 +119,13 @@ export function DetailsDialog({ instance, onClose, onLogs, onTerminate }: Detail
                 <Field label="Requested duration">{formatSeconds(data.duration)}</Field>
                 <Field label="Frame size">{`${data.width} x ${data.height}`}</Field>
                 <Field label="Recording status">
-                  {recording ? <Chip size="small" label={recording.status} sx={{ textTransform: 'capitalize' }} /> : 'No recording'}
+                  {recording?.stopped_by ? (
+                    <StoppedChip by={recording.stopped_by} />
+                  ) : recording ? (
+                    <Chip size="small" label={recording.status} sx={{ textTransform: 'capitalize' }} />
+                  ) : (
+                    'No recording'
+                  )}
                 </Field>
                 {recording && (
                   <>

@@ -146,6 +146,16 @@ describe('Details viewer', { timeout: 30_000 }, () => {
     expect(actions.getByRole('button', { name: 'Download Recording' })).toBeEnabled();
   });
 
+  it('says who stopped the recording instead of its partial status', async () => {
+    const [instance] = addMockInstances(mockInstance({ name: 'capture-m9-stop01', state: 'terminated', recording_status: 'partial' }));
+    store.recordings.push(mockRecording(instance, { status: 'partial', reason: 'Stopped by operator' }));
+    const { user } = await openInstances();
+    await user.click((await openRowMenu(user, instance)).getByRole('menuitem', { name: 'View Details' }));
+    const recording = within(await within(await screen.findByRole('dialog', { name: /Instance Details/ })).findByRole('region', { name: 'Recording Information' }));
+    expect(recording.getByText('Stopped by operator', { selector: '.MuiChip-label' })).toBeInTheDocument();
+    expect(recording.queryByText('partial')).not.toBeInTheDocument();
+  });
+
   it('downloads the recording with the session token and saves it under its file name', async () => {
     const [instance] = addMockInstances(mockInstance({ name: 'capture-adhoc-dl0001', state: 'terminated', recording_status: 'captured' }));
     store.recordings.push(mockRecording(instance, { id: 'rec-dl0001', file_name: 'adhoc-dl.mp4', download_url: '/api/recordings/rec-dl0001/file' }));
