@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alarmsResponseSchema, silenceResponseSchema, silencesResponseSchema, type Alarm } from '../../../contract/alarms';
 import type { RecordingGap } from '../../../contract/instances';
+import { buildApp } from '../../../server/app';
+import { ManualTimer } from '../../../testkit/scheduler-doubles';
 import { waitFor } from '../../../testkit/wait';
 import { addMosques } from '../helpers/mosques';
 import { recordingReading, seedRecording } from '../helpers/recordings';
@@ -199,6 +201,34 @@ describe('alarm notification policy', () => {
     await t.app.ctx.alarms.resolve('outcome:rec-repeat');
     await settle();
     expect(postsAbout('Repeat Mosque').map((post) => post.event)).toEqual(['raised', 'repeated', 'resolved']);
+  });
+});
+
+describe('alarm notifications across a restart', () => {
+  it('an alarm whose window a restart cut short is announced by the next server once it has settled', async () => {
+    const hook = webhookReceiver();
+    const t = await createTestApp({ env: { ALARM_WEBHOOK_URL: `${await hook.listen()}/hook` }, build: { healthCheckIntervalMs: 0 } });
+    try {
+      await t.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:restart-1', message: 'never launched', mosqueName: 'Restart Mosque' });
+      // The server stops 10 s into the group window: nothing was sent.
+      t.clock.advance(10_000);
+      await t.app.close();
+      expect(hook.requests).toHaveLength(0);
+
+      const app = await buildApp(t.config, { logger: false, clock: t.clock, healthCheckIntervalMs: 0, scheduler: { timer: new ManualTimer() } });
+      try {
+        await app.ready();
+        // The sweep (every minute) leaves an alarm to its wave's window and a minute more, then announces it.
+        t.clock.advance(120_000);
+        const [post] = await waitFor(() => (hook.requests.length > 0 ? hook.posts() : undefined), 'the alarm to be announced', 10_000, 20);
+        expect(post).toMatchObject({ event: 'raised', alarms: [expect.objectContaining({ mosque_name: 'Restart Mosque' })] });
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await t.close();
+      await hook.close();
+    }
   });
 });
 
