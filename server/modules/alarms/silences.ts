@@ -70,7 +70,7 @@ export class SilencesService {
       id: `sil-${crypto.randomBytes(8).toString('hex')}`,
       mosque_id: body.mosque_id ?? null,
       kind: body.kind ?? null,
-      comment: body.comment.trim(),
+      comment: body.comment,
       created_by: actor.username,
       starts_at: now.toISOString(),
       ends_at: new Date(now.getTime() + body.duration_minutes * 60_000).toISOString(),
