@@ -10,7 +10,7 @@ export const STALL_ALARM_SECONDS = 60;
 const OPEN_GAP_SLACK_MS = 90_000;
 
 /** What each gap cause means, in the words of an alarm. */
-export const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
+const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
   not_live_yet: 'the stream is not on the air yet',
   stream_dropped: 'the stream dropped',
   stream_stalled: 'the stream stalled',
