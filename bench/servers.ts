@@ -6,11 +6,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { freePort } from '../testkit/postgres';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUILT_SERVER = path.join(root, 'build/server/main.js');
+const SOURCE_SERVER = path.join(root, 'server/main.ts');
 const BASELINE_SERVER = path.join(root, 'bench/baseline-server.mjs');
 export const BENCH_ADMIN = { username: 'admin', password: 'Bench-pass-1' };
 
@@ -34,12 +36,12 @@ async function waitUntilOk(url: string, child: ChildProcess, output: () => strin
   throw new Error(`server did not answer 200 within 60 s:\n${output()}`);
 }
 
-async function start(script: string, env: Record<string, string>, probePath: string, dataDir: string): Promise<RunningServer> {
+async function start(script: string, env: Record<string, string>, probePath: string, dataDir: string, nodeArgs: string[] = []): Promise<RunningServer> {
   if (!fs.existsSync(script)) throw new Error(`${path.relative(root, script)} is missing: run npm run build`);
   const port = await freePort();
   let output = '';
   const started = performance.now();
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeArgs, script], {
     cwd: root,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,9 +67,20 @@ async function start(script: string, env: Record<string, string>, probePath: str
 /** A scratch data directory for the real server, removed by the caller. */
 export const scratchDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
 
+const realServerEnv = (dataDir: string, env: Record<string, string>) => ({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADMIN_PASSWORD: BENCH_ADMIN.password, DEMO_STREAM: '0', ...env });
+
 /** The real server (production mode, warn-level logs, local capture driver) on `dataDir`. */
 export function startRealServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  return start(BUILT_SERVER, { NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADMIN_PASSWORD: BENCH_ADMIN.password, DEMO_STREAM: '0', ...env }, '/api/auth/first-run', dataDir);
+  return start(BUILT_SERVER, realServerEnv(dataDir, env), '/api/auth/first-run', dataDir);
+}
+
+/**
+ * The same server run from its TypeScript sources through tsx (its recorders too), for a benchmark of
+ * behaviour rather than speed: it needs no build, and never measures one older than the sources.
+ */
+export function startSourceServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return start(SOURCE_SERVER, realServerEnv(dataDir, env), '/api/auth/first-run', dataDir, ['--import', tsx]);
 }
 
 /** Where the baseline keeps its compiled code between starts, as the built server does (build/.compile-cache). */

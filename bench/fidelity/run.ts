@@ -1,9 +1,9 @@
 /**
  * `npm run fidelity -- --recordings 12 --minutes 3 --seed 1`: a season of real recordings against the
- * fidelity lab (testkit/fidelity-origin.ts). The real server (buildApp from the current sources,
- * listening on loopback, on the system clock) records N numbered live streams at once with its local
- * recorders (detached processes, as in production), each stream with a fault drawn from a seeded mix,
- * launched over HTTP through POST /api/instances/launch as the console does. Each recording
+ * fidelity lab (testkit/fidelity-origin.ts). The real server (a process of its own, run from the
+ * current sources) records N numbered live streams at once with its local recorders, each stream with
+ * a fault drawn from a seeded mix, launched over HTTP through POST /api/instances/launch as the
+ * console does. Each recording
  * is then downloaded, read back into frame indices and compared with what its origin offered, and its
  * reported gaps with the true holes. Alarm notifications are counted at a webhook receiver here.
  * Progress and one line per recording on stderr; the last line on stdout is the season's figures.
@@ -16,14 +16,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { launchResponseSchema } from '../../contract/instances';
-import { buildApp, type App } from '../../server/app';
-import { loadConfig } from '../../server/config';
 import { killRecorders } from '../../testkit/capture';
 import { startFidelityOrigin, type FidelityOrigin } from '../../testkit/fidelity-origin';
 import { compareWithTruth, readFrameIndices, type FidelityReport } from '../../testkit/frame-decoder';
 import { FRAME_CODE } from '../../testkit/numbered-stream';
 import { waitFor } from '../../testkit/wait';
-import { BENCH_ADMIN, call, signIn } from '../servers';
+import { call, signIn, startSourceServer, type RunningServer } from '../servers';
 import { Random } from '../simulate/random';
 import { planStreams, type PlannedStream } from './faults';
 import { scoreGaps, type GapScore, type ReportedGap } from './score';
@@ -99,14 +97,10 @@ interface Api {
   token: string;
 }
 
-/** The real server on a scratch data folder, listening on loopback, its alarms posted to `webhookUrl`. */
-async function startServer(dataDir: string, webhookUrl: string): Promise<{ app: App; api: Api }> {
-  const env = { NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ALLOW_PRIVATE_STREAM_HOSTS: '1', ALARM_WEBHOOK_URL: webhookUrl } as const;
-  const app = await buildApp({ ...loadConfig(env), consoleDir: undefined }, { logger: false });
-  await app.ctx.users.bootstrapSuperuser({ ...BENCH_ADMIN, dataDir });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  return { app, api: { baseUrl, token: await signIn(baseUrl) } };
+/** The real server in a process of its own (the origins here must not wait on its work), its alarms posted to `webhookUrl`. */
+async function startServer(dataDir: string, webhookUrl: string): Promise<{ server: RunningServer; api: Api }> {
+  const server = await startSourceServer(dataDir, { ALLOW_PRIVATE_STREAM_HOSTS: '1', ALARM_WEBHOOK_URL: webhookUrl });
+  return { server, api: { baseUrl: server.baseUrl, token: await signIn(server.baseUrl) } };
 }
 
 async function launch(api: Api, origin: FidelityOrigin, mosqueId: string, seconds: number): Promise<string> {
@@ -179,7 +173,7 @@ async function main(): Promise<void> {
   const dataDir = path.join(workDir, 'data');
   const webhook = await startWebhookReceiver();
   const origins: FidelityOrigin[] = [];
-  let server: { app: App; api: Api } | undefined;
+  let server: { server: RunningServer; api: Api } | undefined;
   const started = Date.now();
   try {
     console.error(`fidelity season: ${count} recordings of ${minutes} min, seed ${seed}`);
@@ -233,7 +227,7 @@ async function main(): Promise<void> {
     );
   } finally {
     killRecorders(dataDir);
-    await server?.app.close();
+    await server?.server.stop();
     await Promise.all(origins.map((origin) => origin.close()));
     await webhook.close();
     fs.rmSync(workDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
