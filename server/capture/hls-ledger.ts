@@ -20,6 +20,11 @@ export interface KeptSegment {
   start: number;
   /** The ffmpeg run that holds it. */
   run: number;
+  /**
+   * It follows the segment before without a hole: the next number of the same numbering, published
+   * less than a stall after it (a stream slower than real time stretches, it does not break).
+   */
+  joined?: boolean;
 }
 
 /** Content the stream offered that the recording does not hold. */
@@ -171,28 +176,32 @@ export function ledgerCoverage(
   toIso: (ms: number) => string,
   heldSeconds: (run: number) => number | null = () => null,
 ): Coverage {
-  const spans = keptSpans(ledger.kept, heldSeconds)
-    .map((s) => ({ start: Math.max(window.start, s.start), end: Math.min(window.end, until, s.end) }))
-    .filter((s) => s.end > s.start)
-    .sort((a, b) => a.start - b.start);
-  const firstMedia = ledger.kept.length ? Math.min(...ledger.kept.map((k) => k.start)) : Infinity;
+  const clipped = (s: { start: number; end: number }) => ({ start: Math.max(window.start, s.start), end: Math.min(window.end, until, s.end) });
+  const spans = keptSpans(ledger.kept, heldSeconds);
+  const media = spans.map(clipped).filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
+  const firstMedia = media.length ? media[0].start : Infinity;
   let coveredMs = 0;
-  let cursor = window.start;
+  let mediaCursor = window.start;
+  for (const span of media) {
+    if (span.end <= mediaCursor) continue;
+    coveredMs += span.end - Math.max(mediaCursor, span.start);
+    mediaCursor = span.end;
+  }
+
+  // Holes are where nothing was on the air for us: between spans that do not join.
   let reconnects = 0;
+  let cursor = window.start;
   const gaps: Gap[] = [];
   const hole = (end: number) => {
     if (end - cursor >= MIN_LISTED_GAP_MS) gaps.push(gapOf(cursor, end, ledger, firstMedia, toIso));
   };
-  for (const span of spans) {
+  for (const span of joinedSpans(spans).map(clipped).filter((s) => s.end > s.start)) {
     if (span.start > cursor) {
-      // Media came back after a hole (one shorter than a segment is a join, not an interruption).
+      // Media came back after a hole (one shorter than a second is a join, not an interruption).
       if (cursor > firstMedia && span.start - cursor >= 1000) reconnects++;
       hole(span.start);
     }
-    if (span.end > cursor) {
-      coveredMs += span.end - Math.max(cursor, span.start);
-      cursor = span.end;
-    }
+    cursor = Math.max(cursor, span.end);
   }
   hole(Math.min(until, window.end));
   return {
@@ -203,16 +212,33 @@ export function ledgerCoverage(
   };
 }
 
-function keptSpans(kept: readonly KeptSegment[], heldSeconds: (run: number) => number | null): { start: number; end: number }[] {
+interface Span {
+  start: number;
+  end: number;
+  joined: boolean;
+}
+
+/** The spans that joined segments make together, in time order. */
+function joinedSpans(spans: Span[]): Span[] {
+  const merged: Span[] = [];
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    const last = merged.at(-1);
+    if (last && (span.joined || span.start <= last.end)) last.end = Math.max(last.end, span.end);
+    else merged.push({ ...span });
+  }
+  return merged;
+}
+
+function keptSpans(kept: readonly KeptSegment[], heldSeconds: (run: number) => number | null): Span[] {
   const fed = new Map<number, number>();
-  const spans: { start: number; end: number }[] = [];
+  const spans: Span[] = [];
   for (const segment of kept) {
     const before = fed.get(segment.run) ?? 0;
     fed.set(segment.run, before + segment.seconds);
     const held = heldSeconds(segment.run);
     // Probed pieces are a few frames off the playlist's durations: a segment within half a second counts whole.
     const seconds = held === null || before + segment.seconds <= held + 0.5 ? segment.seconds : Math.max(0, held - before);
-    if (seconds > 0) spans.push({ start: segment.start, end: segment.start + seconds * 1000 });
+    if (seconds > 0) spans.push({ start: segment.start, end: segment.start + seconds * 1000, joined: segment.joined ?? false });
   }
   return spans;
 }

@@ -90,7 +90,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     const fresh = await takeNew(playlist, fetchedAt);
     if (fresh > 0) lastNewSegmentAt = now();
     else if (ledger.kept.length && ledger.openCondition()?.cause !== 'stream_stalled') {
-      const stallMs = Math.min(options.stallMs ?? Infinity, Math.max(3 * playlist.targetDuration * 1000, 6000));
+      const stallMs = stallMsFor(playlist);
       if (now() - lastNewSegmentAt > stallMs) {
         const reason = `Stream stalled (no new segment for ${Math.round(stallMs / 1000)} s)`;
         options.log(`${reason}; still reading its playlist`);
@@ -156,17 +156,23 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       const previousKept = ledger.last();
       const estimated = (endOf.get(segment.sequence) as number) - segment.duration * 1000;
       const chained = previousKept && previousKept.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1 ? previousKept.start + previousKept.seconds * 1000 : null;
-      // Contiguous content stays contiguous; content the stream published later than its predecessor's end
-      // (it paused, or runs slower than real time) is placed where it really came.
-      const start = chained !== null && estimated - chained < 2000 ? chained : estimated;
+      // Content is placed where it was on the air: after its predecessor, or later when the stream published it
+      // later (it runs slow, or paused). A lateness shorter than a stall is the stream's pace, not a hole.
+      const start = chained === null ? estimated : Math.max(chained, estimated);
+      const joined = chained !== null && estimated - chained < stallMsFor(playlist);
       const continuous = !breakNext && chained !== null && !segment.discontinuity;
       const run = await options.sink.write(segment, answer.bytes, continuous);
       breakNext = false;
-      ledger.keep({ sequence: segment.sequence, seconds: segment.duration, start, run });
+      ledger.keep({ sequence: segment.sequence, seconds: segment.duration, start, run, joined });
       ledger.clear(start);
       taken++;
     }
     return taken;
+  }
+
+  /** No new segment for this long is a stall: three target durations (at least 6 s), or the recorder's stall timeout if shorter. */
+  function stallMsFor(playlist: MediaPlaylist): number {
+    return Math.min(options.stallMs ?? Infinity, Math.max(3 * playlist.targetDuration * 1000, 6000));
   }
 
   /**

@@ -91,8 +91,9 @@ describe('the HLS recorder keeps what the stream offered', () => {
   });
 
   it.concurrent('a recorder killed for 40 s and started again on its folder loses nothing the DVR window still lists', { timeout: 300_000 }, async () => {
+    // A long window: a recorder started under load may take many seconds to compile its sources.
     const c = await record(
-      100,
+      130,
       { dvrSegments: 60, faults: [] },
       {
         during: async (recorder) => {
