@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type Config } from '../../server/config';
 import { ManualClock } from '../../testkit/manual-clock';
+import { startWebhookReceiver } from '../../testkit/webhook-receiver';
 import { drawFaults, FAULT_MIXES, type FaultMixName } from './faults';
 import { pickPlace } from './places';
 import { SimulatedCaptureProvider } from './provider';
@@ -22,6 +23,8 @@ export interface SeasonOptions {
 export interface SeasonReport extends SeasonTally {
   wallSeconds: number;
   restarts: number;
+  /** Alarm notifications the webhook received (each grouped message once). */
+  notifications: number;
 }
 
 /** Monday 5 January 2026, 00:00 UTC: 52 Fridays from here cross both hemispheres' DST changes twice. */
@@ -46,9 +49,11 @@ const onGrid = (at: number) => Math.ceil(at / CLOSED_GRID_MS) * CLOSED_GRID_MS;
 export async function simulateSeason(options: SeasonOptions): Promise<SeasonReport> {
   const began = performance.now();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-season-'));
+  // Every notification an operator would get goes to this webhook and is counted.
+  const webhook = await startWebhookReceiver();
   const config: Config = {
     // The simulated fleet is given to the app as its driver: CAPTURE_PROVIDER (whose aws needs a bucket) is not read.
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }),
+    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ALARM_WEBHOOK_URL: webhook.url }),
     consoleDir: undefined,
   };
   const clock = new ManualClock(new Date(SEASON_START));
@@ -105,10 +110,23 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
     }
     clock.set(new Date(end));
     await server.step(true);
+    // The last group window closes on the season's clock; its message then goes out in real time.
+    clock.advance(3600_000);
+    await server.step(true);
+    await webhook.quiet(3000, 60_000);
     const tally = await tallySeason(server.app, fleet, options, SEASON_START);
-    return { ...tally, wallSeconds: Math.round((performance.now() - began) / 100) / 10, restarts: mix.restarts.perFriday * options.fridays };
+    const failing = tally.summary.sermons - tally.summary.captured;
+    const notifications = webhook.posts.length;
+    return {
+      ...tally,
+      summary: { ...tally.summary, notifications, notifications_per_failing_friday: failing ? Math.round((notifications / failing) * 1000) / 1000 : 0 },
+      notifications,
+      wallSeconds: Math.round((performance.now() - began) / 100) / 10,
+      restarts: mix.restarts.perFriday * options.fridays,
+    };
   } finally {
     await server.close();
+    await webhook.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

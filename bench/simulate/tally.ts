@@ -21,6 +21,9 @@ export interface SeasonSummary {
   alarmed: number;
   silent: number;
   captured_pct: number;
+  /** Alarm notifications sent (a grouped message once), and per sermon not captured in full. */
+  notifications?: number;
+  notifications_per_failing_friday?: number;
 }
 
 export interface SeasonTally {
