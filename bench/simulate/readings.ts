@@ -2,7 +2,7 @@ import type { ProviderRecording } from '../../server/capture/provider';
 import { contentLostSeconds, outcomeFromCoverage } from '../../server/capture/recorder-coverage';
 import type { Gap } from '../../server/capture/recorder-state';
 import type { SimInstance } from './provider';
-import { coveredMs, holes, RECORDER, type MediaSpan } from './recorder-model';
+import { coveredMs, holes, type MediaSpan } from './recorder-model';
 
 /*
  * What a simulated recorder reports of its recording: the same fields the real recorders report,
@@ -18,7 +18,7 @@ const seconds = (ms: number) => Math.round(ms / 100) / 10;
 function gapCause(instance: SimInstance, hole: MediaSpan): Pick<Gap, 'cause' | 'reason'> {
   const { stream } = instance.sermon;
   if (hole.start < stream.liveFrom) return { cause: 'not_live_yet', reason: stream.liveFrom === Infinity ? 'Stream never came' : 'Stream not live yet' };
-  const outage = stream.outages.find((o) => o.start <= hole.start + 1000 && hole.start < o.end + RECORDER.watchdogMs);
+  const outage = stream.outages.find((o) => o.start <= hole.start + 1000 && hole.start < o.end);
   if (outage) return outage.kind === 'blip' ? { cause: 'stream_dropped', reason: 'Stream dropped' } : { cause: 'stream_stalled', reason: 'Stream stalled' };
   return hole.start <= instance.window.start ? { cause: 'recorder_down', reason: 'Recorder not started yet' } : { cause: 'stream_dropped', reason: 'Reconnecting' };
 }

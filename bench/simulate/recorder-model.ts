@@ -1,22 +1,22 @@
 import type { Outage, SermonFaults } from './faults';
 
 /*
- * What one recorder gets from its stream, mirroring the recorder's own rules (RetryPlan): it tries
- * the stream, waits 5 s doubling to 30 s while the stream gives nothing, reconnects 1 s after a
- * connection that gave media ends and then every 2 s for a minute after that drop, and its watchdog
- * ends a connection that gives no media for 60 s. A stall shorter than that resumes on the same
- * connection. All times are absolute milliseconds.
+ * What one recorder gets from its stream, mirroring the segment-level HLS recorder as the fidelity
+ * lab measured it (npm run fidelity, tests/server/capture/fidelity-faults.test.ts): it reads the
+ * playlist 1.5 s after launch, polls a stream that is not on the air every 2 s and then takes every
+ * segment the playlist lists, so it loses nothing of a late start; a drop or a stall costs only what
+ * the stream did not offer (media resumes with the stream, no watchdog or back-off); a recorder
+ * started again after a crash first takes what the playlist still lists (12 s: a short sliding
+ * playlist of 6 segments of 2 s; many streams list far more). All times are absolute milliseconds.
  */
 
 export const RECORDER = {
-  /** From launch to the first connection attempt (process start, stream resolution). */
+  /** From launch to the first playlist read (process start, stream resolution). */
   startupMs: 1500,
-  retryInitialMs: 5000,
-  retryMaxMs: 30_000,
-  reconnectMs: 1000,
-  dropRetryMs: 2000,
-  dropRetryForMs: 60_000,
-  watchdogMs: 60_000,
+  /** A stream not on the air is read again this often. */
+  offAirPollMs: 2000,
+  /** What a playlist still lists of the past when a recorder starts. */
+  listedMs: 12_000,
 } as const;
 
 export interface MediaSpan {
@@ -37,50 +37,24 @@ export function streamTimeline(faults: SermonFaults, windowStart: number): Strea
   };
 }
 
-function outageAt(stream: StreamTimeline, at: number): Outage | undefined {
-  return stream.outages.find((o) => o.start <= at && at < o.end);
-}
-
-function nextOutage(stream: StreamTimeline, after: number): Outage | undefined {
-  return stream.outages.find((o) => o.start > after);
-}
-
 /** The media one recorder, started at `launchedAt` and gone at `stopAt`, writes. */
 export function recordRun(stream: StreamTimeline, launchedAt: number, stopAt: number): { spans: MediaSpan[]; connections: number } {
+  const firstRead = launchedAt + RECORDER.startupMs;
+  if (stream.liveFrom === Infinity || firstRead >= stopAt) return { spans: [], connections: 0 };
+  // The read that first finds the stream on the air, and what its playlist still lists from before it.
+  const onAirRead = firstRead >= stream.liveFrom ? firstRead : firstRead + Math.ceil((stream.liveFrom - firstRead) / RECORDER.offAirPollMs) * RECORDER.offAirPollMs;
+  if (onAirRead >= stopAt) return { spans: [], connections: 0 };
+  let cursor = Math.max(stream.liveFrom, onAirRead - RECORDER.listedMs);
   const spans: MediaSpan[] = [];
-  let connections = 0;
-  let at = launchedAt + RECORDER.startupMs;
-  let failures = 0;
-  let droppedAt = -Infinity;
-  while (at < stopAt) {
-    if (at < stream.liveFrom || outageAt(stream, at)) {
-      if (at - droppedAt < RECORDER.dropRetryForMs) {
-        at += RECORDER.dropRetryMs;
-        continue;
-      }
-      failures++;
-      at += Math.min(RECORDER.retryMaxMs, RECORDER.retryInitialMs * 2 ** (failures - 1));
-      continue;
-    }
-    failures = 0;
+  let connections = 1;
+  for (const outage of stream.outages) {
+    if (outage.end <= cursor) continue;
+    if (outage.start >= stopAt) break;
+    if (outage.start > cursor) spans.push({ start: cursor, end: outage.start });
+    cursor = outage.end;
     connections++;
-    let cursor = at;
-    // One connection: media until a blip, or a stall the watchdog gives up on.
-    for (;;) {
-      const outage = nextOutage(stream, cursor);
-      const end = Math.min(outage?.start ?? Infinity, stopAt);
-      spans.push({ start: cursor, end });
-      if (!outage || end >= stopAt) return { spans, connections };
-      const stallSurvived = outage.kind === 'stall' && outage.end - outage.start < RECORDER.watchdogMs;
-      if (stallSurvived) {
-        cursor = outage.end;
-        continue;
-      }
-      droppedAt = outage.kind === 'stall' ? outage.start + RECORDER.watchdogMs : outage.start;
-      at = droppedAt + RECORDER.reconnectMs;
-      break;
-    }
   }
+  if (cursor < stopAt) spans.push({ start: cursor, end: stopAt });
   return { spans, connections };
 }
 

@@ -34,6 +34,7 @@ async function season(options: Omit<SeasonOptions, 'faults'>, faults: FaultMixNa
   console.log(`wall time: ${report.wallSeconds} s`);
   console.log(`ledger statuses: ${JSON.stringify(report.statuses)}`);
   console.log(`alarms by kind: ${JSON.stringify(report.alarmKinds)}`);
+  console.log(`notifications by event and kinds: ${JSON.stringify(report.notificationsBy)}`);
   console.log(`media cover 99% of the window: ${report.mediaCaptured} sermons; called captured without that media: ${report.overstated}`);
   console.log(`not captured, by injected fault: ${JSON.stringify(report.notCapturedBy)}`);
   for (const example of report.silentExamples) console.log(`silent: ${example}`);

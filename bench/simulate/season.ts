@@ -25,6 +25,8 @@ export interface SeasonReport extends SeasonTally {
   restarts: number;
   /** Alarm notifications the webhook received (each grouped message once). */
   notifications: number;
+  /** The same, by event and by the kinds of alarm each message names. */
+  notificationsBy: Record<string, number>;
 }
 
 /** Monday 5 January 2026, 00:00 UTC: 52 Fridays from here cross both hemispheres' DST changes twice. */
@@ -119,6 +121,7 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
     const notifications = webhook.posts.length;
     return {
       ...tally,
+      notificationsBy: countNotifications(webhook.posts.map((post) => post.body)),
       summary: { ...tally.summary, notifications, notifications_per_failing_friday: failing ? Math.round((notifications / failing) * 1000) / 1000 : 0 },
       notifications,
       wallSeconds: Math.round((performance.now() - began) / 100) / 10,
@@ -129,6 +132,18 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
     await webhook.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Notifications by `<event> <kinds>` (a grouped message names several). */
+function countNotifications(bodies: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const body of bodies) {
+    const message = JSON.parse(body) as { event?: string; alarms?: { kind?: string }[] };
+    const kinds = [...new Set((message.alarms ?? []).map((alarm) => alarm.kind))].sort().join('+');
+    const key = `${message.event ?? '?'} ${kinds}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
 }
 
 /** Active mosques at seeded places, created through the mosques service (zone and country from the coordinates). */

@@ -12,6 +12,14 @@ import { silences, type SilencesService } from './silences';
 export const DEFAULT_GROUP_WINDOW_MS = 30_000;
 /** An alarm still open this long after it was last announced is announced again. */
 export const DEFAULT_REPEAT_INTERVAL_MS = 4 * 3_600_000;
+/**
+ * Kinds whose alarm tells of something still going on that a person can act on; they are reminded of
+ * while open and not acknowledged. The others tell how a Friday ended (partial, failed, missed, a
+ * launch that failed, a recorder that died): told once, their story stays on the ledger, and a
+ * reminder every few hours for weeks would only teach people to ignore the channel.
+ */
+const REMINDED_KINDS: ReadonlySet<string> = new Set(['stall', 'unschedulable', 'preflight']);
+
 /** How often open alarms are looked over for a reminder, or for an announcement a silence or inhibition held. */
 const SWEEP_EVERY_MS = 60_000;
 
@@ -129,7 +137,7 @@ export class NotificationPolicy {
     const announced = await this.deps.deliveryRows.lastAnnounced(candidates.map((row) => row.id));
     const cutoff = new Date(now - this.deps.repeatIntervalMs).toISOString();
     const never = candidates.filter((row) => !announced.has(row.id));
-    const due = candidates.filter((row) => (announced.get(row.id) ?? cutoff) < cutoff);
+    const due = candidates.filter((row) => REMINDED_KINDS.has(row.kind) && !row.acknowledged_at && (announced.get(row.id) ?? cutoff) < cutoff);
     await this.send(never.map(this.deps.toAlarm), 'raised');
     await this.send(due.map(this.deps.toAlarm), 'repeated', cutoff);
   }

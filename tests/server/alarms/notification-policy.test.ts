@@ -183,7 +183,11 @@ describe('alarm notification policy', () => {
   });
 
   it('an alarm still open is announced again after the repeat interval, and its resolution once', async () => {
-    await t.app.ctx.alarms.raise({ kind: 'capture_partial', key: 'outcome:rec-repeat', message: 'only 300 s of 600 s recorded', mosqueName: 'Repeat Mosque' });
+    await t.app.ctx.alarms.raise({ kind: 'stall', key: 'stall:rec-repeat', message: 'no media since 09:00:30 UTC', mosqueName: 'Repeat Mosque' });
+    // A Friday's verdict is told once, and an acknowledged alarm is not reminded of.
+    await t.app.ctx.alarms.raise({ kind: 'capture_partial', key: 'outcome:rec-told-once', message: 'only 300 s of 600 s recorded', mosqueName: 'Verdict Mosque' });
+    const seen = await t.app.ctx.alarms.raise({ kind: 'stall', key: 'stall:rec-seen', message: 'no media since 09:01:00 UTC', mosqueName: 'Seen Mosque' });
+    await t.app.ctx.alarms.acknowledge(seen.id, { id: 1, username: 'admin' });
     await settle();
     expect(postsAbout('Repeat Mosque').map((post) => post.event)).toEqual(['raised']);
     t.clock.advance(3 * 3_600_000);
@@ -195,10 +199,12 @@ describe('alarm notification policy', () => {
     expect(posts.map((post) => post.event)).toEqual(['raised', 'repeated']);
     // Every alarm still open is reminded of in one message.
     expect(posts[1].text).toMatch(/^🔁 STILL OPEN /);
-    expect(posts[1].text).toContain('\n• Repeat Mosque: only 300 s of 600 s recorded');
+    expect(posts[1].text).toContain('\n• Repeat Mosque: no media since 09:00:30 UTC');
+    expect(postsAbout('Verdict Mosque').map((post) => post.event)).toEqual(['raised']);
+    expect(postsAbout('Seen Mosque').map((post) => post.event)).toEqual(['raised']);
 
-    await t.app.ctx.alarms.resolve('outcome:rec-repeat');
-    await t.app.ctx.alarms.resolve('outcome:rec-repeat');
+    await t.app.ctx.alarms.resolve('stall:rec-repeat');
+    await t.app.ctx.alarms.resolve('stall:rec-repeat');
     await settle();
     expect(postsAbout('Repeat Mosque').map((post) => post.event)).toEqual(['raised', 'repeated', 'resolved']);
   });

@@ -36,5 +36,8 @@ describe('a simulated season with the harsh faults', () => {
     expect(report.summary.alarmed).toBe(report.summary.sermons - report.summary.captured);
     expect(report.summary.silent).toBe(0);
     expect(report.overstated).toBe(0);
+    // Operators are told (notifications reach the webhook), and not flooded: at most two per failing Friday.
+    expect(report.notifications).toBeGreaterThan(0);
+    expect(report.summary.notifications_per_failing_friday).toBeLessThanOrEqual(2);
   }, 120_000);
 });
