@@ -9,7 +9,7 @@ export interface WebhookPost {
 export interface WebhookReceiver {
   url: string;
   posts: WebhookPost[];
-  /** Resolves once no post has arrived for `quietMs` (or `timeoutMs` passed). */
+  /** Resolves once no post has arrived for `quietMs`, counted from this call at the earliest (or `timeoutMs` passed). */
   quiet(quietMs: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
@@ -32,8 +32,9 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     posts,
     quiet: async (quietMs, timeoutMs) => {
-      const deadline = Date.now() + timeoutMs;
-      while (Date.now() - lastAt < quietMs && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      const since = Date.now();
+      const deadline = since + timeoutMs;
+      while (Date.now() - Math.max(lastAt, since) < quietMs && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
     },
     close: () =>
       new Promise((resolve) => {

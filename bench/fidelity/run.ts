@@ -9,8 +9,6 @@
  * Progress and one line per recording on stderr; the last line on stdout is the season's figures.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,7 +19,9 @@ import { startFidelityOrigin, type FidelityOrigin } from '../../testkit/fidelity
 import { compareWithTruth, readFrameIndices, type FidelityReport } from '../../testkit/frame-decoder';
 import { FRAME_CODE } from '../../testkit/numbered-stream';
 import { waitFor } from '../../testkit/wait';
-import { call, signIn, startSourceServer, type RunningServer } from '../servers';
+import { startWebhookReceiver } from '../../testkit/webhook-receiver';
+import { builtServerIsCurrent } from '../../tests/support/server-process';
+import { call, signIn, startRealServer, startSourceServer, type RunningServer } from '../servers';
 import { Random } from '../simulate/random';
 import { planStreams, type PlannedStream } from './faults';
 import { scoreGaps, type GapScore, type ReportedGap } from './score';
@@ -44,8 +44,11 @@ const positive = (name: string, value: string) => {
 const FRAME_SIZE = { width: FRAME_CODE.width, height: FRAME_CODE.height };
 /** After its window, a recording is given this long to join its pieces and report. */
 const SETTLE_AFTER_WINDOW_MS = 120_000;
-/** Notifications have stopped when none arrived for this long after the last recording ended. */
-const QUIET_MS = 5000;
+/**
+ * Notifications have stopped when none arrived for this long after the last recording ended: longer
+ * than the server's group window (ALARM_GROUP_WINDOW_SECONDS, 30 s by default), whose message comes at its end.
+ */
+const QUIET_MS = 35_000;
 
 /** What the bench reads of GET /api/recordings (a server before the cause vocabulary sends gaps without `cause`). */
 const recordingsSchema = z.object({
@@ -72,34 +75,20 @@ interface Recording {
   instanceId: string;
 }
 
-/** A receiver for the alarm webhook that counts what it is sent. */
-async function startWebhookReceiver(): Promise<{ url: string; posts: { at: number; body: string }[]; close(): Promise<void> }> {
-  const posts: { at: number; body: string }[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      posts.push({ at: Date.now(), body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    posts,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
-
 /** The server under test as the console reaches it: its address and a signed-in admin's token. */
 interface Api {
   baseUrl: string;
   token: string;
 }
 
-/** The real server in a process of its own (the origins here must not wait on its work), its alarms posted to `webhookUrl`. */
+/**
+ * The real server in a process of its own (the origins here must not wait on its work), its alarms
+ * posted to `webhookUrl`: what ships (`npm run build`'s server and recorder) when it was built from the
+ * current sources, as in CI; else the sources, so a change is never measured on an older build.
+ */
 async function startServer(dataDir: string, webhookUrl: string): Promise<{ server: RunningServer; api: Api }> {
-  const server = await startSourceServer(dataDir, { ALLOW_PRIVATE_STREAM_HOSTS: '1', ALARM_WEBHOOK_URL: webhookUrl });
+  const env = { ALLOW_PRIVATE_STREAM_HOSTS: '1', ALARM_WEBHOOK_URL: webhookUrl };
+  const server = await (builtServerIsCurrent() ? startRealServer(dataDir, env) : startSourceServer(dataDir, env));
   return { server, api: { baseUrl: server.baseUrl, token: await signIn(server.baseUrl) } };
 }
 
@@ -202,7 +191,7 @@ async function main(): Promise<void> {
       2000,
     );
     // Notifications of the ends arrive a moment later: wait until the webhook has been quiet a while.
-    await waitFor(() => Date.now() - Math.max(0, ...webhook.posts.map((p) => p.at)) > QUIET_MS, 'notifications to stop', 60_000, 500);
+    await webhook.quiet(QUIET_MS, 120_000);
     console.error(`recordings ended after ${round((Date.now() - started) / 1000)} s; reading them back`);
 
     const scored: Scored[] = [];

@@ -22,6 +22,11 @@ function newestSourceMs(): number {
   return newest;
 }
 
+/** Whether `npm run build` built the server from the current sources. */
+export function builtServerIsCurrent(): boolean {
+  return fs.existsSync(BUILT_SERVER) && fs.statSync(BUILT_SERVER).mtimeMs >= newestSourceMs();
+}
+
 /**
  * How the suites start the server: as production does (`node build/server/main.js`, with the built
  * recorder) when `npm run build` has built it from the current sources (CI builds once, before the
@@ -29,8 +34,7 @@ function newestSourceMs(): number {
  * a change is never tested against an older build.
  */
 export function serverCommand(): { command: string; args: string[]; label: string } {
-  const built = fs.existsSync(BUILT_SERVER) && fs.statSync(BUILT_SERVER).mtimeMs >= newestSourceMs();
-  return built
+  return builtServerIsCurrent()
     ? { command: process.execPath, args: [BUILT_SERVER], label: 'built server (build/server/main.js)' }
     : { command: path.join(ROOT, 'node_modules/.bin/tsx'), args: ['server/main.ts'], label: 'server sources (tsx server/main.ts)' };
 }
