@@ -62,11 +62,13 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   /** A wait that ends with the window (and its tail) or a stop. */
   const nap = (ms: number) => options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
   while (!options.stopped() && windowOpen()) {
-    const fetchedAt = now();
+    const askedAt = now();
     const answer = await fetchBytes(mediaUrl, PLAYLIST_TIMEOUT_MS);
+    // The playlist is the live edge as of its answer: a server that held the request answers late with a newer one.
+    const fetchedAt = now();
     if (options.stopped()) break;
     if ('error' in answer) {
-      trouble(answer, fetchedAt);
+      trouble(answer, askedAt);
       options.progressed();
       await nap(ledger.kept.length ? 1000 : offAirPollMs);
       continue;

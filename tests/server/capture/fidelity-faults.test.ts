@@ -127,6 +127,14 @@ describe('the HLS recorder keeps what the stream offered', () => {
     expect(c.gaps[0].content_lost_seconds).toBe(0);
   });
 
+  it.concurrent('a 60 s stall on a short sliding list loses what left the list, and says so where it was', { timeout: 300_000 }, async () => {
+    const c = await record(100, { dvrSegments: 6, faults: [{ kind: 'held_open', at: ON_AIR_SECONDS + 15, seconds: 60 }] });
+    expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
+    expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+    expectGapsWhereHolesAre(c, 'stream_stalled');
+    expect(Math.abs(c.gaps[0].content_lost_seconds - c.report.lostSeconds), describeCase(c)).toBeLessThanOrEqual(SEGMENT_SECONDS);
+  });
+
   it.concurrent('a playlist answering 404 for 30 s on a short sliding list loses only what left the list meanwhile', { timeout: 300_000 }, async () => {
     const c = await record(80, { dvrSegments: 6, faults: [{ kind: 'playlist_404', at: ON_AIR_SECONDS + 20, seconds: 30 }] });
     expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
