@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchResult } from './lib';
-import { existingSection } from './simulate/publish';
+import { existingSections } from './published-sections';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -127,9 +127,9 @@ for (const name of BENCHMARKS.filter((b) => only.length === 0 || only.includes(b
 const endLoad = loadAverage();
 const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
 const resultsFile = path.join(here, 'RESULTS.md');
-// The simulated season publishes its own section (npm run simulate -- --publish): it is kept.
-const season = fs.existsSync(resultsFile) ? existingSection(fs.readFileSync(resultsFile, 'utf8')) : '';
-fs.writeFileSync(resultsFile, `${markdown(sections, startedAt, endLoad, totalSeconds)}${season ? `\n${season}` : ''}`);
+// The simulated and fidelity seasons publish their own sections (--publish): they are kept.
+const published = fs.existsSync(resultsFile) ? existingSections(fs.readFileSync(resultsFile, 'utf8')) : [];
+fs.writeFileSync(resultsFile, `${markdown(sections, startedAt, endLoad, totalSeconds)}${published.map((section) => `\n${section}`).join('')}`);
 const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? null, node: process.version, load_average_start: startLoad, load_average_end: endLoad };
 fs.writeFileSync(
   path.join(here, 'results.json'),

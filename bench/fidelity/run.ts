@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { launchResponseSchema } from '../../contract/instances';
@@ -20,10 +21,12 @@ import { compareWithTruth, readFrameIndices, type FidelityReport } from '../../t
 import { FRAME_CODE } from '../../testkit/numbered-stream';
 import { waitFor } from '../../testkit/wait';
 import { startWebhookReceiver } from '../../testkit/webhook-receiver';
+import { publishSection } from '../published-sections';
 import { builtServerIsCurrent } from '../../tests/support/server-process';
 import { call, signIn, startRealServer, startSourceServer, type RunningServer } from '../servers';
 import { Random } from '../simulate/random';
 import { planStreams, type PlannedStream } from './faults';
+import { fidelitySection } from './publish';
 import { scoreGaps, type GapScore, type ReportedGap } from './score';
 
 const { values } = parseArgs({
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     recordings: { type: 'string', default: '12' },
     minutes: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
+    publish: { type: 'boolean', default: false },
   },
 });
 
@@ -39,6 +43,8 @@ const positive = (name: string, value: string) => {
   if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a whole number of at least 1 (got ${value})`);
   return number;
 };
+
+const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'RESULTS.md');
 
 /** The recorders' frame size: the programme's own, so a dozen transcodes at once fit a small machine. */
 const FRAME_SIZE = { width: FRAME_CODE.width, height: FRAME_CODE.height };
@@ -164,6 +170,7 @@ async function main(): Promise<void> {
   const origins: FidelityOrigin[] = [];
   let server: { server: RunningServer; api: Api } | undefined;
   const started = Date.now();
+  const loadAtStart = os.loadavg();
   try {
     console.error(`fidelity season: ${count} recordings of ${minutes} min, seed ${seed}`);
     server = await startServer(dataDir, webhook.url);
@@ -200,20 +207,23 @@ async function main(): Promise<void> {
     const unreported = scored.reduce((sum, s) => sum + s.unreported.length, 0);
     console.error(`unreported holes of 10 s or more: ${unreported}; webhook posts: ${webhook.posts.length}; wall time ${round((Date.now() - started) / 1000)} s`);
     const sum = (pick: (s: Scored) => number) => round(scored.reduce((total, s) => total + pick(s), 0));
-    console.log(
-      JSON.stringify({
-        recordings: scored.length,
-        offered_seconds: sum((s) => s.offeredSeconds),
-        kept_seconds: sum((s) => s.report.keptSeconds),
-        lost_by_us_seconds: sum((s) => s.report.lostByUsSeconds),
-        repeated_seconds: sum((s) => s.report.repeatedSeconds),
-        misplaced_gaps: sum((s) => s.misplaced.length),
-        wrong_causes: sum((s) => s.wrongCauses.length),
-        notifications: webhook.posts.length,
-        // Every recording has one fault.
-        notifications_per_fault: round(webhook.posts.length / scored.length),
-      }),
-    );
+    const figures = JSON.stringify({
+      recordings: scored.length,
+      offered_seconds: sum((s) => s.offeredSeconds),
+      kept_seconds: sum((s) => s.report.keptSeconds),
+      lost_by_us_seconds: sum((s) => s.report.lostByUsSeconds),
+      repeated_seconds: sum((s) => s.report.repeatedSeconds),
+      misplaced_gaps: sum((s) => s.misplaced.length),
+      wrong_causes: sum((s) => s.wrongCauses.length),
+      notifications: webhook.posts.length,
+      // Every recording has one fault.
+      notifications_per_fault: round(webhook.posts.length / scored.length),
+    });
+    if (values.publish) {
+      const command = `npm run fidelity -- --recordings ${count} --minutes ${minutes} --seed ${seed} --publish`;
+      publishSection(RESULTS_FILE, 'capture-fidelity', fidelitySection({ command, measuredAt: new Date(started), loadAtStart, wallSeconds: round((Date.now() - started) / 1000), details: scored.map(describe), figures }));
+    }
+    console.log(figures);
   } finally {
     killRecorders(dataDir);
     await server?.server.stop();

@@ -1,15 +1,9 @@
-import fs from 'node:fs';
 import os from 'node:os';
+import { sectionText } from '../published-sections';
 import type { FaultMixName } from './faults';
 import type { SeasonReport } from './season';
 
-/*
- * The simulated season's section of bench/RESULTS.md, between two markers: `npm run simulate --
- * --publish` replaces it, and `npm run bench`, which rewrites the rest of the file, keeps it.
- */
-
-const START = '<!-- simulated-season:start -->';
-const END = '<!-- simulated-season:end -->';
+/* The simulated season's section of bench/RESULTS.md (`npm run simulate -- --publish`). */
 
 export interface PublishedRun {
   faults: FaultMixName;
@@ -20,7 +14,6 @@ export interface PublishedRun {
 export function seasonSection(command: string, runs: PublishedRun[], measuredAt: Date): string {
   const cpu = os.cpus();
   const lines = [
-    START,
     '## Simulated season (capture assurance)',
     '',
     `Measured by \`${command}\` on ${measuredAt.toISOString().slice(0, 10)}: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown CPU'}), Node ${process.version}.`,
@@ -36,27 +29,11 @@ export function seasonSection(command: string, runs: PublishedRun[], measuredAt:
     ),
     '',
     ...runs.flatMap(({ faults, report }) => [`${faults}:`, '', '```json', JSON.stringify(report.summary), '```', '']),
-    END,
   ];
-  return `${lines.join('\n')}\n`;
+  return sectionText('simulated-season', lines);
 }
 
 const kinds = (counts: Record<string, number>) =>
   Object.entries(counts)
     .map(([kind, n]) => `${kind} ${n}`)
     .join(', ') || 'none';
-
-/** The section as it stands in a RESULTS.md text, or '' when it has none. */
-export function existingSection(markdown: string): string {
-  const start = markdown.indexOf(START);
-  const end = markdown.indexOf(END);
-  return start >= 0 && end > start ? `${markdown.slice(start, end + END.length)}\n` : '';
-}
-
-/** Writes the section into the file: in place of the old one, else at the end. */
-export function publishSection(file: string, section: string): void {
-  const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  const old = existingSection(current);
-  const next = old ? current.replace(old, section) : `${current.trimEnd()}\n\n${section}`;
-  fs.writeFileSync(file, next);
-}

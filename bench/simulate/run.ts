@@ -9,7 +9,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isFaultMixName, type FaultMixName } from './faults';
-import { publishSection, seasonSection, type PublishedRun } from './publish';
+import { publishSection } from '../published-sections';
+import { seasonSection, type PublishedRun } from './publish';
 import { simulateSeason, type SeasonOptions, type SeasonReport } from './season';
 
 const { values } = parseArgs({
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
     const loadAtStart = os.loadavg();
     runs.push({ faults, loadAtStart, report: await season(options, faults) });
     // Written after each mix: a long run interrupted still leaves what it measured.
-    publishSection(file, seasonSection(command, runs, measuredAt));
+    publishSection(file, 'simulated-season', seasonSection(command, runs, measuredAt));
     console.error(`wrote the ${faults} season into bench/RESULTS.md`);
   }
   // The published mixes end with the default one's figures, the claim's.

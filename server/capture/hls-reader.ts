@@ -7,6 +7,7 @@
  * watchdog wait. A stream that is not live yet is polled every 2 s. Part of the recorder runtime: Node
  * and its siblings only.
  */
+import { getBytes, type HttpAnswer, type HttpFailure } from './hls-http';
 import type { SegmentLedger } from './hls-ledger';
 import { chooseVariant, parsePlaylist, type MediaPlaylist, type MediaSegment } from './hls-playlist';
 import type { GapCause } from './recorder-state';
@@ -63,7 +64,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   const nap = (ms: number) => options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
   while (!options.stopped() && windowOpen()) {
     const askedAt = now();
-    const answer = await fetchBytes(mediaUrl, PLAYLIST_TIMEOUT_MS);
+    const answer = await getBytes(mediaUrl, PLAYLIST_TIMEOUT_MS);
     // The playlist is the live edge as of its answer: a server that held the request answers late with a newer one.
     const fetchedAt = now();
     if (options.stopped()) break;
@@ -108,7 +109,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   }
   return null;
 
-  function trouble(answer: FetchError, at: number): void {
+  function trouble(answer: HttpFailure, at: number): void {
     const live = ledger.kept.length > 0;
     const cause: GapCause = answer.cause === 'stream_stalled' && live ? 'stream_stalled' : live ? 'stream_dropped' : 'not_live_yet';
     const word = cause === 'stream_stalled' ? 'Stream stalled' : live ? 'Stream dropped' : 'Stream not live yet';
@@ -197,41 +198,11 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     breakNext = true;
   }
 
-  async function fetchSegment(segment: MediaSegment): Promise<FetchAnswer> {
+  async function fetchSegment(segment: MediaSegment): Promise<HttpAnswer> {
     const timeoutMs = Math.max(10_000, segment.duration * 3000);
-    let answer = await fetchBytes(segment.uri, timeoutMs);
+    let answer = await getBytes(segment.uri, timeoutMs);
     // One quick second try: a segment fetch that failed once (a reset connection) usually works at once.
-    if ('error' in answer && answer.status !== 404 && !options.stopped()) answer = await fetchBytes(segment.uri, timeoutMs);
+    if ('error' in answer && answer.status !== 404 && !options.stopped()) answer = await getBytes(segment.uri, timeoutMs);
     return answer;
-  }
-}
-
-interface FetchError {
-  error: string;
-  cause: 'stream_dropped' | 'stream_stalled';
-  status: number | null;
-}
-type FetchAnswer = { bytes: Uint8Array; url: string } | FetchError;
-
-/** GET with a time limit on the whole answer; redirects are followed (the final URL is returned). */
-async function fetchBytes(url: string, timeoutMs: number): Promise<FetchAnswer> {
-  try {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      return { error: `HTTP ${response.status}`, cause: 'stream_dropped', status: response.status };
-    }
-    return { bytes: new Uint8Array(await response.arrayBuffer()), url: response.url || url };
-  } catch (error) {
-    const err = error as Error;
-    if (err.name === 'TimeoutError' || err.name === 'AbortError') {
-      return { error: `no answer within ${Math.round(timeoutMs / 1000)} s`, cause: 'stream_stalled', status: null };
-    }
-    // fetch wraps the socket's error; with several addresses to try, in an AggregateError.
-    const cause = err.cause as (Error & { code?: string; errors?: { code?: string }[] }) | undefined;
-    const code = cause?.code ?? cause?.errors?.[0]?.code;
-    const named: Record<string, string> = { ECONNREFUSED: 'connection refused', ENOTFOUND: 'host not found', ECONNRESET: 'connection reset', EHOSTUNREACH: 'host unreachable' };
-    const detail = (code && named[code]) ?? code ?? cause?.message ?? err.message;
-    return { error: detail, cause: 'stream_dropped', status: null };
   }
 }

@@ -45,6 +45,7 @@ export const RUNTIME_FILES = [
   'recorder-window.ts',
   'recorder-hls.ts',
   'hls-reader.ts',
+  'hls-http.ts',
   'hls-playlist.ts',
   'hls-ledger.ts',
   'stream-url.ts',

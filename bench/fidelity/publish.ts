@@ -1,0 +1,39 @@
+import os from 'node:os';
+import { sectionText } from '../published-sections';
+
+/* The fidelity season's section of bench/RESULTS.md (`npm run fidelity -- --publish`). */
+
+export interface FidelityRun {
+  command: string;
+  measuredAt: Date;
+  loadAtStart: number[];
+  wallSeconds: number;
+  /** One paragraph per recording: its fault, what it kept and lost, its true holes and reported gaps. */
+  details: string[];
+  /** The season's JSON line. */
+  figures: string;
+}
+
+export function fidelitySection(run: FidelityRun): string {
+  const cpu = os.cpus();
+  return sectionText('capture-fidelity', [
+    '## Capture fidelity (real recorders, numbered streams)',
+    '',
+    `Measured by \`${run.command}\` on ${run.measuredAt.toISOString().slice(0, 10)}: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown CPU'}), Node ${process.version}, load average ${run.loadAtStart.map((l) => l.toFixed(2)).join(', ')} at its start, ${run.wallSeconds} s in all.`,
+    'The real server and its local recorders record live HLS streams on loopback whose every frame shows its index, each with one',
+    'scripted fault; each recording is read back frame by frame (README, "Capture fleet"). `lost_by_us_seconds` is what the streams',
+    'offered that the recordings lack; a gap is misplaced when it lies over 2 s from the true hole; `notifications` are the webhook posts.',
+    '',
+    '```json',
+    run.figures,
+    '```',
+    '',
+    '<details><summary>Each recording</summary>',
+    '',
+    '```text',
+    ...run.details,
+    '```',
+    '',
+    '</details>',
+  ]);
+}

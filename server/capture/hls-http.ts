@@ -1,0 +1,74 @@
+/*
+ * The HLS reader's HTTP client: one GET with a time limit on the whole answer, redirects followed.
+ * Node's http and https rather than fetch: fetch refuses ports its specification calls bad (6000,
+ * 6665-6669, 10080, ...), on which a stream server is free to listen. Part of the recorder runtime:
+ * Node and its siblings only.
+ */
+import http from 'node:http';
+import https from 'node:https';
+
+export interface HttpFailure {
+  error: string;
+  /** No answer in time (a server holding the connection) is a stall; anything else a drop. */
+  cause: 'stream_dropped' | 'stream_stalled';
+  status: number | null;
+}
+
+export type HttpAnswer = { bytes: Uint8Array; url: string } | HttpFailure;
+
+const MAX_REDIRECTS = 5;
+const NAMED_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host not found',
+  ECONNRESET: 'connection reset',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/** GETs `url` within `timeoutMs` (for the whole answer, redirects included); the final URL comes with the bytes. */
+export function getBytes(url: string, timeoutMs: number): Promise<HttpAnswer> {
+  const deadline = Date.now() + timeoutMs;
+  const timedOut: HttpFailure = { error: `no answer within ${Math.round(timeoutMs / 1000)} s`, cause: 'stream_stalled', status: null };
+  const get = (current: string, redirects: number): Promise<HttpAnswer> =>
+    new Promise((resolve) => {
+      let target: URL;
+      try {
+        target = new URL(current);
+      } catch {
+        return resolve({ error: `not a URL: ${current.slice(0, 100)}`, cause: 'stream_dropped', status: null });
+      }
+      if (target.protocol !== 'http:' && target.protocol !== 'https:') return resolve({ error: `redirected to ${target.protocol} (only http and https)`, cause: 'stream_dropped', status: null });
+      const client = target.protocol === 'https:' ? https : http;
+      const request = client.get(target, { headers: { 'user-agent': 'capture-recorder', accept: '*/*' } }, (response) => {
+        const status = response.statusCode ?? 0;
+        const location = response.headers.location;
+        if (status >= 300 && status < 400 && location) {
+          response.resume();
+          clearTimeout(timer);
+          if (redirects >= MAX_REDIRECTS) return resolve({ error: `more than ${MAX_REDIRECTS} redirects`, cause: 'stream_dropped', status });
+          return resolve(get(new URL(location, target).href, redirects + 1));
+        }
+        if (status < 200 || status >= 300) {
+          response.resume();
+          clearTimeout(timer);
+          return resolve({ error: `HTTP ${status}`, cause: 'stream_dropped', status });
+        }
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          clearTimeout(timer);
+          resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), url: target.href });
+        });
+        response.on('error', () => undefined); // the request's error handler answers
+      });
+      const timer = setTimeout(() => {
+        request.destroy();
+        resolve(timedOut);
+      }, Math.max(0, deadline - Date.now()));
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        resolve({ error: (error.code && NAMED_ERRORS[error.code]) ?? error.code ?? error.message, cause: 'stream_dropped', status: null });
+      });
+    });
+  return get(url, 0);
+}
