@@ -159,9 +159,11 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       const previousKept = ledger.last();
       const estimated = (endOf.get(segment.sequence) as number) - segment.duration * 1000;
       const chained = previousKept && previousKept.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1 ? previousKept.start + previousKept.seconds * 1000 : null;
-      // Content is placed where it was on the air: after its predecessor, or later when the stream published it
-      // later (it runs slow, or paused). A lateness shorter than a stall is the stream's pace, not a hole.
-      const start = chained === null ? estimated : Math.max(chained, estimated);
+      // Content is placed where it was on the air: right after its predecessor, or later when the stream
+      // published it clearly later (it runs slow, or paused); half a segment (at least 1 s) of lateness is
+      // the jitter of our own reads. A lateness shorter than a stall is the stream's pace, not a hole.
+      const jitterMs = Math.max(1000, segment.duration * 500);
+      const start = chained === null ? estimated : estimated - chained < jitterMs ? chained : estimated;
       const joined = chained !== null && estimated - chained < stallMsFor(playlist);
       const continuous = !breakNext && chained !== null && !segment.discontinuity;
       const run = await options.sink.write(segment, answer.bytes, continuous);

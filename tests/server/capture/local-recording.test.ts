@@ -175,7 +175,8 @@ describe('local capture driver', () => {
     await waitFor(() => alive(instancePids(t.config.dataDir, victim.id).recorder), 'the victim to be relaunched', 15_000);
     const resumed = await until(victim.id, 'to end its window', (d) => d.state === 'stopped', 40_000);
     expect(['captured', 'partial']).toContain(resumed.recording?.status);
-    expect(resumed.recording?.reconnects, JSON.stringify(resumed.recording)).toBe(1);
+    // What its playlist still listed when it was back is recorded too: a short death leaves no hole at all.
+    expect(resumed.recording?.reconnects, JSON.stringify(resumed.recording)).toBeLessThanOrEqual(1);
     const victimLog = await get<{ logs: string[] }>(`/api/instances/${victim.id}/logs?lines=200&live=false`);
     expect(victimLog.logs.some((line) => /starting it again \(its window is still open, relaunch 1\)/.test(line))).toBe(true);
 
