@@ -80,7 +80,9 @@ function startGenerator(dir: string): ChildProcess {
       '-hide_banner', '-loglevel', 'error', '-nostdin',
       '-re', '-stream_loop', '-1', '-i', programme(),
       '-c', 'copy',
-      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '6', '-hls_flags', 'delete_segments',
+      // 20 segments listed, as a live stream's playlist commonly holds: a recorder that starts late on a
+      // busy machine still finds its window's first seconds there (the fidelity lab tests shorter lists).
+      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '20', '-hls_flags', 'delete_segments',
       path.join(dir, 'live.m3u8'),
     ],
     { stdio: 'ignore' },
@@ -97,7 +99,7 @@ const hasSegments = (dir: string, name: string) => {
 
 /**
  * A live HLS broadcast made here: ffmpeg writes a test pattern with a tone as 1-second segments
- * (a sliding window of 6, no end tag) and a tiny HTTP server on 127.0.0.1 serves them. With
+ * (a sliding window of 20, no end tag) and a tiny HTTP server on 127.0.0.1 serves them. With
  * `live: false` it starts off the air (every request 404) until goLive().
  */
 export async function startHlsSource(options: { live?: boolean } = {}): Promise<HlsSource> {

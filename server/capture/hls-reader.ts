@@ -44,6 +44,8 @@ export interface HlsReaderOptions {
 export type HlsReadEnd = { unsupported: string } | null;
 
 const PLAYLIST_TIMEOUT_MS = 8000;
+/** An answer slower than this came from a server that held the request. */
+const HELD_MS = 2000;
 
 export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   const now = options.now ?? Date.now;
@@ -65,8 +67,10 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   while (!options.stopped() && windowOpen()) {
     const askedAt = now();
     const answer = await getBytes(mediaUrl, PLAYLIST_TIMEOUT_MS);
-    // The playlist is the live edge as of its answer: a server that held the request answers late with a newer one.
-    const fetchedAt = now();
+    // The live edge the playlist shows: as of the middle of a quick exchange (a busy server may answer late
+    // with what it wrote when asked), as of its answer for a server that held the request and answered with a newer one.
+    const answeredAt = now();
+    const fetchedAt = answeredAt - askedAt < HELD_MS ? (askedAt + answeredAt) / 2 : answeredAt;
     if (options.stopped()) break;
     if ('error' in answer) {
       trouble(answer, askedAt);
@@ -141,7 +145,10 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       breakNext = true;
     }
     const startsInWindow = (s: MediaSegment) => (endOf.get(s.sequence) as number) - s.duration * 1000 < window.end;
-    const wanted = segments.filter((s) => (last === null ? (endOf.get(s.sequence) as number) > window.start : s.sequence > last) && startsInWindow(s));
+    // A first reading also takes the segment before the window's first: where a segment lies is known to
+    // within our read's latency, and a little media before the window costs nothing.
+    const firstWanted = segments.findIndex((s) => (endOf.get(s.sequence) as number) > window.start);
+    const wanted = segments.filter((s, i) => (last === null ? firstWanted >= 0 && i >= firstWanted - 1 : s.sequence > last) && startsInWindow(s));
     if (wanted.length === 0) return 0;
     if (last !== null && wanted[0].sequence > last + 1) missed(last + 1, wanted[0].sequence - 1, endOf.get(wanted[0].sequence)! - wanted[0].duration * 1000, playlist);
 

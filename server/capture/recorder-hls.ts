@@ -70,7 +70,7 @@ export class FedRuns implements SegmentSinkForHls {
     this.deps.ffmpegChanged(null);
     this.deps.pieces.collectClosed(run.index);
     run.endedAt = this.deps.now();
-    run.error = result.spawnError ?? (result.code ? (result.error ?? `ffmpeg exited with code ${result.code}`) : null);
+    run.error = result.spawnError ?? (result.signal ? `ffmpeg was killed (${result.signal})` : result.code ? (result.error ?? `ffmpeg exited with code ${result.code}`) : null);
     if (!run.error) return;
     this.deps.log('recorder', `ffmpeg run ${run.index} ended: ${run.error}`);
     if (STORAGE_FAILURE.test(run.error)) this.deps.storageFailed(run.error);
@@ -140,7 +140,12 @@ export function sourceFits(config: Pick<RecorderConfig, 'ffprobePath' | 'width' 
  * they are fetched again while the playlist still lists them and nothing is recorded twice.
  */
 export async function recoverCutRun(run: RunRecord, pieces: PieceStore, ledger: SegmentLedger): Promise<void> {
-  for (const file of pieces.unlistedOf(run.index)) fs.rmSync(file, { force: true });
+  // The recorder's death ends ffmpeg's input, and ffmpeg then closes its last piece: every piece is listed
+  // and holds all that was fed. Only an ffmpeg killed with it leaves a piece cut short.
+  const cut = pieces.unlistedOf(run.index);
+  if (cut.length === 0) return;
+  for (const file of cut) fs.rmSync(file, { force: true });
+  run.error = 'ffmpeg was killed mid-piece';
   await pieces.measureAll();
   const forgotten = ledger.forgetAfter(run.index, pieces.secondsOf(run.index));
   if (forgotten.length) run.endReason = `Recorder was down (${forgotten.length} segment(s) to fetch again)`;

@@ -117,6 +117,11 @@ export class PieceStore {
     return total;
   }
 
+  /** Whether every piece of a run with media counts (a shipping sink: reached the store). */
+  allCount(run: number): boolean {
+    return Object.entries(this.seconds).every(([name, seconds]) => !seconds || Number(PIECE.exec(name)?.[1]) !== run || (this.sink.counts?.(name) ?? true));
+  }
+
   /** The pieces with media that count, in recording order, with their probed seconds. */
   measured(): { name: string; seconds: number }[] {
     return Object.entries(this.seconds)

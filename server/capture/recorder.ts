@@ -94,8 +94,20 @@ if (open && !open.endedAt) closeAbandonedRun(open, new Date());
 
 /** What the media covers of the window up to `until`; at the end, measured from the probed pieces. */
 function coverageUntil(until: number, measured: boolean) {
-  if (hlsCapture) return ledgerCoverage(ledger, window, until, toServerIso, measured ? (run) => pieces.secondsOf(run) : undefined);
+  if (hlsCapture) return ledgerCoverage(ledger, window, until, toServerIso, measured ? heldByCutRun : undefined);
   return computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: measured ? pieces.secondsOf(run.index) : run.mediaSeconds })), toServerIso, until);
+}
+
+/**
+ * What the pieces of a fed run hold, for a run that may hold less than was fed to it: one cut short (a
+ * crash, ffmpeg's error) or with pieces that did not reach the store. A run that ended cleanly holds all
+ * its segments (ffmpeg read its input to the end), and the probes, which round each piece down by up
+ * to a frame, would only make it look shorter.
+ */
+function heldByCutRun(index: number): number | null {
+  const run = runs.find((r) => r.index === index);
+  const whole = run && !run.error && pieces.allCount(index);
+  return whole ? null : pieces.secondsOf(index);
 }
 
 let lastSaveMono = 0;

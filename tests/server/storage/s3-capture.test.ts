@@ -66,7 +66,7 @@ describe('captures delivered to an s3 store', () => {
     expect(during[0]).toMatch(/segments\/\d{8}T\d{6}Z\/run-0001-00000\.ts$/);
 
     const done = await ended(id);
-    expect(done.recording).toMatchObject({ status: 'captured', file_name: '20261123T090000Z.mp4', download_url: `/api/recordings/${recordingId}/media?download=1` });
+    expect(done.recording, JSON.stringify(done.recording)).toMatchObject({ status: 'captured', file_name: '20261123T090000Z.mp4', download_url: `/api/recordings/${recordingId}/media?download=1` });
     const all = await keys(prefix);
     expect(all).toContain(`${prefix}20261123T090000Z.mp4`);
     expect(all).toContain(`${prefix}metadata.json`);
