@@ -27,3 +27,10 @@ export const round = (value: number, digits = 2) => Math.round(value * 10 ** dig
 export function withRatio(result: Omit<BenchResult, 'ratio'>): BenchResult {
   return result.baseline ? { ...result, ratio: round(result.figure / result.baseline, 3) } : result;
 }
+
+/** A command-line option that must be a whole number of at least 1. */
+export function positiveArg(name: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a whole number of at least 1 (got ${value})`);
+  return number;
+}

@@ -28,6 +28,7 @@ import { Random } from '../simulate/random';
 import { planStreams, type PlannedStream } from './faults';
 import { fidelitySection } from './publish';
 import { scoreGaps, type GapScore, type ReportedGap } from './score';
+import { positiveArg } from '../lib';
 
 const { values } = parseArgs({
   options: {
@@ -38,11 +39,6 @@ const { values } = parseArgs({
   },
 });
 
-const positive = (name: string, value: string) => {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a whole number of at least 1 (got ${value})`);
-  return number;
-};
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'RESULTS.md');
 
@@ -159,9 +155,9 @@ function describe(s: Scored): string {
 }
 
 async function main(): Promise<void> {
-  const count = positive('recordings', values.recordings);
-  const minutes = positive('minutes', values.minutes);
-  const seed = positive('seed', values.seed);
+  const count = positiveArg('recordings', values.recordings);
+  const minutes = positiveArg('minutes', values.minutes);
+  const seed = positiveArg('seed', values.seed);
   const windowSeconds = minutes * 60;
   const plans = planStreams(new Random(seed), count, windowSeconds);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-fidelity-'));

@@ -12,6 +12,7 @@ import { isFaultMixName, type FaultMixName } from './faults';
 import { publishSection } from '../published-sections';
 import { seasonSection, type PublishedRun } from './publish';
 import { simulateSeason, type SeasonOptions, type SeasonReport } from './season';
+import { positiveArg } from '../lib';
 
 const { values } = parseArgs({
   options: {
@@ -23,11 +24,6 @@ const { values } = parseArgs({
   },
 });
 
-const positive = (name: string, value: string) => {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a whole number of at least 1 (got ${value})`);
-  return number;
-};
 
 async function season(options: Omit<SeasonOptions, 'faults'>, faults: FaultMixName): Promise<SeasonReport> {
   console.error(`simulating ${options.mosques} mosques x ${options.fridays} Fridays, seed ${options.seed}, faults ${faults}`);
@@ -44,7 +40,7 @@ async function season(options: Omit<SeasonOptions, 'faults'>, faults: FaultMixNa
 }
 
 async function main(): Promise<void> {
-  const options = { mosques: positive('mosques', values.mosques), fridays: positive('fridays', values.fridays), seed: positive('seed', values.seed) };
+  const options = { mosques: positiveArg('mosques', values.mosques), fridays: positiveArg('fridays', values.fridays), seed: positiveArg('seed', values.seed) };
   if (!values.publish) {
     const faults = values.faults;
     if (!isFaultMixName(faults)) throw new Error(`--faults must be none, default or harsh (got ${faults})`);

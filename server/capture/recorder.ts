@@ -279,6 +279,7 @@ async function recordHls(): Promise<boolean> {
     stopped: () => state.stopCause !== null,
     log: (line) => log('recorder', line),
     progressed: () => save(),
+    persist: saveLedger,
     stallMs: settings.stallTimeoutSeconds * 1000,
   });
   await runsFed.close();

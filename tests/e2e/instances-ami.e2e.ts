@@ -149,7 +149,8 @@ describe('Instances and AMI Manager in the browser', () => {
     const details = page.getByRole('dialog', { name: /^Instance Details:/ });
     const recording = details.getByRole('region', { name: 'Recording Information' });
     await recording.getByText('640 x 360').waitFor();
-    await recording.getByText(/^(partial|captured)$/).waitFor({ timeout: 30_000 });
+    // The operator terminated it: the outcome says who, not partial.
+    await recording.getByText('Stopped by admin', { exact: true }).first().waitFor({ timeout: 30_000 });
     await recording.getByText(/\.mp4$/).waitFor();
     await details.getByRole('region', { name: 'Basic Information' }).getByText(instanceName).waitFor();
     await details.getByRole('region', { name: 'Metrics' }).getByText(/ (KB|MB)$/).waitFor();
