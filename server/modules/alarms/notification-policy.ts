@@ -20,6 +20,15 @@ export const DEFAULT_REPEAT_INTERVAL_MS = 4 * 3_600_000;
  */
 const REMINDED_KINDS: ReadonlySet<string> = new Set(['stall', 'unschedulable', 'preflight']);
 
+/**
+ * Kinds listed in the console and on the Friday ledger but never sent: a recorder that died and was
+ * started again either lost nothing (it takes what its playlist still lists) or left a hole, which
+ * raises a stall while it lasts and the Friday's outcome at its end. A message for every death (the
+ * simulated season's 5% of crashed recorders sent 4,700 for one partial Friday) would only teach
+ * people to mute the channel.
+ */
+const CONSOLE_ONLY_KINDS: ReadonlySet<string> = new Set(['recorder_died']);
+
 /** How often open alarms are looked over for a reminder, or for an announcement a silence or inhibition held. */
 const SWEEP_EVERY_MS = 60_000;
 
@@ -118,7 +127,9 @@ export class NotificationPolicy {
   /** The open alarms whose notifications are held: by a silence, or because another open alarm explains them. */
   private async holding(open: AlarmRow[]): Promise<Set<string>> {
     const active = await this.deps.silences.active();
-    const held = open.filter((row) => active.some((silence) => silences(silence, this.deps.toAlarm(row))) || inhibitorOf(row, open) !== undefined);
+    const held = open.filter(
+      (row) => CONSOLE_ONLY_KINDS.has(row.kind) || active.some((silence) => silences(silence, this.deps.toAlarm(row))) || inhibitorOf(row, open) !== undefined,
+    );
     return new Set(held.map((row) => row.id));
   }
 

@@ -87,7 +87,8 @@ describe('alarm notification policy', () => {
     const posts = postsAbout('badfrid001');
     for (const alarm of alarms) {
       const raised = posts.filter((post) => post.event === 'raised' && post.alarms.some((listed) => listed.id === alarm.id));
-      expect(raised, alarm.kind).toHaveLength(1);
+      // A recorder's death is listed, never sent: its hole raised the stall, and the outcome says the rest.
+      expect(raised, alarm.kind).toHaveLength(alarm.kind === 'recorder_died' ? 0 : 1);
     }
     expect(posts.length).toBeLessThanOrEqual(alarms.length * 2);
   });
@@ -150,10 +151,10 @@ describe('alarm notification policy', () => {
   });
 
   it('a silence of a kind holds that kind only', async () => {
-    const created = await t.request({ method: 'POST', url: '/api/alarms/silences', token, payload: { kind: 'recorder_died', duration_minutes: 30, comment: 'Known flaky recorders' } });
+    const created = await t.request({ method: 'POST', url: '/api/alarms/silences', token, payload: { kind: 'missed', duration_minutes: 30, comment: 'Known planning gap' } });
     expect(created.statusCode, created.body).toBe(201);
-    await t.app.ctx.alarms.raise({ kind: 'recorder_died', key: 'recorder_died:kind-1', message: 'the recorder died', mosqueName: 'Kind Held Mosque' });
-    await t.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:kind-2', message: 'never launched', mosqueName: 'Kind Other Mosque' });
+    await t.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:kind-1', message: 'never launched', mosqueName: 'Kind Held Mosque' });
+    await t.app.ctx.alarms.raise({ kind: 'launch_failed', key: 'launch_failed:kind-2', message: 'could not launch', mosqueName: 'Kind Other Mosque' });
     await settle();
     expect(postsAbout('Kind Held Mosque')).toEqual([]);
     expect(postsAbout('Kind Other Mosque')).toHaveLength(1);
@@ -161,6 +162,17 @@ describe('alarm notification policy', () => {
     t.clock.advance(30 * 60_000);
     await settle();
     expect(postsAbout('Kind Held Mosque').map((post) => post.event)).toEqual(['raised']);
+  });
+
+  it('a recorder that died is listed but never sent, nor its resolution', async () => {
+    const died = await t.app.ctx.alarms.raise({ kind: 'recorder_died', key: 'recorder_died:cap-console', message: 'the recorder died', mosqueName: 'Console Only Mosque' });
+    t.clock.advance(5 * 60_000);
+    await settle();
+    await t.app.ctx.alarms.resolve('recorder_died:cap-console');
+    t.clock.advance(5 * 60_000);
+    await settle();
+    expect((await t.app.ctx.alarms.list('all', 500)).map((alarm) => alarm.id)).toContain(died.id);
+    expect(postsAbout('Console Only Mosque')).toEqual([]);
   });
 
   it('inhibition: a failed capture holds the stall and launch error it explains; a provider outage holds the stalls of the fleet', async () => {

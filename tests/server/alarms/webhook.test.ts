@@ -55,8 +55,8 @@ describe('alarm webhook', () => {
 
   it('announces the resolution too', async () => {
     hook.requests.length = 0;
-    const alarm = await t.app.ctx.alarms.raise({ kind: 'recorder_died', key: 'recorder_died:cap-7', message: 'The recorder stopped', instanceId: 'cap-7' });
-    await t.app.ctx.alarms.resolve('recorder_died:cap-7');
+    const alarm = await t.app.ctx.alarms.raise({ kind: 'stall', key: 'stall:cap-7', message: 'The recorder stopped', instanceId: 'cap-7' });
+    await t.app.ctx.alarms.resolve('stall:cap-7');
     await vi.waitFor(async () => expect((await deliveriesOf(alarm.id)).map((d) => `${d.event}:${d.state}`).sort()).toEqual(['raised:delivered', 'resolved:delivered']), { timeout: 5000 });
     const texts = hook.requests.map((r) => (JSON.parse(r.body) as { text: string }).text).sort();
     expect(texts).toEqual(['✅ RESOLVED cap-7: The recorder stopped (Monday 2026-11-23)', '🟠 WARNING cap-7: The recorder stopped (Monday 2026-11-23)']);
