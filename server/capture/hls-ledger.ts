@@ -89,11 +89,6 @@ export class SegmentLedger {
     return last && last.epoch === this.data.epoch ? last.sequence : null;
   }
 
-  /** Whether this segment of the current epoch is in the recording. */
-  has(sequence: number): boolean {
-    return this.data.kept.some((k) => k.epoch === this.data.epoch && k.sequence === sequence);
-  }
-
   /** The stream's numbering started again: sequence numbers from here on are new content. */
   newEpoch(): void {
     this.data.epoch++;
