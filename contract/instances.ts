@@ -102,17 +102,38 @@ export function hasControlCharacters(value: string, allowed = ''): boolean {
   return false;
 }
 
-export function isStreamUrl(value: string): boolean {
-  // Whitespace and control characters have no place in a stream URL.
-  if (/\s/.test(value) || hasControlCharacters(value)) return false;
+/**
+ * What may stand between "//" and the path: RFC 3986's authority characters, and letters of any script
+ * (an international host name, which the normaliser writes in punycode).
+ */
+const AUTHORITY = /^[\p{L}\p{N}\-._~%!$&'()*+,;=:[\]]*(?:@[\p{L}\p{N}\-._~%!$&'()*+,;=:[\]]*)?$/u;
+
+export const STREAM_AUTHORITY_MESSAGE = 'Stream URL host part may hold only letters, digits and -._~%!$&\'()*+,;=:[] around one @ (no backslash, space or control character)';
+
+/**
+ * Why a stream URL is refused, or null. An authority the normaliser would read differently from ffmpeg
+ * is refused rather than repaired: `http://8.8.8.8\@127.0.0.1/` is host 8.8.8.8 to WHATWG (which reads
+ * `\` as `/`) and 127.0.0.1 to ffmpeg (which takes everything before the last `@` as user info).
+ */
+function streamUrlRefusal(value: string): string | null {
   // A host right after "//": WHATWG parsing turns "http:///x" into host "x", but ffmpeg reads an empty host (tcp://:80).
-  if (!/^[a-z][a-z0-9+.-]*:\/\/(?:[^/?#@]*@)?[^/?#@:]/i.test(value)) return false;
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(value)?.[1];
+  if (authority === undefined) return STREAM_URL_MESSAGE;
+  // Whitespace and control characters have no place anywhere in a stream URL.
+  if (!AUTHORITY.test(authority) || /\s/.test(value) || hasControlCharacters(value)) return STREAM_AUTHORITY_MESSAGE;
+  const host = authority.slice(authority.indexOf('@') + 1);
+  if (host === '' || host.startsWith(':')) return STREAM_URL_MESSAGE;
   try {
     const url = new URL(value);
-    return (STREAM_URL_PROTOCOLS as readonly string[]).includes(url.protocol) && url.hostname !== '';
+    return (STREAM_URL_PROTOCOLS as readonly string[]).includes(url.protocol) && url.hostname !== '' ? null : STREAM_URL_MESSAGE;
   } catch {
-    return false;
+    return STREAM_URL_MESSAGE;
   }
+}
+
+/** The one spelling of a stream URL that is stored and handed on (`new URL(raw).href`), or null when it is refused. */
+export function normalizeStreamUrl(value: string): string | null {
+  return streamUrlRefusal(value) === null ? new URL(value).href : null;
 }
 
 export const LAUNCH_DEFAULTS = { duration: 7200, width: 1280, height: 720, method: 'api', max_workers: 1 } as const;
@@ -126,7 +147,16 @@ const evenSide = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max}`)
     .refine((n) => n % 2 === 0, `${label} must be an even number`);
 
-export const streamUrlSchema = z.string().trim().min(1, 'Stream URL is required').max(2048).refine(isStreamUrl, STREAM_URL_MESSAGE);
+export const streamUrlSchema = z
+  .string()
+  .trim()
+  .min(1, 'Stream URL is required')
+  .max(2048)
+  .superRefine((value, ctx) => {
+    const refusal = streamUrlRefusal(value);
+    if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
+  })
+  .transform((value) => normalizeStreamUrl(value) ?? value);
 
 /** Mosque ids name a folder of recordings, so they are kept path-safe. Empty means none. */
 export const launchMosqueIdSchema = z

@@ -14,8 +14,8 @@ for (const [prefix, bits] of [
   ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
 ] as const) INTERNAL_V4.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
-  // ::ffff:0:0/96 (IPv4-mapped) and 64:ff9b::/96 (NAT64) can spell any IPv4 address, internal ones included.
-  ['::', 127], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  // ::/96 (IPv4-compatible, with :: and ::1), ::ffff:0:0/96 (IPv4-mapped) and 64:ff9b::/96 (NAT64) can spell any IPv4 address, internal ones included.
+  ['::', 96], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
 ] as const) INTERNAL_V6.addSubnet(prefix, bits, 'ipv6');
 
 export function isInternalAddress(address: string): boolean {

@@ -10,7 +10,7 @@ import { expectRefused } from './hostile-support';
 const INTERNAL_HOSTS = [
   '127.0.0.1', '127.8.9.10', 'localhost', 'LOCALHOST.', 'stream.localhost', '[::1]', '0.0.0.0', '[::]',
   '10.1.2.3', '172.16.0.9', '172.31.255.1', '192.168.1.20', '100.64.0.1', '169.254.169.254', '100.100.100.200',
-  '[fe80::1]', '[fd00:ec2::254]', '[::ffff:127.0.0.1]', '[::ffff:169.254.169.254]', '[64:ff9b::a9fe:a9fe]',
+  '[fe80::1]', '[fd00:ec2::254]', '[::127.0.0.1]', '[::a9fe:a9fe]', '[::ffff:127.0.0.1]', '[::ffff:169.254.169.254]', '[64:ff9b::a9fe:a9fe]',
   'metadata.google.internal', 'nas.lan', 'printer.local', 'intranet', 'router.home.arpa',
 ];
 const SCHEMES = STREAM_URL_PROTOCOLS.map((p) => p.slice(0, -1));
@@ -60,6 +60,21 @@ describe('hostile input: stream URLs', () => {
       expect(await instanceCount()).toBe(0);
     },
   );
+
+  // ffmpeg takes everything before the last @ as user info; WHATWG reads \ as / and sees the host before it.
+  it.each([
+    'http://8.8.8.8\\@127.0.0.1:8210/x.m3u8',
+    'https://8.8.8.8\\@[::1]:8210/x.m3u8',
+    'http://8.8.8.8\\@169.254.169.254/latest/meta-data/x.m3u8',
+    'rtmp://8.8.8.8\\@127.0.0.1/live',
+    'HTTP://8.8.8.8\\@127.0.0.1/x.m3u8',
+    'http://user@8.8.8.8@127.0.0.1/x.m3u8',
+    'http://8.8.8.8 @127.0.0.1/x.m3u8',
+    'http://8.8.8.8\t@127.0.0.1/x.m3u8',
+  ])('refuses %j, whose host part two parsers read differently', async (url) => {
+    expectRefused(await launch(url), 400, /Stream URL host part may hold only letters, digits|Stream URL must be/);
+    expect(await instanceCount()).toBe(0);
+  });
 
   it("still launches the server's own demo stream on loopback", async () => {
     const response = await launch(`http://127.0.0.1:${port}/demo/stream.m3u8`);
@@ -112,6 +127,13 @@ describe('stream host guard: the resolver the app is built with', () => {
 
   const launch = (url: string) =>
     t.request({ method: 'POST', url: '/api/instances/launch', token, payload: { configs: [{ url, duration: 60, width: 320, height: 240 }], max_workers: 1 } });
+
+  it('stores and hands on the normalised URL only', async () => {
+    const response = await launch('HTTPS://CDN.Example.NET:443/a/../live.m3u8');
+    expect(response.statusCode, response.body).toBe(200);
+    const rows = await t.app.ctx.db.kysely.selectFrom('instances').select('url').execute();
+    expect(rows.map((row) => row.url)).toContain('https://cdn.example.net/live.m3u8');
+  });
 
   it('decides each launch by the addresses it answers, not by the system DNS', async () => {
     expectRefused(await launch('https://cam.example.net/live.m3u8'), 400, /cam\.example\.net is on a private or internal network/);
