@@ -129,7 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   const activity = new ActivityService(new ActivityRepository(db.kysely), clock, app.log);
   const users = new UsersService(new UsersRepository(db.kysely), sessions, clock, activity, path.join(config.dataDir, INITIAL_PASSWORD_FILE));
-  const auth = new AuthService(users, sessions, clock, activity);
+  const auth = new AuthService(users, sessions, clock, activity, db);
   const hub = new LiveHub(clock);
   const mosques = new MosquesService(new MosquesRepository(db.kysely), clock, activity);
   const prayerTimes = new PrayerTimesService(mosques, clock, app.log);

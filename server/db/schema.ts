@@ -248,6 +248,29 @@ export interface AlarmDeliveriesTable {
   last_error: string | null;
   delivered_at: string | null;
   created_at: string;
+  /** The server sending it now, until `claim_until`; after that any server may take it over. */
+  claimed_by: string | null;
+  claim_until: string | null;
+}
+
+/** An event of the live feed, kept a while so other servers can relay it and a console that comes back can replay it. */
+export interface LiveEventsTable {
+  /** Increases with every event of this database: the sequence number consoles resume from. */
+  id: Generated<number>;
+  server_id: string;
+  /** The message's type (replay leaves out the snapshots that initial_data supersedes). */
+  type: string;
+  /** The message as JSON, without its event id. */
+  payload: string;
+  created_at: string;
+}
+
+/** One failed attempt counted by a limiter (sign-ins per address and name, per address; password checks per account). */
+export interface LimiterFailuresTable {
+  id: Generated<number>;
+  limiter: string;
+  key: string;
+  failed_at: string;
 }
 
 /** An operator's hold on the notifications of a mosque's alarms or of a kind, until ends_at (contract/alarms.ts). */
@@ -279,4 +302,6 @@ export interface Database {
   alarms: AlarmsTable;
   alarm_deliveries: AlarmDeliveriesTable;
   alarm_silences: AlarmSilencesTable;
+  live_events: LiveEventsTable;
+  limiter_failures: LimiterFailuresTable;
 }

@@ -16,6 +16,7 @@ import { storeJoinsMigration } from './014_store_joins';
 import { planningLeaseMigration } from './015_planning_lease';
 import { alarmCauseHistoryMigration } from './016_alarm_cause_history';
 import { alarmNotificationsMigration } from './017_alarm_notifications';
+import { sharedCoordinationMigration } from './019_shared_coordination';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, DialectMigration> = {
   '015_planning_lease': planningLeaseMigration,
   '016_alarm_cause_history': alarmCauseHistoryMigration,
   '017_alarm_notifications': alarmNotificationsMigration,
+  '019_shared_coordination': sharedCoordinationMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

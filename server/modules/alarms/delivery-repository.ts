@@ -25,7 +25,7 @@ export class AlarmDeliveriesRepository {
    * reminder has one row per alarm and channel, taken over by the next reminder once it is older than
    * `repeatCutoff` (so two servers sweeping at once remind once).
    */
-  async insert(row: Omit<DeliveryRow, 'attempts'>, repeatCutoff?: string): Promise<boolean> {
+  async insert(row: Omit<DeliveryRow, 'attempts' | 'claimed_by' | 'claim_until'>, repeatCutoff?: string): Promise<boolean> {
     const result = await this.db
       .insertInto('alarm_deliveries')
       .values(row)

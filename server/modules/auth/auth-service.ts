@@ -1,13 +1,14 @@
 import type { LoginResponse } from '../../../contract/auth';
 import type { Clock } from '../../lib/clock';
 import { HttpError, badRequest, tooManyRequests } from '../../lib/http-error';
-import { fromFlag } from '../../db';
+import type { Kysely } from 'kysely';
+import { fromFlag, type Database, type Dialect } from '../../db';
 import { toUser } from '../users/user';
 import type { ActivityService } from '../activity/service';
 import { recordFailedLogin, recordSelfAction } from '../activity/user-activity';
 import type { UsersService } from '../users/service';
 import { usernameKey } from '../users/username-key';
-import { FailureLimiter } from './login-limiter';
+import { FailureLimiter, type CountedAttempt, type LimitedAttempt } from './login-limiter';
 import { verifyAgainstDummy, verifyPassword } from '../../lib/passwords';
 import type { AuthenticatedSession } from '../../lib/fastify';
 import type { SessionService } from './session-service';
@@ -15,6 +16,12 @@ import type { SessionService } from './session-service';
 export const LOGIN_FAILED_MESSAGE = 'Incorrect username or password';
 export const ACCOUNT_DEACTIVATED_MESSAGE = 'This account is deactivated. Ask an administrator to activate it again.';
 const LIMIT_WINDOW_MS = 5 * 60 * 1000;
+
+function refuseWhileBlocked(what: string, attempt: LimitedAttempt): asserts attempt is CountedAttempt {
+  if (!attempt.blocked) return;
+  const minutes = Math.ceil(attempt.waitMs / 60000);
+  throw tooManyRequests(`Too many failed ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, Math.ceil(attempt.waitMs / 1000));
+}
 
 export class AuthService {
   /**
@@ -32,18 +39,22 @@ export class AuthService {
     private readonly sessions: SessionService,
     clock: Clock,
     private readonly activity: ActivityService,
+    db: { kysely: Kysely<Database>; dialect: Dialect },
   ) {
-    this.perUserAndAddress = new FailureLimiter({ maxFailures: 5, windowMs: LIMIT_WINDOW_MS }, clock);
-    this.perAddress = new FailureLimiter({ maxFailures: 20, windowMs: LIMIT_WINDOW_MS }, clock);
-    this.passwordChecks = new FailureLimiter({ maxFailures: 5, windowMs: LIMIT_WINDOW_MS }, clock);
+    const limiter = (name: string, maxFailures: number) => new FailureLimiter({ db: db.kysely, dialect: db.dialect, clock, name }, { maxFailures, windowMs: LIMIT_WINDOW_MS });
+    this.perUserAndAddress = limiter('sign-in', 5);
+    this.perAddress = limiter('sign-in-address', 20);
+    this.passwordChecks = limiter('password-check', 5);
   }
 
   async login(username: string, password: string, meta: { ip: string; userAgent?: string }): Promise<LoginResponse> {
     const pairKey = `${meta.ip} ${usernameKey(username)}`;
-    this.refuseWhileBlocked('sign-in attempts', this.perUserAndAddress.blockedFor(pairKey), this.perAddress.blockedFor(meta.ip));
     // Counted before the (slow) check, so simultaneous guesses cannot all pass the limit.
-    const takeBackUsername = this.perUserAndAddress.recordFailure(pairKey);
-    const takeBackAddress = this.perAddress.recordFailure(meta.ip);
+    const pair = await this.perUserAndAddress.attempt(pairKey);
+    refuseWhileBlocked('sign-in attempts', pair);
+    const address = await this.perAddress.attempt(meta.ip);
+    if (address.blocked) await pair.takeBack();
+    refuseWhileBlocked('sign-in attempts', address);
     let row: Awaited<ReturnType<UsersService['findRowByUsername']>>;
     let passwordOk: boolean;
     try {
@@ -51,8 +62,7 @@ export class AuthService {
       passwordOk = row ? await verifyPassword(row.password_hash, password) : (await verifyAgainstDummy(password), false);
     } catch (error) {
       // The database failed, not the caller: this attempt does not count against them.
-      takeBackUsername();
-      takeBackAddress();
+      await Promise.allSettled([pair.takeBack(), address.takeBack()]);
       throw error;
     }
     // Wrong credentials are logged (rate-limited attempts are not, so a flood cannot fill the log).
@@ -66,22 +76,12 @@ export class AuthService {
       await recordFailedLogin(this.activity, row, meta.ip);
       throw new HttpError(403, ACCOUNT_DEACTIVATED_MESSAGE);
     }
-    this.perUserAndAddress.reset(pairKey);
-    takeBackAddress();
+    await this.perUserAndAddress.reset(pairKey);
+    await address.takeBack();
     const { token } = await this.sessions.open(row, meta);
     const user = toUser(await this.users.recordLogin(row.id));
     await recordSelfAction(this.activity, user, 'auth.login', { ip: meta.ip });
     return { access_token: token, token_type: 'bearer', user };
-  }
-
-  private refuseWhileBlocked(what: string, ...waits: number[]): void {
-    const waitMs = Math.max(...waits);
-    if (waitMs <= 0) return;
-    const minutes = Math.ceil(waitMs / 60000);
-    throw tooManyRequests(
-      `Too many failed ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
-      Math.ceil(waitMs / 1000),
-    );
   }
 
   async logout(session: AuthenticatedSession): Promise<void> {
@@ -92,10 +92,10 @@ export class AuthService {
   /** Changes the caller's password and signs out every other session of theirs. */
   async changePassword(session: AuthenticatedSession, currentPassword: string, newPassword: string): Promise<void> {
     const accountKey = usernameKey(session.user.username);
-    this.refuseWhileBlocked('password attempts', this.passwordChecks.blockedFor(accountKey));
-    const takeBack = this.passwordChecks.recordFailure(accountKey);
+    const check = await this.passwordChecks.attempt(accountKey);
+    refuseWhileBlocked('password attempts', check);
     if (!(await verifyPassword(session.user.password_hash, currentPassword))) throw badRequest('Current password is incorrect');
-    takeBack();
+    await check.takeBack();
     if (currentPassword === newPassword) throw badRequest('New password must be different from current password');
     await this.users.setPassword(session.user.id, newPassword);
     await this.sessions.revokeAllForUser(session.user.id, 'password changed', session.sessionId);

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ADMIN, createTestApp, type TestApp } from '../helpers/test-app';
+import { ADMIN, createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
 
 const WINDOW_MS = 5 * 60 * 1000;
 
@@ -59,5 +59,26 @@ describe('failed sign-in limits', () => {
     expect((await login('admin', ADMIN.password, '10.0.4.2')).statusCode).toBe(200);
     t.clock.advance(WINDOW_MS);
     expect((await login('admin', ADMIN.password, '10.0.4.1')).statusCode).toBe(200);
+  });
+
+  it('counts failures on every server sharing the database: 5 in total lock the name out on all of them', async () => {
+    const peers = [t, await createPeerApp(t), await createPeerApp(t)];
+    try {
+      const on = (server: TestApp, password: string) =>
+        server.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password }, remoteAddress: '10.0.5.1' });
+      // Failures spread round-robin over three servers, some of them at the same moment.
+      const statuses = [
+        ...(await Promise.all([on(peers[0], 'Wrong-pass-1'), on(peers[1], 'Wrong-pass-1'), on(peers[2], 'Wrong-pass-1')])),
+        await on(peers[0], 'Wrong-pass-1'),
+        await on(peers[1], 'Wrong-pass-1'),
+      ].map((r) => r.statusCode);
+      expect(statuses).toEqual([401, 401, 401, 401, 401]);
+      for (const server of peers) expect((await on(server, ADMIN.password)).statusCode).toBe(429);
+      // A success elsewhere (another address) clears nothing here, and lifting waits for the window on every server.
+      t.clock.advance(WINDOW_MS);
+      expect((await on(peers[2], ADMIN.password)).statusCode).toBe(200);
+    } finally {
+      await Promise.all(peers.slice(1).map((peer) => peer.close()));
+    }
   });
 });

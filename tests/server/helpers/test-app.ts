@@ -42,11 +42,31 @@ export async function createTestApp(
   };
   if (pgDatabase) config.databaseUrl = pgDatabase.url;
   const clock = options.clock ?? new ManualClock('2026-11-23T09:00:00Z');
-  // The scheduler wakes only when a test calls tick(): moving the clock in a test about something else starts no pass.
-  const scheduler = { timer: new ManualTimer(), ...options.build?.scheduler };
-  const app = await buildApp(config, { logger: false, ...options.build, scheduler, clock });
+  const app = await buildTestServer(config, clock, options.build);
   await app.ctx.users.bootstrapSuperuser({ username: ADMIN.username, password: ADMIN.password, dataDir });
+  return wrap(app, clock, config, async () => {
+    await app.close();
+    await pgDatabase?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+}
 
+/**
+ * Another server on the same database, data folder and secret key as `first` (as servers behind one
+ * load balancer share them), on the same clock. Closing it leaves the database to `first`.
+ */
+export async function createPeerApp(first: TestApp, build?: Omit<BuildOptions, 'clock'>): Promise<TestApp> {
+  const app = await buildTestServer(first.config, first.clock, build);
+  return wrap(app, first.clock, first.config, () => app.close());
+}
+
+function buildTestServer(config: Config, clock: ManualClock, build: Omit<BuildOptions, 'clock'> | undefined): Promise<App> {
+  // The scheduler wakes only when a test calls tick(): moving the clock in a test about something else starts no pass.
+  const scheduler = { timer: new ManualTimer(), ...build?.scheduler };
+  return buildApp(config, { logger: false, ...build, scheduler, clock });
+}
+
+function wrap(app: App, clock: ManualClock, config: Config, close: () => Promise<void>): TestApp {
   const request: TestApp['request'] = ({ token, headers, ...rest }) =>
     app.inject({ ...rest, headers: { ...headers, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
 
@@ -69,17 +89,5 @@ export async function createTestApp(
     return { id: response.json<{ data: { id: number } }>().data.id, token: await login(username, password) };
   };
 
-  return {
-    app,
-    clock,
-    config,
-    login,
-    request,
-    createUser,
-    close: async () => {
-      await app.close();
-      await pgDatabase?.drop();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { app, clock, config, login, request, createUser, close };
 }
