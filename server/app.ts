@@ -58,6 +58,7 @@ import { createAlarmsModule, type AlarmDeliveryOptions } from './modules/alarms'
 import { registerAlarmRoutes } from './modules/alarms/routes';
 import { registerRecordingsLibrary } from './modules/recordings/library-module';
 import { createRecordingStore } from './storage';
+import { createServerRegistry } from './modules/servers';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -166,13 +167,17 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return address && typeof address === 'object' ? address.port : undefined;
     },
   });
+  // Registered once listening (an app driven by inject alone is no server the others could call).
+  const servers = createServerRegistry({ config, db, clock, log: app.log, scope: capture.driver.scope });
+  app.addHook('onListen', () => servers.start());
+  app.addHook('preClose', () => servers.stop());
   const images = createImagesService({ db, driver: capture.driver, instances: capture.instances, clock, log: app.log, activity });
   const scheduler = createScheduler(
     { db, clock, config, publish: (message) => hub.publish(message), log: app.log, mosques, prayerTimes, recordingConfigs, capture: capture.capture,
       instances: capture.instances, recordings: capture.recordings, alarms, activity, monitoring },
     options.scheduler,
   );
-  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images, alarms, recordingsLibrary };
+  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images, alarms, recordingsLibrary, servers };
 
   monitoring.registerHealthCheck('recordings_disk', diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')));
   if (db.dialect === 'sqlite') monitoring.registerHealthCheck('database_disk', diskSpaceCheck('database', path.dirname(sqlitePath(config))));

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, usernameSchema } from '../contract/auth';
@@ -37,6 +38,8 @@ const envSchema = z.object({
   PORT: optionalText.pipe(z.coerce.number<string | undefined>('PORT must be a number').int().min(0).max(65535).default(8000)),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
+  // Where the other servers sharing the database call this one (recorder control, media); default http://HOST:PORT.
+  INTERNAL_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'INTERNAL_URL must be an http(s) URL the other servers reach this one on (e.g. http://10.0.0.5:8000)' }).optional()),
   DATABASE_URL: optionalText.refine(
     (url) => url === undefined || /^(postgres(ql)?:\/\/|sqlite:|file:)/.test(url),
     'DATABASE_URL must be a postgres:// URL, or sqlite:/file: followed by a path',
@@ -129,6 +132,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Where the other servers sharing the database reach this one (servers table). */
+  internalUrl: string;
   /** `undefined` means SQLite at `<dataDir>/capture.db`. */
   databaseUrl: string | undefined;
   secretKey: string | undefined;
@@ -196,6 +201,12 @@ export class ConfigError extends Error {
   }
 }
 
+/** This server's own listening address, or its hostname when it listens on every interface. */
+function defaultInternalUrl(host: string, port: number): string {
+  const name = ['0.0.0.0', '::', ''].includes(host) ? os.hostname() : host;
+  return `http://${name.includes(':') ? `[${name}]` : name}:${port}`;
+}
+
 /** Validates the environment once; throws a ConfigError listing every problem. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -208,6 +219,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: e.PORT,
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
+    internalUrl: (e.INTERNAL_URL ?? defaultInternalUrl(e.HOST, e.PORT)).replace(/\/+$/, ''),
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,
     adminUsername: e.ADMIN_USERNAME,

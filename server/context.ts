@@ -20,6 +20,7 @@ import type { RecordingsService } from './modules/recordings/service';
 import type { ImagesService } from './modules/images/service';
 import type { AlarmsService } from './modules/alarms/service';
 import type { RecordingsLibrary } from './modules/recordings/library';
+import type { ServerRegistry } from './modules/servers';
 
 /** Everything a module may use, built once per app. Modules reach each other only through services here. */
 export interface AppContext {
@@ -60,4 +61,6 @@ export interface AppContext {
   alarms: AlarmsService;
   /** The recordings library: paging, media, delete, retention, storage. */
   recordingsLibrary: RecordingsLibrary;
+  /** This server in the servers table (id, heartbeat) and the servers alive beside it. */
+  servers: ServerRegistry;
 }

@@ -287,6 +287,27 @@ export interface AlarmSilencesTable {
   lifted_by: string | null;
 }
 
+/** One server sharing the database (migration 020): dead when last_seen is more than 20 s old. */
+export interface ServersTable {
+  id: string;
+  /** The machine's hostname: a dead server's local recorders can be adopted only on the same machine. */
+  host: string;
+  /** Where the other servers call it (internal routes): http://host:port. */
+  internal_address: string;
+  version: string;
+  /** The scope of its capture driver (`local:<host>:<data dir>` or `aws:<region>`), as on its instances. */
+  scope: string;
+  started_at: string;
+  last_seen: string;
+}
+
+/** Which live server looks after the recorders of a scope whose own servers are all dead, and until when. */
+export interface ScopeAdoptionsTable {
+  scope: string;
+  server_id: string;
+  until: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -304,4 +325,6 @@ export interface Database {
   alarm_silences: AlarmSilencesTable;
   live_events: LiveEventsTable;
   limiter_failures: LimiterFailuresTable;
+  servers: ServersTable;
+  scope_adoptions: ScopeAdoptionsTable;
 }

@@ -17,6 +17,7 @@ import { planningLeaseMigration } from './015_planning_lease';
 import { alarmCauseHistoryMigration } from './016_alarm_cause_history';
 import { alarmNotificationsMigration } from './017_alarm_notifications';
 import { sharedCoordinationMigration } from './019_shared_coordination';
+import { serversMigration } from './020_servers';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, DialectMigration> = {
   '016_alarm_cause_history': alarmCauseHistoryMigration,
   '017_alarm_notifications': alarmNotificationsMigration,
   '019_shared_coordination': sharedCoordinationMigration,
+  '020_servers': serversMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {
