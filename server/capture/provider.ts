@@ -35,6 +35,11 @@ export interface CaptureProvider {
   listImages(): Promise<ProviderImage[]>;
   deleteImage(imageId: string): Promise<void>;
   health(): Promise<ProviderHealth>;
+  /**
+   * The recorder's own result for an ended instance whose reading was provisional (see
+   * ProviderRecording.provisional), when it has reached the store since; undefined while it has not.
+   */
+  lateResult?(instanceId: string): Promise<ProviderRecording | undefined>;
   /** Stops background work; recorders keep running (a restarted server re-adopts them). */
   close?(): Promise<void>;
 }
@@ -102,6 +107,11 @@ export interface ProviderRecording {
   relaunches?: number;
   /** Ended by an operator's terminate: what is missing was asked for, not a fault to alarm about. */
   stoppedByOperator?: boolean;
+  /**
+   * Judged without the recorder's own result (an ended machine whose result was not in the store):
+   * the driver's `lateResult` may still bring it.
+   */
+  provisional?: boolean;
 }
 
 export interface ProviderInstance {

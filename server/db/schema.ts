@@ -193,6 +193,8 @@ export interface RecordingsTable {
   runs: Generated<string>;
   /** When the server joined the segments of all its runs into its file in the store (migration 014). */
   store_joined_at: string | null;
+  /** Judged without its recorder's result: the store is read again until then (migration 018). */
+  provisional_until: string | null;
   updated_at: string;
 }
 

@@ -388,24 +388,36 @@ export class AwsCaptureProvider implements CaptureProvider {
   /**
    * The result of an ended instance, read once: the metadata.json its recorder left in the store, else
    * the recorder's CAPTURE_RESULT line in its console output. A store that could not be read is asked
-   * again on the next pass.
+   * again on the next pass. Without the store's result the reading is provisional: lateResult() reads
+   * the store again for the fleet, which keeps asking for a while after the window.
    */
   private async endedRecording(id: string, instance: Ec2Instance): Promise<ProviderRecording> {
     const known = this.endedResults.get(id);
     if (known) return known;
-    const file = tagsOf(instance.Tags)[TAG.file];
     let stored: ProviderRecording | undefined;
     let storeRead = true;
-    if (file && this.options.store) {
-      try {
-        stored = await this.options.store.result(file, instance.LaunchTime ?? new Date(0));
-      } catch {
-        storeRead = false;
-      }
+    try {
+      stored = await this.storedRecording(instance);
+    } catch {
+      storeRead = false;
     }
-    const recording = stored ?? (await this.consoleRecording(id, instance));
+    const recording = stored ?? { ...(await this.consoleRecording(id, instance)), provisional: this.options.store !== undefined };
     if (storeRead) this.endedResults.set(id, recording);
     return recording;
+  }
+
+  /** The result the instance's recorder left in the store since the instance launched; undefined when there is none. */
+  private async storedRecording(instance: Ec2Instance): Promise<ProviderRecording | undefined> {
+    const file = tagsOf(instance.Tags)[TAG.file];
+    if (!file || !this.options.store) return undefined;
+    return this.options.store.result(file, instance.LaunchTime ?? new Date(0));
+  }
+
+  async lateResult(instanceId: string): Promise<ProviderRecording | undefined> {
+    const [instance] = await this.describe([{ Name: 'instance-id', Values: [instanceId] }]);
+    const stored = instance ? await this.storedRecording(instance) : undefined;
+    if (stored) this.endedResults.set(instanceId, stored);
+    return stored;
   }
 
   /** The recorder's CAPTURE_RESULT line from the console of an ended instance, else what its end tells. */

@@ -16,6 +16,7 @@ import { storeJoinsMigration } from './014_store_joins';
 import { planningLeaseMigration } from './015_planning_lease';
 import { alarmCauseHistoryMigration } from './016_alarm_cause_history';
 import { alarmNotificationsMigration } from './017_alarm_notifications';
+import { provisionalOutcomesMigration } from './018_provisional_outcomes';
 import { sharedCoordinationMigration } from './019_shared_coordination';
 import { serversMigration } from './020_servers';
 
@@ -36,6 +37,7 @@ const migrations: Record<string, DialectMigration> = {
   '015_planning_lease': planningLeaseMigration,
   '016_alarm_cause_history': alarmCauseHistoryMigration,
   '017_alarm_notifications': alarmNotificationsMigration,
+  '018_provisional_outcomes': provisionalOutcomesMigration,
   '019_shared_coordination': sharedCoordinationMigration,
   '020_servers': serversMigration,
 };

@@ -13,7 +13,7 @@ import type { AppInstance } from '../../lib/fastify';
 import type { ActivityService } from '../activity/service';
 import type { LiveHub } from '../live/hub';
 import type { AlarmsService } from '../alarms/service';
-import { createRecordingsService, createStoreJoins, registerRecordingRoutes, type RecordingsService, type StoreJoins } from '../recordings';
+import { createRecordingsService, createStoreJoins, LateResults, registerRecordingRoutes, type RecordingsService, type StoreJoins } from '../recordings';
 import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
 import { FleetCaptureProvider } from './fleet';
 import { FleetLiveFeed } from './live';
@@ -46,6 +46,8 @@ export interface CaptureModule {
   live: FleetLiveFeed;
   /** Joins the segments of every run of a relaunched recording in a bucket; none for the local store. */
   joins: StoreJoins | undefined;
+  /** Reads the store again for recordings judged without their recorder's result. */
+  lateResults: LateResults;
 }
 
 export interface CaptureModuleDeps {
@@ -73,7 +75,8 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const driver = deps.driver ?? createCaptureDriver(config, clock, deps.store);
   const recordings = createRecordingsService({ db, clock, dataDir: config.dataDir, alarms: deps.alarms, mosqueName: deps.mosqueName });
   const live = new FleetLiveFeed(hub, recordings, log);
-  const joins = storeJoinsFor(deps.store, live, deps);
+  const joins = storeJoinsFor(deps.store, live, recordings, deps);
+  const lateResults = new LateResults(driver, recordings, clock, log, () => live.recordingsChanged());
   const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log) : undefined;
   const checkStreamUrl = createStreamUrlGuard({
     allowPrivate: config.allowPrivateStreamHosts,
@@ -82,15 +85,19 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   });
   const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log, checkStreamUrl);
   live.attach(instances);
-  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, live, joins };
+  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, live, joins, lateResults };
 }
 
-function storeJoinsFor(store: RecordingStore | undefined, live: FleetLiveFeed, deps: CaptureModuleDeps): StoreJoins | undefined {
+function storeJoinsFor(store: RecordingStore | undefined, live: FleetLiveFeed, recordings: RecordingsService, deps: CaptureModuleDeps): StoreJoins | undefined {
   if (store?.kind !== 's3') return undefined;
   // Without ffmpeg every join fails, and says so in its alarm.
   const ffmpegPath = resolveFfmpeg(deps.config.ffmpegPath)?.path ?? 'ffmpeg';
   const ffprobePath = resolveFfprobe(ffmpegPath, deps.config.ffprobePath) ?? 'ffprobe';
-  return createStoreJoins({ ...deps, dataDir: deps.config.dataDir, store, ffmpegPath, ffprobePath, onJoined: () => live.recordingsChanged() });
+  return createStoreJoins({ ...deps, dataDir: deps.config.dataDir, store, ffmpegPath, ffprobePath, onJoined: (instanceId) => {
+      live.recordingsChanged();
+      recordings.revised(instanceId);
+    },
+  });
 }
 
 /**
@@ -104,7 +111,7 @@ export function registerCaptureModule(
   module: CaptureModule,
   deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring; activity: ActivityService; mosques: Pick<MosquesService, 'listByIds'> },
 ): void {
-  const { instances, recordings, demo, live, capture, driver, joins } = module;
+  const { instances, recordings, demo, live, capture, driver, joins, lateResults } = module;
   const { hub, monitoring } = deps;
 
   const operator = new OperatorFleetActions({ instances, activity: deps.activity, mosques: deps.mosques });
@@ -141,6 +148,7 @@ export function registerCaptureModule(
     }
     // In the background: a join fetches and uploads a whole recording, which must not hold up the fleet.
     if (!stopped) joins?.kick();
+    if (!stopped) lateResults.kick();
     if (!stopped) timer = setTimeout(() => void loop(), driver.reconcileIntervalMs);
   };
 
@@ -155,6 +163,7 @@ export function registerCaptureModule(
     live.stopLogPushes();
     await instances.idle();
     await joins?.idle();
+    await lateResults.idle();
     await demo?.stop();
     await driver.close?.();
   });

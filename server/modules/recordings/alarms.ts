@@ -73,7 +73,8 @@ export class RecordingAlarms {
 
     if (!ended) return;
     if (reading.status === 'captured' || reading.stoppedByOperator) {
-      await this.alarms.resolve(`recorder_died:${row.instance_id}`);
+      // A result that arrived late may turn an outcome alarmed as partial into captured.
+      await this.alarms.resolve(`recorder_died:${row.instance_id}`, `outcome:${row.id}`);
       return;
     }
     const covered = reading.coveredSeconds ?? 0;

@@ -12,6 +12,7 @@ import { StoreJoins } from './store-join';
 export { RecordingsService } from './service';
 export { registerRecordingRoutes } from './routes';
 export { StoreJoins } from './store-join';
+export { LateResults } from './late-results';
 
 interface RecordingsDeps {
   db: Db;
@@ -33,7 +34,7 @@ export function createRecordingsService(deps: RecordingsDeps): RecordingsService
 
 /** The server's join of every run's pieces of a recording in a bucket (store-join.ts). */
 export function createStoreJoins(
-  deps: RecordingsDeps & { store: RecordingStore; log: FastifyBaseLogger; ffmpegPath: string; ffprobePath: string; onJoined: () => void },
+  deps: RecordingsDeps & { store: RecordingStore; log: FastifyBaseLogger; ffmpegPath: string; ffprobePath: string; onJoined: (instanceId: string) => void },
 ): StoreJoins {
   const { store, clock, log, ffmpegPath, ffprobePath, onJoined } = deps;
   const workDir = path.join(deps.dataDir, 'store-joins');

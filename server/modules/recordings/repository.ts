@@ -63,6 +63,7 @@ function legacyCause(reason: string): GapCause {
 
 /** A finished recording of several runs with the window its instance was launched for. */
 export type RecordingToJoin = RecordingRow & { window_start: string | null; window_end: string | null };
+export type RecordingAwaitingResult = RecordingToJoin & { provider_instance_id: string | null; job_id: string | null };
 
 export interface RecordingFilter {
   limit: number;
@@ -117,6 +118,17 @@ export class RecordingsRepository {
       .where('recordings.file_path', 'is not', null)
       .where('instances.state', 'in', ['stopped', 'terminated'])
       .orderBy('recordings.ended_at')
+      .execute();
+  }
+
+  /** Recordings judged without their recorder's result, with their instance's recorder, job and window. */
+  awaitingLateResult(): Promise<RecordingAwaitingResult[]> {
+    return this.db
+      .selectFrom('recordings')
+      .innerJoin('instances', 'instances.id', 'recordings.instance_id')
+      .selectAll('recordings')
+      .select(['instances.provider_instance_id', 'instances.job_id', 'instances.window_start', 'instances.window_end'])
+      .where('recordings.provisional_until', 'is not', null)
       .execute();
   }
 

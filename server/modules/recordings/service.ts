@@ -12,6 +12,8 @@ import { parseRuns, toRun, unionOfRuns, type Window } from './runs';
 const PROGRESS_WRITE_MS = 5000;
 /** Recordings the live feed carries (initial_data, recordings_update). */
 export const LIVE_RECORDINGS_LIMIT = 50;
+/** How long after its window a recording judged without its recorder's result waits for that result. */
+export const LATE_RESULT_MS = 30 * 60_000;
 
 export interface NewRecording {
   id: string;
@@ -25,6 +27,8 @@ export interface NewRecording {
 export class RecordingsService {
   /** When each recording's progress was last written: on the server's clock and on this process's. */
   private readonly lastProgressWrite = new Map<string, { clockMs: number; realMs: number }>();
+  /** Told the instance id of an ended recording whose outcome changed afterwards (the scheduler's job follows it). */
+  private readonly revisionListeners: ((instanceId: string) => void)[] = [];
 
   constructor(
     private readonly repository: RecordingsRepository,
@@ -112,9 +116,59 @@ export class RecordingsService {
       covered_seconds: reading.coveredSeconds ?? row.covered_seconds,
       gaps,
       reconnects: reading.reconnects ?? Number(row.reconnects),
+      // Judged without the recorder's result: the store is read again until 30 min after the window.
+      provisional_until: ended && reading.provisional ? new Date((window?.end ?? Date.parse(now)) + LATE_RESULT_MS).toISOString() : null,
       updated_at: now,
     });
     return true;
+  }
+
+  /**
+   * The recorder's result that reached the store after its recording was judged provisionally: it
+   * replaces that judgement (joined with the runs before it when the fleet relaunched the recorder,
+   * whose segments are then joined again), the outcome's alarms follow, and so does the job.
+   */
+  async applyLateResult(instanceId: string, driverReading: ProviderRecording, jobId: string | null, window: Window | null): Promise<boolean> {
+    const row = await this.repository.findByInstance(instanceId);
+    if (!row || row.status === 'recording' || row.provisional_until === null) return false;
+    const reading = this.joinRuns(row, driverReading, window);
+    await this.alarms?.check(row, reading, jobId);
+    const now = this.clock.now().toISOString();
+    await this.repository.update(row.id, {
+      status: reading.status,
+      reason: reading.reason,
+      bytes: reading.bytes || Number(row.bytes),
+      duration_seconds: reading.mediaSeconds ?? row.duration_seconds,
+      expected_seconds: reading.expectedSeconds ?? row.expected_seconds,
+      covered_seconds: reading.coveredSeconds ?? row.covered_seconds,
+      gaps: JSON.stringify(reading.gaps ?? []),
+      reconnects: reading.reconnects ?? Number(row.reconnects),
+      provisional_until: null,
+      store_joined_at: null,
+      updated_at: now,
+    });
+    this.revised(instanceId);
+    return true;
+  }
+
+  /** A provisional judgement whose wait for the recorder's result is over: it stands. */
+  async confirmProvisional(recordingId: string): Promise<void> {
+    await this.repository.update(recordingId, { provisional_until: null });
+  }
+
+  /** Recordings judged provisionally, with what a late result needs to be applied. */
+  awaitingLateResult() {
+    return this.repository.awaitingLateResult();
+  }
+
+  /** Calls `listener` with the instance id of every ended recording whose outcome changes afterwards. */
+  onRevised(listener: (instanceId: string) => void): void {
+    this.revisionListeners.push(listener);
+  }
+
+  /** The outcome of the ended recording of `instanceId` changed (a late result, the store's join). */
+  revised(instanceId: string): void {
+    for (const listener of this.revisionListeners) listener(instanceId);
   }
 
   /**

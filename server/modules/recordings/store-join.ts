@@ -35,8 +35,8 @@ export interface StoreJoinOptions {
   ffprobePath: string;
   /** Where the pieces are fetched and joined (one folder per recording, removed afterwards). */
   workDir: string;
-  /** A recording changed (the live feed announces it). */
-  onJoined?: () => void;
+  /** The recording of this instance changed (the live feed announces it, its job follows it). */
+  onJoined?: (instanceId: string) => void;
 }
 
 export class StoreJoins {
@@ -71,7 +71,7 @@ export class StoreJoins {
         const status = await this.joinOne(row);
         this.retries.delete(row.id);
         await alarms?.storeJoined(row, status);
-        this.options.onJoined?.();
+        this.options.onJoined?.(row.instance_id);
       } catch (error) {
         const reason = (error as Error).message;
         const delayMs = Math.min(MAX_RETRY_DELAY_MS, retry ? retry.delayMs * 2 : FIRST_RETRY_DELAY_MS);

@@ -52,7 +52,7 @@ export interface SchedulerWiring {
 
 export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptions = {}): SchedulerService {
   const { alarms, activity, mosques, monitoring } = wiring;
-  return new SchedulerService({
+  const service = new SchedulerService({
     repository: new SchedulerRepository(wiring.db.kysely),
     planner: options.planner ?? new PrayerTimesPlanner(wiring),
     launcher: options.launcher ?? new CaptureLauncher(wiring),
@@ -68,4 +68,9 @@ export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptio
     watchMosques: (listener) => mosques.onChange((change) => listener(change.mosque_id)),
     provideJobCounts: (counts) => monitoring.provideSchedulerJobCounts(counts),
   });
+  // A recording's outcome that changes after its job was settled (a late result, the store's join) revises the job.
+  wiring.recordings.onRevised((instanceId) =>
+    void service.reviseOutcome(instanceId).catch((error: unknown) => wiring.log.error({ err: error, instanceId }, 'revising a job outcome failed')),
+  );
+  return service;
 }

@@ -10,6 +10,8 @@ export type JobRow = Selectable<SchedulerJobsTable>;
 export type NewJobRow = Insertable<SchedulerJobsTable>;
 
 const PENDING = ['scheduled', 'launching'] as const;
+/** A launched job's outcome, once judged. */
+const SETTLED_STATUSES = ['captured', 'partial', 'failed'] as const;
 
 /** What scheduling needs to know of an existing job: its identity, state, and planned times. */
 const PLANNED_COLUMNS = [
@@ -387,6 +389,22 @@ export class SchedulerRepository {
   /** Records a launched job's outcome unless another process did first. */
   async settleOutcome(id: string, values: Updateable<SchedulerJobsTable>): Promise<boolean> {
     const result = await this.db.updateTable('scheduler_jobs').set(values).where('id', '=', id).where('status', '=', 'launched').executeTakeFirst();
+    return changed(result);
+  }
+
+  /** The settled recording job of an instance, if any. */
+  findSettledByInstance(instanceId: string): Promise<JobRow | undefined> {
+    return this.db
+      .selectFrom('scheduler_jobs')
+      .selectAll()
+      .where('instance_id', '=', instanceId)
+      .where('status', 'in', SETTLED_STATUSES)
+      .executeTakeFirst();
+  }
+
+  /** Replaces a settled job's outcome (its recording's changed afterwards) unless it is no longer settled. */
+  async reviseOutcome(id: string, values: Updateable<SchedulerJobsTable>): Promise<boolean> {
+    const result = await this.db.updateTable('scheduler_jobs').set(values).where('id', '=', id).where('status', 'in', SETTLED_STATUSES).executeTakeFirst();
     return changed(result);
   }
 

@@ -27,6 +27,7 @@ import { Preflight } from './preflight';
 import type { FridayPlan, FridayPlanner, PlanSkip, PreflightChecks, RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
 import { toJob, type SchedulerRepository } from './repository';
 import { SchedulerRunner, type RunnerLog } from './runner';
+import { reviseSettledOutcome } from './settlement';
 
 export interface SchedulerDeps {
   repository: SchedulerRepository;
@@ -94,6 +95,11 @@ export class SchedulerService {
       (mosqueIds) => this.oneAtATime(() => this.replanMosques(mosqueIds)),
       (error, mosqueIds) => deps.log.error({ err: error, mosqueIds }, 're-planning changed mosques failed'),
     );
+  }
+
+  /** The recording of `instanceId` changed after its job was settled: the job is judged again from it. */
+  async reviseOutcome(instanceId: string): Promise<void> {
+    await reviseSettledOutcome(this.deps, instanceId, this.deps.clock.now());
   }
 
   /** At server start: ensure the recurring job and state exist, then handle whatever fell due while down. */

@@ -48,3 +48,23 @@ export async function settleEndedRecordings(deps: SettlementDeps, now: Date): Pr
     }
   }
 }
+
+/**
+ * A settled job whose recording's outcome changed afterwards (its recorder's result reached the store
+ * late, the server joined every run's pieces) is judged again from that recording, so the Friday
+ * ledger and the library tell the same outcome.
+ */
+export async function reviseSettledOutcome(deps: Pick<SettlementDeps, 'repository' | 'launcher' | 'log'>, instanceId: string, now: Date): Promise<void> {
+  const job = await deps.repository.findSettledByInstance(instanceId);
+  const facts = job ? await deps.launcher.recordingOf(instanceId) : null;
+  if (!job || !facts || facts.inProgress) return;
+  const outcome = judgeOutcome(job, facts);
+  const revised = await deps.repository.reviseOutcome(job.id, {
+    status: outcome.status,
+    covered_seconds: outcome.coveredSeconds,
+    expected_seconds: outcome.expectedSeconds,
+    outcome_reason: outcome.reason,
+    updated_at: now.toISOString(),
+  });
+  if (revised && outcome.status !== job.status) deps.log.info({ jobId: job.id, was: job.status, status: outcome.status }, 'recording outcome revised');
+}
