@@ -145,7 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     activity,
     log: app.log,
   });
-  const alarmsModule = createAlarmsModule({ config, db: db.kysely, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery,
+  const alarmsModule = createAlarmsModule({ config, db: db.kysely, dialect: db.dialect, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery,
     mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
   });
   const { alarms } = alarmsModule;

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import { ALARMS_MAX_LIMIT, type Alarm, type ListedAlarm } from '../../../contract/alarms';
 import type { Config } from '../../config';
+import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import type { ActivityService } from '../activity/service';
@@ -21,13 +22,14 @@ import { webhookChannel } from './webhook';
 export interface AlarmDeliveryOptions {
   timer?: RetryTimer;
   retryDelaysMs?: number[];
+  sweepMs?: number;
 }
 
 export interface AlarmsModule {
   alarms: AlarmsService;
   deliveries: AlarmDeliveries;
   silences: SilencesService;
-  /** Resumes deliveries a restart interrupted and starts the notification sweep. */
+  /** Takes over deliveries owed and not held by a live server, and starts the delivery and notification sweeps. */
   start(): Promise<void>;
   /** Stops the sweep and retries, and waits for sends in progress (the database is about to close). */
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export interface AlarmsModule {
 export interface AlarmsModuleDeps {
   config: Config;
   db: Kysely<Database>;
+  dialect: Dialect;
   clock: Clock;
   activity: ActivityService;
   hub: LiveHub;
@@ -63,7 +66,7 @@ export function createAlarmsModule(deps: AlarmsModuleDeps): AlarmsModule {
   hub.addGreeting(async () => ({ type: 'alarms', data: { alarms: await alarms.list('open', ALARMS_MAX_LIMIT) } }));
   registerAlarmHealth(deps.monitoring, alarms);
 
-  const deliveryRows = new AlarmDeliveriesRepository(db);
+  const deliveryRows = new AlarmDeliveriesRepository(db, deps.dialect);
   const deliveries = new AlarmDeliveries({
     repository: deliveryRows,
     channels: channelsOf(deps.config),
