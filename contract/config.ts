@@ -170,7 +170,11 @@ export const mosqueSchema = z.object({
 });
 export type Mosque = z.infer<typeof mosqueSchema>;
 
-export const mosquesListResponseSchema = z.object({ success: z.literal(true), data: z.object({ mosques: z.array(mosqueSchema) }) });
+/** `total`: every mosque matching a page query (absent from SPEC.md's whole list, which is all of them). */
+export const mosquesListResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ mosques: z.array(mosqueSchema), total: z.number().int().optional() }),
+});
 export const mosqueResponseSchema = z.object({ success: z.literal(true), data: mosqueSchema });
 export const newMosqueIdResponseSchema = z.object({ success: z.literal(true), data: z.object({ mosque_id: z.string() }) });
 export const mosqueDeletedResponseSchema = z.object({

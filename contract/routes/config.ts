@@ -16,13 +16,14 @@ import {
 } from '../config';
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
+import { mosqueBulkRequestSchema, mosqueBulkResponseSchema, mosquesListQuerySchema } from '../mosque-list';
 
 /** Any id is accepted in the path: one that cannot exist is simply not found (404). */
 const mosqueIdParams = z.strictObject({ mosque_id: z.string().min(1).max(64) });
 
 /** The mosques the recorders follow: any operator. */
 export const mosqueRoutes = {
-  list: endpoint({ method: 'GET', path: '/api/config/mosques', access: 'session', response: mosquesListResponseSchema }),
+  list: endpoint({ method: 'GET', path: '/api/config/mosques', access: 'session', query: mosquesListQuerySchema, response: mosquesListResponseSchema }),
   // Declared before `get` so the mocks (first match wins) do not read `new-id` as a mosque id.
   newId: endpoint({ method: 'GET', path: '/api/config/mosques/new-id', access: 'session', response: newMosqueIdResponseSchema }),
   get: endpoint({ method: 'GET', path: '/api/config/mosques/:mosque_id', access: 'session', params: mosqueIdParams, response: mosqueResponseSchema }),
@@ -35,6 +36,7 @@ export const mosqueRoutes = {
     body: mosqueUpdateRequestSchema,
     response: mosqueResponseSchema,
   }),
+  bulk: endpoint({ method: 'POST', path: '/api/config/mosques/bulk', access: 'session', body: mosqueBulkRequestSchema, response: mosqueBulkResponseSchema }),
   remove: endpoint({ method: 'DELETE', path: '/api/config/mosques/:mosque_id', access: 'session', params: mosqueIdParams, response: mosqueDeletedResponseSchema }),
 };
 

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   CoordinatesRecord,
   ExtractionResult,
@@ -10,6 +10,7 @@ import type {
   MosqueUpdateRequest,
   PrayerTimeRecord,
 } from '../../contract/config';
+import type { MosqueBulkRequest, MosqueBulkResult, MosquesListQuery } from '../../contract/mosque-list';
 import { configRoutes, mosqueRoutes } from '../../contract/routes/config';
 import { apiErrorMessage } from './client';
 import { call } from './endpoint';
@@ -26,6 +27,8 @@ export const MOSQUE_MESSAGES = {
   updated: 'Mosque updated successfully',
   deleted: (id: string) => `Mosque ${id} deleted successfully`,
   generated: (count: number) => `Generated ${count} recording configurations`,
+  bulkFailed: 'Failed to change the selected mosques',
+  bulkMissing: (count: number) => `${count} of the selected mosques no longer exist`,
 } as const;
 
 /** The server's message, else "Network error occurred" when no answer came, else `fallback`. */
@@ -51,6 +54,17 @@ export const mosquesQueryOptions = () => queryOptions({ queryKey: mosquesQueryKe
 
 export function useMosques() {
   return useQuery(mosquesQueryOptions());
+}
+
+/** One page of the mosque table: the rows and how many mosques match. */
+export async function getMosquesPage(query: MosquesListQuery): Promise<{ mosques: Mosque[]; total: number }> {
+  const { mosques, total } = (await call(mosqueRoutes.list, { query })).data;
+  return { mosques, total: total ?? mosques.length };
+}
+
+/** The page on screen stays while the next one loads, so paging and typing a search do not flash an empty table. */
+export function useMosquesPage(query: MosquesListQuery) {
+  return useQuery({ queryKey: [...mosquesQueryKey, 'page', query], queryFn: () => getMosquesPage(query), placeholderData: keepPreviousData });
 }
 
 export async function getCoordinates(): Promise<CoordinatesRecord[]> {
@@ -111,6 +125,12 @@ function useConfigMutation<TVariables, TData>(mutationFn: (variables: TVariables
 export const useCreateMosque = () => useConfigMutation(createMosque);
 export const useUpdateMosque = () => useConfigMutation(updateMosque);
 export const useDeleteMosque = () => useConfigMutation(deleteMosque);
+
+export async function bulkMosques(body: MosqueBulkRequest): Promise<{ message: string; data: MosqueBulkResult }> {
+  const { message, data } = await call(mosqueRoutes.bulk, { body });
+  return { message, data };
+}
+export const useBulkMosques = () => useConfigMutation(bulkMosques);
 
 /* ---------------------------------------------------------------- map links and places */
 

@@ -1,7 +1,9 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { CalculationMethod, Mosque } from '../../../contract/config';
+import type { MosquesPageQuery } from '../../../contract/mosque-list';
 import { fromFlag } from '../../db';
 import type { Database, MosquesTable } from '../../db/schema';
+import { mosquesPage } from './page-query';
 
 export type MosqueRow = Selectable<MosquesTable>;
 
@@ -54,6 +56,21 @@ export class MosquesRepository {
       rows.push(...(await this.db.selectFrom('mosques').selectAll().where('mosque_id', 'in', ids.slice(start, start + IDS_PER_QUERY)).execute()));
     }
     return rows.sort((a, b) => (a.created_at === b.created_at ? (a.mosque_id < b.mosque_id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
+  }
+
+  page(query: MosquesPageQuery): Promise<{ rows: MosqueRow[]; total: number }> {
+    return mosquesPage(this.db, query);
+  }
+
+  /** Sets `active` on every listed mosque not already so; answers the rows it changed. At most IDS_PER_QUERY ids. */
+  setActive(ids: string[], active: boolean, updatedAt: string): Promise<MosqueRow[]> {
+    const flag = active ? 1 : 0;
+    return this.db.updateTable('mosques').set({ active: flag, updated_at: updatedAt }).where('mosque_id', 'in', ids).where('active', '!=', flag).returningAll().execute();
+  }
+
+  /** Deletes every listed mosque; answers the rows deleted. At most IDS_PER_QUERY ids. */
+  deleteMany(ids: string[]): Promise<MosqueRow[]> {
+    return this.db.deleteFrom('mosques').where('mosque_id', 'in', ids).returningAll().execute();
   }
 
   find(id: string): Promise<MosqueRow | undefined> {

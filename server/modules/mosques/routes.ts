@@ -1,3 +1,4 @@
+import { isPageQuery } from '../../../contract/mosque-list';
 import { mosqueRoutes } from '../../../contract/routes/config';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
@@ -6,7 +7,12 @@ import type { MosquesService } from './service';
 export function registerMosqueRoutes(app: AppInstance, { mosques }: { mosques: MosquesService }): void {
   // A string with a JSON content type is sent as it is (Fastify skips the route's serializer); the
   // service checked it against the same schema, which the mocks' answers are still checked against.
-  handle(app, mosqueRoutes.list, async (_request, reply) => reply.type('application/json; charset=utf-8').send(await mosques.listBody()));
+  handle(app, mosqueRoutes.list, async (request, reply) => {
+    if (isPageQuery(request.query)) return { success: true as const, data: await mosques.page(request.query) };
+    return reply.type('application/json; charset=utf-8').send(await mosques.listBody());
+  });
+
+  handle(app, mosqueRoutes.bulk, async (request) => ({ success: true as const, ...(await mosques.bulk(request.body, sessionOf(request).user)) }));
 
   // The Add dialog shows the id before saving: it asks for a fresh one here (a create without one gets one too).
   handle(app, mosqueRoutes.newId, async () => ({ success: true as const, data: { mosque_id: await mosques.newId() } }));

@@ -10,6 +10,7 @@ import {
   type MosqueCreateRequest,
   type MosqueUpdateRequest,
 } from '../../../contract/config';
+import { bulkDoneMessage, mosqueBulkRequestSchema, type MosqueBulkRequest, type MosqueBulkResult, type MosquesPageQuery } from '../../../contract/mosque-list';
 import { toFlag } from '../../db';
 import type { MosquesTable } from '../../db/schema';
 import { countryCodeAt } from '../../geo/geocode';
@@ -122,6 +123,40 @@ export class MosquesService {
     });
     this.listCache = cache;
     return cache;
+  }
+
+  /** One page of a search over the fleet (the mosque table at fleet size), read from the database each time. */
+  async page(query: MosquesPageQuery): Promise<{ mosques: Mosque[]; total: number }> {
+    const { rows, total } = await this.repository.page(query);
+    return { mosques: rows.map(toMosque), total };
+  }
+
+  /**
+   * One action on many mosques, each recorded in the activity log as its single-mosque form would be.
+   * A mosque already in the asked state counts as done; an id no mosque has is named as missing.
+   */
+  async bulk(input: MosqueBulkRequest, actor: ActivityActor | null = null): Promise<{ message: string; data: MosqueBulkResult }> {
+    const { action, mosque_ids: ids } = mosqueBulkRequestSchema.parse(input);
+    const before = new Map((await this.repository.listByIds(ids)).map((row) => [row.mosque_id, toMosque(row)]));
+    const present = ids.filter((id) => before.has(id));
+    // `in ()` is an error in PostgreSQL: nothing to change is not a statement.
+    const changed =
+      present.length === 0
+        ? []
+        : action === 'delete'
+        ? await this.repository.deleteMany(present)
+        : await this.repository.setActive(present, action === 'activate', this.clock.now().toISOString());
+    for (const row of changed) {
+      const mosque = toMosque(row);
+      this.emit({ type: action === 'delete' ? 'deleted' : 'updated', mosque_id: mosque.mosque_id });
+      if (action === 'delete') await this.activity.record({ actor, action: 'mosque.delete', target: mosqueTarget(mosque) });
+      else await this.activity.record({ actor, action: 'mosque.update', target: mosqueTarget(mosque), detail: { changed: ['active'] } });
+    }
+    // A delete that lost a race with another delete finds its mosque gone: missing, like one never there.
+    const done = action === 'delete' ? changed.map((row) => row.mosque_id) : present;
+    const doneIds = new Set(done);
+    const missing = ids.filter((id) => !doneIds.has(id));
+    return { message: bulkDoneMessage(action, done.length), data: { action, done, missing } };
   }
 
   async listByIds(ids: string[]): Promise<Mosque[]> {

@@ -6,20 +6,22 @@ import DescriptionIcon from '@mui/icons-material/Description';
 import LocationOnIcon from '@mui/icons-material/LocationOn';
 import MosqueIcon from '@mui/icons-material/Mosque';
 import ScheduleIcon from '@mui/icons-material/Schedule';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { GenerateRequest, Mosque } from '../../../contract/config';
 import {
   MOSQUE_MESSAGES,
   mosqueErrorMessage,
+  useBulkMosques,
   useCoordinates,
   useCreateMosque,
   useDeleteMosque,
   useGenerateConfigs,
   useMosques,
+  useMosquesPage,
   usePrayerTimes,
   useUpdateMosque,
 } from '../../api/config';
-import { useSchedulerJobs } from '../../api/scheduler';
+import { SCHEDULER_MESSAGES, schedulerErrorMessage, useScheduleFriday, useSchedulerJobs } from '../../api/scheduler';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
@@ -27,11 +29,14 @@ import { StatCard } from '../../components/StatCard';
 import { errorFields } from '../../api/client';
 import { fieldsUnder } from '../../lib/field-errors';
 import { readyToRecord } from '../../lib/ready-to-record';
+import { useUrlParams } from '../../lib/url-params';
 import { useNotify } from '../../notifications/context';
 import { configFileName, downloadJson } from './download';
 import { GenerateDialog } from './GenerateDialog';
 import { createPayload, EMPTY_MOSQUE_FORM, formFromMosque, updatePayload, type MosqueFormErrors, type MosqueFormValues } from './mosque-form';
 import { MosqueFormDialog } from './MosqueFormDialog';
+import { bulkQuestion, MosquesBulkBar, type MosqueSelectionAction } from './MosquesBulkBar';
+import { queryOfView, viewFromParams } from './mosque-list-view';
 import { MosquesTable } from './MosquesTable';
 
 type FormState = { mode: 'add' } | { mode: 'edit'; mosque: Mosque } | null;
@@ -49,6 +54,13 @@ export default function ConfigPage() {
   const updateMosque = useUpdateMosque();
   const deleteMosque = useDeleteMosque();
   const generate = useGenerateConfigs();
+  const bulk = useBulkMosques();
+  const schedule = useScheduleFriday();
+  const { params, update: updateView } = useUrlParams();
+  const view = viewFromParams(params);
+  const shown = useMosquesPage(queryOfView(view));
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [asking, setAsking] = useState<MosqueSelectionAction | null>(null);
   const [form, setForm] = useState<FormState>(null);
   const [formKey, setFormKey] = useState(0);
   // The mosque stays named while its confirmation closes.
@@ -67,6 +79,59 @@ export default function ConfigPage() {
   const ready = readyToRecord({ mosques: list, located, prayerTimes: times, jobs: jobs.data ?? [] }).length;
   const loadError =
     mosques.isError && mosques.errorUpdatedAt !== dismissedError ? mosqueErrorMessage(mosques.error, MOSQUE_MESSAGES.loadFailed) : null;
+
+  // Rows deleted elsewhere can leave the address on a page past the end: go to the last page there is.
+  const total = shown.data?.total;
+  const lastPage = total === undefined ? 0 : Math.max(0, Math.ceil(total / view.size) - 1);
+  useEffect(() => {
+    if (total !== undefined && view.page > lastPage) updateView({ page: lastPage === 0 ? null : String(lastPage) });
+  }, [total, lastPage, view.page, updateView]);
+
+  const select = (ids: string[], on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      for (const id of ids) {
+        if (on) next.add(id);
+        else next.delete(id);
+      }
+      return next;
+    });
+
+  const runBulk = () => {
+    if (!asking) return;
+    const ids = [...selected];
+    const done = (message: string) => {
+      notify.success(message);
+      setSelected(new Set());
+      setAsking(null);
+    };
+    if (asking === 'schedule') {
+      schedule.mutate(
+        { forceRefresh: false, mosqueFilter: ids },
+        {
+          onSuccess: ({ message, data }) => done(message || SCHEDULER_MESSAGES.scheduled(data.scheduled)),
+          onError: (error) => {
+            notify.error(schedulerErrorMessage(error, SCHEDULER_MESSAGES.scheduleFailed));
+            setAsking(null);
+          },
+        },
+      );
+      return;
+    }
+    bulk.mutate(
+      { action: asking, mosque_ids: ids },
+      {
+        onSuccess: ({ message, data }) => {
+          done(message);
+          if (data.missing.length > 0) notify.warning(MOSQUE_MESSAGES.bulkMissing(data.missing.length));
+        },
+        onError: (error) => {
+          notify.error(mosqueErrorMessage(error, MOSQUE_MESSAGES.bulkFailed));
+          setAsking(null);
+        },
+      },
+    );
+  };
 
   const openForm = (next: FormState) => {
     // A refusal belongs to the form it answered, not to the next one.
@@ -158,8 +223,18 @@ export default function ConfigPage() {
         <StatCard title="Ready to Record" value={ready} subtitle="Active, streamed, located and timed" icon={<CheckCircleIcon />} color="success" />
       </Box>
       <MosquesTable
-        mosques={list}
-        loading={mosques.isPending}
+        mosques={shown.data?.mosques ?? []}
+        total={total ?? 0}
+        loading={shown.isFetching}
+        view={view}
+        onView={updateView}
+        selected={selected}
+        onSelect={select}
+        bulkBar={
+          selected.size > 0 && (
+            <MosquesBulkBar count={selected.size} busy={bulk.isPending || schedule.isPending} onAction={setAsking} onClear={() => setSelected(new Set())} />
+          )
+        }
         located={located}
         prayerTimes={times}
         onEdit={(mosque) => openForm({ mode: 'edit', mosque })}
@@ -188,6 +263,14 @@ export default function ConfigPage() {
         busy={deleteMosque.isPending}
         onConfirm={confirmDelete}
         onCancel={() => setConfirmOpen(false)}
+      />
+      <ConfirmDialog
+        open={asking !== null}
+        {...(asking ? bulkQuestion(asking, selected.size) : { title: '', message: '' })}
+        confirmColor={asking === 'delete' ? 'error' : 'primary'}
+        busy={bulk.isPending || schedule.isPending}
+        onConfirm={runBulk}
+        onCancel={() => setAsking(null)}
       />
       {generating && <GenerateDialog mosques={list} generating={generate.isPending} onCancel={() => setGenerating(false)} onGenerate={runGenerate} />}
     </>

@@ -1,7 +1,9 @@
+import type { ReactNode } from 'react';
 import Accordion from '@mui/material/Accordion';
 import AccordionDetails from '@mui/material/AccordionDetails';
 import AccordionSummary from '@mui/material/AccordionSummary';
 import Box from '@mui/material/Box';
+import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
@@ -17,47 +19,103 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
+import type { MosqueSortField } from '../../../contract/mosque-list';
 import { languageName } from './languages';
 import { PrayerTimeChip } from './PrayerTimeChip';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
-import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
-import { PAGE_SIZES, usePaging } from '../../lib/paging';
+import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
+import { TableMessageRow } from '../../components/TableParts';
+import { PAGE_SIZES } from '../../lib/paging';
+import type { ParamChanges } from '../../lib/url-params';
+import { nextSort, type MosqueListView } from './mosque-list-view';
+import { MosquesToolbar } from './MosquesToolbar';
 
 interface MosquesTableProps {
+  /** The page on screen. */
   mosques: Mosque[];
+  /** Every mosque matching the view's search and filters. */
+  total: number;
   loading: boolean;
+  view: MosqueListView;
+  onView: (changes: ParamChanges) => void;
+  selected: ReadonlySet<string>;
+  onSelect: (ids: string[], selected: boolean) => void;
+  /** The bulk actions bar, shown above the rows while some are selected. */
+  bulkBar: ReactNode;
   located: ReadonlySet<string>;
   prayerTimes: ReadonlyMap<string, PrayerTimeRecord>;
   onEdit: (mosque: Mosque) => void;
   onDelete: (mosque: Mosque) => void;
 }
 
-const COLUMNS = ['Status', 'Mosque ID', 'Name', 'City', 'Languages', 'Coordinates', 'Prayer Times', 'Actions'];
+const COLUMNS: readonly HeaderColumn<MosqueSortField>[] = [
+  { label: 'Status', sortKey: 'active' },
+  { label: 'Mosque ID', sortKey: 'mosque_id' },
+  { label: 'Name', sortKey: 'name' },
+  { label: 'City', sortKey: 'city' },
+  { label: 'Languages' },
+  { label: 'Coordinates' },
+  { label: 'Prayer Times' },
+  { label: 'Actions' },
+];
+const COLUMN_COUNT = COLUMNS.length + 1;
 
 /**
- * The expandable Mosque Management table (SPEC.md section 2, Config Generator), one page at a time:
- * a fleet of 10,000 mosques must not become 10,000 rendered rows.
+ * The expandable Mosque Management table (SPEC.md section 2, Config Generator) at fleet size: the
+ * server searches, sorts and pages (10,000 mosques are never all sent or rendered), the view lives
+ * in the address, and rows can be selected for an action on all of them.
  */
-export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, onDelete }: MosquesTableProps) {
-  const paging = usePaging(mosques.length);
+export function MosquesTable({ mosques, total, loading, view, onView, selected, onSelect, bulkBar, located, prayerTimes, onEdit, onDelete }: MosquesTableProps) {
+  const pageIds = mosques.map((mosque) => mosque.mosque_id);
+  const selectedOnPage = pageIds.filter((id) => selected.has(id)).length;
+  const filtered = view.q.trim() !== '' || view.active !== null || view.broadcast !== null;
   return (
     <Accordion defaultExpanded disableGutters>
       <AccordionSummary expandIcon={<ExpandMoreIcon />} aria-controls="mosque-management-content" id="mosque-management-header">
         <Typography variant="h6" component="h2">
           Mosque Management
         </Typography>
-        <Chip size="small" label={mosques.length} sx={{ ml: 1.5, alignSelf: 'center' }} />
+        <Chip size="small" label={total} sx={{ ml: 1.5, alignSelf: 'center' }} />
       </AccordionSummary>
       <AccordionDetails sx={{ p: 0 }}>
+        <MosquesToolbar view={view} onView={onView} />
+        {bulkBar}
         {loading && <LinearProgress aria-label="Loading mosques" />}
         <TableContainer>
-          <Table aria-label="Mosques" size="small" sx={{ minWidth: 720, '& td, & th': { px: { xs: 1, lg: 2 } } }}>
-            <TableHeaderRow columns={COLUMNS} />
+          <Table aria-label="Mosques" size="small" sx={{ minWidth: 760, '& td, & th': { px: { xs: 1, lg: 2 } } }}>
+            <SortableHeaderRow
+              columns={COLUMNS}
+              sort={view.sort}
+              order={view.order}
+              onSort={(field) => onView({ ...nextSort(view, field), page: null })}
+              leading={
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    size="small"
+                    slotProps={{ input: { 'aria-label': 'Select every mosque on this page' } }}
+                    checked={pageIds.length > 0 && selectedOnPage === pageIds.length}
+                    indeterminate={selectedOnPage > 0 && selectedOnPage < pageIds.length}
+                    disabled={pageIds.length === 0}
+                    onChange={(event) => onSelect(pageIds, event.target.checked)}
+                  />
+                </TableCell>
+              }
+            />
             <TableBody>
-              {loading && mosques.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>Loading mosques...</TableMessageRow>}
-              {!loading && mosques.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>No mosques configured yet. Add a mosque to get started.</TableMessageRow>}
-              {paging.slice(mosques).map((mosque) => (
-                <TableRow key={mosque.mosque_id} hover>
+              {loading && mosques.length === 0 && <TableMessageRow colSpan={COLUMN_COUNT}>Loading mosques...</TableMessageRow>}
+              {!loading && mosques.length === 0 && (
+                <TableMessageRow colSpan={COLUMN_COUNT}>{filtered ? 'No mosques match this search.' : 'No mosques configured yet. Add a mosque to get started.'}</TableMessageRow>
+              )}
+              {mosques.map((mosque) => (
+                <TableRow key={mosque.mosque_id} hover selected={selected.has(mosque.mosque_id)}>
+                  <TableCell padding="checkbox">
+                    <Checkbox
+                      size="small"
+                      slotProps={{ input: { 'aria-label': `Select mosque ${mosque.mosque_id}` } }}
+                      checked={selected.has(mosque.mosque_id)}
+                      onChange={(event) => onSelect([mosque.mosque_id], event.target.checked)}
+                    />
+                  </TableCell>
                   <TableCell>
                     <Chip size="small" label={mosque.active ? 'Enabled' : 'Disabled'} color={mosque.active ? 'success' : 'default'} />
                   </TableCell>
@@ -114,15 +172,16 @@ export function MosquesTable({ mosques, loading, located, prayerTimes, onEdit, o
             </TableBody>
           </Table>
         </TableContainer>
-        {mosques.length > 0 && (
+        {total > 0 && (
           <TablePagination
             component="div"
-            count={mosques.length}
-            page={paging.page}
-            rowsPerPage={paging.rowsPerPage}
+            count={total}
+            // A page past the end (rows deleted meanwhile) shows as the last one until the address catches up.
+            page={Math.min(view.page, Math.max(0, Math.ceil(total / view.size) - 1))}
+            rowsPerPage={view.size}
             rowsPerPageOptions={[...PAGE_SIZES]}
-            onPageChange={(_event, page) => paging.setPage(page)}
-            onRowsPerPageChange={(event) => paging.setRowsPerPage(Number(event.target.value))}
+            onPageChange={(_event, page) => onView({ page: page === 0 ? null : String(page) })}
+            onRowsPerPageChange={(event) => onView({ size: event.target.value, page: null })}
           />
         )}
       </AccordionDetails>

@@ -1,8 +1,10 @@
 import { HttpResponse } from 'msw';
 import { type CoordinatesRecord, type Mosque } from '../../../contract/config';
 import { DEFAULT_STREAM_URL_TEMPLATE, mosquesNotFoundMessage, recordingConfigsFor } from '../../../contract/recording-configs';
+import { bulkDoneMessage, isPageQuery } from '../../../contract/mosque-list';
 import { configRoutes, mosqueRoutes } from '../../../contract/routes/config';
 import { mock } from '../endpoint';
+import { mosquesPage } from '../mosque-page';
 import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 import { geocodeAt, prayerTime, readLink, timeZoneAt } from './config-places';
@@ -108,8 +110,19 @@ function findMosque(id: unknown): Mosque | undefined {
 }
 
 export const configHandlers = [
-  mock(mosqueRoutes.list, () => {
-    return HttpResponse.json({ success: true as const, data: { mosques: mockMosques() } });
+  mock(mosqueRoutes.list, ({ query }) => {
+    const data = isPageQuery(query) ? mosquesPage(mockMosques(), query) : { mosques: mockMosques() };
+    return HttpResponse.json({ success: true as const, data });
+  }),
+
+  mock(mosqueRoutes.bulk, ({ body }) => {
+    const ids = new Set(body.mosque_ids);
+    const done = mockMosques().filter((mosque) => ids.has(mosque.mosque_id));
+    if (body.action === 'delete') setMockMosques(mockMosques().filter((mosque) => !ids.has(mosque.mosque_id)));
+    else for (const mosque of done) Object.assign(mosque, { active: body.action === 'activate', updated_at: nowIso() });
+    const doneIds = done.map((mosque) => mosque.mosque_id);
+    const data = { action: body.action, done: doneIds, missing: body.mosque_ids.filter((id) => !doneIds.includes(id)) };
+    return HttpResponse.json({ success: true as const, message: bulkDoneMessage(body.action, doneIds.length), data });
   }),
 
   mock(mosqueRoutes.newId, () => {

@@ -7,13 +7,14 @@ import Typography from '@mui/material/Typography';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useEffect } from 'react';
-import { useLocation, useSearchParams } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import { FRIDAY_STATUSES, fridayStatusSchema, type FridayRow, type FridayStatus } from '../../../../contract/fridays';
 import { SCHEDULER_MESSAGES, schedulerErrorMessage, useFridays, useRestoreJob } from '../../../api/scheduler';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { useNotify } from '../../../notifications/context';
 import { TOOLTIP_DELAYS } from '../../../lib/tooltip-delays';
 import { Section } from '../Section';
+import { useUrlParams } from '../../../lib/url-params';
 import { countByStatus, FRIDAY_STATUS_LABELS, fridayOf, shiftWeeks } from '../../../lib/friday-status';
 import { FridaysTable } from './FridaysTable';
 
@@ -29,7 +30,7 @@ interface FridaysSectionProps {
  */
 export function FridaysSection({ polling, now }: FridaysSectionProps) {
   const notify = useNotify();
-  const [params, setParams] = useSearchParams();
+  const { params, update } = useUrlParams();
   const { hash } = useLocation();
   // Arriving from the Dashboard's This Friday panel (`#fridays`): bring the view into sight.
   useEffect(() => {
@@ -44,15 +45,6 @@ export function FridaysSection({ polling, now }: FridaysSectionProps) {
   const rows = ledger.data?.fridays ?? [];
   const counts = countByStatus(rows);
   const shown = status ? rows.filter((row) => row.status === status) : rows;
-
-  const update = (changes: Record<string, string | null>) => {
-    const next = new URLSearchParams(params);
-    for (const [key, value] of Object.entries(changes)) {
-      if (value === null) next.delete(key);
-      else next.set(key, value);
-    }
-    setParams(next, { replace: true });
-  };
 
   const onRestore = (row: FridayRow) => {
     if (!row.job_id) return;

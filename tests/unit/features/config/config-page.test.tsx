@@ -46,7 +46,8 @@ describe('Config Generator page', { timeout: 40_000 }, () => {
     await openConfig();
     const table = screen.getByRole('table', { name: 'Mosques' });
     const headers = within(table).getAllByRole('columnheader').map((cell) => cell.textContent);
-    expect(headers).toEqual(['Status', 'Mosque ID', 'Name', 'City', 'Languages', 'Coordinates', 'Prayer Times', 'Actions']);
+    // The first column holds the select-all checkbox.
+    expect(headers).toEqual(['', 'Status', 'Mosque ID', 'Name', 'City', 'Languages', 'Coordinates', 'Prayer Times', 'Actions']);
 
     const london = row(LONDON);
     expect(london.getByText('Enabled')).toBeInTheDocument();

@@ -13,8 +13,8 @@ export const AZHAR = 'azh3c5v8n6';
  * alone, without the console's shell: these tests are about the page (the route and its guard are
  * covered by the routing tests).
  */
-export async function openConfig(waitFor: string | RegExp = 'London Central Mosque') {
-  const rendered = renderWithProviders(<ConfigPage />, { path: '/config', as: 'admin' });
+export async function openConfig(waitFor: string | RegExp = 'London Central Mosque', path = '/config') {
+  const rendered = renderWithProviders(<ConfigPage />, { path, as: 'admin' });
   await screen.findByText(waitFor, undefined, { timeout: 15_000 });
   return rendered;
 }

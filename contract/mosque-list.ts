@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { broadcastStatusSchema, mosqueIdSchema } from './config';
+
+/*
+ * The mosque table at fleet size: GET /api/config/mosques with any of these parameters answers one
+ * page and the count of every match (`data.total`); without them it keeps SPEC.md's whole list.
+ */
+
+export const MOSQUE_SORT_FIELDS = ['name', 'mosque_id', 'city', 'country', 'timezone', 'active', 'broadcast_status', 'created_at', 'updated_at'] as const;
+export type MosqueSortField = (typeof MOSQUE_SORT_FIELDS)[number];
+export const MOSQUE_PAGE_MAX = 1000;
+
+const flagSchema = z.enum(['true', 'false'], 'Must be true or false').transform((value) => value === 'true');
+
+export const mosquesListQuerySchema = z.strictObject({
+  /** Part of a name (either script), an id, a city, a district or a country; case does not matter. */
+  q: z.string().trim().max(100, 'Search may be at most 100 characters').optional(),
+  sort: z.enum(MOSQUE_SORT_FIELDS).optional(),
+  order: z.enum(['asc', 'desc']).optional(),
+  limit: z.coerce.number().int().min(1).max(MOSQUE_PAGE_MAX).optional(),
+  offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  active: flagSchema.optional(),
+  broadcast_status: broadcastStatusSchema.optional(),
+  timezone: z.string().trim().min(1).max(64).optional(),
+});
+export type MosquesListQuery = z.input<typeof mosquesListQuerySchema>;
+export type MosquesPageQuery = z.output<typeof mosquesListQuerySchema>;
+
+/** True when the caller asked for a page (any parameter), false for SPEC.md's whole list. */
+export function isPageQuery(query: MosquesPageQuery): boolean {
+  return Object.values(query).some((value) => value !== undefined);
+}
+
+export const MOSQUE_BULK_ACTIONS = ['activate', 'deactivate', 'delete'] as const;
+export type MosqueBulkAction = (typeof MOSQUE_BULK_ACTIONS)[number];
+export const MOSQUE_BULK_MAX = 1000;
+
+/** POST /api/config/mosques/bulk: one action on many mosques, each done or named as missing. */
+export const mosqueBulkRequestSchema = z.strictObject({
+  action: z.enum(MOSQUE_BULK_ACTIONS),
+  mosque_ids: z
+    .array(mosqueIdSchema)
+    .min(1, 'Select at least one mosque')
+    .max(MOSQUE_BULK_MAX, `At most ${MOSQUE_BULK_MAX} mosques at once`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each mosque may be named once'),
+});
+export type MosqueBulkRequest = z.input<typeof mosqueBulkRequestSchema>;
+
+export const mosqueBulkResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({
+    action: z.enum(MOSQUE_BULK_ACTIONS),
+    /** The mosques the action changed (already in that state counts as done). */
+    done: z.array(z.string()),
+    /** Ids no mosque has (deleted meanwhile). */
+    missing: z.array(z.string()),
+  }),
+});
+export type MosqueBulkResult = z.infer<typeof mosqueBulkResponseSchema>['data'];
+
+/** "3 mosques deactivated", "1 mosque deleted". */
+export function bulkDoneMessage(action: MosqueBulkAction, count: number): string {
+  const verb = { activate: 'activated', deactivate: 'deactivated', delete: 'deleted' }[action];
+  return `${count} ${count === 1 ? 'mosque' : 'mosques'} ${verb}`;
+}

@@ -1,0 +1,48 @@
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { MosqueSortField, MosquesPageQuery } from '../../../contract/mosque-list';
+import type { Database } from '../../db/schema';
+
+/** The columns a search looks in: names in both scripts, the id, and where the mosque is. */
+const SEARCHED = ['name', 'name_ar', 'mosque_id', 'city', 'district', 'country'] as const;
+/** Text sorts ignore case, so "al-Noor" sits beside "Al-Noor". */
+const TEXT_SORTS = new Set<MosqueSortField>(['name', 'city', 'country', 'timezone']);
+export const DEFAULT_PAGE_LIMIT = 10;
+
+type MosquesQuery = SelectQueryBuilder<Database, 'mosques', object>;
+
+/** `%` and `_` typed by the operator are letters, not wildcards. */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filtered(db: Kysely<Database>, query: MosquesPageQuery): MosquesQuery {
+  let builder = db.selectFrom('mosques') as MosquesQuery;
+  if (query.q) {
+    const pattern = containsPattern(query.q);
+    // ESCAPE names the backslash for SQLite, which has no default escape character (PostgreSQL's is the same).
+    builder = builder.where((eb) => eb.or(SEARCHED.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`)));
+  }
+  if (query.active !== undefined) builder = builder.where('active', '=', query.active ? 1 : 0);
+  if (query.broadcast_status) builder = builder.where('broadcast_status', '=', query.broadcast_status);
+  if (query.timezone) builder = builder.where('timezone', '=', query.timezone);
+  return builder;
+}
+
+/** One page of the mosques matching `query`, in its order (ties by id, empty values last), and how many match. */
+export async function mosquesPage(db: Kysely<Database>, query: MosquesPageQuery) {
+  const base = filtered(db, query);
+  const sort = query.sort ?? 'created_at';
+  const direction = query.order ?? 'asc';
+  const column = sql.ref(sort);
+  const key = TEXT_SORTS.has(sort) ? sql`lower(${column})` : column;
+  const rowsQuery = base
+    .selectAll()
+    // Both engines: false before true, so a missing city or zone sorts after every present one in either direction.
+    .orderBy(sql`${column} is null`)
+    .orderBy(key, direction)
+    .orderBy('mosque_id', direction)
+    .limit(query.limit ?? DEFAULT_PAGE_LIMIT)
+    .offset(query.offset ?? 0);
+  const [rows, count] = await Promise.all([rowsQuery.execute(), base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow()]);
+  return { rows, total: Number(count.total) };
+}
