@@ -58,7 +58,7 @@ import { createAlarmsModule, type AlarmDeliveryOptions } from './modules/alarms'
 import { registerAlarmRoutes } from './modules/alarms/routes';
 import { registerRecordingsLibrary } from './modules/recordings/library-module';
 import { createRecordingStore } from './storage';
-import { createServerRegistry } from './modules/servers';
+import { registerServers } from './modules/servers';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -167,10 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return address && typeof address === 'object' ? address.port : undefined;
     },
   });
-  // Registered once listening (an app driven by inject alone is no server the others could call).
-  const servers = createServerRegistry({ config, db, clock, log: app.log, scope: capture.driver.scope });
-  app.addHook('onListen', () => servers.start());
-  app.addHook('preClose', () => servers.stop());
+  const servers = registerServers(app, { config, db, clock, keys, log: app.log, instances: capture.instances, library: recordingsLibrary, store }).registry;
   const images = createImagesService({ db, driver: capture.driver, instances: capture.instances, clock, log: app.log, activity });
   const scheduler = createScheduler(
     { db, clock, config, publish: (message) => hub.publish(message), log: app.log, mosques, prayerTimes, recordingConfigs, capture: capture.capture,

@@ -82,11 +82,12 @@ export class InstancesRepository {
     return this.db.selectFrom('instances').selectAll().where('scope', '=', scope).where('state', 'in', LIVE_STATES).execute();
   }
 
-  listActive(scope: string): Promise<InstanceRow[]> {
+  /** Running and pending rows, of one scope or (undefined) of every server's. */
+  listActive(scope: string | undefined): Promise<InstanceRow[]> {
     return this.db
       .selectFrom('instances')
       .selectAll()
-      .where('scope', '=', scope)
+      .$if(scope !== undefined, (qb) => qb.where('scope', '=', scope as string))
       .where('state', 'in', ACTIVE_STATES)
       .orderBy('launch_time')
       .execute();

@@ -6,6 +6,7 @@ import { recordingWindow, type CaptureProvider, type ProviderInstance } from '..
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/http-error';
 import type { RecordingsService } from '../recordings/service';
+import type { OtherScopes } from './elsewhere';
 import { FleetRelaunch } from './relaunch';
 import { ACTIVE_STATES, runtimeHours, toInstance, type InstanceListRow, type InstanceRow, type InstancesRepository } from './repository';
 
@@ -61,6 +62,8 @@ export class InstancesService {
   private listMemo: { rows: InstanceListRow[]; at: number; list: Instance[] } | undefined;
   private readonly events: FleetEvents;
   private readonly relaunch: FleetRelaunch;
+  /** Recorders of other scopes (other servers'); unset, they are refused as running elsewhere (one server). */
+  private otherScopes: OtherScopes | undefined;
 
   constructor(
     private readonly repository: InstancesRepository,
@@ -87,6 +90,25 @@ export class InstancesService {
       launchFailed: (outcome) => events.launchFailed(outcome),
       reachedRunning: (seconds) => events.reachedRunning(seconds),
     };
+  }
+
+  /** Lets terminate, logs and emergency stop reach the recorders other servers run. */
+  reachOtherScopes(otherScopes: OtherScopes): void {
+    this.otherScopes = otherScopes;
+  }
+
+  /** Whether this server's driver runs the row's recorder (rows from before scopes were kept have none). */
+  private isOwn(row: Pick<InstanceRow, 'scope'>): boolean {
+    return !row.scope || row.scope === this.driver.scope;
+  }
+
+  private async fleetOf(row: InstanceRow, what: string) {
+    if (!this.otherScopes) throw conflict(`Instance ${row.id} runs elsewhere (${row.scope}); ${what}`);
+    return this.otherScopes(row.scope);
+  }
+
+  get scope(): string {
+    return this.driver.scope;
   }
 
   get providerKind() {
@@ -154,7 +176,7 @@ export class InstancesService {
 
   async logs(id: string, lines: number): Promise<{ instanceId: string; logs: string[] }> {
     const row = await this.resolve(id);
-    if (row.scope && row.scope !== this.driver.scope) throw conflict(`Instance ${id} runs elsewhere (${row.scope}); its logs are there`);
+    if (!this.isOwn(row)) return { instanceId: row.id, logs: await (await this.fleetOf(row, 'its logs are there')).logs(row.id, lines) };
     if (!row.provider_instance_id) return { instanceId: row.id, logs: [] };
     try {
       return { instanceId: row.id, logs: await this.driver.logs(row.provider_instance_id, lines) };
@@ -318,9 +340,9 @@ export class InstancesService {
     return results.map((r) => r.result);
   }
 
-  /** Emergency stop: every running and pending instance of this provider, each reported. */
+  /** Emergency stop: every running and pending instance, this server's and the other servers', each reported. */
   async terminateAll(reason: string): Promise<TerminateResult[]> {
-    const rows = await this.repository.listActive(this.driver.scope);
+    const rows = await this.repository.listActive(this.otherScopes ? undefined : this.driver.scope);
     const results = await this.stopEach(
       rows,
       rows.map((r) => r.id),
@@ -329,15 +351,64 @@ export class InstancesService {
     return results.map((r) => r.result);
   }
 
-  private async stopEach(rows: InstanceRow[], requested: string[], reason: string) {
+  /**
+   * Terminates the rows of this server's own scope that `ids` name, for another server that was asked
+   * (internal route): the others, and unknown ids, are failures in the results, never passed on again.
+   */
+  async terminateHere(ids: string[], reason: string): Promise<TerminateResult[]> {
+    const rows = await Promise.all(ids.map((id) => this.repository.findByAnyId(id)));
     const results = await Promise.all(
+      rows.map(async (row, i): Promise<TerminateResult> => {
+        if (!row) return { instance_id: ids[i], success: false, state: null, message: `Instance ${ids[i]} not found` };
+        if (!this.isOwn(row)) return { instance_id: ids[i], success: false, state: row.state, message: `Instance ${row.id} does not run on this server` };
+        return (await this.stopOwn([row], [ids[i]], reason))[0].result;
+      }),
+    );
+    if (results.some((r) => r.success)) this.events.instancesChanged();
+    return results;
+  }
+
+  /** Each row's recorder asked to stop: this server's own directly, the others' through their server, together. */
+  private async stopEach(rows: InstanceRow[], requested: string[], reason: string) {
+    const results: { success: boolean; result: TerminateResult; error?: unknown }[] = new Array(rows.length);
+    const byScope = new Map<string, number[]>();
+    rows.forEach((row, i) => {
+      const scope = this.isOwn(row) || !ACTIVE_STATES.includes(row.state) ? '' : row.scope;
+      byScope.set(scope, [...(byScope.get(scope) ?? []), i]);
+    });
+    await Promise.all(
+      [...byScope].map(async ([scope, indexes]) => {
+        const answered = scope === ''
+          ? await this.stopOwn(indexes.map((i) => rows[i]), indexes.map((i) => requested[i]), reason)
+          : await this.stopElsewhere(indexes.map((i) => rows[i]), indexes.map((i) => requested[i]), reason);
+        indexes.forEach((index, k) => (results[index] = answered[k]));
+      }),
+    );
+    if (results.some((r) => r.success)) this.events.instancesChanged();
+    return results;
+  }
+
+  /** Rows of one other scope, stopped by the server that runs them (one call for them all). */
+  private async stopElsewhere(rows: InstanceRow[], requested: string[], reason: string) {
+    try {
+      const fleet = await this.fleetOf(rows[0], 'terminate it there');
+      const answers = await fleet.terminate(rows.map((row) => row.id), reason);
+      return answers.map((answer, i) => ({ success: answer.success, result: { ...answer, instance_id: requested[i] } }));
+    } catch (error) {
+      this.log.warn({ err: error, scope: rows[0].scope }, 'terminate through another server failed');
+      const http = providerHttpError(error);
+      return rows.map((row, i) => ({ success: false, error: http, result: { instance_id: requested[i], success: false, state: row.state, message: failureMessage(http) } }));
+    }
+  }
+
+  private async stopOwn(rows: InstanceRow[], requested: string[], reason: string) {
+    return Promise.all(
       rows.map(async (row, i): Promise<{ success: boolean; result: TerminateResult; error?: unknown }> => {
         const instanceId = requested[i];
         if (!ACTIVE_STATES.includes(row.state)) {
           return { success: false, result: { instance_id: instanceId, success: false, state: row.state, message: `Not running (it is ${row.state})` } };
         }
         try {
-          if (row.scope && row.scope !== this.driver.scope) throw conflict(`Instance ${row.id} runs elsewhere (${row.scope}); terminate it there`);
           if (!row.provider_instance_id) throw conflict(`Instance ${row.id} is still launching; try again in a moment`);
           await this.driver.terminate(row.provider_instance_id, { reason });
           await this.repository.update(row.id, { state: 'stopping', state_reason: reason, updated_at: this.clock.now().toISOString() });
@@ -349,8 +420,6 @@ export class InstancesService {
         }
       }),
     );
-    if (results.some((r) => r.success)) this.events.instancesChanged();
-    return results;
   }
 
   /** One pass over the driver's instances; concurrent callers share the pass in flight. */

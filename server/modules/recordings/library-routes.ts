@@ -1,3 +1,6 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import type { FastifyReply } from 'fastify';
 import { recordingRoutes } from '../../../contract/routes/recordings';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { HttpError, unauthorized } from '../../lib/http-error';
@@ -34,27 +37,17 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
       if (!request.query.token) throw unauthorized('Not authenticated');
       if (!library.verifyLink(id, request.query.token)) throw unauthorized('This media link is invalid or has expired');
     }
-    const media = await library.media(id);
-    const disposition = request.query.download ? `attachment; filename="${media.name}"` : 'inline';
+    const located = await library.locate(id);
+    if ('elsewhere' in located) {
+      const answer = await library.fetchElsewhere(id, located.elsewhere, { range: request.headers.range, download: Boolean(request.query.download) });
+      return relayMedia(reply, answer);
+    }
+    const media = located.here;
     // From a bucket the player is sent to a short-lived pre-signed URL; a download fetched with the
     // bearer header is streamed through here instead (a cross-origin redirect would carry that header).
     const signed = request.auth && request.query.download ? null : await store.signedUrl(media.key, 300, request.query.download ? media.name : undefined);
     if (signed) return reply.header('cache-control', 'private, no-store').redirect(signed, 302);
-    const range = parseByteRange(request.headers.range, media.size);
-    if (range === 'unsatisfiable') {
-      throw new HttpError(416, 'The requested range is outside the recording', { 'content-range': `bytes */${media.size}` });
-    }
-    reply
-      .header('content-type', media.name.endsWith('.mp4') ? 'video/mp4' : 'application/octet-stream')
-      .header('accept-ranges', 'bytes')
-      .header('content-disposition', disposition)
-      .header('cache-control', 'private, no-store');
-    if (!range) return reply.header('content-length', String(media.size)).send(await store.read(media.key));
-    return reply
-      .code(206)
-      .header('content-range', `bytes ${range.start}-${range.end}/${media.size}`)
-      .header('content-length', String(range.end - range.start + 1))
-      .send(await store.read(media.key, range));
+    return sendMedia(reply, store, media, request.headers.range, Boolean(request.query.download));
   });
 
   handle(app, recordingRoutes.delete, async (request) => {
@@ -62,4 +55,36 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
     await library.delete(request.params.id, { id, username });
     return { success: true as const, message: `Recording ${request.params.id} deleted` };
   });
+}
+
+/** Sends a recording's media from this server's store, whole or the one byte range asked for. */
+export async function sendMedia(reply: FastifyReply, store: RecordingStore, media: { key: string; size: number; name: string }, rangeHeader: string | undefined, download: boolean): Promise<FastifyReply> {
+  const range = parseByteRange(rangeHeader, media.size);
+  if (range === 'unsatisfiable') {
+    throw new HttpError(416, 'The requested range is outside the recording', { 'content-range': `bytes */${media.size}` });
+  }
+  reply
+    .header('content-type', media.name.endsWith('.mp4') ? 'video/mp4' : 'application/octet-stream')
+    .header('accept-ranges', 'bytes')
+    .header('content-disposition', download ? `attachment; filename="${media.name}"` : 'inline')
+    .header('cache-control', 'private, no-store');
+  if (!range) return reply.header('content-length', String(media.size)).send(await store.read(media.key));
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${range.start}-${range.end}/${media.size}`)
+    .header('content-length', String(range.end - range.start + 1))
+    .send(await store.read(media.key, range));
+}
+
+/** Headers of a media answer that the server holding the file decides, passed on as they came. */
+const RELAYED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'content-disposition', 'cache-control'];
+
+/** Passes on another server's media answer: its status, headers and body, streamed. */
+function relayMedia(reply: FastifyReply, answer: Response): FastifyReply {
+  reply.code(answer.status);
+  for (const name of RELAYED_HEADERS) {
+    const value = answer.headers.get(name);
+    if (value !== null) reply.header(name, value);
+  }
+  return reply.send(answer.body ? Readable.fromWeb(answer.body as WebReadableStream) : '');
 }

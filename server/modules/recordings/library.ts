@@ -19,6 +19,9 @@ export interface RecordingsLibraryDeps {
   retentionDays: number | null;
 }
 
+/** Asks the server whose disk holds `filePath` for a recording's media (Range and download passed on). */
+export type MediaElsewhere = (id: string, filePath: string, request: { range?: string; download?: boolean }) => Promise<Response>;
+
 /** The store a recording's media was written to: a local file has an absolute path, a bucket's object a key. */
 function storeOf(row: LibraryRow): 'local' | 's3' {
   return row.file_path && !path.isAbsolute(row.file_path) ? 's3' : 'local';
@@ -33,16 +36,38 @@ function mediaKey(row: LibraryRow, store: RecordingStore): string | null {
   return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : null;
 }
 
+/**
+ * A finished recording's file written by a server whose local store is another folder than this
+ * one's (servers sharing a database, each with its own DATA_DIR): its absolute path, else null.
+ */
+function heldElsewhere(row: LibraryRow, store: RecordingStore): string | null {
+  if (store.kind !== 'local' || storeOf(row) !== 'local' || !row.file_path || row.status === 'recording') return null;
+  return mediaKey(row, store) === null ? path.resolve(row.file_path) : null;
+}
+
 /** Browse, play, download and delete recordings; report the store's space. */
 export class RecordingsLibrary {
   private readonly usage: UsageMemo;
+
+  /** Fetches media another server holds (several servers); unset, such media is refused as not here. */
+  private mediaElsewhere: MediaElsewhere | undefined;
 
   constructor(private readonly deps: RecordingsLibraryDeps) {
     this.usage = new UsageMemo(deps.store, deps.clock);
   }
 
+  reachOtherServers(mediaElsewhere: MediaElsewhere): void {
+    this.mediaElsewhere = mediaElsewhere;
+  }
+
+  /** The answer of the server holding a recording's file (throws a 503 naming it when it is down). */
+  fetchElsewhere(id: string, filePath: string, request: { range?: string; download?: boolean }): Promise<Response> {
+    if (!this.mediaElsewhere) throw notFound(`Recording ${id} has no media to play on this server (its file is ${filePath})`);
+    return this.mediaElsewhere(id, filePath, request);
+  }
+
   private toEntry(row: LibraryRow): LibraryRecording {
-    const available = row.status !== 'recording' && Number(row.bytes) > 0 && mediaKey(row, this.deps.store) !== null;
+    const available = row.status !== 'recording' && Number(row.bytes) > 0 && (mediaKey(row, this.deps.store) !== null || heldElsewhere(row, this.deps.store) !== null);
     const recording = toRecording(row);
     return { ...recording, download_url: available ? recording.download_url : null, mosque_name: row.mosque_name, friday: row.friday, job_id: row.job_id, media_available: available, store: storeOf(row) };
   }
@@ -67,9 +92,23 @@ export class RecordingsLibrary {
     return { ...this.toEntry(row), files };
   }
 
+  /**
+   * Where a recording's media is: in this server's store, or (local stores of several servers) a file
+   * on another server's disk, its absolute path there.
+   */
+  async locate(id: string): Promise<{ here: { key: string; size: number; name: string } } | { elsewhere: string }> {
+    const row = await this.row(id);
+    const elsewhere = heldElsewhere(row, this.deps.store);
+    return elsewhere ? { elsewhere } : { here: await this.mediaOf(row) };
+  }
+
   /** The media of a recording that has some: its key and size in the store. */
   async media(id: string): Promise<{ key: string; size: number; name: string }> {
-    const row = await this.row(id);
+    return this.mediaOf(await this.row(id));
+  }
+
+  private async mediaOf(row: LibraryRow): Promise<{ key: string; size: number; name: string }> {
+    const { id } = row;
     const key = mediaKey(row, this.deps.store);
     const stored = key ? await this.deps.store.stat(key) : null;
     if (!key || !stored || stored.size === 0) throw notFound(`Recording ${id} has no media to play`);
@@ -77,7 +116,7 @@ export class RecordingsLibrary {
   }
 
   async mediaLink(id: string): Promise<MediaLinkResponse['data']> {
-    await this.media(id);
+    await this.locate(id);
     const { token, expiresAt } = this.deps.links.issue(id, this.deps.clock.now());
     return { url: `/api/recordings/${encodeURIComponent(id)}/media?token=${token}`, expires_at: expiresAt.toISOString() };
   }

@@ -4,18 +4,53 @@ import packageJson from '../../../package.json' with { type: 'json' };
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { AppInstance } from '../../lib/fastify';
+import type { SecretKeys } from '../../lib/secret-key';
+import { registerInternalInstanceRoutes } from '../instances/internal-routes';
+import type { InstancesService } from '../instances/service';
+import { registerInternalMediaRoute } from '../recordings/internal-media-route';
+import type { RecordingsLibrary } from '../recordings/library';
+import type { RecordingStore } from '../../storage/recording-store';
+import { InternalCalls } from './internal-calls';
+import { ScopeOwners } from './owners';
 import { ServerRegistry } from './registry';
+import { otherScopesThroughServers } from './remote-fleet';
+import { mediaThroughServers } from './remote-media';
 import { ServersRepository } from './repository';
 
 export { DEAD_AFTER_MS, HEARTBEAT_MS, ServerRegistry } from './registry';
 export type { ServerRow } from './repository';
 
-/** This server's entry in the servers table, for a driver of `scope`. Registered once the app listens. */
-export function createServerRegistry(deps: { config: Config; db: Db; clock: Clock; log: FastifyBaseLogger; scope: string }): ServerRegistry {
-  return new ServerRegistry(
-    new ServersRepository(deps.db.kysely),
-    deps.clock,
-    { host: os.hostname(), internalAddress: deps.config.internalUrl, version: packageJson.version, scope: deps.scope },
-    deps.log,
-  );
+export interface ServersModule {
+  registry: ServerRegistry;
+  /** Signed calls to and from the other servers. */
+  calls: InternalCalls;
+  /** Which live server runs the recorders of a scope. */
+  owners: ScopeOwners;
+}
+
+/**
+ * This server among the others sharing the database: registered in the servers table once it
+ * listens (an app driven by inject alone is no server the others could call), beating until it
+ * closes, and on PostgreSQL reaching the recorders the other servers run. On SQLite there is one
+ * server: nothing reaches out.
+ */
+export function registerServers(
+  app: AppInstance,
+  deps: { config: Config; db: Db; clock: Clock; keys: SecretKeys; log: FastifyBaseLogger; instances: InstancesService; library: RecordingsLibrary; store: RecordingStore },
+): ServersModule {
+  const { config, db, clock, log, instances } = deps;
+  const repository = new ServersRepository(db.kysely);
+  const registry = new ServerRegistry(repository, clock, { host: os.hostname(), internalAddress: config.internalUrl, version: packageJson.version, scope: instances.scope }, log);
+  const calls = new InternalCalls(deps.keys.derive('internal-calls'), clock, registry.id);
+  const owners = new ScopeOwners(registry, repository, clock);
+  app.addHook('onListen', () => registry.start());
+  app.addHook('preClose', () => registry.stop());
+  if (db.dialect === 'postgres') {
+    instances.reachOtherScopes(otherScopesThroughServers({ owners, calls, adopted: () => undefined }));
+    deps.library.reachOtherServers(mediaThroughServers({ registry, repository, calls }));
+  }
+  registerInternalInstanceRoutes(app, { guard: calls.guard, fleets: () => [instances] });
+  registerInternalMediaRoute(app, { guard: calls.guard, library: deps.library, store: deps.store });
+  return { registry, calls, owners };
 }

@@ -22,6 +22,11 @@ export class ServersRepository {
     return this.db.selectFrom('servers').selectAll().where('last_seen', '>=', since).orderBy('id').execute();
   }
 
+  /** Every registered server, alive or not. */
+  all(): Promise<ServerRow[]> {
+    return this.db.selectFrom('servers').selectAll().execute();
+  }
+
   find(id: string): Promise<ServerRow | undefined> {
     return this.db.selectFrom('servers').selectAll().where('id', '=', id).executeTakeFirst();
   }
@@ -48,6 +53,16 @@ export class ServersRepository {
       .execute();
     const holder = await this.db.selectFrom('scope_adoptions').select('server_id').where('scope', '=', scope).executeTakeFirst();
     return holder?.server_id === serverId;
+  }
+
+  /** The live adoption of `scope` at `now`, if any. */
+  adopterOf(scope: string, now: string): Promise<{ server_id: string; until: string } | undefined> {
+    return this.db.selectFrom('scope_adoptions').select(['server_id', 'until']).where('scope', '=', scope).where('until', '>=', now).executeTakeFirst();
+  }
+
+  /** The server of `scope` heard from last, alive or not. */
+  lastOfScope(scope: string): Promise<ServerRow | undefined> {
+    return this.db.selectFrom('servers').selectAll().where('scope', '=', scope).orderBy('last_seen', 'desc').limit(1).executeTakeFirst();
   }
 
   async releaseScope(scope: string, serverId: string): Promise<void> {

@@ -20,6 +20,12 @@ const OWN_GUARD: Record<string, { status: number; detail: string }> = {
   // Prometheus scrapes with METRICS_TOKEN, not with a console session (README, "Monitoring").
   'GET /metrics': { status: 401, detail: 'A valid metrics token is required' },
   'HEAD /metrics': { status: 401, detail: '' },
+  // Calls between servers sharing the database carry a signature made with the shared SECRET_KEY (README, "Running several servers").
+  'POST /internal/instances/terminate': { status: 401, detail: 'A valid internal signature is required' },
+  'GET /internal/instances/:id/logs': { status: 401, detail: 'A valid internal signature is required' },
+  'HEAD /internal/instances/:id/logs': { status: 401, detail: '' },
+  'GET /internal/recordings/:id/media': { status: 401, detail: 'A valid internal signature is required' },
+  'HEAD /internal/recordings/:id/media': { status: 401, detail: '' },
 };
 
 type Caller = 'anonymous' | 'user' | 'superuser';
