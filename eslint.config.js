@@ -77,9 +77,9 @@ export default tseslint.config(
     },
   },
   {
-    // The recorder's HTTP client runs in the recorder's own process, never the server's: a start there
-    // does not wait on undici, and fetch would refuse the ports its specification calls bad.
-    files: ['server/capture/hls-http.ts'],
+    // The recorder's HTTP client and egress proxy run in the recorder's own process, never the server's:
+    // a start there does not wait on undici, and fetch would refuse the ports its specification calls bad.
+    files: ['server/capture/hls-http.ts', 'server/capture/egress-proxy.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [SERVER_WALL] }],
     },

@@ -59,6 +59,8 @@ async function bareFfmpeg(url: string, dir: string, run: number): Promise<number
     recordingId: null,
     imageId: null,
     ffmpegPath: 'ffmpeg',
+    // The bench's streams are on loopback.
+    egress: { allowPrivate: true, trustedHosts: [] },
     windowStart: new Date().toISOString(),
     windowEnd: new Date(Date.now() + 30_000).toISOString(),
     clockOffsetMs: 0,
@@ -101,7 +103,7 @@ export async function run(): Promise<BenchResult[]> {
   const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ALLOW_PRIVATE_STREAM_HOSTS: '1' }), consoleDir: undefined };
   // The recorder production runs: the one `npm run build` makes (node alone, no TypeScript loader).
   const recorderRuntime = shippedRecorderRuntime(BUILT_RECORDER);
-  const app = await buildApp(config, { logger: false, captureDriver: new LocalCaptureProvider({ dataDir, clock: systemClock, recorderRuntime }) });
+  const app = await buildApp(config, { logger: false, captureDriver: new LocalCaptureProvider({ dataDir, clock: systemClock, recorderRuntime, allowPrivateStreamHosts: true }) });
   try {
     await app.ctx.users.bootstrapSuperuser({ username: 'admin', password: PASSWORD, dataDir });
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: PASSWORD } });

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { EgressPolicy } from '../server/capture/egress-guard';
 import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, readJson, type RecorderConfig, type RecorderSettings, type RecorderState } from '../server/capture/recorder-state';
 import { waitFor } from './wait';
 
@@ -31,7 +32,19 @@ export interface RecorderProcess {
   remove(): void;
 }
 
-export function recorderProcess(options: { url: string; seconds: number; width: number; height: number; sourceAsIs?: boolean; settings?: Partial<RecorderSettings> }): RecorderProcess {
+export interface RecorderProcessOptions {
+  url: string;
+  seconds: number;
+  width: number;
+  height: number;
+  sourceAsIs?: boolean;
+  settings?: Partial<RecorderSettings>;
+  /** Where the recorder may connect; default anywhere (test streams live on loopback). */
+  egress?: EgressPolicy;
+  ytDlpPath?: string;
+}
+
+export function recorderProcess(options: RecorderProcessOptions): RecorderProcess {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-recorder-'));
   const now = Date.now();
   const config: RecorderConfig = {
@@ -49,6 +62,8 @@ export function recorderProcess(options: { url: string; seconds: number; width: 
     recordingId: null,
     imageId: null,
     ffmpegPath: process.env.FFMPEG_PATH ?? 'ffmpeg',
+    ytDlpPath: options.ytDlpPath ?? null,
+    egress: options.egress ?? { allowPrivate: true, trustedHosts: [] },
     windowStart: new Date(now).toISOString(),
     windowEnd: new Date(now + options.seconds * 1000).toISOString(),
     clockOffsetMs: 0,

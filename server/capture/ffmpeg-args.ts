@@ -8,6 +8,8 @@ import type { RecorderConfig } from './recorder-state';
 
 /** Network protocols the input may use; "file" and ffmpeg's special protocols are not among them. */
 const NETWORK_PROTOCOLS = 'http,https,tcp,tls,crypto,data,httpproxy,rtmp,rtmps,rtmpt,rtmpts,rtsp,rtsps,rtp,udp,srt';
+/** Under the egress guard: only what reaches the stream through the egress proxy (HTTP, and TLS in a CONNECT tunnel). */
+const PROXIED_PROTOCOLS = 'http,https,tcp,tls,crypto,data,httpproxy';
 
 /**
  * Demuxers of live broadcasts (HLS and DASH with their TS, fMP4 and packed-audio segments, FLV over
@@ -16,9 +18,9 @@ const NETWORK_PROTOCOLS = 'http,https,tcp,tls,crypto,data,httpproxy,rtmp,rtmps,r
  */
 const MEDIA_FORMATS = 'hls,dash,mpegts,mov,flv,live_flv,rtsp,sdp,rtp,aac,mp3,ac3,eac3,matroska,webvtt';
 
-function inputOptions(url: string): string[] {
+function inputOptions(url: string, guarded: boolean): string[] {
   const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
-  const common = ['-protocol_whitelist', NETWORK_PROTOCOLS, '-format_whitelist', MEDIA_FORMATS];
+  const common = ['-protocol_whitelist', guarded ? PROXIED_PROTOCOLS : NETWORK_PROTOCOLS, '-format_whitelist', MEDIA_FORMATS];
   if (scheme === 'http' || scheme === 'https') {
     // Reconnect dropped HTTP connections; give up on one silent read after 15 s (the watchdog decides the rest).
     return [...common, '-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '5', '-rw_timeout', '15000000'];
@@ -46,7 +48,7 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
     '-nostats',
     '-progress', 'pipe:1',
     // Segments written to stdin are read at once: ffmpeg needs only a second of them to know the streams.
-    ...(fed ? ['-f', 'mpegts', '-probesize', '1000000', '-analyzeduration', '1000000'] : inputOptions(inputUrl)),
+    ...(fed ? ['-f', 'mpegts', '-probesize', '1000000', '-analyzeduration', '1000000'] : inputOptions(inputUrl, !config.egress?.allowPrivate)),
     '-i', inputUrl,
     '-map', '0:v:0?',
     '-map', '0:a:0?',

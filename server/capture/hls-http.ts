@@ -1,16 +1,18 @@
 /*
  * The HLS reader's HTTP client: one GET with a time limit on the whole answer, redirects followed.
  * Node's http and https rather than fetch: fetch refuses ports its specification calls bad (6000,
- * 6665-6669, 10080, ...), on which a stream server is free to listen. Part of the recorder runtime:
- * Node and its siblings only.
+ * 6665-6669, 10080, ...), on which a stream server is free to listen. Each hop (the first request and
+ * every redirect) is checked by the egress guard and connects to the address it checked. Part of the
+ * recorder runtime: Node and its siblings only.
  */
 import http from 'node:http';
 import https from 'node:https';
+import { EgressRefused, pinnedLookup, type EgressPin } from './egress-guard';
 
 export interface HttpFailure {
   error: string;
-  /** No answer in time (a server holding the connection) is a stall; anything else a drop. */
-  cause: 'stream_dropped' | 'stream_stalled';
+  /** No answer in time (a server holding the connection) is a stall; an address the guard refused is refused; anything else a drop. */
+  cause: 'stream_dropped' | 'stream_stalled' | 'stream_refused';
   status: number | null;
 }
 
@@ -26,20 +28,29 @@ const NAMED_ERRORS: Record<string, string> = {
 };
 
 /** GETs `url` within `timeoutMs` (for the whole answer, redirects included); the final URL comes with the bytes. */
-export function getBytes(url: string, timeoutMs: number): Promise<HttpAnswer> {
+export function getBytes(url: string, timeoutMs: number, pin: EgressPin): Promise<HttpAnswer> {
   const deadline = Date.now() + timeoutMs;
   const timedOut: HttpFailure = { error: `no answer within ${Math.round(timeoutMs / 1000)} s`, cause: 'stream_stalled', status: null };
-  const get = (current: string, redirects: number): Promise<HttpAnswer> =>
-    new Promise((resolve) => {
-      let target: URL;
-      try {
-        target = new URL(current);
-      } catch {
-        return resolve({ error: `not a URL: ${current.slice(0, 100)}`, cause: 'stream_dropped', status: null });
-      }
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') return resolve({ error: `redirected to ${target.protocol} (only http and https)`, cause: 'stream_dropped', status: null });
+  const get = async (current: string, redirects: number): Promise<HttpAnswer> => {
+    let target: URL;
+    try {
+      target = new URL(current);
+    } catch {
+      return { error: `not a URL: ${current.slice(0, 100)}`, cause: 'stream_dropped', status: null };
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') return { error: `redirected to ${target.protocol} (only http and https)`, cause: 'stream_dropped', status: null };
+    let pinned;
+    try {
+      pinned = await pin(target.hostname, Number(target.port) || (target.protocol === 'https:' ? 443 : 80));
+    } catch (error) {
+      if (error instanceof EgressRefused) return { error: error.message, cause: 'stream_refused', status: null };
+      return failure(error as NodeJS.ErrnoException);
+    }
+    if (Date.now() >= deadline) return timedOut;
+    return new Promise((resolve) => {
       const client = target.protocol === 'https:' ? https : http;
-      const request = client.get(target, { headers: { 'user-agent': 'capture-recorder', accept: '*/*' } }, (response) => {
+      const headers = { 'user-agent': 'capture-recorder', accept: '*/*' };
+      const request = client.get(target, pinned ? { headers, lookup: pinnedLookup(pinned) } : { headers }, (response) => {
         const status = response.statusCode ?? 0;
         const location = response.headers.location;
         if (status >= 300 && status < 400 && location) {
@@ -67,8 +78,13 @@ export function getBytes(url: string, timeoutMs: number): Promise<HttpAnswer> {
       }, Math.max(0, deadline - Date.now()));
       request.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        resolve({ error: (error.code && NAMED_ERRORS[error.code]) ?? error.code ?? error.message, cause: 'stream_dropped', status: null });
+        resolve(failure(error));
       });
     });
+  };
   return get(url, 0);
+}
+
+function failure(error: NodeJS.ErrnoException): HttpFailure {
+  return { error: (error.code && NAMED_ERRORS[error.code]) ?? error.code ?? error.message, cause: 'stream_dropped', status: null };
 }

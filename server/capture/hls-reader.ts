@@ -7,10 +7,10 @@
  * watchdog wait. A stream that is not live yet is polled every 2 s. Part of the recorder runtime: Node
  * and its siblings only.
  */
+import type { EgressPin } from './egress-guard';
 import { getBytes, type HttpAnswer, type HttpFailure } from './hls-http';
 import type { SegmentLedger } from './hls-ledger';
 import { chooseVariant, parsePlaylist, type MediaPlaylist, type MediaSegment } from './hls-playlist';
-import type { GapCause } from './recorder-state';
 import type { Pause } from './recorder-window';
 
 export interface SegmentSinkForHls {
@@ -23,6 +23,8 @@ export interface SegmentSinkForHls {
 
 export interface HlsReaderOptions {
   url: string;
+  /** The egress guard every request (and redirect) is checked by. */
+  pin: EgressPin;
   /** Frame height the recording is made at: the variant chosen from a multivariant playlist. */
   height: number;
   window: { start: number; end: number };
@@ -48,6 +50,7 @@ export type HlsReadEnd = { unsupported: string } | null;
 const PLAYLIST_TIMEOUT_MS = 8000;
 /** How often the log says how far the recording has come (the logs viewer shows a capture live). */
 const PROGRESS_LOG_MS = 10_000;
+const TROUBLE_WORDS = { stream_refused: 'Stream refused', stream_stalled: 'Stream stalled', stream_dropped: 'Stream dropped', not_live_yet: 'Stream not live yet' } as const;
 /** An answer slower than this came from a server that held the request. */
 const HELD_MS = 2000;
 
@@ -71,7 +74,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   const nap = (ms: number) => options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
   while (!options.stopped() && windowOpen()) {
     const askedAt = now();
-    const answer = await getBytes(mediaUrl, PLAYLIST_TIMEOUT_MS);
+    const answer = await getBytes(mediaUrl, PLAYLIST_TIMEOUT_MS, options.pin);
     // The live edge the playlist shows: as of the middle of a quick exchange (a busy server may answer late
     // with what it wrote when asked), as of its answer for a server that held the request and answered with a newer one.
     const answeredAt = now();
@@ -124,9 +127,9 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
 
   function trouble(answer: HttpFailure, at: number): void {
     const live = ledger.kept.length > 0;
-    const cause: GapCause = answer.cause === 'stream_stalled' && live ? 'stream_stalled' : live ? 'stream_dropped' : 'not_live_yet';
-    const word = cause === 'stream_stalled' ? 'Stream stalled' : live ? 'Stream dropped' : 'Stream not live yet';
-    const reason = `${word} (${answer.error})`;
+    // A refused address is refused whether or not the stream was live; other troubles before any media mean it is not live yet.
+    const cause = answer.cause === 'stream_refused' || live ? answer.cause : 'not_live_yet';
+    const reason = `${TROUBLE_WORDS[cause]} (${answer.error})`;
     if (ledger.openCondition()?.reason !== reason) options.log(reason);
     ledger.meet(cause, reason, live ? Math.min(at, lastNewSegmentAt + 1000) : at);
   }
@@ -168,6 +171,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       if ('error' in answer) {
         const start = (endOf.get(segment.sequence) as number) - segment.duration * 1000;
         ledger.loseContent({ start, end: start + segment.duration * 1000, seconds: segment.duration, reason: `segment ${segment.sequence}: ${answer.error}` });
+        if (answer.cause === 'stream_refused') ledger.meet('stream_refused', `Stream refused (segment ${segment.sequence}: ${answer.error})`, start);
         options.log(`segment ${segment.sequence} could not be fetched (${answer.error}): ${segment.duration} s lost`);
         breakNext = true;
         continue;
@@ -226,9 +230,9 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
 
   async function fetchSegment(segment: MediaSegment): Promise<HttpAnswer> {
     const timeoutMs = Math.max(10_000, segment.duration * 3000);
-    let answer = await getBytes(segment.uri, timeoutMs);
+    let answer = await getBytes(segment.uri, timeoutMs, options.pin);
     // One quick second try: a segment fetch that failed once (a reset connection) usually works at once.
-    if ('error' in answer && answer.status !== 404 && !options.stopped()) answer = await getBytes(segment.uri, timeoutMs);
+    if ('error' in answer && answer.status !== 404 && answer.cause !== 'stream_refused' && !options.stopped()) answer = await getBytes(segment.uri, timeoutMs, options.pin);
     return answer;
   }
 }

@@ -25,6 +25,7 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
       subnetId: config.awsSubnetId,
       securityGroupId: config.awsSecurityGroupId,
       stallTimeoutSeconds: config.stallTimeoutSeconds,
+      allowPrivateStreamHosts: config.allowPrivateStreamHosts,
       instanceProfile: config.awsInstanceProfile,
       store: store instanceof S3RecordingStore ? awsStore(store, clock) : undefined,
       clock,
@@ -36,6 +37,7 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
     stallTimeoutSeconds: config.stallTimeoutSeconds,
     ffprobePath: config.ffprobePath,
     ytDlpPath: config.ytDlpPath,
+    allowPrivateStreamHosts: config.allowPrivateStreamHosts,
     recorderSettings: {
       ...(config.recorderRetrySeconds ? { retryInitialSeconds: config.recorderRetrySeconds } : {}),
       ...(config.recorderRetryMaxSeconds ? { retryMaxSeconds: config.recorderRetryMaxSeconds } : {}),

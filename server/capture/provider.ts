@@ -64,6 +64,8 @@ export interface LaunchOptions {
    */
   windowStart?: string;
   windowEnd?: string;
+  /** `host:port` pairs the recorder may reach though internal: the server's own demo stream. */
+  trustedHosts?: string[];
 }
 
 /** The window a launch records: the scheduler's, else from `now` for the requested duration. */

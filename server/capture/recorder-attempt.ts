@@ -10,6 +10,8 @@ import type { Readable } from 'node:stream';
 export interface AttemptOptions {
   ffmpegPath: string;
   args: string[];
+  /** ffmpeg's environment (the egress proxy in http_proxy); default the recorder's. */
+  env?: NodeJS.ProcessEnv;
   /** No media progress for this long ends the run; Infinity: the caller watches the stream (a fed run). */
   stallMs: number;
   /** The input comes through stdin (`write`), not from the network: stopping ends the input instead of typing 'q'. */
@@ -65,7 +67,7 @@ export function startAttempt(options: AttemptOptions): Attempt {
   let stopping = false;
   let spawnError: string | null = null;
 
-  const ffmpeg = spawn(options.ffmpegPath, options.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const ffmpeg = spawn(options.ffmpegPath, options.args, { stdio: ['pipe', 'pipe', 'pipe'], env: options.env });
   options.onStart(ffmpeg.pid ?? null);
   ffmpeg.stdin.on('error', () => undefined); // ffmpeg may close its input first; nothing to do
 

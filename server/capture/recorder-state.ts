@@ -15,6 +15,7 @@
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
 import fs from 'node:fs';
+import type { EgressPolicy } from './egress-guard';
 import type { DeliveryReport, RecorderDelivery } from './recorder-delivery';
 
 export const STATE_FORMAT_VERSION = 1;
@@ -49,6 +50,8 @@ export const RUNTIME_FILES = [
   'hls-playlist.ts',
   'hls-ledger.ts',
   'stream-url.ts',
+  'egress-guard.ts',
+  'egress-proxy.ts',
 ] as const;
 export const RUNTIME_ENTRY = 'recorder.ts';
 
@@ -103,6 +106,8 @@ export interface RecorderConfig {
   ffprobePath?: string | null;
   /** yt-dlp, to resolve stream pages; null: `yt-dlp` on PATH. */
   ytDlpPath?: string | null;
+  /** Where the recorder may connect (absent in a config written before the egress guard: guarded). */
+  egress?: EgressPolicy;
   /**
    * The recording window in the server's clock (ISO UTC). The recorder records until windowEnd,
    * whatever fails on the way; clockOffsetMs (server clock minus this machine's) maps it to local time.
@@ -147,7 +152,7 @@ export interface RunRecord {
  * Why a part of the window has no media, from a fixed vocabulary a person understands (the console and
  * the alarms translate it; `reason` adds the detail, e.g. the HTTP status).
  */
-export const GAP_CAUSES = ['not_live_yet', 'stream_dropped', 'stream_stalled', 'sequence_reset', 'recorder_down', 'server_down', 'store_unreachable'] as const;
+export const GAP_CAUSES = ['not_live_yet', 'stream_dropped', 'stream_stalled', 'stream_refused', 'sequence_reset', 'recorder_down', 'server_down', 'store_unreachable'] as const;
 export type GapCause = (typeof GAP_CAUSES)[number];
 
 export interface Gap {

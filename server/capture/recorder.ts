@@ -15,6 +15,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { createEgressPin, GUARDED } from './egress-guard';
+import { startEgressProxy, type EgressProxy } from './egress-proxy';
 import { buildFfmpegArgs } from './ffmpeg-args';
 import { ledgerCoverage, SegmentLedger } from './hls-ledger';
 import { readHls } from './hls-reader';
@@ -39,7 +41,7 @@ import {
 } from './recorder-state';
 import { FedRuns, recoverCutRun } from './recorder-hls';
 import { closeAbandonedRun, localWindow, Pause, RetryPlan } from './recorder-window';
-import { isDirectMediaUrl, isHlsUrl, resolveStreamUrl } from './stream-url';
+import { isDirectMediaUrl, isHlsUrl, resolveStreamUrl, type ResolvedStream } from './stream-url';
 
 const dir = path.resolve(process.argv[2] ?? '.');
 const configOrNothing = readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config));
@@ -85,6 +87,25 @@ const state: RecorderState = {
   outcome: null,
   updatedAt: now(),
 };
+// Every connection goes through the egress guard: the HLS reader's own, and ffmpeg's and yt-dlp's through the proxy.
+const egress = config.egress ?? GUARDED;
+const pin = createEgressPin(egress);
+/** What the guard refused during the current ffmpeg run (null: nothing). */
+let refusedInRun: string | null = null;
+const proxyStarted: Promise<EgressProxy | null> = egress.allowPrivate
+  ? Promise.resolve(null)
+  : startEgressProxy(pin, (reason) => {
+      if (refusedInRun !== reason) log('recorder', `egress guard refused a connection: ${reason}`);
+      refusedInRun = reason;
+    });
+/** ffmpeg's environment: its HTTP and TLS connections go through the egress proxy (ffmpeg reads http_proxy for both). */
+function ffmpegEnvironment(proxy: EgressProxy | null): NodeJS.ProcessEnv | undefined {
+  if (!proxy) return undefined;
+  const env: NodeJS.ProcessEnv = { ...process.env, http_proxy: proxy.url };
+  delete env.no_proxy;
+  delete env.NO_PROXY;
+  return env;
+}
 const ledgerPath = path.join(dir, INSTANCE_FILES.ledger);
 // An HLS capture keeps a ledger of its segments: its coverage is placed on the stream's own time line.
 let hlsCapture = fs.existsSync(ledgerPath);
@@ -150,6 +171,13 @@ process.on('SIGTERM', () => stop('operator'));
 process.on('SIGINT', () => stop('operator'));
 process.on('SIGHUP', () => undefined);
 
+/** A stream on a protocol the egress proxy cannot see (rtmp, rtsp, srt) is refused while the guard is on. */
+function unguardable(resolved: ResolvedStream, proxy: EgressProxy | null): ResolvedStream | { ok: false; error: string; refused: true } {
+  if (!resolved.ok || !proxy || /^https?:/i.test(resolved.url)) return resolved;
+  const scheme = resolved.url.slice(0, resolved.url.indexOf(':'));
+  return { ok: false, refused: true, error: `Stream refused (${scheme} cannot pass the egress guard, which sees http and https only; ALLOW_PRIVATE_STREAM_HOSTS=1 lets it through unchecked)` };
+}
+
 /** One connection to the stream: resolve it, run ffmpeg until it ends, note why it ended. */
 async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const unwritable = pieces.prepare();
@@ -160,12 +188,14 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
     if (STORAGE_FAILURE.test(unwritable)) stop('storage');
     return;
   }
-  const resolved = await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath });
+  const proxy = await proxyStarted;
+  refusedInRun = null;
+  const resolved = unguardable(await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url }), proxy);
   if (!resolved.ok) {
     log('recorder', resolved.error);
     run.error = resolved.error;
     run.endReason = resolved.error;
-    run.endCause = everMedia ? 'stream_dropped' : 'not_live_yet';
+    run.endCause = 'refused' in resolved ? 'stream_refused' : everMedia ? 'stream_dropped' : 'not_live_yet';
     return;
   }
   // Stopped, or the window closed, while yt-dlp was resolving: nothing to connect to any more.
@@ -174,6 +204,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   current = startAttempt({
     ffmpegPath: config.ffmpegPath,
     args: buildFfmpegArgs(config, resolved.url, pieces.outputFor(run.index)),
+    env: ffmpegEnvironment(proxy),
     stallMs: settings.stallTimeoutSeconds * 1000,
     stopGraceMs: settings.stopGraceSeconds * 1000,
     log,
@@ -211,8 +242,8 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
     return;
   }
   const end = describeRunEnd({ ...result, stallSeconds: settings.stallTimeoutSeconds }, run.mediaSeconds > 0, everMedia);
-  run.endReason = end.reason;
-  run.endCause = end.cause;
+  run.endReason = refusedInRun ? `Stream refused (${refusedInRun})` : end.reason;
+  run.endCause = refusedInRun ? 'stream_refused' : end.cause;
 }
 
 function saveLedger(): void {
@@ -234,7 +265,7 @@ function newRun(): RunRecord {
 async function hlsPlaylistOf(url: string): Promise<string | null> {
   if (isHlsUrl(url)) return url;
   if (isDirectMediaUrl(url)) return null;
-  const resolved = await resolveStreamUrl(url, { ytDlpPath: config.ytDlpPath });
+  const resolved = await resolveStreamUrl(url, { ytDlpPath: config.ytDlpPath, proxy: (await proxyStarted)?.url });
   if (!resolved.ok || !isHlsUrl(resolved.url)) return null;
   log('recorder', `stream page resolved by yt-dlp to ${resolved.url.slice(0, 200)}`);
   return resolved.url;
@@ -271,6 +302,7 @@ async function recordHls(): Promise<boolean> {
   });
   const end = await readHls({
     url: playlist,
+    pin,
     height: config.height,
     window,
     ledger,

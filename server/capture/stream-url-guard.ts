@@ -8,6 +8,7 @@ import { badRequest } from '../lib/http-error';
 import { isInternalAddress, systemResolver, type HostResolver } from '../lib/internal-addresses';
 
 /** Names that only resolve inside a network, refused even when this server cannot resolve them. */
+const HTTP = new Set(['http:', 'https:']);
 const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.intranet', '.lan', '.home.arpa', '.corp'];
 
 /** The host as ffmpeg will see it: `[::1]` without brackets, no trailing dot, lower case. */
@@ -23,27 +24,37 @@ export interface StreamUrlGuardOptions {
   resolve?: HostResolver;
 }
 
-/** Throws a 400 when the host of `raw` (a URL the launch contract accepted) is, or resolves to, an internal address. */
-export function createStreamUrlGuard(options: StreamUrlGuardOptions): (raw: string) => Promise<void> {
+/**
+ * Throws a 400 when the host of `raw` (a URL the launch contract accepted) is, or resolves to, an
+ * internal address, or when its protocol cannot pass the recorder's egress guard (which sees http and
+ * https only). Answers the `host:port` pairs the recorder may reach though internal: the server's own
+ * demo stream's.
+ */
+export function createStreamUrlGuard(options: StreamUrlGuardOptions): (raw: string) => Promise<string[]> {
   const resolve = options.resolve ?? systemResolver;
   return async (raw) => {
     const url = new URL(raw);
-    if (options.isBuiltIn?.(url) || options.allowPrivate) return;
+    if (options.allowPrivate) return [];
     const host = bareHost(url.hostname);
+    if (options.isBuiltIn?.(url)) return [`${host}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`];
     const refused = () => badRequest(`Stream host ${host} is on a private or internal network; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record from it`);
+    const unguardable = () =>
+      badRequest(`${url.protocol.slice(0, -1)} streams cannot pass the recorders' egress guard, which sees http and https only; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record them unchecked`);
     if (net.isIP(host)) {
       if (isInternalAddress(host)) throw refused();
-      return;
+      if (!HTTP.has(url.protocol)) throw unguardable();
+      return [];
     }
     if (!host.includes('.') || host === 'localhost' || INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) throw refused();
-    let addresses: string[];
+    let addresses: string[] = [];
     try {
       addresses = await resolve(host);
     } catch {
       // Not resolvable from here: the recorder cannot reach it either on this machine; a remote
-      // recorder's own resolver is not ours to predict, and internal-looking names were refused above.
-      return;
+      // recorder's own resolver is not ours to predict (its egress guard checks what it resolves).
     }
     if (addresses.some(isInternalAddress)) throw refused();
+    if (!HTTP.has(url.protocol)) throw unguardable();
+    return [];
   };
 }

@@ -13,6 +13,8 @@ export interface ResolveOptions {
   /** yt-dlp binary; default `yt-dlp` on PATH. */
   ytDlpPath?: string | null;
   timeoutMs?: number;
+  /** The recorder's egress proxy: yt-dlp's every request goes through the egress guard. */
+  proxy?: string | null;
 }
 
 export type ResolvedStream = { ok: true; url: string; via: 'direct' | 'yt-dlp' } | { ok: false; error: string };
@@ -44,7 +46,7 @@ export function resolveStreamUrl(url: string, options: ResolveOptions = {}): Pro
     execFile(
       binary,
       // Best single file with video and audio (live streams offer one HLS variant per quality).
-      ['-g', '--no-playlist', '--no-warnings', '-f', 'best[acodec!=none][vcodec!=none]/best', '--', url],
+      ['-g', '--no-playlist', '--no-warnings', ...(options.proxy ? ['--proxy', options.proxy] : []), '-f', 'best[acodec!=none][vcodec!=none]/best', '--', url],
       { encoding: 'utf8', timeout: options.timeoutMs ?? 60_000, maxBuffer: 1024 * 1024 },
       (error, stdout, stderr) => {
         const media = stdout.split('\n').map((line) => line.trim()).find((line) => /^[a-z][a-z0-9+.-]*:\/\//i.test(line));

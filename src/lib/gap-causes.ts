@@ -5,6 +5,7 @@ export const GAP_CAUSE_LABELS: Record<GapCause, string> = {
   not_live_yet: 'Not live yet',
   stream_dropped: 'Stream dropped',
   stream_stalled: 'Stream stalled',
+  stream_refused: 'Address refused',
   sequence_reset: 'Encoder restarted',
   recorder_down: 'Recorder down',
   server_down: 'Server down',

@@ -62,6 +62,8 @@ export interface AwsProviderOptions {
   securityGroupId?: string;
   clock: Clock;
   stallTimeoutSeconds?: number;
+  /** ALLOW_PRIVATE_STREAM_HOSTS: recorders may reach internal addresses (their egress guard checks nothing). */
+  allowPrivateStreamHosts?: boolean;
   /** Attempts per call, retries included (the SDK backs off on throttling); default the SDK's (AWS_MAX_ATTEMPTS, else 3). */
   maxAttempts?: number;
   /** AWS_INSTANCE_PROFILE: recorders run with this role and upload with it; unset, each gets a POST policy. */
@@ -163,6 +165,8 @@ export class AwsCaptureProvider implements CaptureProvider {
           ...(options.stallTimeoutSeconds ? { stallTimeoutSeconds: options.stallTimeoutSeconds } : {}),
         },
         ...window,
+        // The demo stream is on the server's loopback, never reachable from EC2: no trusted hosts there.
+        egress: { allowPrivate: this.options.allowPrivateStreamHosts ?? false, trustedHosts: [] },
         // EC2 machines keep their own time (NTP); the window is taken as it is.
         clockOffsetMs: 0,
         createdAt: now.toISOString(),

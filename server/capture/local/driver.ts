@@ -57,6 +57,8 @@ export interface LocalProviderOptions {
   ffprobePath?: string;
   /** YTDLP_PATH, when set; else yt-dlp on PATH. */
   ytDlpPath?: string;
+  /** ALLOW_PRIVATE_STREAM_HOSTS: recorders may reach internal addresses (their egress guard checks nothing). */
+  allowPrivateStreamHosts?: boolean;
   /** Overrides of the recorder's settings for every launch (retry waits, piece length). */
   recorderSettings?: Partial<RecorderSettings>;
   /** How a recorder delivers to the recordings store (an s3 store); absent or null: its files stay in DATA_DIR/recordings. */
@@ -145,6 +147,7 @@ export class LocalCaptureProvider implements CaptureProvider {
       ffmpegPath: ffmpeg.path,
       ffprobePath: resolveFfprobe(ffmpeg.path, this.options.ffprobePath) ?? null,
       ytDlpPath: this.options.ytDlpPath ?? null,
+      egress: { allowPrivate: this.options.allowPrivateStreamHosts ?? false, trustedHosts: options.trustedHosts ?? [] },
       ...window,
       // The recorder runs on this machine's clock; the window is in the server's (a test's may be set).
       clockOffsetMs: launchedAt.getTime() - Date.now(),

@@ -71,6 +71,8 @@ async function record(config: RecordingConfig, outputDir: string, ffmpegPath: st
     recordingId: null,
     imageId: null,
     ffmpegPath,
+    // As the server's recorders: internal addresses only with ALLOW_PRIVATE_STREAM_HOSTS=1.
+    egress: { allowPrivate: ['1', 'true'].includes(process.env.ALLOW_PRIVATE_STREAM_HOSTS ?? ''), trustedHosts: [] },
     windowStart: started.toISOString(),
     windowEnd: new Date(started.getTime() + config.duration * 1000).toISOString(),
     clockOffsetMs: 0,

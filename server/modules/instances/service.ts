@@ -42,6 +42,8 @@ export interface LaunchOneOptions {
   /** The recording window (ISO UTC) when a scheduled job launches; else launch time + duration. */
   windowStart?: string;
   windowEnd?: string;
+  /** `host:port` the recorder may reach though internal (the server's own demo stream), as the stream guard found. */
+  trustedHosts?: string[];
 }
 
 /**
@@ -73,7 +75,8 @@ export class InstancesService {
     events: FleetEvents,
     private readonly log: FastifyBaseLogger,
     /** Refuses stream URLs a recorder must not open (stream-url-guard.ts); throws the 400 to answer. */
-    private readonly checkStreamUrl: (url: string) => Promise<void>,
+    /** Refuses a stream the recorder may not reach (400); answers the internal hosts it may (the demo stream's). */
+    private readonly checkStreamUrl: (url: string) => Promise<string[]>,
   ) {
     this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log);
     // Every write here is followed by one of these two events: they retire the cached list first.
@@ -196,8 +199,9 @@ export class InstancesService {
       const earlier = await this.repository.findByJobId(jobId);
       if (earlier) return this.completeEarlier(earlier, config, options);
     }
+    let trustedHosts: string[];
     try {
-      await this.checkStreamUrl(config.url);
+      trustedHosts = await this.checkStreamUrl(config.url);
     } catch (error) {
       this.events.launchFailed({ mosqueId: config.mosque_id, jobId, message: `Failed to launch: ${failureMessage(error)}` });
       throw error;
@@ -239,7 +243,7 @@ export class InstancesService {
       throw error;
     }
     this.events.instancesChanged();
-    return { row: await this.driveLaunch(id, name, config, options), existing: false };
+    return { row: await this.driveLaunch(id, name, config, { ...options, trustedHosts }), existing: false };
   }
 
   /** The instance a job launched before: returned when complete, else its launch is driven again. */
@@ -268,6 +272,7 @@ export class InstancesService {
         stallTimeoutSeconds: options.stallTimeoutSeconds,
         windowStart: options.windowStart,
         windowEnd: options.windowEnd,
+        trustedHosts: options.trustedHosts,
       });
       const row = await this.repository.update(id, {
         provider_instance_id: launched.providerInstanceId,

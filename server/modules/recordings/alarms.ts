@@ -14,6 +14,7 @@ const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
   not_live_yet: 'the stream is not on the air yet',
   stream_dropped: 'the stream dropped',
   stream_stalled: 'the stream stalled',
+  stream_refused: 'the stream led to an address recorders may not reach',
   sequence_reset: 'the stream restarted its numbering',
   recorder_down: 'the recorder is down',
   server_down: 'the server was down',

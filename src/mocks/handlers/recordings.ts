@@ -15,6 +15,7 @@ const GAPS_OF_EVERY_CAUSE: [number, number, RecordingGap['cause'], string, numbe
   [0, 75, 'not_live_yet', 'The stream was not live yet (HTTP 404 for the playlist)', 0],
   [600, 620, 'stream_dropped', 'The stream dropped (connection reset by peer)', 18],
   [1200, 1270, 'stream_stalled', 'No new segment for 70 s: the playlist stopped moving', 70],
+  [1500, 1520, 'stream_refused', 'Stream refused (segment 730: 127.0.0.1 is an internal address: a recorder may not connect to it)', 20],
   [1800, 1812, 'sequence_reset', 'The encoder restarted (media sequence 412 to 0)', 12],
   [2400, 2440, 'recorder_down', 'The recorder was killed (signal 9) and started again', 40],
   [3000, 3090, 'server_down', 'The server was down (restarted)', 90],
@@ -22,7 +23,7 @@ const GAPS_OF_EVERY_CAUSE: [number, number, RecordingGap['cause'], string, numbe
   [4200, 4206, 'stream_dropped', 'The stream dropped (HTTP 502)', 6],
 ];
 
-/** Gaps of every cause in a window opening at `windowStart`: seven holes (260 s lost) and a 6 s join. */
+/** Gaps of every cause in a window opening at `windowStart`: eight holes (280 s lost) and a 6 s join. */
 export function mockGapsOfEveryCause(windowStart: string): RecordingGap[] {
   const at = (seconds: number) => new Date(Date.parse(windowStart) + seconds * 1000).toISOString();
   return GAPS_OF_EVERY_CAUSE.map(([from, to, cause, reason, lost]) => ({ start: at(from), end: at(to), cause, reason, content_lost_seconds: lost }));

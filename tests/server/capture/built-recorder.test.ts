@@ -102,7 +102,7 @@ describe('the built server and recorder (npm run build)', () => {
 
     const runtime = shippedRecorderRuntime(bundle);
     expect(runtime).toEqual({ dir: path.dirname(bundle), files: [BUILT_RECORDER], entry: BUILT_RECORDER, nodeArgs: [] });
-    const driver = new LocalCaptureProvider({ dataDir, clock: systemClock, recorderRuntime: runtime });
+    const driver = new LocalCaptureProvider({ dataDir, clock: systemClock, recorderRuntime: runtime, allowPrivateStreamHosts: true });
     const launched = await driver.launch(launchConfigSchema.parse({ url: source.url, duration: 4, width: 320, height: 180, mosque_id: null }));
 
     const instanceDir = path.join(dataDir, 'instances', launched.providerInstanceId);

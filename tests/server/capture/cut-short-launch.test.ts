@@ -39,7 +39,7 @@ describe('a launch cut short by a server crash', () => {
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-cut-short-'));
     source = await startHlsSource();
-    driver = new LocalCaptureProvider({ dataDir, clock: systemClock });
+    driver = new LocalCaptureProvider({ dataDir, clock: systemClock, allowPrivateStreamHosts: true });
   });
   afterAll(async () => {
     killRecorders(dataDir);
@@ -68,7 +68,7 @@ describe('a launch cut short by a server crash', () => {
     for (const file of ['recorder.pid', 'state.json']) fs.rmSync(path.join(dir, file), { force: true });
 
     // The next server drives the launch again under its own id: the recorder starts now, not after a grace.
-    const next = new LocalCaptureProvider({ dataDir, clock: systemClock });
+    const next = new LocalCaptureProvider({ dataDir, clock: systemClock, allowPrivateStreamHosts: true });
     const again = await next.launch(config(), { launchId: launched.launchId, jobId: 'job-never', idempotencyKey: 'job-never' });
     expect(again).toMatchObject({ launchId: launched.launchId, existing: true });
     const started = instancePids(dataDir, launched.launchId).recorder;

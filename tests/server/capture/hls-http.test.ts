@@ -1,8 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getBytes } from '../../../server/capture/hls-http';
+import { createEgressPin } from '../../../server/capture/egress-guard';
+import { getBytes as guardedGetBytes } from '../../../server/capture/hls-http';
 import { freePort } from '../../../testkit/postgres';
+
+// The test server is on loopback: nothing is refused here (tests/server/security/hostile-egress.test.ts covers the guard).
+const anywhere = createEgressPin({ allowPrivate: true, trustedHosts: [] });
+const getBytes = (url: string, timeoutMs: number) => guardedGetBytes(url, timeoutMs, anywhere);
 
 describe("the HLS reader's HTTP client", () => {
   let server: http.Server;

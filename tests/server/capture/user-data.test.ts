@@ -49,6 +49,8 @@ describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s
       {
         version: STATE_FORMAT_VERSION, instanceId: 'cap-userdata1', name: 'capture-userdata', url: source.url, duration: 12, width: 320, height: 180,
         mosqueId: 'cloudmosq1', method: 'api', jobId: null, idempotencyKey: 'k', recordingId: 'rec-cloud1', imageId: null,
+        // The test stream is on loopback.
+        egress: { allowPrivate: true, trustedHosts: [] },
         settings: DEFAULT_RECORDER_SETTINGS, windowStart: now.toISOString(), windowEnd: new Date(now.getTime() + 12_000).toISOString(), clockOffsetMs: 0, createdAt: now.toISOString(),
       },
       '20261123T090000Z.mp4',

@@ -96,20 +96,28 @@ describe('stream host guard: names resolved before launch', () => {
   });
 
   it('allows a public host and refuses a name with any internal address', async () => {
-    await expect(guard('https://cdn.example.com/live.m3u8')).resolves.toBeUndefined();
+    await expect(guard('https://cdn.example.com/live.m3u8')).resolves.toEqual([]);
     await expect(guard('https://rebind.example.com/live.m3u8')).rejects.toMatchObject({ statusCode: 400 });
     await expect(guard('rtmp://meta.example.com/live')).rejects.toMatchObject({ statusCode: 400 });
   });
 
   it('allows a name this server cannot resolve, but not one that only exists inside a network', async () => {
-    await expect(guard('https://streams.example.org/live.m3u8')).resolves.toBeUndefined();
+    await expect(guard('https://streams.example.org/live.m3u8')).resolves.toEqual([]);
     await expect(guard('https://db.corp/live.m3u8')).rejects.toMatchObject({ statusCode: 400 });
+  });
+
+  it('refuses a protocol the egress guard cannot see (rtmp, rtsp, srt) on a public host, and trusts only the demo stream', async () => {
+    for (const url of ['rtmp://cdn.example.com/live', 'rtsps://93.184.216.34/cam', 'srt://streams.example.org:9000']) {
+      await expect(guard(url)).rejects.toMatchObject({ statusCode: 400, message: expect.stringMatching(/cannot pass the recorders' egress guard, which sees http and https only/) });
+    }
+    const withDemo = createStreamUrlGuard({ allowPrivate: false, isBuiltIn: (url) => url.pathname.startsWith('/demo/'), resolve: resolver({}) });
+    await expect(withDemo('http://127.0.0.1:8000/demo/stream.m3u8')).resolves.toEqual(['127.0.0.1:8000']);
   });
 
   it('allows every host with ALLOW_PRIVATE_STREAM_HOSTS=1', async () => {
     const open = createStreamUrlGuard({ allowPrivate: true, resolve: resolver({}) });
-    await expect(open('http://127.0.0.1:8080/live.m3u8')).resolves.toBeUndefined();
-    await expect(open('rtsp://192.168.1.20/cam')).resolves.toBeUndefined();
+    await expect(open('http://127.0.0.1:8080/live.m3u8')).resolves.toEqual([]);
+    await expect(open('rtsp://192.168.1.20/cam')).resolves.toEqual([]);
   });
 });
 

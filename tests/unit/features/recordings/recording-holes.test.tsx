@@ -35,7 +35,7 @@ describe('holes and stops in the recordings library', { timeout: 60_000 }, () =>
     seed();
     const { user } = renderApp('/recordings', { as: 'operator' });
     await screen.findByText('East London Mosque', {}, { timeout: 40_000 });
-    const toggle = row('East London Mosque').getByRole('button', { name: '7 holes · 260 s lost' });
+    const toggle = row('East London Mosque').getByRole('button', { name: '8 holes · 280 s lost' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByRole('table', { name: /^Holes of/ })).not.toBeInTheDocument();
 
@@ -47,6 +47,7 @@ describe('holes and stops in the recordings library', { timeout: 60_000 }, () =>
       'Not live yet',
       'Stream dropped',
       'Stream stalled',
+      'Address refused',
       'Encoder restarted',
       'Recorder down',
       'Server down',
