@@ -167,7 +167,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return address && typeof address === 'object' ? address.port : undefined;
     },
   });
-  const servers = registerServers(app, { config, db, clock, keys, log: app.log, instances: capture.instances, library: recordingsLibrary, store }).registry;
+  const servers = registerServers(app, { config, db, clock, keys, log: app.log, instances: capture.instances, fleetOfFolder: capture.fleetOfFolder, library: recordingsLibrary, store }).registry;
   const images = createImagesService({ db, driver: capture.driver, instances: capture.instances, clock, log: app.log, activity });
   const scheduler = createScheduler(
     { db, clock, config, publish: (message) => hub.publish(message), log: app.log, mosques, prayerTimes, recordingConfigs, capture: capture.capture,

@@ -37,7 +37,7 @@ import { LocalImageStore } from './images';
 import { localWindow } from '../recorder-window';
 import { processAlive, recorderEnvironment, signal, tailLines } from './processes';
 import { runtimeIn, shippedRecorderRuntime, type RecorderRuntime } from './recorder-runtime';
-import { markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanFfmpeg } from './supervisor';
+import { claimRelaunch, markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanFfmpeg } from './supervisor';
 
 /**
  * A recorder that has not quit this long after a stop request is killed with its process group. It
@@ -315,6 +315,10 @@ export class LocalCaptureProvider implements CaptureProvider {
       // killed between writing the folder and starting its recorder, and nobody asked it to stop since):
       // the recorder is started in its folder, as long as it has not failed too often.
       const startable = state !== undefined || !stop;
+      if (startable && relaunchCount(dir) < MAX_RELAUNCHES && !claimRelaunch(dir, pid)) {
+        // Another server sharing this folder is starting it again: it is theirs to report.
+        return this.view(config, state, stop ? 'stopping' : state?.phase === 'running' ? 'running' : 'pending', true);
+      }
       if (startable && relaunchCount(dir) < MAX_RELAUNCHES && this.relaunch(dir, config, state, pid)) {
         return this.view(config, state, stop ? 'stopping' : state?.phase === 'running' ? 'running' : 'pending', true);
       }

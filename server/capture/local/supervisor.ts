@@ -18,6 +18,20 @@ export function stopOrphanFfmpeg(config: RecorderConfig, state: RecorderState | 
   if (pid && processAlive(pid, piecesDirOf(config))) signal(pid, 'SIGKILL');
 }
 
+/**
+ * Claims the relaunch after the death of recorder `pid`, for this process alone: servers sharing a
+ * data folder (and a server adopting a dead one's) all see the death, and only one may start the
+ * recorder again, or two would write the same pieces. False when another process claimed it first.
+ */
+export function claimRelaunch(dir: string, pid: number | undefined): boolean {
+  try {
+    fs.writeFileSync(path.join(dir, `relaunch-after-${pid ?? 'start'}.claim`), `${process.pid}\n`, { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function relaunchCount(dir: string): number {
   return readJson<RelaunchRecord>(path.join(dir, INSTANCE_FILES.relaunches))?.count ?? 0;
 }

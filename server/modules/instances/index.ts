@@ -48,6 +48,11 @@ export interface CaptureModule {
   joins: StoreJoins | undefined;
   /** Reads the store again for recordings judged without their recorder's result. */
   lateResults: LateResults;
+  /**
+   * The fleet of another data folder on this machine (a dead server's, whose recorders run on): its
+   * recorders seen through a local driver of that folder, its rows kept by the same reconcile.
+   */
+  fleetOfFolder(dataDir: string): InstancesService;
 }
 
 export interface CaptureModuleDeps {
@@ -85,7 +90,9 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   });
   const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log, checkStreamUrl);
   live.attach(instances);
-  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, live, joins, lateResults };
+  const fleetOfFolder = (dataDir: string) =>
+    new InstancesService(new InstancesRepository(db.kysely), recordings, createCaptureDriver({ ...config, dataDir }, clock, deps.store), clock, live, log, checkStreamUrl);
+  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, live, joins, lateResults, fleetOfFolder };
 }
 
 function storeJoinsFor(store: RecordingStore | undefined, live: FleetLiveFeed, recordings: RecordingsService, deps: CaptureModuleDeps): StoreJoins | undefined {

@@ -77,6 +77,12 @@ export class InstancesRepository {
       .executeTakeFirst();
   }
 
+  /** The scopes that have rows whose recorder may still be working. */
+  async liveScopes(): Promise<string[]> {
+    const rows = await this.db.selectFrom('instances').select('scope').distinct().where('state', 'in', LIVE_STATES).execute();
+    return rows.map((row) => row.scope);
+  }
+
   /** Rows of this scope whose recorder may still be working. */
   listLive(scope: string): Promise<InstanceRow[]> {
     return this.db.selectFrom('instances').selectAll().where('scope', '=', scope).where('state', 'in', LIVE_STATES).execute();

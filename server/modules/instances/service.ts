@@ -552,6 +552,11 @@ export class InstancesService {
     return row;
   }
 
+  /** The scopes (every server's) that have recorders which may still be working. */
+  liveScopes(): Promise<string[]> {
+    return this.repository.liveScopes();
+  }
+
   /** Rows whose recorder may still be working (pending, running, stopping). */
   liveRows(): Promise<InstanceRow[]> {
     return this.repository.listLive(this.driver.scope);

@@ -8,6 +8,7 @@ import type { AppInstance } from '../../lib/fastify';
 import type { SecretKeys } from '../../lib/secret-key';
 import { registerInternalInstanceRoutes } from '../instances/internal-routes';
 import type { InstancesService } from '../instances/service';
+import { ScopeAdoption } from './adoption';
 import { registerInternalMediaRoute } from '../recordings/internal-media-route';
 import type { RecordingsLibrary } from '../recordings/library';
 import type { RecordingStore } from '../../storage/recording-store';
@@ -37,20 +38,25 @@ export interface ServersModule {
  */
 export function registerServers(
   app: AppInstance,
-  deps: { config: Config; db: Db; clock: Clock; keys: SecretKeys; log: FastifyBaseLogger; instances: InstancesService; library: RecordingsLibrary; store: RecordingStore },
+  deps: { config: Config; db: Db; clock: Clock; keys: SecretKeys; log: FastifyBaseLogger; instances: InstancesService; fleetOfFolder: (folder: string) => InstancesService; library: RecordingsLibrary; store: RecordingStore },
 ): ServersModule {
   const { config, db, clock, log, instances } = deps;
   const repository = new ServersRepository(db.kysely);
   const registry = new ServerRegistry(repository, clock, { host: os.hostname(), internalAddress: config.internalUrl, version: packageJson.version, scope: instances.scope }, log);
   const calls = new InternalCalls(deps.keys.derive('internal-calls'), clock, registry.id);
   const owners = new ScopeOwners(registry, repository, clock);
+  const adoption = new ScopeAdoption({ registry, repository, clock, log, host: os.hostname(), own: instances, fleetOfFolder: deps.fleetOfFolder });
   app.addHook('onListen', () => registry.start());
-  app.addHook('preClose', () => registry.stop());
+  app.addHook('preClose', async () => {
+    await registry.stop();
+    await adoption.close();
+  });
   if (db.dialect === 'postgres') {
-    instances.reachOtherScopes(otherScopesThroughServers({ owners, calls, adopted: () => undefined }));
+    instances.reachOtherScopes(otherScopesThroughServers({ owners, calls, adopted: (scope) => adoption.fleetOf(scope) }));
     deps.library.reachOtherServers(mediaThroughServers({ registry, repository, calls }));
+    registry.onBeat = () => adoption.pass();
   }
-  registerInternalInstanceRoutes(app, { guard: calls.guard, fleets: () => [instances] });
+  registerInternalInstanceRoutes(app, { guard: calls.guard, fleets: () => [instances, ...adoption.fleets()] });
   registerInternalMediaRoute(app, { guard: calls.guard, library: deps.library, store: deps.store });
   return { registry, calls, owners };
 }
