@@ -14,6 +14,8 @@ import { endpoint } from '../endpoint';
 export const recordingRoutes = {
   list: endpoint({ method: 'GET', path: '/api/recordings', access: 'session', query: recordingsLibraryQuerySchema, response: recordingsLibraryResponseSchema }),
   storage: endpoint({ method: 'GET', path: '/api/recordings/storage', access: 'session', response: storageUsageResponseSchema }),
+  /** Measures the store now (unless it was measured in the last 30 s) instead of answering the figure of up to 10 min ago. */
+  measureStorage: endpoint({ method: 'POST', path: '/api/recordings/storage/measure', access: 'session', response: storageUsageResponseSchema }),
   details: endpoint({ method: 'GET', path: '/api/recordings/:id', access: 'session', params: recordingIdParamsSchema, response: recordingDetailsResponseSchema }),
   mediaLink: endpoint({ method: 'POST', path: '/api/recordings/:id/media-link', access: 'session', params: recordingIdParamsSchema, response: mediaLinkResponseSchema }),
   /** Bytes (whole, or a 206 range) or a redirect to a pre-signed URL: no JSON response. A session or a signed link opens it. */

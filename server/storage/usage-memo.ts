@@ -3,6 +3,8 @@ import type { RecordingStore, StoreUsage } from './recording-store';
 
 /** How old the store's usage may be before it is measured again: measuring lists every object. */
 export const USAGE_MAX_AGE_MS = 10 * 60_000;
+/** How old a figure an operator's "measure now" still accepts: clicks in a row list the bucket once. */
+export const USAGE_REMEASURE_AGE_MS = 30_000;
 
 /**
  * The store's usage, measured at most every USAGE_MAX_AGE_MS (the storage card polls every minute on
@@ -18,9 +20,10 @@ export class UsageMemo {
     private readonly maxAgeMs = USAGE_MAX_AGE_MS,
   ) {}
 
-  async read(): Promise<StoreUsage & { measuredAt: string }> {
+  /** The usage, measured again when the last figure is `maxAgeMs` old (by default the memo's own age). */
+  async read(maxAgeMs = this.maxAgeMs): Promise<StoreUsage & { measuredAt: string }> {
     const now = this.clock.now().getTime();
-    if (!this.last || now - this.last.at >= this.maxAgeMs) {
+    if (!this.last || now - this.last.at >= maxAgeMs) {
       const usage = this.store.usage();
       this.last = { usage, at: now };
       usage.catch(() => {

@@ -40,6 +40,15 @@ export function useStorageUsage() {
   return useQuery(storageUsageQueryOptions());
 }
 
+/** Asks the server to measure the store now; the card shows the new figure at once. */
+export function useMeasureStorage() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () => (await call(recordingRoutes.measureStorage)).data,
+    onSuccess: (usage) => client.setQueryData(storageUsageQueryOptions().queryKey, usage),
+  });
+}
+
 /** A link the <video> element can play without a bearer header (it expires after a few hours). */
 export async function getMediaLink(recording: Pick<LibraryRecording, 'id'>): Promise<string> {
   return (await call(recordingRoutes.mediaLink, { params: { id: recording.id } })).data.url;

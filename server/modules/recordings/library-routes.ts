@@ -20,6 +20,11 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
     data: await library.storage(),
   }));
 
+  handle(app, recordingRoutes.measureStorage, async () => ({
+    success: true as const,
+    data: await library.storage(true),
+  }));
+
   handle(app, recordingRoutes.details, async (request) => ({
     success: true as const,
     data: await library.details(request.params.id),

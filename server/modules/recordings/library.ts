@@ -3,7 +3,7 @@ import type { LibraryRecording, MediaLinkResponse, RecordingDetails, StorageUsag
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/http-error';
 import type { RecordingStore } from '../../storage';
-import { UsageMemo } from '../../storage/usage-memo';
+import { UsageMemo, USAGE_REMEASURE_AGE_MS } from '../../storage/usage-memo';
 import type { ActivityActor, ActivityService } from '../activity/service';
 import type { LibraryFilter, LibraryRow, RecordingsLibraryRepository } from './library-repository';
 import type { MediaLinks } from './media-links';
@@ -161,8 +161,9 @@ export class RecordingsLibrary {
     }
   }
 
-  async storage(): Promise<StorageUsage> {
-    const usage = await this.usage.read();
+  /** The store's usage; `remeasure` (an operator asked) accepts a figure no older than USAGE_REMEASURE_AGE_MS. */
+  async storage(remeasure = false): Promise<StorageUsage> {
+    const usage = await this.usage.read(remeasure ? USAGE_REMEASURE_AGE_MS : undefined);
     const { kind, location } = this.deps.store;
     return { store: kind, location, used_bytes: usage.usedBytes, free_bytes: usage.freeBytes, measured_at: usage.measuredAt, retention_days: this.deps.retentionDays };
   }

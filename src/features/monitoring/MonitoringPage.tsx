@@ -1,4 +1,3 @@
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Grid from '@mui/material/Grid';
@@ -90,9 +89,10 @@ export default function MonitoringPage() {
         </Grid>
         <Grid size={{ xs: 12, lg: 4 }}>
           <SystemHealthList health={health.data} />
-          <Box sx={{ mt: 3 }}>
-            <StorageCard />
-          </Box>
+        </Grid>
+        {/* Its own cell: under the System Health card (which fills its cell's height) it was pushed out of the grid item and painted over. */}
+        <Grid size={{ xs: 12, md: 6, lg: 4 }}>
+          <StorageCard />
         </Grid>
         <Grid size={12}>
           <PerformanceMetrics metrics={metrics.data} />

@@ -62,8 +62,11 @@ export default function RecordingsPage() {
   return (
     <Box>
       <PageHeader title="Recordings" subtitle="Every capture by Friday and mosque" />
-      {/* The storage card sits beside the table only from xl: at 1440 px it left the table less than its 820 px, and Actions scrolled out of view. */}
+      {/* The storage card sits beside the table only from xl (above it on narrower screens): at 1440 px it left the table less than its 820 px, and Actions scrolled out of view. */}
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: '1fr 320px' }, alignItems: 'start' }}>
+        <Box sx={{ order: { xl: 1 } }}>
+          <StorageCard />
+        </Box>
         <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
           <RecordingsFilters
             value={filters}
@@ -94,7 +97,6 @@ export default function RecordingsPage() {
             }}
           />
         </Paper>
-        <StorageCard />
       </Box>
       <PlayerDialog recording={playing} onClose={() => setPlaying(null)} />
       <ConfirmDialog

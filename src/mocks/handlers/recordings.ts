@@ -57,6 +57,11 @@ function find(id: unknown) {
   return store.recordings.find((r) => r.id === id);
 }
 
+function storageUsage(): StorageUsage {
+  const used = store.recordings.reduce((sum, r) => sum + r.bytes, 0);
+  return { store: 'local', location: 'local:/srv/capture/data/recordings', used_bytes: used, free_bytes: 412_000_000_000, measured_at: new Date().toISOString(), retention_days: null };
+}
+
 export const recordingHandlers = [
   mock(recordingRoutes.list, ({ query: q }) => {
     const matching = store.recordings
@@ -68,11 +73,9 @@ export const recordingHandlers = [
     return HttpResponse.json<RecordingsLibraryResponse>({ success: true, data: { recordings: page, total: matching.length } });
   }),
 
-  mock(recordingRoutes.storage, () => {
-    const used = store.recordings.reduce((sum, r) => sum + r.bytes, 0);
-    const data: StorageUsage = { store: 'local', location: 'local:/srv/capture/data/recordings', used_bytes: used, free_bytes: 412_000_000_000, measured_at: new Date().toISOString(), retention_days: null };
-    return HttpResponse.json({ success: true, data });
-  }),
+  mock(recordingRoutes.storage, () => HttpResponse.json({ success: true, data: storageUsage() })),
+
+  mock(recordingRoutes.measureStorage, () => HttpResponse.json({ success: true, data: storageUsage() })),
 
   mock(recordingRoutes.details, ({ params }) => {
     const recording = find(params.id);

@@ -180,6 +180,21 @@ describe('recordings library', () => {
     expect(storage.free_bytes).toBeGreaterThan(0);
   });
 
+  it('measures again when an operator asks, but not twice within 30 s', async () => {
+    const read = async (method: 'GET' | 'POST', url: string) =>
+      storageUsageResponseSchema.parse((await t.request({ method, url, token: operator })).json()).data;
+    const before = await read('GET', '/api/recordings/storage');
+    const extra = path.join(goodFolder, 'extra.bin');
+    fs.writeFileSync(extra, Buffer.alloc(1000));
+    t.clock.advance(60_000);
+    expect(await read('GET', '/api/recordings/storage')).toMatchObject({ used_bytes: before.used_bytes, measured_at: before.measured_at });
+    const measured = await read('POST', '/api/recordings/storage/measure');
+    expect(measured).toMatchObject({ used_bytes: before.used_bytes + 1000, measured_at: t.clock.now().toISOString() });
+    fs.rmSync(extra);
+    t.clock.advance(10_000);
+    expect(await read('POST', '/api/recordings/storage/measure')).toEqual(measured);
+  });
+
   it('is deleted by a superuser only, with its media, and the deletion is logged', async () => {
     // Beside its file, its own folder holds what the recorders delivered: that goes too.
     const folder = goodFolder;

@@ -1,4 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addMockInstances, mockInstance, mockRecording } from '../../../../src/mocks/handlers/instances';
 import { keepInBucket } from '../../../../src/mocks/handlers/recordings';
@@ -113,5 +114,16 @@ describe('Recordings page', { timeout: 60_000 }, () => {
     expect(card.getByText('Kept until deleted')).toBeInTheDocument();
     // The figure is the server's last measurement, not a live one: the card says when it was taken.
     expect(card.getByText(/^Measured [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M$/)).toBeInTheDocument();
+  });
+
+  it('measures the storage again when asked, without waiting for the next poll', async () => {
+    await open();
+    const card = within(await screen.findByLabelText('Recording storage'));
+    const used = (await card.findByText(/ used$/)).textContent;
+    const landed = addMockInstances(mockInstance({ mosque_id: 'lcm4r8k2p1', state: 'terminated' }))[0];
+    store.recordings.push(mockRecording(landed, { bytes: 5_000_000_000 }));
+    await userEvent.click(card.getByRole('button', { name: 'Measure recording storage now' }));
+    await waitFor(() => expect(card.getByText(/ used$/).textContent).not.toBe(used));
+    expect(card.getByText(/ used$/)).toHaveTextContent(/^5\.\d+ GB used$/);
   });
 });
