@@ -7,6 +7,7 @@ import { ChunkErrorBoundary } from '../app/ChunkErrorBoundary';
 import { SessionTimeout } from '../auth/SessionTimeout';
 import { Sidebar } from './Sidebar';
 import { SIDEBAR_WIDTH } from './nav-items';
+import { MAIN_CONTENT_ID, SkipToContent } from './SkipToContent';
 import { TopBar } from './TopBar';
 
 function PageFallback() {
@@ -23,9 +24,10 @@ export function AppLayout() {
   const { pathname } = useLocation();
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <SkipToContent />
       <TopBar onMenuClick={() => setMobileOpen((open) => !open)} />
       <Sidebar mobileOpen={mobileOpen} onClose={() => setMobileOpen(false)} />
-      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` }, p: { xs: 2, sm: 3 } }}>
+      <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} sx={{ outline: 'none', flexGrow: 1, minWidth: 0, width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` }, p: { xs: 2, sm: 3 } }}>
         <Toolbar />
         <ChunkErrorBoundary resetKey={pathname}>
           <Suspense fallback={<PageFallback />}>

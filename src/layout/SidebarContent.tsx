@@ -9,8 +9,9 @@ import Toolbar from '@mui/material/Toolbar';
 import Typography from '@mui/material/Typography';
 import RadioButtonCheckedIcon from '@mui/icons-material/RadioButtonChecked';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { useAuth } from '../auth/context';
 import { useLive } from '../live/context';
-import { NAV_ITEMS, PRODUCT_TITLE, PRODUCT_VERSION } from './nav-items';
+import { navItemsFor, PRODUCT_TITLE, PRODUCT_VERSION } from './nav-items';
 
 function isCurrent(itemPath: string, pathname: string): boolean {
   return itemPath === '/' ? pathname === '/' : pathname === itemPath || pathname.startsWith(`${itemPath}/`);
@@ -25,6 +26,7 @@ function statusText(status: string | null): string {
 export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
   const { pathname } = useLocation();
   const { connected, systemStatus } = useLive();
+  const { user } = useAuth();
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Toolbar sx={{ gap: 1.5 }}>
@@ -48,7 +50,7 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
       </Box>
       <Divider />
       <List component="nav" aria-label="Main navigation" sx={{ flexGrow: 1, px: 1 }}>
-        {NAV_ITEMS.map(({ label, path, icon: Icon }) => {
+        {navItemsFor(user?.is_superuser === true).map(({ label, path, icon: Icon }) => {
           const current = isCurrent(path, pathname);
           return (
             <ListItemButton
@@ -58,7 +60,8 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
               selected={current}
               aria-current={current ? 'page' : undefined}
               onClick={onNavigate}
-              sx={{ borderRadius: 1, mb: 0.5 }}
+              // A keyboard user sees where focus is: the theme's hover tint alone is too faint on the dark sidebar.
+              sx={{ borderRadius: 1, mb: 0.5, '&.Mui-focusVisible': { outline: (theme) => `2px solid ${theme.palette.primary.light}`, outlineOffset: '-2px' } }}
             >
               <ListItemIcon sx={{ minWidth: 40 }}>
                 <Icon />

@@ -35,11 +35,31 @@ describe('shared layout', { timeout: 15_000 }, () => {
       'Recordings',
       'Monitoring',
       'GitHub',
+      'Alarms',
+      'Users',
     ]);
-    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/', '/instances', '/ami', '/config', '/scheduling', '/recordings', '/monitoring', '/github']);
+    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/', '/instances', '/ami', '/config', '/scheduling', '/recordings', '/monitoring', '/github', '/alarms', '/users']);
     expect(links.filter((link) => link.getAttribute('aria-current') === 'page')).toHaveLength(0);
     expect(screen.getByText('Version 1.0.0')).toBeInTheDocument();
     expect(screen.getByText('Capture Command Center')).toBeInTheDocument();
+  });
+
+  it('lists Users to superusers only', async () => {
+    await openAt('/profile', 'operator');
+    const nav = within(screen.getByRole('navigation', { name: 'Main navigation' }));
+    expect(nav.getByRole('link', { name: 'Alarms' })).toHaveAttribute('href', '/alarms');
+    expect(nav.queryByRole('link', { name: 'Users' })).not.toBeInTheDocument();
+  });
+
+  it('offers a skip link as the first Tab stop, which moves focus to the page', async () => {
+    const { user } = await openAt('/profile');
+    await screen.findByRole('heading', { name: 'My Profile', level: 1 });
+    await user.tab();
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(skip).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('main')).toHaveFocus();
+    expect(currentPath()).toBe('/profile');
   });
 
   it('navigates from the sidebar and marks the current item', async () => {
