@@ -12,6 +12,8 @@ export const userSchema = z.object({
   role: roleSchema,
   is_active: z.boolean(),
   is_superuser: z.boolean(),
+  /** Still the password the server generated at its first start: the console asks for a new one until it is replaced. */
+  password_generated: z.boolean(),
   last_login: instantSchema.nullable(),
   created_at: instantSchema,
   updated_at: instantSchema,

@@ -17,6 +17,8 @@ export interface UsersTable {
   is_active: number;
   is_superuser: number;
   password_hash: string;
+  /** 1 while the password is the one generated at the first start (migration 022). */
+  password_generated: Generated<number>;
   last_login: string | null;
   created_at: string;
   updated_at: string;

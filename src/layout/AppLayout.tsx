@@ -7,6 +7,7 @@ import { ChunkErrorBoundary } from '../app/ChunkErrorBoundary';
 import { SessionTimeout } from '../auth/SessionTimeout';
 import { Sidebar } from './Sidebar';
 import { SIDEBAR_WIDTH } from './nav-items';
+import { GeneratedPasswordBanner } from './GeneratedPasswordBanner';
 import { MAIN_CONTENT_ID, SkipToContent } from './SkipToContent';
 import { TopBar } from './TopBar';
 
@@ -29,6 +30,7 @@ export function AppLayout() {
       <Sidebar mobileOpen={mobileOpen} onClose={() => setMobileOpen(false)} />
       <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} sx={{ outline: 'none', flexGrow: 1, minWidth: 0, width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` }, p: { xs: 2, sm: 3 } }}>
         <Toolbar />
+        <GeneratedPasswordBanner />
         <ChunkErrorBoundary resetKey={pathname}>
           <Suspense fallback={<PageFallback />}>
             <Outlet />

@@ -33,14 +33,14 @@ describe('console changes in the browser', () => {
     await page.waitForLoadState('networkidle');
     expect(apiCalls).toEqual([]);
     await page.getByRole('button', { name: 'First sign-in?' }).click();
-    await page.getByText(/First sign-in\? The superuser's password is in the file/).waitFor();
+    await page.getByText(/First sign-in\? Sign in as admin .* with the password in the file/).waitFor();
     expect(await page.content()).not.toContain('not-the-real-one');
     await screenshot(page, 'login-first-run');
     fs.rmSync(file);
     await page.reload();
     await page.getByRole('button', { name: 'First sign-in?' }).click();
     await page.getByText('No generated password is waiting', { exact: false }).waitFor();
-    expect(await page.getByText(/password is in the file/).count()).toBe(0);
+    expect(await page.getByText(/with the password in the file/).count()).toBe(0);
     page.removeAllListeners('request');
   });
 

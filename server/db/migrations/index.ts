@@ -19,6 +19,7 @@ import { alarmNotificationsMigration } from './017_alarm_notifications';
 import { provisionalOutcomesMigration } from './018_provisional_outcomes';
 import { sharedCoordinationMigration } from './019_shared_coordination';
 import { serversMigration } from './020_servers';
+import { generatedPasswordMigration } from './022_generated_password';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, DialectMigration> = {
   '018_provisional_outcomes': provisionalOutcomesMigration,
   '019_shared_coordination': sharedCoordinationMigration,
   '020_servers': serversMigration,
+  '022_generated_password': generatedPasswordMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

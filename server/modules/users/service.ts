@@ -55,7 +55,7 @@ export class UsersService {
     return user;
   }
 
-  private async insert(input: UserCreateRequest): Promise<User> {
+  private async insert(input: UserCreateRequest, passwordGenerated = false): Promise<User> {
     const request = userCreateRequestSchema.parse(input);
     if (await this.repository.findByUsername(request.username)) {
       throw conflict(`Username ${request.username} is already taken`);
@@ -74,6 +74,7 @@ export class UsersService {
         is_active: toFlag(request.is_active),
         is_superuser: toFlag(request.is_superuser),
         password_hash: await hashPassword(request.password),
+        password_generated: toFlag(passwordGenerated),
         last_login: null,
         created_at: now,
         updated_at: now,
@@ -101,7 +102,10 @@ export class UsersService {
     if (changes.role !== undefined) values.role = changes.role;
     if (changes.is_active !== undefined) values.is_active = toFlag(changes.is_active);
     if (changes.is_superuser !== undefined) values.is_superuser = toFlag(changes.is_superuser);
-    if (changes.password) values.password_hash = await hashPassword(changes.password);
+    if (changes.password) {
+      values.password_hash = await hashPassword(changes.password);
+      values.password_generated = 0;
+    }
 
     // The early check gives the usual answer cheaply; the guarded update settles a race between two.
     const row = losesSuperuser ? await this.repository.updateKeepingASuperuser(id, values) : await this.repository.update(id, values);
@@ -119,7 +123,7 @@ export class UsersService {
   }
 
   async setPassword(id: number, password: string): Promise<void> {
-    await this.repository.update(id, { password_hash: await hashPassword(password), updated_at: this.clock.now().toISOString() });
+    await this.repository.update(id, { password_hash: await hashPassword(password), password_generated: 0, updated_at: this.clock.now().toISOString() });
     await this.sessions.usersChanged();
     await this.forgetInitialPassword(id);
   }
@@ -148,15 +152,18 @@ export class UsersService {
     if ((await this.repository.count()) > 0) return undefined;
     const password = options.password ?? crypto.randomBytes(12).toString('base64url');
     // Made by the server itself at its first start, before anyone can act: not an entry of the activity log.
-    await this.insert({
-      username: options.username,
-      email: `${options.username}@localhost.localdomain`,
-      full_name: 'Administrator',
-      password,
-      role: 'admin',
-      is_active: true,
-      is_superuser: true,
-    });
+    await this.insert(
+      {
+        username: options.username,
+        email: `${options.username}@localhost.localdomain`,
+        full_name: 'Administrator',
+        password,
+        role: 'admin',
+        is_active: true,
+        is_superuser: true,
+      },
+      options.password === undefined,
+    );
     if (options.password) return {};
     fs.mkdirSync(options.dataDir, { recursive: true });
     fs.writeFileSync(path.join(options.dataDir, INITIAL_PASSWORD_FILE), `${password}\n`, { mode: 0o600 });

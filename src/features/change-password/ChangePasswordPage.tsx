@@ -9,6 +9,7 @@ import Stack from '@mui/material/Stack';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useAuth } from '../../auth/context';
 import { changePassword, changePasswordErrorMessage } from '../../api/auth';
 import { PageHeader } from '../../components/PageHeader';
 import { validatePasswordChange, type PasswordChangeForm } from '../../lib/password-change';
@@ -25,6 +26,7 @@ const EMPTY: PasswordChangeForm = { currentPassword: '', newPassword: '', confir
 /** /change-password (SPEC.md section 2; rules in section 5; errors in section 8). */
 export default function ChangePasswordPage() {
   const navigate = useNavigate();
+  const { user, updateUser } = useAuth();
   const mutation = useMutation({ mutationFn: changePassword });
   const [form, setForm] = useState<PasswordChangeForm>(EMPTY);
   const [error, setError] = useState<string | null>(null);
@@ -52,6 +54,8 @@ export default function ChangePasswordPage() {
       { current_password: form.currentPassword, new_password: form.newPassword },
       {
         onSuccess: () => {
+          // The server no longer counts this account's password as the generated one: the banner goes.
+          if (user) updateUser({ ...user, password_generated: false });
           setSucceeded(true);
           setForm(EMPTY);
         },

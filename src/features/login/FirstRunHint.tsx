@@ -47,8 +47,8 @@ export function FirstRunHint({ failedSignIns }: { failedSignIns: number }) {
   if (answer && typeof answer === 'object') {
     return (
       <Notice severity="info">
-        {FIRST_RUN_QUESTION} The superuser&apos;s password is in the file <code>{answer.file}</code> in the server&apos;s data folder
-        (<code>./data</code> unless <code>DATA_DIR</code> is set).
+        {FIRST_RUN_QUESTION} Sign in as <code>admin</code> (or the name in <code>ADMIN_USERNAME</code>, if it was set) with the password in the file{' '}
+        <code>{answer.file}</code> in the server&apos;s data folder (<code>./data</code> unless <code>DATA_DIR</code> is set).
       </Notice>
     );
   }

@@ -5,7 +5,8 @@ import { FIRST_RUN_PASSWORD_CHANGED, FIRST_RUN_UNREACHABLE } from '../../../../s
 import { renderApp } from '../../support/render';
 import { server } from '../../support/server';
 
-const HINT = "First sign-in? The superuser's password is in the file initial-admin-password in the server's data folder (./data unless DATA_DIR is set).";
+const HINT =
+  "First sign-in? Sign in as admin (or the name in ADMIN_USERNAME, if it was set) with the password in the file initial-admin-password in the server's data folder (./data unless DATA_DIR is set).";
 
 function answerFirstRun(exists: boolean) {
   const asked = { count: 0 };
