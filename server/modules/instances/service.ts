@@ -110,6 +110,18 @@ export class InstancesService {
     return this.otherScopes(row.scope);
   }
 
+  /** Whether a live server (this one, its own, or one that adopted it) follows the instance's recorder. */
+  async attended(id: string): Promise<boolean> {
+    const row = await this.repository.findById(id);
+    if (!row || this.isOwn(row) || !this.otherScopes) return true;
+    try {
+      await this.otherScopes(row.scope);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   get scope(): string {
     return this.driver.scope;
   }

@@ -153,7 +153,9 @@ export class CaptureLauncher implements RecordingLauncher {
 
   async recordingOf(instanceId: string): Promise<RecordingFacts | null> {
     const row = await this.services.recordings.findRowByInstance(instanceId);
-    return row ? factsOf(row) : null;
+    if (!row) return null;
+    const facts = factsOf(row);
+    return facts.inProgress && !(await this.services.instances.attended(instanceId)) ? { ...facts, unattended: true } : facts;
   }
 }
 

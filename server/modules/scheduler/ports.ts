@@ -37,6 +37,11 @@ export interface RecordingFacts {
   gaps: RecordingGap[];
   /** The recorder's own account of an early end or failure, if any. */
   reason: string | null;
+  /**
+   * Still in progress, and no live server follows its recorder (its server died and none has taken
+   * it over yet): what the database holds of it is a partial view, not its outcome.
+   */
+  unattended?: boolean;
 }
 
 /**

@@ -14,7 +14,8 @@ export interface SettlementDeps {
 /**
  * Launched jobs whose window has ended get their outcome from their recording's media: captured,
  * partial or failed, with covered and expected seconds and the reason. A recorder still joining its
- * file is waited for (SETTLE_GRACE_MS at most).
+ * file is waited for (SETTLE_GRACE_MS at most); one whose server is dead and not yet taken over, for
+ * as long as that lasts (it is never judged from the last reading before the death).
  */
 export async function settleEndedRecordings(deps: SettlementDeps, now: Date): Promise<void> {
   const nowIso = now.toISOString();
@@ -22,6 +23,12 @@ export async function settleEndedRecordings(deps: SettlementDeps, now: Date): Pr
     const facts = job.instance_id ? await deps.launcher.recordingOf(job.instance_id) : null;
     const ended = Date.parse(job.recording_end ?? nowIso);
     if (facts?.inProgress && now.getTime() < ended + SETTLE_GRACE_MS) continue;
+    // Its server died and nobody follows its recorder yet (a server on its host adopts it): what the
+    // row says is the last reading before the death, not what was recorded. Judged once followed again.
+    if (facts?.unattended) {
+      deps.log.warn({ jobId: job.id, instanceId: job.instance_id }, 'outcome waits: the recording\'s server is down and nobody has taken it over');
+      continue;
+    }
     const outcome = judgeOutcome(job, facts);
     const settled = await deps.repository.settleOutcome(job.id, {
       status: outcome.status,

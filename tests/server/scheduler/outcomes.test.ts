@@ -92,4 +92,17 @@ describe('a recording job ends by what its media holds', () => {
     await runAt('2026-11-06T19:21:00.000Z');
     expect((await jobs())[NYC]).toMatchObject({ status: 'partial', covered_seconds: 3000 });
   });
+
+  it('never judges a recording from the last reading of a dead server; judges it once it is followed again', async () => {
+    await runAt('2026-11-06T17:10:00.000Z');
+    const nyc = (await jobs())[NYC].instance_id ?? '';
+    // Its server died 13% into the window; nobody has taken its recorder over yet.
+    s.launcher.setRecording(nyc, { inProgress: true, coveredSeconds: 936, gaps: [], reason: null, unattended: true });
+    await runAt('2026-11-06T20:30:00.000Z');
+    expect((await jobs())[NYC].status, 'still waiting long after the grace').toBe('launched');
+    // Adopted by a server on its host: the recorder had recorded on, and ends with its whole window.
+    s.launcher.setRecording(nyc, { inProgress: false, coveredSeconds: 7200, gaps: [], reason: null });
+    await runAt('2026-11-06T20:31:00.000Z');
+    expect((await jobs())[NYC]).toMatchObject({ status: 'captured', covered_seconds: 7200 });
+  });
 });
