@@ -55,6 +55,7 @@ function awsStore(store: S3RecordingStore, clock: Clock) {
   return {
     delivery: (request: Parameters<typeof recorderDelivery>[1]) => recorderDelivery(store, request, clock.now()),
     runtimeLink: (seconds: number) => runtime.link(seconds),
+    readLink: (key: string, seconds: number) => store.signedUrl(key, seconds),
     result: (mediaKey: string, launchedAt: Date) => storedResult(store, mediaKey, launchedAt),
   };
 }

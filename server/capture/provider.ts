@@ -56,6 +56,8 @@ export interface LaunchOptions {
   name?: string;
   /** Image to start from; default: the configured image, else the latest available one. */
   imageId?: string;
+  /** The recorder replaces one that died inside its window (relaunch.ts): it carries on where that one's delivery ended. */
+  continues?: boolean;
   /** Seconds without media progress before the watchdog ends a connection (default: the driver's). */
   stallTimeoutSeconds?: number;
   /**

@@ -40,6 +40,7 @@ type Put = (key: string, file: string, contentType: string) => Promise<void>;
 const SEGMENT_TIMEOUT_MS = 120_000;
 const MEDIA_TIMEOUT_MS = 60 * 60_000;
 const MAX_BACKOFF_MS = 30_000;
+const SHARED_TIMEOUT_MS = 5000;
 
 function postUploader(post: PresignedPost): Put {
   return async (key, file, contentType) => {
@@ -81,6 +82,8 @@ export class StoreShipper implements SegmentSink {
   private lastError: string | null = null;
   /** The permission's end in this machine's clock. */
   private readonly expiresMs: number;
+  /** A file shipped again after each piece (the segment ledger), under this name below the recording's prefix. */
+  private shared: { file: string; name: string } | null = null;
 
   /**
    * `recordFile` lists the pieces delivered, one name a line, so a recorder started again after a crash
@@ -113,6 +116,15 @@ export class StoreShipper implements SegmentSink {
   /** The key of a piece below the recording's prefix. */
   segmentName(piece: string): string {
     return `segments/${this.launchedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}/${piece}`;
+  }
+
+  /**
+   * Ships `file` as `name` after each piece that reaches the store: the segment ledger, which a machine
+   * launched to replace this one fetches, so it carries on after the last segment delivered instead of
+   * taking the playlist's backlog again (a repeat in the joined recording).
+   */
+  shareAfterPieces(file: string, name: string): void {
+    this.shared = { file, name };
   }
 
   /** Only what reached the store counts towards the recording's coverage. */
@@ -165,6 +177,13 @@ export class StoreShipper implements SegmentSink {
       } catch {
         // kept in memory; a recorder started again would send this piece once more
       }
+      await this.shipShared();
     }
+  }
+
+  /** The shared file, briefly tried: the next piece ships a newer one anyway. */
+  private async shipShared(): Promise<void> {
+    if (!this.shared || !fs.existsSync(this.shared.file)) return;
+    await this.deliver(this.shared.file, this.shared.name, 'application/json', Date.now() + SHARED_TIMEOUT_MS);
   }
 }

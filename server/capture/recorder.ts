@@ -110,6 +110,8 @@ const ledgerPath = path.join(dir, INSTANCE_FILES.ledger);
 // An HLS capture keeps a ledger of its segments: its coverage is placed on the stream's own time line.
 let hlsCapture = fs.existsSync(ledgerPath);
 const ledger = new SegmentLedger(ledgerPath);
+// A machine launched to replace a dead one starts from the ledger its predecessor shipped (see user-data.ts).
+shipper?.shareAfterPieces(ledgerPath, INSTANCE_FILES.ledger);
 const open = runs.at(-1);
 if (open && !open.endedAt) closeAbandonedRun(open, new Date());
 
@@ -255,7 +257,8 @@ function saveLedger(): void {
 }
 
 function newRun(): RunRecord {
-  const run: RunRecord = { index: (runs.at(-1)?.index ?? 0) + 1, startedAt: now(), firstMediaAt: null, lastMediaAt: null, endedAt: null, endReason: null, error: null, mediaSeconds: 0, bytes: 0 };
+  // After the runs of this machine and of the one it replaces (their segments are in the ledger it shipped).
+  const run: RunRecord = { index: Math.max(runs.at(-1)?.index ?? 0, ledger.last()?.run ?? 0) + 1, startedAt: now(), firstMediaAt: null, lastMediaAt: null, endedAt: null, endReason: null, error: null, mediaSeconds: 0, bytes: 0 };
   runs.push(run);
   save(true);
   return run;

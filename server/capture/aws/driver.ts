@@ -18,7 +18,7 @@ import {
   type ProviderInstance,
   type ProviderRecording,
 } from '../provider';
-import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderState } from '../recorder-state';
+import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, STATE_FORMAT_VERSION, type RecorderState } from '../recorder-state';
 import { latestImage } from '../versions';
 import { awsError } from './errors';
 import type { DeliveryRequest } from '../../storage/delivery';
@@ -75,10 +75,14 @@ export interface AwsProviderOptions {
   store?: {
     delivery: (request: DeliveryRequest) => Promise<RecorderDelivery | null>;
     runtimeLink: (seconds: number) => Promise<RecorderRuntimeLink>;
+    /** A pre-signed link to read one object of the store (a key below its prefix). */
+    readLink: (key: string, seconds: number) => Promise<string>;
     result: (mediaKey: string, launchedAt: Date) => Promise<ProviderRecording | undefined>;
   };
 }
 
+/** A replacement machine fetches its predecessor's ledger as it boots: an hour is plenty. */
+const LEDGER_LINK_SECONDS = 3600;
 const tagsOf = (tags: Tag[] | undefined): Record<string, string> =>
   Object.fromEntries((tags ?? []).filter((t) => t.Key).map((t) => [t.Key as string, t.Value ?? '']));
 const toTags = (record: Record<string, string>): Tag[] => Object.entries(record).map(([Key, Value]) => ({ Key, Value }));
@@ -173,7 +177,7 @@ export class AwsCaptureProvider implements CaptureProvider {
       },
       `${stamp}.mp4`,
     );
-    const prepared = await this.prepareRecorder(recorderConfig, options.recordingId ?? launchId);
+    const prepared = await this.prepareRecorder(recorderConfig, options.recordingId ?? launchId, options.continues ?? false);
     const profile = this.options.instanceProfile;
     const tags: Record<string, string> = {
       [TAG.name]: name,
@@ -217,10 +221,11 @@ export class AwsCaptureProvider implements CaptureProvider {
 
   /**
    * The user-data of a recorder: with an s3 store it delivers there (with the instance's role, or a
-   * POST policy for its recording) and fetches the runtime by a pre-signed link; else it runs the
-   * image's runtime and its recording stays on the instance.
+   * POST policy for its recording) and fetches the runtime by a pre-signed link (and, replacing a
+   * recorder that died, the segment ledger that one shipped); else it runs the image's runtime and its
+   * recording stays on the instance.
    */
-  private async prepareRecorder(config: RecorderConfig, recordingId: string): Promise<{ userData: string; filePath: string | null }> {
+  private async prepareRecorder(config: RecorderConfig, recordingId: string, continues: boolean): Promise<{ userData: string; filePath: string | null }> {
     const store = this.options.store;
     try {
       const via = this.options.instanceProfile ? 'role' : 'presigned-post';
@@ -228,7 +233,9 @@ export class AwsCaptureProvider implements CaptureProvider {
       const delivery = store ? await store.delivery({ recordingId, mosqueId: config.mosqueId, windowStart: config.windowStart, windowEnd: config.windowEnd, fileName, via }) : null;
       const seconds = delivery ? Math.ceil((Date.parse(delivery.expiresAt) - this.options.clock.now().getTime()) / 1000) : 0;
       const runtime = store && delivery ? await store.runtimeLink(seconds) : null;
-      return { userData: buildUserData({ ...config, delivery }, { runtime }), filePath: delivery?.mediaKey ?? null };
+      const prefix = delivery ? delivery.mediaKey.slice(0, delivery.mediaKey.lastIndexOf('/') + 1) : '';
+      const ledger = store && delivery && continues ? await store.readLink(`${prefix}${INSTANCE_FILES.ledger}`, LEDGER_LINK_SECONDS) : null;
+      return { userData: buildUserData({ ...config, delivery }, { runtime, ledger }), filePath: delivery?.mediaKey ?? null };
     } catch (error) {
       throw new ProviderError('unavailable', `Could not prepare the recorder: ${(error as Error).message}`);
     }

@@ -57,6 +57,7 @@ export class FleetRelaunch {
           name: row.name,
           // A new key, so the provider starts a new recorder; the same one again if this pass is retried.
           idempotencyKey: `${baseKey}:relaunch:${count}`,
+          continues: true,
           windowStart: row.window_start,
           windowEnd: row.window_end,
         },

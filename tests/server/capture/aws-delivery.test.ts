@@ -29,6 +29,7 @@ describe('aws recorders delivering to an s3 store', () => {
       store: {
         delivery: (request) => recorderDelivery(store, request, clock.now()),
         runtimeLink: (seconds) => runtime.link(seconds),
+        readLink: (key, seconds) => store.signedUrl(key, seconds),
         result: (mediaKey, launchedAt) => storedResult(store, mediaKey, launchedAt),
       },
     });
@@ -90,6 +91,16 @@ describe('aws recorders delivering to an s3 store', () => {
     expect(Date.parse(policy.expiration) - Date.now()).toBeGreaterThan(3600_000);
   });
 
+  it('hands a machine that replaces a dead one the segment ledger its predecessor shipped, by a pre-signed link', async () => {
+    const first = await launched((await driver().launch(CONFIG, { recordingId: 'rec-next1', launchId: 'cap-next1' })).providerInstanceId);
+    expect(first.script).not.toContain('ledger.json');
+    const next = await driver().launch(CONFIG, { recordingId: 'rec-next1', launchId: 'cap-next1', idempotencyKey: 'cap-next1:relaunch:1', continues: true });
+    const { script, config } = await launched(next.providerInstanceId);
+    expect(config.delivery?.keyPrefix).toBe('captures/awsmosque1/2026-11-27/rec-next1/');
+    expect(script).toMatch(/curl -fsS --retry 3 -o "\$WORK\/instance\/ledger\.part" '[^']*\/sermons\/captures\/awsmosque1\/2026-11-27\/rec-next1\/ledger\.json\?[^']*X-Amz-Signature=/);
+    expect(script).toContain('mv "$WORK/instance/ledger.part" "$WORK/instance/ledger.json"');
+  });
+
   it("judges an ended machine by the metadata.json its recorder left in the store, not by its console output", async () => {
     const provider = driver();
     const result = await provider.launch({ ...CONFIG, duration: 60 }, { recordingId: 'rec-result1', launchId: 'cap-result1' });
@@ -116,5 +127,8 @@ describe('aws recorders delivering to an s3 store', () => {
     const fresh = driver();
     const recording = (await fresh.list()).find((i) => i.providerInstanceId === result.providerInstanceId)?.recording;
     expect(recording).toMatchObject({ status: 'captured', reason: null, bytes: 2_400_000, mediaSeconds: 59.8, expectedSeconds: 60, coveredSeconds: 59.8, gaps: [], stoppedByOperator: false });
+    // The first server's reading was provisional: asked again, it finds the result too.
+    expect((await provider.list()).find((i) => i.providerInstanceId === result.providerInstanceId)?.recording).toMatchObject({ status: 'partial', provisional: true });
+    expect(await provider.lateResult(result.providerInstanceId)).toMatchObject({ status: 'captured', coveredSeconds: 59.8 });
   });
 });
