@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
+import { refuseFormatControls } from './display-text';
 import { mosqueIdSchema } from './config';
 
 /*
@@ -128,7 +129,7 @@ export const createSilenceBodySchema = z
     mosque_id: mosqueIdSchema.optional(),
     kind: alarmKindSchema.optional(),
     duration_minutes: z.number('duration_minutes must be a number of minutes').int('duration_minutes must be a whole number of minutes').min(1, 'A silence lasts at least 1 minute').max(SILENCE_MAX_MINUTES, `A silence lasts at most ${SILENCE_MAX_MINUTES} minutes (a week)`),
-    comment: z.string().trim().min(1, 'Say why in a comment').max(500, 'The comment is longer than 500 characters'),
+    comment: z.string().trim().min(1, 'Say why in a comment').max(500, 'The comment is longer than 500 characters').superRefine(refuseFormatControls('The comment')),
   })
   .refine((body) => body.mosque_id !== undefined || body.kind !== undefined, { message: 'Name a mosque or an alarm kind to silence', path: ['mosque_id'] });
 export type CreateSilenceBody = z.input<typeof createSilenceBodySchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { instantSchema } from './common';
+import { refuseFormatControls } from './display-text';
 
 /*
  * Mosques, coordinates, prayer times and recording configurations (SPEC.md sections 3, 5 and 7, "Config").
@@ -81,7 +82,7 @@ const languagesSchema = z
 /** Optional text: `''` and `null` both mean "none"; absent means "not given" (unchanged on update). */
 const text = (max: number) =>
   z
-    .union([z.string().trim().max(max, `At most ${max} characters`), z.null()])
+    .union([z.string().trim().max(max, `At most ${max} characters`).superRefine(refuseFormatControls('Text')), z.null()])
     .optional()
     .transform((value) => (value === '' ? null : value));
 
@@ -120,7 +121,7 @@ const COORDINATES_TOGETHER = { message: 'Latitude and longitude must be given to
 export const mosqueCreateRequestSchema = z
   .strictObject({
     mosque_id: mosqueIdSchema.optional(),
-    name: z.string().trim().min(1, 'Name is required').max(200, 'At most 200 characters'),
+    name: z.string().trim().min(1, 'Name is required').max(200, 'At most 200 characters').superRefine(refuseFormatControls('Name')),
     languages: languagesSchema,
     active: z.boolean().default(true),
     broadcast_status: broadcastStatusSchema.default('inactive'),
@@ -135,7 +136,7 @@ export type MosqueCreateRequest = z.input<typeof mosqueCreateRequestSchema>;
  */
 export const mosqueUpdateRequestSchema = z.strictObject({
   mosque_id: z.string().optional(),
-  name: z.string().trim().min(1, 'Name is required').max(200, 'At most 200 characters').optional(),
+  name: z.string().trim().min(1, 'Name is required').max(200, 'At most 200 characters').superRefine(refuseFormatControls('Name')).optional(),
   languages: languagesSchema.optional(),
   active: z.boolean().optional(),
   broadcast_status: broadcastStatusSchema.optional(),

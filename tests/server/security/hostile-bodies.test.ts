@@ -138,30 +138,31 @@ describe('hostile input: request bodies', () => {
   });
 
   describe('unicode and text the databases cannot hold', () => {
-    const tricky = 'مسجد \u202Egnp.exe 🕌 \u200d\u200b«Ḿ» \u05D0';
+    // Arabic, emoji, a joiner, Hebrew: kept exactly. Bidi controls are refused in every display field.
+    const tricky = 'مسجد gnp.exe 🕌 \u200d«Ḿ» \u05D0';
 
-    it('stores a mosque name with RTL override, Arabic, emoji and joiners exactly, in valid JSON', async () => {
+    it('stores a mosque name with Arabic, emoji and joiners exactly, in valid JSON, and refuses one with an RTL override', async () => {
       changesExpected = true;
-      const created = await send({ method: 'POST', url: '/api/config/mosques', payload: { name: tricky, name_ar: '\u202Bمسجد\u202C', languages: ['ar'] } });
+      const created = await send({ method: 'POST', url: '/api/config/mosques', payload: { name: tricky, name_ar: 'مسجد', languages: ['ar'] } });
       expect(created.statusCode, created.body).toBe(201);
       const id = created.json().data.mosque_id as string;
       const fetched = await send({ method: 'GET', url: `/api/config/mosques/${id}` });
-      expect(fetched.json().data).toMatchObject({ name: tricky, name_ar: '\u202Bمسجد\u202C' });
+      expect(fetched.json().data).toMatchObject({ name: tricky, name_ar: 'مسجد' });
       const list = await send({ method: 'GET', url: '/api/config/mosques' });
       expect(() => JSON.parse(list.body)).not.toThrow();
       expect(list.json().data.mosques.map((m: { name: string }) => m.name)).toContain(tricky);
+      const reversed = await send({ method: 'POST', url: '/api/config/mosques', payload: { name: 'مسجد \u202Egnp.exe', name_ar: '\u202Bمسجد\u202C', languages: ['ar'] } });
+      expectRefused(reversed, 400, /name: Name may not contain bidi or other invisible format characters/);
     });
 
-    it('stores a full name with RTL override exactly', async () => {
+    it('stores a full name in another script exactly, and refuses one with an RTL override', async () => {
       changesExpected = true;
-      const created = await send({
-        method: 'POST',
-        url: '/api/auth/users',
-        payload: { username: 'علي', email: 'ali@example.com', full_name: 'Ali \u202Enimda\u202C', password: 'Unicode-pass-1', role: 'user' },
-      });
+      const created = await send({ method: 'POST', url: '/api/auth/users', payload: { username: 'علي', email: 'ali@example.com', full_name: 'علي بن أحمد', password: 'Unicode-pass-1', role: 'user' } });
       expect(created.statusCode, created.body).toBe(201);
       const users = (await send({ method: 'GET', url: '/api/auth/users' })).json().users as { username: string; full_name: string }[];
-      expect(users.find((u) => u.username === 'علي')?.full_name).toBe('Ali \u202Enimda\u202C');
+      expect(users.find((u) => u.username === 'علي')?.full_name).toBe('علي بن أحمد');
+      const reversed = await send({ method: 'POST', url: '/api/auth/users', payload: { username: 'ali2', email: 'ali2@example.com', full_name: 'Ali \u202Enimda\u202C', password: 'Unicode-pass-1', role: 'user' } });
+      expectRefused(reversed, 400, /full_name: Full name may not contain bidi/);
     });
 
     it('refuses an RTL override in a username, on create and on sign-in alike', async () => {
