@@ -167,13 +167,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       return address && typeof address === 'object' ? address.port : undefined;
     },
   });
-  const servers = registerServers(app, { config, db, clock, keys, log: app.log, instances: capture.instances, fleetOfFolder: capture.fleetOfFolder, library: recordingsLibrary, store }).registry;
   const images = createImagesService({ db, driver: capture.driver, instances: capture.instances, clock, log: app.log, activity });
   const scheduler = createScheduler(
     { db, clock, config, publish: (message) => hub.publish(message), log: app.log, mosques, prayerTimes, recordingConfigs, capture: capture.capture,
       instances: capture.instances, recordings: capture.recordings, alarms, activity, monitoring },
     options.scheduler,
   );
+  // Registered under the scheduler's claimant id: a claim or lease held by a server that died is then known dead from the servers table.
+  const servers = registerServers(app, { config, db, clock, keys, log: app.log, id: scheduler.runner.claimant, instances: capture.instances, fleetOfFolder: capture.fleetOfFolder, library: recordingsLibrary, store }).registry;
+  scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
   const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images, alarms, recordingsLibrary, servers };
 
   monitoring.registerHealthCheck('recordings_disk', diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')));

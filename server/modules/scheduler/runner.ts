@@ -46,6 +46,8 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  */
 export class SchedulerRunner {
   readonly claimant = newClaimantId();
+  /** Whether a claimant is a server known to be dead (set when servers register; else only the rules below apply). */
+  claimantIsDead: (claimant: string) => Promise<boolean> = async () => false;
   private readonly inflight = new Map<string, Promise<void>>();
   private current: Promise<void> | undefined;
   private again = false;
@@ -263,7 +265,7 @@ export class SchedulerRunner {
       if (!job.claimed_by || job.claimed_by === this.claimant) continue;
       const deadHere = isDeadHereClaimant(job.claimed_by);
       const stale = !job.claimed_at || now.getTime() - new Date(job.claimed_at).getTime() > STALE_CLAIM_MS;
-      if (!deadHere && !stale) continue;
+      if (!deadHere && !stale && !(await this.claimantIsDead(job.claimed_by))) continue;
       const note = `Launch attempt ${job.attempts} was interrupted (scheduler process stopped); launching again`;
       if (await repository.releaseClaim(job.id, job.claimed_by, now.toISOString(), note)) {
         this.deps.log.warn({ jobId: job.id, claimedBy: job.claimed_by }, 'recovered an interrupted launch');

@@ -97,6 +97,15 @@ export class SchedulerService {
     );
   }
 
+  /**
+   * How to tell that the holder of a launch claim or of the planning lease is a server that died
+   * (the servers table): its claims go back at once instead of after STALE_CLAIM_MS.
+   */
+  judgeClaimantsBy(isDead: (claimant: string) => Promise<boolean>): void {
+    this.runner.claimantIsDead = isDead;
+    this.planningLease.claimantIsDead = isDead;
+  }
+
   /** The recording of `instanceId` changed after its job was settled: the job is judged again from it. */
   async reviseOutcome(instanceId: string): Promise<void> {
     await reviseSettledOutcome(this.deps, instanceId, this.deps.clock.now());

@@ -38,11 +38,11 @@ export interface ServersModule {
  */
 export function registerServers(
   app: AppInstance,
-  deps: { config: Config; db: Db; clock: Clock; keys: SecretKeys; log: FastifyBaseLogger; instances: InstancesService; fleetOfFolder: (folder: string) => InstancesService; library: RecordingsLibrary; store: RecordingStore },
+  deps: { config: Config; db: Db; clock: Clock; keys: SecretKeys; log: FastifyBaseLogger; id: string; instances: InstancesService; fleetOfFolder: (folder: string) => InstancesService; library: RecordingsLibrary; store: RecordingStore },
 ): ServersModule {
   const { config, db, clock, log, instances } = deps;
   const repository = new ServersRepository(db.kysely);
-  const registry = new ServerRegistry(repository, clock, { host: os.hostname(), internalAddress: config.internalUrl, version: packageJson.version, scope: instances.scope }, log);
+  const registry = new ServerRegistry(deps.id, repository, clock, { host: os.hostname(), internalAddress: config.internalUrl, version: packageJson.version, scope: instances.scope }, log);
   const calls = new InternalCalls(deps.keys.derive('internal-calls'), clock, registry.id);
   const owners = new ScopeOwners(registry, repository, clock);
   const adoption = new ScopeAdoption({ registry, repository, clock, log, host: os.hostname(), own: instances, fleetOfFolder: deps.fleetOfFolder });

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../lib/clock';
 import { unauthorized } from '../../lib/http-error';
 
-/** The header a call from another server carries: `<server id>.<unix ms>.<HMAC>`. */
+/** The header a call from another server carries: `<server id>.<unix ms>.<HMAC>` (the id may hold dots). */
 export const INTERNAL_SIGNATURE_HEADER = 'x-internal-signature';
 /** Clocks of servers on one database agree within this; an older signature is refused (no replays later on). */
 const MAX_SKEW_MS = 30_000;
@@ -35,8 +35,10 @@ export class InternalCalls {
 
   /** True when the header is a fresh signature of this very request. */
   verify(method: string, url: string, body: string, header: string | undefined): boolean {
-    const [caller, at, mac] = header?.split('.') ?? [];
-    if (!caller || !at || !mac || !/^\d+$/.test(at)) return false;
+    // The caller's id may hold dots (a hostname): the time and the MAC are the last two parts.
+    const parts = header?.split('.') ?? [];
+    const [at, mac] = parts.slice(-2);
+    if (parts.length < 3 || !at || !mac || !/^\d+$/.test(at)) return false;
     if (Math.abs(this.clock.now().getTime() - Number(at)) > MAX_SKEW_MS) return false;
     const expected = Buffer.from(this.mac(method, url, body, at));
     const given = Buffer.from(mac);

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, Timer } from '../../lib/clock';
 import type { ServerRow, ServersRepository } from './repository';
@@ -23,7 +22,6 @@ export interface ServerIdentity {
  * take over its recorders at once instead of 20 s later. Each beat also tells `onBeat` (failover).
  */
 export class ServerRegistry {
-  readonly id = `srv-${crypto.randomBytes(6).toString('hex')}`;
   private readonly timer: Timer;
   private running = false;
   private beating: Promise<void> | undefined;
@@ -32,6 +30,8 @@ export class ServerRegistry {
   onBeat: (() => Promise<void>) | undefined;
 
   constructor(
+    /** Unique per process: the scheduler's claimant id (`host/pid/nonce`), so its claims name this row. */
+    readonly id: string,
     private readonly repository: ServersRepository,
     private readonly clock: Clock,
     private readonly identity: ServerIdentity,
@@ -90,6 +90,12 @@ export class ServerRegistry {
 
   isAlive(row: Pick<ServerRow, 'last_seen'>): boolean {
     return this.clock.now().getTime() - Date.parse(row.last_seen) <= DEAD_AFTER_MS;
+  }
+
+  /** True when `id` is a registered server not heard from for DEAD_AFTER_MS (false for one never registered). */
+  async isDead(id: string): Promise<boolean> {
+    const row = await this.repository.find(id);
+    return row !== undefined && !this.isAlive(row);
   }
 
   /** Stops beating and marks this server dead at once: a server stopped for an upgrade hands over now. */

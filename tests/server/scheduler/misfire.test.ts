@@ -79,6 +79,25 @@ describe('misfires after downtime', () => {
     expect(jobs[id]).toMatchObject({ status: 'launched', attempts: 2, late: false });
   });
 
+  it('takes over at once a launch claimed by a server on another host that the servers table says is dead', async () => {
+    const id = 'friday-khi0000001-2026-11-06';
+    const claimant = 'other-host/4242/feedf00d';
+    env.clock.set('2026-11-06T08:10:00Z');
+    // Last heard from 21 s ago: dead (20 s), long before its claim would be stale (2 min).
+    await s.app.ctx.db.kysely
+      .insertInto('servers')
+      .values({ id: claimant, host: 'other-host', internal_address: 'http://10.0.0.9:8000', version: '1.0.0', scope: 'local:other-host:/data', started_at: '2026-11-06T08:00:00.000Z', last_seen: '2026-11-06T08:09:39.000Z' })
+      .execute();
+    await s.app.ctx.db.kysely
+      .updateTable('scheduler_jobs')
+      .set({ status: 'launching', claimed_by: claimant, claimed_at: '2026-11-06T08:09:50.000Z', attempts: 1 })
+      .where('id', '=', id)
+      .execute();
+    await s.runDue();
+    await s.runDue();
+    expect(s.launcher.launches.map((l) => l.jobId)).toEqual([id]);
+  });
+
   it('takes over at once a launch claimed by a dead process on this host', async () => {
     const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
     const id = 'friday-khi0000001-2026-11-06';

@@ -12,7 +12,7 @@ describe('servers table', () => {
   let t: TestApp;
   let repository: ServersRepository;
   const registry = (scope: string, address: string) =>
-    new ServerRegistry(repository, t.clock, { host: 'host-a', internalAddress: address, version: '1.0.0', scope }, t.app.log);
+    new ServerRegistry(`host-a/${address.slice(-4)}/0001`, repository, t.clock, { host: 'host-a', internalAddress: address, version: '1.0.0', scope }, t.app.log);
 
   beforeEach(async () => {
     t = await createTestApp();
@@ -38,6 +38,9 @@ describe('servers table', () => {
     expect((await b.live()).map((row) => row.id)).toEqual([b.id]);
     const silent = await repository.find(a.id);
     expect(silent && b.isAlive(silent)).toBe(false);
+    expect(await b.isDead(a.id)).toBe(true);
+    expect(await b.isDead(b.id)).toBe(false);
+    expect(await b.isDead('never/1/registered'), 'a claimant that never registered is not known dead').toBe(false);
     expect(Date.parse((await repository.find(b.id))?.last_seen ?? '')).toBe(t.clock.now().getTime());
     await b.stop();
   });
