@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '../server/db';
+import { seededMosqueId, seedMosques } from '../testkit/seed-mosques';
 import { compare } from './api';
 import { percentile, round, type BenchResult } from './lib';
 import { call, scratchDataDir, signIn, startRealServer } from './servers';
@@ -20,32 +20,7 @@ const PUTS = 100;
 const BURST = 1_000;
 /** Creates in flight at once during the burst (a bulk import, or several operators). */
 const BURST_CONCURRENCY = 10;
-const CITIES: [number, number, string][] = [
-  [21.4225, 39.8262, 'Asia/Riyadh'], [30.0444, 31.2357, 'Africa/Cairo'], [41.0082, 28.9784, 'Europe/Istanbul'],
-  [51.5074, -0.1278, 'Europe/London'], [40.7128, -74.006, 'America/New_York'], [-6.2088, 106.8456, 'Asia/Jakarta'],
-  [24.8607, 67.0011, 'Asia/Karachi'], [-33.8688, 151.2093, 'Australia/Sydney'], [48.8566, 2.3522, 'Europe/Paris'],
-  [43.6532, -79.3832, 'America/Toronto'], [-36.8485, 174.7633, 'Pacific/Auckland'], [1.3521, 103.8198, 'Asia/Singapore'],
-];
-
-const mosqueId = (i: number) => `f${String(i).padStart(9, '0')}`;
-
-/** 10,000 active mosques with coordinates, zone and stream, written in batches before the server starts. */
-async function seedMosques(dataDir: string): Promise<void> {
-  const db = await openDatabase({ dataDir, databaseUrl: undefined });
-  const now = new Date().toISOString();
-  const rows = Array.from({ length: MOSQUES }, (_, i) => {
-    const [lat, lng, timezone] = CITIES[i % CITIES.length];
-    return {
-      mosque_id: mosqueId(i), name: `Mosque ${i}`, name_ar: null, google_maps_url: null, languages: '["en"]',
-      id_token: `https://streams.example.org/m${i}/index.m3u8`, active: 1, broadcast_status: 'inactive' as const,
-      latitude: lat + ((i * 37) % 100) / 500 - 0.1, longitude: lng + ((i * 53) % 100) / 500 - 0.1, timezone,
-      city: null, district: null, country: null, country_code: null, coordinates_method: 'manual', calculation_method: null,
-      fixed_jumuah_time: i % 10 === 0 ? '13:30' : null, created_at: now, updated_at: now,
-    };
-  });
-  for (let i = 0; i < rows.length; i += 500) await db.kysely.insertInto('mosques').values(rows.slice(i, i + 500)).execute();
-  await db.close();
-}
+const mosqueId = seededMosqueId;
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
@@ -100,7 +75,7 @@ async function burst(baseUrl: string, token: string): Promise<BenchResult[]> {
 
 export async function run(): Promise<BenchResult[]> {
   const dataDir = scratchDataDir();
-  await seedMosques(dataDir);
+  await seedMosques(dataDir, MOSQUES);
   const server = await startRealServer(dataDir);
   try {
     const token = await signIn(server.baseUrl);

@@ -6,22 +6,23 @@ import DescriptionIcon from '@mui/icons-material/Description';
 import LocationOnIcon from '@mui/icons-material/LocationOn';
 import MosqueIcon from '@mui/icons-material/Mosque';
 import ScheduleIcon from '@mui/icons-material/Schedule';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import type { GenerateRequest, Mosque } from '../../../contract/config';
 import {
   MOSQUE_MESSAGES,
   mosqueErrorMessage,
+  coordinatesQueryOptions,
+  mosquesQueryOptions,
+  prayerTimesQueryOptions,
   useBulkMosques,
-  useCoordinates,
   useCreateMosque,
   useDeleteMosque,
   useGenerateConfigs,
-  useMosques,
   useMosquesPage,
-  usePrayerTimes,
   useUpdateMosque,
 } from '../../api/config';
-import { SCHEDULER_MESSAGES, schedulerErrorMessage, useScheduleFriday, useSchedulerJobs } from '../../api/scheduler';
+import { SCHEDULER_MESSAGES, schedulerErrorMessage, schedulerJobsQueryOptions, useScheduleFriday } from '../../api/scheduler';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
@@ -46,10 +47,6 @@ export const deleteQuestion = (id: string) => `Are you sure you want to delete m
 /** /config: mosques, their coordinates and prayer times, and recording configuration files (SPEC.md section 2). */
 export default function ConfigPage() {
   const notify = useNotify();
-  const mosques = useMosques();
-  const coordinates = useCoordinates();
-  const prayerTimes = usePrayerTimes();
-  const jobs = useSchedulerJobs();
   const createMosque = useCreateMosque();
   const updateMosque = useUpdateMosque();
   const deleteMosque = useDeleteMosque();
@@ -59,6 +56,13 @@ export default function ConfigPage() {
   const { params, update: updateView } = useUrlParams();
   const view = viewFromParams(params);
   const shown = useMosquesPage(queryOfView(view));
+  // The cards and Generate read the whole fleet (10,000 mosques, their prayer times and jobs): asked once
+  // the first page is on screen, so they never stand between the operator and the table.
+  const fleetReads = { enabled: shown.isSuccess || shown.isError };
+  const mosques = useQuery({ ...mosquesQueryOptions(), ...fleetReads });
+  const coordinates = useQuery({ ...coordinatesQueryOptions(), ...fleetReads });
+  const prayerTimes = useQuery({ ...prayerTimesQueryOptions(), ...fleetReads });
+  const jobs = useQuery({ ...schedulerJobsQueryOptions(), ...fleetReads });
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
   const [asking, setAsking] = useState<MosqueSelectionAction | null>(null);
   const [form, setForm] = useState<FormState>(null);
@@ -72,13 +76,15 @@ export default function ConfigPage() {
   const list = useMemo(() => mosques.data ?? [], [mosques.data]);
   const located = useMemo(() => {
     const ids = new Set((coordinates.data ?? []).map((record) => record.mosque_id));
-    for (const mosque of list) if (mosque.latitude !== null && mosque.longitude !== null) ids.add(mosque.mosque_id);
+    for (const mosque of [...list, ...(shown.data?.mosques ?? [])]) if (mosque.latitude !== null && mosque.longitude !== null) ids.add(mosque.mosque_id);
     return ids;
-  }, [coordinates.data, list]);
+  }, [coordinates.data, list, shown.data]);
   const times = useMemo(() => new Map((prayerTimes.data ?? []).map((record) => [record.mosque_id, record])), [prayerTimes.data]);
   const ready = readyToRecord({ mosques: list, located, prayerTimes: times, jobs: jobs.data ?? [] }).length;
+  // The table's page or the whole list, whichever failed (the list is asked only after the page answered).
+  const failedRead = shown.isError ? shown : mosques.isError ? mosques : null;
   const loadError =
-    mosques.isError && mosques.errorUpdatedAt !== dismissedError ? mosqueErrorMessage(mosques.error, MOSQUE_MESSAGES.loadFailed) : null;
+    failedRead && failedRead.errorUpdatedAt !== dismissedError ? mosqueErrorMessage(failedRead.error, MOSQUE_MESSAGES.loadFailed) : null;
 
   // Rows deleted elsewhere can leave the address on a page past the end: go to the last page there is.
   const total = shown.data?.total;
@@ -215,7 +221,7 @@ export default function ConfigPage() {
           </>
         }
       />
-      <ErrorBanner message={loadError} onClose={() => setDismissedError(mosques.errorUpdatedAt)} />
+      <ErrorBanner message={loadError} onClose={() => setDismissedError(failedRead?.errorUpdatedAt ?? 0)} />
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' }, gap: 2, mb: 3 }}>
         <StatCard title="Total Mosques" value={list.length} icon={<MosqueIcon />} color="primary" />
         <StatCard title="Coordinates" value={list.filter((m) => located.has(m.mosque_id)).length} icon={<LocationOnIcon />} color="info" />

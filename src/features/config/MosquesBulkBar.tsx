@@ -18,6 +18,7 @@ export function MosquesBulkBar({ count, busy, onAction, onClear }: MosquesBulkBa
   return (
     <Toolbar
       variant="dense"
+      role="toolbar"
       aria-label="Selected mosques"
       sx={{ gap: 1, flexWrap: 'wrap', bgcolor: 'action.selected', borderRadius: 1, mx: 2, mb: 1 }}
     >

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockMosques, setMockMosques } from '../../../../src/mocks/handlers/config';
@@ -10,7 +10,7 @@ describe('Config Generator with a large fleet', { timeout: 40_000 }, () => {
     const fleet = Array.from({ length: 1000 }, (_, i) => ({ ...template, mosque_id: `fleet${String(i).padStart(5, '0')}`, name: `Fleet Mosque ${i}` }));
     setMockMosques(fleet);
     await openConfig('Fleet Mosque 0');
-    expect(cardValue('Total Mosques')).toBe('1000');
+    await waitFor(() => expect(cardValue('Total Mosques')).toBe('1000'));
     const table = screen.getByRole('table', { name: 'Mosques' });
     // A header row and ten mosques, not a thousand.
     expect(within(table).getAllByRole('row')).toHaveLength(11);

@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedMosques } from '../../testkit/seed-mosques';
+import { E2E_ADMIN, launchBrowser, SCREEN_SIZES, screenshot, signIn, startServer, type RunningServer } from './support';
+
+/*
+ * The mosque table at fleet size, in Chromium against the built server: 2,000 seeded mosques searched,
+ * sorted, filtered and deactivated in bulk at 1440x900 and 820x1180, each view reproduced by its
+ * address; and how long the first page of 10,000 takes to show after navigation.
+ */
+
+const FLEET = 2_000;
+const LARGE_FLEET = 10_000;
+
+async function seededServer(count: number): Promise<{ server: RunningServer; dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-e2e-fleet-'));
+  await seedMosques(dataDir, count, { withPlaces: true });
+  return { server: await startServer({ dataDir }), dataDir };
+}
+
+const rows = (page: Page) => page.getByRole('table', { name: 'Mosques' }).locator('tbody tr');
+/** The Name column of the rows on screen (the fourth cell, after the checkbox, status and id). */
+const shownNames = (page: Page) => rows(page).locator('td:nth-child(4) p:first-child').allTextContents();
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
+
+describe('The mosque table with a fleet', () => {
+  let fleet: Awaited<ReturnType<typeof seededServer>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    fleet = await seededServer(FLEET);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await fleet?.server.stop();
+    if (fleet) fs.rmSync(fleet.dataDir, { recursive: true, force: true });
+  });
+
+  for (const size of SCREEN_SIZES) {
+    it(`searches, sorts, filters and deactivates in bulk at ${size.width}x${size.height}, and a link reproduces each view`, async () => {
+      const context = await browser.newContext({ viewport: size });
+      const page = await context.newPage();
+      await signIn(page, fleet.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      await page.goto(`${fleet.server.baseUrl}/config`);
+      await poll(() => rows(page).count()).toBe(10);
+      await page.getByText(/^1–10 of 2,?000$/).waitFor();
+
+      // Karachi is every twelfth seeded mosque (i = 6, 18, …): 167 of 2,000.
+      await page.getByLabel('Search mosques').fill('karachi');
+      await page.getByText(/^1–10 of 167$/).waitFor();
+      expect(new URL(page.url()).searchParams.get('q')).toBe('karachi');
+
+      await page.getByRole('button', { name: 'Name' }).click();
+      await page.waitForURL(/sort=name&order=asc/);
+      await page.getByRole('button', { name: 'Name' }).click();
+      await page.waitForURL(/sort=name&order=desc/);
+      const expected = Array.from({ length: FLEET }, (_, i) => i)
+        .filter((i) => i % 12 === 6)
+        .map((i) => `Mosque ${i}`)
+        .sort()
+        .reverse()
+        .slice(0, 10);
+      await poll(() => shownNames(page)).toEqual(expected);
+      const sortedView = page.url();
+      expect(new URL(sortedView).search).toBe('?q=karachi&sort=name&order=desc');
+      await screenshot(page, 'config-fleet-search');
+
+      // The address alone brings the same view back (a new tab of the same signed-in browser).
+      const again = await page.context().newPage();
+      await again.goto(sortedView);
+      await poll(() => shownNames(again)).toEqual(expected);
+      await again.close();
+
+      // Deactivate the page's ten after a confirmation that names them.
+      await page.getByLabel('Select every mosque on this page').check();
+      await page.getByRole('toolbar', { name: 'Selected mosques' }).getByRole('button', { name: 'Deactivate', exact: true }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByText('Deactivate 10 mosques', { exact: true }).waitFor();
+      await dialog.getByRole('button', { name: 'Deactivate', exact: true }).click();
+      await page.getByText('10 mosques deactivated').first().waitFor();
+
+      await page.getByLabel('Status').click();
+      await page.getByRole('option', { name: 'Disabled' }).click();
+      await poll(() => shownNames(page)).toEqual(expected);
+      expect(new URL(page.url()).searchParams.get('active')).toBe('false');
+      // The next width starts from an enabled fleet.
+      await page.getByLabel('Select every mosque on this page').check();
+      await page.getByRole('toolbar', { name: 'Selected mosques' }).getByRole('button', { name: 'Activate', exact: true }).click();
+      await dialog.getByRole('button', { name: 'Activate', exact: true }).click();
+      await page.getByText('10 mosques activated').first().waitFor();
+      await context.close();
+    });
+  }
+});
+
+describe('The first page of 10,000 mosques', () => {
+  let large: Awaited<ReturnType<typeof seededServer>>;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    large = await seededServer(LARGE_FLEET);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await large?.server.stop();
+    if (large) fs.rmSync(large.dataDir, { recursive: true, force: true });
+  });
+
+  it('shows after navigation; the time is printed for bench/RESULTS.md (asserted only there, beside its baseline)', async () => {
+    const page = await browser.newPage({ viewport: SCREEN_SIZES[0] });
+    await signIn(page, large.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    const times: number[] = [];
+    for (let run = 0; run < 3; run += 1) {
+      await page.goto(`${large.server.baseUrl}/config`);
+      await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Mosques"] tbody tr td:nth-child(4)').length === 10, undefined, { polling: 'raf', timeout: 30_000 });
+      times.push(await page.evaluate(() => performance.now()));
+    }
+    expect(await page.getByText(/^1–10 of 10,?000$/).count()).toBe(1);
+    console.log(`First page of ${LARGE_FLEET} mosques visible after navigation: ${times.map((t) => Math.round(t)).join(', ')} ms`);
+  });
+});
