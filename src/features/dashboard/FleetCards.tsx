@@ -8,11 +8,13 @@ import VideocamIcon from '@mui/icons-material/Videocam';
 import { useRecordingStats } from '../../api/monitoring';
 import { StatCard } from '../../components/StatCard';
 import { useLive } from '../../live/context';
+import { useFleetInstances } from '../../live/useFleetInstances';
 import { activeRecordings, DASHBOARD_BAR_FULL, runningBarValue, summarizeFleet } from '../../lib/fleet-summary';
 
-/** Running Instances (pending count, bar full at 20), Total Instances, Recordings: live from the feed. */
+/** Running Instances (pending count, bar full at 20), Total Instances, Recordings: live from the feed (the fleet from the API while it is down). */
 export function FleetCards() {
-  const { instances, recordings } = useLive();
+  const { recordings } = useLive();
+  const instances = useFleetInstances();
   const stats = useRecordingStats();
   const fleet = summarizeFleet(instances);
   const recordingNow = activeRecordings(recordings);

@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useLive } from '../../live/context';
+import { useFleetInstances } from '../../live/useFleetInstances';
 import { activeRecordings, healthBarValue, summarizeFleet, systemStatusColor, systemStatusLabel } from '../../lib/fleet-summary';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -20,7 +21,8 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 /** Connection, system status (green only when operational), active recordings, pending tasks, health bar. */
 export function SystemStatusPanel() {
-  const { connected, systemStatus, recordings, instances } = useLive();
+  const { connected, systemStatus, recordings } = useLive();
+  const instances = useFleetInstances();
   const health = healthBarValue(connected);
   const pending = summarizeFleet(instances).pending;
   return (

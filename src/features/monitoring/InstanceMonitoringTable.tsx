@@ -10,7 +10,7 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { StateChip } from '../../components/StateChip';
-import { useLive } from '../../live/context';
+import { useFleetInstances } from '../../live/useFleetInstances';
 import type { RecorderHealth } from '../../lib/recorder-health';
 import { formatRuntime } from '../../lib/runtime';
 import { useRecorderHealth } from './useRecorderHealth';
@@ -29,9 +29,9 @@ function HealthChip({ health }: { health: RecorderHealth }) {
   );
 }
 
-/** The first 10 instances of the live feed with a health chip derived from each recorder. */
+/** The first 10 instances of the live feed (of the API while it is down) with a health chip derived from each recorder. */
 export function InstanceMonitoringTable() {
-  const { instances } = useLive();
+  const instances = useFleetInstances();
   const healthOf = useRecorderHealth();
   const shown = instances.slice(0, MONITORED_INSTANCES);
   return (

@@ -13,7 +13,7 @@ import { ConnectionLostBanner } from '../../components/ConnectionLostBanner';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
-import { useLive } from '../../live/context';
+import { useFleetInstances } from '../../live/useFleetInstances';
 import { formatDateTime } from '../../lib/dates';
 import { summarizeFleet, systemStatusColor, systemStatusLabel } from '../../lib/fleet-summary';
 import { InstanceMonitoringTable } from './InstanceMonitoringTable';
@@ -25,7 +25,7 @@ export const MONITORING_LOAD_FAILED = 'Failed to load monitoring data';
 
 /** /monitoring (SPEC.md section 2): every figure measured by the server, polled every 30 s. */
 export default function MonitoringPage() {
-  const { instances } = useLive();
+  const instances = useFleetInstances();
   const health = useSystemHealth();
   const metrics = useSystemMetrics();
   const stats = useRecordingStats();

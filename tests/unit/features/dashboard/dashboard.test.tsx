@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import DashboardPage from '../../../../src/features/dashboard/DashboardPage';
+import { addMockInstances, mockInstance } from '../../../../src/mocks/handlers/instances';
 import { monitoringMock } from '../../../../src/mocks/handlers/monitoring';
 import { renderApp } from '../../support/render';
 import { server } from '../../support/server';
@@ -103,6 +104,17 @@ describe('Dashboard', { timeout: 15_000 }, () => {
     await openDashboard(); // the socket is never opened
     expect(screen.queryByText('WebSocket connection lost')).not.toBeInTheDocument();
     expect(await screen.findByText('WebSocket connection lost', {}, { timeout: 4000 })).toBeInTheDocument();
+  });
+
+  it('counts the fleet from the API while the live feed is down', async () => {
+    addMockInstances(mockInstance({ state: 'running' }), mockInstance({ state: 'running' }), mockInstance({ state: 'pending' }));
+    await openDashboard(); // the socket is never opened
+    expect(await card('Running Instances').findByText('2')).toBeInTheDocument();
+    expect(card('Running Instances').getByText('1 pending')).toBeInTheDocument();
+    expect(card('Total Instances').getByText('3')).toBeInTheDocument();
+    // Once the feed is up, its list is the truth.
+    connect({ instances: [instance('a')] });
+    expect(card('Total Instances').getByText('1')).toBeInTheDocument();
   });
 
   it('lists the latest entries of the activity log, newest first', async () => {
