@@ -26,7 +26,8 @@ interface LogsDialogProps {
 
 /**
  * The last 100 log lines of an instance (SPEC.md sections 4 and 9). For a running instance it is live: the lines
- * are read again every 5 s, and the live feed pushes them too (subscribe_logs) while the dialog is open.
+ * are read again every 5 s, and the live feed pushes them too (subscribe_logs) while the dialog is open. Over a
+ * connected feed, the lines of an instance that no longer runs, and Refresh, are asked for with request_logs.
  */
 export function LogsDialog({ instance, onClose }: LogsDialogProps) {
   const live = instance.state === 'running';
@@ -38,18 +39,23 @@ export function LogsDialog({ instance, onClose }: LogsDialogProps) {
   const box = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    if (!live || !connected) return undefined;
+    if (!connected) return undefined;
     const off = subscribe('instance_logs', (message) => {
       if (message.instance_id === instance.id || message.instance_id === instance.instance_id) {
         queryClient.setQueryData(instanceLogsQueryKey(instance.id), message.logs.slice(-LOG_LINES));
       }
     });
-    send({ action: 'subscribe_logs', instance_id: instance.id });
+    // The server answers a subscription at once with the lines so far, as it answers request_logs.
+    send({ action: live ? 'subscribe_logs' : 'request_logs', instance_id: instance.id });
     return () => {
       off();
-      send({ action: 'unsubscribe_logs', instance_id: instance.id });
+      if (live) send({ action: 'unsubscribe_logs', instance_id: instance.id });
     };
   }, [live, connected, instance.id, instance.instance_id, subscribe, send, queryClient]);
+
+  const refresh = () => {
+    if (!send({ action: 'request_logs', instance_id: instance.id })) void logs.refetch();
+  };
 
   const all = logs.data ?? [];
   const filtered = withoutSegmentOpenings(all);
@@ -113,7 +119,7 @@ export function LogsDialog({ instance, onClose }: LogsDialogProps) {
         </Box>
       </DialogContent>
       <DialogActions>
-        <Button startIcon={<RefreshIcon />} onClick={() => void logs.refetch()} disabled={logs.isFetching} color="inherit">
+        <Button startIcon={<RefreshIcon />} onClick={refresh} disabled={logs.isFetching} color="inherit">
           Refresh
         </Button>
         <Button onClick={onClose} variant="contained">

@@ -258,7 +258,7 @@ export const instanceHandlers = [
     return HttpResponse.json({ success: true, data: details });
   }),
 
-  // Live log pushes: subscribe_logs is answered at once with the instance's lines, as the server does.
+  // Live log pushes: request_logs and subscribe_logs are answered at once with the instance's lines, as the server does.
   liveSocket.addEventListener('connection', ({ client }) => {
     client.addEventListener('message', (event) => {
       let message: { action?: string; instance_id?: string };
@@ -267,7 +267,7 @@ export const instanceHandlers = [
       } catch {
         return;
       }
-      if (message.action !== 'subscribe_logs' || !message.instance_id) return;
+      if ((message.action !== 'subscribe_logs' && message.action !== 'request_logs') || !message.instance_id) return;
       const instance = findInstance(message.instance_id);
       if (!instance) return;
       client.send(JSON.stringify({ type: 'instance_logs', instance_id: message.instance_id, logs: extrasOf(instance.id).logs.slice(-100) }));

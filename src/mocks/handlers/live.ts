@@ -37,7 +37,6 @@ export const liveHandlers = [
         return;
       }
       if (message.action === 'ping') send({ type: 'pong', timestamp: nowIso() });
-      if (message.action === 'request_logs') send({ type: 'instance_logs', instance_id: message.instance_id, logs: [] });
     });
   }),
 ];

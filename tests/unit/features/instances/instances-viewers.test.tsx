@@ -98,6 +98,25 @@ describe('Logs viewer', { timeout: 30_000 }, () => {
     await waitFor(() => expect(sent).toContainEqual({ action: 'unsubscribe_logs', instance_id: fleet.running.id }));
   });
 
+  it('asks the live feed for the lines of an ended instance, and again on Refresh (request_logs)', async () => {
+    const fleet = seedFleet();
+    setMockLogs(fleet.terminated.id, ['last words']);
+    const sent = recordLiveMessages();
+    const { user } = await openInstances();
+    await screen.findByText('Connected: Yes');
+    const menu = await openRowMenu(user, fleet.terminated);
+    await user.click(menu.getByRole('menuitem', { name: 'View Logs' }));
+    expect(await logsDialog().findByText('last words')).toBeInTheDocument();
+    const asked = () => sent.filter((message) => message.action === 'request_logs' && message.instance_id === fleet.terminated.id).length;
+    await waitFor(() => expect(asked()).toBe(1));
+    expect(sent.filter((message) => message.action === 'subscribe_logs')).toEqual([]);
+
+    setMockLogs(fleet.terminated.id, ['last words', 'written after']);
+    await user.click(logsDialog().getByRole('button', { name: 'Refresh' }));
+    expect(await logsDialog().findByText('written after')).toBeInTheDocument();
+    expect(asked()).toBe(2);
+  });
+
   it('reports "Failed to load logs", dismissibly', async () => {
     store.liveAvailable = false;
     const fleet = seedFleet();
