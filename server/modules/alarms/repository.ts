@@ -1,7 +1,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { AlarmsTable, Database } from '../../db/schema';
 
-export type AlarmRow = Selectable<AlarmsTable>;
+/** A stored alarm; read for showing, with its mosque's name of now (null when the mosque is gone). */
+export type AlarmRow = Selectable<AlarmsTable> & { current_mosque_name?: string | null };
 
 export class AlarmsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -16,7 +17,7 @@ export class AlarmsRepository {
   }
 
   findById(id: string): Promise<AlarmRow | undefined> {
-    return this.db.selectFrom('alarms').selectAll().where('id', '=', id).executeTakeFirst();
+    return this.withCurrentMosqueName().where('alarms.id', '=', id).executeTakeFirst();
   }
 
   /** False when an open alarm of the same cause exists already (raised meanwhile by another server). */
@@ -52,9 +53,18 @@ export class AlarmsRepository {
   }
 
   list(status: 'open' | 'all', limit: number): Promise<AlarmRow[]> {
-    let query = this.db.selectFrom('alarms').selectAll();
-    if (status === 'open') query = query.where('resolved_at', 'is', null);
-    return query.orderBy('raised_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    let query = this.withCurrentMosqueName();
+    if (status === 'open') query = query.where('alarms.resolved_at', 'is', null);
+    return query.orderBy('alarms.raised_at', 'desc').orderBy('alarms.id', 'desc').limit(limit).execute();
+  }
+
+  /** Alarms keep the name their mosque had when raised; the mosque may have been renamed since. */
+  private withCurrentMosqueName() {
+    return this.db
+      .selectFrom('alarms')
+      .leftJoin('mosques', 'mosques.mosque_id', 'alarms.mosque_id')
+      .selectAll('alarms')
+      .select('mosques.name as current_mosque_name');
   }
 
   async countOpen(severity: 'critical' | 'warning'): Promise<number> {

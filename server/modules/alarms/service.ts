@@ -33,16 +33,23 @@ export interface AlarmsDeps {
   log: FastifyBaseLogger;
 }
 
+/**
+ * An alarm as people read it. Read with its mosque's name of now, it says that name, in its message too
+ * (written when it was raised, with the name of then), so an alarm follows a rename.
+ */
 export function toAlarm(row: AlarmRow): Alarm {
+  const raisedAs = row.mosque_name;
+  const current = row.current_mosque_name ?? raisedAs;
+  const renamed = raisedAs !== null && current !== null && current !== raisedAs;
   return {
     id: row.id,
     kind: row.kind as AlarmKind,
     severity: row.severity,
     mosque_id: row.mosque_id,
-    mosque_name: row.mosque_name,
+    mosque_name: current,
     job_id: row.job_id,
     instance_id: row.instance_id,
-    message: row.message,
+    message: renamed ? row.message.split(raisedAs).join(current) : row.message,
     raised_at: row.raised_at,
     acknowledged_at: row.acknowledged_at,
     acknowledged_by: row.acknowledged_by,
@@ -126,7 +133,7 @@ export class AlarmsService {
     const at = clock.now().toISOString();
     const updated = await repository.update(id, { acknowledged_at: at, acknowledged_by: actor.username, updated_at: at });
     if (!updated) throw notFound(`Alarm ${id} not found`);
-    const alarm = toAlarm(updated);
+    const alarm = toAlarm({ ...updated, current_mosque_name: row.current_mosque_name });
     await this.deps.activity.record({ actor, action: 'alarm.acknowledge', target: { type: 'alarm', id, label: alarm.message } });
     this.announce(alarm, 'acknowledged');
     return alarm;

@@ -70,6 +70,30 @@ describe('alarms', () => {
     expect(await t.app.ctx.alarms.openCriticalCount()).toBeGreaterThanOrEqual(1);
   });
 
+  it('says the mosque name of now, in its text too, after the mosque was renamed', async () => {
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/config/mosques',
+      token: admin,
+      payload: { name: 'Old Name Mosque', languages: ['ar'], latitude: 21.4225, longitude: 39.8262, timezone: 'Asia/Riyadh' },
+    });
+    const mosqueId = created.json<{ data: { mosque_id: string } }>().data.mosque_id;
+    const alarm = await t.app.ctx.alarms.raise({
+      kind: 'capture_failed',
+      key: `outcome:rename-${mosqueId}`,
+      message: 'Old Name Mosque: nothing was captured',
+      mosqueId,
+      mosqueName: 'Old Name Mosque',
+    });
+    const renamed = await t.request({ method: 'PUT', url: `/api/config/mosques/${mosqueId}`, token: admin, payload: { name: 'New Name Mosque' } });
+    expect(renamed.statusCode).toBe(200);
+
+    const listed = (await list()).find((a) => a.id === alarm.id);
+    expect(listed).toMatchObject({ mosque_name: 'New Name Mosque', message: 'New Name Mosque: nothing was captured' });
+    const acknowledged = await t.request({ method: 'POST', url: `/api/alarms/${alarm.id}/acknowledge`, token: operator });
+    expect(acknowledged.json<{ data: Alarm }>().data).toMatchObject({ mosque_name: 'New Name Mosque', message: 'New Name Mosque: nothing was captured' });
+  });
+
   it('reaches consoles live, and a console that connects late sees every open alarm', async () => {
     const url = await listen(t.app);
     const early = await connectAs(url, operator);
