@@ -82,7 +82,7 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const live = new FleetLiveFeed(hub, recordings, log);
   const joins = storeJoinsFor(deps.store, live, recordings, deps);
   const lateResults = new LateResults(driver, recordings, clock, log, () => live.recordingsChanged());
-  const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log) : undefined;
+  const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log, clock) : undefined;
   const checkStreamUrl = createStreamUrlGuard({
     allowPrivate: config.allowPrivateStreamHosts,
     isBuiltIn: (url) => demo !== undefined && isDemoStreamUrl(url, deps.listeningPort(), config.host),
@@ -160,7 +160,6 @@ export function registerCaptureModule(
   };
 
   app.addHook('onReady', async () => {
-    demo?.start();
     live.startLogPushes();
     void loop();
   });

@@ -67,10 +67,11 @@ export function registerInstanceRoutes(
     return terminateBody(await operator.emergencyStop(sessionOf(request).user), 'Emergency stop');
   });
 
-  handle(app, instanceRoutes.demoStream, () => ({
-    success: true as const,
-    data: { url: demo ? demoUrl(app, deps.config) : null },
-  }));
+  // Asked by the launch dialog: the stream warms up while the operator fills it in.
+  handle(app, instanceRoutes.demoStream, () => {
+    demo?.use();
+    return { success: true as const, data: { url: demo ? demoUrl(app, deps.config) : null } };
+  });
 
   handle(app, instanceRoutes.details, async (request) => ({ success: true as const, data: await instances.details(request.params.id) }));
 
