@@ -10,6 +10,8 @@ import type { AppInstance } from './lib/fastify';
 import type { HostResolver } from './lib/internal-addresses';
 import { checkKeyFingerprint } from './lib/key-fingerprint';
 import { lazyRequestLogger } from './lib/request-logger';
+import { AccessLogController } from './lib/access-log';
+import { readableLogStream } from './lib/readable-log';
 import { SecretKeys } from './lib/secret-key';
 import { AuthService } from './modules/auth/auth-service';
 import { registerAuthRoutes } from './modules/auth/routes';
@@ -88,6 +90,12 @@ export type App = AppInstance & { ctx: AppContext };
 /** Log lines never carry credentials, whatever a route or library puts in them. */
 const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.access_token', '*.github_pat'];
 
+/** pino's options: redacted always; readable lines in a terminal (or with LOG_FORMAT=readable), JSON otherwise. */
+function serverLogger(config: Config): FastifyServerOptions['logger'] {
+  const readable = (config.logFormat ?? (process.stdout.isTTY ? 'readable' : 'json')) === 'readable';
+  return { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, ...(readable ? { stream: readableLogStream(process.stdout) } : {}) };
+}
+
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
 /**
  * Every schema is zod. Given as the factories (what setValidatorCompiler and setSerializerCompiler set
@@ -99,7 +107,9 @@ const zodCompilers = { buildValidator: () => validatorCompiler, buildSerializer:
 /** The whole server as one Fastify instance, without listening: tests drive it with `inject`. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: options.logger ?? serverLogger(config),
+    // One line per request, and none at info for static files.
+    logController: new AccessLogController(),
     bodyLimit: 1024 * 1024,
     // request.ip is the client's address: the connection's, or X-Forwarded-For's when it comes from a listed proxy.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,

@@ -81,6 +81,7 @@ const envSchema = z.object({
   // Enables GET /metrics (Prometheus) behind this bearer token; unset, /metrics does not exist.
   METRICS_TOKEN: optionalText.refine((token) => token === undefined || token.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: optionalText.pipe(z.enum(['readable', 'json'], 'LOG_FORMAT must be readable or json').optional()),
   DEMO_STREAM: flag,
   // Recordings that ended more than this many days ago are removed daily; unset keeps them until deleted.
   RETENTION_DAYS: optionalText.pipe(z.coerce.number<string | undefined>('RETENTION_DAYS must be a number').int().min(1).max(36_500).optional()),
@@ -172,6 +173,8 @@ export interface Config {
   /** Bearer token of GET /metrics; undefined keeps the endpoint disabled. */
   metricsToken: string | undefined;
   logLevel: string;
+  /** How log lines are written; undefined: readable when the server's output is a terminal, else JSON. */
+  logFormat: 'readable' | 'json' | undefined;
   demoStream: boolean;
   /** Days recordings are kept after they end; undefined keeps them until deleted. */
   retentionDays: number | undefined;
@@ -246,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     githubApiUrl: e.GITHUB_API_URL,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     // On unless DEMO_STREAM=0: a fresh install can record something before any real stream is configured.
     demoStream: e.DEMO_STREAM ?? true,
     retentionDays: e.RETENTION_DAYS,
