@@ -18,7 +18,7 @@ import { geocodeAt, prayerTime, readLink, timeZoneAt } from './config-places';
 
 const SEED_TIME = '2026-01-05T09:30:00.000Z';
 
-function seedMosque(fields: Partial<Mosque> & Pick<Mosque, 'mosque_id' | 'name'>): Mosque {
+export function seedMosque(fields: Partial<Mosque> & Pick<Mosque, 'mosque_id' | 'name'>): Mosque {
   return {
     name_ar: null,
     google_maps_url: null,
