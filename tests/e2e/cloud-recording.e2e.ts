@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTANCE_PATHS } from '../../server/capture/aws/user-data';
 import { ffprobe, startHlsSource, startMoto, waitFor, type HlsSource, type MotoServer } from '../../testkit/capture';
 import { freePort } from '../../testkit/postgres';
+import { startSandboxMachine } from '../../testkit/sandbox-machine';
 import { serverCommand, spawnServerProcess } from '../support/server-process';
 import { E2E_ADMIN, startServer, type RunningServer } from './support';
 
@@ -15,8 +16,8 @@ import { E2E_ADMIN, startServer, type RunningServer } from './support';
  * Issue 24 on what `npm start` runs: the built server (build/server/main.js, with the recorder `npm run
  * build` wrote beside it) on the aws driver with an s3:// store, against moto (EC2 and S3). moto runs
  * no machines, so the test is the machine: it reads the user-data the server launched the instance
- * with, runs it with bash with the instance's folders moved into a sandbox (as
- * tests/server/capture/user-data.test.ts does; `shutdown` and `apt-get` are stubs), and terminates the
+ * with, runs it with bash with the instance's folders moved into a sandbox (testkit/sandbox-machine.ts;
+ * `shutdown` and `apt-get` are stubs), and terminates the
  * instance when the script powers off, as EC2 does for an instance launched with shutdown behaviour
  * "terminate". The recorder downloads its runtime by the server's pre-signed link, records a local live
  * stream and delivers to moto's S3; the server reads the outcome from the store and plays the file.
@@ -25,7 +26,6 @@ import { E2E_ADMIN, startServer, type RunningServer } from './support';
 const BUCKET = 'cloud-sermons';
 const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SESSION_TOKEN: 'testing', AWS_EC2_METADATA_DISABLED: 'true' };
 const DURATION = 30;
-const STUB = (name: string) => `#!/bin/sh\necho "$*" >> "$(dirname "$0")/${name}.calls"\n${name === 'apt-get' ? 'exit 1' : 'exit 0'}\n`;
 
 describe('cloud recorders from the built server', () => {
   const saved = { ...process.env };
@@ -98,25 +98,16 @@ describe('cloud recorders from the built server', () => {
     // The machine: the user-data EC2 was given, with its folders in the sandbox.
     const attribute = await ec2.send(new DescribeInstanceAttributeCommand({ InstanceId: instance.instance_id, Attribute: 'userData' }));
     const userData = Buffer.from(attribute.UserData?.Value ?? '', 'base64').toString();
-    const paths = { workDir: path.join(sandbox, 'work'), runtimeDir: path.join(sandbox, 'opt'), console: path.join(sandbox, 'console.log') };
     for (const key of ['workDir', 'runtimeDir', 'console'] as const) expect(userData).toContain(INSTANCE_PATHS[key]);
     // The machine fetches that recorder by a pre-signed link and checks it against its hash.
     expect(userData).toContain(`/${BUCKET}/${runtimeKey}?`);
     expect(userData).toContain(`echo '${builtHash}  recorder.mjs'`);
-    const script = path.join(sandbox, 'user-data.sh');
-    fs.writeFileSync(
-      script,
-      userData.replaceAll(INSTANCE_PATHS.workDir, paths.workDir).replaceAll(INSTANCE_PATHS.runtimeDir, paths.runtimeDir).replaceAll(INSTANCE_PATHS.console, paths.console),
-    );
-    const stubs = path.join(sandbox, 'stubs');
-    fs.mkdirSync(stubs);
-    for (const name of ['shutdown', 'apt-get']) fs.writeFileSync(path.join(stubs, name), STUB(name), { mode: 0o755 });
     // No AWS credentials on the machine: it uploads with the POST policy in its user-data.
-    const machine = spawn('bash', [script], { env: { PATH: [stubs, path.dirname(process.execPath), process.env.PATH].join(path.delimiter), HOME: sandbox }, stdio: 'ignore' });
-    const exitCode = await new Promise<number | null>((resolve) => machine.once('exit', resolve));
-    const consoleText = fs.readFileSync(paths.console, 'utf8');
+    const machine = startSandboxMachine(userData, path.join(sandbox, 'machine'));
+    const exitCode = await machine.exited;
+    const consoleText = machine.consoleText();
     expect(exitCode, consoleText).toBe(0);
-    expect(fs.readFileSync(path.join(stubs, 'shutdown.calls'), 'utf8')).toBe('-h now\n');
+    expect(machine.shutdownCalls()).toBe('-h now\n');
     expect(consoleText).not.toContain('does not match its sha256');
     await ec2.send(new TerminateInstancesCommand({ InstanceIds: [instance.instance_id] }));
 
