@@ -31,10 +31,10 @@ export interface ServersModule {
 }
 
 /**
- * This server among the others sharing the database: registered in the servers table once it
- * listens (an app driven by inject alone is no server the others could call), beating until it
- * closes, and on PostgreSQL reaching the recorders the other servers run. On SQLite there is one
- * server: nothing reaches out.
+ * This server among the others sharing a PostgreSQL database: registered in the servers table once
+ * it listens (an app driven by inject alone is no server the others could call), beating until it
+ * closes, reaching the recorders and media of the other servers, adopting a dead one's recorders.
+ * On SQLite there is one server: it does not register, and nothing reaches out.
  */
 export function registerServers(
   app: AppInstance,
@@ -46,12 +46,12 @@ export function registerServers(
   const calls = new InternalCalls(deps.keys.derive('internal-calls'), clock, registry.id);
   const owners = new ScopeOwners(registry, repository, clock);
   const adoption = new ScopeAdoption({ registry, repository, clock, log, host: os.hostname(), own: instances, fleetOfFolder: deps.fleetOfFolder });
-  app.addHook('onListen', () => registry.start());
-  app.addHook('preClose', async () => {
-    await registry.stop();
-    await adoption.close();
-  });
   if (db.dialect === 'postgres') {
+    app.addHook('onListen', () => registry.start());
+    app.addHook('preClose', async () => {
+      await registry.stop();
+      await adoption.close();
+    });
     instances.reachOtherScopes(otherScopesThroughServers({ owners, calls, adopted: (scope) => adoption.fleetOf(scope) }));
     deps.library.reachOtherServers(mediaThroughServers({ registry, repository, calls }));
     registry.onBeat = () => adoption.pass();
