@@ -4,7 +4,9 @@ import '@fontsource/roboto/500.css';
 import '@fontsource/roboto/700.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { getToken } from './api/token';
 import App from './app/App';
+import { preloadRoute } from './app/routes';
 
 /** `npm run dev:mock` (vite --mode mock) answers every call from the in-browser mocks instead of a server. */
 async function enableMocking(): Promise<void> {
@@ -13,6 +15,9 @@ async function enableMocking(): Promise<void> {
   // A call the mocks do not answer is a gap in the mocks: say so in the console (component tests fail on it).
   await worker.start({ onUnhandledRequest: 'warn' });
 }
+
+// A stored session will most likely open the page in the address: fetch its code while the session is checked.
+if (getToken()) preloadRoute(window.location.pathname);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');

@@ -9,20 +9,48 @@ import { recoverableLazy as lazy } from './recoverable-lazy';
  * page component: src/features/<page>/<Name>Page.tsx. A chunk that cannot load (server down, new release)
  * is retried and explained by ChunkErrorBoundary here (login, shell) and inside the shell (pages).
  */
-const AppShell = lazy(() => import('../layout/AppShell'));
+const loadShell = () => import('../layout/AppShell');
+/** Each page's module, by its path under the shell ('' is the Dashboard). */
+const pageModules = {
+  '': () => import('../features/dashboard/DashboardPage'),
+  instances: () => import('../features/instances/InstancesPage'),
+  ami: () => import('../features/ami/AmiPage'),
+  config: () => import('../features/config/ConfigPage'),
+  scheduling: () => import('../features/scheduling/SchedulingPage'),
+  recordings: () => import('../features/recordings/RecordingsPage'),
+  monitoring: () => import('../features/monitoring/MonitoringPage'),
+  github: () => import('../features/github/GithubPage'),
+  profile: () => import('../features/profile/ProfilePage'),
+  'change-password': () => import('../features/change-password/ChangePasswordPage'),
+  users: () => import('../features/users/UsersPage'),
+  alarms: () => import('../features/alarms/AlarmsPage'),
+};
+
+/**
+ * Starts loading the shell and the page of `pathname` at once, while the session is checked: otherwise
+ * they load one after the other (session, then shell, then page), each a round trip before the next.
+ * A failed preload is left for the lazy load to retry and report.
+ */
+export function preloadRoute(pathname: string): void {
+  const page = pageModules[pathname.replace(/^\/+|\/+$/g, '') as keyof typeof pageModules];
+  if (!page || pathname.startsWith('/login')) return;
+  for (const load of [loadShell, page]) load().catch(() => undefined);
+}
+
+const AppShell = lazy(loadShell);
 const LoginPage = lazy(() => import('../features/login/LoginPage'));
-const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
-const InstancesPage = lazy(() => import('../features/instances/InstancesPage'));
-const AmiPage = lazy(() => import('../features/ami/AmiPage'));
-const ConfigPage = lazy(() => import('../features/config/ConfigPage'));
-const SchedulingPage = lazy(() => import('../features/scheduling/SchedulingPage'));
-const RecordingsPage = lazy(() => import('../features/recordings/RecordingsPage'));
-const MonitoringPage = lazy(() => import('../features/monitoring/MonitoringPage'));
-const GithubPage = lazy(() => import('../features/github/GithubPage'));
-const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
-const ChangePasswordPage = lazy(() => import('../features/change-password/ChangePasswordPage'));
-const UsersPage = lazy(() => import('../features/users/UsersPage'));
-const AlarmsPage = lazy(() => import('../features/alarms/AlarmsPage'));
+const DashboardPage = lazy(pageModules['']);
+const InstancesPage = lazy(pageModules.instances);
+const AmiPage = lazy(pageModules.ami);
+const ConfigPage = lazy(pageModules.config);
+const SchedulingPage = lazy(pageModules.scheduling);
+const RecordingsPage = lazy(pageModules.recordings);
+const MonitoringPage = lazy(pageModules.monitoring);
+const GithubPage = lazy(pageModules.github);
+const ProfilePage = lazy(pageModules.profile);
+const ChangePasswordPage = lazy(pageModules['change-password']);
+const UsersPage = lazy(pageModules.users);
+const AlarmsPage = lazy(pageModules.alarms);
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <LoginPage /> },
