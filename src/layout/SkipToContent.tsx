@@ -24,8 +24,9 @@ export function SkipToContent() {
         borderRadius: 1,
         bgcolor: 'background.paper',
         outline: (theme) => `2px solid ${theme.palette.primary.light}`,
-        transform: 'translateY(-200%)',
-        '&:focus': { transform: 'none' },
+        whiteSpace: 'nowrap',
+        // Visually hidden (still read and focusable) until focused; a link merely moved off screen showed in full-page screenshots.
+        '&:not(:focus)': { clipPath: 'inset(50%)', width: '1px', height: '1px', overflow: 'hidden', p: 0 },
       }}
     >
       Skip to content
