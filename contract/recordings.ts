@@ -59,12 +59,12 @@ export const recordingDetailsResponseSchema = envelope(recordingDetailsSchema);
 export const mediaLinkResponseSchema = envelope(z.object({ url: z.string(), expires_at: instantSchema }));
 export type MediaLinkResponse = z.infer<typeof mediaLinkResponseSchema>;
 
-/** The `token` of a signed media link: `<expiry seconds>.<signature>`. */
+/** The `token` of a signed media link: `<expiry seconds>.<session id>.<signature>`. */
 export const mediaQuerySchema = z.strictObject({
   token: z
     .string()
     .max(200)
-    .regex(/^\d{1,12}\.[A-Za-z0-9_-]{20,100}$/, 'Media link is invalid')
+    .regex(/^\d{1,12}\.[0-9a-f-]{36}\.[A-Za-z0-9_-]{20,100}$/, 'Media link is invalid')
     .optional(),
   download: z.enum(['1']).optional(),
 });

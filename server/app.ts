@@ -114,6 +114,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // request.ip is the client's address: the connection's, or X-Forwarded-For's when it comes from a listed proxy.
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     forceCloseConnections: true,
+    // A request (headers and body) must arrive within REQUEST_TIMEOUT_SECONDS, else 408 in the error shape
+    // (framework-errors.ts): a body that never finishes held its socket forever. Node times bodies only
+    // when the limit is given to the server's constructor (Fastify sets it later), and checks every
+    // connectionsCheckingInterval, kept well under the limit. A socket idle for 5 minutes is closed.
+    requestTimeout: config.requestTimeoutMs,
+    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs / 4) },
+    connectionTimeout: 5 * 60_000,
     frameworkErrors,
     clientErrorHandler,
     schemaController: { compilersFactory: zodCompilers },
@@ -169,7 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   await registerCompression(app);
   // The one store of recordings: the library reads it, the recorders deliver to it (when it is a bucket).
   const store = createRecordingStore({ recordingsStore: config.recordingsStore, dataDir: config.dataDir, awsRegion: config.awsRegion, s3Endpoint: config.s3Endpoint });
-  const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log, store });
+  const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log, store, sessionLive: (id) => sessions.isSessionLive(id) });
   const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, store, resolveStreamHost: options.resolveStreamHost, alarms,
     mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
     listeningPort: () => {

@@ -76,6 +76,7 @@ const envSchema = z.object({
     .default(DEFAULT_STREAM_URL_TEMPLATE)
     .refine((t) => t.includes('{id}') && URL.canParse(t.replaceAll('{id}', 'x')), 'STREAM_URL_TEMPLATE must be a URL with {id} in it'),
   MAPS_LINK_RESOLVE_ORIGIN: optionalText.pipe(z.url('MAPS_LINK_RESOLVE_ORIGIN must be a URL').optional()),
+  REQUEST_TIMEOUT_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('REQUEST_TIMEOUT_SECONDS must be a number').int().min(1).max(600).default(30)),
   MAPS_LINK_TIMEOUT_MS: optionalText.pipe(z.coerce.number<string | undefined>('MAPS_LINK_TIMEOUT_MS must be a number').int().min(100).max(60_000).default(5000)),
   GITHUB_API_URL: z.url('GITHUB_API_URL must be a URL').default('https://api.github.com'),
   // Enables GET /metrics (Prometheus) behind this bearer token; unset, /metrics does not exist.
@@ -144,6 +145,8 @@ export interface Config {
   awsRegion: string;
   awsEndpointUrl: string | undefined;
   ffmpegPath: string | undefined;
+  /** How long a request (its headers and body) may take to arrive before it is answered 408. */
+  requestTimeoutMs: number;
   /** Seconds without media before a recorder's watchdog ends its capture; undefined: the image's (60 s). */
   stallTimeoutSeconds: number | undefined;
   /** ffprobe and yt-dlp for the recorders; undefined: beside ffmpeg / on PATH. */
@@ -231,6 +234,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     awsRegion: e.AWS_REGION,
     awsEndpointUrl: e.AWS_ENDPOINT_URL,
     ffmpegPath: e.FFMPEG_PATH,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_SECONDS * 1000,
     stallTimeoutSeconds: e.STALL_TIMEOUT_SECONDS,
     ffprobePath: e.FFPROBE_PATH,
     ytDlpPath: e.YTDLP_PATH,

@@ -27,11 +27,16 @@ const HEADERS = Object.entries({
   'cross-origin-opener-policy': 'same-origin',
 });
 
-/** Security headers on every answer: API, console, files and errors alike. */
+/**
+ * Security headers on every answer: API, console, files and errors alike. API answers (a session's
+ * token, users, mosques, logs) are never stored by a browser or a proxy cache unless a route says
+ * otherwise (media: private, no-store too).
+ */
 export function registerSecurityHeaders(app: AppInstance): void {
   // Callback style: no promise per answer.
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     for (const [name, value] of HEADERS) if (!reply.hasHeader(name)) reply.header(name, value);
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     done(null, payload);
   });
 }

@@ -73,7 +73,9 @@ export function parseByteRange(header: string | undefined, size: number): ByteRa
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(match[1]);
+  // A last position before the first is no valid range at all: ignored, the whole file answered (RFC 9110 14.2).
+  if (match[2] !== '' && Number(match[2]) < start) return null;
   const end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
-  if (start >= size || end < start) return 'unsatisfiable';
+  if (start >= size) return 'unsatisfiable';
   return { start, end };
 }

@@ -36,7 +36,7 @@ import type { RecorderDelivery } from '../recorder-delivery';
 import { LocalImageStore } from './images';
 import { localWindow } from '../recorder-window';
 import { processAlive, recorderEnvironment, signal, tailLines } from './processes';
-import { runtimeIn, shippedRecorderRuntime, type RecorderRuntime } from './recorder-runtime';
+import { copyRuntime, runtimeIn, shippedRecorderRuntime, type RecorderRuntime } from './recorder-runtime';
 import { claimRelaunch, markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanFfmpeg } from './supervisor';
 
 /**
@@ -116,8 +116,7 @@ export class LocalCaptureProvider implements CaptureProvider {
       throw new ProviderError('invalid', `AMI ${image?.imageId} holds an older recorder: create a new image from a current instance`);
     }
     const dir = path.join(this.instancesDir, launchId);
-    fs.mkdirSync(path.join(dir, INSTANCE_FILES.runtime), { recursive: true });
-    for (const file of runtime.files) fs.copyFileSync(path.join(runtime.dir, file), path.join(dir, INSTANCE_FILES.runtime, file));
+    copyRuntime(runtime, path.join(dir, INSTANCE_FILES.runtime));
 
     const settings: RecorderSettings = {
       ...DEFAULT_RECORDER_SETTINGS,

@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock';
 import { newId, isSafeId } from '../ids';
 import { ProviderError, type CreateImageRequest, type ProviderImage } from '../provider';
 import { readJson, writeJsonAtomic, type RecorderSettings } from '../recorder-state';
-import { runtimeIn } from './recorder-runtime';
+import { copyRuntime, runtimeIn } from './recorder-runtime';
 import { latestImage } from '../versions';
 
 const IMAGE_FILE = 'image.json';
@@ -80,11 +80,10 @@ export class LocalImageStore {
     try {
       if (!fs.existsSync(dir)) return; // deleted meanwhile
       const runtime = path.join(dir, RUNTIME_DIR);
-      fs.mkdirSync(runtime, { recursive: true });
       // The instance's recorder as it ran: the built file, or the TypeScript sources of a server run from them.
       const files = runtimeIn(source.runtimeDir)?.files;
       if (!files) throw new Error(`no recorder in ${source.runtimeDir}`);
-      for (const file of files) fs.copyFileSync(path.join(source.runtimeDir, file), path.join(runtime, file));
+      copyRuntime({ dir: source.runtimeDir, files }, runtime);
       writeJsonAtomic(path.join(dir, SETTINGS_FILE), source.settings);
       record.sizeBytes = folderSize(dir);
       record.sizeGb = Number((record.sizeBytes / 1024 ** 3).toFixed(6));

@@ -54,3 +54,17 @@ export function shippedRecorderRuntime(bundle: string | undefined = builtRecorde
 function builtRecorderPath(): string | undefined {
   return typeof __RECORDER_BUNDLE__ === 'string' ? fileURLToPath(new URL(__RECORDER_BUNDLE__, import.meta.url)) : undefined;
 }
+
+/**
+ * Copies a runtime's files into `toDir`, readable by the server's user only (0700 folder, 0600 files):
+ * a copy keeps its source's mode, and a built recorder is 0644 where it was built.
+ */
+export function copyRuntime(runtime: Pick<RecorderRuntime, 'dir' | 'files'>, toDir: string): void {
+  fs.mkdirSync(toDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(toDir, 0o700);
+  for (const file of runtime.files) {
+    const target = path.join(toDir, file);
+    fs.copyFileSync(path.join(runtime.dir, file), target);
+    fs.chmodSync(target, 0o600);
+  }
+}

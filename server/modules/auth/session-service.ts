@@ -107,6 +107,15 @@ export class SessionService {
     return { sessionId: found.sessionId, user: found.user };
   }
 
+  /** Whether a session (by its id) is live: not revoked, not idle for a day, its user active. Not counted as activity. */
+  async isSessionLive(sessionId: string): Promise<boolean> {
+    const now = this.clock.now().getTime();
+    const cached = await this.cache.get(sessionId);
+    if (cached && now - cached.lastSeenMs < SESSION_INACTIVITY_LIMIT_MS) return true;
+    const found = await this.repository.findWithUser(sessionId);
+    return !!found && !found.revokedAt && fromFlag(found.user.is_active) && now - Date.parse(found.lastSeenAt) < SESSION_INACTIVITY_LIMIT_MS;
+  }
+
   /** A user's row changed (role, flags, password, details): sessions held in memory are read again. */
   usersChanged(): Promise<void> {
     return this.cache.changed();

@@ -22,6 +22,8 @@ export interface LibraryModuleDeps {
   log: FastifyBaseLogger;
   /** The store RECORDINGS_STORE names (app.ts makes the one the recorders deliver to). */
   store: RecordingStore;
+  /** Whether a session is still live (signed media links end with theirs). */
+  sessionLive: (sessionId: string) => Promise<boolean>;
 }
 
 /** The recordings library over the configured store, its routes, and the daily retention pass. */
@@ -31,6 +33,7 @@ export function registerRecordingsLibrary(app: AppInstance, deps: LibraryModuleD
     repository: new RecordingsLibraryRepository(deps.db.kysely),
     store,
     links: new MediaLinks(deps.keys.derive('media-links')),
+    sessionLive: deps.sessionLive,
     clock: deps.clock,
     activity: deps.activity,
     retentionDays: deps.config.retentionDays ?? null,

@@ -32,7 +32,7 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
 
   handle(app, recordingRoutes.mediaLink, async (request) => ({
     success: true as const,
-    data: await library.mediaLink(request.params.id),
+    data: await library.mediaLink(request.params.id, sessionOf(request).sessionId),
   }));
 
   // Binary: no response schema. A session (bearer) or a signed link opens it.
@@ -40,7 +40,7 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
     const { id } = request.params;
     if (!request.auth) {
       if (!request.query.token) throw unauthorized('Not authenticated');
-      if (!library.verifyLink(id, request.query.token)) throw unauthorized('This media link is invalid or has expired');
+      if (!(await library.verifyLink(id, request.query.token))) throw unauthorized('This media link is invalid, has expired, or its session has ended');
     }
     const located = await library.locate(id);
     if ('elsewhere' in located) {

@@ -13,6 +13,8 @@ export interface RecordingsLibraryDeps {
   repository: RecordingsLibraryRepository;
   store: RecordingStore;
   links: MediaLinks;
+  /** Whether a session is still live: a signed media link works only while the session that made it does. */
+  sessionLive: (sessionId: string) => Promise<boolean>;
   clock: Clock;
   activity: ActivityService;
   /** RETENTION_DAYS, or null to keep recordings until deleted. */
@@ -115,14 +117,15 @@ export class RecordingsLibrary {
     return { key, size: stored.size, name: path.posix.basename(key) };
   }
 
-  async mediaLink(id: string): Promise<MediaLinkResponse['data']> {
+  async mediaLink(id: string, sessionId: string): Promise<MediaLinkResponse['data']> {
     await this.locate(id);
-    const { token, expiresAt } = this.deps.links.issue(id, this.deps.clock.now());
+    const { token, expiresAt } = this.deps.links.issue(id, sessionId, this.deps.clock.now());
     return { url: `/api/recordings/${encodeURIComponent(id)}/media?token=${token}`, expires_at: expiresAt.toISOString() };
   }
 
-  verifyLink(id: string, token: string): boolean {
-    return this.deps.links.verify(id, token, this.deps.clock.now());
+  async verifyLink(id: string, token: string): Promise<boolean> {
+    const sessionId = this.deps.links.verify(id, token, this.deps.clock.now());
+    return sessionId !== null && (await this.deps.sessionLive(sessionId));
   }
 
   /** Removes a finished recording's media and its row. */

@@ -4,29 +4,30 @@ import crypto from 'node:crypto';
 export const MEDIA_LINK_SECONDS = 3 * 3600;
 
 /**
- * Signed links for the <video> element, which cannot send a bearer header: `token=<expiry>.<HMAC>`
- * over the recording id and expiry, so a link opens one recording until it expires and nothing else.
+ * Signed links for the <video> element, which cannot send a bearer header:
+ * `token=<expiry>.<session id>.<HMAC>` over the recording id, expiry and the session that asked for it,
+ * so a link opens one recording until it expires or its session ends (logout, revoked), and nothing else.
  */
 export class MediaLinks {
   constructor(private readonly key: Buffer) {}
 
-  issue(recordingId: string, now: Date): { token: string; expiresAt: Date } {
+  issue(recordingId: string, sessionId: string, now: Date): { token: string; expiresAt: Date } {
     const expiresAt = new Date(now.getTime() + MEDIA_LINK_SECONDS * 1000);
     const expiry = Math.floor(expiresAt.getTime() / 1000);
-    return { token: `${expiry}.${this.sign(recordingId, expiry)}`, expiresAt };
+    return { token: `${expiry}.${sessionId}.${this.sign(recordingId, expiry, sessionId)}`, expiresAt };
   }
 
-  /** True when the token was issued for this recording and has not expired. */
-  verify(recordingId: string, token: string, now: Date): boolean {
-    const [expiryText, signature] = token.split('.');
+  /** The session a token was issued by, when it was issued for this recording and has not expired; else null. */
+  verify(recordingId: string, token: string, now: Date): string | null {
+    const [expiryText, sessionId, signature, ...rest] = token.split('.');
     const expiry = Number(expiryText);
-    if (!Number.isSafeInteger(expiry) || !signature || expiry * 1000 < now.getTime()) return false;
-    const expected = Buffer.from(this.sign(recordingId, expiry));
+    if (!Number.isSafeInteger(expiry) || !sessionId || !signature || rest.length || expiry * 1000 < now.getTime()) return null;
+    const expected = Buffer.from(this.sign(recordingId, expiry, sessionId));
     const given = Buffer.from(signature);
-    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given) ? sessionId : null;
   }
 
-  private sign(recordingId: string, expiry: number): string {
-    return crypto.createHmac('sha256', this.key).update(`${recordingId}\n${expiry}`).digest('base64url');
+  private sign(recordingId: string, expiry: number, sessionId: string): string {
+    return crypto.createHmac('sha256', this.key).update(`${recordingId}\n${expiry}\n${sessionId}`).digest('base64url');
   }
 }

@@ -107,6 +107,9 @@ describe('the built server and recorder (npm run build)', () => {
 
     const instanceDir = path.join(dataDir, 'instances', launched.providerInstanceId);
     expect(fs.readdirSync(path.join(instanceDir, 'runtime'))).toEqual([BUILT_RECORDER]);
+    // The copy is the server user's alone, whatever mode the build left on the bundle.
+    expect(fs.statSync(path.join(instanceDir, 'runtime')).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(path.join(instanceDir, 'runtime', BUILT_RECORDER)).mode & 0o777).toBe(0o600);
     const pid = Number(fs.readFileSync(path.join(instanceDir, 'recorder.pid'), 'utf8'));
     const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     expect(commandLine.slice(1, 3)).toEqual([path.join(instanceDir, 'runtime', BUILT_RECORDER), instanceDir]);

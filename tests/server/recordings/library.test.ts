@@ -153,6 +153,9 @@ describe('recordings library', () => {
     const beyond = await t.request({ method: 'GET', url: '/api/recordings/rec-good00000001/media', token: operator, headers: { range: `bytes=${mp4Size}-` } });
     expect(beyond.statusCode).toBe(416);
     expect(beyond.headers['content-range']).toBe(`bytes */${mp4Size}`);
+    const reversed = await t.request({ method: 'GET', url: '/api/recordings/rec-good00000001/media', token: operator, headers: { range: 'bytes=99-0' } });
+    expect(reversed.statusCode).toBe(200);
+    expect(reversed.rawPayload.length).toBe(mp4Size);
     expect((await t.request({ method: 'GET', url: '/api/recordings/rec-fail00000001/media', token: operator })).statusCode).toBe(404);
   });
 
@@ -167,11 +170,22 @@ describe('recordings library', () => {
 
     const token = new URL(url, 'http://x').searchParams.get('token');
     expect((await t.request({ method: 'GET', url: `/api/recordings/rec-fail00000001/media?token=${token}` })).statusCode).toBe(401);
-    const forged = `${token!.split('.')[0]}.${'A'.repeat(43)}`;
+    const [expiry, sessionId] = token!.split('.');
+    const forged = `${expiry}.${sessionId}.${'A'.repeat(43)}`;
     expect((await t.request({ method: 'GET', url: `/api/recordings/rec-good00000001/media?token=${forged}` })).statusCode).toBe(401);
     t.clock.advance(3 * 3600 * 1000 + 1000);
     expect((await t.request({ method: 'GET', url })).statusCode).toBe(401);
     expect((await t.request({ method: 'POST', url: '/api/recordings/rec-fail00000001/media-link', token: operator })).statusCode).toBe(404);
+  });
+
+  it('a signed media link stops working when the session that made it ends', async () => {
+    const viewer = await t.login();
+    const { url } = (await t.request({ method: 'POST', url: '/api/recordings/rec-good00000001/media-link', token: viewer })).json<{ data: { url: string } }>().data;
+    expect((await t.request({ method: 'GET', url, headers: { range: 'bytes=0-9' } })).statusCode).toBe(206);
+    expect((await t.request({ method: 'POST', url: '/api/auth/logout', token: viewer })).statusCode).toBe(200);
+    const after = await t.request({ method: 'GET', url, headers: { range: 'bytes=0-9' } });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().detail).toMatch(/its session has ended/);
   });
 
   it('reports the store and its free space', async () => {

@@ -24,6 +24,9 @@ describe('keys and ranges', () => {
     expect(parseByteRange('bytes=990-5000', 1000)).toEqual({ start: 990, end: 999 });
     expect(parseByteRange('bytes=1000-', 1000)).toBe('unsatisfiable');
     expect(parseByteRange('bytes=0-1,5-6', 1000)).toBeNull();
+    // A reversed range is invalid, not unsatisfiable: ignored (RFC 9110 14.2), the whole file answered.
+    expect(parseByteRange('bytes=500-100', 1000)).toBeNull();
+    expect(parseByteRange('bytes=5000-100', 1000)).toBeNull();
   });
 
   it('parses s3:// locations', () => {
