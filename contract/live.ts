@@ -18,7 +18,13 @@ const instanceIdMessage = (action: 'request_logs' | 'subscribe_logs' | 'unsubscr
 
 /** What the console sends. The first message must be `client_connected` with the session token. */
 export const clientMessageSchema = z.discriminatedUnion('action', [
-  z.strictObject({ action: z.literal('client_connected'), timestamp: z.string().max(64), token: z.string().max(4096) }),
+  z.strictObject({
+    action: z.literal('client_connected'),
+    timestamp: z.string().max(64),
+    token: z.string().max(4096),
+    /** The last event id this console received (from any server): the server replays what came after it. */
+    last_event_id: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  }),
   z.strictObject({ action: z.literal('ping'), timestamp: z.string().max(64).optional() }),
   instanceIdMessage('request_logs'),
   instanceIdMessage('subscribe_logs'),
@@ -36,9 +42,31 @@ export const launchOutcomeSchema = z.object({
   message: z.string(),
 });
 
+/**
+ * Every event of the feed carries `event_id`, increasing across all the servers on one database; a
+ * console that comes back sends the last one it received (`client_connected.last_event_id`), and
+ * the server replays what it missed, ids it may have seen included (a console drops those), or
+ * sends `refetch` when it no longer has them all.
+ */
+const eventId = { event_id: z.number().int().positive().optional() };
+
+/** Changes of mosques and users, by id: a console asks again for what it shows. */
+export const liveChangeSchema = z.enum(['created', 'updated', 'deleted']);
+export type LiveChange = z.infer<typeof liveChangeSchema>;
+
+/** The events of the feed: numbered, relayed to every server's consoles, kept for consoles that come back. */
+export const LIVE_EVENT_TYPES = ['instance_status_update', 'recordings_update', 'launch_complete', 'launch_error', 'alarm', 'mosque_update', 'user_update'] as const;
+
+/** Events relayed between servers but not replayed: initial_data carries their latest state. */
+export const LIVE_SNAPSHOT_TYPES = ['instance_status_update', 'recordings_update'] as const;
+
 /** What the server sends, by `type`. */
 export const serverMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('welcome'), data: z.object({ user: userSchema, server_time: z.string() }) }),
+  z.object({
+    type: z.literal('welcome'),
+    /** `last_event_id`: the newest event when this console connected (0: none yet); it resumes from there. */
+    data: z.object({ user: userSchema, server_time: z.string(), last_event_id: z.number().int().min(0).optional() }),
+  }),
   z.object({ type: z.literal('pong'), timestamp: z.string() }),
   z.object({ type: z.literal('error'), message: z.string() }),
   z.object({
@@ -49,17 +77,23 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
       system_status: systemStatusSchema,
     }),
   }),
-  z.object({ type: z.literal('instance_status_update'), data: z.array(instanceSchema) }),
-  z.object({ type: z.literal('recordings_update'), data: z.array(recordingSchema) }),
+  z.object({ type: z.literal('instance_status_update'), data: z.array(instanceSchema), ...eventId }),
+  z.object({ type: z.literal('recordings_update'), data: z.array(recordingSchema), ...eventId }),
   z.object({ type: z.literal('instance_logs'), instance_id: z.string(), logs: z.array(z.string()) }),
-  z.object({ type: z.literal('launch_complete'), data: launchOutcomeSchema }),
-  z.object({ type: z.literal('launch_error'), data: launchOutcomeSchema }),
+  z.object({ type: z.literal('launch_complete'), data: launchOutcomeSchema, ...eventId }),
+  z.object({ type: z.literal('launch_error'), data: launchOutcomeSchema, ...eventId }),
   z.object({ type: z.literal('system_status_update'), data: z.object({ status: systemStatusSchema }) }),
   z.object({ type: z.literal('system_health'), data: z.object({ overall_health: systemStatusSchema }) }),
   /** Every open alarm, sent once after initial_data: a console that connects late sees them all. */
   z.object({ type: z.literal('alarms'), data: z.object({ alarms: z.array(alarmSchema) }) }),
   /** An alarm raised, acknowledged or resolved. */
-  z.object({ type: z.literal('alarm'), data: alarmSchema }),
+  z.object({ type: z.literal('alarm'), data: alarmSchema, ...eventId }),
+  /** A mosque created, changed (coordinates found included) or deleted. */
+  z.object({ type: z.literal('mosque_update'), data: z.object({ change: liveChangeSchema, mosque_id: z.string() }), ...eventId }),
+  /** An account created or changed (role, state, details). */
+  z.object({ type: z.literal('user_update'), data: z.object({ change: liveChangeSchema, user_id: z.number().int() }), ...eventId }),
+  /** Events this console missed are no longer kept: what it shows may be stale, so it asks again. */
+  z.object({ type: z.literal('refetch'), data: z.object({ reason: z.string() }) }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 export type ServerMessageType = ServerMessage['type'];

@@ -18,6 +18,8 @@ import { registerAuthRoutes } from './modules/auth/routes';
 import { SessionService } from './modules/auth/session-service';
 import { SessionsRepository } from './modules/auth/sessions-repository';
 import { SessionTokens } from './modules/auth/tokens';
+import { LiveEventLog } from './modules/live/event-log';
+import { LiveFeed } from './modules/live/feed';
 import { LiveHub } from './modules/live/hub';
 import { registerLiveRoutes } from './modules/live/routes';
 import { LIVE_SOCKET_HARD_LIMIT } from './modules/live/connection';
@@ -193,6 +195,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Registered under the scheduler's claimant id: a claim or lease held by a server that died is then known dead from the servers table.
   const servers = registerServers(app, { config, db, clock, keys, log: app.log, id: scheduler.runner.claimant, instances: capture.instances, fleetOfFolder: capture.fleetOfFolder, library: recordingsLibrary, store }).registry;
   scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
+  const liveFeed = new LiveFeed({ log: new LiveEventLog(db.kysely, db.dialect), hub, clock, dialect: db.dialect, databaseUrl: config.databaseUrl, serverId: servers.id, logger: app.log });
+  hub.useSink(liveFeed);
+  mosques.onChange((change) => hub.publish({ type: 'mosque_update', data: { change: change.type, mosque_id: change.mosque_id } }));
+  users.onChange((change) => hub.publish({ type: 'user_update', data: { change: change.type, user_id: change.user_id } }));
+  app.addHook('onReady', () => liveFeed.start());
+  app.addHook('preClose', async () => {
+    await hub.flushed();
+    await liveFeed.close();
+  });
   const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images, alarms, recordingsLibrary, servers };
 
   monitoring.registerHealthCheck('recordings_disk', diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')));

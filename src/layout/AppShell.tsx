@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createQueryClient } from '../app/query-client';
 import { LiveProvider } from '../live/LiveProvider';
+import { LiveQuerySync } from '../live/LiveQuerySync';
 import { AppLayout } from './AppLayout';
 
 /**
@@ -14,6 +15,7 @@ export default function AppShell() {
     <QueryClientProvider client={queryClient}>
       {/* Back after an interruption: what the pages show may be stale, so ask again. */}
       <LiveProvider onReconnected={() => void queryClient.invalidateQueries()}>
+        <LiveQuerySync />
         <AppLayout />
       </LiveProvider>
     </QueryClientProvider>

@@ -11,7 +11,7 @@ interface LiveProviderProps {
   /** Tests inject a fake socket; the browser's WebSocket otherwise. */
   createSocket?: SocketFactory;
   url?: string;
-  /** Called when the live feed comes back after an interruption, e.g. to refetch what may have gone stale. */
+  /** Called when the live feed comes back after an interruption, or the server could not replay all it missed: what may have gone stale is asked again. */
   onReconnected?: () => void;
 }
 
@@ -62,6 +62,7 @@ export function LiveProvider({ children, createSocket, url, onReconnected }: Liv
       onConnectedChange: setConnected,
       onGaveUpChange: setGaveUp,
       onReconnected: () => reconnected.current?.(),
+      onRefetch: () => reconnected.current?.(),
       onMessage: dispatch,
       log: console,
     });

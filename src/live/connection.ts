@@ -19,8 +19,11 @@ const OPEN = 1;
 export const KNOWN_TYPES: ReadonlySet<ServerMessageType> = new Set<ServerMessageType>([
   'welcome', 'pong', 'error', 'initial_data', 'instance_status_update', 'recordings_update',
   'instance_logs', 'launch_complete', 'launch_error', 'system_status_update', 'system_health',
-  'alarms', 'alarm',
+  'alarms', 'alarm', 'mosque_update', 'user_update', 'refetch',
 ]);
+
+/** Event ids remembered as received: a server replays a few before the one named, and those are dropped. */
+const REMEMBERED_EVENT_IDS = 1024;
 
 export interface LiveConnectionOptions {
   url: string;
@@ -28,6 +31,8 @@ export interface LiveConnectionOptions {
   onConnectedChange: (connected: boolean) => void;
   /** Told when the server welcomes the session again after a lost or failed connection (its data may be stale). */
   onReconnected?: () => void;
+  /** Told when the server could not replay every event missed (`refetch`): what the console shows may be stale. */
+  onRefetch?: () => void;
   /** Told when the back-off runs out (true) and when trying starts again (false). */
   onGaveUpChange?: (gaveUp: boolean) => void;
   onMessage: (message: ServerMessage) => void;
@@ -60,6 +65,9 @@ export class LiveConnection {
   /** A connection was lost or could not be made since the last welcome. */
   private interrupted = false;
   private lastOpenAt = Number.NEGATIVE_INFINITY;
+  /** The newest event received (from any server): a new connection, to whichever server, resumes after it. */
+  private lastEventId: number | undefined;
+  private readonly seenEventIds = new Set<number>();
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -127,7 +135,8 @@ export class LiveConnection {
     }
     this.socket = socket;
     socket.onopen = () => {
-      this.send({ action: 'client_connected', timestamp: new Date().toISOString(), token });
+      const resumeFrom = this.lastEventId === undefined ? {} : { last_event_id: this.lastEventId };
+      this.send({ action: 'client_connected', timestamp: new Date().toISOString(), token, ...resumeFrom });
       this.pingTimer = setInterval(() => this.send({ action: 'ping', timestamp: new Date().toISOString() }), PING_INTERVAL_MS);
     };
     socket.onmessage = (event) => this.receive(event.data);
@@ -154,6 +163,9 @@ export class LiveConnection {
       this.options.log?.warn('Live message of unknown type', (message as { type?: unknown } | null)?.type);
       return;
     }
+    if (!this.isNew(message)) return;
+    if (message.type === 'welcome') this.lastEventId ??= message.data.last_event_id;
+    if (message.type === 'refetch') this.options.onRefetch?.();
     if (message.type === 'welcome' || message.type === 'initial_data') {
       this.attempts = 0;
       const resumed = this.interrupted && !this.connected;
@@ -162,6 +174,17 @@ export class LiveConnection {
       if (resumed) this.options.onReconnected?.();
     }
     this.options.onMessage(message);
+  }
+
+  /** False for an event already received (a replay overlaps what came live); remembers the newest. */
+  private isNew(message: ServerMessage): boolean {
+    const id = 'event_id' in message ? message.event_id : undefined;
+    if (id === undefined) return true;
+    if (this.seenEventIds.has(id)) return false;
+    this.seenEventIds.add(id);
+    if (this.seenEventIds.size > REMEMBERED_EVENT_IDS) this.seenEventIds.delete(this.seenEventIds.values().next().value as number);
+    this.lastEventId = Math.max(this.lastEventId ?? 0, id);
+    return true;
   }
 
   private scheduleReconnect(): void {

@@ -41,7 +41,7 @@ export class FleetLiveFeed implements FleetEvents {
     this.pendingInstances = true;
     setImmediate(() => {
       this.pendingInstances = false;
-      if (!this.instances || this.hub.connectionCount === 0) return;
+      if (!this.instances || !this.hub.hasAudience) return;
       this.instances
         .list()
         .then((data) => this.hub.publish({ type: 'instance_status_update', data }))
@@ -54,7 +54,7 @@ export class FleetLiveFeed implements FleetEvents {
     this.pendingRecordings = true;
     setImmediate(() => {
       this.pendingRecordings = false;
-      if (this.hub.connectionCount === 0) return;
+      if (!this.hub.hasAudience) return;
       this.recordings
         .recent()
         .then((data) => this.hub.publish({ type: 'recordings_update', data }))

@@ -112,9 +112,14 @@ export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
       return;
     }
     client = { socket, token: message.token, sessionId: session.sessionId, userId: session.user.id, logSubscriptions: new Set() };
+    // Added before the newest event id is read: an event published meanwhile may arrive twice (the console
+    // drops repeats by id), never not at all.
     hub.add(client);
-    hub.send(client, { type: 'welcome', data: { user: toUser(session.user), server_time: clock.now().toISOString() } });
+    const head = await hub.feedHead().catch((error: unknown) => void log.warn({ err: error }, 'newest live event id unknown'));
+    hub.send(client, { type: 'welcome', data: { user: toUser(session.user), server_time: clock.now().toISOString(), ...(head === undefined ? {} : { last_event_id: head }) } });
     try {
+      // What it missed since its last event (on this server or another), before the current state that supersedes it.
+      if (message.last_event_id !== undefined) for (const missed of await hub.replay(message.last_event_id)) hub.send(client, missed);
       hub.send(client, { type: 'initial_data', data: await hub.loadInitialData() });
       for (const message of await hub.loadGreetings()) hub.send(client, message);
     } catch (error) {

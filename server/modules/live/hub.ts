@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import type { ClientMessage, ServerMessage } from '../../../contract/live';
+import { LIVE_EVENT_TYPES, type ClientMessage, type ServerMessage } from '../../../contract/live';
 import type { Clock } from '../../lib/clock';
 
 /** Bytes queued to a client beyond which it is too slow to keep: it is dropped, not waited for. */
@@ -16,6 +16,27 @@ export interface LiveClient {
   logSubscriptions: Set<string>;
 }
 
+/**
+ * Where the hub's events go before consoles see them (feed.ts): numbered in the database, shared with
+ * the other servers on it, and kept for consoles that come back. `record` never throws: undefined
+ * when the event could not be stored (it still reaches this server's consoles, without an id).
+ */
+export interface EventSink {
+  /** True when other servers relay these events to their consoles (PostgreSQL). */
+  readonly crossServer: boolean;
+  record(message: ServerMessage): Promise<number | undefined>;
+  /** The newest event id now (a new console resumes from it). */
+  head(): Promise<number>;
+  /** What a console that last received `afterId` missed, or a refetch when that is no longer kept. */
+  replay(afterId: number): Promise<ServerMessage[]>;
+}
+
+/**
+ * The messages that are events of the feed. Others (system_status_update and system_health, which
+ * describe this server's own health checks; errors) go to this server's consoles alone, unnumbered.
+ */
+const EVENT_TYPES: ReadonlySet<ServerMessage['type']> = new Set(LIVE_EVENT_TYPES);
+
 type ActionHandler<A extends ClientMessage['action']> = (client: LiveClient, message: Extract<ClientMessage, { action: A }>) => Promise<void> | void;
 type InitialData = Extract<ServerMessage, { type: 'initial_data' }>['data'];
 
@@ -27,11 +48,29 @@ export class LiveHub {
   private readonly greetings: Array<() => Promise<ServerMessage>> = [];
   /** Send times of the last 24 h, oldest first, for the monitoring figures. */
   private readonly sentAt: number[] = [];
+  private sink: EventSink | undefined;
+  /** Events are recorded one after another, so consoles receive them in the order they were published. */
+  private recording: Promise<void> = Promise.resolve();
 
   constructor(private readonly clock: Clock) {}
 
   get connectionCount(): number {
     return this.clients.size;
+  }
+
+  /** Whether an event published now reaches anyone: a console here, or other servers' consoles. */
+  get hasAudience(): boolean {
+    return this.clients.size > 0 || (this.sink?.crossServer ?? false);
+  }
+
+  /** From now on events are numbered and shared through `sink`. */
+  useSink(sink: EventSink): void {
+    this.sink = sink;
+  }
+
+  /** Waits until every event published so far has been recorded and sent (tests, shutdown). */
+  flushed(): Promise<void> {
+    return this.recording;
   }
 
   messagesSentLast24h(): number {
@@ -58,9 +97,32 @@ export class LiveHub {
     return count;
   }
 
-  /** Sends to every client; the message is serialised once. */
+  /** Sends to every client, numbered and shared through the sink when there is one; the message is serialised once. */
   publish(message: ServerMessage): void {
+    const sink = this.sink;
+    if (!sink || !EVENT_TYPES.has(message.type)) {
+      this.sendWhere(() => true, message);
+      return;
+    }
+    this.recording = this.recording.then(async () => {
+      const id = await sink.record(message);
+      this.sendWhere(() => true, id === undefined ? message : withEventId(message, id));
+    });
+  }
+
+  /** Sends another server's event (already numbered) to this server's clients. */
+  relay(message: ServerMessage): void {
     this.sendWhere(() => true, message);
+  }
+
+  /** The newest event id, for a new client's welcome (0 without a sink). */
+  feedHead(): Promise<number> {
+    return this.sink?.head() ?? Promise.resolve(0);
+  }
+
+  /** What a client that last received `afterId` missed (nothing without a sink). */
+  replay(afterId: number): Promise<ServerMessage[]> {
+    return this.sink?.replay(afterId) ?? Promise.resolve([]);
   }
 
   /** Sends to the clients that subscribed to an instance's logs. */
@@ -143,4 +205,8 @@ export class LiveHub {
     while (drop < this.sentAt.length && this.sentAt[drop] < since) drop++;
     if (drop > 0) this.sentAt.splice(0, drop);
   }
+}
+
+export function withEventId(message: ServerMessage, id: number): ServerMessage {
+  return { ...message, event_id: id } as ServerMessage;
 }

@@ -24,7 +24,12 @@ export interface UserSessions {
   usersChanged(): Promise<void>;
 }
 
+/** An account created or changed (not a sign-in or a password change of one's own: nothing others see). */
+export type UserChange = { type: 'created' | 'updated'; user_id: number };
+
 export class UsersService {
+  private readonly listeners = new Set<(change: UserChange) => void>();
+
   constructor(
     private readonly repository: UsersRepository,
     private readonly sessions: UserSessions,
@@ -33,6 +38,15 @@ export class UsersService {
     /** Where the first start saved a generated superuser password (DATA_DIR/initial-admin-password). */
     private readonly initialPasswordFile?: string,
   ) {}
+
+  /** Tells `listener` of every account created or changed (the live feed). */
+  onChange(listener: (change: UserChange) => void): void {
+    this.listeners.add(listener);
+  }
+
+  private emit(change: UserChange): void {
+    for (const listener of this.listeners) listener(change);
+  }
 
   async list(): Promise<User[]> {
     return (await this.repository.list()).map(toUser);
@@ -51,6 +65,7 @@ export class UsersService {
   /** Creates an account; `actor` is who the activity log names (null: the system). */
   async create(input: UserCreateRequest, actor: ActivityActor | null = null): Promise<User> {
     const user = await this.insert(input);
+    this.emit({ type: 'created', user_id: user.id });
     await recordUserCreated(this.activity, actor, user);
     return user;
   }
@@ -118,6 +133,7 @@ export class UsersService {
       await this.sessions.revokeAllForUser(id, 'password reset by an administrator', id === actor.user.id ? actor.sessionId : undefined);
     }
     const updated = toUser(row);
+    this.emit({ type: 'updated', user_id: id });
     await recordUserUpdated(this.activity, actor.user, toUser(current), updated, changes);
     return updated;
   }

@@ -141,8 +141,10 @@ describe('instances and AMI endpoints (local driver)', () => {
       });
       expect(response.statusCode).toBe(503);
       expect(response.json().detail).toBe('ffmpeg at /nonexistent/ffmpeg (FFMPEG_PATH) is not an executable file');
+      await broken.app.ctx.hub.flushed();
       expect(feed.messages).toContainEqual({
         type: 'launch_error',
+        event_id: expect.any(Number),
         data: { instance_id: null, mosque_id: 'brokenm001', job_id: null, message: 'Failed to launch: ffmpeg at /nonexistent/ffmpeg (FFMPEG_PATH) is not an executable file' },
       });
       expect((await broken.request({ method: 'GET', url: '/api/instances/', token: brokenToken })).json().data).toEqual([]);

@@ -7,6 +7,8 @@ export interface LiveClient {
   socket: WebSocket;
   /** Every message received so far, checked against the contract. */
   received: ServerMessage[];
+  /** When each of `received` arrived (performance.now()). */
+  receivedAt: number[];
   /** Resolves with the next message of a type (or one already received and not yet taken). */
   next<T extends ServerMessageType>(type: T, timeoutMs?: number): Promise<ServerMessageOf<T>>;
   /** Resolves when the server closes the socket. */
@@ -26,10 +28,12 @@ export async function listen(app: App): Promise<string> {
 export async function connect(url: string, options: { origin?: string } = {}): Promise<LiveClient> {
   const socket = new WebSocket(url, { origin: options.origin });
   const received: ServerMessage[] = [];
+  const receivedAt: number[] = [];
   const taken = new Set<ServerMessage>();
   const waiters: Array<() => void> = [];
   socket.on('message', (raw) => {
     received.push(serverMessageSchema.parse(JSON.parse(raw.toString())));
+    receivedAt.push(performance.now());
     for (const wake of waiters.splice(0)) wake();
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) =>
@@ -65,6 +69,7 @@ export async function connect(url: string, options: { origin?: string } = {}): P
   return {
     socket,
     received,
+    receivedAt,
     next,
     closed,
     send: (message) => socket.send(typeof message === 'string' ? message : JSON.stringify(message)),
@@ -75,12 +80,18 @@ export async function connect(url: string, options: { origin?: string } = {}): P
   };
 }
 
-export const hello = (token: string) => ({ action: 'client_connected', timestamp: new Date().toISOString(), token });
+/** The first message; `lastEventId` resumes the feed after the last event a console received. */
+export const hello = (token: string, lastEventId?: number) => ({
+  action: 'client_connected',
+  timestamp: new Date().toISOString(),
+  token,
+  ...(lastEventId === undefined ? {} : { last_event_id: lastEventId }),
+});
 
 /** Connects and authenticates; resolves once `welcome` arrived. */
-export async function connectAs(url: string, token: string): Promise<LiveClient> {
+export async function connectAs(url: string, token: string, lastEventId?: number): Promise<LiveClient> {
   const client = await connect(url);
-  client.send(hello(token));
+  client.send(hello(token, lastEventId));
   await client.next('welcome');
   return client;
 }
