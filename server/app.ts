@@ -195,6 +195,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Registered under the scheduler's claimant id: a claim or lease held by a server that died is then known dead from the servers table.
   const servers = registerServers(app, { config, db, clock, keys, log: app.log, id: scheduler.runner.claimant, instances: capture.instances, fleetOfFolder: capture.fleetOfFolder, library: recordingsLibrary, store }).registry;
   scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
+  monitoring.identify(servers.id, async () => {
+    // The longest-running live server exports the fleet's gauges; alone (SQLite) or not registered (not listening), this one.
+    const [reporter] = (await servers.live()).sort((a, b) => a.started_at.localeCompare(b.started_at) || a.id.localeCompare(b.id));
+    return reporter === undefined || reporter.id === servers.id;
+  });
   const liveFeed = new LiveFeed({ log: new LiveEventLog(db.kysely, db.dialect), hub, clock, dialect: db.dialect, databaseUrl: config.databaseUrl, serverId: servers.id, logger: app.log });
   hub.useSink(liveFeed);
   mosques.onChange((change) => hub.publish({ type: 'mosque_update', data: { change: change.type, mosque_id: change.mosque_id } }));

@@ -29,6 +29,7 @@ export function registerAlarmHealth(monitoring: MonitoringService, alarms: Alarm
     name: 'capture_alarms_open',
     help: 'Open alarms by kind and severity',
     labelNames: ['kind', 'severity'],
+    fleet: true,
     async collect() {
       // Every kind appears (0 when none is open), so an alert rule can watch a series that exists.
       const counts = new Map(Object.entries(ALARM_KINDS).map(([kind, severity]) => [`${kind}|${severity}`, 0]));

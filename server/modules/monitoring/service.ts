@@ -39,6 +39,8 @@ export class MonitoringService {
   private readonly launchSeconds: number[] = [];
   private readonly counts: Partial<Record<CountsKind, CountsProvider>> = {};
   private readonly prometheusMetrics = new PrometheusMetrics();
+  /** Alone (until identify), a server exports the fleet's gauges itself. */
+  private reportsFleet: () => Promise<boolean> = async () => true;
   private snapshot: SystemHealth | undefined;
   private snapshotAt = 0;
   private running: Promise<SystemHealth> | undefined;
@@ -199,9 +201,22 @@ export class MonitoringService {
     return { total_recordings: Object.values(byStatus).reduce((a, b) => a + b, 0), by_status: byStatus };
   }
 
+  /**
+   * Names this server on its series, and says whether it is the one that exports the fleet's gauges
+   * (figures of the shared database, which every server would otherwise repeat).
+   */
+  identify(serverId: string, reportsFleet: () => Promise<boolean>): void {
+    this.prometheusMetrics.labelServer(serverId);
+    this.reportsFleet = reportsFleet;
+  }
+
   /** Everything in the Prometheus text format. A provider that fails is left out (and logged). */
-  prometheus(): Promise<string> {
-    return this.prometheusMetrics.render((gauge, error) => this.deps.log.warn({ err: error, gauge }, 'gauge collection failed'));
+  async prometheus(): Promise<string> {
+    const withFleet = await this.reportsFleet().catch((error: unknown) => {
+      this.deps.log.warn({ err: error }, 'could not tell which server exports the fleet gauges; this scrape has none');
+      return false;
+    });
+    return this.prometheusMetrics.render(withFleet, (gauge, error) => this.deps.log.warn({ err: error, gauge }, 'gauge collection failed'));
   }
 
   /** The gauges this service fills itself; the launch average and component health appear once measured. */
@@ -209,9 +224,9 @@ export class MonitoringService {
     const asSamples = (label: string, counts: Record<string, number>): GaugeSample[] =>
       Object.entries(counts).map(([key, value]) => ({ labels: { [label]: key }, value }));
     const gauges: GaugeProvider[] = [
-      { name: 'capture_instances', help: 'Recording instances by state', labelNames: ['state'], collect: async () => asSamples('state', await this.safeCounts('instances')) },
-      { name: 'capture_recordings', help: 'Recordings by status', labelNames: ['status'], collect: async () => asSamples('status', await this.safeCounts('recordings')) },
-      { name: 'capture_scheduler_jobs', help: 'Scheduler jobs by status', labelNames: ['status'], collect: async () => asSamples('status', await this.safeCounts('jobs')) },
+      { name: 'capture_instances', help: 'Recording instances by state', labelNames: ['state'], fleet: true, collect: async () => asSamples('state', await this.safeCounts('instances')) },
+      { name: 'capture_recordings', help: 'Recordings by status', labelNames: ['status'], fleet: true, collect: async () => asSamples('status', await this.safeCounts('recordings')) },
+      { name: 'capture_scheduler_jobs', help: 'Scheduler jobs by status', labelNames: ['status'], fleet: true, collect: async () => asSamples('status', await this.safeCounts('jobs')) },
       { name: 'capture_websocket_connections', help: 'Live feed connections', collect: () => [{ value: this.deps.hub.connectionCount }] },
       { name: 'capture_websocket_messages_sent_24h', help: 'Live feed messages sent in the last 24 hours', collect: () => [{ value: this.deps.hub.messagesSentLast24h() }] },
     ];

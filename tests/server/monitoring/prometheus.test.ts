@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/config';
 import { DURATION_BUCKETS_SECONDS } from '../../../server/modules/monitoring/prometheus';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
 
 const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
 
@@ -27,6 +27,11 @@ describe('GET /metrics', () => {
     });
     afterAll(() => t.close());
     const scrape = () => t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    /** The scrape with this server's label taken out (the figures are what these tests look at). */
+    const withoutServerLabel = (text: string) => {
+      const label = `server="${t.app.ctx.servers.id}"`;
+      return text.replaceAll(`{${label}}`, '').replaceAll(`,${label}`, '').replaceAll(`${label},`, '');
+    };
 
     it('needs the bearer token', async () => {
       const none = await t.request({ method: 'GET', url: '/metrics' });
@@ -45,7 +50,7 @@ describe('GET /metrics', () => {
       const response = await scrape();
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
-      const text = response.body;
+      const text = withoutServerLabel(response.body);
       expect(text).toContain('# TYPE http_request_duration_seconds histogram');
       const route = 'method="GET",route="/api/auth/verify-token",status_code="200"';
       // Label order inside the braces carries no meaning; prom-client writes `le` first.
@@ -67,7 +72,7 @@ describe('GET /metrics', () => {
 
     it('counts /api requests that match no route under one "unmatched" label, not their URLs', async () => {
       for (const url of ['/api/no/such/thing', '/api/nor/this']) expect((await t.request({ method: 'GET', url })).statusCode).toBe(404);
-      const text = (await scrape()).body;
+      const text = withoutServerLabel((await scrape()).body);
       expect(text).toContain('http_request_duration_seconds_count{method="GET",route="unmatched",status_code="404"} 2');
       expect(text).not.toContain('/api/no/such/thing');
     });
@@ -82,7 +87,7 @@ describe('GET /metrics', () => {
       monitoring.recordLaunchDuration(42);
       monitoring.registerHealthCheck('aws', async () => ({ status: 'unhealthy', detail: 'ffmpeg was not found' }));
       await monitoring.refresh();
-      const text = (await scrape()).body;
+      const text = withoutServerLabel((await scrape()).body);
       expect(text).toContain('capture_instances{state="running"} 2\ncapture_instances{state="terminated"} 5\n');
       expect(text).toContain('capture_recordings{status="completed"} 3\n');
       expect(text).toContain('capture_scheduler_jobs{status="scheduled"} 4\ncapture_scheduler_jobs{status="missed"} 1\n');
@@ -93,6 +98,31 @@ describe('GET /metrics', () => {
       expect(text).toContain('capture_test_gauge{mosque="Al \\"Noor\\"\\\\East"} 1.5\n');
       expect(text).not.toContain('capture_broken_gauge');
       expect(() => monitoring.registerGauge({ name: 'bad name', help: '', collect: () => [] })).toThrow();
+    });
+
+    // Several servers share PostgreSQL only; on SQLite the one server exports everything.
+    it.skipIf(!process.env.TEST_DATABASE_URL)('labels the series of each server with its id, and not the fleet gauges, which only one server of a database exports', async () => {
+      const peer = await createPeerApp(t, { healthCheckIntervalMs: 0 });
+      try {
+        // Registered in the servers table once listening; one of them (the longest running) exports the fleet gauges.
+        await t.app.listen({ port: 0, host: '127.0.0.1' });
+        await peer.app.listen({ port: 0, host: '127.0.0.1' });
+        const servers = [t, peer];
+        const scrapes = await Promise.all(servers.map((server) => server.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })));
+        const texts = scrapes.map((response) => response.body);
+        texts.forEach((text, i) => expect(text).toContain(`capture_websocket_connections{server="${servers[i].app.ctx.servers.id}"} 0`));
+        const fleet = ['capture_instances', 'capture_recordings', 'capture_scheduler_jobs', 'capture_alarms_open'];
+        const exporters = texts.map((text) => fleet.filter((name) => text.includes(`# TYPE ${name} gauge`)).length);
+        expect([...exporters].sort()).toEqual([0, fleet.length]);
+        const exporter = exporters.indexOf(fleet.length);
+        expect(texts[exporter].split('\n').filter((line) => line.startsWith('capture_alarms_open')).every((line) => !line.includes('server='))).toBe(true);
+        // The exporter stops (for an upgrade): the other server takes the fleet gauges over.
+        await servers[exporter].app.ctx.servers.stop();
+        const other = servers[1 - exporter];
+        expect((await other.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body).toContain('# TYPE capture_alarms_open gauge');
+      } finally {
+        await peer.close();
+      }
     });
   });
 });
