@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { instantSchema } from './common';
 import { refuseFormatControls } from './display-text';
+import { normalizeStreamUrl, streamUrlRefusal } from './instances';
 
 /*
  * Mosques, coordinates, prayer times and recording configurations (SPEC.md sections 3, 5 and 7, "Config").
@@ -86,13 +87,22 @@ const text = (max: number) =>
     .optional()
     .transform((value) => (value === '' ? null : value));
 
+/** An ID_token written as a URL is the mosque's stream URL: refused and normalised as a launch's is (it is launched as it is stored). */
+const isUrlToken = (token: string | null | undefined): token is string => !!token && /^[a-z][a-z0-9+.-]*:\/\//i.test(token);
+const idToken = text(500)
+  .superRefine((token, ctx) => {
+    const refusal = isUrlToken(token) ? streamUrlRefusal(token) : null;
+    if (refusal) ctx.addIssue({ code: 'custom', message: refusal });
+  })
+  .transform((token) => (isUrlToken(token) ? (normalizeStreamUrl(token) ?? token) : token));
+
 const nullable = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]).optional();
 
 /** The fields an operator sets; create and update differ only in what is required and defaulted. */
 const editableFields = {
   name_ar: text(200),
   google_maps_url: text(2048),
-  ID_token: text(500),
+  ID_token: idToken,
   latitude: nullable(latitudeSchema),
   longitude: nullable(longitudeSchema),
   timezone: z

@@ -115,7 +115,7 @@ export const STREAM_AUTHORITY_MESSAGE = 'Stream URL host part may hold only lett
  * is refused rather than repaired: `http://8.8.8.8\@127.0.0.1/` is host 8.8.8.8 to WHATWG (which reads
  * `\` as `/`) and 127.0.0.1 to ffmpeg (which takes everything before the last `@` as user info).
  */
-function streamUrlRefusal(value: string): string | null {
+export function streamUrlRefusal(value: string): string | null {
   // A host right after "//": WHATWG parsing turns "http:///x" into host "x", but ffmpeg reads an empty host (tcp://:80).
   const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(value)?.[1];
   if (authority === undefined) return STREAM_URL_MESSAGE;

@@ -40,13 +40,18 @@ export function getBytes(url: string, timeoutMs: number, pin: EgressPin): Promis
     }
     if (target.protocol !== 'http:' && target.protocol !== 'https:') return { error: `redirected to ${target.protocol} (only http and https)`, cause: 'stream_dropped', status: null };
     let pinned;
+    let late: NodeJS.Timeout | undefined;
     try {
-      pinned = await pin(target.hostname, Number(target.port) || (target.protocol === 'https:' ? 443 : 80));
+      // The name's lookup counts against the time limit too: a resolver that never answers is a stall.
+      const expired = new Promise<'expired'>((resolve) => (late = setTimeout(() => resolve('expired'), Math.max(0, deadline - Date.now()))));
+      pinned = await Promise.race([pin(target.hostname, Number(target.port) || (target.protocol === 'https:' ? 443 : 80)), expired]);
+      if (pinned === 'expired') return timedOut;
     } catch (error) {
       if (error instanceof EgressRefused) return { error: error.message, cause: 'stream_refused', status: null };
       return failure(error as NodeJS.ErrnoException);
+    } finally {
+      clearTimeout(late);
     }
-    if (Date.now() >= deadline) return timedOut;
     return new Promise((resolve) => {
       const client = target.protocol === 'https:' ? https : http;
       const headers = { 'user-agent': 'capture-recorder', accept: '*/*' };

@@ -76,6 +76,17 @@ describe('hostile input: stream URLs', () => {
     expect(await instanceCount()).toBe(0);
   });
 
+  it("refuses a mosque's ID_token written as such a URL, and stores a good one normalised", async () => {
+    const create = (ID_token: string) => t.request({ method: 'POST', url: '/api/config/mosques', token, payload: { name: 'Al Noor', languages: ['ar'], ID_token } });
+    expectRefused(await create('http://8.8.8.8\\@127.0.0.1:8210/x.m3u8'), 400, /ID_token: Stream URL host part may hold only/);
+    expectRefused(await create('file:///etc/passwd'), 400, /ID_token: Stream URL must be/);
+    const good = await create('HTTPS://Streams.Example.com/a/../live.m3u8');
+    expect(good.statusCode, good.body).toBe(201);
+    expect(good.json().data.ID_token).toBe('https://streams.example.com/live.m3u8');
+    // A channel id (no scheme) is kept as it is: the stream URL template takes it.
+    expect((await create('UCabc_123')).json().data.ID_token).toBe('UCabc_123');
+  });
+
   it("still launches the server's own demo stream on loopback", async () => {
     const response = await launch(`http://127.0.0.1:${port}/demo/stream.m3u8`);
     expect(response.statusCode, response.body).toBe(200);
