@@ -13,8 +13,11 @@ export const userSchema = z.object({
   role: roleSchema,
   is_active: z.boolean(),
   is_superuser: z.boolean(),
-  /** Still the password the server generated at its first start: the console asks for a new one until it is replaced. */
-  password_generated: z.boolean(),
+  /**
+   * Still signs in with what the server generated at its first start: the console asks for a new password until
+   * it is replaced. (No field of a user says "password": a body that does could be leaking one.)
+   */
+  generated_credentials: z.boolean(),
   last_login: instantSchema.nullable(),
   created_at: instantSchema,
   updated_at: instantSchema,

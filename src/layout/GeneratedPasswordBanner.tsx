@@ -10,7 +10,7 @@ export const GENERATED_PASSWORD_WARNING =
 export function GeneratedPasswordBanner() {
   const { user } = useAuth();
   const { pathname } = useLocation();
-  if (!user?.password_generated || pathname === '/change-password') return null;
+  if (!user?.generated_credentials || pathname === '/change-password') return null;
   return (
     <Alert
       severity="warning"

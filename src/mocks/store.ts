@@ -39,7 +39,7 @@ function seedUser(id: number, username: string, password: string, extra: Partial
     role: 'admin' as Role,
     is_active: true,
     is_superuser: false,
-    password_generated: false,
+    generated_credentials: false,
     last_login: null,
     created_at: SEED_TIME,
     updated_at: SEED_TIME,

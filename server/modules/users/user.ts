@@ -15,7 +15,7 @@ export function toUser(row: UserRow): User {
     role: row.role,
     is_active: fromFlag(row.is_active),
     is_superuser: fromFlag(row.is_superuser),
-    password_generated: fromFlag(row.password_generated),
+    generated_credentials: fromFlag(row.password_generated),
     last_login: row.last_login,
     created_at: row.created_at,
     updated_at: row.updated_at,

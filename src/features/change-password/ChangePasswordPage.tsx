@@ -55,7 +55,7 @@ export default function ChangePasswordPage() {
       {
         onSuccess: () => {
           // The server no longer counts this account's password as the generated one: the banner goes.
-          if (user) updateUser({ ...user, password_generated: false });
+          if (user) updateUser({ ...user, generated_credentials: false });
           setSucceeded(true);
           setForm(EMPTY);
         },

@@ -28,7 +28,7 @@ export const authHandlers = [
     if (body.current_password !== user.password) return errorResponse(400, 'Current password is incorrect');
     if (body.current_password === body.new_password) return errorResponse(400, 'New password must be different from current password');
     user.password = body.new_password;
-    user.password_generated = false;
+    user.generated_credentials = false;
     user.updated_at = nowIso();
     return HttpResponse.json({ success: true, message: 'Password changed successfully' });
   }),

@@ -20,7 +20,7 @@ export function createMockUser(body: z.infer<typeof userCreateRequestSchema>): R
     role: body.role,
     is_active: body.is_active,
     is_superuser: body.is_superuser,
-    password_generated: false,
+    generated_credentials: false,
     last_login: null,
     created_at: now,
     updated_at: now,
@@ -44,7 +44,7 @@ export const userHandlers = [
     Object.assign(user, {
       ...(body.email !== undefined && { email: body.email }),
       ...(body.full_name !== undefined && { full_name: body.full_name || null }),
-      ...(body.password !== undefined && { password: body.password, password_generated: false }),
+      ...(body.password !== undefined && { password: body.password, generated_credentials: false }),
       ...(body.role !== undefined && { role: body.role }),
       ...(body.is_active !== undefined && { is_active: body.is_active }),
       ...(body.is_superuser !== undefined && { is_superuser: body.is_superuser }),

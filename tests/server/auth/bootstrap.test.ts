@@ -35,7 +35,7 @@ describe('the first superuser', () => {
 
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password } });
     expect(login.statusCode).toBe(200);
-    expect(login.json().user).toMatchObject({ is_superuser: true, is_active: true, password_generated: true });
+    expect(login.json().user).toMatchObject({ is_superuser: true, is_active: true, generated_credentials: true });
 
     // A second start finds users and changes nothing.
     expect(await app.ctx.users.bootstrapSuperuser({ username: 'other', dataDir })).toBeUndefined();
@@ -48,7 +48,7 @@ describe('the first superuser', () => {
     expect(fs.existsSync(path.join(dataDir, 'initial-admin-password'))).toBe(false);
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'ops', password: 'Chosen-pass-1' } });
     expect(login.statusCode).toBe(200);
-    expect(login.json().user).toMatchObject({ password_generated: false });
+    expect(login.json().user).toMatchObject({ generated_credentials: false });
   });
 
   it('says the generated password is still in use on every user read until the account changes it', async () => {
@@ -56,25 +56,25 @@ describe('the first superuser', () => {
     const password = (await app.ctx.users.bootstrapSuperuser({ username: 'admin', dataDir }))?.generatedPassword ?? '';
     const token = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password } })).json<{ access_token: string }>().access_token;
     const headers = { authorization: `Bearer ${token}` };
-    const verify = async () => (await app.inject({ method: 'GET', url: '/api/auth/verify-token', headers })).json<{ user: { password_generated: boolean } }>().user;
-    expect((await verify()).password_generated).toBe(true);
+    const verify = async () => (await app.inject({ method: 'GET', url: '/api/auth/verify-token', headers })).json<{ user: { generated_credentials: boolean } }>().user;
+    expect((await verify()).generated_credentials).toBe(true);
     const created = await app.inject({ method: 'POST', url: '/api/auth/users', headers, payload: { username: 'second', email: 'second@example.com', password: 'Second-pass-1' } });
-    expect(created.json<{ data: { password_generated: boolean } }>().data.password_generated).toBe(false);
+    expect(created.json<{ data: { generated_credentials: boolean } }>().data.generated_credentials).toBe(false);
 
     const changed = await app.inject({ method: 'POST', url: '/api/auth/change-password', headers, payload: { current_password: password, new_password: 'Own-choice-pass-1' } });
     expect(changed.statusCode).toBe(200);
-    expect((await verify()).password_generated).toBe(false);
-    const users = (await app.inject({ method: 'GET', url: '/api/auth/users', headers })).json<{ users: { password_generated: boolean }[] }>().users;
-    expect(users.map((user) => user.password_generated)).toEqual([false, false]);
+    expect((await verify()).generated_credentials).toBe(false);
+    const users = (await app.inject({ method: 'GET', url: '/api/auth/users', headers })).json<{ users: { generated_credentials: boolean }[] }>().users;
+    expect(users.map((user) => user.generated_credentials)).toEqual([false, false]);
   });
 
   it('clears the flag when another superuser resets that password', async () => {
     const { app, dataDir } = await emptyApp();
     await app.ctx.users.bootstrapSuperuser({ username: 'admin', dataDir });
     const [admin] = await app.ctx.users.list();
-    expect(admin.password_generated).toBe(true);
+    expect(admin.generated_credentials).toBe(true);
     await app.ctx.users.setPassword(admin.id, 'Reset-by-other-1');
-    expect((await app.ctx.users.list())[0].password_generated).toBe(false);
+    expect((await app.ctx.users.list())[0].generated_credentials).toBe(false);
   });
 
   it('refuses an unusable ADMIN_USERNAME, ADMIN_PASSWORD or PORT at start with a list of problems', () => {

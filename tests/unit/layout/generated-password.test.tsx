@@ -6,7 +6,7 @@ import { currentPath, renderApp } from '../support/render';
 
 function stillGenerated(username: string) {
   const user = findUser(username);
-  if (user) user.password_generated = true;
+  if (user) user.generated_credentials = true;
 }
 
 describe('the generated first password', { timeout: 30_000 }, () => {

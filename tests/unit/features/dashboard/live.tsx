@@ -78,7 +78,7 @@ export function connect(data: { instances?: Instance[]; recordings?: Recording[]
         username: 'admin',
         email: 'admin@example.com',
         full_name: null,
-        password_generated: false,
+        generated_credentials: false,
         role: 'admin',
         is_active: true,
         is_superuser: true,
