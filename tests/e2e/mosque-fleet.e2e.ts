@@ -15,10 +15,27 @@ import { E2E_ADMIN, launchBrowser, SCREEN_SIZES, screenshot, signIn, startServer
 const FLEET = 2_000;
 const LARGE_FLEET = 10_000;
 
-async function seededServer(count: number): Promise<{ server: RunningServer; dataDir: string }> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-e2e-fleet-'));
-  await seedMosques(dataDir, count, { withPlaces: true });
-  return { server: await startServer({ dataDir }), dataDir };
+interface Fleet {
+  server: RunningServer;
+  browser: Browser;
+}
+
+/** A built server over `count` seeded mosques and a browser, for the enclosing describe block. */
+function seededFleet(count: number): Fleet {
+  const fleet = {} as Fleet;
+  let dataDir = '';
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-e2e-fleet-'));
+    await seedMosques(dataDir, count, { withPlaces: true });
+    fleet.server = await startServer({ dataDir });
+    fleet.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await fleet.browser?.close();
+    await fleet.server?.stop();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return fleet;
 }
 
 const rows = (page: Page) => page.getByRole('table', { name: 'Mosques' }).locator('tbody tr');
@@ -27,22 +44,11 @@ const shownNames = (page: Page) => rows(page).locator('td:nth-child(4) p:first-c
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
 
 describe('The mosque table with a fleet', () => {
-  let fleet: Awaited<ReturnType<typeof seededServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    fleet = await seededServer(FLEET);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await fleet?.server.stop();
-    if (fleet) fs.rmSync(fleet.dataDir, { recursive: true, force: true });
-  });
+  const fleet = seededFleet(FLEET);
 
   for (const size of SCREEN_SIZES) {
     it(`searches, sorts, filters and deactivates in bulk at ${size.width}x${size.height}, and a link reproduces each view`, async () => {
-      const context = await browser.newContext({ viewport: size });
+      const context = await fleet.browser.newContext({ viewport: size });
       const page = await context.newPage();
       await signIn(page, fleet.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
       await page.goto(`${fleet.server.baseUrl}/config`);
@@ -98,21 +104,10 @@ describe('The mosque table with a fleet', () => {
 });
 
 describe('The first page of 10,000 mosques', () => {
-  let large: Awaited<ReturnType<typeof seededServer>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    large = await seededServer(LARGE_FLEET);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await large?.server.stop();
-    if (large) fs.rmSync(large.dataDir, { recursive: true, force: true });
-  });
+  const large = seededFleet(LARGE_FLEET);
 
   it('shows after navigation; the time is printed for bench/RESULTS.md (asserted only there, beside its baseline)', async () => {
-    const page = await browser.newPage({ viewport: SCREEN_SIZES[0] });
+    const page = await large.browser.newPage({ viewport: SCREEN_SIZES[0] });
     await signIn(page, large.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
     const times: number[] = [];
     for (let run = 0; run < 3; run += 1) {

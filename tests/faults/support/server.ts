@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../../testkit/postgres';
+import { apiRequest } from '../../../testkit/server-cluster';
 import { signalGroup, spawnServerProcess, untilAnswering } from '../../support/server-process';
 import { waitFor } from '../../../testkit/wait';
 
@@ -63,21 +64,9 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
     clearTimeout(killer);
   };
 
-  const request: ServerProcess['request'] = async (method, url, { token, body, timeoutMs = 30_000 } = {}) => {
-    const response = await fetch(`${baseUrl}${url}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-      body: body !== undefined ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      // not JSON (a file): the text stands
-    }
-    return { status: response.status, body: parsed as never, text };
+  const request: ServerProcess['request'] = async (method, url, options = {}) => {
+    const { status, body, text } = await apiRequest(baseUrl, method, url, options);
+    return { status, body: body as never, text };
   };
 
   const login: ServerProcess['login'] = async (username = FAULT_ADMIN.username, password = FAULT_ADMIN.password) => {
