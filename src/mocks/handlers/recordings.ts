@@ -51,7 +51,8 @@ function toLibrary(recording: Recording): LibraryRecording {
 }
 
 /** A token of the signed links' shape (the media endpoint's query schema refuses any other); the mock does not check its signature. */
-const MOCK_LINK_TOKEN = '1.mock-signature-of-the-media-link';
+// As the server's: expiry, the session it belongs to (revoked with it), signature.
+const MOCK_LINK_TOKEN = '1.00000000-0000-4000-8000-000000000000.mock-signature-of-the-media-link';
 
 function find(id: unknown) {
   return store.recordings.find((r) => r.id === id);
