@@ -18,27 +18,9 @@ api.interceptors.request.use((config) => {
 /** Calls whose 401 is an answer in itself rather than a sign that the session died. */
 const SESSION_PROBES = [authRoutes.login, authRoutes.verifyToken, authRoutes.logout].map((probe) => probe.path);
 
-const answerListeners = new Set<() => void>();
-
-/** Calls `listener` whenever the server answers an HTTP call (any status): a sign that it is reachable. */
-export function onServerAnswer(listener: () => void): () => void {
-  answerListeners.add(listener);
-  return () => {
-    answerListeners.delete(listener);
-  };
-}
-
-function serverAnswered(): void {
-  for (const listener of answerListeners) listener();
-}
-
 api.interceptors.response.use(
-  (response) => {
-    serverAnswered();
-    return response;
-  },
+  (response) => response,
   (error: unknown) => {
-    if (isAxiosError(error) && error.response) serverAnswered();
     if (isAxiosError(error) && error.response?.status === 401) {
       const url = error.config?.url ?? '';
       if (!SESSION_PROBES.some((probe) => url.startsWith(probe))) notifyUnauthorized();

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { Instance, Recording } from '../../contract/instances';
 import type { ServerMessage, ServerMessageType, SystemStatus } from '../../contract/live';
-import { onServerAnswer } from '../api/client';
 import { getToken } from '../api/token';
 import { defaultLiveUrl, LiveConnection, type SocketFactory } from './connection';
 import { LiveContext, type LiveContextValue, type LiveHandler } from './context';
@@ -68,18 +67,18 @@ export function LiveProvider({ children, createSocket, url, onReconnected }: Liv
     });
     connection.current = live;
     live.start();
-    // Signs that the server may be back: try at once instead of waiting out the back-off (or for good).
+    // Signs that the network may be back: try at once instead of waiting out the back-off (or for good).
+    // An HTTP answer is not one: it shows the server is up, not that its socket accepts us (SPEC.md section 7:
+    // 1 s doubling to 30 s, 10 attempts), and frequent answers used to keep the attempts from ever running out.
     const nudge = () => live.nudge();
     const onVisible = () => {
       if (document.visibilityState === 'visible') nudge();
     };
     document.addEventListener('visibilitychange', onVisible);
     window.addEventListener('online', nudge);
-    const stopListening = onServerAnswer(nudge);
     return () => {
       document.removeEventListener('visibilitychange', onVisible);
       window.removeEventListener('online', nudge);
-      stopListening();
       live.stop();
       connection.current = null;
     };

@@ -123,7 +123,7 @@ describe('live connection after the back-off', () => {
     expect(FakeWebSocket.instances).toHaveLength(1);
   });
 
-  it('tries again when an HTTP call gets an answer', async () => {
+  it('stays given up when an HTTP call gets an answer: only the operator or the network starts a new round', async () => {
     vi.setSystemTime(0);
     mount();
     exhaustAttempts();
@@ -131,6 +131,8 @@ describe('live connection after the back-off', () => {
     vi.useRealTimers();
     const before = FakeWebSocket.instances.length;
     await api.get('/api/auth/verify-token').catch(() => undefined);
+    expect(FakeWebSocket.instances).toHaveLength(before);
+    act(() => void window.dispatchEvent(new Event('online')));
     expect(FakeWebSocket.instances).toHaveLength(before + 1);
   });
 });
