@@ -1,21 +1,15 @@
-import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AccessLogController } from '../../../server/lib/access-log';
 import { readableLine } from '../../../server/lib/readable-log';
 import { lazyRequestLogger } from '../../../server/lib/request-logger';
+import { collectLogLines } from '../helpers/log-lines';
 
 type Line = Record<string, unknown> & { msg?: string; level?: number };
 
 /** A Fastify logging as the server does: its own request lines off, one access line per request. */
 function server(level: string): { app: FastifyInstance; lines: Line[] } {
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Line);
-      done();
-    },
-  });
+  const { stream, lines } = collectLogLines<Line>();
   const app = Fastify({ logger: { level, stream }, logController: new AccessLogController(), childLoggerFactory: lazyRequestLogger });
   app.get('/api/things', async () => ({ ok: true }));
   app.get('/api/things/:id/media', async () => ({ ok: true }));

@@ -1,19 +1,13 @@
-import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { lazyRequestLogger } from '../../../server/lib/request-logger';
+import { collectLogLines } from '../helpers/log-lines';
 
 type Line = Record<string, unknown> & { msg?: string; reqId?: string };
 
 /** A Fastify whose request loggers come from the lazy factory, logging as the server does (redaction included). */
 function server(level: string): { app: FastifyInstance; lines: Line[] } {
-  const lines: Line[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString()) as Line);
-      done();
-    },
-  });
+  const { stream, lines } = collectLogLines<Line>();
   const app = Fastify({
     logger: { level, stream, redact: { paths: ['req.headers.authorization', '*.password'], censor: '[redacted]' } },
     childLoggerFactory: lazyRequestLogger,
