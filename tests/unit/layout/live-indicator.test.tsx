@@ -5,7 +5,19 @@ import { describe, expect, it, vi } from 'vitest';
 import { ConnectionLostBanner } from '../../../src/components/ConnectionLostBanner';
 import { LiveIndicator } from '../../../src/layout/LiveIndicator';
 import { SidebarContent } from '../../../src/layout/SidebarContent';
+import { AuthContext, type AuthContextValue } from '../../../src/auth/context';
 import { LiveContext, type LiveContextValue } from '../../../src/live/context';
+import { store, toPublicUser } from '../../../src/mocks/store';
+
+/** The sidebar shows what the signed-in operator may open: an operator here. */
+const signedIn = (): AuthContextValue => ({
+  status: 'authenticated',
+  user: toPublicUser(store.users.find((user) => !user.is_superuser) ?? store.users[0]),
+  signOutReason: null,
+  login: vi.fn(),
+  logout: vi.fn(),
+  updateUser: vi.fn(),
+});
 
 function withLive(state: Partial<LiveContextValue>) {
   const value: LiveContextValue = {
@@ -20,13 +32,15 @@ function withLive(state: Partial<LiveContextValue>) {
     ...state,
   };
   render(
-    <LiveContext.Provider value={value}>
-      <MemoryRouter>
-        <LiveIndicator />
-        <ConnectionLostBanner />
-        <SidebarContent />
-      </MemoryRouter>
-    </LiveContext.Provider>,
+    <AuthContext.Provider value={signedIn()}>
+      <LiveContext.Provider value={value}>
+        <MemoryRouter>
+          <LiveIndicator />
+          <ConnectionLostBanner />
+          <SidebarContent />
+        </MemoryRouter>
+      </LiveContext.Provider>
+    </AuthContext.Provider>,
   );
   return value;
 }
