@@ -152,7 +152,9 @@ describe('a cloud recorder terminated mid-window', () => {
     expect(down, joined.gaps).toBeDefined();
     expect(Date.parse(down?.start ?? '')).toBeGreaterThan(diedAt - 30_000);
     const downSeconds = (Date.parse(down?.end ?? '') - Date.parse(down?.start ?? '')) / 1000;
-    expect(downSeconds).toBeGreaterThan(BOOT_MS / 1000 - 20 - 2);
+    // Roughly the boot less the 20 s backlog; a test stream slowed by a busy host lists more than 20 s of
+    // wall time in its 20 segments (12.3 s was seen once at load 12), so the floor only says content was lost.
+    expect(downSeconds).toBeGreaterThan(BOOT_MS / 1000 - 20 - 8);
     expect(downSeconds).toBeLessThan(BOOT_MS / 1000 + 30);
     expect(joined.status).toBe('partial');
     expect(Number(joined.covered_seconds)).toBeLessThanOrEqual(WINDOW_SECONDS - downSeconds + 1);
