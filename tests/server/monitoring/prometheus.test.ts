@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../server/config';
 import { DURATION_BUCKETS_SECONDS } from '../../../server/modules/monitoring/prometheus';
+import { waitFor } from '../../../testkit/wait';
 import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
 
 const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
@@ -108,6 +109,14 @@ describe('GET /metrics', () => {
         await t.app.listen({ port: 0, host: '127.0.0.1' });
         await peer.app.listen({ port: 0, host: '127.0.0.1' });
         const servers = [t, peer];
+        // Each registers as it starts listening: scrape once both see both, or each may believe it is alone.
+        const ids = servers.map((server) => server.app.ctx.servers.id).sort();
+        for (const server of servers) {
+          await waitFor(async () => {
+            const seen = (await server.app.ctx.servers.live()).map((row) => row.id).filter((id) => ids.includes(id));
+            return seen.length === ids.length || undefined;
+          }, 'both servers to see each other in the servers table');
+        }
         const scrapes = await Promise.all(servers.map((server) => server.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })));
         const texts = scrapes.map((response) => response.body);
         texts.forEach((text, i) => expect(text).toContain(`capture_websocket_connections{server="${servers[i].app.ctx.servers.id}"} 0`));
