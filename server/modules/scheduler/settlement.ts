@@ -31,10 +31,7 @@ export async function settleEndedRecordings(deps: SettlementDeps, now: Date): Pr
     }
     const outcome = judgeOutcome(job, facts);
     const settled = await deps.repository.settleOutcome(job.id, {
-      status: outcome.status,
-      covered_seconds: outcome.coveredSeconds,
-      expected_seconds: outcome.expectedSeconds,
-      outcome_reason: outcome.reason,
+      ...outcomeColumns(outcome),
       recording_id: facts?.recordingId ?? job.recording_id,
       next_run_time: null,
       updated_at: nowIso,
@@ -61,16 +58,18 @@ export async function settleEndedRecordings(deps: SettlementDeps, now: Date): Pr
  * late, the server joined every run's pieces) is judged again from that recording, so the Friday
  * ledger and the library tell the same outcome.
  */
+/** A judged outcome as the job row stores it. */
+function outcomeColumns(outcome: ReturnType<typeof judgeOutcome>) {
+  return { status: outcome.status, covered_seconds: outcome.coveredSeconds, expected_seconds: outcome.expectedSeconds, outcome_reason: outcome.reason };
+}
+
 export async function reviseSettledOutcome(deps: Pick<SettlementDeps, 'repository' | 'launcher' | 'log'>, instanceId: string, now: Date): Promise<void> {
   const job = await deps.repository.findSettledByInstance(instanceId);
   const facts = job ? await deps.launcher.recordingOf(instanceId) : null;
   if (!job || !facts || facts.inProgress) return;
   const outcome = judgeOutcome(job, facts);
   const revised = await deps.repository.reviseOutcome(job.id, {
-    status: outcome.status,
-    covered_seconds: outcome.coveredSeconds,
-    expected_seconds: outcome.expectedSeconds,
-    outcome_reason: outcome.reason,
+    ...outcomeColumns(outcome),
     updated_at: now.toISOString(),
   });
   if (revised && outcome.status !== job.status) deps.log.info({ jobId: job.id, was: job.status, status: outcome.status }, 'recording outcome revised');

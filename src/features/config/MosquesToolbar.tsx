@@ -46,31 +46,47 @@ export function MosquesToolbar({ view, onView }: MosquesToolbarProps) {
         sx={{ flex: '1 1 260px', maxWidth: 420 }}
         slotProps={{ input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> }, htmlInput: { maxLength: 100 } }}
       />
-      <TextField
-        select
-        size="small"
-        label="Status"
-        value={view.active ?? 'all'}
-        onChange={(event) => onView({ active: event.target.value === 'all' ? null : event.target.value, page: null })}
-        sx={{ minWidth: 140 }}
-      >
-        <MenuItem value="all">All</MenuItem>
-        <MenuItem value="true">Enabled</MenuItem>
-        <MenuItem value="false">Disabled</MenuItem>
-      </TextField>
-      <TextField
-        select
-        size="small"
-        label="Broadcast"
-        value={view.broadcast ?? 'all'}
-        onChange={(event) => onView({ broadcast: event.target.value === 'all' ? null : event.target.value, page: null })}
-        sx={{ minWidth: 140 }}
-      >
-        <MenuItem value="all">All</MenuItem>
-        <MenuItem value="inactive">Inactive</MenuItem>
-        <MenuItem value="playing">Playing</MenuItem>
-        <MenuItem value="ended">Ended</MenuItem>
-      </TextField>
+      <FilterSelect label="Status" value={view.active} options={STATUS_OPTIONS} onChange={(active) => onView({ active, page: null })} />
+      <FilterSelect label="Broadcast" value={view.broadcast} options={BROADCAST_OPTIONS} onChange={(broadcast) => onView({ broadcast, page: null })} />
     </Box>
+  );
+}
+
+const STATUS_OPTIONS = [
+  ['true', 'Enabled'],
+  ['false', 'Disabled'],
+] as const;
+const BROADCAST_OPTIONS = [
+  ['inactive', 'Inactive'],
+  ['playing', 'Playing'],
+  ['ended', 'Ended'],
+] as const;
+
+interface FilterSelectProps {
+  label: string;
+  /** null: every value (All). */
+  value: string | null;
+  options: readonly (readonly [value: string, label: string])[];
+  onChange: (value: string | null) => void;
+}
+
+/** One filter of the table: All, or one of its values. */
+function FilterSelect({ label, value, options, onChange }: FilterSelectProps) {
+  return (
+    <TextField
+      select
+      size="small"
+      label={label}
+      value={value ?? 'all'}
+      onChange={(event) => onChange(event.target.value === 'all' ? null : event.target.value)}
+      sx={{ minWidth: 140 }}
+    >
+      <MenuItem value="all">All</MenuItem>
+      {options.map(([option, text]) => (
+        <MenuItem key={option} value={option}>
+          {text}
+        </MenuItem>
+      ))}
+    </TextField>
   );
 }
