@@ -26,8 +26,8 @@ import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
 import { TableMessageRow } from '../../components/TableParts';
 import { PAGE_SIZES } from '../../lib/paging';
-import type { ParamChanges } from '../../lib/url-params';
-import { nextSort, type MosqueListView } from './mosque-list-view';
+import type { ParamUpdate } from '../../lib/url-params';
+import { nextSort, viewFromParams, type MosqueListView } from './mosque-list-view';
 import { MosquesToolbar } from './MosquesToolbar';
 
 interface MosquesTableProps {
@@ -37,7 +37,7 @@ interface MosquesTableProps {
   total: number;
   loading: boolean;
   view: MosqueListView;
-  onView: (changes: ParamChanges) => void;
+  onView: (update: ParamUpdate) => void;
   selected: ReadonlySet<string>;
   onSelect: (ids: string[], selected: boolean) => void;
   /** The bulk actions bar, shown above the rows while some are selected. */
@@ -87,7 +87,7 @@ export function MosquesTable({ mosques, total, loading, view, onView, selected, 
               columns={COLUMNS}
               sort={view.sort}
               order={view.order}
-              onSort={(field) => onView({ ...nextSort(view, field), page: null })}
+              onSort={(field) => onView((current) => ({ ...nextSort(viewFromParams(current), field), page: null }))}
               leading={
                 <TableCell padding="checkbox">
                   <Checkbox

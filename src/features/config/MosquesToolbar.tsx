@@ -4,7 +4,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import SearchIcon from '@mui/icons-material/Search';
 import { useEffect, useRef, useState } from 'react';
-import type { ParamChanges } from '../../lib/url-params';
+import type { ParamUpdate } from '../../lib/url-params';
 import type { MosqueListView } from './mosque-list-view';
 
 /** How long typing pauses before the search is sent: one request per word, not per key. */
@@ -12,7 +12,7 @@ export const SEARCH_DEBOUNCE_MS = 300;
 
 interface MosquesToolbarProps {
   view: MosqueListView;
-  onView: (changes: ParamChanges) => void;
+  onView: (update: ParamUpdate) => void;
 }
 
 /** Search and filters of the mosque table; every change starts again from the first page. */

@@ -61,7 +61,7 @@ export function FridaysSection({ polling, now }: FridaysSectionProps) {
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 2 }}>
           <Tooltip title="Previous Friday" {...TOOLTIP_DELAYS}>
             <span>
-              <IconButton aria-label="Previous Friday" onClick={() => update({ friday: shiftWeeks(friday, -1) })} disabled={!friday}>
+              <IconButton aria-label="Previous Friday" onClick={() => update((current) => ({ friday: shiftWeeks(current.get('friday') ?? friday, -1) }))} disabled={!friday}>
                 <ChevronLeftIcon />
               </IconButton>
             </span>
@@ -76,7 +76,7 @@ export function FridaysSection({ polling, now }: FridaysSectionProps) {
           />
           <Tooltip title="Next Friday" {...TOOLTIP_DELAYS}>
             <span>
-              <IconButton aria-label="Next Friday" onClick={() => update({ friday: shiftWeeks(friday, 1) })} disabled={!friday}>
+              <IconButton aria-label="Next Friday" onClick={() => update((current) => ({ friday: shiftWeeks(current.get('friday') ?? friday, 1) }))} disabled={!friday}>
                 <ChevronRightIcon />
               </IconButton>
             </span>
