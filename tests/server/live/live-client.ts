@@ -88,9 +88,9 @@ export const hello = (token: string, lastEventId?: number) => ({
   ...(lastEventId === undefined ? {} : { last_event_id: lastEventId }),
 });
 
-/** Connects and authenticates; resolves once `welcome` arrived. */
-export async function connectAs(url: string, token: string, lastEventId?: number): Promise<LiveClient> {
-  const client = await connect(url);
+/** Connects and authenticates; resolves once `welcome` arrived. A built server checks `origin` (its own address). */
+export async function connectAs(url: string, token: string, lastEventId?: number, origin?: string): Promise<LiveClient> {
+  const client = await connect(url, { origin });
   client.send(hello(token, lastEventId));
   await client.next('welcome');
   return client;
