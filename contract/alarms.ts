@@ -27,6 +27,8 @@ export const ALARM_KINDS = {
   unschedulable: 'warning',
   /** A check 10 minutes before a recording start failed (provider, stream, disk). */
   preflight: 'critical',
+  /** A server died with recorders running on a host where no other server can follow them. */
+  server_gone: 'critical',
 } as const;
 
 export type AlarmKind = keyof typeof ALARM_KINDS;

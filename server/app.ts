@@ -193,7 +193,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.scheduler,
   );
   // Registered under the scheduler's claimant id: a claim or lease held by a server that died is then known dead from the servers table.
-  const servers = registerServers(app, { config, db, clock, keys, log: app.log, id: scheduler.runner.claimant, instances: capture.instances, fleetOfFolder: capture.fleetOfFolder, library: recordingsLibrary, store }).registry;
+  const servers = registerServers(app, { config, db, clock, keys, log: app.log, id: scheduler.runner.claimant, instances: capture.instances, fleetOfFolder: capture.fleetOfFolder, library: recordingsLibrary, store, alarms }).registry;
   scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
   monitoring.identify(servers.id, async () => {
     // The longest-running live server exports the fleet's gauges; alone (SQLite) or not registered (not listening), this one.

@@ -21,6 +21,7 @@ const WAVE_HEADLINES: Record<AlarmKind, (n: number) => string> = {
   capture_partial: (n) => `${n} recordings are incomplete`,
   unschedulable: (n) => `${n} mosques cannot be scheduled`,
   preflight: (n) => `${n} pre-flight checks failed`,
+  server_gone: (n) => `${n} servers are gone with recordings nobody follows`,
 };
 
 /** The UTC day an alarm was raised on, as people read it: `Friday 2026-11-27`. */

@@ -78,6 +78,12 @@ export class InstancesRepository {
   }
 
   /** The scopes that have rows whose recorder may still be working. */
+  /** How many live rows each scope has. */
+  async liveCountsByScope(): Promise<{ scope: string; count: number }[]> {
+    const rows = await this.db.selectFrom('instances').select((eb) => ['scope', eb.fn.countAll<string | number>().as('count')]).where('state', 'in', LIVE_STATES).groupBy('scope').execute();
+    return rows.map((row) => ({ scope: row.scope, count: Number(row.count) }));
+  }
+
   async liveScopes(): Promise<string[]> {
     const rows = await this.db.selectFrom('instances').select('scope').distinct().where('state', 'in', LIVE_STATES).execute();
     return rows.map((row) => row.scope);

@@ -569,6 +569,11 @@ export class InstancesService {
     return this.repository.liveScopes();
   }
 
+  /** How many recorders may still be working in each scope, every server's included. */
+  liveCountsByScope(): Promise<{ scope: string; count: number }[]> {
+    return this.repository.liveCountsByScope();
+  }
+
   /** Rows whose recorder may still be working (pending, running, stopping). */
   liveRows(): Promise<InstanceRow[]> {
     return this.repository.listLive(this.driver.scope);

@@ -18,6 +18,8 @@ import { ServerRegistry } from './registry';
 import { otherScopesThroughServers } from './remote-fleet';
 import { mediaThroughServers } from './remote-media';
 import { ServersRepository } from './repository';
+import { StrandedScopes } from './stranded';
+import type { AlarmsService } from '../alarms/service';
 
 export { DEAD_AFTER_MS, HEARTBEAT_MS, ServerRegistry } from './registry';
 export type { ServerRow } from './repository';
@@ -38,7 +40,7 @@ export interface ServersModule {
  */
 export function registerServers(
   app: AppInstance,
-  deps: { config: Config; db: Db; clock: Clock; keys: SecretKeys; log: FastifyBaseLogger; id: string; instances: InstancesService; fleetOfFolder: (folder: string) => InstancesService; library: RecordingsLibrary; store: RecordingStore },
+  deps: { config: Config; db: Db; clock: Clock; keys: SecretKeys; log: FastifyBaseLogger; id: string; instances: InstancesService; fleetOfFolder: (folder: string) => InstancesService; library: RecordingsLibrary; store: RecordingStore; alarms: AlarmsService },
 ): ServersModule {
   const { config, db, clock, log, instances } = deps;
   const repository = new ServersRepository(db.kysely);
@@ -54,7 +56,11 @@ export function registerServers(
     });
     instances.reachOtherScopes(otherScopesThroughServers({ owners, calls, adopted: (scope) => adoption.fleetOf(scope) }));
     deps.library.reachOtherServers(mediaThroughServers({ registry, repository, calls }));
-    registry.onBeat = () => adoption.pass();
+    const stranded = new StrandedScopes({ registry, repository, liveCountsByScope: () => instances.liveCountsByScope(), alarms: deps.alarms });
+    registry.onBeat = async () => {
+      await adoption.pass();
+      await stranded.pass();
+    };
   }
   registerInternalInstanceRoutes(app, { guard: calls.guard, fleets: () => [instances, ...adoption.fleets()] });
   registerInternalMediaRoute(app, { guard: calls.guard, library: deps.library, store: deps.store });

@@ -10,6 +10,7 @@ export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   capture_partial: 'Capture partial',
   unschedulable: 'Cannot be scheduled',
   preflight: 'Pre-flight check failed',
+  server_gone: 'Server gone',
 };
 
 /** Who the alarm is about: the mosque, else the instance, else the kind. */
