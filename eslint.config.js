@@ -16,13 +16,17 @@ const SERVER_WALL = { group: ['**/src/**'], message: 'The server never imports t
  * lazy WebSocket, CloseEvent and MessageEvent getters load undici: about 35 ms of every server start.
  */
 const NO_ESM_HTTP = { group: ['node:http', 'http'], message: 'Importing node:http as an ES module loads undici at start (~35 ms); Fastify already gives what a route needs.' };
+/** Plugins, capture and the database sit beneath the modules: a module may use them, never the other way round. */
+const NO_MODULES = { group: ['**/modules/**'], message: 'server/plugins, server/capture, server/db and server/lib sit beneath the modules and import none of them.' };
+/** The console's mock server is for the demo and the tests: a feature that imported it would ship it. */
+const NO_MOCKS = { regex: '^(\\.\\./)+mocks(/|$)', message: 'A feature never imports src/mocks: it talks to the API and the demo answers it.' };
 const others = (names, own) => names.filter((name) => name !== own).join('|');
 
 /** A feature never imports another feature: what two features share lives in src/components, src/lib or contract/. */
 const featureWalls = folders('./src/features').map((feature) => ({
   files: [`src/features/${feature}/**/*.{ts,tsx}`],
   rules: {
-    'no-restricted-imports': ['error', { patterns: [CONSOLE_WALL, {
+    'no-restricted-imports': ['error', { patterns: [CONSOLE_WALL, NO_MOCKS, {
       regex: `^(\\.\\./)+(features/)?(${others(folders('./src/features'), feature)})(/|$)`,
       message: `The ${feature} feature may not import another feature; move what both need to src/components or src/lib.`,
     }] }],
@@ -77,11 +81,24 @@ export default tseslint.config(
     },
   },
   {
+    files: ['server/plugins/**/*.ts', 'server/capture/**/*.ts', 'server/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [SERVER_WALL, NO_ESM_HTTP, NO_MODULES] }],
+    },
+  },
+  {
     // The recorder's HTTP client and egress proxy run in the recorder's own process, never the server's:
     // a start there does not wait on undici, and fetch would refuse the ports its specification calls bad.
     files: ['server/capture/hls-http.ts', 'server/capture/egress-proxy.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [SERVER_WALL] }],
+      'no-restricted-imports': ['error', { patterns: [SERVER_WALL, NO_MODULES] }],
+    },
+  },
+  {
+    // src/lib holds the console's plain helpers: the features and the API client build on them, not the reverse.
+    files: ['src/lib/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [CONSOLE_WALL, { regex: '^(\\.\\./)+(features|api)(/|$)', message: 'src/lib imports no feature and no API module; move what it needs into src/lib.' }] }],
     },
   },
   ...featureWalls,
@@ -89,7 +106,7 @@ export default tseslint.config(
   {
     files: ['server/lib/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [SERVER_WALL, NO_ESM_HTTP, { group: ['**/modules/**'], message: 'server/lib is shared by every module and imports none.' }] }],
+      'no-restricted-imports': ['error', { patterns: [SERVER_WALL, NO_ESM_HTTP, NO_MODULES] }],
     },
   },
   {

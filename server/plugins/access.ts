@@ -1,15 +1,21 @@
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
-import type { Access, AppInstance } from '../lib/fastify';
+import type { Access, AppInstance, AuthenticatedSession } from '../lib/fastify';
 import { addRouteHook } from '../lib/route-hooks';
 import { forbidden, unauthorized } from '../lib/http-error';
 import { fromFlag } from '../db';
-import type { SessionService } from '../modules/auth/session-service';
 import { isDatabaseDown } from './errors';
 
 export function bearerToken(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   return match?.[1];
+}
+
+/** What access control asks of the sessions: the auth module's SessionService gives it (plugins never import a module). */
+export interface SessionAuthority {
+  authenticate(token: string): Promise<AuthenticatedSession | undefined>;
+  hasValidSignature(token: string): Promise<boolean>;
+  rememberedSession(token: string): AuthenticatedSession | undefined;
 }
 
 /** The rule a route declares: its route-table declaration's, else its own config's (routes outside the table). */
@@ -21,14 +27,14 @@ function accessOf(config: FastifyContextConfig | undefined): Access | undefined 
  * Enforces each route's declared access before its body is even read, and refuses to register an
  * /api route that declares none, so a new route cannot ship without a rule.
  */
-export function registerAccessControl(app: AppInstance, sessions: SessionService): void {
+export function registerAccessControl(app: AppInstance, sessions: SessionAuthority): void {
   app.decorateRequest('auth', null);
 
   const authorize = async (request: FastifyRequest, access: Exclude<Access, 'public'>, answersDuringDatabaseOutage: boolean) => {
     const token = bearerToken(request);
     if (!token && access === 'session-or-link') return;
     if (!token) throw unauthorized('Not authenticated');
-    let session: Awaited<ReturnType<SessionService['authenticate']>>;
+    let session: AuthenticatedSession | undefined;
     try {
       session = await sessions.authenticate(token);
     } catch (error) {
