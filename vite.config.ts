@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './scripts/precompress.js';
 import { databaseTestFiles } from './tests/support/database-test-files.js';
+import { scaled } from './testkit/time-scale.js';
 
 const serverPort = process.env.PORT ?? '8000';
 
@@ -16,8 +17,8 @@ const serverTests = {
   // files spend most of their minute waiting on real time (capture/ + restart: 300 s of tests in 182 s).
   maxWorkers: 2,
   setupFiles: ['tests/server/setup.ts'],
-  testTimeout: 30_000,
-  hookTimeout: 60_000,
+  testTimeout: scaled(30_000),
+  hookTimeout: scaled(60_000),
 };
 
 export default defineConfig({

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { scaled } from './testkit/time-scale.js';
 
 // Fault and hostile-input suites: real server processes, real databases, killed and starved on purpose.
 export default defineConfig({
@@ -6,8 +7,8 @@ export default defineConfig({
     name: 'faults',
     environment: 'node',
     include: ['tests/faults/**/*.test.ts'],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    testTimeout: scaled(120_000),
+    hookTimeout: scaled(120_000),
     fileParallelism: false,
   },
 });

@@ -1,6 +1,18 @@
-/** Polls until `probe` gives a truthy value, or fails naming what it waited for (and the probe's last error). */
-export async function waitFor<T>(probe: () => Promise<T | undefined | false | null> | T | undefined | false | null, what: string, timeoutMs = 30_000, everyMs = 250): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+import { scaled } from './time-scale';
+
+/**
+ * Polls until `probe` gives a truthy value, or fails naming what it waited for (and the probe's last error).
+ * `timeoutMs` is the ceiling on a quiet machine; TEST_TIME_SCALE raises it on a busy one. `what` may be a
+ * function, asked only on failure, to describe the state the wait ended in.
+ */
+export async function waitFor<T>(
+  probe: () => Promise<T | undefined | false | null> | T | undefined | false | null,
+  what: string | (() => string | Promise<string>),
+  timeoutMs = 30_000,
+  everyMs = 250,
+): Promise<T> {
+  const ceilingMs = scaled(timeoutMs);
+  const deadline = Date.now() + ceilingMs;
   let last: unknown;
   for (;;) {
     try {
@@ -9,7 +21,13 @@ export async function waitFor<T>(probe: () => Promise<T | undefined | false | nu
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    if (Date.now() > deadline) {
+      const described = typeof what === 'string' ? what : await what();
+      throw new Error(`Timed out after ${ceilingMs} ms waiting for ${described}${last ? ` (last error: ${String(last)})` : ''}`);
+    }
+    await pause(everyMs);
   }
 }
+
+/** A fixed pause: only for a poll's interval, or where real time itself is what a test is about (it says why). */
+export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
