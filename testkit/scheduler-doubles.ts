@@ -106,7 +106,6 @@ export class MemoryLauncher implements RecordingLauncher {
   calls = 0;
   private readonly byKey = new Map<string, string>();
   private failures: string[] = [];
-  private delayMs = 0;
   private readonly recordings = new Map<string, RecordingFacts | null>();
 
   /** What the instance's recording holds from now on (null: it has none). */
@@ -125,14 +124,8 @@ export class MemoryLauncher implements RecordingLauncher {
     this.failures.push(...Array<string>(count).fill(message));
   }
 
-  /** Every launch takes this long (real time). */
-  delay(ms: number): void {
-    this.delayMs = ms;
-  }
-
   async launch(request: LaunchRequest): Promise<{ instanceId: string; recordingId: string }> {
     this.calls++;
-    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     const failure = this.failures.shift();
     if (failure) throw new Error(failure);
     const existing = this.byKey.get(request.idempotencyKey);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../contract/activity';
 import { recordingDetailsResponseSchema, recordingsLibraryResponseSchema, storageUsageResponseSchema } from '../../../contract/recordings';
 import { COMPRESS_THRESHOLD_BYTES } from '../../../server/plugins/compression';
+import { fridayJobRow } from '../../../testkit/job-row';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** A real two-second MP4, as a recorder leaves it. */
@@ -63,33 +64,22 @@ describe('recordings library', () => {
     });
     await db
       .insertInto('scheduler_jobs')
-      .values({
-        id: 'job-noor-2026-11-20',
-        kind: 'recording',
-        name: 'Friday recording: Al Noor Mosque',
-        func: 'record_friday_prayer',
-        trigger: 'date[2026-11-20T08:55:00Z]',
-        next_run_time: null,
-        status: 'launched',
-        mosque_id: mosqueId,
-        mosque_name: 'Al Noor Mosque',
-        friday_date: '2026-11-20',
-        prayer_time: '2026-11-20T09:15:00.000Z',
-        timezone: 'Asia/Riyadh',
-        recording_start: '2026-11-20T08:55:00.000Z',
-        recording_end: '2026-11-20T10:55:00.000Z',
-        url: null,
-        duration: 7200,
-        width: 160,
-        height: 120,
-        last_error: null,
-        instance_id: 'cap-good00000001',
-        claimed_by: null,
-        claimed_at: null,
-        launched_at: now,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(
+        fridayJobRow('job-noor-2026-11-20', '2026-11-20T08:55:00Z', {
+          name: 'Friday recording: Al Noor Mosque',
+          next_run_time: null,
+          status: 'launched',
+          mosque_id: mosqueId,
+          mosque_name: 'Al Noor Mosque',
+          timezone: 'Asia/Riyadh',
+          width: 160,
+          height: 120,
+          instance_id: 'cap-good00000001',
+          launched_at: now,
+          created_at: now,
+          updated_at: now,
+        }),
+      )
       .execute();
     await db.insertInto('instances').values([instance('cap-good00000001', 'job-noor-2026-11-20'), instance('cap-fail00000001', null)]).execute();
     const recording = { mosque_id: mosqueId, url: 'https://streams.example.com/live.m3u8', reason: null, updated_at: now, duration_seconds: 2 };

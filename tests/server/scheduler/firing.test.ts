@@ -5,7 +5,7 @@ import { POLL_INTERVAL_MS } from '../../../server/modules/scheduler/policy';
 import { SchedulerRepository } from '../../../server/modules/scheduler/repository';
 import { SchedulerService } from '../../../server/modules/scheduler/service';
 import { FixedTimePlanner, MemoryLauncher, MemoryPreflightChecks, silentAlarms } from '../../../testkit/scheduler-doubles';
-import { messagesOf, SchedulerEnv, type SchedulerApp } from './helpers';
+import { messagesOf, scheduledFriday, SchedulerEnv, type SchedulerApp } from './helpers';
 
 const AKL = 'friday-akl0000001-2026-11-06';
 const AKL_START = '2026-11-05T23:40:00.000Z';
@@ -38,10 +38,7 @@ describe('firing scheduled recordings', () => {
   let token: string;
 
   beforeEach(async () => {
-    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z' });
-    s = await env.build();
-    token = await s.login();
-    expect((await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} })).statusCode).toBe(200);
+    ({ env, s, token } = await scheduledFriday());
   });
   afterEach(() => env.dispose());
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alarmsResponseSchema } from '../../../contract/alarms';
 import { fridaysResponseSchema, type FridayRow } from '../../../contract/fridays';
 import type { RecordingGap } from '../../../contract/instances';
-import { SchedulerEnv, WORLD_MOSQUES, type SchedulerApp } from './helpers';
+import { scheduledFriday, type SchedulerEnv, WORLD_MOSQUES, type SchedulerApp } from './helpers';
 
 const MOSQUES = [
   ...WORLD_MOSQUES.filter((m) => ['nyc0000001', 'lon0000001', 'akl0000001'].includes(m.id)),
@@ -17,10 +17,7 @@ describe('the Friday ledger', () => {
   let token: string;
 
   beforeEach(async () => {
-    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z', mosques: MOSQUES });
-    s = await env.build();
-    token = await s.login();
-    expect((await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} })).statusCode).toBe(200);
+    ({ env, s, token } = await scheduledFriday({ mosques: MOSQUES }));
   });
   afterEach(() => env.dispose());
 

@@ -136,3 +136,13 @@ export class SchedulerEnv {
 
 export const messagesOf = <T extends ServerMessage['type']>(published: ServerMessage[], type: T) =>
   published.filter((m): m is Extract<ServerMessage, { type: T }> => m.type === type);
+
+/** The start most scheduler files share: an app on Saturday 31 October 2026, signed in, with the coming Friday scheduled. */
+export async function scheduledFriday(options: { mosques?: PlannedMosque[]; preflight?: PreflightChecks } = {}): Promise<{ env: SchedulerEnv; s: SchedulerApp; token: string }> {
+  const env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z', mosques: options.mosques });
+  const s = await env.build({ preflight: options.preflight });
+  const token = await s.login();
+  const response = await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} });
+  if (response.statusCode !== 200) throw new Error(`scheduling the Friday failed: ${response.body}`);
+  return { env, s, token };
+}

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { jobsResponseSchema, type Job } from '../../../contract/scheduler';
-import { messagesOf, SchedulerEnv, type SchedulerApp } from './helpers';
+import { messagesOf, scheduledFriday, type SchedulerEnv, type SchedulerApp } from './helpers';
 
 const byId = async (s: SchedulerApp, token: string): Promise<Record<string, Job>> => {
   const response = await s.request({ method: 'GET', url: '/api/scheduler/jobs?scope=all', token });
@@ -14,10 +14,7 @@ describe('misfires after downtime', () => {
   let s: SchedulerApp;
 
   beforeEach(async () => {
-    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z' });
-    s = await env.build();
-    const token = await s.login();
-    await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} });
+    ({ env, s } = await scheduledFriday());
   });
   afterEach(() => env.dispose());
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alarmsResponseSchema, type Alarm } from '../../../contract/alarms';
 import { jobsResponseSchema, type Job } from '../../../contract/scheduler';
-import { SchedulerEnv, type SchedulerApp } from './helpers';
+import { scheduledFriday, type SchedulerEnv, type SchedulerApp } from './helpers';
 
 /** Times of 2026-11-06 (UTC) for the mosques of WORLD_MOSQUES. */
 const JOB = (mosque: string) => `friday-${mosque}-2026-11-06`;
@@ -17,10 +17,7 @@ describe('a recording job ends by what its media holds', () => {
   let token: string;
 
   beforeEach(async () => {
-    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z' });
-    s = await env.build();
-    token = await s.login();
-    expect((await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} })).statusCode).toBe(200);
+    ({ env, s, token } = await scheduledFriday());
   });
   afterEach(() => env.dispose());
 

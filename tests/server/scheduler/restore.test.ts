@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../contract/activity';
 import { restoreResponseSchema } from '../../../contract/scheduler';
-import { SchedulerEnv, type SchedulerApp } from './helpers';
+import { scheduledFriday, type SchedulerEnv, type SchedulerApp } from './helpers';
 
 const NYC = 'friday-nyc0000001-2026-11-06';
 const LON = 'friday-lon0000001-2026-11-06';
@@ -12,10 +12,7 @@ describe('restoring a cancelled job', () => {
   let token: string;
 
   beforeEach(async () => {
-    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z' });
-    s = await env.build();
-    token = await s.login();
-    await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} });
+    ({ env, s, token } = await scheduledFriday());
   });
   afterEach(() => env.dispose());
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { alarmsResponseSchema, type Alarm } from '../../../contract/alarms';
 import { MemoryPreflightChecks } from '../../../testkit/scheduler-doubles';
-import { SchedulerEnv, type SchedulerApp } from './helpers';
+import { scheduledFriday, type SchedulerEnv, type SchedulerApp } from './helpers';
 
 const NYC = 'friday-nyc0000001-2026-11-06';
 const LON = 'friday-lon0000001-2026-11-06';
@@ -13,11 +13,8 @@ describe('alarms the scheduler raises', () => {
   let checks: MemoryPreflightChecks;
 
   beforeEach(async () => {
-    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z' });
     checks = new MemoryPreflightChecks();
-    s = await env.build({ preflight: checks });
-    token = await s.login();
-    await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} });
+    ({ env, s, token } = await scheduledFriday({ preflight: checks }));
   });
   afterEach(() => env.dispose());
 

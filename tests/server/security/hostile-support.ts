@@ -4,6 +4,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { errorBodySchema } from '../../../contract/common';
 import type { Database } from '../../../server/db/schema';
+import { fridayJobRow } from '../../../testkit/job-row';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -56,8 +57,6 @@ export interface HostileFixture {
   /** A file outside every data folder the API serves; path traversal must never reach it. */
   sentinel: string;
 }
-
-const iso = (text: string) => new Date(text).toISOString();
 
 /** A real app with a little of everything, so that a hostile request has something to damage. */
 export async function hostileFixture(): Promise<HostileFixture> {
@@ -117,35 +116,19 @@ export async function hostileFixture(): Promise<HostileFixture> {
   await db.insertInto('recordings').values({ ...recording, id: 'rec-000000seed2', instance_id: 'cap-000000seed2', file_path: sentinel }).execute();
   await db
     .insertInto('scheduler_jobs')
-    .values({
-      id: 'seedmosque-2027-01-01',
-      kind: 'recording',
-      name: 'Friday recording: Seed Mosque',
-      func: 'record_friday_prayer',
-      trigger: `date[${iso('2027-01-01T08:55:00Z')}]`,
-      next_run_time: iso('2027-01-01T08:55:00Z'),
-      status: 'scheduled',
-      mosque_id: 'seedmosque',
-      mosque_name: 'Seed Mosque',
-      friday_date: '2027-01-01',
-      prayer_time: iso('2027-01-01T09:15:00Z'),
-      timezone: 'Asia/Riyadh',
-      recording_start: iso('2027-01-01T08:55:00Z'),
-      recording_end: iso('2027-01-01T10:55:00Z'),
-      url: instance.url,
-      duration: 7200,
-      width: 1280,
-      height: 720,
-      attempts: 0,
-      late: 0,
-      last_error: null,
-      instance_id: null,
-      claimed_by: null,
-      claimed_at: null,
-      launched_at: null,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(
+      fridayJobRow('seedmosque-2027-01-01', '2027-01-01T08:55:00Z', {
+        name: 'Friday recording: Seed Mosque',
+        mosque_id: 'seedmosque',
+        mosque_name: 'Seed Mosque',
+        timezone: 'Asia/Riyadh',
+        url: instance.url,
+        width: 1280,
+        height: 720,
+        created_at: now,
+        updated_at: now,
+      }),
+    )
     .execute();
 
   return {
