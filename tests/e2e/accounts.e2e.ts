@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { E2E_ADMIN, launchBrowser, screenshot, SCREENSHOT_DIR, signIn, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 /*
  * The accounts part in the browser, against the real server: the sign-in guard, the superuser's profile,
@@ -172,7 +173,7 @@ describe('accounts in the browser: sign-in, profile, password, user management',
     expect(await confirm.inputValue()).toBe('');
     expect(await current.isDisabled()).toBe(true);
     expect(new URL(page.url()).pathname).toBe('/change-password');
-    await page.waitForURL((url) => url.pathname === '/profile', { timeout: 10_000 });
+    await page.waitForURL((url) => url.pathname === '/profile', { timeout: scaled(10_000) });
     // The redirect waits for the 2 s delay (with slack for the time the message took to be seen).
     expect(Date.now() - shownAt).toBeGreaterThan(1000);
     await heading('My Profile').waitFor();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmsResponse } from '../../contract/alarms';
 import { freePort } from '../../testkit/postgres';
 import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 /*
  * Issue 11 in the browser: a capture of a stream that never answers fails for real (ffmpeg against a
@@ -90,7 +91,7 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
     // It names what failed: the instance (an ad-hoc capture) or the mosque.
     expect(data.alarms[0].instance_id ?? data.alarms[0].mosque_id).toMatch(/\S/);
     // The webhook goes out when the alarm's group window (30 s by default) closes: one message for the wave.
-    await expect.poll(() => hooks.length, { timeout: 45_000 }).toBe(1);
+    await expect.poll(() => hooks.length, { timeout: scaled(45_000) }).toBe(1);
     expect(hooks[0]).toEqual({ text: expect.stringMatching(/^🔴 CRITICAL \S+: .+ \(\w+day \d{4}-\d{2}-\d{2}\)$/) as string, signed: true });
     await page.mouse.move(0, 0);
     await screenshot(page, 'alarms-bell');

@@ -11,6 +11,7 @@ import { freePort } from '../../testkit/postgres';
 import { startSandboxMachine } from '../../testkit/sandbox-machine';
 import { serverCommand, spawnServerProcess } from '../support/server-process';
 import { E2E_ADMIN, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 /*
  * Issue 24 on what `npm start` runs: the built server (build/server/main.js, with the recorder `npm run
@@ -66,7 +67,7 @@ describe('cloud recorders from the built server', () => {
     expect(child.output()).toContain('CAPTURE_PROVIDER=aws needs RECORDINGS_STORE=s3://bucket/prefix');
   });
 
-  it('launches an EC2 recorder whose recording reaches the bucket, is judged captured from it, and plays', { timeout: 150_000 }, async () => {
+  it('launches an EC2 recorder whose recording reaches the bucket, is judged captured from it, and plays', { timeout: scaled(150_000) }, async () => {
     const { url: motoUrl } = moto as MotoServer;
     const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }));
     server = await startServer({

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 /*
  * Issue 4 in the browser, against the real server: add a mosque from a map link (coordinates, time zone
@@ -74,7 +75,7 @@ describe('Config Generator in the browser', () => {
   const dialog = () => page.getByRole('dialog');
   const input = (label: string | RegExp) => dialog().getByLabel(label);
   const row = () => page.getByRole('row').filter({ hasText: mosqueId });
-  const poll = (read: () => Promise<string>) => expect.poll(read, { timeout: 20_000, interval: 200 });
+  const poll = (read: () => Promise<string>) => expect.poll(read, { timeout: scaled(20_000), interval: 200 });
 
   it('starts empty, with Generate Configs disabled', async () => {
     await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeGithub } from '../server/github/fake-github';
 import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 /*
  * Issue 6 in the browser, against the real server: the Dashboard's live counts follow a capture launched
@@ -87,9 +88,9 @@ describe('Dashboard, Monitoring and GitHub in the browser', () => {
     await other.close();
 
     // The first tab follows without a reload.
-    await expect.poll(() => cardValue(page, 'Total Instances').textContent(), { timeout: 15_000 }).toBe('1');
-    await expect.poll(() => cardValue(page, 'Running Instances').textContent(), { timeout: 60_000, interval: 500 }).toBe('1');
-    await expect.poll(() => statCard(page, 'Recordings').getByText('1 recording now').count(), { timeout: 15_000 }).toBe(1);
+    await expect.poll(() => cardValue(page, 'Total Instances').textContent(), { timeout: scaled(15_000) }).toBe('1');
+    await expect.poll(() => cardValue(page, 'Running Instances').textContent(), { timeout: scaled(60_000), interval: 500 }).toBe('1');
+    await expect.poll(() => statCard(page, 'Recordings').getByText('1 recording now').count(), { timeout: scaled(15_000) }).toBe(1);
     expect(await page.getByText('WebSocket connection lost').count()).toBe(0);
     const bar = statCard(page, 'Running Instances').getByRole('progressbar');
     expect(await bar.getAttribute('aria-valuenow')).toBe('5');
@@ -101,7 +102,7 @@ describe('Dashboard, Monitoring and GitHub in the browser', () => {
     await page.getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
     const api = page.getByRole('region', { name: 'API Response Times' });
     const average = api.getByText('Average', { exact: true }).locator('xpath=following-sibling::*[1]');
-    await expect.poll(() => average.textContent(), { timeout: 15_000 }).toMatch(/^\d+(\.\d)? ms$/);
+    await expect.poll(() => average.textContent(), { timeout: scaled(15_000) }).toMatch(/^\d+(\.\d)? ms$/);
     expect(await api.getByText('95th percentile').locator('xpath=following-sibling::*[1]').textContent()).toMatch(/^\d+(\.\d)? ms$/);
     const measured = Number(await api.getByText('Requests measured').locator('xpath=following-sibling::*[1]').textContent());
     expect(measured).toBeGreaterThan(3);
@@ -111,7 +112,7 @@ describe('Dashboard, Monitoring and GitHub in the browser', () => {
 
     const row = page.getByRole('table', { name: 'Live instance monitoring' }).getByRole('row').nth(1);
     await row.getByText('running').waitFor();
-    await row.getByText('Healthy').waitFor({ timeout: 15_000 });
+    await row.getByText('Healthy').waitFor({ timeout: scaled(15_000) });
     expect(await page.getByLabel('Database: Healthy').count()).toBe(1);
     expect(await page.getByLabel('WebSocket: Connected').count()).toBe(1);
     expect(await cardValue(page, 'Active Instances').textContent()).toBe('1');
@@ -160,7 +161,7 @@ describe('Dashboard, Monitoring and GitHub in the browser', () => {
     await page.getByText('GitHub access validated successfully').waitFor();
     await page.getByRole('dialog', { name: 'Validation Results' }).getByRole('button', { name: 'Close' }).click();
     await page.getByRole('dialog', { name: 'Validation Results' }).waitFor({ state: 'hidden' });
-    await page.getByText('GitHub access validated successfully').waitFor({ state: 'hidden', timeout: 10_000 });
+    await page.getByText('GitHub access validated successfully').waitFor({ state: 'hidden', timeout: scaled(10_000) });
     await screenshot(page, 'github-configured');
 
     // The token went to GitHub in the Authorization header and is nowhere on the page.

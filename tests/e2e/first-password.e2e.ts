@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshot, SCREEN_SIZES, signIn, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 const BANNER = /signed in with the password generated at the first start/;
 
@@ -43,7 +44,7 @@ describe('the generated first password', () => {
     await page.getByLabel('New Password', { exact: true }).fill('Chosen-by-me-2026');
     await page.getByLabel('Confirm New Password', { exact: true }).fill('Chosen-by-me-2026');
     await page.getByRole('button', { name: 'Change Password', exact: true }).click();
-    await page.waitForURL((url) => url.pathname === '/profile', { timeout: 10_000 });
+    await page.waitForURL((url) => url.pathname === '/profile', { timeout: scaled(10_000) });
     await page.getByRole('heading', { name: 'My Profile', level: 1 }).waitFor();
     expect(await page.getByText(BANNER).count()).toBe(0);
     await page.reload();

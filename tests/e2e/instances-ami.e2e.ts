@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 /*
  * Issue 3 in the browser, against the real server with its built-in test broadcast: launch a capture from
@@ -90,9 +91,9 @@ describe('Instances and AMI Manager in the browser', () => {
     await first.waitFor();
     instanceName = (await first.locator('p').first().textContent()) ?? '';
     expect(instanceName).toMatch(/^capture-adhoc-/);
-    await row().getByText('pending', { exact: true }).waitFor({ timeout: 15_000 });
+    await row().getByText('pending', { exact: true }).waitFor({ timeout: scaled(15_000) });
     expect(await cardValue(page, 'Pending')).toBe('1');
-    await row().getByText('running', { exact: true }).waitFor({ timeout: 60_000 });
+    await row().getByText('running', { exact: true }).waitFor({ timeout: scaled(60_000) });
     expect(await cardValue(page, 'Running')).toBe('1');
     expect(await cardValue(page, 'Total')).toBe('1');
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
@@ -117,12 +118,12 @@ describe('Instances and AMI Manager in the browser', () => {
     await logs.getByText('Live', { exact: true }).waitFor();
     await logs.getByText('Last 100 lines, refreshed every 5 seconds').waitFor();
     const log = logs.getByRole('log');
-    await expect.poll(async () => (await log.locator('div').count()) > 0, { timeout: 15_000 }).toBe(true);
+    await expect.poll(async () => (await log.locator('div').count()) > 0, { timeout: scaled(15_000) }).toBe(true);
     // The recorder's piece bookkeeping is folded away by default; with every line shown, a new piece opens every few seconds.
     await logs.getByLabel('Show every line').check();
     const before = await log.textContent();
     // Live: new lines arrive by themselves while the capture runs.
-    await expect.poll(async () => (await log.textContent()) !== before, { timeout: 20_000, interval: 1000 }).toBe(true);
+    await expect.poll(async () => (await log.textContent()) !== before, { timeout: scaled(20_000), interval: 1000 }).toBe(true);
     await shoot(page, 'instances-logs');
     await logs.getByRole('button', { name: 'Close' }).click();
     await logs.waitFor({ state: 'hidden' });
@@ -136,7 +137,7 @@ describe('Instances and AMI Manager in the browser', () => {
     await confirm.getByRole('button', { name: 'Terminate' }).click();
     await confirm.waitFor({ state: 'hidden' });
     await row().getByText(/^(stopping|terminated|stopped)$/).waitFor();
-    await row().getByText(/^(terminated|stopped)$/).waitFor({ timeout: 30_000 });
+    await row().getByText(/^(terminated|stopped)$/).waitFor({ timeout: scaled(30_000) });
     expect(await cardValue(page, 'Total')).toBe('0');
     expect(await page.getByRole('button', { name: 'Emergency Stop' }).isDisabled()).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
@@ -150,12 +151,12 @@ describe('Instances and AMI Manager in the browser', () => {
     const recording = details.getByRole('region', { name: 'Recording Information' });
     await recording.getByText('640 x 360').waitFor();
     // The operator terminated it: the outcome says who, not partial.
-    await recording.getByText('Stopped by admin', { exact: true }).first().waitFor({ timeout: 30_000 });
+    await recording.getByText('Stopped by admin', { exact: true }).first().waitFor({ timeout: scaled(30_000) });
     await recording.getByText(/\.mp4$/).waitFor();
     await details.getByRole('region', { name: 'Basic Information' }).getByText(instanceName).waitFor();
     await details.getByRole('region', { name: 'Metrics' }).getByText(/ (KB|MB)$/).waitFor();
     const download = details.getByRole('button', { name: 'Download Recording' });
-    await expect.poll(() => download.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => download.isEnabled(), { timeout: scaled(15_000) }).toBe(true);
     await shoot(page, 'instances-details');
 
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
@@ -191,8 +192,8 @@ describe('Instances and AMI Manager in the browser', () => {
 
     // Re-read 2 s after the create (and every 5 s while pending): the image turns up, then turns available.
     const amiRow = page.getByRole('row').filter({ hasText: amiId });
-    await amiRow.waitFor({ timeout: 10_000 });
-    await amiRow.getByText('available', { exact: true }).waitFor({ timeout: 30_000 });
+    await amiRow.waitFor({ timeout: scaled(10_000) });
+    await amiRow.getByText('available', { exact: true }).waitFor({ timeout: scaled(30_000) });
     await amiRow.getByText('Latest').waitFor();
     await amiRow.getByText(/^mosque-recorder-\d{8}-\d{6}$/).waitFor();
     await expect.poll(() => cardValue(page, 'Total AMIs')).toBe('1');

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMosques } from '../../testkit/seed-mosques';
 import { E2E_ADMIN, launchBrowser, SCREEN_SIZES, screenshot, signIn, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 /*
  * The mosque table at fleet size, in Chromium against the built server: 2,000 seeded mosques searched,
@@ -41,7 +42,7 @@ function seededFleet(count: number): Fleet {
 const rows = (page: Page) => page.getByRole('table', { name: 'Mosques' }).locator('tbody tr');
 /** The Name column of the rows on screen (the fourth cell, after the checkbox, status and id). */
 const shownNames = (page: Page) => rows(page).locator('td:nth-child(4) p:first-child').allTextContents();
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
+const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: scaled(20_000), interval: 100 });
 
 describe('The mosque table with a fleet', () => {
   const fleet = seededFleet(FLEET);
@@ -112,7 +113,7 @@ describe('The first page of 10,000 mosques', () => {
     const times: number[] = [];
     for (let run = 0; run < 3; run += 1) {
       await page.goto(`${large.server.baseUrl}/config`);
-      await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Mosques"] tbody tr td:nth-child(4)').length === 10, undefined, { polling: 'raf', timeout: 30_000 });
+      await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Mosques"] tbody tr td:nth-child(4)').length === 10, undefined, { polling: 'raf', timeout: scaled(30_000) });
       times.push(await page.evaluate(() => performance.now()));
     }
     expect(await page.getByText(/^1–10 of 10,?000$/).count()).toBe(1);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 /*
  * The console while its server goes away and comes back: the same port and data directory, so the open
@@ -63,17 +64,17 @@ describe('a server outage does not strand the console', () => {
     expect(await page.getByText('System status: Operational').count()).toBe(0);
     for (const label of ['Instances', 'AMI Manager', 'Config Generator']) {
       await nav().getByRole('link', { name: label }).click();
-      await page.getByText('Cannot reach the server').waitFor({ timeout: 15_000 });
+      await page.getByText('Cannot reach the server').waitFor({ timeout: scaled(15_000) });
       expect(await nav().isVisible()).toBe(true);
     }
     await screenshot(page, 'outage-unreachable');
 
     await start();
     await addMosque('Mosque Added During Recovery');
-    await page.getByRole('heading', { name: 'Config Generator', level: 1 }).waitFor({ timeout: 20_000 });
-    await page.getByRole('row').filter({ hasText: 'Mosque Added During Recovery' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Config Generator', level: 1 }).waitFor({ timeout: scaled(20_000) });
+    await page.getByRole('row').filter({ hasText: 'Mosque Added During Recovery' }).waitFor({ timeout: scaled(20_000) });
     // The socket keeps its own back-off (waits up to 30 s, SPEC.md section 7): HTTP answering does not hurry it.
-    await liveChip().waitFor({ timeout: 45_000 });
+    await liveChip().waitFor({ timeout: scaled(45_000) });
     await nav().getByRole('link', { name: 'Instances' }).click();
     await page.getByRole('heading', { name: 'Instances', level: 1 }).waitFor();
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
@@ -92,9 +93,10 @@ describe('a server outage does not strand the console', () => {
     const reconnect = page.getByRole('banner').getByRole('button', { name: 'Reconnect' });
     for (let attempt = 0; attempt < 12 && (await reconnect.count()) === 0; attempt += 1) {
       await page.clock.fastForward(31_000);
-      await page.waitForTimeout(500);
+      // The page answers the moved clock at its own pace: on to the next step once the button is there, or after a while.
+      await reconnect.waitFor({ timeout: 500 }).catch(() => undefined);
     }
-    await reconnect.waitFor({ timeout: 5000 });
+    await reconnect.waitFor({ timeout: scaled(5000) });
     await screenshot(page, 'outage-reconnect');
 
     // Hold the page's timers: nothing but the operator's click may reconnect now.
@@ -102,7 +104,7 @@ describe('a server outage does not strand the console', () => {
     await start();
     expect(await offlineChip().isVisible()).toBe(true);
     await reconnect.click();
-    await liveChip().waitFor({ timeout: 15_000 });
+    await liveChip().waitFor({ timeout: scaled(15_000) });
     expect(await reconnect.count()).toBe(0);
     expect(await page.getByText('System status: Operational').count()).toBe(1);
   });

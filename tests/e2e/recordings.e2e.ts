@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, seedFailedCaptures, signIn, startServer, type RunningServer } from './support';
+import { scaled } from '../../testkit/time-scale';
 
 /*
  * Issue 12 in the browser, against the real server: a real capture of the built-in test broadcast shows
@@ -101,7 +102,7 @@ describe('Recordings page in the browser', () => {
     const video = page.getByTestId('recording-player');
     await video.waitFor();
     await expect
-      .poll(() => video.evaluate((element) => (element as HTMLVideoElement).currentTime), { timeout: 20_000, interval: 500 })
+      .poll(() => video.evaluate((element) => (element as HTMLVideoElement).currentTime), { timeout: scaled(20_000), interval: 500 })
       .toBeGreaterThan(1);
     const played = await video.evaluate((element) => ({ duration: (element as HTMLVideoElement).duration, error: (element as HTMLVideoElement).error?.code ?? null }));
     expect(played.error).toBeNull();

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { alive, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from '../../testkit/capture';
 import { startServerCluster, type ServerCluster } from '../../testkit/server-cluster';
+import { scaled } from '../../testkit/time-scale';
 
 const RECORDINGS = 8;
 const DURATION = 60;
@@ -90,5 +91,5 @@ describe('SIGKILL of one of three servers with 8 local recordings running', () =
     // Back again, the server of that folder takes it back from the adopter.
     await first.start();
     await waitFor(async () => !(await adopter(scope)), 'the adoption to be handed back', 30_000, 500);
-  }, 300_000);
+  }, scaled(300_000));
 });

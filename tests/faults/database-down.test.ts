@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTemporaryPostgres, type TemporaryPostgres } from '../../testkit/postgres';
 import { createPostgresDatabase } from '../../testkit/test-database';
-import { sleep, spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
+import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
+import { waitFor } from '../../testkit/wait';
 
 const DOWN = 'The database is unavailable right now; try again shortly';
 
@@ -34,7 +35,7 @@ describe('database unavailable, then back', () => {
 
     cluster.stop();
     // A checked session is trusted from memory for up to a second; after that its check needs the database too.
-    await sleep(1100);
+    await waitFor(async () => (await api.request('GET', '/api/config/mosques', { token })).status === 503, 'a signed-in request to need the database', 10_000, 100);
     const calls: [string, string, unknown?][] = [
       ['GET', '/api/config/mosques'],
       ['POST', '/api/config/mosques', { name: 'During the outage', languages: ['ar'] }],
@@ -48,11 +49,11 @@ describe('database unavailable, then back', () => {
       expect(response.body).toEqual({ success: false, detail: DOWN, error: DOWN });
     }
     // Health still answers, and says so (its report is at most 10 s old).
-    const health = await until('health to report the database down', async () => {
+    const health = await waitFor(async () => {
       const response = await api.request<{ data: { overall_status: string; failing: string[] } }>('GET', '/api/monitoring/system', { token });
       expect(response.status, response.text).toBe(200);
       return response.body.data.overall_status === 'down' ? response : undefined;
-    }, 30_000, 1000);
+    }, 'health to report the database down', 30_000, 1000);
     expect(health.body.data.failing).toContain('database');
     expect((await api.request('GET', '/api/monitoring/system', { token: `${token}x` })).status).toBe(401);
     const login = await api.request('POST', '/api/auth/login', { body: { username: 'admin', password: 'Fault-admin-pass-1' } });
@@ -60,17 +61,18 @@ describe('database unavailable, then back', () => {
     expect(login.body).toMatchObject({ detail: DOWN });
 
     // Its loops (reconcile, scheduler, health) keep failing meanwhile: the process must not die of it.
-    await sleep(4000);
+    // Health has failed already (above); the process is checked once the reconcile loop has failed too.
+    await waitFor(() => api.output().includes('capture reconcile failed'), 'the reconcile loop to fail', 20_000, 100);
     expect(api.running(), api.output()).toBe(true);
     expect((await api.request('GET', '/api/config/mosques', { token })).status).toBe(503);
 
     cluster.start();
-    const listed = await until(
-      'the API to answer again',
+    const listed = await waitFor(
       async () => {
         const response = await api.request<{ data: { mosques: { name: string }[] } }>('GET', '/api/config/mosques', { token, timeoutMs: 10_000 });
         return response.status === 200 ? response : undefined;
       },
+      'the API to answer again',
       30_000,
       500,
     );

@@ -3,7 +3,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killRecorders, startHlsSource, type HlsSource } from '../../testkit/capture';
-import { sleep, spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
+import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
+import { waitFor } from '../../testkit/wait';
+import { unmount } from '../../testkit/tmpfs';
 
 const NO_SPACE = /No space left on device/;
 
@@ -18,14 +20,6 @@ function mountSmallDisk(dir: string): boolean {
   fs.mkdirSync(dir, { recursive: true });
   if (process.getuid?.() !== 0) return false;
   return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0755', 'tmpfs', dir], { stdio: 'ignore' }).status === 0;
-}
-
-async function unmount(dir: string): Promise<void> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    if (spawnSync('umount', [dir], { stdio: 'ignore' }).status === 0) return;
-    await sleep(300);
-  }
-  spawnSync('umount', ['-l', dir], { stdio: 'ignore' });
 }
 
 /**
@@ -73,12 +67,12 @@ describe('disk full while recording', () => {
       });
       expect(launch.status, launch.text).toBe(200);
       const id = launch.body.data.instances[0].id;
-      return until(
-        `the ${mosqueId} recording to end`,
+      return waitFor(
         async () => {
           const details = (await api.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data;
           return details.state === 'stopped' && details.recording?.status !== 'recording' ? details : undefined;
         },
+        `the ${mosqueId} recording to end`,
         90_000,
         500,
       );

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { killRecorders } from '../../testkit/capture';
-import { spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
+import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
+import { waitFor } from '../../testkit/wait';
 
 // RTMP, which ffmpeg reads itself (the recorder reads HLS itself and needs ffmpeg only once media comes): every try runs ffmpeg.
 const CONFIG = { url: 'rtmp://streams.example.com/live/mosque', duration: 6, width: 320, height: 240 };
@@ -91,10 +92,10 @@ describe('ffmpeg missing or crashing', () => {
       expect(launch.status, launch.text).toBe(200);
       const id = launch.body.data.instances[0].id;
       outcomes.push(
-        await until(`the ${mode} capture to end`, async () => {
+        await waitFor(async () => {
           const details = (await server.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data;
           return details.recording?.status !== 'recording' && details.state === 'stopped' ? details : undefined;
-        }),
+        }, `the ${mode} capture to end`),
       );
     }
     const never = (why: string) => `The stream never came: ${why}`;

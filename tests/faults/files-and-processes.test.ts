@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHlsSource, type HlsSource } from '../../testkit/capture';
-import { spawnServer, until, type ServerProcess } from './support/server';
+import { spawnServer, type ServerProcess } from './support/server';
+import { waitFor } from '../../testkit/wait';
 
 const SECRETS = { METRICS_TOKEN: 'metrics-token-0123456789abcdef', AWS_SECRET_ACCESS_KEY: 'aws-secret-key-do-not-leak', AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY' };
 const STREAM_PASSWORD = 'stream-pass-9x7';
@@ -47,12 +48,12 @@ describe('files and processes', () => {
     expect(launch.status, launch.text).toBe(200);
     const id = launch.body.data.instances[0].id;
     const instanceDir = path.join(server.dataDir, 'instances', id);
-    const state = await until('ffmpeg running', async () => {
+    const state = await waitFor(async () => {
       const file = path.join(instanceDir, 'state.json');
       if (!fs.existsSync(file)) return undefined;
       const parsed = JSON.parse(fs.readFileSync(file, 'utf8')) as { ffmpegPid: number | null };
       return parsed.ffmpegPid ? parsed : undefined;
-    });
+    }, 'ffmpeg running');
     const recorderPid = Number(fs.readFileSync(path.join(instanceDir, 'recorder.pid'), 'utf8'));
     for (const pid of [recorderPid, state.ffmpegPid as number]) {
       const environ = environOf(pid);
@@ -63,19 +64,19 @@ describe('files and processes', () => {
     }
 
     const recordings = path.join(server.dataDir, 'recordings');
-    const file = await until('the recording file', async () => {
+    const file = await waitFor(async () => {
       const dir = path.join(recordings, 'adhoc');
       const names = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
       return names.length ? path.join(dir, names[0]) : undefined;
-    });
+    }, 'the recording file');
     expect(mode(file)).toBe(0o600);
     expect(mode(recordings)).toBe(0o700);
     expect(mode(instanceDir)).toBe(0o700);
 
-    await until('the recording to end', async () => {
+    await waitFor(async () => {
       const detail = await server.request<{ data: { state: string } }>('GET', `/api/instances/${id}`, { token });
       return detail.body.data.state === 'stopped';
-    }, 60_000);
+    }, 'the recording to end', 60_000);
     const logs = await server.request('GET', `/api/instances/${id}/logs?lines=500`, { token });
     expect(logs.status).toBe(200);
     expect(logs.text).toContain('[redacted]@127.0.0.1');

@@ -2,7 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sleep, spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
+import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
+import { waitFor } from '../../testkit/wait';
+import { unmount } from '../../testkit/tmpfs';
 
 interface Health {
   overall_status: string;
@@ -15,14 +17,6 @@ const canMount = process.getuid?.() === 0;
 function mountTmpfs(dir: string, size: string): void {
   fs.mkdirSync(dir, { recursive: true });
   execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0700`, 'tmpfs', dir]);
-}
-
-async function unmount(dir: string): Promise<void> {
-  for (let attempt = 0; attempt < 10; attempt++) {
-    if (spawnSync('umount', [dir], { stdio: 'ignore' }).status === 0) return;
-    await sleep(300);
-  }
-  spawnSync('umount', ['-l', dir], { stdio: 'ignore' });
 }
 
 /** Fills the file system of `dir`, up to `leaveBytes`. */
@@ -60,18 +54,18 @@ describe.skipIf(!canMount)('health with full disks (tmpfs, root)', () => {
     expect((await health(token)).components.recordings_disk.status).toBe('healthy');
 
     fill(recordingsDir, 256 * 1024);
-    const recordingsFull = await until('health to see the full recordings disk', async () => {
+    const recordingsFull = await waitFor(async () => {
       const report = await health(token);
       return report.failing.includes('recordings_disk') ? report : undefined;
-    }, 30_000, 1000);
+    }, 'health to see the full recordings disk', 30_000, 1000);
     expect(recordingsFull.overall_status).toBe('degraded');
     expect(recordingsFull.components.recordings_disk.detail).toMatch(/^The recordings disk is full: 0\.\d MiB free$/);
 
     fill(dataDir, 0);
-    const databaseFull = await until('health to see the full database disk', async () => {
+    const databaseFull = await waitFor(async () => {
       const report = await health(token);
       return report.failing.includes('database_disk') ? report : undefined;
-    }, 30_000, 1000);
+    }, 'health to see the full database disk', 30_000, 1000);
     // Degraded, not down: the database still answers; writes may still fit in pages it already has.
     expect(databaseFull.overall_status).toBe('degraded');
     expect(databaseFull.components.database_disk.detail).toBe('The database disk is full: 0.0 MiB free');

@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db';
-import type { NewJobRow } from '../../server/modules/scheduler/repository';
+import { fridayJobRow } from '../../testkit/job-row';
 import { freePort } from '../../testkit/postgres';
 import { signalGroup, spawnServerProcess, type ServerChild } from '../support/server-process';
 import { alive, instancePids, killRecorders, startHlsSource, type HlsSource } from '../../testkit/capture';
-import { FAULT_ADMIN, spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
+import { FAULT_ADMIN, spawnServer, temporaryDir, type ServerProcess } from './support/server';
+import { waitFor } from '../../testkit/wait';
+import { scaled } from '../../testkit/time-scale';
 
 const KILLS = 20;
 /** One due job per start keeps 20 recorders (not 40) running on a 2-core machine by the end. */
@@ -15,38 +17,8 @@ const KILL_WINDOW_MS = 700;
 /** Long enough that every window is still open when the last server checks (a loaded machine takes 10 minutes). */
 const WINDOW_MS = 30 * 60_000;
 
-function dueJob(id: string, url: string, now: number): NewJobRow {
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    id,
-    kind: 'recording',
-    name: `Friday recording: ${id}`,
-    func: 'record_friday_prayer',
-    trigger: `date[${iso(now)}]`,
-    next_run_time: iso(now),
-    status: 'scheduled',
-    mosque_id: id,
-    mosque_name: id,
-    friday_date: iso(now).slice(0, 10),
-    prayer_time: iso(now + 20 * 60_000),
-    timezone: 'UTC',
-    recording_start: iso(now),
-    recording_end: iso(now + WINDOW_MS),
-    url,
-    duration: WINDOW_MS / 1000,
-    width: 320,
-    height: 240,
-    attempts: 0,
-    late: 0,
-    last_error: null,
-    instance_id: null,
-    claimed_by: null,
-    claimed_at: null,
-    launched_at: null,
-    created_at: iso(now),
-    updated_at: iso(now),
-  };
-}
+/** Due now, its window open long enough for every server to see it. */
+const dueJob = (id: string, url: string, now: number) => fridayJobRow(id, now, { url, recording_end: new Date(now + WINDOW_MS).toISOString(), duration: WINDOW_MS / 1000 });
 
 /** What a recorder folder holds, for a failure message: its job, its recorder and what it recorded. */
 function describeFolder(dataDir: string, name: string, job: { id: string; status: string; attempts: number; instance_id: string | null; last_error: string | null } | undefined): string {
@@ -104,8 +76,7 @@ describe('SIGKILL during launches', () => {
       const port = await freePort();
       child = spawnServerProcess(port, dataDir, { DATABASE_URL: '', ADMIN_PASSWORD: FAULT_ADMIN.password, DEMO_STREAM: '0', CAPTURE_PROVIDER: 'local' });
       const running = child;
-      const claimedAt = await until(
-        `round ${round}: the due jobs to be claimed`,
+      const claimedAt = await waitFor(
         async () => {
           if (!running.running()) throw new Error(`the server exited:\n${running.output()}`);
           const rows = await jobsDb.kysely.selectFrom('scheduler_jobs').select(['claimed_at', 'launched_at']).where('id', 'in', batch.map((j) => j.id)).execute();
@@ -114,6 +85,7 @@ describe('SIGKILL during launches', () => {
           const stamps = rows.map((r) => Date.parse(r.claimed_at ?? r.launched_at ?? '')).filter((t) => !Number.isNaN(t));
           return stamps.length > 0 ? Math.min(...stamps) : undefined;
         },
+        `round ${round}: the due jobs to be claimed`,
         180_000,
         10,
       ).catch(async (error: unknown) => {
@@ -136,14 +108,14 @@ describe('SIGKILL during launches', () => {
     const token = await server.login();
     const report = async () =>
       JSON.stringify((await jobsDb.kysely.selectFrom('scheduler_jobs').select(['id', 'status', 'attempts', 'instance_id', 'last_error']).where('id', 'in', ids).execute()));
-    const settled = await until(
-      'every job to be launched or alarmed',
+    const settled = await waitFor(
       async () => {
         if (!server?.running()) throw new Error(`the last server exited:\n${server?.output() ?? ''}`);
         if (Date.now() - settleStart > 290_000) throw new Error(`jobs did not settle: ${await report()}\n${server.output().slice(-4000)}`);
         const rows = await jobsDb.kysely.selectFrom('scheduler_jobs').selectAll().where('id', 'in', ids).execute();
         return rows.every((job) => ['launched', 'failed', 'missed'].includes(job.status)) ? rows : undefined;
       },
+      'every job to be launched or alarmed',
       // A launch whose recorder died before it was complete is retried (5 s to 135 s apart), then alarmed.
       300_000,
     );
@@ -169,5 +141,5 @@ describe('SIGKILL during launches', () => {
     const strays = folders.flatMap((name, i) => (recorderJobs.includes(folderJobs[i]) ? [] : [describeFolder(dataDir, name, settled.find((job) => job.id === folderJobs[i]))]));
     expect(folderJobs.sort(), `folders of jobs not launched:\n${strays.join('\n')}`).toEqual(recorderJobs.sort());
     expect(settled.filter((job) => job.attempts > 1).length, 'some launches were cut short and run again').toBeGreaterThan(0);
-  }, 900_000);
+  }, scaled(900_000));
 });

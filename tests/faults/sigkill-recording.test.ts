@@ -5,7 +5,8 @@ import { alive, ffprobe, instancePids, killRecorders } from '../../testkit/captu
 import { startFidelityOrigin, type FidelityOrigin } from '../../testkit/fidelity-origin';
 import { compareWithTruth, readFrameIndices } from '../../testkit/frame-decoder';
 import { FRAME_CODE } from '../../testkit/numbered-stream';
-import { spawnServer, temporaryDir, until, type ServerProcess } from './support/server';
+import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
+import { pause, waitFor } from '../../testkit/wait';
 
 const DURATION = 30;
 
@@ -52,25 +53,26 @@ describe('SIGKILL with a recording running', () => {
     expect(launched.status, launched.text).toBe(200);
     const id = launched.body.data.instances[0].id;
     const first = server;
-    await until('media to flow', async () => (await first.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data.state === 'running', 30_000);
+    await waitFor(async () => (await first.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data.state === 'running', 'media to flow', 30_000);
 
     const { recorder, ffmpeg } = instancePids(dataDir, id);
     expect(alive(recorder) && alive(ffmpeg)).toBe(true);
     await first.kill('SIGKILL');
     expect(first.running()).toBe(false);
-    // Down for a while: what happens meanwhile is the recorder's alone.
-    await new Promise((resolve) => setTimeout(resolve, 5000));
+    // Down for a while: what happens meanwhile is the recorder's alone. Real time: the live stream
+    // moves on, and the recording must hold those seconds without its server.
+    await pause(5000);
     expect(alive(recorder), 'the recorder outlives the server').toBe(true);
     expect(alive(ffmpeg), 'ffmpeg outlives the server').toBe(true);
 
     server = await spawnServer({ dataDir });
     const second = server;
-    const done = await until(
-      'the recording to end',
+    const done = await waitFor(
       async () => {
         const details = (await second.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data;
         return details.recording && details.recording.status !== 'recording' ? details : undefined;
       },
+      'the recording to end',
       DURATION * 1000 + 45_000,
     );
     expect(done.state).toBe('stopped');

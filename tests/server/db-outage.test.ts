@@ -1,10 +1,10 @@
 // PostgreSQL pass: skipped: it runs its own PostgreSQL cluster, whose backends it terminates, on both passes alike.
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db';
 import { startTemporaryPostgres, type TemporaryPostgres } from '../../testkit/postgres';
 import { createPostgresDatabase } from '../../testkit/test-database';
+import { waitFor } from '../../testkit/wait';
 
 /**
  * PostgreSQL dropping connections (a restart, a failover, an administrator) while the server holds
@@ -34,7 +34,9 @@ describe('PostgreSQL ending a connection the server is using', () => {
           const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
           // Another session ends this one while the transaction holds its connection, between queries.
           await sql`select pg_terminate_backend(${rows[0].pid})`.execute(db.kysely);
-          await sleep(300);
+          // Gone from pg_stat_activity once it has told its client and closed: that news reaches the
+          // held connection while the polls go back and forth on another.
+          await waitFor(async () => (await sql`select 1 from pg_stat_activity where pid = ${rows[0].pid}`.execute(db.kysely)).rows.length === 0, 'the session to end', 10_000, 20);
           await sql`select 1`.execute(trx);
         })
         .then(

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { scaled } from '../../../testkit/time-scale';
+import { waitFor } from '../../../testkit/wait';
 
 /** Chromium from the system (Debian's `chromium` package): nothing is downloaded. */
 export function findChromium(): string {
@@ -38,7 +40,7 @@ export const SCREEN_SIZES = [
 
 /** Waits for lazy chunks, data and fonts to arrive, and for layout to follow a resize. */
 export async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined);
+  await page.waitForLoadState('networkidle', { timeout: scaled(5000) }).catch(() => undefined);
   await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null)))));
 }
 
@@ -62,9 +64,10 @@ export async function screenshot(page: Page, name: string): Promise<string[]> {
 /** Closes the top-right notifications, so that screenshots show the page header they cover. */
 export async function closeNotifications(page: Page): Promise<void> {
   const close = page.locator('.MuiAlert-filled').getByRole('button', { name: 'Close' });
-  while ((await close.count()) > 0) {
+  for (let open = await close.count(); open > 0; open = await close.count()) {
     await close.first().click();
-    await page.waitForTimeout(300);
+    // It slides away before it is gone: the next one is closed once it has.
+    await waitFor(async () => (await close.count()) < open, 'the notification to close', 5000, 50);
   }
 }
 

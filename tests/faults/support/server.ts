@@ -4,7 +4,6 @@ import path from 'node:path';
 import { freePort } from '../../../testkit/postgres';
 import { apiRequest } from '../../../testkit/server-cluster';
 import { signalGroup, spawnServerProcess, untilAnswering } from '../../support/server-process';
-import { waitFor } from '../../../testkit/wait';
 
 export const FAULT_ADMIN = { username: 'admin', password: 'Fault-admin-pass-1' };
 
@@ -83,10 +82,3 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
   }
   return { baseUrl, dataDir, pid: child.pid as number, output: server.output, running, kill, stop, request, login };
 }
-
-/** Polls until `probe` gives a value, or fails naming what it waited for (the fault suites name it first). */
-export function until<T>(what: string, probe: () => Promise<T | undefined | false | null>, timeoutMs = 30_000, everyMs = 250): Promise<T> {
-  return waitFor(probe, what, timeoutMs, everyMs);
-}
-
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

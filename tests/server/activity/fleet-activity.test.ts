@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../contract/activity';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { scaled } from '../../../testkit/time-scale';
 
 /** Launches, terminations, emergency stops and image changes each leave one entry naming who and what. */
 describe('activity log of the capture fleet', () => {
@@ -41,7 +42,7 @@ describe('activity log of the capture fleet', () => {
     expect(terminate.statusCode).toBe(200);
     expect((await latest())[0]).toMatchObject({ action: 'instance.terminate', actor: { username: 'admin' }, target: { id: instance.id } });
 
-    await expect.poll(async () => (await t.request({ method: 'DELETE', url: `/api/ami/${amiId}`, token })).statusCode, { timeout: 15_000 }).toBe(200);
+    await expect.poll(async () => (await t.request({ method: 'DELETE', url: `/api/ami/${amiId}`, token })).statusCode, { timeout: scaled(15_000) }).toBe(200);
     expect((await latest())[0]).toMatchObject({ action: 'image.delete', target: { type: 'image', id: amiId } });
 
     const stop = await t.request({ method: 'POST', url: '/api/instances/terminate-all?force=true', token });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SystemHealth } from '../../../contract/monitoring';
 import type { ServerMessage } from '../../../contract/live';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { scaled } from '../../../testkit/time-scale';
 
 const METRICS_TOKEN = 'scrape-token-0123456789abcdef';
 
@@ -33,7 +34,7 @@ describe('alarms in health and metrics', () => {
     const publish = vi.spyOn(t.app.ctx.hub, 'publish');
     await t.app.ctx.alarms.raise({ kind: 'capture_failed', key: 'outcome:rec-1', message: 'No media: the stream never came', mosqueName: 'Al Noor Mosque' });
     const sent = () => publish.mock.calls.map(([message]) => message as ServerMessage);
-    await vi.waitFor(() => expect(sent()).toContainEqual({ type: 'system_status_update', data: { status: 'degraded' } }), { timeout: 5000 });
+    await vi.waitFor(() => expect(sent()).toContainEqual({ type: 'system_status_update', data: { status: 'degraded' } }), { timeout: scaled(5000) });
     expect(sent()).toContainEqual({ type: 'system_health', data: { overall_health: 'degraded' } });
     const health = await system();
     expect(health).toMatchObject({ overall_status: 'degraded', failing: ['alarms'] });
@@ -45,7 +46,7 @@ describe('alarms in health and metrics', () => {
     expect((await t.app.ctx.monitoring.refresh()).overall_status).toBe('degraded');
 
     await t.app.ctx.alarms.resolve('outcome:rec-1');
-    await vi.waitFor(() => expect(sent()).toContainEqual({ type: 'system_status_update', data: { status: 'operational' } }), { timeout: 5000 });
+    await vi.waitFor(() => expect(sent()).toContainEqual({ type: 'system_status_update', data: { status: 'operational' } }), { timeout: scaled(5000) });
     expect((await system()).overall_status).toBe('operational');
   });
 

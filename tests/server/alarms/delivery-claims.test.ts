@@ -4,6 +4,7 @@ import type { RetryTimer } from '../../../server/modules/alarms/delivery';
 import { DELIVERY_CLAIM_MS, DELIVERY_SWEEP_MS } from '../../../server/modules/alarms/delivery';
 import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
 import { webhookReceiver } from '../helpers/webhook-receiver';
+import { scaled } from '../../../testkit/time-scale';
 
 /** Retries wait for the test to run them. */
 function heldTimer() {
@@ -58,14 +59,14 @@ describe('alarm deliveries claimed across servers', () => {
     const a = heldTimer();
     const first = await start(a.timer);
     const alarm = await first.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:claims-1', message: 'Never launched' });
-    await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: 5000 });
+    await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: scaled(5000) });
 
     // Started while A waits for its retry: they find it held, and send nothing.
     const b = heldTimer();
     const c = heldTimer();
     await start(b.timer);
     a.runNext();
-    await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: 5000 });
+    await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: scaled(5000) });
     await start(c.timer);
     first.clock.advance(DELIVERY_SWEEP_MS);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -75,12 +76,12 @@ describe('alarm deliveries claimed across servers', () => {
     // A stops cleanly: its claim is let go, and the next sweep of B and C (at the same moment) gives it to one of them.
     await servers[0].app.close();
     first.clock.advance(DELIVERY_SWEEP_MS);
-    await vi.waitFor(() => expect(b.held.length + c.held.length).toBe(1), { timeout: 5000 });
+    await vi.waitFor(() => expect(b.held.length + c.held.length).toBe(1), { timeout: scaled(5000) });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(b.held.length + c.held.length).toBe(1);
     b.runNext();
     c.runNext();
-    await vi.waitFor(async () => expect(await delivery(servers[1], alarm.id)).toMatchObject({ state: 'delivered', attempts: 3 }), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await delivery(servers[1], alarm.id)).toMatchObject({ state: 'delivered', attempts: 3 }), { timeout: scaled(5000) });
     expect(postsAbout(alarm.id)).toHaveLength(3);
   });
 
@@ -90,7 +91,7 @@ describe('alarm deliveries claimed across servers', () => {
     const a = heldTimer();
     const first = await start(a.timer, 24 * 3_600_000);
     const alarm = await first.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:claims-2', message: 'Never launched' });
-    await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: 5000 });
+    await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: scaled(5000) });
     const b = heldTimer();
     await start(b.timer);
 
@@ -100,13 +101,14 @@ describe('alarm deliveries claimed across servers', () => {
     expect(b.held).toEqual([]);
     // Its lease lapsed: B's next sweep takes it over, with its retry due at once.
     first.clock.advance(DELIVERY_SWEEP_MS + 1000);
-    await vi.waitFor(() => expect(b.held.map((h) => h.ms)).toEqual([0]), { timeout: 5000 });
+    await vi.waitFor(() => expect(b.held.map((h) => h.ms)).toEqual([0]), { timeout: scaled(5000) });
     b.runNext();
-    await vi.waitFor(async () => expect(await delivery(servers[1], alarm.id)).toMatchObject({ state: 'delivered', attempts: 2 }), { timeout: 5000 });
+    await vi.waitFor(async () => expect(await delivery(servers[1], alarm.id)).toMatchObject({ state: 'delivered', attempts: 2 }), { timeout: scaled(5000) });
 
     // A wakes and runs the retry it had scheduled: the delivery is no longer its own, and nothing is posted twice.
     a.runNext();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A's close waits for the attempts it has in flight: that retry has run, or found the message taken.
+    await first.app.close();
     expect(postsAbout(alarm.id)).toHaveLength(2);
   });
 });

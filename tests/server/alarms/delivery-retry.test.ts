@@ -5,6 +5,7 @@ import { alarmsResponseSchema, type AlarmDelivery } from '../../../contract/alar
 import { buildApp, type App } from '../../../server/app';
 import type { RetryTimer } from '../../../server/modules/alarms/delivery';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/test-app';
+import { scaled } from '../../../testkit/time-scale';
 
 /** Retries wait for the test to run them, with the delay they asked for. */
 function heldTimer() {
@@ -53,7 +54,7 @@ describe('alarm delivery retries', () => {
   it('waits the back-off after a refused attempt, then delivers when the receiver is back', async () => {
     const token = await t.login();
     const alarm = await t.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:job-1', message: 'Never launched' });
-    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying'), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying'), { timeout: scaled(5000) });
     expect(first.held.map((h) => h.ms)).toEqual([2_000]);
 
     receiver = http.createServer((request, response) => {
@@ -66,7 +67,7 @@ describe('alarm delivery retries', () => {
     });
     await new Promise<void>((resolve) => receiver?.listen(port, '127.0.0.1', resolve));
     first.held.shift()?.run();
-    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]).toMatchObject({ state: 'delivered', attempts: 2 }), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]).toMatchObject({ state: 'delivered', attempts: 2 }), { timeout: scaled(5000) });
     expect(bodies).toHaveLength(1);
   });
 
@@ -75,7 +76,7 @@ describe('alarm delivery retries', () => {
     receiver = undefined;
     const token = await t.login();
     const alarm = await t.app.ctx.alarms.raise({ kind: 'preflight', key: 'preflight:disk', message: 'Disk low' });
-    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying'), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying'), { timeout: scaled(5000) });
     await t.app.close();
 
     // A new server on the same database: it resumes the delivery at the time it was due.
@@ -93,7 +94,7 @@ describe('alarm delivery retries', () => {
       second.held.shift()?.run();
       const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: ADMIN });
       const adminToken = login.json<{ access_token: string }>().access_token;
-      await vi.waitFor(async () => expect((await deliveriesOf(app, adminToken, alarm.id))[0]).toMatchObject({ state: 'delivered', attempts: 2 }), { timeout: 5000 });
+      await vi.waitFor(async () => expect((await deliveriesOf(app, adminToken, alarm.id))[0]).toMatchObject({ state: 'delivered', attempts: 2 }), { timeout: scaled(5000) });
     } finally {
       await app.close();
     }

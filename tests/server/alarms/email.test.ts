@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alarmsResponseSchema } from '../../../contract/alarms';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { scaled } from '../../../testkit/time-scale';
 
 interface Received {
   from: string;
@@ -61,7 +62,7 @@ describe('alarm e-mail', () => {
   it('sends the alarm to every recipient, signed in to the SMTP server, retrying a refused first attempt', async () => {
     smtp.state.refuse = 1;
     const alarm = await t.app.ctx.alarms.raise({ kind: 'capture_failed', key: 'outcome:rec-1', message: 'No media — the stream never came', mosqueId: 'm1', mosqueName: 'Al Noor Mosque', jobId: 'job-7' });
-    await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: scaled(10_000) });
     const [mail] = smtp.received;
     expect(mail).toMatchObject({ from: 'capture@example.org', to: ['duty@example.org', 'lead@example.org'], user: 'alarms' });
     // The subject is the one-line text; the body names the facts.
@@ -73,7 +74,7 @@ describe('alarm e-mail', () => {
       const response = await t.request({ method: 'GET', url: '/api/alarms', token });
       const listed = alarmsResponseSchema.parse(response.json()).data.alarms.find((a) => a.id === alarm.id);
       expect(listed?.deliveries).toMatchObject([{ channel: 'email', event: 'raised', state: 'delivered', attempts: 2, last_error: null }]);
-    }, { timeout: 5000 });
+    }, { timeout: scaled(5000) });
   });
 });
 
@@ -95,7 +96,7 @@ describe('alarm e-mail refused', () => {
         expect(delivery).toMatchObject({ channel: 'email', state: 'failed', attempts: 1 });
         expect(delivery.last_error).toMatch(/^The e-mail could not be sent: the SMTP server answered 535/);
         expect(response.body).not.toContain('wrong-secret-pw');
-      }, { timeout: 10_000 });
+      }, { timeout: scaled(10_000) });
       expect(smtp.received).toHaveLength(0);
     } finally {
       await t.close();
@@ -116,7 +117,7 @@ describe('alarm e-mail of a wave', () => {
         t.clock.advance(5_000);
       }
       t.clock.advance(20_000);
-      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 10_000 });
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: scaled(10_000) });
       const [mail] = smtp.received;
       expect(subjectOf(mail)).toBe('🔴 CRITICAL 3 mosques failed to start at 09:00 UTC (Monday 2026-11-23)');
       for (const n of [1, 2, 3]) expect(mail.data).toContain(`Job: wave-${n}`);

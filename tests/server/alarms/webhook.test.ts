@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alarmsResponseSchema, type Alarm, type AlarmDelivery } from '../../../contract/alarms';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { webhookReceiver } from '../helpers/webhook-receiver';
+import { scaled } from '../../../testkit/time-scale';
 
 const SECRET = 'webhook-secret-0123456789';
 
@@ -35,7 +36,7 @@ describe('alarm webhook', () => {
     hook.statuses.push(503);
     const alarm = await t.app.ctx.alarms.raise({ kind: 'capture_failed', key: 'outcome:rec-1', message: 'No media — the stream never came', mosqueId: 'm1', mosqueName: 'Al Noor Mosque' });
 
-    await vi.waitFor(async () => expect((await deliveriesOf(alarm.id))[0]?.state).toBe('delivered'), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await deliveriesOf(alarm.id))[0]?.state).toBe('delivered'), { timeout: scaled(5000) });
     expect(hook.requests).toHaveLength(2);
     const [failed, delivered] = hook.requests;
     expect(delivered.body).toBe(failed.body);
@@ -57,7 +58,7 @@ describe('alarm webhook', () => {
     hook.requests.length = 0;
     const alarm = await t.app.ctx.alarms.raise({ kind: 'stall', key: 'stall:cap-7', message: 'The recorder stopped', instanceId: 'cap-7' });
     await t.app.ctx.alarms.resolve('stall:cap-7');
-    await vi.waitFor(async () => expect((await deliveriesOf(alarm.id)).map((d) => `${d.event}:${d.state}`).sort()).toEqual(['raised:delivered', 'resolved:delivered']), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await deliveriesOf(alarm.id)).map((d) => `${d.event}:${d.state}`).sort()).toEqual(['raised:delivered', 'resolved:delivered']), { timeout: scaled(5000) });
     const texts = hook.requests.map((r) => (JSON.parse(r.body) as { text: string }).text).sort();
     expect(texts).toEqual(['✅ RESOLVED cap-7: The recorder stopped (Monday 2026-11-23)', '🟠 WARNING cap-7: The recorder stopped (Monday 2026-11-23)']);
   });
@@ -66,7 +67,7 @@ describe('alarm webhook', () => {
     hook.requests.length = 0;
     hook.statuses.push(500, 500, 500);
     const alarm = await t.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:job-3', message: 'The recording was never launched' });
-    await vi.waitFor(async () => expect((await deliveriesOf(alarm.id))[0]?.state).toBe('failed'), { timeout: 5000 });
+    await vi.waitFor(async () => expect((await deliveriesOf(alarm.id))[0]?.state).toBe('failed'), { timeout: scaled(5000) });
     expect(hook.requests).toHaveLength(3);
     const [delivery] = await deliveriesOf(alarm.id);
     expect(delivery).toMatchObject({ attempts: 3, last_error: 'The webhook answered HTTP 500', next_attempt_at: null, delivered_at: null });
@@ -92,7 +93,7 @@ describe('alarm webhook that cannot be reached', () => {
         expect(delivery).toMatchObject({ state: 'retrying', attempts: 1, last_error: 'The webhook could not be reached: ECONNREFUSED' });
         expect(delivery.next_attempt_at).toBe(new Date(t.clock.now().getTime() + 60_000).toISOString());
         expect(response.body).not.toContain('secret-token');
-      }, { timeout: 5000 });
+      }, { timeout: scaled(5000) });
     } finally {
       await t.close();
     }

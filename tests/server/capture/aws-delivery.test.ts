@@ -9,6 +9,7 @@ import { ManualClock } from '../../../testkit/manual-clock';
 import { recorderDelivery } from '../../../server/storage/delivery';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { startMoto, type MotoServer } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
 
 const RUNTIME_SHA256 = 'ab'.repeat(32);
 const CONFIG = { url: 'https://streams.example.com/mosque/live.m3u8', duration: 3600, width: 1280, height: 720, mosque_id: 'awsmosque1', method: 'api' };
@@ -56,7 +57,7 @@ describe('aws recorders delivering to an s3 store', () => {
       body: 'Action=CreateInstanceProfile&InstanceProfileName=capture-recorder&Version=2010-05-08',
     });
     expect(created.status, await created.text()).toBe(200);
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     ec2?.destroy();
     await moto?.stop();

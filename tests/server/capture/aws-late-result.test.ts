@@ -5,6 +5,7 @@ import { LATE_RESULT_MS } from '../../../server/modules/recordings/service';
 import { startMoto, waitFor, type MotoServer } from '../../../testkit/capture';
 import { MemoryPreflightChecks } from '../../../testkit/scheduler-doubles';
 import { SchedulerEnv, type SchedulerApp } from '../scheduler/helpers';
+import { scaled } from '../../../testkit/time-scale';
 
 /*
  * A late result (issue 24): an EC2 recorder whose machine ended before its metadata.json was in the
@@ -42,7 +43,7 @@ describe('a recorder result that reaches the store after the window', () => {
       },
     });
     s = await env.build({ realLauncher: true, preflight: new MemoryPreflightChecks() });
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     await env?.dispose();
@@ -52,7 +53,7 @@ describe('a recorder result that reaches the store after the window', () => {
     process.env = saved;
   });
 
-  it('turns a provisional partial into captured, resolves its alarm and revises its Friday; one that never comes stands', { timeout: 120_000 }, async () => {
+  it('turns a provisional partial into captured, resolves its alarm and revises its Friday; one that never comes stands', { timeout: scaled(120_000) }, async () => {
     const { ctx } = s.app;
     await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token: await s.login(), payload: {} });
     env.clock.set(`${FRIDAY}T12:10:00Z`);

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { DescribeImagesCommand, DescribeInstanceAttributeCommand, EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ffprobe, startHlsSource, startMoto, waitFor, type HlsSource, type MotoServer } from '../../../testkit/capture';
+import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
 import { startSandboxMachine, type SandboxMachine } from '../../../testkit/sandbox-machine';
 import { MemoryPreflightChecks } from '../../../testkit/scheduler-doubles';
 import { SchedulerEnv, type SchedulerApp } from '../scheduler/helpers';
+import { scaled } from '../../../testkit/time-scale';
+import { pause, waitFor } from '../../../testkit/wait';
 
 /*
  * A cloud recorder that dies mid-window (issue 24): its machine is killed and EC2 ends the instance;
@@ -55,7 +57,7 @@ describe('a cloud recorder terminated mid-window', () => {
     });
     realTime = setInterval(() => env.clock.set(new Date()), 100);
     s = await env.build({ realLauncher: true, preflight: new MemoryPreflightChecks() });
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     for (const machine of machines) machine.kill();
@@ -75,7 +77,7 @@ describe('a cloud recorder terminated mid-window', () => {
   };
   const keysUnder = async (prefix: string) => ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }))).Contents ?? []).map((o) => o.Key ?? '');
 
-  it('is replaced within 90 s by a machine that continues the recording, the interruption a recorder_down gap', { timeout: 360_000 }, async () => {
+  it('is replaced within 90 s by a machine that continues the recording, the interruption a recorder_down gap', { timeout: scaled(360_000) }, async () => {
     const { ctx } = s.app;
     await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token: await s.login(), payload: {} });
     // This Friday's window: two and a half minutes, opening 15 s after its launch (the machine boots meanwhile).
@@ -114,7 +116,8 @@ describe('a cloud recorder terminated mid-window', () => {
     expect(replacedSeconds).toBeLessThan(90);
     const userData = await userDataOf(second);
     expect(userData).toContain(`/${BUCKET}/${prefix}ledger.json?`);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, diedAt + BOOT_MS - Date.now())));
+    // Real time: the new machine comes up no sooner than a real one boots, while the stream plays on.
+    await pause(Math.max(0, diedAt + BOOT_MS - Date.now()));
     machines.push(startSandboxMachine(userData, path.join(sandbox, 'second')));
     const exitCode = await machines[1].exited;
     expect(exitCode, machines[1].consoleText()).toBe(0);

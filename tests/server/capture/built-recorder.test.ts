@@ -12,6 +12,7 @@ import { RUNTIME_FILES } from '../../../server/capture/recorder-state';
 import { systemClock } from '../../../server/lib/clock';
 import { buildRecorder, buildServer } from '../../../scripts/build-server';
 import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 /** Packages that must load only when their provider is used, never at the server's start. */
@@ -79,7 +80,7 @@ describe('the built server and recorder (npm run build)', () => {
       await buildServer(path.join(launcherBuild, 'server'));
       // A configuration error ends the server right after it has loaded: enough to compile it once.
       const run = spawnSync(process.execPath, [path.join(launcherBuild, 'server', 'main.js')], {
-        env: { PATH: process.env.PATH, PORT: 'not-a-port', DATA_DIR: dataDir }, encoding: 'utf8', timeout: 30_000,
+        env: { PATH: process.env.PATH, PORT: 'not-a-port', DATA_DIR: dataDir }, encoding: 'utf8', timeout: scaled(30_000),
       });
       expect(run.stderr).toMatch(/PORT must be a number/);
       expect(run.status).toBe(2);
@@ -90,7 +91,7 @@ describe('the built server and recorder (npm run build)', () => {
     }
   });
 
-  it('records a live stream with the built recorder, run by node alone', { timeout: 60_000 }, async () => {
+  it('records a live stream with the built recorder, run by node alone', { timeout: scaled(60_000) }, async () => {
     const bundle = await buildRecorder(path.join(buildDir, 'recorder'));
     const code = fs.readFileSync(bundle, 'utf8');
     // Its hash beside it (sha256sum's format), what EC2 recorders check their download against.

@@ -6,6 +6,7 @@ import { launchConfigSchema } from '../../../contract/instances';
 import { LocalCaptureProvider } from '../../../server/capture/local/driver';
 import { systemClock } from '../../../server/lib/clock';
 import { alive, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
 
 /** Recorder processes whose command line names this instance folder (the pid file may lie). */
 function recordersOf(instanceDir: string): number[] {
@@ -47,7 +48,7 @@ describe('a launch cut short by a server crash', () => {
     fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
-  it('driven again with its recorder running, it returns that recorder and starts no second one', { timeout: 30_000 }, async () => {
+  it('driven again with its recorder running, it returns that recorder and starts no second one', { timeout: scaled(30_000) }, async () => {
     const first = await driver.launch(config(), { launchId: 'cap-again00001', jobId: 'job-again', idempotencyKey: 'job-again' });
     const dir = path.join(dataDir, 'instances', first.launchId);
     const { recorder } = instancePids(dataDir, first.launchId);
@@ -59,7 +60,7 @@ describe('a launch cut short by a server crash', () => {
     expect(recordersOf(dir)).toEqual([recorder]);
   });
 
-  it('a folder whose recorder never started gets one from the next server at once, and it records', { timeout: 60_000 }, async () => {
+  it('a folder whose recorder never started gets one from the next server at once, and it records', { timeout: scaled(60_000) }, async () => {
     const launched = await driver.launch(config(), { launchId: 'cap-never00001', jobId: 'job-never', idempotencyKey: 'job-never' });
     const dir = path.join(dataDir, 'instances', launched.launchId);
     // As the crash left it a moment ago: the config written, no recorder, no pid file, no state.

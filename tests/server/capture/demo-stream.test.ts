@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_IDLE_MS, DemoStream } from '../../../server/capture/demo-stream';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { waitFor } from '../../../testkit/wait';
+import { scaled } from '../../../testkit/time-scale';
 
 describe('the demo stream', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -22,7 +23,7 @@ describe('the demo stream', () => {
     return { demo, clock };
   }
 
-  it('transcodes nothing until first asked for, then serves a live playlist', { timeout: 30_000 }, async () => {
+  it('transcodes nothing until first asked for, then serves a live playlist', { timeout: scaled(30_000) }, async () => {
     const { demo } = demoStream();
     expect(demo.running).toBe(false);
     // The first request finds no playlist yet (the player or recorder asks again) but starts the generator.
@@ -34,7 +35,7 @@ describe('the demo stream', () => {
     expect(demo.file('secret.key')).toBeUndefined();
   });
 
-  it('stops 5 minutes after its last use, and starts again on the next', { timeout: 30_000 }, async () => {
+  it('stops 5 minutes after its last use, and starts again on the next', { timeout: scaled(30_000) }, async () => {
     const { demo, clock } = demoStream();
     demo.use();
     expect(demo.running).toBe(true);
@@ -47,8 +48,8 @@ describe('the demo stream', () => {
 
     demo.use();
     expect(demo.running).toBe(true);
-    // The stopped generator's exit is not taken for a crash of the new one: it keeps running.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The stopped generator's exit is not taken for a crash of the new one: it runs until its playlist is written.
+    await waitFor(() => demo.file('stream.m3u8'), 'the new generator\'s playlist', 20_000);
     expect(demo.running).toBe(true);
   });
 });

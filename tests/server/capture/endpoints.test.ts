@@ -11,6 +11,7 @@ import type { LiveClient } from '../../../server/modules/live/hub';
 import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { killRecorders, waitFor } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
 
 /** A live-feed client that records what the hub sends it. */
 function fakeClient(): { client: LiveClient; messages: ServerMessage[] } {
@@ -235,7 +236,7 @@ describe('instances and AMI endpoints (local driver)', () => {
 });
 
 describe('demo stream', () => {
-  it('serves a live HLS test broadcast that the local driver can record', { timeout: 90_000 }, async () => {
+  it('serves a live HLS test broadcast that the local driver can record', { timeout: scaled(90_000) }, async () => {
     const t = await createTestApp({ env: { DEMO_STREAM: '1' } });
     try {
       await t.app.listen({ port: 0, host: '127.0.0.1' });

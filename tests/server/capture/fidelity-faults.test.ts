@@ -4,6 +4,8 @@ import { startFidelityOrigin, type FidelityOrigin, type OriginFault } from '../.
 import { compareWithTruth, readFrameIndices, type FidelityReport } from '../../../testkit/frame-decoder';
 import { FRAME_CODE, SEGMENT_SECONDS } from '../../../testkit/numbered-stream';
 import { recorderProcess, type RecorderProcess } from '../../../testkit/recorder-process';
+import { scaled } from '../../../testkit/time-scale';
+import { pause } from '../../../testkit/wait';
 
 // PostgreSQL pass: skipped: recorder processes against live loopback streams, no database
 
@@ -14,7 +16,7 @@ import { recorderProcess, type RecorderProcess } from '../../../testkit/recorder
  * real time; they run side by side (the recorders copy the source, so they cost little CPU).
  */
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// The fixed waits here are real time: a recorder's time down is seconds of a live stream it must make up.
 /** The stream has been on the air this long when the window opens. */
 const ON_AIR_SEGMENTS = 10;
 const ON_AIR_SECONDS = ON_AIR_SEGMENTS * SEGMENT_SECONDS;
@@ -82,7 +84,7 @@ function expectGapsWhereHolesAre(c: Case, cause: Gap['cause']): void {
 }
 
 describe('the HLS recorder keeps what the stream offered', () => {
-  it.concurrent('a 70 s stall (the origin holds every connection) inside a DVR window of 120 s loses nothing', { timeout: 300_000 }, async () => {
+  it.concurrent('a 70 s stall (the origin holds every connection) inside a DVR window of 120 s loses nothing', { timeout: scaled(300_000) }, async () => {
     const c = await record(110, { dvrSegments: 60, faults: [{ kind: 'held_open', at: ON_AIR_SECONDS + 15, seconds: 70 }] });
     expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
     expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
@@ -90,16 +92,16 @@ describe('the HLS recorder keeps what the stream offered', () => {
     expectGapsWhereHolesAre(c, 'stream_stalled');
   });
 
-  it.concurrent('a recorder killed for 40 s and started again on its folder loses nothing the DVR window still lists', { timeout: 300_000 }, async () => {
+  it.concurrent('a recorder killed for 40 s and started again on its folder loses nothing the DVR window still lists', { timeout: scaled(300_000) }, async () => {
     // A long window: a recorder started under load may take many seconds to compile its sources.
     const c = await record(
       130,
       { dvrSegments: 60, faults: [] },
       {
         during: async (recorder) => {
-          await sleep(25_000);
+          await pause(25_000);
           await recorder.kill();
-          await sleep(40_000);
+          await pause(40_000);
           recorder.start();
         },
       },
@@ -110,7 +112,7 @@ describe('the HLS recorder keeps what the stream offered', () => {
     expectGapsWhereHolesAre(c, 'recorder_down');
   });
 
-  it.concurrent('an encoder restarted in place (media sequence back to 0) loses at most 3 s and is seen as a reset', { timeout: 300_000 }, async () => {
+  it.concurrent('an encoder restarted in place (media sequence back to 0) loses at most 3 s and is seen as a reset', { timeout: scaled(300_000) }, async () => {
     const c = await record(60, { faults: [{ kind: 'encoder_restart', at: ON_AIR_SECONDS + 20 }] });
     expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(3);
     expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
@@ -118,7 +120,7 @@ describe('the HLS recorder keeps what the stream offered', () => {
     expectGapsWhereHolesAre(c, 'sequence_reset');
   });
 
-  it.concurrent('a stream that goes live inside the window is recorded from its first segment, transcoded, and the wait is not_live_yet', { timeout: 300_000 }, async () => {
+  it.concurrent('a stream that goes live inside the window is recorded from its first segment, transcoded, and the wait is not_live_yet', { timeout: scaled(300_000) }, async () => {
     const c = await record(60, { prePublishSegments: 0, faults: [{ kind: 'late_start', at: 20 }] }, { sourceAsIs: false });
     expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
     expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
@@ -127,7 +129,7 @@ describe('the HLS recorder keeps what the stream offered', () => {
     expect(c.gaps[0].content_lost_seconds).toBe(0);
   });
 
-  it.concurrent('a 60 s stall on a short sliding list loses what left the list, and says so where it was', { timeout: 300_000 }, async () => {
+  it.concurrent('a 60 s stall on a short sliding list loses what left the list, and says so where it was', { timeout: scaled(300_000) }, async () => {
     const c = await record(100, { dvrSegments: 6, faults: [{ kind: 'held_open', at: ON_AIR_SECONDS + 15, seconds: 60 }] });
     expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
     expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
@@ -135,7 +137,7 @@ describe('the HLS recorder keeps what the stream offered', () => {
     expect(Math.abs(c.gaps[0].content_lost_seconds - c.report.lostSeconds), describeCase(c)).toBeLessThanOrEqual(SEGMENT_SECONDS);
   });
 
-  it.concurrent('a playlist answering 404 for 30 s on a short sliding list loses only what left the list meanwhile', { timeout: 300_000 }, async () => {
+  it.concurrent('a playlist answering 404 for 30 s on a short sliding list loses only what left the list meanwhile', { timeout: scaled(300_000) }, async () => {
     const c = await record(80, { dvrSegments: 6, faults: [{ kind: 'playlist_404', at: ON_AIR_SECONDS + 20, seconds: 30 }] });
     expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
     expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { instancesListResponseSchema, type Instance } from '../../../contract/instances';
 import { MemoryCaptureProvider } from '../../../testkit/memory-capture-provider';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -23,12 +23,18 @@ describe('the instance list while it is shared between readers', () => {
   const stateOf = async (id: string) => (await list()).find((i) => i.id === id)?.state;
 
   beforeAll(async () => {
+    // The shared list is bounded by wall time (performance.now), not the app's clock: only that is
+    // faked, so the test moves it past the bound instead of sleeping through it.
+    vi.useFakeTimers({ toFake: ['performance'] });
     t = await createTestApp({ build: { captureDriver: new MemoryCaptureProvider() } });
     token = await t.login();
     await addMosques(t, token, 'freshmosq1', 'freshmosq2');
     await t.app.ready();
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    vi.useRealTimers();
+    await t.close();
+  });
 
   it('shows a launch and a terminate made through this server at once', async () => {
     expect(await list()).toEqual([]);
@@ -51,7 +57,9 @@ describe('the instance list while it is shared between readers', () => {
   it('shows a change made by another writer of the database within a second', async () => {
     const [first] = await list();
     await t.app.ctx.db.kysely.updateTable('instances').set({ name: 'renamed elsewhere' }).where('id', '=', first.id).execute();
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    vi.advanceTimersByTime(900);
+    expect((await list()).find((i) => i.id === first.id)?.name).not.toBe('renamed elsewhere');
+    vi.advanceTimersByTime(200);
     expect((await list()).find((i) => i.id === first.id)?.name).toBe('renamed elsewhere');
   });
 

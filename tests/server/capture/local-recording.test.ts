@@ -8,6 +8,7 @@ import { buildApp, type App } from '../../../server/app';
 import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { alive, decodesCleanly, ffprobe, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
 
 // PostgreSQL pass: skipped: a minute of real-time capture; its rows are written by the reconcile calls that scheduler/capture.test.ts makes on PostgreSQL
 
@@ -50,7 +51,7 @@ describe('local capture driver', () => {
     await t?.close();
   });
 
-  it('records a live HLS stream for its whole window at the requested frame size', { timeout: 60_000 }, async () => {
+  it('records a live HLS stream for its whole window at the requested frame size', { timeout: scaled(60_000) }, async () => {
     const launched = await launch({ url: source.url, duration: 8, width: 320, height: 180, mosque_id: 'testmosqu1' });
     expect(launched.state).toBe('pending');
 
@@ -83,7 +84,7 @@ describe('local capture driver', () => {
     expect(list.recordings).toEqual([expect.objectContaining({ instance_id: launched.id, status: 'captured' })]);
   });
 
-  it('terminate stops a capture early and leaves a playable partial file', { timeout: 60_000 }, async () => {
+  it('terminate stops a capture early and leaves a playable partial file', { timeout: scaled(60_000) }, async () => {
     const launched = await launch({ url: source.url, duration: 120, width: 320, height: 240 });
     await until(launched.id, 'to run', (d) => d.state === 'running');
 
@@ -121,7 +122,7 @@ describe('local capture driver', () => {
     expect(again.json().detail).toBe(`Instance ${launched.id} is not running (it is terminated)`);
   });
 
-  it('a stream whose playlist stops moving is a stall: the recorder keeps reading it and lists the gap', { timeout: 60_000 }, async () => {
+  it('a stream whose playlist stops moving is a stall: the recorder keeps reading it and lists the gap', { timeout: scaled(60_000) }, async () => {
     const stalling = await startHlsSource();
     try {
       const launched = await app.ctx.capture.launch(
@@ -153,7 +154,7 @@ describe('local capture driver', () => {
     expect(ended.recording?.reason).toMatch(/^The stream never came: .*(404|not found)/i);
   });
 
-  it('a restarted server re-adopts running recorders; one that died meanwhile is started again', { timeout: 90_000 }, async () => {
+  it('a restarted server re-adopts running recorders; one that died meanwhile is started again', { timeout: scaled(90_000) }, async () => {
     const survivor = await launch({ url: source.url, duration: 12, width: 320, height: 240, mosque_id: 'restartm01' });
     const victim = await launch({ url: source.url, duration: 20, width: 320, height: 240, mosque_id: 'restartm02' });
     await until(survivor.id, 'to run', (d) => d.state === 'running');

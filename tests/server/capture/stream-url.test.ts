@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDirectMediaUrl, resolveStreamUrl } from '../../../server/capture/stream-url';
 import { startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { startWindowHarness, type WindowHarness } from './window-harness';
+import { scaled } from '../../../testkit/time-scale';
 
 // PostgreSQL pass: skipped: resolving stream pages with yt-dlp and ffmpeg; the database only holds the launch rows other files prove
 
@@ -58,7 +59,7 @@ describe('stream pages resolved to their media with yt-dlp', () => {
     expect(!failed.ok && failed.error).toMatch(new RegExp(`^yt-dlp could not resolve ${gone.replace(/[.?]/g, '\\$&')}: .*404`));
   });
 
-  it('a recorder given the page records the stream behind it', { timeout: 90_000 }, async () => {
+  it('a recorder given the page records the stream behind it', { timeout: scaled(90_000) }, async () => {
     const h: WindowHarness = await startWindowHarness();
     try {
       // yt-dlp (Python) takes seconds to start on a busy machine: a window long enough to see media after it.

@@ -10,6 +10,7 @@ import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderState } f
 import { recorderDelivery } from '../../../server/storage/delivery';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
 
 const STUB = (name: string) => `#!/bin/sh\necho "$*" >> "$(dirname "$0")/${name}.calls"\n${name === 'apt-get' ? 'exit 1' : 'exit 0'}\n`;
 
@@ -35,7 +36,7 @@ describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s
     store = new S3RecordingStore({ bucket: 'sermons', prefix: 'captures/', region: 'us-east-1', endpoint: moto.url });
     fs.mkdirSync(stubs);
     for (const name of ['shutdown', 'apt-get']) fs.writeFileSync(path.join(stubs, name), STUB(name), { mode: 0o755 });
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     await source?.close();
@@ -43,7 +44,7 @@ describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s
     fs.rmSync(sandbox, { recursive: true, force: true });
   });
 
-  it('installs nothing here, records, delivers segments and the joined file to the bucket, and powers off', { timeout: 120_000 }, async () => {
+  it('installs nothing here, records, delivers segments and the joined file to the bucket, and powers off', { timeout: scaled(120_000) }, async () => {
     const now = new Date();
     const config = remoteRecorderConfig(
       {

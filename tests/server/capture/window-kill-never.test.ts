@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alive, instancePids, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
+import { alive, instancePids, startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { atSecond, expectPlayableFile, startWindowHarness, type WindowHarness } from './window-harness';
+import { scaled } from '../../../testkit/time-scale';
+import { pause, waitFor } from '../../../testkit/wait';
 
 // PostgreSQL pass: skipped: recorder deaths over a real-time window; the rows it writes are the reconcile calls proven on PostgreSQL elsewhere
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// The fixed wait here is real time: the kill lands at a moment of a live recording window.
 
 /**
  * A recorder SIGKILLed inside its window is started again by the server and carries on in the same
@@ -22,11 +24,11 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
     await Promise.all(sources.map((s) => s.close()));
   });
 
-  it.concurrent('a recorder killed mid-window is relaunched within 15 s and records to the end of the window', { timeout: 100_000 }, async () => {
+  it.concurrent('a recorder killed mid-window is relaunched within 15 s and records to the end of the window', { timeout: scaled(100_000) }, async () => {
     const source = await startHlsSource();
     sources.push(source);
     const { id, launchedAt } = await h.launch(source.url, 45, 'killedrec1');
-    await sleep(15_000 - (Date.now() - launchedAt));
+    await pause(15_000 - (Date.now() - launchedAt));
     const before = instancePids(h.t.config.dataDir, id);
     expect(alive(before.recorder)).toBe(true);
     process.kill(before.recorder ?? 0, 'SIGKILL');
@@ -63,7 +65,7 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
     );
   });
 
-  it.concurrent('a stream that never comes fails with the reason', { timeout: 60_000 }, async () => {
+  it.concurrent('a stream that never comes fails with the reason', { timeout: scaled(60_000) }, async () => {
     const source = await startHlsSource({ live: false });
     sources.push(source);
     const { id } = await h.launch(source.url, 12, 'neverlive1');

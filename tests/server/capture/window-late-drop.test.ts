@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { atSecond, expectPlayableFile, startWindowHarness, type WindowHarness } from './window-harness';
+import { scaled } from '../../../testkit/time-scale';
+import { pause } from '../../../testkit/wait';
 
 // PostgreSQL pass: skipped: a live source late and dropping over a real-time window; its rows are the reconcile calls proven on PostgreSQL elsewhere
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// The fixed waits here are real time: a stream's time off the air is seconds of a live broadcast, as in the field.
 
 /**
  * Recordings that fight for their window against a real live HLS stream served here: one that goes
@@ -21,11 +23,11 @@ describe('a recorder keeps trying until its window closes', () => {
     await Promise.all(sources.map((s) => s.close()));
   });
 
-  it.concurrent('a stream that comes up 30 s after launch is recorded from then to the end of the window', { timeout: 100_000 }, async () => {
+  it.concurrent('a stream that comes up 30 s after launch is recorded from then to the end of the window', { timeout: scaled(100_000) }, async () => {
     const source = await startHlsSource({ live: false });
     sources.push(source);
     const { id, launchedAt } = await h.launch(source.url, 50, 'latestream');
-    await sleep(30_000 - (Date.now() - launchedAt));
+    await pause(30_000 - (Date.now() - launchedAt));
     await source.goLive();
     const onAir = (Date.now() - launchedAt) / 1000;
 
@@ -46,14 +48,14 @@ describe('a recorder keeps trying until its window closes', () => {
     expect(alarms[0].message).toMatch(/^Mosque latestream: only [\d.]+ s of 50 s recorded\. Recorded [\d.]+ s of 50 s: Stream not live yet/);
   });
 
-  it.concurrent('a stream that drops off the air for 20 s is reconnected and recorded on both sides of the gap', { timeout: 100_000 }, async () => {
+  it.concurrent('a stream that drops off the air for 20 s is reconnected and recorded on both sides of the gap', { timeout: scaled(100_000) }, async () => {
     const source = await startHlsSource();
     sources.push(source);
     const { id, launchedAt } = await h.launch(source.url, 50, 'dropstream');
-    await sleep(15_000 - (Date.now() - launchedAt));
+    await pause(15_000 - (Date.now() - launchedAt));
     await source.goOffline();
     const offAt = (Date.now() - launchedAt) / 1000;
-    await sleep(20_000);
+    await pause(20_000);
     await source.goLive();
     const backAt = (Date.now() - launchedAt) / 1000;
 

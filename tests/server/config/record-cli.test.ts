@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RecordingConfig } from '../../../contract/config';
 import { parseRecordArgs, parseRecordingFile, planRecordings, RecordCliError } from '../../../server/modules/config/record-file';
+import { scaled } from '../../../testkit/time-scale';
 
 const run = promisify(execFile);
 const CONFIG: RecordingConfig = {
@@ -87,7 +88,7 @@ describe('npm run record: the command', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'record-cli-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'server/modules/config/record-cli.ts', ...args], { cwd: path.resolve(__dirname, '../../..'), timeout: 20_000 }).then(
+    run(process.execPath, ['--import', 'tsx', 'server/modules/config/record-cli.ts', ...args], { cwd: path.resolve(__dirname, '../../..'), timeout: scaled(20_000) }).then(
       (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );

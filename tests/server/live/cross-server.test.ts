@@ -4,6 +4,7 @@ import { NOTIFY_INLINE_MAX_BYTES } from '../../../server/modules/live/event-log'
 import { waitFor } from '../../../testkit/wait';
 import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
 import { connectAs, listen, type LiveClient } from './live-client';
+import { scaled } from '../../../testkit/time-scale';
 
 const EVENTS_PER_KIND = 100;
 /** The design's target is 1 s at p95; the assertion leaves room for a loaded test machine. */
@@ -94,7 +95,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the live feed across servers on
     process.stdout.write(`live feed across 3 servers, ms from publish to another server's console: ${JSON.stringify(report)}\n`);
     for (const figures of Object.values(report)) expect(figures.p95).toBeLessThan(P95_CEILING_MS);
     await Promise.all(consoles.map((console) => console.close()));
-  }, 180_000);
+  }, scaled(180_000));
 
   it('a console switched to another server misses nothing: it replays what came while it was away, then carries on', async () => {
     const produce = producers();

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { serverMessageSchema, type ServerMessage, type ServerMessageOf, type ServerMessageType } from '../../../contract/live';
 import type { App } from '../../../server/app';
+import { scaled } from '../../../testkit/time-scale';
 
 export interface LiveClient {
   socket: WebSocket;
@@ -47,8 +48,9 @@ export async function connect(url: string, options: { origin?: string } = {}): P
     socket.once('error', reject);
   });
 
-  const next: LiveClient['next'] = (type, timeoutMs = 5000) =>
+  const next: LiveClient['next'] = (type, quietTimeoutMs = 5000) =>
     new Promise((resolve, reject) => {
+      const timeoutMs = scaled(quietTimeoutMs);
       const timer = setTimeout(() => reject(new Error(`no ${type} message within ${timeoutMs} ms`)), timeoutMs);
       const look = () => {
         const found = received.find((m) => m.type === type && !taken.has(m));

@@ -3,6 +3,7 @@ import type { ServerMessage } from '../../../contract/live';
 import type { SystemHealth } from '../../../contract/monitoring';
 import { HealthChecks } from '../../../server/modules/monitoring/health';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { scaled } from '../../../testkit/time-scale';
 
 type Body<T> = { success: true; data: T };
 const healthy = async () => ({ status: 'healthy' as const, detail: 'ok' });
@@ -132,7 +133,7 @@ describe('system health', () => {
     });
     const publish = vi.spyOn(app.app.ctx.hub, 'publish');
     await app.app.ready();
-    await vi.waitFor(() => expect(published(publish)).toContainEqual({ type: 'system_status_update', data: { status: 'degraded' } }), { timeout: 5000 });
+    await vi.waitFor(() => expect(published(publish)).toContainEqual({ type: 'system_status_update', data: { status: 'degraded' } }), { timeout: scaled(5000) });
     await app.close();
     t = undefined;
     const after = runs;

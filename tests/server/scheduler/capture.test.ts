@@ -1,68 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobsResponseSchema } from '../../../contract/scheduler';
+import { startHlsSource, type HlsSource } from '../../../testkit/capture';
+import { waitFor } from '../../../testkit/wait';
 import { messagesOf, SchedulerEnv } from './helpers';
-
-const FFMPEG = process.env.FFMPEG_PATH ?? '/usr/bin/ffmpeg';
-
-async function until<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 40_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-/** A live HLS broadcast made by ffmpeg from a test pattern, served over HTTP on 127.0.0.1. */
-async function startLocalBroadcast(): Promise<{ url: string; stop(): Promise<void> }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-broadcast-'));
-  const ffmpeg: ChildProcess = spawn(
-    FFMPEG,
-    [
-      '-hide_banner', '-loglevel', 'error', '-nostdin',
-      '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=10',
-      '-re', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '10', '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-f', 'hls', '-hls_time', '1', '-hls_list_size', '6', '-hls_flags', 'delete_segments',
-      '-hls_segment_filename', path.join(dir, 'seg%d.ts'), path.join(dir, 'stream.m3u8'),
-    ],
-    { stdio: 'ignore' },
-  );
-  const server = http.createServer((request, response) => {
-    const file = path.join(dir, path.basename(new URL(request.url ?? '/', 'http://x').pathname));
-    fs.readFile(file, (error, body) => {
-      if (error) {
-        response.writeHead(404).end();
-        return;
-      }
-      response.writeHead(200, { 'content-type': file.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t' }).end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  await until('the broadcast playlist', () => fs.existsSync(path.join(dir, 'stream.m3u8')), 20_000);
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}/stream.m3u8`,
-    stop: async () => {
-      ffmpeg.kill('SIGKILL');
-      await new Promise((resolve) => server.close(resolve));
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+import { scaled } from '../../../testkit/time-scale';
 
 describe('a due job on the local capture driver', () => {
-  let broadcast: Awaited<ReturnType<typeof startLocalBroadcast>>;
+  let broadcast: HlsSource;
   beforeAll(async () => {
-    broadcast = await startLocalBroadcast();
-  }, 30_000);
-  afterAll(() => broadcast?.stop());
+    broadcast = await startHlsSource();
+  }, scaled(30_000));
+  afterAll(() => broadcast?.close());
 
   it('launches a real recorder that captures the stream, once, through the capture fleet', async () => {
     const env = await SchedulerEnv.create({
@@ -86,15 +34,15 @@ describe('a due job on the local capture driver', () => {
       expect(messagesOf(s.published, 'launch_complete').filter((m) => m.data.job_id === job?.id)).toHaveLength(1);
 
       const id = instanceId ?? '';
-      const instance = await until('the recorder to run', async () => {
+      const instance = await waitFor(async () => {
         const found = (await s.app.ctx.instances.list()).find((i) => i.id === id);
         return found?.state === 'running' && found;
-      });
+      }, 'the recorder to run', 40_000);
       expect(instance).toMatchObject({ mosque_id: 'local00001', url: broadcast.url, duration: 7200 });
-      const recording = await until('media in the recording', async () => {
+      const recording = await waitFor(async () => {
         const found = await s.app.ctx.recordings.forInstance(id);
         return found && found.bytes > 0 ? found : undefined;
-      });
+      }, 'media in the recording', 40_000);
       expect(recording.status).toBe('recording');
 
       // Launching the same job again (a retry after a crash) starts nothing new.
@@ -105,9 +53,9 @@ describe('a due job on the local capture driver', () => {
       if (instanceId) {
         const id = instanceId;
         await s.app.ctx.capture.terminate(id).catch(() => undefined);
-        await until('the recorder to stop', async () => (await s.app.ctx.instances.list()).find((i) => i.id === id)?.state === 'terminated', 45_000).catch(() => undefined);
+        await waitFor(async () => (await s.app.ctx.instances.list()).find((i) => i.id === id)?.state === 'terminated', 'the recorder to stop', 45_000).catch(() => undefined);
       }
       await env.dispose();
     }
-  }, 120_000);
+  }, scaled(120_000));
 });

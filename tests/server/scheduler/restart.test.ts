@@ -5,56 +5,16 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db';
 import type { NewJobRow } from '../../../server/modules/scheduler/repository';
+import { fridayJobRow } from '../../../testkit/job-row';
 import { freePort } from '../../../testkit/postgres';
 import { createPostgresDatabase } from '../../../testkit/test-database';
+import { waitFor } from '../../../testkit/wait';
+import { scaled } from '../../../testkit/time-scale';
 
 const MINUTE = 60_000;
 
-async function until<T>(what: string | (() => Promise<string>), probe: () => Promise<T | undefined | false>, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : await what()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-function jobRow(id: string, start: number, extra: Partial<NewJobRow> = {}): NewJobRow {
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    id,
-    kind: 'recording',
-    name: `Friday recording: ${id}`,
-    func: 'record_friday_prayer',
-    trigger: `date[${iso(start)}]`,
-    next_run_time: iso(start),
-    status: 'scheduled',
-    mosque_id: id,
-    mosque_name: id,
-    friday_date: iso(start).slice(0, 10),
-    prayer_time: iso(start + 20 * MINUTE),
-    timezone: 'UTC',
-    recording_start: iso(start),
-    recording_end: iso(start + 120 * MINUTE),
-    // Nothing listens there: the recorder starts and ends at once, the launch itself succeeds.
-    url: 'http://127.0.0.1:9/unreachable.m3u8',
-    duration: 7200,
-    width: 320,
-    height: 240,
-    // Every row names every column: a multi-row insert on SQLite has no DEFAULT for a missing one.
-    attempts: 0,
-    late: 0,
-    last_error: null,
-    instance_id: null,
-    claimed_by: null,
-    claimed_at: null,
-    launched_at: null,
-    created_at: iso(Date.now()),
-    updated_at: iso(Date.now()),
-    ...extra,
-  };
-}
+/** Nothing listens at its address: the recorder starts and ends at once, the launch itself succeeds. */
+const jobRow = (id: string, start: number, extra: Partial<NewJobRow> = {}) => fridayJobRow(id, start, { url: 'http://127.0.0.1:9/unreachable.m3u8', ...extra });
 
 /** Recorders outlive the server by design; the test stops the ones it caused, by their pid files. */
 function stopRecorders(dataDir: string): void {
@@ -116,11 +76,11 @@ describe('scheduler across a SIGKILL', () => {
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
       },
     });
-    await until('the server to listen', async () => {
+    await waitFor(async () => {
       if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
       const response = await fetch(`http://127.0.0.1:${port}/api/scheduler/status`).catch(() => undefined);
       return response?.status === 401;
-    }, 60_000);
+    }, 'the server to listen', 60_000, 100);
     return child;
   }
 
@@ -157,20 +117,21 @@ describe('scheduler across a SIGKILL', () => {
     const port = await freePort();
     server = await startServer(port);
     // Kill it in the middle of the burst: some launched, some due while it is down.
-    await until('part of the burst to launch', async () => (await readJobs(db))['burst-1']?.status === 'launched', 60_000);
+    await waitFor(async () => (await readJobs(db))['burst-1']?.status === 'launched', 'part of the burst to launch', 60_000, 100);
     process.kill(-(server.pid ?? 0), 'SIGKILL');
     await new Promise((resolve) => server?.once('exit', resolve));
     const atKill = await readJobs(db);
     expect(Object.values(atKill).some((j) => j.status === 'scheduled')).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 4000));
+    const dueWhileDown = () => Object.values(atKill).some((j) => j.status === 'scheduled' && j.recording_start !== null && Date.parse(j.recording_start) <= Date.now());
+    await waitFor(dueWhileDown, 'a job to come due while the server is down', 60_000, 100);
 
     server = await startServer(port);
     const settleReport = async () =>
       `every job to settle: ${JSON.stringify(Object.values(await readJobs(db)).map((j) => [j.id, j.status, j.attempts, j.last_error]))}`;
-    const jobs = await until(settleReport, async () => {
+    const jobs = await waitFor(async () => {
       const all = await readJobs(db);
       return Object.values(all).every((j) => j.status === 'launched' || j.status === 'missed') && all;
-    }, 60_000);
+    }, settleReport, 60_000, 100);
 
     expect(jobs.ended).toMatchObject({ status: 'missed', attempts: 0 });
     expect(jobs.late).toMatchObject({ status: 'launched', late: 1, attempts: 1 });
@@ -189,5 +150,5 @@ describe('scheduler across a SIGKILL', () => {
 
     process.kill(-(server.pid ?? 0), 'SIGTERM');
     await new Promise((resolve) => server?.once('exit', resolve));
-  }, 180_000);
+  }, scaled(180_000));
 });

@@ -9,6 +9,7 @@ import { createEgressPin, type AddressLookup, type EgressPolicy } from '../../..
 import { startEgressProxy, type EgressProxy } from '../../../server/capture/egress-proxy';
 import { getBytes } from '../../../server/capture/hls-http';
 import { recorderProcess, type RecorderProcess } from '../../../testkit/recorder-process';
+import { scaled } from '../../../testkit/time-scale';
 
 // PostgreSQL pass: skipped: recorder processes and ffmpeg against loopback listeners, no database
 
@@ -126,7 +127,7 @@ describe('egress guard: ffmpeg through the egress proxy', () => {
     expect(stderr).toMatch(/403 Forbidden/);
     expect(refusals.length).toBeGreaterThan(before);
     expect(connections).toBe(0);
-  }, 30_000);
+  }, scaled(30_000));
 });
 
 describe('egress guard: recorder processes', () => {
@@ -176,5 +177,5 @@ describe('egress guard: recorder processes', () => {
     expect(connections).toBe(0);
     // yt-dlp itself went through the proxy.
     expect(fs.readFileSync(path.join(tools, 'hls.args'), 'utf8')).toMatch(/--proxy http:\/\/127\.0\.0\.1:\d+ /);
-  }, 150_000);
+  }, scaled(150_000));
 });

@@ -1,6 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SessionService } from '../../../server/modules/auth/session-service';
 import { SessionsRepository } from '../../../server/modules/auth/sessions-repository';
 import { MAX_SOCKETS_PER_SESSION } from '../../../server/modules/live/connection';
+import { waitFor } from '../../../testkit/wait';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { connect, connectAs, hello, listen, type LiveClient } from '../live/live-client';
 
@@ -44,8 +46,12 @@ describe('hostile input: live sockets and their sessions', () => {
   it('keeps a socket whose session is in use', async () => {
     const token = await t.login();
     const client = await signedIn(token);
+    const verdicts = vi.spyOn(SessionService.prototype, 'isLive');
     t.clock.advance(DAY_MS / 2);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The periodic check asked about this session after the clock moved, and acted on its answer before this test sees it.
+    const [verdict] = await waitFor(() => verdicts.mock.results.length > 0 && verdicts.mock.results, 'a live session check', 10_000, 20);
+    expect(await verdict.value).toBe(true);
+    verdicts.mockRestore();
     client.send({ action: 'ping' });
     await client.next('pong');
   });

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFfmpegArgs } from '../../../server/capture/ffmpeg-args';
 import type { RecorderConfig } from '../../../server/capture/recorder-state';
 import { FFPROBE, startHlsSource, type HlsSource } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
 
 const SECRET = 'TOP SECRET: the metrics token is 0123456789abcdef\n'.repeat(40);
 
@@ -28,7 +29,7 @@ describe('recorder input formats (real ffmpeg)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     hls = await startHlsSource();
-  }, 30_000);
+  }, scaled(30_000));
   afterAll(async () => {
     server.close();
     await hls.close();
@@ -63,5 +64,5 @@ describe('recorder input formats (real ffmpeg)', () => {
     expect(run.status, run.stderr.slice(-500)).toBe(0);
     const probe = spawnSync(FFPROBE, ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', run.output], { encoding: 'utf8' });
     expect([...new Set(probe.stdout.split('\n').filter(Boolean))].sort()).toEqual(['audio', 'video']);
-  }, 40_000);
+  }, scaled(40_000));
 });

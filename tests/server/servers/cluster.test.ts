@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../../../contract/live';
 import { startServerCluster, type ServerCluster, type ClusterServer } from '../../../testkit/server-cluster';
+import { scaled } from '../../../testkit/time-scale';
 import { waitFor } from '../../../testkit/wait';
 import { connectAs, type LiveClient } from '../live/live-client';
 
@@ -19,7 +20,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
   let cluster: ServerCluster;
   beforeAll(async () => {
     cluster = await startServerCluster({ servers: 3 });
-  }, 180_000);
+  }, scaled(180_000));
   afterAll(() => cluster?.close());
 
   async function serverRows() {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
 import { startServerCluster, type ClusterServer, type ServerCluster } from '../../../testkit/server-cluster';
+import { scaled } from '../../../testkit/time-scale';
 
 interface Details {
   id: string;
@@ -49,7 +50,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('any server controls any recorde
       60_000,
       500,
     );
-  }, 240_000);
+  }, scaled(240_000));
 
   afterAll(async () => {
     await cluster?.close();

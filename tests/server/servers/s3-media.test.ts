@@ -2,6 +2,7 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { killRecorders, startHlsSource, startMoto, waitFor, type HlsSource, type MotoServer } from '../../../testkit/capture';
 import { startServerCluster, type ServerCluster } from '../../../testkit/server-cluster';
+import { scaled } from '../../../testkit/time-scale';
 
 interface Details {
   recording: { id: string; status: string } | null;
@@ -22,7 +23,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('media from any server with an S
     const s3 = new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true, credentials: { accessKeyId: 'testing', secretAccessKey: 'testing' } });
     await s3.send(new CreateBucketCommand({ Bucket: 'sermons' }));
     cluster = await startServerCluster({ servers: 3, env: { ...credentials, RECORDINGS_STORE: 's3://sermons/captures', S3_ENDPOINT: moto.url } });
-  }, 180_000);
+  }, scaled(180_000));
 
   afterAll(async () => {
     await cluster?.close();
@@ -62,5 +63,5 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('media from any server with an S
     }
     expect(sizes[0]).toBeGreaterThan(1000);
     expect(new Set(sizes).size).toBe(1);
-  }, 150_000);
+  }, scaled(150_000));
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { simulateSeason, type SeasonReport } from '../../../bench/simulate/season';
+import { scaled } from '../../../testkit/time-scale';
 
 /*
  * The capture-assurance claim on a small season (npm run simulate runs the full one): the real
@@ -10,7 +11,7 @@ describe('a simulated season with the default faults', () => {
   let report: SeasonReport;
   beforeAll(async () => {
     report = await simulateSeason({ mosques: 20, fridays: 2, seed: 1, faults: 'default' });
-  }, 120_000);
+  }, scaled(120_000));
 
   it('alarms every sermon not captured in full, and calls nothing captured that the media do not cover', () => {
     expect(report.summary.sermons).toBe(40);
@@ -39,5 +40,5 @@ describe('a simulated season with the harsh faults', () => {
     // Operators are told (notifications reach the webhook), and not flooded: at most two per failing Friday.
     expect(report.notifications).toBeGreaterThan(0);
     expect(report.summary.notifications_per_failing_friday).toBeLessThanOrEqual(2);
-  }, 120_000);
+  }, scaled(120_000));
 });

@@ -8,6 +8,7 @@ import type { RecordingDetails } from '../../../contract/recordings';
 import { ffprobe, instancePids, killRecorders, startHlsSource, startMoto, waitFor, type HlsSource, type MotoServer } from '../../../testkit/capture';
 import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { scaled } from '../../../testkit/time-scale';
 
 // PostgreSQL pass: skipped: real-time capture into moto S3; the recording rows are the ones recordings/library.test.ts proves on PostgreSQL
 
@@ -45,7 +46,7 @@ describe('captures delivered to an s3 store', () => {
     t = await createTestApp({ env: { RECORDINGS_STORE: 's3://sermons/captures', S3_ENDPOINT: moto.url } });
     token = await t.login();
     await addMosques(t, token, 'bucketmo01', 'bucketmo02');
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     if (t) killRecorders(t.config.dataDir);
@@ -55,7 +56,7 @@ describe('captures delivered to an s3 store', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it('ships segments while recording and one playable file with its metadata at the end', { timeout: 120_000 }, async () => {
+  it('ships segments while recording and one playable file with its metadata at the end', { timeout: scaled(120_000) }, async () => {
     const { id, recordingId, prefix } = await launch('bucketmo01', 16);
     // During the window: closed pieces are already in the bucket.
     const during = await waitFor(async () => {
@@ -100,7 +101,7 @@ describe('captures delivered to an s3 store', () => {
     expect(stored.json<{ data: RecordingDetails }>().data).toMatchObject({ store: 's3', media_available: true, download_url: `/api/recordings/${recordingId}/media?download=1` });
   });
 
-  it('keeps every finished segment in the bucket when the recorder is killed mid-way', { timeout: 120_000 }, async () => {
+  it('keeps every finished segment in the bucket when the recorder is killed mid-way', { timeout: scaled(120_000) }, async () => {
     const { id, prefix } = await launch('bucketmo02', 24);
     await waitFor(async () => ((await keys(`${prefix}segments/`)).length >= 3 ? true : undefined), 'three segments in the bucket', 50_000);
     const dir = path.join(t.config.dataDir, 'instances', id);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StoreShipper, type RecorderDelivery } from '../../../server/capture/recorder-delivery';
 import { waitFor } from '../../../testkit/wait';
+import { scaled } from '../../../testkit/time-scale';
 
 /** A POST endpoint that refuses the first `failures` uploads the way S3 does, then keeps what it is sent. */
 function postEndpoint(failures: number) {
@@ -49,7 +50,7 @@ describe('shipping pieces to the store', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it('retries a refused upload, says why in the log, and records what landed', { timeout: 20_000 }, async () => {
+  it('retries a refused upload, says why in the log, and records what landed', { timeout: scaled(20_000) }, async () => {
     const lines: string[] = [];
     const record = path.join(work, 'delivered.txt');
     const shipper = new StoreShipper(delivery(60_000), (line) => lines.push(line), 0, record, '2026-11-27T11:30:00.000Z');

@@ -3,13 +3,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildFfmpegArgs } from '../../../server/capture/ffmpeg-args';
 import { StoreShipper } from '../../../server/capture/recorder-delivery';
 import { PieceStore, probeSeconds } from '../../../server/capture/recorder-pieces';
 import { DEFAULT_RECORDER_SETTINGS, type RecorderConfig } from '../../../server/capture/recorder-state';
-import { FFPROBE, ffprobe, startHlsSource, startMoto, waitFor, type HlsSource, type MotoServer } from '../../../testkit/capture';
+import { RecordingsRepository } from '../../../server/modules/recordings/repository';
+import { FFPROBE, ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
+import { pause, waitFor } from '../../../testkit/wait';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { scaled } from '../../../testkit/time-scale';
 
 // PostgreSQL pass: skipped: joining recorded runs from the store in real time; its rows are proven on PostgreSQL by recordings/library.test.ts
 
@@ -41,7 +44,8 @@ describe('joining the runs of a relaunched recording from the store', () => {
     const config = { width: 320, height: 180, settings: { ...DEFAULT_RECORDER_SETTINGS, segmentSeconds: 2 } } as RecorderConfig;
     const ffmpeg = spawn('ffmpeg', buildFfmpegArgs(config, source.url, pieces.outputFor(1)), { stdio: 'ignore' });
     const collecting = setInterval(() => pieces.collectClosed(1), 300);
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+    // Real time: a live stream is read for this long, and the pieces' times are the wall clock's.
+    await pause(seconds * 1000);
     ffmpeg.kill('SIGINT');
     await new Promise((resolve) => ffmpeg.once('exit', resolve));
     clearInterval(collecting);
@@ -62,7 +66,7 @@ describe('joining the runs of a relaunched recording from the store', () => {
     await s3.send(new CreateBucketCommand({ Bucket: 'sermons' }));
     t = await createTestApp({ env: { RECORDINGS_STORE: 's3://sermons/captures', S3_ENDPOINT: moto.url } });
     await t.app.ready(); // starts the reconcile loop, which starts the joins
-  }, 60_000);
+  }, scaled(60_000));
 
   afterAll(async () => {
     await t?.close();
@@ -71,12 +75,13 @@ describe('joining the runs of a relaunched recording from the store', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it('joins every run into the file the recording points at, with the gap between them', { timeout: 120_000 }, async () => {
+  it('joins every run into the file the recording points at, with the gap between them', { timeout: scaled(120_000) }, async () => {
     // The window opened a little before the first recorder read the stream (it starts behind the live edge).
     const windowStart = new Date(Date.now() - 5000);
     const first = await record('first', 9);
     const downAt = new Date();
-    await new Promise((resolve) => setTimeout(resolve, 8000));
+    // Real time: the recorder is down while the live stream moves on; the join must find this gap where it was.
+    await pause(8000);
     const relaunchedAt = new Date();
     const second = await record('second', 9);
     const windowEnd = new Date(Date.now() + 1000);
@@ -150,8 +155,11 @@ describe('joining the runs of a relaunched recording from the store', () => {
 
     // Joined once: later passes leave the recording alone.
     const updatedAt = joined.updated_at;
+    const passes = vi.spyOn(RecordingsRepository.prototype, 'awaitingStoreJoin');
     t.clock.advance(60_000);
-    await new Promise((resolve) => setTimeout(resolve, 2500));
+    // Passes run one at a time: the second one's start means the first ran whole, past the back-off.
+    await waitFor(() => passes.mock.calls.length >= 2, 'a whole join pass after the back-off', 20_000, 50);
+    passes.mockRestore();
     expect((await row()).updated_at).toBe(updatedAt);
   });
 });

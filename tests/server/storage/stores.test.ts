@@ -8,6 +8,7 @@ import { createRecordingStore } from '../../../server/storage';
 import { parseByteRange, recordingPrefix, type RecordingStore } from '../../../server/storage/recording-store';
 import { parseS3Location } from '../../../server/storage/s3-store';
 import { startMoto, type MotoServer } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
 
 describe('keys and ranges', () => {
   it('keys a recording by mosque (or adhoc), day and id, and refuses unsafe parts', () => {
@@ -53,7 +54,7 @@ describe.each(['local', 's3'] as const)('%s recording store', (kind) => {
     moto = await startMoto();
     await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(new CreateBucketCommand({ Bucket: 'sermons' }));
     store = createRecordingStore({ recordingsStore: 's3://sermons/captures', dataDir: work, awsRegion: 'us-east-1', s3Endpoint: moto.url });
-  }, 60_000);
+  }, scaled(60_000));
   afterAll(async () => {
     await moto?.stop();
     fs.rmSync(work, { recursive: true, force: true });
