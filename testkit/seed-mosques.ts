@@ -25,13 +25,15 @@ export interface SeedOptions {
   idOf?: (i: number) => string;
   /** Fill in city and country (the bench's fleet leaves them empty). */
   withPlaces?: boolean;
+  /** A PostgreSQL database instead of the data directory's SQLite file. */
+  databaseUrl?: string;
 }
 
 export const seededMosqueId = (i: number) => `f${String(i).padStart(9, '0')}`;
 
 /** `count` active mosques with coordinates, zone and stream, named `Mosque <i>`, in batches of 500. */
-export async function seedMosques(dataDir: string, count: number, { idOf = seededMosqueId, withPlaces = false }: SeedOptions = {}): Promise<void> {
-  const db = await openDatabase({ dataDir, databaseUrl: undefined });
+export async function seedMosques(dataDir: string, count: number, { idOf = seededMosqueId, withPlaces = false, databaseUrl }: SeedOptions = {}): Promise<void> {
+  const db = await openDatabase({ dataDir, databaseUrl });
   const now = new Date().toISOString();
   const rows = Array.from({ length: count }, (_, i) => {
     const [lat, lng, timezone, city, country] = PLACES[i % PLACES.length];

@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database, type Db } from '../../../server/db';
+import { openDatabase, type Db } from '../../../server/db';
 import { SchedulerRepository, type NewJobRow } from '../../../server/modules/scheduler/repository';
+import { queryPlans } from '../../../testkit/query-plans';
 import { createPostgresDatabase } from '../../../testkit/test-database';
 
 const JOBS = 4000;
@@ -31,7 +32,7 @@ describe('scheduler job reads use their indexes', () => {
   let dataDir: string;
   let db: Db;
   let drop: (() => Promise<void>) | undefined;
-  const compiled: CompiledQuery[] = [];
+  let planner: ReturnType<typeof queryPlans>;
   let repository: SchedulerRepository;
 
   beforeAll(async () => {
@@ -43,15 +44,8 @@ describe('scheduler job reads use their indexes', () => {
     // PostgreSQL's autovacuum gathers statistics after such a load; SQLite never does unless told to,
     // so it is checked as a server runs it: without them.
     if (db.dialect === 'postgres') await db.kysely.executeQuery(CompiledQuery.raw('ANALYZE scheduler_jobs'));
-    // The repository on a Kysely that records each statement instead of answering it.
-    const recording: Kysely<Database> = db.kysely.withPlugin({
-      transformQuery: ({ node, queryId }) => {
-        compiled.push(db.kysely.getExecutor().compileQuery(node, queryId));
-        return node;
-      },
-      transformResult: ({ result }) => Promise.resolve(result),
-    });
-    repository = new SchedulerRepository(recording);
+    planner = queryPlans(db);
+    repository = new SchedulerRepository(planner.recording);
   });
 
   afterAll(async () => {
@@ -60,21 +54,8 @@ describe('scheduler job reads use their indexes', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The plan of every statement `read` runs, as one text per statement. */
-  async function plansOf(read: () => Promise<unknown>): Promise<string[]> {
-    compiled.length = 0;
-    await read();
-    const plans: string[] = [];
-    for (const query of compiled) {
-      const explain = db.dialect === 'postgres' ? `EXPLAIN ${query.sql}` : `EXPLAIN QUERY PLAN ${query.sql}`;
-      const { rows } = await db.kysely.executeQuery<Record<string, unknown>>(CompiledQuery.raw(explain, [...query.parameters]));
-      plans.push(rows.map((row) => String(row['QUERY PLAN'] ?? row.detail)).join('\n'));
-    }
-    return plans;
-  }
-
-  const usesIndex = (plan: string, index: string) =>
-    db.dialect === 'postgres' ? plan.includes(`using ${index}`) || plan.includes(`on ${index}`) : plan.includes(`USING INDEX ${index}`) || plan.includes(`USING COVERING INDEX ${index}`);
+  const plansOf = (read: () => Promise<unknown>) => planner.plansOf(read);
+  const usesIndex = (plan: string, index: string) => planner.usesIndex(plan, index);
 
   it("re-planning reads a mosque's jobs through the (mosque_id, friday_date) index", async () => {
     const plans = await plansOf(() => repository.recordingsOfMosques(['m10', 'm11'], ['2026-10-30', '2026-11-06']));
