@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { getToken } from './api/token';
 import App from './app/App';
 import { preloadRoute } from './app/routes';
+import { startSessionCheck } from './auth/session-check';
 
 /** `npm run dev:mock` (vite --mode mock) answers every call from the in-browser mocks instead of a server. */
 async function enableMocking(): Promise<void> {
@@ -16,13 +17,13 @@ async function enableMocking(): Promise<void> {
   await worker.start({ onUnhandledRequest: 'warn' });
 }
 
-// A stored session will most likely open the page in the address: fetch its code while the session is checked.
-if (getToken()) preloadRoute(window.location.pathname);
-
 const root = document.getElementById('root');
 if (!root) throw new Error('Missing #root element');
 
 void enableMocking().then(() => {
+  // A stored session will most likely open the page in the address: check the session first thing, and
+  // fetch the page's code meanwhile (its data once the session is confirmed).
+  if (getToken()) preloadRoute(window.location, startSessionCheck());
   createRoot(root).render(
     <StrictMode>
       <App />

@@ -14,6 +14,7 @@ import type { MosqueBulkRequest, MosqueBulkResult, MosquesListQuery } from '../.
 import { configRoutes, mosqueRoutes } from '../../contract/routes/config';
 import { apiErrorMessage } from './client';
 import { call } from './endpoint';
+import { preload, takePreloaded } from './preloaded';
 
 /** The Config Generator's messages (SPEC.md section 8, Mosques). */
 export const MOSQUE_MESSAGES = {
@@ -62,9 +63,20 @@ export async function getMosquesPage(query: MosquesListQuery): Promise<{ mosques
   return { mosques, total: total ?? mosques.length };
 }
 
+const mosquesPageReadKey = (query: MosquesListQuery) => `mosques-page:${JSON.stringify(query)}`;
+
+/** Asks for a page of the mosque table before the page is rendered (see preloaded.ts); useMosquesPage takes it. */
+export function preloadMosquesPage(query: MosquesListQuery): void {
+  preload(mosquesPageReadKey(query), () => getMosquesPage(query));
+}
+
 /** The page on screen stays while the next one loads, so paging and typing a search do not flash an empty table. */
 export function useMosquesPage(query: MosquesListQuery) {
-  return useQuery({ queryKey: [...mosquesQueryKey, 'page', query], queryFn: () => getMosquesPage(query), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: [...mosquesQueryKey, 'page', query],
+    queryFn: () => takePreloaded(mosquesPageReadKey(query), () => getMosquesPage(query)),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export async function getCoordinates(): Promise<CoordinatesRecord[]> {

@@ -3,6 +3,7 @@ import type { User } from '../../contract/auth';
 import { loadAuthApi } from '../api/load-auth';
 import { clearToken, getToken, setToken, setUnauthorizedListener } from '../api/token';
 import { AuthContext, type AuthContextValue, type AuthStatus, type SignOutReason } from './context';
+import { sessionCheck } from './session-check';
 
 interface AuthState {
   status: AuthStatus;
@@ -27,9 +28,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!getToken()) return;
     let cancelled = false;
-    loadAuthApi()
-      .then((authApi) => authApi.verifyToken())
-      .then(
+    sessionCheck().then(
         (user) => {
           if (!cancelled) setState({ status: 'authenticated', user, signOutReason: null });
         },

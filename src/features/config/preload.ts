@@ -1,0 +1,7 @@
+import { preloadMosquesPage } from '../../api/config';
+import { queryOfView, viewFromParams } from './mosque-list-view';
+
+/** The table's page that the address `search` shows, asked for before the page renders (routes.tsx). */
+export function preloadFirstPage(search: string): void {
+  preloadMosquesPage(queryOfView(viewFromParams(new URLSearchParams(search))));
+}

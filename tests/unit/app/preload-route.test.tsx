@@ -1,0 +1,40 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { preloadRoute } from '../../../src/app/routes';
+import { startSessionCheck } from '../../../src/auth/session-check';
+import { sessionFor } from '../../../src/mocks/store';
+import { renderApp } from '../support/render';
+import { server } from '../support/server';
+
+/** The mosque-table reads the mocks answered, by their query string. */
+function watchMosquePages(): string[] {
+  const seen: string[] = [];
+  server.events.on('request:start', ({ request }) => {
+    const url = new URL(request.url);
+    if (url.pathname === '/api/config/mosques' && url.search) seen.push(url.search);
+  });
+  return seen;
+}
+
+afterEach(() => server.events.removeAllListeners());
+
+describe('a stored session opening /config', () => {
+  it("asks for the table's page once the session is checked, and the page shows that answer without asking again", async () => {
+    localStorage.setItem('token', sessionFor('admin'));
+    const pages = watchMosquePages();
+    preloadRoute({ pathname: '/config', search: '?sort=name' }, startSessionCheck());
+    await expect.poll(() => pages).toHaveLength(1);
+    renderApp('/config?sort=name');
+    expect(await screen.findByText('London Central Mosque')).toBeInTheDocument();
+    expect(pages).toEqual(['?limit=10&offset=0&sort=name&order=asc']);
+  });
+
+  it('asks for nothing when the session is refused', async () => {
+    localStorage.setItem('token', 'stale-token');
+    const pages = watchMosquePages();
+    preloadRoute({ pathname: '/config', search: '' }, startSessionCheck());
+    renderApp('/config');
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
+    expect(pages).toEqual([]);
+  });
+});
