@@ -12,6 +12,7 @@ import {
   terminateResponseSchema,
 } from '../instances';
 import { endpoint } from '../endpoint';
+import { streamTestIdParamsSchema, streamTestRequestSchema, streamTestResponseSchema } from '../stream-test';
 
 const list = { method: 'GET', access: 'session', response: instancesListResponseSchema } as const;
 
@@ -34,4 +35,8 @@ export const instanceRoutes = {
   terminate: endpoint({ method: 'POST', path: '/api/instances/terminate', access: 'session', body: terminateRequestSchema, response: terminateResponseSchema }),
   /** The emergency stop: `force=true` confirms it. */
   terminateAll: endpoint({ method: 'POST', path: '/api/instances/terminate-all', access: 'session', query: terminateAllQuerySchema, response: terminateResponseSchema }),
+  /** Records a stream for half a minute now (contract/stream-test.ts) and answers what it carries; the answer takes that long. */
+  streamTest: endpoint({ method: 'POST', path: '/api/instances/stream-test', access: 'session', body: streamTestRequestSchema, response: streamTestResponseSchema }),
+  /** The clip of a stream test (MP4), fetched by the console with its bearer token as a blob: no JSON response. */
+  streamTestClip: endpoint({ method: 'GET', path: '/api/instances/stream-test/:id/clip', access: 'session', params: streamTestIdParamsSchema }),
 };

@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 
 /**
  * Ids the fleet hands out: `cap-` + 12 hex for an instance (also the local driver's instance id and
- * folder name), `rec-` for a recording, `ami-local-` for an image of the local driver.
+ * folder name), `rec-` for a recording, `ami-local-` for an image of the local driver, `st-` for a stream test.
  */
-export function newId(prefix: 'cap' | 'rec' | 'ami-local'): string {
+export function newId(prefix: 'cap' | 'rec' | 'ami-local' | 'st'): string {
   return `${prefix}-${crypto.randomBytes(6).toString('hex')}`;
 }
 

@@ -21,6 +21,7 @@ import { OperatorFleetActions } from './operator';
 import { InstancesRepository } from './repository';
 import { registerInstanceRoutes } from './routes';
 import { InstancesService } from './service';
+import { StreamTests } from './stream-tests';
 import type { MosquesService } from '../mosques/service';
 import type { RecordingStore } from '../../storage/recording-store';
 
@@ -43,6 +44,8 @@ export interface CaptureModule {
   instances: InstancesService;
   recordings: RecordingsService;
   demo: DemoStream | undefined;
+  /** "Test stream": half a minute recorded now by the fleet's recorder, outside the fleet. */
+  streamTests: StreamTests;
   live: FleetLiveFeed;
   /** Joins the segments of every run of a relaunched recording in a bucket; none for the local store. */
   joins: StoreJoins | undefined;
@@ -90,9 +93,21 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   });
   const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log, checkStreamUrl);
   live.attach(instances);
+  const streamTests = new StreamTests({
+    dataDir: config.dataDir,
+    clock,
+    ffmpegPath: config.ffmpegPath,
+    ffprobePath: config.ffprobePath,
+    ytDlpPath: config.ytDlpPath,
+    allowPrivateStreamHosts: config.allowPrivateStreamHosts,
+    checkStreamUrl,
+    warmUp: (url) => {
+      if (demo && isDemoStreamUrl(new URL(url), deps.listeningPort(), config.host)) demo.use();
+    },
+  });
   const fleetOfFolder = (dataDir: string) =>
     new InstancesService(new InstancesRepository(db.kysely), recordings, createCaptureDriver({ ...config, dataDir }, clock, deps.store), clock, live, log, checkStreamUrl);
-  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, live, joins, lateResults, fleetOfFolder };
+  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, streamTests, live, joins, lateResults, fleetOfFolder };
 }
 
 function storeJoinsFor(store: RecordingStore | undefined, live: FleetLiveFeed, recordings: RecordingsService, deps: CaptureModuleDeps): StoreJoins | undefined {
@@ -118,11 +133,11 @@ export function registerCaptureModule(
   module: CaptureModule,
   deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring; activity: ActivityService; mosques: Pick<MosquesService, 'listByIds'> },
 ): void {
-  const { instances, recordings, demo, live, capture, driver, joins, lateResults } = module;
+  const { instances, recordings, demo, streamTests, live, capture, driver, joins, lateResults } = module;
   const { hub, monitoring } = deps;
 
   const operator = new OperatorFleetActions({ instances, activity: deps.activity, mosques: deps.mosques });
-  registerInstanceRoutes(app, { instances, demo, config: deps.config, operator });
+  registerInstanceRoutes(app, { instances, demo, config: deps.config, operator, streamTests });
   registerRecordingRoutes(app, recordings);
 
   hub.provideInitialData(async () => ({
@@ -171,6 +186,7 @@ export function registerCaptureModule(
     await joins?.idle();
     await lateResults.idle();
     await demo?.stop();
+    streamTests.close();
     await driver.close?.();
   });
 }

@@ -11,6 +11,7 @@ import { encodedBodies, sendEncoded } from '../../lib/encoded-bodies';
 import { handle } from '../../lib/route-table';
 import type { OperatorFleetActions } from './operator';
 import type { InstancesService } from './service';
+import type { StreamTests } from './stream-tests';
 
 function terminateBody(results: TerminateResult[], what: string) {
   const terminated = results.filter((r) => r.success).length;
@@ -37,6 +38,7 @@ export function registerInstanceRoutes(
     demo: DemoStream | undefined;
     config: Config;
     operator: OperatorFleetActions;
+    streamTests: StreamTests;
   },
 ): void {
   const { instances, demo, operator } = deps;
@@ -78,6 +80,18 @@ export function registerInstanceRoutes(
   handle(app, instanceRoutes.logs, async (request) => {
     const { instanceId, logs } = await instances.logs(request.params.id, request.query.lines);
     return { success: true as const, data: { instance_id: instanceId, logs, live: request.query.live } };
+  });
+
+  handle(app, instanceRoutes.streamTest, async (request) => ({ success: true as const, data: await deps.streamTests.test(request.body.url) }));
+
+  // The clip itself (the console fetches it with its bearer token as a blob). No response schema: it is binary.
+  handle(app, instanceRoutes.streamTestClip, async (request, reply) => {
+    const clip = deps.streamTests.clip(request.params.id);
+    return reply
+      .header('content-type', 'video/mp4')
+      .header('content-length', String(clip.size))
+      .header('cache-control', 'private, no-store')
+      .send(fs.createReadStream(clip.path));
   });
 
   // The test broadcast: public, like any stream a recorder captures (it holds nothing but a test pattern).
