@@ -10,6 +10,7 @@ import { liveHandlers } from './handlers/live';
 import { monitoringHandlers } from './handlers/monitoring';
 import { recordingHandlers } from './handlers/recordings';
 import { schedulerHandlers } from './handlers/scheduler';
+import { streamTestHandlers } from './handlers/stream-tests';
 import { userHandlers } from './handlers/users';
 
 /** Every mock, per resource. Add a resource's handlers here (one line each). */
@@ -18,6 +19,7 @@ export const handlers = [
   ...userHandlers,
   ...liveHandlers,
   ...instanceHandlers,
+  ...streamTestHandlers,
   ...amiHandlers,
   ...configHandlers,
   ...monitoringHandlers,

@@ -15,6 +15,7 @@ import type { LaunchConfigInput } from '../../../contract/instances';
 import { useDemoStreamUrl } from '../../api/instances';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { MosquePicker } from './MosquePicker';
+import { StreamTest } from './StreamTest';
 import type { FieldErrors } from '../../lib/field-errors';
 import { canLaunch, DEFAULT_LAUNCH_FORM, LAUNCH_METHODS, launchConfig, launchFormErrors, type LaunchFormValues } from './launch-form';
 
@@ -94,6 +95,9 @@ export function LaunchDialog({ busy, error, serverErrors = {}, onDismissError, o
                 helperText={errorOf('url') ?? helper}
                 slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
               />
+            </Grid>
+            <Grid size={12}>
+              <StreamTest url={values.url} />
             </Grid>
             <Grid size={{ xs: 12, sm: 4 }}>
               <NumberField label="Duration (seconds)" value={values.duration} onChange={set('duration')} error={errorOf('duration')} min={1} step={1} />

@@ -8,7 +8,7 @@ import { store } from '../store';
 import { mockMosques } from './config';
 
 /** A few bytes that start like an MP4, enough for the player and the download to have something. */
-const MP4_HEAD = new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112, 105, 115, 111, 109]);
+export const MP4_HEAD = new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112, 105, 115, 111, 109]);
 
 /** [start, end] seconds into the window, cause, detail, content lost: one hole of every cause, then a join too short to be a hole. */
 const GAPS_OF_EVERY_CAUSE: [number, number, RecordingGap['cause'], string, number][] = [

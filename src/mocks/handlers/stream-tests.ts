@@ -1,0 +1,37 @@
+import { delay, HttpResponse } from 'msw';
+import { instanceRoutes } from '../../../contract/routes/instances';
+import { STREAM_TEST_CLIP_MINUTES, type StreamTestReport } from '../../../contract/stream-test';
+import { mock } from '../endpoint';
+import { errorResponse } from '../http';
+import { MP4_HEAD } from './recordings';
+
+/** A URL the stream-test mock cannot reach (the console's error path). */
+export const MOCK_UNREACHABLE_STREAM = 'https://unreachable.example.org/live.m3u8';
+
+const kept = new Set<string>();
+let nextId = 1;
+
+/** "Test stream" in the mocks: any stream is a 720p H.264 + AAC one, after a short wait instead of half a minute. */
+export const streamTestHandlers = [
+  mock(instanceRoutes.streamTest, async ({ body }) => {
+    await delay(300);
+    if (body.url === MOCK_UNREACHABLE_STREAM) return errorResponse(422, `Nothing could be recorded from ${body.url}: Connection refused`);
+    const id = `st-mock${String(nextId++).padStart(6, '0')}`;
+    kept.add(id);
+    const report: StreamTestReport = {
+      id,
+      url: body.url,
+      seconds: 30,
+      bytes: 4_812_345,
+      video: { codec: 'h264', width: 1280, height: 720, frame_rate: 25 },
+      audio: { codec: 'aac', sample_rate: 48_000, channels: 2 },
+      clip_expires_at: new Date(Date.now() + STREAM_TEST_CLIP_MINUTES * 60_000).toISOString(),
+    };
+    return HttpResponse.json({ success: true, data: report });
+  }),
+
+  mock(instanceRoutes.streamTestClip, ({ params }) => {
+    if (!kept.has(params.id)) return errorResponse(404, `The clip of stream test ${params.id} has expired or does not exist`);
+    return new HttpResponse(MP4_HEAD, { headers: { 'content-type': 'video/mp4' } });
+  }),
+];
