@@ -1,7 +1,6 @@
 import { createRequire } from 'node:module';
 import { tzOffset } from '@date-fns/tz';
 import type * as GeoTz from 'geo-tz/all';
-import { LRUCache } from 'lru-cache';
 
 /**
  * The server's one helper for wall clocks in IANA zones, on @date-fns/tz: the runtime's time-zone
@@ -24,19 +23,25 @@ export interface ZonedParts {
 /*
  * Offsets are cached per zone and quarter hour of UTC: zones change offset only on a quarter hour of
  * UTC, so one lookup serves the whole quarter, and computing times for thousands of mosques costs a
- * few lookups per zone.
+ * few lookups per zone. The cache is a map of zones to maps of quarter numbers, not one map of
+ * "zone|quarter" strings: building and hashing that string on every lookup cost more than the rest of
+ * the lookup (prayer times for 10,000 mosques make ~50,000 of them). A zone's quarters are dropped
+ * together when they pass QUARTERS_PER_ZONE, which bounds the memory of a server running for months.
  */
 const QUARTER_MS = 15 * 60_000;
-const offsetCache = new LRUCache<string, number>({ max: 50_000 });
+const QUARTERS_PER_ZONE = 5_000;
+const offsetCache = new Map<string, Map<number, number>>();
 
 /** Offset of `zone` from UTC at `instant`, in milliseconds (positive east of Greenwich). */
 export function zoneOffsetMs(instant: Date, zone: string): number {
   const quarter = Math.floor(instant.getTime() / QUARTER_MS);
-  const key = `${zone}|${quarter}`;
-  let offset = offsetCache.get(key);
+  let quarters = offsetCache.get(zone);
+  if (!quarters) offsetCache.set(zone, (quarters = new Map()));
+  let offset = quarters.get(quarter);
   if (offset === undefined) {
     offset = tzOffset(zone, new Date(quarter * QUARTER_MS)) * 60_000;
-    offsetCache.set(key, offset);
+    if (quarters.size >= QUARTERS_PER_ZONE) quarters.clear();
+    quarters.set(quarter, offset);
   }
   return offset;
 }
