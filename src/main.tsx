@@ -1,4 +1,5 @@
-import '@fontsource/roboto/300.css';
+// The Roboto weights the console shows (400 text, 500 buttons and titles, 700 for the 600 headings and
+// bold); MUI's light 300 is in no page, and each weight's faces add to the stylesheet every page waits for.
 import '@fontsource/roboto/400.css';
 import '@fontsource/roboto/500.css';
 import '@fontsource/roboto/700.css';

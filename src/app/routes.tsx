@@ -1,11 +1,14 @@
 import { Suspense } from 'react';
 import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { FullPageSpinner, RequireAuth } from '../auth/RequireAuth';
+import LoginPage from '../features/login/LoginPage';
 import { ChunkErrorBoundary } from './ChunkErrorBoundary';
 import { recoverableLazy as lazy } from './recoverable-lazy';
 
 /*
- * Every page is its own lazy chunk, so /login loads only what it shows. A page module default-exports its
+ * The sign-in page is in the entry chunk: it is the first page of every visit without a session, and
+ * as a lazy chunk its form waited behind a spinner for one more round trip (2x a bare page's time to
+ * show it). Every other page is its own lazy chunk, so /login loads only what it shows. A page module default-exports its
  * page component: src/features/<page>/<Name>Page.tsx. A chunk that cannot load (server down, new release)
  * is retried and explained by ChunkErrorBoundary here (login, shell) and inside the shell (pages).
  */
@@ -50,7 +53,6 @@ export function preloadRoute({ pathname, search }: { pathname: string; search: s
 }
 
 const AppShell = lazy(loadShell);
-const LoginPage = lazy(() => import('../features/login/LoginPage'));
 const DashboardPage = lazy(pageModules['']);
 const InstancesPage = lazy(pageModules.instances);
 const AmiPage = lazy(pageModules.ami);
