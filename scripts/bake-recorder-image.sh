@@ -19,13 +19,20 @@ apt-get update -q
 apt-get install -y -q ffmpeg curl ca-certificates
 
 mkdir -p "$RUNTIME_DIR/node" "$RUNTIME_DIR/bin"
-curl -fsSL "https://nodejs.org/dist/v$NODE_VERSION/node-v$NODE_VERSION-linux-$arch.tar.gz" | tar -xz -C "$RUNTIME_DIR/node" --strip-components=1
+# nodejs.org, else (a subnet that reaches only package registries) the npm registry's build of the same Node.
+curl -fsSL "https://nodejs.org/dist/v$NODE_VERSION/node-v$NODE_VERSION-linux-$arch.tar.gz" | tar -xz -C "$RUNTIME_DIR/node" --strip-components=1 ||
+  curl -fsSL "https://registry.npmjs.org/node-linux-$arch/-/node-linux-$arch-$NODE_VERSION.tgz" | tar -xz -C "$RUNTIME_DIR/node" --strip-components=1
 ln -sf "$RUNTIME_DIR/node/bin/node" /usr/local/bin/node
 
 suffix=$([ "$arch" = arm64 ] && echo _aarch64 || true)
-curl -fsSL -o "$RUNTIME_DIR/bin/yt-dlp" "https://github.com/yt-dlp/yt-dlp/releases/latest/download/yt-dlp_linux$suffix"
-chmod 755 "$RUNTIME_DIR/bin/yt-dlp"
-ln -sf "$RUNTIME_DIR/bin/yt-dlp" /usr/local/bin/yt-dlp
+# GitHub's latest release, else (GitHub not reachable) Debian's package.
+if curl -fsSL -o "$RUNTIME_DIR/bin/yt-dlp" "https://github.com/yt-dlp/yt-dlp/releases/latest/download/yt-dlp_linux$suffix"; then
+  chmod 755 "$RUNTIME_DIR/bin/yt-dlp"
+  ln -sf "$RUNTIME_DIR/bin/yt-dlp" /usr/local/bin/yt-dlp
+else
+  rm -f "$RUNTIME_DIR/bin/yt-dlp"
+  apt-get install -y -q yt-dlp
+fi
 
 install -m 644 "$bundle" "$RUNTIME_DIR/recorder.mjs"
 mkdir -p /var/lib/capture

@@ -5,6 +5,9 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, usernameSchema } from '../contract/auth';
 import { DEFAULT_STREAM_URL_TEMPLATE } from '../contract/recording-configs';
 import { parseS3Location } from './storage/s3-location';
+import { MAX_RECORDINGS_PER_INSTANCE } from './capture/aws/shared-instance';
+
+const PER_INSTANCE_RANGE = `RECORDINGS_PER_INSTANCE must be a whole number from 1 to ${MAX_RECORDINGS_PER_INSTANCE}`;
 
 const optionalText = z
   .string()
@@ -65,6 +68,15 @@ const envSchema = z.object({
   AWS_SECURITY_GROUP_ID: optionalText,
   // The role EC2 recorders upload with; unset, they get a pre-signed POST policy per recording instead.
   AWS_INSTANCE_PROFILE: optionalText,
+  // Recordings whose windows open within 10 minutes of each other share one EC2 instance, up to this many.
+  RECORDINGS_PER_INSTANCE: optionalText.pipe(
+    z.coerce
+      .number<string | undefined>(PER_INSTANCE_RANGE)
+      .int(PER_INSTANCE_RANGE)
+      .min(1, PER_INSTANCE_RANGE)
+      .max(MAX_RECORDINGS_PER_INSTANCE, PER_INSTANCE_RANGE)
+      .default(1),
+  ),
   RECORDINGS_STORE: optionalText.refine(
     (value) => value === undefined || value === 'local' || parseS3Location(value) !== undefined,
     'RECORDINGS_STORE must be "local" or s3://bucket/prefix (a valid bucket name, e.g. s3://sermons/recordings)',
@@ -162,6 +174,8 @@ export interface Config {
   awsSecurityGroupId: string | undefined;
   /** Instance profile (name or ARN) EC2 recorders run with, to upload with its role. */
   awsInstanceProfile: string | undefined;
+  /** RECORDINGS_PER_INSTANCE: how many recordings opening close together share one EC2 instance. */
+  recordingsPerInstance: number;
   /** RECORDINGS_STORE: `local` (DATA_DIR/recordings) or `s3://bucket/prefix`. */
   recordingsStore: string;
   /** S3_ENDPOINT: MinIO or another S3-compatible service for the s3 store. */
@@ -245,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     awsSubnetId: e.AWS_SUBNET_ID,
     awsSecurityGroupId: e.AWS_SECURITY_GROUP_ID,
     awsInstanceProfile: e.AWS_INSTANCE_PROFILE,
+    recordingsPerInstance: e.RECORDINGS_PER_INSTANCE,
     recordingsStore: e.RECORDINGS_STORE ?? 'local',
     s3Endpoint: e.S3_ENDPOINT,
     streamUrlTemplate: e.STREAM_URL_TEMPLATE,

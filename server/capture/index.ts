@@ -27,6 +27,7 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
       stallTimeoutSeconds: config.stallTimeoutSeconds,
       allowPrivateStreamHosts: config.allowPrivateStreamHosts,
       instanceProfile: config.awsInstanceProfile,
+      recordingsPerInstance: config.recordingsPerInstance,
       store: store instanceof S3RecordingStore ? awsStore(store, clock) : undefined,
       clock,
     });
@@ -48,8 +49,8 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
   });
 }
 
-function awsStore(store: S3RecordingStore, clock: Clock) {
-  const runtime = new RecorderRuntimeLinks(store);
+/** What the aws driver does with an s3 store: its recorders' delivery, runtime, ledgers, places and results. */
+export function awsStore(store: S3RecordingStore, clock: Clock, runtime = new RecorderRuntimeLinks(store)) {
   // The recorder goes into the bucket at start: the first launch of a Friday does not upload it inside its request.
   runtime.prepare();
   return {
@@ -57,5 +58,10 @@ function awsStore(store: S3RecordingStore, clock: Clock) {
     runtimeLink: (seconds: number) => runtime.link(seconds),
     readLink: (key: string, seconds: number) => store.signedUrl(key, seconds),
     result: (mediaKey: string, launchedAt: Date) => storedResult(store, mediaKey, launchedAt),
+    put: async (key: string, text: string, onlyIfAbsent = false) => {
+      if (onlyIfAbsent) return store.putTextIfAbsent(key, text, 'text/plain');
+      await store.putText(key, text, 'text/plain');
+      return true;
+    },
   };
 }

@@ -25,8 +25,11 @@ export interface CaptureProvider {
    */
   readonly supervisesRecorders: boolean;
   launch(config: LaunchConfig, options?: LaunchOptions): Promise<LaunchedInstance>;
-  /** Asks the recorder to stop and finish its file; the instance goes stopping, then terminated. */
-  terminate(instanceId: string, options?: { reason?: string }): Promise<void>;
+  /**
+   * Asks the recorder to stop and finish its file; the instance goes stopping, then terminated.
+   * `launchId` names the recording on an instance that several share (only its recorder stops).
+   */
+  terminate(instanceId: string, options?: { reason?: string; launchId?: string }): Promise<void>;
   /** Every instance the provider knows (active and ended), read from the provider itself, not from memory. */
   list(): Promise<ProviderInstance[]>;
   /** The last `lines` lines of the instance's log, oldest first. */
@@ -39,7 +42,7 @@ export interface CaptureProvider {
    * The recorder's own result for an ended instance whose reading was provisional (see
    * ProviderRecording.provisional), when it has reached the store since; undefined while it has not.
    */
-  lateResult?(instanceId: string): Promise<ProviderRecording | undefined>;
+  lateResult?(instanceId: string, launchId?: string): Promise<ProviderRecording | undefined>;
   /** Stops background work; recorders keep running (a restarted server re-adopts them). */
   close?(): Promise<void>;
 }

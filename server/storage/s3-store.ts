@@ -61,6 +61,21 @@ export class S3RecordingStore implements RecordingStore {
     await client.send(new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), Body: text, ContentType: contentType }));
   }
 
+  /**
+   * Puts `text` at `key` only if nothing is there yet (S3's conditional write): false when something
+   * was. Two servers claiming one place both ask; exactly one gets it.
+   */
+  async putTextIfAbsent(key: string, text: string, contentType: string): Promise<boolean> {
+    const { sdk, client } = await this.connect();
+    try {
+      await client.send(new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), Body: text, ContentType: contentType, IfNoneMatch: '*' }));
+      return true;
+    } catch (error) {
+      if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 412) return false;
+      throw error;
+    }
+  }
+
   async stat(key: string): Promise<StoredObject | null> {
     const { sdk, client } = await this.connect();
     try {

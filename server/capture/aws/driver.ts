@@ -25,7 +25,8 @@ import type { DeliveryRequest } from '../../storage/delivery';
 import type { RecorderDelivery } from '../recorder-delivery';
 import type { RecorderConfig } from '../recorder-state';
 import type { RecorderRuntimeLink } from './recorder-bundle';
-import { buildUserData, remoteRecorderConfig, RESULT_MARKER } from './user-data';
+import { placeFor, placeKeys, joinUntilFor, SHARED_TAG, slotsOf, slotTagValue, type SlotTag } from './shared-instance';
+import { buildUserData, INSTANCE_PATHS, remoteRecorderConfig, resultMarker, slotScript, type UserDataPaths } from './user-data';
 
 export const MANAGED_BY = { key: 'managed-by', value: 'capture-command-center' } as const;
 const TAG = {
@@ -68,6 +69,10 @@ export interface AwsProviderOptions {
   maxAttempts?: number;
   /** AWS_INSTANCE_PROFILE: recorders run with this role and upload with it; unset, each gets a POST policy. */
   instanceProfile?: string;
+  /** RECORDINGS_PER_INSTANCE (default 1): recordings opening close together share an instance, up to this many (needs the store). */
+  recordingsPerInstance?: number;
+  /** Where instances work (default INSTANCE_PATHS); a test that runs instances in a sandbox moves them there. */
+  instancePaths?: UserDataPaths;
   /**
    * An s3 recordings store: how recorders deliver to it, fetch their runtime (a pre-signed link), and
    * where the result of a machine launched at `launchedAt` is read back (undefined: none yet).
@@ -78,7 +83,21 @@ export interface AwsProviderOptions {
     /** A pre-signed link to read one object of the store (a key below its prefix). */
     readLink: (key: string, seconds: number) => Promise<string>;
     result: (mediaKey: string, launchedAt: Date) => Promise<ProviderRecording | undefined>;
+    /** Puts a text object (a key below its prefix); with `onlyIfAbsent`, false when one was there. */
+    put: (key: string, text: string, onlyIfAbsent?: boolean) => Promise<boolean>;
   };
+}
+
+/** What a recorder of one launch is: its config (without delivery yet), the recording and its key. */
+interface RecorderLaunch {
+  config: Omit<RecorderConfig, 'ffmpegPath' | 'outputPath' | 'logPath'>;
+  fileName: string;
+  recordingId: string;
+  launchId: string;
+  key: string;
+  name: string;
+  imageId: string;
+  continues: boolean;
 }
 
 /** A replacement machine fetches its predecessor's ledger as it boots: an hour is plenty. */
@@ -86,6 +105,7 @@ const LEDGER_LINK_SECONDS = 3600;
 const tagsOf = (tags: Tag[] | undefined): Record<string, string> =>
   Object.fromEntries((tags ?? []).filter((t) => t.Key).map((t) => [t.Key as string, t.Value ?? '']));
 const toTags = (record: Record<string, string>): Tag[] => Object.entries(record).map(([Key, Value]) => ({ Key, Value }));
+const RECORDING: ProviderRecording = { status: 'recording', bytes: 0, mediaSeconds: null, filePath: null, reason: null };
 const hash = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 /**
@@ -110,6 +130,8 @@ export class AwsCaptureProvider implements CaptureProvider {
   private ec2: Promise<Ec2> | undefined;
   /** Results of ended instances (read once from their console output; they never change). */
   private readonly endedResults = new Map<string, ProviderRecording>();
+  /** The launch that last joined or opened a shared instance; the next one waits for it. */
+  private sharing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: AwsProviderOptions) {
     this.scope = `aws:${options.region}`;
@@ -148,8 +170,8 @@ export class AwsCaptureProvider implements CaptureProvider {
     const window = recordingWindow(config, options, now);
     // Named by its window's start: a machine relaunched for the same recording delivers the same file.
     const stamp = window.windowStart.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
-    const recorderConfig = remoteRecorderConfig(
-      {
+    const recorder: RecorderLaunch = {
+      config: {
         version: STATE_FORMAT_VERSION,
         instanceId: launchId,
         name,
@@ -175,15 +197,19 @@ export class AwsCaptureProvider implements CaptureProvider {
         clockOffsetMs: 0,
         createdAt: now.toISOString(),
       },
-      `${stamp}.mp4`,
-    );
-    const prepared = await this.prepareRecorder(recorderConfig, options.recordingId ?? launchId, options.continues ?? false);
-    const profile = this.options.instanceProfile;
+      fileName: `${stamp}.mp4`,
+      recordingId: options.recordingId ?? launchId,
+      launchId,
+      key,
+      name,
+      imageId,
+      continues: options.continues ?? false,
+    };
     const tags: Record<string, string> = {
       [TAG.name]: name,
       [MANAGED_BY.key]: MANAGED_BY.value,
       [TAG.mosque]: config.mosque_id ?? '',
-      [TAG.recording]: options.recordingId ?? launchId,
+      [TAG.recording]: recorder.recordingId,
       [TAG.launch]: launchId,
       [TAG.key]: key,
       [TAG.url]: config.url.slice(0, 256),
@@ -191,64 +217,171 @@ export class AwsCaptureProvider implements CaptureProvider {
       [TAG.size]: `${config.width}x${config.height}`,
       [TAG.method]: config.method,
       ...(options.jobId ? { [TAG.job]: options.jobId.slice(0, 256) } : {}),
-      // Where its result is read back (metadata.json beside the file): ids and dates only, well under 256 characters.
-      ...(prepared.filePath ? { [TAG.file]: prepared.filePath } : {}),
     };
+    if ((this.options.recordingsPerInstance ?? 1) > 1 && this.options.store) {
+      // One launch at a time joins or opens a shared instance, so this server's launches fill each one in turn.
+      const turn = this.sharing.then(() => this.launchShared(recorder, tags));
+      this.sharing = turn.catch(() => undefined);
+      return turn;
+    }
+    const prepared = await this.prepareRecorder(recorder, 1);
+    // Where its result is read back (metadata.json beside the file): ids and dates only, well under 256 characters.
+    if (prepared.filePath) tags[TAG.file] = prepared.filePath;
+    return this.runInstance(recorder, tags, buildUserData(prepared.config, { runtime: prepared.runtime, ledger: prepared.ledger }), prepared.filePath);
+  }
+
+  /** Runs one instance for `recorder` with `userData`. */
+  private async runInstance(recorder: RecorderLaunch, tags: Record<string, string>, userData: string, filePath: string | null): Promise<LaunchedInstance> {
+    const profile = this.options.instanceProfile;
     const result = await this.call('RunInstances', ({ sdk, client }) =>
       client.send(
         new sdk.RunInstancesCommand({
-          ImageId: imageId,
+          ImageId: recorder.imageId,
           InstanceType: this.options.instanceType as never,
           MinCount: 1,
           MaxCount: 1,
-          ClientToken: `ccc-${key}`,
-          UserData: Buffer.from(prepared.userData).toString('base64'),
+          ClientToken: `ccc-${recorder.key}`,
+          UserData: Buffer.from(userData).toString('base64'),
           InstanceInitiatedShutdownBehavior: 'terminate',
           ...(profile ? { IamInstanceProfile: profile.startsWith('arn:') ? { Arn: profile } : { Name: profile } } : {}),
           ...(this.options.subnetId ? { SubnetId: this.options.subnetId } : {}),
           ...(this.options.securityGroupId ? { SecurityGroupIds: [this.options.securityGroupId] } : {}),
           TagSpecifications: [
             { ResourceType: 'instance', Tags: toTags(tags) },
-            { ResourceType: 'volume', Tags: toTags({ [MANAGED_BY.key]: MANAGED_BY.value, [TAG.launch]: launchId }) },
+            { ResourceType: 'volume', Tags: toTags({ [MANAGED_BY.key]: MANAGED_BY.value, [TAG.launch]: recorder.launchId }) },
           ],
         }),
       ),
     );
     const instance = result.Instances?.[0];
     if (!instance?.InstanceId) throw new ProviderError('failed', 'AWS EC2 RunInstances returned no instance');
-    return { ...this.launched(instance, launchId), filePath: prepared.filePath, existing: false };
+    return { ...this.launched(instance, recorder.launchId), filePath, existing: false };
   }
 
   /**
-   * The user-data of a recorder: with an s3 store it delivers there (with the instance's role, or a
-   * POST policy for its recording) and fetches the runtime by a pre-signed link (and, replacing a
-   * recorder that died, the segment ledger that one shipped); else it runs the image's runtime and its
-   * recording stays on the instance.
+   * RECORDINGS_PER_INSTANCE > 1 (shared-instance.ts): the place this launch already took (a retry),
+   * else the next free place on a live instance whose first window opens close to this one's, else a
+   * new instance with this recording in its first place.
    */
-  private async prepareRecorder(config: RecorderConfig, recordingId: string, continues: boolean): Promise<{ userData: string; filePath: string | null }> {
+  private async launchShared(recorder: RecorderLaunch, tags: Record<string, string>): Promise<LaunchedInstance> {
+    const open = await this.describe([
+      { Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] },
+      { Name: 'tag-key', Values: [SHARED_TAG.slots] },
+      { Name: 'instance-state-name', Values: ['pending', 'running'] },
+    ]);
+    for (const instance of open) {
+      const taken = slotsOf(tagsOf(instance.Tags)).find((slot) => slot.key === recorder.key);
+      if (taken) return { ...this.launched(instance, taken.launchId), launchId: taken.launchId, name: recorder.name, filePath: taken.file, existing: true };
+    }
+    const now = this.options.clock.now();
+    const windowStart = new Date(recorder.config.windowStart);
+    for (const instance of open) {
+      const instanceTags = tagsOf(instance.Tags);
+      const capacity = Number(instanceTags[SHARED_TAG.slots]);
+      for (let slot = placeFor(instance, instanceTags, { windowStart, imageId: recorder.imageId, now }); slot && slot <= capacity; slot++) {
+        const joined = await this.join(instance, instanceTags, slot, recorder);
+        if (joined) return joined;
+      }
+    }
+    const slots = this.options.recordingsPerInstance ?? 1;
+    const joinUntil = joinUntilFor(windowStart, now);
+    const prepared = await this.prepareRecorder(recorder, 1, joinUntil);
+    const [stopLink, nextLink] = await this.links(prepared.linkSeconds, [placeKeys(recorder.launchId, 1).stop, placeKeys(recorder.launchId, 2).script]);
+    const first = { key: recorder.key, launchId: recorder.launchId, recordingId: recorder.recordingId, windowEnd: new Date(recorder.config.windowEnd), file: prepared.filePath ?? '' };
+    const sharedTags = {
+      ...tags,
+      ...(prepared.filePath ? { [TAG.file]: prepared.filePath } : {}),
+      [SHARED_TAG.slots]: String(slots),
+      [SHARED_TAG.joinUntil]: joinUntil.toISOString(),
+      [SHARED_TAG.windowStart]: windowStart.toISOString(),
+      [SHARED_TAG.slot(1)]: slotTagValue(first),
+    };
+    const userData = buildUserData(prepared.config, { runtime: prepared.runtime, ledger: prepared.ledger, shared: { slots, joinUntil, nextLink, slot: 1, stopLink } });
+    return this.runInstance(recorder, sharedTags, userData, prepared.filePath);
+  }
+
+  /**
+   * Takes place `slot` of a shared instance for `recorder`: its script goes into the store only if no
+   * other launch put one there first (undefined then: the caller tries the next place), then the
+   * instance is tagged with the place. Were tagging to fail, the recorder is asked to stop at once.
+   */
+  private async join(instance: Ec2Instance, instanceTags: Record<string, string>, slot: number, recorder: RecorderLaunch): Promise<LaunchedInstance | undefined> {
+    const store = this.options.store!;
+    const first = instanceTags[TAG.launch] ?? '';
+    const capacity = Number(instanceTags[SHARED_TAG.slots]);
+    const keys = placeKeys(first, slot);
+    const prepared = await this.prepareRecorder(recorder, slot, new Date(instanceTags[SHARED_TAG.joinUntil] ?? 0));
+    const [stopLink, nextLink] = await this.links(prepared.linkSeconds, [keys.stop, ...(slot < capacity ? [placeKeys(first, slot + 1).script] : [])]);
+    const script = slotScript(prepared.config, { ledger: prepared.ledger, shared: { slot, stopLink }, nextLink: nextLink ?? null });
+    if (!(await store.put(keys.script, script, true))) return undefined;
+    const place = { key: recorder.key, launchId: recorder.launchId, recordingId: recorder.recordingId, windowEnd: new Date(recorder.config.windowEnd), file: prepared.filePath ?? '' };
+    try {
+      await this.tag(instance.InstanceId ?? '', { [SHARED_TAG.slot(slot)]: slotTagValue(place) });
+    } catch (error) {
+      await store.put(keys.stop, 'The launch could not record its place on the instance').catch(() => undefined);
+      throw error;
+    }
+    return { ...this.launched(instance, recorder.launchId), launchId: recorder.launchId, name: recorder.name, filePath: prepared.filePath, existing: false };
+  }
+
+  private async tag(instanceId: string, tags: Record<string, string>): Promise<void> {
+    await this.call('CreateTags', ({ sdk, client }) => client.send(new sdk.CreateTagsCommand({ Resources: [instanceId], Tags: toTags(tags) })));
+  }
+
+  private links(seconds: number, keys: string[]): Promise<string[]> {
+    return Promise.all(keys.map((key) => this.options.store!.readLink(key, seconds)));
+  }
+
+  /**
+   * A recorder's config for place `slot` and what its script needs: with an s3 store it delivers there
+   * (with the instance's role, or a POST policy for its recording) and fetches the runtime by a
+   * pre-signed link (and, replacing a recorder that died, the segment ledger that one shipped); else it
+   * runs the image's runtime and its recording stays on the instance. Links live until the delivery
+   * expires, and at least until `joinUntil` (a shared instance looks for new places until then).
+   */
+  private async prepareRecorder(recorder: RecorderLaunch, slot: number, joinUntil?: Date) {
     const store = this.options.store;
     try {
+      const config = remoteRecorderConfig(recorder.config, recorder.fileName, this.options.instancePaths ?? INSTANCE_PATHS, slot);
       const via = this.options.instanceProfile ? 'role' : 'presigned-post';
-      const fileName = config.outputPath.slice(config.outputPath.lastIndexOf('/') + 1);
-      const delivery = store ? await store.delivery({ recordingId, mosqueId: config.mosqueId, windowStart: config.windowStart, windowEnd: config.windowEnd, fileName, via }) : null;
-      const seconds = delivery ? Math.ceil((Date.parse(delivery.expiresAt) - this.options.clock.now().getTime()) / 1000) : 0;
+      const { windowStart, windowEnd, mosqueId } = config;
+      const delivery = store ? await store.delivery({ recordingId: recorder.recordingId, mosqueId, windowStart, windowEnd, fileName: recorder.fileName, via }) : null;
+      const now = this.options.clock.now().getTime();
+      const seconds = delivery ? Math.ceil((Date.parse(delivery.expiresAt) - now) / 1000) : 0;
+      const linkSeconds = Math.max(seconds, joinUntil ? Math.ceil((joinUntil.getTime() - now) / 1000) + 600 : 0);
       const runtime = store && delivery ? await store.runtimeLink(seconds) : null;
       const prefix = delivery ? delivery.mediaKey.slice(0, delivery.mediaKey.lastIndexOf('/') + 1) : '';
-      const ledger = store && delivery && continues ? await store.readLink(`${prefix}${INSTANCE_FILES.ledger}`, LEDGER_LINK_SECONDS) : null;
-      return { userData: buildUserData({ ...config, delivery }, { runtime, ledger }), filePath: delivery?.mediaKey ?? null };
+      const ledger = store && delivery && recorder.continues ? await store.readLink(`${prefix}${INSTANCE_FILES.ledger}`, LEDGER_LINK_SECONDS) : null;
+      return { config: { ...config, delivery }, runtime, ledger, filePath: delivery?.mediaKey ?? null, linkSeconds };
     } catch (error) {
       throw new ProviderError('unavailable', `Could not prepare the recorder: ${(error as Error).message}`);
     }
   }
 
-  async terminate(instanceId: string): Promise<void> {
+  /**
+   * Ends the instance; on a shared one, only the recorder of `launchId`: a stop object for its place
+   * (the instance polls for it) and a tag, and the instance itself once none of its recorders goes on.
+   */
+  async terminate(instanceId: string, options: { launchId?: string } = {}): Promise<void> {
+    const [instance] = options.launchId && this.options.store ? await this.describe([{ Name: 'instance-id', Values: [instanceId] }]) : [];
+    const tags = tagsOf(instance?.Tags);
+    const slots = slotsOf(tags);
+    const place = slots.find((slot) => slot.launchId === options.launchId);
+    if (instance && place) {
+      await this.options.store!.put(placeKeys(tags[TAG.launch] ?? '', place.slot).stop, `Stopped by the operator at ${this.options.clock.now().toISOString()}`);
+      await this.tag(instanceId, { [SHARED_TAG.stop(place.slot)]: this.options.clock.now().toISOString() });
+      const goingOn = await Promise.all(slots.filter((slot) => slot !== place && !tags[SHARED_TAG.stop(slot.slot)]).map(async (slot) => !(await this.placeResult(instance, slot))));
+      if (goingOn.some(Boolean)) return;
+    }
     await this.call('TerminateInstances', ({ sdk, client }) => client.send(new sdk.TerminateInstancesCommand({ InstanceIds: [instanceId] })));
   }
 
   async list(): Promise<ProviderInstance[]> {
     const instances: ProviderInstance[] = [];
     for (const ec2 of await this.describe([{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }])) {
-      instances.push(await this.view(ec2));
+      const tags = tagsOf(ec2.Tags);
+      if (!tags[SHARED_TAG.slots]) instances.push(await this.view(ec2));
+      else for (const slot of slotsOf(tags)) instances.push(await this.placeView(ec2, tags, slot));
     }
     return instances;
   }
@@ -392,8 +525,35 @@ export class AwsCaptureProvider implements CaptureProvider {
       jobId: tags[TAG.job] ?? null,
       imageId: instance.ImageId ?? null,
       mediaFlowing: state === 'running',
-      recording: ended ? await this.endedRecording(id, instance) : { status: 'recording', bytes: 0, mediaSeconds: null, filePath: null, reason: null },
+      recording: ended ? await this.endedRecording(id, instance, tags[TAG.file], resultMarker()) : RECORDING,
     };
+  }
+
+  /**
+   * One recording of a shared instance: ended with its result once that is in the store (its window
+   * over, or stopped by the operator) while the others go on; else as the instance is.
+   */
+  private async placeView(instance: Ec2Instance, tags: Record<string, string>, slot: SlotTag): Promise<ProviderInstance> {
+    const view = await this.view(instance);
+    const id = view.providerInstanceId;
+    const own = { ...view, launchId: slot.launchId, ...(slot.slot === 1 ? {} : { name: `${view.name} #${slot.slot}`, config: null, jobId: null }) };
+    if (view.state === 'stopped' || view.state === 'terminated') {
+      return { ...own, recording: await this.endedRecording(`${id}#${slot.slot}`, instance, slot.file, resultMarker(slot.slot)) };
+    }
+    const stopped = Boolean(tags[SHARED_TAG.stop(slot.slot)]);
+    const result = stopped || this.options.clock.now() >= slot.windowEnd ? await this.placeResult(instance, slot).catch(() => undefined) : undefined;
+    if (result) return { ...own, state: 'terminated', stateReason: 'The recording ended; the instance goes on with the others', recording: result };
+    return { ...own, state: stopped ? 'stopping' : view.state, recording: RECORDING };
+  }
+
+  /** The result a place's recorder left in the store, kept once found. */
+  private async placeResult(instance: Ec2Instance, slot: SlotTag): Promise<ProviderRecording | undefined> {
+    const key = `${instance.InstanceId}#${slot.slot}`;
+    const known = this.endedResults.get(key);
+    if (known) return known;
+    const result = await this.options.store?.result(slot.file, instance.LaunchTime ?? new Date(0));
+    if (result) this.endedResults.set(key, result);
+    return result;
   }
 
   /**
@@ -402,42 +562,43 @@ export class AwsCaptureProvider implements CaptureProvider {
    * again on the next pass. Without the store's result the reading is provisional: lateResult() reads
    * the store again for the fleet, which keeps asking for a while after the window.
    */
-  private async endedRecording(id: string, instance: Ec2Instance): Promise<ProviderRecording> {
-    const known = this.endedResults.get(id);
+  private async endedRecording(cacheKey: string, instance: Ec2Instance, file: string | undefined, marker: string): Promise<ProviderRecording> {
+    const known = this.endedResults.get(cacheKey);
     if (known) return known;
     let stored: ProviderRecording | undefined;
     let storeRead = true;
     try {
-      stored = await this.storedRecording(instance);
+      stored = await this.storedRecording(instance, file);
     } catch {
       storeRead = false;
     }
-    const recording = stored ?? { ...(await this.consoleRecording(id, instance)), provisional: this.options.store !== undefined };
-    if (storeRead) this.endedResults.set(id, recording);
+    const recording = stored ?? { ...(await this.consoleRecording(instance, marker)), provisional: this.options.store !== undefined };
+    if (storeRead) this.endedResults.set(cacheKey, recording);
     return recording;
   }
 
   /** The result the instance's recorder left in the store since the instance launched; undefined when there is none. */
-  private async storedRecording(instance: Ec2Instance): Promise<ProviderRecording | undefined> {
-    const file = tagsOf(instance.Tags)[TAG.file];
+  private async storedRecording(instance: Ec2Instance, file: string | undefined): Promise<ProviderRecording | undefined> {
     if (!file || !this.options.store) return undefined;
     return this.options.store.result(file, instance.LaunchTime ?? new Date(0));
   }
 
-  async lateResult(instanceId: string): Promise<ProviderRecording | undefined> {
+  async lateResult(instanceId: string, launchId?: string): Promise<ProviderRecording | undefined> {
     const [instance] = await this.describe([{ Name: 'instance-id', Values: [instanceId] }]);
-    const stored = instance ? await this.storedRecording(instance) : undefined;
-    if (stored) this.endedResults.set(instanceId, stored);
+    const tags = tagsOf(instance?.Tags);
+    const place = slotsOf(tags).find((slot) => slot.launchId === launchId);
+    const stored = instance ? await this.storedRecording(instance, place?.file ?? tags[TAG.file]) : undefined;
+    if (stored) this.endedResults.set(place ? `${instanceId}#${place.slot}` : instanceId, stored);
     return stored;
   }
 
   /** The recorder's CAPTURE_RESULT line from the console of an ended instance, else what its end tells. */
-  private async consoleRecording(id: string, instance: Ec2Instance): Promise<ProviderRecording> {
+  private async consoleRecording(instance: Ec2Instance, marker: string): Promise<ProviderRecording> {
     let result: RecorderState | undefined;
     try {
-      const lines = await this.logs(id, 2000);
-      const line = lines.reverse().find((l) => l.includes(RESULT_MARKER));
-      if (line) result = JSON.parse(line.slice(line.indexOf(RESULT_MARKER) + RESULT_MARKER.length)) as RecorderState;
+      const lines = await this.logs(instance.InstanceId ?? '', 2000);
+      const line = lines.reverse().find((l) => l.includes(marker));
+      if (line) result = JSON.parse(line.slice(line.indexOf(marker) + marker.length)) as RecorderState;
     } catch {
       // no console output (yet): judged from the state reason below
     }

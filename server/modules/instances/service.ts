@@ -427,7 +427,7 @@ export class InstancesService {
         }
         try {
           if (!row.provider_instance_id) throw conflict(`Instance ${row.id} is still launching; try again in a moment`);
-          await this.driver.terminate(row.provider_instance_id, { reason });
+          await this.driver.terminate(row.provider_instance_id, { reason, launchId: row.id });
           await this.repository.update(row.id, { state: 'stopping', state_reason: reason, updated_at: this.clock.now().toISOString() });
           return { success: true, result: { instance_id: instanceId, success: true, state: 'stopping', message: 'Terminating' } };
         } catch (error) {
@@ -464,13 +464,15 @@ export class InstancesService {
     let recordingsChanged = false;
 
     for (const instance of seen) {
-      let row = (instance.launchId ? byId.get(instance.launchId) : undefined) ?? byProviderId.get(instance.providerInstanceId);
+      // An instance that names its launch is that row's alone: recordings sharing one EC2 instance are
+      // one row each, all with its provider id.
+      let row = instance.launchId ? byId.get(instance.launchId) : byProviderId.get(instance.providerInstanceId);
       if (!row) {
         if (!ACTIVE_STATES.includes(instance.state) && instance.state !== 'stopping') continue;
         // Not among the live rows: an ended row the recorder outlived, or an orphan with no row at all.
-        row = (instance.launchId ? await this.repository.findById(instance.launchId) : undefined) ??
-          (await this.repository.findByProviderId(this.driver.scope, instance.providerInstanceId)) ??
-          (await this.adopt(instance));
+        row = (instance.launchId
+          ? await this.repository.findById(instance.launchId)
+          : await this.repository.findByProviderId(this.driver.scope, instance.providerInstanceId)) ?? (await this.adopt(instance));
         if (!row) continue;
         instancesChanged = true;
       }

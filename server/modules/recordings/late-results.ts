@@ -54,7 +54,7 @@ export class LateResults {
 
   private async readOne(row: RecordingAwaitingResult): Promise<boolean> {
     const waitedUntil = Date.parse(row.provisional_until ?? '');
-    const result = row.provider_instance_id ? await this.driver.lateResult?.(row.provider_instance_id) : undefined;
+    const result = row.provider_instance_id ? await this.driver.lateResult?.(row.provider_instance_id, row.instance_id) : undefined;
     if (result) {
       const window = row.window_start && row.window_end ? { start: Date.parse(row.window_start), end: Date.parse(row.window_end) } : null;
       const applied = await this.recordings.applyLateResult(row.instance_id, result, row.job_id, window);

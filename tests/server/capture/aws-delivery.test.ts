@@ -2,11 +2,10 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { DescribeImagesCommand, DescribeInstanceAttributeCommand, DescribeInstancesCommand, EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsCaptureProvider } from '../../../server/capture/aws/driver';
+import { awsStore } from '../../../server/capture';
 import { RecorderRuntimeLinks } from '../../../server/capture/aws/recorder-bundle';
-import { storedResult } from '../../../server/capture/aws/stored-result';
 import type { RecorderConfig } from '../../../server/capture/recorder-state';
 import { ManualClock } from '../../../testkit/manual-clock';
-import { recorderDelivery } from '../../../server/storage/delivery';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { startMoto, type MotoServer } from '../../../testkit/capture';
 import { scaled } from '../../../testkit/time-scale';
@@ -25,15 +24,7 @@ describe('aws recorders delivering to an s3 store', () => {
 
   const driver = (instanceProfile?: string) => {
     const runtime = new RecorderRuntimeLinks(store, async () => ({ code: 'console.log("recorder")', sha256: RUNTIME_SHA256 }));
-    return new AwsCaptureProvider({
-      region: 'us-east-1', endpoint: moto.url, imageId, instanceType: 't3.small', clock, instanceProfile,
-      store: {
-        delivery: (request) => recorderDelivery(store, request, clock.now()),
-        runtimeLink: (seconds) => runtime.link(seconds),
-        readLink: (key, seconds) => store.signedUrl(key, seconds),
-        result: (mediaKey, launchedAt) => storedResult(store, mediaKey, launchedAt),
-      },
-    });
+    return new AwsCaptureProvider({ region: 'us-east-1', endpoint: moto.url, imageId, instanceType: 't3.small', clock, instanceProfile, store: awsStore(store, clock, runtime) });
   };
   const launched = async (instanceId: string) => {
     const instance = (await ec2.send(new DescribeInstancesCommand({ InstanceIds: [instanceId] }))).Reservations?.[0]?.Instances?.[0];

@@ -7,6 +7,7 @@ import type { ServerMessage } from '../../../contract/live';
 import { buildApp, type App } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
 import type { FridayPlanner, PreflightChecks, RecordingLauncher } from '../../../server/modules/scheduler/ports';
+import type { CaptureProvider } from '../../../server/capture/provider';
 import { FixedTimePlanner, ManualTimer, MemoryLauncher, type PlannedMosque } from '../../../testkit/scheduler-doubles';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { createPostgresDatabase } from '../../../testkit/test-database';
@@ -86,6 +87,8 @@ export class SchedulerEnv {
       preflight?: PreflightChecks;
       /** Wake on the clock's own timer (fired as the clock moves) instead of the test's. */
       clockTimer?: boolean;
+      /** The capture driver instead of the one the config names. */
+      captureDriver?: CaptureProvider;
     } = {},
   ): Promise<SchedulerApp> {
     const timer = new ManualTimer();
@@ -94,6 +97,7 @@ export class SchedulerEnv {
       logger: false,
       clock: this.clock,
       healthCheckIntervalMs: 0,
+      captureDriver: options.captureDriver,
       scheduler: {
         planner: options.realPlanner ? undefined : (options.planner ?? this.planner),
         launcher: options.realLauncher ? undefined : (options.launcher ?? launcher),

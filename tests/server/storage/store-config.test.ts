@@ -28,4 +28,11 @@ describe('recordings store settings', () => {
     expect(configProblems({ CAPTURE_PROVIDER: 'aws', RECORDINGS_STORE: 'local' })).toEqual([problem]);
     expect(configProblems({ CAPTURE_PROVIDER: 'aws', RECORDINGS_STORE: 's3://sermons/recordings' })).toEqual([]);
   });
+
+  it('share an EC2 instance among at most 20 recordings, one each unless told otherwise', () => {
+    expect(loadConfig({}).recordingsPerInstance).toBe(1);
+    expect(loadConfig({ RECORDINGS_PER_INSTANCE: '4' }).recordingsPerInstance).toBe(4);
+    const problem = ['RECORDINGS_PER_INSTANCE: RECORDINGS_PER_INSTANCE must be a whole number from 1 to 20'];
+    for (const bad of ['0', '21', '2.5', 'four']) expect(configProblems({ RECORDINGS_PER_INSTANCE: bad }), bad).toEqual(problem);
+  });
 });
