@@ -4,13 +4,16 @@ import type { AppInstance } from '../lib/fastify';
  * The console keeps its session token in localStorage, so script injection must have nowhere to load
  * from or send to: scripts only from this origin, connections only to it (its live socket included:
  * CSP3 'self' matches ws:/wss: of the same host). Styles allow 'unsafe-inline' because MUI's emotion
- * injects <style> elements at run time; style injection cannot run script.
+ * injects <style> elements at run time; style injection cannot run script. Images and media may be
+ * blob: URLs, which only this origin's own scripts can mint: a stream test's clip is fetched with the
+ * bearer token (a plain source could not carry it) and played from its blob.
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
+  "media-src 'self' blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
   "object-src 'none'",

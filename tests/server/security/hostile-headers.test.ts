@@ -33,6 +33,8 @@ describe('hostile input: headers', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("connect-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
+    // Media only from here or from blobs this origin's scripts made (a stream test's clip).
+    expect(csp).toContain("media-src 'self' blob:");
     expect(csp).toMatch(/default-src 'self'/);
     expect(csp).not.toMatch(/script-src[^;]*unsafe/);
     expect(headers['x-content-type-options']).toBe('nosniff');
