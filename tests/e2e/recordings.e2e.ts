@@ -52,6 +52,7 @@ describe('Recordings page in the browser', () => {
 
   it('records the test broadcast for a few seconds, then lists it with ten older failed captures', async () => {
     await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    // In the page, polled once a second: the demo stream is recorded in real time.
     const recordingId = await page.evaluate(async () => {
       const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` };
       const demo = (await (await fetch('/api/instances/demo-stream', { headers })).json()) as { data: { url: string } };
@@ -134,6 +135,7 @@ describe('Recordings page in the browser', () => {
 
   it("says who stopped a capture, and lists a recording's holes with their causes", async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
+    // In the page, polled once a second: the demo stream is recorded in real time.
     const stoppedId = await page.evaluate(async () => {
       const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` };
       const get = async <T,>(url: string) => (await (await fetch(url, { headers })).json()) as T;

@@ -11,6 +11,7 @@ import { recorderDelivery } from '../../../server/storage/delivery';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
 import { scaled } from '../../../testkit/time-scale';
+import { pause } from '../../../testkit/wait';
 
 const STUB = (name: string) => `#!/bin/sh\necho "$*" >> "$(dirname "$0")/${name}.calls"\n${name === 'apt-get' ? 'exit 1' : 'exit 0'}\n`;
 
@@ -77,8 +78,9 @@ describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s
     let segmentsWhileRecording = 0;
     let running = true;
     void exited.then(() => (running = false));
+    // Polled while the recorder runs: the segments ship as the live stream plays, in real time.
     while (running && segmentsWhileRecording < 2) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await pause(500);
       if (running) segmentsWhileRecording = (await keys()).filter((k) => k.includes('/segments/')).length;
     }
     expect(segmentsWhileRecording, fs.readFileSync(paths.console, 'utf8')).toBeGreaterThanOrEqual(2);

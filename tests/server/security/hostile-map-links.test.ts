@@ -95,6 +95,7 @@ describe('map links: hosts are resolved before they are fetched', () => {
 
 describe('map links: one extraction call has a deadline', () => {
   it('stops resolving once the call has used its time', async () => {
+    // A shortener slower than the call's remaining time: its answer comes late on purpose.
     const slow = http.createServer((_request, response) => {
       setTimeout(() => response.writeHead(302, { location: `https://goo.gl/maps/${Math.random().toString(36).slice(2)}` }).end(), 300);
     });
