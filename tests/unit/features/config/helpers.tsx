@@ -49,9 +49,4 @@ export function captureBodies(method: string, path: string) {
 /** A notification (top right) with exactly this text. */
 export const notification = (text: string) => screen.findByText(text, { selector: '.MuiAlert-message' });
 
-/** A promise to hold a mock's answer with, released by `release()`. */
-export function gate() {
-  let release: () => void = () => undefined;
-  const opened = new Promise<void>((resolve) => (release = resolve));
-  return { opened, release };
-}
+export { gate } from '../../../../testkit/gate';

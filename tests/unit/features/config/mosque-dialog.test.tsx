@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockMosques } from '../../../../src/mocks/handlers/config';
+import { LINK_SETTLE_MS } from '../../../../src/features/config/useCoordinateLookup';
 import { server } from '../../support/server';
 import { captureBodies, dialog, field, gate, openConfig, row } from './helpers';
 
@@ -163,8 +164,10 @@ describe('Add New Mosque: map link', { timeout: 40_000 }, () => {
   it('does not call extraction for text that holds no maps link', async () => {
     const extracts = captureBodies('POST', '/api/config/coordinates/extract');
     const { user } = await openAdd();
+    // Timers move on by themselves and are then moved past the settle time: an extraction would have started.
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout'] });
     await user.type(field(/Google Maps URL/), 'https://example.com/maps/place/x');
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    await vi.advanceTimersByTimeAsync(2 * LINK_SETTLE_MS);
     expect(extracts).toEqual([]);
     expect(field(/Latitude/)).not.toHaveAttribute('readonly');
   });

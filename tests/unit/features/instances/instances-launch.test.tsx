@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import type { UserEvent } from '@testing-library/user-event';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { LaunchRequest } from '../../../../contract/instances';
 import { MOCK_DEMO_STREAM_URL } from '../../../../src/mocks/handlers/instances';
+import { gate } from '../../../../testkit/gate';
 import { server } from '../../support/server';
 import { dialog, openInstances, row } from './helpers';
 
@@ -107,9 +108,10 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
   });
 
   it('disables Launch while the request is on its way', async () => {
+    const held = gate();
     server.use(
       http.post('/api/instances/launch', async () => {
-        await delay(400);
+        await held.opened;
         return HttpResponse.json({ success: true, message: 'Launched 1 instance(s)', data: { instances: [], failed: [] } });
       }),
     );
@@ -118,6 +120,7 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
     await user.click(launchButton());
     expect(launchButton()).toBeDisabled();
     expect(dialog().getByRole('button', { name: 'Cancel' })).toBeDisabled();
+    held.release();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 

@@ -1,9 +1,10 @@
 import { screen, waitFor } from '@testing-library/react';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { TerminateRequest } from '../../../../contract/instances';
 import { addMockInstances, mockInstance } from '../../../../src/mocks/handlers/instances';
 import { store } from '../../../../src/mocks/store';
+import { gate } from '../../../../testkit/gate';
 import { server } from '../../support/server';
 import { dialog, openInstances, openRowMenu, row, seedFleet } from './helpers';
 
@@ -154,9 +155,10 @@ describe('Emergency stop', { timeout: 30_000 }, () => {
 
   it('is disabled while the emergency stop is on its way', async () => {
     seedFleet();
+    const held = gate();
     server.use(
       http.post('/api/instances/terminate-all', async () => {
-        await delay(500);
+        await held.opened;
         return HttpResponse.json({ success: true, message: 'Emergency stop: 0 instance(s) terminating', data: { results: [], terminated: 0, failed: 0 } });
       }),
     );
@@ -164,6 +166,7 @@ describe('Emergency stop', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('button', { name: 'Emergency Stop' }));
     await user.click(dialog().getByRole('button', { name: 'Stop All Instances' }));
     expect(screen.getByRole('button', { name: 'Emergency Stop', hidden: true })).toBeDisabled();
+    held.release();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });
 

@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { delay, http, HttpResponse } from 'msw';
+import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { store } from '../../../../src/mocks/store';
+import { gate } from '../../../../testkit/gate';
 import { server } from '../../support/server';
 import { openUsers, renderUsersPage, row } from './helpers';
 
@@ -40,14 +41,16 @@ describe('User Management list', { timeout: 15_000 }, () => {
   });
 
   it('reads "Loading users..." while the list loads', async () => {
+    const held = gate();
     server.use(
       http.get('/api/auth/users', async () => {
-        await delay(300);
+        await held.opened;
         return HttpResponse.json({ users: [] });
       }),
     );
     renderUsersPage();
     expect(await screen.findByText('Loading users...')).toBeInTheDocument();
+    held.release();
     expect(await screen.findByText('No users found')).toBeInTheDocument();
   });
 
