@@ -5,7 +5,7 @@ import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
 import { server } from './support/server';
 
-// A busy machine can take a few seconds to show a page (the lazy pages are loaded in support/render.tsx).
+// A busy machine can take a few seconds to show a page (renderApp loads its route's modules first: support/render.tsx).
 configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 20_000 });
 

@@ -24,7 +24,7 @@ describe('a stored session opening /config', () => {
     const pages = watchMosquePages();
     preloadRoute({ pathname: '/config', search: '?sort=name' }, startSessionCheck());
     await expect.poll(() => pages).toHaveLength(1);
-    renderApp('/config?sort=name');
+    await renderApp('/config?sort=name');
     expect(await screen.findByText('London Central Mosque')).toBeInTheDocument();
     expect(pages).toEqual(['?limit=10&offset=0&sort=name&order=asc']);
   });
@@ -33,7 +33,7 @@ describe('a stored session opening /config', () => {
     localStorage.setItem('token', 'stale-token');
     const pages = watchMosquePages();
     preloadRoute({ pathname: '/config', search: '' }, startSessionCheck());
-    renderApp('/config');
+    await renderApp('/config');
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(pages).toEqual([]);
   });

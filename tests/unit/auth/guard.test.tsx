@@ -6,7 +6,7 @@ import { server } from '../support/server';
 
 describe('route guard', () => {
   it('sends a visitor without a session to /login', async () => {
-    renderApp('/profile');
+    await renderApp('/profile');
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(currentPath()).toBe('/login');
   });
@@ -18,14 +18,14 @@ describe('route guard', () => {
         return HttpResponse.json({ valid: false }, { status: 401 });
       }),
     );
-    renderApp('/profile', { as: 'admin' });
+    await renderApp('/profile', { as: 'admin' });
     expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
     expect(screen.getByText('Loading...')).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
   });
 
   it('opens the page once the token is verified', async () => {
-    renderApp('/change-password', { as: 'admin' });
+    await renderApp('/change-password', { as: 'admin' });
     expect(screen.getByRole('progressbar', { name: 'Loading' })).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Change Password', level: 1 })).toBeInTheDocument();
     expect(currentPath()).toBe('/change-password');
@@ -33,25 +33,25 @@ describe('route guard', () => {
 
   it('removes a token the server refuses and signs out', async () => {
     localStorage.setItem('token', 'stale-token');
-    renderApp('/profile');
+    await renderApp('/profile');
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBeNull();
   });
 
   it('treats a failed verification (no answer) the same way', async () => {
     server.use(http.get('/api/auth/verify-token', () => HttpResponse.error()));
-    renderApp('/profile', { as: 'admin' });
+    await renderApp('/profile', { as: 'admin' });
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBeNull();
   });
 
   it('sends an unknown path to the dashboard', async () => {
-    renderApp('/no-such-page', { as: 'admin' });
+    await renderApp('/no-such-page', { as: 'admin' });
     await waitFor(() => expect(currentPath()).toBe('/'));
   });
 
   it('signs out to /login?reason=session_expired when the server ends the session', async () => {
-    const { user } = renderApp('/users', { as: 'admin' });
+    const { user } = await renderApp('/users', { as: 'admin' });
     await screen.findByText('@operator');
     server.use(http.get('/api/auth/users', () => HttpResponse.json({ success: false, detail: 'Session expired or invalid', error: 'x' }, { status: 401 })));
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
@@ -67,7 +67,7 @@ describe('logout', () => {
     server.events.on('request:start', ({ request }) => {
       if (request.method === 'POST' && new URL(request.url).pathname === '/api/auth/logout') loggedOut = true;
     });
-    const { user } = renderApp('/profile', { as: 'admin' });
+    const { user } = await renderApp('/profile', { as: 'admin' });
     await screen.findByRole('heading', { name: 'My Profile', level: 1 });
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     await user.click(within(screen.getByRole('menu')).getByRole('menuitem', { name: 'Logout' }));
@@ -80,7 +80,7 @@ describe('logout', () => {
 
   it('still signs out when the server cannot be reached', async () => {
     server.use(http.post('/api/auth/logout', () => HttpResponse.error()));
-    const { user } = renderApp('/change-password', { as: 'admin' });
+    const { user } = await renderApp('/change-password', { as: 'admin' });
     await screen.findByRole('heading', { name: 'Change Password', level: 1 });
     await user.click(screen.getByRole('button', { name: 'Account menu' }));
     await user.click(screen.getByRole('menuitem', { name: 'Logout' }));

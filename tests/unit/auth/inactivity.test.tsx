@@ -75,7 +75,7 @@ describe('session timeout in the console', () => {
 
   it('warns, extends on request, and finally logs out to /login?reason=session_expired', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { user } = renderApp('/profile', { as: 'admin', userOptions: { advanceTimers: vi.advanceTimersByTime } });
+    const { user } = await renderApp('/profile', { as: 'admin', userOptions: { advanceTimers: vi.advanceTimersByTime } });
     await screen.findByRole('heading', { name: 'My Profile', level: 1 });
 
     await idleFor(24 * HOUR - 4 * MINUTE);
@@ -93,7 +93,7 @@ describe('session timeout in the console', () => {
 
   it('logs out from the warning at once', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { user } = renderApp('/change-password', { as: 'admin', userOptions: { advanceTimers: vi.advanceTimersByTime } });
+    const { user } = await renderApp('/change-password', { as: 'admin', userOptions: { advanceTimers: vi.advanceTimersByTime } });
     await screen.findByRole('heading', { name: 'Change Password', level: 1 });
     await idleFor(24 * HOUR - 3 * MINUTE);
     const dialog = await screen.findByRole('dialog', { name: 'Session expiring soon' });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { GENERATED_PASSWORD_WARNING } from '../../../src/layout/GeneratedPasswordBanner';
 import { findUser, MOCK_ADMIN, MOCK_OPERATOR } from '../../../src/mocks/store';
 import { currentPath, renderApp } from '../support/render';
+import { fill } from '../support/fill';
 
 function stillGenerated(username: string) {
   const user = findUser(username);
@@ -12,7 +13,7 @@ function stillGenerated(username: string) {
 describe('the generated first password', { timeout: 30_000 }, () => {
   it('is flagged above every page until it is replaced, and the banner leads to Change Password', async () => {
     stillGenerated(MOCK_ADMIN.username);
-    const { user } = renderApp('/instances', { as: 'admin' });
+    const { user } = await renderApp('/instances', { as: 'admin' });
     expect(await screen.findByText(GENERATED_PASSWORD_WARNING)).toBeInTheDocument();
     await user.click(screen.getByRole('link', { name: 'Change password' }));
     await waitFor(() => expect(currentPath()).toBe('/change-password'));
@@ -24,8 +25,7 @@ describe('the generated first password', { timeout: 30_000 }, () => {
       ['New Password', 'My-own-Pass-2026'],
       ['Confirm New Password', 'My-own-Pass-2026'],
     ]) {
-      await user.click(screen.getByLabelText(label, { selector: 'input' }));
-      await user.paste(value);
+      await fill(user, screen.getByLabelText(label, { selector: 'input' }), value);
     }
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
     await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: 5000 });
@@ -34,7 +34,7 @@ describe('the generated first password', { timeout: 30_000 }, () => {
 
   it('is not flagged for an account with its own password', async () => {
     stillGenerated(MOCK_ADMIN.username);
-    renderApp('/instances', { as: MOCK_OPERATOR.username });
+    await renderApp('/instances', { as: MOCK_OPERATOR.username });
     await screen.findByRole('heading', { name: 'Instances', level: 1 });
     expect(screen.queryByText(GENERATED_PASSWORD_WARNING)).not.toBeInTheDocument();
   });

@@ -4,7 +4,7 @@ import { store } from '../../../src/mocks/store';
 import { currentPath, renderApp } from '../support/render';
 
 async function openAt(path: string, as = 'admin') {
-  const rendered = renderApp(path, { as });
+  const rendered = await renderApp(path, { as });
   await screen.findByRole('navigation', { name: 'Main navigation' });
   return rendered;
 }

@@ -9,7 +9,7 @@ import { renderApp } from '../support/render';
 describe('the demo world of npm run dev:mock', { timeout: 60_000 }, () => {
   it("shows this Friday's ledger with every status on the Dashboard, and the fleet's counts", async () => {
     seedDemoWorld();
-    renderApp('/', { as: 'admin' });
+    await renderApp('/', { as: 'admin' });
     const panel = within((await screen.findByRole('heading', { name: 'This Friday' }, { timeout: 30_000 })).closest('section') as HTMLElement);
     for (const status of FRIDAY_STATUSES) {
       expect(await panel.findByRole('link', { name: `${FRIDAY_STATUS_LABELS[status]}: 1 mosque(s)` })).toBeInTheDocument();
@@ -18,14 +18,14 @@ describe('the demo world of npm run dev:mock', { timeout: 60_000 }, () => {
 
   it('lists instances in several states', async () => {
     seedDemoWorld();
-    renderApp('/instances', { as: 'admin' });
+    await renderApp('/instances', { as: 'admin' });
     expect(await screen.findByText('capture-fpm2k7d4q8', {}, { timeout: 30_000 })).toBeInTheDocument();
     expect(screen.getByText('capture-bcm5t1r6w2')).toBeInTheDocument();
   });
 
   it('lists recordings of every outcome', async () => {
     seedDemoWorld();
-    renderApp('/recordings', { as: 'admin' });
+    await renderApp('/recordings', { as: 'admin' });
     const table = within(await screen.findByRole('table', { name: 'Recordings' }, { timeout: 30_000 }));
     expect(await table.findByText('Birmingham Central Mosque')).toBeInTheDocument();
     for (const outcome of ['Recording', 'Captured', 'Partial', 'Failed']) expect(table.getAllByText(outcome).length).toBeGreaterThan(0);

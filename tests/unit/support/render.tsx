@@ -6,14 +6,25 @@ import { MemoryRouter, Route, Routes, useLocation, type Location } from 'react-r
 import { AppProviders } from '../../../src/app/App';
 import { createQueryClient } from '../../../src/app/query-client';
 import { AppRoutes } from '../../../src/app/routes';
+import { LiveProvider } from '../../../src/live/LiveProvider';
+import { LiveQuerySync } from '../../../src/live/LiveQuerySync';
 import { sessionFor } from '../../../src/mocks/store';
 
 /*
- * renderApp mounts the console's lazy pages. Their modules load here, with this module, before any
- * test runs: transformed on first use inside a test, they ate its 5 s wait on a busy machine.
+ * The console's lazy modules, not loaded yet: renderApp loads the shell, the login page and the page of
+ * its path before it renders, so a test's wait never includes transforming them (on a busy machine that
+ * ate a 5 s wait), and a file loads only the pages it opens: loading all twelve first made a one-file
+ * run of the login tests spend 20 s transforming.
  */
-const lazyModules = import.meta.glob(['../../../src/features/*/*Page.tsx', '../../../src/layout/AppShell.tsx']);
-await Promise.all(Object.values(lazyModules).map((load) => load()));
+const shellModules = import.meta.glob(['../../../src/layout/AppShell.tsx', '../../../src/features/login/LoginPage.tsx']);
+const pageModules = import.meta.glob('../../../src/features/*/*Page.tsx');
+
+/** The shell, the login page (where the guard may send the test) and the page shown at `path` ('/' is the dashboard). */
+async function loadRoute(path: string): Promise<void> {
+  const folder = new URL(path, 'http://console.test').pathname.split('/')[1] || 'dashboard';
+  const page = Object.entries(pageModules).find(([file]) => file.split('/').at(-2) === folder)?.[1];
+  await Promise.all([...Object.values(shellModules), ...(page ? [page] : [])].map((load) => load()));
+}
 
 let currentLocation: Location | null = null;
 
@@ -40,8 +51,12 @@ export interface RenderOptions {
 
 export type Rendered = RenderResult & { user: UserEvent };
 
-/** The whole console at `path`: providers, guard, lazy routes, layout, as in the browser (with the mocks). */
-export function renderApp(path = '/', { as, userOptions }: RenderOptions = {}): Rendered {
+/**
+ * The whole console at `path`: providers, guard, lazy routes, layout, as in the browser (with the mocks).
+ * For the routes, the guard and the shell; a page's own behaviour is tested with renderWithProviders.
+ */
+export async function renderApp(path = '/', { as, userOptions }: RenderOptions = {}): Promise<Rendered> {
+  await loadRoute(path);
   if (as) localStorage.setItem('token', sessionFor(as));
   const user = userEvent.setup(userOptions);
   const result = render(
@@ -72,4 +87,18 @@ export function renderWithProviders(ui: ReactElement, { path = '/', as, userOpti
     </AppProviders>,
   );
   return { ...result, user };
+}
+
+/**
+ * A page as the shell mounts it (a fresh query cache, the live connection to the mocks), without the
+ * shell's layout and guard, which renderApp's tests cover.
+ */
+export function renderPage(page: ReactElement, options: RenderOptions & { path?: string } = {}): Rendered {
+  return renderWithProviders(
+    <LiveProvider>
+      <LiveQuerySync />
+      {page}
+    </LiveProvider>,
+    options,
+  );
 }

@@ -19,7 +19,7 @@ const fridayGroup = (name: RegExp) => within(screen.getByRole('list', { name }))
 describe('the alarm list by Friday', { timeout: 30_000 }, () => {
   it('groups alarms under their Friday, newest first, each header counting its kinds', async () => {
     seedTwoFridays();
-    const { user } = renderApp('/alarms', { as: 'operator' });
+    const { user } = await renderApp('/alarms', { as: 'operator' });
     await screen.findByRole('listitem', { name: 'Stream stalled: East London Mosque' });
     await user.click(screen.getByRole('button', { name: 'All' }));
     await screen.findByRole('listitem', { name: 'Capture failed: Masjid Al-Huda' });

@@ -34,7 +34,7 @@ function announce(alarm: Alarm) {
 
 describe('alarms in the console', { timeout: 30_000 }, () => {
   it('shows the open count on the bell, red while one is critical, and opens the list', async () => {
-    const { user } = renderApp('/profile', { as: 'operator' });
+    const { user } = await renderApp('/profile', { as: 'operator' });
     await waitFor(() => expect(bell()).toHaveAccessibleName('Alarms: 1 open, critical'));
     expect(within(bell()).getByText('1')).toBeInTheDocument();
     await user.click(bell());
@@ -44,12 +44,12 @@ describe('alarms in the console', { timeout: 30_000 }, () => {
 
   it('reads "none open" when nothing is open', async () => {
     alarmsMock().length = 0;
-    renderApp('/profile', { as: 'operator' });
+    await renderApp('/profile', { as: 'operator' });
     await waitFor(() => expect(bell()).toHaveAccessibleName('Alarms: none open'));
   });
 
   it('lists open alarms with reason, delivery state and links; All adds the resolved ones', async () => {
-    const { user } = renderApp('/alarms', { as: 'operator' });
+    const { user } = await renderApp('/alarms', { as: 'operator' });
     const item = await screen.findByRole('listitem', { name: 'Capture failed: Central Mosque' });
     expect(within(item).getByText('No media — the stream never came')).toBeInTheDocument();
     expect(within(item).getByText('Open')).toBeInTheDocument();
@@ -73,14 +73,14 @@ describe('alarms in the console', { timeout: 30_000 }, () => {
       mosque_name: 'Masjid Al-Huda',
       deliveries: [{ channel: 'webhook', event: 'raised', state: 'retrying', attempts: 2, last_attempt_at: null, next_attempt_at: null, last_error: 'The webhook answered HTTP 502', delivered_at: null }],
     });
-    renderApp('/alarms', { as: 'operator' });
+    await renderApp('/alarms', { as: 'operator' });
     const item = await screen.findByRole('listitem', { name: 'Friday missed: Masjid Al-Huda' });
     expect(within(item).getByText('Webhook: retrying, 2 attempts')).toBeInTheDocument();
     expect(within(item).getByText('Webhook last attempt: The webhook answered HTTP 502')).toBeInTheDocument();
   });
 
   it('acknowledges an alarm, naming the operator, and keeps it open', async () => {
-    const { user } = renderApp('/alarms', { as: 'operator' });
+    const { user } = await renderApp('/alarms', { as: 'operator' });
     const item = await screen.findByRole('listitem', { name: 'Capture failed: Central Mosque' });
     await user.click(within(item).getByRole('button', { name: 'Acknowledge alarm: Central Mosque' }));
     expect(await screen.findByText('Alarm acknowledged: Central Mosque')).toBeInTheDocument();
@@ -92,14 +92,14 @@ describe('alarms in the console', { timeout: 30_000 }, () => {
 
   it('says why when acknowledging fails', async () => {
     server.use(http.post('/api/alarms/:id/acknowledge', () => HttpResponse.json({ success: false, detail: 'Alarm alm-capture-failed not found', error: 'Alarm alm-capture-failed not found' }, { status: 404 })));
-    const { user } = renderApp('/alarms', { as: 'operator' });
+    const { user } = await renderApp('/alarms', { as: 'operator' });
     const item = await screen.findByRole('listitem', { name: 'Capture failed: Central Mosque' });
     await user.click(within(item).getByRole('button', { name: 'Acknowledge alarm: Central Mosque' }));
     expect(await screen.findByText('Alarm alm-capture-failed not found')).toBeInTheDocument();
   });
 
   it('notifies at once when a critical alarm is raised live, and counts it on the bell', async () => {
-    renderApp('/profile', { as: 'operator' });
+    await renderApp('/profile', { as: 'operator' });
     await screen.findByText('Connected');
     await waitFor(() => expect(bell()).toHaveAccessibleName('Alarms: 1 open, critical'));
     announce(liveAlarm({ id: 'alm-new', message: 'The launch failed after 3 tries: connection refused' }));
@@ -108,7 +108,7 @@ describe('alarms in the console', { timeout: 30_000 }, () => {
   });
 
   it('does not notify for a warning, nor again when a known alarm changes; a resolved one leaves the bell', async () => {
-    renderApp('/profile', { as: 'operator' });
+    await renderApp('/profile', { as: 'operator' });
     await screen.findByText('Connected');
     await waitFor(() => expect(bell()).toHaveAccessibleName('Alarms: 1 open, critical'));
     announce(liveAlarm({ id: 'alm-w', severity: 'warning', kind: 'stall', message: 'No media for 70 s' }));
@@ -123,7 +123,7 @@ describe('alarms in the console', { timeout: 30_000 }, () => {
 
   it('shows the open count from the API when the live feed is down', async () => {
     store.liveAvailable = false;
-    renderApp('/profile', { as: 'operator' });
+    await renderApp('/profile', { as: 'operator' });
     await waitFor(() => expect(bell()).toHaveAccessibleName('Alarms: 1 open, critical'));
   });
 });

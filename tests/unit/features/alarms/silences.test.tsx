@@ -8,7 +8,7 @@ const form = () => screen.getByRole('form', { name: 'New silence' });
 
 describe('silences on the Alarms page', { timeout: 30_000 }, () => {
   it('silences a mosque for a while with a comment, lists it, and lifts it', async () => {
-    const { user } = renderApp('/alarms', { as: 'operator' });
+    const { user } = await renderApp('/alarms', { as: 'operator' });
     expect(await screen.findByText('No silences: every alarm is notified.')).toBeInTheDocument();
     const silence = within(form()).getByRole('button', { name: 'Silence' });
     // Neither a mosque nor a kind, nor a comment: nothing to send yet.
@@ -39,7 +39,7 @@ describe('silences on the Alarms page', { timeout: 30_000 }, () => {
   });
 
   it('silences one kind of alarm everywhere', async () => {
-    const { user } = renderApp('/alarms', { as: 'operator' });
+    const { user } = await renderApp('/alarms', { as: 'operator' });
     await screen.findByRole('form', { name: 'New silence' });
     await user.click(within(form()).getByRole('combobox', { name: 'Kind' }));
     await user.click(await screen.findByRole('option', { name: 'Stream stalled' }));

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AmiCreateRequest } from '../../../../contract/ami';
 import { mockAmis } from '../../../../src/mocks/handlers/ami';
 import { addMockInstances, mockInstance } from '../../../../src/mocks/handlers/instances';
+import { fill } from '../../support/fill';
 import { server } from '../../support/server';
 import { dialog, openAmi, row, seedAmis } from './helpers';
 
@@ -25,10 +26,7 @@ async function chooseInstance(user: UserEvent, name: RegExp) {
   await user.click(await screen.findByRole('option', { name }));
 }
 
-async function fillVersion(user: UserEvent, version: string) {
-  await user.click(field(/Version/));
-  await user.paste(version);
-}
+const fillVersion = (user: UserEvent, version: string) => fill(user, field(/Version/), version);
 
 function recordListCalls() {
   const calls: number[] = [];

@@ -2,7 +2,8 @@ import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { mockAmi, mockAmis } from '../../../../src/mocks/handlers/ami';
-import { renderApp } from '../../support/render';
+import AmiPage from '../../../../src/features/ami/AmiPage';
+import { renderWithProviders } from '../../support/render';
 import { server } from '../../support/server';
 import { cardOf, openAmi, row, seedAmis } from './helpers';
 
@@ -66,7 +67,7 @@ describe('AMI Manager page', { timeout: 30_000 }, () => {
 
   it("shows the server's error when the list cannot be loaded, dismissibly", async () => {
     server.use(http.get('/api/ami/list', () => HttpResponse.json({ success: false, detail: 'EC2 is unavailable', error: 'EC2 is unavailable' }, { status: 503 })));
-    const { user } = renderApp('/ami', { as: 'admin' });
+    const { user } = renderWithProviders(<AmiPage />, { path: '/ami', as: 'admin' });
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('EC2 is unavailable');
     await user.click(within(banner).getByRole('button', { name: /close/i }));
@@ -75,13 +76,13 @@ describe('AMI Manager page', { timeout: 30_000 }, () => {
 
   it('reads "Failed to load AMIs" when the server gives no error text', async () => {
     server.use(http.get('/api/ami/list', () => HttpResponse.json({ success: false }, { status: 500 })));
-    renderApp('/ami', { as: 'admin' });
+    renderWithProviders(<AmiPage />, { path: '/ami', as: 'admin' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load AMIs');
   });
 
   it('reads "Error loading AMIs: {message}" when the server cannot be reached', async () => {
     server.use(http.get('/api/ami/list', () => HttpResponse.error()));
-    renderApp('/ami', { as: 'admin' });
+    renderWithProviders(<AmiPage />, { path: '/ami', as: 'admin' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Error loading AMIs: Network Error');
   });
 });

@@ -6,7 +6,7 @@ import { currentPath, renderApp } from '../../support/render';
 import { server } from '../../support/server';
 
 async function open() {
-  const rendered = renderApp('/change-password', { as: 'admin' });
+  const rendered = await renderApp('/change-password', { as: 'admin' });
   await screen.findByRole('heading', { name: 'Change Password', level: 1 });
   const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
   // Pasting is one input event per field: typing character by character is slow in jsdom.

@@ -5,6 +5,7 @@ import { mockMosques } from '../../../../src/mocks/handlers/config';
 import { LINK_SETTLE_MS } from '../../../../src/features/config/useCoordinateLookup';
 import { server } from '../../support/server';
 import { captureBodies, dialog, field, gate, openConfig, row } from './helpers';
+import { fill } from '../../support/fill';
 
 afterEach(() => {
   server.events.removeAllListeners();
@@ -59,7 +60,7 @@ describe('Add New Mosque: fields and validation', { timeout: 40_000 }, () => {
     await user.click(field(/Name \(Arabic\)/));
     expect(dialog().getByText('English name is required')).toBeInTheDocument();
     expect(dialog().getByText('At least one language is required')).toBeInTheDocument();
-    await user.type(field(/Name \(English\)/), 'Masjid al-Haram');
+    await fill(user, field(/Name \(English\)/), 'Masjid al-Haram');
     expect(addButton()).toBeDisabled();
     await user.click(field(/Languages/));
     await user.click(await screen.findByRole('option', { name: 'Arabic (ar)' }));
@@ -72,8 +73,10 @@ describe('Add New Mosque: fields and validation', { timeout: 40_000 }, () => {
     const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
     expect(options).toEqual(['English (en)', 'Arabic (ar)', 'Urdu (ur)', 'Bengali (bn)', 'Hindi (hi)', 'Pashto (ps)', 'French (fr)', 'Spanish (es)']);
     await user.click(screen.getByRole('option', { name: 'English (en)' }));
-    await user.type(field(/Languages/), 'TR{Enter}');
-    await user.type(field(/Languages/), 'pt-BR{Enter}');
+    await fill(user, field(/Languages/), 'TR');
+    await user.keyboard('{Enter}');
+    await fill(user, field(/Languages/), 'pt-BR');
+    await user.keyboard('{Enter}');
     expect(dialog().getByRole('button', { name: 'English (en)' })).toBeInTheDocument();
     expect(dialog().getByRole('button', { name: 'tr' })).toBeInTheDocument();
     expect(dialog().getByRole('button', { name: 'pt-BR' })).toBeInTheDocument();
@@ -81,16 +84,18 @@ describe('Add New Mosque: fields and validation', { timeout: 40_000 }, () => {
 
   it('refuses a custom language that is not a code', async () => {
     const { user } = await openAdd();
-    await user.type(field(/Name \(English\)/), 'Masjid');
-    await user.type(field(/Languages/), 'Turkish language{Enter}');
+    await fill(user, field(/Name \(English\)/), 'Masjid');
+    await fill(user, field(/Languages/), 'Turkish language');
+    await user.keyboard('{Enter}');
     expect(dialog().getByText(/Not a language code: turkish language/)).toBeInTheDocument();
     expect(addButton()).toBeDisabled();
   });
 
   it('checks coordinates, time zone and fixed time before saving', async () => {
     const { user } = await openAdd();
-    await user.type(field(/Name \(English\)/), 'Masjid');
-    await user.type(field(/Languages/), 'en{Enter}');
+    await fill(user, field(/Name \(English\)/), 'Masjid');
+    await fill(user, field(/Languages/), 'en');
+    await user.keyboard('{Enter}');
     expect(addButton()).toBeEnabled();
     await user.type(field(/Latitude/), '95');
     expect(dialog().getByText('Latitude must be a number between -90 and 90')).toBeInTheDocument();
@@ -100,7 +105,7 @@ describe('Add New Mosque: fields and validation', { timeout: 40_000 }, () => {
     expect(dialog().getByText('Latitude and longitude must be given together')).toBeInTheDocument();
     await user.type(field(/Longitude/), '9');
     expect(addButton()).toBeEnabled();
-    await user.type(field(/Timezone/), 'Mars/Olympus');
+    await fill(user, field(/Timezone/), 'Mars/Olympus');
     expect(dialog().getByText(/Not a known time zone/)).toBeInTheDocument();
     expect(addButton()).toBeDisabled();
   });
@@ -146,8 +151,9 @@ describe('Add New Mosque: map link', { timeout: 40_000 }, () => {
       }),
     );
     const { user } = await openAdd();
-    await user.type(field(/Name \(English\)/), 'Masjid al-Haram');
-    await user.type(field(/Languages/), 'ar{Enter}');
+    await fill(user, field(/Name \(English\)/), 'Masjid al-Haram');
+    await fill(user, field(/Languages/), 'ar');
+    await user.keyboard('{Enter}');
     await user.click(field(/Google Maps URL/));
     await user.paste(MECCA_LINK);
     expect(field(/Latitude/)).toHaveAttribute('readonly');
@@ -174,8 +180,8 @@ describe('Add New Mosque: map link', { timeout: 40_000 }, () => {
 
   it('looks up the place of coordinates typed in by hand', async () => {
     const { user } = await openAdd();
-    await user.type(field(/Latitude/), '30.0458');
-    await user.type(field(/Longitude/), '31.2625');
+    await fill(user, field(/Latitude/), '30.0458');
+    await fill(user, field(/Longitude/), '31.2625');
     await waitFor(() => expect(field(/City/)).toHaveValue('Cairo'));
     expect(field(/Country/)).toHaveValue('Egypt');
     expect(field(/Timezone/)).toHaveValue('Africa/Cairo');
@@ -216,14 +222,14 @@ describe('Add New Mosque: saving', { timeout: 40_000 }, () => {
     const bodies = captureBodies('POST', '/api/config/mosques');
     const { user } = await openAdd();
     const id = (field(/Mosque ID/) as HTMLInputElement).value;
-    await user.type(field(/Name \(English\)/), 'Masjid al-Haram');
-    await user.type(field(/Name \(Arabic\)/), 'المسجد الحرام');
+    await fill(user, field(/Name \(English\)/), 'Masjid al-Haram');
+    await fill(user, field(/Name \(Arabic\)/), 'المسجد الحرام');
     await user.click(field(/Languages/));
     await user.click(await screen.findByRole('option', { name: 'Arabic (ar)' }));
     await user.click(field(/Google Maps URL/));
     await user.paste(MECCA_LINK);
     await waitFor(() => expect(field(/City/)).toHaveValue('Mecca'));
-    await user.type(field(/ID Token/), 'UCharamain');
+    await fill(user, field(/ID Token/), 'UCharamain');
     await user.click(dialog().getByRole('combobox', { name: 'Broadcast Status' }));
     await user.click(screen.getByRole('option', { name: 'Playing' }));
     await user.click(addButton());
@@ -254,8 +260,9 @@ describe('Add New Mosque: saving', { timeout: 40_000 }, () => {
 
   async function submitMinimal() {
     const rendered = await openAdd();
-    await rendered.user.type(field(/Name \(English\)/), 'Masjid');
-    await rendered.user.type(field(/Languages/), 'en{Enter}');
+    await fill(rendered.user, field(/Name \(English\)/), 'Masjid');
+    await fill(rendered.user, field(/Languages/), 'en');
+    await rendered.user.keyboard('{Enter}');
     await rendered.user.click(addButton());
     return rendered;
   }
@@ -281,7 +288,7 @@ describe('Add New Mosque: saving', { timeout: 40_000 }, () => {
 
   it('Cancel closes without saving', async () => {
     const { user } = await openAdd();
-    await user.type(field(/Name \(English\)/), 'Masjid');
+    await fill(user, field(/Name \(English\)/), 'Masjid');
     await user.click(dialog().getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(mockMosques()).toHaveLength(3);
@@ -297,16 +304,17 @@ describe('Add New Mosque: the server refuses a field', { timeout: 40_000 }, () =
       ),
     );
     const { user } = await openAdd();
-    await user.type(field(/Name \(English\)/), 'Al Noor Mosque');
-    await user.type(field(/Languages/), 'ar{Enter}');
-    await user.type(field(/ID Token/), 'has spaces');
+    await fill(user, field(/Name \(English\)/), 'Al Noor Mosque');
+    await fill(user, field(/Languages/), 'ar');
+    await user.keyboard('{Enter}');
+    await fill(user, field(/ID Token/), 'has spaces');
     await user.click(addButton());
     await screen.findByText('ID token must not contain spaces');
     expect(field(/ID Token/)).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByRole('dialog', { name: 'Add New Mosque' })).toBeInTheDocument();
     expect(addButton()).toBeDisabled();
     await user.clear(field(/ID Token/));
-    await user.type(field(/ID Token/), 'UCalnoor');
+    await fill(user, field(/ID Token/), 'UCalnoor');
     expect(screen.queryByText('ID token must not contain spaces')).not.toBeInTheDocument();
     expect(addButton()).toBeEnabled();
   });

@@ -183,7 +183,7 @@ describe('Dashboard', { timeout: 15_000 }, () => {
   });
 
   it('works in the whole console with the mock live feed', async () => {
-    renderApp('/', { as: 'admin' });
+    await renderApp('/', { as: 'admin' });
     await screen.findByRole('heading', { name: 'Dashboard', level: 1 });
     await waitFor(() => expect(section('System Status').getByText('WebSocket Connected')).toBeInTheDocument());
     expect(await screen.findByText('admin signed in')).toBeInTheDocument();

@@ -56,7 +56,7 @@ describe('Fridays', { timeout: 40_000 }, () => {
 
   it('opens a past Friday and a status from the address, as the Dashboard links', async () => {
     useFixedClock();
-    renderApp('/scheduling?friday=2026-11-20&status=missed', { as: 'admin', userOptions: fakeTimerUser });
+    await renderApp('/scheduling?friday=2026-11-20&status=missed', { as: 'admin', userOptions: fakeTimerUser });
     await screen.findByRole('table', { name: 'Fridays' }, { timeout: 15_000 });
     expect(await fridayRow('London Central Mosque').findByText('No recording was scheduled for this Friday')).toBeInTheDocument();
     expect(screen.getByLabelText('Friday')).toHaveValue('2026-11-20');
@@ -66,7 +66,7 @@ describe('Fridays', { timeout: 40_000 }, () => {
   it('counts This Friday per status on the Dashboard; a count opens the Fridays view filtered by it', async () => {
     useFixedClock();
     londonJob({ status: 'failed', covered_seconds: 0, outcome_reason: 'No media was recorded: the stream never came' });
-    const { user } = renderApp('/', { as: 'admin', userOptions: fakeTimerUser });
+    const { user } = await renderApp('/', { as: 'admin', userOptions: fakeTimerUser });
     const panel = within((await screen.findByRole('heading', { name: 'This Friday' }, { timeout: 15_000 })).closest('section') as HTMLElement);
     expect(await panel.findByText('2026-11-27 · 2 active mosque(s)')).toBeInTheDocument();
     expect(panel.getByRole('link', { name: 'Unschedulable: 1 mosque(s)' })).toBeInTheDocument();

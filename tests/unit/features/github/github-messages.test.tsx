@@ -2,9 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { configureMockGithub, githubMock, MOCK_GITHUB_TOKENS } from '../../../../src/mocks/handlers/github';
-import { renderApp } from '../../support/render';
+import GithubPage from '../../../../src/features/github/GithubPage';
+import { renderWithProviders } from '../../support/render';
 import { server } from '../../support/server';
 import { card, dialog, findNotification, openGithub } from './helpers';
+import { fill } from '../../support/fill';
 
 const REPO = 'https://github.com/capture-org/recordings';
 
@@ -18,20 +20,20 @@ async function openConfigure() {
 describe('GitHub page: configure, validate and their messages (SPEC.md section 8)', { timeout: 20_000 }, () => {
   it('reads "Failed to load GitHub status" when the status cannot be loaded', async () => {
     server.use(http.get('/api/github/status', () => HttpResponse.json({}, { status: 500 })));
-    renderApp('/github', { as: 'admin' });
+    renderWithProviders(<GithubPage />, { path: '/github', as: 'admin' });
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('Failed to load GitHub status');
   });
 
   it('prefers the server\'s detail for a failed status load', async () => {
     server.use(http.get('/api/github/status', () => HttpResponse.json({ success: false, detail: 'GitHub is unreachable', error: 'GitHub is unreachable' }, { status: 503 })));
-    renderApp('/github', { as: 'admin' });
+    renderWithProviders(<GithubPage />, { path: '/github', as: 'admin' });
     expect(await screen.findByRole('alert')).toHaveTextContent('GitHub is unreachable');
   });
 
   it('reads "Network error occurred" when the status call gets no answer', async () => {
     server.use(http.get('/api/github/status', () => HttpResponse.error()));
-    renderApp('/github', { as: 'admin' });
+    renderWithProviders(<GithubPage />, { path: '/github', as: 'admin' });
     expect(await screen.findByRole('alert')).toHaveTextContent('Network error occurred');
   });
 
@@ -54,9 +56,9 @@ describe('GitHub page: configure, validate and their messages (SPEC.md section 8
     const { form, user } = await openConfigure();
     const save = form.getByRole('button', { name: 'Save Configuration' });
     expect(save).toBeDisabled();
-    await user.type(form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.valid);
+    await fill(user, form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.valid);
     expect(save).toBeDisabled();
-    await user.type(form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
+    await fill(user, form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
     expect(save).toBeEnabled();
   });
 
@@ -67,8 +69,8 @@ describe('GitHub page: configure, validate and their messages (SPEC.md section 8
     });
     try {
       const { form, user } = await openConfigure();
-      await user.type(form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.valid);
-      await user.type(form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
+      await fill(user, form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.valid);
+      await fill(user, form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
       await user.click(form.getByRole('button', { name: 'Save Configuration' }));
       expect(await findNotification('GitHub configuration saved successfully')).toHaveAttribute('data-severity', 'success');
       const results = within(await screen.findByRole('dialog', { name: 'Validation Results' }));
@@ -89,8 +91,8 @@ describe('GitHub page: configure, validate and their messages (SPEC.md section 8
 
   it('keeps the dialog open with the server\'s reason when the token is refused', async () => {
     const { form, user } = await openConfigure();
-    await user.type(form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.badCredentials);
-    await user.type(form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
+    await fill(user, form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.badCredentials);
+    await fill(user, form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
     await user.click(form.getByRole('button', { name: 'Save Configuration' }));
     expect(await form.findByText(/GitHub access was not saved: GitHub refused the token/)).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Configure GitHub Access' })).toBeInTheDocument();
@@ -100,8 +102,8 @@ describe('GitHub page: configure, validate and their messages (SPEC.md section 8
   it('reads "Configuration failed" when the server gives no reason', async () => {
     server.use(http.post('/api/github/configure', () => HttpResponse.json({}, { status: 500 })));
     const { form, user } = await openConfigure();
-    await user.type(form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.valid);
-    await user.type(form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
+    await fill(user, form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.valid);
+    await fill(user, form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
     await user.click(form.getByRole('button', { name: 'Save Configuration' }));
     expect(await form.findByText('Configuration failed')).toBeInTheDocument();
   });
@@ -109,8 +111,8 @@ describe('GitHub page: configure, validate and their messages (SPEC.md section 8
   it('reads "Network error occurred" when configure gets no answer', async () => {
     server.use(http.post('/api/github/configure', () => HttpResponse.error()));
     const { form, user } = await openConfigure();
-    await user.type(form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.valid);
-    await user.type(form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
+    await fill(user, form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.valid);
+    await fill(user, form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
     await user.click(form.getByRole('button', { name: 'Save Configuration' }));
     expect(await form.findByText('Network error occurred')).toBeInTheDocument();
   });

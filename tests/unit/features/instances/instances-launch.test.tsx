@@ -1,24 +1,15 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import type { UserEvent } from '@testing-library/user-event';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { LaunchRequest } from '../../../../contract/instances';
 import { MOCK_DEMO_STREAM_URL } from '../../../../src/mocks/handlers/instances';
 import { gate } from '../../../../testkit/gate';
+import { fill } from '../../support/fill';
 import { server } from '../../support/server';
 import { dialog, openInstances, row } from './helpers';
 
 const field = (label: string | RegExp) => dialog().getByLabelText(label, { selector: 'input' });
 const launchButton = () => dialog().getByRole('button', { name: 'Launch' });
-
-/** Replaces a field's text (pasting: typing long URLs key by key is slow in jsdom). */
-async function fill(user: UserEvent, label: string | RegExp, text: string) {
-  await user.clear(field(label));
-  if (text) {
-    await user.click(field(label));
-    await user.paste(text);
-  }
-}
 
 async function openLaunch() {
   const rendered = await openInstances('No instances found');
@@ -53,9 +44,9 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
   it('keeps Launch disabled until a Stream URL is typed', async () => {
     const { user } = await openLaunch();
     expect(launchButton()).toBeDisabled();
-    await fill(user, /Stream URL/, '   ');
+    await fill(user, field(/Stream URL/), '   ');
     expect(launchButton()).toBeDisabled();
-    await fill(user, /Stream URL/, 'https://example.com/live.m3u8');
+    await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');
     expect(launchButton()).toBeEnabled();
     await user.clear(field(/Stream URL/));
     expect(launchButton()).toBeDisabled();
@@ -73,11 +64,11 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
   it('sends one config with integers and max_workers 1, then shows the new instance', async () => {
     const bodies = captureLaunches();
     const { user } = await openLaunch();
-    await fill(user, /Stream URL/, 'https://example.com/live.m3u8');
+    await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');
     await user.clear(field('Duration (seconds)'));
     await user.type(field('Duration (seconds)'), '90.7');
-    await fill(user, 'Width', '640');
-    await fill(user, 'Height', '360');
+    await fill(user, field('Width'), '640');
+    await fill(user, field('Height'), '360');
     // The mosque is picked by name; its id is what is sent.
     await user.type(field('Mosque'), 'London Cen');
     await user.click(await screen.findByRole('option', { name: /London Central Mosque/ }));
@@ -98,7 +89,7 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
   it('sends mosque_id null when it is left empty, with the default numbers', async () => {
     const bodies = captureLaunches();
     const { user } = await openLaunch();
-    await fill(user, /Stream URL/, 'rtmp://example.com/live');
+    await fill(user, field(/Stream URL/), 'rtmp://example.com/live');
     await user.click(launchButton());
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toEqual({
@@ -116,7 +107,7 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
       }),
     );
     const { user } = await openLaunch();
-    await fill(user, /Stream URL/, 'https://example.com/live.m3u8');
+    await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');
     await user.click(launchButton());
     expect(launchButton()).toBeDisabled();
     expect(dialog().getByRole('button', { name: 'Cancel' })).toBeDisabled();
@@ -129,7 +120,7 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
     const detail = 'The fleet is at its limit of 20 instances';
     server.use(http.post('/api/instances/launch', () => HttpResponse.json({ success: false, detail, error: detail }, { status: 409 })));
     const { user } = await openLaunch();
-    await fill(user, /Stream URL/, 'https://example.com/live.m3u8');
+    await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');
     await user.click(launchButton());
     const alert = await dialog().findByRole('alert');
     expect(alert).toHaveTextContent(detail);
@@ -141,7 +132,7 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
   it('reads "Failed to launch instance" when the server gives no message', async () => {
     server.use(http.post('/api/instances/launch', () => HttpResponse.json({ success: false }, { status: 500 })));
     const { user } = await openLaunch();
-    await fill(user, /Stream URL/, 'https://example.com/live.m3u8');
+    await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');
     await user.click(launchButton());
     expect(await dialog().findByRole('alert')).toHaveTextContent('Failed to launch instance');
   });
@@ -149,7 +140,7 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
   it('reads "Network error occurred" when the server cannot be reached', async () => {
     server.use(http.post('/api/instances/launch', () => HttpResponse.error()));
     const { user } = await openLaunch();
-    await fill(user, /Stream URL/, 'https://example.com/live.m3u8');
+    await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');
     await user.click(launchButton());
     expect(await dialog().findByRole('alert')).toHaveTextContent('Network error occurred');
   });
@@ -157,7 +148,7 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
   it('goes pending, then running through the live feed, without a reload', async () => {
     const { user } = await openLaunch();
     await screen.findByText('Connected: Yes');
-    await fill(user, /Stream URL/, 'https://example.com/live.m3u8');
+    await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');
     await user.click(launchButton());
     const name = (await screen.findByText(/^capture-adhoc-/)).textContent ?? '';
     expect(row(name).getByText('pending')).toBeInTheDocument();

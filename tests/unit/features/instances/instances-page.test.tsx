@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { liveSocket } from '../../../../src/mocks/handlers/live';
 import { mockInstance } from '../../../../src/mocks/handlers/instances';
 import { store } from '../../../../src/mocks/store';
-import { renderApp } from '../../support/render';
+import InstancesPage from '../../../../src/features/instances/InstancesPage';
+import { renderPage } from '../../support/render';
 import { server } from '../../support/server';
 import { cardValue, openInstances, openRowMenu, row, seedFleet } from './helpers';
 
@@ -78,7 +79,7 @@ describe('Instances page', { timeout: 30_000 }, () => {
   it('reports "Failed to connect to API" in a dismissible banner when the list cannot be read', async () => {
     store.liveAvailable = false;
     server.use(http.get('/api/instances/', () => HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 })));
-    const { user } = renderApp('/instances', { as: 'admin' });
+    const { user } = renderPage(<InstancesPage />, { path: '/instances', as: 'admin' });
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('Failed to connect to API');
     await user.click(within(banner).getByRole('button', { name: /close/i }));

@@ -20,7 +20,7 @@ function answerFirstRun(exists: boolean) {
 }
 
 async function openLogin() {
-  const rendered = renderApp('/login');
+  const rendered = await renderApp('/login');
   await screen.findByRole('button', { name: 'Login' });
   return rendered;
 }

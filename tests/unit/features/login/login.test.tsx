@@ -6,7 +6,7 @@ import { currentPath, renderApp } from '../../support/render';
 import { server } from '../../support/server';
 
 async function openLogin(path = '/login') {
-  const rendered = renderApp(path);
+  const rendered = await renderApp(path);
   await screen.findByRole('button', { name: 'Login' });
   return rendered;
 }
@@ -81,7 +81,7 @@ describe('Login page', () => {
   });
 
   it('returns to the page first asked for', async () => {
-    const { user } = renderApp('/profile');
+    const { user } = await renderApp('/profile');
     await screen.findByRole('button', { name: 'Login' });
     await user.type(screen.getByLabelText(/Username/), MOCK_ADMIN.username);
     await user.type(screen.getByLabelText(/Password/), MOCK_ADMIN.password);
@@ -115,7 +115,7 @@ describe('Login page', () => {
   });
 
   it('sends a signed-in operator on to the dashboard', async () => {
-    renderApp('/login', { as: 'admin' });
+    await renderApp('/login', { as: 'admin' });
     expect(await screen.findByRole('navigation', { name: 'Main navigation' })).toBeInTheDocument();
     expect(currentPath()).toBe('/');
   });

@@ -176,7 +176,7 @@ describe('Monitoring', { timeout: 20_000 }, () => {
   });
 
   it('works in the whole console with the mock live feed', async () => {
-    renderApp('/monitoring', { as: 'admin' });
+    await renderApp('/monitoring', { as: 'admin' });
     await screen.findByRole('heading', { name: 'Monitoring', level: 1 });
     expect(await screen.findByLabelText('WebSocket: Connected')).toBeInTheDocument();
     expect(await screen.findByText('No instances to monitor')).toBeInTheDocument();

@@ -26,7 +26,7 @@ function renderProfile(auth: AuthContextValue) {
 }
 
 async function openProfile(as: string) {
-  const rendered = renderApp('/profile', { as });
+  const rendered = await renderApp('/profile', { as });
   await screen.findByRole('heading', { name: 'My Profile', level: 1 });
   return rendered;
 }

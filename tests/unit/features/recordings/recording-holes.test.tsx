@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { addMockInstances, mockInstance, mockRecording } from '../../../../src/mocks/handlers/instances';
 import { mockGapsOfEveryCause } from '../../../../src/mocks/handlers/recordings';
 import { store } from '../../../../src/mocks/store';
-import { renderApp } from '../../support/render';
+import RecordingsPage from '../../../../src/features/recordings/RecordingsPage';
+import { renderPage } from '../../support/render';
 
 const WINDOW_START = '2026-01-16T11:00:00.000Z';
 
@@ -33,7 +34,7 @@ describe('holes and stops in the recordings library', { timeout: 60_000 }, () =>
 
   it('lists each hole of 10 s or more with its start and end (local and UTC), cause and content lost', async () => {
     seed();
-    const { user } = renderApp('/recordings', { as: 'operator' });
+    const { user } = renderPage(<RecordingsPage />, { path: '/recordings', as: 'operator' });
     await screen.findByText('East London Mosque', {}, { timeout: 40_000 });
     const toggle = row('East London Mosque').getByRole('button', { name: '8 holes · 280 s lost' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -70,7 +71,7 @@ describe('holes and stops in the recordings library', { timeout: 60_000 }, () =>
 
   it('says who stopped a recording instead of calling it partial, and greys the window after the stop', async () => {
     seed();
-    renderApp('/recordings', { as: 'operator' });
+    renderPage(<RecordingsPage />, { path: '/recordings', as: 'operator' });
     await screen.findByText('London Central Mosque', {}, { timeout: 40_000 });
     const stopped = row('London Central Mosque');
     expect(stopped.getByText('Stopped by admin')).toBeInTheDocument();

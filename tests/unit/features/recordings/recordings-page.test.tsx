@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { addMockInstances, mockInstance, mockRecording } from '../../../../src/mocks/handlers/instances';
 import { keepInBucket } from '../../../../src/mocks/handlers/recordings';
 import { store } from '../../../../src/mocks/store';
-import { renderApp } from '../../support/render';
+import RecordingsPage from '../../../../src/features/recordings/RecordingsPage';
+import { renderPage } from '../../support/render';
 
 /** Twelve recordings of London Central Mosque on 2026-01-02 .. 2026-01-13, a partial one and a failed empty one. */
 function seed() {
@@ -32,7 +33,7 @@ const table = () => within(screen.getByRole('table', { name: 'Recordings' }));
 
 async function open(as = 'admin') {
   seed();
-  const rendered = renderApp('/recordings', { as });
+  const rendered = renderPage(<RecordingsPage />, { path: '/recordings', as });
   await screen.findByText('Al-Azhar Mosque', {}, { timeout: 40_000 });
   return rendered;
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { store } from '../../../../src/mocks/store';
 import { server } from '../../support/server';
 import { dialog, field, openUsers, row } from './helpers';
+import { fill } from '../../support/fill';
 
 function captureBodies(method: string) {
   const bodies: unknown[] = [];
@@ -31,9 +32,9 @@ describe('Create New User', { timeout: 20_000 }, () => {
     const { user } = await openUsers();
     await user.click(screen.getByRole('button', { name: 'Create User' }));
     await user.type(field(/Username/), 'amina');
-    await user.type(field(/Email/), 'amina@example.com');
+    await fill(user, field(/Email/), 'amina@example.com');
     expect(dialog().getByRole('button', { name: 'Create' })).toBeDisabled();
-    await user.type(field(/^Password/), 'Amina-pass-1');
+    await fill(user, field(/^Password/), 'Amina-pass-1');
     expect(dialog().getByRole('button', { name: 'Create' })).toBeEnabled();
   });
 
@@ -42,9 +43,9 @@ describe('Create New User', { timeout: 20_000 }, () => {
     const { user } = await openUsers();
     await user.click(screen.getByRole('button', { name: 'Create User' }));
     await user.type(field(/Username/), 'amina');
-    await user.type(field(/Email/), 'amina@example.com');
-    await user.type(field(/Full Name/), 'Amina Yusuf');
-    await user.type(field(/^Password/), 'Amina-pass-1');
+    await fill(user, field(/Email/), 'amina@example.com');
+    await fill(user, field(/Full Name/), 'Amina Yusuf');
+    await fill(user, field(/^Password/), 'Amina-pass-1');
     await user.click(dialog().getByRole('combobox', { name: 'Role' }));
     await user.click(screen.getByRole('option', { name: 'User' }));
     await user.click(dialog().getByRole('switch', { name: 'Superuser' }));
@@ -61,9 +62,9 @@ describe('Create New User', { timeout: 20_000 }, () => {
   it("keeps the dialog open with the server's detail when saving fails", async () => {
     const { user } = await openUsers();
     await user.click(screen.getByRole('button', { name: 'Create User' }));
-    await user.type(field(/Username/), 'operator');
-    await user.type(field(/Email/), 'x@example.com');
-    await user.type(field(/^Password/), 'Another-pass-1');
+    await fill(user, field(/Username/), 'operator');
+    await fill(user, field(/Email/), 'x@example.com');
+    await fill(user, field(/^Password/), 'Another-pass-1');
     await user.click(dialog().getByRole('button', { name: 'Create' }));
     expect(await dialog().findByRole('alert')).toHaveTextContent('Username operator is already taken');
     expect(screen.getByRole('dialog', { name: 'Create New User' })).toBeInTheDocument();
@@ -74,8 +75,8 @@ describe('Create New User', { timeout: 20_000 }, () => {
     const { user } = await openUsers();
     await user.click(screen.getByRole('button', { name: 'Create User' }));
     await user.type(field(/Username/), 'amina');
-    await user.type(field(/Email/), 'amina@example.com');
-    await user.type(field(/^Password/), 'Amina-pass-1');
+    await fill(user, field(/Email/), 'amina@example.com');
+    await fill(user, field(/^Password/), 'Amina-pass-1');
     await user.click(dialog().getByRole('button', { name: 'Create' }));
     expect(await dialog().findByRole('alert')).toHaveTextContent(/^Failed to save user$/);
   });
@@ -109,7 +110,7 @@ describe('Edit User', { timeout: 20_000 }, () => {
     const { user } = await openUsers();
     await user.click(row('operator').getByRole('button', { name: 'Edit User operator' }));
     await user.clear(field(/Full Name/));
-    await user.type(field(/Full Name/), 'Night Operator');
+    await fill(user, field(/Full Name/), 'Night Operator');
     await user.click(dialog().getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Night Operator')).toBeInTheDocument();
     expect(bodies).toEqual([{ email: 'operator@example.com', full_name: 'Night Operator', role: 'user', is_active: true, is_superuser: false }]);
@@ -120,7 +121,7 @@ describe('Edit User', { timeout: 20_000 }, () => {
     const bodies = captureBodies('PUT');
     const { user } = await openUsers();
     await user.click(row('operator').getByRole('button', { name: 'Edit User operator' }));
-    await user.type(field('New Password (leave blank to keep current)'), 'Fresh-pass-1');
+    await fill(user, field('New Password (leave blank to keep current)'), 'Fresh-pass-1');
     await user.click(dialog().getByRole('button', { name: 'Update' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(bodies).toEqual([expect.objectContaining({ password: 'Fresh-pass-1' })]);

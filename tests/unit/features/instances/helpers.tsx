@@ -1,7 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import type { Instance } from '../../../../contract/instances';
 import { addMockInstances, mockInstance } from '../../../../src/mocks/handlers/instances';
-import { renderApp } from '../../support/render';
+import InstancesPage from '../../../../src/features/instances/InstancesPage';
+import { renderPage, type RenderOptions } from '../../support/render';
 
 /** A small fleet: one of every state. */
 export function seedFleet() {
@@ -14,10 +15,9 @@ export function seedFleet() {
   };
 }
 
-/** /instances as admin, once `waitFor` (an instance name, or the empty state) shows. */
-export async function openInstances(waitFor: string | RegExp = /capture-|No instances found/, options: Parameters<typeof renderApp>[1] = {}) {
-  const rendered = renderApp('/instances', { as: 'admin', ...options });
-  // The first render loads the lazy route chunks, which can take a while on a busy machine.
+/** The Instances page as admin, once `waitFor` (an instance name, or the empty state) shows. */
+export async function openInstances(waitFor: string | RegExp = /capture-|No instances found/, options: RenderOptions = {}) {
+  const rendered = renderPage(<InstancesPage />, { path: '/instances', as: 'admin', ...options });
   await screen.findAllByText(waitFor, {}, { timeout: 15_000 });
   return rendered;
 }
