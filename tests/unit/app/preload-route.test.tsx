@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { preloadRoute } from '../../../src/app/routes';
 import { startSessionCheck } from '../../../src/auth/session-check';
 import { sessionFor } from '../../../src/mocks/store';
-import { renderApp } from '../support/render';
+import { loadRoute, renderApp } from '../support/render';
 import { server } from '../support/server';
 
 /** The mosque-table reads the mocks answered, by their query string. */
@@ -32,6 +32,8 @@ describe('a stored session opening /config', () => {
   it('asks for nothing when the session is refused', async () => {
     localStorage.setItem('token', 'stale-token');
     const pages = watchMosquePages();
+    // The console's modules first, so renderApp renders at once: in the browser the console is there before the check ends.
+    await loadRoute('/config');
     preloadRoute({ pathname: '/config', search: '' }, startSessionCheck());
     await renderApp('/config');
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();

@@ -20,7 +20,7 @@ const shellModules = import.meta.glob(['../../../src/layout/AppShell.tsx', '../.
 const pageModules = import.meta.glob('../../../src/features/*/*Page.tsx');
 
 /** The shell, the login page (where the guard may send the test) and the page shown at `path` ('/' is the dashboard). */
-async function loadRoute(path: string): Promise<void> {
+export async function loadRoute(path: string): Promise<void> {
   const folder = new URL(path, 'http://console.test').pathname.split('/')[1] || 'dashboard';
   const page = Object.entries(pageModules).find(([file]) => file.split('/').at(-2) === folder)?.[1];
   await Promise.all([...Object.values(shellModules), ...(page ? [page] : [])].map((load) => load()));
