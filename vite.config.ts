@@ -43,6 +43,7 @@ export default defineConfig({
           maxWorkers: 2,
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
+          testTimeout: scaled(20_000),
           // Projects with their own maxWorkers run as separate groups, one after the other.
           sequence: { groupOrder: 0 },
           // One jsdom and module cache per worker, not per file: the setup file resets the DOM, msw,

@@ -1,13 +1,13 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
+import { scaled } from '../../testkit/time-scale';
 import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
 import { server } from './support/server';
 
 // A busy machine can take a few seconds to show a page (renderApp loads its route's modules first: support/render.tsx).
-configure({ asyncUtilTimeout: 5000 });
-vi.setConfig({ testTimeout: 20_000 });
+configure({ asyncUtilTimeout: scaled(5000) });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 

@@ -2,6 +2,7 @@ import { act, fireEvent, renderHook, screen, waitFor, within } from '@testing-li
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useInactivity } from '../../../src/auth/useInactivity';
 import { currentPath, renderApp } from '../support/render';
+import { scaled } from '../../../testkit/time-scale';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -89,7 +90,7 @@ describe('session timeout in the console', () => {
     expect(await screen.findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
     expect(currentPath()).toBe('/login?reason=session_expired');
     expect(localStorage.getItem('token')).toBeNull();
-  }, 30_000);
+  }, scaled(30_000));
 
   it('logs out from the warning at once', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
@@ -99,5 +100,5 @@ describe('session timeout in the console', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Session expiring soon' });
     await user.click(within(dialog).getByRole('button', { name: 'Logout' }));
     await waitFor(() => expect(currentPath()).toBe('/login'));
-  }, 30_000);
+  }, scaled(30_000));
 });

@@ -4,13 +4,14 @@ import { GENERATED_PASSWORD_WARNING } from '../../../src/layout/GeneratedPasswor
 import { findUser, MOCK_ADMIN, MOCK_OPERATOR } from '../../../src/mocks/store';
 import { currentPath, renderApp } from '../support/render';
 import { fill } from '../support/fill';
+import { scaled } from '../../../testkit/time-scale';
 
 function stillGenerated(username: string) {
   const user = findUser(username);
   if (user) user.generated_credentials = true;
 }
 
-describe('the generated first password', { timeout: 30_000 }, () => {
+describe('the generated first password', { timeout: scaled(30_000) }, () => {
   it('is flagged above every page until it is replaced, and the banner leads to Change Password', async () => {
     stillGenerated(MOCK_ADMIN.username);
     const { user } = await renderApp('/instances', { as: 'admin' });
@@ -28,7 +29,7 @@ describe('the generated first password', { timeout: 30_000 }, () => {
       await fill(user, screen.getByLabelText(label, { selector: 'input' }), value);
     }
     await user.click(screen.getByRole('button', { name: 'Change Password' }));
-    await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: 5000 });
+    await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: scaled(5000) });
     expect(screen.queryByText(GENERATED_PASSWORD_WARNING)).not.toBeInTheDocument();
   });
 

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { store } from '../../../src/mocks/store';
 import { currentPath, renderApp } from '../support/render';
+import { scaled } from '../../../testkit/time-scale';
 
 async function openAt(path: string, as = 'admin') {
   const rendered = await renderApp(path, { as });
@@ -11,7 +12,7 @@ async function openAt(path: string, as = 'admin') {
 
 const topBar = () => within(screen.getByRole('banner'));
 
-describe('shared layout', { timeout: 15_000 }, () => {
+describe('shared layout', { timeout: scaled(15_000) }, () => {
   // Every path's title is covered by tests/unit/lib/page-title.test.ts; here, the pages of this folder's owner.
   it.each([
     ['/profile', 'My Profile'],

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { alarmsMock, raiseMockAlarm } from '../../../../src/mocks/handlers/alarms';
 import { renderApp } from '../../support/render';
+import { scaled } from '../../../../testkit/time-scale';
 
 /** Alarms of two Fridays: a pre-flight on the Thursday before the first, a late stall on the Friday evening of the second. */
 function seedTwoFridays() {
@@ -16,7 +17,7 @@ function seedTwoFridays() {
 
 const fridayGroup = (name: RegExp) => within(screen.getByRole('list', { name }));
 
-describe('the alarm list by Friday', { timeout: 30_000 }, () => {
+describe('the alarm list by Friday', { timeout: scaled(30_000) }, () => {
   it('groups alarms under their Friday, newest first, each header counting its kinds', async () => {
     seedTwoFridays();
     const { user } = await renderApp('/alarms', { as: 'operator' });

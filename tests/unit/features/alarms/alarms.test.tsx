@@ -7,6 +7,7 @@ import { liveSocket } from '../../../../src/mocks/handlers/live';
 import { store } from '../../../../src/mocks/store';
 import { currentPath, renderApp } from '../../support/render';
 import { server } from '../../support/server';
+import { scaled } from '../../../../testkit/time-scale';
 
 const bell = () => within(screen.getByRole('banner')).getByRole('link', { name: /^Alarms:/ });
 const alarmItem = (name: string) => within(screen.getByRole('list', { name: 'Alarms' })).getByRole('listitem', { name });
@@ -32,7 +33,7 @@ function announce(alarm: Alarm) {
   act(() => liveSocket.broadcast(JSON.stringify({ type: 'alarm', data: { ...alarm, deliveries: undefined } })));
 }
 
-describe('alarms in the console', { timeout: 30_000 }, () => {
+describe('alarms in the console', { timeout: scaled(30_000) }, () => {
   it('shows the open count on the bell, red while one is critical, and opens the list', async () => {
     const { user } = await renderApp('/profile', { as: 'operator' });
     await waitFor(() => expect(bell()).toHaveAccessibleName('Alarms: 1 open, critical'));

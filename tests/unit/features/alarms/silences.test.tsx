@@ -2,11 +2,12 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { silencesMock } from '../../../../src/mocks/handlers/alarms';
 import { renderApp } from '../../support/render';
+import { scaled } from '../../../../testkit/time-scale';
 
 const silencesList = () => screen.getByRole('list', { name: 'Silences in force' });
 const form = () => screen.getByRole('form', { name: 'New silence' });
 
-describe('silences on the Alarms page', { timeout: 30_000 }, () => {
+describe('silences on the Alarms page', { timeout: scaled(30_000) }, () => {
   it('silences a mosque for a while with a comment, lists it, and lifts it', async () => {
     const { user } = await renderApp('/alarms', { as: 'operator' });
     expect(await screen.findByText('No silences: every alarm is notified.')).toBeInTheDocument();

@@ -8,6 +8,7 @@ import { addMockInstances, mockInstance } from '../../../../src/mocks/handlers/i
 import { fill } from '../../support/fill';
 import { server } from '../../support/server';
 import { dialog, openAmi, row, seedAmis } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 const field = (label: string | RegExp) => dialog().getByLabelText(label, { selector: 'input, textarea' });
 const createButton = () => dialog().getByRole('button', { name: 'Create AMI' });
@@ -39,7 +40,7 @@ function recordListCalls() {
   return calls;
 }
 
-describe('Create New AMI', { timeout: 30_000 }, () => {
+describe('Create New AMI', { timeout: scaled(30_000) }, () => {
   afterEach(() => vi.useRealTimers());
 
   it('starts with the base name and default description, hints and the reboot warning', async () => {
@@ -138,7 +139,7 @@ describe('Create New AMI', { timeout: 30_000 }, () => {
   });
 });
 
-describe('Delete AMI', { timeout: 30_000 }, () => {
+describe('Delete AMI', { timeout: scaled(30_000) }, () => {
   it('warns that it cannot be undone and that the snapshots go too, then deletes', async () => {
     seedAmis();
     const { user } = await openAmi();

@@ -6,8 +6,9 @@ import AmiPage from '../../../../src/features/ami/AmiPage';
 import { renderWithProviders } from '../../support/render';
 import { server } from '../../support/server';
 import { cardOf, openAmi, row, seedAmis } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
-describe('AMI Manager page', { timeout: 30_000 }, () => {
+describe('AMI Manager page', { timeout: scaled(30_000) }, () => {
   it('shows Refresh and Create AMI, the cards and the columns', async () => {
     seedAmis();
     await openAmi();

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { mockAmi, mockAmis } from '../../../../src/mocks/handlers/ami';
 import { renderWithProviders, type RenderOptions } from '../../support/render';
 import AmiPage from '../../../../src/features/ami/AmiPage';
+import { scaled } from '../../../../testkit/time-scale';
 
 /** Three images: the latest available, one pending, one failed. */
 export function seedAmis() {
@@ -22,7 +23,7 @@ export function seedAmis() {
 /** /ami as admin, once `waitFor` (an AMI id, or the empty state) shows. */
 export async function openAmi(waitFor: string | RegExp = /^ami-/, options: RenderOptions = {}) {
   const rendered = renderWithProviders(<AmiPage />, { path: '/ami', as: 'admin', ...options });
-  await screen.findAllByText(waitFor, {}, { timeout: 15_000 });
+  await screen.findAllByText(waitFor, {}, { timeout: scaled(15_000) });
   return rendered;
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { MOCK_ADMIN, store } from '../../../../src/mocks/store';
 import { currentPath, renderApp } from '../../support/render';
 import { server } from '../../support/server';
+import { scaled } from '../../../../testkit/time-scale';
 
 async function open() {
   const rendered = await renderApp('/change-password', { as: 'admin' });
@@ -23,7 +24,7 @@ async function open() {
   return { ...rendered, field, fill, paste, submit };
 }
 
-describe('Change Password page', { timeout: 15_000 }, () => {
+describe('Change Password page', { timeout: scaled(15_000) }, () => {
   it('shows the three fields with show/hide toggles, the checklist, tips and buttons', async () => {
     const { field, user } = await open();
     for (const label of ['Current Password', 'New Password', 'Confirm New Password']) {
@@ -146,9 +147,9 @@ describe('Change Password page', { timeout: 15_000 }, () => {
     expect(screen.getByRole('button', { name: 'Change Password' })).toBeDisabled();
     expect(currentPath()).toBe('/change-password');
 
-    await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: 4000 });
+    await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: scaled(4000) });
     expect(Date.now() - successAt).toBeGreaterThanOrEqual(1900);
-  }, 15_000);
+  }, scaled(15_000));
 
   it('really changes it in the mock store', async () => {
     const { fill, submit } = await open();

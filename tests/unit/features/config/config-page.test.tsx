@@ -5,6 +5,7 @@ import type { PrayerTimeRecord } from '../../../../contract/config';
 import { setMockMosques } from '../../../../src/mocks/handlers/config';
 import { server } from '../../support/server';
 import { AZHAR, cardValue, EAST_LONDON, LONDON, openConfig, row } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
 
@@ -19,7 +20,7 @@ const londonPrayer: PrayerTimeRecord = {
   calculation_method: 'MuslimWorldLeague',
 };
 
-describe('Config Generator page', { timeout: 40_000 }, () => {
+describe('Config Generator page', { timeout: scaled(40_000) }, () => {
   it('shows the buttons and the four cards', async () => {
     await openConfig();
     expect(screen.getByRole('heading', { name: 'Config Generator' })).toBeInTheDocument();

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { dialog, field, openConfig } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 const mosqueDialog = () => screen.queryByRole('dialog', { name: 'Add New Mosque' });
 const discardPrompt = () => screen.queryByRole('dialog', { name: 'Discard changes?' });
@@ -12,7 +13,7 @@ async function openAdd() {
   return rendered;
 }
 
-describe('form dialogs do not lose what was typed', { timeout: 40_000 }, () => {
+describe('form dialogs do not lose what was typed', { timeout: scaled(40_000) }, () => {
   it('closes an untouched form on Escape without asking', async () => {
     const { user } = await openAdd();
     await user.keyboard('{Escape}');

@@ -3,6 +3,7 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { server } from '../../support/server';
 import { AZHAR, captureBodies, dialog, EAST_LONDON, field, LONDON, openConfig } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 interface Download {
   fileName: string;
@@ -58,7 +59,7 @@ async function openGenerate() {
 
 const generateButton = () => dialog().getByRole('button', { name: 'Generate' });
 
-describe('Generate Recording Configurations', { timeout: 40_000 }, () => {
+describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () => {
   it('opens with the defaults: duration 7200, method API with its base URL, 1080 x 576', async () => {
     await openGenerate();
     expect(field(/Mosques/)).toHaveValue('');

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import ConfigPage from '../../../../src/features/config/ConfigPage';
 import { server } from '../../support/server';
 import { renderWithProviders } from '../../support/render';
+import { scaled } from '../../../../testkit/time-scale';
 
 /** The mock's seeded mosques (src/mocks/handlers/config.ts). */
 export const LONDON = 'lcm4r8k2p1';
@@ -15,7 +16,7 @@ export const AZHAR = 'azh3c5v8n6';
  */
 export async function openConfig(waitFor: string | RegExp = 'London Central Mosque', path = '/config') {
   const rendered = renderWithProviders(<ConfigPage />, { path, as: 'admin' });
-  await screen.findByText(waitFor, undefined, { timeout: 15_000 });
+  await screen.findByText(waitFor, undefined, { timeout: scaled(15_000) });
   return rendered;
 }
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockMosques } from '../../../../src/mocks/handlers/config';
 import { server } from '../../support/server';
 import { AZHAR, captureBodies, dialog, EAST_LONDON, field, LONDON, openConfig, row } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => {
   server.events.removeAllListeners();
@@ -14,7 +15,7 @@ const failWith = (method: 'put' | 'delete' | 'post', path: string, status: numbe
   server.use(http[method](path, () => (detail ? HttpResponse.json({ success: false, detail, error: detail }, { status }) : HttpResponse.json({}, { status }))));
 
 // The whole console is mounted and typed into: beside CI's other lane (browser journeys, faults) one test took 49 s.
-describe('Edit Mosque', { timeout: 90_000 }, () => {
+describe('Edit Mosque', { timeout: scaled(90_000) }, () => {
   async function openEdit(id = EAST_LONDON) {
     const rendered = await openConfig();
     await rendered.user.click(row(id).getByRole('button', { name: `Edit mosque ${id}` }));
@@ -93,7 +94,7 @@ describe('Edit Mosque', { timeout: 90_000 }, () => {
   });
 });
 
-describe('Delete mosque', { timeout: 40_000 }, () => {
+describe('Delete mosque', { timeout: scaled(40_000) }, () => {
   async function askDelete(id: string) {
     const rendered = await openConfig();
     await rendered.user.click(row(id).getByRole('button', { name: `Delete mosque ${id}` }));

@@ -6,6 +6,7 @@ import { LINK_SETTLE_MS } from '../../../../src/features/config/useCoordinateLoo
 import { server } from '../../support/server';
 import { captureBodies, dialog, field, gate, openConfig, row } from './helpers';
 import { fill } from '../../support/fill';
+import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => {
   server.events.removeAllListeners();
@@ -23,7 +24,7 @@ async function openAdd() {
 
 const addButton = () => dialog().getByRole('button', { name: 'Add Mosque' });
 
-describe('Add New Mosque: fields and validation', { timeout: 40_000 }, () => {
+describe('Add New Mosque: fields and validation', { timeout: scaled(40_000) }, () => {
   it('shows a generated, read-only mosque id and every field', async () => {
     await openAdd();
     expect(screen.getByRole('dialog', { name: 'Add New Mosque' })).toBeInTheDocument();
@@ -111,7 +112,7 @@ describe('Add New Mosque: fields and validation', { timeout: 40_000 }, () => {
   });
 });
 
-describe('Add New Mosque: map link', { timeout: 40_000 }, () => {
+describe('Add New Mosque: map link', { timeout: scaled(40_000) }, () => {
   it('extracts coordinates and time zone as soon as the field holds a maps link, then fills in the place', async () => {
     const extracts = captureBodies('POST', '/api/config/coordinates/extract');
     const geocodes = captureBodies('POST', '/api/config/geocode');
@@ -217,7 +218,7 @@ describe('Add New Mosque: map link', { timeout: 40_000 }, () => {
   });
 });
 
-describe('Add New Mosque: saving', { timeout: 40_000 }, () => {
+describe('Add New Mosque: saving', { timeout: scaled(40_000) }, () => {
   it('creates the mosque from a map link and shows it in the table', async () => {
     const bodies = captureBodies('POST', '/api/config/mosques');
     const { user } = await openAdd();
@@ -295,7 +296,7 @@ describe('Add New Mosque: saving', { timeout: 40_000 }, () => {
   });
 });
 
-describe('Add New Mosque: the server refuses a field', { timeout: 40_000 }, () => {
+describe('Add New Mosque: the server refuses a field', { timeout: scaled(40_000) }, () => {
   it('shows the server’s sentence beside that field until it is edited, and keeps the dialog open', async () => {
     const detail = 'Request body is invalid: ID_token: ID token must not contain spaces';
     server.use(

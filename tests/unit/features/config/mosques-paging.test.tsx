@@ -3,8 +3,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { mockMosques, setMockMosques } from '../../../../src/mocks/handlers/config';
 import { cardValue, openConfig } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
-describe('Config Generator with a large fleet', { timeout: 40_000 }, () => {
+describe('Config Generator with a large fleet', { timeout: scaled(40_000) }, () => {
   it('renders one page of the mosque table at a time and pages through all of them', async () => {
     const [template] = mockMosques();
     const fleet = Array.from({ length: 1000 }, (_, i) => ({ ...template, mosque_id: `fleet${String(i).padStart(5, '0')}`, name: `Fleet Mosque ${i}` }));

@@ -4,6 +4,7 @@ import type { Mosque } from '../../../../contract/config';
 import { mockMosques, setMockMosques } from '../../../../src/mocks/handlers/config';
 import { currentPath } from '../../support/render';
 import { captureBodies, dialog, notification, openConfig } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 /** 30 mosques: every third disabled, names that sort differently from their ids. */
 function seedFleet(): Mosque[] {
@@ -22,10 +23,10 @@ function seedFleet(): Mosque[] {
 
 const table = () => screen.getByRole('table', { name: 'Mosques' });
 /** Long enough for the search's pause and a mocked answer on a busy machine. */
-const SETTLED = { timeout: 30_000 };
+const SETTLED = { timeout: scaled(30_000) };
 const names = () => within(table()).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[3]?.textContent ?? '');
 
-describe('Mosque table: search, sort, filters and bulk actions', { timeout: 120_000 }, () => {
+describe('Mosque table: search, sort, filters and bulk actions', { timeout: scaled(120_000) }, () => {
   it('searches on the server after typing pauses, and keeps the search in the address', async () => {
     seedFleet();
     const { user } = await openConfig('Z Fleet Mosque 0');

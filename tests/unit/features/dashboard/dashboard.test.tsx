@@ -7,6 +7,7 @@ import { monitoringMock } from '../../../../src/mocks/handlers/monitoring';
 import { renderApp } from '../../support/render';
 import { server } from '../../support/server';
 import { connect, drop, instance, recording, renderLive, send } from './live';
+import { scaled } from '../../../../testkit/time-scale';
 
 const card = (title: string) => {
   const heading = screen.getByText(title);
@@ -23,7 +24,7 @@ async function openDashboard() {
   return rendered;
 }
 
-describe('Dashboard', { timeout: 15_000 }, () => {
+describe('Dashboard', { timeout: scaled(15_000) }, () => {
   it('shows Running (with pending and a bar full at 20), Total and Recordings from the live feed', async () => {
     monitoringMock().earlierRecordings = 41;
     await openDashboard();
@@ -103,7 +104,7 @@ describe('Dashboard', { timeout: 15_000 }, () => {
   it('warns "WebSocket connection lost" when no live connection comes up at all', async () => {
     await openDashboard(); // the socket is never opened
     expect(screen.queryByText('WebSocket connection lost')).not.toBeInTheDocument();
-    expect(await screen.findByText('WebSocket connection lost', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(await screen.findByText('WebSocket connection lost', {}, { timeout: scaled(4000) })).toBeInTheDocument();
   });
 
   it('counts the fleet from the API while the live feed is down', async () => {

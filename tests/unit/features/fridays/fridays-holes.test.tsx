@@ -7,6 +7,7 @@ import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/
 import { store } from '../../../../src/mocks/store';
 import type { Recording } from '../../../../contract/instances';
 import { EAST_LONDON, fakeTimerUser, LONDON, openScheduling, useFixedClock } from '../scheduling/helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 const START = '2026-11-27T11:45:00.000Z';
 
@@ -20,7 +21,7 @@ function jobWithRecording(mosque: { id: string; name: string }, job: Partial<Job
 
 const fridayRow = (mosque: string) => within(within(screen.getByRole('table', { name: 'Fridays' })).getByText(mosque).closest('tr') as HTMLElement);
 
-describe('holes and stops in the Friday ledger', { timeout: 40_000 }, () => {
+describe('holes and stops in the Friday ledger', { timeout: scaled(40_000) }, () => {
   // The operator's clock is not UTC here, so each instant shows on it and in UTC.
   beforeEach(() => {
     vi.stubEnv('TZ', 'Asia/Karachi');

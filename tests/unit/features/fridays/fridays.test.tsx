@@ -4,6 +4,7 @@ import type { Job } from '../../../../contract/scheduler';
 import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { renderApp } from '../../support/render';
 import { fakeTimerUser, LONDON, notification, openScheduling, useFixedClock } from '../scheduling/helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 /** London Central Mosque's job for Friday 2026-11-27 (the coming Friday of the fixed clock), in the given state. */
 function londonJob(fields: Partial<Job>): Job {
@@ -19,7 +20,7 @@ const fridayRow = (mosque: string) => {
   return within(row);
 };
 
-describe('Fridays', { timeout: 40_000 }, () => {
+describe('Fridays', { timeout: scaled(40_000) }, () => {
   it('shows each active mosque of the coming Friday with its status, coverage and reason, filtered by status', async () => {
     useFixedClock();
     londonJob({ status: 'partial', covered_seconds: 1500, expected_seconds: 7200, outcome_reason: 'Recorded 25 min of 2 h (20%); launched 1 h 35 min after the recording start' });
@@ -57,7 +58,7 @@ describe('Fridays', { timeout: 40_000 }, () => {
   it('opens a past Friday and a status from the address, as the Dashboard links', async () => {
     useFixedClock();
     await renderApp('/scheduling?friday=2026-11-20&status=missed', { as: 'admin', userOptions: fakeTimerUser });
-    await screen.findByRole('table', { name: 'Fridays' }, { timeout: 15_000 });
+    await screen.findByRole('table', { name: 'Fridays' }, { timeout: scaled(15_000) });
     expect(await fridayRow('London Central Mosque').findByText('No recording was scheduled for this Friday')).toBeInTheDocument();
     expect(screen.getByLabelText('Friday')).toHaveValue('2026-11-20');
     expect(fridaysTable().queryByText('East London Mosque')).not.toBeInTheDocument();
@@ -67,12 +68,12 @@ describe('Fridays', { timeout: 40_000 }, () => {
     useFixedClock();
     londonJob({ status: 'failed', covered_seconds: 0, outcome_reason: 'No media was recorded: the stream never came' });
     const { user } = await renderApp('/', { as: 'admin', userOptions: fakeTimerUser });
-    const panel = within((await screen.findByRole('heading', { name: 'This Friday' }, { timeout: 15_000 })).closest('section') as HTMLElement);
+    const panel = within((await screen.findByRole('heading', { name: 'This Friday' }, { timeout: scaled(15_000) })).closest('section') as HTMLElement);
     expect(await panel.findByText('2026-11-27 · 2 active mosque(s)')).toBeInTheDocument();
     expect(panel.getByRole('link', { name: 'Unschedulable: 1 mosque(s)' })).toBeInTheDocument();
     expect(panel.getByRole('link', { name: 'Captured: 0 mosque(s)' })).toBeInTheDocument();
     await user.click(panel.getByRole('link', { name: 'Failed: 1 mosque(s)' }));
-    await screen.findByRole('heading', { name: 'Scheduling Management', level: 1 }, { timeout: 15_000 });
+    await screen.findByRole('heading', { name: 'Scheduling Management', level: 1 }, { timeout: scaled(15_000) });
     expect(await fridayRow('London Central Mosque').findByText('No media was recorded: the stream never came')).toBeInTheDocument();
     expect(fridaysTable().queryByText('East London Mosque')).not.toBeInTheDocument();
   });

@@ -7,6 +7,7 @@ import { renderWithProviders } from '../../support/render';
 import { server } from '../../support/server';
 import { card, dialog, findNotification, openGithub } from './helpers';
 import { fill } from '../../support/fill';
+import { scaled } from '../../../../testkit/time-scale';
 
 const REPO = 'https://github.com/capture-org/recordings';
 
@@ -17,7 +18,7 @@ async function openConfigure() {
   return { ...rendered, form };
 }
 
-describe('GitHub page: configure, validate and their messages (SPEC.md section 8)', { timeout: 20_000 }, () => {
+describe('GitHub page: configure, validate and their messages (SPEC.md section 8)', { timeout: scaled(20_000) }, () => {
   it('reads "Failed to load GitHub status" when the status cannot be loaded', async () => {
     server.use(http.get('/api/github/status', () => HttpResponse.json({}, { status: 500 })));
     renderWithProviders(<GithubPage />, { path: '/github', as: 'admin' });

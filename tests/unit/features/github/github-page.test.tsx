@@ -2,8 +2,9 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { configureMockGithub, MOCK_GITHUB_TOKENS } from '../../../../src/mocks/handlers/github';
 import { card, openGithub, region } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
-describe('GitHub page: status', { timeout: 15_000 }, () => {
+describe('GitHub page: status', { timeout: scaled(15_000) }, () => {
   it('shows an unconfigured repository access', async () => {
     await openGithub();
     await waitFor(() => expect(card('Configuration Status').getByText('Not Configured')).toBeInTheDocument());

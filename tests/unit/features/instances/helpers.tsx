@@ -3,6 +3,7 @@ import type { Instance } from '../../../../contract/instances';
 import { addMockInstances, mockInstance } from '../../../../src/mocks/handlers/instances';
 import InstancesPage from '../../../../src/features/instances/InstancesPage';
 import { renderPage, type RenderOptions } from '../../support/render';
+import { scaled } from '../../../../testkit/time-scale';
 
 /** A small fleet: one of every state. */
 export function seedFleet() {
@@ -18,7 +19,7 @@ export function seedFleet() {
 /** The Instances page as admin, once `waitFor` (an instance name, or the empty state) shows. */
 export async function openInstances(waitFor: string | RegExp = /capture-|No instances found/, options: RenderOptions = {}) {
   const rendered = renderPage(<InstancesPage />, { path: '/instances', as: 'admin', ...options });
-  await screen.findAllByText(waitFor, {}, { timeout: 15_000 });
+  await screen.findAllByText(waitFor, {}, { timeout: scaled(15_000) });
   return rendered;
 }
 

@@ -7,6 +7,7 @@ import { gate } from '../../../../testkit/gate';
 import { fill } from '../../support/fill';
 import { server } from '../../support/server';
 import { dialog, openInstances, row } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 const field = (label: string | RegExp) => dialog().getByLabelText(label, { selector: 'input' });
 const launchButton = () => dialog().getByRole('button', { name: 'Launch' });
@@ -30,7 +31,7 @@ function captureLaunches(): LaunchRequest[] {
   return bodies;
 }
 
-describe('Launch Instance dialog', { timeout: 30_000 }, () => {
+describe('Launch Instance dialog', { timeout: scaled(30_000) }, () => {
   it('starts with the defaults: duration 7200, 1280 x 720, no mosque, method api', async () => {
     await openLaunch();
     expect(field(/Stream URL/)).toHaveValue('');
@@ -153,6 +154,6 @@ describe('Launch Instance dialog', { timeout: 30_000 }, () => {
     const name = (await screen.findByText(/^capture-adhoc-/)).textContent ?? '';
     expect(row(name).getByText('pending')).toBeInTheDocument();
     // The mocks move it on after 1.5 s and push instance_status_update.
-    expect(await row(name).findByText('running', {}, { timeout: 4000 })).toBeInTheDocument();
+    expect(await row(name).findByText('running', {}, { timeout: scaled(4000) })).toBeInTheDocument();
   });
 });

@@ -8,8 +8,9 @@ import InstancesPage from '../../../../src/features/instances/InstancesPage';
 import { renderPage } from '../../support/render';
 import { server } from '../../support/server';
 import { cardValue, openInstances, openRowMenu, row, seedFleet } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
-describe('Instances page', { timeout: 30_000 }, () => {
+describe('Instances page', { timeout: scaled(30_000) }, () => {
   it('shows the header: Connected chip, refresh and Launch Instance', async () => {
     seedFleet();
     await openInstances();

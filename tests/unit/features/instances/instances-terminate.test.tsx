@@ -7,6 +7,7 @@ import { store } from '../../../../src/mocks/store';
 import { gate } from '../../../../testkit/gate';
 import { server } from '../../support/server';
 import { dialog, openInstances, openRowMenu, row, seedFleet } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 const select = (name: string) => row(name).getByRole('checkbox', { name: `Select ${name}` });
 
@@ -33,7 +34,7 @@ const partialFailure = (ids: string[]) =>
     },
   });
 
-describe('Terminate Selected', { timeout: 30_000 }, () => {
+describe('Terminate Selected', { timeout: scaled(30_000) }, () => {
   it('lets only running and pending instances be selected', async () => {
     const fleet = seedFleet();
     await openInstances();
@@ -114,7 +115,7 @@ describe('Terminate Selected', { timeout: 30_000 }, () => {
   });
 });
 
-describe('Terminate from the row menu', { timeout: 30_000 }, () => {
+describe('Terminate from the row menu', { timeout: scaled(30_000) }, () => {
   it('confirms and terminates that one instance', async () => {
     const fleet = seedFleet();
     const calls = recordCalls('post', '/api/instances/terminate');
@@ -129,7 +130,7 @@ describe('Terminate from the row menu', { timeout: 30_000 }, () => {
   });
 });
 
-describe('Emergency stop', { timeout: 30_000 }, () => {
+describe('Emergency stop', { timeout: scaled(30_000) }, () => {
   it('is disabled when no instance is running', async () => {
     addMockInstances(mockInstance({ name: 'capture-adhoc-pend02', state: 'pending' }), mockInstance({ name: 'capture-adhoc-term02', state: 'terminated' }));
     await openInstances();

@@ -6,6 +6,7 @@ import { addMockInstances, mockInstance, mockRecording, setMockLogs } from '../.
 import { store } from '../../../../src/mocks/store';
 import { server } from '../../support/server';
 import { openInstances, openRowMenu, seedFleet } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 /** Every GET of an instance's logs, with its query. */
 function recordLogReads() {
@@ -32,7 +33,7 @@ function recordLiveMessages() {
 
 const logsDialog = () => within(screen.getByRole('dialog', { name: /^Logs:/ }));
 
-describe('Logs viewer', { timeout: 30_000 }, () => {
+describe('Logs viewer', { timeout: scaled(30_000) }, () => {
   afterEach(() => vi.useRealTimers());
 
   it('is live for a running instance: the last 100 lines, read again every 5 s', async () => {
@@ -131,7 +132,7 @@ describe('Logs viewer', { timeout: 30_000 }, () => {
   });
 });
 
-describe('Details viewer', { timeout: 30_000 }, () => {
+describe('Details viewer', { timeout: scaled(30_000) }, () => {
   const { createObjectURL, revokeObjectURL } = URL;
   afterEach(() => {
     vi.restoreAllMocks();

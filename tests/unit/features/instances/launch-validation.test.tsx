@@ -5,6 +5,7 @@ import { STREAM_URL_MESSAGE } from '../../../../contract/instances';
 import { fill } from '../../support/fill';
 import { server } from '../../support/server';
 import { dialog, openInstances } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 const field = (label: string | RegExp) => dialog().getByLabelText(label, { selector: 'input' });
 const launchButton = () => dialog().getByRole('button', { name: 'Launch' });
@@ -16,7 +17,7 @@ async function openLaunch() {
   return rendered;
 }
 
-describe('Launch Instance checks what the contract checks', { timeout: 30_000 }, () => {
+describe('Launch Instance checks what the contract checks', { timeout: scaled(30_000) }, () => {
   it('says beside Width that it must be even, and holds Launch until it is', async () => {
     const { user } = await openLaunch();
     await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');

@@ -4,12 +4,13 @@ import { setMockLogs } from '../../../../src/mocks/handlers/instances';
 import { store } from '../../../../src/mocks/store';
 import { isSegmentOpening } from '../../../../src/lib/log-lines';
 import { openInstances, openRowMenu, seedFleet } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 const OPENING = "[hls @ 0x55d1c0a3c2c0] Opening 'http://127.0.0.1:8000/demo/segment42.ts' for reading";
 const WRITING = "[segment @ 0x55d1c0] Opening '/data/recordings/x/part-0003.ts' for writing";
 const PROGRESS = 'frame=  750 fps= 25 q=-1.0 size=    2048kB time=00:00:30.00 bitrate= 559.2kbits/s speed=1.0x';
 
-describe('Logs viewer keeps progress in sight', { timeout: 30_000 }, () => {
+describe('Logs viewer keeps progress in sight', { timeout: scaled(30_000) }, () => {
   it('knows the segment opening lines from the rest', () => {
     expect(isSegmentOpening(OPENING)).toBe(true);
     expect(isSegmentOpening(WRITING)).toBe(true);

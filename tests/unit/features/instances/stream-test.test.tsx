@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MOCK_DEMO_STREAM_URL } from '../../../../src/mocks/handlers/instances';
 import { MOCK_UNREACHABLE_STREAM } from '../../../../src/mocks/handlers/stream-tests';
 import { dialog, openInstances } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 async function openLaunch() {
   const rendered = await openInstances('No instances found');
@@ -13,7 +14,7 @@ async function openLaunch() {
 
 const panel = () => within(dialog().getByRole('region', { name: 'Stream test' }));
 
-describe('Test stream in the launch form', { timeout: 30_000 }, () => {
+describe('Test stream in the launch form', { timeout: scaled(30_000) }, () => {
   const { createObjectURL, revokeObjectURL } = URL;
   afterEach(() => Object.assign(URL, { createObjectURL, revokeObjectURL }));
 

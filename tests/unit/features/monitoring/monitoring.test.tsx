@@ -6,6 +6,7 @@ import { monitoringMock } from '../../../../src/mocks/handlers/monitoring';
 import { renderApp } from '../../support/render';
 import { server } from '../../support/server';
 import { connect, drop, instance, recording, renderLive, send } from '../dashboard/live';
+import { scaled } from '../../../../testkit/time-scale';
 
 const card = (title: string) => {
   const root = screen.getByText(title, { selector: 'p' }).closest('.MuiCard-root');
@@ -29,7 +30,7 @@ async function openMonitoring() {
   return rendered;
 }
 
-describe('Monitoring', { timeout: 20_000 }, () => {
+describe('Monitoring', { timeout: scaled(20_000) }, () => {
   it('shows Active Instances, Recordings (total captured) and System Health', async () => {
     monitoringMock().earlierRecordings = 17;
     await openMonitoring();

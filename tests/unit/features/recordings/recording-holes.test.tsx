@@ -5,6 +5,7 @@ import { mockGapsOfEveryCause } from '../../../../src/mocks/handlers/recordings'
 import { store } from '../../../../src/mocks/store';
 import RecordingsPage from '../../../../src/features/recordings/RecordingsPage';
 import { renderPage } from '../../support/render';
+import { scaled } from '../../../../testkit/time-scale';
 
 const WINDOW_START = '2026-01-16T11:00:00.000Z';
 
@@ -23,7 +24,7 @@ function seed() {
 const table = () => within(screen.getByRole('table', { name: 'Recordings' }));
 const row = (mosque: string) => within(table().getByText(mosque).closest('tr') as HTMLElement);
 
-describe('holes and stops in the recordings library', { timeout: 60_000 }, () => {
+describe('holes and stops in the recordings library', { timeout: scaled(60_000) }, () => {
   // The operator's clock is not UTC here, so each instant shows on it and in UTC.
   beforeEach(() => {
     vi.stubEnv('TZ', 'Asia/Karachi');
@@ -35,7 +36,7 @@ describe('holes and stops in the recordings library', { timeout: 60_000 }, () =>
   it('lists each hole of 10 s or more with its start and end (local and UTC), cause and content lost', async () => {
     seed();
     const { user } = renderPage(<RecordingsPage />, { path: '/recordings', as: 'operator' });
-    await screen.findByText('East London Mosque', {}, { timeout: 40_000 });
+    await screen.findByText('East London Mosque', {}, { timeout: scaled(40_000) });
     const toggle = row('East London Mosque').getByRole('button', { name: '8 holes · 280 s lost' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByRole('table', { name: /^Holes of/ })).not.toBeInTheDocument();
@@ -72,7 +73,7 @@ describe('holes and stops in the recordings library', { timeout: 60_000 }, () =>
   it('says who stopped a recording instead of calling it partial, and greys the window after the stop', async () => {
     seed();
     renderPage(<RecordingsPage />, { path: '/recordings', as: 'operator' });
-    await screen.findByText('London Central Mosque', {}, { timeout: 40_000 });
+    await screen.findByText('London Central Mosque', {}, { timeout: scaled(40_000) });
     const stopped = row('London Central Mosque');
     expect(stopped.getByText('Stopped by admin')).toBeInTheDocument();
     expect(stopped.queryByText('Partial')).not.toBeInTheDocument();

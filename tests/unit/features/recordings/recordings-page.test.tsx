@@ -6,6 +6,7 @@ import { keepInBucket } from '../../../../src/mocks/handlers/recordings';
 import { store } from '../../../../src/mocks/store';
 import RecordingsPage from '../../../../src/features/recordings/RecordingsPage';
 import { renderPage } from '../../support/render';
+import { scaled } from '../../../../testkit/time-scale';
 
 /** Twelve recordings of London Central Mosque on 2026-01-02 .. 2026-01-13, a partial one and a failed empty one. */
 function seed() {
@@ -34,11 +35,11 @@ const table = () => within(screen.getByRole('table', { name: 'Recordings' }));
 async function open(as = 'admin') {
   seed();
   const rendered = renderPage(<RecordingsPage />, { path: '/recordings', as });
-  await screen.findByText('Al-Azhar Mosque', {}, { timeout: 40_000 });
+  await screen.findByText('Al-Azhar Mosque', {}, { timeout: scaled(40_000) });
   return rendered;
 }
 
-describe('Recordings page', { timeout: 60_000 }, () => {
+describe('Recordings page', { timeout: scaled(60_000) }, () => {
   it('lists recordings by Friday with mosque names and outcomes, ten to a page', async () => {
     const { user } = await open();
     expect(table().getAllByRole('row')).toHaveLength(11); // header + 10

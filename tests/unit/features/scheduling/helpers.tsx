@@ -5,6 +5,7 @@ import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/
 import { renderWithProviders, type RenderOptions } from '../../support/render';
 import { server } from '../../support/server';
 import SchedulingPage from '../../../../src/features/scheduling/SchedulingPage';
+import { scaled } from '../../../../testkit/time-scale';
 
 /** The mock's seeded mosques (src/mocks/handlers/config.ts). */
 export const LONDON = 'lcm4r8k2p1';
@@ -26,7 +27,7 @@ export const fakeTimerUser: RenderOptions['userOptions'] = { advanceTimers: (ms)
 /** /scheduling as admin, once the status card shows the scheduler's state. */
 export async function openScheduling(options: RenderOptions = {}) {
   const rendered = renderWithProviders(<SchedulingPage />, { path: '/scheduling', as: 'admin', ...options });
-  await screen.findByRole('heading', { name: 'Scheduling Management', level: 1 }, { timeout: 15_000 });
+  await screen.findByRole('heading', { name: 'Scheduling Management', level: 1 }, { timeout: scaled(15_000) });
   await statusCard().findByText(/^(Running|Stopped)$/);
   return rendered;
 }

@@ -6,6 +6,7 @@ import { MOCK_RECURRING_JOB_ID, schedulerMock } from '../../../../src/mocks/hand
 import { errorResponse } from '../../../../src/mocks/http';
 import { server } from '../../support/server';
 import { confirmWith, dialog, fakeTimerUser, jobItem, jobsList, notification, openScheduling, seedRecordings, useFixedClock } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
 
@@ -23,7 +24,7 @@ const prayer = (fields: Partial<SchedulerPrayerTime> & Pick<SchedulerPrayerTime,
 
 const prayerCard = (name: string) => within(screen.getByRole('article', { name }));
 
-describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: 40_000 }, () => {
+describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: scaled(40_000) }, () => {
   it('shows one prayer time card per mosque, on the mosque clock', async () => {
     server.use(
       http.get('/api/scheduler/prayer-times', () =>

@@ -17,6 +17,7 @@ import {
   upcomingTable,
   useFixedClock,
 } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
 
@@ -31,7 +32,7 @@ const mosquesField = () => dialog().getByRole('combobox', { name: 'Mosques' });
 const forceRefresh = () => dialog().getByRole('checkbox', { name: 'Force refresh' });
 const submit = () => dialog().getByRole('button', { name: 'Schedule' });
 
-describe('Schedule Friday Recordings', { timeout: 40_000 }, () => {
+describe('Schedule Friday Recordings', { timeout: scaled(40_000) }, () => {
   it('opens with force refresh off and an empty mosque filter (all), offering the active mosques', async () => {
     const { user } = await openDialog();
     expect(forceRefresh()).not.toBeChecked();

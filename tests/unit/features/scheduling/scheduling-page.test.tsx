@@ -6,13 +6,14 @@ import { schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
 import { server } from '../../support/server';
 import { confirmWith, countRequests, dialog, fakeTimerUser, figure, notification, openScheduling, seedRecordings, statusCard, useFixedClock } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
 
 const DATA_PATHS = ['/api/scheduler/status', '/api/scheduler/upcoming', '/api/scheduler/prayer-times', '/api/scheduler/jobs'];
 const scheduleButton = () => screen.getByRole('button', { name: 'Schedule Friday Recordings' });
 
-describe('Scheduling Management: status and controls', { timeout: 40_000 }, () => {
+describe('Scheduling Management: status and controls', { timeout: scaled(40_000) }, () => {
   it('shows the title, Auto Refresh (on), Refresh, and the running scheduler with its figures', async () => {
     useFixedClock();
     seedRecordings(3);

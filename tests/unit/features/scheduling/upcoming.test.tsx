@@ -19,6 +19,7 @@ import {
   upcomingTable,
   useFixedClock,
 } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
 
@@ -41,7 +42,7 @@ function upcoming(fields: Partial<UpcomingRecording> & Pick<UpcomingRecording, '
 
 const timingOf = (mosqueName: string) => upcomingRow(mosqueName).getByRole('img');
 
-describe('Scheduling Management: Upcoming Recordings', { timeout: 40_000 }, () => {
+describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000) }, () => {
   it('lists mosque, recording time and prayer time on the mosque clock, its zone, and the operator time', async () => {
     useFixedClock();
     schedulerMock().jobs.push(

@@ -5,6 +5,7 @@ import { store } from '../../../../src/mocks/store';
 import { server } from '../../support/server';
 import { dialog, field, openUsers, row } from './helpers';
 import { fill } from '../../support/fill';
+import { scaled } from '../../../../testkit/time-scale';
 
 function captureBodies(method: string) {
   const bodies: unknown[] = [];
@@ -14,7 +15,7 @@ function captureBodies(method: string) {
   return bodies;
 }
 
-describe('Create New User', { timeout: 20_000 }, () => {
+describe('Create New User', { timeout: scaled(20_000) }, () => {
   it('opens with the defaults of a new user', async () => {
     const { user } = await openUsers();
     await user.click(screen.getByRole('button', { name: 'Create User' }));
@@ -91,7 +92,7 @@ describe('Create New User', { timeout: 20_000 }, () => {
   });
 });
 
-describe('Edit User', { timeout: 20_000 }, () => {
+describe('Edit User', { timeout: scaled(20_000) }, () => {
   it('opens filled in, with a read-only username and an optional new password', async () => {
     const { user } = await openUsers();
     await user.click(row('operator').getByRole('button', { name: 'Edit User operator' }));

@@ -5,8 +5,9 @@ import { store } from '../../../../src/mocks/store';
 import { gate } from '../../../../testkit/gate';
 import { server } from '../../support/server';
 import { openUsers, renderUsersPage, row } from './helpers';
+import { scaled } from '../../../../testkit/time-scale';
 
-describe('User Management list', { timeout: 15_000 }, () => {
+describe('User Management list', { timeout: scaled(15_000) }, () => {
   it('shows the title, subtitle, controls and columns', async () => {
     await openUsers();
     expect(screen.getByRole('heading', { name: 'User Management', level: 1 })).toBeInTheDocument();
@@ -100,7 +101,7 @@ describe('User Management list', { timeout: 15_000 }, () => {
   });
 });
 
-describe('activating and deactivating', { timeout: 15_000 }, () => {
+describe('activating and deactivating', { timeout: scaled(15_000) }, () => {
   it('sends only is_active flipped and shows the new status', async () => {
     let body: unknown;
     server.events.on('request:start', async ({ request }) => {
