@@ -44,6 +44,8 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/setup.ts'],
           testTimeout: scaled(20_000),
+          // expect.poll waits as long as testing-library's findBy (tests/unit/setup.ts), not vitest's 1 s.
+          expect: { poll: { timeout: scaled(5_000) } },
           // Projects with their own maxWorkers run as separate groups, one after the other.
           sequence: { groupOrder: 0 },
           // One jsdom and module cache per worker, not per file: the setup file resets the DOM, msw,
