@@ -3,7 +3,12 @@
  * time limit of the suites (per-test and hook timeouts, the ceilings of waits for a condition) goes
  * through `scaled`, so a busy host raises them all from one place instead of failing on the clock.
  */
-export const TIME_SCALE = timeScaleOf(process.env.TEST_TIME_SCALE);
+export const TIME_SCALE = timeScaleOf(environment().TEST_TIME_SCALE);
+
+/** Node's environment; read through globalThis because the component tests are type-checked without Node's types. */
+function environment(): Record<string, string | undefined> {
+  return (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+}
 
 export function timeScaleOf(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 1;
