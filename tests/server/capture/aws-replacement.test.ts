@@ -11,6 +11,8 @@ import { SchedulerEnv, type SchedulerApp } from '../scheduler/helpers';
 import { scaled } from '../../../testkit/time-scale';
 import { pause, waitFor } from '../../../testkit/wait';
 
+// PostgreSQL pass: skipped: minutes of real-time capture on moto and a sandboxed instance, run in the server pass; the rows it writes are the scheduler's and recordings', whose PostgreSQL paths the other files of this pass cover
+
 /*
  * A cloud recorder that dies mid-window (issue 24): its machine is killed and EC2 ends the instance;
  * the server's own reconcile loop (every 10 s on aws) launches a replacement within 90 s, which

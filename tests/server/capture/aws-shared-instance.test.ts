@@ -14,6 +14,8 @@ import { scaled } from '../../../testkit/time-scale';
 import { pause, waitFor } from '../../../testkit/wait';
 import { SchedulerEnv, type SchedulerApp } from '../scheduler/helpers';
 
+// PostgreSQL pass: skipped: minutes of real-time capture on moto and a sandboxed instance, run in the server pass; the rows it writes are the scheduler's and recordings', whose PostgreSQL paths the other files of this pass cover
+
 /*
  * RECORDINGS_PER_INSTANCE=4: four recordings whose windows open together share one EC2 instance
  * (moto's), whose user-data runs in a sandbox against a local live stream and moto's S3. Each
