@@ -70,7 +70,8 @@ describe('instances and AMI endpoints (local driver)', () => {
     const list = instancesListResponseSchema.parse((await get('/api/instances/')).json()).data;
     expect(list).toEqual([expect.objectContaining({ id: ended.id, instance_id: ended.id, state: 'stopped', mosque_id: 'abc123xyz0', recording_status: 'failed', duration: 3, method: 'api' })]);
     expect((await get('/api/instances')).json().data).toEqual(list);
-    expect(ended.recording?.reason).toMatch(/refused|could not|error/i);
+    // The dead stream's reason; on a busy host the recorder may start after the 3 s window instead, which it says.
+    expect(ended.recording?.reason).toMatch(/refused|could not|error|started \d+ s after the window opened/i);
   });
 
   it('answers unknown ids with 404', async () => {
