@@ -58,7 +58,7 @@ describe('alarm webhook', () => {
     hook.requests.length = 0;
     const alarm = await t.app.ctx.alarms.raise({ kind: 'stall', key: 'stall:cap-7', message: 'The recorder stopped', instanceId: 'cap-7' });
     await t.app.ctx.alarms.resolve('stall:cap-7');
-    await vi.waitFor(async () => expect((await deliveriesOf(alarm.id)).map((d) => `${d.event}:${d.state}`).sort()).toEqual(['raised:delivered', 'resolved:delivered']), { timeout: scaled(5000) });
+    await vi.waitFor(async () => expect((await deliveriesOf(alarm.id)).map((d) => `${d.event}:${d.state}`).sort()).toEqual(['raised:delivered', 'resolved:delivered']), { timeout: scaled(20_000) });
     const texts = hook.requests.map((r) => (JSON.parse(r.body) as { text: string }).text).sort();
     expect(texts).toEqual(['✅ RESOLVED cap-7: The recorder stopped (Monday 2026-11-23)', '🟠 WARNING cap-7: The recorder stopped (Monday 2026-11-23)']);
   });
