@@ -4,16 +4,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../../lib/clock';
 import type { ScopeFleet } from '../instances/elsewhere';
 import type { InstancesService } from '../instances/service';
+import { parseLocalScope } from './local-scope';
 import type { ServerRegistry } from './registry';
 import type { ServersRepository } from './repository';
 
 /** How long an adoption holds without renewal (renewed at every heartbeat): a dead adopter's scope is taken over after it. */
 export const ADOPTION_LEASE_MS = 15_000;
 
-/** The data folder of a local scope on this host (`local:<host>:<folder>`), else null. */
+/** The data folder of a local scope on this host, else null. */
 function folderOnThisHost(scope: string, host: string): string | null {
-  const prefix = `local:${host}:`;
-  return scope.startsWith(prefix) ? scope.slice(prefix.length) : null;
+  const local = parseLocalScope(scope);
+  return local?.host === host ? local.folder : null;
 }
 
 /**

@@ -2,23 +2,17 @@ import path from 'node:path';
 import { serviceUnavailable } from '../../lib/http-error';
 import type { MediaElsewhere } from '../recordings/library';
 import type { InternalCalls } from './internal-calls';
+import { parseLocalScope } from './local-scope';
 import type { ServerRegistry } from './registry';
 import type { ServerRow, ServersRepository } from './repository';
 
 /** How long the server holding a file may take to start answering (a large file's first bytes come off its disk). */
 const MEDIA_ANSWER_MS = 5000;
 
-/** The data folder of a local scope (`local:<host>:<folder>`), else null. */
-function folderOf(scope: string): string | null {
-  if (!scope.startsWith('local:')) return null;
-  const afterHost = scope.indexOf(':', 'local:'.length);
-  return afterHost > 0 ? scope.slice(afterHost + 1) : null;
-}
-
 /** Whether a server's local store (DATA_DIR/recordings) holds `filePath`. */
 function holds(server: ServerRow, filePath: string): boolean {
-  const folder = folderOf(server.scope);
-  return folder !== null && filePath.startsWith(path.join(folder, 'recordings') + path.sep);
+  const folder = parseLocalScope(server.scope)?.folder;
+  return folder !== undefined && filePath.startsWith(path.join(folder, 'recordings') + path.sep);
 }
 
 /**

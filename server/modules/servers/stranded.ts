@@ -1,14 +1,9 @@
 import type { AlarmsService } from '../alarms/service';
 import type { ServerRegistry } from './registry';
+import { parseLocalScope } from './local-scope';
 import type { ServersRepository } from './repository';
 
 export const STRANDED_ALARM_PREFIX = 'server_gone:';
-
-/** The host of a local scope (`local:<host>:<folder>`), else null (a cloud scope is followed by every server). */
-function hostOfLocalScope(scope: string): string | null {
-  const match = /^local:([^:]+):/.exec(scope);
-  return match ? match[1] : null;
-}
 
 /**
  * A server that dies leaves its recorders running on its host. A live server on that host adopts them
@@ -33,7 +28,8 @@ export class StrandedScopes {
     const live = await registry.live();
     const stranded = new Set<string>();
     for (const { scope, count } of await this.deps.liveCountsByScope()) {
-      const host = hostOfLocalScope(scope);
+      // A cloud scope (no host) is followed by every server.
+      const host = parseLocalScope(scope)?.host;
       if (!host || live.some((server) => server.scope === scope || server.host === host)) continue;
       const key = `${STRANDED_ALARM_PREFIX}${scope}`;
       stranded.add(key);
