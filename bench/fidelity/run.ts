@@ -17,7 +17,7 @@ import { z } from 'zod';
 import { launchResponseSchema } from '../../contract/instances';
 import { killRecorders } from '../../testkit/capture';
 import { startFidelityOrigin, type FidelityOrigin } from '../../testkit/fidelity-origin';
-import { compareWithTruth, readFrameIndices, type FidelityReport } from '../../testkit/frame-decoder';
+import { compareWithTruth, readFrameIndices, type FidelityReport, type Loss } from '../../testkit/frame-decoder';
 import { FRAME_CODE } from '../../testkit/numbered-stream';
 import { waitFor } from '../../testkit/wait';
 import { startWebhookReceiver } from '../../testkit/webhook-receiver';
@@ -140,6 +140,11 @@ async function score(api: Api, recording: Recording, reported: ReportedRecording
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
+/** The stretches of frames the origin offered and the recording lacks. */
+function ownLosses(s: Scored): Loss[] {
+  return s.report.losses.filter((loss) => loss.unavailableFrames < loss.last - loss.first + 1);
+}
+
 function describe(s: Scored): string {
   const fault = s.recording.plan.fault;
   const since = (at: number) => round((at - Date.parse(s.reported.started_at)) / 1000);
@@ -148,6 +153,7 @@ function describe(s: Scored): string {
   return [
     `#${s.recording.index} ${s.reported.status}: ${faultText}, ${playlist} playlist`,
     `  offered ${round(s.offeredSeconds)} s, kept ${round(s.report.keptSeconds)} s, lost by us ${round(s.report.lostByUsSeconds)} s, repeated ${round(s.report.repeatedSeconds)} s, reordered ${round(s.report.reorderedSeconds)} s, unreadable frames ${s.report.unreadable}`,
+    `  lost by us at (s into the window): ${ownLosses(s).map((l) => `${since(l.broadcastFrom)}-${since(l.broadcastTo)}`).join(', ') || 'nowhere'}`,
     `  true holes (s into the window): ${s.report.holes.map((h) => `${since(h.from)}-${since(h.to)}`).join(', ') || 'none'}`,
     `  reported gaps: ${s.reported.gaps.map((g) => `${since(Date.parse(g.start))}-${since(Date.parse(g.end))} ${g.cause ?? '(no cause)'} "${g.reason}"`).join('; ') || 'none'}`,
     `  misplaced ${s.misplaced.length}, wrong causes ${s.wrongCauses.length}, unreported holes of 10 s or more ${s.unreported.length}`,

@@ -54,6 +54,16 @@ const TROUBLE_WORDS = { stream_refused: 'Stream refused', stream_stalled: 'Strea
 /** An answer slower than this came from a server that held the request. */
 const HELD_MS = 2000;
 
+/** Half the target duration between reloads (RFC 8216 6.3.4 allows it): a reset or a drop is seen within a segment. */
+function reloadMsOf(playlist: MediaPlaylist): number {
+  return Math.max(500, playlist.targetDuration * 500);
+}
+
+/** How late a segment may be read after its predecessor and still be placed right after it: our reads' jitter. */
+function jitterMsOf(segment: MediaSegment): number {
+  return Math.max(1000, segment.duration * 500);
+}
+
 export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   const now = options.now ?? Date.now;
   const { ledger, window } = options;
@@ -67,9 +77,14 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   let breakNext = false;
 
   // The last seconds of the window are published a segment later: the reader waits for them (up to
-  // a target duration and a few seconds past the end) and takes nothing that starts after the end.
+  // a target duration, the placement's margin and a few seconds past the end). A segment is placed when
+  // we first see it listed, up to a reload (and half a read) after it was published: so the reader goes
+  // on until what it kept reaches that margin past the end, and a little media after the window costs
+  // nothing (the numbered-frame fidelity run lost the window's last 0.2-0.7 s without it).
   let tailMs = 0;
-  const windowOpen = () => now() < window.end || (now() < window.end + tailMs && (ledger.last()?.start ?? -Infinity) + (ledger.last()?.seconds ?? 0) * 1000 < window.end - 50);
+  let endMarginMs = 0;
+  const keptUntil = () => (ledger.last()?.start ?? -Infinity) + (ledger.last()?.seconds ?? 0) * 1000;
+  const windowOpen = () => now() < window.end || (now() < window.end + tailMs && keptUntil() < window.end + endMarginMs);
   /** A wait that ends with the window (and its tail) or a stop. */
   const nap = (ms: number) => options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
   while (!options.stopped() && windowOpen()) {
@@ -100,7 +115,8 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       continue;
     }
     if (playlist.unsupported) return { unsupported: playlist.unsupported };
-    tailMs = playlist.targetDuration * 1000 + 3000;
+    endMarginMs = reloadMsOf(playlist) + 500;
+    tailMs = playlist.targetDuration * 1000 + endMarginMs + 3000;
 
     const fresh = await takeNew(playlist, fetchedAt);
     if (fresh > 0) lastNewSegmentAt = now();
@@ -119,9 +135,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     if (playlist.ended && fresh === 0) ledger.meet(ledger.kept.length ? 'stream_dropped' : 'not_live_yet', 'Stream ended (the playlist says the broadcast is over)', now());
     previous = playlist;
     options.progressed();
-    // Half the target duration between reloads (RFC 8216 6.3.4 allows it): a reset or a drop is seen within a segment.
-    const reloadMs = Math.max(500, playlist.targetDuration * 500);
-    await nap(playlist.ended ? offAirPollMs : reloadMs);
+    await nap(playlist.ended ? offAirPollMs : reloadMsOf(playlist));
   }
   return null;
 
@@ -156,36 +170,32 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       last = null;
       breakNext = true;
     }
-    const startsInWindow = (s: MediaSegment) => (endOf.get(s.sequence) as number) - s.duration * 1000 < window.end;
+    const estimatedStart = (s: MediaSegment) => (endOf.get(s.sequence) as number) - s.duration * 1000;
+    // A candidate for the window's end: its placement (below) may put it up to a jitter earlier than estimated.
+    const mayStartInWindow = (s: MediaSegment) => estimatedStart(s) < window.end + endMarginMs + jitterMsOf(s);
     // A first reading also takes the segment before the window's first: where a segment lies is known to
     // within our read's latency, and a little media before the window costs nothing.
     const firstWanted = segments.findIndex((s) => (endOf.get(s.sequence) as number) > window.start);
-    const wanted = segments.filter((s, i) => (last === null ? firstWanted >= 0 && i >= firstWanted - 1 : s.sequence > last) && startsInWindow(s));
+    const wanted = segments.filter((s, i) => (last === null ? firstWanted >= 0 && i >= firstWanted - 1 : s.sequence > last) && mayStartInWindow(s));
     if (wanted.length === 0) return 0;
-    if (last !== null && wanted[0].sequence > last + 1) missed(last + 1, wanted[0].sequence - 1, endOf.get(wanted[0].sequence)! - wanted[0].duration * 1000, playlist);
+    if (last !== null && wanted[0].sequence > last + 1) missed(last + 1, wanted[0].sequence - 1, estimatedStart(wanted[0]), playlist);
 
     let taken = 0;
     for (const segment of wanted) {
       if (options.stopped() || !windowOpen()) break;
+      // Whether a segment is the window's is decided where the ledger places it, so the coverage that
+      // counts the window's last seconds and the choice of what to fetch for them cannot disagree.
+      const { start, joined, follows } = placement(segment, estimatedStart(segment), playlist);
+      if (start >= window.end + endMarginMs) break;
       const answer = await fetchSegment(segment);
       if ('error' in answer) {
-        const start = (endOf.get(segment.sequence) as number) - segment.duration * 1000;
         ledger.loseContent({ start, end: start + segment.duration * 1000, seconds: segment.duration, reason: `segment ${segment.sequence}: ${answer.error}` });
         if (answer.cause === 'stream_refused') ledger.meet('stream_refused', `Stream refused (segment ${segment.sequence}: ${answer.error})`, start);
         options.log(`segment ${segment.sequence} could not be fetched (${answer.error}): ${segment.duration} s lost`);
         breakNext = true;
         continue;
       }
-      const previousKept = ledger.last();
-      const estimated = (endOf.get(segment.sequence) as number) - segment.duration * 1000;
-      const chained = previousKept && previousKept.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1 ? previousKept.start + previousKept.seconds * 1000 : null;
-      // Content is placed where it was on the air: right after its predecessor, or later when the stream
-      // published it clearly later (it runs slow, or paused); half a segment (at least 1 s) of lateness is
-      // the jitter of our own reads. A lateness shorter than a stall is the stream's pace, not a hole.
-      const jitterMs = Math.max(1000, segment.duration * 500);
-      const start = chained === null ? estimated : estimated - chained < jitterMs ? chained : estimated;
-      const joined = chained !== null && estimated - chained < stallMsFor(playlist);
-      const continuous = !breakNext && chained !== null && !segment.discontinuity;
+      const continuous = !breakNext && follows && !segment.discontinuity;
       const run = await options.sink.write(segment, answer.bytes, continuous);
       breakNext = false;
       ledger.keep({ sequence: segment.sequence, seconds: segment.duration, start, run, joined });
@@ -194,6 +204,18 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       taken++;
     }
     return taken;
+  }
+
+  /**
+   * Where a segment's content was on the air: right after its predecessor, or later when the stream
+   * published it clearly later (it runs slow, or paused); half a segment (at least 1 s) of lateness is
+   * the jitter of our own reads. A lateness shorter than a stall is the stream's pace, not a hole.
+   */
+  function placement(segment: MediaSegment, estimated: number, playlist: MediaPlaylist): { start: number; joined: boolean; follows: boolean } {
+    const previousKept = ledger.last();
+    const chained = previousKept && previousKept.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1 ? previousKept.start + previousKept.seconds * 1000 : null;
+    const start = chained === null ? estimated : estimated - chained < jitterMsOf(segment) ? chained : estimated;
+    return { start, joined: chained !== null && estimated - chained < stallMsFor(playlist), follows: chained !== null };
   }
 
   /** "recorded up to segment 134: 268 s kept, 0 s lost" */

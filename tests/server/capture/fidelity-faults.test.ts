@@ -26,6 +26,7 @@ interface Case {
   recorder: RecorderProcess;
   report: FidelityReport;
   gaps: Gap[];
+  status: string | undefined;
   /** Seconds into the window. */
   at(iso: string | number): number;
 }
@@ -57,7 +58,7 @@ async function record(
   const indices = state.bytes > 0 ? await readFrameIndices(recorder.config.outputPath) : [];
   const report = compareWithTruth(indices, live.window(from, to));
   const at = (instant: string | number) => ((typeof instant === 'string' ? Date.parse(instant) : instant) - from) / 1000;
-  return { origin: live, recorder, report, gaps: state.coverage?.gaps ?? [], at };
+  return { origin: live, recorder, report, gaps: state.coverage?.gaps ?? [], status: state.outcome?.status, at };
 }
 
 function describeCase(c: Case): string {
@@ -84,6 +85,16 @@ function expectGapsWhereHolesAre(c: Case, cause: Gap['cause']): void {
 }
 
 describe('the HLS recorder keeps what the stream offered', () => {
+  it.concurrent('a clean stream is kept from the first frame of the window to its last, and is captured', { timeout: scaled(120_000) }, async () => {
+    // A segment is placed when the reader first sees it listed, up to a reload after it was published:
+    // without a margin past the end, the window's last half second was lost and a short window read partial.
+    const c = await record(20, { dvrSegments: 6, faults: [] });
+    expect(c.report.lostSeconds, describeCase(c)).toBe(0);
+    expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+    expect(c.gaps, describeCase(c)).toEqual([]);
+    expect(c.status, describeCase(c)).toBe('captured');
+  });
+
   it.concurrent('a 70 s stall (the origin holds every connection) inside a DVR window of 120 s loses nothing', { timeout: scaled(300_000) }, async () => {
     const c = await record(110, { dvrSegments: 60, faults: [{ kind: 'held_open', at: ON_AIR_SECONDS + 15, seconds: 70 }] });
     expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
