@@ -24,6 +24,8 @@ describe('alarm notification policy', () => {
   // Adding a mosque without a stream raises `unschedulable` for it: the tests look at the other kinds.
   const about = (alarm: Alarm, mosque: string) => alarm.kind !== 'unschedulable' && (alarm.mosque_name === mosque || alarm.mosque_id === mosque);
   const postsAbout = (mosque: string) => hook.posts().filter((post) => post.alarms.some((alarm) => about(alarm, mosque)));
+  // A settling sentinel raised while a window is being sent may join that post: kinds are read per mosque.
+  const kindsPostedAbout = (mosque: string) => postsAbout(mosque).flatMap((post) => post.alarms.filter((alarm) => about(alarm, mosque)).map((alarm) => alarm.kind));
   const alarmsAbout = async (mosque: string) => (await t.app.ctx.alarms.list('all', 500)).filter((alarm) => about(alarm, mosque));
 
   /**
@@ -185,7 +187,7 @@ describe('alarm notification policy', () => {
     const stall = await t.app.ctx.alarms.raise({ kind: 'stall', key: 'stall:rec-inhibit', message: 'no media', mosqueId: 'inhibit001', mosqueName: 'Inhibit Mosque', instanceId: 'cap-inhibit01' });
     await t.app.ctx.alarms.raise({ kind: 'launch_failed', key: 'launch_failed:job-inhibit', message: 'could not launch', mosqueId: 'inhibit001', mosqueName: 'Inhibit Mosque', jobId: 'job-inhibit' });
     await settle();
-    expect(postsAbout('Inhibit Mosque').flatMap((post) => post.alarms.map((alarm) => alarm.kind))).toEqual(['capture_failed']);
+    expect(kindsPostedAbout('Inhibit Mosque')).toEqual(['capture_failed']);
     // Its resolution is not announced either: it never was.
     await t.app.ctx.alarms.resolve('stall:rec-inhibit');
     await settle();
