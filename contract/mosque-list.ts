@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { broadcastStatusSchema, mosqueIdSchema } from './config';
+import { searchSortShape } from './list-query';
 
 /*
  * The mosque table at fleet size: GET /api/config/mosques with any of these parameters answers one
@@ -13,10 +14,8 @@ export const MOSQUE_PAGE_MAX = 1000;
 const flagSchema = z.enum(['true', 'false'], 'Must be true or false').transform((value) => value === 'true');
 
 export const mosquesListQuerySchema = z.strictObject({
-  /** Part of a name (either script), an id, a city, a district or a country; case does not matter. */
-  q: z.string().trim().max(100, 'Search may be at most 100 characters').optional(),
-  sort: z.enum(MOSQUE_SORT_FIELDS).optional(),
-  order: z.enum(['asc', 'desc']).optional(),
+  /** `q`: part of a name (either script), an id, a city, a district or a country. */
+  ...searchSortShape(MOSQUE_SORT_FIELDS),
   limit: z.coerce.number().int().min(1).max(MOSQUE_PAGE_MAX).optional(),
   offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
   active: flagSchema.optional(),

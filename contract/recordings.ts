@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
 import { recordingSchema, recordingStatusSchema, resourceIdSchema } from './instances';
+import { searchSortShape } from './list-query';
 
 /*
  * The recordings library (the Recordings page): every capture by Friday and mosque, its media served
@@ -10,8 +11,17 @@ import { recordingSchema, recordingStatusSchema, resourceIdSchema } from './inst
 
 export const RECORDINGS_PAGE_SIZES = [10, 25, 50, 100] as const;
 
-/** GET /api/recordings?mosque_id=&friday=&status=&instance_id=&limit=&offset= — newest first. */
+/** The library's sortable columns: `mosque` is the mosque's name, `friday` its day (ties by start). */
+export const RECORDING_SORT_FIELDS = ['friday', 'mosque', 'status', 'duration_seconds', 'bytes', 'started_at'] as const;
+export type RecordingSortField = (typeof RECORDING_SORT_FIELDS)[number];
+
+/**
+ * GET /api/recordings?q=&sort=&order=&mosque_id=&friday=&status=&instance_id=&limit=&offset= — newest
+ * first unless sorted (then ascending unless `order=desc`). `q`: part of the mosque's name (either script),
+ * its id or the recording's id.
+ */
 export const recordingsLibraryQuerySchema = z.strictObject({
+  ...searchSortShape(RECORDING_SORT_FIELDS),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
   instance_id: resourceIdSchema.optional(),
@@ -27,6 +37,7 @@ export const recordingsLibraryQuerySchema = z.strictObject({
   status: recordingStatusSchema.optional(),
 });
 export type RecordingsLibraryQuery = z.input<typeof recordingsLibraryQuerySchema>;
+export type RecordingsPageQuery = z.output<typeof recordingsLibraryQuerySchema>;
 
 export const storeKindSchema = z.enum(['local', 's3']);
 
@@ -85,3 +96,43 @@ export type StorageUsage = z.infer<typeof storageUsageSchema>;
 export const storageUsageResponseSchema = envelope(storageUsageSchema);
 
 export const deleteRecordingResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+
+/* ---------------------------------------------------------------- bulk */
+
+export const RECORDING_BULK_MAX = 100;
+
+/** The recordings a bulk action acts on: each named once. */
+export const recordingBulkRequestSchema = z.strictObject({
+  recording_ids: z
+    .array(resourceIdSchema)
+    .min(1, 'Select at least one recording')
+    .max(RECORDING_BULK_MAX, `At most ${RECORDING_BULK_MAX} recordings at once`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each recording may be named once'),
+});
+export type RecordingBulkRequest = z.input<typeof recordingBulkRequestSchema>;
+
+/** A recording the action could not be done to, and why (not found, still recording, the store failed). */
+export const recordingBulkFailureSchema = z.object({ id: z.string(), reason: z.string() });
+export type RecordingBulkFailure = z.infer<typeof recordingBulkFailureSchema>;
+
+/** POST /api/recordings/bulk-delete: each recording deleted as its single delete would be, or named as failed. */
+export const recordingsBulkDeleteResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({ deleted: z.array(z.string()), failed: z.array(recordingBulkFailureSchema) }),
+});
+export type RecordingsBulkDeleteResult = z.infer<typeof recordingsBulkDeleteResponseSchema>['data'];
+
+/** POST /api/recordings/media-links: a signed download link for each recording with media, or why not. */
+export const recordingsMediaLinksResponseSchema = envelope(
+  z.object({
+    links: z.array(z.object({ id: z.string(), url: z.string(), expires_at: instantSchema })),
+    failed: z.array(recordingBulkFailureSchema),
+  }),
+);
+export type RecordingsMediaLinks = z.infer<typeof recordingsMediaLinksResponseSchema>['data'];
+
+/** "3 recordings deleted", "1 recording deleted". */
+export function recordingsDeletedMessage(count: number): string {
+  return `${count} ${count === 1 ? 'recording' : 'recordings'} deleted`;
+}

@@ -3,6 +3,9 @@ import {
   deleteRecordingResponseSchema,
   mediaLinkResponseSchema,
   mediaQuerySchema,
+  recordingBulkRequestSchema,
+  recordingsBulkDeleteResponseSchema,
+  recordingsMediaLinksResponseSchema,
   recordingDetailsResponseSchema,
   recordingsLibraryQuerySchema,
   recordingsLibraryResponseSchema,
@@ -13,6 +16,10 @@ import { endpoint } from '../endpoint';
 /** The recordings library: list, details, media (ranges, signed links), delete, storage. */
 export const recordingRoutes = {
   list: endpoint({ method: 'GET', path: '/api/recordings', access: 'session', query: recordingsLibraryQuerySchema, response: recordingsLibraryResponseSchema }),
+  /** Signed download links of many recordings (the console saves them as a list); the same access as one link. */
+  mediaLinks: endpoint({ method: 'POST', path: '/api/recordings/media-links', access: 'session', body: recordingBulkRequestSchema, response: recordingsMediaLinksResponseSchema }),
+  /** Deletes many recordings, each as its single delete (superuser, logged); the ones that could not be are named. */
+  bulkDelete: endpoint({ method: 'POST', path: '/api/recordings/bulk-delete', access: 'superuser', body: recordingBulkRequestSchema, response: recordingsBulkDeleteResponseSchema }),
   storage: endpoint({ method: 'GET', path: '/api/recordings/storage', access: 'session', response: storageUsageResponseSchema }),
   /** Measures the store now (unless it was measured in the last 30 s) instead of answering the figure of up to 10 min ago. */
   measureStorage: endpoint({ method: 'POST', path: '/api/recordings/storage/measure', access: 'session', response: storageUsageResponseSchema }),

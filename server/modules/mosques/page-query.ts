@@ -1,6 +1,7 @@
-import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { MosqueSortField, MosquesPageQuery } from '../../../contract/mosque-list';
 import type { Database } from '../../db/schema';
+import { containsText } from '../../db/search';
 
 /** The columns a search looks in: names in both scripts, the id, and where the mosque is. */
 const SEARCHED = ['name', 'name_ar', 'mosque_id', 'city', 'district', 'country'] as const;
@@ -16,18 +17,10 @@ export const DEFAULT_PAGE_LIMIT = 10;
 
 type MosquesQuery = SelectQueryBuilder<Database, 'mosques', object>;
 
-/** `%` and `_` typed by the operator are letters, not wildcards. */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 function filtered(db: Kysely<Database>, query: MosquesPageQuery): MosquesQuery {
   let builder = db.selectFrom('mosques') as MosquesQuery;
-  if (query.q) {
-    const pattern = containsPattern(query.q);
-    // ESCAPE names the backslash for SQLite, which has no default escape character (PostgreSQL's is the same).
-    builder = builder.where((eb) => eb.or(SEARCHED.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`)));
-  }
+  const { q } = query;
+  if (q) builder = builder.where((eb) => eb.or(containsText(SEARCHED, q)));
   if (query.active !== undefined) builder = builder.where('active', '=', query.active ? 1 : 0);
   if (query.broadcast_status) builder = builder.where('broadcast_status', '=', query.broadcast_status);
   if (query.timezone) builder = builder.where('timezone', '=', query.timezone);

@@ -1,16 +1,13 @@
-import { sql, type Kysely } from 'kysely';
-import type { RecordingStatus } from '../../../contract/instances';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { RecordingSortField, RecordingsPageQuery } from '../../../contract/recordings';
 import type { Database } from '../../db/schema';
+import { containsText } from '../../db/search';
 import type { RecordingRow } from './repository';
 
-export interface LibraryFilter {
-  limit: number;
-  offset: number;
-  instance_id?: string;
-  mosque_id?: string;
-  friday?: string;
-  status?: RecordingStatus;
-}
+export type LibraryFilter = RecordingsPageQuery;
+
+/** What a search looks in: the mosque's names in both scripts, its id, and the recording's id. */
+const SEARCHED = ['mosques.name', 'mosques.name_ar', 'recordings.mosque_id', 'recordings.id'] as const;
 
 /** A recording with what the library shows beside it: its mosque's name, its job and its Friday. */
 export type LibraryRow = RecordingRow & { mosque_name: string | null; job_id: string | null; friday: string };
@@ -30,8 +27,23 @@ export class RecordingsLibraryRepository {
   /** The Friday of a scheduled recording, else the UTC day it started (ISO text starts with the date). */
   private readonly friday = sql<string>`coalesce(scheduler_jobs.friday_date, substr(recordings.started_at, 1, 10))`;
 
-  private filtered(filter: Omit<LibraryFilter, 'limit' | 'offset'>) {
+  /** What each sortable column sorts by; a mosque's name ignores case, as in the mosque table. */
+  private readonly sortKeys: Record<RecordingSortField, RawBuilder<unknown>> = {
+    friday: this.friday,
+    mosque: sql`lower(mosques.name)`,
+    status: sql.ref('recordings.status'),
+    duration_seconds: sql.ref('recordings.duration_seconds'),
+    bytes: sql.ref('recordings.bytes'),
+    started_at: sql.ref('recordings.started_at'),
+  };
+
+  /** Sorts that may meet an empty value (an ad-hoc capture has no mosque; a failed one no duration). */
+  private static readonly NULLABLE_SORTS = new Set<RecordingSortField>(['mosque', 'duration_seconds']);
+
+  private filtered(filter: Omit<LibraryFilter, 'limit' | 'offset' | 'sort' | 'order'>) {
     let query = this.base();
+    const { q } = filter;
+    if (q) query = query.where((eb) => eb.or(containsText(SEARCHED, q)));
     if (filter.instance_id) query = query.where('recordings.instance_id', '=', filter.instance_id);
     if (filter.mosque_id) query = query.where('recordings.mosque_id', '=', filter.mosque_id);
     if (filter.status) query = query.where('recordings.status', '=', filter.status);
@@ -39,13 +51,22 @@ export class RecordingsLibraryRepository {
     return query;
   }
 
+  /** One page in the asked order (newest first when none; ties by start then id, empty values last), and how many match. */
   async page(filter: LibraryFilter): Promise<{ rows: LibraryRow[]; total: number }> {
+    const direction = filter.sort ? (filter.order ?? 'asc') : (filter.order ?? 'desc');
+    let rowsQuery = this.filtered(filter)
+      .selectAll('recordings')
+      .select(['mosques.name as mosque_name', 'instances.job_id as job_id', this.friday.as('friday')]);
+    if (filter.sort) {
+      const key = this.sortKeys[filter.sort];
+      // Both engines: false before true, so an empty value sorts after every present one in either direction.
+      if (RecordingsLibraryRepository.NULLABLE_SORTS.has(filter.sort)) rowsQuery = rowsQuery.orderBy(sql`${key} is null`);
+      rowsQuery = rowsQuery.orderBy(key, direction);
+    }
     const [rows, count] = await Promise.all([
-      this.filtered(filter)
-        .selectAll('recordings')
-        .select(['mosques.name as mosque_name', 'instances.job_id as job_id', this.friday.as('friday')])
-        .orderBy('recordings.started_at', 'desc')
-        .orderBy('recordings.id', 'desc')
+      rowsQuery
+        .orderBy('recordings.started_at', direction)
+        .orderBy('recordings.id', direction)
         .limit(filter.limit)
         .offset(filter.offset)
         .execute(),

@@ -55,6 +55,16 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
     return sendMedia(reply, store, media, request.headers.range, Boolean(request.query.download));
   });
 
+  handle(app, recordingRoutes.mediaLinks, async (request) => ({
+    success: true as const,
+    data: await library.mediaLinks(request.body.recording_ids, sessionOf(request).sessionId),
+  }));
+
+  handle(app, recordingRoutes.bulkDelete, async (request) => {
+    const { id, username } = sessionOf(request).user;
+    return { success: true as const, ...(await library.deleteMany(request.body.recording_ids, { id, username })) };
+  });
+
   handle(app, recordingRoutes.delete, async (request) => {
     const { id, username } = sessionOf(request).user;
     await library.delete(request.params.id, { id, username });

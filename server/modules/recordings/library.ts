@@ -1,7 +1,16 @@
 import path from 'node:path';
-import type { LibraryRecording, MediaLinkResponse, RecordingDetails, StorageUsage } from '../../../contract/recordings';
+import {
+  recordingsDeletedMessage,
+  type LibraryRecording,
+  type MediaLinkResponse,
+  type RecordingBulkFailure,
+  type RecordingDetails,
+  type RecordingsBulkDeleteResult,
+  type RecordingsMediaLinks,
+  type StorageUsage,
+} from '../../../contract/recordings';
 import type { Clock } from '../../lib/clock';
-import { conflict, notFound } from '../../lib/http-error';
+import { conflict, HttpError, notFound } from '../../lib/http-error';
 import type { RecordingStore } from '../../storage';
 import { UsageMemo, USAGE_REMEASURE_AGE_MS } from '../../storage/usage-memo';
 import type { ActivityActor, ActivityService } from '../activity/service';
@@ -148,6 +157,36 @@ export class RecordingsLibrary {
     });
   }
 
+  /** Signed download links of many recordings; one without media (or gone) is named with the reason. */
+  async mediaLinks(ids: string[], sessionId: string): Promise<RecordingsMediaLinks> {
+    const links: RecordingsMediaLinks['links'] = [];
+    const failed: RecordingBulkFailure[] = [];
+    for (const id of ids) {
+      try {
+        const link = await this.mediaLink(id, sessionId);
+        links.push({ id, url: `${link.url}&download=1`, expires_at: link.expires_at });
+      } catch (error) {
+        failed.push({ id, reason: reasonOf(error) });
+      }
+    }
+    return { links, failed };
+  }
+
+  /** Deletes many recordings one by one, each as its single delete (media, row, activity entry); a failure stops only its own. */
+  async deleteMany(ids: string[], actor: ActivityActor | null): Promise<{ message: string; data: RecordingsBulkDeleteResult }> {
+    const deleted: string[] = [];
+    const failed: RecordingBulkFailure[] = [];
+    for (const id of ids) {
+      try {
+        await this.delete(id, actor);
+        deleted.push(id);
+      } catch (error) {
+        failed.push({ id, reason: reasonOf(error) });
+      }
+    }
+    return { message: recordingsDeletedMessage(deleted.length), data: { deleted, failed } };
+  }
+
   /** Deletes recordings that ended more than RETENTION_DAYS ago; returns how many. */
   async applyRetention(): Promise<number> {
     const days = this.deps.retentionDays;
@@ -170,4 +209,10 @@ export class RecordingsLibrary {
     const { kind, location } = this.deps.store;
     return { store: kind, location, used_bytes: usage.usedBytes, free_bytes: usage.freeBytes, measured_at: usage.measuredAt, retention_days: this.deps.retentionDays };
   }
+}
+
+/** Why one recording of a bulk action failed: our own message (not found, still recording), else the store's error named. */
+function reasonOf(error: unknown): string {
+  if (error instanceof HttpError) return error.message;
+  return `The store failed: ${error instanceof Error ? error.message : String(error)}`;
 }

@@ -98,7 +98,7 @@ describe('authorization matrix: every registered route x {no token, user, superu
     expect(publicApi).toEqual(['GET /api/auth/first-run', 'HEAD /api/auth/first-run', 'POST /api/auth/login']);
     const superuserOnly = entries.filter((e) => e.access === 'superuser' && e.method !== 'HEAD').map(label).sort();
     expect(superuserOnly).toEqual(
-      ['GET /api/auth/users', 'POST /api/auth/users', 'PUT /api/auth/users/:id', 'POST /api/auth/register', 'POST /api/github/configure', 'DELETE /api/recordings/:id'].sort(),
+      ['GET /api/auth/users', 'POST /api/auth/users', 'PUT /api/auth/users/:id', 'POST /api/auth/register', 'POST /api/github/configure', 'DELETE /api/recordings/:id', 'POST /api/recordings/bulk-delete'].sort(),
     );
     // A <video> element cannot send a bearer header: media also opens with a signed link (tested in recordings/library).
     const sessionOrLink = entries.filter((e) => e.access === 'session-or-link').map(label);
