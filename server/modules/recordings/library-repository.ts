@@ -86,8 +86,8 @@ export class RecordingsLibraryRepository {
     return row as LibraryRow | undefined;
   }
 
-  /** Ended recordings whose end is before `before` (ISO), oldest first. */
-  async endedBefore(before: string, limit: number): Promise<RecordingRow[]> {
+  /** Ended recordings whose end is before `before` (ISO), oldest first, past the first `skip`. */
+  async endedBefore(before: string, limit: number, skip = 0): Promise<RecordingRow[]> {
     return this.db
       .selectFrom('recordings')
       .selectAll()
@@ -95,7 +95,9 @@ export class RecordingsLibraryRepository {
       .where('ended_at', 'is not', null)
       .where('ended_at', '<', before)
       .orderBy('ended_at')
+      .orderBy('id')
       .limit(limit)
+      .offset(skip)
       .execute();
   }
 

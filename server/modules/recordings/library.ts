@@ -16,7 +16,7 @@ import { UsageMemo, USAGE_REMEASURE_AGE_MS } from '../../storage/usage-memo';
 import type { ActivityActor, ActivityService } from '../activity/service';
 import type { LibraryFilter, LibraryRow, RecordingsLibraryRepository } from './library-repository';
 import type { MediaLinks } from './media-links';
-import { toRecording } from './repository';
+import { toRecording, type RecordingRow } from './repository';
 
 export interface RecordingsLibraryDeps {
   repository: RecordingsLibraryRepository;
@@ -30,16 +30,21 @@ export interface RecordingsLibraryDeps {
   retentionDays: number | null;
 }
 
-/** Asks the server whose disk holds `filePath` for a recording's media (Range and download passed on). */
-export type MediaElsewhere = (id: string, filePath: string, request: { range?: string; download?: boolean }) => Promise<Response>;
+/** What this server asks of the server whose disk holds a recording's file (`filePath`, absolute there). */
+export interface RecordingsElsewhere {
+  /** Its media, Range and download passed on: that server's answer. */
+  media(id: string, filePath: string, request: { range?: string; download?: boolean }): Promise<Response>;
+  /** Deletes it there, file and row (throws when that server is down or refuses: nothing is then deleted). */
+  delete(id: string, filePath: string, actor: ActivityActor | null): Promise<void>;
+}
 
 /** The store a recording's media was written to: a local file has an absolute path, a bucket's object a key. */
-function storeOf(row: LibraryRow): 'local' | 's3' {
+function storeOf(row: RecordingRow): 'local' | 's3' {
   return row.file_path && !path.isAbsolute(row.file_path) ? 's3' : 'local';
 }
 
 /** Where a recording's media is in the store: a local file's path below the store's folder, else its key. */
-function mediaKey(row: LibraryRow, store: RecordingStore): string | null {
+function mediaKey(row: RecordingRow, store: RecordingStore): string | null {
   if (!row.file_path || storeOf(row) !== store.kind) return null;
   if (store.kind !== 'local') return row.file_path;
   const root = store.location.slice('local:'.length);
@@ -51,7 +56,7 @@ function mediaKey(row: LibraryRow, store: RecordingStore): string | null {
  * A finished recording's file written by a server whose local store is another folder than this
  * one's (servers sharing a database, each with its own DATA_DIR): its absolute path, else null.
  */
-function heldElsewhere(row: LibraryRow, store: RecordingStore): string | null {
+function heldElsewhere(row: RecordingRow, store: RecordingStore): string | null {
   if (store.kind !== 'local' || storeOf(row) !== 'local' || !row.file_path || row.status === 'recording') return null;
   return mediaKey(row, store) === null ? path.resolve(row.file_path) : null;
 }
@@ -60,21 +65,21 @@ function heldElsewhere(row: LibraryRow, store: RecordingStore): string | null {
 export class RecordingsLibrary {
   private readonly usage: UsageMemo;
 
-  /** Fetches media another server holds (several servers); unset, such media is refused as not here. */
-  private mediaElsewhere: MediaElsewhere | undefined;
+  /** Reaches media another server holds (several servers); unset (one server), such media is not here. */
+  private elsewhere: RecordingsElsewhere | undefined;
 
   constructor(private readonly deps: RecordingsLibraryDeps) {
     this.usage = new UsageMemo(deps.store, deps.clock);
   }
 
-  reachOtherServers(mediaElsewhere: MediaElsewhere): void {
-    this.mediaElsewhere = mediaElsewhere;
+  reachOtherServers(elsewhere: RecordingsElsewhere): void {
+    this.elsewhere = elsewhere;
   }
 
   /** The answer of the server holding a recording's file (throws a 503 naming it when it is down). */
   fetchElsewhere(id: string, filePath: string, request: { range?: string; download?: boolean }): Promise<Response> {
-    if (!this.mediaElsewhere) throw notFound(`Recording ${id} has no media to play on this server (its file is ${filePath})`);
-    return this.mediaElsewhere(id, filePath, request);
+    if (!this.elsewhere) throw notFound(`Recording ${id} has no media to play on this server (its file is ${filePath})`);
+    return this.elsewhere.media(id, filePath, request);
   }
 
   private toEntry(row: LibraryRow): LibraryRecording {
@@ -137,10 +142,32 @@ export class RecordingsLibrary {
     return sessionId !== null && (await this.deps.sessionLive(sessionId));
   }
 
-  /** Removes a finished recording's media and its row. */
-  async delete(id: string, actor: ActivityActor | null, why: 'operator' | 'retention' = 'operator'): Promise<void> {
+  /**
+   * Removes a finished recording's media and its row. A file on another server's disk is deleted by
+   * that server (file and row there); while it is down, nothing is deleted and the error names it.
+   */
+  async delete(id: string, actor: ActivityActor | null): Promise<void> {
     const row = await this.row(id);
     if (row.status === 'recording') throw conflict(`Recording ${id} is still recording: terminate its instance first`);
+    const elsewhere = heldElsewhere(row, this.deps.store);
+    // One server alone (no other to reach) deletes the row of a file outside its store, as it always did.
+    if (elsewhere && this.elsewhere) return this.elsewhere.delete(id, elsewhere, actor);
+    await this.deleteHere(row, actor, 'operator');
+  }
+
+  /**
+   * Deletes a recording whose file is on this server's disk, for the server an operator asked
+   * (never passed on again: a file not here is a 404).
+   */
+  async deleteHeldHere(id: string, actor: ActivityActor | null): Promise<void> {
+    const row = await this.row(id);
+    if (row.status === 'recording') throw conflict(`Recording ${id} is still recording: terminate its instance first`);
+    if (mediaKey(row, this.deps.store) === null) throw notFound(`Recording ${id} has no file on this server's disk`);
+    await this.deleteHere(row, actor, 'operator');
+  }
+
+  private async deleteHere(row: LibraryRow, actor: ActivityActor | null, why: 'operator' | 'retention'): Promise<void> {
+    const { id } = row;
     const key = mediaKey(row, this.deps.store);
     if (key) {
       // A recording's own folder (`…/<recording id>/`) goes whole: its segments and metadata.json with its file.
@@ -187,16 +214,25 @@ export class RecordingsLibrary {
     return { message: recordingsDeletedMessage(deleted.length), data: { deleted, failed } };
   }
 
-  /** Deletes recordings that ended more than RETENTION_DAYS ago; returns how many. */
+  /**
+   * Deletes recordings that ended more than RETENTION_DAYS ago; returns how many. A file on another
+   * server's disk is left to that server's own pass (its row with it), so a server that is down
+   * holds up nobody's retention.
+   */
   async applyRetention(): Promise<number> {
     const days = this.deps.retentionDays;
     if (days === null) return 0;
     const before = new Date(this.deps.clock.now().getTime() - days * 86_400_000).toISOString();
     let removed = 0;
+    let left = 0;
     for (;;) {
-      const batch = await this.deps.repository.endedBefore(before, 100);
+      const batch = await this.deps.repository.endedBefore(before, 100, left);
       for (const row of batch) {
-        await this.delete(row.id, null, 'retention');
+        if (this.elsewhere && heldElsewhere(row, this.deps.store)) {
+          left++;
+          continue;
+        }
+        await this.deleteHere(await this.row(row.id), null, 'retention');
         removed++;
       }
       if (batch.length < 100) return removed;

@@ -9,14 +9,14 @@ import type { SecretKeys } from '../../lib/secret-key';
 import { registerInternalInstanceRoutes } from '../instances/internal-routes';
 import type { InstancesService } from '../instances/service';
 import { ScopeAdoption } from './adoption';
-import { registerInternalMediaRoute } from '../recordings/internal-media-route';
+import { registerInternalRecordingRoutes } from '../recordings/internal-recording-routes';
 import type { RecordingsLibrary } from '../recordings/library';
 import type { RecordingStore } from '../../storage/recording-store';
 import { InternalCalls } from './internal-calls';
 import { ScopeOwners } from './owners';
 import { ServerRegistry } from './registry';
 import { otherScopesThroughServers } from './remote-fleet';
-import { mediaThroughServers } from './remote-media';
+import { recordingsThroughServers } from './remote-media';
 import { ServersRepository } from './repository';
 import { StrandedScopes } from './stranded';
 import type { AlarmsService } from '../alarms/service';
@@ -55,7 +55,7 @@ export function registerServers(
       await adoption.close();
     });
     instances.reachOtherScopes(otherScopesThroughServers({ owners, calls, adopted: (scope) => adoption.fleetOf(scope) }));
-    deps.library.reachOtherServers(mediaThroughServers({ registry, repository, calls }));
+    deps.library.reachOtherServers(recordingsThroughServers({ registry, repository, calls }));
     const stranded = new StrandedScopes({ registry, repository, liveCountsByScope: () => instances.liveCountsByScope(), alarms: deps.alarms });
     registry.onBeat = async () => {
       await adoption.pass();
@@ -63,6 +63,6 @@ export function registerServers(
     };
   }
   registerInternalInstanceRoutes(app, { guard: calls.guard, fleets: () => [instances, ...adoption.fleets()] });
-  registerInternalMediaRoute(app, { guard: calls.guard, library: deps.library, store: deps.store });
+  registerInternalRecordingRoutes(app, { guard: calls.guard, library: deps.library, store: deps.store });
   return { registry, calls, owners };
 }

@@ -1,13 +1,16 @@
 import path from 'node:path';
-import { serviceUnavailable } from '../../lib/http-error';
-import type { MediaElsewhere } from '../recordings/library';
+import { HttpError, serviceUnavailable } from '../../lib/http-error';
+import type { RecordingsElsewhere } from '../recordings/library';
 import type { InternalCalls } from './internal-calls';
 import { parseLocalScope } from './local-scope';
 import type { ServerRegistry } from './registry';
 import type { ServerRow, ServersRepository } from './repository';
 
-/** How long the server holding a file may take to start answering (a large file's first bytes come off its disk). */
-const MEDIA_ANSWER_MS = 5000;
+/**
+ * How long the server holding a file may take to start answering (a large file's first bytes come
+ * off its disk; a recording's folder of segments is removed from it).
+ */
+const HOLDER_ANSWER_MS = 5000;
 
 /** Whether a server's local store (DATA_DIR/recordings) holds `filePath`. */
 function holds(server: ServerRow, filePath: string): boolean {
@@ -16,16 +19,18 @@ function holds(server: ServerRow, filePath: string): boolean {
 }
 
 /**
- * Media on another server's disk, fetched from that server (internal address, signed call) with
- * the player's Range; when it is down, the answer names it (id, address, host) instead of a 404.
+ * Recordings on another server's disk, reached through that server (internal address, signed
+ * call): their media, with the player's Range, and their deletion, done there so the file and its
+ * row go together. When that server is down, the answer names it (id, address, host) and nothing
+ * is done.
  */
-export function mediaThroughServers(deps: { registry: ServerRegistry; repository: ServersRepository; calls: InternalCalls }): MediaElsewhere {
-  return async (id, filePath, request) => {
+export function recordingsThroughServers(deps: { registry: ServerRegistry; repository: ServersRepository; calls: InternalCalls }): RecordingsElsewhere {
+  /** The answer of a live server holding `filePath` to `ask`; a 503 naming the holder when none answers. */
+  const throughHolder = async (id: string, filePath: string, ask: (address: string) => Promise<Response>, whenBack: string): Promise<{ server: ServerRow; response: Response }> => {
     const holders = (await deps.repository.all()).filter((server) => holds(server, filePath) && server.id !== deps.registry.id);
-    const url = `/internal/recordings/${encodeURIComponent(id)}/media${request.download ? '?download=1' : ''}`;
     for (const server of holders.filter((row) => deps.registry.isAlive(row))) {
       try {
-        return await deps.calls.call(server.internal_address, 'GET', url, { headers: request.range ? { range: request.range } : {}, timeoutMs: MEDIA_ANSWER_MS });
+        return { server, response: await ask(server.internal_address) };
       } catch {
         // not answering after all: another server of that folder may
       }
@@ -33,8 +38,25 @@ export function mediaThroughServers(deps: { registry: ServerRegistry; repository
     const last = holders.sort((a, b) => b.last_seen.localeCompare(a.last_seen))[0];
     throw serviceUnavailable(
       last
-        ? `Recording ${id} is on the disk of server ${last.id} (${last.internal_address}, host ${last.host}), which is not answering (last heard from ${last.last_seen}); it plays again once that server is back`
+        ? `Recording ${id} is on the disk of server ${last.id} (${last.internal_address}, host ${last.host}), which is not answering (last heard from ${last.last_seen}); ${whenBack} once that server is back`
         : `Recording ${id} is a file (${filePath}) on a server that is not registered with this database`,
     );
+  };
+
+  return {
+    async media(id, filePath, request) {
+      const url = `/internal/recordings/${encodeURIComponent(id)}/media${request.download ? '?download=1' : ''}`;
+      const ask = (address: string) => deps.calls.call(address, 'GET', url, { headers: request.range ? { range: request.range } : {}, timeoutMs: HOLDER_ANSWER_MS });
+      return (await throughHolder(id, filePath, ask, 'it plays again')).response;
+    },
+
+    async delete(id, filePath, actor) {
+      const url = `/internal/recordings/${encodeURIComponent(id)}/delete`;
+      const ask = (address: string) => deps.calls.call(address, 'POST', url, { body: { actor }, timeoutMs: HOLDER_ANSWER_MS });
+      const { server, response } = await throughHolder(id, filePath, ask, 'nothing was deleted; it can be deleted');
+      if (response.ok) return;
+      const answer = (await response.json().catch(() => ({}))) as { detail?: string };
+      throw new HttpError(response.status, `Server ${server.id} (${server.internal_address}), which holds recording ${id}, answered: ${answer.detail ?? response.statusText}`);
+    },
   };
 }

@@ -15,6 +15,7 @@ const NOT_CONSOLE_CALLS = [
   'GET /internal/instances/:id/logs',
   'GET /internal/recordings/:id/media',
   'POST /internal/instances/terminate',
+  'POST /internal/recordings/:id/delete',
 ];
 
 describe('route table (contract/routes) and the routes the server registers', () => {

@@ -54,10 +54,16 @@ export async function createTestApp(
 /**
  * Another server on the same database, data folder and secret key as `first` (as servers behind one
  * load balancer share them), on the same clock. Closing it leaves the database to `first`.
+ * `config` sets what differs, e.g. a data folder of its own (made and removed here) and its address.
  */
-export async function createPeerApp(first: TestApp, build?: Omit<BuildOptions, 'clock'>): Promise<TestApp> {
-  const app = await buildTestServer(first.config, first.clock, build);
-  return wrap(app, first.clock, first.config, () => app.close());
+export async function createPeerApp(first: TestApp, build?: Omit<BuildOptions, 'clock'>, config: Partial<Config> = {}): Promise<TestApp> {
+  const peerConfig = { ...first.config, ...config };
+  if (config.dataDir) fs.mkdirSync(config.dataDir, { recursive: true });
+  const app = await buildTestServer(peerConfig, first.clock, build);
+  return wrap(app, first.clock, peerConfig, async () => {
+    await app.close();
+    if (config.dataDir) fs.rmSync(config.dataDir, { recursive: true, force: true });
+  });
 }
 
 function buildTestServer(config: Config, clock: ManualClock, build: Omit<BuildOptions, 'clock'> | undefined): Promise<App> {

@@ -26,6 +26,7 @@ const OWN_GUARD: Record<string, { status: number; detail: string }> = {
   'HEAD /internal/instances/:id/logs': { status: 401, detail: '' },
   'GET /internal/recordings/:id/media': { status: 401, detail: 'A valid internal signature is required' },
   'HEAD /internal/recordings/:id/media': { status: 401, detail: '' },
+  'POST /internal/recordings/:id/delete': { status: 401, detail: 'A valid internal signature is required' },
 };
 
 type Caller = 'anonymous' | 'user' | 'superuser';
