@@ -43,6 +43,9 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   // Where the other servers sharing the database call this one (recorder control, media); default http://HOST:PORT.
   INTERNAL_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'INTERNAL_URL must be an http(s) URL the other servers reach this one on (e.g. http://10.0.0.5:8000)' }).optional()),
+  // The machine this server runs on, as the servers sharing the database tell machines apart (a local
+  // recorder's scope names it); default the hostname. No ':' (it separates the scope's parts).
+  SERVER_HOST_NAME: optionalText.pipe(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$/, 'SERVER_HOST_NAME must be a host name: letters, digits, ".", "_" and "-", at most 253 characters').optional()),
   DATABASE_URL: optionalText.refine(
     (url) => url === undefined || /^(postgres(ql)?:\/\/|sqlite:|file:)/.test(url),
     'DATABASE_URL must be a postgres:// URL, or sqlite:/file: followed by a path',
@@ -148,6 +151,8 @@ export interface Config {
   dataDir: string;
   /** Where the other servers sharing the database reach this one (servers table). */
   internalUrl: string;
+  /** The machine this server runs on (SERVER_HOST_NAME, default the hostname): local recorders' scopes, the servers table, adoption. */
+  hostName: string;
   /** `undefined` means SQLite at `<dataDir>/capture.db`. */
   databaseUrl: string | undefined;
   secretKey: string | undefined;
@@ -240,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     internalUrl: (e.INTERNAL_URL ?? defaultInternalUrl(e.HOST, e.PORT)).replace(/\/+$/, ''),
+    hostName: e.SERVER_HOST_NAME ?? os.hostname(),
     databaseUrl: e.DATABASE_URL,
     secretKey: e.SECRET_KEY,
     adminUsername: e.ADMIN_USERNAME,

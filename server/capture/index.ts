@@ -34,6 +34,7 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
   }
   return new LocalCaptureProvider({
     dataDir: config.dataDir,
+    hostName: config.hostName,
     ffmpegPath: config.ffmpegPath,
     stallTimeoutSeconds: config.stallTimeoutSeconds,
     ffprobePath: config.ffprobePath,

@@ -49,6 +49,8 @@ const INSTANCE_TYPE = 'local';
 export interface LocalProviderOptions {
   dataDir: string;
   clock: Clock;
+  /** The machine, as the servers sharing a database name it (SERVER_HOST_NAME); default the hostname. */
+  hostName?: string;
   /** FFMPEG_PATH, when set. */
   ffmpegPath?: string;
   /** STALL_TIMEOUT_SECONDS, when set: overrides the image's setting. */
@@ -87,7 +89,7 @@ export class LocalCaptureProvider implements CaptureProvider {
   private readonly shippedRuntime: RecorderRuntime;
 
   constructor(private readonly options: LocalProviderOptions) {
-    this.scope = `local:${os.hostname()}:${path.resolve(options.dataDir)}`;
+    this.scope = `local:${options.hostName ?? os.hostname()}:${path.resolve(options.dataDir)}`;
     this.instancesDir = path.join(options.dataDir, 'instances');
     this.recordingsDir = path.join(options.dataDir, 'recordings');
     this.images = new LocalImageStore(path.join(options.dataDir, 'images'), options.clock);

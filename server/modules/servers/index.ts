@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import packageJson from '../../../package.json' with { type: 'json' };
 import type { Config } from '../../config';
@@ -44,10 +43,10 @@ export function registerServers(
 ): ServersModule {
   const { config, db, clock, log, instances } = deps;
   const repository = new ServersRepository(db.kysely);
-  const registry = new ServerRegistry(deps.id, repository, clock, { host: os.hostname(), internalAddress: config.internalUrl, version: packageJson.version, scope: instances.scope }, log);
+  const registry = new ServerRegistry(deps.id, repository, clock, { host: config.hostName, internalAddress: config.internalUrl, version: packageJson.version, scope: instances.scope }, log);
   const calls = new InternalCalls(deps.keys.derive('internal-calls'), clock, registry.id);
   const owners = new ScopeOwners(registry, repository, clock);
-  const adoption = new ScopeAdoption({ registry, repository, clock, log, host: os.hostname(), own: instances, fleetOfFolder: deps.fleetOfFolder });
+  const adoption = new ScopeAdoption({ registry, repository, clock, log, host: config.hostName, own: instances, fleetOfFolder: deps.fleetOfFolder });
   if (db.dialect === 'postgres') {
     app.addHook('onListen', () => registry.start());
     app.addHook('preClose', async () => {
@@ -56,7 +55,7 @@ export function registerServers(
     });
     instances.reachOtherScopes(otherScopesThroughServers({ owners, calls, adopted: (scope) => adoption.fleetOf(scope) }));
     deps.library.reachOtherServers(recordingsThroughServers({ registry, repository, calls }));
-    const stranded = new StrandedScopes({ registry, repository, liveCountsByScope: () => instances.liveCountsByScope(), alarms: deps.alarms });
+    const stranded = new StrandedScopes({ registry, repository, clock, liveCountsByScope: () => instances.liveCountsByScope(), continueLost: (lost) => instances.continueLost(lost), alarms: deps.alarms });
     registry.onBeat = async () => {
       await adoption.pass();
       await stranded.pass();
