@@ -27,7 +27,7 @@ interface MemoryInstance {
 export class MemoryCaptureProvider extends ImagelessProvider implements CaptureProvider {
   protected readonly title = 'The benchmark driver';
   readonly kind = 'local' as const;
-  readonly scope = 'memory:bench';
+  readonly scope: string = 'memory:bench';
   /** The benchmark reconciles by hand; the background pass never gets in the way of a measurement. */
   readonly reconcileIntervalMs = 3_600_000;
   /** Its instances never die on their own: nothing for the fleet to relaunch. */

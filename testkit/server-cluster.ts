@@ -75,6 +75,8 @@ export interface ClusterOptions {
   sharedDataDir?: boolean;
   /** Environment for every server, on top of the cluster's own. */
   env?: Record<string, string>;
+  /** Environment of one server (by index), on top of `env`: its SERVER_HOST_NAME, say, to stand for another machine. */
+  envOf?: (index: number) => Record<string, string>;
   timeoutMs?: number;
 }
 
@@ -116,7 +118,7 @@ export async function startServerCluster(options: ClusterOptions = {}): Promise<
   for (let index = 0; index < count; index++) {
     const dataDir = path.join(root, options.sharedDataDir ? 'data' : `data-${index}`);
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-    servers.push(clusterServer(index, await freePort(), dataDir, shared, timeoutMs));
+    servers.push(clusterServer(index, await freePort(), dataDir, { ...shared, ...options.envOf?.(index) }, timeoutMs));
   }
   const proxy = await startRoundRobinProxy(servers.map((server) => server.port));
   const close = async () => {

@@ -45,41 +45,47 @@ export class FleetRelaunch {
     const count = parseRuns(recording.runs).length + 1;
     if (count > MAX_FLEET_RELAUNCHES) return false;
 
-    const baseKey = row.job_id ?? row.id;
-    let providerInstanceId: string;
     try {
-      const launched = await this.driver.launch(
-        { url: row.url, duration: row.duration, width: row.width, height: row.height, mosque_id: row.mosque_id, method: row.method },
-        {
-          launchId: row.id,
-          recordingId: recording.id,
-          jobId: row.job_id,
-          name: row.name,
-          // A new key, so the provider starts a new recorder; the same one again if this pass is retried.
-          idempotencyKey: `${baseKey}:relaunch:${count}`,
-          continues: true,
-          windowStart: row.window_start,
-          windowEnd: row.window_end,
-        },
-      );
-      providerInstanceId = launched.providerInstanceId;
+      await this.startNext(row, recording.id, `relaunch:${count}`, `Relaunched (${count} of ${MAX_FLEET_RELAUNCHES}) after the recorder ended early: ${instance.stateReason ?? 'no reason given'}`);
     } catch (error) {
       // The old recorder's end is not applied: the next pass sees it again and tries once more.
       this.log.warn({ err: error, instanceId: row.id }, 'relaunching a recorder failed');
       await this.repository.update(row.id, { state_reason: `Recorder ended early; relaunch failed: ${failureMessage(error)}`, updated_at: now.toISOString() });
       return true;
     }
-    // The row follows the new recorder first: were the server to stop before the run below is kept,
-    // the next pass must not launch yet another (it would lose that run's coverage, never a machine).
+    await this.recordings.addRun(row.id, instance.recording, { start: Date.parse(row.window_start), end: Date.parse(row.window_end) }, row.job_id);
+    this.log.warn({ instanceId: row.id, previous: instance.providerInstanceId, count }, 'relaunched a recorder that ended inside its window');
+    return true;
+  }
+
+  /**
+   * Starts a recorder that continues `row`'s recording for the rest of its window, under a key of its
+   * own (`<job or row>:<what>`: the same recorder again if this is retried), and makes the row follow
+   * it. Throws what the driver threw when it could not start one.
+   */
+  async startNext(row: InstanceRow, recordingId: string, what: string, stateReason: string): Promise<void> {
+    if (!row.window_start || !row.window_end) throw new Error(`Instance ${row.id} has no window to continue`);
+    const launched = await this.driver.launch(
+      { url: row.url, duration: row.duration, width: row.width, height: row.height, mosque_id: row.mosque_id, method: row.method },
+      {
+        launchId: row.id,
+        recordingId,
+        jobId: row.job_id,
+        name: row.name,
+        idempotencyKey: `${row.job_id ?? row.id}:${what}`,
+        continues: true,
+        windowStart: row.window_start,
+        windowEnd: row.window_end,
+      },
+    );
+    // The row follows the new recorder first: were the server to stop before the run before it is
+    // kept, the next pass must not launch yet another (it would lose that run's coverage, never a machine).
     await this.repository.update(row.id, {
-      provider_instance_id: providerInstanceId,
+      provider_instance_id: launched.providerInstanceId,
       state: 'pending',
       ended_at: null,
-      state_reason: `Relaunched (${count} of ${MAX_FLEET_RELAUNCHES}) after the recorder ended early: ${instance.stateReason ?? 'no reason given'}`,
-      updated_at: now.toISOString(),
+      state_reason: stateReason,
+      updated_at: this.clock.now().toISOString(),
     });
-    await this.recordings.addRun(row.id, instance.recording, { start: Date.parse(row.window_start), end: Date.parse(row.window_end) }, row.job_id);
-    this.log.warn({ instanceId: row.id, previous: instance.providerInstanceId, providerInstanceId, count }, 'relaunched a recorder that ended inside its window');
-    return true;
   }
 }

@@ -105,6 +105,21 @@ export class InstancesRepository {
       .execute();
   }
 
+  /**
+   * Moves a live row of scope `from` to scope `to`, as long as it is still live and of `from`: of
+   * several servers taking one row at once exactly one gets it (the row; the others undefined).
+   */
+  takeOver(id: string, from: string, to: string, now: string): Promise<InstanceRow | undefined> {
+    return this.db
+      .updateTable('instances')
+      .set({ scope: to, updated_at: now })
+      .where('id', '=', id)
+      .where('scope', '=', from)
+      .where('state', 'in', LIVE_STATES)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   insert(values: Insertable<InstancesTable>): Promise<InstanceRow> {
     return this.db.insertInto('instances').values(values).returningAll().executeTakeFirstOrThrow();
   }

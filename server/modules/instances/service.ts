@@ -6,6 +6,7 @@ import { recordingWindow, type CaptureProvider, type ProviderInstance } from '..
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/http-error';
 import type { RecordingsService } from '../recordings/service';
+import { LostScopeContinuation, type Continued, type LostScope } from './continuation';
 import type { OtherScopes } from './elsewhere';
 import { FleetRelaunch } from './relaunch';
 import { ACTIVE_STATES, runtimeHours, toInstance, type InstanceListRow, type InstanceRow, type InstancesRepository } from './repository';
@@ -64,6 +65,7 @@ export class InstancesService {
   private listMemo: { rows: InstanceListRow[]; at: number; list: Instance[] } | undefined;
   private readonly events: FleetEvents;
   private readonly relaunch: FleetRelaunch;
+  private readonly continuation: LostScopeContinuation;
   /** Recorders of other scopes (other servers'); unset, they are refused as running elsewhere (one server). */
   private otherScopes: OtherScopes | undefined;
 
@@ -79,6 +81,7 @@ export class InstancesService {
     private readonly checkStreamUrl: (url: string) => Promise<string[]>,
   ) {
     this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log);
+    this.continuation = new LostScopeContinuation({ repository, recordings, relaunch: this.relaunch, clock, log, ownScope: driver.scope });
     // Every write here is followed by one of these two events: they retire the cached list first.
     this.events = {
       instancesChanged: () => {
@@ -473,7 +476,8 @@ export class InstancesService {
         row = (instance.launchId
           ? await this.repository.findById(instance.launchId)
           : await this.repository.findByProviderId(this.driver.scope, instance.providerInstanceId)) ?? (await this.adopt(instance));
-        if (!row) continue;
+        // A row another server took over (its server was lost): this recorder's end is no longer the row's.
+        if (!row || !this.isOwn(row)) continue;
         instancesChanged = true;
       }
       // A recorder this row had before the fleet relaunched it (EC2 lists ended machines for a while):
@@ -564,6 +568,16 @@ export class InstancesService {
     });
     this.log.info({ instanceId: id, providerInstanceId: instance.providerInstanceId }, 'adopted an orphan instance');
     return row;
+  }
+
+  /** Takes over the live rows of a server lost with its machine (continuation.ts): continued here, or judged. */
+  async continueLost(lost: LostScope): Promise<Continued> {
+    const done = await this.continuation.take(lost);
+    if (done.continued + done.judged > 0) {
+      this.events.instancesChanged();
+      this.events.recordingsChanged();
+    }
+    return done;
   }
 
   /** The scopes (every server's) that have recorders which may still be working. */

@@ -26,6 +26,8 @@ export interface RunRecord {
   reason: string | null;
   /** When the run after it was started. */
   relaunchedAt: string;
+  /** Set when its server was lost and another server continued the recording: why (not a relaunch). */
+  lostWithServer?: string;
 }
 
 export interface Window {
@@ -70,6 +72,39 @@ export function toRun(reading: ProviderRecording | null, from: number, readAt: n
     reason: reading?.reason ?? null,
     relaunchedAt: iso(relaunchedAt),
   };
+}
+
+/**
+ * The run of a recorder whose server was lost, which another server continues from `until`: what its
+ * recording showed last (its coverage and gaps as last written) up to `knownUntil`, when that server
+ * was last seen; from there on a server_down gap, since whatever it recorded then is on the lost
+ * machine. A recording that never showed its coverage is unknown from `from`.
+ */
+export function lostRun(known: { coveredSeconds: number | null; gaps: RecordingGap[]; reconnects: number }, from: number, knownUntil: number, until: number, reason: string): RunRecord {
+  const seen = known.coveredSeconds === null ? from : Math.min(until, Math.max(from, knownUntil));
+  const gaps = known.gaps.flatMap((gap) => {
+    const start = Math.max(from, Date.parse(gap.start));
+    const end = Math.min(seen, Date.parse(gap.end));
+    return end > start ? [{ ...gap, start: iso(start), end: iso(end) }] : [];
+  });
+  const gapMs = gaps.reduce((sum, gap) => sum + Date.parse(gap.end) - Date.parse(gap.start), 0);
+  if (until > seen) gaps.push({ start: iso(seen), end: iso(until), cause: 'server_down', reason, content_lost_seconds: contentLostSeconds('server_down', seen, until) });
+  return {
+    from: iso(from),
+    until: iso(until),
+    // What it showed last, never more than its span outside its gaps (its recording may hold earlier runs').
+    coveredSeconds: Math.max(0, Math.min(known.coveredSeconds ?? 0, (seen - from - gapMs) / 1000)),
+    gaps,
+    reconnects: known.reconnects,
+    reason,
+    relaunchedAt: iso(until),
+    lostWithServer: reason,
+  };
+}
+
+/** How many of these finished runs ended in a relaunch (their recorder died), not a lost server. */
+export function relaunchesOf(finished: RunRecord[]): number {
+  return finished.filter((run) => !run.lostWithServer).length;
 }
 
 interface Span {
@@ -134,10 +169,10 @@ export function unionOfRuns(runs: RunRecord[], window: Window, latest: ProviderR
     gaps,
     reconnects: runs.reduce((sum, run) => sum + run.reconnects, 0),
   };
-  const relaunches = runs.length - 1;
+  const relaunches = relaunchesOf(runs.slice(0, -1));
   if (latest.status === 'recording') return { ...latest, ...coverage, relaunches, measuredUntil: iso(until) };
   const stopReason = latest.stoppedByOperator ? latest.reason : null;
   const outcome = outcomeFromCoverage(coverage, latest.reason, stopReason);
-  const reason = outcome.reason ? `${outcome.reason} (the recorder was relaunched ${relaunches} time(s))` : null;
+  const reason = outcome.reason && relaunches > 0 ? `${outcome.reason} (the recorder was relaunched ${relaunches} time(s))` : outcome.reason;
   return { ...latest, ...coverage, relaunches, status: outcome.status, reason, measuredUntil: iso(until) };
 }

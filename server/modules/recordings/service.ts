@@ -5,8 +5,8 @@ import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
 import type { RecordingAlarms } from './alarms';
-import { toRecording, type RecordingFilter, type RecordingRow, type RecordingsRepository } from './repository';
-import { parseRuns, toRun, unionOfRuns, type Window } from './runs';
+import { parseGaps, toRecording, type RecordingFilter, type RecordingRow, type RecordingsRepository } from './repository';
+import { lostRun, parseRuns, relaunchesOf, toRun, unionOfRuns, type RunRecord, type Window } from './runs';
 
 /** How often (on the server's clock) a recording's growing size and duration are written while it records. */
 const PROGRESS_WRITE_MS = 5000;
@@ -176,20 +176,43 @@ export class RecordingsService {
    * (relaunch.ts); shows what the runs covered so far and raises the recorder_died alarm.
    */
   async addRun(instanceId: string, reading: ProviderRecording | null, window: Window, jobId: string | null): Promise<boolean> {
+    const now = this.clock.now().getTime();
+    return this.keepRun(instanceId, window, jobId, (_row, runs) => toRun(reading, runs.length > 0 ? Date.parse(runs[runs.length - 1].relaunchedAt) : window.start, now, window, now));
+  }
+
+  /**
+   * Keeps the run of a recorder whose server was lost (servers/continuation.ts): what the recording
+   * showed up to `knownUntil` (that server's last heartbeat), unknown from there to `until` (when
+   * another server continues it, or the window's end), for the reason given. No recorder_died alarm:
+   * the lost server has one alarm of its own, not one per recording.
+   */
+  async addLostRun(instanceId: string, lost: { knownUntil: number; until: number; reason: string }, window: Window, jobId: string | null): Promise<boolean> {
+    return this.keepRun(instanceId, window, jobId, (row, runs) =>
+      lostRun(
+        { coveredSeconds: row.covered_seconds === null ? null : Number(row.covered_seconds), gaps: parseGaps(row.gaps), reconnects: Number(row.reconnects) },
+        runs.length > 0 ? Date.parse(runs[runs.length - 1].relaunchedAt) : window.start,
+        lost.knownUntil,
+        lost.until,
+        lost.reason,
+      ),
+    );
+  }
+
+  /** Adds the run `next` makes of a recording still recording, and shows what its runs covered together. */
+  private async keepRun(instanceId: string, window: Window, jobId: string | null, next: (row: RecordingRow, runs: RunRecord[]) => RunRecord): Promise<boolean> {
     const row = await this.repository.findByInstance(instanceId);
     if (!row || row.status !== 'recording') return false;
     const runs = parseRuns(row.runs);
-    const now = this.clock.now().getTime();
-    runs.push(toRun(reading, runs.length > 0 ? Date.parse(runs[runs.length - 1].relaunchedAt) : window.start, now, window, now));
+    runs.push(next(row, runs));
     const joined = unionOfRuns(runs, window, { status: 'recording', bytes: 0, mediaSeconds: null, filePath: null, reason: null }, false);
-    await this.alarms?.check(row, { ...joined, relaunches: runs.length }, jobId);
+    await this.alarms?.check(row, { ...joined, relaunches: relaunchesOf(runs) }, jobId);
     await this.repository.update(row.id, {
       runs: JSON.stringify(runs),
       covered_seconds: joined.coveredSeconds,
       expected_seconds: joined.expectedSeconds,
       gaps: JSON.stringify(joined.gaps),
       reconnects: joined.reconnects,
-      updated_at: new Date(now).toISOString(),
+      updated_at: this.clock.now().toISOString(),
     });
     return true;
   }

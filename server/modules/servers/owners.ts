@@ -27,7 +27,7 @@ export class ScopeOwners {
     return {
       kind: 'down',
       detail: last
-        ? `its server ${last.id} (${last.internal_address}) has not been heard from since ${last.last_seen}; a server on its host takes its recorders over within 30 s`
+        ? `its server ${last.id} (${last.internal_address}) has not been heard from since ${last.last_seen}; a server on its host adopts its recorders, or another server continues their recordings, within 30 s`
         : `no server running recorders of ${scope} is registered`,
     };
   }

@@ -1,24 +1,33 @@
+import type { Clock } from '../../lib/clock';
 import type { AlarmsService } from '../alarms/service';
+import type { Continued, LostScope } from '../instances/continuation';
 import type { ServerRegistry } from './registry';
 import { parseLocalScope } from './local-scope';
 import type { ServersRepository } from './repository';
+import { ADOPTION_LEASE_MS } from './adoption';
 
 export const STRANDED_ALARM_PREFIX = 'server_gone:';
 
+const recordings = (count: number) => (count === 1 ? '1 recording' : `${count} recordings`);
+
 /**
  * A server that dies leaves its recorders running on its host. A live server on that host adopts them
- * (adoption.ts); when there is none, nothing follows them: their rows stay live and are not judged
- * (their media is on that host), and the operator is told once per dead server, not once per
- * recording, with a critical alarm that resolves by itself when a server of that host is back or
- * nothing of it runs any more. Every live server checks at its heartbeat; the alarm's key makes the
- * raises one alarm.
+ * (adoption.ts); when there is none, that machine is taken as lost with them (their files are there):
+ * at its heartbeat, one live server (the holder of the scope's lease in scope_adoptions, for that pass)
+ * takes the dead server's live rows over (instances/continuation.ts),
+ * continuing each recording whose window is still open with a recorder of its own and judging the
+ * others from what is known. The operator is told once per dead server, not once per recording: a
+ * critical alarm saying what was continued and what was judged, which resolves at the next beat as
+ * nothing of that server is left live (or, were a row left, when a server of that host is back).
  */
 export class StrandedScopes {
   constructor(
     private readonly deps: {
-      registry: Pick<ServerRegistry, 'live'>;
-      repository: Pick<ServersRepository, 'lastOfScope'>;
+      registry: Pick<ServerRegistry, 'live' | 'id'>;
+      repository: Pick<ServersRepository, 'lastOfScope' | 'leaseScope' | 'releaseScope'>;
+      clock: Clock;
       liveCountsByScope: () => Promise<{ scope: string; count: number }[]>;
+      continueLost: (lost: LostScope) => Promise<Continued>;
       alarms: Pick<AlarmsService, 'raise' | 'resolveAllExcept'>;
     },
   ) {}
@@ -34,14 +43,32 @@ export class StrandedScopes {
       const key = `${STRANDED_ALARM_PREFIX}${scope}`;
       stranded.add(key);
       const last = await repository.lastOfScope(scope);
-      const who = last ? `Server ${last.internal_address} on ${host} stopped answering at ${last.last_seen}` : `The server of ${scope} is not registered`;
-      const recordings = count === 1 ? '1 recording' : `${count} recordings`;
-      await alarms.raise({
-        kind: 'server_gone',
-        key,
-        message: `${who}: ${recordings} of it run unwatched and are not judged until a server on ${host} starts again with that data folder`,
-      });
+      const who = last ? `Server ${last.id} (${last.internal_address}) on ${host}` : `The server of ${scope}`;
+      const lost = { scope, lastSeen: last ? Date.parse(last.last_seen) : 0, reason: `${who} was lost${last ? ` (last seen ${last.last_seen})` : ''}` };
+      const done = last ? await this.takeOver(lost) : { continued: 0, judged: 0 };
+      if (done.continued + done.judged > 0) {
+        const judged = done.judged > 0 ? `; ${recordings(done.judged)} judged from what was known (window over)` : '';
+        await alarms.raise({
+          kind: 'server_gone',
+          key,
+          message: `${lost.reason}, and no server is left on ${host}: ${recordings(done.continued)} continued on server ${registry.id}, the time between a gap${judged}`,
+        });
+      } else if (!last) {
+        await alarms.raise({ kind: 'server_gone', key, message: `${who} is not registered: ${recordings(count)} of it run unwatched and are not judged until a server on ${host} starts again with that data folder` });
+      }
     }
     await alarms.resolveAllExcept(STRANDED_ALARM_PREFIX, stranded);
+  }
+
+  /** The rows of a lost scope taken over here, when this server holds its lease (one server a pass does it all). */
+  private async takeOver(lost: LostScope): Promise<Continued> {
+    const { registry, repository, clock } = this.deps;
+    const now = clock.now();
+    if (!(await repository.leaseScope(lost.scope, registry.id, now.toISOString(), new Date(now.getTime() + ADOPTION_LEASE_MS).toISOString()))) return { continued: 0, judged: 0 };
+    try {
+      return await this.deps.continueLost(lost);
+    } finally {
+      await repository.releaseScope(lost.scope, registry.id);
+    }
   }
 }
