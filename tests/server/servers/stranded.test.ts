@@ -4,6 +4,7 @@ import { ServerRegistry } from '../../../server/modules/servers';
 import { ServersRepository } from '../../../server/modules/servers/repository';
 import { StrandedScopes } from '../../../server/modules/servers/stranded';
 import { parseRuns } from '../../../server/modules/recordings/runs';
+import { fridayJobRow } from '../../../testkit/job-row';
 import { MemoryCaptureProvider } from '../../../testkit/memory-capture-provider';
 import { recordingReading, seedRecording } from '../helpers/recordings';
 import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
@@ -50,8 +51,8 @@ describe('recorders of a server lost with its host', () => {
   const at = (hms: string) => `2026-11-23T${hms}.000Z`;
 
   /** A row of the dead server recording `window`, showing `covered` seconds at 09:00:00 (its last reading). */
-  async function seedLive(id: string, window: [string, string], covered: number, state: 'running' | 'stopping' = 'running') {
-    await seedRecording(t, id, `mosque-${id.slice(-4)}`, null, GONE_SCOPE);
+  async function seedLive(id: string, window: [string, string], covered: number, state: 'running' | 'stopping' = 'running', job?: { id: string; mosqueId: string }) {
+    await seedRecording(t, id, job?.mosqueId ?? `mosque-${id.slice(-4)}`, job?.id ?? null, GONE_SCOPE);
     await t.app.ctx.db.kysely.updateTable('instances').set({ window_start: at(window[0]), window_end: at(window[1]), state }).where('id', '=', id).execute();
     const span = { start: Date.parse(at(window[0])), end: Date.parse(at(window[1])) };
     await t.app.ctx.recordings.applyReading(id, recordingReading({ coveredSeconds: covered, mediaSeconds: covered, expectedSeconds: (span.end - span.start) / 1000 }), null, span);
@@ -67,7 +68,14 @@ describe('recorders of a server lost with its host', () => {
   it('continues each open recording on exactly one live server and judges the rest, with one alarm', async () => {
     // The dead server: registered, last heard from at 09:00:00, never again (killed with its machine).
     await repository.register({ id: GONE_ID, host: 'host-b', internal_address: 'http://10.0.0.2:8002', version: '1.0.0', scope: GONE_SCOPE, started_at: at('08:50:00'), last_seen: at('09:00:00') });
-    await seedLive('cap-stranded0001', ['08:59:00', '09:10:00'], 60);
+    // The first is a Friday's recording: its job was launched by the dead server.
+    const mosque = (await t.request({ method: 'POST', url: '/api/config/mosques', token: await t.login(), payload: { name: 'Al Noor Mosque', languages: ['ar'] } })).json<{ data: { mosque_id: string } }>().data;
+    const job = { id: 'job-noor-continued', mosqueId: mosque.mosque_id };
+    await t.app.ctx.db.kysely
+      .insertInto('scheduler_jobs')
+      .values(fridayJobRow(job.id, at('08:59:00'), { status: 'launched', next_run_time: null, mosque_id: job.mosqueId, mosque_name: 'Al Noor Mosque', recording_end: at('09:10:00'), duration: 660, instance_id: 'cap-stranded0001', launched_at: at('08:59:00') }))
+      .execute();
+    await seedLive('cap-stranded0001', ['08:59:00', '09:10:00'], 60, 'running', job);
     // Its window ends 30 s after the loss is seen: within the relaunch margin, so it is judged.
     await seedLive('cap-stranded0002', ['08:55:00', '09:00:50'], 300);
     // Being stopped by an operator when the server died: judged, never continued.
@@ -88,7 +96,7 @@ describe('recorders of a server lost with its host', () => {
     await Promise.all([stranded(a).pass(), stranded(c).pass()]);
 
     expect(driver.launches, 'one recorder for the open recording, however many servers looked').toHaveLength(1);
-    expect(driver.launches[0]).toMatchObject({ launchId: 'cap-stranded0001', continues: true, windowStart: at('08:59:00'), windowEnd: at('09:10:00'), idempotencyKey: 'cap-stranded0001:continue:1' });
+    expect(driver.launches[0]).toMatchObject({ launchId: 'cap-stranded0001', continues: true, windowStart: at('08:59:00'), windowEnd: at('09:10:00'), idempotencyKey: 'job-noor-continued:continue:1', jobId: job.id });
     const continued = await t.app.ctx.instances.resolve('cap-stranded0001');
     expect(continued).toMatchObject({ scope: driver.scope, state: 'pending', ended_at: null });
     expect(continued.state_reason).toContain(`Continued on this server: Server ${GONE_ID} (http://10.0.0.2:8002) on host-b was lost`);
@@ -124,6 +132,11 @@ describe('recorders of a server lost with its host', () => {
     expect(ended.gaps).toEqual([expect.objectContaining({ start: at('09:00:00'), end: at('09:00:24'), cause: 'server_down' })]);
     expect(ended.covered_seconds).toBe(636);
     expect(ended.reason).not.toContain('relaunched');
+    // Its Friday, settled once the window is over, tells the same.
+    t.clock.set(at('09:12:00'));
+    await t.app.ctx.scheduler.tick();
+    const friday = (await t.app.ctx.scheduler.fridays('2026-11-23')).fridays.find((row) => row.job_id === job.id);
+    expect(friday).toMatchObject({ status: ended.status, covered_seconds: ended.covered_seconds, gaps: ended.gaps });
 
     // The others are judged from what they showed: the rest of their window a server_down gap.
     for (const [id, covered, gapEnd] of [['cap-stranded0002', 300, '09:00:50'], ['cap-stranded0003', 60, '09:10:00']] as const) {
