@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Recording } from '../../contract/instances';
-import type { LibraryRecording, RecordingsLibraryQuery, RecordingsLibraryResponse, StorageUsage } from '../../contract/recordings';
+import type { LibraryRecording, RecordingsLibraryQuery, RecordingsLibraryResponse, RecordingsMediaLinks, StorageUsage } from '../../contract/recordings';
 import { recordingRoutes } from '../../contract/routes/recordings';
 import { api } from './client';
 import { call } from './endpoint';
@@ -14,7 +14,13 @@ export const RECORDING_MESSAGES = {
   deleteFailed: 'Failed to delete recording',
   playFailed: 'Failed to open the recording for playback',
   deleted: 'Recording deleted',
-} as const;
+  bulkDeleteFailed: 'Failed to delete the selected recordings',
+  linksFailed: 'Failed to make the download links',
+  /** "Could not delete 2 recordings: rec-1 (…still recording…); rec-2 (…not found)" */
+  notDone: (what: string, failed: { id: string; reason: string }[]) =>
+    `${what} ${failed.length} ${failed.length === 1 ? 'recording' : 'recordings'}: ${failed.map((f) => `${f.id} (${f.reason})`).join('; ')}`,
+  linksSaved: (count: number) => `${count} download ${count === 1 ? 'link' : 'links'} saved (they expire in a few hours)`,
+};
 
 export async function getRecordingsPage(query: RecordingsLibraryQuery): Promise<RecordingsLibraryResponse['data']> {
   return (await call(recordingRoutes.list, { query })).data;
@@ -67,6 +73,22 @@ export function useDeleteRecording() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (recording: Pick<LibraryRecording, 'id'>) => call(recordingRoutes.delete, { params: { id: recording.id } }),
+    onSettled: () => client.invalidateQueries({ queryKey: recordingsQueryKey }),
+  });
+}
+
+/** Signed download links of the given recordings, and the ones that have none. */
+export async function getMediaLinks(ids: string[]): Promise<RecordingsMediaLinks> {
+  return (await call(recordingRoutes.mediaLinks, { body: { recording_ids: ids } })).data;
+}
+
+export function useBulkDeleteRecordings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (ids: string[]) => {
+      const { message, data } = await call(recordingRoutes.bulkDelete, { body: { recording_ids: ids } });
+      return { message, ...data };
+    },
     onSettled: () => client.invalidateQueries({ queryKey: recordingsQueryKey }),
   });
 }

@@ -3,11 +3,14 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
+import { WIDE_SCREEN_CELL } from './TableParts';
 
 export interface HeaderColumn<K extends string> {
   label: string;
   /** The server's sort key for this column; absent: the column cannot be sorted. */
   sortKey?: K;
+  /** Hidden below md (its body cells use WIDE_SCREEN_CELL): on a tablet it gives its room to the actions. */
+  wideScreenOnly?: boolean;
 }
 
 interface SortableHeaderRowProps<K extends string> {
@@ -25,14 +28,14 @@ export function SortableHeaderRow<K extends string>({ columns, sort, order, onSo
     <TableHead>
       <TableRow>
         {leading}
-        {columns.map(({ label, sortKey }) => {
+        {columns.map(({ label, sortKey, wideScreenOnly }) => {
           const active = sortKey !== undefined && sort === sortKey;
           return (
             <TableCell
               key={label}
               align={label === 'Actions' ? 'right' : 'left'}
               sortDirection={active ? order : false}
-              sx={{ whiteSpace: 'nowrap' }}
+              sx={{ whiteSpace: 'nowrap', ...(wideScreenOnly ? WIDE_SCREEN_CELL : {}) }}
             >
               {sortKey === undefined ? (
                 label

@@ -93,7 +93,7 @@ describe('Recordings page in the browser', () => {
     await page.getByText('1–10 of 10').waitFor();
     expect(await table().getByRole('button', { name: /^Play recording/ }).first().isDisabled()).toBe(true);
     await page.getByRole('combobox', { name: 'Outcome' }).click();
-    await page.getByRole('option', { name: 'All outcomes' }).click();
+    await page.getByRole('option', { name: 'All', exact: true }).click();
     await page.getByText('1–10 of 11').waitFor();
   });
 

@@ -30,6 +30,7 @@ import { StatCard } from '../../components/StatCard';
 import { errorFields } from '../../api/client';
 import { fieldsUnder } from '../../lib/field-errors';
 import { readyToRecord } from '../../lib/ready-to-record';
+import { useSelection } from '../../lib/selection';
 import { useUrlParams } from '../../lib/url-params';
 import { useNotify } from '../../notifications/context';
 import { configFileName, downloadJson } from './download';
@@ -63,7 +64,7 @@ export default function ConfigPage() {
   const coordinates = useQuery({ ...coordinatesQueryOptions(), ...fleetReads });
   const prayerTimes = useQuery({ ...prayerTimesQueryOptions(), ...fleetReads });
   const jobs = useQuery({ ...schedulerJobsQueryOptions(), ...fleetReads });
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const { selected, select, clear: clearSelection } = useSelection();
   const [asking, setAsking] = useState<MosqueSelectionAction | null>(null);
   const [form, setForm] = useState<FormState>(null);
   const [formKey, setFormKey] = useState(0);
@@ -93,22 +94,12 @@ export default function ConfigPage() {
     if (total !== undefined && view.page > lastPage) updateView({ page: lastPage === 0 ? null : String(lastPage) });
   }, [total, lastPage, view.page, updateView]);
 
-  const select = (ids: string[], on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      for (const id of ids) {
-        if (on) next.add(id);
-        else next.delete(id);
-      }
-      return next;
-    });
-
   const runBulk = () => {
     if (!asking) return;
     const ids = [...selected];
     const done = (message: string) => {
       notify.success(message);
-      setSelected(new Set());
+      clearSelection();
       setAsking(null);
     };
     if (asking === 'schedule') {
@@ -238,7 +229,7 @@ export default function ConfigPage() {
         onSelect={select}
         bulkBar={
           selected.size > 0 && (
-            <MosquesBulkBar count={selected.size} busy={bulk.isPending || schedule.isPending} onAction={setAsking} onClear={() => setSelected(new Set())} />
+            <MosquesBulkBar count={selected.size} busy={bulk.isPending || schedule.isPending} onAction={setAsking} onClear={clearSelection} />
           )
         }
         located={located}

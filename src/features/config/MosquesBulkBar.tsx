@@ -1,7 +1,6 @@
 import Button from '@mui/material/Button';
-import Toolbar from '@mui/material/Toolbar';
-import Typography from '@mui/material/Typography';
 import type { MosqueBulkAction } from '../../../contract/mosque-list';
+import { SelectionBar } from '../../components/SelectionBar';
 
 /** What the bar can ask for: the server's bulk actions, and scheduling this Friday's recordings of the selection. */
 export type MosqueSelectionAction = MosqueBulkAction | 'schedule';
@@ -16,15 +15,7 @@ interface MosquesBulkBarProps {
 /** Shown while mosques are selected: how many, and what can be done to all of them at once. */
 export function MosquesBulkBar({ count, busy, onAction, onClear }: MosquesBulkBarProps) {
   return (
-    <Toolbar
-      variant="dense"
-      role="toolbar"
-      aria-label="Selected mosques"
-      sx={{ gap: 1, flexWrap: 'wrap', bgcolor: 'action.selected', borderRadius: 1, mx: 2, mb: 1 }}
-    >
-      <Typography sx={{ flex: '1 1 auto' }} role="status">
-        {count} selected
-      </Typography>
+    <SelectionBar label="Selected mosques" count={count} busy={busy} onClear={onClear}>
       <Button size="small" disabled={busy} onClick={() => onAction('activate')}>
         Activate
       </Button>
@@ -37,10 +28,7 @@ export function MosquesBulkBar({ count, busy, onAction, onClear }: MosquesBulkBa
       <Button size="small" color="error" disabled={busy} onClick={() => onAction('delete')}>
         Delete
       </Button>
-      <Button size="small" color="inherit" disabled={busy} onClick={onClear}>
-        Clear
-      </Button>
-    </Toolbar>
+    </SelectionBar>
   );
 }
 

@@ -11,7 +11,6 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
-import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -25,9 +24,10 @@ import { PrayerTimeChip } from './PrayerTimeChip';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
 import { TableMessageRow } from '../../components/TableParts';
-import { PAGE_SIZES } from '../../lib/paging';
+import { ListPagination } from '../../components/ListPagination';
+import { nextSort } from '../../lib/list-view';
 import type { ParamUpdate } from '../../lib/url-params';
-import { nextSort, viewFromParams, type MosqueListView } from './mosque-list-view';
+import { viewFromParams, type MosqueListView } from './mosque-list-view';
 import { MosquesToolbar } from './MosquesToolbar';
 
 interface MosquesTableProps {
@@ -172,18 +172,7 @@ export function MosquesTable({ mosques, total, loading, view, onView, selected, 
             </TableBody>
           </Table>
         </TableContainer>
-        {total > 0 && (
-          <TablePagination
-            component="div"
-            count={total}
-            // A page past the end (rows deleted meanwhile) shows as the last one until the address catches up.
-            page={Math.min(view.page, Math.max(0, Math.ceil(total / view.size) - 1))}
-            rowsPerPage={view.size}
-            rowsPerPageOptions={[...PAGE_SIZES]}
-            onPageChange={(_event, page) => onView({ page: page === 0 ? null : String(page) })}
-            onRowsPerPageChange={(event) => onView({ size: event.target.value, page: null })}
-          />
-        )}
+        <ListPagination total={total} view={view} onView={onView} />
       </AccordionDetails>
     </Accordion>
   );

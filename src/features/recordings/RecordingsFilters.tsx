@@ -1,48 +1,30 @@
-import MenuItem from '@mui/material/MenuItem';
-import Stack from '@mui/material/Stack';
+import Box from '@mui/material/Box';
 import TextField from '@mui/material/TextField';
-import { recordingStatusSchema, type RecordingStatus } from '../../../contract/instances';
-import { useMosques } from '../../api/config';
+import { useCallback } from 'react';
+import { recordingStatusSchema } from '../../../contract/instances';
+import { FilterSelect } from '../../components/FilterSelect';
+import { SearchField } from '../../components/SearchField';
 import { RECORDING_OUTCOMES } from '../../lib/recording-outcome';
+import type { ParamUpdate } from '../../lib/url-params';
+import type { RecordingsView } from './recordings-view';
 
-export interface RecordingsFilterValues {
-  mosque_id: string;
-  friday: string;
-  status: RecordingStatus | '';
-}
+const OUTCOME_OPTIONS = recordingStatusSchema.options.map((status) => [status, RECORDING_OUTCOMES[status].label] as const);
 
-export const NO_FILTERS: RecordingsFilterValues = { mosque_id: '', friday: '', status: '' };
-
-/** Mosque (by name), Friday and outcome: each narrows the list on the server. */
-export function RecordingsFilters({ value, onChange }: { value: RecordingsFilterValues; onChange: (next: RecordingsFilterValues) => void }) {
-  const mosques = useMosques();
-  const set = (patch: Partial<RecordingsFilterValues>) => onChange({ ...value, ...patch });
+/** Search (mosque name or id), Friday and outcome: each narrows the list on the server and starts again from the first page. */
+export function RecordingsFilters({ view, onView }: { view: RecordingsView; onView: (update: ParamUpdate) => void }) {
+  const search = useCallback((q: string) => onView({ q, page: null }), [onView]);
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-      <TextField select label="Mosque" size="small" value={value.mosque_id} onChange={(e) => set({ mosque_id: e.target.value })} sx={{ minWidth: 220 }}>
-        <MenuItem value="">All mosques</MenuItem>
-        {(mosques.data ?? []).map((mosque) => (
-          <MenuItem key={mosque.mosque_id} value={mosque.mosque_id}>
-            {mosque.name}
-          </MenuItem>
-        ))}
-      </TextField>
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mb: 2 }}>
+      <SearchField label="Search recordings" placeholder="Mosque name or ID, recording ID" value={view.q} onSearch={search} />
       <TextField
         label="Friday"
         type="date"
         size="small"
-        value={value.friday}
-        onChange={(e) => set({ friday: e.target.value })}
+        value={view.friday ?? ''}
+        onChange={(e) => onView({ friday: e.target.value, page: null })}
         slotProps={{ inputLabel: { shrink: true } }}
       />
-      <TextField select label="Outcome" size="small" value={value.status} onChange={(e) => set({ status: e.target.value as RecordingStatus | '' })} sx={{ minWidth: 160 }}>
-        <MenuItem value="">All outcomes</MenuItem>
-        {recordingStatusSchema.options.map((status) => (
-          <MenuItem key={status} value={status}>
-            {RECORDING_OUTCOMES[status].label}
-          </MenuItem>
-        ))}
-      </TextField>
-    </Stack>
+      <FilterSelect label="Outcome" value={view.status} options={OUTCOME_OPTIONS} onChange={(status) => onView({ status, page: null })} />
+    </Box>
   );
 }

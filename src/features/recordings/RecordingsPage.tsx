@@ -1,44 +1,50 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
-import TablePagination from '@mui/material/TablePagination';
-import { useState } from 'react';
+import { format } from 'date-fns';
+import { useEffect, useState } from 'react';
 import type { LibraryRecording } from '../../../contract/recordings';
 import { apiErrorMessage } from '../../api/client';
-import { getMediaLink, RECORDING_MESSAGES, useDeleteRecording, useRecordingsPage } from '../../api/recordings';
+import { getMediaLink, getMediaLinks, RECORDING_MESSAGES, saveBlob, useBulkDeleteRecordings, useDeleteRecording, useRecordingsPage } from '../../api/recordings';
 import { useAuth } from '../../auth/context';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ListPagination } from '../../components/ListPagination';
 import { PageHeader } from '../../components/PageHeader';
-import { formatBytes } from '../../lib/recording-outcome';
-import { useNotify } from '../../notifications/context';
-import { PAGE_SIZES } from '../../lib/paging';
-import { PlayerDialog } from './PlayerDialog';
-import { NO_FILTERS, RecordingsFilters, type RecordingsFilterValues } from './RecordingsFilters';
-import { RecordingsTable } from './RecordingsTable';
 import { StorageCard } from '../../components/StorageCard';
+import { nextSort } from '../../lib/list-view';
+import { formatBytes } from '../../lib/recording-outcome';
+import { useSelection } from '../../lib/selection';
+import { useUrlParams } from '../../lib/url-params';
+import { useNotify } from '../../notifications/context';
+import { PlayerDialog } from './PlayerDialog';
+import { linksFile, RecordingsBulkBar, recordingsBulkQuestion, type RecordingBulkAction } from './RecordingsBulkBar';
+import { RecordingsFilters } from './RecordingsFilters';
+import { RecordingsTable } from './RecordingsTable';
+import { recordingsQueryOfView, recordingsViewFromParams } from './recordings-view';
 
-/** Drops empty filters so the query string carries only what narrows the list. */
-function queryOf(filters: RecordingsFilterValues, page: number, size: number) {
-  return {
-    limit: size,
-    offset: page * size,
-    ...(filters.mosque_id ? { mosque_id: filters.mosque_id } : {}),
-    ...(filters.friday ? { friday: filters.friday } : {}),
-    ...(filters.status ? { status: filters.status } : {}),
-  };
-}
-
-/** Every capture by Friday and mosque: play, download, delete; and the store's space. */
+/** Every capture by Friday and mosque: search, sort, play, download, delete (one or many); and the store's space. */
 export default function RecordingsPage() {
   const { user } = useAuth();
   const notify = useNotify();
-  const [filters, setFilters] = useState<RecordingsFilterValues>(NO_FILTERS);
-  const [page, setPage] = useState(0);
-  const [size, setSize] = useState<number>(PAGE_SIZES[0]);
+  const { params, update: updateView } = useUrlParams();
+  const view = recordingsViewFromParams(params);
   const [playing, setPlaying] = useState<LibraryRecording | null>(null);
   const [deleting, setDeleting] = useState<LibraryRecording | null>(null);
-  const list = useRecordingsPage(queryOf(filters, page, size));
+  const { selected, select, clear: clearSelection } = useSelection();
+  const [asking, setAsking] = useState<RecordingBulkAction | null>(null);
+  const [savingLinks, setSavingLinks] = useState(false);
+  const list = useRecordingsPage(recordingsQueryOfView(view));
   const remove = useDeleteRecording();
+  const removeMany = useBulkDeleteRecordings();
+  const canDelete = user?.is_superuser === true;
+
+  // Recordings deleted elsewhere can leave the address on a page past the end: go to the last page there is.
+  const total = list.data?.total;
+  const lastPage = total === undefined ? 0 : Math.max(0, Math.ceil(total / view.size) - 1);
+  useEffect(() => {
+    if (total !== undefined && view.page > lastPage) updateView({ page: lastPage === 0 ? null : String(lastPage) });
+  }, [total, lastPage, view.page, updateView]);
 
   const download = async (recording: LibraryRecording) => {
     try {
@@ -59,6 +65,42 @@ export default function RecordingsPage() {
     });
   };
 
+  const saveLinks = async (ids: string[]) => {
+    setSavingLinks(true);
+    try {
+      const { links, failed } = await getMediaLinks(ids);
+      if (links.length > 0) {
+        const text = linksFile(links.map((link) => link.url), window.location.origin);
+        saveBlob(new Blob([text], { type: 'text/plain' }), `recording-links-${format(new Date(), 'yyyyMMdd-HHmm')}.txt`);
+        notify.success(RECORDING_MESSAGES.linksSaved(links.length));
+      }
+      if (failed.length > 0) notify.warning(RECORDING_MESSAGES.notDone('No download link for', failed));
+      clearSelection();
+    } catch (error) {
+      notify.error(apiErrorMessage(error, RECORDING_MESSAGES.linksFailed));
+    } finally {
+      setSavingLinks(false);
+      setAsking(null);
+    }
+  };
+  const runBulk = () => {
+    const ids = [...selected];
+    if (asking === 'links') {
+      void saveLinks(ids);
+      return;
+    }
+    removeMany.mutate(ids, {
+      onSuccess: ({ message, failed }) => {
+        if (failed.length < ids.length) notify.success(message);
+        if (failed.length > 0) notify.warning(RECORDING_MESSAGES.notDone('Could not delete', failed));
+        clearSelection();
+      },
+      onError: (error) => notify.error(apiErrorMessage(error, RECORDING_MESSAGES.bulkDeleteFailed)),
+      onSettled: () => setAsking(null),
+    });
+  };
+  const busy = savingLinks || removeMany.isPending;
+
   return (
     <Box>
       <PageHeader title="Recordings" subtitle="Every capture by Friday and mosque" />
@@ -68,34 +110,24 @@ export default function RecordingsPage() {
           <StorageCard />
         </Box>
         <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
-          <RecordingsFilters
-            value={filters}
-            onChange={(next) => {
-              setFilters(next);
-              setPage(0);
-            }}
-          />
+          <RecordingsFilters view={view} onView={updateView} />
+          {selected.size > 0 && <RecordingsBulkBar count={selected.size} busy={busy} canDelete={canDelete} onAction={setAsking} onClear={clearSelection} />}
           {list.isError && <Alert severity="error">{apiErrorMessage(list.error, RECORDING_MESSAGES.loadFailed)}</Alert>}
+          {list.isFetching && <LinearProgress aria-label="Loading recordings" />}
           <RecordingsTable
             recordings={list.data?.recordings ?? []}
             loading={list.isPending}
-            canDelete={user?.is_superuser === true}
+            sort={view.sort}
+            order={view.order}
+            onSort={(field) => updateView((current) => ({ ...nextSort(recordingsViewFromParams(current), field), page: null }))}
+            selected={selected}
+            onSelect={select}
+            canDelete={canDelete}
             onPlay={setPlaying}
             onDownload={(recording) => void download(recording)}
             onDelete={setDeleting}
           />
-          <TablePagination
-            component="div"
-            count={list.data?.total ?? 0}
-            page={page}
-            rowsPerPage={size}
-            rowsPerPageOptions={[...PAGE_SIZES]}
-            onPageChange={(_, next) => setPage(next)}
-            onRowsPerPageChange={(event) => {
-              setSize(Number(event.target.value));
-              setPage(0);
-            }}
-          />
+          <ListPagination total={total ?? 0} view={view} onView={updateView} />
         </Paper>
       </Box>
       <PlayerDialog recording={playing} onClose={() => setPlaying(null)} />
@@ -112,6 +144,14 @@ export default function RecordingsPage() {
         busy={remove.isPending}
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
+      />
+      <ConfirmDialog
+        open={asking !== null}
+        {...(asking ? recordingsBulkQuestion(asking, selected.size) : { title: '', message: '' })}
+        confirmColor={asking === 'delete' ? 'error' : 'primary'}
+        busy={busy}
+        onConfirm={runBulk}
+        onCancel={() => setAsking(null)}
       />
     </Box>
   );

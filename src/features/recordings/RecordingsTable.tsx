@@ -1,3 +1,4 @@
+import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Table from '@mui/material/Table';
@@ -11,18 +12,28 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import DownloadIcon from '@mui/icons-material/Download';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { Fragment, type ReactNode } from 'react';
-import type { LibraryRecording } from '../../../contract/recordings';
+import type { LibraryRecording, RecordingSortField } from '../../../contract/recordings';
 import { HolesRow, HolesToggle, useOpenHoles } from '../../components/RecordingHoles';
+import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
 import { StoppedChip } from '../../components/StoppedChip';
-import { TableHeaderRow, TableMessageRow, WIDE_SCREEN_CELL } from '../../components/TableParts';
+import { TableMessageRow, WIDE_SCREEN_CELL } from '../../components/TableParts';
 import { holesOf } from '../../lib/gap-causes';
 import { formatBytes, formatMediaDuration, RECORDING_OUTCOMES } from '../../lib/recording-outcome';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { CoverageBar } from './CoverageBar';
 
-const COLUMNS = ['Friday', 'Mosque', 'Outcome', 'Coverage', 'Duration', 'Size', 'Store', 'Actions'];
-/** Below md (a tablet, the drawer closed) these give their room, so Play, Download and Delete stay in view. */
-const WIDE_SCREEN_COLUMNS = ['Size', 'Store'];
+/** Below md (a tablet, the drawer closed) Size and Store give their room, so Play, Download and Delete stay in view. */
+const COLUMNS: readonly HeaderColumn<RecordingSortField>[] = [
+  { label: 'Friday', sortKey: 'friday' },
+  { label: 'Mosque', sortKey: 'mosque' },
+  { label: 'Outcome', sortKey: 'status' },
+  { label: 'Coverage' },
+  { label: 'Duration', sortKey: 'duration_seconds' },
+  { label: 'Size', sortKey: 'bytes', wideScreenOnly: true },
+  { label: 'Store', wideScreenOnly: true },
+  { label: 'Actions' },
+];
+const COLUMN_COUNT = COLUMNS.length + 1;
 
 const STORES = {
   local: { label: 'Local', title: "On the server's disk" },
@@ -32,6 +43,11 @@ const STORES = {
 interface RecordingsTableProps {
   recordings: LibraryRecording[];
   loading: boolean;
+  sort: RecordingSortField | null;
+  order: 'asc' | 'desc';
+  onSort: (field: RecordingSortField) => void;
+  selected: ReadonlySet<string>;
+  onSelect: (ids: string[], selected: boolean) => void;
   canDelete: boolean;
   onPlay: (recording: LibraryRecording) => void;
   onDownload: (recording: LibraryRecording) => void;
@@ -50,14 +66,33 @@ function Action({ title, disabled, onClick, children }: { title: string; disable
   );
 }
 
-export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDownload, onDelete }: RecordingsTableProps) {
+export function RecordingsTable({ recordings, loading, sort, order, onSort, selected, onSelect, canDelete, onPlay, onDownload, onDelete }: RecordingsTableProps) {
   const holesOpen = useOpenHoles();
+  const pageIds = recordings.map((recording) => recording.id);
+  const selectedOnPage = pageIds.filter((id) => selected.has(id)).length;
   return (
     <TableContainer>
-      <Table aria-label="Recordings" size="small" sx={{ minWidth: { md: 820 } }}>
-        <TableHeaderRow columns={COLUMNS} wideScreenOnly={WIDE_SCREEN_COLUMNS} />
+      <Table aria-label="Recordings" size="small" sx={{ minWidth: { md: 860 } }}>
+        <SortableHeaderRow
+          columns={COLUMNS}
+          sort={sort}
+          order={order}
+          onSort={onSort}
+          leading={
+            <TableCell padding="checkbox">
+              <Checkbox
+                size="small"
+                slotProps={{ input: { 'aria-label': 'Select every recording on this page' } }}
+                checked={pageIds.length > 0 && selectedOnPage === pageIds.length}
+                indeterminate={selectedOnPage > 0 && selectedOnPage < pageIds.length}
+                disabled={pageIds.length === 0}
+                onChange={(event) => onSelect(pageIds, event.target.checked)}
+              />
+            </TableCell>
+          }
+        />
         <TableBody>
-          {recordings.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>{loading ? 'Loading recordings...' : 'No recordings match'}</TableMessageRow>}
+          {recordings.length === 0 && <TableMessageRow colSpan={COLUMN_COUNT}>{loading ? 'Loading recordings...' : 'No recordings match'}</TableMessageRow>}
           {recordings.map((recording) => {
             const outcome = RECORDING_OUTCOMES[recording.status];
             const who = recording.mosque_name ?? recording.mosque_id ?? 'Ad-hoc capture';
@@ -65,7 +100,15 @@ export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDown
             const showHoles = holes.length > 0 && holesOpen.isOpen(recording.id);
             return (
               <Fragment key={recording.id}>
-                <TableRow hover>
+                <TableRow hover selected={selected.has(recording.id)}>
+                  <TableCell padding="checkbox">
+                    <Checkbox
+                      size="small"
+                      slotProps={{ input: { 'aria-label': `Select recording ${recording.id}` } }}
+                      checked={selected.has(recording.id)}
+                      onChange={(event) => onSelect([recording.id], event.target.checked)}
+                    />
+                  </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{recording.friday}</TableCell>
                   <TableCell>
                     <Typography variant="body2" sx={{ fontWeight: 500 }}>
@@ -109,7 +152,7 @@ export function RecordingsTable({ recordings, loading, canDelete, onPlay, onDown
                     )}
                   </TableCell>
                 </TableRow>
-                {showHoles && <HolesRow rowId={recording.id} colSpan={COLUMNS.length} holes={holes} of={`${who} on ${recording.friday}`} />}
+                {showHoles && <HolesRow rowId={recording.id} colSpan={COLUMN_COUNT} holes={holes} of={`${who} on ${recording.friday}`} />}
               </Fragment>
             );
           })}

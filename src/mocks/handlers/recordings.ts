@@ -1,6 +1,17 @@
 import { http, HttpResponse } from 'msw';
 import type { Recording, RecordingGap } from '../../../contract/instances';
-import type { LibraryRecording, MediaLinkResponse, RecordingDetails, RecordingsLibraryResponse, StorageUsage } from '../../../contract/recordings';
+import {
+  recordingsDeletedMessage,
+  type LibraryRecording,
+  type MediaLinkResponse,
+  type RecordingBulkFailure,
+  type RecordingSortField,
+  type RecordingsLibraryResponse,
+  type RecordingsMediaLinks,
+  type RecordingsPageQuery,
+  type StorageUsage,
+  type RecordingDetails,
+} from '../../../contract/recordings';
 import { recordingRoutes } from '../../../contract/routes/recordings';
 import { mock } from '../endpoint';
 import { errorResponse } from '../http';
@@ -54,6 +65,10 @@ function toLibrary(recording: Recording): LibraryRecording {
 // As the server's: expiry, the session it belongs to (revoked with it), signature.
 const MOCK_LINK_TOKEN = '1.00000000-0000-4000-8000-000000000000.mock-signature-of-the-media-link';
 
+function mediaLinkOf(id: string): MediaLinkResponse['data'] {
+  return { url: `/api/recordings/${id}/media?token=${MOCK_LINK_TOKEN}`, expires_at: new Date(Date.now() + 3 * 3600_000).toISOString() };
+}
+
 function find(id: unknown) {
   return store.recordings.find((r) => r.id === id);
 }
@@ -63,13 +78,56 @@ function storageUsage(): StorageUsage {
   return { store: 'local', location: 'local:/srv/capture/data/recordings', used_bytes: used, free_bytes: 412_000_000_000, measured_at: new Date().toISOString(), retention_days: null };
 }
 
+/** The server's sort keys (server/modules/recordings/library-repository.ts) over a mock recording. */
+const SORT_VALUES: Record<RecordingSortField, (r: LibraryRecording) => string | number | null> = {
+  friday: (r) => r.friday,
+  mosque: (r) => r.mosque_name?.toLowerCase() ?? null,
+  status: (r) => r.status,
+  duration_seconds: (r) => r.duration_seconds,
+  bytes: (r) => r.bytes,
+  started_at: (r) => r.started_at,
+};
+
+/** As the server: newest first unless sorted (ascending unless asked otherwise), empty values last, ties by start then id. */
+function compareRecordings(a: LibraryRecording, b: LibraryRecording, q: RecordingsPageQuery): number {
+  const sign = (q.order ?? (q.sort ? 'asc' : 'desc')) === 'desc' ? -1 : 1;
+  const keys = [...(q.sort ? [SORT_VALUES[q.sort]] : []), SORT_VALUES.started_at, (r: LibraryRecording) => r.id];
+  for (const key of keys) {
+    const [left, right] = [key(a), key(b)];
+    if (left === right) continue;
+    if (left === null || right === null) return left === null ? 1 : -1;
+    return (left < right ? -1 : 1) * sign;
+  }
+  return 0;
+}
+
+/** The server's search: the mosque's name, its id or the recording's id contains the text, case ignored. */
+function matchesSearch(recording: LibraryRecording, q: string | undefined): boolean {
+  const needle = q?.toLowerCase();
+  return !needle || [recording.mosque_name, recording.mosque_id, recording.id].some((text) => text?.toLowerCase().includes(needle));
+}
+
+/** Runs `act` on each recording id, naming the ones it throws for (as the server's bulk actions do). */
+function eachRecording<T>(ids: string[], act: (id: string) => T): { done: T[]; failed: RecordingBulkFailure[] } {
+  const done: T[] = [];
+  const failed: RecordingBulkFailure[] = [];
+  for (const id of ids) {
+    try {
+      done.push(act(id));
+    } catch (error) {
+      failed.push({ id, reason: (error as Error).message });
+    }
+  }
+  return { done, failed };
+}
+
 export const recordingHandlers = [
   mock(recordingRoutes.list, ({ query: q }) => {
     const matching = store.recordings
       .map(toLibrary)
       .filter((r) => (!q.instance_id || r.instance_id === q.instance_id) && (!q.mosque_id || r.mosque_id === q.mosque_id))
-      .filter((r) => (!q.friday || r.friday === q.friday) && (!q.status || r.status === q.status))
-      .sort((a, b) => b.started_at.localeCompare(a.started_at));
+      .filter((r) => (!q.friday || r.friday === q.friday) && (!q.status || r.status === q.status) && matchesSearch(r, q.q))
+      .sort((a, b) => compareRecordings(a, b, q));
     const page = matching.slice(q.offset, q.offset + q.limit);
     return HttpResponse.json<RecordingsLibraryResponse>({ success: true, data: { recordings: page, total: matching.length } });
   }),
@@ -89,8 +147,29 @@ export const recordingHandlers = [
   mock(recordingRoutes.mediaLink, ({ params }) => {
     const recording = find(params.id);
     if (!recording || !toLibrary(recording).media_available) return errorResponse(404, `Recording ${params.id} has no media to play`);
-    const expires = new Date(Date.now() + 3 * 3600_000).toISOString();
-    return HttpResponse.json<MediaLinkResponse>({ success: true, data: { url: `/api/recordings/${recording.id}/media?token=${MOCK_LINK_TOKEN}`, expires_at: expires } });
+    return HttpResponse.json<MediaLinkResponse>({ success: true, data: mediaLinkOf(recording.id) });
+  }),
+
+  mock(recordingRoutes.mediaLinks, ({ body }) => {
+    const { done, failed } = eachRecording(body.recording_ids, (id) => {
+      const recording = find(id);
+      if (!recording) throw new Error(`Recording ${id} not found`);
+      if (!toLibrary(recording).media_available) throw new Error(`Recording ${id} has no media to play`);
+      const link = mediaLinkOf(id);
+      return { id, url: `${link.url}&download=1`, expires_at: link.expires_at };
+    });
+    return HttpResponse.json<{ success: true; data: RecordingsMediaLinks }>({ success: true, data: { links: done, failed } });
+  }),
+
+  mock(recordingRoutes.bulkDelete, ({ body }) => {
+    const { done, failed } = eachRecording(body.recording_ids, (id) => {
+      const recording = find(id);
+      if (!recording) throw new Error(`Recording ${id} not found`);
+      if (recording.status === 'recording') throw new Error(`Recording ${id} is still recording: terminate its instance first`);
+      store.recordings = store.recordings.filter((r) => r.id !== id);
+      return id;
+    });
+    return HttpResponse.json({ success: true, message: recordingsDeletedMessage(done.length), data: { deleted: done, failed } });
   }),
 
   mock(recordingRoutes.media, ({ request, params }) => {
