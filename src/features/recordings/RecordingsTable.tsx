@@ -72,7 +72,7 @@ export function RecordingsTable({ recordings, loading, sort, order, onSort, sele
   const selectedOnPage = pageIds.filter((id) => selected.has(id)).length;
   return (
     <TableContainer>
-      <Table aria-label="Recordings" size="small" sx={{ minWidth: { md: 860 } }}>
+      <Table aria-label="Recordings" size="small" sx={{ minWidth: { md: 860 }, '& td, & th': { px: { xs: 1, lg: 2 } } }}>
         <SortableHeaderRow
           columns={COLUMNS}
           sort={sort}
