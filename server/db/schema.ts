@@ -303,6 +303,8 @@ export interface ServersTable {
   scope: string;
   started_at: string;
   last_seen: string;
+  /** Set when it stopped cleanly (its recorders run on, it takes them back); null while it runs, or when it was lost. */
+  stopped_at: string | null;
 }
 
 /** Which live server looks after the recorders of a scope whose own servers are all dead, and until when. */

@@ -20,6 +20,7 @@ import { provisionalOutcomesMigration } from './018_provisional_outcomes';
 import { sharedCoordinationMigration } from './019_shared_coordination';
 import { serversMigration } from './020_servers';
 import { generatedPasswordMigration } from './022_generated_password';
+import { serverStopsMigration } from './023_server_stops';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -42,6 +43,7 @@ const migrations: Record<string, DialectMigration> = {
   '019_shared_coordination': sharedCoordinationMigration,
   '020_servers': serversMigration,
   '022_generated_password': generatedPasswordMigration,
+  '023_server_stops': serverStopsMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -104,7 +104,8 @@ export class ServerRegistry {
     this.running = false;
     this.timer.disarm();
     await this.beating;
-    const gone = new Date(this.clock.now().getTime() - DEAD_AFTER_MS - 1000).toISOString();
-    await this.repository.beat(this.id, gone).catch((error: unknown) => this.log.warn({ err: error }, 'could not mark this server stopped'));
+    const now = this.clock.now();
+    const gone = new Date(now.getTime() - DEAD_AFTER_MS - 1000).toISOString();
+    await this.repository.stopped(this.id, gone, now.toISOString()).catch((error: unknown) => this.log.warn({ err: error }, 'could not mark this server stopped'));
   }
 }

@@ -7,8 +7,13 @@ export type ServerRow = Selectable<ServersTable>;
 export class ServersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  async register(row: ServerRow): Promise<void> {
-    await this.db.insertInto('servers').values(row).execute();
+  async register(row: Omit<ServerRow, 'stopped_at'>): Promise<void> {
+    await this.db.insertInto('servers').values({ ...row, stopped_at: null }).execute();
+  }
+
+  /** A clean stop: dead to the others from `lastSeen` on (moved back, so they take over at once), and stopped at `at`. */
+  async stopped(id: string, lastSeen: string, at: string): Promise<void> {
+    await this.db.updateTable('servers').set({ last_seen: lastSeen, stopped_at: at }).where('id', '=', id).execute();
   }
 
   /** Notes that the server is alive; false when its row is gone (removed by hand): the caller registers again. */

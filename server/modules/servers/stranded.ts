@@ -12,13 +12,16 @@ const recordings = (count: number) => (count === 1 ? '1 recording' : `${count} r
 
 /**
  * A server that dies leaves its recorders running on its host. A live server on that host adopts them
- * (adoption.ts); when there is none, that machine is taken as lost with them (their files are there):
+ * (adoption.ts); when there is none, a server that stopped cleanly (an upgrade) is waited for: its
+ * recorders run on and it takes them back when it starts again. One that died without stopping is
+ * taken as lost with its machine (its recorders' files are there):
  * at its heartbeat, one live server (the holder of the scope's lease in scope_adoptions, for that pass)
  * takes the dead server's live rows over (instances/continuation.ts),
  * continuing each recording whose window is still open with a recorder of its own and judging the
  * others from what is known. The operator is told once per dead server, not once per recording: a
  * critical alarm saying what was continued and what was judged, which resolves at the next beat as
- * nothing of that server is left live (or, were a row left, when a server of that host is back).
+ * nothing of that server is left live; for a stopped server, an alarm that its recordings run
+ * unwatched until it is back.
  */
 export class StrandedScopes {
   constructor(
@@ -43,9 +46,15 @@ export class StrandedScopes {
       const key = `${STRANDED_ALARM_PREFIX}${scope}`;
       stranded.add(key);
       const last = await repository.lastOfScope(scope);
-      const who = last ? `Server ${last.id} (${last.internal_address}) on ${host}` : `The server of ${scope}`;
-      const lost = { scope, lastSeen: last ? Date.parse(last.last_seen) : 0, reason: `${who} was lost${last ? ` (last seen ${last.last_seen})` : ''}` };
-      const done = last ? await this.takeOver(lost) : { continued: 0, judged: 0 };
+      if (!last || last.stopped_at) {
+        // Stopped cleanly (an upgrade): its recorders run on, and it takes them back when it starts again.
+        const who = last ? `Server ${last.id} (${last.internal_address}) on ${host} was stopped at ${last.stopped_at}` : `The server of ${scope} is not registered`;
+        await alarms.raise({ kind: 'server_gone', key, message: `${who}: ${recordings(count)} of it run unwatched and are not judged until a server on ${host} starts again with that data folder` });
+        continue;
+      }
+      const who = `Server ${last.id} (${last.internal_address}) on ${host}`;
+      const lost = { scope, lastSeen: Date.parse(last.last_seen), reason: `${who} was lost (last seen ${last.last_seen})` };
+      const done = await this.takeOver(lost);
       if (done.continued + done.judged > 0) {
         const judged = done.judged > 0 ? `; ${recordings(done.judged)} judged from what was known (window over)` : '';
         await alarms.raise({
@@ -53,8 +62,6 @@ export class StrandedScopes {
           key,
           message: `${lost.reason}, and no server is left on ${host}: ${recordings(done.continued)} continued on server ${registry.id}, the time between a gap${judged}`,
         });
-      } else if (!last) {
-        await alarms.raise({ kind: 'server_gone', key, message: `${who} is not registered: ${recordings(count)} of it run unwatched and are not judged until a server on ${host} starts again with that data folder` });
       }
     }
     await alarms.resolveAllExcept(STRANDED_ALARM_PREFIX, stranded);
