@@ -12,6 +12,7 @@ import {
   terminateResponseSchema,
 } from '../instances';
 import { endpoint } from '../endpoint';
+import { instancesPageQuerySchema, instancesPageResponseSchema } from '../instance-list';
 import { streamTestIdParamsSchema, streamTestRequestSchema, streamTestResponseSchema } from '../stream-test';
 
 const list = { method: 'GET', access: 'session', response: instancesListResponseSchema } as const;
@@ -21,6 +22,8 @@ export const instanceRoutes = {
   /** SPEC.md calls the list with its trailing slash; both spellings answer. */
   list: endpoint({ ...list, path: '/api/instances/' }),
   listWithoutSlash: endpoint({ ...list, path: '/api/instances' }),
+  /** One page of the fleet searched, filtered and sorted (contract/instance-list.ts), with the count of every match. */
+  page: endpoint({ method: 'GET', path: '/api/instances/page', access: 'session', query: instancesPageQuerySchema, response: instancesPageResponseSchema }),
   demoStream: endpoint({ method: 'GET', path: '/api/instances/demo-stream', access: 'session', response: demoStreamResponseSchema }),
   details: endpoint({ method: 'GET', path: '/api/instances/:id', access: 'session', params: instanceIdParamsSchema, response: instanceDetailsResponseSchema }),
   logs: endpoint({

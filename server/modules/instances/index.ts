@@ -137,7 +137,8 @@ export function registerCaptureModule(
   const { hub, monitoring } = deps;
 
   const operator = new OperatorFleetActions({ instances, activity: deps.activity, mosques: deps.mosques });
-  registerInstanceRoutes(app, { instances, demo, config: deps.config, operator, streamTests });
+  const mosqueNames = async (ids: string[]) => new Map((await deps.mosques.listByIds(ids)).map((mosque) => [mosque.mosque_id, mosque.name]));
+  registerInstanceRoutes(app, { instances, demo, config: deps.config, operator, streamTests, mosqueNames });
   registerRecordingRoutes(app, recordings);
 
   hub.provideInitialData(async () => ({

@@ -10,6 +10,7 @@ import { badRequest, notFound } from '../../lib/http-error';
 import { encodedBodies, sendEncoded } from '../../lib/encoded-bodies';
 import { handle } from '../../lib/route-table';
 import type { OperatorFleetActions } from './operator';
+import { instancesPage, type MosqueNames } from './page';
 import type { InstancesService } from './service';
 import type { StreamTests } from './stream-tests';
 
@@ -39,6 +40,7 @@ export function registerInstanceRoutes(
     config: Config;
     operator: OperatorFleetActions;
     streamTests: StreamTests;
+    mosqueNames: MosqueNames;
   },
 ): void {
   const { instances, demo, operator } = deps;
@@ -49,6 +51,8 @@ export function registerInstanceRoutes(
   for (const declaration of [instanceRoutes.list, instanceRoutes.listWithoutSlash]) {
     handle(app, declaration, async (_request, reply) => sendEncoded(reply, listBody(await instances.list())));
   }
+
+  handle(app, instanceRoutes.page, async (request) => ({ success: true as const, data: await instancesPage(await instances.list(), request.query, deps.mosqueNames) }));
 
   handle(app, instanceRoutes.launch, async (request) => {
     const { configs, max_workers } = request.body;

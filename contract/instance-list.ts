@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { envelope } from './common';
+import { instanceSchema, instanceStateSchema } from './instances';
+import { searchSortShape } from './list-query';
+
+/*
+ * The Instances table at fleet size: GET /api/instances/page answers one page of the fleet and the
+ * count of every match. SPEC.md's GET /api/instances/ keeps its whole list (and the live feed its pushes).
+ */
+
+export const INSTANCE_SORT_FIELDS = ['name', 'id', 'state', 'instance_type', 'runtime_hours', 'mosque_id', 'launch_time'] as const;
+export type InstanceSortField = (typeof INSTANCE_SORT_FIELDS)[number];
+export const INSTANCE_PAGE_MAX = 1000;
+
+/** `q`: part of the name, our id, the provider's id, the mosque's id or its name; newest launch first unless sorted. */
+export const instancesPageQuerySchema = z.strictObject({
+  ...searchSortShape(INSTANCE_SORT_FIELDS),
+  limit: z.coerce.number().int().min(1).max(INSTANCE_PAGE_MAX).default(10),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+  state: instanceStateSchema.optional(),
+});
+export type InstancesPageQuery = z.input<typeof instancesPageQuerySchema>;
+export type ParsedInstancesPageQuery = z.output<typeof instancesPageQuerySchema>;
+
+export const instancesPageResponseSchema = envelope(z.object({ instances: z.array(instanceSchema), total: z.number().int() }));
+export type InstancesPage = z.infer<typeof instancesPageResponseSchema>['data'];
