@@ -37,7 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          environment: 'jsdom',
+          environment: 'happy-dom',
           // Two files at once even on two cores (vitest's default there is one): the five largest
           // component files took 227 s one at a time and 122 s two at a time (README, "Component tests").
           maxWorkers: 2,
@@ -48,7 +48,7 @@ export default defineConfig({
           expect: { poll: { timeout: scaled(5_000) } },
           // Projects with their own maxWorkers run as separate groups, one after the other.
           sequence: { groupOrder: 0 },
-          // One jsdom and module cache per worker, not per file: the setup file resets the DOM, msw,
+          // One DOM and module cache per worker, not per file: the setup file resets the DOM, msw,
           // the mock store, timers and storage after every test (23 files: 253 s -> 137 s wall).
           isolate: false,
         },

@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { store } from '../../../src/mocks/store';
 import { currentPath, renderApp } from '../support/render';
+import { narrowViewport } from '../support/viewport';
 import { scaled } from '../../../testkit/time-scale';
 
 async function openAt(path: string, as = 'admin') {
@@ -111,8 +112,12 @@ describe('shared layout', { timeout: scaled(15_000) }, () => {
   });
 
   it('opens the navigation drawer from the menu button on narrow screens', async () => {
-    const { user } = await openAt('/profile');
-    await user.click(screen.getByRole('button', { name: 'Open navigation' }));
+    narrowViewport();
+    const { user } = await renderApp('/profile', { as: 'admin' });
+    const menuButton = await screen.findByRole('button', { name: 'Open navigation' });
+    // The permanent sidebar is hidden below `md`: the menu button is the way in.
+    expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
+    await user.click(menuButton);
     // While the drawer is open the rest of the page is hidden from assistive technology: one nav remains.
     const drawerNav = await screen.findByRole('navigation', { name: 'Main navigation' });
     expect(drawerNav.closest('[role="presentation"]')).not.toBeNull();

@@ -10,7 +10,7 @@ async function open() {
   const rendered = await renderApp('/change-password', { as: 'admin' });
   await screen.findByRole('heading', { name: 'Change Password', level: 1 });
   const field = (label: string) => screen.getByLabelText(label, { selector: 'input' });
-  // Pasting is one input event per field: typing character by character is slow in jsdom.
+  // Pasting is one input event per field: typing character by character is slow in the test DOM.
   const paste = async (label: string, value: string) => {
     await rendered.user.click(field(label));
     await rendered.user.paste(value);
@@ -147,7 +147,7 @@ describe('Change Password page', { timeout: scaled(15_000) }, () => {
     expect(screen.getByRole('button', { name: 'Change Password' })).toBeDisabled();
     expect(currentPath()).toBe('/change-password');
 
-    await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: scaled(4000) });
+    await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: scaled(8000) });
     expect(Date.now() - successAt).toBeGreaterThanOrEqual(1900);
   }, scaled(15_000));
 

@@ -20,7 +20,7 @@ beforeEach(() => {
   downloads = [];
   blobs = new Map();
   let next = 0;
-  // jsdom has no object URLs and does not download: record what the page offers instead.
+  // The test DOM has no object URLs and does not download: record what the page offers instead.
   URL.createObjectURL = (blob: Blob) => {
     const url = `blob:test/${++next}`;
     blobs.set(url, blob);
@@ -39,16 +39,6 @@ afterEach(() => {
   server.events.removeAllListeners();
   vi.restoreAllMocks();
 });
-
-/** The text of a Blob (jsdom's Blob has no text()). */
-function readText(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error ?? new Error('unreadable'));
-    reader.readAsText(blob);
-  });
-}
 
 async function openGenerate() {
   const rendered = await openConfig();
@@ -98,7 +88,7 @@ describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () =>
     const [download] = downloads;
     expect(download.fileName).toMatch(/^recording-configs-\d{8}-\d{4}\.json$/);
     expect(download.blob.type).toBe('application/json');
-    const recordings = JSON.parse(await readText(download.blob)) as unknown[];
+    const recordings = JSON.parse(await download.blob.text()) as unknown[];
     expect(recordings).toEqual([
       expect.objectContaining({
         url: 'https://streams.example.com/live/london-central.m3u8',
@@ -123,7 +113,7 @@ describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () =>
     // London has a stream URL; East London's channel id goes through the template; Al-Azhar is disabled.
     expect(await screen.findByText('Generated 2 recording configurations')).toBeInTheDocument();
     expect(bodies).toEqual([{ mosque_ids: [], duration: 7200, method: 'sequential', width: 1080, height: 576 }]);
-    const recordings = JSON.parse(await readText(downloads[0].blob)) as { mosque_id: string; url: string }[];
+    const recordings = JSON.parse(await downloads[0].blob.text()) as { mosque_id: string; url: string }[];
     expect(recordings.map((r) => r.mosque_id)).toEqual([LONDON, EAST_LONDON]);
     expect(recordings[1].url).toBe('https://www.youtube.com/channel/UCeastlondonmosque/live');
   });
