@@ -1,4 +1,5 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InstancesPage, InstancesPageQuery } from '../../contract/instance-list';
 import { LAUNCH_DEFAULTS, type Instance, type InstanceDetails, type LaunchConfigInput, type LaunchResponse, type TerminateResponse } from '../../contract/instances';
 import { instanceRoutes } from '../../contract/routes/instances';
 import { apiErrorMessage, isNetworkError } from './client';
@@ -33,6 +34,17 @@ export const instancesQueryOptions = () => queryOptions({ queryKey: instancesQue
 
 export function useInstances() {
   return useQuery(instancesQueryOptions());
+}
+
+/** The Instances table's pages: refetched when the fleet changes (useFleet), the previous page kept on screen meanwhile. */
+export const instancesPageQueryKey = [...instancesQueryKey, 'page'] as const;
+
+export async function getInstancesPage(query: InstancesPageQuery): Promise<InstancesPage> {
+  return (await call(instanceRoutes.page, { query })).data;
+}
+
+export function useInstancesPage(query: InstancesPageQuery) {
+  return useQuery({ queryKey: [...instancesPageQueryKey, query], queryFn: () => getInstancesPage(query), placeholderData: keepPreviousData });
 }
 
 /* ---------------------------------------------------------------- details */
@@ -102,7 +114,8 @@ export function useLaunchInstance() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: launchInstance,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: instancesQueryKey, exact: true }),
+    onSuccess: () =>
+      Promise.all([queryClient.invalidateQueries({ queryKey: instancesQueryKey, exact: true }), queryClient.invalidateQueries({ queryKey: instancesPageQueryKey })]),
   });
 }
 

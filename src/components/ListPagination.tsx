@@ -1,4 +1,5 @@
 import TablePagination from '@mui/material/TablePagination';
+import { useEffect } from 'react';
 import type { ListView } from '../lib/list-view';
 import { PAGE_SIZES } from '../lib/paging';
 import type { ParamUpdate } from '../lib/url-params';
@@ -25,4 +26,12 @@ export function ListPagination({ total, view, onView }: ListPaginationProps) {
       onRowsPerPageChange={(event) => onView({ size: event.target.value, page: null })}
     />
   );
+}
+
+/** Rows deleted elsewhere can leave the address on a page past the end: it moves to the last page there is. */
+export function usePageInRange(total: number | undefined, view: ListView<string>, onView: (update: ParamUpdate) => void): void {
+  const lastPage = total === undefined ? 0 : Math.max(0, Math.ceil(total / view.size) - 1);
+  useEffect(() => {
+    if (total !== undefined && view.page > lastPage) onView({ page: lastPage === 0 ? null : String(lastPage) });
+  }, [total, lastPage, view.page, onView]);
 }

@@ -7,7 +7,7 @@ import LocationOnIcon from '@mui/icons-material/LocationOn';
 import MosqueIcon from '@mui/icons-material/Mosque';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { GenerateRequest, Mosque } from '../../../contract/config';
 import {
   MOSQUE_MESSAGES,
@@ -24,6 +24,7 @@ import {
 } from '../../api/config';
 import { SCHEDULER_MESSAGES, schedulerErrorMessage, schedulerJobsQueryOptions, useScheduleFriday } from '../../api/scheduler';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { usePageInRange } from '../../components/ListPagination';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
@@ -87,12 +88,8 @@ export default function ConfigPage() {
   const loadError =
     failedRead && failedRead.errorUpdatedAt !== dismissedError ? mosqueErrorMessage(failedRead.error, MOSQUE_MESSAGES.loadFailed) : null;
 
-  // Rows deleted elsewhere can leave the address on a page past the end: go to the last page there is.
   const total = shown.data?.total;
-  const lastPage = total === undefined ? 0 : Math.max(0, Math.ceil(total / view.size) - 1);
-  useEffect(() => {
-    if (total !== undefined && view.page > lastPage) updateView({ page: lastPage === 0 ? null : String(lastPage) });
-  }, [total, lastPage, view.page, updateView]);
+  usePageInRange(total, view, updateView);
 
   const runBulk = () => {
     if (!asking) return;

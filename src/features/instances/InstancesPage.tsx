@@ -18,6 +18,7 @@ import {
   launchErrorMessage,
   terminateErrorMessage,
   useEmergencyStop,
+  useInstancesPage,
   useLaunchInstance,
   useTerminateInstances,
 } from '../../api/instances';
@@ -25,15 +26,20 @@ import { errorFields } from '../../api/client';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyState } from '../../components/EmptyState';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { ListPagination, usePageInRange } from '../../components/ListPagination';
 import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
 import { useLive } from '../../live/context';
 import { fieldsUnder } from '../../lib/field-errors';
+import { nextSort } from '../../lib/list-view';
+import { useUrlParams } from '../../lib/url-params';
 import { useNotify } from '../../notifications/context';
 import { DetailsDialog } from './DetailsDialog';
 import { EmergencyStopButton } from './EmergencyStopButton';
 import { fleetSummary, isActive, terminateSelectedMessage } from './fleet';
+import { instancesQueryOfView, instancesViewFromParams } from './instances-view';
 import { InstancesTable } from './InstancesTable';
+import { InstancesToolbar } from './InstancesToolbar';
 import { LaunchDialog } from './LaunchDialog';
 import { LogsDialog } from './LogsDialog';
 import { useFleet } from './useFleet';
@@ -60,13 +66,22 @@ export default function InstancesPage() {
   const [terminateTarget, setTerminateTarget] = useState<TerminateTarget>(null);
   const [emergencyOpen, setEmergencyOpen] = useState(false);
 
+  const { params, update: updateView } = useUrlParams();
+  const view = instancesViewFromParams(params);
+  // The table shows the server's page of the fleet; the cards, the selection and the dialogs read the whole fleet.
+  const shown = useInstancesPage(instancesQueryOfView(view));
+  usePageInRange(shown.data?.total, view, updateView);
+  const filtered = view.q.trim() !== '' || view.state !== null;
+
   const instances = useMemo(() => fleet.data ?? [], [fleet.data]);
   const summary = fleetSummary(instances);
   // Selections follow the fleet: an instance that stopped meanwhile is no longer selected.
   const selectedIds = instances.filter((instance) => isActive(instance) && selected.has(instance.id)).map((instance) => instance.id);
   /** The freshest copy of an instance a dialog was opened for. */
   const current = (instance: Instance | null) => (instance ? (instances.find((i) => i.id === instance.id) ?? instance) : null);
-  const listError = fleet.isError && fleet.errorUpdatedAt !== dismissedListError ? INSTANCE_ERRORS.list : null;
+  // The fleet or the table's page, whichever failed.
+  const failedRead = fleet.isError ? fleet : shown.isError ? shown : null;
+  const listError = failedRead && failedRead.errorUpdatedAt !== dismissedListError ? INSTANCE_ERRORS.list : null;
 
   const openLaunch = () => {
     setLaunchFailure(null);
@@ -134,7 +149,7 @@ export default function InstancesPage() {
             )}
             <Tooltip title="Refresh">
               <span>
-                <IconButton aria-label="Refresh" onClick={() => void fleet.refetch()} disabled={fleet.isFetching}>
+                <IconButton aria-label="Refresh" onClick={() => void Promise.all([fleet.refetch(), shown.refetch()])} disabled={fleet.isFetching || shown.isFetching}>
                   <RefreshIcon />
                 </IconButton>
               </span>
@@ -145,7 +160,7 @@ export default function InstancesPage() {
           </>
         }
       />
-      <ErrorBanner message={banner ?? listError} onClose={() => (banner ? setBanner(null) : setDismissedListError(fleet.errorUpdatedAt))} />
+      <ErrorBanner message={banner ?? listError} onClose={() => (banner ? setBanner(null) : setDismissedListError(failedRead?.errorUpdatedAt ?? 0))} />
       <Grid container spacing={2} sx={{ mb: 3 }}>
         <Grid size={{ xs: 12, sm: 4 }}>
           <StatCard title="Running" value={summary.running} icon={<PlayCircleIcon />} color="success" />
@@ -157,16 +172,27 @@ export default function InstancesPage() {
           <StatCard title="Total" value={summary.total} icon={<DnsIcon />} color="primary" />
         </Grid>
       </Grid>
+      <InstancesToolbar view={view} onView={updateView} />
       <InstancesTable
-        instances={instances}
-        loading={fleet.isPending}
+        instances={shown.data?.instances ?? []}
+        loading={shown.isPending}
+        sort={view.sort}
+        order={view.order}
+        onSort={(field) => updateView((current) => ({ ...nextSort(instancesViewFromParams(current), field), page: null }))}
         selected={new Set(selectedIds)}
         onSelectedChange={setSelected}
         onDetails={setDetailsFor}
         onLogs={setLogsFor}
         onTerminate={(instance) => setTerminateTarget({ kind: 'one', instance })}
-        empty={<EmptyState icon={<CloudQueueIcon />} title="No instances found" description="Launch your first instance to get started" />}
+        empty={
+          filtered ? (
+            <EmptyState icon={<CloudQueueIcon />} title="No instances match" description="Change the search or the state filter" />
+          ) : (
+            <EmptyState icon={<CloudQueueIcon />} title="No instances found" description="Launch your first instance to get started" />
+          )
+        }
       />
+      <ListPagination total={shown.data?.total ?? 0} view={view} onView={updateView} />
       <EmergencyStopButton disabled={summary.running === 0} busy={emergency.isPending} onClick={() => setEmergencyOpen(true)} />
 
       {launchOpen && (

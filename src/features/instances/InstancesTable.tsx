@@ -6,11 +6,12 @@ import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import type { InstanceSortField } from '../../../contract/instance-list';
 import type { Instance } from '../../../contract/instances';
+import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
 import { StateChip } from '../../components/StateChip';
 import { formatRuntime } from '../../lib/runtime';
 import { isActive } from './fleet';
@@ -20,16 +21,26 @@ import { MosqueName } from '../../components/MosqueName';
 interface InstancesTableProps extends InstanceActions {
   instances: Instance[];
   loading: boolean;
+  sort: InstanceSortField | null;
+  order: 'asc' | 'desc';
+  onSort: (field: InstanceSortField) => void;
   selected: ReadonlySet<string>;
   onSelectedChange: (selected: Set<string>) => void;
   /** Shown instead of rows when there is no instance. */
   empty: ReactNode;
 }
 
-const COLUMNS = ['Instance', 'State', 'Type', 'Runtime', 'Mosque', 'Actions'];
+const COLUMNS: readonly HeaderColumn<InstanceSortField>[] = [
+  { label: 'Instance', sortKey: 'name' },
+  { label: 'State', sortKey: 'state' },
+  { label: 'Type', sortKey: 'instance_type' },
+  { label: 'Runtime', sortKey: 'runtime_hours' },
+  { label: 'Mosque', sortKey: 'mosque_id' },
+  { label: 'Actions' },
+];
 
 /** The fleet: checkbox, name and id, state chip, type, runtime, mosque id or N/A, row actions (SPEC.md section 2). */
-export function InstancesTable({ instances, loading, selected, onSelectedChange, empty, ...actions }: InstancesTableProps) {
+export function InstancesTable({ instances, loading, sort, order, onSort, selected, onSelectedChange, empty, ...actions }: InstancesTableProps) {
   const selectable = instances.filter(isActive);
   const chosen = selectable.filter((instance) => selected.has(instance.id)).length;
 
@@ -39,13 +50,25 @@ export function InstancesTable({ instances, loading, selected, onSelectedChange,
     else next.add(id);
     onSelectedChange(next);
   };
-  const toggleAll = () => onSelectedChange(chosen === selectable.length ? new Set() : new Set(selectable.map((instance) => instance.id)));
+  // The page's active instances: on or off together (a selection on other pages stays as it is).
+  const toggleAll = () => {
+    const next = new Set(selected);
+    for (const instance of selectable) {
+      if (chosen === selectable.length) next.delete(instance.id);
+      else next.add(instance.id);
+    }
+    onSelectedChange(next);
+  };
 
   return (
     <TableContainer component={Paper}>
       <Table aria-label="Instances">
-        <TableHead>
-          <TableRow>
+        <SortableHeaderRow
+          columns={COLUMNS}
+          sort={sort}
+          order={order}
+          onSort={onSort}
+          leading={
             <TableCell padding="checkbox">
               <Checkbox
                 indeterminate={chosen > 0 && chosen < selectable.length}
@@ -55,13 +78,8 @@ export function InstancesTable({ instances, loading, selected, onSelectedChange,
                 slotProps={{ input: { 'aria-label': 'Select all running and pending instances' } }}
               />
             </TableCell>
-            {COLUMNS.map((column) => (
-              <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'}>
-                {column}
-              </TableCell>
-            ))}
-          </TableRow>
-        </TableHead>
+          }
+        />
         <TableBody>
           {loading && instances.length === 0 && (
             <TableRow>

@@ -3,13 +3,13 @@ import Box from '@mui/material/Box';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import { format } from 'date-fns';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { LibraryRecording } from '../../../contract/recordings';
 import { apiErrorMessage } from '../../api/client';
 import { getMediaLink, getMediaLinks, RECORDING_MESSAGES, saveBlob, useBulkDeleteRecordings, useDeleteRecording, useRecordingsPage } from '../../api/recordings';
 import { useAuth } from '../../auth/context';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { ListPagination } from '../../components/ListPagination';
+import { ListPagination, usePageInRange } from '../../components/ListPagination';
 import { PageHeader } from '../../components/PageHeader';
 import { StorageCard } from '../../components/StorageCard';
 import { nextSort } from '../../lib/list-view';
@@ -39,12 +39,8 @@ export default function RecordingsPage() {
   const removeMany = useBulkDeleteRecordings();
   const canDelete = user?.is_superuser === true;
 
-  // Recordings deleted elsewhere can leave the address on a page past the end: go to the last page there is.
   const total = list.data?.total;
-  const lastPage = total === undefined ? 0 : Math.max(0, Math.ceil(total / view.size) - 1);
-  useEffect(() => {
-    if (total !== undefined && view.page > lastPage) updateView({ page: lastPage === 0 ? null : String(lastPage) });
-  }, [total, lastPage, view.page, updateView]);
+  usePageInRange(total, view, updateView);
 
   const download = async (recording: LibraryRecording) => {
     try {

@@ -14,9 +14,11 @@ import {
 } from '../../../contract/instances';
 import type { ServerMessage } from '../../../contract/live';
 import { instanceRoutes } from '../../../contract/routes/instances';
+import { instancesPageOf, type InstancesPage } from '../../../contract/instance-list';
 import { mock } from '../endpoint';
 import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
+import { mockMosques } from './config';
 import { liveSocket } from './live';
 
 /** The test broadcast the mocks offer in the launch dialog. */
@@ -184,6 +186,12 @@ export const instanceHandlers = [
   ...[instanceRoutes.list, instanceRoutes.listWithoutSlash].map((declaration) =>
     mock(declaration, () => HttpResponse.json<InstancesListResponse>({ success: true, data: store.instances })),
   ),
+
+  // Before the details' /api/instances/:id, which would take "page" for an id.
+  mock(instanceRoutes.page, ({ query }) => {
+    const names = new Map(mockMosques().map((mosque) => [mosque.mosque_id, mosque.name]));
+    return HttpResponse.json<{ success: true; data: InstancesPage }>({ success: true, data: instancesPageOf(store.instances, query, names) });
+  }),
 
   mock(instanceRoutes.launch, ({ body }) => {
     const launched = body.configs.map((config) => {

@@ -17,7 +17,7 @@ export function seedFleet() {
 }
 
 /** The Instances page as admin, once `waitFor` (an instance name, or the empty state) shows. */
-export async function openInstances(waitFor: string | RegExp = /capture-|No instances found/, options: RenderOptions = {}) {
+export async function openInstances(waitFor: string | RegExp = /capture-|No instances found/, options: RenderOptions & { path?: string } = {}) {
   const rendered = renderPage(<InstancesPage />, { path: '/instances', as: 'admin', ...options });
   await screen.findAllByText(waitFor, {}, { timeout: scaled(15_000) });
   return rendered;

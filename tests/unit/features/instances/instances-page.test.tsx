@@ -1,6 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
+import type { Instance } from '../../../../contract/instances';
 import { liveSocket } from '../../../../src/mocks/handlers/live';
 import { mockInstance } from '../../../../src/mocks/handlers/instances';
 import { store } from '../../../../src/mocks/store';
@@ -90,13 +91,14 @@ describe('Instances page', { timeout: scaled(30_000) }, () => {
   it('reads the list again from the refresh icon', async () => {
     store.liveAvailable = false;
     let calls = 0;
+    // Counted, then answered by the mocks from their store.
     server.use(
       http.get('/api/instances/', () => {
         calls += 1;
-        return HttpResponse.json({ success: true, data: calls === 1 ? [] : [mockInstance({ name: 'capture-adhoc-new001' })] });
       }),
     );
     const { user } = await openInstances('No instances found');
+    store.instances.push(mockInstance({ name: 'capture-adhoc-new001' }));
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect(await screen.findByText('capture-adhoc-new001')).toBeInTheDocument();
     expect(calls).toBe(2);
@@ -106,17 +108,22 @@ describe('Instances page', { timeout: scaled(30_000) }, () => {
     await openInstances('No instances found');
     await screen.findByText('Connected: Yes');
     const instance = mockInstance({ name: 'capture-adhoc-live01', state: 'pending', runtime_hours: 0 });
-    act(() => liveSocket.broadcast(JSON.stringify({ type: 'instance_status_update', data: [instance] })));
+    // The server's fleet changes, then its feed says so (the table's page is read again from the server).
+    const update = (state: Instance['state']) => {
+      store.instances = [{ ...instance, state }];
+      act(() => liveSocket.broadcast(JSON.stringify({ type: 'instance_status_update', data: store.instances })));
+    };
+    update('pending');
     expect(await screen.findByText('capture-adhoc-live01')).toBeInTheDocument();
     expect(row('capture-adhoc-live01').getByText('pending')).toBeInTheDocument();
     expect(cardValue('Pending')).toBe('1');
 
-    act(() => liveSocket.broadcast(JSON.stringify({ type: 'instance_status_update', data: [{ ...instance, state: 'running' }] })));
+    update('running');
     expect(await row('capture-adhoc-live01').findByText('running')).toBeInTheDocument();
     expect(cardValue('Running')).toBe('1');
     expect(cardValue('Pending')).toBe('0');
 
-    act(() => liveSocket.broadcast(JSON.stringify({ type: 'instance_status_update', data: [{ ...instance, state: 'terminated' }] })));
+    update('terminated');
     expect(await row('capture-adhoc-live01').findByText('terminated')).toBeInTheDocument();
     expect(cardValue('Total')).toBe('0');
   });
