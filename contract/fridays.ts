@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageInMemory, searchSortShape } from './list-query';
 import { envelope, instantSchema } from './common';
 import { recordingGapSchema } from './instances';
 import type { JobStatus } from './scheduler';
@@ -74,9 +75,52 @@ const isoDate = z
   .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'Not a calendar date')
   .refine((value) => new Date(`${value}T00:00:00Z`).getUTCDay() === 5, 'Date must be a Friday');
 
-/** GET /api/scheduler/fridays?date=YYYY-MM-DD (default: the coming or current Friday). */
-export const fridaysQuerySchema = z.strictObject({ date: isoDate.optional() });
-export type FridaysQuery = z.input<typeof fridaysQuerySchema>;
+export const FRIDAY_SORT_FIELDS = ['mosque_name', 'mosque_id', 'recording_start', 'status', 'covered_seconds'] as const;
+export type FridaySortField = (typeof FRIDAY_SORT_FIELDS)[number];
 
-export const fridaysResponseSchema = envelope(z.object({ friday: z.string(), fridays: z.array(fridayRowSchema) }));
+/**
+ * GET /api/scheduler/fridays?date=YYYY-MM-DD (default: the coming or current Friday). With any of q (the
+ * mosque's name or id), sort, order, limit, offset or status it answers one page of the ledger and
+ * `total`; without them, every row as before.
+ */
+export const fridaysQuerySchema = z.strictObject({
+  date: isoDate.optional(),
+  ...searchSortShape(FRIDAY_SORT_FIELDS),
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
+  status: fridayStatusSchema.optional(),
+});
+export type FridaysQuery = z.input<typeof fridaysQuerySchema>;
+export type ParsedFridaysQuery = z.output<typeof fridaysQuerySchema>;
+
+export const fridaysResponseSchema = envelope(
+  z.object({
+    friday: z.string(),
+    fridays: z.array(fridayRowSchema),
+    /** Every row matching a page query (absent without one). */
+    total: z.number().int().optional(),
+    /** With a page query: the Friday's rows of each status, all of them (for the status filter's menu). */
+    counts: z.record(fridayStatusSchema, z.number().int()).optional(),
+  }),
+);
 export type FridaysResponse = z.infer<typeof fridaysResponseSchema>;
+
+/** How many of the rows have each status. */
+export function countByStatus(rows: readonly FridayRow[]): Record<FridayStatus, number> {
+  const counts = Object.fromEntries(FRIDAY_STATUSES.map((status) => [status, 0])) as Record<FridayStatus, number>;
+  for (const row of rows) counts[row.status]++;
+  return counts;
+}
+
+/** The ledger as asked: every row without a page query, else one page of the matching rows, their count and the counts by status. */
+export function fridaysPageOf(rows: FridayRow[], query: ParsedFridaysQuery): { fridays: FridayRow[]; total?: number; counts?: Record<FridayStatus, number> } {
+  const { date: _date, status, ...page } = query;
+  if (status === undefined && Object.values(page).every((value) => value === undefined)) return { fridays: rows };
+  const { rows: fridays, total } = pageInMemory(status ? rows.filter((row) => row.status === status) : rows, { ...page, limit: page.limit ?? 10, offset: page.offset ?? 0 }, {
+    searched: (row) => [row.mosque_name, row.mosque_id],
+    sortValue: (row, field) => (field === 'mosque_name' ? row.mosque_name.toLowerCase() : row[field]),
+    ties: [],
+    defaultOrder: 'asc',
+  });
+  return { fridays, total, counts: countByStatus(rows) };
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope } from './common';
 import { instanceSchema, instanceStateSchema, type Instance } from './instances';
-import { searchSortShape } from './list-query';
+import { pageInMemory, searchSortShape } from './list-query';
 
 /*
  * The Instances table at fleet size: GET /api/instances/page answers one page of the fleet and the
@@ -25,41 +25,22 @@ export type ParsedInstancesPageQuery = z.output<typeof instancesPageQuerySchema>
 export const instancesPageResponseSchema = envelope(z.object({ instances: z.array(instanceSchema), total: z.number().int() }));
 export type InstancesPage = z.infer<typeof instancesPageResponseSchema>['data'];
 
-type SortValue = string | number | null;
-
-/** Text sorts ignore case; an ad-hoc instance has no mosque id. */
-function sortValue(instance: Instance, field: InstanceSortField): SortValue {
-  const value = instance[field];
-  return typeof value === 'string' && field !== 'launch_time' && field !== 'state' ? value.toLowerCase() : value;
-}
-
-/** By the field (empty values last in either direction), then by launch and id in the same direction. */
-function compare(a: Instance, b: Instance, field: InstanceSortField | undefined, sign: number): number {
-  for (const key of [...(field ? [field] : []), 'launch_time', 'id'] as const) {
-    const [left, right] = [sortValue(a, key), sortValue(b, key)];
-    if (left === right) continue;
-    if (left === null || right === null) return left === null ? 1 : -1;
-    return (left < right ? -1 : 1) * sign;
-  }
-  return 0;
-}
-
 /**
  * One page of a fleet list: searched (name, our id, the provider's id, the mosque's id or its name from
  * `mosqueNames`), filtered by state and sorted. The server runs it over the list GET /api/instances/ answers;
  * the console's mocks over theirs.
  */
 export function instancesPageOf(fleet: readonly Instance[], query: ParsedInstancesPageQuery, mosqueNames: ReadonlyMap<string, string>): InstancesPage {
-  const needle = query.q?.toLowerCase();
-  const matching = fleet.filter(
-    (instance) =>
-      (!query.state || instance.state === query.state) &&
-      (!needle ||
-        [instance.name, instance.id, instance.instance_id, instance.mosque_id, instance.mosque_id ? mosqueNames.get(instance.mosque_id) : undefined].some((text) =>
-          text?.toLowerCase().includes(needle),
-        )),
-  );
-  const sign = (query.order ?? (query.sort ? 'asc' : 'desc')) === 'desc' ? -1 : 1;
-  const sorted = [...matching].sort((a, b) => compare(a, b, query.sort, sign));
-  return { instances: sorted.slice(query.offset, query.offset + query.limit), total: matching.length };
+  const fleetOnState = query.state ? fleet.filter((instance) => instance.state === query.state) : fleet;
+  const { rows, total } = pageInMemory(fleetOnState, query, {
+    searched: (instance) => [instance.name, instance.id, instance.instance_id, instance.mosque_id, instance.mosque_id ? mosqueNames.get(instance.mosque_id) : undefined],
+    // Text sorts ignore case; the state and the launch instant sort as they are.
+    sortValue: (instance, field) => {
+      const value = instance[field];
+      return typeof value === 'string' && field !== 'launch_time' && field !== 'state' ? value.toLowerCase() : value;
+    },
+    ties: ['launch_time', 'id'],
+    defaultOrder: 'desc',
+  });
+  return { instances: rows, total };
 }

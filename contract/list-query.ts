@@ -18,3 +18,41 @@ export function searchSortShape<const F extends readonly [string, ...string[]]>(
     order: z.enum(SORT_ORDERS).optional(),
   };
 }
+
+export type SortValue = string | number | null;
+
+interface InMemoryList<T, F extends string> {
+  /** The texts a search looks in. */
+  searched: (row: T) => (string | null | undefined)[];
+  /** A row's value for a sort field (text lowered by the caller when case should not matter). */
+  sortValue: (row: T, field: F) => SortValue;
+  /** The fields that break ties after the asked one, in the same direction. */
+  ties: readonly F[];
+  /** The direction of a list not sorted by a column; without `ties` it keeps the list's own order. */
+  defaultOrder: SortOrder;
+}
+
+/**
+ * One page of a list held in memory: searched (case ignored), sorted by a field (empty values last in
+ * either direction; ties by `ties`), and the count of every match. Unsorted, the list is sorted by its ties.
+ */
+export function pageInMemory<T, F extends string>(
+  rows: readonly T[],
+  query: { q?: string; sort?: F; order?: SortOrder; limit: number; offset: number },
+  list: InMemoryList<T, F>,
+): { rows: T[]; total: number } {
+  const needle = query.q?.toLowerCase();
+  const matching = needle ? rows.filter((row) => list.searched(row).some((text) => text?.toLowerCase().includes(needle))) : [...rows];
+  const sign = (query.order ?? (query.sort ? 'asc' : list.defaultOrder)) === 'desc' ? -1 : 1;
+  const fields = [...(query.sort ? [query.sort] : []), ...list.ties];
+  const sorted = fields.length === 0 ? matching : matching.sort((a, b) => {
+    for (const field of fields) {
+      const [left, right] = [list.sortValue(a, field), list.sortValue(b, field)];
+      if (left === right) continue;
+      if (left === null || right === null) return left === null ? 1 : -1;
+      return (left < right ? -1 : 1) * sign;
+    }
+    return 0;
+  });
+  return { rows: sorted.slice(query.offset, query.offset + query.limit), total: matching.length };
+}

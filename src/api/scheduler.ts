@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type {
   cancelResponseSchema,
@@ -11,7 +11,7 @@ import type {
   UpcomingRecording,
   restoreResponseSchema,
 } from '../../contract/scheduler';
-import type { FridayRow } from '../../contract/fridays';
+import type { FridayRow, FridaysQuery } from '../../contract/fridays';
 import { schedulerRoutes } from '../../contract/routes/scheduler';
 import { apiErrorMessage } from './client';
 import { call } from './endpoint';
@@ -88,6 +88,16 @@ export const fridaysQueryOptions = (date: string | null, refetchInterval: Pollin
 
 export function useFridays(date: string | null, refetchInterval: Polling = false) {
   return useQuery(fridaysQueryOptions(date, refetchInterval));
+}
+
+/** One page of a Friday's ledger (searched, filtered, sorted on the server), with its total and the counts by status. */
+export function useFridaysPage(query: FridaysQuery, refetchInterval: Polling = false) {
+  return useQuery({
+    queryKey: [...schedulerQueryKeys.fridays(query.date ?? null), 'page', query],
+    queryFn: async () => (await call(schedulerRoutes.fridays, { query })).data,
+    refetchInterval,
+    placeholderData: keepPreviousData,
+  });
 }
 
 export const schedulerStatusQueryOptions = (refetchInterval: Polling = false) =>

@@ -1,5 +1,5 @@
 import type { ChipProps } from '@mui/material/Chip';
-import { FRIDAY_STATUSES, formatDuration, type FridayRow, type FridayStatus } from '../../contract/fridays';
+import { formatDuration, type FridayRow, type FridayStatus } from '../../contract/fridays';
 
 /** How each ledger status reads and is coloured: nothing is green that was not recorded in full. */
 export const FRIDAY_STATUS_LABELS: Record<FridayStatus, string> = {
@@ -24,12 +24,7 @@ export const FRIDAY_STATUS_COLORS: Record<FridayStatus, ChipProps['color']> = {
   unschedulable: 'warning',
 };
 
-/** Rows per status, every status present (0 when none). */
-export function countByStatus(rows: readonly FridayRow[]): Record<FridayStatus, number> {
-  const counts = Object.fromEntries(FRIDAY_STATUSES.map((status) => [status, 0])) as Record<FridayStatus, number>;
-  for (const row of rows) counts[row.status]++;
-  return counts;
-}
+export { countByStatus } from '../../contract/fridays';
 
 /** `25 min of 2 h (20%)`, or null when nothing is known yet. */
 export function coverageText(row: Pick<FridayRow, 'covered_seconds' | 'expected_seconds'>): string | null {

@@ -1,3 +1,4 @@
+import { fridaysPageOf } from '../../../contract/fridays';
 import { schedulerRoutes } from '../../../contract/routes/scheduler';
 import { upcomingResponseSchema, type UpcomingRecording } from '../../../contract/scheduler';
 import { encodedBodies, sendEncoded } from '../../lib/encoded-bodies';
@@ -52,5 +53,8 @@ export function registerSchedulerRoutes(app: AppInstance, scheduler: SchedulerSe
     return { success: true as const, message, data: job };
   });
 
-  handle(app, schedulerRoutes.fridays, async (request) => ({ success: true as const, data: await scheduler.fridays(request.query.date) }));
+  handle(app, schedulerRoutes.fridays, async (request) => {
+    const { friday, fridays } = await scheduler.fridays(request.query.date);
+    return { success: true as const, data: { friday, ...fridaysPageOf(fridays, request.query) } };
+  });
 }

@@ -1,7 +1,7 @@
 import { HttpResponse } from 'msw';
 import type { z } from 'zod';
 import type { Mosque } from '../../../contract/config';
-import { comingFriday, fridayStatusOfJob, type FridayRow, type fridaysResponseSchema } from '../../../contract/fridays';
+import { comingFriday, fridaysPageOf, fridayStatusOfJob, type FridayRow, type fridaysResponseSchema } from '../../../contract/fridays';
 import type { Job, restoreResponseSchema } from '../../../contract/scheduler';
 import { schedulerRoutes } from '../../../contract/routes/scheduler';
 import { mock } from '../endpoint';
@@ -59,7 +59,7 @@ export const fridaysHandlers = [
       .filter((mosque) => mosque.active)
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((mosque) => ledgerRow(mosque, friday, now));
-    return HttpResponse.json<Body<typeof fridaysResponseSchema>>({ success: true, data: { friday, fridays } });
+    return HttpResponse.json<Body<typeof fridaysResponseSchema>>({ success: true, data: { friday, ...fridaysPageOf(fridays, query) } });
   }),
 
   mock(schedulerRoutes.restore, ({ params, user }) => {

@@ -98,6 +98,25 @@ describe('the Friday ledger', () => {
     expect(details.json()).toMatchObject({ data: { stopped_by: 'admin', gaps } });
   });
 
+  it('answers a page of the ledger with its total when asked: searched, filtered by status and sorted', async () => {
+    const page = async (query: string) => {
+      const response = await s.request({ method: 'GET', url: `/api/scheduler/fridays?${query}`, token });
+      expect(response.statusCode, response.body).toBe(200);
+      const { data } = fridaysResponseSchema.parse(response.json());
+      return { ids: data.fridays.map((row) => row.mosque_id), total: data.total };
+    };
+    expect((await page('')).total).toBeUndefined();
+    expect(await page('sort=mosque_name&limit=2')).toEqual({ ids: ['akl0000001', 'lon0000001'], total: 5 });
+    expect(await page('sort=mosque_name&order=desc&limit=2&offset=1')).toEqual({ ids: ['nourl00001', 'nyc0000001'], total: 5 });
+    expect(await page('q=MOSQUE&status=unschedulable&sort=mosque_id')).toEqual({ ids: ['notime0001', 'nourl00001'], total: 2 });
+    expect(await page('q=nyc0000')).toEqual({ ids: ['nyc0000001'], total: 1 });
+    // Unschedulable rows have no start: they sort after every scheduled one either way.
+    expect((await page('sort=recording_start&order=desc')).ids.slice(-2).sort()).toEqual(['notime0001', 'nourl00001']);
+    for (const query of ['sort=url', 'status=lost', 'limit=0']) {
+      expect((await s.request({ method: 'GET', url: `/api/scheduler/fridays?${query}`, token })).statusCode, query).toBe(400);
+    }
+  });
+
   it('rejects a date that is not a Friday, and needs a session', async () => {
     for (const date of ['2026-11-05', '2026-02-30', 'friday']) {
       const response = await s.request({ method: 'GET', url: `/api/scheduler/fridays?date=${date}`, token });

@@ -9,19 +9,30 @@ import TableContainer from '@mui/material/TableContainer';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import { Fragment } from 'react';
-import type { FridayRow } from '../../../../contract/fridays';
+import type { FridayRow, FridaySortField } from '../../../../contract/fridays';
+import { SortableHeaderRow, type HeaderColumn } from '../../../components/SortableHeaderRow';
 import { HolesRow, HolesToggle, useOpenHoles } from '../../../components/RecordingHoles';
 import { StoppedChip } from '../../../components/StoppedChip';
-import { TableHeaderRow, TableMessageRow } from '../../../components/TableParts';
+import { TableMessageRow } from '../../../components/TableParts';
 import { holesOf } from '../../../lib/gap-causes';
 import { zonedDateTime } from '../zoned-time';
 import { coverageText, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS } from '../../../lib/friday-status';
 
-const COLUMNS = ['Mosque', 'Status', 'Recording Start', 'Coverage', 'Reason', 'Actions'];
+const COLUMNS: readonly HeaderColumn<FridaySortField>[] = [
+  { label: 'Mosque', sortKey: 'mosque_name' },
+  { label: 'Status', sortKey: 'status' },
+  { label: 'Recording Start', sortKey: 'recording_start' },
+  { label: 'Coverage', sortKey: 'covered_seconds' },
+  { label: 'Reason' },
+  { label: 'Actions' },
+];
 
 interface FridaysTableProps {
   rows: FridayRow[];
   loading: boolean;
+  sort: FridaySortField | null;
+  order: 'asc' | 'desc';
+  onSort: (field: FridaySortField) => void;
   now: Date;
   /** The job being restored, if any. */
   restoring: string | null;
@@ -48,14 +59,14 @@ function Coverage({ row }: { row: FridayRow }) {
  * One row per active mosque: its Friday's status (or who stopped its recording), coverage bar with the holes
  * of its recording (listed under the row on demand), the reason it fell short, and Restore for a cancelled one.
  */
-export function FridaysTable({ rows, loading, now, restoring, onRestore }: FridaysTableProps) {
+export function FridaysTable({ rows, loading, sort, order, onSort, now, restoring, onRestore }: FridaysTableProps) {
   const holesOpen = useOpenHoles();
   return (
     <TableContainer>
       <Table aria-label="Fridays" size="small" sx={{ minWidth: 800 }}>
-        <TableHeaderRow columns={COLUMNS} />
+        <SortableHeaderRow columns={COLUMNS} sort={sort} order={order} onSort={onSort} />
         <TableBody>
-          {rows.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>{loading ? 'Loading Fridays...' : 'No mosques with this status'}</TableMessageRow>}
+          {rows.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>{loading ? 'Loading Fridays...' : 'No mosques match'}</TableMessageRow>}
           {rows.map((row) => {
             const restorable = row.status === 'cancelled' && row.job_id !== null && row.window_end !== null && Date.parse(row.window_end) > now.getTime();
             const holes = holesOf(row.gaps);

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { Job } from '../../../../contract/scheduler';
 import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
-import { renderApp } from '../../support/render';
+import { currentPath, renderApp } from '../../support/render';
 import { fakeTimerUser, LONDON, notification, openScheduling, useFixedClock } from '../scheduling/helpers';
 import { scaled } from '../../../../testkit/time-scale';
 
@@ -62,6 +62,19 @@ describe('Fridays', { timeout: scaled(40_000) }, () => {
     expect(await fridayRow('London Central Mosque').findByText('No recording was scheduled for this Friday')).toBeInTheDocument();
     expect(screen.getByLabelText('Friday')).toHaveValue('2026-11-20');
     expect(fridaysTable().queryByText('East London Mosque')).not.toBeInTheDocument();
+  });
+
+  it('searches and sorts the ledger on the server, and a link reproduces the view', async () => {
+    useFixedClock();
+    const { user } = await renderApp('/scheduling?q=london&sort=mosque_name&order=desc', { as: 'admin', userOptions: fakeTimerUser });
+    await screen.findByRole('table', { name: 'Fridays' }, { timeout: scaled(15_000) });
+    await fridaysTable().findByText('London Central Mosque');
+    const mosques = () => fridaysTable().getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[0].textContent);
+    expect(mosques()).toEqual(['London Central Mosque', 'East London Mosque']);
+    expect(screen.getByLabelText('Search Fridays')).toHaveValue('london');
+    await user.click(fridaysTable().getByRole('button', { name: 'Mosque' }));
+    await waitFor(() => expect(mosques()).toEqual(['East London Mosque', 'London Central Mosque']));
+    expect(currentPath()).toBe('/scheduling?q=london&sort=mosque_name&order=asc');
   });
 
   it('counts This Friday per status on the Dashboard; a count opens the Fridays view filtered by it', async () => {
