@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
+import { mosqueIdSchema } from './config';
 import { streamUrlSchema } from './instances';
 
 /*
@@ -12,7 +13,10 @@ export const STREAM_TEST_SECONDS = 30;
 /** How long the clip of a test stays on the server before it is deleted. */
 export const STREAM_TEST_CLIP_MINUTES = 15;
 
-export const streamTestRequestSchema = z.strictObject({ url: streamUrlSchema });
+/** A URL, or a mosque: its own stream (ID_token) resolved on the server as its Friday recording will be. */
+export const streamTestRequestSchema = z
+  .strictObject({ url: streamUrlSchema.optional(), mosque_id: mosqueIdSchema.optional() })
+  .refine((body) => (body.url === undefined) !== (body.mosque_id === undefined), { message: 'Give either a stream URL or a mosque id', path: ['url'] });
 export type StreamTestRequest = z.input<typeof streamTestRequestSchema>;
 
 export const streamTestIdParamsSchema = z.strictObject({ id: z.string().regex(/^st-[a-z0-9]{6,40}$/, 'Not a stream test id') });

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { instanceRoutes } from '../../contract/routes/instances';
-import type { StreamTestReport } from '../../contract/stream-test';
+import type { StreamTestReport, StreamTestRequest } from '../../contract/stream-test';
 import { api, apiErrorMessage } from './client';
 import { call } from './endpoint';
 
@@ -10,9 +10,9 @@ export const STREAM_TEST_MESSAGES = {
   clipFailed: 'The clip could not be loaded',
 } as const;
 
-/** Records `url` for half a minute on the server and answers what it carries (the call takes that long). */
-export async function testStream(url: string): Promise<StreamTestReport> {
-  return (await call(instanceRoutes.streamTest, { body: { url } })).data;
+/** Records a URL, or a mosque's own stream, for half a minute on the server and answers what it carries (the call takes that long). */
+export async function testStream(request: StreamTestRequest): Promise<StreamTestReport> {
+  return (await call(instanceRoutes.streamTest, { body: request })).data;
 }
 
 export function useTestStream() {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SystemStatus } from '../../../contract/live';
+import { streamUrlFor } from '../../../contract/recording-configs';
 import { DemoStream, isDemoStreamUrl } from '../../capture/demo-stream';
 import { createStreamUrlGuard } from '../../capture/stream-url-guard';
 import { createCaptureDriver } from '../../capture';
@@ -10,6 +11,7 @@ import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import type { HostResolver } from '../../lib/internal-addresses';
 import type { AppInstance } from '../../lib/fastify';
+import { badRequest, notFound } from '../../lib/http-error';
 import type { ActivityService } from '../activity/service';
 import type { LiveHub } from '../live/hub';
 import type { AlarmsService } from '../alarms/service';
@@ -138,7 +140,13 @@ export function registerCaptureModule(
 
   const operator = new OperatorFleetActions({ instances, activity: deps.activity, mosques: deps.mosques });
   const mosqueNames = async (ids: string[]) => new Map((await deps.mosques.listByIds(ids)).map((mosque) => [mosque.mosque_id, mosque.name]));
-  registerInstanceRoutes(app, { instances, demo, config: deps.config, operator, streamTests, mosqueNames });
+  const mosqueStreamUrl = async (mosqueId: string) => {
+    const [mosque] = await deps.mosques.listByIds([mosqueId]);
+    if (!mosque) throw notFound(`Mosque ${mosqueId} not found`);
+    if (!mosque.ID_token?.trim()) throw badRequest('Mosque has no stream identifier (ID_token)');
+    return streamUrlFor(mosque.ID_token, deps.config.streamUrlTemplate);
+  };
+  registerInstanceRoutes(app, { instances, demo, config: deps.config, operator, streamTests, mosqueNames, mosqueStreamUrl });
   registerRecordingRoutes(app, recordings);
 
   hub.provideInitialData(async () => ({

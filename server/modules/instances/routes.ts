@@ -41,6 +41,8 @@ export function registerInstanceRoutes(
     operator: OperatorFleetActions;
     streamTests: StreamTests;
     mosqueNames: MosqueNames;
+    /** The stream a mosque's Friday recording will open (its ID_token resolved); 404/400 when there is none. */
+    mosqueStreamUrl: (mosqueId: string) => Promise<string>;
   },
 ): void {
   const { instances, demo, operator } = deps;
@@ -86,7 +88,12 @@ export function registerInstanceRoutes(
     return { success: true as const, data: { instance_id: instanceId, logs, live: request.query.live } };
   });
 
-  handle(app, instanceRoutes.streamTest, async (request) => ({ success: true as const, data: await deps.streamTests.test(request.body.url) }));
+  handle(app, instanceRoutes.streamTest, async (request) => {
+    const { url, mosque_id: mosqueId } = request.body;
+    // The schema lets exactly one through.
+    const stream = url ?? (await deps.mosqueStreamUrl(mosqueId ?? ''));
+    return { success: true as const, data: await deps.streamTests.test(stream) };
+  });
 
   // The clip itself (the console fetches it with its bearer token as a blob). No response schema: it is binary.
   handle(app, instanceRoutes.streamTestClip, async (request, reply) => {

@@ -38,6 +38,7 @@ import { configFileName, downloadJson } from './download';
 import { GenerateDialog } from './GenerateDialog';
 import { createPayload, EMPTY_MOSQUE_FORM, formFromMosque, updatePayload, type MosqueFormErrors, type MosqueFormValues } from './mosque-form';
 import { MosqueFormDialog } from './MosqueFormDialog';
+import { MosqueStreamTestDialog } from './MosqueStreamTestDialog';
 import { bulkQuestion, MosquesBulkBar, type MosqueSelectionAction } from './MosquesBulkBar';
 import { queryOfView, viewFromParams } from './mosque-list-view';
 import { MosquesTable } from './MosquesTable';
@@ -71,6 +72,7 @@ export default function ConfigPage() {
   const [formKey, setFormKey] = useState(0);
   // The mosque stays named while its confirmation closes.
   const [deleting, setDeleting] = useState<Mosque | null>(null);
+  const [testing, setTesting] = useState<Mosque | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [generating, setGenerating] = useState(false);
   const [dismissedError, setDismissedError] = useState(0);
@@ -236,7 +238,9 @@ export default function ConfigPage() {
           setDeleting(mosque);
           setConfirmOpen(true);
         }}
+        onTestStream={setTesting}
       />
+      {testing && <MosqueStreamTestDialog mosque={testing} onClose={() => setTesting(null)} />}
       {form && (
         <MosqueFormDialog
           key={formKey}

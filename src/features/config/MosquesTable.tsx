@@ -17,6 +17,7 @@ import Typography from '@mui/material/Typography';
 import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
 import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
 import type { MosqueSortField } from '../../../contract/mosque-list';
 import { languageName } from './languages';
@@ -46,6 +47,7 @@ interface MosquesTableProps {
   prayerTimes: ReadonlyMap<string, PrayerTimeRecord>;
   onEdit: (mosque: Mosque) => void;
   onDelete: (mosque: Mosque) => void;
+  onTestStream: (mosque: Mosque) => void;
 }
 
 const COLUMNS: readonly HeaderColumn<MosqueSortField>[] = [
@@ -65,7 +67,7 @@ const COLUMN_COUNT = COLUMNS.length + 1;
  * server searches, sorts and pages (10,000 mosques are never all sent or rendered), the view lives
  * in the address, and rows can be selected for an action on all of them.
  */
-export function MosquesTable({ mosques, total, loading, view, onView, selected, onSelect, bulkBar, located, prayerTimes, onEdit, onDelete }: MosquesTableProps) {
+export function MosquesTable({ mosques, total, loading, view, onView, selected, onSelect, bulkBar, located, prayerTimes, onEdit, onDelete, onTestStream }: MosquesTableProps) {
   const pageIds = mosques.map((mosque) => mosque.mosque_id);
   const selectedOnPage = pageIds.filter((id) => selected.has(id)).length;
   const filtered = view.q.trim() !== '' || view.active !== null || view.broadcast !== null;
@@ -156,6 +158,19 @@ export function MosquesTable({ mosques, total, loading, view, onView, selected, 
                     <PrayerTimeChip record={prayerTimes.get(mosque.mosque_id)} />
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip title={mosque.ID_token?.trim() ? 'Test stream' : 'No stream identifier (ID_token) to test'} {...TOOLTIP_DELAYS}>
+                      {/* A disabled button gets no pointer events: the span keeps its tooltip. */}
+                      <span>
+                        <IconButton
+                          aria-label={`Test stream of mosque ${mosque.mosque_id}`}
+                          onClick={() => onTestStream(mosque)}
+                          size="small"
+                          disabled={!mosque.ID_token?.trim()}
+                        >
+                          <NetworkCheckIcon fontSize="small" />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
                     <Tooltip title="Edit Mosque" {...TOOLTIP_DELAYS}>
                       <IconButton aria-label={`Edit mosque ${mosque.mosque_id}`} onClick={() => onEdit(mosque)} size="small">
                         <EditIcon fontSize="small" />

@@ -15,7 +15,7 @@ import type { LaunchConfigInput } from '../../../contract/instances';
 import { useDemoStreamUrl } from '../../api/instances';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { MosquePicker } from './MosquePicker';
-import { StreamTest } from './StreamTest';
+import { StreamTest } from '../../components/StreamTest';
 import type { FieldErrors } from '../../lib/field-errors';
 import { canLaunch, DEFAULT_LAUNCH_FORM, LAUNCH_METHODS, launchConfig, launchFormErrors, type LaunchFormValues } from './launch-form';
 
@@ -97,7 +97,7 @@ export function LaunchDialog({ busy, error, serverErrors = {}, onDismissError, o
               />
             </Grid>
             <Grid size={12}>
-              <StreamTest url={values.url} />
+              <StreamTest request={{ url: values.url }} />
             </Grid>
             <Grid size={{ xs: 12, sm: 4 }}>
               <NumberField label="Duration (seconds)" value={values.duration} onChange={set('duration')} error={errorOf('duration')} min={1} step={1} />

@@ -1,8 +1,10 @@
 import { delay, HttpResponse } from 'msw';
+import { DEFAULT_STREAM_URL_TEMPLATE, streamUrlFor } from '../../../contract/recording-configs';
 import { instanceRoutes } from '../../../contract/routes/instances';
 import { STREAM_TEST_CLIP_MINUTES, type StreamTestReport } from '../../../contract/stream-test';
 import { mock } from '../endpoint';
 import { errorResponse } from '../http';
+import { mockMosques } from './config';
 import { MP4_HEAD } from './recordings';
 
 /** A URL the stream-test mock cannot reach (the console's error path). */
@@ -15,12 +17,16 @@ let nextId = 1;
 export const streamTestHandlers = [
   mock(instanceRoutes.streamTest, async ({ body }) => {
     await delay(300);
-    if (body.url === MOCK_UNREACHABLE_STREAM) return errorResponse(422, `Nothing could be recorded from ${body.url}: Connection refused`);
+    const mosque = body.mosque_id === undefined ? undefined : mockMosques().find((candidate) => candidate.mosque_id === body.mosque_id);
+    if (body.mosque_id !== undefined && !mosque) return errorResponse(404, `Mosque ${body.mosque_id} not found`);
+    if (mosque && !mosque.ID_token?.trim()) return errorResponse(400, 'Mosque has no stream identifier (ID_token)');
+    const url = body.url ?? streamUrlFor(mosque?.ID_token ?? '', DEFAULT_STREAM_URL_TEMPLATE);
+    if (url === MOCK_UNREACHABLE_STREAM) return errorResponse(422, `Nothing could be recorded from ${url}: Connection refused`);
     const id = `st-mock${String(nextId++).padStart(6, '0')}`;
     kept.add(id);
     const report: StreamTestReport = {
       id,
-      url: body.url,
+      url,
       seconds: 30,
       bytes: 4_812_345,
       video: { codec: 'h264', width: 1280, height: 720, frame_rate: 25 },

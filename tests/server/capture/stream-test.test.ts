@@ -97,6 +97,25 @@ describe('POST /api/instances/stream-test', () => {
     }
   });
 
+  it("tests a mosque's own stream, resolved from its ID_token through the same host guard; a mosque without one is refused", async () => {
+    const add = async (mosque_id: string, ID_token?: string) =>
+      expect((await t.request({ method: 'POST', url: '/api/config/mosques', token, payload: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'], ID_token } })).statusCode).toBe(201);
+    await add('streamtst1', 'http://10.1.2.3/live.m3u8');
+    await add('streamtst2');
+    const own = await post({ mosque_id: 'streamtst1' });
+    expect(own.statusCode).toBe(400);
+    expect(own.json().detail).toMatch(/10\.1\.2\.3.*private or internal network|private or internal network.*10\.1\.2\.3/);
+    const none = await post({ mosque_id: 'streamtst2' });
+    expect(none.statusCode).toBe(400);
+    expect(none.json().detail).toBe('Mosque has no stream identifier (ID_token)');
+    const unknown = await post({ mosque_id: 'nosuchmosq' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().detail).toBe('Mosque nosuchmosq not found');
+    const both = await post({ mosque_id: 'streamtst1', url: 'https://example.org/live.m3u8' });
+    expect(both.statusCode).toBe(400);
+    expect(fs.existsSync(path.join(t.config.dataDir, 'stream-tests'))).toBe(false);
+  });
+
   it('needs a session, and answers 404 for a clip it does not keep', async () => {
     expect((await post({ url: 'https://example.org/live.m3u8' }, false)).statusCode).toBe(401);
     const missing = await t.request({ method: 'GET', url: '/api/instances/stream-test/st-0123456789ab/clip', token });

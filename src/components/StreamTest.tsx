@@ -6,10 +6,9 @@ import Typography from '@mui/material/Typography';
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useEffect, useState } from 'react';
-import { streamUrlSchema } from '../../../contract/instances';
-import { STREAM_TEST_SECONDS, type StreamTestReport } from '../../../contract/stream-test';
-import { fetchStreamTestClip, STREAM_TEST_MESSAGES, streamTestErrorMessage, useTestStream } from '../../api/stream-tests';
-import { formatBytes } from '../../lib/recording-outcome';
+import { STREAM_TEST_SECONDS, streamTestRequestSchema, type StreamTestReport, type StreamTestRequest } from '../../contract/stream-test';
+import { fetchStreamTestClip, STREAM_TEST_MESSAGES, streamTestErrorMessage, useTestStream } from '../api/stream-tests';
+import { formatBytes } from '../lib/recording-outcome';
 
 const channels = (count: number | null) => (count === 1 ? 'mono' : count === 2 ? 'stereo' : count ? `${count} channels` : null);
 
@@ -22,6 +21,8 @@ export function streamTestFindings(report: StreamTestReport): { label: string; v
     : 'None';
   const kept = new Date(report.clip_expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return [
+    // A mosque's stream is resolved on the server (its ID_token, a stream page): what was opened.
+    { label: 'Stream', value: report.url },
     { label: 'Video', value: videoText },
     { label: 'Audio', value: audioText },
     { label: 'Recorded', value: `${report.seconds} s, ${formatBytes(report.bytes)} (clip kept until ${kept})` },
@@ -29,22 +30,24 @@ export function streamTestFindings(report: StreamTestReport): { label: string; v
 }
 
 /**
- * "Test stream": records `url` for half a minute now through the recorders' capture path (server side),
- * then shows the codecs it found and offers the clip to play. Nothing is launched or scheduled.
+ * "Test stream": records a URL (or a mosque's own stream, resolved on the server) for half a minute now
+ * through the recorders' capture path, then shows the codecs it found and offers the clip to play.
+ * Nothing is launched or scheduled.
  */
-export function StreamTest({ url }: { url: string }) {
+export function StreamTest({ request }: { request: StreamTestRequest }) {
   const test = useTestStream();
   const [clip, setClip] = useState<string | null>(null);
   const [clipError, setClipError] = useState<string | null>(null);
-  const valid = streamUrlSchema.safeParse(url).success;
+  const parsed = streamTestRequestSchema.safeParse(request);
 
   // The clip's object URL is released when it is replaced or the form closes.
   useEffect(() => () => (clip ? URL.revokeObjectURL(clip) : undefined), [clip]);
 
   const run = () => {
+    if (!parsed.success) return;
     setClip(null);
     setClipError(null);
-    test.mutate(url.trim());
+    test.mutate(parsed.data);
   };
   const play = async (id: string) => {
     setClipError(null);
@@ -58,7 +61,7 @@ export function StreamTest({ url }: { url: string }) {
   return (
     <Box role="region" aria-label="Stream test" sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
       <Box>
-        <Button variant="outlined" size="small" startIcon={<NetworkCheckIcon />} disabled={!valid || test.isPending} onClick={run}>
+        <Button variant="outlined" size="small" startIcon={<NetworkCheckIcon />} disabled={!parsed.success || test.isPending} onClick={run}>
           Test stream
         </Button>
       </Box>
