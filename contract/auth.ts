@@ -91,7 +91,11 @@ export const userIdParamsSchema = z.strictObject({
     .transform(Number),
 });
 
-export const usersListResponseSchema = z.object({ users: z.array(userSchema) });
+export const usersListResponseSchema = z.object({
+  users: z.array(userSchema),
+  /** Every user matching a page query (contract/user-list.ts); absent without one. */
+  total: z.number().int().optional(),
+});
 export type UsersListResponse = z.infer<typeof usersListResponseSchema>;
 
 export const userResponseSchema = z.object({ success: z.literal(true), data: userSchema });

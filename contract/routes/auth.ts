@@ -12,6 +12,7 @@ import {
 } from '../auth';
 import { messageBodySchema } from '../common';
 import { endpoint } from '../endpoint';
+import { usersListQuerySchema } from '../user-list';
 
 /** Sign-in and the caller's own account. */
 export const authRoutes = {
@@ -26,7 +27,7 @@ export const authRoutes = {
 
 /** Accounts, managed by superusers. */
 export const userRoutes = {
-  list: endpoint({ method: 'GET', path: '/api/auth/users', access: 'superuser', response: usersListResponseSchema }),
+  list: endpoint({ method: 'GET', path: '/api/auth/users', access: 'superuser', query: usersListQuerySchema, response: usersListResponseSchema }),
   create: endpoint({ method: 'POST', path: '/api/auth/users', access: 'superuser', body: userCreateRequestSchema, response: userResponseSchema, status: 201 }),
   update: endpoint({
     method: 'PUT',

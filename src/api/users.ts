@@ -1,5 +1,6 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User, UserCreateRequest, UserUpdateRequest } from '../../contract/auth';
+import type { UsersListQuery } from '../../contract/user-list';
 import { userRoutes } from '../../contract/routes/auth';
 import { call } from './endpoint';
 
@@ -13,6 +14,11 @@ export const usersQueryOptions = () => queryOptions({ queryKey: usersQueryKey, q
 
 export function useUsers() {
   return useQuery(usersQueryOptions());
+}
+
+/** One page of the accounts, searched and sorted on the server; a save or a toggle reads it again (its key is under usersQueryKey). */
+export function useUsersPage(query: UsersListQuery) {
+  return useQuery({ queryKey: [...usersQueryKey, 'page', query], queryFn: async () => call(userRoutes.list, { query }), placeholderData: keepPreviousData });
 }
 
 export async function createUser(body: UserCreateRequest): Promise<User> {

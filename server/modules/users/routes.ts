@@ -1,10 +1,11 @@
+import { usersPageOf } from '../../../contract/user-list';
 import { userRoutes } from '../../../contract/routes/auth';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { UsersService } from './service';
 
 export function registerUserRoutes(app: AppInstance, users: UsersService): void {
-  handle(app, userRoutes.list, async () => ({ users: await users.list() }));
+  handle(app, userRoutes.list, async (request) => usersPageOf(await users.list(), request.query));
 
   handle(app, userRoutes.create, async (request) => {
     const user = await users.create(request.body, sessionOf(request).user);

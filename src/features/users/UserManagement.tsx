@@ -1,19 +1,20 @@
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import AddIcon from '@mui/icons-material/Add';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import SearchIcon from '@mui/icons-material/Search';
-import { useMemo, useState } from 'react';
+import { useCallback, useState } from 'react';
 import type { User } from '../../../contract/auth';
+import { USER_SORT_FIELDS } from '../../../contract/user-list';
 import { apiErrorMessage } from '../../api/client';
-import { useCreateUser, useUpdateUser, useUsers } from '../../api/users';
+import { useCreateUser, useUpdateUser, useUsersPage } from '../../api/users';
 import { useAuth } from '../../auth/context';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ErrorBanner } from '../../components/ErrorBanner';
+import { ListPagination, usePageInRange } from '../../components/ListPagination';
 import { PageHeader } from '../../components/PageHeader';
-import { filterUsers } from '../../lib/user-search';
+import { SearchField } from '../../components/SearchField';
+import { listQueryOfView, listViewFromParams, nextSort } from '../../lib/list-view';
+import { useUrlParams } from '../../lib/url-params';
 import { useNotify } from '../../notifications/context';
 import { createPayload, EMPTY_USER_FORM, formFromUser, updatePayload, type UserFormValues } from './user-form';
 import { UserFormDialog } from './UserFormDialog';
@@ -26,10 +27,14 @@ type DialogState = { mode: 'create' } | { mode: 'edit'; user: User } | null;
 /** The User Management page body (SPEC.md sections 2, 5 and 8, Users). */
 export function UserManagement() {
   const { user: me, updateUser: updateMe } = useAuth();
-  const users = useUsers();
+  const { params, update: updateView } = useUrlParams();
+  const view = listViewFromParams(params, USER_SORT_FIELDS);
+  // Searched, sorted and paged on the server (SPEC.md's list call, with the view's parameters).
+  const users = useUsersPage(listQueryOfView(view));
+  usePageInRange(users.data?.total, view, updateView);
+  const search = useCallback((q: string) => updateView({ q, page: null }), [updateView]);
   const createUser = useCreateUser();
   const updateUser = useUpdateUser();
-  const [search, setSearch] = useState('');
   const [banner, setBanner] = useState<string | null>(null);
   const [dialog, setDialog] = useState<DialogState>(null);
   const [dialogKey, setDialogKey] = useState(0);
@@ -40,7 +45,6 @@ export function UserManagement() {
   const notify = useNotify();
 
   const listError = users.isError && users.errorUpdatedAt !== dismissedListError ? 'Failed to fetch users' : null;
-  const visible = useMemo(() => filterUsers(users.data ?? [], search), [users.data, search]);
 
   const open = (next: DialogState) => {
     setSaveError(null);
@@ -102,29 +106,23 @@ export function UserManagement() {
       />
       <ErrorBanner message={banner ?? listError} onClose={() => (banner ? setBanner(null) : setDismissedListError(users.errorUpdatedAt))} />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
-        <TextField
-          placeholder="Search users..."
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          size="small"
-          sx={{ flexGrow: 1, maxWidth: { sm: 420 } }}
-          slotProps={{
-            htmlInput: { 'aria-label': 'Search users' },
-            input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
-          }}
-        />
+        <SearchField label="Search users" placeholder="Search users..." value={view.q} onSearch={search} />
         <Button variant="outlined" startIcon={<RefreshIcon />} onClick={() => void users.refetch()} disabled={users.isFetching}>
           Refresh
         </Button>
       </Stack>
       <UsersTable
-        users={visible}
+        users={users.data?.users ?? []}
         loading={users.isPending}
+        sort={view.sort}
+        order={view.order}
+        onSort={(field) => updateView((current) => ({ ...nextSort(listViewFromParams(current, USER_SORT_FIELDS), field), page: null }))}
         currentUserId={me?.id}
         busyUserId={busyUserId}
         onEdit={(user) => open({ mode: 'edit', user })}
         onToggleActive={toggleActive}
       />
+      <ListPagination total={users.data?.total ?? 0} view={view} onView={updateView} />
       {dialog && (
         <UserFormDialog
           key={dialogKey}

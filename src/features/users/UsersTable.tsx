@@ -16,25 +16,37 @@ import type { User } from '../../../contract/auth';
 import { UserAvatar } from '../../components/UserAvatar';
 import { formatDateTime } from '../../lib/dates';
 import { roleLabel } from '../../lib/roles';
-import { TableHeaderRow, TableMessageRow } from '../../components/TableParts';
+import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
+import { TableMessageRow } from '../../components/TableParts';
+import type { UserSortField } from '../../../contract/user-list';
 
 interface UsersTableProps {
   users: User[];
   loading: boolean;
+  sort: UserSortField | null;
+  order: 'asc' | 'desc';
+  onSort: (field: UserSortField) => void;
   currentUserId: number | undefined;
   busyUserId: number | null;
   onEdit: (user: User) => void;
   onToggleActive: (user: User) => void;
 }
 
-const COLUMNS = ['User', 'Email', 'Role', 'Status', 'Last Login', 'Actions'];
+const COLUMNS: readonly HeaderColumn<UserSortField>[] = [
+  { label: 'User', sortKey: 'username' },
+  { label: 'Email', sortKey: 'email' },
+  { label: 'Role', sortKey: 'role' },
+  { label: 'Status', sortKey: 'is_active' },
+  { label: 'Last Login', sortKey: 'last_login' },
+  { label: 'Actions' },
+];
 
-export function UsersTable({ users, loading, currentUserId, busyUserId, onEdit, onToggleActive }: UsersTableProps) {
+export function UsersTable({ users, loading, sort, order, onSort, currentUserId, busyUserId, onEdit, onToggleActive }: UsersTableProps) {
   return (
     <TableContainer component={Paper}>
       {/* Narrower padding and wrapping cells below md keep the Actions column on a tablet's screen. */}
       <Table aria-label="Users" sx={{ '& th, & td': { px: { xs: 1, md: 2 } } }}>
-        <TableHeaderRow columns={COLUMNS} />
+        <SortableHeaderRow columns={COLUMNS} sort={sort} order={order} onSort={onSort} />
         <TableBody>
           {loading && users.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>Loading users...</TableMessageRow>}
           {!loading && users.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>No users found</TableMessageRow>}

@@ -1,4 +1,5 @@
 import { HttpResponse } from 'msw';
+import { usersPageOf } from '../../../contract/user-list';
 import type { z } from 'zod';
 import { accountUpdateEffects, accountUpdateRefusal } from '../../../contract/account-rules';
 import type { userCreateRequestSchema } from '../../../contract/auth';
@@ -30,7 +31,7 @@ export function createMockUser(body: z.infer<typeof userCreateRequestSchema>): R
 }
 
 export const userHandlers = [
-  mock(userRoutes.list, () => HttpResponse.json({ users: store.users.map(toPublicUser) })),
+  mock(userRoutes.list, ({ query }) => HttpResponse.json(usersPageOf(store.users.map(toPublicUser), query))),
 
   mock(userRoutes.create, ({ body }) => createMockUser(body)),
 

@@ -2,8 +2,8 @@ import { screen, within } from '@testing-library/react';
 import UsersPage from '../../../../src/features/users/UsersPage';
 import { renderWithProviders } from '../../support/render';
 
-/** The /users page alone (its superuser guard included), signed in as `as`. */
-export const renderUsersPage = (as = 'admin') => renderWithProviders(<UsersPage />, { path: '/users', as });
+/** The /users page alone (its superuser guard included), signed in as `as`, at `path` (a view in its address). */
+export const renderUsersPage = (as = 'admin', path = '/users') => renderWithProviders(<UsersPage />, { path, as });
 
 /** /users as `as` (admin by default), once the list has loaded. */
 export async function openUsers(as = 'admin') {

@@ -4,7 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { store } from '../../../../src/mocks/store';
 import { gate } from '../../../../testkit/gate';
 import { server } from '../../support/server';
+import { currentPath } from '../../support/render';
 import { openUsers, renderUsersPage, row } from './helpers';
+
+/** Long enough for the search's pause and a mocked answer on a busy machine. */
+const SETTLED = { timeout: scaled(10_000) };
 import { scaled } from '../../../../testkit/time-scale';
 
 describe('User Management list', { timeout: scaled(15_000) }, () => {
@@ -55,19 +59,35 @@ describe('User Management list', { timeout: scaled(15_000) }, () => {
     expect(await screen.findByText('No users found')).toBeInTheDocument();
   });
 
-  it('filters by username, email or full name, ignoring case', async () => {
+  it('searches by username, email or full name on the server, ignoring case, and keeps the search in the address', async () => {
     const { user } = await openUsers();
     const search = screen.getByPlaceholderText('Search users...');
     await user.type(search, 'FLEET');
-    expect(screen.queryByText('@admin')).not.toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByText('@admin')).not.toBeInTheDocument(), SETTLED);
     expect(screen.getByText('@operator')).toBeInTheDocument();
+    expect(currentPath()).toBe('/users?q=FLEET');
     await user.clear(search);
     await user.type(search, 'admin@');
+    await waitFor(() => expect(screen.queryByText('@operator')).not.toBeInTheDocument(), SETTLED);
     expect(screen.getByText('@admin')).toBeInTheDocument();
-    expect(screen.queryByText('@operator')).not.toBeInTheDocument();
     await user.clear(search);
     await user.type(search, 'nobody');
-    expect(screen.getByText('No users found')).toBeInTheDocument();
+    expect(await screen.findByText('No users found', {}, SETTLED)).toBeInTheDocument();
+  });
+
+  it('sorts by a column header both ways, and a link with the view reproduces it', async () => {
+    const { user, unmount } = await openUsers();
+    const usernames = () => within(screen.getByRole('table', { name: 'Users' })).queryAllByText(/^@/).map((element) => element.textContent);
+    await user.click(screen.getByRole('button', { name: 'User' }));
+    await waitFor(() => expect(usernames()[0]).toBe('@admin'), SETTLED);
+    await user.click(screen.getByRole('button', { name: 'User' }));
+    await waitFor(() => expect(usernames()[0]).toBe('@operator'), SETTLED);
+    const link = currentPath();
+    expect(link).toBe('/users?sort=username&order=desc');
+    unmount();
+    renderUsersPage('admin', link);
+    await screen.findByText('@operator');
+    expect(usernames()).toEqual(['@operator', '@admin']);
   });
 
   it('reports "Failed to fetch users" in a dismissible banner', async () => {
