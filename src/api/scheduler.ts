@@ -11,7 +11,7 @@ import type {
   UpcomingRecording,
   restoreResponseSchema,
 } from '../../contract/scheduler';
-import type { FridayRow, FridaysQuery } from '../../contract/fridays';
+import type { FridaysQuery } from '../../contract/fridays';
 import { schedulerRoutes } from '../../contract/routes/scheduler';
 import { apiErrorMessage } from './client';
 import { call } from './endpoint';
@@ -78,19 +78,10 @@ export async function getSchedulerJobs(): Promise<Job[]> {
   return (await call(schedulerRoutes.jobs)).data.jobs;
 }
 
-/** The Friday ledger of `date` (YYYY-MM-DD, a Friday), or of the coming or current Friday when null. */
-export async function getFridays(date: string | null): Promise<{ friday: string; fridays: FridayRow[] }> {
-  return (await call(schedulerRoutes.fridays, { query: date ? { date } : {} })).data;
-}
-
-export const fridaysQueryOptions = (date: string | null, refetchInterval: Polling = false) =>
-  queryOptions({ queryKey: schedulerQueryKeys.fridays(date), queryFn: () => getFridays(date), refetchInterval });
-
-export function useFridays(date: string | null, refetchInterval: Polling = false) {
-  return useQuery(fridaysQueryOptions(date, refetchInterval));
-}
-
-/** One page of a Friday's ledger (searched, filtered, sorted on the server), with its total and the counts by status. */
+/**
+ * One page of a Friday's ledger (the coming or current Friday without `date`), searched, filtered and sorted
+ * on the server, with its total and the Friday's counts by status.
+ */
 export function useFridaysPage(query: FridaysQuery, refetchInterval: Polling = false) {
   return useQuery({
     queryKey: [...schedulerQueryKeys.fridays(query.date ?? null), 'page', query],

@@ -6,14 +6,17 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { FRIDAY_STATUSES } from '../../../contract/fridays';
-import { SCHEDULER_MESSAGES, SCHEDULER_REFRESH_MS, schedulerErrorMessage, useFridays } from '../../api/scheduler';
+import { SCHEDULER_MESSAGES, SCHEDULER_REFRESH_MS, schedulerErrorMessage, useFridaysPage } from '../../api/scheduler';
 import { countByStatus, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS, fridaysLink } from '../../lib/friday-status';
+
+/** The counts come with any page of the ledger: one row is asked, not the whole fleet's. */
+const COUNTS_ONLY = { limit: 1 };
 
 /** This Friday: how many active mosques' sermons are in each state; each count opens the Fridays view filtered by it. */
 export function ThisFridayPanel() {
-  const ledger = useFridays(null, SCHEDULER_REFRESH_MS);
-  const rows = ledger.data?.fridays ?? [];
-  const counts = countByStatus(rows);
+  const ledger = useFridaysPage(COUNTS_ONLY, SCHEDULER_REFRESH_MS);
+  const counts = ledger.data?.counts ?? countByStatus([]);
+  const mosques = Object.values(counts).reduce((sum, count) => sum + count, 0);
   const friday = ledger.data?.friday;
   return (
     <Card component="section" aria-labelledby="this-friday-title">
@@ -24,7 +27,7 @@ export function ThisFridayPanel() {
           </Typography>
           {friday && (
             <Typography variant="body2" color="textSecondary">
-              {`${friday} · ${rows.length} active mosque(s)`}
+              {`${friday} · ${mosques} active mosque(s)`}
             </Typography>
           )}
         </Box>
