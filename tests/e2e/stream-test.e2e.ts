@@ -38,10 +38,11 @@ describe('Test stream on the demo broadcast', () => {
     const results = panel.getByLabel('Stream test results');
     await results.waitFor({ timeout: scaled(150_000) });
     const findings = await results.locator('dd').allTextContents();
-    expect(findings[0]).toMatch(/^h264, \d+×\d+, \d+(\.\d+)? fps$/);
-    expect(findings[1]).toMatch(/^aac, \d+(\.\d+)? kHz, (mono|stereo)$/);
-    expect(findings[2]).toMatch(/^\d+(\.\d)? s, [\d.]+ [kM]B \(clip kept until /);
-    const recordedSeconds = Number(findings[2].split(' ')[0]);
+    expect(findings[0]).toBe(`${server.baseUrl}/demo/stream.m3u8`);
+    expect(findings[1]).toMatch(/^h264, \d+×\d+, \d+(\.\d+)? fps$/);
+    expect(findings[2]).toMatch(/^aac, \d+(\.\d+)? kHz, (mono|stereo)$/);
+    expect(findings[3]).toMatch(/^\d+(\.\d)? s, [\d.]+ [kM]B \(clip kept until /);
+    const recordedSeconds = Number(findings[3].split(' ')[0]);
     expect(recordedSeconds).toBeGreaterThan(25);
     // 30 s, plus a segment before the window and the reader's margin after it (1 s segments).
     expect(recordedSeconds).toBeLessThanOrEqual(33);

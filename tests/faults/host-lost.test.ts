@@ -17,6 +17,7 @@ const TAKEN_OVER_WITHIN_MS = 30_000;
 interface Recording {
   id: string;
   status: string;
+  started_at: string;
   reason: string | null;
   gaps: RecordingGap[];
   covered_seconds: number | null;
@@ -115,7 +116,10 @@ describe('a server lost with its host while its recordings run', () => {
       const [gap] = down;
       expect(recording.gaps.filter((other) => other !== gap).every((other) => Date.parse(other.end) <= Date.parse(lastSeen.last_seen)), summary).toBe(true);
       expect(gap.reason, summary).toContain('on host-a was lost');
-      expect(gap.start, summary).toBe(lastSeen.last_seen);
+      // From the last heartbeat, or from the run's start when the recorder began after it (a slow start).
+      const lastSeenAt = Date.parse(lastSeen.last_seen);
+      if (Date.parse(recording.started_at) <= lastSeenAt) expect(gap.start, summary).toBe(lastSeen.last_seen);
+      else expect(Date.parse(gap.start), summary).toSatisfy((start: number) => start >= lastSeenAt && start <= Date.parse(recording.started_at));
       expect(Date.parse(gap.end), summary).toBeGreaterThanOrEqual(killedAt);
       expect(Date.parse(gap.end), summary).toBeLessThanOrEqual(killedAt + takenOverMs + 20_000);
       // Counted once: what was covered and the gaps make up the window, less what the lost recorders had

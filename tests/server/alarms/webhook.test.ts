@@ -57,6 +57,8 @@ describe('alarm webhook', () => {
   it('announces the resolution too', async () => {
     hook.requests.length = 0;
     const alarm = await t.app.ctx.alarms.raise({ kind: 'stall', key: 'stall:cap-7', message: 'The recorder stopped', instanceId: 'cap-7' });
+    // Resolved once announced: an alarm already cleared when its announcement is decided is not told at all.
+    await vi.waitFor(async () => expect((await deliveriesOf(alarm.id))[0]?.state).toBe('delivered'), { timeout: scaled(5000) });
     await t.app.ctx.alarms.resolve('stall:cap-7');
     await vi.waitFor(async () => expect((await deliveriesOf(alarm.id)).map((d) => `${d.event}:${d.state}`).sort()).toEqual(['raised:delivered', 'resolved:delivered']), { timeout: scaled(20_000) });
     const texts = hook.requests.map((r) => (JSON.parse(r.body) as { text: string }).text).sort();

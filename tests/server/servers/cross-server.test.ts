@@ -83,7 +83,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('any server controls any recorde
     expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
     const ended = await waitFor(async () => {
       const row = (await details(second, launched[0])).body.data;
-      return row.recording && row.recording.status !== 'recording' ? row : undefined;
+      // The recording is judged a moment before the row leaves 'stopping'.
+      return row.recording && row.recording.status !== 'recording' && row.state !== 'stopping' ? row : undefined;
     }, 'the terminated recording to end', 60_000, 500);
     expect(ended.state).toBe('terminated');
     expect(ended.recording?.bytes).toBeGreaterThan(0);
