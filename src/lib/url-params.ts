@@ -1,35 +1,37 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 /** A change to the address's query: a value sets a key, null removes it. */
 export type ParamChanges = Record<string, string | null>;
-/**
- * Changes, or a function of the address as it is at the moment of the change. A change that depends on
- * the current view (a second click on a sorted column) takes the function: React Router renders the new
- * address in a transition, so a click soon after the last one can still see the previous render's view.
- */
+/** Changes, or a function of the address as it is at the moment of the change (a second click on a sorted column). */
 export type ParamUpdate = ParamChanges | ((current: URLSearchParams) => ParamChanges);
 
 /**
  * A view's state kept in the address (`?q=…&sort=…`), so a link reproduces the view. Changes replace
  * the history entry: typing a search is not a trail of Back steps.
+ *
+ * A change is made to the address as this hook last set it, not as the last render saw it: React
+ * Router renders a new address in a transition, and its own functional update reads the rendered
+ * one, so a second click soon after the first (a busy machine, a quick operator) would undo it.
  */
 export function useUrlParams() {
   const [params, setParams] = useSearchParams();
+  const latest = useRef(params);
+  // The address changed under the view (Back, a link, a render of this hook's own change).
+  useEffect(() => {
+    latest.current = params;
+  }, [params]);
   const update = useCallback(
     (update: ParamUpdate) => {
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          const changes = typeof update === 'function' ? update(current) : update;
-          for (const [key, value] of Object.entries(changes)) {
-            if (value === null || value === '') next.delete(key);
-            else next.set(key, value);
-          }
-          return next;
-        },
-        { replace: true },
-      );
+      const current = latest.current;
+      const next = new URLSearchParams(current);
+      const changes = typeof update === 'function' ? update(current) : update;
+      for (const [key, value] of Object.entries(changes)) {
+        if (value === null || value === '') next.delete(key);
+        else next.set(key, value);
+      }
+      latest.current = next;
+      setParams(next, { replace: true });
     },
     [setParams],
   );

@@ -108,8 +108,11 @@ describe('instances and AMI endpoints (local driver)', () => {
   });
 
   it('serves logs and pushes fleet changes on the live feed', async () => {
-    const logs = (await get(`/api/instances/${ended.id}/logs?lines=3`)).json();
-    expect(logs.data.logs).toHaveLength(3);
+    // The tail of the whole log, as many lines as asked (how often the refused recorder tried depends on the machine's load).
+    const whole = (await get(`/api/instances/${ended.id}/logs?lines=100`)).json().data.logs as string[];
+    expect(whole.length).toBeGreaterThan(1);
+    const logs = (await get(`/api/instances/${ended.id}/logs?lines=1`)).json();
+    expect(logs.data.logs).toEqual(whole.slice(-1));
     expect(logs.data.logs.at(-1)).toMatch(/finished: failed/);
 
     const types = live.messages.map((m) => m.type);
