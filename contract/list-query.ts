@@ -56,3 +56,12 @@ export function pageInMemory<T, F extends string>(
   });
   return { rows: sorted.slice(query.offset, query.offset + query.limit), total: matching.length };
 }
+
+/** The rows a bulk action acts on: at least one, at most `max`, each named once (`noun` in the messages). */
+export function selectionSchema<T extends z.ZodType<string>>(idSchema: T, noun: { one: string; many: string }, max: number) {
+  return z
+    .array(idSchema)
+    .min(1, `Select at least one ${noun.one}`)
+    .max(max, `At most ${max} ${noun.many} at once`)
+    .refine((ids) => new Set(ids).size === ids.length, `Each ${noun.one} may be named once`);
+}

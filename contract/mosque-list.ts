@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { broadcastStatusSchema, mosqueIdSchema } from './config';
-import { searchSortShape } from './list-query';
+import { searchSortShape, selectionSchema } from './list-query';
 
 /*
  * The mosque table at fleet size: GET /api/config/mosques with any of these parameters answers one
@@ -37,11 +37,7 @@ export const MOSQUE_BULK_MAX = 1000;
 /** POST /api/config/mosques/bulk: one action on many mosques, each done or named as missing. */
 export const mosqueBulkRequestSchema = z.strictObject({
   action: z.enum(MOSQUE_BULK_ACTIONS),
-  mosque_ids: z
-    .array(mosqueIdSchema)
-    .min(1, 'Select at least one mosque')
-    .max(MOSQUE_BULK_MAX, `At most ${MOSQUE_BULK_MAX} mosques at once`)
-    .refine((ids) => new Set(ids).size === ids.length, 'Each mosque may be named once'),
+  mosque_ids: selectionSchema(mosqueIdSchema, { one: 'mosque', many: 'mosques' }, MOSQUE_BULK_MAX),
 });
 export type MosqueBulkRequest = z.input<typeof mosqueBulkRequestSchema>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
 import { recordingSchema, recordingStatusSchema, resourceIdSchema } from './instances';
-import { searchSortShape } from './list-query';
+import { searchSortShape, selectionSchema } from './list-query';
 
 /*
  * The recordings library (the Recordings page): every capture by Friday and mosque, its media served
@@ -103,11 +103,7 @@ export const RECORDING_BULK_MAX = 100;
 
 /** The recordings a bulk action acts on: each named once. */
 export const recordingBulkRequestSchema = z.strictObject({
-  recording_ids: z
-    .array(resourceIdSchema)
-    .min(1, 'Select at least one recording')
-    .max(RECORDING_BULK_MAX, `At most ${RECORDING_BULK_MAX} recordings at once`)
-    .refine((ids) => new Set(ids).size === ids.length, 'Each recording may be named once'),
+  recording_ids: selectionSchema(resourceIdSchema, { one: 'recording', many: 'recordings' }, RECORDING_BULK_MAX),
 });
 export type RecordingBulkRequest = z.input<typeof recordingBulkRequestSchema>;
 

@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { signalGroup, spawnServerProcess, untilAnswering, type ServerChild } from '../tests/support/server-process';
 import { freePort, startTemporaryPostgres, type TemporaryPostgres } from './postgres';
 import { createPostgresDatabase } from './test-database';
@@ -84,7 +85,8 @@ export interface ServerCluster {
   /** The proxy: what a console behind the load balancer talks to. */
   url: string;
   servers: ClusterServer[];
-  databaseUrl: string;
+  /** One statement on the cluster's database, on a connection of its own (what the servers wrote). */
+  query<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
   /** Signs in as the cluster's superuser (through the proxy unless a base URL is given). */
   login(baseUrl?: string): Promise<string>;
   /** A call through the proxy. */
@@ -140,7 +142,7 @@ export async function startServerCluster(options: ClusterOptions = {}): Promise<
   return {
     url: proxy.url,
     servers,
-    databaseUrl: database.url,
+    query: (text, values = []) => queryOnce(database.url, text, values),
     request,
     login: async (baseUrl = proxy.url) => {
       const response = await apiRequest<{ access_token: string }>(baseUrl, 'POST', '/api/auth/login', { body: CLUSTER_ADMIN });
@@ -149,6 +151,16 @@ export async function startServerCluster(options: ClusterOptions = {}): Promise<
     },
     close,
   };
+}
+
+async function queryOnce<T extends pg.QueryResultRow>(connectionString: string, text: string, values: unknown[]): Promise<T[]> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
 }
 
 function clusterServer(index: number, port: number, dataDir: string, env: Record<string, string>, timeoutMs: number): ClusterServer {

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { alive, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from '../../testkit/capture';
 import { fridayJobRow } from '../../testkit/job-row';
@@ -44,15 +44,7 @@ describe('SIGKILL of one of three servers with 8 local recordings running', () =
     await source?.close();
   });
 
-  async function query<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
-    const client = new pg.Client({ connectionString: cluster?.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query<T>(text, values)).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const query = <T extends pg.QueryResultRow>(text: string, values?: unknown[]) => cluster!.query<T>(text, values);
   const adopter = async (scope: string) =>
     (await query<{ server_id: string }>('select server_id from scope_adoptions where scope = $1 and until > $2', [scope, new Date().toISOString()]))[0]?.server_id;
 

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RecordingGap } from '../../contract/instances';
 import { alive, instancePids, killRecorders, startHlsSource, waitFor, type HlsSource } from '../../testkit/capture';
@@ -48,15 +48,7 @@ describe('a server lost with its host while its recordings run', () => {
     await source?.close();
   });
 
-  async function query<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
-    const client = new pg.Client({ connectionString: cluster?.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query<T>(text, values)).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const query = <T extends pg.QueryResultRow>(text: string, values?: unknown[]) => cluster!.query<T>(text, values);
 
   it('is continued on another host within 30 s, each recording partial with the down time one gap', async () => {
     source = await startHlsSource();

@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../../../contract/live';
@@ -23,15 +22,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
   }, scaled(180_000));
   afterAll(() => cluster?.close());
 
-  async function serverRows() {
-    const client = new pg.Client({ connectionString: cluster.databaseUrl });
-    await client.connect();
-    try {
-      return (await client.query<{ id: string; internal_address: string; scope: string; last_seen: string }>('select * from servers order by internal_address')).rows;
-    } finally {
-      await client.end();
-    }
-  }
+  const serverRows = () => cluster.query<{ id: string; internal_address: string; scope: string; last_seen: string }>('select * from servers order by internal_address');
 
   it('registers every server with its own internal address and scope', async () => {
     const rows = await serverRows();
