@@ -18,6 +18,8 @@ const SERVER_WALL = { group: ['**/src/**'], message: 'The server never imports t
 const NO_ESM_HTTP = { group: ['node:http', 'http'], message: 'Importing node:http as an ES module loads undici at start (~35 ms); Fastify already gives what a route needs.' };
 /** Plugins, capture and the database sit beneath the modules: a module may use them, never the other way round. */
 const NO_MODULES = { group: ['**/modules/**'], message: 'server/plugins, server/capture, server/db and server/lib sit beneath the modules and import none of them.' };
+/** The recorder runs alone on a recorder's machine (one built file, or its sources copied into an image): Node and its own files only. */
+const RECORDER_WALL = { regex: '^(?!node:|\\./)', message: 'The recorder imports only Node built-ins and its own files in recorder/.' };
 /** The console's mock server is for the demo and the tests: a feature that imported it would ship it. */
 const NO_MOCKS = { regex: '^(\\.\\./)+mocks(/|$)', message: 'A feature never imports src/mocks: it talks to the API and the demo answers it.' };
 const others = (names, own) => names.filter((name) => name !== own).join('|');
@@ -87,11 +89,19 @@ export default tseslint.config(
     },
   },
   {
+    // The server imports some of the recorder's files (its state, ledger and guards), so they keep the server's start-up wall too.
+    files: ['recorder/**/*.ts'],
+    languageOptions: { globals: globals.node },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [RECORDER_WALL, NO_ESM_HTTP] }],
+    },
+  },
+  {
     // The recorder's HTTP client and egress proxy run in the recorder's own process, never the server's:
     // a start there does not wait on undici, and fetch would refuse the ports its specification calls bad.
-    files: ['server/capture/hls-http.ts', 'server/capture/egress-proxy.ts'],
+    files: ['recorder/hls-http.ts', 'recorder/egress-proxy.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [SERVER_WALL, NO_MODULES] }],
+      'no-restricted-imports': ['error', { patterns: [RECORDER_WALL] }],
     },
   },
   {

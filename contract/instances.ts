@@ -34,7 +34,7 @@ export const instanceSchema = z.object({
 });
 export type Instance = z.infer<typeof instanceSchema>;
 
-/** Why a part of a recording's window has no media (server/capture/recorder-state.ts keeps the same list). */
+/** Why a part of a recording's window has no media (recorder/recorder-state.ts keeps the same list). */
 export const gapCauseSchema = z.enum(['not_live_yet', 'stream_dropped', 'stream_stalled', 'stream_refused', 'sequence_reset', 'recorder_down', 'server_down', 'store_unreachable']);
 export type GapCause = z.infer<typeof gapCauseSchema>;
 

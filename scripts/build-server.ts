@@ -85,7 +85,7 @@ await import('./server.js');
 export async function bundleRecorder(): Promise<string> {
   const result = await build({
     ...common,
-    entryPoints: [path.join(ROOT, 'server/capture/recorder.ts')],
+    entryPoints: [path.join(ROOT, 'recorder/recorder.ts')],
     write: false,
     banner: { js: "import { createRequire as __recorderRequire } from 'node:module'; const require = __recorderRequire(import.meta.url);" },
   });

@@ -4,11 +4,11 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { EgressPolicy } from '../server/capture/egress-guard';
-import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, readJson, type RecorderConfig, type RecorderSettings, type RecorderState } from '../server/capture/recorder-state';
+import type { EgressPolicy } from '../recorder/egress-guard';
+import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, readJson, type RecorderConfig, type RecorderSettings, type RecorderState } from '../recorder/recorder-state';
 import { waitFor } from './wait';
 
-const RECORDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../server/capture/recorder.ts');
+const RECORDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../recorder/recorder.ts');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
 /**

@@ -1,6 +1,6 @@
 import type { ProviderRecording } from '../../server/capture/provider';
-import { contentLostSeconds, outcomeFromCoverage } from '../../server/capture/recorder-coverage';
-import type { Gap } from '../../server/capture/recorder-state';
+import { contentLostSeconds, outcomeFromCoverage } from '../../recorder/recorder-coverage';
+import type { Gap } from '../../recorder/recorder-state';
 import type { SimInstance } from './provider';
 import { coveredMs, holes, type MediaSpan } from './recorder-model';
 

@@ -5,7 +5,7 @@
  */
 import dns from 'node:dns/promises';
 
-export { isInternalAddress } from '../capture/egress-guard';
+export { isInternalAddress } from '../../recorder/egress-guard';
 
 export type HostResolver = (host: string) => Promise<string[]>;
 

@@ -18,12 +18,12 @@ import {
   type ProviderInstance,
   type ProviderRecording,
 } from '../provider';
-import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, STATE_FORMAT_VERSION, type RecorderState } from '../recorder-state';
+import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, STATE_FORMAT_VERSION, type RecorderState } from '../../../recorder/recorder-state';
 import { latestImage } from '../versions';
 import { awsError } from './errors';
 import type { DeliveryRequest } from '../../storage/delivery';
-import type { RecorderDelivery } from '../recorder-delivery';
-import type { RecorderConfig } from '../recorder-state';
+import type { RecorderDelivery } from '../../../recorder/recorder-delivery';
+import type { RecorderConfig } from '../../../recorder/recorder-state';
 import type { RecorderRuntimeLink } from './recorder-bundle';
 import { placeFor, placeKeys, joinUntilFor, SHARED_TAG, slotsOf, slotTagValue, type SlotTag } from './shared-instance';
 import { buildUserData, INSTANCE_PATHS, remoteRecorderConfig, resultMarker, slotScript, type UserDataPaths } from './user-data';

@@ -5,7 +5,7 @@ import type { ProviderRecording } from '../provider';
 
 /*
  * The result an EC2 recorder leaves in the store: metadata.json beside its joined file (written by
- * server/capture/recorder-handover.ts at window end, before the machine powers off). Read from there
+ * recorder/recorder-handover.ts at window end, before the machine powers off). Read from there
  * rather than from the instance's console output, which EC2 buffers, delivers minutes late or cuts
  * short, and which an emulator (moto) does not have at all.
  */

@@ -30,11 +30,11 @@ import {
   type RecorderSettings,
   type RecorderState,
   type StopRequest,
-} from '../recorder-state';
+} from '../../../recorder/recorder-state';
 import type { DeliveryRequest } from '../../storage/delivery';
-import type { RecorderDelivery } from '../recorder-delivery';
+import type { RecorderDelivery } from '../../../recorder/recorder-delivery';
 import { LocalImageStore } from './images';
-import { localWindow } from '../recorder-window';
+import { localWindow } from '../../../recorder/recorder-window';
 import { processAlive, recorderEnvironment, signal, tailLines } from './processes';
 import { copyRuntime, runtimeIn, shippedRecorderRuntime, type RecorderRuntime } from './recorder-runtime';
 import { claimRelaunch, markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanFfmpeg } from './supervisor';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { RUNTIME_ENTRY, RUNTIME_FILES } from '../recorder-state';
+import { RUNTIME_ENTRY, RUNTIME_FILES } from '../../../recorder/recorder-state';
 
 /**
  * Set only in the built server (scripts/build-server.ts): where the built recorder is, relative to the
@@ -22,8 +22,8 @@ export interface RecorderRuntime {
   nodeArgs: string[];
 }
 
-/** The folder of the recorder's TypeScript sources (server/capture). */
-const SOURCE_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+/** The folder of the recorder's TypeScript sources (recorder/ at the project's root). */
+const SOURCE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../recorder');
 
 /**
  * The runtime a folder holds (the shipped one, an image's or an instance's copy): the built recorder

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { INSTANCE_FILES, piecesDirOf, readJson, STATE_FORMAT_VERSION, writeJsonAtomic, type RecorderConfig, type RecorderState, type RelaunchRecord, type StopRequest } from '../recorder-state';
+import { INSTANCE_FILES, piecesDirOf, readJson, STATE_FORMAT_VERSION, writeJsonAtomic, type RecorderConfig, type RecorderState, type RelaunchRecord, type StopRequest } from '../../../recorder/recorder-state';
 import { processAlive, signal } from './processes';
 
 /*

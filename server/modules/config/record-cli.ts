@@ -1,7 +1,7 @@
 /*
  * `npm run record -- --config file.json`: records the launch configurations of a generated file on
  * this machine, each at its recording_start (or at once with --now), with the same recorder the local
- * capture provider runs (server/capture/recorder.ts: ffmpeg with a stall watchdog). Each recording
+ * capture provider runs (recorder/recorder.ts: ffmpeg with a stall watchdog). Each recording
  * gets a folder in --output (default ./recordings) holding the video, recorder.log and state.json.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -20,7 +20,7 @@ import {
   writeJsonAtomic,
   type RecorderConfig,
   type RecorderState,
-} from '../../capture/recorder-state';
+} from '../../../recorder/recorder-state';
 import { loadRecordingFile, parseRecordArgs, planRecordings, RECORD_USAGE, RecordCliError, type PlannedRecording } from './record-file';
 
 /** setTimeout fires at once beyond 2^31-1 ms: long waits are re-armed a day at a time. */

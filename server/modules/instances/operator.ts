@@ -1,5 +1,5 @@
 import type { Instance, LaunchConfig, TerminateResult } from '../../../contract/instances';
-import { withoutCredentials } from '../../capture/recorder-state';
+import { withoutCredentials } from '../../../recorder/recorder-state';
 import { badRequest } from '../../lib/http-error';
 import type { ActivityActor, ActivityService } from '../activity/service';
 import type { MosquesService } from '../mosques/service';

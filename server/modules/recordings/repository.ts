@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import { operatorWhoStopped, type GapCause, type Recording, type RecordingGap, type RecordingStatus } from '../../../contract/instances';
-import { contentLostSeconds } from '../../capture/recorder-coverage';
+import { contentLostSeconds } from '../../../recorder/recorder-coverage';
 import type { Database, RecordingsTable } from '../../db/schema';
 
 export type RecordingRow = Selectable<RecordingsTable>;

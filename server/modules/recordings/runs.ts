@@ -1,6 +1,6 @@
 import type { RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
-import { contentLostSeconds, outcomeFromCoverage } from '../../capture/recorder-coverage';
+import { contentLostSeconds, outcomeFromCoverage } from '../../../recorder/recorder-coverage';
 
 /*
  * A recording whose recorder the fleet relaunched (relaunch.ts) is made of runs, each reporting its

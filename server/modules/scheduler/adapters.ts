@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { resolveStreamUrl } from '../../capture/stream-url';
+import { resolveStreamUrl } from '../../../recorder/stream-url';
 import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
 import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AwsCaptureProvider } from '../../../server/capture/aws/driver';
 import { awsStore } from '../../../server/capture';
 import { RecorderRuntimeLinks } from '../../../server/capture/aws/recorder-bundle';
-import type { RecorderConfig } from '../../../server/capture/recorder-state';
+import type { RecorderConfig } from '../../../recorder/recorder-state';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { startMoto, type MotoServer } from '../../../testkit/capture';

@@ -8,7 +8,7 @@ import { launchConfigSchema } from '../../../contract/instances';
 import { readBuiltRecorder } from '../../../server/capture/aws/recorder-bundle';
 import { LocalCaptureProvider } from '../../../server/capture/local/driver';
 import { BUILT_RECORDER, runtimeIn, shippedRecorderRuntime } from '../../../server/capture/local/recorder-runtime';
-import { RUNTIME_FILES } from '../../../server/capture/recorder-state';
+import { RUNTIME_FILES } from '../../../recorder/recorder-state';
 import { systemClock } from '../../../server/lib/clock';
 import { buildRecorder, buildServer } from '../../../scripts/build-server';
 import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
@@ -39,6 +39,9 @@ describe('the built server and recorder (npm run build)', () => {
     const runtime = shippedRecorderRuntime();
     expect(runtime.entry).toBe('recorder.ts');
     expect(runtime.files).toEqual(RUNTIME_FILES);
+    // recorder/ is the runtime and nothing else: a file added there is copied into every image, or named here.
+    expect(fs.readdirSync(path.join(ROOT, 'recorder')).sort()).toEqual([...RUNTIME_FILES].sort());
+    expect(runtime.dir).toBe(path.join(ROOT, 'recorder'));
     expect(runtime.nodeArgs[0]).toBe('--import');
     expect(runtime.nodeArgs[1]).toMatch(/\/tsx\/.*\.m?js$/);
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { mostTellingLine } from '../../../server/capture/recorder-attempt';
-import { computeCoverage, describeRunEnd, outcomeFromCoverage, type RunEnd, type RunMedia } from '../../../server/capture/recorder-coverage';
-import type { RunRecord } from '../../../server/capture/recorder-state';
-import { retryDelayMs, RetryPlan } from '../../../server/capture/recorder-window';
-import { DEFAULT_RECORDER_SETTINGS } from '../../../server/capture/recorder-state';
+import { mostTellingLine } from '../../../recorder/recorder-attempt';
+import { computeCoverage, describeRunEnd, outcomeFromCoverage, type RunEnd, type RunMedia } from '../../../recorder/recorder-coverage';
+import type { RunRecord } from '../../../recorder/recorder-state';
+import { retryDelayMs, RetryPlan } from '../../../recorder/recorder-window';
+import { DEFAULT_RECORDER_SETTINGS } from '../../../recorder/recorder-state';
 
 const T0 = Date.parse('2026-11-27T11:40:00Z');
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Gap } from '../../../server/capture/recorder-state';
+import type { Gap } from '../../../recorder/recorder-state';
 import { startFidelityOrigin, type FidelityOrigin, type OriginFault } from '../../../testkit/fidelity-origin';
 import { compareWithTruth, readFrameIndices, type FidelityReport } from '../../../testkit/frame-decoder';
 import { FRAME_CODE, SEGMENT_SECONDS } from '../../../testkit/numbered-stream';

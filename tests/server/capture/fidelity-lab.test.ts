@@ -62,7 +62,7 @@ const ffmpeg = (args: string[]) => {
 };
 
 /**
- * The recorder's treatment (server/capture/ffmpeg-args.ts): scaled to fit and letterboxed, x264
+ * The recorder's treatment (recorder/ffmpeg-args.ts): scaled to fit and letterboxed, x264
  * veryfast at crf 23, AAC, written as MPEG-TS pieces and joined into an MP4 without re-encoding.
  */
 function transcodeLikeRecorder(input: string, width: number, height: number): string {

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEgressPin } from '../../../server/capture/egress-guard';
-import { getBytes as guardedGetBytes } from '../../../server/capture/hls-http';
+import { createEgressPin } from '../../../recorder/egress-guard';
+import { getBytes as guardedGetBytes } from '../../../recorder/hls-http';
 import { freePort } from '../../../testkit/postgres';
 
 // The test server is on loopback: nothing is refused here (tests/server/security/hostile-egress.test.ts covers the guard).

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ledgerCoverage, SegmentLedger } from '../../../server/capture/hls-ledger';
+import { ledgerCoverage, SegmentLedger } from '../../../recorder/hls-ledger';
 
 const T0 = Date.parse('2026-11-27T11:40:00Z');
 const at = (s: number) => T0 + s * 1000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseVariant, parsePlaylist, PlaylistError, type MediaPlaylist } from '../../../server/capture/hls-playlist';
+import { chooseVariant, parsePlaylist, PlaylistError, type MediaPlaylist } from '../../../recorder/hls-playlist';
 
 const BASE = 'https://cdn.example.org/live/stream/index.m3u8';
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { sourceFits } from '../../../server/capture/recorder-hls';
+import { sourceFits } from '../../../recorder/recorder-hls';
 import { FRAME_CODE, numberedStream } from '../../../testkit/numbered-stream';
 
 const FFPROBE = process.env.FFPROBE_PATH ?? 'ffprobe';

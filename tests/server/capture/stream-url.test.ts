@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDirectMediaUrl, resolveStreamUrl } from '../../../server/capture/stream-url';
+import { isDirectMediaUrl, resolveStreamUrl } from '../../../recorder/stream-url';
 import { startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { startWindowHarness, type WindowHarness } from './window-harness';
 import { scaled } from '../../../testkit/time-scale';

@@ -6,7 +6,7 @@ import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecorderRuntimeLinks } from '../../../server/capture/aws/recorder-bundle';
 import { buildUserData, remoteRecorderConfig, RESULT_MARKER, USER_DATA_LIMIT, type UserDataPaths } from '../../../server/capture/aws/user-data';
-import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderState } from '../../../server/capture/recorder-state';
+import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderState } from '../../../recorder/recorder-state';
 import { recorderDelivery } from '../../../server/storage/delivery';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';

@@ -5,9 +5,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEgressPin, type AddressLookup, type EgressPolicy } from '../../../server/capture/egress-guard';
-import { startEgressProxy, type EgressProxy } from '../../../server/capture/egress-proxy';
-import { getBytes } from '../../../server/capture/hls-http';
+import { createEgressPin, type AddressLookup, type EgressPolicy } from '../../../recorder/egress-guard';
+import { startEgressProxy, type EgressProxy } from '../../../recorder/egress-proxy';
+import { getBytes } from '../../../recorder/hls-http';
 import { recorderProcess, type RecorderProcess } from '../../../testkit/recorder-process';
 import { scaled } from '../../../testkit/time-scale';
 

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildFfmpegArgs } from '../../../server/capture/ffmpeg-args';
-import type { RecorderConfig } from '../../../server/capture/recorder-state';
+import { buildFfmpegArgs } from '../../../recorder/ffmpeg-args';
+import type { RecorderConfig } from '../../../recorder/recorder-state';
 import { FFPROBE, startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { scaled } from '../../../testkit/time-scale';
 
