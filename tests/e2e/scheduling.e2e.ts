@@ -17,14 +17,38 @@ import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, start
 /** The operator sits in Chicago: neither mosque's zone, so both clocks are visible. */
 const OPERATOR_ZONE = 'America/Chicago';
 
-/** Nothing listens on port 9: should a recording fall due during the run (a Friday), it fails quickly. */
-const MOSQUES = [
-  { name: 'E2E London Mosque', latitude: 51.5287, longitude: -0.1636, timezone: 'Europe/London', ID_token: 'http://127.0.0.1:9/london.m3u8' },
-  { name: 'E2E Jakarta Mosque', latitude: -6.1702, longitude: 106.8315, timezone: 'Asia/Jakarta', ID_token: 'http://127.0.0.1:9/jakarta.m3u8' },
-  // Inactive: starting the scheduler plans every active mosque, and this one must stay unplanned.
-  { name: 'E2E Cairo Mosque', latitude: 30.0458, longitude: 31.2625, timezone: 'Africa/Cairo', ID_token: 'http://127.0.0.1:9/cairo.m3u8', active: false },
+/** Places in zones far apart (none the operator's); the run takes two whose Friday window is not near. */
+const PLACES = [
+  { city: 'London', latitude: 51.5287, longitude: -0.1636, timezone: 'Europe/London' },
+  { city: 'Jakarta', latitude: -6.1702, longitude: 106.8315, timezone: 'Asia/Jakarta' },
+  { city: 'Karachi', latitude: 24.8607, longitude: 67.0011, timezone: 'Asia/Karachi' },
+  { city: 'Los Angeles', latitude: 34.0522, longitude: -118.2437, timezone: 'America/Los_Angeles' },
+  { city: 'Tokyo', latitude: 35.6762, longitude: 139.6503, timezone: 'Asia/Tokyo' },
 ] as const;
-const [LONDON, JAKARTA, CAIRO] = MOSQUES;
+
+/**
+ * On a Friday between 09:00 and 17:00 of its own clock a mosque's recording is due, running or just
+ * ended, so it is not upcoming: the test would depend on the hour it runs (it failed on a Friday at
+ * 04:45 UTC, inside Jakarta's window).
+ */
+function nearFridayWindow(timezone: string, now: Date): boolean {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone: timezone, weekday: 'short', hour: 'numeric', hourCycle: 'h23' }).formatToParts(now);
+  const weekday = parts.find((part) => part.type === 'weekday')?.value;
+  const hour = Number(parts.find((part) => part.type === 'hour')?.value);
+  return weekday === 'Fri' && hour >= 9 && hour < 17;
+}
+
+/** Nothing listens on port 9: should a recording fall due during the run anyway, it fails quickly. */
+const [FIRST, SECOND] = PLACES.filter((place) => !nearFridayWindow(place.timezone, new Date())).map((place) => ({
+  name: `E2E ${place.city} Mosque`,
+  latitude: place.latitude,
+  longitude: place.longitude,
+  timezone: place.timezone,
+  ID_token: `http://127.0.0.1:9/${place.city.toLowerCase().replace(' ', '-')}.m3u8`,
+}));
+// Inactive: starting the scheduler plans every active mosque, and this one must stay unplanned.
+const CAIRO = { name: 'E2E Cairo Mosque', latitude: 30.0458, longitude: 31.2625, timezone: 'Africa/Cairo', ID_token: 'http://127.0.0.1:9/cairo.m3u8', active: false };
+const MOSQUES = [FIRST, SECOND, CAIRO];
 
 /** "12:03" (24-hour, as the prayer-times service writes it) as the page writes it: "12:03 PM". */
 function twelveHour(hhmm: string): string {
@@ -95,7 +119,7 @@ describe('Scheduling Management in the browser', () => {
     await page.getByText('No upcoming recordings').waitFor();
     // Every active mosque with coordinates has its Friday prayer card.
     const prayerRegion = page.getByRole('region', { name: 'Prayer Times' });
-    for (const mosque of [LONDON, JAKARTA]) await prayerRegion.getByRole('article', { name: mosque.name }).waitFor();
+    for (const mosque of [FIRST, SECOND]) await prayerRegion.getByRole('article', { name: mosque.name }).waitFor();
     await page.getByRole('list', { name: 'Scheduler jobs' }).getByText('schedule_friday_recordings').waitFor();
     await shoot(page, 'scheduling-stopped');
   });
@@ -114,10 +138,10 @@ describe('Scheduling Management in the browser', () => {
     await dialog.waitFor();
     // The option list stays open while choosing; a click on the title closes it.
     await dialog.getByRole('combobox', { name: 'Mosques' }).click();
-    for (const mosque of [LONDON, JAKARTA]) await page.getByRole('option', { name: new RegExp(`^${mosque.name}`) }).click();
+    for (const mosque of [FIRST, SECOND]) await page.getByRole('option', { name: new RegExp(`^${mosque.name}`) }).click();
     await dialog.getByRole('heading', { name: 'Schedule Friday Recordings' }).click();
     await page.getByRole('listbox').waitFor({ state: 'detached' });
-    for (const mosque of [LONDON, JAKARTA]) await dialog.locator('.MuiChip-label', { hasText: mosque.name }).waitFor();
+    for (const mosque of [FIRST, SECOND]) await dialog.locator('.MuiChip-label', { hasText: mosque.name }).waitFor();
     await shoot(page, 'scheduling-dialog');
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
     // Starting the scheduler already planned every active mosque: scheduling them again changes nothing.
@@ -128,11 +152,11 @@ describe('Scheduling Management in the browser', () => {
   it('shows both in Upcoming Recordings at the prayer-times service\'s times, with their timing icons', async () => {
     const upcoming = (await call<{ data: { upcoming_recordings: UpcomingRecording[] } }>('GET', '/api/scheduler/upcoming?limit=20')).data.upcoming_recordings;
     const prayers = (await call<{ data: { prayer_times: PrayerTimeRecord[] } }>('GET', '/api/scheduler/prayer-times')).data.prayer_times;
-    expect(upcoming.map((item) => item.mosque_name).sort()).toEqual([JAKARTA.name, LONDON.name]);
+    expect(upcoming.map((item) => item.mosque_name).sort()).toEqual([FIRST.name, SECOND.name].sort());
     await expect.poll(() => upcomingTable().getByRole('row').count()).toBe(3);
     expect(await row(CAIRO.name).count()).toBe(0);
 
-    for (const mosque of [LONDON, JAKARTA]) {
+    for (const mosque of [FIRST, SECOND]) {
       const item = upcoming.find((entry) => entry.mosque_name === mosque.name);
       const prayer = prayers.find((entry) => entry.mosque_id === ids.get(mosque.name));
       if (!item || !prayer) throw new Error(`No upcoming recording or prayer time for ${mosque.name}`);
@@ -164,19 +188,19 @@ describe('Scheduling Management in the browser', () => {
   });
 
   it('cancels one of them', async () => {
-    const londonId = ids.get(LONDON.name) ?? '';
-    const job = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find((entry) => entry.mosque_id === londonId);
-    if (!job) throw new Error('No job for the London mosque');
-    await row(LONDON.name).getByRole('button', { name: `Cancel recording for ${LONDON.name}` }).click();
+    const firstId = ids.get(FIRST.name) ?? '';
+    const job = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find((entry) => entry.mosque_id === firstId);
+    if (!job) throw new Error(`No job for ${FIRST.name}`);
+    await row(FIRST.name).getByRole('button', { name: `Cancel recording for ${FIRST.name}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel Recording' }).click();
     await notification(`Job ${job.id} cancelled`).waitFor();
-    await row(LONDON.name).waitFor({ state: 'detached' });
-    await row(JAKARTA.name).waitFor();
+    await row(FIRST.name).waitFor({ state: 'detached' });
+    await row(SECOND.name).waitFor();
     const after = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find((entry) => entry.id === job.id);
     expect(after?.status).toBe('cancelled');
     const upcoming = (await call<{ data: { upcoming_recordings: UpcomingRecording[] } }>('GET', '/api/scheduler/upcoming?limit=20')).data.upcoming_recordings;
-    expect(upcoming.map((item) => item.mosque_name)).toEqual([JAKARTA.name]);
-    await page.getByRole('listitem', { name: `Friday recording: ${LONDON.name}` }).getByText('cancelled', { exact: true }).waitFor();
+    expect(upcoming.map((item) => item.mosque_name)).toEqual([SECOND.name]);
+    await page.getByRole('listitem', { name: `Friday recording: ${FIRST.name}` }).getByText('cancelled', { exact: true }).waitFor();
   });
 
   it('stops the scheduler', async () => {
@@ -185,9 +209,9 @@ describe('Scheduling Management in the browser', () => {
     await notification('Scheduler stopped').waitFor();
     await statusCard().getByText('Stopped', { exact: true }).waitFor();
     expect(await scheduleButton().isDisabled()).toBe(true);
-    // The Jakarta recording still waits, and the page says it will not start while stopped.
+    // The second recording still waits, and the page says it will not start while stopped.
     await page.getByText('The scheduler is stopped: these recordings will not start until it is started again.').waitFor();
-    await row(JAKARTA.name).waitFor();
+    await row(SECOND.name).waitFor();
     expect((await call<{ data: SchedulerStatus }>('GET', '/api/scheduler/status')).data.scheduler_running).toBe(false);
     await shoot(page, 'scheduling-after-stop');
   });
