@@ -73,18 +73,26 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   /** Durations the playlists listed, by sequence: what a missed number held. */
   const listed = new Map<number, number>();
   let previous: MediaPlaylist | null = null;
+  /** When the previous reading was asked for: a segment it did not list was published after that. */
+  let previousAskedAt = -Infinity;
   let lastProgressLogAt = now();
   let breakNext = false;
 
-  // The last seconds of the window are published a segment later: the reader waits for them (up to
-  // a target duration, the placement's margin and a few seconds past the end). A segment is placed when
-  // we first see it listed, up to a reload (and half a read) after it was published: so the reader goes
-  // on until what it kept reaches that margin past the end, and a little media after the window costs
-  // nothing (the numbered-frame fidelity run lost the window's last 0.2-0.7 s without it).
+  // The last seconds of the window are published a segment later: the reader waits for them (up to two
+  // target durations, a reload and a few seconds past the end). Where a segment lies is estimated from
+  // when we first see it listed, and a busy recorder sees it late: the first reading of a capture
+  // places everything up to a target duration late, and the window's last frames were lost when the
+  // reader stopped on that estimate. So it goes on until it holds a segment that a reading asked for
+  // after the window's end did not list yet: one published after the end, whose content reaches past
+  // it. A little media after the window costs nothing.
   let tailMs = 0;
   let endMarginMs = 0;
+  /** The last kept segment was published after this (-Infinity: no reading says). */
+  let keptPublishedAfter = -Infinity;
   const keptUntil = () => (ledger.last()?.start ?? -Infinity) + (ledger.last()?.seconds ?? 0) * 1000;
-  const windowOpen = () => now() < window.end || (now() < window.end + tailMs && keptUntil() < window.end + endMarginMs);
+  // Without a reading that bounds it (the segments a recorder finds listed at its start), the estimate with a margin decides.
+  const heldPastEnd = () => keptPublishedAfter >= window.end || (keptPublishedAfter === -Infinity && keptUntil() >= window.end + endMarginMs);
+  const windowOpen = () => now() < window.end || (now() < window.end + tailMs && !heldPastEnd());
   /** A wait that ends with the window (and its tail) or a stop. */
   const nap = (ms: number) => options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
   while (!options.stopped() && windowOpen()) {
@@ -116,7 +124,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     }
     if (playlist.unsupported) return { unsupported: playlist.unsupported };
     endMarginMs = reloadMsOf(playlist) + 500;
-    tailMs = playlist.targetDuration * 1000 + endMarginMs + 3000;
+    tailMs = 2 * playlist.targetDuration * 1000 + endMarginMs + 3000;
 
     const fresh = await takeNew(playlist, fetchedAt);
     if (fresh > 0) lastNewSegmentAt = now();
@@ -134,6 +142,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     }
     if (playlist.ended && fresh === 0) ledger.meet(ledger.kept.length ? 'stream_dropped' : 'not_live_yet', 'Stream ended (the playlist says the broadcast is over)', now());
     previous = playlist;
+    previousAskedAt = askedAt;
     options.progressed();
     await nap(playlist.ended ? offAirPollMs : reloadMsOf(playlist));
   }
@@ -171,8 +180,14 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       breakNext = true;
     }
     const estimatedStart = (s: MediaSegment) => (endOf.get(s.sequence) as number) - s.duration * 1000;
+    // A segment the previous reading did not list was published after it was asked for.
+    const listedBefore = new Set(previous?.segments.map((s) => s.sequence));
+    const publishedAfter = (s: MediaSegment) => (previous && !listedBefore.has(s.sequence) ? previousAskedAt : -Infinity);
+    // Past the window's end: provably, or by the estimate with a margin when no reading bounds it.
+    const afterWindow = (s: MediaSegment, start: number) =>
+      publishedAfter(s) === -Infinity ? start >= window.end + endMarginMs : publishedAfter(s) - s.duration * 1000 >= window.end;
     // A candidate for the window's end: its placement (below) may put it up to a jitter earlier than estimated.
-    const mayStartInWindow = (s: MediaSegment) => estimatedStart(s) < window.end + endMarginMs + jitterMsOf(s);
+    const mayStartInWindow = (s: MediaSegment) => !afterWindow(s, estimatedStart(s) - jitterMsOf(s));
     // A first reading also takes the segment before the window's first: where a segment lies is known to
     // within our read's latency, and a little media before the window costs nothing.
     const firstWanted = segments.findIndex((s) => (endOf.get(s.sequence) as number) > window.start);
@@ -185,8 +200,8 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       if (options.stopped() || !windowOpen()) break;
       // Whether a segment is the window's is decided where the ledger places it, so the coverage that
       // counts the window's last seconds and the choice of what to fetch for them cannot disagree.
-      const { start, joined, follows } = placement(segment, estimatedStart(segment), playlist);
-      if (start >= window.end + endMarginMs) break;
+      const { start, joined, follows } = placement(segment, estimatedStart(segment), publishedAfter(segment), playlist);
+      if (afterWindow(segment, start)) break;
       const answer = await fetchSegment(segment);
       if ('error' in answer) {
         ledger.loseContent({ start, end: start + segment.duration * 1000, seconds: segment.duration, reason: `segment ${segment.sequence}: ${answer.error}` });
@@ -199,6 +214,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       const run = await options.sink.write(segment, answer.bytes, continuous);
       breakNext = false;
       ledger.keep({ sequence: segment.sequence, seconds: segment.duration, start, run, joined });
+      keptPublishedAfter = publishedAfter(segment);
       options.persist();
       ledger.clear(start);
       taken++;
@@ -208,14 +224,22 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
 
   /**
    * Where a segment's content was on the air: right after its predecessor, or later when the stream
-   * published it clearly later (it runs slow, or paused); half a segment (at least 1 s) of lateness is
-   * the jitter of our own reads. A lateness shorter than a stall is the stream's pace, not a hole.
+   * published it clearly later (it runs slow, or paused). Clearly later is decided by what the readings
+   * prove, not by when we happened to see it: a segment the previous reading did not list was published
+   * after that reading was asked for, so it goes after its predecessor only when that moment is more than
+   * the jitter (half a segment, at least 1 s) past where the predecessor ends. A recorder slowed by a busy
+   * machine sees segments late; placed on that, a stream that never paused showed holes (a recording
+   * "partial" with no gap said). Segments no reading bounds (those listed at a recorder's start) go by
+   * the estimate. A lateness shorter than a stall is the stream's pace, not a hole.
    */
-  function placement(segment: MediaSegment, estimated: number, playlist: MediaPlaylist): { start: number; joined: boolean; follows: boolean } {
+  function placement(segment: MediaSegment, estimated: number, publishedAfter: number, playlist: MediaPlaylist): { start: number; joined: boolean; follows: boolean } {
     const previousKept = ledger.last();
     const chained = previousKept && previousKept.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1 ? previousKept.start + previousKept.seconds * 1000 : null;
-    const start = chained === null ? estimated : estimated - chained < jitterMsOf(segment) ? chained : estimated;
-    return { start, joined: chained !== null && estimated - chained < stallMsFor(playlist), follows: chained !== null };
+    if (chained === null) return { start: estimated, joined: false, follows: false };
+    const provenStart = publishedAfter - segment.duration * 1000;
+    const later = publishedAfter === -Infinity ? estimated : provenStart;
+    const start = later - chained < jitterMsOf(segment) ? chained : later;
+    return { start, joined: start - chained < stallMsFor(playlist), follows: true };
   }
 
   /** "recorded up to segment 134: 268 s kept, 0 s lost" */

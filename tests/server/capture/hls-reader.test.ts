@@ -1,0 +1,78 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createEgressPin } from '../../../recorder/egress-guard';
+import { ledgerCoverage, SegmentLedger } from '../../../recorder/hls-ledger';
+import type { MediaSegment } from '../../../recorder/hls-playlist';
+import { readHls } from '../../../recorder/hls-reader';
+import { Pause } from '../../../recorder/recorder-window';
+import { startFidelityOrigin, type FidelityOrigin } from '../../../testkit/fidelity-origin';
+import { SEGMENT_SECONDS } from '../../../testkit/numbered-stream';
+import { scaled } from '../../../testkit/time-scale';
+import { pause } from '../../../testkit/wait';
+
+// PostgreSQL pass: skipped: the segment reader against a live loopback origin, no database
+
+/*
+ * The segment reader in this process against a live origin whose truth is known, with the lateness of a
+ * busy recorder made on purpose: a first reading long after the newest segment was published, and a
+ * write that holds the reader up. Where the reader places segments is an estimate; what it keeps and
+ * what the ledger says it covers must not depend on that lateness.
+ */
+
+const origins: FidelityOrigin[] = [];
+afterAll(async () => {
+  for (const origin of origins) await origin.close();
+});
+
+/** Reads `seconds` of a live origin, first `firstReadAfterMs` after a segment was published; `slowWrite` holds one write up. */
+async function read(seconds: number, firstReadAfterMs: number, slowWrite?: { sequence: number; ms: number }) {
+  const origin = await startFidelityOrigin({ minutes: 1, prePublishSegments: 10 });
+  origins.push(origin);
+  // The origin has just published its 10th segment: the window opens a moment later, as a recorder's does.
+  const window = { start: Date.now() + 10, end: Date.now() + 10 + seconds * 1000 };
+  await pause(firstReadAfterMs);
+  const ledger = new SegmentLedger(null);
+  await readHls({
+    url: origin.url,
+    pin: createEgressPin({ allowPrivate: true, trustedHosts: [] }),
+    height: 180,
+    window,
+    ledger,
+    sink: {
+      write: async (segment: MediaSegment) => {
+        if (segment.sequence === slowWrite?.sequence) await pause(slowWrite.ms);
+        return 1;
+      },
+    },
+    pause: new Pause(),
+    stopped: () => false,
+    log: () => undefined,
+    progressed: () => undefined,
+    persist: () => undefined,
+  });
+  // Once the segment on the air at the window's end is published, whether or not the reader waited for it.
+  await pause(Math.max(0, window.end + SEGMENT_SECONDS * 1000 - Date.now()));
+  const truth = origin.truth().segments;
+  // The segment on the air at the window's last instant, by the origin's own clock.
+  const last = truth.find((s) => s.publishedAt - s.durationSeconds * 1000 < window.end && s.publishedAt >= window.end);
+  const coverage = ledgerCoverage(ledger, window, window.end, (ms) => new Date(ms).toISOString());
+  return { kept: ledger.kept.map((k) => k.sequence), last: last?.sequence, coverage };
+}
+
+describe('the HLS segment reader', () => {
+  it.concurrent('keeps the window to its last frame when its first reading comes long after a segment was published', { timeout: scaled(60_000) }, async () => {
+    // Placed from that reading, every segment looks 1.75 s later than it was: the reader used to stop a
+    // segment early, losing the window's last frames while the ledger said it held them.
+    const { kept, last, coverage } = await read(10, 1750);
+    expect(last).toBeDefined();
+    expect(kept, `the segment on the air at the window's end is ${last}`).toContain(last);
+    expect(coverage).toMatchObject({ expectedSeconds: 10, coveredSeconds: 10, gaps: [] });
+  });
+
+  it.concurrent('places the segments of a stream that never paused without a hole when one write holds the reader up', { timeout: scaled(60_000) }, async () => {
+    // The reading after the slow write sees the next segment 1.5 s late: placed on that, it left a hole of
+    // over a second in a continuous stream, counted as uncovered and too short to be listed.
+    const { kept, coverage } = await read(12, 0, { sequence: 12, ms: 1500 + SEGMENT_SECONDS * 500 });
+    expect(kept).toContain(12);
+    expect(coverage).toMatchObject({ expectedSeconds: 12, coveredSeconds: 12, gaps: [] });
+  });
+});
