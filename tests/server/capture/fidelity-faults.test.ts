@@ -67,6 +67,8 @@ function describeCase(c: Case): string {
     lost: report.lostSeconds,
     lostByUs: report.lostByUsSeconds,
     repeated: report.repeatedSeconds,
+    // Where the frames we lost were on the air (s into the window), and which: a lost frame is found where it went.
+    losses: report.losses.map((l) => ({ at: [c.at(l.broadcastFrom), c.at(l.broadcastTo)], frames: [l.first, l.last], unavailable: l.unavailableFrames })),
     holes: report.holes.map((h) => [c.at(h.from), c.at(h.to)]),
     gaps: c.gaps.map((g) => [c.at(g.start), c.at(g.end), g.cause, g.content_lost_seconds]),
     log: c.recorder.log().split('\n').filter((line) => line.includes('recorder:')).slice(-12),
