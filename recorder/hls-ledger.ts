@@ -7,7 +7,7 @@
  * media is put down to the condition that overlaps it, and loses only what the stream offered then.
  * Part of the recorder runtime: Node and its siblings only.
  */
-import { contentLostSeconds } from './recorder-coverage';
+import { contentLostSeconds, listsEveryHole, MIN_LISTED_GAP_MS } from './recorder-coverage';
 import { readJson, writeJsonAtomic, type Coverage, type Gap, type GapCause } from './recorder-state';
 
 /** A segment in the recording. Times are this machine's clock (ms). */
@@ -51,9 +51,6 @@ interface LedgerFile {
   /** When a recorder last saved it: a recorder started after a crash knows since when it was down. */
   aliveAt: number | null;
 }
-
-/** Holes shorter than this are counted as uncovered but not listed. */
-const MIN_LISTED_GAP_MS = 2000;
 
 export class SegmentLedger {
   private readonly data: LedgerFile;
@@ -159,22 +156,30 @@ export class SegmentLedger {
   }
 }
 
+/** What a run's pieces hold, when they may hold less than was fed to it, and why they would. */
+export interface HeldMedia {
+  seconds: number;
+  cause: GapCause;
+  reason: string;
+}
+
 /**
  * What the kept segments cover of [windowStart, windowEnd] up to `until`, and the holes with their
- * causes. `heldSeconds(run)`: the seconds of media a run's pieces hold, when measured; a run whose
- * pieces hold less than was fed to it (ffmpeg died) covers only that much.
+ * causes. `held(run)`: what a run's pieces hold, when measured and possibly short; a run whose pieces
+ * hold less than was fed to it (ffmpeg died, pieces did not reach the store) covers only that much,
+ * and the rest of what was fed to it is a gap of that cause where it was.
  */
 export function ledgerCoverage(
   ledger: SegmentLedger,
   window: { start: number; end: number },
   until: number,
   toIso: (ms: number) => string,
-  heldSeconds: (run: number) => number | null = () => null,
+  held: (run: number) => HeldMedia | null = () => null,
 ): Coverage {
-  const clipped = (s: { start: number; end: number }) => ({ start: Math.max(window.start, s.start), end: Math.min(window.end, until, s.end) });
-  const spans = keptSpans(ledger.kept, heldSeconds);
-  const media = spans.map(clipped).filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
-  const firstMedia = media.length ? media[0].start : Infinity;
+  const clipped = <T extends { start: number; end: number }>(s: T): T => ({ ...s, start: Math.max(window.start, s.start), end: Math.min(window.end, until, s.end) });
+  const inWindow = <T extends { start: number; end: number }>(spans: T[]): T[] => spans.map(clipped).filter((s) => s.end > s.start);
+  const { fed, kept, shortfalls } = keptSpans(ledger.kept, held);
+  const media = inWindow(kept).sort((a, b) => a.start - b.start);
   let coveredMs = 0;
   let mediaCursor = window.start;
   for (const span of media) {
@@ -182,29 +187,33 @@ export function ledgerCoverage(
     coveredMs += span.end - Math.max(mediaCursor, span.start);
     mediaCursor = span.end;
   }
+  const expectedSeconds = round((window.end - window.start) / 1000);
+  const coveredSeconds = round(coveredMs / 1000);
 
-  // Holes are where nothing was on the air for us: between spans that do not join.
-  let reconnects = 0;
+  // Holes are where nothing was on the air for us: between spans that do not join. A recording that is
+  // not captured lists every hole, also those within a stretch of joined segments (a stream slower than
+  // real time): its outcome must say where it lost what it lost.
+  const listsAll = listsEveryHole(coveredSeconds, expectedSeconds);
+  const joined = inWindow(joinedSpans(fed));
+  const firstMedia = joined.length ? joined[0].start : Infinity;
+  // Media came back after a hole (one shorter than a second is a join, not an interruption).
+  const reconnects = joined.filter((span, i) => i > 0 && span.start - joined[i - 1].end >= 1000).length;
   let cursor = window.start;
   const gaps: Gap[] = [];
   const hole = (end: number) => {
-    if (end - cursor >= MIN_LISTED_GAP_MS) gaps.push(gapOf(cursor, end, ledger, firstMedia, toIso));
+    if (end > cursor && (listsAll || end - cursor >= MIN_LISTED_GAP_MS)) gaps.push(gapOf(cursor, end, ledger, firstMedia, toIso));
   };
-  for (const span of joinedSpans(spans).map(clipped).filter((s) => s.end > s.start)) {
-    if (span.start > cursor) {
-      // Media came back after a hole (one shorter than a second is a join, not an interruption).
-      if (cursor > firstMedia && span.start - cursor >= 1000) reconnects++;
-      hole(span.start);
-    }
+  for (const span of listsAll ? inWindow(overlapping(fed)) : joined) {
+    if (span.start > cursor) hole(span.start);
     cursor = Math.max(cursor, span.end);
   }
   hole(Math.min(until, window.end));
-  return {
-    expectedSeconds: round((window.end - window.start) / 1000),
-    coveredSeconds: round(coveredMs / 1000),
-    gaps,
-    reconnects,
-  };
+  // What was fed to a run that its pieces do not hold is lost by us, whatever its length.
+  for (const short of inWindow(shortfalls)) {
+    gaps.push({ start: toIso(short.start), end: toIso(short.end), cause: short.cause, reason: short.reason, content_lost_seconds: round((short.end - short.start) / 1000) });
+  }
+  gaps.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
+  return { expectedSeconds, coveredSeconds, gaps, reconnects };
 }
 
 interface Span {
@@ -213,37 +222,66 @@ interface Span {
   joined: boolean;
 }
 
-/** The spans that joined segments make together, in time order. */
-function joinedSpans(spans: Span[]): Span[] {
-  const merged: Span[] = [];
-  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
-    const last = merged.at(-1);
-    if (last && (span.joined || span.start <= last.end)) last.end = Math.max(last.end, span.end);
-    else merged.push({ ...span });
-  }
-  return merged;
+/** Fed content a run's pieces do not hold. */
+interface Shortfall extends Omit<HeldMedia, 'seconds'> {
+  start: number;
+  end: number;
 }
 
-function keptSpans(kept: readonly KeptSegment[], heldSeconds: (run: number) => number | null): Span[] {
-  const fed = new Map<number, number>();
-  const spans: Span[] = [];
-  for (const segment of kept) {
-    const before = fed.get(segment.run) ?? 0;
-    fed.set(segment.run, before + segment.seconds);
-    const held = heldSeconds(segment.run);
-    // Probed pieces are a few frames off the playlist's durations: a segment within half a second counts whole.
-    const seconds = held === null || before + segment.seconds <= held + 0.5 ? segment.seconds : Math.max(0, held - before);
-    if (seconds > 0) spans.push({ start: segment.start, end: segment.start + seconds * 1000, joined: segment.joined ?? false });
+/** The spans that joined segments make together, in time order. */
+function joinedSpans(spans: Span[]): Span[] {
+  return merged(spans, (span, last) => span.joined || span.start <= last.end);
+}
+
+/** The spans that overlapping segments make together, in time order. */
+function overlapping(spans: Span[]): Span[] {
+  return merged(spans, (span, last) => span.start <= last.end);
+}
+
+function merged(spans: Span[], joins: (span: Span, last: Span) => boolean): Span[] {
+  const result: Span[] = [];
+  for (const span of [...spans].sort((a, b) => a.start - b.start)) {
+    const last = result.at(-1);
+    if (last && joins(span, last)) last.end = Math.max(last.end, span.end);
+    else result.push({ ...span });
   }
-  return spans;
+  return result;
+}
+
+/** Each kept segment's span as fed to its run, the part of it the run's pieces hold, and the fed parts they do not. */
+function keptSpans(segments: readonly KeptSegment[], held: (run: number) => HeldMedia | null): { fed: Span[]; kept: Span[]; shortfalls: Shortfall[] } {
+  const fedSeconds = new Map<number, number>();
+  const fed: Span[] = [];
+  const kept: Span[] = [];
+  const shortfalls: Shortfall[] = [];
+  for (const segment of segments) {
+    const before = fedSeconds.get(segment.run) ?? 0;
+    fedSeconds.set(segment.run, before + segment.seconds);
+    const end = segment.start + segment.seconds * 1000;
+    const joined = segment.joined ?? false;
+    fed.push({ start: segment.start, end, joined });
+    const pieces = held(segment.run);
+    // Probed pieces are a few frames off the playlist's durations: a segment within half a second counts whole.
+    const seconds = pieces === null || before + segment.seconds <= pieces.seconds + 0.5 ? segment.seconds : Math.max(0, pieces.seconds - before);
+    if (seconds > 0) kept.push({ start: segment.start, end: segment.start + seconds * 1000, joined });
+    if (pieces === null || seconds === segment.seconds) continue;
+    const from = segment.start + seconds * 1000;
+    const last = shortfalls.at(-1);
+    // The run's segments that follow one another make one shortfall, at the end of what its pieces hold.
+    if (last && last.cause === pieces.cause && last.reason === pieces.reason && from <= last.end) last.end = Math.max(last.end, end);
+    else shortfalls.push({ start: from, end, cause: pieces.cause, reason: pieces.reason });
+  }
+  return { fed, kept, shortfalls };
 }
 
 /** A hole [start, end): the condition that overlaps it most, and the content lost in it. */
 function gapOf(start: number, end: number, ledger: SegmentLedger, firstMedia: number, toIso: (ms: number) => string): Gap {
   const overlap = (s: number, e: number | null) => Math.min(end, e ?? Infinity) - Math.max(start, s);
   const condition = [...ledger.conditions].filter((c) => overlap(c.start, c.end) > 0).sort((a, b) => overlap(b.start, b.end) - overlap(a.start, a.end))[0];
-  const cause: GapCause = condition?.cause ?? (start < firstMedia ? 'not_live_yet' : 'stream_stalled');
-  const reason = condition?.reason ?? (start < firstMedia ? 'Stream not live yet' : 'The stream published no new segment');
+  // With no condition, content the reader lost there (a segment it could not fetch) says why.
+  const missed = ledger.lost.filter((l) => overlap(l.start, l.end) > 0).sort((a, b) => overlap(b.start, b.end) - overlap(a.start, a.end))[0];
+  const cause: GapCause = condition?.cause ?? (missed ? 'stream_dropped' : start < firstMedia ? 'not_live_yet' : 'stream_stalled');
+  const reason = condition?.reason ?? (missed ? `Stream dropped (${missed.reason})` : start < firstMedia ? 'Stream not live yet' : 'The stream published no new segment');
   const lost = ledger.lost.reduce((sum, l) => {
     const share = overlap(l.start, l.end) / Math.max(1, l.end - l.start);
     return share > 0 ? sum + l.seconds * Math.min(1, share) : sum;

@@ -8,8 +8,8 @@ import type { Coverage, Gap, GapCause, RecorderOutcome, RunRecord } from './reco
 
 /** The share of the window the media must cover for the capture to count as captured. */
 export const CAPTURED_SHARE = 0.99;
-/** Shorter holes (the join of two runs, a reconnect) are counted as uncovered but not listed. */
-const MIN_LISTED_GAP_MS = 2000;
+/** In a captured recording, shorter holes (the join of two runs, a reconnect) are counted as uncovered but not listed. */
+export const MIN_LISTED_GAP_MS = 2000;
 /** A first connection later than this after the window opened is named as the reason for the gap. */
 const LATE_START_MS = 5000;
 
@@ -40,31 +40,42 @@ export function computeCoverage(windowStart: number, windowEnd: number, runs: Ru
     .sort((a, b) => a.start - b.start);
 
   let coveredMs = 0;
-  const gaps: Gap[] = [];
+  const holes: { start: number; end: number; before: Interval | null }[] = [];
   let cursor = windowStart;
   let previous: Interval | null = null;
-  const openGap = (end: number) => {
-    if (end - cursor < MIN_LISTED_GAP_MS) return;
-    const { cause, reason } = gapCause(cursor, end, previous, runs, windowStart);
-    gaps.push({ start: toIso(cursor), end: toIso(end), cause, reason, content_lost_seconds: contentLostSeconds(cause, cursor, end) });
+  const hole = (end: number) => {
+    if (end > cursor) holes.push({ start: cursor, end, before: previous });
   };
   for (const interval of intervals) {
-    if (interval.start > cursor) openGap(Math.min(interval.start, until));
+    if (interval.start > cursor) hole(Math.min(interval.start, until));
     if (interval.end > cursor) {
       coveredMs += interval.end - Math.max(cursor, interval.start);
       cursor = interval.end;
       previous = interval;
     }
   }
-  if (until > cursor) openGap(Math.min(until, windowEnd));
+  if (until > cursor) hole(Math.min(until, windowEnd));
 
+  const expectedSeconds = round((windowEnd - windowStart) / 1000);
+  const coveredSeconds = round(coveredMs / 1000);
+  const listsAll = listsEveryHole(coveredSeconds, expectedSeconds);
+  const gaps: Gap[] = holes
+    .filter((h) => listsAll || h.end - h.start >= MIN_LISTED_GAP_MS)
+    .map((h) => {
+      const { cause, reason } = gapCause(h.start, h.end, h.before, runs, windowStart);
+      return { start: toIso(h.start), end: toIso(h.end), cause, reason, content_lost_seconds: contentLostSeconds(cause, h.start, h.end) };
+    });
   const withMedia = runs.filter((r) => r.seconds > 0).length;
-  return {
-    expectedSeconds: round((windowEnd - windowStart) / 1000),
-    coveredSeconds: round(coveredMs / 1000),
-    gaps,
-    reconnects: Math.max(0, withMedia - 1),
-  };
+  return { expectedSeconds, coveredSeconds, gaps, reconnects: Math.max(0, withMedia - 1) };
+}
+
+/**
+ * A recording that is not captured lists every hole as a gap, however short: its outcome must say
+ * where it lost what made it partial (a partial with no gap said nothing). A captured one lists those
+ * of MIN_LISTED_GAP_MS or more.
+ */
+export function listsEveryHole(coveredSeconds: number, expectedSeconds: number): boolean {
+  return coveredSeconds < expectedSeconds * CAPTURED_SHARE;
 }
 
 /** Why [start, end] has no media: what ended the media before it, else why the first tries got none. */

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { createEgressPin, GUARDED } from './egress-guard';
 import { startEgressProxy, type EgressProxy } from './egress-proxy';
 import { buildFfmpegArgs } from './ffmpeg-args';
-import { ledgerCoverage, SegmentLedger } from './hls-ledger';
+import { ledgerCoverage, SegmentLedger, type HeldMedia } from './hls-ledger';
 import { readHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import { computeCoverage, describeRunEnd, outcomeFromCoverage } from './recorder-coverage';
@@ -123,14 +123,18 @@ function coverageUntil(until: number, measured: boolean) {
 
 /**
  * What the pieces of a fed run hold, for a run that may hold less than was fed to it: one cut short (a
- * crash, ffmpeg's error) or with pieces that did not reach the store. A run that ended cleanly holds all
- * its segments (ffmpeg read its input to the end), and the probes, which round each piece down by up
- * to a frame, would only make it look shorter.
+ * crash, ffmpeg's error) or with pieces that did not reach the store, and why. A run that ended cleanly
+ * holds all its segments (ffmpeg read its input to the end), and the probes, which round each piece
+ * down by up to a frame, would only make it look shorter.
  */
-function heldByCutRun(index: number): number | null {
+function heldByCutRun(index: number): HeldMedia | null {
   const run = runs.find((r) => r.index === index);
-  const whole = run && !run.error && pieces.allCount(index);
-  return whole ? null : pieces.secondsOf(index);
+  const delivered = pieces.allCount(index);
+  if (run && !run.error && delivered) return null;
+  const seconds = pieces.secondsOf(index);
+  if (!run) return { seconds, cause: 'recorder_down', reason: 'Recorded by the machine this one replaced' };
+  if (!delivered) return { seconds, cause: 'store_unreachable', reason: `Pieces of run ${index} did not reach the store${shipper?.report().lastError ? ` (${shipper.report().lastError})` : ''}` };
+  return { seconds, cause: 'recorder_down', reason: `The recording of run ${index} ended short (${run.error})` };
 }
 
 let lastSaveMono = 0;

@@ -6,9 +6,9 @@ const at = (s: number) => T0 + s * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
 const window = { start: at(0), end: at(60) };
 
-/** Keeps 2 s segments [from, to) seconds into the window, numbered from `sequence`, in `run`. */
-function keep(ledger: SegmentLedger, from: number, to: number, sequence: number, run = 1): void {
-  for (let s = from; s < to; s += 2) ledger.keep({ sequence: sequence++, seconds: 2, start: at(s), run });
+/** Keeps 2 s segments [from, to) seconds into the window, numbered from `sequence`, in `run`; `joined`: the first follows the segment before. */
+function keep(ledger: SegmentLedger, from: number, to: number, sequence: number, run = 1, joined = false): void {
+  for (let s = from; s < to; s += 2) ledger.keep({ sequence: sequence++, seconds: 2, start: at(s), run, joined: s > from || joined });
 }
 
 describe('coverage from the segment ledger', () => {
@@ -45,13 +45,44 @@ describe('coverage from the segment ledger', () => {
     expect(coverage.coveredSeconds).toBe(49);
   });
 
-  it('a run whose pieces hold less than was fed to it covers only what they hold', () => {
+  it('a run whose pieces hold less than was fed to it covers only what they hold, and the rest is a gap of its cause at its end', () => {
     const ledger = new SegmentLedger(null);
     keep(ledger, 0, 30, 0, 1);
-    keep(ledger, 30, 60, 15, 2);
-    const coverage = ledgerCoverage(ledger, window, window.end, iso, (run) => (run === 1 ? 22 : null));
+    // The next run follows without a hole on the stream's time line: only the pieces lack the end of the first.
+    keep(ledger, 30, 60, 15, 2, true);
+    const coverage = ledgerCoverage(ledger, window, window.end, iso, (run) => (run === 1 ? { seconds: 22, cause: 'recorder_down', reason: 'ffmpeg was killed (SIGKILL)' } : null));
     expect(coverage.coveredSeconds).toBe(52);
-    expect(coverage.gaps).toEqual([expect.objectContaining({ start: iso(at(22)), end: iso(at(30)), cause: 'stream_stalled' })]);
+    expect(coverage.gaps).toEqual([{ start: iso(at(22)), end: iso(at(30)), cause: 'recorder_down', reason: 'ffmpeg was killed (SIGKILL)', content_lost_seconds: 8 }]);
+  });
+
+  it('a shortfall of a second in what the pieces hold is listed, even in a recording that is captured', () => {
+    const ledger = new SegmentLedger(null);
+    keep(ledger, 0, 100, 0, 1);
+    keep(ledger, 100, 200, 50, 2, true);
+    const long = { start: at(0), end: at(200) };
+    const coverage = ledgerCoverage(ledger, long, long.end, iso, (run) => (run === 1 ? { seconds: 99, cause: 'store_unreachable', reason: '1 piece did not reach the store' } : null));
+    expect(coverage.coveredSeconds).toBe(199);
+    expect(coverage.gaps).toEqual([{ start: iso(at(99)), end: iso(at(100)), cause: 'store_unreachable', reason: '1 piece did not reach the store', content_lost_seconds: 1 }]);
+  });
+
+  it('a partial recording lists the hole that makes it partial, however short', () => {
+    const ledger = new SegmentLedger(null);
+    // 2 s segments, and one that could not be fetched: 58.5 s of 60 is under 99%.
+    keep(ledger, 0, 30, 0);
+    ledger.loseContent({ start: at(30), end: at(31.5), seconds: 1.5, reason: 'segment 15: HTTP 500' });
+    keep(ledger, 31.5, 61.5, 16, 2);
+    const coverage = ledgerCoverage(ledger, window, window.end, iso);
+    expect(coverage.coveredSeconds).toBe(58.5);
+    expect(coverage.gaps).toEqual([{ start: iso(at(30)), end: iso(at(31.5)), cause: 'stream_dropped', reason: 'Stream dropped (segment 15: HTTP 500)', content_lost_seconds: 1.5 }]);
+  });
+
+  it('a captured recording does not list a hole shorter than 2 s', () => {
+    const ledger = new SegmentLedger(null);
+    keep(ledger, 0, 30, 0);
+    keep(ledger, 30.5, 60.5, 15, 2);
+    const coverage = ledgerCoverage(ledger, window, window.end, iso);
+    expect(coverage.coveredSeconds).toBe(59.5);
+    expect(coverage.gaps).toEqual([]);
   });
 
   it('forgets the segments after what a cut run holds, so a new recorder fetches them again', () => {
