@@ -1,6 +1,7 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { consoleChunkGroups } from './scripts/lazy-chunks.js';
 import { precompress } from './scripts/precompress.js';
 import { databaseTestFiles } from './tests/support/database-test-files.js';
 import { scaled } from './testkit/time-scale.js';
@@ -30,7 +31,19 @@ export default defineConfig({
       '/ws': { target: `ws://127.0.0.1:${serverPort}`, ws: true },
     },
   },
-  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 800 },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    chunkSizeWarningLimit: 800,
+    // A handful of chunks for the signed-in console instead of some 80 (scripts/lazy-chunks.ts).
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: consoleChunkGroups([{ name: 'auth', module: 'src/api/auth.ts' }]),
+        },
+      },
+    },
+  },
   test: {
     projects: [
       {
