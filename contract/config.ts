@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { instantSchema } from './common';
 import { refuseFormatControls } from './display-text';
 import { normalizeStreamUrl, streamUrlRefusal } from './instances';
+import { BROADCAST_STATUSES } from './mosque-fields';
 
 /*
  * Mosques, coordinates, prayer times and recording configurations (SPEC.md sections 3, 5 and 7, "Config").
@@ -42,7 +43,7 @@ export function isValidTimeZone(zone: string): boolean {
 }
 
 export const mosqueIdSchema = z.string().regex(MOSQUE_ID_PATTERN, 'Mosque ID must be 10 lowercase letters or digits');
-export const broadcastStatusSchema = z.enum(['inactive', 'playing', 'ended']);
+export const broadcastStatusSchema = z.enum(BROADCAST_STATUSES);
 export type BroadcastStatus = z.infer<typeof broadcastStatusSchema>;
 
 /** adhan's calculation methods, by adhan's own names. */

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { broadcastStatusSchema, mosqueIdSchema } from './config';
 import { searchSortShape, selectionSchema } from './list-query';
+import { MOSQUE_SORT_FIELDS } from './mosque-fields';
+
+export { MOSQUE_SORT_FIELDS, type MosqueSortField } from './mosque-fields';
 
 /*
  * The mosque table at fleet size: GET /api/config/mosques with any of these parameters answers one
  * page and the count of every match (`data.total`); without them it keeps SPEC.md's whole list.
  */
 
-export const MOSQUE_SORT_FIELDS = ['name', 'mosque_id', 'city', 'country', 'timezone', 'active', 'broadcast_status', 'created_at', 'updated_at'] as const;
-export type MosqueSortField = (typeof MOSQUE_SORT_FIELDS)[number];
 export const MOSQUE_PAGE_MAX = 1000;
 
 const flagSchema = z.enum(['true', 'false'], 'Must be true or false').transform((value) => value === 'true');

@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { getToken } from './api/token';
 import App from './app/App';
 import { preloadRoute } from './app/routes';
-import { startSessionCheck } from './auth/session-check';
+import { holdSessionCheck, startSessionCheck } from './auth/session-check';
 
 /** `npm run dev:mock` (vite --mode mock) answers every call from the in-browser mocks instead of a server. */
 async function enableMocking(): Promise<void> {
@@ -23,8 +23,9 @@ if (!root) throw new Error('Missing #root element');
 
 void enableMocking().then(() => {
   // A stored session will most likely open the page in the address: check the session first thing, and
-  // fetch the page's code meanwhile (its data once the session is confirmed).
-  if (getToken()) preloadRoute(window.location, startSessionCheck());
+  // fetch the page's code meanwhile (its data once the session is confirmed). The console shows the
+  // page once its code is there, not before (the page would suspend).
+  if (getToken()) holdSessionCheck(preloadRoute(window.location, startSessionCheck()));
   createRoot(root).render(
     <StrictMode>
       <App />

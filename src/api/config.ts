@@ -14,7 +14,8 @@ import type { MosqueBulkRequest, MosqueBulkResult, MosquesListQuery } from '../.
 import { configRoutes, mosqueRoutes } from '../../contract/routes/config';
 import { apiErrorMessage } from './client';
 import { call } from './endpoint';
-import { preload, takePreloaded } from './preloaded';
+import { mosquesPageReadKey, type MosquesPage } from './mosques-page';
+import { takeArrived, takePreloaded } from './preloaded';
 
 /** The Config Generator's messages (SPEC.md section 8, Mosques). */
 export const MOSQUE_MESSAGES = {
@@ -58,23 +59,21 @@ export function useMosques() {
 }
 
 /** One page of the mosque table: the rows and how many mosques match. */
-export async function getMosquesPage(query: MosquesListQuery): Promise<{ mosques: Mosque[]; total: number }> {
+export async function getMosquesPage(query: MosquesListQuery): Promise<MosquesPage> {
   const { mosques, total } = (await call(mosqueRoutes.list, { query })).data;
   return { mosques, total: total ?? mosques.length };
 }
 
-const mosquesPageReadKey = (query: MosquesListQuery) => `mosques-page:${JSON.stringify(query)}`;
-
-/** Asks for a page of the mosque table before the page is rendered (see preloaded.ts); useMosquesPage takes it. */
-export function preloadMosquesPage(query: MosquesListQuery): void {
-  preload(mosquesPageReadKey(query), () => getMosquesPage(query));
-}
-
 /** The page on screen stays while the next one loads, so paging and typing a search do not flash an empty table. */
 export function useMosquesPage(query: MosquesListQuery) {
+  const key = mosquesPageReadKey(query);
+  // A preloaded page that has already come is the query's first data: the table renders with its rows at once.
+  let arrived: { value: MosquesPage; at: number } | undefined;
   return useQuery({
     queryKey: [...mosquesQueryKey, 'page', query],
-    queryFn: () => takePreloaded(mosquesPageReadKey(query), () => getMosquesPage(query)),
+    queryFn: () => takePreloaded(key, () => getMosquesPage(query)),
+    initialData: () => (arrived = takeArrived<MosquesPage>(key))?.value,
+    initialDataUpdatedAt: () => arrived?.at,
     placeholderData: keepPreviousData,
   });
 }

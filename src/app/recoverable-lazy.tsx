@@ -74,23 +74,46 @@ export function retryFailedChunks(): void {
   for (const reset of resets) reset();
 }
 
-/** Like React.lazy, with retries and a fresh attempt after `retryFailedChunks()`. */
+/** A lazy page whose module can be asked for before it renders. */
+export type RecoverableLazy<P extends object> = ComponentType<P> & {
+  /** Starts loading the module; settles when it has loaded or failed (a failure is left for the render to retry and report). */
+  preload(): Promise<void>;
+};
+
+/**
+ * Like React.lazy, with retries and a fresh attempt after `retryFailedChunks()`. Once its module has
+ * loaded (preloaded, or rendered before) the page renders at once: React.lazy suspends on its first
+ * render even then, and each suspension showed a fallback for a moment and held the content back
+ * (React throttles what it reveals after a fallback), before the page's first paint.
+ */
 export function recoverableLazy<P extends object>(
   load: () => Promise<{ default: ComponentType<P> }>,
   retryDelays = CHUNK_RETRY_DELAYS_MS,
-): ComponentType<P> {
+): RecoverableLazy<P> {
+  let Loaded: ComponentType<P> | null = null;
+  const loadAndKeep = () =>
+    load().then((module) => {
+      Loaded = module.default;
+      return module;
+    });
   let Current: LazyExoticComponent<ComponentType<P>>;
   const arm = () => {
     Current = lazy(() =>
-      loadWithRetry(load, retryDelays).catch((error: unknown) => {
+      loadWithRetry(loadAndKeep, retryDelays).catch((error: unknown) => {
         failedLoads.add(arm);
         throw error;
       }),
     );
   };
   arm();
+  // Loaded is set before the lazy component's own load resolves, so a page never commits as Current and
+  // then switches to Loaded (which would mount it afresh).
   function RecoverablePage(props: P) {
-    return <Current {...props} />;
+    return Loaded ? <Loaded {...props} /> : <Current {...props} />;
   }
+  RecoverablePage.preload = () => loadAndKeep().then(
+    () => undefined,
+    () => undefined,
+  );
   return RecoverablePage;
 }

@@ -1,9 +1,10 @@
 import { Suspense } from 'react';
 import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { FullPageSpinner, RequireAuth } from '../auth/RequireAuth';
+import { preloadFirstPage as preloadConfigFirstPage } from '../features/config/preload';
 import LoginPage from '../features/login/LoginPage';
 import { ChunkErrorBoundary } from './ChunkErrorBoundary';
-import { recoverableLazy as lazy } from './recoverable-lazy';
+import { recoverableLazy as lazy, type RecoverableLazy } from './recoverable-lazy';
 
 /*
  * The sign-in page is in the entry chunk: it is the first page of every visit without a session, and
@@ -31,26 +32,13 @@ const pageModules = {
 
 /**
  * The first read of a page that opens at fleet size, by its path: started as soon as the session is
- * checked, beside the page's code rather than after its first render (the 10,000-mosque table).
+ * checked, beside the page's code rather than after its first render (the 10,000-mosque table). In the
+ * entry (a few hundred bytes, by fetch): as a chunk of its own it was run after the page's larger
+ * chunks that arrived with it, and the read left after the page had rendered without it.
  */
-const pageData: Partial<Record<keyof typeof pageModules, () => Promise<{ preloadFirstPage: (search: string) => void }>>> = {
-  config: () => import('../features/config/preload'),
+const pageData: Partial<Record<keyof typeof pageModules, (search: string) => void>> = {
+  config: preloadConfigFirstPage,
 };
-
-/**
- * Starts loading the shell and the page of the address at once, while the session is checked, and the
- * page's first data once it is: otherwise they come one after the other (session, then shell, then page,
- * then its data), each a round trip before the next. A failed preload is left for the page to retry and report.
- */
-export function preloadRoute({ pathname, search }: { pathname: string; search: string }, sessionChecked: Promise<unknown>): void {
-  const path = pathname.replace(/^\/+|\/+$/g, '') as keyof typeof pageModules;
-  const page = pageModules[path];
-  if (!page || pathname.startsWith('/login')) return;
-  // The data's module first: it is small, and asked before the shell's many chunks it is not queued behind them.
-  const data = pageData[path]?.();
-  if (data) Promise.all([data, sessionChecked]).then(([{ preloadFirstPage }]) => preloadFirstPage(search)).catch(() => undefined);
-  for (const load of [loadShell, page]) load().catch(() => undefined);
-}
 
 const AppShell = lazy(loadShell);
 const DashboardPage = lazy(pageModules['']);
@@ -65,6 +53,38 @@ const ProfilePage = lazy(pageModules.profile);
 const ChangePasswordPage = lazy(pageModules['change-password']);
 const UsersPage = lazy(pageModules.users);
 const AlarmsPage = lazy(pageModules.alarms);
+
+/** Each page, by its path under the shell. */
+const pages: Record<keyof typeof pageModules, RecoverableLazy<object>> = {
+  '': DashboardPage,
+  instances: InstancesPage,
+  ami: AmiPage,
+  config: ConfigPage,
+  scheduling: SchedulingPage,
+  recordings: RecordingsPage,
+  monitoring: MonitoringPage,
+  github: GithubPage,
+  profile: ProfilePage,
+  'change-password': ChangePasswordPage,
+  users: UsersPage,
+  alarms: AlarmsPage,
+};
+
+/**
+ * Starts loading the shell and the page of the address at once, while the session is checked, and the
+ * page's first data once it is: otherwise they come one after the other (session, then shell, then page,
+ * then its data), each a round trip before the next. Preloaded through the lazy pages themselves, which
+ * then render at once instead of suspending. Settles when the shell's and the page's modules have loaded
+ * (or failed: a failed preload is left for the page to retry and report).
+ */
+export function preloadRoute({ pathname, search }: { pathname: string; search: string }, sessionChecked: Promise<unknown>): Promise<void> {
+  const path = pathname.replace(/^\/+|\/+$/g, '') as keyof typeof pageModules;
+  const page = Object.hasOwn(pages, path) ? pages[path] : undefined;
+  if (!page || pathname.startsWith('/login')) return Promise.resolve();
+  const firstRead = pageData[path];
+  if (firstRead) sessionChecked.then(() => firstRead(search)).catch(() => undefined);
+  return Promise.all([AppShell.preload(), page.preload()]).then(() => undefined);
+}
 
 export const routes: RouteObject[] = [
   { path: '/login', element: <LoginPage /> },

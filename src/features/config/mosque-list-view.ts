@@ -1,5 +1,5 @@
-import { broadcastStatusSchema } from '../../../contract/config';
-import { MOSQUE_SORT_FIELDS, type MosqueSortField, type MosquesListQuery } from '../../../contract/mosque-list';
+import { BROADCAST_STATUSES, MOSQUE_SORT_FIELDS, type MosqueSortField } from '../../../contract/mosque-fields';
+import type { MosquesListQuery } from '../../../contract/mosque-list';
 import { listQueryOfView, listViewFromParams, oneOf, type ListView } from '../../lib/list-view';
 
 /** What the mosque table shows, as kept in the address: the list's view and `&active=false&broadcast=playing`. */
@@ -13,7 +13,7 @@ export function viewFromParams(params: URLSearchParams): MosqueListView {
   return {
     ...listViewFromParams(params, MOSQUE_SORT_FIELDS),
     active: oneOf(params.get('active'), ['true', 'false'] as const),
-    broadcast: oneOf(params.get('broadcast'), broadcastStatusSchema.options),
+    broadcast: oneOf(params.get('broadcast'), BROADCAST_STATUSES),
   };
 }
 

@@ -1,4 +1,4 @@
-import { preloadMosquesPage } from '../../api/config';
+import { preloadMosquesPage } from '../../api/mosques-page';
 import { queryOfView, viewFromParams } from './mosque-list-view';
 
 /** The table's page that the address `search` shows, asked for before the page renders (routes.tsx). */

@@ -25,7 +25,7 @@ describe('a stored session opening /config', () => {
     // The console's modules first: a preload older than PRELOAD_TTL_MS (10 s) is dropped, and on a busy
     // machine loading them after the preload took longer than that.
     await loadRoute('/config');
-    preloadRoute({ pathname: '/config', search: '?sort=name' }, startSessionCheck());
+    void preloadRoute({ pathname: '/config', search: '?sort=name' }, startSessionCheck());
     await expect.poll(() => pages).toHaveLength(1);
     await renderApp('/config?sort=name');
     expect(await screen.findByText('London Central Mosque')).toBeInTheDocument();
@@ -37,7 +37,7 @@ describe('a stored session opening /config', () => {
     const pages = watchMosquePages();
     // The console's modules first, so renderApp renders at once: in the browser the console is there before the check ends.
     await loadRoute('/config');
-    preloadRoute({ pathname: '/config', search: '' }, startSessionCheck());
+    void preloadRoute({ pathname: '/config', search: '' }, startSessionCheck());
     await renderApp('/config');
     expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(pages).toEqual([]);

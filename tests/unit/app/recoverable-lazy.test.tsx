@@ -70,4 +70,22 @@ describe('recoverable lazy pages', () => {
     expect(await screen.findByText('A new version of the console is available')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Reload' })).toBeInTheDocument();
   });
+
+  it('renders a preloaded page at once, without its fallback', async () => {
+    const LazyPage = recoverableLazy(() => Promise.resolve({ default: Page }));
+    await LazyPage.preload();
+    mount(LazyPage);
+    expect(screen.getByText('Page loaded')).toBeInTheDocument();
+    expect(screen.queryByText('Loading')).not.toBeInTheDocument();
+  });
+
+  it('settles its preload when the chunk fails, and the render still retries it', async () => {
+    serverDown(false);
+    const { state, load } = flakyLoader();
+    const LazyPage = recoverableLazy(load, []);
+    await LazyPage.preload();
+    state.down = false;
+    mount(LazyPage);
+    expect(await screen.findByText('Page loaded')).toBeInTheDocument();
+  });
 });
