@@ -4,9 +4,11 @@ import react from '@vitejs/plugin-react';
 import { consoleChunkGroups } from './scripts/lazy-chunks.js';
 import { precompress } from './scripts/precompress.js';
 import { databaseTestFiles } from './tests/support/database-test-files.js';
+import { LongFilesFirst } from './tests/support/long-files-first.js';
 import { scaled } from './testkit/time-scale.js';
 
 const serverPort = process.env.PORT ?? '8000';
+const SERVER_WORKERS = Number(process.env.TEST_WORKERS ?? 6);
 
 /** The server suite: Fastify inject, real SQLite (or PostgreSQL in the `pg` project), real ffmpeg. */
 const serverTests = {
@@ -14,9 +16,6 @@ const serverTests = {
   // Files share their worker's module cache: each file builds its own apps and databases, and a fresh
   // import of the server for each of 80 files cost more CPU than the tests themselves (auth/: 22 s -> 7 s).
   isolate: false,
-  // Two files at once even on two cores (vitest's default there is one): the ffmpeg and live-stream
-  // files spend most of their minute waiting on real time (capture/ + restart: 300 s of tests in 182 s).
-  maxWorkers: 2,
   setupFiles: ['tests/server/setup.ts'],
   testTimeout: scaled(30_000),
   hookTimeout: scaled(60_000),
@@ -45,6 +44,8 @@ export default defineConfig({
     },
   },
   test: {
+    // Files that wait on real time for minutes start first, beside the rest.
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         extends: true,
@@ -66,9 +67,14 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'server', include: ['tests/server/**/*.test.ts'], sequence: { groupOrder: 1 }, ...serverTests } },
-      // The server files that open a database, again (`npm run test:pg` points them at PostgreSQL).
-      { extends: true, test: { name: 'pg', include: databaseTestFiles(), sequence: { groupOrder: 2 }, ...serverTests } },
+      // Six files at once on two cores (TEST_WORKERS to change it): a score of them wait on live streams,
+      // recorders and moto in real time, minutes each on a quarter of a core, and start first
+      // (tests/support/long-files-first.ts); the quick files fill the cores beside them. `npm test` runs
+      // this project beside the unit project (package.json), each in its own vitest process.
+      { extends: true, test: { name: 'server', include: ['tests/server/**/*.test.ts'], sequence: { groupOrder: 1 }, maxWorkers: SERVER_WORKERS, ...serverTests } },
+      // The server files that open a database, again (`npm run test:pg` points them at PostgreSQL): two
+      // at a time, the temporary cluster being on the same two cores.
+      { extends: true, test: { name: 'pg', include: databaseTestFiles(), sequence: { groupOrder: 2 }, maxWorkers: 2, ...serverTests } },
     ],
   },
 });

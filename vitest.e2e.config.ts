@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './tests/support/long-files-first.js';
 import { scaled } from './testkit/time-scale.js';
 
-// Browser journeys: each file starts the real server on a temporary data directory
-// and drives Debian's Chromium through playwright-core.
+// Browser journeys: each file starts the real server on a temporary data directory and a free port,
+// and drives Debian's Chromium through playwright-core. Two files at once: the longest (a 30 s test
+// recording, a cloud recording on moto) wait on real time, and start first beside the rest.
 export default defineConfig({
   test: {
     name: 'e2e',
@@ -10,6 +12,7 @@ export default defineConfig({
     include: ['tests/e2e/**/*.e2e.ts'],
     testTimeout: scaled(120_000),
     hookTimeout: scaled(120_000),
-    fileParallelism: false,
+    maxWorkers: 2,
+    sequence: { sequencer: LongFilesFirst },
   },
 });

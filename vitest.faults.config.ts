@@ -1,7 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './tests/support/long-files-first.js';
 import { scaled } from './testkit/time-scale.js';
 
 // Fault and hostile-input suites: real server processes, real databases, killed and starved on purpose.
+// Three files at once: each has its own server, data directory, ports and PostgreSQL cluster, and they
+// spend their minutes waiting on failovers and restarts (449 s of files took 91 s of CPU); the longest
+// start first.
 export default defineConfig({
   test: {
     name: 'faults',
@@ -9,6 +13,7 @@ export default defineConfig({
     include: ['tests/faults/**/*.test.ts'],
     testTimeout: scaled(120_000),
     hookTimeout: scaled(120_000),
-    fileParallelism: false,
+    maxWorkers: 3,
+    sequence: { sequencer: LongFilesFirst },
   },
 });
