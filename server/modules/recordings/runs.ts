@@ -129,12 +129,23 @@ function downGap(start: number, end: number, reason: string): RecordingGap {
   return { start: iso(start), end: iso(end), cause: 'recorder_down', reason, content_lost_seconds: contentLostSeconds('recorder_down', start, end) };
 }
 
-/** The hole [start, end): the cause the run alive then gave it, else the recorder was down. */
-function holeAt(start: number, end: number, runs: RunRecord[]): RecordingGap {
+/**
+ * The hole [start, end) in the causes the run alive at its start gave it: that run's gaps from there on,
+ * each up to the next, the last one to the hole's end (a continuing recorder's first seconds belong to
+ * the outage it continues). A recorder that had not started on a lost server, say, is its own gap, and
+ * the loss after it another. Where no run gave a cause, the recorder was down.
+ */
+function holesAt(start: number, end: number, runs: RunRecord[]): RecordingGap[] {
   const alive = runs.filter((run) => Date.parse(run.from) <= start && start < Date.parse(run.until)).at(-1);
-  const gap = alive?.gaps.find((g) => Date.parse(g.start) <= start && start < Date.parse(g.end));
-  if (!gap) return downGap(start, end, RECORDER_DOWN);
-  return { ...gap, start: iso(start), end: iso(end), content_lost_seconds: contentLostSeconds(gap.cause, start, end) };
+  const causes = (alive?.gaps ?? [])
+    .filter((gap) => Date.parse(gap.end) > start && Date.parse(gap.start) < end)
+    .sort((a, b) => a.start.localeCompare(b.start));
+  if (!causes.length || Date.parse(causes[0].start) > start) return [downGap(start, end, RECORDER_DOWN)];
+  return causes.flatMap((gap, index) => {
+    const from = Math.max(start, Date.parse(gap.start));
+    const to = index + 1 < causes.length ? Date.parse(causes[index + 1].start) : end;
+    return to > from ? [{ ...gap, start: iso(from), end: iso(to), content_lost_seconds: contentLostSeconds(gap.cause, from, to) }] : [];
+  });
 }
 
 /**
@@ -149,7 +160,7 @@ export function unionOfRuns(runs: RunRecord[], window: Window, latest: ProviderR
   let cursor = window.start;
   const gaps: RecordingGap[] = [];
   const hole = (end: number) => {
-    if (end - cursor >= MIN_LISTED_GAP_MS) gaps.push(holeAt(cursor, end, runs));
+    if (end - cursor >= MIN_LISTED_GAP_MS) gaps.push(...holesAt(cursor, end, runs));
   };
   for (const span of spans) {
     if (span.start > cursor) hole(Math.min(span.start, until));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProviderRecording } from '../../../server/capture/provider';
-import { toRun, unionOfRuns } from '../../../server/modules/recordings/runs';
+import { lostRun, toRun, unionOfRuns } from '../../../server/modules/recordings/runs';
 
 /**
  * A relaunched recording is what its runs covered together: a moment is a gap only when no run
@@ -41,5 +41,17 @@ describe('the union of a recording’s runs', () => {
     expect(union).toMatchObject({ coveredSeconds: 590, status: 'partial' });
     const captured = unionOfRuns([second], { start: T0 + 300_000, end: T0 + 600_000 }, reading({ status: 'captured' }), true);
     expect(captured).toMatchObject({ coveredSeconds: 300, status: 'captured', reason: null });
+  });
+
+  it('keeps a lost server’s recorder that had not started and the loss after it as two gaps, each with its cause', () => {
+    // The lost server's recorder had shown no media by its last heartbeat (40 s); the server was taken
+    // over at 60 s and the continuing recorder's media began at 70 s.
+    const lostAt = 'Server a on host-a was lost';
+    const notStarted = { start: at(0), end: at(40), cause: 'recorder_down' as const, reason: 'The recorder had not started', content_lost_seconds: 40 };
+    const lost = lostRun({ coveredSeconds: 0, gaps: [notStarted], reconnects: 0 }, T0, T0 + 40_000, T0 + 60_000, lostAt);
+    const continued = toRun(reading({ coveredSeconds: 530, gaps: [{ start: at(60), end: at(70), cause: 'recorder_down', reason: 'The recorder started 10 s after the window opened', content_lost_seconds: 10 }], measuredUntil: at(600) }), T0 + 60_000, T0 + 600_000, window, T0 + 600_000);
+    const union = unionOfRuns([lost, continued], window, reading({ status: 'partial' }), true);
+    expect(union.gaps).toEqual([notStarted, { start: at(40), end: at(70), cause: 'server_down', reason: lostAt, content_lost_seconds: 30 }]);
+    expect(union.coveredSeconds).toBe(530);
   });
 });
