@@ -182,7 +182,7 @@ describe('local capture driver', () => {
     await waitFor(() => !alive(victimPids.ffmpeg), 'the orphaned ffmpeg to be stopped', 10_000);
     await waitFor(() => alive(instancePids(t.config.dataDir, victim.id).recorder), 'the victim to be relaunched', 15_000);
     const resumed = await until(victim.id, 'to end its window', (d) => d.state === 'stopped', 40_000);
-    expect(['captured', 'partial']).toContain(resumed.recording?.status);
+    expect(['captured', 'partial'], JSON.stringify(resumed.recording)).toContain(resumed.recording?.status);
     // What its playlist still listed when it was back is recorded too: a short death leaves no hole at all.
     expect(resumed.recording?.reconnects, JSON.stringify(resumed.recording)).toBeLessThanOrEqual(1);
     const victimLog = await get<{ logs: string[] }>(`/api/instances/${victim.id}/logs?lines=200&live=false`);
