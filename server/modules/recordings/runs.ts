@@ -1,6 +1,6 @@
 import type { RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
-import { contentLostSeconds, outcomeFromCoverage } from '../../../recorder/recorder-coverage';
+import { contentLostSeconds, MIN_LISTED_GAP_MS, outcomeFromCoverage } from '../../../recorder/recorder-coverage';
 
 /*
  * A recording whose recorder the fleet relaunched (relaunch.ts) is made of runs, each reporting its
@@ -9,8 +9,6 @@ import { contentLostSeconds, outcomeFromCoverage } from '../../../recorder/recor
  * so a server restart does not lose what an earlier run covered.
  */
 
-/** Holes shorter than this are counted as uncovered but not listed (as the recorder does). */
-const MIN_LISTED_GAP_MS = 2000;
 export const RECORDER_DOWN = 'Recorder was down';
 
 /** One finished run, as stored. */
