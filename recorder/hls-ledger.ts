@@ -191,8 +191,10 @@ export function ledgerCoverage(
   const coveredSeconds = round(coveredMs / 1000);
 
   // Holes are where nothing was on the air for us: between spans that do not join. A recording that is
-  // not captured lists every hole, also those within a stretch of joined segments (a stream slower than
-  // real time): its outcome must say where it lost what it lost.
+  // not captured lists every hole, however short: its outcome must say where it lost what it lost. Inside
+  // a stretch of joined segments there is none: their content follows on without a frame missing, and
+  // what they leave of the window is a stream that ran slower than real time (or was read late on a busy
+  // machine), which the outcome's reason states. Listed as holes they were stalls that never happened.
   const listsAll = listsEveryHole(coveredSeconds, expectedSeconds);
   const joined = inWindow(joinedSpans(fed));
   const firstMedia = joined.length ? joined[0].start : Infinity;
@@ -203,7 +205,7 @@ export function ledgerCoverage(
   const hole = (end: number) => {
     if (end > cursor && (listsAll || end - cursor >= MIN_LISTED_GAP_MS)) gaps.push(gapOf(cursor, end, ledger, firstMedia, toIso));
   };
-  for (const span of listsAll ? inWindow(overlapping(fed)) : joined) {
+  for (const span of joined) {
     if (span.start > cursor) hole(span.start);
     cursor = Math.max(cursor, span.end);
   }
@@ -230,23 +232,15 @@ interface Shortfall extends Omit<HeldMedia, 'seconds'> {
 
 /** The spans that joined segments make together, in time order. */
 function joinedSpans(spans: Span[]): Span[] {
-  return merged(spans, (span, last) => span.joined || span.start <= last.end);
-}
-
-/** The spans that overlapping segments make together, in time order. */
-function overlapping(spans: Span[]): Span[] {
-  return merged(spans, (span, last) => span.start <= last.end);
-}
-
-function merged(spans: Span[], joins: (span: Span, last: Span) => boolean): Span[] {
   const result: Span[] = [];
   for (const span of [...spans].sort((a, b) => a.start - b.start)) {
     const last = result.at(-1);
-    if (last && joins(span, last)) last.end = Math.max(last.end, span.end);
+    if (last && (span.joined || span.start <= last.end)) last.end = Math.max(last.end, span.end);
     else result.push({ ...span });
   }
   return result;
 }
+
 
 /** Each kept segment's span as fed to its run, the part of it the run's pieces hold, and the fed parts they do not. */
 function keptSpans(segments: readonly KeptSegment[], held: (run: number) => HeldMedia | null): { fed: Span[]; kept: Span[]; shortfalls: Shortfall[] } {

@@ -137,11 +137,16 @@ export function outcomeFromCoverage(coverage: Coverage, lastError: string | null
   }
   if (coverage.coveredSeconds >= coverage.expectedSeconds * CAPTURED_SHARE) return { status: 'captured', reason: null };
   if (stopReason) return { status: 'partial', reason: stopReason };
-  const holes = coverage.gaps.slice(0, 3).map((g) => `${g.reason} for ${round((Date.parse(g.end) - Date.parse(g.start)) / 1000)} s`);
-  const more = coverage.gaps.length > 3 ? `; ${coverage.gaps.length - 3} more gap(s)` : '';
+  const seconds = (g: Gap) => (Date.parse(g.end) - Date.parse(g.start)) / 1000;
+  const holes = coverage.gaps.slice(0, 3).map((g) => `${g.reason} for ${round(seconds(g))} s`);
+  if (coverage.gaps.length > 3) holes.push(`${coverage.gaps.length - 3} more gap(s)`);
+  // What no gap accounts for is segments that followed on without a frame missing but took longer than
+  // they hold: a stream slower than real time. Said, so that a partial always tells what it lacks.
+  const slow = round(coverage.expectedSeconds - coverage.coveredSeconds - coverage.gaps.reduce((sum, g) => sum + seconds(g), 0));
+  if (slow >= 1) holes.push(`the stream's segments came ${slow} s slower than real time, with nothing missing between them`);
   return {
     status: 'partial',
-    reason: `Recorded ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s${holes.length ? `: ${holes.join('; ')}${more}` : ''}`,
+    reason: `Recorded ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s${holes.length ? `: ${holes.join('; ')}` : ''}`,
   };
 }
 

@@ -1,6 +1,6 @@
 import type { RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
-import { contentLostSeconds, MIN_LISTED_GAP_MS, outcomeFromCoverage } from '../../../recorder/recorder-coverage';
+import { contentLostSeconds, listsEveryHole, MIN_LISTED_GAP_MS, outcomeFromCoverage } from '../../../recorder/recorder-coverage';
 
 /*
  * A recording whose recorder the fleet relaunched (relaunch.ts) is made of runs, each reporting its
@@ -156,9 +156,9 @@ export function unionOfRuns(runs: RunRecord[], window: Window, latest: ProviderR
   const until = ended ? window.end : Math.max(...runs.map((run) => Date.parse(run.until)));
   let coveredMs = 0;
   let cursor = window.start;
-  const gaps: RecordingGap[] = [];
+  const holes: Span[] = [];
   const hole = (end: number) => {
-    if (end - cursor >= MIN_LISTED_GAP_MS) gaps.push(...holesAt(cursor, end, runs));
+    if (end > cursor) holes.push({ start: cursor, end });
   };
   for (const span of spans) {
     if (span.start > cursor) hole(Math.min(span.start, until));
@@ -172,10 +172,14 @@ export function unionOfRuns(runs: RunRecord[], window: Window, latest: ProviderR
     const gapMs = run.gaps.reduce((g, gap) => g + Date.parse(gap.end) - Date.parse(gap.start), 0);
     return sum + Math.max(0, Date.parse(run.until) - Date.parse(run.from) - gapMs - run.coveredSeconds * 1000);
   }, 0);
+  const expectedSeconds = Math.round((window.end - window.start) / 100) / 10;
+  const coveredSeconds = Math.max(0, Math.round((coveredMs - unlistedMs) / 100) / 10);
+  // As the recorder lists them: every hole of a recording that is not captured, the longer ones of one that is.
+  const listsAll = listsEveryHole(coveredSeconds, expectedSeconds);
   const coverage = {
-    expectedSeconds: Math.round((window.end - window.start) / 100) / 10,
-    coveredSeconds: Math.max(0, Math.round((coveredMs - unlistedMs) / 100) / 10),
-    gaps,
+    expectedSeconds,
+    coveredSeconds,
+    gaps: holes.filter((h) => listsAll || h.end - h.start >= MIN_LISTED_GAP_MS).flatMap((h) => holesAt(h.start, h.end, runs)),
     reconnects: runs.reduce((sum, run) => sum + run.reconnects, 0),
   };
   const relaunches = relaunchesOf(runs.slice(0, -1));

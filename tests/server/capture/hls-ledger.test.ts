@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ledgerCoverage, SegmentLedger } from '../../../recorder/hls-ledger';
+import { outcomeFromCoverage } from '../../../recorder/recorder-coverage';
 
 const T0 = Date.parse('2026-11-27T11:40:00Z');
 const at = (s: number) => T0 + s * 1000;
@@ -74,6 +75,20 @@ describe('coverage from the segment ledger', () => {
     const coverage = ledgerCoverage(ledger, window, window.end, iso);
     expect(coverage.coveredSeconds).toBe(58.5);
     expect(coverage.gaps).toEqual([{ start: iso(at(30)), end: iso(at(31.5)), cause: 'stream_dropped', reason: 'Stream dropped (segment 15: HTTP 500)', content_lost_seconds: 1.5 }]);
+  });
+
+  it('a stream slower than real time has no hole between its joined segments, and the partial says why it is short', () => {
+    const ledger = new SegmentLedger(null);
+    // 2 s segments published every 3 s from 12 s to 30 s (a slow origin), each placed after its predecessor.
+    keep(ledger, 0, 12, 0);
+    for (let s = 12, sequence = 6; s < 30; s += 3) ledger.keep({ sequence: sequence++, seconds: 2, start: at(s), run: 1, joined: true });
+    keep(ledger, 30, 60, 12, 1, true);
+    const coverage = ledgerCoverage(ledger, window, window.end, iso);
+    expect(coverage).toMatchObject({ coveredSeconds: 54, gaps: [], reconnects: 0 });
+    expect(outcomeFromCoverage(coverage, null, null)).toEqual({
+      status: 'partial',
+      reason: "Recorded 54 s of 60 s: the stream's segments came 6 s slower than real time, with nothing missing between them",
+    });
   });
 
   it('a captured recording does not list a hole shorter than 2 s', () => {

@@ -43,6 +43,16 @@ describe('the union of a recording’s runs', () => {
     expect(captured).toMatchObject({ coveredSeconds: 300, status: 'captured', reason: null });
   });
 
+  it('lists a hole shorter than 2 s between runs when the recording is not captured, as the recorder does', () => {
+    const first = toRun(reading({ coveredSeconds: 300, gaps: [], measuredUntil: at(300) }), T0, T0 + 300_000, window, T0 + 300_000);
+    const connecting = { start: at(0), end: at(301.5), cause: 'recorder_down' as const, reason: 'Connecting to the stream', content_lost_seconds: 301.5 };
+    const dropped = { start: at(400), end: at(410), cause: 'stream_dropped' as const, reason: 'Stream dropped (HTTP 404)', content_lost_seconds: 10 };
+    const second = toRun(reading({ coveredSeconds: 288.5, gaps: [connecting, dropped], measuredUntil: at(600) }), T0 + 300_000, T0 + 600_000, window, T0 + 600_000);
+    const union = unionOfRuns([first, second], window, reading({ status: 'partial' }), true);
+    expect(union).toMatchObject({ coveredSeconds: 588.5, status: 'partial' });
+    expect(union.gaps).toEqual([{ ...connecting, start: at(300), content_lost_seconds: 1.5 }, dropped]);
+  });
+
   it('keeps a lost server’s recorder that had not started and the loss after it as two gaps, each with its cause', () => {
     // The lost server's recorder had shown no media by its last heartbeat (40 s); the server was taken
     // over at 60 s and the continuing recorder's media began at 70 s.
