@@ -222,10 +222,10 @@ export class AlarmDeliveries {
     const attempts = attemptsBefore + 1;
     const startedAt = now;
     const update = (values: Parameters<AlarmDeliveriesRepository['updateMessage']>[2]) => repository.updateMessage(notification.id, channel.name, values);
-    const settle = (values: Parameters<AlarmDeliveriesRepository['updateMessage']>[2]) => {
-      this.owned.delete(key);
-      return update({ ...values, claimed_by: null, claim_until: null });
-    };
+    // Let go of only once the row says so: a sweep in between found it still owed and claimable by this
+    // server, and posted it a second time (a stall's `raised` came twice on a busy PostgreSQL).
+    const settle = (values: Parameters<AlarmDeliveriesRepository['updateMessage']>[2]) =>
+      update({ ...values, claimed_by: null, claim_until: null }).finally(() => this.owned.delete(key));
     const about = { notification: notification.id, alarms: notification.alarms.map((alarm) => alarm.id), channel: channel.name, attempts };
     try {
       await channel.send(notification);

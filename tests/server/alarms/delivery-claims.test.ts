@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { alarmsResponseSchema, type AlarmDelivery } from '../../../contract/alarms';
 import type { RetryTimer } from '../../../server/modules/alarms/delivery';
-import { DELIVERY_CLAIM_MS, DELIVERY_SWEEP_MS } from '../../../server/modules/alarms/delivery';
+import { AlarmDeliveries, DELIVERY_CLAIM_MS, DELIVERY_SWEEP_MS } from '../../../server/modules/alarms/delivery';
+import { AlarmDeliveriesRepository } from '../../../server/modules/alarms/delivery-repository';
 import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
 import { webhookReceiver } from '../helpers/webhook-receiver';
 import { scaled } from '../../../testkit/time-scale';
@@ -110,5 +111,35 @@ describe('alarm deliveries claimed across servers', () => {
     // A's close waits for the attempts it has in flight: that retry has run, or found the message taken.
     await first.app.close();
     expect(postsAbout(alarm.id)).toHaveLength(2);
+  });
+
+  it('a sweep that comes while a sent message is being recorded as delivered leaves it alone', async () => {
+    const a = heldTimer();
+    const first = await start(a.timer);
+    // The first attempt's write of "delivered" waits until a sweep has run in between.
+    let release = () => undefined as void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const updateMessage = AlarmDeliveriesRepository.prototype.updateMessage;
+    const recording = vi.spyOn(AlarmDeliveriesRepository.prototype, 'updateMessage').mockImplementationOnce(async function (this: AlarmDeliveriesRepository, ...args) {
+      await released;
+      return updateMessage.apply(this, args);
+    });
+    const sweep = vi.spyOn(AlarmDeliveries.prototype, 'sweep');
+    try {
+      const alarm = await first.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:claims-3', message: 'Never launched' });
+      await vi.waitFor(() => expect(recording).toHaveBeenCalled(), { timeout: scaled(5000) });
+      expect(postsAbout(alarm.id)).toHaveLength(1);
+      first.clock.advance(DELIVERY_SWEEP_MS);
+      await vi.waitFor(() => expect(sweep).toHaveBeenCalled(), { timeout: scaled(5000) });
+      await sweep.mock.results[0].value;
+      release();
+      await vi.waitFor(async () => expect(await delivery(first, alarm.id)).toMatchObject({ state: 'delivered', attempts: 1 }), { timeout: scaled(5000) });
+      // The sweep found it still owed; taken for one to carry on, it was scheduled (and posted) again.
+      expect(a.held).toEqual([]);
+      expect(postsAbout(alarm.id)).toHaveLength(1);
+    } finally {
+      recording.mockRestore();
+      sweep.mockRestore();
+    }
   });
 });
