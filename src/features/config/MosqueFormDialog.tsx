@@ -15,7 +15,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
 import { broadcastStatusSchema, calculationMethodSchema, type BroadcastStatus, type CalculationMethod } from '../../../contract/config';
 import { useNewMosqueId } from '../../api/config';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
@@ -51,7 +51,15 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, se
   const mosqueId = editing ? initial.mosque_id : (newId.data ?? '');
 
   const apply = useCallback((patch: Partial<MosqueFormValues>) => setValues((current) => ({ ...current, ...patch })), []);
-  const lookup = useCoordinateLookup(apply);
+  // The fields the operator typed into since the last lookup began: its answer, however late, leaves them be
+  // (a time zone typed while the place was being looked up was overwritten by the place's).
+  const typedSinceLookup = useRef(new Set<keyof MosqueFormValues>());
+  const applyLookup = useCallback(
+    (patch: Partial<MosqueFormValues>) =>
+      apply(Object.fromEntries(Object.entries(patch).filter(([field]) => !typedSinceLookup.current.has(field as keyof MosqueFormValues))) as Partial<MosqueFormValues>),
+    [apply],
+  );
+  const lookup = useCoordinateLookup(applyLookup);
   const [editedSinceRefusal, setEditedSinceRefusal] = useState<ReadonlySet<keyof MosqueFormValues>>(new Set());
   const [refusal, setRefusal] = useState(serverErrors);
   if (refusal !== serverErrors) {
@@ -73,6 +81,8 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, se
 
   const changeLocation = (field: 'google_maps_url' | 'latitude' | 'longitude' | 'timezone' | 'city' | 'district' | 'country', value: string) => {
     set(field, value);
+    if (field === 'google_maps_url' || field === 'latitude' || field === 'longitude') typedSinceLookup.current = new Set();
+    else typedSinceLookup.current.add(field);
     if (field === 'google_maps_url') lookup.linkChanged(value);
     if (field === 'latitude') lookup.coordinatesChanged(parseCoordinate(value), parseCoordinate(values.longitude));
     if (field === 'longitude') lookup.coordinatesChanged(parseCoordinate(values.latitude), parseCoordinate(value));

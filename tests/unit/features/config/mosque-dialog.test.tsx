@@ -188,6 +188,25 @@ describe('Add New Mosque: map link', { timeout: scaled(40_000) }, () => {
     expect(field(/Timezone/)).toHaveValue('Africa/Cairo');
   });
 
+  it('keeps a time zone typed in while the place was being looked up', async () => {
+    const held = gate();
+    const geocodes = captureBodies('POST', '/api/config/geocode');
+    server.use(
+      http.post('/api/config/geocode', async () => {
+        await held.opened;
+        return HttpResponse.json({ success: true, data: { city: 'Cairo', district: null, country: 'Egypt', country_code: 'EG', timezone: 'Africa/Cairo' } });
+      }),
+    );
+    const { user } = await openAdd();
+    await fill(user, field(/Latitude/), '30.0458');
+    await fill(user, field(/Longitude/), '31.2625');
+    await waitFor(() => expect(geocodes).toHaveLength(1));
+    await fill(user, field(/Timezone/), 'Europe/London');
+    held.release();
+    await waitFor(() => expect(field(/City/)).toHaveValue('Cairo'));
+    expect(field(/Timezone/)).toHaveValue('Europe/London');
+  });
+
   it('logs extraction and geocode failures without a message to the user', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     server.use(
