@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { killRecorders } from '../testkit/capture';
 import { freePort } from '../testkit/postgres';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,12 +56,16 @@ async function start(script: string, env: Record<string, string>, probePath: str
     dataDir,
     pid: child.pid ?? 0,
     startMs: performance.now() - started,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+    // The recorders it started outlive a server by design (the next start adopts them): a benchmark that
+    // is done with its data folder stops them too, or they ran on (495 after six fleet runs on a Friday).
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
-      }),
+        await exited;
+      }
+      killRecorders(dataDir);
+    },
   };
 }
 

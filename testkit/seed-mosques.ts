@@ -31,6 +31,9 @@ export interface SeedOptions {
 
 export const seededMosqueId = (i: number) => `f${String(i).padStart(9, '0')}`;
 
+/** The i-th seeded mosque's time zone. */
+export const seededZone = (i: number) => PLACES[i % PLACES.length][2];
+
 /** `count` active mosques with coordinates, zone and stream, named `Mosque <i>`, in batches of 500. */
 export async function seedMosques(dataDir: string, count: number, { idOf = seededMosqueId, withPlaces = false, databaseUrl }: SeedOptions = {}): Promise<void> {
   const db = await openDatabase({ dataDir, databaseUrl });
