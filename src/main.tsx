@@ -23,9 +23,12 @@ if (!root) throw new Error('Missing #root element');
 
 void enableMocking().then(() => {
   // A stored session will most likely open the page in the address: check the session first thing, and
-  // fetch the page's code meanwhile (its data once the session is confirmed). The console shows the
-  // page once its code is there, not before (the page would suspend).
-  if (getToken()) holdSessionCheck(preloadRoute(window.location, startSessionCheck()));
+  // fetch the page's code and first data meanwhile. The console shows the page once its code is there,
+  // not before (the page would suspend).
+  if (getToken()) {
+    void startSessionCheck();
+    holdSessionCheck(preloadRoute(window.location));
+  }
   createRoot(root).render(
     <StrictMode>
       <App />

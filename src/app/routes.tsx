@@ -71,18 +71,20 @@ const pages: Record<keyof typeof pageModules, RecoverableLazy<object>> = {
 };
 
 /**
- * Starts loading the shell and the page of the address at once, while the session is checked, and the
- * page's first data once it is: otherwise they come one after the other (session, then shell, then page,
- * then its data), each a round trip before the next. Preloaded through the lazy pages themselves, which
- * then render at once instead of suspending. Settles when the shell's and the page's modules have loaded
- * (or failed: a failed preload is left for the page to retry and report).
+ * Starts loading the shell, the page of the address and the page's first data at once, while the
+ * session is checked: otherwise they come one after the other (session, then shell, then page, then its
+ * data), each a round trip before the next. The first read does not wait for the check: its answer was
+ * handled only once the page's chunks had run (150 ms of script on a busy main thread), and the read
+ * left that much later. Sent by fetch, a read with a token the check refuses only fails (the page asks
+ * again through the HTTP client, after the guard has sent the operator to sign in). Preloaded through
+ * the lazy pages themselves, which then render at once instead of suspending. Settles when the shell's
+ * and the page's modules have loaded (or failed: a failed preload is left for the page to retry and report).
  */
-export function preloadRoute({ pathname, search }: { pathname: string; search: string }, sessionChecked: Promise<unknown>): Promise<void> {
+export function preloadRoute({ pathname, search }: { pathname: string; search: string }): Promise<void> {
   const path = pathname.replace(/^\/+|\/+$/g, '') as keyof typeof pageModules;
   const page = Object.hasOwn(pages, path) ? pages[path] : undefined;
   if (!page || pathname.startsWith('/login')) return Promise.resolve();
-  const firstRead = pageData[path];
-  if (firstRead) sessionChecked.then(() => firstRead(search)).catch(() => undefined);
+  pageData[path]?.(search);
   return Promise.all([AppShell.preload(), page.preload()]).then(() => undefined);
 }
 

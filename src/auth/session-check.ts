@@ -20,8 +20,7 @@ let started: Promise<User> | null = null;
 
 /**
  * Starts checking the stored session before React renders, so the call leaves as the entry script runs
- * instead of after the first render and behind the page's code. Returns the check, for the page's data
- * to wait on (a read with an unchecked token could sign the operator out for the wrong reason).
+ * instead of after the first render and behind the page's code. Returns the check.
  */
 export function startSessionCheck(): Promise<User> {
   started = verifyStoredToken();
