@@ -241,7 +241,6 @@ function joinedSpans(spans: Span[]): Span[] {
   return result;
 }
 
-
 /** Each kept segment's span as fed to its run, the part of it the run's pieces hold, and the fed parts they do not. */
 function keptSpans(segments: readonly KeptSegment[], held: (run: number) => HeldMedia | null): { fed: Span[]; kept: Span[]; shortfalls: Shortfall[] } {
   const fedSeconds = new Map<number, number>();

@@ -31,8 +31,8 @@ const pageModules = {
 };
 
 /**
- * The first read of a page that opens at fleet size, by its path: started as soon as the session is
- * checked, beside the page's code rather than after its first render (the 10,000-mosque table). In the
+ * The first read of a page that opens at fleet size, by its path: started with the session check,
+ * beside the page's code rather than after its first render (the 10,000-mosque table). In the
  * entry (a few hundred bytes, by fetch): as a chunk of its own it was run after the page's larger
  * chunks that arrived with it, and the read left after the page had rendered without it.
  */
@@ -41,34 +41,8 @@ const pageData: Partial<Record<keyof typeof pageModules, (search: string) => voi
 };
 
 const AppShell = lazy(loadShell);
-const DashboardPage = lazy(pageModules['']);
-const InstancesPage = lazy(pageModules.instances);
-const AmiPage = lazy(pageModules.ami);
-const ConfigPage = lazy(pageModules.config);
-const SchedulingPage = lazy(pageModules.scheduling);
-const RecordingsPage = lazy(pageModules.recordings);
-const MonitoringPage = lazy(pageModules.monitoring);
-const GithubPage = lazy(pageModules.github);
-const ProfilePage = lazy(pageModules.profile);
-const ChangePasswordPage = lazy(pageModules['change-password']);
-const UsersPage = lazy(pageModules.users);
-const AlarmsPage = lazy(pageModules.alarms);
-
-/** Each page, by its path under the shell. */
-const pages: Record<keyof typeof pageModules, RecoverableLazy<object>> = {
-  '': DashboardPage,
-  instances: InstancesPage,
-  ami: AmiPage,
-  config: ConfigPage,
-  scheduling: SchedulingPage,
-  recordings: RecordingsPage,
-  monitoring: MonitoringPage,
-  github: GithubPage,
-  profile: ProfilePage,
-  'change-password': ChangePasswordPage,
-  users: UsersPage,
-  alarms: AlarmsPage,
-};
+/** Each page, by its path under the shell, lazy. */
+const pages = Object.fromEntries(Object.entries(pageModules).map(([path, load]) => [path, lazy(load)])) as Record<keyof typeof pageModules, RecoverableLazy<object>>;
 
 /**
  * Starts loading the shell, the page of the address and the page's first data at once, while the
@@ -96,20 +70,7 @@ export const routes: RouteObject[] = [
         <AppShell />
       </RequireAuth>
     ),
-    children: [
-      { index: true, element: <DashboardPage /> },
-      { path: 'instances', element: <InstancesPage /> },
-      { path: 'ami', element: <AmiPage /> },
-      { path: 'config', element: <ConfigPage /> },
-      { path: 'scheduling', element: <SchedulingPage /> },
-      { path: 'recordings', element: <RecordingsPage /> },
-      { path: 'monitoring', element: <MonitoringPage /> },
-      { path: 'github', element: <GithubPage /> },
-      { path: 'profile', element: <ProfilePage /> },
-      { path: 'change-password', element: <ChangePasswordPage /> },
-      { path: 'users', element: <UsersPage /> },
-      { path: 'alarms', element: <AlarmsPage /> },
-    ],
+    children: Object.entries(pages).map(([path, Page]) => (path === '' ? { index: true, element: <Page /> } : { path, element: <Page /> })),
   },
   { path: '*', element: <Navigate to="/" replace /> },
 ];
