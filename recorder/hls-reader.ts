@@ -234,12 +234,18 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
    */
   function placement(segment: MediaSegment, estimated: number, publishedAfter: number, playlist: MediaPlaylist): { start: number; joined: boolean; follows: boolean } {
     const previousKept = ledger.last();
-    const chained = previousKept && previousKept.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1 ? previousKept.start + previousKept.seconds * 1000 : null;
-    if (chained === null) return { start: estimated, joined: false, follows: false };
+    const follows = previousKept?.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1;
+    // The first segment of a new numbering (an encoder restarted in place) goes by the same rule: right
+    // after the last one kept unless the readings prove a pause. Placed by the estimate instead, it sat up
+    // to a segment late, and a stream that lost nothing showed a 1 s "stall" at the reset.
+    const firstAfterReset = previousKept !== undefined && previousKept.epoch !== ledger.epoch && ledger.lastSequence() === null;
+    if (!previousKept || !(follows || firstAfterReset)) return { start: estimated, joined: false, follows: false };
+    const chained = previousKept.start + previousKept.seconds * 1000;
     const provenStart = publishedAfter - segment.duration * 1000;
     const later = publishedAfter === -Infinity ? estimated : provenStart;
     const start = later - chained < jitterMsOf(segment) ? chained : later;
-    return { start, joined: start - chained < stallMsFor(playlist), follows: true };
+    // Across a reset only a seamless start joins: a pause there is the restart's own gap (sequence_reset).
+    return { start, joined: follows ? start - chained < stallMsFor(playlist) : start === chained, follows };
   }
 
   /** "recorded up to segment 134: 268 s kept, 0 s lost" */
