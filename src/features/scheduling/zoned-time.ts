@@ -8,8 +8,14 @@ type Parts = Partial<Record<Intl.DateTimeFormatPartTypes, string>>;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatter(timeZone: string | undefined): Intl.DateTimeFormat {
-  const key = timeZone ?? '';
+/**
+ * The operator's zone, read again on every call (about 60 µs): a formatter kept for "the operator's
+ * zone" would keep showing the old one after the machine's zone changes under an open console.
+ */
+const operatorZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+function formatter(timeZone: string = operatorZone()): Intl.DateTimeFormat {
+  const key = timeZone;
   let found = formatters.get(key);
   if (!found) {
     found = new Intl.DateTimeFormat('en-US', {

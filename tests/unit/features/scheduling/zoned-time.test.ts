@@ -1,9 +1,20 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sortJobs } from '../../../../src/features/scheduling/ActiveJobsSection';
 import { NO_TIME, zoneAbbreviation, zonedDate, zonedDateTime, zonedTime } from '../../../../src/features/scheduling/zoned-time';
 import { mockRecordingJob } from '../../../../src/mocks/handlers/scheduler';
 
 describe('times on a mosque clock', () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it("shows the operator's own zone as it is now, after the machine's zone changed", () => {
+    vi.stubEnv('TZ', 'UTC');
+    expect(`${zonedDateTime('2026-11-27T09:00:00Z')} ${zoneAbbreviation('2026-11-27T09:00:00Z')}`).toBe('Nov 27, 2026, 9:00 AM UTC');
+    vi.stubEnv('TZ', 'Asia/Karachi');
+    expect(`${zonedDateTime('2026-11-27T09:00:00Z')} ${zoneAbbreviation('2026-11-27T09:00:00Z')}`).toBe('Nov 27, 2026, 2:00 PM GMT+5');
+  });
+
   it('follows daylight saving time of the zone', () => {
     // London: BST (UTC+1) until 25 October 2026, GMT after.
     expect(zonedDateTime('2026-10-23T11:40:00Z', 'Europe/London')).toBe('Oct 23, 2026, 12:40 PM');
