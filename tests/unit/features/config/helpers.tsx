@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import ConfigPage from '../../../../src/features/config/ConfigPage';
-import { server } from '../../support/server';
+export { captureBodies } from '../../support/server';
 import { renderWithProviders } from '../../support/render';
 import { scaled } from '../../../../testkit/time-scale';
 
@@ -35,16 +35,6 @@ export function cardValue(title: string): string {
   const card = screen.getAllByText(title).map((element) => element.closest<HTMLElement>('.MuiCard-root')).find(Boolean);
   if (!card) throw new Error(`No card ${title}`);
   return within(card).getByText(/^\d+$/).textContent ?? '';
-}
-
-/** Bodies of the calls `method path` the mocks receive from now on (until the test ends). */
-export function captureBodies(method: string, path: string) {
-  const bodies: unknown[] = [];
-  const listener = async ({ request }: { request: Request }) => {
-    if (request.method === method && new URL(request.url).pathname === path) bodies.push(await request.clone().json());
-  };
-  server.events.on('request:start', listener);
-  return bodies;
 }
 
 /** A notification (top right) with exactly this text. */

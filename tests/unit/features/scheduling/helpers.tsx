@@ -4,6 +4,7 @@ import type { Job } from '../../../../contract/scheduler';
 import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { renderWithProviders, type RenderOptions } from '../../support/render';
 import { server } from '../../support/server';
+export { captureBodies } from '../../support/server';
 import SchedulingPage from '../../../../src/features/scheduling/SchedulingPage';
 import { scaled } from '../../../../testkit/time-scale';
 
@@ -87,14 +88,6 @@ export function countRequests(paths: string[]) {
   return counts;
 }
 
-/** Bodies of the calls `method path` the mocks receive from now on. */
-export function captureBodies(method: string, path: string) {
-  const bodies: unknown[] = [];
-  server.events.on('request:start', async ({ request }) => {
-    if (request.method === method && new URL(request.url).pathname === path) bodies.push(await request.clone().json());
-  });
-  return bodies;
-}
 
 /** Answers the open confirmation dialog with its `button` (e.g. "Cancel Recording", "Stop"), and waits for it to close. */
 export async function confirmWith(user: { click(element: Element): Promise<void> }, button: string) {

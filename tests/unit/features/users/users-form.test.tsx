@@ -2,18 +2,13 @@ import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { store } from '../../../../src/mocks/store';
-import { server } from '../../support/server';
+import { captureBodies, server } from '../../support/server';
 import { dialog, field, openUsers, row } from './helpers';
 import { fill } from '../../support/fill';
 import { scaled } from '../../../../testkit/time-scale';
 
-function captureBodies(method: string) {
-  const bodies: unknown[] = [];
-  server.events.on('request:start', async ({ request }) => {
-    if (request.method === method && new URL(request.url).pathname.startsWith('/api/auth/users')) bodies.push(await request.clone().json());
-  });
-  return bodies;
-}
+/** Creating a user (POST) and editing one (PUT /api/auth/users/:id). */
+const USERS_PATH = /^\/api\/auth\/users/;
 
 describe('Create New User', { timeout: scaled(20_000) }, () => {
   it('opens with the defaults of a new user', async () => {
@@ -40,7 +35,7 @@ describe('Create New User', { timeout: scaled(20_000) }, () => {
   });
 
   it('creates the user with every field, closes and shows it in the list', async () => {
-    const bodies = captureBodies('POST');
+    const bodies = captureBodies('POST', USERS_PATH);
     const { user } = await openUsers();
     await user.click(screen.getByRole('button', { name: 'Create User' }));
     await user.type(field(/Username/), 'amina');
@@ -107,7 +102,7 @@ describe('Edit User', { timeout: scaled(20_000) }, () => {
   });
 
   it('sends the edit form without the password when it is left blank', async () => {
-    const bodies = captureBodies('PUT');
+    const bodies = captureBodies('PUT', USERS_PATH);
     const { user } = await openUsers();
     await user.click(row('operator').getByRole('button', { name: 'Edit User operator' }));
     await user.clear(field(/Full Name/));
@@ -119,7 +114,7 @@ describe('Edit User', { timeout: scaled(20_000) }, () => {
   });
 
   it('sends the password when one is typed', async () => {
-    const bodies = captureBodies('PUT');
+    const bodies = captureBodies('PUT', USERS_PATH);
     const { user } = await openUsers();
     await user.click(row('operator').getByRole('button', { name: 'Edit User operator' }));
     await fill(user, field('New Password (leave blank to keep current)'), 'Fresh-pass-1');
