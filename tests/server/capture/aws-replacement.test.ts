@@ -82,13 +82,14 @@ describe('a cloud recorder terminated mid-window', () => {
   it('is replaced within 90 s by a machine that continues the recording, the interruption a recorder_down gap', { timeout: scaled(360_000) }, async () => {
     const { ctx } = s.app;
     await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token: await s.login(), payload: {} });
-    // This Friday's window: two and a half minutes, opening 15 s after its launch (the machine boots meanwhile).
+    // This Friday's window: two and a half minutes, opening 15 s after its launch (the machine boots meanwhile),
+    // recorded at 320x180: both machines transcode the whole window, which at the default 1280x720 cost 25 s of CPU.
     const launchAt = env.clock.now();
     const start = new Date(launchAt.getTime() + 15_000);
     const end = new Date(start.getTime() + WINDOW_SECONDS * 1000);
     await ctx.db.kysely
       .updateTable('scheduler_jobs')
-      .set({ recording_start: start.toISOString(), recording_end: end.toISOString(), next_run_time: launchAt.toISOString(), duration: WINDOW_SECONDS })
+      .set({ recording_start: start.toISOString(), recording_end: end.toISOString(), next_run_time: launchAt.toISOString(), duration: WINDOW_SECONDS, width: 320, height: 180 })
       .where('mosque_id', '=', MOSQUE.id)
       .execute();
     await s.runDue();
