@@ -21,11 +21,11 @@ import { pause, waitFor } from '../../../testkit/wait';
  * window minus the interruption, which is a gap caused recorder_down; the Friday and the library agree.
  * moto runs no machines: each is the user-data run in a sandbox (testkit/sandbox-machine.ts) against a
  * local live HLS stream, delivering to moto's S3. The scheduler's clock follows the real one (the
- * machines keep real time); its Friday's window is cut to two and a half minutes.
+ * machines keep real time); its Friday's window is cut to two minutes.
  */
 
 const BUCKET = 'replacements';
-const WINDOW_SECONDS = 150;
+const WINDOW_SECONDS = 120;
 /** How long a replacement machine takes to boot: longer than the playlist's backlog (20 s), so content is lost. */
 const BOOT_MS = 35_000;
 const MOSQUE = { id: 'repl000001', name: 'Replacement Mosque', timezone: 'UTC', fridayPrayer: '12:30' };
@@ -82,7 +82,7 @@ describe('a cloud recorder terminated mid-window', () => {
   it('is replaced within 90 s by a machine that continues the recording, the interruption a recorder_down gap', { timeout: scaled(360_000) }, async () => {
     const { ctx } = s.app;
     await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token: await s.login(), payload: {} });
-    // This Friday's window: two and a half minutes, opening 15 s after its launch (the machine boots meanwhile),
+    // This Friday's window: two minutes, opening 15 s after its launch (the machine boots meanwhile),
     // recorded at 320x180: both machines transcode the whole window, which at the default 1280x720 cost 25 s of CPU.
     const launchAt = env.clock.now();
     const start = new Date(launchAt.getTime() + 15_000);

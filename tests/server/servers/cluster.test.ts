@@ -101,7 +101,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
     await after.next('initial_data');
     // Replays start a little before the id it names (an event's id is taken when stored); a console drops ids it has.
     const replayed = new Map(mosqueUpdates(after).filter((m) => (m.event_id ?? 0) > lastSeen).map((m) => [m.event_id, m.data.mosque_id]));
-    expect([...replayed.values()]).toEqual(missed);
+    // Each once. Their order is each server's own: a server stores its events after answering, so one made
+    // on a busy server may be numbered after one made later on another (seen in CI on PostgreSQL).
+    expect([...replayed.values()].sort()).toEqual(missed);
     await createMosque(first, token, 'awayfeed04');
     await waitFor(() => mosqueUpdates(after).find((m) => m.data.mosque_id === 'awayfeed04'), 'the next change, made on another server');
     await after.close();
