@@ -15,8 +15,7 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 const operatorZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 function formatter(timeZone: string = operatorZone()): Intl.DateTimeFormat {
-  const key = timeZone;
-  let found = formatters.get(key);
+  let found = formatters.get(timeZone);
   if (!found) {
     found = new Intl.DateTimeFormat('en-US', {
       timeZone,
@@ -29,7 +28,7 @@ function formatter(timeZone: string = operatorZone()): Intl.DateTimeFormat {
       hour12: true,
       timeZoneName: 'short',
     });
-    formatters.set(key, found);
+    formatters.set(timeZone, found);
   }
   return found;
 }

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { server } from '../../support/server';
-import { AZHAR, captureBodies, dialog, EAST_LONDON, field, LONDON, openConfig } from './helpers';
+import { captureBodies, server } from '../../support/server';
+import { AZHAR, dialog, EAST_LONDON, field, LONDON, openConfig } from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
 
 interface Download {

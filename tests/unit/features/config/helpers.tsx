@@ -1,6 +1,5 @@
 import { screen, within } from '@testing-library/react';
 import ConfigPage from '../../../../src/features/config/ConfigPage';
-export { captureBodies } from '../../support/server';
 import { renderWithProviders } from '../../support/render';
 import { scaled } from '../../../../testkit/time-scale';
 

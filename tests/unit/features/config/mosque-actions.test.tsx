@@ -2,8 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockMosques } from '../../../../src/mocks/handlers/config';
-import { server } from '../../support/server';
-import { AZHAR, captureBodies, dialog, EAST_LONDON, field, LONDON, openConfig, row } from './helpers';
+import { captureBodies, server } from '../../support/server';
+import { AZHAR, dialog, EAST_LONDON, field, LONDON, openConfig, row } from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => {

@@ -3,8 +3,8 @@ import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockMosques } from '../../../../src/mocks/handlers/config';
 import { LINK_SETTLE_MS } from '../../../../src/features/config/useCoordinateLookup';
-import { server } from '../../support/server';
-import { captureBodies, dialog, field, gate, openConfig, row } from './helpers';
+import { captureBodies, server } from '../../support/server';
+import { dialog, field, gate, openConfig, row } from './helpers';
 import { fill } from '../../support/fill';
 import { scaled } from '../../../../testkit/time-scale';
 

@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockMosques, setMockMosques } from '../../../../src/mocks/handlers/config';
-import { captureBodies, EAST_LONDON, LONDON, openConfig, row } from './helpers';
-import { server } from '../../support/server';
+import { EAST_LONDON, LONDON, openConfig, row } from './helpers';
+import { captureBodies, server } from '../../support/server';
 import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());

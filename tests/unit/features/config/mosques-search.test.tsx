@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Mosque } from '../../../../contract/config';
 import { mockMosques, setMockMosques } from '../../../../src/mocks/handlers/config';
 import { currentPath } from '../../support/render';
-import { captureBodies, dialog, notification, openConfig } from './helpers';
+import { captureBodies } from '../../support/server';
+import { dialog, notification, openConfig } from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
 
 /** 30 mosques: every third disabled, names that sort differently from their ids. */

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { store } from '../../../../src/mocks/store';
 import { scaled } from '../../../../testkit/time-scale';
 import { currentPath } from '../../support/render';
-import { captureBodies, notification } from '../config/helpers';
+import { captureBodies } from '../../support/server';
+import { notification } from '../config/helpers';
 import { open, show, table } from './helpers';
 
 /** Long enough for the search's pause and a mocked answer on a busy machine. */

@@ -4,7 +4,6 @@ import type { Job } from '../../../../contract/scheduler';
 import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { renderWithProviders, type RenderOptions } from '../../support/render';
 import { server } from '../../support/server';
-export { captureBodies } from '../../support/server';
 import SchedulingPage from '../../../../src/features/scheduling/SchedulingPage';
 import { scaled } from '../../../../testkit/time-scale';
 

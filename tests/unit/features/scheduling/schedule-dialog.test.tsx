@@ -4,19 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SCHEDULER_NOT_RUNNING_MESSAGE } from '../../../../contract/scheduler';
 import { schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
-import { server } from '../../support/server';
-import {
-  captureBodies,
-  dialog,
-  EAST_LONDON,
-  fakeTimerUser,
-  LONDON,
-  notification,
-  openScheduling,
-  upcomingRow,
-  upcomingTable,
-  useFixedClock,
-} from './helpers';
+import { captureBodies, server } from '../../support/server';
+import { dialog, EAST_LONDON, fakeTimerUser, LONDON, notification, openScheduling, upcomingRow, upcomingTable, useFixedClock } from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
