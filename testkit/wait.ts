@@ -1,5 +1,8 @@
 import { scaled } from './time-scale';
 
+/** Thrown by a probe when waiting longer cannot help (the process it waits on has exited): the wait fails at once. */
+export class StopWaiting extends Error {}
+
 /**
  * Polls until `probe` gives a truthy value, or fails naming what it waited for (and the probe's last error).
  * `timeoutMs` is the ceiling on a quiet machine; TEST_TIME_SCALE raises it on a busy one. `what` may be a
@@ -19,6 +22,7 @@ export async function waitFor<T>(
       const value = await probe();
       if (value) return value;
     } catch (error) {
+      if (error instanceof StopWaiting) throw error;
       last = error;
     }
     if (Date.now() > deadline) {

@@ -6,7 +6,7 @@ import { freePort } from '../../testkit/postgres';
 import { signalGroup, spawnServerProcess, type ServerChild } from '../support/server-process';
 import { alive, instancePids, killRecorders, startHlsSource, type HlsSource } from '../../testkit/capture';
 import { FAULT_ADMIN, spawnServer, temporaryDir, type ServerProcess } from './support/server';
-import { pause, waitFor } from '../../testkit/wait';
+import { pause, StopWaiting, waitFor } from '../../testkit/wait';
 import { scaled } from '../../testkit/time-scale';
 
 const KILLS = 20;
@@ -78,7 +78,7 @@ describe('SIGKILL during launches', () => {
       const running = child;
       const claimedAt = await waitFor(
         async () => {
-          if (!running.running()) throw new Error(`the server exited:\n${running.output()}`);
+          if (!running.running()) throw new StopWaiting(`the server exited:\n${running.output()}`);
           const rows = await jobsDb.kysely.selectFrom('scheduler_jobs').select(['claimed_at', 'launched_at']).where('id', 'in', batch.map((j) => j.id)).execute();
           // A launch clears its claim when it completes: one quicker than this poll leaves only its
           // launch time, and the kill is then timed from there (later in the launch, never earlier).
@@ -111,7 +111,7 @@ describe('SIGKILL during launches', () => {
       JSON.stringify((await jobsDb.kysely.selectFrom('scheduler_jobs').select(['id', 'status', 'attempts', 'instance_id', 'last_error']).where('id', 'in', ids).execute()));
     const settled = await waitFor(
       async () => {
-        if (!server?.running()) throw new Error(`the last server exited:\n${server?.output() ?? ''}`);
+        if (!server?.running()) throw new StopWaiting(`the last server exited:\n${server?.output() ?? ''}`);
         if (Date.now() - settleStart > 290_000) throw new Error(`jobs did not settle: ${await report()}\n${server.output().slice(-4000)}`);
         const rows = await jobsDb.kysely.selectFrom('scheduler_jobs').selectAll().where('id', 'in', ids).execute();
         return rows.every((job) => ['launched', 'failed', 'missed'].includes(job.status)) ? rows : undefined;

@@ -1,10 +1,10 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alarmsResponseSchema, type AlarmDelivery } from '../../../contract/alarms';
 import { buildApp, type App } from '../../../server/app';
 import type { RetryTimer } from '../../../server/modules/alarms/delivery';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/test-app';
+import { freePort } from '../../../testkit/postgres';
 import { scaled } from '../../../testkit/time-scale';
 
 /** Retries wait for the test to run them, with the delay they asked for. */
@@ -15,14 +15,6 @@ function heldTimer() {
     return () => undefined;
   };
   return { timer, held };
-}
-
-async function freePort(): Promise<number> {
-  const probe = http.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
 }
 
 async function deliveriesOf(app: App, token: string, id: string): Promise<AlarmDelivery[]> {
