@@ -63,8 +63,9 @@ describe('a recorder keeps trying until its window closes', () => {
     const real = 50 - (backAt - offAt);
     expect(recording).toMatchObject({ status: 'partial', expected_seconds: 50 });
     expect(Math.abs((recording.covered_seconds ?? 0) - real), `covered ${recording.covered_seconds} s, on the air ${real.toFixed(1)} s`).toBeLessThanOrEqual(5);
-    expect(recording.reconnects).toBe(1);
-    expect(recording.gaps).toHaveLength(1);
+    const seen = `off the air ${offAt.toFixed(1)}-${backAt.toFixed(1)} s; gaps ${JSON.stringify(recording.gaps)}`;
+    expect(recording.reconnects, seen).toBe(1);
+    expect(recording.gaps, seen).toHaveLength(1);
     const [gap] = recording.gaps;
     expect(gap.reason).toMatch(/^Stream (dropped|stalled) \(/);
     expect(Math.abs(atSecond(recording, gap.start) - offAt)).toBeLessThanOrEqual(5);
