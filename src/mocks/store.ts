@@ -19,6 +19,12 @@ export interface MockStore {
   systemStatus: SystemStatus;
   /** false: the live socket refuses every connection (the console shows Offline). */
   liveAvailable: boolean;
+  /**
+   * How long a mock instance stays pending (and stopping) before it moves on. A component test that must
+   * see the state before a transition sets a longer one: on a busy machine the page showed the new
+   * instance only after the default had passed, already running.
+   */
+  transitionMs: number;
   nextUserId: number;
   nextToken: number;
 }
@@ -28,6 +34,8 @@ export const MOCK_ADMIN = { username: 'admin', password: 'Admin-pass-1' } as con
 export const MOCK_OPERATOR = { username: 'operator', password: 'Operator-pass-1' } as const;
 
 const SEED_TIME = '2026-01-05T09:30:00.000Z';
+/** The pending and stopping states' length in `npm run dev:mock`. */
+const TRANSITION_MS = 1500;
 
 function seedUser(id: number, username: string, password: string, extra: Partial<MockUser> = {}): MockUser {
   return {
@@ -58,6 +66,7 @@ function seed(): MockStore {
     recordings: [],
     systemStatus: 'operational',
     liveAvailable: true,
+    transitionMs: TRANSITION_MS,
     nextUserId: 3,
     nextToken: 1,
   };

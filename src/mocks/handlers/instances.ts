@@ -24,18 +24,6 @@ import { liveSocket } from './live';
 /** The test broadcast the mocks offer in the launch dialog. */
 export const MOCK_DEMO_STREAM_URL = 'http://127.0.0.1:8000/demo/stream.m3u8';
 
-/** How long a mock instance stays pending (and stopping) before it moves on, in `npm run dev:mock`. */
-export const MOCK_TRANSITION_MS = 1500;
-let transitionMs = MOCK_TRANSITION_MS;
-
-/**
- * A component test that must see the state before a transition sets a longer one (and back after): on
- * a busy machine the page showed the new instance only after the 1.5 s had passed, already running.
- */
-export function setMockTransitionMs(ms: number): void {
-  transitionMs = ms;
-}
-
 interface InstanceExtras {
   width: number;
   height: number;
@@ -143,7 +131,7 @@ function later(change: () => void): void {
     if (store !== owner) return;
     change();
     publishFleet();
-  }, transitionMs);
+  }, owner.transitionMs);
 }
 
 function findInstance(id: string): Instance | undefined {

@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import type { LaunchRequest } from '../../../../contract/instances';
-import { MOCK_DEMO_STREAM_URL, MOCK_TRANSITION_MS, setMockTransitionMs } from '../../../../src/mocks/handlers/instances';
+import { MOCK_DEMO_STREAM_URL } from '../../../../src/mocks/handlers/instances';
+import { store } from '../../../../src/mocks/store';
 import { gate } from '../../../../testkit/gate';
 import { fill } from '../../support/fill';
 import { server } from '../../support/server';
@@ -151,14 +152,10 @@ describe('Launch Instance dialog', { timeout: scaled(30_000) }, () => {
     await screen.findByText('Connected: Yes');
     await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');
     // The mocks move it on after this long and push instance_status_update: long enough for the new row to show pending first.
-    setMockTransitionMs(scaled(3000));
-    try {
-      await user.click(launchButton());
-      const name = (await screen.findByText(/^capture-adhoc-/)).textContent ?? '';
-      expect(row(name).getByText('pending')).toBeInTheDocument();
-      expect(await row(name).findByText('running', {}, { timeout: scaled(8000) })).toBeInTheDocument();
-    } finally {
-      setMockTransitionMs(MOCK_TRANSITION_MS);
-    }
+    store.transitionMs = scaled(3000);
+    await user.click(launchButton());
+    const name = (await screen.findByText(/^capture-adhoc-/)).textContent ?? '';
+    expect(row(name).getByText('pending')).toBeInTheDocument();
+    expect(await row(name).findByText('running', {}, { timeout: scaled(8000) })).toBeInTheDocument();
   });
 });

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { TerminateRequest } from '../../../../contract/instances';
 import { addMockInstances, mockInstance } from '../../../../src/mocks/handlers/instances';
 import { store } from '../../../../src/mocks/store';
@@ -33,6 +33,12 @@ const partialFailure = (ids: string[]) =>
       failed: ids.length - 1,
     },
   });
+
+// A terminated instance stays stopping for the mocks' transition, which these tests look at: on a busy
+// machine the default 1.5 s had passed before the page showed it (the store's reset ends the wait).
+beforeEach(() => {
+  store.transitionMs = scaled(30_000);
+});
 
 describe('Terminate Selected', { timeout: scaled(30_000) }, () => {
   it('lets only running and pending instances be selected', async () => {
