@@ -7,6 +7,7 @@
  * The mosques are written straight into the database before the server starts (loading them is not
  * what is measured); every measured call goes through HTTP with the scheduler running.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,14 +67,36 @@ async function putLatency(baseUrl: string, token: string): Promise<BenchResult[]
   ];
 }
 
+/**
+ * Another operator's GETs, timed back to back by a process of its own (bench/latency-probe.mjs) from
+ * when it is ready until `stop`: the timings are the server's, not those of this process's event loop
+ * and heap, which generate the burst (the benchmarks before this one run in it too).
+ */
+async function startProbe(url: string, token: string): Promise<{ stop(): Promise<number[]> }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'latency-probe.mjs'), url, token], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      if (output.startsWith('ready\n')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`the latency probe exited (${code}) before it was ready`)));
+  });
+  return {
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      if (code !== 0) throw new Error(`the latency probe failed (exit ${code})`);
+      return JSON.parse(output.slice('ready\n'.length)) as number[];
+    },
+  };
+}
+
 /** 1,000 creates, BURST_CONCURRENCY at a time, while another user's GET is timed back to back. */
 async function burst(baseUrl: string, token: string): Promise<BenchResult[]> {
-  const reader = await signIn(baseUrl);
-  const probe: number[] = [];
-  let creating = true;
-  const prober = (async () => {
-    while (creating) probe.push(await timed(() => call(baseUrl, reader, 'GET', '/api/auth/verify-token')));
-  })();
+  const probe = await startProbe(`${baseUrl}/api/auth/verify-token`, await signIn(baseUrl));
   let next = 0;
   const started = performance.now();
   await Promise.all(
@@ -88,12 +111,11 @@ async function burst(baseUrl: string, token: string): Promise<BenchResult[]> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  creating = false;
-  await prober;
-  const p99 = percentile(probe, 99);
+  const timings = await probe.stop();
+  const p99 = percentile(timings, 99);
   return [
-    { name: `Fleet: signed-in GET /api/auth/verify-token p99 during a burst of ${BURST.toLocaleString('en')} mosque creates (${probe.length} GETs)`, figure: round(p99, 1), unit: 'ms', budget: 'under 50 ms', withinBudget: p99 < 50, budgetRow: 'burst' },
-    { name: '... the same GET, p50', figure: round(percentile(probe, 50), 1), unit: 'ms' },
+    { name: `Fleet: signed-in GET /api/auth/verify-token p99 during a burst of ${BURST.toLocaleString('en')} mosque creates (${timings.length} GETs from another process)`, figure: round(p99, 1), unit: 'ms', budget: 'under 50 ms', withinBudget: p99 < 50, budgetRow: 'burst' },
+    { name: '... the same GET, p50', figure: round(percentile(timings, 50), 1), unit: 'ms' },
     { name: `Fleet: the burst's creates, ${BURST_CONCURRENCY} at a time`, figure: round(BURST / seconds, 1), unit: 'creates/s' },
   ];
 }

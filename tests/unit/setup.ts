@@ -9,6 +9,13 @@ import { server } from './support/server';
 // A busy machine can take a few seconds to show a page (renderApp loads its route's modules first: support/render.tsx).
 configure({ asyncUtilTimeout: scaled(5000) });
 
+// As in a browser, String(element) names its class. happy-dom serialises the whole subtree instead, and
+// Popper (every menu, select and tooltip) calls it on each placement: 11% of the component tests' CPU in
+// a profile; 5% less CPU for the whole project, in two timed runs of each (193 and 205 s -> 187 and 189 s).
+Element.prototype.toString = function toString(this: Element) {
+  return `[object ${this.constructor.name}]`;
+};
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 
 afterEach(() => {
