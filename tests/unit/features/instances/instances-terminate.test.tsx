@@ -72,9 +72,11 @@ describe('Terminate Selected', { timeout: scaled(30_000) }, () => {
     await user.click(dialog().getByRole('button', { name: 'Terminate' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(calls.map((call) => call.body as TerminateRequest)).toEqual([{ instance_ids: [fleet.running.id, fleet.pending.id] }]);
+    // The notification first: it closes itself after a few seconds, which the wait for the live update
+    // below took on a busy machine.
+    expect(await screen.findByText('Terminate: 2 instance(s) terminating')).toBeInTheDocument();
     expect(await row(fleet.running.name).findByText('stopping')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Terminate Selected/ })).not.toBeInTheDocument();
-    expect(await screen.findByText('Terminate: 2 instance(s) terminating')).toBeInTheDocument();
   });
 
   it('does nothing when the confirmation is cancelled', async () => {
