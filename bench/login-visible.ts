@@ -20,7 +20,7 @@ import { precompress } from '../scripts/precompress';
 import { registerConsole } from '../server/plugins/console';
 import { registerSecurityHeaders } from '../server/plugins/security-headers';
 import { launchBrowser } from '../tests/e2e/support/browser';
-import { freePort } from '../testkit/postgres';
+import { freePort } from '../testkit/ports';
 import { median, round, withRatio, type BenchResult } from './lib';
 import { scratchDataDir, startRealServer } from './servers';
 

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { killRecorders } from '../testkit/capture';
-import { freePort } from '../testkit/postgres';
+import { freePort } from '../testkit/ports';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BUILT_SERVER = path.join(root, 'build/server/main.js');

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from './postgres';
+import { freePort } from './ports';
 import { waitFor } from './wait';
 
 export { waitFor };

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { signalGroup, spawnServerProcess, untilAnswering, type ServerChild } from '../tests/support/server-process';
-import { freePort, startTemporaryPostgres, type TemporaryPostgres } from './postgres';
+import { freePort } from './ports';
+import { startTemporaryPostgres, type TemporaryPostgres } from './postgres';
 import { createPostgresDatabase } from './test-database';
 
 /*

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmsResponse } from '../../contract/alarms';
-import { freePort } from '../../testkit/postgres';
+import { freePort } from '../../testkit/ports';
 import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
 import { scaled } from '../../testkit/time-scale';
 

@@ -7,7 +7,7 @@ import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTANCE_PATHS } from '../../server/capture/aws/user-data';
 import { ffprobe, startHlsSource, startMoto, waitFor, type HlsSource, type MotoServer } from '../../testkit/capture';
-import { freePort } from '../../testkit/postgres';
+import { freePort } from '../../testkit/ports';
 import { startSandboxMachine } from '../../testkit/sandbox-machine';
 import { serverCommand, spawnServerProcess } from '../support/server-process';
 import { E2E_ADMIN, startServer, type RunningServer } from './support';

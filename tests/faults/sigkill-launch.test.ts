@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../server/db';
 import { fridayJobRow } from '../../testkit/job-row';
-import { freePort } from '../../testkit/postgres';
+import { freePort } from '../../testkit/ports';
 import { signalGroup, spawnServerProcess, type ServerChild } from '../support/server-process';
 import { alive, instancePids, killRecorders, startHlsSource, type HlsSource } from '../../testkit/capture';
 import { FAULT_ADMIN, spawnServer, temporaryDir, type ServerProcess } from './support/server';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../../testkit/postgres';
+import { freePort } from '../../../testkit/ports';
 import { signalGroup, spawnServerProcess, untilAnswering } from '../../support/server-process';
 
 export const E2E_ADMIN = { username: 'admin', password: 'Admin-e2e-pass-1' };

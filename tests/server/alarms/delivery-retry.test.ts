@@ -4,7 +4,7 @@ import { alarmsResponseSchema, type AlarmDelivery } from '../../../contract/alar
 import { buildApp, type App } from '../../../server/app';
 import type { RetryTimer } from '../../../server/modules/alarms/delivery';
 import { ADMIN, createTestApp, type TestApp } from '../helpers/test-app';
-import { freePort } from '../../../testkit/postgres';
+import { freePort } from '../../../testkit/ports';
 import { scaled } from '../../../testkit/time-scale';
 
 /** Retries wait for the test to run them, with the delay they asked for. */

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgressPin } from '../../../recorder/egress-guard';
 import { getBytes as guardedGetBytes } from '../../../recorder/hls-http';
-import { freePort } from '../../../testkit/postgres';
+import { freePort } from '../../../testkit/ports';
 
 // The test server is on loopback: nothing is refused here (tests/server/security/hostile-egress.test.ts covers the guard).
 const anywhere = createEgressPin({ allowPrivate: true, trustedHosts: [] });

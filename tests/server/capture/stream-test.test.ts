@@ -9,7 +9,7 @@ import { StreamTests } from '../../../server/modules/instances/stream-tests';
 import { startFidelityOrigin, type FidelityOrigin } from '../../../testkit/fidelity-origin';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { FRAME_CODE } from '../../../testkit/numbered-stream';
-import { freePort } from '../../../testkit/postgres';
+import { freePort } from '../../../testkit/ports';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 // PostgreSQL pass: skipped: the recorder and the clips are files; the routes' database use is the session only.

@@ -5,7 +5,7 @@ import type { GithubConfigureResponse, GithubStatus, GithubValidationResult } fr
 import { GITHUB_DEFAULT_EMAIL, GITHUB_DEFAULT_USER } from '../../../contract/github';
 import { buildApp } from '../../../server/app';
 import { KEY_FINGERPRINT_SETTING } from '../../../server/lib/key-fingerprint';
-import { freePort } from '../../../testkit/postgres';
+import { freePort } from '../../../testkit/ports';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { RATE_LIMIT_RESET_EPOCH, startFakeGithub } from './fake-github';
 

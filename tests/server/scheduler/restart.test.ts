@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db';
 import type { NewJobRow } from '../../../server/modules/scheduler/repository';
 import { fridayJobRow } from '../../../testkit/job-row';
-import { freePort } from '../../../testkit/postgres';
+import { freePort } from '../../../testkit/ports';
 import { createPostgresDatabase } from '../../../testkit/test-database';
 import { waitFor } from '../../../testkit/wait';
 import { scaled } from '../../../testkit/time-scale';

@@ -6,7 +6,7 @@ import type { ActivityEntry } from '../../../contract/activity';
 import { ServerRegistry } from '../../../server/modules/servers';
 import { InternalCalls } from '../../../server/modules/servers/internal-calls';
 import { ServersRepository } from '../../../server/modules/servers/repository';
-import { freePort } from '../../../testkit/postgres';
+import { freePort } from '../../../testkit/ports';
 import { seedRecording } from '../helpers/recordings';
 import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../../testkit/postgres';
+import { freePort } from '../../../testkit/ports';
 import { StopWaiting, waitFor } from '../../../testkit/wait';
 
 describe('freePort', () => {
