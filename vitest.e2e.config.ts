@@ -12,6 +12,9 @@ export default defineConfig({
     include: ['tests/e2e/**/*.e2e.ts'],
     testTimeout: scaled(120_000),
     hookTimeout: scaled(120_000),
+    // What the page shows after a click or a keystroke (a debounced search, a refetch) can take seconds
+    // on a busy machine: vitest's default of 1 s failed a clean-clone CI run.
+    expect: { poll: { timeout: scaled(10_000), interval: 100 } },
     maxWorkers: 2,
     sequence: { sequencer: LongFilesFirst },
   },
