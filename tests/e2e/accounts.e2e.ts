@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, launchBrowser, screenshot, SCREENSHOT_DIR, signIn, startServer, type RunningServer } from './support';
+import { E2E_ADMIN, launchBrowser, screenshot, screenshotOnceDialogsShown, SCREENSHOT_DIR, signIn, startServer, type RunningServer } from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -21,11 +21,6 @@ const MEMBER = { username: 'nadia.k', email: 'nadia@example.com', fullName: 'Nad
 const OPERATOR = { username: 'omar.ops', email: 'omar@example.com', fullName: 'Omar Operator', password: 'Omar-e2e-pass-1' };
 
 /** Screenshots once a just-opened dialog has finished fading in. */
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForFunction(() => [...document.querySelectorAll('.MuiDialog-container')].every((el) => getComputedStyle(el).opacity === '1'));
-  await screenshot(page, name);
-}
-
 /** Fills the login form of the page as it stands and sends it (no navigation, unlike signIn). */
 async function submitLogin(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel(/^Username\s*\*?$/).fill(username);
@@ -211,7 +206,7 @@ describe('accounts in the browser: sign-in, profile, password, user management',
     expect(await dialog().getByLabel('Active').isChecked()).toBe(true);
     expect(await dialog().getByLabel('Superuser').isChecked()).toBe(false);
     expect(await create.isEnabled()).toBe(true);
-    await shoot(page, 'accounts-users-create-dialog');
+    await screenshotOnceDialogsShown(page, 'accounts-users-create-dialog');
 
     await create.click();
     await dialog().waitFor({ state: 'detached' });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { closeNotifications, E2E_ADMIN, launchBrowser, screenshotOnceDialogsShown, signIn, startServer, type RunningServer } from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -42,11 +42,6 @@ function startShortLinkServer(): Promise<{ origin: string; hits: string[]; close
 }
 
 /** Screenshots once a just-opened dialog has finished fading in. */
-async function shoot(page: Page, name: string): Promise<void> {
-  await page.waitForFunction(() => [...document.querySelectorAll('.MuiDialog-container')].every((el) => getComputedStyle(el).opacity === '1'));
-  await screenshot(page, name);
-}
-
 const statCard = (page: Page, title: string): Locator =>
   page.locator('.MuiCard-root').filter({ has: page.locator('p', { hasText: new RegExp(`^${title}$`) }) });
 const cardValue = (page: Page, title: string) => statCard(page, title).locator('.MuiTypography-h4').textContent();
@@ -108,7 +103,7 @@ describe('Config Generator in the browser', () => {
     await poll(() => input('Timezone').inputValue()).toBe('Asia/Riyadh');
     await poll(() => input('City').inputValue()).toMatch(/Mecca|Makkah/);
     expect(await input('Country').inputValue()).toBe('Saudi Arabia');
-    await shoot(page, 'config-add-mosque');
+    await screenshotOnceDialogsShown(page, 'config-add-mosque');
 
     await dialog().getByRole('button', { name: 'Add Mosque' }).click();
     await page.getByText('Mosque added successfully').waitFor();
@@ -121,7 +116,7 @@ describe('Config Generator in the browser', () => {
     expect(await cardValue(page, 'Total Mosques')).toBe('1');
     expect(await cardValue(page, 'Ready to Record')).toBe('1');
     await closeNotifications(page);
-    await shoot(page, 'config');
+    await screenshotOnceDialogsShown(page, 'config');
   });
 
   it('edits it: a short app-share link moves it to Cairo', async () => {
@@ -129,7 +124,7 @@ describe('Config Generator in the browser', () => {
     await dialog().getByRole('heading', { name: 'Edit Mosque' }).waitFor();
     expect(await input('Mosque ID').inputValue()).toBe(mosqueId);
     expect(await input('Mosque ID').getAttribute('readonly')).not.toBeNull();
-    await shoot(page, 'config-edit-mosque');
+    await screenshotOnceDialogsShown(page, 'config-edit-mosque');
     await input('Name (English)').fill('Al-Azhar Mosque');
     await input('Name (Arabic)').fill('الجامع الأزهر');
     await input('Google Maps URL').fill(CAIRO_SHARE_LINK);
@@ -155,7 +150,7 @@ describe('Config Generator in the browser', () => {
     expect(await input('Width').inputValue()).toBe('1080');
     expect(await input('Height').inputValue()).toBe('576');
     expect(await input('API Base URL').inputValue()).toBe(server.baseUrl);
-    await shoot(page, 'config-generate');
+    await screenshotOnceDialogsShown(page, 'config-generate');
 
     const [download] = await Promise.all([page.waitForEvent('download'), dialog().getByRole('button', { name: 'Generate', exact: true }).click()]);
     expect(download.suggestedFilename()).toMatch(/^recording-configs-\d{8}-\d{4}\.json$/);

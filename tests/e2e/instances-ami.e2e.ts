@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { E2E_ADMIN, launchBrowser, screenshotWithoutNotifications, signIn, startServer, type RunningServer } from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -14,11 +14,6 @@ import { scaled } from '../../testkit/time-scale';
 const statCard = (page: Page, title: string): Locator =>
   page.locator('.MuiCard-root').filter({ has: page.locator('p', { hasText: new RegExp(`^${title}$`) }) });
 const cardValue = (page: Page, title: string) => statCard(page, title).locator('.MuiTypography-h4').textContent();
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await closeNotifications(page);
-  await screenshot(page, name);
-}
 
 describe('Instances and AMI Manager in the browser', () => {
   let server: RunningServer;
@@ -78,7 +73,7 @@ describe('Instances and AMI Manager in the browser', () => {
     expect(await dialog.getByLabel('Height').inputValue()).toBe('720');
     const demoLink = dialog.getByRole('button', { name: /^Use the test broadcast http/ });
     await demoLink.waitFor();
-    await shoot(page, 'instances-launch-dialog');
+    await screenshotWithoutNotifications(page, 'instances-launch-dialog');
     await demoLink.click();
     expect(await dialog.getByLabel(/Stream URL/).inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/stream\.m3u8$/);
     await dialog.getByLabel('Duration (seconds)').fill('300');
@@ -105,7 +100,7 @@ describe('Instances and AMI Manager in the browser', () => {
     expect(await page.getByRole('button', { name: 'Emergency Stop' }).isEnabled()).toBe(true);
     await row().getByRole('checkbox', { name: `Select ${instanceName}` }).check();
     await page.getByRole('button', { name: 'Terminate Selected (1)' }).waitFor();
-    await shoot(page, 'instances-running');
+    await screenshotWithoutNotifications(page, 'instances-running');
     await row().getByRole('checkbox', { name: `Select ${instanceName}` }).uncheck();
     await page.getByRole('button', { name: /Terminate Selected/ }).waitFor({ state: 'detached' });
   });
@@ -124,7 +119,7 @@ describe('Instances and AMI Manager in the browser', () => {
     const before = await log.textContent();
     // Live: new lines arrive by themselves while the capture runs.
     await expect.poll(async () => (await log.textContent()) !== before, { timeout: scaled(20_000), interval: 1000 }).toBe(true);
-    await shoot(page, 'instances-logs');
+    await screenshotWithoutNotifications(page, 'instances-logs');
     await logs.getByRole('button', { name: 'Close' }).click();
     await logs.waitFor({ state: 'hidden' });
   });
@@ -157,7 +152,7 @@ describe('Instances and AMI Manager in the browser', () => {
     await details.getByRole('region', { name: 'Metrics' }).getByText(/ (KB|MB)$/).waitFor();
     const download = details.getByRole('button', { name: 'Download Recording' });
     await expect.poll(() => download.isEnabled(), { timeout: scaled(15_000) }).toBe(true);
-    await shoot(page, 'instances-details');
+    await screenshotWithoutNotifications(page, 'instances-details');
 
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     expect(file.suggestedFilename()).toMatch(/\.mp4$/);
@@ -182,7 +177,7 @@ describe('Instances and AMI Manager in the browser', () => {
     await dialog.getByLabel(/Version/).fill('1.0.0');
     await dialog.getByText('A timestamp is added to the name automatically').waitFor();
     await dialog.getByText(/The instance is rebooted/).waitFor();
-    await shoot(page, 'ami-create-dialog');
+    await screenshotWithoutNotifications(page, 'ami-create-dialog');
     await create.click();
     const created = page.getByText(/^AMI creation initiated: /);
     await created.waitFor();
@@ -199,7 +194,7 @@ describe('Instances and AMI Manager in the browser', () => {
     await expect.poll(() => cardValue(page, 'Total AMIs')).toBe('1');
     expect(await cardValue(page, 'Available')).toBe('1');
     expect(await statCard(page, 'Latest Version').locator('.MuiTypography-h4').textContent()).toBe('1.0.0');
-    await shoot(page, 'ami-list');
+    await screenshotWithoutNotifications(page, 'ami-list');
 
     await amiRow.getByRole('button', { name: `Delete ${amiId}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete AMI' });

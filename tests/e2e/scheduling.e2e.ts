@@ -4,7 +4,7 @@ import type { Mosque, PrayerTimeRecord } from '../../contract/config';
 import type { Job, SchedulerStatus, UpcomingRecording } from '../../contract/scheduler';
 import { timingOf } from '../../src/features/scheduling/timing-label';
 import { operatorTime, zonedDateTime, zonedTime, zoneAbbreviation } from '../../src/features/scheduling/zoned-time';
-import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { E2E_ADMIN, launchBrowser, screenshotWithoutNotifications, signIn, startServer, type RunningServer } from './support';
 
 /*
  * Issue 5 in the browser, against the real server: with the scheduler stopped, three mosques with
@@ -54,11 +54,6 @@ const MOSQUES = [FIRST, SECOND, CAIRO];
 function twelveHour(hhmm: string): string {
   const [hours, minutes] = hhmm.split(':').map(Number);
   return `${hours % 12 === 0 ? 12 : hours % 12}:${String(minutes).padStart(2, '0')} ${hours < 12 ? 'AM' : 'PM'}`;
-}
-
-async function shoot(page: Page, name: string): Promise<void> {
-  await closeNotifications(page);
-  await screenshot(page, name);
 }
 
 describe('Scheduling Management in the browser', () => {
@@ -121,7 +116,7 @@ describe('Scheduling Management in the browser', () => {
     const prayerRegion = page.getByRole('region', { name: 'Prayer Times' });
     for (const mosque of [FIRST, SECOND]) await prayerRegion.getByRole('article', { name: mosque.name }).waitFor();
     await page.getByRole('list', { name: 'Scheduler jobs' }).getByText('schedule_friday_recordings').waitFor();
-    await shoot(page, 'scheduling-stopped');
+    await screenshotWithoutNotifications(page, 'scheduling-stopped');
   });
 
   it('starts the scheduler from the page', async () => {
@@ -142,7 +137,7 @@ describe('Scheduling Management in the browser', () => {
     await dialog.getByRole('heading', { name: 'Schedule Friday Recordings' }).click();
     await page.getByRole('listbox').waitFor({ state: 'detached' });
     for (const mosque of [FIRST, SECOND]) await dialog.locator('.MuiChip-label', { hasText: mosque.name }).waitFor();
-    await shoot(page, 'scheduling-dialog');
+    await screenshotWithoutNotifications(page, 'scheduling-dialog');
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
     // Starting the scheduler already planned every active mosque: scheduling them again changes nothing.
     await notification('Scheduled 2 Friday recording(s): 0 new, 0 updated, 2 unchanged').waitFor();
@@ -184,7 +179,7 @@ describe('Scheduling Management in the browser', () => {
     const status = (await call<{ data: SchedulerStatus }>('GET', '/api/scheduler/status')).data;
     expect(status.active_schedules).toBe(2);
     await statusCard().getByRole('group', { name: 'Active Schedules' }).getByText('2', { exact: true }).waitFor();
-    await shoot(page, 'scheduling-upcoming');
+    await screenshotWithoutNotifications(page, 'scheduling-upcoming');
   });
 
   it('cancels one of them', async () => {
@@ -213,6 +208,6 @@ describe('Scheduling Management in the browser', () => {
     await page.getByText('The scheduler is stopped: these recordings will not start until it is started again.').waitFor();
     await row(SECOND.name).waitFor();
     expect((await call<{ data: SchedulerStatus }>('GET', '/api/scheduler/status')).data.scheduler_running).toBe(false);
-    await shoot(page, 'scheduling-after-stop');
+    await screenshotWithoutNotifications(page, 'scheduling-after-stop');
   });
 });

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { scaled } from '../../testkit/time-scale';
 import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
+import { installClassSelectorPrecheck } from './support/class-selector-precheck';
 import { server } from './support/server';
 
 // A busy machine can take a few seconds to show a page (renderApp loads its route's modules first: support/render.tsx).
@@ -15,6 +16,9 @@ configure({ asyncUtilTimeout: scaled(5000) });
 Element.prototype.toString = function toString(this: Element) {
   return `[object ${this.constructor.name}]`;
 };
+
+// happy-dom's style matching, without parsing selectors whose classes an element lacks: see the file.
+installClassSelectorPrecheck();
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 

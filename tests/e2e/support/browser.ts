@@ -61,6 +61,18 @@ export async function screenshot(page: Page, name: string): Promise<string[]> {
   return files;
 }
 
+/** A screenshot of the page without its notifications, which cover the page header. */
+export async function screenshotWithoutNotifications(page: Page, name: string): Promise<string[]> {
+  await closeNotifications(page);
+  return screenshot(page, name);
+}
+
+/** A screenshot once every open dialog has faded in. */
+export async function screenshotOnceDialogsShown(page: Page, name: string): Promise<string[]> {
+  await page.waitForFunction(() => [...document.querySelectorAll('.MuiDialog-container')].every((el) => getComputedStyle(el).opacity === '1'));
+  return screenshot(page, name);
+}
+
 /** Closes the top-right notifications, so that screenshots show the page header they cover. */
 export async function closeNotifications(page: Page): Promise<void> {
   const close = page.locator('.MuiAlert-filled').getByRole('button', { name: 'Close' });
