@@ -175,24 +175,37 @@ interface ProbedStream {
   width?: number;
   height?: number;
   avg_frame_rate?: string;
+  r_frame_rate?: string;
   sample_rate?: string;
   channels?: number;
 }
 
 /** "25/1" -> 25, "30000/1001" -> 29.97; "0/0" (unknown) -> null. */
-function frameRate(ratio: string | undefined): number | null {
-  const [num, den] = (ratio ?? '').split('/').map(Number);
-  return num > 0 && den > 0 ? Math.round((num / den) * 100) / 100 : null;
+function ratio(text: string | undefined): number | null {
+  const [num, den] = (text ?? '').split('/').map(Number);
+  return num > 0 && den > 0 ? num / den : null;
+}
+
+/**
+ * The stream's frame rate: the one it declares (r_frame_rate) when the clip's measured average agrees
+ * within 1%, since a frame dropped or repeated in a few seconds' clip (a busy encoder) makes 25 fps read
+ * 24.99; otherwise the measured average (a variable-rate stream declares a base rate it never plays).
+ */
+function frameRate(stream: ProbedStream): number | null {
+  const declared = ratio(stream.r_frame_rate);
+  const average = ratio(stream.avg_frame_rate);
+  const rate = declared !== null && average !== null && Math.abs(average - declared) <= declared * 0.01 ? declared : average;
+  return rate === null ? null : Math.round(rate * 100) / 100;
 }
 
 /** The first video and audio stream of a local file, as ffprobe reads them. */
 async function probe(ffprobePath: string, file: string): Promise<Pick<StreamTestReport, 'video' | 'audio'>> {
-  const { stdout } = await run(ffprobePath, ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,avg_frame_rate,sample_rate,channels', '-of', 'json', file], { timeout: 30_000 });
+  const { stdout } = await run(ffprobePath, ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,sample_rate,channels', '-of', 'json', file], { timeout: 30_000 });
   const streams = ((JSON.parse(stdout) as { streams?: ProbedStream[] }).streams ?? []);
   const video = streams.find((s) => s.codec_type === 'video');
   const audio = streams.find((s) => s.codec_type === 'audio');
   return {
-    video: video?.codec_name ? { codec: video.codec_name, width: video.width ?? 0, height: video.height ?? 0, frame_rate: frameRate(video.avg_frame_rate) } : null,
+    video: video?.codec_name ? { codec: video.codec_name, width: video.width ?? 0, height: video.height ?? 0, frame_rate: frameRate(video) } : null,
     audio: audio?.codec_name ? { codec: audio.codec_name, sample_rate: audio.sample_rate ? Number(audio.sample_rate) : null, channels: audio.channels ?? null } : null,
   };
 }

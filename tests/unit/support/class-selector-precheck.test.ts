@@ -1,13 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { subjectClasses } from './class-selector-precheck';
 
 // The setup file installs the precheck, so these computed styles go through it.
 describe("the test environment's class precheck of style rules", () => {
-  afterEach(() => {
-    document.head.innerHTML = '';
-    document.body.innerHTML = '';
-  });
-
   it('names the classes the subject of a selector must have, outside brackets and parentheses', () => {
     expect(subjectClasses('.css-1x2y3z')).toEqual(['css-1x2y3z']);
     expect(subjectClasses('.css-abc-MuiButton-root:hover')).toEqual(['css-abc-MuiButton-root']);
@@ -36,19 +31,27 @@ describe("the test environment's class precheck of style rules", () => {
       '[data-x="."] .label { display: none }',
       '.a, .card { text-align: center }',
     ].join('\n');
+    // Only its own nodes come and go: the worker's other files share the document, and emotion keeps
+    // the style elements it inserted in the head.
     document.head.append(style);
-    document.body.innerHTML = '<div class="panel"><span class="card quiet"><b class="label">x</b></span></div><span class="other"><b class="label">y</b></span>';
+    const root = document.createElement('div');
+    root.innerHTML = '<div class="panel"><span class="card quiet"><b class="label">x</b></span></div><span class="other"><b class="label">y</b></span>';
+    document.body.append(root);
+    onTestFinished(() => {
+      style.remove();
+      root.remove();
+    });
 
-    const card = getComputedStyle(document.querySelector('.card')!);
+    const card = getComputedStyle(root.querySelector('.card')!);
     expect(card.color).toBe('red');
     expect(card.fontWeight).not.toBe('700');
     expect(card.width).not.toBe('300px');
     expect(card.textAlign).toBe('center');
-    const [inPanel, outside] = [...document.querySelectorAll('.label')];
+    const [inPanel, outside] = [...root.querySelectorAll('.label')];
     expect(getComputedStyle(inPanel).visibility).toBe('hidden');
     expect(getComputedStyle(outside).visibility).not.toBe('hidden');
     expect(getComputedStyle(outside).display).not.toBe('none');
-    expect(document.querySelector('.card')!.matches('.panel > .card.quiet')).toBe(true);
-    expect(document.querySelector('.card')!.matches('.panel > .card.wide')).toBe(false);
+    expect(root.querySelector('.card')!.matches('.panel > .card.quiet')).toBe(true);
+    expect(root.querySelector('.card')!.matches('.panel > .card.wide')).toBe(false);
   });
 });
