@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { killRecorders } from '../../../testkit/capture';
 import { freePort } from '../../../testkit/ports';
 import { signalGroup, spawnServerProcess, untilAnswering } from '../../support/server-process';
 
@@ -49,7 +50,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const killer = setTimeout(() => signalGroup(server.child, 'SIGKILL'), 10_000);
     await server.exited;
     clearTimeout(killer);
-    if (ownDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!ownDataDir) return;
+    // Recorders run detached from the server: one that was still finishing (a terminate sent just
+    // before) can write into its folder while the folder is removed (ENOTEMPTY in a CI run).
+    killRecorders(dataDir);
+    fs.rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
 
   try {
