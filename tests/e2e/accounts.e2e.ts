@@ -20,7 +20,6 @@ const ADMIN_EMAIL = `${E2E_ADMIN.username}@localhost.localdomain`;
 const MEMBER = { username: 'nadia.k', email: 'nadia@example.com', fullName: 'Nadia Karim', password: 'Nadia-e2e-pass-1' };
 const OPERATOR = { username: 'omar.ops', email: 'omar@example.com', fullName: 'Omar Operator', password: 'Omar-e2e-pass-1' };
 
-/** Screenshots once a just-opened dialog has finished fading in. */
 /** Fills the login form of the page as it stands and sends it (no navigation, unlike signIn). */
 async function submitLogin(page: Page, username: string, password: string): Promise<void> {
   await page.getByLabel(/^Username\s*\*?$/).fill(username);

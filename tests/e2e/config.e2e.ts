@@ -41,7 +41,6 @@ function startShortLinkServer(): Promise<{ origin: string; hits: string[]; close
   });
 }
 
-/** Screenshots once a just-opened dialog has finished fading in. */
 const statCard = (page: Page, title: string): Locator =>
   page.locator('.MuiCard-root').filter({ has: page.locator('p', { hasText: new RegExp(`^${title}$`) }) });
 const cardValue = (page: Page, title: string) => statCard(page, title).locator('.MuiTypography-h4').textContent();

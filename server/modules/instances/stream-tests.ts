@@ -191,7 +191,7 @@ function ratio(text: string | undefined): number | null {
  * within 1%, since a frame dropped or repeated in a few seconds' clip (a busy encoder) makes 25 fps read
  * 24.99; otherwise the measured average (a variable-rate stream declares a base rate it never plays).
  */
-function frameRate(stream: ProbedStream): number | null {
+export function frameRate(stream: Pick<ProbedStream, 'avg_frame_rate' | 'r_frame_rate'>): number | null {
   const declared = ratio(stream.r_frame_rate);
   const average = ratio(stream.avg_frame_rate);
   const rate = declared !== null && average !== null && Math.abs(average - declared) <= declared * 0.01 ? declared : average;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamTestResponseSchema } from '../../../contract/stream-test';
-import { StreamTests } from '../../../server/modules/instances/stream-tests';
+import { frameRate, StreamTests } from '../../../server/modules/instances/stream-tests';
 import { startFidelityOrigin, type FidelityOrigin } from '../../../testkit/fidelity-origin';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { FRAME_CODE } from '../../../testkit/numbered-stream';
@@ -67,6 +67,17 @@ describe('Test stream: a short recording through the recorder, reported and kept
 
   it('says a web page is not a stream', async () => {
     await expect(streamTests().test(pageUrl)).rejects.toMatchObject({ statusCode: 422, message: expect.stringContaining(pageUrl) });
+  });
+});
+
+describe("Test stream: the frame rate reported from ffprobe's reading", () => {
+  it('gives the declared rate when the measured average is within 1% of it, else the measured average', () => {
+    expect(frameRate({ r_frame_rate: '25/1', avg_frame_rate: '2499/100' })).toBe(25);
+    expect(frameRate({ r_frame_rate: '30000/1001', avg_frame_rate: '30000/1001' })).toBe(29.97);
+    // A variable-rate stream declares a base rate it never plays.
+    expect(frameRate({ r_frame_rate: '60/1', avg_frame_rate: '24/1' })).toBe(24);
+    expect(frameRate({ r_frame_rate: '25/1', avg_frame_rate: '0/0' })).toBeNull();
+    expect(frameRate({ avg_frame_rate: '15/1' })).toBe(15);
   });
 });
 
