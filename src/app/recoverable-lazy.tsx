@@ -60,6 +60,13 @@ export async function loadWithRetry<T>(load: () => Promise<T>, delays = CHUNK_RE
     }
   }
   if (!(await serverAnswers())) throw new ChunkLoadError('unreachable', lastError);
+  // The server answers now, but may have come back only since the last attempt (a restart): one more
+  // attempt tells an outage that just ended from a release that replaced the file.
+  try {
+    return await load();
+  } catch (error) {
+    lastError = error;
+  }
   // A reload replaces this page; until it happens nothing should render.
   if (reloadOnce()) return new Promise<T>(() => undefined);
   throw new ChunkLoadError('stale-release', lastError);

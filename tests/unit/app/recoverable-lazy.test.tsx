@@ -57,6 +57,22 @@ describe('recoverable lazy pages', () => {
     expect(await screen.findByText('Page loaded')).toBeInTheDocument();
   });
 
+  it('loads the page without a reload when the server came back between the last attempt and the check', async () => {
+    sessionStorage.clear();
+    const { state, load } = flakyLoader();
+    // The server's return is seen by the check that follows the last failed attempt.
+    server.use(
+      http.head('*/', () => {
+        state.down = false;
+        return new HttpResponse(null, { status: 200 });
+      }),
+    );
+    mount(recoverableLazy(load, [1]));
+    expect(await screen.findByText('Page loaded')).toBeInTheDocument();
+    expect(sessionStorage.getItem('chunk-reload-at')).toBeNull();
+    expect(state.calls).toBe(3);
+  });
+
   it('reloads once when the server answers but the chunk is gone (new release), then explains', async () => {
     serverDown(false);
     sessionStorage.clear();
