@@ -49,7 +49,24 @@ function reloadOnce(now = Date.now()): boolean {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Whether the server is known to be away: the live feed lost it, or a load found it unreachable. Chromium
+ * (150) keeps a failed module fetch for the life of the page: a page whose chunk was asked for while the
+ * server was down fails again without asking, and only a reload brings it back. So while the server is
+ * away, no chunk is asked for before the server answers a probe.
+ */
+let serverAway = false;
+
+/** Told by the live feed each time its connection comes or goes. */
+export function noteLiveConnection(connected: boolean): void {
+  serverAway = !connected;
+}
+
 export async function loadWithRetry<T>(load: () => Promise<T>, delays = CHUNK_RETRY_DELAYS_MS): Promise<T> {
+  if (serverAway) {
+    if (!(await serverAnswers())) throw new ChunkLoadError('unreachable', new Error('The server is away: the chunk was not asked for'));
+    serverAway = false;
+  }
   let lastError: unknown;
   for (let attempt = 0; attempt <= delays.length; attempt += 1) {
     if (attempt > 0) await wait(delays[attempt - 1]);
@@ -59,7 +76,10 @@ export async function loadWithRetry<T>(load: () => Promise<T>, delays = CHUNK_RE
       lastError = error;
     }
   }
-  if (!(await serverAnswers())) throw new ChunkLoadError('unreachable', lastError);
+  if (!(await serverAnswers())) {
+    serverAway = true;
+    throw new ChunkLoadError('unreachable', lastError);
+  }
   // The server answers now, but may have come back only since the last attempt (a restart): one more
   // attempt tells an outage that just ended from a release that replaced the file.
   try {
@@ -118,7 +138,8 @@ export function recoverableLazy<P extends object>(
   function RecoverablePage(props: P) {
     return Loaded ? <Loaded {...props} /> : <Current {...props} />;
   }
-  RecoverablePage.preload = () => loadAndKeep().then(
+  // A preload asks for the chunk only while the server is not known to be away (see serverAway).
+  RecoverablePage.preload = () => (serverAway ? Promise.resolve() : loadAndKeep()).then(
     () => undefined,
     () => undefined,
   );

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { Instance, Recording } from '../../contract/instances';
 import type { ServerMessage, ServerMessageType, SystemStatus } from '../../contract/live';
 import { getToken } from '../api/token';
+import { noteLiveConnection } from '../app/recoverable-lazy';
 import { defaultLiveUrl, LiveConnection, type SocketFactory } from './connection';
 import { LiveContext, type LiveContextValue, type LiveHandler } from './context';
 
@@ -58,7 +59,11 @@ export function LiveProvider({ children, createSocket, url, onReconnected }: Liv
       url: url ?? defaultLiveUrl(),
       getToken,
       createSocket,
-      onConnectedChange: setConnected,
+      onConnectedChange: (isConnected) => {
+        // Page chunks are not asked for while the server is away (src/app/recoverable-lazy.tsx).
+        noteLiveConnection(isConnected);
+        setConnected(isConnected);
+      },
       onGaveUpChange: setGaveUp,
       onReconnected: () => reconnected.current?.(),
       onRefetch: () => reconnected.current?.(),

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ChunkErrorBoundary } from '../../../src/app/ChunkErrorBoundary';
-import { recoverableLazy } from '../../../src/app/recoverable-lazy';
+import { noteLiveConnection, recoverableLazy } from '../../../src/app/recoverable-lazy';
 import { Suspense } from 'react';
 import { server } from '../support/server';
 
@@ -71,6 +71,24 @@ describe('recoverable lazy pages', () => {
     expect(await screen.findByText('Page loaded')).toBeInTheDocument();
     expect(sessionStorage.getItem('chunk-reload-at')).toBeNull();
     expect(state.calls).toBe(3);
+  });
+
+  it('asks for no chunk while the live feed has lost the server, then loads it once the server answers', async () => {
+    // A browser may keep a failed chunk fetch for the life of the page: asked for during the outage, the
+    // page would come back only with a reload.
+    noteLiveConnection(true);
+    noteLiveConnection(false);
+    serverDown(true);
+    const { state, load } = flakyLoader();
+    state.down = false;
+    mount(recoverableLazy(load, [1]));
+    expect(await screen.findByText('Cannot reach the server')).toBeInTheDocument();
+    expect(state.calls).toBe(0);
+
+    serverDown(false);
+    window.dispatchEvent(new Event('online'));
+    expect(await screen.findByText('Page loaded')).toBeInTheDocument();
+    expect(state.calls).toBe(1);
   });
 
   it('reloads once when the server answers but the chunk is gone (new release), then explains', async () => {
