@@ -16,6 +16,8 @@ const serverTests = {
   // Files share their worker's module cache: each file builds its own apps and databases, and a fresh
   // import of the server for each of 80 files cost more CPU than the tests themselves (auth/: 22 s -> 7 s).
   isolate: false,
+  // The recorder built from the current sources, which the servers here start (see the file).
+  globalSetup: ['tests/server/global-setup.ts'],
   setupFiles: ['tests/server/setup.ts'],
   testTimeout: scaled(30_000),
   hookTimeout: scaled(60_000),

@@ -15,6 +15,18 @@ import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../..
 import { scaled } from '../../../testkit/time-scale';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
+/** Runs `read` as the server code runs from its sources, without the recorder the server suites build. */
+function withoutTestBuild<T>(read: () => T): T {
+  const global = globalThis as { __RECORDER_BUNDLE__?: string };
+  const testBuild = global.__RECORDER_BUNDLE__;
+  delete global.__RECORDER_BUNDLE__;
+  try {
+    return read();
+  } finally {
+    global.__RECORDER_BUNDLE__ = testBuild;
+  }
+}
+
 /** Packages that must load only when their provider is used, never at the server's start. */
 const ON_DEMAND = /^@aws-sdk\/|^@octokit\//;
 
@@ -35,8 +47,9 @@ describe('the built server and recorder (npm run build)', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('runs the recorder sources through tsx when the server runs from its sources (dev, tests)', () => {
-    const runtime = shippedRecorderRuntime();
+  it('runs the recorder sources through tsx when the server runs from its sources (npm run dev)', () => {
+    // Without the built recorder the server suites give themselves (tests/server/setup.ts).
+    const runtime = withoutTestBuild(() => shippedRecorderRuntime());
     expect(runtime.entry).toBe('recorder.ts');
     expect(runtime.files).toEqual(RUNTIME_FILES);
     // recorder/ is the runtime and nothing else: a file added there is copied into every image, or named here.

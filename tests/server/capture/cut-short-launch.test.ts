@@ -16,7 +16,7 @@ function recordersOf(instanceDir: string): number[] {
     .filter((pid) => {
       try {
         const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-        return args.at(-2)?.endsWith('recorder.ts') === true && args.at(-1) === instanceDir;
+        return /recorder\.(mjs|ts)$/.test(args.at(-2) ?? '') && args.at(-1) === instanceDir;
       } catch {
         return false;
       }

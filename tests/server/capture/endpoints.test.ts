@@ -207,7 +207,7 @@ describe('instances and AMI endpoints (local driver)', () => {
     }, 'the image to be available');
     expect(ami).toMatchObject({ name, description: 'Recorder runtime', version: '1.2.0', is_latest: true, tags: { team: 'ops' }, source_instance_id: ended.id });
     expect(ami.size_gb).toBeGreaterThan(0);
-    expect(fs.existsSync(path.join(t.config.dataDir, 'images', ami_id, 'runtime', 'recorder.ts'))).toBe(true);
+    expect(fs.existsSync(path.join(t.config.dataDir, 'images', ami_id, 'runtime', 'recorder.mjs'))).toBe(true);
 
     const launched = await post('/api/instances/launch', launchBody({ url: 'http://127.0.0.1:9/again.m3u8', duration: 5, width: 320, height: 240 }));
     const fromImage = await details(launched.json().data.instances[0].id as string);
