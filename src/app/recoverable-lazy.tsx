@@ -57,9 +57,9 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 let serverAway = false;
 
-/** Told by the live feed each time its connection comes or goes. */
-export function noteLiveConnection(connected: boolean): void {
-  serverAway = !connected;
+/** Told by the live feed: it lost the server (true), or has it again or was closed on purpose (false). */
+export function noteServerAway(away: boolean): void {
+  serverAway = away;
 }
 
 export async function loadWithRetry<T>(load: () => Promise<T>, delays = CHUNK_RETRY_DELAYS_MS): Promise<T> {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { Instance, Recording } from '../../contract/instances';
 import type { ServerMessage, ServerMessageType, SystemStatus } from '../../contract/live';
 import { getToken } from '../api/token';
-import { noteLiveConnection } from '../app/recoverable-lazy';
+import { noteServerAway } from '../app/recoverable-lazy';
 import { defaultLiveUrl, LiveConnection, type SocketFactory } from './connection';
 import { LiveContext, type LiveContextValue, type LiveHandler } from './context';
 
@@ -61,7 +61,7 @@ export function LiveProvider({ children, createSocket, url, onReconnected }: Liv
       createSocket,
       onConnectedChange: (isConnected) => {
         // Page chunks are not asked for while the server is away (src/app/recoverable-lazy.tsx).
-        noteLiveConnection(isConnected);
+        noteServerAway(!isConnected);
         setConnected(isConnected);
       },
       onGaveUpChange: setGaveUp,
@@ -85,6 +85,8 @@ export function LiveProvider({ children, createSocket, url, onReconnected }: Liv
       document.removeEventListener('visibilitychange', onVisible);
       window.removeEventListener('online', nudge);
       live.stop();
+      // Closed on purpose (signed out, unmounted): that says nothing about the server.
+      noteServerAway(false);
       connection.current = null;
     };
   }, [url, createSocket, dispatch]);

@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { scaled } from '../../testkit/time-scale';
-import { noteLiveConnection } from '../../src/app/recoverable-lazy';
+import { noteServerAway } from '../../src/app/recoverable-lazy';
 import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
 import { installClassSelectorPrecheck } from './support/class-selector-precheck';
@@ -26,7 +26,7 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
   cleanup();
   // A live feed that lost its (mock) server in one test must not hold the next test's pages back.
-  noteLiveConnection(true);
+  noteServerAway(false);
   vi.useRealTimers();
   server.resetHandlers();
   resetStore();

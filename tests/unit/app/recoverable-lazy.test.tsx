@@ -1,9 +1,11 @@
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { ChunkErrorBoundary } from '../../../src/app/ChunkErrorBoundary';
-import { noteLiveConnection, recoverableLazy } from '../../../src/app/recoverable-lazy';
+import { noteServerAway, recoverableLazy } from '../../../src/app/recoverable-lazy';
 import { Suspense } from 'react';
+import { LiveProvider } from '../../../src/live/LiveProvider';
+import { FakeWebSocket, fakeSocketFactory } from '../support/fake-websocket';
 import { server } from '../support/server';
 
 function Page() {
@@ -76,8 +78,7 @@ describe('recoverable lazy pages', () => {
   it('asks for no chunk while the live feed has lost the server, then loads it once the server answers', async () => {
     // A browser may keep a failed chunk fetch for the life of the page: asked for during the outage, the
     // page would come back only with a reload.
-    noteLiveConnection(true);
-    noteLiveConnection(false);
+    noteServerAway(true);
     serverDown(true);
     const { state, load } = flakyLoader();
     state.down = false;
@@ -89,6 +90,33 @@ describe('recoverable lazy pages', () => {
     window.dispatchEvent(new Event('online'));
     expect(await screen.findByText('Page loaded')).toBeInTheDocument();
     expect(state.calls).toBe(1);
+  });
+
+  it('is told by the live feed: a lost feed holds chunk requests, a feed closed on purpose does not', async () => {
+    FakeWebSocket.reset();
+    localStorage.setItem('token', 'session-token');
+    const feed = render(
+      <LiveProvider createSocket={fakeSocketFactory} url="ws://console.test/ws">
+        <p>feed</p>
+      </LiveProvider>,
+    );
+    act(() => FakeWebSocket.latest().open());
+    act(() => FakeWebSocket.latest().receive({ type: 'initial_data', data: { instances: [], recordings: [], system_status: 'operational' } }));
+    act(() => FakeWebSocket.latest().drop());
+    serverDown(true);
+    const duringOutage = flakyLoader();
+    duringOutage.state.down = false;
+    mount(recoverableLazy(duringOutage.load, [1]));
+    expect(await screen.findByText('Cannot reach the server')).toBeInTheDocument();
+    expect(duringOutage.state.calls).toBe(0);
+
+    // Signed out (the feed closed on purpose): the next page is asked for at once, with no probe first.
+    feed.unmount();
+    const afterSignOut = flakyLoader();
+    afterSignOut.state.down = false;
+    mount(recoverableLazy(afterSignOut.load, [1]));
+    expect(await screen.findByText('Page loaded')).toBeInTheDocument();
+    expect(afterSignOut.state.calls).toBe(1);
   });
 
   it('reloads once when the server answers but the chunk is gone (new release), then explains', async () => {
