@@ -15,11 +15,6 @@ const USER_WRITE_UNDER_WAY_MS = 20;
 const newMosqueId = () => Array.from(crypto.randomBytes(10), (byte) => 'abcdefghijklmnopqrstuvwxyz0123456789'[byte % 36]).join('');
 
 /**
- * The real server on SQLite, SIGKILLed in the middle of a burst of writes (mosques and user accounts
- * created through the API by concurrent clients). Afterwards the database passes its integrity check,
- * every write that was acknowledged with a 2xx is there, and the server starts again on it.
- */
-/**
  * Starts a mosque create and sends half its body: the server holds the request, waiting for the rest, until
  * it dies. Resolves once the half has left this process; `answered` gives the status, or undefined when the
  * request ended without an answer.
@@ -40,6 +35,11 @@ function halfSentWrite(baseUrl: string, token: string, mosqueId: string): Promis
   return new Promise((resolve) => request.write(body.slice(0, Math.floor(body.length / 2)), () => resolve({ answered })));
 }
 
+/**
+ * The real server on SQLite, SIGKILLed in the middle of a burst of writes (mosques and user accounts
+ * created through the API by concurrent clients). Afterwards the database passes its integrity check,
+ * every write that was acknowledged with a 2xx is there, and the server starts again on it.
+ */
 describe('SIGKILL during a burst of writes', () => {
   const dataDir = temporaryDir('writes');
   let server: ServerProcess | undefined;
@@ -84,8 +84,8 @@ describe('SIGKILL during a burst of writes', () => {
         }
       }
     };
-    // On a busy machine every write sent could be answered before a kill at an arbitrary moment landed; a
-    // user account's hash keeps one write inside the server when the kill is sent.
+    // The kill is sent while a user account (a password hash, a longer transaction) is on its way, so it
+    // is likely to land inside one; the write certainly in flight is the cut-off create below.
     const userWriteUnderWay = () => [...userWritesSent.values()].some((sentAt) => Date.now() - sentAt >= USER_WRITE_UNDER_WAY_MS);
     const workers = Array.from({ length: WORKERS }, (_, n) => worker(n));
     const deadline = Date.now() + 60_000;
