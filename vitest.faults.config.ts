@@ -11,6 +11,7 @@ export default defineConfig({
     name: 'faults',
     environment: 'node',
     include: ['tests/faults/**/*.test.ts'],
+    setupFiles: ['tests/faults/support/remove-temporary-dirs.ts'],
     testTimeout: scaled(120_000),
     hookTimeout: scaled(120_000),
     maxWorkers: 3,

@@ -128,8 +128,7 @@ export async function startServerCluster(options: ClusterOptions = {}): Promise<
     await Promise.all(servers.map((server) => server.kill('SIGKILL')));
     await proxy.close();
     await database.drop().catch(() => undefined);
-    postgres?.stop();
-    if (postgres) fs.rmSync(postgres.dataDir, { recursive: true, force: true });
+    postgres?.destroy();
     fs.rmSync(root, { recursive: true, force: true });
   };
   try {

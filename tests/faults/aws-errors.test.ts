@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { DescribeImagesCommand, DescribeInstancesCommand, EC2Client } from '@aws-sdk/client-ec2';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,7 +32,6 @@ describe('EC2 answering errors and throttling', () => {
     await proxy?.close();
     await moto?.stop();
     process.env = saved;
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('reports each failure clearly, degrades health, launches nothing by mistake and recovers', async () => {

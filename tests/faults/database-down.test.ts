@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startTemporaryPostgres, type TemporaryPostgres } from '../../testkit/postgres';
 import { createPostgresDatabase } from '../../testkit/test-database';
@@ -19,9 +18,7 @@ describe('database unavailable, then back', () => {
 
   afterAll(async () => {
     await server?.kill('SIGKILL');
-    cluster?.stop();
-    if (cluster) fs.rmSync(cluster.dataDir, { recursive: true, force: true });
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    cluster?.destroy();
   });
 
   it('answers 503 while PostgreSQL is down and recovers without a restart', async () => {

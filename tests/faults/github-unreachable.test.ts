@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakeGithub } from '../server/github/fake-github';
 import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
@@ -31,7 +30,6 @@ describe('GitHub unreachable', () => {
   afterAll(async () => {
     await server?.kill('SIGKILL');
     await github?.close().catch(() => undefined);
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('reports unreachable, turns unhealthy, refuses to save, and nothing crashes', async () => {

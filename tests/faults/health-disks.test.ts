@@ -40,7 +40,6 @@ describe.skipIf(!canMount)('health with full disks (tmpfs, root)', () => {
   afterAll(async () => {
     await server?.stop();
     for (const dir of mounted.reverse()) await unmount(dir);
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   const health = async (token: string) => (await server!.request<{ data: Health }>('GET', '/api/monitoring/system', { token })).body.data;

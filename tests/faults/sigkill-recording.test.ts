@@ -36,7 +36,6 @@ describe('SIGKILL with a recording running', () => {
     await server?.kill('SIGKILL');
     killRecorders(dataDir);
     await source?.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('survives the server, is re-adopted and is captured once', async () => {

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -46,7 +45,6 @@ describe('SIGKILL during a burst of writes', () => {
 
   afterAll(async () => {
     await server?.kill('SIGKILL');
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('keeps every acknowledged write and an intact database', async () => {

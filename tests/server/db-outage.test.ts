@@ -20,7 +20,7 @@ describe('PostgreSQL ending a connection the server is using', () => {
   });
   afterAll(async () => {
     await db?.close();
-    cluster?.stop();
+    cluster?.destroy();
   });
 
   it('fails that work without an uncaught error, and the next query answers', async () => {

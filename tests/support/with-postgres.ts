@@ -4,7 +4,6 @@
  * When TEST_DATABASE_URL is already set, that server is used instead.
  */
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import { startTemporaryPostgres } from '../../testkit/postgres';
 
 const [command, ...args] = process.argv.slice(2);
@@ -18,8 +17,5 @@ const cluster = external ? undefined : await startTemporaryPostgres();
 const env = { ...process.env, TEST_DATABASE_URL: external ?? cluster?.adminUrl };
 process.stdout.write(`PostgreSQL for tests: ${env.TEST_DATABASE_URL}\n`);
 const result = spawnSync(command, args, { stdio: 'inherit', env, shell: false });
-if (cluster) {
-  cluster.stop();
-  fs.rmSync(cluster.dataDir, { recursive: true, force: true });
-}
+cluster?.destroy();
 process.exit(result.status ?? 1);

@@ -35,8 +35,20 @@ export interface ServerOptions {
   timeoutMs?: number;
 }
 
+const madeDirs = new Set<string>();
+
+/** A new folder under the system's temporary one, removed after the test file (removeTemporaryDirs). */
 export function temporaryDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `capture-fault-${prefix}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `capture-fault-${prefix}-`));
+  madeDirs.add(dir);
+  return dir;
+}
+
+/** Removes the folders temporaryDir made in this test file; run once its servers have been stopped. */
+export function removeTemporaryDirs(): void {
+  // A killed recorder's ffprobe or a piece still being flushed can land in a folder while it goes.
+  for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  madeDirs.clear();
 }
 
 /** The real server (built, or its sources: see serverCommand) in its own process group, resolved once it answers HTTP. */
