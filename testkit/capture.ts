@@ -159,18 +159,34 @@ export interface Probe {
   duration: number;
 }
 
-export function ffprobe(file: string): Probe {
-  const result = spawnSync(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,width,height', '-of', 'json', file], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`ffprobe failed on ${file}: ${result.stderr}`);
+/** Runs a program to its end without blocking this process: a test's own HLS source keeps answering meanwhile. */
+function finish(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+// Both run asynchronously: a probe or a whole decode took seconds on a busy machine, and run synchronously
+// in a test file whose worker also serves a live HLS source, it left the source's requests unanswered for
+// that long (a recorder beside it then reported a stall that was the test's own).
+export async function ffprobe(file: string): Promise<Probe> {
+  const result = await finish(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,width,height', '-of', 'json', file]);
+  if (result.code !== 0) throw new Error(`ffprobe failed on ${file}: ${result.stderr}`);
   const json = JSON.parse(result.stdout) as { format: { duration?: string }; streams: { codec_type: string; width?: number; height?: number }[] };
   const video = json.streams.find((s) => s.codec_type === 'video');
   return { width: video?.width ?? null, height: video?.height ?? null, duration: Number(json.format.duration ?? 0) };
 }
 
 /** Whether ffmpeg decodes the whole file without an error. */
-export function decodesCleanly(file: string): boolean {
-  const result = spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
-  return result.status === 0 && result.stderr.trim() === '';
+export async function decodesCleanly(file: string): Promise<boolean> {
+  const result = await finish('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']);
+  return result.code === 0 && result.stderr.trim() === '';
 }
 
 function readPid(file: string): number | undefined {

@@ -44,7 +44,7 @@ export function readFrame(pixels: Buffer): number | null {
 
 /** Every frame of the file's first video stream in decoding order: its index, or null when unreadable. */
 export async function readFrameIndices(file: string): Promise<(number | null)[]> {
-  const probe = ffprobe(file);
+  const probe = await ffprobe(file);
   if (!probe.width || !probe.height) throw new Error(`${file} has no video`);
   const area = pictureArea(probe.width, probe.height);
   const frameBytes = FRAME_CODE.columns * SAMPLE * FRAME_CODE.rows * SAMPLE;

@@ -139,7 +139,7 @@ describe('cloud recorders from the built server', () => {
     expect(location.startsWith(`${motoUrl}/${BUCKET}/captures/adhoc/`)).toBe(true);
     const file = path.join(sandbox, 'played.mp4');
     fs.writeFileSync(file, Buffer.from(await (await fetch(location)).arrayBuffer()));
-    const probe = ffprobe(file);
+    const probe = await ffprobe(file);
     expect(probe).toMatchObject({ width: 320, height: 180 });
     expect(probe.duration).toBeGreaterThanOrEqual(DURATION - 1);
     // Decoded to the end (the joined file's timestamps may repeat at piece boundaries, which ffmpeg warns about and plays).

@@ -115,7 +115,7 @@ describe('the recorder user-data on a clean Debian', () => {
     const file = path.join(work, 'joined.mp4');
     const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: `captures/${launched.filePath}` }));
     fs.writeFileSync(file, Buffer.from(await object.Body!.transformToByteArray()));
-    expect(ffprobe(file).duration).toBeGreaterThan(PIECES - 1);
+    expect((await ffprobe(file)).duration).toBeGreaterThan(PIECES - 1);
     ec2.destroy();
     s3.destroy();
   });

@@ -86,7 +86,7 @@ describe('SIGKILL with a recording running', () => {
     const files = fs.readdirSync(path.join(dataDir, 'recordings', 'sigkillt01'));
     expect(files).toHaveLength(1);
     const file = path.join(dataDir, 'recordings', 'sigkillt01', files[0]);
-    expect(ffprobe(file).duration).toBeGreaterThanOrEqual(DURATION - 1.5);
+    expect((await ffprobe(file)).duration).toBeGreaterThanOrEqual(DURATION - 1.5);
     const from = Date.parse(done.recording?.started_at ?? '');
     const fidelity = compareWithTruth(await readFrameIndices(file), source.window(from, from + DURATION * 1000));
     expect(fidelity.lostByUsSeconds, JSON.stringify(fidelity.losses)).toBeLessThanOrEqual(2);

@@ -167,7 +167,7 @@ describe('a cloud recorder terminated mid-window', () => {
     const file = path.join(sandbox, 'joined.mp4');
     const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: `captures/${joined.file_path}` }));
     fs.writeFileSync(file, Buffer.from(await object.Body!.transformToByteArray()));
-    expect(ffprobe(file).duration).toBeGreaterThan(0);
+    expect((await ffprobe(file)).duration).toBeGreaterThan(0);
 
     // The Friday and the library tell the same outcome.
     const friday = (await ctx.scheduler.fridays(job?.friday_date ?? '')).fridays.find((f) => f.mosque_id === MOSQUE.id);

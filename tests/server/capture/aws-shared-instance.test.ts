@@ -149,7 +149,7 @@ describe('four recordings on one cloud instance', () => {
       const file = path.join(sandbox, `${recording.id}.mp4`);
       const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: `captures/${recording.file_path}` }));
       fs.writeFileSync(file, Buffer.from(await object.Body!.transformToByteArray()));
-      expect(ffprobe(file).duration).toBeGreaterThan(WINDOW_SECONDS / 2);
+      expect((await ffprobe(file)).duration).toBeGreaterThan(WINDOW_SECONDS / 2);
     }
   });
 });

@@ -68,7 +68,7 @@ describe('local capture driver', () => {
     expect(ended.recording).toMatchObject(outcome === 'captured' ? { status: 'captured', reason: null } : { status: 'partial', reason: expect.stringMatching(/^Recorded 7\.\d+ s of 8 s$/) });
 
     const file = path.join(t.config.dataDir, 'recordings', 'testmosqu1', '20261123T090000Z.mp4');
-    const probe = ffprobe(file);
+    const probe = await ffprobe(file);
     expect(probe).toMatchObject({ width: 320, height: 180 });
     // A live reader starts a few segments behind the live edge: the file may hold a little more than the window.
     expect(probe.duration).toBeGreaterThanOrEqual(Math.min(7.9, covered - 0.1));
@@ -118,11 +118,11 @@ describe('local capture driver', () => {
     expect(holeSeconds).toBeLessThan(60);
     expect((await app.ctx.alarms.list('all', 500)).filter((alarm) => alarm.instance_id === launched.id)).toEqual([]);
     const file = path.join(t.config.dataDir, 'recordings', 'adhoc', ended.recording?.file_name ?? '');
-    const probe = ffprobe(file);
+    const probe = await ffprobe(file);
     expect(probe).toMatchObject({ width: 320, height: 240 });
     expect(probe.duration).toBeGreaterThan(1);
     expect(probe.duration).toBeLessThan(60);
-    expect(decodesCleanly(file)).toBe(true);
+    expect(await decodesCleanly(file)).toBe(true);
 
     const again = await t.request({ method: 'POST', url: '/api/instances/terminate', token, payload: { instance_ids: [launched.id] } });
     expect(again.statusCode).toBe(409);
@@ -145,7 +145,7 @@ describe('local capture driver', () => {
       expect(ended.state_reason).toBe(ended.recording?.reason);
       const logs = await get<{ logs: string[] }>(`/api/instances/${launched.launchId}/logs?lines=200&live=false`);
       expect(logs.logs.some((line) => /Stream stalled \(no new segment for 3 s\); still reading its playlist/.test(line))).toBe(true);
-      expect(ffprobe(path.join(t.config.dataDir, 'recordings', 'adhoc', ended.recording?.file_name ?? '')).duration).toBeGreaterThan(0);
+      expect((await ffprobe(path.join(t.config.dataDir, 'recordings', 'adhoc', ended.recording?.file_name ?? ''))).duration).toBeGreaterThan(0);
     } finally {
       await stalling.close();
     }
@@ -194,7 +194,7 @@ describe('local capture driver', () => {
     const summary = JSON.stringify(done.recording);
     expect(['captured', 'partial'], summary).toContain(done.recording?.status);
     expect(done.recording?.reconnects, summary).toBe(0);
-    const probe = ffprobe(path.join(t.config.dataDir, 'recordings', 'restartm01', done.recording?.file_name ?? ''));
+    const probe = await ffprobe(path.join(t.config.dataDir, 'recordings', 'restartm01', done.recording?.file_name ?? ''));
     expect(probe.duration).toBeGreaterThanOrEqual((done.recording?.covered_seconds ?? 0) - 0.5);
     expect(probe.duration).toBeGreaterThan(9);
   });

@@ -99,7 +99,7 @@ describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s
     const object = await s3.send(new GetObjectCommand({ Bucket: 'sermons', Key: `${recording}20261123T090000Z.mp4` }));
     const file = path.join(sandbox, 'joined.mp4');
     fs.writeFileSync(file, Buffer.from(await object.Body!.transformToByteArray()));
-    expect(ffprobe(file)).toMatchObject({ width: 320, height: 180 });
-    expect(ffprobe(file).duration).toBeGreaterThanOrEqual(11);
+    expect(await ffprobe(file)).toMatchObject({ width: 320, height: 180 });
+    expect((await ffprobe(file)).duration).toBeGreaterThanOrEqual(11);
   });
 });

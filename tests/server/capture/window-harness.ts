@@ -60,13 +60,13 @@ export const atSecond = (recording: Recording, instant: string) => (Date.parse(i
  * on it; the reader fetches those segments from the playlist at once, and coverage (measured on the
  * wall clock from the reader's return) does not count them.
  */
-export function expectPlayableFile(file: string, recording: Recording, backlogSeconds = 0): void {
-  const probe = ffprobe(file);
+export async function expectPlayableFile(file: string, recording: Recording, backlogSeconds = 0): Promise<void> {
+  const probe = await ffprobe(file);
   expect(probe).toMatchObject({ width: 320, height: 240 });
   // A reconnected or relaunched reader starts a few HLS segments behind the live edge, so the file may
   // repeat a few seconds that coverage (measured on the wall clock) counts once.
   const allowed = 6 + backlogSeconds;
   expect(Math.abs(probe.duration - (recording.covered_seconds ?? 0)), `file ${probe.duration} s, covered ${recording.covered_seconds} s, allowed ${allowed.toFixed(1)} s`).toBeLessThanOrEqual(allowed);
-  expect(decodesCleanly(file)).toBe(true);
+  expect(await decodesCleanly(file)).toBe(true);
   expect(recording.download_url).toBe(`/api/recordings/${recording.id}/file`);
 }

@@ -55,7 +55,7 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
     expect(down).toBeLessThan(15);
     expect(Math.abs((recording.covered_seconds ?? 0) - (45 - down)), `covered ${recording.covered_seconds} s, down ${down} s`).toBeLessThanOrEqual(5);
     expect(['captured', 'partial']).toContain(recording.status);
-    expectPlayableFile(h.fileOf(recording, 'killedrec1'), recording);
+    await expectPlayableFile(h.fileOf(recording, 'killedrec1'), recording);
     const logs = fs.readFileSync(`${h.t.config.dataDir}/instances/${id}/recorder.log`, 'utf8');
     expect(logs).toMatch(/died without finishing; starting it again \(its window is still open, relaunch 1\)/);
     expect(logs).toMatch(/relaunched \(1\); continuing/);

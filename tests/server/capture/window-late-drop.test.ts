@@ -43,7 +43,7 @@ describe('a recorder keeps trying until its window closes', () => {
     expect(Math.abs(atSecond(recording, gap.end) - onAir)).toBeLessThanOrEqual(5);
     expect(recording.reason).toMatch(/^Recorded [\d.]+ s of 50 s: Stream not live yet \(HTTP 404\) for [\d.]+ s$/);
     // The source encoded its first segments before it answered (goLive): the reader fetched them at once.
-    expectPlayableFile(h.fileOf(recording, 'latestream'), recording, onAir - encoding);
+    await expectPlayableFile(h.fileOf(recording, 'latestream'), recording, onAir - encoding);
     const alarms = (await h.t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === id);
     // A gap over 60 s would be a stall alarm too; this one is 30 s: only the outcome is raised.
     expect(alarms).toEqual([expect.objectContaining({ kind: 'capture_partial', severity: 'warning', resolved_at: null })]);
@@ -68,12 +68,9 @@ describe('a recorder keeps trying until its window closes', () => {
     expect(Math.abs((recording.covered_seconds ?? 0) - real), `covered ${recording.covered_seconds} s, on the air ${real.toFixed(1)} s`).toBeLessThanOrEqual(5);
     const seen = `off the air ${offAt.toFixed(1)}-${backAt.toFixed(1)} s; gaps ${JSON.stringify(recording.gaps)}`;
     expect(recording.reconnects, seen).toBe(1);
-    // A partial recording lists every hole, however short. On a busy machine the last second or so of the
-    // window can be one: the stream is served by this test's process, which once left a request unanswered
-    // for 8 s near the end (a clean-clone CI run; the stall was reported as such). A tail of under 2 s at
-    // the window's close is allowed beside the drop; anything longer, or elsewhere, still fails.
-    const tail = recording.gaps.filter((g, i) => i > 0 && atSecond(recording, g.end) >= 50 - 0.05 && atSecond(recording, g.end) - atSecond(recording, g.start) < 2);
-    expect(recording.gaps.length - tail.length, seen).toBe(1);
+    // A partial recording lists every hole, however short: exactly the drop. The streams are served by this
+    // test's own process, so nothing here may block it (the other test's file checks run asynchronously).
+    expect(recording.gaps, seen).toHaveLength(1);
     const [gap] = recording.gaps;
     expect(gap.reason).toMatch(/^Stream (dropped|stalled) \(/);
     expect(Math.abs(atSecond(recording, gap.start) - offAt)).toBeLessThanOrEqual(5);
@@ -82,6 +79,6 @@ describe('a recorder keeps trying until its window closes', () => {
     // machine), and the reader was back on it at the gap's end (up to 5 s later): it fetched what it had
     // missed from the playlist at once.
     const backlog = backAt - encoding + Math.max(0, atSecond(recording, gap.end) - backAt);
-    expectPlayableFile(h.fileOf(recording, 'dropstream'), recording, backlog);
+    await expectPlayableFile(h.fileOf(recording, 'dropstream'), recording, backlog);
   });
 });

@@ -77,7 +77,7 @@ describe('captures delivered to an s3 store', () => {
     const file = path.join(work, 'joined.mp4');
     const object = await s3.send(new GetObjectCommand({ Bucket: 'sermons', Key: `${prefix}20261123T090000Z.mp4` }));
     fs.writeFileSync(file, Buffer.from(await object.Body!.transformToByteArray()));
-    const probe = ffprobe(file);
+    const probe = await ffprobe(file);
     expect(probe).toMatchObject({ width: 320, height: 180 });
     expect(probe.duration).toBeGreaterThanOrEqual(15);
     expect(done.recording?.bytes).toBe(fs.statSync(file).size);

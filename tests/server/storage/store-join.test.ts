@@ -130,7 +130,7 @@ describe('joining the runs of a relaunched recording from the store', () => {
 
     const file = path.join(work, 'joined.mp4');
     fs.writeFileSync(file, await object(`captures/${mediaKey}`));
-    const probe = ffprobe(file);
+    const probe = await ffprobe(file);
     const segmentSeconds = first.seconds + second.seconds;
     expect(probe).toMatchObject({ width: 320, height: 180 });
     expect(Math.abs(probe.duration - segmentSeconds)).toBeLessThan(3);
