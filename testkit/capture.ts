@@ -1,9 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { freePort } from './ports';
 import { waitFor } from './wait';
 
@@ -159,34 +160,25 @@ export interface Probe {
   duration: number;
 }
 
-/** Runs a program to its end without blocking this process: a test's own HLS source keeps answering meanwhile. */
-function finish(command: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+// Both run asynchronously (Node's execFile): a probe or a whole decode took seconds on a busy machine, and
+// run synchronously in a test file whose worker also serves a live HLS source, it left the source's requests
+// unanswered for that long (a recorder beside it then reported a stall that was the test's own).
+const execFileAsync = promisify(execFile);
 
-// Both run asynchronously: a probe or a whole decode took seconds on a busy machine, and run synchronously
-// in a test file whose worker also serves a live HLS source, it left the source's requests unanswered for
-// that long (a recorder beside it then reported a stall that was the test's own).
 export async function ffprobe(file: string): Promise<Probe> {
-  const result = await finish(FFPROBE, ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,width,height', '-of', 'json', file]);
-  if (result.code !== 0) throw new Error(`ffprobe failed on ${file}: ${result.stderr}`);
-  const json = JSON.parse(result.stdout) as { format: { duration?: string }; streams: { codec_type: string; width?: number; height?: number }[] };
+  const args = ['-v', 'error', '-show_entries', 'format=duration:stream=codec_type,width,height', '-of', 'json', file];
+  const { stdout } = await execFileAsync(FFPROBE, args).catch((error: { stderr?: string }) => {
+    throw new Error(`ffprobe failed on ${file}: ${error.stderr ?? String(error)}`);
+  });
+  const json = JSON.parse(stdout) as { format: { duration?: string }; streams: { codec_type: string; width?: number; height?: number }[] };
   const video = json.streams.find((s) => s.codec_type === 'video');
   return { width: video?.width ?? null, height: video?.height ?? null, duration: Number(json.format.duration ?? 0) };
 }
 
-/** Whether ffmpeg decodes the whole file without an error. */
+/** Whether ffmpeg decodes the whole file without an error (an exit status other than 0 rejects). */
 export async function decodesCleanly(file: string): Promise<boolean> {
-  const result = await finish('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']);
-  return result.code === 0 && result.stderr.trim() === '';
+  const decoded = await execFileAsync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']).catch(() => undefined);
+  return decoded !== undefined && decoded.stderr.trim() === '';
 }
 
 function readPid(file: string): number | undefined {
