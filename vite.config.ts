@@ -73,11 +73,23 @@ export default defineConfig({
       // recorders and moto in real time, minutes each on a quarter of a core, and start first
       // (tests/support/long-files-first.ts); the quick files fill the cores beside them. `npm test` runs
       // this project beside the unit project (package.json), each in its own vitest process.
-      { extends: true, test: { name: 'server', include: ['tests/server/**/*.test.ts'], sequence: { groupOrder: 1 }, maxWorkers: SERVER_WORKERS, ...serverTests } },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['tests/server/**/*.test.ts'],
+          sequence: { groupOrder: 1 },
+          maxWorkers: SERVER_WORKERS,
+          ...serverTests,
+        },
+      },
       // The server files that open a database, again (`npm run test:pg` points them at PostgreSQL). Four at
       // a time: they wait on the database (70 s of CPU in 144 s two at a time, quiet) and a few take 30-40 s
       // each; four at a time took 104 s with 79 s of CPU, six 94 s with 88 s.
-      { extends: true, test: { name: 'pg', include: databaseTestFiles(), sequence: { groupOrder: 2 }, maxWorkers: 4, ...serverTests } },
+      {
+        extends: true,
+        test: { name: 'pg', include: databaseTestFiles(), sequence: { groupOrder: 2 }, maxWorkers: 4, ...serverTests },
+      },
     ],
   },
 });

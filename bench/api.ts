@@ -29,7 +29,12 @@ interface Load {
 async function load(url: string, token: string | undefined, seconds: number): Promise<Load> {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   const result = await autocannon({ url, connections: CONNECTIONS, headers, duration: seconds });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors,
+  };
 }
 
 /** Warm-up of each (JIT, caches, connections), then ROUNDS alternating rounds; the median round of each. */
@@ -96,7 +101,13 @@ export interface Comparison {
 }
 
 /** Loads `url` (signed in) and a bare route answering its very body, in alternating rounds. */
-export async function compare(name: string, url: string, token: string, dataDir: string, how: Comparison): Promise<BenchResult[]> {
+export async function compare(
+  name: string,
+  url: string,
+  token: string,
+  dataDir: string,
+  how: Comparison,
+): Promise<BenchResult[]> {
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   const bodyFile = path.join(dataDir, `${name.replace(/\W+/g, '-')}.json`);
@@ -104,7 +115,8 @@ export async function compare(name: string, url: string, token: string, dataDir:
   const baseline = await startBaselineServer(bodyFile);
   try {
     const { ours, bare } = await alternate(url, token, `${baseline.baseUrl}/${how.baseline}`);
-    const sends = how.baseline === 'cached' ? 'sending the same body as a stored string' : 'serialising the same body per request';
+    const sends =
+      how.baseline === 'cached' ? 'sending the same body as a stored string' : 'serialising the same body per request';
     const label = `bare Fastify route ${sends}; median of ${ROUNDS} alternating rounds of ${SECONDS} s`;
     if (ours.errors > 0) throw new Error(`${name}: ${ours.errors} failed requests under load`);
     const ratio = round(ours.rps / bare.rps, 3);
@@ -122,7 +134,14 @@ export async function compare(name: string, url: string, token: string, dataDir:
         withinBudget: withinRatio,
         budgetRow: how.budgetRow,
       },
-      { name: `API: ${name} p50 latency`, figure: ours.p50, unit: 'ms', baseline: bare.p50, baselineLabel: label, ratio: round(ours.p50 / Math.max(bare.p50, 1), 3) },
+      {
+        name: `API: ${name} p50 latency`,
+        figure: ours.p50,
+        unit: 'ms',
+        baseline: bare.p50,
+        baselineLabel: label,
+        ratio: round(ours.p50 / Math.max(bare.p50, 1), 3),
+      },
       {
         name: `API: ${name} p99 latency`,
         figure: ours.p99,
@@ -146,11 +165,17 @@ export async function run(): Promise<BenchResult[]> {
   const server = await startRealServer(dataDir);
   try {
     const token = await signIn(server.baseUrl);
-    return await compare(`GET /api/instances/ (${INSTANCES} instances)`, `${server.baseUrl}/api/instances/`, token, dataDir, {
-      baseline: 'cached',
-      budgetRow: 'instances',
-      minRatio: 0.5,
-    });
+    return await compare(
+      `GET /api/instances/ (${INSTANCES} instances)`,
+      `${server.baseUrl}/api/instances/`,
+      token,
+      dataDir,
+      {
+        baseline: 'cached',
+        budgetRow: 'instances',
+        minRatio: 0.5,
+      },
+    );
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

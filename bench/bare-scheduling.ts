@@ -46,7 +46,9 @@ const offsetMs = (zone: string, at: number) => tzOffset(zone, new Date(at)) * 60
 
 function plan(mosque: BareMosque, now: Date): PlannedJob {
   const local = new Date(now.getTime() + offsetMs(mosque.timezone, now.getTime()));
-  const friday = new Date(Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() + ((5 - local.getUTCDay() + 7) % 7)));
+  const friday = new Date(
+    Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate() + ((5 - local.getUTCDay() + 7) % 7)),
+  );
   let prayer: Date;
   if (mosque.fixed_jumuah_time) {
     const [hour, minute] = mosque.fixed_jumuah_time.split(':').map(Number);
@@ -55,7 +57,8 @@ function plan(mosque: BareMosque, now: Date): PlannedJob {
   } else {
     const coordinates = new Coordinates(mosque.latitude, mosque.longitude);
     const noon = new Date(friday.getUTCFullYear(), friday.getUTCMonth(), friday.getUTCDate(), 12);
-    prayer = new PrayerTimes(coordinates, noon, parametersFor(defaultMethodFor(mosque.country_code), coordinates)).dhuhr;
+    prayer = new PrayerTimes(coordinates, noon, parametersFor(defaultMethodFor(mosque.country_code), coordinates))
+      .dhuhr;
   }
   const fridayDate = friday.toISOString().slice(0, 10);
   const start = prayer.getTime() - LEAD_MS;
@@ -87,19 +90,29 @@ export async function bareScheduler(file: string, mosques: BareMosque[], now: Da
   );
   const insertAll = sqlite.transaction((jobs: PlannedJob[], nowIso: string) => {
     let created = 0;
-    for (const job of jobs) created += insert.run({ ...job, name: `Friday recording: ${job.mosque_name}`, trigger: `date[${job.recording_start.replace(/\.000Z$/, 'Z')}]`, now: nowIso }).changes;
+    for (const job of jobs)
+      created += insert.run({
+        ...job,
+        name: `Friday recording: ${job.mosque_name}`,
+        trigger: `date[${job.recording_start.replace(/\.000Z$/, 'Z')}]`,
+        now: nowIso,
+      }).changes;
     return created;
   });
   const untouchedFuture = sqlite.prepare(
     "SELECT id, mosque_id FROM scheduler_jobs WHERE kind = 'recording' AND status = 'scheduled' AND attempts = 0 AND next_run_time > ?",
   );
-  const cancel = sqlite.prepare("UPDATE scheduler_jobs SET status = 'cancelled', updated_at = ? WHERE id = ? AND status = 'scheduled'");
+  const cancel = sqlite.prepare(
+    "UPDATE scheduler_jobs SET status = 'cancelled', updated_at = ? WHERE id = ? AND status = 'scheduled'",
+  );
   let plans: PlannedJob[] = [];
 
   const existing = (): Map<string, Record<string, unknown>> => {
     const dates = [...new Set(plans.map((p) => p.friday_date))];
     const rows = sqlite
-      .prepare(`SELECT mosque_id, friday_date, ${COMPARED.join(', ')} FROM scheduler_jobs WHERE kind = 'recording' AND friday_date IN (${dates.map(() => '?').join(', ')})`)
+      .prepare(
+        `SELECT mosque_id, friday_date, ${COMPARED.join(', ')} FROM scheduler_jobs WHERE kind = 'recording' AND friday_date IN (${dates.map(() => '?').join(', ')})`,
+      )
       .all(...dates) as Record<string, unknown>[];
     return new Map(rows.map((row) => [`${String(row.mosque_id)}|${String(row.friday_date)}`, row]));
   };
@@ -120,7 +133,9 @@ export async function bareScheduler(file: string, mosques: BareMosque[], now: Da
   app.post('/refresh', async () => {
     const result = { unchanged: unchanged(true), cancelled: 0 };
     const planned = new Set(plans.map((p) => p.mosque_id));
-    const orphans = (untouchedFuture.all(now.toISOString()) as { id: string; mosque_id: string }[]).filter((row) => !planned.has(row.mosque_id));
+    const orphans = (untouchedFuture.all(now.toISOString()) as { id: string; mosque_id: string }[]).filter(
+      (row) => !planned.has(row.mosque_id),
+    );
     for (const row of orphans) result.cancelled += cancel.run(now.toISOString(), row.id).changes;
     return result;
   });

@@ -27,7 +27,9 @@ async function firstMediaBytes(folder: string, since: number): Promise<number> {
     () => {
       try {
         const pieces = fs.readdirSync(folder).filter((name) => name.endsWith('.ts'));
-        return pieces.some((name) => fs.statSync(path.join(folder, name)).size > 0) ? performance.now() - since : undefined;
+        return pieces.some((name) => fs.statSync(path.join(folder, name)).size > 0)
+          ? performance.now() - since
+          : undefined;
       } catch {
         return undefined;
       }
@@ -42,8 +44,16 @@ async function firstMediaBytes(folder: string, since: number): Promise<number> {
 async function bareFfmpeg(fleetConfig: RecorderConfig, dir: string, run: number): Promise<number> {
   const folder = path.join(dir, `bare-${run}`);
   fs.mkdirSync(folder, { recursive: true });
-  const config: RecorderConfig = { ...fleetConfig, instanceId: `bare-${run}`, outputPath: path.join(folder, 'bare.mp4'), logPath: path.join(dir, 'bare.log') };
-  const args = buildFfmpegArgs(config, config.url, { piecePattern: path.join(folder, 'run-0001-%05d.ts'), listPath: path.join(folder, 'run-0001.list') });
+  const config: RecorderConfig = {
+    ...fleetConfig,
+    instanceId: `bare-${run}`,
+    outputPath: path.join(folder, 'bare.mp4'),
+    logPath: path.join(dir, 'bare.log'),
+  };
+  const args = buildFfmpegArgs(config, config.url, {
+    piecePattern: path.join(folder, 'run-0001-%05d.ts'),
+    listPath: path.join(folder, 'run-0001.list'),
+  });
   const started = performance.now();
   const child = spawn('ffmpeg', args, { stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -56,9 +66,19 @@ async function bareFfmpeg(fleetConfig: RecorderConfig, dir: string, run: number)
 }
 
 /** One launch through the real route at the defaults; its time to first media bytes, and the recorder's config. */
-async function throughFleet(server: RunningServer, token: string, url: string): Promise<{ ms: number; config: RecorderConfig }> {
+async function throughFleet(
+  server: RunningServer,
+  token: string,
+  url: string,
+): Promise<{ ms: number; config: RecorderConfig }> {
   const started = performance.now();
-  const launched = await call<{ data: { instances: { id: string }[] } }>(server.baseUrl, token, 'POST', '/api/instances/launch', { configs: [{ url, duration: 30 }] });
+  const launched = await call<{ data: { instances: { id: string }[] } }>(
+    server.baseUrl,
+    token,
+    'POST',
+    '/api/instances/launch',
+    { configs: [{ url, duration: 30 }] },
+  );
   const id = launched.data.instances[0].id;
   // The recorder writes its pieces beside the recording (piecesDirOf), named in its instance's config.
   const config = readJson<RecorderConfig>(path.join(server.dataDir, 'instances', id, INSTANCE_FILES.config));

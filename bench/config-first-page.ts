@@ -24,7 +24,12 @@ const MOSQUES = 10_000;
 const RUNS = 8;
 const BASELINE_PATH = '/bench-baseline-table/';
 /** What the Config page reads of the whole fleet once its first page shows (the baseline reads none). */
-const FLEET_READS = ['/api/config/mosques', '/api/config/coordinates', '/api/config/prayer-times', '/api/scheduler/jobs'];
+const FLEET_READS = [
+  '/api/config/mosques',
+  '/api/config/coordinates',
+  '/api/config/prayer-times',
+  '/api/scheduler/jobs',
+];
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
 async function buildBaseline(): Promise<void> {
@@ -44,28 +49,48 @@ async function signedInContext(browser: Browser, baseUrl: string, token: string)
   await context.route(`${baseUrl}${BASELINE_PATH}**`, async (route) => {
     const relative = new URL(route.request().url()).pathname.slice(BASELINE_PATH.length) || 'index.html';
     const file = path.join(baselineOut, relative);
-    await route.fulfill({ body: fs.readFileSync(file), contentType: TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    await route.fulfill({
+      body: fs.readFileSync(file),
+      contentType: TYPES[path.extname(file)] ?? 'application/octet-stream',
+    });
   });
   return context;
 }
 
 /** Milliseconds from navigation to ten rows in the Mosques table, in a fresh context, kept until the reads `readsAfter` have answered. */
-async function timeToFirstPage(browser: Browser, baseUrl: string, token: string, url: string, readsAfter: string[] = []): Promise<number> {
+async function timeToFirstPage(
+  browser: Browser,
+  baseUrl: string,
+  token: string,
+  url: string,
+  readsAfter: string[] = [],
+): Promise<number> {
   const context = await signedInContext(browser, baseUrl, token);
   try {
     const page = await context.newPage();
     await page.goto(url);
-    await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Mosques"] tbody tr td:nth-child(4)').length === 10, undefined, {
-      polling: 'raf',
-      timeout: 60_000,
-    });
+    await page.waitForFunction(
+      () => document.querySelectorAll('table[aria-label="Mosques"] tbody tr td:nth-child(4)').length === 10,
+      undefined,
+      {
+        polling: 'raf',
+        timeout: 60_000,
+      },
+    );
     const shown = await page.evaluate(() => performance.now());
     // After its first page the console reads the whole fleet (list, coordinates, prayer times, jobs: 350 to
     // 500 ms of the server's time). Closed at once, the next run's navigation waited behind those reads,
     // and the runs alternate: the baseline paid for the console's work.
-    await page.waitForFunction((paths) => paths.every((wanted) => performance.getEntriesByType('resource').some((entry) => new URL(entry.name).pathname === wanted)), readsAfter, {
-      timeout: 30_000,
-    });
+    await page.waitForFunction(
+      (paths) =>
+        paths.every((wanted) =>
+          performance.getEntriesByType('resource').some((entry) => new URL(entry.name).pathname === wanted),
+        ),
+      readsAfter,
+      {
+        timeout: 30_000,
+      },
+    );
     return shown;
   } finally {
     await context.close();

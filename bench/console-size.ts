@@ -54,8 +54,13 @@ async function servedBytes(dir: string, files: Iterable<string>): Promise<number
   try {
     let total = 0;
     for (const file of files) {
-      const response = await app.inject({ method: 'GET', url: `/${file}`, headers: { 'accept-encoding': BROWSER_ENCODINGS } });
-      if (response.statusCode !== 200 || !/javascript/.test(String(response.headers['content-type']))) throw new Error(`/${file}: ${response.statusCode} ${response.headers['content-type']}`);
+      const response = await app.inject({
+        method: 'GET',
+        url: `/${file}`,
+        headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      });
+      if (response.statusCode !== 200 || !/javascript/.test(String(response.headers['content-type'])))
+        throw new Error(`/${file}: ${response.statusCode} ${response.headers['content-type']}`);
       total += response.rawPayload.length;
     }
     return total;
@@ -73,7 +78,9 @@ export async function run(): Promise<BenchResult[]> {
   const appOut = path.join(work, 'console');
   const manifest = await buildWithManifest(root, appOut, true);
   const entry = staticClosure(manifest, ['index.html']);
-  const lazyKeys = Object.keys(manifest).filter((key) => manifest[key].isDynamicEntry && (/^src\/features\/[^/]+\//.test(key) || key === 'src/layout/AppShell.tsx'));
+  const lazyKeys = Object.keys(manifest).filter(
+    (key) => manifest[key].isDynamicEntry && (/^src\/features\/[^/]+\//.test(key) || key === 'src/layout/AppShell.tsx'),
+  );
   const loginKeys = lazyKeys.filter((key) => key.startsWith('src/features/login/'));
   const loginBytes = await servedBytes(appOut, new Set([...entry, ...staticClosure(manifest, loginKeys)]));
 
@@ -90,9 +97,20 @@ export async function run(): Promise<BenchResult[]> {
     }),
   ];
   for (const key of lazyKeys.sort()) {
-    const own = await servedBytes(appOut, [...staticClosure(manifest, [key])].filter((f) => !entry.has(f)));
+    const own = await servedBytes(
+      appOut,
+      [...staticClosure(manifest, [key])].filter((f) => !entry.has(f)),
+    );
     const label = key === 'src/layout/AppShell.tsx' ? 'the signed-in shell (AppShell)' : `page ${key.split('/')[2]}`;
-    results.push(withRatio({ name: `Console: ${label}, JS beyond the entry (as served)`, figure: own, unit: 'bytes', baseline, baselineLabel }));
+    results.push(
+      withRatio({
+        name: `Console: ${label}, JS beyond the entry (as served)`,
+        figure: own,
+        unit: 'bytes',
+        baseline,
+        baselineLabel,
+      }),
+    );
   }
   return results;
 }

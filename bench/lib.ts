@@ -31,6 +31,7 @@ export function withRatio(result: Omit<BenchResult, 'ratio'>): BenchResult {
 /** A command-line option that must be a whole number of at least 1. */
 export function positiveArg(name: string, value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name} must be a whole number of at least 1 (got ${value})`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new Error(`--${name} must be a whole number of at least 1 (got ${value})`);
   return number;
 }

@@ -83,13 +83,24 @@ function received(index: number, data: RawData): void {
 const sockets: WebSocket[] = [];
 let ready = 0;
 let closing = false;
-const connectTimer = setTimeout(() => fail(`only ${ready} of ${count} clients were ready within ${CONNECT_TIMEOUT_MS / 1000} s`), CONNECT_TIMEOUT_MS);
+const connectTimer = setTimeout(
+  () => fail(`only ${ready} of ${count} clients were ready within ${CONNECT_TIMEOUT_MS / 1000} s`),
+  CONNECT_TIMEOUT_MS,
+);
 
 for (let index = 0; index < count; index++) {
   const socket = new WebSocket(url);
   let isReady = false;
   sockets.push(socket);
-  socket.on('open', () => socket.send(JSON.stringify({ action: 'client_connected', timestamp: new Date().toISOString(), token: tokens[index % tokens.length] })));
+  socket.on('open', () =>
+    socket.send(
+      JSON.stringify({
+        action: 'client_connected',
+        timestamp: new Date().toISOString(),
+        token: tokens[index % tokens.length],
+      }),
+    ),
+  );
   socket.on('message', (data) => {
     if (isReady) return received(index, data);
     if (!data.toString().startsWith('{"type":"initial_data"')) return;

@@ -71,7 +71,10 @@ class Consoles {
     return consoles;
   }
 
-  private async next<K extends FromClients['kind']>(kind: K, timeoutMs: number): Promise<Extract<FromClients, { kind: K }>> {
+  private async next<K extends FromClients['kind']>(
+    kind: K,
+    timeoutMs: number,
+  ): Promise<Extract<FromClients, { kind: K }>> {
     const deadline = performance.now() + timeoutMs;
     for (;;) {
       const failed = this.queue.find((m) => m.kind === 'failed');
@@ -209,8 +212,15 @@ async function launchLive(app: App, token: string, count: number): Promise<strin
 
 export async function run(): Promise<BenchResult[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-live-'));
-  const config = { ...loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }), consoleDir: undefined };
-  const app = await buildApp(config, { logger: false, captureDriver: new MemoryCaptureProvider(), healthCheckIntervalMs: 0 });
+  const config = {
+    ...loadConfig({ NODE_ENV: 'production', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }),
+    consoleDir: undefined,
+  };
+  const app = await buildApp(config, {
+    logger: false,
+    captureDriver: new MemoryCaptureProvider(),
+    healthCheckIntervalMs: 0,
+  });
   const bare = await bareServer();
   const consoles: Consoles[] = [];
   try {
@@ -220,7 +230,11 @@ export async function run(): Promise<BenchResult[]> {
     // As many sessions as the consoles need: the server holds at most MAX_SOCKETS_PER_SESSION live sockets per session.
     const tokens: string[] = [];
     for (let i = 0; i < Math.ceil(CLIENTS / MAX_SOCKETS_PER_SESSION); i += 1) {
-      const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: PASSWORD } });
+      const login = await app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'admin', password: PASSWORD },
+      });
       tokens.push(login.json<{ access_token: string }>().access_token);
     }
     const [token] = tokens;
@@ -256,7 +270,13 @@ export async function run(): Promise<BenchResult[]> {
     const receipts = `${latency.length} receipts`;
     const p95 = percentile(latency, 95);
     const results: BenchResult[] = [
-      withRatio({ name: `Live feed: one state change to each of ${CLIENTS} consoles, p50 (${receipts})`, figure: round(percentile(latency, 50), 1), unit: 'ms', baseline: round(percentile(bareLatency, 50), 1), baselineLabel: label }),
+      withRatio({
+        name: `Live feed: one state change to each of ${CLIENTS} consoles, p50 (${receipts})`,
+        figure: round(percentile(latency, 50), 1),
+        unit: 'ms',
+        baseline: round(percentile(bareLatency, 50), 1),
+        baselineLabel: label,
+      }),
       withRatio({
         name: `Live feed: one state change to each of ${CLIENTS} consoles, p95 (${receipts})`,
         figure: round(p95, 1),
@@ -266,10 +286,27 @@ export async function run(): Promise<BenchResult[]> {
         budget: 'within 100 ms (p95)',
         withinBudget: p95 < 100,
       }),
-      withRatio({ name: `Live feed: one state change to all ${CLIENTS} consoles, median of ${CHANGES} changes`, figure: round(percentile(allReached, 50), 1), unit: 'ms', baseline: round(percentile(bareAllReached, 50), 1), baselineLabel: label }),
-      withRatio({ name: `Live feed: one state change to all ${CLIENTS} consoles, p95 of ${CHANGES} changes`, figure: round(percentile(allReached, 95), 1), unit: 'ms', baseline: round(percentile(bareAllReached, 95), 1), baselineLabel: label }),
+      withRatio({
+        name: `Live feed: one state change to all ${CLIENTS} consoles, median of ${CHANGES} changes`,
+        figure: round(percentile(allReached, 50), 1),
+        unit: 'ms',
+        baseline: round(percentile(bareAllReached, 50), 1),
+        baselineLabel: label,
+      }),
+      withRatio({
+        name: `Live feed: one state change to all ${CLIENTS} consoles, p95 of ${CHANGES} changes`,
+        figure: round(percentile(allReached, 95), 1),
+        unit: 'ms',
+        baseline: round(percentile(bareAllReached, 95), 1),
+        baselineLabel: label,
+      }),
     ];
-    if (missing > 0) results.push({ name: 'Live feed: updates that never reached a console (counted as 10 s late)', figure: missing, unit: 'receipts' });
+    if (missing > 0)
+      results.push({
+        name: 'Live feed: updates that never reached a console (counted as 10 s late)',
+        figure: missing,
+        unit: 'receipts',
+      });
     return results;
   } finally {
     for (const c of consoles) await c.close();

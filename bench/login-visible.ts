@@ -30,7 +30,13 @@ const RUNS = 8;
 
 /** The bare page, built and precompressed as `npm run build` does the console, served on its own port. */
 async function serveBaseline(): Promise<{ url: string; close(): Promise<void> }> {
-  await build({ root: path.join(root, 'bench/baseline-login'), configFile: false, logLevel: 'error', plugins: [react(), precompress()], build: { outDir: baselineOut, emptyOutDir: true } });
+  await build({
+    root: path.join(root, 'bench/baseline-login'),
+    configFile: false,
+    logLevel: 'error',
+    plugins: [react(), precompress()],
+    build: { outDir: baselineOut, emptyOutDir: true },
+  });
   const app = Fastify({ logger: false });
   registerSecurityHeaders(app);
   await registerConsole(app, baselineOut);

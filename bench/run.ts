@@ -15,18 +15,49 @@ import { existingSections } from './published-sections';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Benchmarks in the order they run, by file name in bench/. */
-const BENCHMARKS = ['console-size', 'login-visible', 'startup', 'api', 'fleet', 'config-first-page', 'live-feed', 'scheduler', 'prayer-times', 'capture-first-bytes'];
+const BENCHMARKS = [
+  'console-size',
+  'login-visible',
+  'startup',
+  'api',
+  'fleet',
+  'config-first-page',
+  'live-feed',
+  'scheduler',
+  'prayer-times',
+  'capture-first-bytes',
+];
 
 /** The budgets of issue 16, in its order: each row is held by the results that name it (budgetRow). */
 const BUDGETS: { row: string; figure: string; budget: string }[] = [
-  { row: 'upcoming', figure: 'upcoming?limit=20 with 10,000 pending jobs, req/s vs bare Fastify sending the same body', budget: '≥ 0.5x, p99 < 25 ms at 50 connections' },
+  {
+    row: 'upcoming',
+    figure: 'upcoming?limit=20 with 10,000 pending jobs, req/s vs bare Fastify sending the same body',
+    budget: '≥ 0.5x, p99 < 25 ms at 50 connections',
+  },
   { row: 'put', figure: 'mosque PUT with the scheduler running and 10,000 jobs', budget: 'p50 < 20 ms' },
   { row: 'burst', figure: 'an unrelated signed-in GET during a burst of 1,000 mosque creates', budget: 'p99 < 50 ms' },
-  { row: 'instances', figure: 'GET /api/instances/ (200) vs a bare route sending the same cached string', budget: '≥ 0.5x' },
-  { row: 'login-bytes', figure: 'JS bytes on the wire for /login', budget: '≤ 1.1x the bare React + MUI TextField + Button page, compressed' },
-  { row: 'login-visible', figure: 'sign-in form visible after navigation to /login, in Chromium, cold', budget: '≤ 1.2x a bare React + MUI page of the same form' },
+  {
+    row: 'instances',
+    figure: 'GET /api/instances/ (200) vs a bare route sending the same cached string',
+    budget: '≥ 0.5x',
+  },
+  {
+    row: 'login-bytes',
+    figure: 'JS bytes on the wire for /login',
+    budget: '≤ 1.1x the bare React + MUI TextField + Button page, compressed',
+  },
+  {
+    row: 'login-visible',
+    figure: 'sign-in form visible after navigation to /login, in Chromium, cold',
+    budget: '≤ 1.2x a bare React + MUI page of the same form',
+  },
   { row: 'start', figure: 'start to first 200', budget: '≤ 2x a bare Fastify on plain node' },
-  { row: 'config-first-page', figure: 'Config Generator: first page of 10,000 mosques visible after navigation', budget: '< 1 s' },
+  {
+    row: 'config-first-page',
+    figure: 'Config Generator: first page of 10,000 mosques visible after navigation',
+    budget: '< 1 s',
+  },
   { row: 'rss', figure: 'RSS after start, local driver', budget: '≤ 2x a bare Fastify on plain node' },
 ];
 
@@ -50,22 +81,37 @@ async function runOne(name: string): Promise<Section> {
     const results = await module.run();
     return { benchmark: name, seconds: (performance.now() - started) / 1000, load, results };
   } catch (error) {
-    return { benchmark: name, seconds: (performance.now() - started) / 1000, load, results: [], error: error instanceof Error ? error.message : String(error) };
+    return {
+      benchmark: name,
+      seconds: (performance.now() - started) / 1000,
+      load,
+      results: [],
+      error: error instanceof Error ? error.message : String(error),
+    };
   }
 }
 
 function budgetTable(sections: Section[]): string[] {
   const results = sections.flatMap((section) => section.results);
-  const lines = ['## Budgets', '', '| figure | measured | baseline (same run) | budget | pass |', '|---|---|---|---|---|'];
+  const lines = [
+    '## Budgets',
+    '',
+    '| figure | measured | baseline (same run) | budget | pass |',
+    '|---|---|---|---|---|',
+  ];
   for (const { row, figure, budget } of BUDGETS) {
     const held = results.filter((r) => r.budgetRow === row);
     if (held.length === 0) {
       lines.push(`| ${figure} | not measured (its benchmark failed or was not run) | | ${budget} | **no** |`);
       continue;
     }
-    const ratioOf = (r: BenchResult) => (r.ratio !== undefined && r.budget?.includes('x the baseline') ? ` (${r.ratio}x)` : '');
+    const ratioOf = (r: BenchResult) =>
+      r.ratio !== undefined && r.budget?.includes('x the baseline') ? ` (${r.ratio}x)` : '';
     const measured = held.map((r) => `${r.figure} ${r.unit}${ratioOf(r)}`).join('; ');
-    const baseline = held.filter((r) => r.baseline !== undefined).map((r) => `${r.baseline} ${r.unit}`).join('; ');
+    const baseline = held
+      .filter((r) => r.baseline !== undefined)
+      .map((r) => `${r.baseline} ${r.unit}`)
+      .join('; ');
     const pass = held.every((r) => r.withinBudget === true);
     lines.push(`| ${figure} | ${measured} | ${baseline} | ${budget} | ${pass ? 'yes' : '**no**'} |`);
   }
@@ -96,11 +142,14 @@ function markdown(sections: Section[], startedAt: Date, endLoad: number[], total
     '|---|---|---|---|---|---|',
   ];
   for (const section of sections) {
-    if (section.error) lines.push(`| ${section.benchmark} | failed: ${section.error.replaceAll('|', '/')} | | | | no |`);
+    if (section.error)
+      lines.push(`| ${section.benchmark} | failed: ${section.error.replaceAll('|', '/')} | | | | no |`);
     for (const r of section.results) {
       const baseline = r.baseline === undefined ? '' : `${r.baseline} ${r.unit} (${r.baselineLabel ?? 'baseline'})`;
       const verdict = r.withinBudget === undefined ? '' : r.withinBudget ? 'yes' : '**no**';
-      lines.push(`| ${r.name} | ${cell(r.figure)} ${r.unit} | ${baseline} | ${cell(r.ratio)} | ${r.budget ?? ''} | ${verdict} |`);
+      lines.push(
+        `| ${r.name} | ${cell(r.figure)} ${r.unit} | ${baseline} | ${cell(r.ratio)} | ${r.budget ?? ''} | ${verdict} |`,
+      );
     }
   }
   lines.push(
@@ -124,15 +173,25 @@ for (const name of BENCHMARKS.filter((b) => only.length === 0 || only.includes(b
   const section = await runOne(name);
   sections.push(section);
   if (section.error) process.stdout.write(`  failed: ${section.error}\n`);
-  for (const r of section.results) process.stdout.write(`  ${r.name}: ${r.figure} ${r.unit}${r.ratio === undefined ? '' : ` (ratio ${r.ratio})`}\n`);
+  for (const r of section.results)
+    process.stdout.write(`  ${r.name}: ${r.figure} ${r.unit}${r.ratio === undefined ? '' : ` (ratio ${r.ratio})`}\n`);
 }
 const endLoad = loadAverage();
 const totalSeconds = (Date.now() - startedAt.getTime()) / 1000;
 const resultsFile = path.join(here, 'RESULTS.md');
 // The simulated and fidelity seasons publish their own sections (--publish): they are kept.
 const published = fs.existsSync(resultsFile) ? existingSections(fs.readFileSync(resultsFile, 'utf8')) : [];
-fs.writeFileSync(resultsFile, `${markdown(sections, startedAt, endLoad, totalSeconds)}${published.map((section) => `\n${section}`).join('')}`);
-const machine = { cores: os.cpus().length, cpu: os.cpus()[0]?.model ?? null, node: process.version, load_average_start: startLoad, load_average_end: endLoad };
+fs.writeFileSync(
+  resultsFile,
+  `${markdown(sections, startedAt, endLoad, totalSeconds)}${published.map((section) => `\n${section}`).join('')}`,
+);
+const machine = {
+  cores: os.cpus().length,
+  cpu: os.cpus()[0]?.model ?? null,
+  node: process.version,
+  load_average_start: startLoad,
+  load_average_end: endLoad,
+};
 fs.writeFileSync(
   path.join(here, 'results.json'),
   `${JSON.stringify({ measured_at: startedAt.toISOString(), total_seconds: Math.round(totalSeconds), machine, sections }, null, 2)}\n`,

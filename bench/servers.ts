@@ -30,14 +30,23 @@ async function waitUntilOk(url: string, child: ChildProcess, output: () => strin
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited early:\n${output()}`);
-    const ok = await fetch(url).then((response) => response.status === 200, () => false);
+    const ok = await fetch(url).then(
+      (response) => response.status === 200,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error(`server did not answer 200 within 60 s:\n${output()}`);
 }
 
-async function start(script: string, env: Record<string, string>, probePath: string, dataDir: string, nodeArgs: string[] = []): Promise<RunningServer> {
+async function start(
+  script: string,
+  env: Record<string, string>,
+  probePath: string,
+  dataDir: string,
+  nodeArgs: string[] = [],
+): Promise<RunningServer> {
   if (!fs.existsSync(script)) throw new Error(`${path.relative(root, script)} is missing: run npm run build`);
   const port = await freePort();
   let output = '';
@@ -72,7 +81,14 @@ async function start(script: string, env: Record<string, string>, probePath: str
 /** A scratch data directory for the real server, removed by the caller. */
 export const scratchDataDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
 
-const realServerEnv = (dataDir: string, env: Record<string, string>) => ({ NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, ADMIN_PASSWORD: BENCH_ADMIN.password, DEMO_STREAM: '0', ...env });
+const realServerEnv = (dataDir: string, env: Record<string, string>) => ({
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'warn',
+  DATA_DIR: dataDir,
+  ADMIN_PASSWORD: BENCH_ADMIN.password,
+  DEMO_STREAM: '0',
+  ...env,
+});
 
 /** The real server (production mode, warn-level logs, local capture driver) on `dataDir`. */
 export function startRealServer(dataDir: string, env: Record<string, string> = {}): Promise<RunningServer> {
@@ -102,7 +118,10 @@ export function startBaselineServer(bodyFile?: string): Promise<RunningServer> {
 
 /** Resident memory of a process, in MB (Linux). */
 export function rssMb(pid: number): number {
-  const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = fs
+    .readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.match(/\d+/)?.[0] ?? Number.NaN) / 1024;
 }
 
@@ -117,10 +136,19 @@ export async function signIn(baseUrl: string): Promise<string> {
 }
 
 /** A signed-in JSON call that must succeed. */
-export async function call<T = unknown>(baseUrl: string, token: string, method: string, url: string, body?: unknown): Promise<T> {
+export async function call<T = unknown>(
+  baseUrl: string,
+  token: string,
+  method: string,
+  url: string,
+  body?: unknown,
+): Promise<T> {
   const response = await fetch(`${baseUrl}${url}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);

@@ -9,7 +9,10 @@ export interface AccountFlags {
 }
 
 /** What an update does to an account: deactivates it, and whether it takes away an active superuser. */
-export function accountUpdateEffects(current: AccountFlags, changes: Pick<UserUpdateRequest, 'is_active' | 'is_superuser'>) {
+export function accountUpdateEffects(
+  current: AccountFlags,
+  changes: Pick<UserUpdateRequest, 'is_active' | 'is_superuser'>,
+) {
   const deactivating = changes.is_active === false && current.is_active;
   const losesSuperuser = current.is_superuser && current.is_active && (changes.is_superuser === false || deactivating);
   return { deactivating, losesSuperuser };

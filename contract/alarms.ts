@@ -96,7 +96,11 @@ export const alarmIdParamsSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_-]+$/, 'Alarm id may contain only letters, digits, "_" and "-"'),
 });
 
-export const acknowledgeAlarmResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: alarmSchema });
+export const acknowledgeAlarmResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: alarmSchema,
+});
 export type AcknowledgeAlarmResponse = z.infer<typeof acknowledgeAlarmResponseSchema>;
 
 /*
@@ -130,10 +134,22 @@ export const createSilenceBodySchema = z
   .strictObject({
     mosque_id: mosqueIdSchema.optional(),
     kind: alarmKindSchema.optional(),
-    duration_minutes: z.number('duration_minutes must be a number of minutes').int('duration_minutes must be a whole number of minutes').min(1, 'A silence lasts at least 1 minute').max(SILENCE_MAX_MINUTES, `A silence lasts at most ${SILENCE_MAX_MINUTES} minutes (a week)`),
-    comment: z.string().trim().min(1, 'Say why in a comment').max(500, 'The comment is longer than 500 characters').superRefine(refuseFormatControls('The comment')),
+    duration_minutes: z
+      .number('duration_minutes must be a number of minutes')
+      .int('duration_minutes must be a whole number of minutes')
+      .min(1, 'A silence lasts at least 1 minute')
+      .max(SILENCE_MAX_MINUTES, `A silence lasts at most ${SILENCE_MAX_MINUTES} minutes (a week)`),
+    comment: z
+      .string()
+      .trim()
+      .min(1, 'Say why in a comment')
+      .max(500, 'The comment is longer than 500 characters')
+      .superRefine(refuseFormatControls('The comment')),
   })
-  .refine((body) => body.mosque_id !== undefined || body.kind !== undefined, { message: 'Name a mosque or an alarm kind to silence', path: ['mosque_id'] });
+  .refine((body) => body.mosque_id !== undefined || body.kind !== undefined, {
+    message: 'Name a mosque or an alarm kind to silence',
+    path: ['mosque_id'],
+  });
 export type CreateSilenceBody = z.input<typeof createSilenceBodySchema>;
 
 /** GET /api/alarms/silences?status=active|all — `all` adds those that ended or were lifted, newest first. */
@@ -150,5 +166,9 @@ export const silenceIdParamsSchema = z.strictObject({
 
 export const silencesResponseSchema = envelope(z.object({ silences: z.array(alarmSilenceSchema) }));
 export type SilencesResponse = z.infer<typeof silencesResponseSchema>;
-export const silenceResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: alarmSilenceSchema });
+export const silenceResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: alarmSilenceSchema,
+});
 export type SilenceResponse = z.infer<typeof silenceResponseSchema>;

@@ -50,9 +50,20 @@ export const amiCreateRequestSchema = z.strictObject({
     .refine((text) => !hasControlCharacters(text, '\t\n\r'), 'Description may not contain control characters')
     .superRefine(refuseFormatControls('Description'))
     .default(''),
-  version: z.string().trim().min(1, 'Version is required').regex(SEMVER_PATTERN, 'Version must be semantic, like 1.0.0'),
+  version: z
+    .string()
+    .trim()
+    .min(1, 'Version is required')
+    .regex(SEMVER_PATTERN, 'Version must be semantic, like 1.0.0'),
   tags: z
-    .record(tagKey, z.string().max(256).refine((value) => !hasControlCharacters(value), 'Tag values may not contain control characters').superRefine(refuseFormatControls('Tag values')))
+    .record(
+      tagKey,
+      z
+        .string()
+        .max(256)
+        .refine((value) => !hasControlCharacters(value), 'Tag values may not contain control characters')
+        .superRefine(refuseFormatControls('Tag values')),
+    )
     .refine((tags) => Object.keys(tags).length <= 40, 'At most 40 tags')
     .default({}),
 });

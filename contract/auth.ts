@@ -34,11 +34,18 @@ export const usernameSchema = z
   .min(1, 'Username is required')
   .max(64, 'Username must be at most 64 characters')
   .regex(/^[\p{L}\p{M}\p{N}._@-]+$/u, 'Username may contain only letters, digits, dot, underscore, @ and hyphen')
-  .refine((name) => !hasRestrictedLetters(name), 'Username may not use IPA, phonetic or modifier letters (ɑ, ᴀ, ɪ): they pass for plain ones')
+  .refine(
+    (name) => !hasRestrictedLetters(name),
+    'Username may not use IPA, phonetic or modifier letters (ɑ, ᴀ, ɪ): they pass for plain ones',
+  )
   .superRefine(refuseImpersonation('Username'));
 
 export const emailSchema = z.string().trim().min(1, 'Email is required').pipe(z.email('Email address is not valid'));
-const fullName = z.string().trim().max(128, 'Full name must be at most 128 characters').superRefine(refuseImpersonation('Full name'));
+const fullName = z
+  .string()
+  .trim()
+  .max(128, 'Full name must be at most 128 characters')
+  .superRefine(refuseImpersonation('Full name'));
 
 export const loginRequestSchema = z.strictObject({
   username: z.string().min(1, 'Username is required').max(128),

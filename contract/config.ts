@@ -68,12 +68,18 @@ export const FIXED_TIME_METHOD = 'Fixed';
 export const extractionMethodSchema = z.enum(['manual', 'map_link', 'map_link_redirect']);
 export type ExtractionMethod = z.infer<typeof extractionMethodSchema>;
 
-export const latitudeSchema = z.number().min(-90, 'Latitude must be between -90 and 90').max(90, 'Latitude must be between -90 and 90');
+export const latitudeSchema = z
+  .number()
+  .min(-90, 'Latitude must be between -90 and 90')
+  .max(90, 'Latitude must be between -90 and 90');
 export const longitudeSchema = z
   .number()
   .min(-180, 'Longitude must be between -180 and 180')
   .max(180, 'Longitude must be between -180 and 180');
-export const timeZoneSchema = z.string().trim().refine(isValidTimeZone, 'Timezone must be a valid IANA time zone such as Europe/London');
+export const timeZoneSchema = z
+  .string()
+  .trim()
+  .refine(isValidTimeZone, 'Timezone must be a valid IANA time zone such as Europe/London');
 const languageSchema = z.string().trim().regex(LANGUAGE_CODE_PATTERN, 'Language codes look like en, ar or pt-BR');
 const languagesSchema = z
   .array(languageSchema)
@@ -84,12 +90,16 @@ const languagesSchema = z
 /** Optional text: `''` and `null` both mean "none"; absent means "not given" (unchanged on update). */
 const text = (max: number) =>
   z
-    .union([z.string().trim().max(max, `At most ${max} characters`).superRefine(refuseFormatControls('Text')), z.null()])
+    .union([
+      z.string().trim().max(max, `At most ${max} characters`).superRefine(refuseFormatControls('Text')),
+      z.null(),
+    ])
     .optional()
     .transform((value) => (value === '' ? null : value));
 
 /** An ID_token written as a URL is the mosque's stream URL: refused and normalised as a launch's is (it is launched as it is stored). */
-const isUrlToken = (token: string | null | undefined): token is string => !!token && /^[a-z][a-z0-9+.-]*:\/\//i.test(token);
+const isUrlToken = (token: string | null | undefined): token is string =>
+  !!token && /^[a-z][a-z0-9+.-]*:\/\//i.test(token);
 const idToken = text(500)
   .superRefine((token, ctx) => {
     const refusal = isUrlToken(token) ? streamUrlRefusal(token) : null;
@@ -114,25 +124,44 @@ const editableFields = {
   district: text(200),
   country: text(200),
   country_code: z
-    .union([z.string().trim().regex(/^[A-Za-z]{2}$/, 'Country code must be two letters'), z.literal(''), z.null()])
+    .union([
+      z
+        .string()
+        .trim()
+        .regex(/^[A-Za-z]{2}$/, 'Country code must be two letters'),
+      z.literal(''),
+      z.null(),
+    ])
     .optional()
-    .transform((value) => (value === undefined ? undefined : value === '' || value === null ? null : value.toUpperCase())),
+    .transform((value) =>
+      value === undefined ? undefined : value === '' || value === null ? null : value.toUpperCase(),
+    ),
   calculation_method: nullable(calculationMethodSchema),
   fixed_jumuah_time: z
-    .union([z.string().trim().regex(LOCAL_TIME_PATTERN, "Fixed Jumu'ah time must be HH:MM (24-hour)"), z.literal(''), z.null()])
+    .union([
+      z.string().trim().regex(LOCAL_TIME_PATTERN, "Fixed Jumu'ah time must be HH:MM (24-hour)"),
+      z.literal(''),
+      z.null(),
+    ])
     .optional()
     .transform((value) => (value === '' ? null : value)),
 };
 
 const coordinatesTogether = (value: { latitude?: number | null; longitude?: number | null }) =>
-  (value.latitude === undefined || value.latitude === null) === (value.longitude === undefined || value.longitude === null);
+  (value.latitude === undefined || value.latitude === null) ===
+  (value.longitude === undefined || value.longitude === null);
 const COORDINATES_TOGETHER = { message: 'Latitude and longitude must be given together', path: ['longitude'] };
 
 /** POST /api/config/mosques. Without mosque_id the server generates one. */
 export const mosqueCreateRequestSchema = z
   .strictObject({
     mosque_id: mosqueIdSchema.optional(),
-    name: z.string().trim().min(1, 'Name is required').max(200, 'At most 200 characters').superRefine(refuseFormatControls('Name')),
+    name: z
+      .string()
+      .trim()
+      .min(1, 'Name is required')
+      .max(200, 'At most 200 characters')
+      .superRefine(refuseFormatControls('Name')),
     languages: languagesSchema,
     active: z.boolean().default(true),
     broadcast_status: broadcastStatusSchema.default('inactive'),
@@ -147,7 +176,13 @@ export type MosqueCreateRequest = z.input<typeof mosqueCreateRequestSchema>;
  */
 export const mosqueUpdateRequestSchema = z.strictObject({
   mosque_id: z.string().optional(),
-  name: z.string().trim().min(1, 'Name is required').max(200, 'At most 200 characters').superRefine(refuseFormatControls('Name')).optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Name is required')
+    .max(200, 'At most 200 characters')
+    .superRefine(refuseFormatControls('Name'))
+    .optional(),
   languages: languagesSchema.optional(),
   active: z.boolean().optional(),
   broadcast_status: broadcastStatusSchema.optional(),
@@ -188,7 +223,10 @@ export const mosquesListResponseSchema = z.object({
   data: z.object({ mosques: z.array(mosqueSchema), total: z.number().int().optional() }),
 });
 export const mosqueResponseSchema = z.object({ success: z.literal(true), data: mosqueSchema });
-export const newMosqueIdResponseSchema = z.object({ success: z.literal(true), data: z.object({ mosque_id: z.string() }) });
+export const newMosqueIdResponseSchema = z.object({
+  success: z.literal(true),
+  data: z.object({ mosque_id: z.string() }),
+});
 export const mosqueDeletedResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
@@ -282,7 +320,12 @@ export type RecordingMethod = z.infer<typeof recordingMethodSchema>;
 /** POST /api/config/generate (SPEC.md section 3, Generate settings). No mosque_ids: every active mosque. */
 export const generateRequestSchema = z.strictObject({
   mosque_ids: z.array(mosqueIdSchema).max(10_000).default([]),
-  duration: z.number().int().min(60, 'Duration must be at least 60 seconds').max(12 * 3600, 'Duration must be at most 12 hours').default(GENERATE_DEFAULTS.duration),
+  duration: z
+    .number()
+    .int()
+    .min(60, 'Duration must be at least 60 seconds')
+    .max(12 * 3600, 'Duration must be at most 12 hours')
+    .default(GENERATE_DEFAULTS.duration),
   method: recordingMethodSchema.default(GENERATE_DEFAULTS.method),
   api_base_url: z
     .union([z.literal(''), z.null(), z.url({ protocol: /^https?$/, error: 'API base URL must be an http(s) URL' })])

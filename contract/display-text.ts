@@ -8,7 +8,8 @@
 /** Bidi and other invisible format characters (Unicode Cf), except ZWNJ and ZWJ, which Persian, Urdu and emoji spell with. */
 const FORMAT_CONTROL = /(?![\u200c\u200d])\p{Cf}/u;
 
-export const formatControlMessage = (label: string) => `${label} may not contain bidi or other invisible format characters (such as U+202E)`;
+export const formatControlMessage = (label: string) =>
+  `${label} may not contain bidi or other invisible format characters (such as U+202E)`;
 
 export function hasFormatControls(text: string): boolean {
   return FORMAT_CONTROL.test(text);
@@ -19,20 +20,75 @@ export function hasFormatControls(text: string): boolean {
  * augmented script sets). A letter of a script not listed is a script of its own.
  */
 const SCRIPTS = [
-  'Latin', 'Greek', 'Cyrillic', 'Armenian', 'Hebrew', 'Arabic', 'Syriac', 'Thaana', 'Nko', 'Devanagari', 'Bengali',
-  'Gurmukhi', 'Gujarati', 'Oriya', 'Tamil', 'Telugu', 'Kannada', 'Malayalam', 'Sinhala', 'Thai', 'Lao', 'Tibetan',
-  'Myanmar', 'Georgian', 'Hangul', 'Ethiopic', 'Cherokee', 'Canadian_Aboriginal', 'Ogham', 'Runic', 'Khmer',
-  'Mongolian', 'Hiragana', 'Katakana', 'Bopomofo', 'Han', 'Yi', 'Tifinagh', 'Vai', 'Javanese', 'Balinese',
-  'Sundanese', 'Adlam', 'Coptic', 'Glagolitic', 'Gothic', 'Old_Italic', 'Lisu', 'Bamum', 'Tai_Le', 'Buginese',
+  'Latin',
+  'Greek',
+  'Cyrillic',
+  'Armenian',
+  'Hebrew',
+  'Arabic',
+  'Syriac',
+  'Thaana',
+  'Nko',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+  'Thai',
+  'Lao',
+  'Tibetan',
+  'Myanmar',
+  'Georgian',
+  'Hangul',
+  'Ethiopic',
+  'Cherokee',
+  'Canadian_Aboriginal',
+  'Ogham',
+  'Runic',
+  'Khmer',
+  'Mongolian',
+  'Hiragana',
+  'Katakana',
+  'Bopomofo',
+  'Han',
+  'Yi',
+  'Tifinagh',
+  'Vai',
+  'Javanese',
+  'Balinese',
+  'Sundanese',
+  'Adlam',
+  'Coptic',
+  'Glagolitic',
+  'Gothic',
+  'Old_Italic',
+  'Lisu',
+  'Bamum',
+  'Tai_Le',
+  'Buginese',
 ] as const;
 const SCRIPT_PATTERNS = SCRIPTS.map((script) => [script, new RegExp(`\\p{Script_Extensions=${script}}`, 'u')] as const);
-const AUGMENTED: Record<string, string[]> = { Han: ['Jpan', 'Kore', 'Hanb'], Hiragana: ['Jpan'], Katakana: ['Jpan'], Hangul: ['Kore'], Bopomofo: ['Hanb'] };
+const AUGMENTED: Record<string, string[]> = {
+  Han: ['Jpan', 'Kore', 'Hanb'],
+  Hiragana: ['Jpan'],
+  Katakana: ['Jpan'],
+  Hangul: ['Kore'],
+  Bopomofo: ['Hanb'],
+};
 /** Characters every script shares (digits, punctuation, spaces) or that take the script of what they follow (marks). */
 const ANY_SCRIPT = /[\p{Script=Common}\p{Script=Inherited}]/u;
 
 /** The scripts a character may be written in (its Script_Extensions), or null when it goes with any (a digit, a space, a mark). */
 function scriptsOf(char: string): Set<string> | null {
-  const scripts = SCRIPT_PATTERNS.filter(([, pattern]) => pattern.test(char)).flatMap(([script]) => [script, ...(AUGMENTED[script] ?? [])]);
+  const scripts = SCRIPT_PATTERNS.filter(([, pattern]) => pattern.test(char)).flatMap(([script]) => [
+    script,
+    ...(AUGMENTED[script] ?? []),
+  ]);
   if (scripts.length) return new Set(scripts);
   return ANY_SCRIPT.test(char) ? null : new Set([`U+${char.codePointAt(0)!.toString(16).toUpperCase()}`]);
 }
@@ -48,14 +104,16 @@ export function mixedScripts(text: string): [string, string] | null {
     const scripts = scriptsOf(char);
     if (!scripts) continue;
     first ??= [...scripts][0];
-    const shared: Set<string> = common === null ? scripts : new Set([...common].filter((script) => scripts.has(script)));
+    const shared: Set<string> =
+      common === null ? scripts : new Set([...common].filter((script) => scripts.has(script)));
     if (shared.size === 0) return [first, [...scripts][0]];
     common = shared;
   }
   return null;
 }
 
-export const mixedScriptsMessage = (label: string, [a, b]: [string, string]) => `${label} mixes the ${a.replace('_', ' ')} and ${b.replace('_', ' ')} scripts; write it in one`;
+export const mixedScriptsMessage = (label: string, [a, b]: [string, string]) =>
+  `${label} mixes the ${a.replace('_', ' ')} and ${b.replace('_', ' ')} scripts; write it in one`;
 
 /**
  * Letters UTS #39 keeps out of identifiers (Identifier_Type Technical or Uncommon_Use): IPA, phonetic

@@ -63,7 +63,8 @@ export function endpointPath<E extends Endpoint>(declaration: E, params?: PathPa
   const values = (params ?? {}) as Record<string, string | number>;
   return declaration.path.replace(/:([A-Za-z0-9_]+)/g, (_match, name: string) => {
     const value = values[name];
-    if (value === undefined) throw new Error(`${declaration.method} ${declaration.path} needs the path parameter ${name}`);
+    if (value === undefined)
+      throw new Error(`${declaration.method} ${declaration.path} needs the path parameter ${name}`);
     return encodeURIComponent(String(value));
   });
 }
@@ -73,4 +74,5 @@ export function endpointsOf(table: Record<string, Record<string, Endpoint>>): En
   return Object.values(table).flatMap((group) => Object.values(group));
 }
 
-export const endpointLabel = (declaration: Pick<Endpoint, 'method' | 'path'>) => `${declaration.method} ${declaration.path}`;
+export const endpointLabel = (declaration: Pick<Endpoint, 'method' | 'path'>) =>
+  `${declaration.method} ${declaration.path}`;

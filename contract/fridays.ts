@@ -8,7 +8,16 @@ import type { JobStatus } from './scheduler';
  * The Friday ledger: for one Friday, what became of every active mosque's sermon recording.
  */
 
-export const fridayStatusSchema = z.enum(['scheduled', 'recording', 'captured', 'partial', 'failed', 'missed', 'cancelled', 'unschedulable']);
+export const fridayStatusSchema = z.enum([
+  'scheduled',
+  'recording',
+  'captured',
+  'partial',
+  'failed',
+  'missed',
+  'cancelled',
+  'unschedulable',
+]);
 export type FridayStatus = z.infer<typeof fridayStatusSchema>;
 export const FRIDAY_STATUSES = fridayStatusSchema.options;
 
@@ -72,7 +81,11 @@ export type FridayRow = z.infer<typeof fridayRowSchema>;
 const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Date must be YYYY-MM-DD')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'Not a calendar date')
+  .refine(
+    (value) =>
+      !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) && new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
+    'Not a calendar date',
+  )
   .refine((value) => new Date(`${value}T00:00:00Z`).getUTCDay() === 5, 'Date must be a Friday');
 
 export const FRIDAY_SORT_FIELDS = ['mosque_name', 'mosque_id', 'recording_start', 'status', 'covered_seconds'] as const;
@@ -113,14 +126,21 @@ export function countByStatus(rows: readonly FridayRow[]): Record<FridayStatus, 
 }
 
 /** The ledger as asked: every row without a page query, else one page of the matching rows, their count and the counts by status. */
-export function fridaysPageOf(rows: FridayRow[], query: ParsedFridaysQuery): { fridays: FridayRow[]; total?: number; counts?: Record<FridayStatus, number> } {
+export function fridaysPageOf(
+  rows: FridayRow[],
+  query: ParsedFridaysQuery,
+): { fridays: FridayRow[]; total?: number; counts?: Record<FridayStatus, number> } {
   const { date: _date, status, ...page } = query;
   if (status === undefined && Object.values(page).every((value) => value === undefined)) return { fridays: rows };
-  const { rows: fridays, total } = pageInMemory(status ? rows.filter((row) => row.status === status) : rows, { ...page, limit: page.limit ?? 10, offset: page.offset ?? 0 }, {
-    searched: (row) => [row.mosque_name, row.mosque_id],
-    sortValue: (row, field) => (field === 'mosque_name' ? row.mosque_name.toLowerCase() : row[field]),
-    ties: [],
-    defaultOrder: 'asc',
-  });
+  const { rows: fridays, total } = pageInMemory(
+    status ? rows.filter((row) => row.status === status) : rows,
+    { ...page, limit: page.limit ?? 10, offset: page.offset ?? 0 },
+    {
+      searched: (row) => [row.mosque_name, row.mosque_id],
+      sortValue: (row, field) => (field === 'mosque_name' ? row.mosque_name.toLowerCase() : row[field]),
+      ties: [],
+      defaultOrder: 'asc',
+    },
+  );
   return { fridays, total, counts: countByStatus(rows) };
 }

@@ -22,11 +22,17 @@ export interface GithubStoredCheck {
 
 /** The message of the first failed check, in the order they run. */
 export function firstFailure(result: GithubValidationResult): string | undefined {
-  return [result.checks.github_api, result.checks.repository_access, result.checks.permissions].find((c) => c.status === 'error')?.message;
+  return [result.checks.github_api, result.checks.repository_access, result.checks.permissions].find(
+    (c) => c.status === 'error',
+  )?.message;
 }
 
 /** What the status keeps of one validation of the saved configuration. */
-export function summarizeCheck(result: GithubValidationResult, configuredAt: string, ref: RepositoryRef): GithubStoredCheck {
+export function summarizeCheck(
+  result: GithubValidationResult,
+  configuredAt: string,
+  ref: RepositoryRef,
+): GithubStoredCheck {
   const repo = result.repository_info;
   return {
     checked_at: result.checked_at,
@@ -35,16 +41,34 @@ export function summarizeCheck(result: GithubValidationResult, configuredAt: str
     message: firstFailure(result) ?? result.checks.permissions.message,
     reason: result.reason,
     repository_info: repo
-      ? { name: repo.full_name.split('/')[1] ?? ref.repo, owner: repo.full_name.split('/')[0] ?? ref.owner, full_name: repo.full_name, private: repo.private, default_branch: repo.default_branch }
+      ? {
+          name: repo.full_name.split('/')[1] ?? ref.repo,
+          owner: repo.full_name.split('/')[0] ?? ref.owner,
+          full_name: repo.full_name,
+          private: repo.private,
+          default_branch: repo.default_branch,
+        }
       : null,
   };
 }
 
 /** GET /api/github/status's data: the saved configuration (or none) and its last check (or none yet). */
-export function buildGithubStatus(config: GithubSavedConfig | undefined, check: GithubStoredCheck | undefined, apiUrl: string): GithubStatus {
+export function buildGithubStatus(
+  config: GithubSavedConfig | undefined,
+  check: GithubStoredCheck | undefined,
+  apiUrl: string,
+): GithubStatus {
   if (!config) {
     return {
-      configuration: { status: 'not_configured', pat_configured: false, repo_url: null, github_user: null, github_email: null, configured_at: null, configured_by: null },
+      configuration: {
+        status: 'not_configured',
+        pat_configured: false,
+        repo_url: null,
+        github_user: null,
+        github_email: null,
+        configured_at: null,
+        configured_by: null,
+      },
       github_access: { status: 'not_checked', message: null, reason: null },
       overall_status: 'not_configured',
       repository_info: null,

@@ -8,7 +8,15 @@ import { pageInMemory, searchSortShape } from './list-query';
  * count of every match. SPEC.md's GET /api/instances/ keeps its whole list (and the live feed its pushes).
  */
 
-export const INSTANCE_SORT_FIELDS = ['name', 'id', 'state', 'instance_type', 'runtime_hours', 'mosque_id', 'launch_time'] as const;
+export const INSTANCE_SORT_FIELDS = [
+  'name',
+  'id',
+  'state',
+  'instance_type',
+  'runtime_hours',
+  'mosque_id',
+  'launch_time',
+] as const;
 export type InstanceSortField = (typeof INSTANCE_SORT_FIELDS)[number];
 export const INSTANCE_PAGE_MAX = 1000;
 
@@ -22,7 +30,9 @@ export const instancesPageQuerySchema = z.strictObject({
 export type InstancesPageQuery = z.input<typeof instancesPageQuerySchema>;
 export type ParsedInstancesPageQuery = z.output<typeof instancesPageQuerySchema>;
 
-export const instancesPageResponseSchema = envelope(z.object({ instances: z.array(instanceSchema), total: z.number().int() }));
+export const instancesPageResponseSchema = envelope(
+  z.object({ instances: z.array(instanceSchema), total: z.number().int() }),
+);
 export type InstancesPage = z.infer<typeof instancesPageResponseSchema>['data'];
 
 /**
@@ -30,10 +40,20 @@ export type InstancesPage = z.infer<typeof instancesPageResponseSchema>['data'];
  * `mosqueNames`), filtered by state and sorted. The server runs it over the list GET /api/instances/ answers;
  * the console's mocks over theirs.
  */
-export function instancesPageOf(fleet: readonly Instance[], query: ParsedInstancesPageQuery, mosqueNames: ReadonlyMap<string, string>): InstancesPage {
+export function instancesPageOf(
+  fleet: readonly Instance[],
+  query: ParsedInstancesPageQuery,
+  mosqueNames: ReadonlyMap<string, string>,
+): InstancesPage {
   const fleetOnState = query.state ? fleet.filter((instance) => instance.state === query.state) : fleet;
   const { rows, total } = pageInMemory(fleetOnState, query, {
-    searched: (instance) => [instance.name, instance.id, instance.instance_id, instance.mosque_id, instance.mosque_id ? mosqueNames.get(instance.mosque_id) : undefined],
+    searched: (instance) => [
+      instance.name,
+      instance.id,
+      instance.instance_id,
+      instance.mosque_id,
+      instance.mosque_id ? mosqueNames.get(instance.mosque_id) : undefined,
+    ],
     // Text sorts ignore case; the state and the launch instant sort as they are.
     sortValue: (instance, field) => {
       const value = instance[field];

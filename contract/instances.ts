@@ -35,7 +35,16 @@ export const instanceSchema = z.object({
 export type Instance = z.infer<typeof instanceSchema>;
 
 /** Why a part of a recording's window has no media (recorder/recorder-state.ts keeps the same list). */
-export const gapCauseSchema = z.enum(['not_live_yet', 'stream_dropped', 'stream_stalled', 'stream_refused', 'sequence_reset', 'recorder_down', 'server_down', 'store_unreachable']);
+export const gapCauseSchema = z.enum([
+  'not_live_yet',
+  'stream_dropped',
+  'stream_stalled',
+  'stream_refused',
+  'sequence_reset',
+  'recorder_down',
+  'server_down',
+  'store_unreachable',
+]);
 export type GapCause = z.infer<typeof gapCauseSchema>;
 
 /**
@@ -108,7 +117,8 @@ export function hasControlCharacters(value: string, allowed = ''): boolean {
  */
 const AUTHORITY = /^[\p{L}\p{N}\-._~%!$&'()*+,;=:[\]]*(?:@[\p{L}\p{N}\-._~%!$&'()*+,;=:[\]]*)?$/u;
 
-export const STREAM_AUTHORITY_MESSAGE = 'Stream URL host part may hold only letters, digits and -._~%!$&\'()*+,;=:[] around one @ (no backslash, space or control character)';
+export const STREAM_AUTHORITY_MESSAGE =
+  "Stream URL host part may hold only letters, digits and -._~%!$&'()*+,;=:[] around one @ (no backslash, space or control character)";
 
 /**
  * Why a stream URL is refused, or null. An authority the normaliser would read differently from ffmpeg
@@ -125,7 +135,9 @@ export function streamUrlRefusal(value: string): string | null {
   if (host === '' || host.startsWith(':')) return STREAM_URL_MESSAGE;
   try {
     const url = new URL(value);
-    return (STREAM_URL_PROTOCOLS as readonly string[]).includes(url.protocol) && url.hostname !== '' ? null : STREAM_URL_MESSAGE;
+    return (STREAM_URL_PROTOCOLS as readonly string[]).includes(url.protocol) && url.hostname !== ''
+      ? null
+      : STREAM_URL_MESSAGE;
   } catch {
     return STREAM_URL_MESSAGE;
   }
@@ -137,7 +149,14 @@ export function normalizeStreamUrl(value: string): string | null {
 }
 
 export const LAUNCH_DEFAULTS = { duration: 7200, width: 1280, height: 720, method: 'api', max_workers: 1 } as const;
-export const LAUNCH_LIMITS = { maxDuration: 12 * 3600, minSide: 16, maxWidth: 3840, maxHeight: 2160, maxConfigs: 50, maxWorkers: 10 } as const;
+export const LAUNCH_LIMITS = {
+  maxDuration: 12 * 3600,
+  minSide: 16,
+  maxWidth: 3840,
+  maxHeight: 2160,
+  maxConfigs: 50,
+  maxWorkers: 10,
+} as const;
 
 const evenSide = (label: string, max: number) =>
   z
@@ -196,7 +215,11 @@ export const launchRequestSchema = z.strictObject({
 });
 export type LaunchRequest = z.input<typeof launchRequestSchema>;
 
-export const launchFailureSchema = z.object({ index: z.number().int(), mosque_id: z.string().nullable(), error: z.string() });
+export const launchFailureSchema = z.object({
+  index: z.number().int(),
+  mosque_id: z.string().nullable(),
+  error: z.string(),
+});
 
 export const launchResponseSchema = z.object({
   success: z.literal(true),
@@ -250,7 +273,9 @@ export const instanceLogsQuerySchema = z.strictObject({
     .transform((value) => value === 'true'),
 });
 
-export const instanceLogsResponseSchema = envelope(z.object({ instance_id: z.string(), logs: z.array(z.string()), live: z.boolean() }));
+export const instanceLogsResponseSchema = envelope(
+  z.object({ instance_id: z.string(), logs: z.array(z.string()), live: z.boolean() }),
+);
 export type InstanceLogsResponse = z.infer<typeof instanceLogsResponseSchema>;
 
 export const instancesListResponseSchema = envelope(z.array(instanceSchema));

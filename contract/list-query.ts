@@ -42,23 +42,32 @@ export function pageInMemory<T, F extends string>(
   list: InMemoryList<T, F>,
 ): { rows: T[]; total: number } {
   const needle = query.q?.toLowerCase();
-  const matching = needle ? rows.filter((row) => list.searched(row).some((text) => text?.toLowerCase().includes(needle))) : [...rows];
+  const matching = needle
+    ? rows.filter((row) => list.searched(row).some((text) => text?.toLowerCase().includes(needle)))
+    : [...rows];
   const sign = (query.order ?? (query.sort ? 'asc' : list.defaultOrder)) === 'desc' ? -1 : 1;
   const fields = [...(query.sort ? [query.sort] : []), ...list.ties];
-  const sorted = fields.length === 0 ? matching : matching.sort((a, b) => {
-    for (const field of fields) {
-      const [left, right] = [list.sortValue(a, field), list.sortValue(b, field)];
-      if (left === right) continue;
-      if (left === null || right === null) return left === null ? 1 : -1;
-      return (left < right ? -1 : 1) * sign;
-    }
-    return 0;
-  });
+  const sorted =
+    fields.length === 0
+      ? matching
+      : matching.sort((a, b) => {
+          for (const field of fields) {
+            const [left, right] = [list.sortValue(a, field), list.sortValue(b, field)];
+            if (left === right) continue;
+            if (left === null || right === null) return left === null ? 1 : -1;
+            return (left < right ? -1 : 1) * sign;
+          }
+          return 0;
+        });
   return { rows: sorted.slice(query.offset, query.offset + query.limit), total: matching.length };
 }
 
 /** The rows a bulk action acts on: at least one, at most `max`, each named once (`noun` in the messages). */
-export function selectionSchema<T extends z.ZodType<string>>(idSchema: T, noun: { one: string; many: string }, max: number) {
+export function selectionSchema<T extends z.ZodType<string>>(
+  idSchema: T,
+  noun: { one: string; many: string },
+  max: number,
+) {
   return z
     .array(idSchema)
     .min(1, `Select at least one ${noun.one}`)

@@ -55,7 +55,15 @@ export const liveChangeSchema = z.enum(['created', 'updated', 'deleted']);
 export type LiveChange = z.infer<typeof liveChangeSchema>;
 
 /** The events of the feed: numbered, relayed to every server's consoles, kept for consoles that come back. */
-export const LIVE_EVENT_TYPES = ['instance_status_update', 'recordings_update', 'launch_complete', 'launch_error', 'alarm', 'mosque_update', 'user_update'] as const;
+export const LIVE_EVENT_TYPES = [
+  'instance_status_update',
+  'recordings_update',
+  'launch_complete',
+  'launch_error',
+  'alarm',
+  'mosque_update',
+  'user_update',
+] as const;
 
 /** Events relayed between servers but not replayed: initial_data carries their latest state. */
 export const LIVE_SNAPSHOT_TYPES = ['instance_status_update', 'recordings_update'] as const;
@@ -89,9 +97,17 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   /** An alarm raised, acknowledged or resolved. */
   z.object({ type: z.literal('alarm'), data: alarmSchema, ...eventId }),
   /** A mosque created, changed (coordinates found included) or deleted. */
-  z.object({ type: z.literal('mosque_update'), data: z.object({ change: liveChangeSchema, mosque_id: z.string() }), ...eventId }),
+  z.object({
+    type: z.literal('mosque_update'),
+    data: z.object({ change: liveChangeSchema, mosque_id: z.string() }),
+    ...eventId,
+  }),
   /** An account created or changed (role, state, details). */
-  z.object({ type: z.literal('user_update'), data: z.object({ change: liveChangeSchema, user_id: z.number().int() }), ...eventId }),
+  z.object({
+    type: z.literal('user_update'),
+    data: z.object({ change: liveChangeSchema, user_id: z.number().int() }),
+    ...eventId,
+  }),
   /** Events this console missed are no longer kept: what it shows may be stale, so it asks again. */
   z.object({ type: z.literal('refetch'), data: z.object({ reason: z.string() }) }),
 ]);

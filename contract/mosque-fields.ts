@@ -5,5 +5,15 @@
 
 export const BROADCAST_STATUSES = ['inactive', 'playing', 'ended'] as const;
 
-export const MOSQUE_SORT_FIELDS = ['name', 'mosque_id', 'city', 'country', 'timezone', 'active', 'broadcast_status', 'created_at', 'updated_at'] as const;
+export const MOSQUE_SORT_FIELDS = [
+  'name',
+  'mosque_id',
+  'city',
+  'country',
+  'timezone',
+  'active',
+  'broadcast_status',
+  'created_at',
+  'updated_at',
+] as const;
 export type MosqueSortField = (typeof MOSQUE_SORT_FIELDS)[number];

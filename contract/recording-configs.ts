@@ -19,7 +19,10 @@ export function streamUrlFor(token: string, template: string): string {
 }
 
 /** The 404 sentence for chosen ids that name no mosque, or null when every one was found. */
-export function mosquesNotFoundMessage(chosenIds: readonly string[], found: readonly Pick<Mosque, 'mosque_id'>[]): string | null {
+export function mosquesNotFoundMessage(
+  chosenIds: readonly string[],
+  found: readonly Pick<Mosque, 'mosque_id'>[],
+): string | null {
   const known = new Set(found.map((mosque) => mosque.mosque_id));
   const missing = [...new Set(chosenIds)].filter((id) => !known.has(id));
   if (missing.length === 0) return null;
@@ -37,7 +40,11 @@ export interface RecordingConfigSources {
 }
 
 /** One launch configuration per active mosque with a stream identifier, and why each other one got none. */
-export function recordingConfigsFor(mosques: readonly Mosque[], settings: RecordingSettings, sources: RecordingConfigSources): GenerateResult {
+export function recordingConfigsFor(
+  mosques: readonly Mosque[],
+  settings: RecordingSettings,
+  sources: RecordingConfigSources,
+): GenerateResult {
   const recordings: RecordingConfig[] = [];
   const skipped: GenerateResult['skipped'] = [];
   for (const mosque of mosques) {

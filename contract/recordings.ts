@@ -54,7 +54,9 @@ export const libraryRecordingSchema = recordingSchema.extend({
 });
 export type LibraryRecording = z.infer<typeof libraryRecordingSchema>;
 
-export const recordingsLibraryResponseSchema = envelope(z.object({ recordings: z.array(libraryRecordingSchema), total: z.number().int() }));
+export const recordingsLibraryResponseSchema = envelope(
+  z.object({ recordings: z.array(libraryRecordingSchema), total: z.number().int() }),
+);
 export type RecordingsLibraryResponse = z.infer<typeof recordingsLibraryResponseSchema>;
 
 export const storedFileSchema = z.object({ name: z.string(), bytes: z.number().int() });

@@ -13,7 +13,16 @@ import { prayerTimeRecordSchema, type PrayerTimeRecord } from './config';
  * `missed` was never launched; `cancelled` by an operator or because the mosque is no longer active.
  * The recurring job stays scheduled.
  */
-export const jobStatusSchema = z.enum(['scheduled', 'launching', 'launched', 'captured', 'partial', 'failed', 'missed', 'cancelled']);
+export const jobStatusSchema = z.enum([
+  'scheduled',
+  'launching',
+  'launched',
+  'captured',
+  'partial',
+  'failed',
+  'missed',
+  'cancelled',
+]);
 export type JobStatus = z.infer<typeof jobStatusSchema>;
 
 /** `recording`: one mosque's capture on one Friday. `recurring`: the job that schedules the coming Friday automatically. */
@@ -122,7 +131,13 @@ export const scheduleRequestSchema = z.strictObject({
     .union([z.array(mosqueIdItem).max(100_000), z.string().max(100_000), z.null()])
     .optional()
     .transform((filter): string[] | null => {
-      const ids = typeof filter === 'string' ? filter.split(',').map((id) => id.trim()).filter(Boolean) : (filter ?? []);
+      const ids =
+        typeof filter === 'string'
+          ? filter
+              .split(',')
+              .map((id) => id.trim())
+              .filter(Boolean)
+          : (filter ?? []);
       return ids.length > 0 ? [...new Set(ids)] : null;
     }),
 });
@@ -130,7 +145,11 @@ export type ScheduleRequest = z.input<typeof scheduleRequestSchema>;
 /** A schedule request once parsed: defaults filled in, the filter a list or null. */
 export type ParsedScheduleRequest = z.output<typeof scheduleRequestSchema>;
 
-export const skippedMosqueSchema = z.object({ mosque_id: z.string(), mosque_name: z.string().nullable(), reason: z.string() });
+export const skippedMosqueSchema = z.object({
+  mosque_id: z.string(),
+  mosque_name: z.string().nullable(),
+  reason: z.string(),
+});
 export type SkippedMosque = z.infer<typeof skippedMosqueSchema>;
 
 export const scheduleResultSchema = z.object({
@@ -158,9 +177,15 @@ export const jobsQuerySchema = z.object({
 
 export const schedulerStatusResponseSchema = envelope(schedulerStatusSchema);
 export const upcomingResponseSchema = envelope(z.object({ upcoming_recordings: z.array(upcomingRecordingSchema) }));
-export const schedulerPrayerTimesResponseSchema = envelope(z.object({ prayer_times: z.array(schedulerPrayerTimeSchema) }));
+export const schedulerPrayerTimesResponseSchema = envelope(
+  z.object({ prayer_times: z.array(schedulerPrayerTimeSchema) }),
+);
 export const jobsResponseSchema = envelope(z.object({ jobs: z.array(jobSchema) }));
-export const scheduleResponseSchema = z.object({ success: z.literal(true), message: z.string(), data: scheduleResultSchema });
+export const scheduleResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: scheduleResultSchema,
+});
 export const schedulerActionResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
@@ -172,7 +197,19 @@ export const restoreResponseSchema = cancelResponseSchema;
 
 /** The Upcoming Recordings entry of a recording job (the server and the mocks both list jobs this way). */
 export function toUpcomingRecording(
-  job: Pick<Job, 'id' | 'mosque_id' | 'mosque_name' | 'recording_start' | 'prayer_time' | 'timezone' | 'status' | 'next_run_time' | 'attempts' | 'last_error'>,
+  job: Pick<
+    Job,
+    | 'id'
+    | 'mosque_id'
+    | 'mosque_name'
+    | 'recording_start'
+    | 'prayer_time'
+    | 'timezone'
+    | 'status'
+    | 'next_run_time'
+    | 'attempts'
+    | 'last_error'
+  >,
 ): UpcomingRecording {
   return {
     job_id: job.id,

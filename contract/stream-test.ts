@@ -16,10 +16,15 @@ export const STREAM_TEST_CLIP_MINUTES = 15;
 /** A URL, or a mosque: its own stream (ID_token) resolved on the server as its Friday recording will be. */
 export const streamTestRequestSchema = z
   .strictObject({ url: streamUrlSchema.optional(), mosque_id: mosqueIdSchema.optional() })
-  .refine((body) => (body.url === undefined) !== (body.mosque_id === undefined), { message: 'Give either a stream URL or a mosque id', path: ['url'] });
+  .refine((body) => (body.url === undefined) !== (body.mosque_id === undefined), {
+    message: 'Give either a stream URL or a mosque id',
+    path: ['url'],
+  });
 export type StreamTestRequest = z.input<typeof streamTestRequestSchema>;
 
-export const streamTestIdParamsSchema = z.strictObject({ id: z.string().regex(/^st-[a-z0-9]{6,40}$/, 'Not a stream test id') });
+export const streamTestIdParamsSchema = z.strictObject({
+  id: z.string().regex(/^st-[a-z0-9]{6,40}$/, 'Not a stream test id'),
+});
 
 export const streamTestReportSchema = z.object({
   id: z.string(),
@@ -27,8 +32,12 @@ export const streamTestReportSchema = z.object({
   /** Seconds of media recorded (a live stream gives about STREAM_TEST_SECONDS). */
   seconds: z.number(),
   bytes: z.number().int(),
-  video: z.object({ codec: z.string(), width: z.number().int(), height: z.number().int(), frame_rate: z.number().nullable() }).nullable(),
-  audio: z.object({ codec: z.string(), sample_rate: z.number().int().nullable(), channels: z.number().int().nullable() }).nullable(),
+  video: z
+    .object({ codec: z.string(), width: z.number().int(), height: z.number().int(), frame_rate: z.number().nullable() })
+    .nullable(),
+  audio: z
+    .object({ codec: z.string(), sample_rate: z.number().int().nullable(), channels: z.number().int().nullable() })
+    .nullable(),
   /** When the clip is deleted. */
   clip_expires_at: instantSchema,
 });

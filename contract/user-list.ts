@@ -7,7 +7,15 @@ import { pageInMemory, searchSortShape } from './list-query';
  * count of every match (`total`); without them it keeps SPEC.md's whole list.
  */
 
-export const USER_SORT_FIELDS = ['username', 'email', 'full_name', 'role', 'is_active', 'last_login', 'created_at'] as const;
+export const USER_SORT_FIELDS = [
+  'username',
+  'email',
+  'full_name',
+  'role',
+  'is_active',
+  'last_login',
+  'created_at',
+] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 
 /** `q`: part of the username, email or full name. */
@@ -19,17 +27,26 @@ export const usersListQuerySchema = z.strictObject({
 export type UsersListQuery = z.input<typeof usersListQuerySchema>;
 
 /** Every user without a page query (SPEC.md), else one page of the matching users and their count. */
-export function usersPageOf(users: User[], query: z.output<typeof usersListQuerySchema>): { users: User[]; total?: number } {
+export function usersPageOf(
+  users: User[],
+  query: z.output<typeof usersListQuerySchema>,
+): { users: User[]; total?: number } {
   if (Object.values(query).every((value) => value === undefined)) return { users };
-  const { rows, total } = pageInMemory(users, { ...query, limit: query.limit ?? 10, offset: query.offset ?? 0 }, {
-    searched: (user) => [user.username, user.email, user.full_name],
-    sortValue: (user, field) => {
-      const value = user[field];
-      if (typeof value === 'boolean') return value ? 1 : 0;
-      return typeof value === 'string' && ['username', 'email', 'full_name'].includes(field) ? value.toLowerCase() : value;
+  const { rows, total } = pageInMemory(
+    users,
+    { ...query, limit: query.limit ?? 10, offset: query.offset ?? 0 },
+    {
+      searched: (user) => [user.username, user.email, user.full_name],
+      sortValue: (user, field) => {
+        const value = user[field];
+        if (typeof value === 'boolean') return value ? 1 : 0;
+        return typeof value === 'string' && ['username', 'email', 'full_name'].includes(field)
+          ? value.toLowerCase()
+          : value;
+      },
+      ties: ['username'],
+      defaultOrder: 'asc',
     },
-    ties: ['username'],
-    defaultOrder: 'asc',
-  });
+  );
   return { users: rows, total };
 }

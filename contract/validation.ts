@@ -39,5 +39,7 @@ export function invalidRequestBody(part: RequestPart | undefined, issues: Reques
       if (issue.path && !(issue.path in fields)) fields[issue.path] = isMissing(issue) ? 'Required' : issue.message;
     }
   }
-  return Object.keys(fields).length > 0 ? { success: false, detail: sentence, error: sentence, fields } : { success: false, detail: sentence, error: sentence };
+  return Object.keys(fields).length > 0
+    ? { success: false, detail: sentence, error: sentence, fields }
+    : { success: false, detail: sentence, error: sentence };
 }

@@ -14,13 +14,29 @@ import net from 'node:net';
 const INTERNAL_V4 = new net.BlockList();
 const INTERNAL_V6 = new net.BlockList();
 for (const [prefix, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) INTERNAL_V4.addSubnet(prefix, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  INTERNAL_V4.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
   // ::/96 (IPv4-compatible, with :: and ::1), ::ffff:0:0/96 (IPv4-mapped) and 64:ff9b::/96 (NAT64) can spell any IPv4 address, internal ones included.
-  ['::', 96], ['::ffff:0:0', 96], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) INTERNAL_V6.addSubnet(prefix, bits, 'ipv6');
+  ['::', 96],
+  ['::ffff:0:0', 96],
+  ['64:ff9b::', 96],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  INTERNAL_V6.addSubnet(prefix, bits, 'ipv6');
 
 export function isInternalAddress(address: string): boolean {
   const family = net.isIP(address);
@@ -61,12 +77,18 @@ export type EgressPin = (host: string, port: number) => Promise<PinnedAddress | 
 
 export function createEgressPin(policy: EgressPolicy, lookup: AddressLookup = systemLookup): EgressPin {
   return async (host, port) => {
-    const bare = host.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+    const bare = host
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '')
+      .toLowerCase();
     if (policy.allowPrivate || policy.trustedHosts.includes(`${bare}:${port}`)) return null;
     const family = net.isIP(bare);
     const addresses = family ? [{ address: bare, family }] : await lookup(bare);
     const internal = addresses.find((a) => isInternalAddress(a.address));
-    if (internal) throw new EgressRefused(`${bare} is ${internal.address === bare ? '' : `${internal.address}, `}an internal address: a recorder may not connect to it`);
+    if (internal)
+      throw new EgressRefused(
+        `${bare} is ${internal.address === bare ? '' : `${internal.address}, `}an internal address: a recorder may not connect to it`,
+      );
     if (!addresses[0]) throw Object.assign(new Error(`${bare} has no address`), { code: 'ENOTFOUND' });
     return addresses[0];
   };

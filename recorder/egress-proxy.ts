@@ -22,7 +22,10 @@ const HOP_HEADERS = ['proxy-connection', 'proxy-authorization', 'connection', 'k
 
 export async function startEgressProxy(pin: EgressPin, refused: (reason: string) => void): Promise<EgressProxy> {
   const server = http.createServer((request, response) => void forward(request, response));
-  server.on('connect', (request: http.IncomingMessage, client: Duplex, head: Buffer) => void tunnel(request, client, head));
+  server.on(
+    'connect',
+    (request: http.IncomingMessage, client: Duplex, head: Buffer) => void tunnel(request, client, head),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as net.AddressInfo;
   return {
@@ -64,7 +67,14 @@ export async function startEgressProxy(pin: EgressPin, refused: (reason: string)
     const headers = { ...request.headers };
     for (const name of HOP_HEADERS) delete headers[name];
     const upstream = http.request(
-      { host: target.hostname, port, path: `${target.pathname}${target.search}`, method: request.method, headers, ...(checked.pinned ? { lookup: pinnedLookup(checked.pinned) } : {}) },
+      {
+        host: target.hostname,
+        port,
+        path: `${target.pathname}${target.search}`,
+        method: request.method,
+        headers,
+        ...(checked.pinned ? { lookup: pinnedLookup(checked.pinned) } : {}),
+      },
       (answer) => {
         response.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(response);

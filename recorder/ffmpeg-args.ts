@@ -20,10 +20,25 @@ const MEDIA_FORMATS = 'hls,dash,mpegts,mov,flv,live_flv,rtsp,sdp,rtp,aac,mp3,ac3
 
 function inputOptions(url: string, guarded: boolean): string[] {
   const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
-  const common = ['-protocol_whitelist', guarded ? PROXIED_PROTOCOLS : NETWORK_PROTOCOLS, '-format_whitelist', MEDIA_FORMATS];
+  const common = [
+    '-protocol_whitelist',
+    guarded ? PROXIED_PROTOCOLS : NETWORK_PROTOCOLS,
+    '-format_whitelist',
+    MEDIA_FORMATS,
+  ];
   if (scheme === 'http' || scheme === 'https') {
     // Reconnect dropped HTTP connections; give up on one silent read after 15 s (the watchdog decides the rest).
-    return [...common, '-reconnect', '1', '-reconnect_streamed', '1', '-reconnect_delay_max', '5', '-rw_timeout', '15000000'];
+    return [
+      ...common,
+      '-reconnect',
+      '1',
+      '-reconnect_streamed',
+      '1',
+      '-reconnect_delay_max',
+      '5',
+      '-rw_timeout',
+      '15000000',
+    ];
   }
   if (scheme === 'rtsp' || scheme === 'rtsps') return [...common, '-rtsp_transport', 'tcp'];
   if (scheme === 'rtmp' || scheme === 'rtmps') return [...common, '-rw_timeout', '15000000'];
@@ -44,25 +59,41 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
   const fed = inputUrl === FED_INPUT;
   return [
     '-hide_banner',
-    '-loglevel', 'info',
+    '-loglevel',
+    'info',
     '-nostats',
-    '-progress', 'pipe:1',
+    '-progress',
+    'pipe:1',
     // Segments written to stdin are read at once: ffmpeg needs only a second of them to know the streams.
-    ...(fed ? ['-f', 'mpegts', '-probesize', '1000000', '-analyzeduration', '1000000'] : inputOptions(inputUrl, !config.egress?.allowPrivate)),
-    '-i', inputUrl,
-    '-map', '0:v:0?',
-    '-map', '0:a:0?',
+    ...(fed
+      ? ['-f', 'mpegts', '-probesize', '1000000', '-analyzeduration', '1000000']
+      : inputOptions(inputUrl, !config.egress?.allowPrivate)),
+    '-i',
+    inputUrl,
+    '-map',
+    '0:v:0?',
+    '-map',
+    '0:a:0?',
     ...(config.sourceAsIs ? ['-c', 'copy'] : encoderOptions(config)),
-    '-f', 'segment',
-    '-segment_time', String(config.settings.segmentSeconds),
-    '-segment_format', 'mpegts',
+    '-f',
+    'segment',
+    '-segment_time',
+    String(config.settings.segmentSeconds),
+    '-segment_format',
+    'mpegts',
     // Each piece writes every packet through at once: one cut short by a kill holds everything up to it.
-    '-segment_format_options', 'flush_packets=1',
-    '-reset_timestamps', '1',
-    '-segment_list', output.listPath,
-    '-segment_list_type', 'flat',
-    '-segment_list_flags', 'live',
-    '-y', output.piecePattern,
+    '-segment_format_options',
+    'flush_packets=1',
+    '-reset_timestamps',
+    '1',
+    '-segment_list',
+    output.listPath,
+    '-segment_list_type',
+    'flat',
+    '-segment_list_flags',
+    'live',
+    '-y',
+    output.piecePattern,
   ];
 }
 
@@ -71,26 +102,50 @@ function encoderOptions(config: RecorderConfig): string[] {
   const { width: w, height: h, settings } = config;
   const keyFrameEvery = Math.max(1, Math.min(2, settings.segmentSeconds));
   return [
-    '-vf', `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
+    '-vf',
+    `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
     // Every source frame once, at its own time: a constant-rate output would repeat or drop frames to fill jitter.
-    '-vsync', 'passthrough',
-    '-c:v', 'libx264',
-    '-preset', settings.preset,
-    '-crf', String(settings.crf),
-    '-pix_fmt', 'yuv420p',
-    '-force_key_frames', `expr:gte(t,n_forced*${keyFrameEvery})`,
-    '-c:a', 'aac',
-    '-b:a', settings.audioBitrate,
+    '-vsync',
+    'passthrough',
+    '-c:v',
+    'libx264',
+    '-preset',
+    settings.preset,
+    '-crf',
+    String(settings.crf),
+    '-pix_fmt',
+    'yuv420p',
+    '-force_key_frames',
+    `expr:gte(t,n_forced*${keyFrameEvery})`,
+    '-c:a',
+    'aac',
+    '-b:a',
+    settings.audioBitrate,
   ];
 }
 
 /** Joins pieces listed in a concat file (`file '<path>'` lines) into one MP4, copying the streams. */
 export function buildJoinArgs(listFile: string, outputPath: string): string[] {
   return [
-    '-hide_banner', '-loglevel', 'error', '-nostdin',
-    '-f', 'concat', '-safe', '0', '-i', listFile,
-    '-map', '0', '-c', 'copy',
-    '-movflags', '+faststart',
-    '-f', 'mp4', '-y', outputPath,
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-f',
+    'concat',
+    '-safe',
+    '0',
+    '-i',
+    listFile,
+    '-map',
+    '0',
+    '-c',
+    'copy',
+    '-movflags',
+    '+faststart',
+    '-f',
+    'mp4',
+    '-y',
+    outputPath,
   ];
 }

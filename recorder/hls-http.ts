@@ -30,7 +30,11 @@ const NAMED_ERRORS: Record<string, string> = {
 /** GETs `url` within `timeoutMs` (for the whole answer, redirects included); the final URL comes with the bytes. */
 export function getBytes(url: string, timeoutMs: number, pin: EgressPin): Promise<HttpAnswer> {
   const deadline = Date.now() + timeoutMs;
-  const timedOut: HttpFailure = { error: `no answer within ${Math.round(timeoutMs / 1000)} s`, cause: 'stream_stalled', status: null };
+  const timedOut: HttpFailure = {
+    error: `no answer within ${Math.round(timeoutMs / 1000)} s`,
+    cause: 'stream_stalled',
+    status: null,
+  };
   const get = async (current: string, redirects: number): Promise<HttpAnswer> => {
     let target: URL;
     try {
@@ -38,13 +42,19 @@ export function getBytes(url: string, timeoutMs: number, pin: EgressPin): Promis
     } catch {
       return { error: `not a URL: ${current.slice(0, 100)}`, cause: 'stream_dropped', status: null };
     }
-    if (target.protocol !== 'http:' && target.protocol !== 'https:') return { error: `redirected to ${target.protocol} (only http and https)`, cause: 'stream_dropped', status: null };
+    if (target.protocol !== 'http:' && target.protocol !== 'https:')
+      return { error: `redirected to ${target.protocol} (only http and https)`, cause: 'stream_dropped', status: null };
     let pinned;
     let late: NodeJS.Timeout | undefined;
     try {
       // The name's lookup counts against the time limit too: a resolver that never answers is a stall.
-      const expired = new Promise<'expired'>((resolve) => (late = setTimeout(() => resolve('expired'), Math.max(0, deadline - Date.now()))));
-      pinned = await Promise.race([pin(target.hostname, Number(target.port) || (target.protocol === 'https:' ? 443 : 80)), expired]);
+      const expired = new Promise<'expired'>(
+        (resolve) => (late = setTimeout(() => resolve('expired'), Math.max(0, deadline - Date.now()))),
+      );
+      pinned = await Promise.race([
+        pin(target.hostname, Number(target.port) || (target.protocol === 'https:' ? 443 : 80)),
+        expired,
+      ]);
       if (pinned === 'expired') return timedOut;
     } catch (error) {
       if (error instanceof EgressRefused) return { error: error.message, cause: 'stream_refused', status: null };
@@ -55,32 +65,40 @@ export function getBytes(url: string, timeoutMs: number, pin: EgressPin): Promis
     return new Promise((resolve) => {
       const client = target.protocol === 'https:' ? https : http;
       const headers = { 'user-agent': 'capture-recorder', accept: '*/*' };
-      const request = client.get(target, pinned ? { headers, lookup: pinnedLookup(pinned) } : { headers }, (response) => {
-        const status = response.statusCode ?? 0;
-        const location = response.headers.location;
-        if (status >= 300 && status < 400 && location) {
-          response.resume();
-          clearTimeout(timer);
-          if (redirects >= MAX_REDIRECTS) return resolve({ error: `more than ${MAX_REDIRECTS} redirects`, cause: 'stream_dropped', status });
-          return resolve(get(new URL(location, target).href, redirects + 1));
-        }
-        if (status < 200 || status >= 300) {
-          response.resume();
-          clearTimeout(timer);
-          return resolve({ error: `HTTP ${status}`, cause: 'stream_dropped', status });
-        }
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => {
-          clearTimeout(timer);
-          resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), url: target.href });
-        });
-        response.on('error', () => undefined); // the request's error handler answers
-      });
-      const timer = setTimeout(() => {
-        request.destroy();
-        resolve(timedOut);
-      }, Math.max(0, deadline - Date.now()));
+      const request = client.get(
+        target,
+        pinned ? { headers, lookup: pinnedLookup(pinned) } : { headers },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          const location = response.headers.location;
+          if (status >= 300 && status < 400 && location) {
+            response.resume();
+            clearTimeout(timer);
+            if (redirects >= MAX_REDIRECTS)
+              return resolve({ error: `more than ${MAX_REDIRECTS} redirects`, cause: 'stream_dropped', status });
+            return resolve(get(new URL(location, target).href, redirects + 1));
+          }
+          if (status < 200 || status >= 300) {
+            response.resume();
+            clearTimeout(timer);
+            return resolve({ error: `HTTP ${status}`, cause: 'stream_dropped', status });
+          }
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            clearTimeout(timer);
+            resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), url: target.href });
+          });
+          response.on('error', () => undefined); // the request's error handler answers
+        },
+      );
+      const timer = setTimeout(
+        () => {
+          request.destroy();
+          resolve(timedOut);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       request.on('error', (error: NodeJS.ErrnoException) => {
         clearTimeout(timer);
         resolve(failure(error));
@@ -91,5 +109,9 @@ export function getBytes(url: string, timeoutMs: number, pin: EgressPin): Promis
 }
 
 function failure(error: NodeJS.ErrnoException): HttpFailure {
-  return { error: (error.code && NAMED_ERRORS[error.code]) ?? error.code ?? error.message, cause: 'stream_dropped', status: null };
+  return {
+    error: (error.code && NAMED_ERRORS[error.code]) ?? error.code ?? error.message,
+    cause: 'stream_dropped',
+    status: null,
+  };
 }

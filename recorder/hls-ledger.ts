@@ -56,7 +56,13 @@ export class SegmentLedger {
   private readonly data: LedgerFile;
 
   constructor(private readonly file: string | null) {
-    this.data = (file ? readJson<LedgerFile>(file) : undefined) ?? { epoch: 0, kept: [], lost: [], conditions: [], aliveAt: null };
+    this.data = (file ? readJson<LedgerFile>(file) : undefined) ?? {
+      epoch: 0,
+      kept: [],
+      lost: [],
+      conditions: [],
+      aliveAt: null,
+    };
   }
 
   get epoch(): number {
@@ -141,11 +147,21 @@ export class SegmentLedger {
    */
   recorderStarted(at: number, windowStart: number): void {
     if (this.data.aliveAt === null && at - windowStart > 2000) {
-      this.data.conditions.push({ start: windowStart, end: at, cause: 'recorder_down', reason: `The recorder started ${Math.round((at - windowStart) / 1000)} s after the window opened` });
+      this.data.conditions.push({
+        start: windowStart,
+        end: at,
+        cause: 'recorder_down',
+        reason: `The recorder started ${Math.round((at - windowStart) / 1000)} s after the window opened`,
+      });
     }
     if (this.data.aliveAt !== null && at - this.data.aliveAt > 1000) {
       this.clear(this.data.aliveAt);
-      this.data.conditions.push({ start: this.data.aliveAt, end: at, cause: 'recorder_down', reason: 'Recorder was down' });
+      this.data.conditions.push({
+        start: this.data.aliveAt,
+        end: at,
+        cause: 'recorder_down',
+        reason: 'Recorder was down',
+      });
     }
     this.data.aliveAt = at;
   }
@@ -176,8 +192,13 @@ export function ledgerCoverage(
   toIso: (ms: number) => string,
   held: (run: number) => HeldMedia | null = () => null,
 ): Coverage {
-  const clipped = <T extends { start: number; end: number }>(s: T): T => ({ ...s, start: Math.max(window.start, s.start), end: Math.min(window.end, until, s.end) });
-  const inWindow = <T extends { start: number; end: number }>(spans: T[]): T[] => spans.map(clipped).filter((s) => s.end > s.start);
+  const clipped = <T extends { start: number; end: number }>(s: T): T => ({
+    ...s,
+    start: Math.max(window.start, s.start),
+    end: Math.min(window.end, until, s.end),
+  });
+  const inWindow = <T extends { start: number; end: number }>(spans: T[]): T[] =>
+    spans.map(clipped).filter((s) => s.end > s.start);
   const { fed, kept, shortfalls } = keptSpans(ledger.kept, held);
   const media = inWindow(kept).sort((a, b) => a.start - b.start);
   let coveredMs = 0;
@@ -203,7 +224,8 @@ export function ledgerCoverage(
   let cursor = window.start;
   const gaps: Gap[] = [];
   const hole = (end: number) => {
-    if (end > cursor && (listsAll || end - cursor >= MIN_LISTED_GAP_MS)) gaps.push(gapOf(cursor, end, ledger, firstMedia, toIso));
+    if (end > cursor && (listsAll || end - cursor >= MIN_LISTED_GAP_MS))
+      gaps.push(gapOf(cursor, end, ledger, firstMedia, toIso));
   };
   for (const span of joined) {
     if (span.start > cursor) hole(span.start);
@@ -212,7 +234,13 @@ export function ledgerCoverage(
   hole(Math.min(until, window.end));
   // What was fed to a run that its pieces do not hold is lost by us, whatever its length.
   for (const short of inWindow(shortfalls)) {
-    gaps.push({ start: toIso(short.start), end: toIso(short.end), cause: short.cause, reason: short.reason, content_lost_seconds: round((short.end - short.start) / 1000) });
+    gaps.push({
+      start: toIso(short.start),
+      end: toIso(short.end),
+      cause: short.cause,
+      reason: short.reason,
+      content_lost_seconds: round((short.end - short.start) / 1000),
+    });
   }
   gaps.sort((a, b) => Date.parse(a.start) - Date.parse(b.start));
   return { expectedSeconds, coveredSeconds, gaps, reconnects };
@@ -242,7 +270,10 @@ function joinedSpans(spans: Span[]): Span[] {
 }
 
 /** Each kept segment's span as fed to its run, the part of it the run's pieces hold, and the fed parts they do not. */
-function keptSpans(segments: readonly KeptSegment[], held: (run: number) => HeldMedia | null): { fed: Span[]; kept: Span[]; shortfalls: Shortfall[] } {
+function keptSpans(
+  segments: readonly KeptSegment[],
+  held: (run: number) => HeldMedia | null,
+): { fed: Span[]; kept: Span[]; shortfalls: Shortfall[] } {
   const fedSeconds = new Map<number, number>();
   const fed: Span[] = [];
   const kept: Span[] = [];
@@ -255,33 +286,63 @@ function keptSpans(segments: readonly KeptSegment[], held: (run: number) => Held
     fed.push({ start: segment.start, end, joined });
     const pieces = held(segment.run);
     // Probed pieces are a few frames off the playlist's durations: a segment within half a second counts whole.
-    const seconds = pieces === null || before + segment.seconds <= pieces.seconds + 0.5 ? segment.seconds : Math.max(0, pieces.seconds - before);
+    const seconds =
+      pieces === null || before + segment.seconds <= pieces.seconds + 0.5
+        ? segment.seconds
+        : Math.max(0, pieces.seconds - before);
     if (seconds > 0) kept.push({ start: segment.start, end: segment.start + seconds * 1000, joined });
     if (pieces === null || seconds === segment.seconds) continue;
     const from = segment.start + seconds * 1000;
     const last = shortfalls.at(-1);
     // The run's segments that follow one another make one shortfall, at the end of what its pieces hold.
-    if (last && last.cause === pieces.cause && last.reason === pieces.reason && from <= last.end) last.end = Math.max(last.end, end);
+    if (last && last.cause === pieces.cause && last.reason === pieces.reason && from <= last.end)
+      last.end = Math.max(last.end, end);
     else shortfalls.push({ start: from, end, cause: pieces.cause, reason: pieces.reason });
   }
   return { fed, kept, shortfalls };
 }
 
 /** A hole [start, end): the condition that overlaps it most, and the content lost in it. */
-function gapOf(start: number, end: number, ledger: SegmentLedger, firstMedia: number, toIso: (ms: number) => string): Gap {
+function gapOf(
+  start: number,
+  end: number,
+  ledger: SegmentLedger,
+  firstMedia: number,
+  toIso: (ms: number) => string,
+): Gap {
   const overlap = (s: number, e: number | null) => Math.min(end, e ?? Infinity) - Math.max(start, s);
-  const condition = [...ledger.conditions].filter((c) => overlap(c.start, c.end) > 0).sort((a, b) => overlap(b.start, b.end) - overlap(a.start, a.end))[0];
+  const condition = [...ledger.conditions]
+    .filter((c) => overlap(c.start, c.end) > 0)
+    .sort((a, b) => overlap(b.start, b.end) - overlap(a.start, a.end))[0];
   // With no condition, content the reader lost there (a segment it could not fetch) says why.
-  const missed = ledger.lost.filter((l) => overlap(l.start, l.end) > 0).sort((a, b) => overlap(b.start, b.end) - overlap(a.start, a.end))[0];
-  const cause: GapCause = condition?.cause ?? (missed ? 'stream_dropped' : start < firstMedia ? 'not_live_yet' : 'stream_stalled');
-  const reason = condition?.reason ?? (missed ? `Stream dropped (${missed.reason})` : start < firstMedia ? 'Stream not live yet' : 'The stream published no new segment');
+  const missed = ledger.lost
+    .filter((l) => overlap(l.start, l.end) > 0)
+    .sort((a, b) => overlap(b.start, b.end) - overlap(a.start, a.end))[0];
+  const cause: GapCause =
+    condition?.cause ?? (missed ? 'stream_dropped' : start < firstMedia ? 'not_live_yet' : 'stream_stalled');
+  const reason =
+    condition?.reason ??
+    (missed
+      ? `Stream dropped (${missed.reason})`
+      : start < firstMedia
+        ? 'Stream not live yet'
+        : 'The stream published no new segment');
   const lost = ledger.lost.reduce((sum, l) => {
     const share = overlap(l.start, l.end) / Math.max(1, l.end - l.start);
     return share > 0 ? sum + l.seconds * Math.min(1, share) : sum;
   }, 0);
   // Content is lost only where the stream offered some: what it listed and we missed, or all of a span without a recorder.
-  const content = cause === 'recorder_down' || cause === 'server_down' || cause === 'store_unreachable' ? Math.max(lost, contentLostSeconds(cause, start, end)) : lost;
-  return { start: toIso(start), end: toIso(end), cause, reason, content_lost_seconds: round(Math.min(content, (end - start) / 1000)) };
+  const content =
+    cause === 'recorder_down' || cause === 'server_down' || cause === 'store_unreachable'
+      ? Math.max(lost, contentLostSeconds(cause, start, end))
+      : lost;
+  return {
+    start: toIso(start),
+    end: toIso(end),
+    cause,
+    reason,
+    content_lost_seconds: round(Math.min(content, (end - start) / 1000)),
+  };
 }
 
 function round(seconds: number): number {

@@ -46,7 +46,10 @@ export class PlaylistError extends Error {}
 
 /** Reads a playlist; `base` is the URL it came from (segment URIs are relative to it). */
 export function parsePlaylist(text: string, base: string): Playlist {
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/).map((line) => line.trim());
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .map((line) => line.trim());
   if (lines[0] !== '#EXTM3U') throw new PlaylistError('not an HLS playlist (no #EXTM3U)');
   if (lines.some((line) => line.startsWith('#EXT-X-STREAM-INF:'))) return parseMultivariant(lines, base);
   return parseMedia(lines, base);
@@ -60,14 +63,26 @@ function parseMultivariant(lines: string[], base: string): MultivariantPlaylist 
     const uri = lines.slice(i + 1).find((line) => line && !line.startsWith('#'));
     if (!uri) continue;
     const resolution = /^(\d+)x(\d+)$/.exec(attributes.RESOLUTION ?? '');
-    variants.push({ uri: new URL(uri, base).href, bandwidth: Number(attributes.BANDWIDTH) || 0, height: resolution ? Number(resolution[2]) : null });
+    variants.push({
+      uri: new URL(uri, base).href,
+      bandwidth: Number(attributes.BANDWIDTH) || 0,
+      height: resolution ? Number(resolution[2]) : null,
+    });
   }
   if (variants.length === 0) throw new PlaylistError('the multivariant playlist lists no variant');
   return { kind: 'multivariant', variants };
 }
 
 function parseMedia(lines: string[], base: string): MediaPlaylist {
-  const playlist: MediaPlaylist = { kind: 'media', targetDuration: 0, mediaSequence: 0, discontinuitySequence: 0, ended: false, segments: [], unsupported: null };
+  const playlist: MediaPlaylist = {
+    kind: 'media',
+    targetDuration: 0,
+    mediaSequence: 0,
+    discontinuitySequence: 0,
+    ended: false,
+    segments: [],
+    unsupported: null,
+  };
   let duration: number | null = null;
   let discontinuity = false;
   for (const line of lines) {
@@ -114,20 +129,24 @@ function parseMedia(lines: string[], base: string): MediaPlaylist {
         break;
     }
   }
-  if (playlist.targetDuration <= 0) playlist.targetDuration = Math.max(1, ...playlist.segments.map((s) => Math.ceil(s.duration)));
+  if (playlist.targetDuration <= 0)
+    playlist.targetDuration = Math.max(1, ...playlist.segments.map((s) => Math.ceil(s.duration)));
   return playlist;
 }
 
 /** `KEY=value,KEY="quoted, value"` (RFC 8216 section 4.2). */
 function attributeList(text: string): Record<string, string> {
   const attributes: Record<string, string> = {};
-  for (const match of text.matchAll(/([A-Z0-9-]+)=("[^"]*"|[^,]*)/g)) attributes[match[1]] = match[2].replace(/^"|"$/g, '');
+  for (const match of text.matchAll(/([A-Z0-9-]+)=("[^"]*"|[^,]*)/g))
+    attributes[match[1]] = match[2].replace(/^"|"$/g, '');
   return attributes;
 }
 
 /** The variant to record: the smallest at least `height` lines tall, else the tallest; by bandwidth when heights are not given. */
 export function chooseVariant(variants: Variant[], height: number): Variant {
-  const tall = variants.filter((v) => v.height !== null && v.height >= height).sort((a, b) => (a.height as number) - (b.height as number) || a.bandwidth - b.bandwidth);
+  const tall = variants
+    .filter((v) => v.height !== null && v.height >= height)
+    .sort((a, b) => (a.height as number) - (b.height as number) || a.bandwidth - b.bandwidth);
   if (tall.length) return tall[0];
   return [...variants].sort((a, b) => (b.height ?? 0) - (a.height ?? 0) || b.bandwidth - a.bandwidth)[0];
 }

@@ -50,7 +50,12 @@ export type HlsReadEnd = { unsupported: string } | null;
 const PLAYLIST_TIMEOUT_MS = 8000;
 /** How often the log says how far the recording has come (the logs viewer shows a capture live). */
 const PROGRESS_LOG_MS = 10_000;
-const TROUBLE_WORDS = { stream_refused: 'Stream refused', stream_stalled: 'Stream stalled', stream_dropped: 'Stream dropped', not_live_yet: 'Stream not live yet' } as const;
+const TROUBLE_WORDS = {
+  stream_refused: 'Stream refused',
+  stream_stalled: 'Stream stalled',
+  stream_dropped: 'Stream dropped',
+  not_live_yet: 'Stream not live yet',
+} as const;
 /** An answer slower than this came from a server that held the request. */
 const HELD_MS = 2000;
 
@@ -91,10 +96,12 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   let keptPublishedAfter = -Infinity;
   const keptUntil = () => (ledger.last()?.start ?? -Infinity) + (ledger.last()?.seconds ?? 0) * 1000;
   // Without a reading that bounds it (the segments a recorder finds listed at its start), the estimate with a margin decides.
-  const heldPastEnd = () => keptPublishedAfter >= window.end || (keptPublishedAfter === -Infinity && keptUntil() >= window.end + endMarginMs);
+  const heldPastEnd = () =>
+    keptPublishedAfter >= window.end || (keptPublishedAfter === -Infinity && keptUntil() >= window.end + endMarginMs);
   const windowOpen = () => now() < window.end || (now() < window.end + tailMs && !heldPastEnd());
   /** A wait that ends with the window (and its tail) or a stop. */
-  const nap = (ms: number) => options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
+  const nap = (ms: number) =>
+    options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
   while (!options.stopped() && windowOpen()) {
     const askedAt = now();
     const answer = await getBytes(mediaUrl, PLAYLIST_TIMEOUT_MS, options.pin);
@@ -131,8 +138,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     if (fresh > 0 && now() - lastProgressLogAt >= PROGRESS_LOG_MS) {
       lastProgressLogAt = now();
       options.log(progressLine());
-    }
-    else if (ledger.kept.length && ledger.openCondition()?.cause !== 'stream_stalled') {
+    } else if (ledger.kept.length && ledger.openCondition()?.cause !== 'stream_stalled') {
       const stallMs = stallMsFor(playlist);
       if (now() - lastNewSegmentAt > stallMs) {
         const reason = `Stream stalled (no new segment for ${Math.round(stallMs / 1000)} s)`;
@@ -140,7 +146,12 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
         ledger.meet('stream_stalled', reason, lastNewSegmentAt);
       }
     }
-    if (playlist.ended && fresh === 0) ledger.meet(ledger.kept.length ? 'stream_dropped' : 'not_live_yet', 'Stream ended (the playlist says the broadcast is over)', now());
+    if (playlist.ended && fresh === 0)
+      ledger.meet(
+        ledger.kept.length ? 'stream_dropped' : 'not_live_yet',
+        'Stream ended (the playlist says the broadcast is over)',
+        now(),
+      );
     previous = playlist;
     previousAskedAt = askedAt;
     options.progressed();
@@ -171,8 +182,14 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     }
     let last = ledger.lastSequence();
     if (last !== null && isReset(playlist, last)) {
-      options.log(`media sequence went from ${last} back to ${segments[0].sequence}: the encoder restarted; recording its new numbering`);
-      ledger.meet('sequence_reset', `The stream's encoder restarted (media sequence ${last} -> ${segments[0].sequence})`, now());
+      options.log(
+        `media sequence went from ${last} back to ${segments[0].sequence}: the encoder restarted; recording its new numbering`,
+      );
+      ledger.meet(
+        'sequence_reset',
+        `The stream's encoder restarted (media sequence ${last} -> ${segments[0].sequence})`,
+        now(),
+      );
       ledger.newEpoch();
       listed.clear();
       for (const s of segments) listed.set(s.sequence, s.duration);
@@ -182,18 +199,24 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     const estimatedStart = (s: MediaSegment) => (endOf.get(s.sequence) as number) - s.duration * 1000;
     // A segment the previous reading did not list was published after it was asked for.
     const listedBefore = new Set(previous?.segments.map((s) => s.sequence));
-    const publishedAfter = (s: MediaSegment) => (previous && !listedBefore.has(s.sequence) ? previousAskedAt : -Infinity);
+    const publishedAfter = (s: MediaSegment) =>
+      previous && !listedBefore.has(s.sequence) ? previousAskedAt : -Infinity;
     // Past the window's end: provably, or by the estimate with a margin when no reading bounds it.
     const afterWindow = (s: MediaSegment, start: number) =>
-      publishedAfter(s) === -Infinity ? start >= window.end + endMarginMs : publishedAfter(s) - s.duration * 1000 >= window.end;
+      publishedAfter(s) === -Infinity
+        ? start >= window.end + endMarginMs
+        : publishedAfter(s) - s.duration * 1000 >= window.end;
     // A candidate for the window's end: its placement (below) may put it up to a jitter earlier than estimated.
     const mayStartInWindow = (s: MediaSegment) => !afterWindow(s, estimatedStart(s) - jitterMsOf(s));
     // A first reading also takes the segment before the window's first: where a segment lies is known to
     // within our read's latency, and a little media before the window costs nothing.
     const firstWanted = segments.findIndex((s) => (endOf.get(s.sequence) as number) > window.start);
-    const wanted = segments.filter((s, i) => (last === null ? firstWanted >= 0 && i >= firstWanted - 1 : s.sequence > last) && mayStartInWindow(s));
+    const wanted = segments.filter(
+      (s, i) => (last === null ? firstWanted >= 0 && i >= firstWanted - 1 : s.sequence > last) && mayStartInWindow(s),
+    );
     if (wanted.length === 0) return 0;
-    if (last !== null && wanted[0].sequence > last + 1) missed(last + 1, wanted[0].sequence - 1, estimatedStart(wanted[0]), playlist);
+    if (last !== null && wanted[0].sequence > last + 1)
+      missed(last + 1, wanted[0].sequence - 1, estimatedStart(wanted[0]), playlist);
 
     let taken = 0;
     for (const segment of wanted) {
@@ -204,8 +227,14 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       if (afterWindow(segment, start)) break;
       const answer = await fetchSegment(segment);
       if ('error' in answer) {
-        ledger.loseContent({ start, end: start + segment.duration * 1000, seconds: segment.duration, reason: `segment ${segment.sequence}: ${answer.error}` });
-        if (answer.cause === 'stream_refused') ledger.meet('stream_refused', `Stream refused (segment ${segment.sequence}: ${answer.error})`, start);
+        ledger.loseContent({
+          start,
+          end: start + segment.duration * 1000,
+          seconds: segment.duration,
+          reason: `segment ${segment.sequence}: ${answer.error}`,
+        });
+        if (answer.cause === 'stream_refused')
+          ledger.meet('stream_refused', `Stream refused (segment ${segment.sequence}: ${answer.error})`, start);
         options.log(`segment ${segment.sequence} could not be fetched (${answer.error}): ${segment.duration} s lost`);
         breakNext = true;
         continue;
@@ -232,13 +261,19 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
    * "partial" with no gap said). Segments no reading bounds (those listed at a recorder's start) go by
    * the estimate. A lateness shorter than a stall is the stream's pace, not a hole.
    */
-  function placement(segment: MediaSegment, estimated: number, publishedAfter: number, playlist: MediaPlaylist): { start: number; joined: boolean; follows: boolean } {
+  function placement(
+    segment: MediaSegment,
+    estimated: number,
+    publishedAfter: number,
+    playlist: MediaPlaylist,
+  ): { start: number; joined: boolean; follows: boolean } {
     const previousKept = ledger.last();
     const follows = previousKept?.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1;
     // The first segment of a new numbering (an encoder restarted in place) goes by the same rule: right
     // after the last one kept unless the readings prove a pause. Placed by the estimate instead, it sat up
     // to a segment late, and a stream that lost nothing showed a 1 s "stall" at the reset.
-    const firstAfterReset = previousKept !== undefined && previousKept.epoch !== ledger.epoch && ledger.lastSequence() === null;
+    const firstAfterReset =
+      previousKept !== undefined && previousKept.epoch !== ledger.epoch && ledger.lastSequence() === null;
     if (!previousKept || !(follows || firstAfterReset)) return { start: estimated, joined: false, follows: false };
     const chained = previousKept.start + previousKept.seconds * 1000;
     const provenStart = publishedAfter - segment.duration * 1000;
@@ -275,7 +310,12 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   function missed(from: number, to: number, before: number, playlist: MediaPlaylist): void {
     let seconds = 0;
     for (let sequence = from; sequence <= to; sequence++) seconds += listed.get(sequence) ?? playlist.targetDuration;
-    ledger.loseContent({ start: before - seconds * 1000, end: before, seconds, reason: `segments ${from}-${to} left the playlist before they could be fetched` });
+    ledger.loseContent({
+      start: before - seconds * 1000,
+      end: before,
+      seconds,
+      reason: `segments ${from}-${to} left the playlist before they could be fetched`,
+    });
     options.log(`segments ${from}-${to} left the playlist before they could be fetched: ${seconds.toFixed(1)} s lost`);
     breakNext = true;
   }
@@ -284,7 +324,8 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     const timeoutMs = Math.max(10_000, segment.duration * 3000);
     let answer = await getBytes(segment.uri, timeoutMs, options.pin);
     // One quick second try: a segment fetch that failed once (a reset connection) usually works at once.
-    if ('error' in answer && answer.status !== 404 && answer.cause !== 'stream_refused' && !options.stopped()) answer = await getBytes(segment.uri, timeoutMs, options.pin);
+    if ('error' in answer && answer.status !== 404 && answer.cause !== 'stream_refused' && !options.stopped())
+      answer = await getBytes(segment.uri, timeoutMs, options.pin);
     return answer;
   }
 }

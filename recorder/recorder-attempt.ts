@@ -54,9 +54,11 @@ export const STORAGE_FAILURE = /No space left on device|Disk quota exceeded|Read
  * Lines that name a cause. A bare number is none: encoder statistics ("Qavg: 64761.492", "Avg QP:12.14")
  * hold numbers between 400 and 599 too, so an HTTP status counts only with the words ffmpeg puts around it.
  */
-const MEANINGFUL = /error|fail|invalid|refused|not found|denied|timed out|no such|unable|could not|forbidden|unauthori[sz]ed|\beof\b|(?:HTTP error|Server returned) [45]\d\d/i;
+const MEANINGFUL =
+  /error|fail|invalid|refused|not found|denied|timed out|no such|unable|could not|forbidden|unauthori[sz]ed|\beof\b|(?:HTTP error|Server returned) [45]\d\d/i;
 /** Encoder statistics and input notices: never a cause, even when they contain a word above. */
-const NEVER_A_CAUSE = /^(?:Opening '|frame [IPB]:|mb [IPB]|kb\/s:|Qavg:|ref [PB]|consecutive B-frames|coded y,u,v|i16 v,h,dc,p|i8c dc|Weighted P-Frames|\[(?:in|out)#)/;
+const NEVER_A_CAUSE =
+  /^(?:Opening '|frame [IPB]:|mb [IPB]|kb\/s:|Qavg:|ref [PB]|consecutive B-frames|coded y,u,v|i16 v,h,dc,p|i8c dc|Weighted P-Frames|\[(?:in|out)#)/;
 
 export function startAttempt(options: AttemptOptions): Attempt {
   const recent: string[] = [];
@@ -165,7 +167,12 @@ export function startAttempt(options: AttemptOptions): Attempt {
 export function mostTellingLine(recent: string[]): string | null {
   const lines = recent.map((line) => line.replace(/^\[[^\]]*\]\s*/, '')).reverse();
   const causes = lines.filter((line) => !GENERIC_FAILURE.test(line) && !NEVER_A_CAUSE.test(line));
-  return causes.find((line) => STORAGE_FAILURE.test(line)) ?? causes.find((line) => MEANINGFUL.test(line)) ?? causes[0] ?? null;
+  return (
+    causes.find((line) => STORAGE_FAILURE.test(line)) ??
+    causes.find((line) => MEANINGFUL.test(line)) ??
+    causes[0] ??
+    null
+  );
 }
 
 function forEachLine(stream: Readable, onLine: (line: string) => void): void {

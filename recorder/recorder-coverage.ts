@@ -29,7 +29,13 @@ interface Interval {
  * Coverage of [windowStart, windowEnd] (local ms). `toIso` maps a local time to the server's clock.
  * `until` is where the gaps stop (now, while recording; windowEnd once it is over).
  */
-export function computeCoverage(windowStart: number, windowEnd: number, runs: RunMedia[], toIso: (ms: number) => string, until = windowEnd): Coverage {
+export function computeCoverage(
+  windowStart: number,
+  windowEnd: number,
+  runs: RunMedia[],
+  toIso: (ms: number) => string,
+  until = windowEnd,
+): Coverage {
   const intervals: Interval[] = runs
     .filter((r) => r.run.lastMediaAt !== null && r.seconds > 0)
     .map((r) => {
@@ -63,7 +69,13 @@ export function computeCoverage(windowStart: number, windowEnd: number, runs: Ru
     .filter((h) => listsAll || h.end - h.start >= MIN_LISTED_GAP_MS)
     .map((h) => {
       const { cause, reason } = gapCause(h.start, h.end, h.before, runs, windowStart);
-      return { start: toIso(h.start), end: toIso(h.end), cause, reason, content_lost_seconds: contentLostSeconds(cause, h.start, h.end) };
+      return {
+        start: toIso(h.start),
+        end: toIso(h.end),
+        cause,
+        reason,
+        content_lost_seconds: contentLostSeconds(cause, h.start, h.end),
+      };
     });
   const withMedia = runs.filter((r) => r.seconds > 0).length;
   return { expectedSeconds, coveredSeconds, gaps, reconnects: Math.max(0, withMedia - 1) };
@@ -79,14 +91,27 @@ export function listsEveryHole(coveredSeconds: number, expectedSeconds: number):
 }
 
 /** Why [start, end] has no media: what ended the media before it, else why the first tries got none. */
-function gapCause(start: number, end: number, before: Interval | null, runs: RunMedia[], windowStart: number): Pick<Gap, 'cause' | 'reason'> {
+function gapCause(
+  start: number,
+  end: number,
+  before: Interval | null,
+  runs: RunMedia[],
+  windowStart: number,
+): Pick<Gap, 'cause' | 'reason'> {
   if (before?.run.endReason) return { cause: before.run.endCause ?? 'stream_dropped', reason: before.run.endReason };
   const failed = runs.find((r) => r.seconds === 0 && r.run.endReason && Date.parse(r.run.startedAt) < end);
   if (failed?.run.endReason) return { cause: failed.run.endCause ?? 'not_live_yet', reason: failed.run.endReason };
   const first = runs[0] ? Date.parse(runs[0].run.startedAt) : null;
-  if (first === null || first >= end) return { cause: 'recorder_down', reason: start === windowStart ? 'The recorder had not started' : 'Recorder was down' };
+  if (first === null || first >= end)
+    return {
+      cause: 'recorder_down',
+      reason: start === windowStart ? 'The recorder had not started' : 'Recorder was down',
+    };
   if (start === windowStart && first - windowStart > LATE_START_MS) {
-    return { cause: 'recorder_down', reason: `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened` };
+    return {
+      cause: 'recorder_down',
+      reason: `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened`,
+    };
   }
   return { cause: 'not_live_yet', reason: 'Connecting to the stream' };
 }
@@ -111,19 +136,31 @@ export function describeRunEnd(
   const live = hadMedia || everMedia;
   if (!end.stalled && !end.error && end.code === 0) {
     if (hadMedia) return { cause: 'stream_dropped', reason: 'Stream ended' };
-    return { cause: everMedia ? 'stream_dropped' : 'not_live_yet', reason: `Stream ${everMedia ? 'not back yet' : 'not live yet'} (it ended at once)` };
+    return {
+      cause: everMedia ? 'stream_dropped' : 'not_live_yet',
+      reason: `Stream ${everMedia ? 'not back yet' : 'not live yet'} (it ended at once)`,
+    };
   }
   const detail = end.stalled ? `no media for ${end.stallSeconds} s` : failureDetail(end.error, end.code);
   // ffmpeg's own read timeout ends a silent connection before the watchdog does: that is a stall too.
   const stalled = end.stalled || detail === 'connection timed out';
-  if (hadMedia) return stalled ? { cause: 'stream_stalled', reason: `Stream stalled (${detail})` } : { cause: 'stream_dropped', reason: `Stream dropped (${detail})` };
-  return live ? { cause: 'stream_dropped', reason: `Stream not back yet (${detail})` } : { cause: 'not_live_yet', reason: `Stream not live yet (${detail})` };
+  if (hadMedia)
+    return stalled
+      ? { cause: 'stream_stalled', reason: `Stream stalled (${detail})` }
+      : { cause: 'stream_dropped', reason: `Stream dropped (${detail})` };
+  return live
+    ? { cause: 'stream_dropped', reason: `Stream not back yet (${detail})` }
+    : { cause: 'not_live_yet', reason: `Stream not live yet (${detail})` };
 }
 
 /** The detail of a failed connection, from ffmpeg's telling error line. */
 function failureDetail(error: string | null, code: number | null): string {
   if (!error) return code === null ? 'ffmpeg was killed' : `ffmpeg exited with code ${code}`;
-  const http = /(?:HTTP error|Server returned)\s*(\d{3})/i.exec(error) ?? /\b([45]\d\d)\b\s+(?:Not Found|Forbidden|Unauthorized|Gone|Bad Gateway|Service Unavailable|Internal Server Error)/i.exec(error);
+  const http =
+    /(?:HTTP error|Server returned)\s*(\d{3})/i.exec(error) ??
+    /\b([45]\d\d)\b\s+(?:Not Found|Forbidden|Unauthorized|Gone|Bad Gateway|Service Unavailable|Internal Server Error)/i.exec(
+      error,
+    );
   if (http) return `HTTP ${http[1]}`;
   if (/refused/i.test(error)) return 'connection refused';
   if (/timed out/i.test(error)) return 'connection timed out';
@@ -131,7 +168,11 @@ function failureDetail(error: string | null, code: number | null): string {
 }
 
 /** The outcome from the coverage: captured only when the media covers the window. */
-export function outcomeFromCoverage(coverage: Coverage, lastError: string | null, stopReason: string | null): Pick<RecorderOutcome, 'status' | 'reason'> {
+export function outcomeFromCoverage(
+  coverage: Coverage,
+  lastError: string | null,
+  stopReason: string | null,
+): Pick<RecorderOutcome, 'status' | 'reason'> {
   if (coverage.coveredSeconds <= 0) {
     return { status: 'failed', reason: stopReason ?? `The stream never came: ${lastError ?? 'no media was received'}` };
   }
@@ -142,8 +183,11 @@ export function outcomeFromCoverage(coverage: Coverage, lastError: string | null
   if (coverage.gaps.length > 3) holes.push(`${coverage.gaps.length - 3} more gap(s)`);
   // What no gap accounts for is segments that followed on without a frame missing but took longer than
   // they hold: a stream slower than real time. Said, so that a partial always tells what it lacks.
-  const slow = round(coverage.expectedSeconds - coverage.coveredSeconds - coverage.gaps.reduce((sum, g) => sum + seconds(g), 0));
-  if (slow >= 1) holes.push(`the stream's segments came ${slow} s slower than real time, with nothing missing between them`);
+  const slow = round(
+    coverage.expectedSeconds - coverage.coveredSeconds - coverage.gaps.reduce((sum, g) => sum + seconds(g), 0),
+  );
+  if (slow >= 1)
+    holes.push(`the stream's segments came ${slow} s slower than real time, with nothing missing between them`);
   return {
     status: 'partial',
     reason: `Recorded ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s${holes.length ? `: ${holes.join('; ')}` : ''}`,

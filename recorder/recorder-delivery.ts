@@ -25,7 +25,10 @@ export type RecorderDelivery = {
   mediaKey: string;
   /** When the permission to upload ends (server's clock, ISO UTC); nothing is tried after it. */
   expiresAt: string;
-} & ({ kind: 's3'; bucket: string; region: string; endpoint: string | null } | { kind: 'presigned-post'; post: PresignedPost });
+} & (
+  | { kind: 's3'; bucket: string; region: string; endpoint: string | null }
+  | { kind: 'presigned-post'; post: PresignedPost }
+);
 
 /** What reached the store so far, in the recorder's state. */
 export interface DeliveryReport {
@@ -51,16 +54,24 @@ function postUploader(post: PresignedPost): Put {
     form.append('file', await fs.openAsBlob(file), path.basename(file));
     const timeout = contentType === 'video/mp4' ? MEDIA_TIMEOUT_MS : SEGMENT_TIMEOUT_MS;
     const response = await fetch(post.url, { method: 'POST', body: form, signal: AbortSignal.timeout(timeout) });
-    if (!response.ok) throw new Error(`the store answered HTTP ${response.status}${s3Reason(await response.text().catch(() => ''))}`);
+    if (!response.ok)
+      throw new Error(`the store answered HTTP ${response.status}${s3Reason(await response.text().catch(() => ''))}`);
   };
 }
 
 async function sdkUploader(target: Extract<RecorderDelivery, { kind: 's3' }>): Promise<Put> {
   const { S3Client } = await import('@aws-sdk/client-s3');
   const { Upload } = await import('@aws-sdk/lib-storage');
-  const client = new S3Client({ region: target.region, endpoint: target.endpoint ?? undefined, forcePathStyle: Boolean(target.endpoint) });
+  const client = new S3Client({
+    region: target.region,
+    endpoint: target.endpoint ?? undefined,
+    forcePathStyle: Boolean(target.endpoint),
+  });
   return async (key, file, contentType) => {
-    await new Upload({ client, params: { Bucket: target.bucket, Key: key, Body: fs.createReadStream(file), ContentType: contentType } }).done();
+    await new Upload({
+      client,
+      params: { Bucket: target.bucket, Key: key, Body: fs.createReadStream(file), ContentType: contentType },
+    }).done();
   };
 }
 
@@ -138,7 +149,8 @@ export class StoreShipper implements SegmentSink {
 
   /** Waits for the queued pieces until `deadlineMs`; the pieces still not delivered by then. */
   async drain(deadlineMs: number): Promise<number> {
-    while (this.worker && Date.now() < deadlineMs) await Promise.race([this.worker, pause(Math.min(1000, Math.max(0, deadlineMs - Date.now())))]);
+    while (this.worker && Date.now() < deadlineMs)
+      await Promise.race([this.worker, pause(Math.min(1000, Math.max(0, deadlineMs - Date.now())))]);
     return this.queue.length;
   }
 
@@ -148,7 +160,9 @@ export class StoreShipper implements SegmentSink {
     const until = Math.min(deadlineMs, this.expiresMs);
     for (let attempt = 1; ; attempt++) {
       try {
-        await (await this.put)(key, file, contentType);
+        await (
+          await this.put
+        )(key, file, contentType);
         this.lastError = null;
         return null;
       } catch (error) {

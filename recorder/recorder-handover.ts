@@ -15,7 +15,12 @@ export const FINAL_DELIVERY_MS = 4 * 60_000;
 /** Ships the joined file; the reason it could not, or null. The local copy goes once it is in the store. */
 export async function deliverJoinedFile(shipper: StoreShipper, config: RecorderConfig): Promise<string | null> {
   if (!fs.existsSync(config.outputPath) || fs.statSync(config.outputPath).size === 0) return null;
-  const error = await shipper.deliver(config.outputPath, path.basename(config.outputPath), 'video/mp4', Date.now() + FINAL_DELIVERY_MS);
+  const error = await shipper.deliver(
+    config.outputPath,
+    path.basename(config.outputPath),
+    'video/mp4',
+    Date.now() + FINAL_DELIVERY_MS,
+  );
   return error ? `The joined recording did not reach the store: ${error}` : null;
 }
 

@@ -47,7 +47,11 @@ export class FedRuns implements SegmentSinkForHls {
     if (this.attempt && !continuous) await this.close();
     if (this.copy === null) {
       this.copy = await sourceFits(this.deps.config, bytes);
-      if (this.copy) this.deps.log('recorder', `the stream is already H.264 and AAC at ${this.deps.config.width}x${this.deps.config.height}: recording it as it is, without transcoding`);
+      if (this.copy)
+        this.deps.log(
+          'recorder',
+          `the stream is already H.264 and AAC at ${this.deps.config.width}x${this.deps.config.height}: recording it as it is, without transcoding`,
+        );
     }
     if (!this.attempt) this.start();
     if (!(await (this.attempt as Attempt).write(bytes))) {
@@ -70,7 +74,13 @@ export class FedRuns implements SegmentSinkForHls {
     this.deps.ffmpegChanged(null);
     this.deps.pieces.collectClosed(run.index);
     run.endedAt = this.deps.now();
-    run.error = result.spawnError ?? (result.signal ? `ffmpeg was killed (${result.signal})` : result.code ? (result.error ?? `ffmpeg exited with code ${result.code}`) : null);
+    run.error =
+      result.spawnError ??
+      (result.signal
+        ? `ffmpeg was killed (${result.signal})`
+        : result.code
+          ? (result.error ?? `ffmpeg exited with code ${result.code}`)
+          : null);
     if (!run.error) return;
     this.deps.log('recorder', `ffmpeg run ${run.index} ended: ${run.error}`);
     if (STORAGE_FAILURE.test(run.error)) this.deps.storageFailed(run.error);
@@ -83,7 +93,11 @@ export class FedRuns implements SegmentSinkForHls {
     this.run = run;
     this.attempt = startAttempt({
       ffmpegPath: this.deps.config.ffmpegPath,
-      args: buildFfmpegArgs({ ...this.deps.config, sourceAsIs: this.copy === true }, FED_INPUT, this.deps.pieces.outputFor(run.index)),
+      args: buildFfmpegArgs(
+        { ...this.deps.config, sourceAsIs: this.copy === true },
+        FED_INPUT,
+        this.deps.pieces.outputFor(run.index),
+      ),
       stallMs: Infinity,
       fed: true,
       stopGraceMs: 0,
@@ -105,16 +119,34 @@ export class FedRuns implements SegmentSinkForHls {
  * configured frame size, AAC audio or none): then copying it loses nothing and costs a two-hundredth
  * of a transcode. Measured by ffprobe on the segment's bytes; any doubt means transcoding.
  */
-export function sourceFits(config: Pick<RecorderConfig, 'ffprobePath' | 'width' | 'height'>, segment: Uint8Array): Promise<boolean> {
+export function sourceFits(
+  config: Pick<RecorderConfig, 'ffprobePath' | 'width' | 'height'>,
+  segment: Uint8Array,
+): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = execFile(
       config.ffprobePath || 'ffprobe',
-      ['-v', 'error', '-f', 'mpegts', '-show_entries', 'stream=codec_type,codec_name,width,height', '-of', 'json', 'pipe:0'],
+      [
+        '-v',
+        'error',
+        '-f',
+        'mpegts',
+        '-show_entries',
+        'stream=codec_type,codec_name,width,height',
+        '-of',
+        'json',
+        'pipe:0',
+      ],
       { encoding: 'utf8', timeout: 15_000 },
       (error, stdout) => {
         if (error) return resolve(false);
         try {
-          const streams = (JSON.parse(stdout) as { streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number }[] }).streams ?? [];
+          const streams =
+            (
+              JSON.parse(stdout) as {
+                streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number }[];
+              }
+            ).streams ?? [];
           const video = streams.filter((s) => s.codec_type === 'video');
           const audio = streams.filter((s) => s.codec_type === 'audio');
           resolve(

@@ -51,14 +51,21 @@ export class PieceStore {
 
   outputFor(run: number): RunOutput {
     const stem = `run-${String(run).padStart(4, '0')}`;
-    return { piecePattern: path.join(this.folder, `${stem}-%05d.ts`), listPath: path.join(this.folder, `${stem}.list`) };
+    return {
+      piecePattern: path.join(this.folder, `${stem}-%05d.ts`),
+      listPath: path.join(this.folder, `${stem}.list`),
+    };
   }
 
   /** Hands newly closed pieces of a run (those its list names) to the sink and measures them. */
   collectClosed(run: number): void {
     let names: string[];
     try {
-      names = fs.readFileSync(this.outputFor(run).listPath, 'utf8').split('\n').map((l) => path.basename(l.trim())).filter(Boolean);
+      names = fs
+        .readFileSync(this.outputFor(run).listPath, 'utf8')
+        .split('\n')
+        .map((l) => path.basename(l.trim()))
+        .filter(Boolean);
     } catch {
       return;
     }
@@ -103,11 +110,18 @@ export class PieceStore {
     const stem = `run-${String(run).padStart(4, '0')}-`;
     let listed: Set<string>;
     try {
-      listed = new Set(fs.readFileSync(this.outputFor(run).listPath, 'utf8').split('\n').map((l) => path.basename(l.trim())));
+      listed = new Set(
+        fs
+          .readFileSync(this.outputFor(run).listPath, 'utf8')
+          .split('\n')
+          .map((l) => path.basename(l.trim())),
+      );
     } catch {
       listed = new Set();
     }
-    return this.names().filter((name) => name.startsWith(stem) && !listed.has(name)).map((name) => path.join(this.folder, name));
+    return this.names()
+      .filter((name) => name.startsWith(stem) && !listed.has(name))
+      .map((name) => path.join(this.folder, name));
   }
 
   /** Probed seconds of one run's pieces so far (of those the sink counts). */
@@ -119,7 +133,9 @@ export class PieceStore {
 
   /** Whether every piece of a run with media counts (a shipping sink: reached the store). */
   allCount(run: number): boolean {
-    return Object.entries(this.seconds).every(([name, seconds]) => !seconds || Number(PIECE.exec(name)?.[1]) !== run || (this.sink.counts?.(name) ?? true));
+    return Object.entries(this.seconds).every(
+      ([name, seconds]) => !seconds || Number(PIECE.exec(name)?.[1]) !== run || (this.sink.counts?.(name) ?? true),
+    );
   }
 
   /** The pieces with media that count, in recording order, with their probed seconds. */
@@ -143,7 +159,10 @@ export class PieceStore {
     const listFile = path.join(this.folder, 'join.txt');
     const temporary = `${output}.joining.mp4`;
     try {
-      fs.writeFileSync(listFile, pieces.map((name) => `file '${path.join(this.folder, name).replace(/'/g, "'\\''")}'\n`).join(''));
+      fs.writeFileSync(
+        listFile,
+        pieces.map((name) => `file '${path.join(this.folder, name).replace(/'/g, "'\\''")}'\n`).join(''),
+      );
       const error = await run(ffmpegPath, buildJoinArgs(listFile, temporary), 30 * 60_000);
       if (error) throw new Error(error);
       fs.renameSync(temporary, output);
@@ -161,7 +180,10 @@ export class PieceStore {
 
   private names(): string[] {
     try {
-      return fs.readdirSync(this.folder).filter((name) => PIECE.test(name)).sort();
+      return fs
+        .readdirSync(this.folder)
+        .filter((name) => PIECE.test(name))
+        .sort();
     } catch {
       return [];
     }
@@ -180,19 +202,29 @@ export class PieceStore {
 /** Seconds of media in a file by ffprobe, or null when it holds none (or cannot be read). */
 export function probeSeconds(ffprobePath: string, file: string): Promise<number | null> {
   return new Promise((resolve) => {
-    execFile(ffprobePath, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', file], { encoding: 'utf8', timeout: 30_000 }, (error, stdout) => {
-      const seconds = Number.parseFloat(stdout.trim());
-      resolve(!error && Number.isFinite(seconds) && seconds > 0 ? seconds : null);
-    });
+    execFile(
+      ffprobePath,
+      ['-v', 'error', '-show_entries', 'format=duration', '-of', 'default=nw=1:nk=1', file],
+      { encoding: 'utf8', timeout: 30_000 },
+      (error, stdout) => {
+        const seconds = Number.parseFloat(stdout.trim());
+        resolve(!error && Number.isFinite(seconds) && seconds > 0 ? seconds : null);
+      },
+    );
   });
 }
 
 function run(binary: string, args: string[], timeoutMs: number): Promise<string | null> {
   return new Promise((resolve) => {
-    execFile(binary, args, { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (error, _stdout, stderr) => {
-      if (!error) return resolve(null);
-      resolve(stderr.trim().split('\n').at(-1) || error.message.split('\n')[0]);
-    });
+    execFile(
+      binary,
+      args,
+      { encoding: 'utf8', timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        if (!error) return resolve(null);
+        resolve(stderr.trim().split('\n').at(-1) || error.message.split('\n')[0]);
+      },
+    );
   });
 }
 

@@ -152,7 +152,16 @@ export interface RunRecord {
  * Why a part of the window has no media, from a fixed vocabulary a person understands (the console and
  * the alarms translate it; `reason` adds the detail, e.g. the HTTP status).
  */
-export const GAP_CAUSES = ['not_live_yet', 'stream_dropped', 'stream_stalled', 'stream_refused', 'sequence_reset', 'recorder_down', 'server_down', 'store_unreachable'] as const;
+export const GAP_CAUSES = [
+  'not_live_yet',
+  'stream_dropped',
+  'stream_stalled',
+  'stream_refused',
+  'sequence_reset',
+  'recorder_down',
+  'server_down',
+  'store_unreachable',
+] as const;
 export type GapCause = (typeof GAP_CAUSES)[number];
 
 export interface Gap {

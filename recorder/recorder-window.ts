@@ -45,7 +45,8 @@ export class RetryPlan {
       this.failures = 0;
       return 1000;
     }
-    if (this.droppedAt !== null && now - this.droppedAt < this.settings.dropRetryForSeconds * 1000) return this.settings.dropRetrySeconds * 1000;
+    if (this.droppedAt !== null && now - this.droppedAt < this.settings.dropRetryForSeconds * 1000)
+      return this.settings.dropRetrySeconds * 1000;
     this.failures++;
     return retryDelayMs(this.failures, this.settings);
   }

@@ -56,18 +56,35 @@ const window = localWindow(config);
 const toServerIso = (ms: number) => new Date(ms + window.offsetMs).toISOString();
 
 const logStream = fs.createWriteStream(config.logPath, { flags: 'a' });
-const log = (source: 'recorder' | 'ffmpeg', line: string) => logStream.write(`${new Date().toISOString()} ${source}: ${withoutCredentials(line)}\n`);
+const log = (source: 'recorder' | 'ffmpeg', line: string) =>
+  logStream.write(`${new Date().toISOString()} ${source}: ${withoutCredentials(line)}\n`);
 
 const previous = readJson<RecorderState>(statePath);
 if (previous?.outcome) {
-  fs.appendFileSync(config.logPath, `${new Date().toISOString()} recorder: this capture is already finished; nothing to do\n`);
+  fs.appendFileSync(
+    config.logPath,
+    `${new Date().toISOString()} recorder: this capture is already finished; nothing to do\n`,
+  );
   process.exit(0);
 }
 const now = () => new Date().toISOString();
 const runs: RunRecord[] = previous?.runs ?? [];
 // With a delivery, each closed piece goes to the object store at once: a dead machine loses only the piece in progress.
-const shipper = config.delivery ? new StoreShipper(config.delivery, (line) => log('recorder', line), config.clockOffsetMs, path.join(dir, INSTANCE_FILES.delivered), config.createdAt) : null;
-const pieces = new PieceStore(piecesDirOf(config), path.join(dir, INSTANCE_FILES.probes), config.ffprobePath || 'ffprobe', shipper ?? localFolderSink);
+const shipper = config.delivery
+  ? new StoreShipper(
+      config.delivery,
+      (line) => log('recorder', line),
+      config.clockOffsetMs,
+      path.join(dir, INSTANCE_FILES.delivered),
+      config.createdAt,
+    )
+  : null;
+const pieces = new PieceStore(
+  piecesDirOf(config),
+  path.join(dir, INSTANCE_FILES.probes),
+  config.ffprobePath || 'ffprobe',
+  shipper ?? localFolderSink,
+);
 const state: RecorderState = {
   version: STATE_FORMAT_VERSION,
   instanceId: config.instanceId,
@@ -118,7 +135,13 @@ if (open && !open.endedAt) closeAbandonedRun(open, new Date());
 /** What the media covers of the window up to `until`; at the end, measured from the probed pieces. */
 function coverageUntil(until: number, measured: boolean) {
   if (hlsCapture) return ledgerCoverage(ledger, window, until, toServerIso, measured ? heldByCutRun : undefined);
-  return computeCoverage(window.start, window.end, runs.map((run) => ({ run, seconds: measured ? pieces.secondsOf(run.index) : run.mediaSeconds })), toServerIso, until);
+  return computeCoverage(
+    window.start,
+    window.end,
+    runs.map((run) => ({ run, seconds: measured ? pieces.secondsOf(run.index) : run.mediaSeconds })),
+    toServerIso,
+    until,
+  );
 }
 
 /**
@@ -133,7 +156,12 @@ function heldByCutRun(index: number): HeldMedia | null {
   if (run && !run.error && delivered) return null;
   const seconds = pieces.secondsOf(index);
   if (!run) return { seconds, cause: 'recorder_down', reason: 'Recorded by the machine this one replaced' };
-  if (!delivered) return { seconds, cause: 'store_unreachable', reason: `Pieces of run ${index} did not reach the store${shipper?.report().lastError ? ` (${shipper.report().lastError})` : ''}` };
+  if (!delivered)
+    return {
+      seconds,
+      cause: 'store_unreachable',
+      reason: `Pieces of run ${index} did not reach the store${shipper?.report().lastError ? ` (${shipper.report().lastError})` : ''}`,
+    };
   return { seconds, cause: 'recorder_down', reason: `The recording of run ${index} ended short (${run.error})` };
 }
 
@@ -178,10 +206,17 @@ process.on('SIGINT', () => stop('operator'));
 process.on('SIGHUP', () => undefined);
 
 /** A stream on a protocol the egress proxy cannot see (rtmp, rtsp, srt) is refused while the guard is on. */
-function unguardable(resolved: ResolvedStream, proxy: EgressProxy | null): ResolvedStream | { ok: false; error: string; refused: true } {
+function unguardable(
+  resolved: ResolvedStream,
+  proxy: EgressProxy | null,
+): ResolvedStream | { ok: false; error: string; refused: true } {
   if (!resolved.ok || !proxy || /^https?:/i.test(resolved.url)) return resolved;
   const scheme = resolved.url.slice(0, resolved.url.indexOf(':'));
-  return { ok: false, refused: true, error: `Stream refused (${scheme} cannot pass the egress guard, which sees http and https only; ALLOW_PRIVATE_STREAM_HOSTS=1 lets it through unchecked)` };
+  return {
+    ok: false,
+    refused: true,
+    error: `Stream refused (${scheme} cannot pass the egress guard, which sees http and https only; ALLOW_PRIVATE_STREAM_HOSTS=1 lets it through unchecked)`,
+  };
 }
 
 /** One connection to the stream: resolve it, run ffmpeg until it ends, note why it ended. */
@@ -196,7 +231,10 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   }
   const proxy = await proxyStarted;
   refusedInRun = null;
-  const resolved = unguardable(await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url }), proxy);
+  const resolved = unguardable(
+    await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url }),
+    proxy,
+  );
   if (!resolved.ok) {
     log('recorder', resolved.error);
     run.error = resolved.error;
@@ -236,18 +274,30 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   clearTimeout(windowTimer);
   // Stopped by us while media flowed: what ffmpeg flushed on quitting reaches the moment of the stop.
   const flowing = run.lastMediaAt !== null && Date.now() - Date.parse(run.lastMediaAt) < 2000;
-  if (flowing && state.stopCause && !result.stalled) run.lastMediaAt = new Date(Math.min(Date.now(), window.end)).toISOString();
+  if (flowing && state.stopCause && !result.stalled)
+    run.lastMediaAt = new Date(Math.min(Date.now(), window.end)).toISOString();
   current = null;
   state.ffmpegPid = null;
   pieces.collectClosed(run.index);
-  run.error = result.spawnError ?? result.error ?? (result.signal ? `ffmpeg was killed (${result.signal})` : result.code ? `ffmpeg exited with code ${result.code}` : null);
+  run.error =
+    result.spawnError ??
+    result.error ??
+    (result.signal
+      ? `ffmpeg was killed (${result.signal})`
+      : result.code
+        ? `ffmpeg exited with code ${result.code}`
+        : null);
   if (run.error && STORAGE_FAILURE.test(run.error)) stop('storage');
   if (state.stopCause === 'window') return;
   if (state.stopCause === 'operator') {
     run.endReason = stopReason();
     return;
   }
-  const end = describeRunEnd({ ...result, stallSeconds: settings.stallTimeoutSeconds }, run.mediaSeconds > 0, everMedia);
+  const end = describeRunEnd(
+    { ...result, stallSeconds: settings.stallTimeoutSeconds },
+    run.mediaSeconds > 0,
+    everMedia,
+  );
   run.endReason = refusedInRun ? `Stream refused (${refusedInRun})` : end.reason;
   run.endCause = refusedInRun ? 'stream_refused' : end.cause;
 }
@@ -262,7 +312,17 @@ function saveLedger(): void {
 
 function newRun(): RunRecord {
   // After the runs of this machine and of the one it replaces (their segments are in the ledger it shipped).
-  const run: RunRecord = { index: Math.max(runs.at(-1)?.index ?? 0, ledger.last()?.run ?? 0) + 1, startedAt: now(), firstMediaAt: null, lastMediaAt: null, endedAt: null, endReason: null, error: null, mediaSeconds: 0, bytes: 0 };
+  const run: RunRecord = {
+    index: Math.max(runs.at(-1)?.index ?? 0, ledger.last()?.run ?? 0) + 1,
+    startedAt: now(),
+    firstMediaAt: null,
+    lastMediaAt: null,
+    endedAt: null,
+    endReason: null,
+    error: null,
+    mediaSeconds: 0,
+    bytes: 0,
+  };
   runs.push(run);
   save(true);
   return run;
@@ -349,7 +409,10 @@ async function recover(): Promise<void> {
 
 async function record(): Promise<void> {
   await recover();
-  log('recorder', `${runs.length ? `relaunched (${state.relaunches}); continuing` : 'capturing'} ${config.url} until ${config.windowEnd} at ${config.width}x${config.height} into ${config.outputPath}`);
+  log(
+    'recorder',
+    `${runs.length ? `relaunched (${state.relaunches}); continuing` : 'capturing'} ${config.url} until ${config.windowEnd} at ${config.width}x${config.height} into ${config.outputPath}`,
+  );
   if (await recordHls()) return;
   const lastMedia = runs.findLast((r) => r.lastMediaAt)?.lastMediaAt;
   const retries = new RetryPlan(settings, lastMedia ? Date.parse(lastMedia) : null);
@@ -395,12 +458,15 @@ async function finish(internalError: string | null): Promise<void> {
   const joinError = coverage.coveredSeconds > 0 ? await pieces.join(config.ffmpegPath, config.outputPath) : null;
   const deliveryError = shipper && joinError === null ? await deliverJoinedFile(shipper, config) : null;
   if (joinError === null && deliveryError === null) pieces.discard();
-  const lastError = [...runs].reverse().find((r) => r.error)?.error ?? (hlsCapture ? (ledger.conditions.at(-1)?.reason ?? null) : null);
+  const lastError =
+    [...runs].reverse().find((r) => r.error)?.error ?? (hlsCapture ? (ledger.conditions.at(-1)?.reason ?? null) : null);
   const storage = state.stopCause === 'storage' ? lastError : null;
   const decided = outcomeFromCoverage(coverage, lastError, state.stopCause === 'operator' ? stopReason() : storage);
   const failedJoin = joinError !== null && coverage.coveredSeconds > 0;
-  if (storage || failedJoin || deliveryError) Object.assign(decided, { status: 'failed', reason: storage ?? joinError ?? deliveryError });
-  if (undelivered > 0 && !decided.reason) decided.reason = `${undelivered} segment(s) did not reach the store: ${shipper?.report().lastError}`;
+  if (storage || failedJoin || deliveryError)
+    Object.assign(decided, { status: 'failed', reason: storage ?? joinError ?? deliveryError });
+  if (undelivered > 0 && !decided.reason)
+    decided.reason = `${undelivered} segment(s) did not reach the store: ${shipper?.report().lastError}`;
   const bytes = shipper && !deliveryError ? releaseLocalCopy(config.outputPath) : outputSize();
   state.coverage = coverage;
   state.mediaSeconds = coverage.coveredSeconds;
@@ -413,7 +479,12 @@ async function finish(internalError: string | null): Promise<void> {
     signal: null,
   };
   if (shipper) {
-    const metadataError = await deliverMetadata(shipper, dir, config, { outcome: state.outcome, coverage, mediaBytes: deliveryError ? 0 : bytes, pieces });
+    const metadataError = await deliverMetadata(shipper, dir, config, {
+      outcome: state.outcome,
+      coverage,
+      mediaBytes: deliveryError ? 0 : bytes,
+      pieces,
+    });
     if (metadataError) log('recorder', metadataError);
     state.delivery = shipper.report();
   }
@@ -422,7 +493,10 @@ async function finish(internalError: string | null): Promise<void> {
   save(true);
   if (hlsCapture) saveLedger();
   const { status, reason } = state.outcome;
-  log('recorder', `finished: ${status}${reason ? ` (${reason})` : ''}; ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s covered, ${coverage.gaps.length} gap(s), ${coverage.reconnects} reconnect(s), ${bytes} bytes`);
+  log(
+    'recorder',
+    `finished: ${status}${reason ? ` (${reason})` : ''}; ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s covered, ${coverage.gaps.length} gap(s), ${coverage.reconnects} reconnect(s), ${bytes} bytes`,
+  );
   logStream.end(() => process.exit(0));
 }
 
@@ -431,13 +505,21 @@ function internalError(error: Error): void {
   current?.stop();
   if (!finishing) return void finish(`Recorder error: ${error.message}`);
   // Failed while finishing: the outcome says so, and the pieces stay for a person to join.
-  state.outcome = { status: 'failed', reason: `Recorder error while joining the pieces: ${error.message}`, endedBy: 'error', exitCode: null, signal: null };
+  state.outcome = {
+    status: 'failed',
+    reason: `Recorder error while joining the pieces: ${error.message}`,
+    endedBy: 'error',
+    exitCode: null,
+    signal: null,
+  };
   state.phase = 'exited';
   save(true);
   logStream.end(() => process.exit(1));
 }
 process.on('uncaughtException', internalError);
-process.on('unhandledRejection', (reason) => internalError(reason instanceof Error ? reason : new Error(String(reason))));
+process.on('unhandledRejection', (reason) =>
+  internalError(reason instanceof Error ? reason : new Error(String(reason))),
+);
 
 fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${process.pid}\n`);
 save(true);

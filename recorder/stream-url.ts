@@ -33,7 +33,10 @@ export function isDirectMediaUrl(url: string): boolean {
 export function isHlsUrl(url: string): boolean {
   try {
     const parsed = new URL(url);
-    return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && /\.m3u8$|\/hls_(?:playlist|variant)\//i.test(parsed.pathname);
+    return (
+      (parsed.protocol === 'http:' || parsed.protocol === 'https:') &&
+      /\.m3u8$|\/hls_(?:playlist|variant)\//i.test(parsed.pathname)
+    );
   } catch {
     return false;
   }
@@ -46,15 +49,37 @@ export function resolveStreamUrl(url: string, options: ResolveOptions = {}): Pro
     execFile(
       binary,
       // Best single file with video and audio (live streams offer one HLS variant per quality).
-      ['-g', '--no-playlist', '--no-warnings', ...(options.proxy ? ['--proxy', options.proxy] : []), '-f', 'best[acodec!=none][vcodec!=none]/best', '--', url],
+      [
+        '-g',
+        '--no-playlist',
+        '--no-warnings',
+        ...(options.proxy ? ['--proxy', options.proxy] : []),
+        '-f',
+        'best[acodec!=none][vcodec!=none]/best',
+        '--',
+        url,
+      ],
       { encoding: 'utf8', timeout: options.timeoutMs ?? 60_000, maxBuffer: 1024 * 1024 },
       (error, stdout, stderr) => {
-        const media = stdout.split('\n').map((line) => line.trim()).find((line) => /^[a-z][a-z0-9+.-]*:\/\//i.test(line));
+        const media = stdout
+          .split('\n')
+          .map((line) => line.trim())
+          .find((line) => /^[a-z][a-z0-9+.-]*:\/\//i.test(line));
         if (!error && media) return resolve({ ok: true, url: media, via: 'yt-dlp' });
         if (error && (error as NodeJS.ErrnoException).code === 'ENOENT') {
-          return resolve({ ok: false, error: `yt-dlp was not found (${binary}): it is needed to resolve the stream page ${url}` });
+          return resolve({
+            ok: false,
+            error: `yt-dlp was not found (${binary}): it is needed to resolve the stream page ${url}`,
+          });
         }
-        const why = stderr.split('\n').map((line) => line.trim()).filter(Boolean).at(-1) ?? error?.message.split('\n')[0] ?? 'no media URL printed';
+        const why =
+          stderr
+            .split('\n')
+            .map((line) => line.trim())
+            .filter(Boolean)
+            .at(-1) ??
+          error?.message.split('\n')[0] ??
+          'no media URL printed';
         resolve({ ok: false, error: `yt-dlp could not resolve ${url}: ${why.replace(/^ERROR:\s*/, '')}` });
       },
     );

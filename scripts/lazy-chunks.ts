@@ -40,14 +40,12 @@ export function consoleChunkGroups(apart: ApartChunk[]): CodeSplittingGroup[] {
   return [
     // First (highest priority): the entry's graph, recorded so that the other groups leave it alone.
     { debugName: 'initial', priority: 3, tags: ['$initial'], name: (id) => (initial.add(id), 'initial') },
-    ...apart.map(
-      ({ name, module }): CodeSplittingGroup => ({
-        debugName: name,
-        priority: 2,
-        name: (id, ctx) => (initial.has(id) || !closureOf(module, ctx).has(id) ? null : name),
-        includeDependenciesRecursively: false,
-      }),
-    ),
+    ...apart.map(({ name, module }): CodeSplittingGroup => ({
+      debugName: name,
+      priority: 2,
+      name: (id, ctx) => (initial.has(id) || !closureOf(module, ctx).has(id) ? null : name),
+      includeDependenciesRecursively: false,
+    })),
     {
       debugName: 'lazy-shared',
       priority: 1,

@@ -26,7 +26,12 @@ export async function precompressFolder(dir: string): Promise<{ files: number; b
       const content = fs.readFileSync(full);
       if (content.length < MIN_BYTES) return;
       const [br, gz] = await Promise.all([
-        brotli(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length } }),
+        brotli(content, {
+          params: {
+            [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+            [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+          },
+        }),
         gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION }),
       ]);
       if (br.length < content.length) fs.writeFileSync(`${full}.br`, br);
@@ -50,7 +55,9 @@ export function precompress(): Plugin {
     },
     async closeBundle() {
       const { files, bytes, brotliBytes } = await precompressFolder(outDir);
-      this.info?.(`precompressed ${files} files: ${Math.round(bytes / 1024)} KiB -> ${Math.round(brotliBytes / 1024)} KiB with brotli`);
+      this.info?.(
+        `precompressed ${files} files: ${Math.round(bytes / 1024)} KiB -> ${Math.round(brotliBytes / 1024)} KiB with brotli`,
+      );
     },
   };
 }

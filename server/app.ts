@@ -43,7 +43,11 @@ import { OctokitGithubApi } from './modules/github/github-api';
 import { registerGithubRoutes } from './modules/github/routes';
 import { GithubService } from './modules/github/service';
 import { SettingsRepository } from './modules/github/settings-repository';
-import { registerMonitoringRoutes, registerRequestMetrics, unmatchedRequestRecorder } from './modules/monitoring/routes';
+import {
+  registerMonitoringRoutes,
+  registerRequestMetrics,
+  unmatchedRequestRecorder,
+} from './modules/monitoring/routes';
 import { MonitoringService } from './modules/monitoring/service';
 import { diskSpaceCheck } from './modules/monitoring/health';
 import { createScheduler, registerSchedulerRoutes, type SchedulerOptions } from './modules/scheduler';
@@ -90,12 +94,23 @@ const LIVE_SESSION_CHECK_MS = 30_000;
 export type App = AppInstance & { ctx: AppContext };
 
 /** Log lines never carry credentials, whatever a route or library puts in them. */
-const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token', '*.access_token', '*.github_pat'];
+const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  '*.password',
+  '*.token',
+  '*.access_token',
+  '*.github_pat',
+];
 
 /** pino's options: redacted always; readable lines in a terminal (or with LOG_FORMAT=readable), JSON otherwise. */
 function serverLogger(config: Config): FastifyServerOptions['logger'] {
   const readable = (config.logFormat ?? (process.stdout.isTTY ? 'readable' : 'json')) === 'readable';
-  return { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, ...(readable ? { stream: readableLogStream(process.stdout) } : {}) };
+  return {
+    level: config.logLevel,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    ...(readable ? { stream: readableLogStream(process.stdout) } : {}),
+  };
 }
 
 type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
@@ -104,7 +119,10 @@ type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaCont
  * inside Fastify too), they spare every start Fastify's default Ajv and fast-json-stringify compilers,
  * which it would otherwise load only to replace (about 10 ms). Fastify types the factories for Ajv.
  */
-const zodCompilers = { buildValidator: () => validatorCompiler, buildSerializer: () => serializerCompiler } as unknown as CompilersFactory;
+const zodCompilers = {
+  buildValidator: () => validatorCompiler,
+  buildSerializer: () => serializerCompiler,
+} as unknown as CompilersFactory;
 
 /** The whole server as one Fastify instance, without listening: tests drive it with `inject`. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
@@ -121,7 +139,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // when the limit is given to the server's constructor (Fastify sets it later), and checks every
     // connectionsCheckingInterval, kept well under the limit. A socket idle for 5 minutes is closed.
     requestTimeout: config.requestTimeoutMs,
-    http: { requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs / 4) },
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs / 4),
+    },
     connectionTimeout: 5 * 60_000,
     frameworkErrors,
     clientErrorHandler,
@@ -148,14 +169,29 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     clock,
   );
   const activity = new ActivityService(new ActivityRepository(db.kysely), clock, app.log);
-  const users = new UsersService(new UsersRepository(db.kysely), sessions, clock, activity, path.join(config.dataDir, INITIAL_PASSWORD_FILE));
+  const users = new UsersService(
+    new UsersRepository(db.kysely),
+    sessions,
+    clock,
+    activity,
+    path.join(config.dataDir, INITIAL_PASSWORD_FILE),
+  );
   const auth = new AuthService(users, sessions, clock, activity, db);
   const hub = new LiveHub(clock);
   const mosques = new MosquesService(new MosquesRepository(db.kysely), clock, activity);
   const prayerTimes = new PrayerTimesService(mosques, clock, app.log);
-  const mapsLinks = new MapsLinkResolver({ resolveOrigin: config.mapsLinkResolveOrigin, timeoutMs: config.mapsLinkTimeoutMs });
+  const mapsLinks = new MapsLinkResolver({
+    resolveOrigin: config.mapsLinkResolveOrigin,
+    timeoutMs: config.mapsLinkTimeoutMs,
+  });
   const recordingConfigs = new RecordingConfigService(mosques, prayerTimes, mapsLinks, config, activity, app.log);
-  const monitoring = new MonitoringService({ db: db.kysely, clock, hub, log: app.log, checkTimeoutMs: options.healthCheckTimeoutMs });
+  const monitoring = new MonitoringService({
+    db: db.kysely,
+    clock,
+    hub,
+    log: app.log,
+    checkTimeoutMs: options.healthCheckTimeoutMs,
+  });
   const github = new GithubService({
     settings: new SettingsRepository(db.kysely),
     api: new OctokitGithubApi(config.githubApiUrl, clock),
@@ -164,7 +200,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     activity,
     log: app.log,
   });
-  const alarmsModule = createAlarmsModule({ config, db: db.kysely, dialect: db.dialect, clock, activity, hub, monitoring, log: app.log, delivery: options.alarmDelivery,
+  const alarmsModule = createAlarmsModule({
+    config,
+    db: db.kysely,
+    dialect: db.dialect,
+    clock,
+    activity,
+    hub,
+    monitoring,
+    log: app.log,
+    delivery: options.alarmDelivery,
     mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
   });
   const { alarms } = alarmsModule;
@@ -177,42 +222,140 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerRequestMetrics(app, monitoring);
   await registerCompression(app);
   // The one store of recordings: the library reads it, the recorders deliver to it (when it is a bucket).
-  const store = createRecordingStore({ recordingsStore: config.recordingsStore, dataDir: config.dataDir, awsRegion: config.awsRegion, s3Endpoint: config.s3Endpoint });
-  const recordingsLibrary = registerRecordingsLibrary(app, { config, db, clock, keys, activity, log: app.log, store, sessionLive: (id) => sessions.isSessionLive(id) });
-  const capture = createCaptureModule({ config, clock, db, hub, log: app.log, driver: options.captureDriver, store, resolveStreamHost: options.resolveStreamHost, alarms,
+  const store = createRecordingStore({
+    recordingsStore: config.recordingsStore,
+    dataDir: config.dataDir,
+    awsRegion: config.awsRegion,
+    s3Endpoint: config.s3Endpoint,
+  });
+  const recordingsLibrary = registerRecordingsLibrary(app, {
+    config,
+    db,
+    clock,
+    keys,
+    activity,
+    log: app.log,
+    store,
+    sessionLive: (id) => sessions.isSessionLive(id),
+  });
+  const capture = createCaptureModule({
+    config,
+    clock,
+    db,
+    hub,
+    log: app.log,
+    driver: options.captureDriver,
+    store,
+    resolveStreamHost: options.resolveStreamHost,
+    alarms,
     mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
     listeningPort: () => {
       const address = app.server.address();
       return address && typeof address === 'object' ? address.port : undefined;
     },
   });
-  const images = createImagesService({ db, driver: capture.driver, instances: capture.instances, clock, log: app.log, activity });
+  const images = createImagesService({
+    db,
+    driver: capture.driver,
+    instances: capture.instances,
+    clock,
+    log: app.log,
+    activity,
+  });
   const scheduler = createScheduler(
-    { db, clock, config, publish: (message) => hub.publish(message), log: app.log, mosques, prayerTimes, recordingConfigs, capture: capture.capture,
-      instances: capture.instances, recordings: capture.recordings, alarms, activity, monitoring },
+    {
+      db,
+      clock,
+      config,
+      publish: (message) => hub.publish(message),
+      log: app.log,
+      mosques,
+      prayerTimes,
+      recordingConfigs,
+      capture: capture.capture,
+      instances: capture.instances,
+      recordings: capture.recordings,
+      alarms,
+      activity,
+      monitoring,
+    },
     options.scheduler,
   );
   // Registered under the scheduler's claimant id: a claim or lease held by a server that died is then known dead from the servers table.
-  const servers = registerServers(app, { config, db, clock, keys, log: app.log, id: scheduler.runner.claimant, instances: capture.instances, fleetOfFolder: capture.fleetOfFolder, library: recordingsLibrary, store, alarms }).registry;
+  const servers = registerServers(app, {
+    config,
+    db,
+    clock,
+    keys,
+    log: app.log,
+    id: scheduler.runner.claimant,
+    instances: capture.instances,
+    fleetOfFolder: capture.fleetOfFolder,
+    library: recordingsLibrary,
+    store,
+    alarms,
+  }).registry;
   scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
   monitoring.identify(servers.id, async () => {
     // The longest-running live server exports the fleet's gauges; alone (SQLite) or not registered (not listening), this one.
-    const [reporter] = (await servers.live()).sort((a, b) => a.started_at.localeCompare(b.started_at) || a.id.localeCompare(b.id));
+    const [reporter] = (await servers.live()).sort(
+      (a, b) => a.started_at.localeCompare(b.started_at) || a.id.localeCompare(b.id),
+    );
     return reporter === undefined || reporter.id === servers.id;
   });
-  const liveFeed = new LiveFeed({ log: new LiveEventLog(db.kysely, db.dialect), hub, clock, dialect: db.dialect, databaseUrl: config.databaseUrl, serverId: servers.id, logger: app.log });
+  const liveFeed = new LiveFeed({
+    log: new LiveEventLog(db.kysely, db.dialect),
+    hub,
+    clock,
+    dialect: db.dialect,
+    databaseUrl: config.databaseUrl,
+    serverId: servers.id,
+    logger: app.log,
+  });
   hub.useSink(liveFeed);
-  mosques.onChange((change) => hub.publish({ type: 'mosque_update', data: { change: change.type, mosque_id: change.mosque_id } }));
-  users.onChange((change) => hub.publish({ type: 'user_update', data: { change: change.type, user_id: change.user_id } }));
+  mosques.onChange((change) =>
+    hub.publish({ type: 'mosque_update', data: { change: change.type, mosque_id: change.mosque_id } }),
+  );
+  users.onChange((change) =>
+    hub.publish({ type: 'user_update', data: { change: change.type, user_id: change.user_id } }),
+  );
   app.addHook('onReady', () => liveFeed.start());
   app.addHook('preClose', async () => {
     await hub.flushed();
     await liveFeed.close();
   });
-  const ctx: AppContext = { config, clock, db, log: app.log, keys, hub, sessions, users, auth, activity, monitoring, github, scheduler, mosques, prayerTimes, recordingConfigs, capture: capture.capture, instances: capture.instances, recordings: capture.recordings, images, alarms, recordingsLibrary, servers };
+  const ctx: AppContext = {
+    config,
+    clock,
+    db,
+    log: app.log,
+    keys,
+    hub,
+    sessions,
+    users,
+    auth,
+    activity,
+    monitoring,
+    github,
+    scheduler,
+    mosques,
+    prayerTimes,
+    recordingConfigs,
+    capture: capture.capture,
+    instances: capture.instances,
+    recordings: capture.recordings,
+    images,
+    alarms,
+    recordingsLibrary,
+    servers,
+  };
 
-  monitoring.registerHealthCheck('recordings_disk', diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')));
-  if (db.dialect === 'sqlite') monitoring.registerHealthCheck('database_disk', diskSpaceCheck('database', path.dirname(sqlitePath(config))));
+  monitoring.registerHealthCheck(
+    'recordings_disk',
+    diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')),
+  );
+  if (db.dialect === 'sqlite')
+    monitoring.registerHealthCheck('database_disk', diskSpaceCheck('database', path.dirname(sqlitePath(config))));
   monitoring.registerHealthCheck('activity_log', activity.healthCheck);
   app.addHook('onReady', async () => monitoring.start(options.healthCheckIntervalMs ?? MONITORING_POLL_MS));
   app.addHook('preClose', () => monitoring.stop());
@@ -235,7 +378,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook('preClose', () => scheduler.close());
   registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });
   registerImageRoutes(app, images);
-  registerLiveRoutes(app, { hub, sessions, clock, allowedOrigins: config.allowedOrigins, sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS });
+  registerLiveRoutes(app, {
+    hub,
+    sessions,
+    clock,
+    allowedOrigins: config.allowedOrigins,
+    sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS,
+  });
   await registerConsole(app, config.consoleDir, unmatchedRequestRecorder(monitoring));
 
   return Object.assign(app, { ctx });

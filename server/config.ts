@@ -32,115 +32,222 @@ function isProxyEntry(entry: string): boolean {
   return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
 }
 
-const splitList = (value: string | undefined) => value?.split(',').map((item) => item.trim()).filter(Boolean) ?? [];
+const splitList = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean) ?? [];
 
 /** Every environment variable the server reads; all optional (DESIGN.md, "Contract for running it"). */
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  // An empty PORT means the default, not port 0 (which would listen on a random port).
-  PORT: optionalText.pipe(z.coerce.number<string | undefined>('PORT must be a number').int().min(0).max(65535).default(8000)),
-  HOST: z.string().min(1).default('127.0.0.1'),
-  DATA_DIR: z.string().min(1).default('./data'),
-  // Where the other servers sharing the database call this one (recorder control, media); default http://HOST:PORT.
-  INTERNAL_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'INTERNAL_URL must be an http(s) URL the other servers reach this one on (e.g. http://10.0.0.5:8000)' }).optional()),
-  // The machine this server runs on, as the servers sharing the database tell machines apart (a local
-  // recorder's scope names it); default the hostname. No ':' (it separates the scope's parts).
-  SERVER_HOST_NAME: optionalText.pipe(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$/, 'SERVER_HOST_NAME must be a host name: letters, digits, ".", "_" and "-", at most 253 characters').optional()),
-  DATABASE_URL: optionalText.refine(
-    (url) => url === undefined || /^(postgres(ql)?:\/\/|sqlite:|file:)/.test(url),
-    'DATABASE_URL must be a postgres:// URL, or sqlite:/file: followed by a path',
-  ),
-  SECRET_KEY: optionalText.refine((key) => key === undefined || key.length >= 32, 'SECRET_KEY must be at least 32 characters'),
-  // Checked like any username now, rather than failing when the first superuser is created.
-  ADMIN_USERNAME: optionalText.pipe(usernameSchema.default('admin')),
-  ADMIN_PASSWORD: optionalText
-    .refine((pw) => pw === undefined || pw.length >= 8, 'ADMIN_PASSWORD must be at least 8 characters')
-    .refine((pw) => pw === undefined || pw.length <= PASSWORD_MAX_LENGTH, `ADMIN_PASSWORD must be at most ${PASSWORD_MAX_LENGTH} characters`),
-  CAPTURE_PROVIDER: z.enum(['local', 'aws']).default('local'),
-  AWS_REGION: z.string().default('us-east-1'),
-  AWS_ENDPOINT_URL: optionalText.pipe(z.url('AWS_ENDPOINT_URL must be a URL').optional()),
-  FFMPEG_PATH: optionalText,
-  STALL_TIMEOUT_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('STALL_TIMEOUT_SECONDS must be a number').int().min(2).max(3600).optional()),
-  FFPROBE_PATH: optionalText,
-  YTDLP_PATH: optionalText,
-  RECORDER_RETRY_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('RECORDER_RETRY_SECONDS must be a number').min(0.5).max(300).optional()),
-  RECORDER_RETRY_MAX_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('RECORDER_RETRY_MAX_SECONDS must be a number').min(0.5).max(600).optional()),
-  AWS_IMAGE_ID: optionalText,
-  AWS_INSTANCE_TYPE: z.string().trim().min(1).default('t3.medium'),
-  AWS_SUBNET_ID: optionalText,
-  AWS_SECURITY_GROUP_ID: optionalText,
-  // The role EC2 recorders upload with; unset, they get a pre-signed POST policy per recording instead.
-  AWS_INSTANCE_PROFILE: optionalText,
-  // Recordings whose windows open within 10 minutes of each other share one EC2 instance, up to this many.
-  RECORDINGS_PER_INSTANCE: optionalText.pipe(
-    z.coerce
-      .number<string | undefined>(PER_INSTANCE_RANGE)
-      .int(PER_INSTANCE_RANGE)
-      .min(1, PER_INSTANCE_RANGE)
-      .max(MAX_RECORDINGS_PER_INSTANCE, PER_INSTANCE_RANGE)
-      .default(1),
-  ),
-  RECORDINGS_STORE: optionalText.refine(
-    (value) => value === undefined || value === 'local' || parseS3Location(value) !== undefined,
-    'RECORDINGS_STORE must be "local" or s3://bucket/prefix (a valid bucket name, e.g. s3://sermons/recordings)',
-  ),
-  S3_ENDPOINT: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'S3_ENDPOINT must be an http(s) URL (e.g. http://127.0.0.1:9000 for MinIO)' }).optional()),
-  STREAM_URL_TEMPLATE: z
-    .string()
-    .trim()
-    .default(DEFAULT_STREAM_URL_TEMPLATE)
-    .refine((t) => t.includes('{id}') && URL.canParse(t.replaceAll('{id}', 'x')), 'STREAM_URL_TEMPLATE must be a URL with {id} in it'),
-  MAPS_LINK_RESOLVE_ORIGIN: optionalText.pipe(z.url('MAPS_LINK_RESOLVE_ORIGIN must be a URL').optional()),
-  REQUEST_TIMEOUT_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('REQUEST_TIMEOUT_SECONDS must be a number').int().min(1).max(600).default(30)),
-  MAPS_LINK_TIMEOUT_MS: optionalText.pipe(z.coerce.number<string | undefined>('MAPS_LINK_TIMEOUT_MS must be a number').int().min(100).max(60_000).default(5000)),
-  GITHUB_API_URL: z.url('GITHUB_API_URL must be a URL').default('https://api.github.com'),
-  // Enables GET /metrics (Prometheus) behind this bearer token; unset, /metrics does not exist.
-  METRICS_TOKEN: optionalText.refine((token) => token === undefined || token.length >= 16, 'METRICS_TOKEN must be at least 16 characters'),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  LOG_FORMAT: optionalText.pipe(z.enum(['readable', 'json'], 'LOG_FORMAT must be readable or json').optional()),
-  DEMO_STREAM: flag,
-  // Recordings that ended more than this many days ago are removed daily; unset keeps them until deleted.
-  RETENTION_DAYS: optionalText.pipe(z.coerce.number<string | undefined>('RETENTION_DAYS must be a number').int().min(1).max(36_500).optional()),
-  ALLOW_PRIVATE_STREAM_HOSTS: flag,
-  ALLOWED_ORIGINS: optionalText,
-  // Reverse proxies whose X-Forwarded-For names the client; unset, the connection's address is the client.
-  TRUST_PROXY: optionalText.refine(
-    (value) => splitList(value).every(isProxyEntry),
-    'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal)',
-  ),
-  ALARM_WEBHOOK_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'ALARM_WEBHOOK_URL must be an http(s) URL' }).optional()),
-  ALARM_WEBHOOK_SECRET: optionalText.refine((secret) => secret === undefined || secret.length >= 16, 'ALARM_WEBHOOK_SECRET must be at least 16 characters'),
-  SMTP_URL: optionalText.refine((url) => url === undefined || /^smtps?:\/\/[^/]+/.test(url), 'SMTP_URL must be an smtp:// or smtps:// URL'),
-  ALARM_EMAIL_TO: optionalText.pipe(
-    z
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    // An empty PORT means the default, not port 0 (which would listen on a random port).
+    PORT: optionalText.pipe(
+      z.coerce.number<string | undefined>('PORT must be a number').int().min(0).max(65535).default(8000),
+    ),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    // Where the other servers sharing the database call this one (recorder control, media); default http://HOST:PORT.
+    INTERNAL_URL: optionalText.pipe(
+      z
+        .url({
+          protocol: /^https?$/,
+          error: 'INTERNAL_URL must be an http(s) URL the other servers reach this one on (e.g. http://10.0.0.5:8000)',
+        })
+        .optional(),
+    ),
+    // The machine this server runs on, as the servers sharing the database tell machines apart (a local
+    // recorder's scope names it); default the hostname. No ':' (it separates the scope's parts).
+    SERVER_HOST_NAME: optionalText.pipe(
+      z
+        .string()
+        .regex(
+          /^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$/,
+          'SERVER_HOST_NAME must be a host name: letters, digits, ".", "_" and "-", at most 253 characters',
+        )
+        .optional(),
+    ),
+    DATABASE_URL: optionalText.refine(
+      (url) => url === undefined || /^(postgres(ql)?:\/\/|sqlite:|file:)/.test(url),
+      'DATABASE_URL must be a postgres:// URL, or sqlite:/file: followed by a path',
+    ),
+    SECRET_KEY: optionalText.refine(
+      (key) => key === undefined || key.length >= 32,
+      'SECRET_KEY must be at least 32 characters',
+    ),
+    // Checked like any username now, rather than failing when the first superuser is created.
+    ADMIN_USERNAME: optionalText.pipe(usernameSchema.default('admin')),
+    ADMIN_PASSWORD: optionalText
+      .refine((pw) => pw === undefined || pw.length >= 8, 'ADMIN_PASSWORD must be at least 8 characters')
+      .refine(
+        (pw) => pw === undefined || pw.length <= PASSWORD_MAX_LENGTH,
+        `ADMIN_PASSWORD must be at most ${PASSWORD_MAX_LENGTH} characters`,
+      ),
+    CAPTURE_PROVIDER: z.enum(['local', 'aws']).default('local'),
+    AWS_REGION: z.string().default('us-east-1'),
+    AWS_ENDPOINT_URL: optionalText.pipe(z.url('AWS_ENDPOINT_URL must be a URL').optional()),
+    FFMPEG_PATH: optionalText,
+    STALL_TIMEOUT_SECONDS: optionalText.pipe(
+      z.coerce.number<string | undefined>('STALL_TIMEOUT_SECONDS must be a number').int().min(2).max(3600).optional(),
+    ),
+    FFPROBE_PATH: optionalText,
+    YTDLP_PATH: optionalText,
+    RECORDER_RETRY_SECONDS: optionalText.pipe(
+      z.coerce.number<string | undefined>('RECORDER_RETRY_SECONDS must be a number').min(0.5).max(300).optional(),
+    ),
+    RECORDER_RETRY_MAX_SECONDS: optionalText.pipe(
+      z.coerce.number<string | undefined>('RECORDER_RETRY_MAX_SECONDS must be a number').min(0.5).max(600).optional(),
+    ),
+    AWS_IMAGE_ID: optionalText,
+    AWS_INSTANCE_TYPE: z.string().trim().min(1).default('t3.medium'),
+    AWS_SUBNET_ID: optionalText,
+    AWS_SECURITY_GROUP_ID: optionalText,
+    // The role EC2 recorders upload with; unset, they get a pre-signed POST policy per recording instead.
+    AWS_INSTANCE_PROFILE: optionalText,
+    // Recordings whose windows open within 10 minutes of each other share one EC2 instance, up to this many.
+    RECORDINGS_PER_INSTANCE: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>(PER_INSTANCE_RANGE)
+        .int(PER_INSTANCE_RANGE)
+        .min(1, PER_INSTANCE_RANGE)
+        .max(MAX_RECORDINGS_PER_INSTANCE, PER_INSTANCE_RANGE)
+        .default(1),
+    ),
+    RECORDINGS_STORE: optionalText.refine(
+      (value) => value === undefined || value === 'local' || parseS3Location(value) !== undefined,
+      'RECORDINGS_STORE must be "local" or s3://bucket/prefix (a valid bucket name, e.g. s3://sermons/recordings)',
+    ),
+    S3_ENDPOINT: optionalText.pipe(
+      z
+        .url({
+          protocol: /^https?$/,
+          error: 'S3_ENDPOINT must be an http(s) URL (e.g. http://127.0.0.1:9000 for MinIO)',
+        })
+        .optional(),
+    ),
+    STREAM_URL_TEMPLATE: z
       .string()
-      .transform(splitList)
-      .superRefine((addresses, ctx) => {
-        const bad = addresses.filter((address) => !z.email().safeParse(address).success);
-        if (bad.length > 0) ctx.addIssue({ code: 'custom', message: `${bad.join(', ')} ${bad.length === 1 ? 'is not an e-mail address' : 'are not e-mail addresses'} (separate addresses by commas)` });
-      })
-      .optional(),
-  ),
-  ALARM_EMAIL_FROM: optionalText.pipe(z.email('ALARM_EMAIL_FROM must be an e-mail address').default('alarms@capture.localhost')),
-  // The notification policy (README "Alarms"): alarms raised within this many seconds go out as one message (0: each alone).
-  ALARM_GROUP_WINDOW_SECONDS: optionalText.pipe(z.coerce.number<string | undefined>('ALARM_GROUP_WINDOW_SECONDS must be a number').int('ALARM_GROUP_WINDOW_SECONDS must be whole seconds').min(0, 'ALARM_GROUP_WINDOW_SECONDS must be 0 to 3600').max(3600, 'ALARM_GROUP_WINDOW_SECONDS must be 0 to 3600').default(30)),
-  // An alarm still open this many hours after it was last announced is announced again.
-  ALARM_REPEAT_HOURS: optionalText.pipe(z.coerce.number<string | undefined>('ALARM_REPEAT_HOURS must be a number').min(0.25, 'ALARM_REPEAT_HOURS must be 0.25 to 168').max(168, 'ALARM_REPEAT_HOURS must be 0.25 to 168').default(4)),
-}).superRefine((env, ctx) => {
-  // A half-configured channel would silently deliver nothing: say so at start instead.
-  if (env.ALARM_WEBHOOK_SECRET && !env.ALARM_WEBHOOK_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_WEBHOOK_SECRET'], message: 'ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not' });
-  if (env.SMTP_URL && !env.ALARM_EMAIL_TO) ctx.addIssue({ code: 'custom', path: ['SMTP_URL'], message: 'SMTP_URL is set but ALARM_EMAIL_TO (who receives alarms) is not' });
-  if (env.S3_ENDPOINT && !env.RECORDINGS_STORE?.startsWith('s3://')) ctx.addIssue({ code: 'custom', path: ['S3_ENDPOINT'], message: 'S3_ENDPOINT is set but RECORDINGS_STORE is not an s3:// location' });
-  // An EC2 recorder's disk goes with its instance (terminated at shutdown): a bucket is the only place its recording can stay.
-  if (env.CAPTURE_PROVIDER === 'aws' && !env.RECORDINGS_STORE?.startsWith('s3://')) {
-    ctx.addIssue({
-      code: 'custom',
-      path: ['CAPTURE_PROVIDER'],
-      message: 'CAPTURE_PROVIDER=aws needs RECORDINGS_STORE=s3://bucket/prefix: EC2 recorders deliver to that bucket, and an instance keeps nothing once it ends (or set CAPTURE_PROVIDER=local)',
-    });
-  }
-  if (env.ALARM_EMAIL_TO && !env.SMTP_URL) ctx.addIssue({ code: 'custom', path: ['ALARM_EMAIL_TO'], message: 'ALARM_EMAIL_TO is set but SMTP_URL (how to send) is not' });
-});
+      .trim()
+      .default(DEFAULT_STREAM_URL_TEMPLATE)
+      .refine(
+        (t) => t.includes('{id}') && URL.canParse(t.replaceAll('{id}', 'x')),
+        'STREAM_URL_TEMPLATE must be a URL with {id} in it',
+      ),
+    MAPS_LINK_RESOLVE_ORIGIN: optionalText.pipe(z.url('MAPS_LINK_RESOLVE_ORIGIN must be a URL').optional()),
+    REQUEST_TIMEOUT_SECONDS: optionalText.pipe(
+      z.coerce.number<string | undefined>('REQUEST_TIMEOUT_SECONDS must be a number').int().min(1).max(600).default(30),
+    ),
+    MAPS_LINK_TIMEOUT_MS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>('MAPS_LINK_TIMEOUT_MS must be a number')
+        .int()
+        .min(100)
+        .max(60_000)
+        .default(5000),
+    ),
+    GITHUB_API_URL: z.url('GITHUB_API_URL must be a URL').default('https://api.github.com'),
+    // Enables GET /metrics (Prometheus) behind this bearer token; unset, /metrics does not exist.
+    METRICS_TOKEN: optionalText.refine(
+      (token) => token === undefined || token.length >= 16,
+      'METRICS_TOKEN must be at least 16 characters',
+    ),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_FORMAT: optionalText.pipe(z.enum(['readable', 'json'], 'LOG_FORMAT must be readable or json').optional()),
+    DEMO_STREAM: flag,
+    // Recordings that ended more than this many days ago are removed daily; unset keeps them until deleted.
+    RETENTION_DAYS: optionalText.pipe(
+      z.coerce.number<string | undefined>('RETENTION_DAYS must be a number').int().min(1).max(36_500).optional(),
+    ),
+    ALLOW_PRIVATE_STREAM_HOSTS: flag,
+    ALLOWED_ORIGINS: optionalText,
+    // Reverse proxies whose X-Forwarded-For names the client; unset, the connection's address is the client.
+    TRUST_PROXY: optionalText.refine(
+      (value) => splitList(value).every(isProxyEntry),
+      'TRUST_PROXY must be a comma-separated list of proxy addresses or CIDR ranges (or loopback, linklocal, uniquelocal)',
+    ),
+    ALARM_WEBHOOK_URL: optionalText.pipe(
+      z.url({ protocol: /^https?$/, error: 'ALARM_WEBHOOK_URL must be an http(s) URL' }).optional(),
+    ),
+    ALARM_WEBHOOK_SECRET: optionalText.refine(
+      (secret) => secret === undefined || secret.length >= 16,
+      'ALARM_WEBHOOK_SECRET must be at least 16 characters',
+    ),
+    SMTP_URL: optionalText.refine(
+      (url) => url === undefined || /^smtps?:\/\/[^/]+/.test(url),
+      'SMTP_URL must be an smtp:// or smtps:// URL',
+    ),
+    ALARM_EMAIL_TO: optionalText.pipe(
+      z
+        .string()
+        .transform(splitList)
+        .superRefine((addresses, ctx) => {
+          const bad = addresses.filter((address) => !z.email().safeParse(address).success);
+          if (bad.length > 0)
+            ctx.addIssue({
+              code: 'custom',
+              message: `${bad.join(', ')} ${bad.length === 1 ? 'is not an e-mail address' : 'are not e-mail addresses'} (separate addresses by commas)`,
+            });
+        })
+        .optional(),
+    ),
+    ALARM_EMAIL_FROM: optionalText.pipe(
+      z.email('ALARM_EMAIL_FROM must be an e-mail address').default('alarms@capture.localhost'),
+    ),
+    // The notification policy (README "Alarms"): alarms raised within this many seconds go out as one message (0: each alone).
+    ALARM_GROUP_WINDOW_SECONDS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>('ALARM_GROUP_WINDOW_SECONDS must be a number')
+        .int('ALARM_GROUP_WINDOW_SECONDS must be whole seconds')
+        .min(0, 'ALARM_GROUP_WINDOW_SECONDS must be 0 to 3600')
+        .max(3600, 'ALARM_GROUP_WINDOW_SECONDS must be 0 to 3600')
+        .default(30),
+    ),
+    // An alarm still open this many hours after it was last announced is announced again.
+    ALARM_REPEAT_HOURS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>('ALARM_REPEAT_HOURS must be a number')
+        .min(0.25, 'ALARM_REPEAT_HOURS must be 0.25 to 168')
+        .max(168, 'ALARM_REPEAT_HOURS must be 0.25 to 168')
+        .default(4),
+    ),
+  })
+  .superRefine((env, ctx) => {
+    // A half-configured channel would silently deliver nothing: say so at start instead.
+    if (env.ALARM_WEBHOOK_SECRET && !env.ALARM_WEBHOOK_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ALARM_WEBHOOK_SECRET'],
+        message: 'ALARM_WEBHOOK_SECRET is set but ALARM_WEBHOOK_URL is not',
+      });
+    if (env.SMTP_URL && !env.ALARM_EMAIL_TO)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SMTP_URL'],
+        message: 'SMTP_URL is set but ALARM_EMAIL_TO (who receives alarms) is not',
+      });
+    if (env.S3_ENDPOINT && !env.RECORDINGS_STORE?.startsWith('s3://'))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['S3_ENDPOINT'],
+        message: 'S3_ENDPOINT is set but RECORDINGS_STORE is not an s3:// location',
+      });
+    // An EC2 recorder's disk goes with its instance (terminated at shutdown): a bucket is the only place its recording can stay.
+    if (env.CAPTURE_PROVIDER === 'aws' && !env.RECORDINGS_STORE?.startsWith('s3://')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CAPTURE_PROVIDER'],
+        message:
+          'CAPTURE_PROVIDER=aws needs RECORDINGS_STORE=s3://bucket/prefix: EC2 recorders deliver to that bucket, and an instance keeps nothing once it ends (or set CAPTURE_PROVIDER=local)',
+      });
+    }
+    if (env.ALARM_EMAIL_TO && !env.SMTP_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ALARM_EMAIL_TO'],
+        message: 'ALARM_EMAIL_TO is set but SMTP_URL (how to send) is not',
+      });
+  });
 
 export type Env = z.input<typeof envSchema>;
 

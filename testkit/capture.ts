@@ -54,17 +54,43 @@ function programme(): string {
   const result = spawnSync(
     'ffmpeg',
     [
-      '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-      '-f', 'lavfi', '-i', 'testsrc2=size=320x240:rate=15',
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
-      '-t', String(PROGRAMME_SECONDS),
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '15', '-pix_fmt', 'yuv420p',
-      '-c:a', 'aac', '-b:a', '64k',
-      '-f', 'mpegts', partial,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x240:rate=15',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100',
+      '-t',
+      String(PROGRAMME_SECONDS),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '15',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-f',
+      'mpegts',
+      partial,
     ],
     { encoding: 'utf8' },
   );
-  if (result.status !== 0) throw new Error(`ffmpeg could not encode the test programme: ${result.stderr || result.error?.message}`);
+  if (result.status !== 0)
+    throw new Error(`ffmpeg could not encode the test programme: ${result.stderr || result.error?.message}`);
   fs.renameSync(partial, PROGRAMME);
   return PROGRAMME;
 }
@@ -78,12 +104,27 @@ function startGenerator(dir: string): ChildProcess {
   return spawn(
     'ffmpeg',
     [
-      '-hide_banner', '-loglevel', 'error', '-nostdin',
-      '-re', '-stream_loop', '-1', '-i', programme(),
-      '-c', 'copy',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-re',
+      '-stream_loop',
+      '-1',
+      '-i',
+      programme(),
+      '-c',
+      'copy',
       // 20 segments listed, as a live stream's playlist commonly holds: a recorder that starts late on a
       // busy machine still finds its window's first seconds there (the fidelity lab tests shorter lists).
-      '-f', 'hls', '-hls_time', '1', '-hls_list_size', '20', '-hls_flags', 'delete_segments',
+      '-f',
+      'hls',
+      '-hls_time',
+      '1',
+      '-hls_list_size',
+      '20',
+      '-hls_flags',
+      'delete_segments',
       path.join(dir, 'live.m3u8'),
     ],
     { stdio: 'ignore' },
@@ -118,7 +159,9 @@ export async function startHlsSource(options: { live?: boolean } = {}): Promise<
         response.writeHead(404).end('not found');
         return;
       }
-      response.writeHead(200, { 'content-type': name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t' }).end(body);
+      response
+        .writeHead(200, { 'content-type': name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t' })
+        .end(body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -170,7 +213,10 @@ export async function ffprobe(file: string): Promise<Probe> {
   const { stdout } = await execFileAsync(FFPROBE, args).catch((error: { stderr?: string }) => {
     throw new Error(`ffprobe failed on ${file}: ${error.stderr ?? String(error)}`);
   });
-  const json = JSON.parse(stdout) as { format: { duration?: string }; streams: { codec_type: string; width?: number; height?: number }[] };
+  const json = JSON.parse(stdout) as {
+    format: { duration?: string };
+    streams: { codec_type: string; width?: number; height?: number }[];
+  };
   const video = json.streams.find((s) => s.codec_type === 'video');
   return { width: video?.width ?? null, height: video?.height ?? null, duration: Number(json.format.duration ?? 0) };
 }
@@ -206,7 +252,9 @@ export function instancePids(dataDir: string, instanceId: string): { recorder?: 
   const dir = path.join(dataDir, 'instances', instanceId);
   let ffmpeg: number | undefined;
   try {
-    ffmpeg = (JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8')) as { ffmpegPid?: number }).ffmpegPid ?? undefined;
+    ffmpeg =
+      (JSON.parse(fs.readFileSync(path.join(dir, 'state.json'), 'utf8')) as { ffmpegPid?: number }).ffmpegPid ??
+      undefined;
   } catch {
     ffmpeg = undefined;
   }
@@ -242,7 +290,8 @@ export function findMotoServer(): string | undefined {
     '/root/.pyenv/shims/moto_server',
   ];
   const versions = path.join(os.homedir(), '.pyenv', 'versions');
-  if (fs.existsSync(versions)) for (const v of fs.readdirSync(versions)) candidates.push(path.join(versions, v, 'bin', 'moto_server'));
+  if (fs.existsSync(versions))
+    for (const v of fs.readdirSync(versions)) candidates.push(path.join(versions, v, 'bin', 'moto_server'));
   return candidates.find((file) => {
     try {
       fs.accessSync(file, fs.constants.X_OK);
@@ -262,7 +311,9 @@ export interface MotoServer {
 export async function startMoto(): Promise<MotoServer> {
   const binary = findMotoServer();
   if (!binary) {
-    throw new Error('moto_server was not found (PATH, ~/.pyenv/shims, ~/.pyenv/versions/*/bin): install it with `pip install "moto[server]"` to run the aws driver tests');
+    throw new Error(
+      'moto_server was not found (PATH, ~/.pyenv/shims, ~/.pyenv/versions/*/bin): install it with `pip install "moto[server]"` to run the aws driver tests',
+    );
   }
   const port = await freePort();
   const child = spawn(binary, ['-H', '127.0.0.1', '-p', String(port)], { stdio: 'ignore' });
@@ -270,10 +321,12 @@ export async function startMoto(): Promise<MotoServer> {
   await waitFor(
     () =>
       new Promise<boolean>((resolve) => {
-        http.get(`${url}/moto-api/`, (res) => {
-          res.resume();
-          resolve(res.statusCode === 200);
-        }).on('error', () => resolve(false));
+        http
+          .get(`${url}/moto-api/`, (res) => {
+            res.resume();
+            resolve(res.statusCode === 200);
+          })
+          .on('error', () => resolve(false));
       }),
     'moto_server to answer',
     30_000,

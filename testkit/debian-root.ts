@@ -28,9 +28,13 @@ const onPath = (command: string) => spawnSync('sh', ['-c', `command -v ${command
 export function debianRootUnavailable(): string | null {
   if (process.platform !== 'linux') return `a Debian root needs Linux (this is ${process.platform})`;
   if (process.getuid?.() !== 0) return 'making and entering a Debian root (debootstrap, chroot, mount) needs root';
-  const needed = fs.existsSync(path.join(CACHE, 'usr', 'bin', 'apt-get')) ? ['unshare', 'chroot'] : ['debootstrap', 'unshare', 'chroot'];
+  const needed = fs.existsSync(path.join(CACHE, 'usr', 'bin', 'apt-get'))
+    ? ['unshare', 'chroot']
+    : ['debootstrap', 'unshare', 'chroot'];
   const missing = needed.filter((command) => !onPath(command));
-  return missing.length > 0 ? `${missing.join(', ')} not installed (apt-get install -y debootstrap util-linux coreutils)` : null;
+  return missing.length > 0
+    ? `${missing.join(', ')} not installed (apt-get install -y debootstrap util-linux coreutils)`
+    : null;
 }
 
 /** The cached pristine root, made now when missing; throws with debootstrap's output when it cannot be. */
@@ -41,7 +45,9 @@ export async function pristineDebianRoot(): Promise<{ dir: string; madeNow: bool
   const { code, output } = await run('debootstrap', ['--variant=minbase', SUITE, partial, MIRROR]);
   if (code !== 0) {
     fs.rmSync(partial, { recursive: true, force: true });
-    throw new Error(`debootstrap could not make a ${SUITE} root from ${MIRROR} (exit ${code}):\n${output.slice(-2000)}`);
+    throw new Error(
+      `debootstrap could not make a ${SUITE} root from ${MIRROR} (exit ${code}):\n${output.slice(-2000)}`,
+    );
   }
   fs.rmSync(CACHE, { recursive: true, force: true });
   fs.renameSync(partial, CACHE);
@@ -66,11 +72,15 @@ export function debianMachine(pristine: string, parent: string): DebianMachine {
   const copied = spawnSync('cp', ['-a', `${pristine}/.`, root]);
   if (copied.status !== 0) throw new Error(`could not copy the Debian root: ${copied.stderr.toString()}`);
   fs.writeFileSync(path.join(root, 'usr/sbin/policy-rc.d'), '#!/bin/sh\nexit 101\n', { mode: 0o755 });
-  fs.writeFileSync(path.join(root, 'usr/local/sbin/shutdown'), '#!/bin/sh\necho "$*" >> /var/log/shutdown.calls\n', { mode: 0o755 });
+  fs.writeFileSync(path.join(root, 'usr/local/sbin/shutdown'), '#!/bin/sh\necho "$*" >> /var/log/shutdown.calls\n', {
+    mode: 0o755,
+  });
   fs.copyFileSync('/etc/resolv.conf', path.join(root, 'etc/resolv.conf'));
-  if (fs.existsSync(LOCAL_AUTHORITIES)) fs.cpSync(LOCAL_AUTHORITIES, path.join(root, LOCAL_AUTHORITIES), { recursive: true });
+  if (fs.existsSync(LOCAL_AUTHORITIES))
+    fs.cpSync(LOCAL_AUTHORITIES, path.join(root, LOCAL_AUTHORITIES), { recursive: true });
   fs.writeFileSync(path.join(root, 'var/log/console.log'), '');
-  const read = (file: string) => (fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : '');
+  const read = (file: string) =>
+    fs.existsSync(path.join(root, file)) ? fs.readFileSync(path.join(root, file), 'utf8') : '';
   return {
     root,
     consoleText: () => read('var/log/console.log'),

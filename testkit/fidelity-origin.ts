@@ -105,7 +105,12 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
   const clock = options.clock ?? systemClock;
   const stream = numberedStream(options.minutes);
   const dvrSegments = options.dvrSegments ?? 6;
-  const schedule = new BroadcastSchedule(stream.segments, options.faults ?? [], dvrSegments, options.playlistType ?? 'sliding');
+  const schedule = new BroadcastSchedule(
+    stream.segments,
+    options.faults ?? [],
+    dvrSegments,
+    options.playlistType ?? 'sliding',
+  );
   const prePublished = options.prePublishSegments ?? 0;
   const startedAt = clock.now().getTime() - (prePublished > 0 ? schedule.publishedAt[prePublished - 1] * 1000 : 0);
   const secondsSinceStart = () => (clock.now().getTime() - startedAt) / 1000;
@@ -129,7 +134,10 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
     for (const k of listed) {
       const segment = stream.segments[k];
       if (schedule.runOf[k] > 0 && schedule.sequenceOf(k) === 0) lines.push('#EXT-X-DISCONTINUITY');
-      if (options.programDateTime) lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(epoch(schedule.wallAtMedia(segment.firstFrame / FRAME_CODE.fps))).toISOString()}`);
+      if (options.programDateTime)
+        lines.push(
+          `#EXT-X-PROGRAM-DATE-TIME:${new Date(epoch(schedule.wallAtMedia(segment.firstFrame / FRAME_CODE.fps))).toISOString()}`,
+        );
       lines.push(`#EXTINF:${segment.durationSeconds.toFixed(6)},`, `seg${schedule.sequenceOf(k)}.ts`);
     }
     if (schedule.ended(t)) lines.push('#EXT-X-ENDLIST');
@@ -140,7 +148,8 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
     const t = secondsSinceStart();
     const send = (status: number, type: string, body: string | Buffer, segment?: number) => {
       requests.byStatus[status] = (requests.byStatus[status] ?? 0) + 1;
-      if (segment !== undefined && status === 200) requests.segmentFetches.set(segment, (requests.segmentFetches.get(segment) ?? 0) + 1);
+      if (segment !== undefined && status === 200)
+        requests.segmentFetches.set(segment, (requests.segmentFetches.get(segment) ?? 0) + 1);
       response.writeHead(status, { 'content-type': type, 'cache-control': 'no-cache' }).end(body);
     };
     const notFound = () => send(404, 'text/plain', 'not found');
@@ -204,8 +213,18 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
       segments,
       faults: schedule.faults.map((fault) => {
         const interval = schedule.faultInterval(fault);
-        const unavailable = mergeRanges(lost.filter((s) => listedDuring(s, epoch(interval.from), epoch(interval.to))).map((s) => ({ first: s.firstFrame, last: s.lastFrame })));
-        return { fault, from: epoch(interval.from), to: epoch(interval.to), unavailable, unavailableSeconds: framesIn(unavailable) / FRAME_CODE.fps };
+        const unavailable = mergeRanges(
+          lost
+            .filter((s) => listedDuring(s, epoch(interval.from), epoch(interval.to)))
+            .map((s) => ({ first: s.firstFrame, last: s.lastFrame })),
+        );
+        return {
+          fault,
+          from: epoch(interval.from),
+          to: epoch(interval.to),
+          unavailable,
+          unavailableSeconds: framesIn(unavailable) / FRAME_CODE.fps,
+        };
       }),
     };
   };
@@ -217,15 +236,27 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
     truth,
     window: (from, to) => {
       const published = truth().segments;
-      const frames = published.flatMap((s) => Array.from({ length: s.lastFrame - s.firstFrame + 1 }, (_, i) => s.firstFrame + i));
+      const frames = published.flatMap((s) =>
+        Array.from({ length: s.lastFrame - s.firstFrame + 1 }, (_, i) => s.firstFrame + i),
+      );
       const inWindow = frames.filter((f) => broadcastAt(f) >= from && broadcastAt(f) < to);
       const range = inWindow.length > 0 ? { first: inWindow[0], last: inWindow[inWindow.length - 1] } : null;
-      const unavailable = range ? clip(mergeRanges(published.filter((s) => !s.offered).map((s) => ({ first: s.firstFrame, last: s.lastFrame }))), range) : [];
+      const unavailable = range
+        ? clip(
+            mergeRanges(published.filter((s) => !s.offered).map((s) => ({ first: s.firstFrame, last: s.lastFrame }))),
+            range,
+          )
+        : [];
       return { from, to, frames: range, unavailable, broadcastAt };
     },
     offeredAt: (instant) => {
       const offered = schedule.offeredAt((instant - startedAt) / 1000);
-      return offered.length > 0 ? { first: stream.segments[offered[0]].firstFrame, last: stream.segments[offered[offered.length - 1]].lastFrame } : null;
+      return offered.length > 0
+        ? {
+            first: stream.segments[offered[0]].firstFrame,
+            last: stream.segments[offered[offered.length - 1]].lastFrame,
+          }
+        : null;
     },
     secondsSinceStart,
     requests,
@@ -256,5 +287,7 @@ export const framesIn = (ranges: FrameRange[]) => ranges.reduce((sum, r) => sum 
 
 /** The parts of `ranges` inside `to`. */
 export function clip(ranges: FrameRange[], to: FrameRange): FrameRange[] {
-  return ranges.map((r) => ({ first: Math.max(r.first, to.first), last: Math.min(r.last, to.last) })).filter((r) => r.first <= r.last);
+  return ranges
+    .map((r) => ({ first: Math.max(r.first, to.first), last: Math.min(r.last, to.last) }))
+    .filter((r) => r.first <= r.last);
 }

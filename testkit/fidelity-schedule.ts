@@ -38,7 +38,11 @@ interface RatePiece extends Interval {
 }
 
 const intervalOf = (fault: OriginFault): Interval =>
-  'seconds' in fault ? { from: fault.at, to: fault.at + fault.seconds } : fault.kind === 'late_start' ? { from: 0, to: fault.at } : { from: fault.at, to: fault.at };
+  'seconds' in fault
+    ? { from: fault.at, to: fault.at + fault.seconds }
+    : fault.kind === 'late_start'
+      ? { from: 0, to: fault.at }
+      : { from: fault.at, to: fault.at };
 
 export const inside = (t: number, interval: Interval) => t >= interval.from && t < interval.to;
 
@@ -129,12 +133,17 @@ export class BroadcastSchedule {
 
   /** Intervals in which no playlist can be had: before a late start, a playlist 404, a held connection. */
   blackouts(): Interval[] {
-    return this.faults.filter((f) => f.kind === 'late_start' || f.kind === 'playlist_404' || f.kind === 'held_open').map(intervalOf);
+    return this.faults
+      .filter((f) => f.kind === 'late_start' || f.kind === 'playlist_404' || f.kind === 'held_open')
+      .map(intervalOf);
   }
 
   /** The end of the held_open interval `t` falls in, if any. */
   heldUntil(t: number): number | undefined {
-    return this.faults.filter((f) => f.kind === 'held_open').map(intervalOf).find((held) => inside(t, held))?.to;
+    return this.faults
+      .filter((f) => f.kind === 'held_open')
+      .map(intervalOf)
+      .find((held) => inside(t, held))?.to;
   }
 
   faultInterval(fault: OriginFault): Interval {
@@ -168,8 +177,11 @@ export class BroadcastSchedule {
 function ratePieces(faults: readonly OriginFault[]): RatePiece[] {
   const late = faults.find((f) => f.kind === 'late_start')?.at ?? 0;
   const slow = faults.filter((f) => f.kind === 'slow_origin');
-  const rateAt = (t: number) => (t < late ? 0 : Math.min(1, ...slow.filter((f) => inside(t, intervalOf(f))).map((f) => f.rate ?? SLOW_ORIGIN_RATE)));
-  const cuts = [...new Set([0, late, ...slow.flatMap((f) => [f.at, f.at + f.seconds])])].filter((t) => t >= 0).sort((a, b) => a - b);
+  const rateAt = (t: number) =>
+    t < late ? 0 : Math.min(1, ...slow.filter((f) => inside(t, intervalOf(f))).map((f) => f.rate ?? SLOW_ORIGIN_RATE));
+  const cuts = [...new Set([0, late, ...slow.flatMap((f) => [f.at, f.at + f.seconds])])]
+    .filter((t) => t >= 0)
+    .sort((a, b) => a - b);
   const pieces: RatePiece[] = [];
   let media = 0;
   cuts.forEach((from, i) => {

@@ -33,7 +33,8 @@ export function readFrame(pixels: Buffer): number | null {
     const top = Math.floor(block / columns) * SAMPLE;
     // The middle half of the block: its edges ring after a scale and a lossy encode.
     let sum = 0;
-    for (let y = SAMPLE / 4; y < (SAMPLE * 3) / 4; y++) for (let x = SAMPLE / 4; x < (SAMPLE * 3) / 4; x++) sum += pixels[(top + y) * rowBytes + left + x];
+    for (let y = SAMPLE / 4; y < (SAMPLE * 3) / 4; y++)
+      for (let x = SAMPLE / 4; x < (SAMPLE * 3) / 4; x++) sum += pixels[(top + y) * rowBytes + left + x];
     const mean = sum / (SAMPLE / 2) ** 2;
     if (mean > BLACK_BELOW && mean < WHITE_ABOVE) return null;
     bits.push(mean >= WHITE_ABOVE);
@@ -51,11 +52,22 @@ export async function readFrameIndices(file: string): Promise<(number | null)[]>
   const child = spawn(
     'ffmpeg',
     [
-      '-hide_banner', '-loglevel', 'error', '-nostdin', '-i', file, '-map', '0:v:0',
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-i',
+      file,
+      '-map',
+      '0:v:0',
       // Every decoded frame once: no frame dropped or repeated to keep a rate.
-      '-fps_mode', 'passthrough',
-      '-vf', `crop=${area.w}:${area.h}:${area.x}:${area.y},scale=${FRAME_CODE.columns * SAMPLE}:${FRAME_CODE.rows * SAMPLE}:flags=area,format=gray`,
-      '-f', 'rawvideo', 'pipe:1',
+      '-fps_mode',
+      'passthrough',
+      '-vf',
+      `crop=${area.w}:${area.h}:${area.x}:${area.y},scale=${FRAME_CODE.columns * SAMPLE}:${FRAME_CODE.rows * SAMPLE}:flags=area,format=gray`,
+      '-f',
+      'rawvideo',
+      'pipe:1',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
@@ -66,7 +78,8 @@ export async function readFrameIndices(file: string): Promise<(number | null)[]>
   child.stdout.on('data', (chunk: Buffer) => {
     pending = Buffer.concat([pending, chunk]);
     let offset = 0;
-    for (; offset + frameBytes <= pending.length; offset += frameBytes) indices.push(readFrame(pending.subarray(offset, offset + frameBytes)));
+    for (; offset + frameBytes <= pending.length; offset += frameBytes)
+      indices.push(readFrame(pending.subarray(offset, offset + frameBytes)));
     pending = pending.subarray(offset);
   });
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));

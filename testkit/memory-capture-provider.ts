@@ -39,7 +39,16 @@ export class MemoryCaptureProvider extends ImagelessProvider implements CaptureP
     const id = options.launchId ?? `mem-${++this.counter}`;
     const name = options.name ?? `memory-${id}`;
     this.instances.set(id, { id, name, state: 'running', config, jobId: options.jobId ?? null });
-    return { launchId: id, providerInstanceId: id, name, state: 'pending', instanceType: 'memory', imageId: null, filePath: null, existing: false };
+    return {
+      launchId: id,
+      providerInstanceId: id,
+      name,
+      state: 'pending',
+      instanceType: 'memory',
+      imageId: null,
+      filePath: null,
+      existing: false,
+    };
   }
 
   async terminate(instanceId: string): Promise<void> {

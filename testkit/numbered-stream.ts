@@ -61,7 +61,8 @@ const FORMAT_VERSION = 1;
  * length, written under a temporary name and renamed, so concurrent workers end with one whole copy.
  */
 export function numberedStream(minutes: number): NumberedStream {
-  if (!Number.isInteger(minutes) || minutes < 1) throw new Error(`minutes must be a whole number of at least 1 (got ${minutes})`);
+  if (!Number.isInteger(minutes) || minutes < 1)
+    throw new Error(`minutes must be a whole number of at least 1 (got ${minutes})`);
   const dir = path.join(os.tmpdir(), `capture-numbered-v${FORMAT_VERSION}-${minutes}m`);
   if (!fs.existsSync(path.join(dir, 'index.m3u8'))) encode(dir, minutes);
   return { dir, segments: readSegments(dir, minutes) };
@@ -76,20 +77,52 @@ function encode(dir: string, minutes: number): void {
   const result = spawnSync(
     'ffmpeg',
     [
-      '-hide_banner', '-loglevel', 'error', '-nostdin', '-y',
-      '-f', 'lavfi', '-i', picture,
-      '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
-      '-t', String(minutes * 60),
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostdin',
+      '-y',
+      '-f',
+      'lavfi',
+      '-i',
+      picture,
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100',
+      '-t',
+      String(minutes * 60),
       // A key frame every second and nowhere else, so every segment holds exactly 2 s of frames.
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-g', String(fps), '-keyint_min', String(fps), '-sc_threshold', '0',
-      '-c:a', 'aac', '-b:a', '64k',
-      '-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_list_size', '0', '-hls_playlist_type', 'vod',
-      '-hls_segment_filename', path.join(partial, 'seg%05d.ts'),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      String(fps),
+      '-keyint_min',
+      String(fps),
+      '-sc_threshold',
+      '0',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-f',
+      'hls',
+      '-hls_time',
+      String(SEGMENT_SECONDS),
+      '-hls_list_size',
+      '0',
+      '-hls_playlist_type',
+      'vod',
+      '-hls_segment_filename',
+      path.join(partial, 'seg%05d.ts'),
       path.join(partial, 'index.m3u8'),
     ],
     { encoding: 'utf8' },
   );
-  if (result.status !== 0) throw new Error(`ffmpeg could not encode the numbered programme: ${result.stderr || result.error?.message}`);
+  if (result.status !== 0)
+    throw new Error(`ffmpeg could not encode the numbered programme: ${result.stderr || result.error?.message}`);
   try {
     fs.renameSync(partial, dir);
   } catch (error) {
@@ -109,9 +142,18 @@ function readSegments(dir: string, minutes: number): NumberedSegment[] {
     if (!extinf) continue;
     const durationSeconds = Number(extinf[1]);
     const frames = Math.round(durationSeconds * FRAME_CODE.fps);
-    segments.push({ index: segments.length, file: path.join(dir, lines[i + 1].trim()), durationSeconds, firstFrame: nextFrame, lastFrame: nextFrame + frames - 1 });
+    segments.push({
+      index: segments.length,
+      file: path.join(dir, lines[i + 1].trim()),
+      durationSeconds,
+      firstFrame: nextFrame,
+      lastFrame: nextFrame + frames - 1,
+    });
     nextFrame += frames;
   }
-  if (nextFrame !== minutes * 60 * FRAME_CODE.fps) throw new Error(`the numbered programme in ${dir} holds ${nextFrame} frames, not ${minutes * 60 * FRAME_CODE.fps}: remove the folder to encode it again`);
+  if (nextFrame !== minutes * 60 * FRAME_CODE.fps)
+    throw new Error(
+      `the numbered programme in ${dir} holds ${nextFrame} frames, not ${minutes * 60 * FRAME_CODE.fps}: remove the folder to encode it again`,
+    );
   return segments;
 }

@@ -4,7 +4,11 @@ import net from 'node:net';
 /** The kernel's range for ephemeral ports (outgoing connections and listen(0)); Linux's default when unreadable. */
 function ephemeralPortRange(): [number, number] {
   try {
-    const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    const [low, high] = fs
+      .readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     if (low && high) return [low, high];
   } catch {
     // not Linux: the default below
@@ -33,7 +37,8 @@ const LOWEST_TEST_PORT = 10_000;
 export async function freePort(): Promise<number> {
   const [ephemeralLow] = ephemeralPortRange();
   const span = ephemeralLow - LOWEST_TEST_PORT;
-  if (span < 1000) throw new Error(`The ephemeral port range starts at ${ephemeralLow}: no room below it for test servers`);
+  if (span < 1000)
+    throw new Error(`The ephemeral port range starts at ${ephemeralLow}: no room below it for test servers`);
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = LOWEST_TEST_PORT + Math.floor(Math.random() * span);
     if (await canListen(port)) return port;

@@ -42,7 +42,8 @@ export async function startTemporaryPostgres(): Promise<TemporaryPostgres> {
   };
   run('initdb', ['-D', path.join(dataDir, 'db'), '-A', 'trust', '-U', 'postgres', '--no-sync']);
   const options = `-p ${port} -h 127.0.0.1 -k ${dataDir} -c fsync=off -c max_connections=200`;
-  const start = () => run('pg_ctl', ['-D', path.join(dataDir, 'db'), '-o', options, '-l', path.join(dataDir, 'log'), '-w', 'start']);
+  const start = () =>
+    run('pg_ctl', ['-D', path.join(dataDir, 'db'), '-o', options, '-l', path.join(dataDir, 'log'), '-w', 'start']);
   const stop = () => run('pg_ctl', ['-D', path.join(dataDir, 'db'), '-m', 'fast', '-w', 'stop']);
   start();
   const stopIfRunning = () => {

@@ -22,14 +22,18 @@ export function queryPlans(db: Db) {
     const plans: string[] = [];
     for (const query of [...compiled]) {
       const explain = db.dialect === 'postgres' ? `EXPLAIN ${query.sql}` : `EXPLAIN QUERY PLAN ${query.sql}`;
-      const { rows } = await db.kysely.executeQuery<Record<string, unknown>>(CompiledQuery.raw(explain, [...query.parameters]));
+      const { rows } = await db.kysely.executeQuery<Record<string, unknown>>(
+        CompiledQuery.raw(explain, [...query.parameters]),
+      );
       plans.push(rows.map((row) => String(row['QUERY PLAN'] ?? row.detail)).join('\n'));
     }
     return plans;
   }
 
   const usesIndex = (plan: string, index: string) =>
-    db.dialect === 'postgres' ? plan.includes(`using ${index}`) || plan.includes(`on ${index}`) : plan.includes(`USING INDEX ${index}`) || plan.includes(`USING COVERING INDEX ${index}`);
+    db.dialect === 'postgres'
+      ? plan.includes(`using ${index}`) || plan.includes(`on ${index}`)
+      : plan.includes(`USING INDEX ${index}`) || plan.includes(`USING COVERING INDEX ${index}`);
 
   return { recording, plansOf, usesIndex };
 }

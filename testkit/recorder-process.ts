@@ -5,7 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { EgressPolicy } from '../recorder/egress-guard';
-import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, readJson, type RecorderConfig, type RecorderSettings, type RecorderState } from '../recorder/recorder-state';
+import {
+  DEFAULT_RECORDER_SETTINGS,
+  INSTANCE_FILES,
+  readJson,
+  type RecorderConfig,
+  type RecorderSettings,
+  type RecorderState,
+} from '../recorder/recorder-state';
 import { waitFor } from './wait';
 
 const RECORDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../recorder/recorder.ts');

@@ -11,7 +11,8 @@ import { INSTANCE_PATHS, type UserDataPaths } from '../server/capture/aws/user-d
  * that dies does.
  */
 
-const STUB = (name: string) => `#!/bin/sh\necho "$*" >> "$(dirname "$0")/${name}.calls"\n${name === 'apt-get' ? 'exit 1' : 'exit 0'}\n`;
+const STUB = (name: string) =>
+  `#!/bin/sh\necho "$*" >> "$(dirname "$0")/${name}.calls"\n${name === 'apt-get' ? 'exit 1' : 'exit 0'}\n`;
 
 export interface SandboxMachine {
   paths: UserDataPaths;
@@ -26,14 +27,21 @@ export interface SandboxMachine {
 }
 
 export function startSandboxMachine(userData: string, dir: string, env: Record<string, string> = {}): SandboxMachine {
-  const paths: UserDataPaths = { workDir: path.join(dir, 'work'), runtimeDir: path.join(dir, 'opt'), console: path.join(dir, 'console.log') };
+  const paths: UserDataPaths = {
+    workDir: path.join(dir, 'work'),
+    runtimeDir: path.join(dir, 'opt'),
+    console: path.join(dir, 'console.log'),
+  };
   const stubs = path.join(dir, 'stubs');
   fs.mkdirSync(stubs, { recursive: true });
   for (const name of ['shutdown', 'apt-get']) fs.writeFileSync(path.join(stubs, name), STUB(name), { mode: 0o755 });
   const script = path.join(dir, 'user-data.sh');
   fs.writeFileSync(
     script,
-    userData.replaceAll(INSTANCE_PATHS.workDir, paths.workDir).replaceAll(INSTANCE_PATHS.runtimeDir, paths.runtimeDir).replaceAll(INSTANCE_PATHS.console, paths.console),
+    userData
+      .replaceAll(INSTANCE_PATHS.workDir, paths.workDir)
+      .replaceAll(INSTANCE_PATHS.runtimeDir, paths.runtimeDir)
+      .replaceAll(INSTANCE_PATHS.console, paths.console),
   );
   const child = spawn('bash', [script], {
     env: { PATH: [stubs, path.dirname(process.execPath), process.env.PATH].join(path.delimiter), HOME: dir, ...env },

@@ -67,7 +67,9 @@ export class FixedTimePlanner implements FridayPlanner {
   async prayerTimes(now: Date): Promise<SchedulerPrayerTime[]> {
     const { plans } = await this.planFriday(now, null);
     const local = (instant: Date, timeZone: string) =>
-      new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(instant);
+      new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+        instant,
+      );
     return plans.map((p) => ({
       mosque_id: p.mosqueId,
       mosque_name: p.mosqueName,
@@ -86,7 +88,9 @@ export function nextFridayPrayer(now: Date, time: string, timeZone: string): Dat
   const today = localDateText(now, timeZone);
   const daysToFriday = (5 - zonedParts(now, timeZone).weekday + 7) % 7;
   for (const extra of [0, 7]) {
-    const date = new Date(Date.parse(`${today}T00:00:00Z`) + (daysToFriday + extra) * DAY_MS).toISOString().slice(0, 10);
+    const date = new Date(Date.parse(`${today}T00:00:00Z`) + (daysToFriday + extra) * DAY_MS)
+      .toISOString()
+      .slice(0, 10);
     const [year, month, day] = date.split('-').map(Number);
     const [hour, minute] = time.split(':').map(Number);
     const prayerAt = zonedTimeToUtc({ year, month, day, hour, minute }, timeZone);
@@ -116,7 +120,9 @@ export class MemoryLauncher implements RecordingLauncher {
   async recordingOf(instanceId: string): Promise<RecordingFacts | null> {
     if (this.recordings.has(instanceId)) return this.recordings.get(instanceId) ?? null;
     const launch = this.launches.find((l) => l.instanceId === instanceId);
-    return launch ? { recordingId: `rec-${instanceId}`, inProgress: false, coveredSeconds: launch.duration, gaps: [], reason: null } : null;
+    return launch
+      ? { recordingId: `rec-${instanceId}`, inProgress: false, coveredSeconds: launch.duration, gaps: [], reason: null }
+      : null;
   }
 
   /** The next `count` launches fail with `message`. */

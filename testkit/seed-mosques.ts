@@ -35,21 +35,44 @@ export const seededMosqueId = (i: number) => `f${String(i).padStart(9, '0')}`;
 export const seededZone = (i: number) => PLACES[i % PLACES.length][2];
 
 /** `count` active mosques with coordinates, zone and stream, named `Mosque <i>`, in batches of 500. */
-export async function seedMosques(dataDir: string, count: number, { idOf = seededMosqueId, withPlaces = false, databaseUrl }: SeedOptions = {}): Promise<void> {
+export async function seedMosques(
+  dataDir: string,
+  count: number,
+  { idOf = seededMosqueId, withPlaces = false, databaseUrl }: SeedOptions = {},
+): Promise<void> {
   const db = await openDatabase({ dataDir, databaseUrl });
   const now = new Date().toISOString();
   const rows = Array.from({ length: count }, (_, i) => {
     const [lat, lng, timezone, city, country] = PLACES[i % PLACES.length];
     return {
-      mosque_id: idOf(i), name: `Mosque ${i}`, name_ar: null, google_maps_url: null, languages: '["en"]',
-      id_token: `https://streams.example.org/m${i}/index.m3u8`, active: 1, broadcast_status: 'inactive' as const,
-      latitude: lat + ((i * 37) % 100) / 500 - 0.1, longitude: lng + ((i * 53) % 100) / 500 - 0.1, timezone,
-      city: withPlaces ? city : null, district: null, country: withPlaces ? country : null, country_code: null,
-      coordinates_method: 'manual', calculation_method: null, fixed_jumuah_time: i % 10 === 0 ? '13:30' : null, created_at: now, updated_at: now,
+      mosque_id: idOf(i),
+      name: `Mosque ${i}`,
+      name_ar: null,
+      google_maps_url: null,
+      languages: '["en"]',
+      id_token: `https://streams.example.org/m${i}/index.m3u8`,
+      active: 1,
+      broadcast_status: 'inactive' as const,
+      latitude: lat + ((i * 37) % 100) / 500 - 0.1,
+      longitude: lng + ((i * 53) % 100) / 500 - 0.1,
+      timezone,
+      city: withPlaces ? city : null,
+      district: null,
+      country: withPlaces ? country : null,
+      country_code: null,
+      coordinates_method: 'manual',
+      calculation_method: null,
+      fixed_jumuah_time: i % 10 === 0 ? '13:30' : null,
+      created_at: now,
+      updated_at: now,
     };
   });
   try {
-    for (let i = 0; i < rows.length; i += 500) await db.kysely.insertInto('mosques').values(rows.slice(i, i + 500)).execute();
+    for (let i = 0; i < rows.length; i += 500)
+      await db.kysely
+        .insertInto('mosques')
+        .values(rows.slice(i, i + 500))
+        .execute();
   } finally {
     await db.close();
   }

@@ -33,11 +33,20 @@ export interface RequestOptions {
 }
 
 /** One HTTP call; the body parsed as JSON when it is JSON. */
-export async function apiRequest<T = Record<string, unknown>>(baseUrl: string, method: string, url: string, options: RequestOptions = {}): Promise<ClusterResponse<T>> {
+export async function apiRequest<T = Record<string, unknown>>(
+  baseUrl: string,
+  method: string,
+  url: string,
+  options: RequestOptions = {},
+): Promise<ClusterResponse<T>> {
   const { token, body, headers = {}, timeoutMs = 30_000 } = options;
   const response = await fetch(`${baseUrl}${url}`, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
     body: body !== undefined ? JSON.stringify(body) : undefined,
     signal: AbortSignal.timeout(timeoutMs),
   });
@@ -67,7 +76,11 @@ export interface ClusterServer {
   stop(): Promise<void>;
   /** Starts it again on the same port and data folder. */
   start(): Promise<void>;
-  request<T = Record<string, unknown>>(method: string, url: string, options?: RequestOptions): Promise<ClusterResponse<T>>;
+  request<T = Record<string, unknown>>(
+    method: string,
+    url: string,
+    options?: RequestOptions,
+  ): Promise<ClusterResponse<T>>;
 }
 
 export interface ClusterOptions {
@@ -91,7 +104,11 @@ export interface ServerCluster {
   /** Signs in as the cluster's superuser (through the proxy unless a base URL is given). */
   login(baseUrl?: string): Promise<string>;
   /** A call through the proxy. */
-  request<T = Record<string, unknown>>(method: string, url: string, options?: RequestOptions): Promise<ClusterResponse<T>>;
+  request<T = Record<string, unknown>>(
+    method: string,
+    url: string,
+    options?: RequestOptions,
+  ): Promise<ClusterResponse<T>>;
   /** Stops every server (SIGKILL: recorders are the test's to stop), the proxy and the database. */
   close(): Promise<void>;
 }
@@ -138,14 +155,17 @@ export async function startServerCluster(options: ClusterOptions = {}): Promise<
     await close();
     throw error;
   }
-  const request: ServerCluster['request'] = (method, url, requestOptions) => apiRequest(proxy.url, method, url, requestOptions);
+  const request: ServerCluster['request'] = (method, url, requestOptions) =>
+    apiRequest(proxy.url, method, url, requestOptions);
   return {
     url: proxy.url,
     servers,
     query: (text, values = []) => queryOnce(database.url, text, values),
     request,
     login: async (baseUrl = proxy.url) => {
-      const response = await apiRequest<{ access_token: string }>(baseUrl, 'POST', '/api/auth/login', { body: CLUSTER_ADMIN });
+      const response = await apiRequest<{ access_token: string }>(baseUrl, 'POST', '/api/auth/login', {
+        body: CLUSTER_ADMIN,
+      });
       if (response.status !== 200) throw new Error(`Sign-in failed: ${response.status} ${response.text}`);
       return response.body.access_token;
     },
@@ -153,7 +173,11 @@ export async function startServerCluster(options: ClusterOptions = {}): Promise<
   };
 }
 
-async function queryOnce<T extends pg.QueryResultRow>(connectionString: string, text: string, values: unknown[]): Promise<T[]> {
+async function queryOnce<T extends pg.QueryResultRow>(
+  connectionString: string,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
@@ -163,7 +187,13 @@ async function queryOnce<T extends pg.QueryResultRow>(connectionString: string, 
   }
 }
 
-function clusterServer(index: number, port: number, dataDir: string, env: Record<string, string>, timeoutMs: number): ClusterServer {
+function clusterServer(
+  index: number,
+  port: number,
+  dataDir: string,
+  env: Record<string, string>,
+  timeoutMs: number,
+): ClusterServer {
   const baseUrl = `http://127.0.0.1:${port}`;
   let current: ServerChild | undefined;
   let earlier = '';
@@ -215,16 +245,24 @@ export async function startRoundRobinProxy(ports: number[]): Promise<RoundRobinP
   };
   const sockets = new Set<net.Socket>();
 
-  const forward = (request: http.IncomingMessage, response: http.ServerResponse, body: Buffer, candidates: number[]) => {
+  const forward = (
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    body: Buffer,
+    candidates: number[],
+  ) => {
     const [port, ...rest] = candidates;
     if (port === undefined) {
       response.writeHead(502, { 'content-type': 'text/plain' }).end('No server answered');
       return;
     }
-    const upstream = http.request({ host: '127.0.0.1', port, method: request.method, path: request.url, headers: request.headers }, (answer) => {
-      response.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(response);
-    });
+    const upstream = http.request(
+      { host: '127.0.0.1', port, method: request.method, path: request.url, headers: request.headers },
+      (answer) => {
+        response.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(response);
+      },
+    );
     upstream.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ECONNREFUSED' && !response.headersSent) forward(request, response, body, rest);
       else response.destroy(error);

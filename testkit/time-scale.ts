@@ -13,7 +13,8 @@ function environment(): Record<string, string | undefined> {
 export function timeScaleOf(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 1;
   const scale = Number(raw);
-  if (!Number.isFinite(scale) || scale < 1) throw new Error(`TEST_TIME_SCALE must be a number of at least 1, not "${raw}"`);
+  if (!Number.isFinite(scale) || scale < 1)
+    throw new Error(`TEST_TIME_SCALE must be a number of at least 1, not "${raw}"`);
   return scale;
 }
 

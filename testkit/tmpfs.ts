@@ -6,7 +6,12 @@ import { waitFor } from './wait';
  * detaches it lazily if it stays busy: a test's cleanup never leaves a mount behind.
  */
 export async function unmount(dir: string): Promise<void> {
-  const unmounted = await waitFor(() => spawnSync('umount', [dir], { stdio: 'ignore' }).status === 0, `${dir} to unmount`, 3000, 100).then(
+  const unmounted = await waitFor(
+    () => spawnSync('umount', [dir], { stdio: 'ignore' }).status === 0,
+    `${dir} to unmount`,
+    3000,
+    100,
+  ).then(
     () => true,
     () => false,
   );

@@ -27,7 +27,9 @@ export async function waitFor<T>(
     }
     if (Date.now() > deadline) {
       const described = typeof what === 'string' ? what : await what();
-      throw new Error(`Timed out after ${ceilingMs} ms waiting for ${described}${last ? ` (last error: ${String(last)})` : ''}`);
+      throw new Error(
+        `Timed out after ${ceilingMs} ms waiting for ${described}${last ? ` (last error: ${String(last)})` : ''}`,
+      );
     }
     await pause(everyMs);
   }

@@ -34,7 +34,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     quiet: async (quietMs, timeoutMs) => {
       const since = Date.now();
       const deadline = since + timeoutMs;
-      while (Date.now() - Math.max(lastAt, since) < quietMs && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (Date.now() - Math.max(lastAt, since) < quietMs && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
     },
     close: () =>
       new Promise((resolve) => {

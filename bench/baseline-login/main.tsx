@@ -25,7 +25,14 @@ createRoot(document.getElementById('root')!).render(
         </Typography>
         <Box component="form" noValidate>
           <TextField id="username" label="Username" fullWidth margin="normal" autoComplete="username" autoFocus />
-          <TextField id="password" label="Password" type="password" fullWidth margin="normal" autoComplete="current-password" />
+          <TextField
+            id="password"
+            label="Password"
+            type="password"
+            fullWidth
+            margin="normal"
+            autoComplete="current-password"
+          />
           <Button type="submit" fullWidth variant="contained" size="large" sx={{ mt: 2 }}>
             Login
           </Button>

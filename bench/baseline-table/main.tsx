@@ -29,7 +29,9 @@ interface Row {
 function MosqueTable() {
   const [rows, setRows] = useState<Row[]>([]);
   useEffect(() => {
-    void fetch('/api/config/mosques?limit=10&offset=0', { headers: { authorization: `Bearer ${localStorage.getItem('token') ?? ''}` } })
+    void fetch('/api/config/mosques?limit=10&offset=0', {
+      headers: { authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+    })
       .then((response) => response.json() as Promise<{ data: { mosques: Row[] } }>)
       .then((body) => setRows(body.data.mosques));
   }, []);
@@ -37,26 +39,48 @@ function MosqueTable() {
     <Table aria-label="Mosques" size="small">
       <TableHead>
         <TableRow>
-          {['', 'Status', 'Mosque ID', 'Name', 'City', 'Languages', 'Coordinates', 'Prayer Times', 'Actions'].map((label) => (
-            <TableCell key={label}>{label}</TableCell>
-          ))}
+          {['', 'Status', 'Mosque ID', 'Name', 'City', 'Languages', 'Coordinates', 'Prayer Times', 'Actions'].map(
+            (label) => (
+              <TableCell key={label}>{label}</TableCell>
+            ),
+          )}
         </TableRow>
       </TableHead>
       <TableBody>
         {rows.map((row) => (
           <TableRow key={row.mosque_id}>
-            <TableCell padding="checkbox"><Checkbox size="small" /></TableCell>
-            <TableCell><Chip size="small" label={row.active ? 'Enabled' : 'Disabled'} /></TableCell>
-            <TableCell>{row.mosque_id}</TableCell>
-            <TableCell><p>{row.name}</p></TableCell>
-            <TableCell>{row.city ?? '—'}</TableCell>
-            <TableCell>{row.languages.map((code) => <Chip key={code} size="small" label={code} />)}</TableCell>
-            <TableCell><Chip size="small" label={row.latitude === null ? 'Missing' : 'Available'} /></TableCell>
-            <TableCell><Chip size="small" label="Pending" /></TableCell>
+            <TableCell padding="checkbox">
+              <Checkbox size="small" />
+            </TableCell>
             <TableCell>
-              <IconButton size="small" aria-label="Test stream"><NetworkCheckIcon fontSize="small" /></IconButton>
-              <IconButton size="small" aria-label="Edit"><EditIcon fontSize="small" /></IconButton>
-              <IconButton size="small" aria-label="Delete"><DeleteIcon fontSize="small" /></IconButton>
+              <Chip size="small" label={row.active ? 'Enabled' : 'Disabled'} />
+            </TableCell>
+            <TableCell>{row.mosque_id}</TableCell>
+            <TableCell>
+              <p>{row.name}</p>
+            </TableCell>
+            <TableCell>{row.city ?? '—'}</TableCell>
+            <TableCell>
+              {row.languages.map((code) => (
+                <Chip key={code} size="small" label={code} />
+              ))}
+            </TableCell>
+            <TableCell>
+              <Chip size="small" label={row.latitude === null ? 'Missing' : 'Available'} />
+            </TableCell>
+            <TableCell>
+              <Chip size="small" label="Pending" />
+            </TableCell>
+            <TableCell>
+              <IconButton size="small" aria-label="Test stream">
+                <NetworkCheckIcon fontSize="small" />
+              </IconButton>
+              <IconButton size="small" aria-label="Edit">
+                <EditIcon fontSize="small" />
+              </IconButton>
+              <IconButton size="small" aria-label="Delete">
+                <DeleteIcon fontSize="small" />
+              </IconButton>
             </TableCell>
           </TableRow>
         ))}

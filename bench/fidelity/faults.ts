@@ -12,7 +12,14 @@ export const EXPECTED_CAUSE: Partial<Record<FaultKind, GapCause>> = {
   encoder_restart: 'sequence_reset',
 };
 
-const KINDS: readonly FaultKind[] = ['late_start', 'playlist_404', 'held_open', 'encoder_restart', 'slow_origin', 'segment_expiry'];
+const KINDS: readonly FaultKind[] = [
+  'late_start',
+  'playlist_404',
+  'held_open',
+  'encoder_restart',
+  'slow_origin',
+  'segment_expiry',
+];
 
 /** Playlists a mosque's stream may have: a short sliding list, a DVR window of 120 s, or an EVENT list. */
 const PLAYLISTS: readonly Pick<FidelityOriginOptions, 'dvrSegments' | 'playlistType'>[] = [

@@ -39,7 +39,6 @@ const { values } = parseArgs({
   },
 });
 
-
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'RESULTS.md');
 
 /** The recorders' frame size: the programme's own, so a dozen transcodes at once fit a small machine. */
@@ -63,7 +62,9 @@ const recordingsSchema = z.object({
         started_at: z.string(),
         expected_seconds: z.number().nullable(),
         download_url: z.string().nullable(),
-        gaps: z.array(z.object({ start: z.string(), end: z.string(), cause: z.string().optional(), reason: z.string() })),
+        gaps: z.array(
+          z.object({ start: z.string(), end: z.string(), cause: z.string().optional(), reason: z.string() }),
+        ),
       }),
     ),
   }),
@@ -95,15 +96,26 @@ async function startServer(dataDir: string, webhookUrl: string): Promise<{ serve
 }
 
 async function launch(api: Api, origin: FidelityOrigin, mosqueId: string, seconds: number): Promise<string> {
-  await call(api.baseUrl, api.token, 'POST', '/api/config/mosques', { mosque_id: mosqueId, name: `Fidelity ${mosqueId}`, languages: ['en'] });
-  const body = { configs: [{ url: origin.url, duration: seconds, ...FRAME_SIZE, mosque_id: mosqueId }], max_workers: 1 };
-  const { instances, failed } = launchResponseSchema.parse(await call(api.baseUrl, api.token, 'POST', '/api/instances/launch', body)).data;
-  if (failed.length > 0 || instances.length !== 1) throw new Error(`launch for ${mosqueId} failed: ${JSON.stringify(failed)}`);
+  await call(api.baseUrl, api.token, 'POST', '/api/config/mosques', {
+    mosque_id: mosqueId,
+    name: `Fidelity ${mosqueId}`,
+    languages: ['en'],
+  });
+  const body = {
+    configs: [{ url: origin.url, duration: seconds, ...FRAME_SIZE, mosque_id: mosqueId }],
+    max_workers: 1,
+  };
+  const { instances, failed } = launchResponseSchema.parse(
+    await call(api.baseUrl, api.token, 'POST', '/api/instances/launch', body),
+  ).data;
+  if (failed.length > 0 || instances.length !== 1)
+    throw new Error(`launch for ${mosqueId} failed: ${JSON.stringify(failed)}`);
   return instances[0].id;
 }
 
 async function listRecordings(api: Api): Promise<ReportedRecording[]> {
-  return recordingsSchema.parse(await call(api.baseUrl, api.token, 'GET', '/api/recordings?limit=1000')).data.recordings;
+  return recordingsSchema.parse(await call(api.baseUrl, api.token, 'GET', '/api/recordings?limit=1000')).data
+    .recordings;
 }
 
 async function download(api: Api, url: string, file: string): Promise<void> {
@@ -128,14 +140,32 @@ async function score(api: Api, recording: Recording, reported: ReportedRecording
     await download(api, reported.download_url, file);
     // A file that cannot be read back holds nothing the season can count: said, and scored as empty.
     indices = await readFrameIndices(file).catch((error: unknown) => {
-      console.error(`#${recording.index}: its file cannot be read back: ${error instanceof Error ? error.message : String(error)}`);
+      console.error(
+        `#${recording.index}: its file cannot be read back: ${error instanceof Error ? error.message : String(error)}`,
+      );
       return [];
     });
   }
   const report = compareWithTruth(indices, window);
-  const offeredFrames = window.frames ? window.frames.last - window.frames.first + 1 - window.unavailable.reduce((sum, r) => sum + r.last - r.first + 1, 0) : 0;
-  const gaps: ReportedGap[] = reported.gaps.map((gap) => ({ start: Date.parse(gap.start), end: Date.parse(gap.end), cause: gap.cause, reason: gap.reason }));
-  return { recording, reported, report, offeredSeconds: offeredFrames / FRAME_CODE.fps, ...scoreGaps(gaps, report.holes, recording.origin.truth().faults) };
+  const offeredFrames = window.frames
+    ? window.frames.last -
+      window.frames.first +
+      1 -
+      window.unavailable.reduce((sum, r) => sum + r.last - r.first + 1, 0)
+    : 0;
+  const gaps: ReportedGap[] = reported.gaps.map((gap) => ({
+    start: Date.parse(gap.start),
+    end: Date.parse(gap.end),
+    cause: gap.cause,
+    reason: gap.reason,
+  }));
+  return {
+    recording,
+    reported,
+    report,
+    offeredSeconds: offeredFrames / FRAME_CODE.fps,
+    ...scoreGaps(gaps, report.holes, recording.origin.truth().faults),
+  };
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
@@ -149,11 +179,16 @@ function describe(s: Scored): string {
   const fault = s.recording.plan.fault;
   const since = (at: number) => round((at - Date.parse(s.reported.started_at)) / 1000);
   const faultText = `${fault.kind} at ${round(fault.at)} s${'seconds' in fault ? ` for ${round(fault.seconds)} s` : ''} (origin time)`;
-  const playlist = s.recording.plan.origin.playlistType === 'event' ? 'event' : `sliding ${s.recording.plan.origin.dvrSegments}`;
+  const playlist =
+    s.recording.plan.origin.playlistType === 'event' ? 'event' : `sliding ${s.recording.plan.origin.dvrSegments}`;
   return [
     `#${s.recording.index} ${s.reported.status}: ${faultText}, ${playlist} playlist`,
     `  offered ${round(s.offeredSeconds)} s, kept ${round(s.report.keptSeconds)} s, lost by us ${round(s.report.lostByUsSeconds)} s, repeated ${round(s.report.repeatedSeconds)} s, reordered ${round(s.report.reorderedSeconds)} s, unreadable frames ${s.report.unreadable}`,
-    `  lost by us at (s into the window): ${ownLosses(s).map((l) => `${since(l.broadcastFrom)}-${since(l.broadcastTo)}`).join(', ') || 'nowhere'}`,
+    `  lost by us at (s into the window): ${
+      ownLosses(s)
+        .map((l) => `${since(l.broadcastFrom)}-${since(l.broadcastTo)}`)
+        .join(', ') || 'nowhere'
+    }`,
     `  true holes (s into the window): ${s.report.holes.map((h) => `${since(h.from)}-${since(h.to)}`).join(', ') || 'none'}`,
     `  reported gaps: ${s.reported.gaps.map((g) => `${since(Date.parse(g.start))}-${since(Date.parse(g.end))} ${g.cause ?? '(no cause)'} "${g.reason}"`).join('; ') || 'none'}`,
     `  misplaced ${s.misplaced.length}, wrong causes ${s.wrongCauses.length}, unreported holes of 10 s or more ${s.unreported.length}`,
@@ -187,7 +222,9 @@ async function main(): Promise<void> {
         return { index: index + 1, plan, origin, instanceId };
       }),
     );
-    console.error(`server up in ${round((launching - started) / 1000)} s; ${recordings.length} recordings launched in ${round((Date.now() - launching) / 1000)} s; waiting for their windows to end`);
+    console.error(
+      `server up in ${round((launching - started) / 1000)} s; ${recordings.length} recordings launched in ${round((Date.now() - launching) / 1000)} s; waiting for their windows to end`,
+    );
 
     const ended = await waitFor(
       async () => {
@@ -207,7 +244,9 @@ async function main(): Promise<void> {
     for (const [i, recording] of recordings.entries()) scored.push(await score(api, recording, ended[i], workDir));
     for (const s of scored) console.error(describe(s));
     const unreported = scored.reduce((sum, s) => sum + s.unreported.length, 0);
-    console.error(`unreported holes of 10 s or more: ${unreported}; webhook posts: ${webhook.posts.length}; wall time ${round((Date.now() - started) / 1000)} s`);
+    console.error(
+      `unreported holes of 10 s or more: ${unreported}; webhook posts: ${webhook.posts.length}; wall time ${round((Date.now() - started) / 1000)} s`,
+    );
     const sum = (pick: (s: Scored) => number) => round(scored.reduce((total, s) => total + pick(s), 0));
     const figures = JSON.stringify({
       recordings: scored.length,
@@ -223,7 +262,18 @@ async function main(): Promise<void> {
     });
     if (values.publish) {
       const command = `npm run fidelity -- --recordings ${count} --minutes ${minutes} --seed ${seed} --publish`;
-      publishSection(RESULTS_FILE, 'capture-fidelity', fidelitySection({ command, measuredAt: new Date(started), loadAtStart, wallSeconds: round((Date.now() - started) / 1000), details: scored.map(describe), figures }));
+      publishSection(
+        RESULTS_FILE,
+        'capture-fidelity',
+        fidelitySection({
+          command,
+          measuredAt: new Date(started),
+          loadAtStart,
+          wallSeconds: round((Date.now() - started) / 1000),
+          details: scored.map(describe),
+          figures,
+        }),
+      );
     }
     console.log(figures);
   } finally {

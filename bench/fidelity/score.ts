@@ -39,8 +39,13 @@ export interface GapScore {
 export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultTruth[]): GapScore {
   const misplaced = gaps.filter((gap) => {
     const span = { from: gap.start, to: gap.end };
-    const hole = holes.reduce<Interval | undefined>((best, h) => (overlap(span, h) > (best ? overlap(span, best) : 0) ? h : best), undefined);
-    return !hole || Math.abs(gap.start - hole.from) > PLACEMENT_SLACK_MS || Math.abs(gap.end - hole.to) > PLACEMENT_SLACK_MS;
+    const hole = holes.reduce<Interval | undefined>(
+      (best, h) => (overlap(span, h) > (best ? overlap(span, best) : 0) ? h : best),
+      undefined,
+    );
+    return (
+      !hole || Math.abs(gap.start - hole.from) > PLACEMENT_SLACK_MS || Math.abs(gap.end - hole.to) > PLACEMENT_SLACK_MS
+    );
   });
   const wrongCauses = faults.flatMap((fault) => {
     const expected = EXPECTED_CAUSE[fault.fault.kind];
@@ -48,6 +53,10 @@ export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultT
     const around = { from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + DETECTION_SLACK_MS };
     return gaps.filter((gap) => overlap({ from: gap.start, to: gap.end }, around) > 0 && gap.cause !== expected);
   });
-  const unreported = holes.filter((hole) => hole.to - hole.from >= REPORTABLE_HOLE_MS && !gaps.some((gap) => overlap({ from: gap.start, to: gap.end }, hole) > 0));
+  const unreported = holes.filter(
+    (hole) =>
+      hole.to - hole.from >= REPORTABLE_HOLE_MS &&
+      !gaps.some((gap) => overlap({ from: gap.start, to: gap.end }, hole) > 0),
+  );
   return { misplaced, wrongCauses, unreported };
 }

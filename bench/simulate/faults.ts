@@ -94,7 +94,9 @@ const MINUTE = 60_000;
 
 /** Draws one sermon's faults; the window is `windowMs` long. */
 export function drawFaults(mix: FaultMix, random: Random, windowMs: number): SermonFaults {
-  const lateMs = random.chance(mix.late.probability) ? Math.round(random.between(mix.late.minutes[0], mix.late.minutes[1]) * MINUTE) : 0;
+  const lateMs = random.chance(mix.late.probability)
+    ? Math.round(random.between(mix.late.minutes[0], mix.late.minutes[1]) * MINUTE)
+    : 0;
   const neverLive = random.chance(mix.neverLive);
   // Outages and crashes fall after the stream is up and well before the window closes.
   const from = Math.max(0, lateMs) + MINUTE;
@@ -104,8 +106,12 @@ export function drawFaults(mix: FaultMix, random: Random, windowMs: number): Ser
     ...draw(mix.stalls, random, from, until).map((o) => ({ ...o, kind: 'stall' as const })),
   ].sort((a, b) => a.start - b.start);
   const crashes = random.chance(mix.crashes.probability) ? random.int(mix.crashes.count[0], mix.crashes.count[1]) : 0;
-  const crashesAt = Array.from({ length: crashes }, () => Math.round(random.between(from, until))).sort((a, b) => a - b);
-  const launchFailures = random.chance(mix.launchFailures.probability) ? random.int(mix.launchFailures.count[0], mix.launchFailures.count[1]) : 0;
+  const crashesAt = Array.from({ length: crashes }, () => Math.round(random.between(from, until))).sort(
+    (a, b) => a - b,
+  );
+  const launchFailures = random.chance(mix.launchFailures.probability)
+    ? random.int(mix.launchFailures.count[0], mix.launchFailures.count[1])
+    : 0;
   return { lateMs, neverLive, outages: merge(outages), crashesAt, launchFailures };
 }
 

@@ -65,7 +65,12 @@ export interface SimInstance {
 }
 
 /** The world outside the fleet for one sermon: when its window really opens and closes, and its faults. */
-export type SermonSource = (request: { jobId: string | null; mosqueId: string; now: number; durationMs: number }) => Promise<{
+export type SermonSource = (request: {
+  jobId: string | null;
+  mosqueId: string;
+  now: number;
+  durationMs: number;
+}) => Promise<{
   windowStart: number;
   windowEnd: number;
   faults: SermonFaults;
@@ -100,7 +105,10 @@ export class SimulatedCaptureProvider extends ImagelessProvider implements Captu
     const sermon = await this.sermonFor(config, options, now);
     sermon.launchCalls++;
     if (sermon.launchCalls <= sermon.faults.launchFailures) {
-      throw new ProviderError('unavailable', `Simulated capacity error: no recorder could be started (launch ${sermon.launchCalls} of this sermon)`);
+      throw new ProviderError(
+        'unavailable',
+        `Simulated capacity error: no recorder could be started (launch ${sermon.launchCalls} of this sermon)`,
+      );
     }
     const crash = sermon.crashes.find((at) => at > now);
     if (crash !== undefined) sermon.crashes.splice(sermon.crashes.indexOf(crash), 1);
@@ -120,7 +128,10 @@ export class SimulatedCaptureProvider extends ImagelessProvider implements Captu
       window,
       launchedAt: now,
       stopAt,
-      endReason: stopAt === crash ? 'Recorder died: the instance stopped unexpectedly (simulated crash)' : 'Recording window ended',
+      endReason:
+        stopAt === crash
+          ? 'Recorder died: the instance stopped unexpectedly (simulated crash)'
+          : 'Recording window ended',
       spans: run.spans,
       connections: run.connections,
       reportedAt: now,
@@ -138,7 +149,9 @@ export class SimulatedCaptureProvider extends ImagelessProvider implements Captu
     if (instance.stopAt <= now) return;
     instance.stopAt = now;
     instance.endReason = options.reason ?? 'Terminated';
-    instance.spans = instance.spans.filter((s) => s.start < now).map((s) => ({ start: s.start, end: Math.min(s.end, now) }));
+    instance.spans = instance.spans
+      .filter((s) => s.start < now)
+      .map((s) => ({ start: s.start, end: Math.min(s.end, now) }));
   }
 
   async list(): Promise<ProviderInstance[]> {
@@ -177,7 +190,12 @@ export class SimulatedCaptureProvider extends ImagelessProvider implements Captu
     const key = options.jobId ?? options.idempotencyKey ?? `${mosqueId}@${now}`;
     let sermon = this.sermons.get(key);
     if (!sermon) {
-      const { windowStart, windowEnd, faults } = await this.world({ jobId: options.jobId ?? null, mosqueId, now, durationMs: config.duration * 1000 });
+      const { windowStart, windowEnd, faults } = await this.world({
+        jobId: options.jobId ?? null,
+        mosqueId,
+        now,
+        durationMs: config.duration * 1000,
+      });
       sermon = this.sermons.get(key) ?? {
         key,
         mosqueId,
@@ -196,7 +214,11 @@ export class SimulatedCaptureProvider extends ImagelessProvider implements Captu
 
   private describe(instance: SimInstance, now: number): ProviderInstance {
     const ended = instance.stopAt <= now;
-    const state: InstanceState = ended ? 'terminated' : now < instance.launchedAt + RECORDER.startupMs ? 'pending' : 'running';
+    const state: InstanceState = ended
+      ? 'terminated'
+      : now < instance.launchedAt + RECORDER.startupMs
+        ? 'pending'
+        : 'running';
     return {
       providerInstanceId: instance.id,
       launchId: instance.launchId,

@@ -17,15 +17,30 @@ const seconds = (ms: number) => Math.round(ms / 100) / 10;
 /** Why a hole has no media, as the recorder would say it. */
 function gapCause(instance: SimInstance, hole: MediaSpan): Pick<Gap, 'cause' | 'reason'> {
   const { stream } = instance.sermon;
-  if (hole.start < stream.liveFrom) return { cause: 'not_live_yet', reason: stream.liveFrom === Infinity ? 'Stream never came' : 'Stream not live yet' };
+  if (hole.start < stream.liveFrom)
+    return {
+      cause: 'not_live_yet',
+      reason: stream.liveFrom === Infinity ? 'Stream never came' : 'Stream not live yet',
+    };
   const outage = stream.outages.find((o) => o.start <= hole.start + 1000 && hole.start < o.end);
-  if (outage) return outage.kind === 'blip' ? { cause: 'stream_dropped', reason: 'Stream dropped' } : { cause: 'stream_stalled', reason: 'Stream stalled' };
-  return hole.start <= instance.window.start ? { cause: 'recorder_down', reason: 'Recorder not started yet' } : { cause: 'stream_dropped', reason: 'Reconnecting' };
+  if (outage)
+    return outage.kind === 'blip'
+      ? { cause: 'stream_dropped', reason: 'Stream dropped' }
+      : { cause: 'stream_stalled', reason: 'Stream stalled' };
+  return hole.start <= instance.window.start
+    ? { cause: 'recorder_down', reason: 'Recorder not started yet' }
+    : { cause: 'stream_dropped', reason: 'Reconnecting' };
 }
 
 function toGap(instance: SimInstance, hole: MediaSpan): Gap {
   const { cause, reason } = gapCause(instance, hole);
-  return { start: new Date(hole.start).toISOString(), end: new Date(hole.end).toISOString(), cause, reason, content_lost_seconds: contentLostSeconds(cause, hole.start, hole.end) };
+  return {
+    start: new Date(hole.start).toISOString(),
+    end: new Date(hole.end).toISOString(),
+    cause,
+    reason,
+    content_lost_seconds: contentLostSeconds(cause, hole.start, hole.end),
+  };
 }
 
 function coverage(instance: SimInstance, until: number) {
@@ -67,7 +82,11 @@ export function finalReading(instance: SimInstance): ProviderRecording {
   const c = coverage(instance, instance.stopAt);
   // The recorder's own rule for its file (the same code the real recorders run).
   const early = instance.stopAt < instance.window.end;
-  const { status, reason } = outcomeFromCoverage(c, c.covered === 0 ? 'the stream never gave media' : null, early ? instance.endReason : null);
+  const { status, reason } = outcomeFromCoverage(
+    c,
+    c.covered === 0 ? 'the stream never gave media' : null,
+    early ? instance.endReason : null,
+  );
   return {
     status,
     bytes: Math.round((c.covered / 1000) * BYTES_PER_SECOND),

@@ -38,11 +38,18 @@ export function streamTimeline(faults: SermonFaults, windowStart: number): Strea
 }
 
 /** The media one recorder, started at `launchedAt` and gone at `stopAt`, writes. */
-export function recordRun(stream: StreamTimeline, launchedAt: number, stopAt: number): { spans: MediaSpan[]; connections: number } {
+export function recordRun(
+  stream: StreamTimeline,
+  launchedAt: number,
+  stopAt: number,
+): { spans: MediaSpan[]; connections: number } {
   const firstRead = launchedAt + RECORDER.startupMs;
   if (stream.liveFrom === Infinity || firstRead >= stopAt) return { spans: [], connections: 0 };
   // The read that first finds the stream on the air, and what its playlist still lists from before it.
-  const onAirRead = firstRead >= stream.liveFrom ? firstRead : firstRead + Math.ceil((stream.liveFrom - firstRead) / RECORDER.offAirPollMs) * RECORDER.offAirPollMs;
+  const onAirRead =
+    firstRead >= stream.liveFrom
+      ? firstRead
+      : firstRead + Math.ceil((stream.liveFrom - firstRead) / RECORDER.offAirPollMs) * RECORDER.offAirPollMs;
   if (onAirRead >= stopAt) return { spans: [], connections: 0 };
   let cursor = Math.max(stream.liveFrom, onAirRead - RECORDER.listedMs);
   const spans: MediaSpan[] = [];
@@ -60,7 +67,10 @@ export function recordRun(stream: StreamTimeline, launchedAt: number, stopAt: nu
 
 /** Seconds of [from, to] the spans cover (spans of different recorders may overlap). */
 export function coveredMs(spans: MediaSpan[], from: number, to: number): number {
-  const sorted = spans.map((s) => ({ start: Math.max(from, s.start), end: Math.min(to, s.end) })).filter((s) => s.end > s.start).sort((a, b) => a.start - b.start);
+  const sorted = spans
+    .map((s) => ({ start: Math.max(from, s.start), end: Math.min(to, s.end) }))
+    .filter((s) => s.end > s.start)
+    .sort((a, b) => a.start - b.start);
   let covered = 0;
   let cursor = from;
   for (const span of sorted) {

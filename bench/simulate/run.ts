@@ -24,15 +24,18 @@ const { values } = parseArgs({
   },
 });
 
-
 async function season(options: Omit<SeasonOptions, 'faults'>, faults: FaultMixName): Promise<SeasonReport> {
-  console.error(`simulating ${options.mosques} mosques x ${options.fridays} Fridays, seed ${options.seed}, faults ${faults}`);
+  console.error(
+    `simulating ${options.mosques} mosques x ${options.fridays} Fridays, seed ${options.seed}, faults ${faults}`,
+  );
   const report = await simulateSeason({ ...options, faults, log: (line) => console.error(line) });
   console.log(`wall time: ${report.wallSeconds} s`);
   console.log(`ledger statuses: ${JSON.stringify(report.statuses)}`);
   console.log(`alarms by kind: ${JSON.stringify(report.alarmKinds)}`);
   console.log(`notifications by event and kinds: ${JSON.stringify(report.notificationsBy)}`);
-  console.log(`media cover 99% of the window: ${report.mediaCaptured} sermons; called captured without that media: ${report.overstated}`);
+  console.log(
+    `media cover 99% of the window: ${report.mediaCaptured} sermons; called captured without that media: ${report.overstated}`,
+  );
   console.log(`not captured, by injected fault: ${JSON.stringify(report.notCapturedBy)}`);
   for (const example of report.silentExamples) console.log(`silent: ${example}`);
   console.log(JSON.stringify(report.summary));
@@ -40,7 +43,11 @@ async function season(options: Omit<SeasonOptions, 'faults'>, faults: FaultMixNa
 }
 
 async function main(): Promise<void> {
-  const options = { mosques: positiveArg('mosques', values.mosques), fridays: positiveArg('fridays', values.fridays), seed: positiveArg('seed', values.seed) };
+  const options = {
+    mosques: positiveArg('mosques', values.mosques),
+    fridays: positiveArg('fridays', values.fridays),
+    seed: positiveArg('seed', values.seed),
+  };
   if (!values.publish) {
     const faults = values.faults;
     if (!isFaultMixName(faults)) throw new Error(`--faults must be none, default or harsh (got ${faults})`);

@@ -55,18 +55,34 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
   const webhook = await startWebhookReceiver();
   const config: Config = {
     // The simulated fleet is given to the app as its driver: CAPTURE_PROVIDER (whose aws needs a bucket) is not read.
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ALARM_WEBHOOK_URL: webhook.url }),
+    ...loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      DEMO_STREAM: '0',
+      ALARM_WEBHOOK_URL: webhook.url,
+    }),
     consoleDir: undefined,
   };
   const clock = new ManualClock(new Date(SEASON_START));
   const mix = FAULT_MIXES[options.faults];
   // The real window of a sermon is its job's; its faults depend only on the mosque and the week.
   const fleet = new SimulatedCaptureProvider(clock, async ({ jobId, mosqueId, now, durationMs }) => {
-    const job = jobId ? await server.app.ctx.db.kysely.selectFrom('scheduler_jobs').select(['recording_start', 'recording_end']).where('id', '=', jobId).executeTakeFirst() : undefined;
+    const job = jobId
+      ? await server.app.ctx.db.kysely
+          .selectFrom('scheduler_jobs')
+          .select(['recording_start', 'recording_end'])
+          .where('id', '=', jobId)
+          .executeTakeFirst()
+      : undefined;
     const windowStart = job?.recording_start ? Date.parse(job.recording_start) : now;
     const windowEnd = job?.recording_end ? Date.parse(job.recording_end) : now + durationMs;
     const week = Math.floor((windowStart - SEASON_START) / WEEK_MS);
-    return { windowStart, windowEnd, faults: drawFaults(mix, randomFor(options.seed, mosqueId, week), windowEnd - windowStart) };
+    return {
+      windowStart,
+      windowEnd,
+      faults: drawFaults(mix, randomFor(options.seed, mosqueId, week), windowEnd - windowStart),
+    };
   });
   let server: SeasonServer = await SeasonServer.start(config, clock, fleet);
   try {
@@ -122,7 +138,11 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
     return {
       ...tally,
       notificationsBy: countNotifications(webhook.posts.map((post) => post.body)),
-      summary: { ...tally.summary, notifications, notifications_per_failing_friday: failing ? Math.round((notifications / failing) * 1000) / 1000 : 0 },
+      summary: {
+        ...tally.summary,
+        notifications,
+        notifications_per_failing_friday: failing ? Math.round((notifications / failing) * 1000) / 1000 : 0,
+      },
       notifications,
       wallSeconds: Math.round((performance.now() - began) / 100) / 10,
       restarts: mix.restarts.perFriday * options.fridays,
@@ -167,7 +187,10 @@ async function seedMosques(server: SeasonServer, options: SeasonOptions): Promis
 
 export const mosqueId = (index: number) => `s${String(index).padStart(9, '0')}`;
 
-function restartPlan(options: SeasonOptions, restarts: { perFriday: number; downSeconds: [number, number] }): { at: number; downMs: number }[] {
+function restartPlan(
+  options: SeasonOptions,
+  restarts: { perFriday: number; downSeconds: [number, number] },
+): { at: number; downMs: number }[] {
   const plan: { at: number; downMs: number }[] = [];
   for (let week = 0; week < options.fridays; week++) {
     for (let i = 0; i < restarts.perFriday; i++) {

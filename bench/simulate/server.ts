@@ -35,7 +35,14 @@ export class SeasonServer {
   ) {}
 
   static async start(config: Config, clock: ManualClock, fleet: SimulatedCaptureProvider): Promise<SeasonServer> {
-    const app = await buildApp(config, { logger: false, clock, healthCheckIntervalMs: 0, captureDriver: fleet, resolveStreamHost: seasonResolver, scheduler: { timer: new ManualTimer() } });
+    const app = await buildApp(config, {
+      logger: false,
+      clock,
+      healthCheckIntervalMs: 0,
+      captureDriver: fleet,
+      resolveStreamHost: seasonResolver,
+      scheduler: { timer: new ManualTimer() },
+    });
     await app.ready();
     return new SeasonServer(app, clock);
   }

@@ -47,10 +47,24 @@ const CAPTURED_SHARE = 0.99;
 /** An alarm naming the mosque but no job counts for the Friday it was raised around. */
 const ALARM_MATCH_SLACK_MS = 12 * 3600_000;
 
-export async function tallySeason(app: App, fleet: SimulatedCaptureProvider, options: SeasonOptions, seasonStart: number): Promise<SeasonTally> {
+export async function tallySeason(
+  app: App,
+  fleet: SimulatedCaptureProvider,
+  options: SeasonOptions,
+  seasonStart: number,
+): Promise<SeasonTally> {
   const alarms = indexAlarms(await app.ctx.alarms.list('all', 10_000_000));
   const statuses: Record<string, number> = {};
-  const summary: SeasonSummary = { sermons: 0, captured: 0, partial: 0, failed: 0, missed: 0, alarmed: 0, silent: 0, captured_pct: 0 };
+  const summary: SeasonSummary = {
+    sermons: 0,
+    captured: 0,
+    partial: 0,
+    failed: 0,
+    missed: 0,
+    alarmed: 0,
+    silent: 0,
+    captured_pct: 0,
+  };
   let overstated = 0;
   let mediaCaptured = 0;
   const silentExamples: string[] = [];
@@ -74,7 +88,8 @@ export async function tallySeason(app: App, fleet: SimulatedCaptureProvider, opt
       if (row.alarm_ids.length > 0 || hasAlarm(alarms, row, Date.parse(`${friday}T12:00:00Z`))) summary.alarmed++;
       else {
         summary.silent++;
-        if (silentExamples.length < 5) silentExamples.push(`${row.mosque_id} ${friday}: ${row.status} (${row.reason ?? 'no reason given'})`);
+        if (silentExamples.length < 5)
+          silentExamples.push(`${row.mosque_id} ${friday}: ${row.status} (${row.reason ?? 'no reason given'})`);
       }
     }
   }
@@ -89,7 +104,14 @@ function mediaCovers(fleet: SimulatedCaptureProvider, row: FridayRow): boolean {
   if (!sermon || !row.recording_start || !row.window_end) return false;
   const start = Date.parse(row.recording_start);
   const end = Date.parse(row.window_end);
-  return coveredMs(sermon.instances.flatMap((i) => i.spans), start, end) >= (end - start) * CAPTURED_SHARE;
+  return (
+    coveredMs(
+      sermon.instances.flatMap((i) => i.spans),
+      start,
+      end,
+    ) >=
+    (end - start) * CAPTURED_SHARE
+  );
 }
 
 /** The faults a sermon was given that can cost it its window, e.g. `crash+late stream`. */

@@ -14,12 +14,24 @@ import { endpoint } from '../endpoint';
 
 /** The activity log, newest first (a plain user's view leaves out other accounts' details). */
 export const activityRoutes = {
-  list: endpoint({ method: 'GET', path: '/api/activity', access: 'session', query: activityListQuerySchema, response: activityListResponseSchema }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/activity',
+    access: 'session',
+    query: activityListQuerySchema,
+    response: activityListResponseSchema,
+  }),
 };
 
 /** Alarms: any signed-in operator lists and acknowledges them, and silences their notifications for a time. */
 export const alarmRoutes = {
-  list: endpoint({ method: 'GET', path: '/api/alarms', access: 'session', query: alarmsQuerySchema, response: alarmsResponseSchema }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/alarms',
+    access: 'session',
+    query: alarmsQuerySchema,
+    response: alarmsResponseSchema,
+  }),
   acknowledge: endpoint({
     method: 'POST',
     path: '/api/alarms/:id/acknowledge',
@@ -27,7 +39,26 @@ export const alarmRoutes = {
     params: alarmIdParamsSchema,
     response: acknowledgeAlarmResponseSchema,
   }),
-  silences: endpoint({ method: 'GET', path: '/api/alarms/silences', access: 'session', query: silencesQuerySchema, response: silencesResponseSchema }),
-  silence: endpoint({ method: 'POST', path: '/api/alarms/silences', access: 'session', body: createSilenceBodySchema, response: silenceResponseSchema, status: 201 }),
-  liftSilence: endpoint({ method: 'DELETE', path: '/api/alarms/silences/:id', access: 'session', params: silenceIdParamsSchema, response: silenceResponseSchema }),
+  silences: endpoint({
+    method: 'GET',
+    path: '/api/alarms/silences',
+    access: 'session',
+    query: silencesQuerySchema,
+    response: silencesResponseSchema,
+  }),
+  silence: endpoint({
+    method: 'POST',
+    path: '/api/alarms/silences',
+    access: 'session',
+    body: createSilenceBodySchema,
+    response: silenceResponseSchema,
+    status: 201,
+  }),
+  liftSilence: endpoint({
+    method: 'DELETE',
+    path: '/api/alarms/silences/:id',
+    access: 'session',
+    params: silenceIdParamsSchema,
+    response: silenceResponseSchema,
+  }),
 };

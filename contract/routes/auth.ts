@@ -17,18 +17,60 @@ import { usersListQuerySchema } from '../user-list';
 /** Sign-in and the caller's own account. */
 export const authRoutes = {
   /** Whether the first-run password file still exists: a yes or no, never the password. */
-  firstRun: endpoint({ method: 'GET', path: '/api/auth/first-run', access: 'public', response: firstRunResponseSchema }),
-  login: endpoint({ method: 'POST', path: '/api/auth/login', access: 'public', body: loginRequestSchema, response: loginResponseSchema }),
-  verifyToken: endpoint({ method: 'GET', path: '/api/auth/verify-token', access: 'session', response: verifyTokenResponseSchema }),
+  firstRun: endpoint({
+    method: 'GET',
+    path: '/api/auth/first-run',
+    access: 'public',
+    response: firstRunResponseSchema,
+  }),
+  login: endpoint({
+    method: 'POST',
+    path: '/api/auth/login',
+    access: 'public',
+    body: loginRequestSchema,
+    response: loginResponseSchema,
+  }),
+  verifyToken: endpoint({
+    method: 'GET',
+    path: '/api/auth/verify-token',
+    access: 'session',
+    response: verifyTokenResponseSchema,
+  }),
   logout: endpoint({ method: 'POST', path: '/api/auth/logout', access: 'session', response: messageBodySchema }),
-  changePassword: endpoint({ method: 'POST', path: '/api/auth/change-password', access: 'session', body: changePasswordRequestSchema, response: messageBodySchema }),
-  register: endpoint({ method: 'POST', path: '/api/auth/register', access: 'superuser', body: userCreateRequestSchema, response: userResponseSchema, status: 201 }),
+  changePassword: endpoint({
+    method: 'POST',
+    path: '/api/auth/change-password',
+    access: 'session',
+    body: changePasswordRequestSchema,
+    response: messageBodySchema,
+  }),
+  register: endpoint({
+    method: 'POST',
+    path: '/api/auth/register',
+    access: 'superuser',
+    body: userCreateRequestSchema,
+    response: userResponseSchema,
+    status: 201,
+  }),
 };
 
 /** Accounts, managed by superusers. */
 export const userRoutes = {
-  list: endpoint({ method: 'GET', path: '/api/auth/users', access: 'superuser', query: usersListQuerySchema, response: usersListResponseSchema }),
-  create: endpoint({ method: 'POST', path: '/api/auth/users', access: 'superuser', body: userCreateRequestSchema, response: userResponseSchema, status: 201 }),
+  list: endpoint({
+    method: 'GET',
+    path: '/api/auth/users',
+    access: 'superuser',
+    query: usersListQuerySchema,
+    response: usersListResponseSchema,
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: '/api/auth/users',
+    access: 'superuser',
+    body: userCreateRequestSchema,
+    response: userResponseSchema,
+    status: 201,
+  }),
   update: endpoint({
     method: 'PUT',
     path: '/api/auth/users/:id',

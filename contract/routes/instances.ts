@@ -23,9 +23,26 @@ export const instanceRoutes = {
   list: endpoint({ ...list, path: '/api/instances/' }),
   listWithoutSlash: endpoint({ ...list, path: '/api/instances' }),
   /** One page of the fleet searched, filtered and sorted (contract/instance-list.ts), with the count of every match. */
-  page: endpoint({ method: 'GET', path: '/api/instances/page', access: 'session', query: instancesPageQuerySchema, response: instancesPageResponseSchema }),
-  demoStream: endpoint({ method: 'GET', path: '/api/instances/demo-stream', access: 'session', response: demoStreamResponseSchema }),
-  details: endpoint({ method: 'GET', path: '/api/instances/:id', access: 'session', params: instanceIdParamsSchema, response: instanceDetailsResponseSchema }),
+  page: endpoint({
+    method: 'GET',
+    path: '/api/instances/page',
+    access: 'session',
+    query: instancesPageQuerySchema,
+    response: instancesPageResponseSchema,
+  }),
+  demoStream: endpoint({
+    method: 'GET',
+    path: '/api/instances/demo-stream',
+    access: 'session',
+    response: demoStreamResponseSchema,
+  }),
+  details: endpoint({
+    method: 'GET',
+    path: '/api/instances/:id',
+    access: 'session',
+    params: instanceIdParamsSchema,
+    response: instanceDetailsResponseSchema,
+  }),
   logs: endpoint({
     method: 'GET',
     path: '/api/instances/:id/logs',
@@ -34,12 +51,41 @@ export const instanceRoutes = {
     query: instanceLogsQuerySchema,
     response: instanceLogsResponseSchema,
   }),
-  launch: endpoint({ method: 'POST', path: '/api/instances/launch', access: 'session', body: launchRequestSchema, response: launchResponseSchema }),
-  terminate: endpoint({ method: 'POST', path: '/api/instances/terminate', access: 'session', body: terminateRequestSchema, response: terminateResponseSchema }),
+  launch: endpoint({
+    method: 'POST',
+    path: '/api/instances/launch',
+    access: 'session',
+    body: launchRequestSchema,
+    response: launchResponseSchema,
+  }),
+  terminate: endpoint({
+    method: 'POST',
+    path: '/api/instances/terminate',
+    access: 'session',
+    body: terminateRequestSchema,
+    response: terminateResponseSchema,
+  }),
   /** The emergency stop: `force=true` confirms it. */
-  terminateAll: endpoint({ method: 'POST', path: '/api/instances/terminate-all', access: 'session', query: terminateAllQuerySchema, response: terminateResponseSchema }),
+  terminateAll: endpoint({
+    method: 'POST',
+    path: '/api/instances/terminate-all',
+    access: 'session',
+    query: terminateAllQuerySchema,
+    response: terminateResponseSchema,
+  }),
   /** Records a stream for half a minute now (contract/stream-test.ts) and answers what it carries; the answer takes that long. */
-  streamTest: endpoint({ method: 'POST', path: '/api/instances/stream-test', access: 'session', body: streamTestRequestSchema, response: streamTestResponseSchema }),
+  streamTest: endpoint({
+    method: 'POST',
+    path: '/api/instances/stream-test',
+    access: 'session',
+    body: streamTestRequestSchema,
+    response: streamTestResponseSchema,
+  }),
   /** The clip of a stream test (MP4), fetched by the console with its bearer token as a blob: no JSON response. */
-  streamTestClip: endpoint({ method: 'GET', path: '/api/instances/stream-test/:id/clip', access: 'session', params: streamTestIdParamsSchema }),
+  streamTestClip: endpoint({
+    method: 'GET',
+    path: '/api/instances/stream-test/:id/clip',
+    access: 'session',
+    params: streamTestIdParamsSchema,
+  }),
 };

@@ -33,7 +33,8 @@ export function resolveFfmpeg(configured: string | undefined): ResolvedFfmpeg | 
   if (found) return { path: found, source: 'PATH' };
   try {
     const installer = createRequire(import.meta.url)('@ffmpeg-installer/ffmpeg') as { path?: string };
-    if (installer.path && executable(installer.path)) return { path: installer.path, source: '@ffmpeg-installer/ffmpeg' };
+    if (installer.path && executable(installer.path))
+      return { path: installer.path, source: '@ffmpeg-installer/ffmpeg' };
   } catch {
     // package missing or platform unsupported
   }

@@ -3,7 +3,8 @@ import { ProviderError } from './provider';
 
 /** A provider failure as the HTTP error the operator sees, with the provider's own reason. */
 export function providerHttpError(error: unknown): Error {
-  if (error instanceof HttpError || !(error instanceof ProviderError)) return error instanceof Error ? error : new Error(String(error));
+  if (error instanceof HttpError || !(error instanceof ProviderError))
+    return error instanceof Error ? error : new Error(String(error));
   switch (error.kind) {
     case 'not_found':
       return notFound(error.message);

@@ -45,7 +45,9 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
       ...(config.recorderRetryMaxSeconds ? { retryMaxSeconds: config.recorderRetryMaxSeconds } : {}),
     },
     // A local recorder gets no credentials (only a POST policy for its own recording).
-    delivery: store ? (request) => recorderDelivery(store, { ...request, via: 'presigned-post' }, clock.now()) : undefined,
+    delivery: store
+      ? (request) => recorderDelivery(store, { ...request, via: 'presigned-post' }, clock.now())
+      : undefined,
     clock,
   });
 }

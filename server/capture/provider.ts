@@ -1,5 +1,11 @@
 import type { AmiState } from '../../contract/ami';
-import type { CaptureProviderKind, InstanceState, LaunchConfig, RecordingGap, RecordingStatus } from '../../contract/instances';
+import type {
+  CaptureProviderKind,
+  InstanceState,
+  LaunchConfig,
+  RecordingGap,
+  RecordingStatus,
+} from '../../contract/instances';
 
 export type { LaunchConfig } from '../../contract/instances';
 
@@ -74,8 +80,13 @@ export interface LaunchOptions {
 }
 
 /** The window a launch records: the scheduler's, else from `now` for the requested duration. */
-export function recordingWindow(config: LaunchConfig, options: LaunchOptions, now: Date): { windowStart: string; windowEnd: string } {
-  if (options.windowStart && options.windowEnd) return { windowStart: options.windowStart, windowEnd: options.windowEnd };
+export function recordingWindow(
+  config: LaunchConfig,
+  options: LaunchOptions,
+  now: Date,
+): { windowStart: string; windowEnd: string } {
+  if (options.windowStart && options.windowEnd)
+    return { windowStart: options.windowStart, windowEnd: options.windowEnd };
   return { windowStart: now.toISOString(), windowEnd: new Date(now.getTime() + config.duration * 1000).toISOString() };
 }
 

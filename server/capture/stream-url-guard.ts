@@ -13,7 +13,10 @@ const INTERNAL_SUFFIXES = ['.localhost', '.local', '.internal', '.intranet', '.l
 
 /** The host as ffmpeg will see it: `[::1]` without brackets, no trailing dot, lower case. */
 function bareHost(hostname: string): string {
-  return hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  return hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
 }
 
 export interface StreamUrlGuardOptions {
@@ -37,15 +40,21 @@ export function createStreamUrlGuard(options: StreamUrlGuardOptions): (raw: stri
     if (options.allowPrivate) return [];
     const host = bareHost(url.hostname);
     if (options.isBuiltIn?.(url)) return [`${host}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`];
-    const refused = () => badRequest(`Stream host ${host} is on a private or internal network; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record from it`);
+    const refused = () =>
+      badRequest(
+        `Stream host ${host} is on a private or internal network; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record from it`,
+      );
     const unguardable = () =>
-      badRequest(`${url.protocol.slice(0, -1)} streams cannot pass the recorders' egress guard, which sees http and https only; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record them unchecked`);
+      badRequest(
+        `${url.protocol.slice(0, -1)} streams cannot pass the recorders' egress guard, which sees http and https only; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record them unchecked`,
+      );
     if (net.isIP(host)) {
       if (isInternalAddress(host)) throw refused();
       if (!HTTP.has(url.protocol)) throw unguardable();
       return [];
     }
-    if (!host.includes('.') || host === 'localhost' || INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix))) throw refused();
+    if (!host.includes('.') || host === 'localhost' || INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix)))
+      throw refused();
     let addresses: string[] = [];
     try {
       addresses = await resolve(host);

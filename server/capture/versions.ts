@@ -17,7 +17,9 @@ export function compareVersions(a: string, b: string): number {
 }
 
 /** The latest of the available images: highest version, then newest. */
-export function latestImage<T extends { state: string; version: string; createdAt: string }>(images: T[]): T | undefined {
+export function latestImage<T extends { state: string; version: string; createdAt: string }>(
+  images: T[],
+): T | undefined {
   return images
     .filter((image) => image.state === 'available')
     .sort((a, b) => compareVersions(b.version, a.version) || b.createdAt.localeCompare(a.createdAt))[0];

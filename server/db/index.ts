@@ -84,7 +84,11 @@ function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfi
 async function migrate(db: Db): Promise<void> {
   // Numbers are handed to changes made side by side, so a lower one may land after a higher one ran
   // (018 after 019 and 020): it is applied then, rather than refused as out of order.
-  const migrator = new Migrator({ db: db.kysely, provider: migrationProvider(db.dialect), allowUnorderedMigrations: true });
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: migrationProvider(db.dialect),
+    allowUnorderedMigrations: true,
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -58,10 +58,18 @@ export function reverseGeocode(latitude: number, longitude: number): GeocodeResu
   const timezone = timeZoneAt(latitude, longitude);
   if (!nearest) return { city: null, district: null, country: country.name, country_code: country.code, timezone };
 
-  const sameRegion = near.filter((n) => n.place.country === nearest.place.country && n.place.adminCode === nearest.place.adminCode);
+  const sameRegion = near.filter(
+    (n) => n.place.country === nearest.place.country && n.place.adminCode === nearest.place.adminCode,
+  );
   const covering = sameRegion.filter((n) => n.km <= coverKm(n.place.population));
-  const city = covering.reduce((best, n) => (n.place.population > best.place.population ? n : best), covering[0] ?? nearest);
-  const district = nearest !== city && nearest.km <= DISTRICT_RADIUS_KM && nearest.place.name !== city.place.name ? nearest.place.name : null;
+  const city = covering.reduce(
+    (best, n) => (n.place.population > best.place.population ? n : best),
+    covering[0] ?? nearest,
+  );
+  const district =
+    nearest !== city && nearest.km <= DISTRICT_RADIUS_KM && nearest.place.name !== city.place.name
+      ? nearest.place.name
+      : null;
   const countryCode = country.code ?? nearest.place.country;
   return {
     city: city.place.name,

@@ -44,7 +44,8 @@ const PAGE_PATTERNS = [
   new RegExp(String.raw`\[null,null,${NUMBER},${NUMBER}\]`),
 ];
 const COORDINATE_PARAMS = ['q', 'query', 'll', 'center', 'destination', 'daddr', 'sll'];
-const URL_IN_TEXT = /(?:https?:\/\/|\b(?=(?:www\.)?google\.[a-z.]{2,7}\/maps|maps\.google\.|goo\.gl\/maps\/|maps\.app\.goo\.gl\/))[^\s<>"'`]+/gi;
+const URL_IN_TEXT =
+  /(?:https?:\/\/|\b(?=(?:www\.)?google\.[a-z.]{2,7}\/maps|maps\.google\.|goo\.gl\/maps\/|maps\.app\.goo\.gl\/))[^\s<>"'`]+/gi;
 
 function safeDecode(text: string): string {
   try {
@@ -60,7 +61,8 @@ function valid(latitude: number, longitude: number): LatLng | null {
   return { latitude, longitude };
 }
 
-const fromMatch = (match: RegExpExecArray | null): LatLng | null => (match ? valid(Number(match[1]), Number(match[2])) : null);
+const fromMatch = (match: RegExpExecArray | null): LatLng | null =>
+  match ? valid(Number(match[1]), Number(match[2])) : null;
 
 /** The first link of a maps service in `text` (with or without its scheme), as a URL. */
 export function findMapsUrl(text: string): URL | null {
@@ -134,7 +136,17 @@ export interface ResolverOptions {
   callBudget?: { timeoutMs: number; maxFetches: number };
 }
 
-const NETWORK_DOWN = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'ECONNRESET', 'ETIMEDOUT', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET']);
+const NETWORK_DOWN = new Set([
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNREFUSED',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
 const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 
 /** The short-link services, exactly. */
@@ -144,10 +156,11 @@ const GOOGLE_HOP_HOST = /^(?:(?:www|maps|consent)\.)?google\.(?:[a-z]{2,3}|co\.[
 
 function isAllowedHop(url: URL): boolean {
   const host = url.hostname.toLowerCase();
-  return (url.protocol === 'https:' || url.protocol === 'http:') && (SHORT_LINK_HOSTS.has(host) || GOOGLE_HOP_HOST.test(host));
+  return (
+    (url.protocol === 'https:' || url.protocol === 'http:') &&
+    (SHORT_LINK_HOSTS.has(host) || GOOGLE_HOP_HOST.test(host))
+  );
 }
-
-
 
 function errorCode(error: unknown): string | undefined {
   let current: unknown = error;
@@ -182,15 +195,24 @@ export class ExtractionBudget {
   readonly signal: AbortSignal;
   private fetchesLeft: number;
 
-  constructor(readonly timeoutMs = 15_000, readonly maxFetches = 50) {
+  constructor(
+    readonly timeoutMs = 15_000,
+    readonly maxFetches = 50,
+  ) {
     this.signal = AbortSignal.timeout(timeoutMs);
     this.fetchesLeft = maxFetches;
   }
 
   /** Takes one request from the budget, or says why there is none left. */
   take(): void {
-    if (this.signal.aborted) throw new MapsLinkError(`This extraction ran out of time (${this.timeoutMs / 1000} s in all); resolve the remaining links in another call`);
-    if (this.fetchesLeft <= 0) throw new MapsLinkError(`This extraction made ${this.maxFetches} requests, its limit; resolve the remaining links in another call`);
+    if (this.signal.aborted)
+      throw new MapsLinkError(
+        `This extraction ran out of time (${this.timeoutMs / 1000} s in all); resolve the remaining links in another call`,
+      );
+    if (this.fetchesLeft <= 0)
+      throw new MapsLinkError(
+        `This extraction made ${this.maxFetches} requests, its limit; resolve the remaining links in another call`,
+      );
     this.fetchesLeft -= 1;
   }
 }
@@ -244,7 +266,8 @@ export class MapsLinkResolver {
 
   private async follow(start: URL, budget: ExtractionBudget): Promise<ExtractedCoordinates> {
     const signal = AbortSignal.any([AbortSignal.timeout(this.timeoutMs), budget.signal]);
-    const method: ExtractionMethod = mapsLinkForm(start) === 'short' || mapsLinkForm(start) === 'app_share' ? 'map_link_redirect' : 'map_link';
+    const method: ExtractionMethod =
+      mapsLinkForm(start) === 'short' || mapsLinkForm(start) === 'app_share' ? 'map_link_redirect' : 'map_link';
     let current = start;
     for (let hop = 0; ; hop += 1) {
       if (hop > 0) {
@@ -252,7 +275,8 @@ export class MapsLinkResolver {
         if (found) return { ...found, method, resolvedUrl: current.href };
       }
       if (hop > this.maxHops) throw new MapsLinkError(`The map link redirected more than ${this.maxHops} times`);
-      if (!isAllowedHop(current)) throw new MapsLinkError(`The map link led outside the maps service (${current.hostname})`);
+      if (!isAllowedHop(current))
+        throw new MapsLinkError(`The map link led outside the maps service (${current.hostname})`);
       budget.take();
       const response = await this.request(current, signal, budget);
       const location = response.headers.get('location');
@@ -263,11 +287,15 @@ export class MapsLinkResolver {
       }
       if (!response.ok) {
         await response.body?.cancel().catch(() => undefined);
-        throw new MapsLinkError(`The maps service answered ${response.status} for ${current.hostname}${current.pathname}`);
+        throw new MapsLinkError(
+          `The maps service answered ${response.status} for ${current.hostname}${current.pathname}`,
+        );
       }
       const inPage = coordinatesInPage(await this.read(response, current, signal));
       if (inPage) return { ...inPage, method, resolvedUrl: current.href };
-      throw new MapsLinkError('The map link does not lead to coordinates (open it and copy the link of the place instead)');
+      throw new MapsLinkError(
+        'The map link does not lead to coordinates (open it and copy the link of the place instead)',
+      );
     }
   }
 
@@ -304,8 +332,12 @@ export class MapsLinkResolver {
     }
     const code = errorCode(error);
     if (code && NETWORK_DOWN.has(code)) {
-      return new MapsLinkError(`Network unavailable: could not reach ${url.hostname} to resolve the map link (${code})`);
+      return new MapsLinkError(
+        `Network unavailable: could not reach ${url.hostname} to resolve the map link (${code})`,
+      );
     }
-    return new MapsLinkError(`Could not resolve the map link at ${url.hostname}: ${error instanceof Error ? error.message : String(error)}`);
+    return new MapsLinkError(
+      `Could not resolve the map link at ${url.hostname}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

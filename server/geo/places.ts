@@ -44,7 +44,12 @@ export class PlaceIndex {
   near(latitude: number, longitude: number, radiusKm: number): { place: Place; km: number }[] {
     const coords = this.coordinates;
     return around(this.tree, longitude, latitude, Infinity, radiusKm).map((id) => ({
-      place: { name: this.names[id], country: this.countries[id], adminCode: this.adminCodes[id], population: this.populations[id] },
+      place: {
+        name: this.names[id],
+        country: this.countries[id],
+        adminCode: this.adminCodes[id],
+        population: this.populations[id],
+      },
       km: distance(longitude, latitude, coords[2 * id], coords[2 * id + 1]),
     }));
   }

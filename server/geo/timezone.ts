@@ -65,7 +65,10 @@ export function zonedParts(instant: Date, zone: string): ZonedParts {
  * spring-forward change resolves to the same wall time shifted by the gap (e.g. 02:30 -> 03:30);
  * a time shown twice by a fall-back change resolves to the earlier instant.
  */
-export function zonedTimeToUtc(local: { year: number; month: number; day: number; hour: number; minute: number }, zone: string): Date {
+export function zonedTimeToUtc(
+  local: { year: number; month: number; day: number; hour: number; minute: number },
+  zone: string,
+): Date {
   const wall = Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute);
   // A zone changes offset at most once a day: the offsets a day either side are the only candidates.
   const before = zoneOffsetMs(new Date(wall - DAY_MS), zone);

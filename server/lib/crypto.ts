@@ -27,7 +27,9 @@ export class SecretBox {
     const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
     cipher.setAAD(Buffer.from(context, 'utf8'));
     const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return [FORMAT, iv, cipher.getAuthTag(), ciphertext].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+    return [FORMAT, iv, cipher.getAuthTag(), ciphertext]
+      .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+      .join('.');
   }
 
   /** The plaintext, or a DecryptionError: never garbage. */
@@ -35,7 +37,8 @@ export class SecretBox {
     const parts = sealed.split('.');
     if (parts.length !== 4 || parts[0] !== FORMAT) throw new DecryptionError('Stored secret is not in a known format');
     const [iv, tag, ciphertext] = parts.slice(1).map((part) => Buffer.from(part, 'base64url'));
-    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new DecryptionError('Stored secret is not in a known format');
+    if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES)
+      throw new DecryptionError('Stored secret is not in a known format');
     try {
       const decipher = crypto.createDecipheriv('aes-256-gcm', this.key, iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(Buffer.from(context, 'utf8'));

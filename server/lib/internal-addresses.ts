@@ -9,4 +9,5 @@ export { isInternalAddress } from '../../recorder/egress-guard';
 
 export type HostResolver = (host: string) => Promise<string[]>;
 
-export const systemResolver: HostResolver = async (host) => (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
+export const systemResolver: HostResolver = async (host) =>
+  (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);

@@ -23,13 +23,20 @@ export class SecretKeyMismatchError extends Error {
  * fingerprint is an HMAC of a constant under a derived key: it says nothing about the key itself.
  */
 export async function checkKeyFingerprint(db: Kysely<Database>, keys: SecretKeys, now: string): Promise<void> {
-  const fingerprint = crypto.createHmac('sha256', keys.derive('key-fingerprint')).update('capture-command-center').digest('base64url');
+  const fingerprint = crypto
+    .createHmac('sha256', keys.derive('key-fingerprint'))
+    .update('capture-command-center')
+    .digest('base64url');
   // Two servers initialising one database at once: the first insert wins and both compare with it.
   await db
     .insertInto('settings')
     .values({ key: KEY_FINGERPRINT_SETTING, value: fingerprint, updated_at: now, updated_by: null })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
-  const stored = await db.selectFrom('settings').select('value').where('key', '=', KEY_FINGERPRINT_SETTING).executeTakeFirstOrThrow();
+  const stored = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('key', '=', KEY_FINGERPRINT_SETTING)
+    .executeTakeFirstOrThrow();
   if (stored.value !== fingerprint) throw new SecretKeyMismatchError();
 }

@@ -1,4 +1,11 @@
-const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+const LEVEL_NAMES: Record<number, string> = {
+  10: 'TRACE',
+  20: 'DEBUG',
+  30: 'INFO',
+  40: 'WARN',
+  50: 'ERROR',
+  60: 'FATAL',
+};
 /** Fields every line has, or that the message already says (an access line's). */
 const UNSHOWN = new Set(['level', 'time', 'pid', 'hostname', 'msg', 'reqId', 'method', 'path', 'statusCode', 'ms']);
 
@@ -24,7 +31,9 @@ export function readableLine(json: string): string {
     .filter(([key]) => !UNSHOWN.has(key))
     .map(([key, value]) => {
       const error = value as { message?: unknown } | null;
-      return key === 'err' && typeof error?.message === 'string' ? `err=${shown(error.message)}` : `${key}=${shown(value)}`;
+      return key === 'err' && typeof error?.message === 'string'
+        ? `err=${shown(error.message)}`
+        : `${key}=${shown(value)}`;
     });
   return `${[time, level.padEnd(5), String(entry.msg ?? ''), ...fields].join(' ').trimEnd()}\n`;
 }

@@ -67,13 +67,19 @@ class RequestLogger implements FastifyBaseLogger {
   }
 }
 
-const isPino = (logger: FastifyBaseLogger): logger is FastifyBaseLogger & PinoLogger => typeof (logger as Partial<PinoLogger>).isLevelEnabled === 'function';
+const isPino = (logger: FastifyBaseLogger): logger is FastifyBaseLogger & PinoLogger =>
+  typeof (logger as Partial<PinoLogger>).isLevelEnabled === 'function';
 
 /**
  * Fastify's `childLoggerFactory`: a lazy child for every request, except where a route sets its own
  * log level or serializers (then the child is made at once, as Fastify would).
  */
-export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => {
-  if (!isPino(logger) || options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options);
+export const lazyRequestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (
+  logger,
+  bindings,
+  options,
+) => {
+  if (!isPino(logger) || options.level !== undefined || options.serializers !== undefined)
+    return logger.child(bindings, options);
   return new RequestLogger(logger, bindings);
 };

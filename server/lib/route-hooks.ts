@@ -7,7 +7,11 @@ type RouteHooks = { onRequest: onRequestHookHandler; onResponse: onResponseHookH
  * A hook that needs a route's settings closes over them here: a hook on every route would read them
  * through request.routeOptions, which Fastify builds afresh on every read (about 4% of a cheap answer's CPU).
  */
-export function addRouteHook<Name extends keyof RouteHooks>(route: RouteOptions, name: Name, hook: RouteHooks[Name]): void {
+export function addRouteHook<Name extends keyof RouteHooks>(
+  route: RouteOptions,
+  name: Name,
+  hook: RouteHooks[Name],
+): void {
   const declared = route[name] as RouteHooks[Name] | RouteHooks[Name][] | undefined;
   const hooks = declared === undefined ? [] : Array.isArray(declared) ? declared : [declared];
   (route as unknown as Record<Name, RouteHooks[Name][]>)[name] = [...hooks, hook];

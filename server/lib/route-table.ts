@@ -33,7 +33,11 @@ export function handle<E extends Endpoint>(app: AppInstance, declaration: E, han
   app.route({
     method: declaration.method,
     url: declaration.path,
-    config: { access: declaration.access, answersDuringDatabaseOutage: declaration.answersDuringDatabaseOutage, endpoint: declaration },
+    config: {
+      access: declaration.access,
+      answersDuringDatabaseOutage: declaration.answersDuringDatabaseOutage,
+      endpoint: declaration,
+    },
     schema: schemaOf(declaration),
     handler: async (request, reply) => {
       reply.code(status);

@@ -30,7 +30,11 @@ function accessOf(config: FastifyContextConfig | undefined): Access | undefined 
 export function registerAccessControl(app: AppInstance, sessions: SessionAuthority): void {
   app.decorateRequest('auth', null);
 
-  const authorize = async (request: FastifyRequest, access: Exclude<Access, 'public'>, answersDuringDatabaseOutage: boolean) => {
+  const authorize = async (
+    request: FastifyRequest,
+    access: Exclude<Access, 'public'>,
+    answersDuringDatabaseOutage: boolean,
+  ) => {
     const token = bearerToken(request);
     if (!token && access === 'session-or-link') return;
     if (!token) throw unauthorized('Not authenticated');

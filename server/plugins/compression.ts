@@ -19,5 +19,9 @@ export async function registerCompression(app: AppInstance): Promise<void> {
   app.addHook('onRoute', (route) => {
     route.decompress = false;
   });
-  await app.register(fastifyCompress, { encodings: ['br', 'gzip'], threshold: COMPRESS_THRESHOLD_BYTES, customTypes: COMPRESSIBLE });
+  await app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: COMPRESS_THRESHOLD_BYTES,
+    customTypes: COMPRESSIBLE,
+  });
 }

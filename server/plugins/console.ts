@@ -31,7 +31,8 @@ export async function registerConsole(
       preCompressed: true,
       // The page names the current release's hashed assets: it must be revalidated, or a release is missed for an hour.
       setHeaders: (response, file) => {
-        if (path.basename(file).replace(PRECOMPRESSED, '') === 'index.html') response.header('cache-control', 'no-cache');
+        if (path.basename(file).replace(PRECOMPRESSED, '') === 'index.html')
+          response.header('cache-control', 'no-cache');
       },
     });
   }
@@ -42,7 +43,9 @@ export async function registerConsole(
     if (!isApi && hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
-    const detail = isApi ? `No such endpoint: ${request.method} ${url}` : 'Not found (the console has not been built: run npm run build)';
+    const detail = isApi
+      ? `No such endpoint: ${request.method} ${url}`
+      : 'Not found (the console has not been built: run npm run build)';
     reply.code(404);
     if (isApiPath) onApiNotFound?.(request, reply);
     return reply.send(errorBody(detail));

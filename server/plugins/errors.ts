@@ -6,12 +6,27 @@ import type { AppInstance } from '../lib/fastify';
 import { HttpError } from '../lib/http-error';
 
 const DATABASE_DOWN_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006',
-  'SQLITE_BUSY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN', 'SQLITE_FULL',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  'SQLITE_BUSY',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
+  'SQLITE_FULL',
 ]);
 
 export function errorBody(detail: string, fields?: Record<string, string>): ErrorBody {
-  return fields && Object.keys(fields).length > 0 ? { success: false, detail, error: detail, fields } : { success: false, detail, error: detail };
+  return fields && Object.keys(fields).length > 0
+    ? { success: false, detail, error: detail, fields }
+    : { success: false, detail, error: detail };
 }
 
 /** The first sentence per field path of a validation failure (issues without a path belong to no field). */
@@ -45,7 +60,9 @@ export function isDatabaseDown(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && DATABASE_DOWN_CODES.has(code)) return true;
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connect ECONNREFUSED|database system is (shutting down|starting up)|timeout exceeded when trying to connect|The database connection is not open/i.test(message);
+  return /Connection terminated|connect ECONNREFUSED|database system is (shutting down|starting up)|timeout exceeded when trying to connect|The database connection is not open/i.test(
+    message,
+  );
 }
 
 /** One place that turns every failure into `{ success: false, detail, error }` with an honest status. */
@@ -55,14 +72,17 @@ export function registerErrorHandling(app: AppInstance): void {
       return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));
     }
     if (error instanceof ZodError) {
-      const fields = fieldMessages(error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })));
+      const fields = fieldMessages(
+        error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+      );
       return reply.code(400).send(errorBody(zodDetail(error), fields));
     }
     if (error.validation) {
       const issues = (error.validation as ValidationIssue[]).map(requestIssue);
       return reply.code(400).send(invalidRequestBody(error.validationContext as RequestPart | undefined, issues));
     }
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return reply.code(413).send(errorBody('Request body is too large'));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return reply.code(413).send(errorBody('Request body is too large'));
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(errorBody('Unsupported content type: send application/json'));
     }

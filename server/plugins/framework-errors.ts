@@ -8,7 +8,8 @@ import { errorBody } from './errors';
  */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
   if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.code(414).send(errorBody('The URL is too long'));
-  else if (error.code === 'FST_ERR_BAD_URL') void reply.code(400).send(errorBody('The URL is not valid: it has a malformed percent-encoding'));
+  else if (error.code === 'FST_ERR_BAD_URL')
+    void reply.code(400).send(errorBody('The URL is not valid: it has a malformed percent-encoding'));
   else void reply.code(error.statusCode ?? 400).send(errorBody('The request could not be read'));
 }
 

@@ -51,7 +51,9 @@ function unsafeTextError(request: FastifyRequest): HttpError | undefined {
     if (value === undefined || value === null) continue;
     const at = findUnsafeText(value);
     if (at !== undefined) {
-      return badRequest(`${context}: ${at || 'the value'} contains a NUL character or invalid Unicode (an unpaired surrogate), which text may not hold`);
+      return badRequest(
+        `${context}: ${at || 'the value'} contains a NUL character or invalid Unicode (an unpaired surrogate), which text may not hold`,
+      );
     }
   }
   return undefined;
@@ -69,7 +71,8 @@ export function registerInputGuard(app: AppInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   // As a buffer: decoded as a string, invalid UTF-8 would turn into U+FFFD and be stored altered.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    if (typeof body !== 'string' && !isUtf8(body)) return done(badRequest('Request body is not valid UTF-8'), undefined);
+    if (typeof body !== 'string' && !isUtf8(body))
+      return done(badRequest('Request body is not valid UTF-8'), undefined);
     const text = typeof body === 'string' ? body : body.toString('utf8');
     void parseJson(request, text, (error, value) => {
       if (!error) return done(null, value);
@@ -80,7 +83,12 @@ export function registerInputGuard(app: AppInstance): void {
       } catch {
         // really not JSON: Fastify's error stands
       }
-      done(plainJson ? badRequest('Request body is invalid: keys named __proto__ or constructor.prototype are not allowed') : error, undefined);
+      done(
+        plainJson
+          ? badRequest('Request body is invalid: keys named __proto__ or constructor.prototype are not allowed')
+          : error,
+        undefined,
+      );
     });
   });
   // Callback style: no promise per request on the hot path.

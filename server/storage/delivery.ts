@@ -22,12 +22,24 @@ export interface DeliveryRequest {
  * stay where the recorder writes them), else the recording's key prefix with either the bucket for a
  * machine with a role, or a POST policy scoped to that prefix that expires after the window.
  */
-export async function recorderDelivery(store: RecordingStore, request: DeliveryRequest, now: Date): Promise<RecorderDelivery | null> {
+export async function recorderDelivery(
+  store: RecordingStore,
+  request: DeliveryRequest,
+  now: Date,
+): Promise<RecorderDelivery | null> {
   if (!(store instanceof S3RecordingStore)) return null;
-  const prefix = recordingPrefix({ id: request.recordingId, mosqueId: request.mosqueId, day: request.windowStart.slice(0, 10) });
+  const prefix = recordingPrefix({
+    id: request.recordingId,
+    mosqueId: request.mosqueId,
+    day: request.windowStart.slice(0, 10),
+  });
   const expires = new Date(Math.max(Date.parse(request.windowEnd), now.getTime()) + AFTER_WINDOW_MS);
   const { bucket, region, endpoint } = store.options;
-  const common = { keyPrefix: `${store.options.prefix}${prefix}`, mediaKey: `${prefix}${request.fileName}`, expiresAt: expires.toISOString() };
+  const common = {
+    keyPrefix: `${store.options.prefix}${prefix}`,
+    mediaKey: `${prefix}${request.fileName}`,
+    expiresAt: expires.toISOString(),
+  };
   if (request.via === 'role') return { ...common, kind: 's3', bucket, region, endpoint: endpoint ?? null };
   const seconds = Math.ceil((expires.getTime() - now.getTime()) / 1000);
   return { ...common, kind: 'presigned-post', post: await store.presignedPost(prefix, seconds) };

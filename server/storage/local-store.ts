@@ -97,6 +97,9 @@ export class LocalRecordingStore implements RecordingStore {
     await fs.promises.mkdir(this.root, { recursive: true, mode: 0o700 });
     const objects = await this.list('');
     const disk = await fs.promises.statfs(this.root);
-    return { usedBytes: objects.reduce((sum, o) => sum + o.size, 0), freeBytes: Number(disk.bavail) * Number(disk.bsize) };
+    return {
+      usedBytes: objects.reduce((sum, o) => sum + o.size, 0),
+      freeBytes: Number(disk.bavail) * Number(disk.bsize),
+    };
   }
 }

@@ -55,7 +55,8 @@ const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,80}$/;
 /** `<mosque or adhoc>/<friday or date>/<recording id>/` for a recording. */
 export function recordingPrefix(recording: { id: string; mosqueId: string | null; day: string }): string {
   const parts = [recording.mosqueId ?? 'adhoc', recording.day, recording.id];
-  for (const part of parts) if (!SAFE_SEGMENT.test(part)) throw new Error(`Unsafe recording key part: ${JSON.stringify(part)}`);
+  for (const part of parts)
+    if (!SAFE_SEGMENT.test(part)) throw new Error(`Unsafe recording key part: ${JSON.stringify(part)}`);
   return `${parts.join('/')}/`;
 }
 

@@ -22,7 +22,12 @@ async function loadSdk() {
     import('@aws-sdk/s3-presigned-post'),
     import('@aws-sdk/s3-request-presigner'),
   ]);
-  return { ...s3, Upload: storage.Upload, createPresignedPost: post.createPresignedPost, getSignedUrl: presigner.getSignedUrl };
+  return {
+    ...s3,
+    Upload: storage.Upload,
+    createPresignedPost: post.createPresignedPost,
+    getSignedUrl: presigner.getSignedUrl,
+  };
 }
 
 /** Recordings in an S3-compatible bucket; credentials come from the standard AWS chain. */
@@ -38,7 +43,11 @@ export class S3RecordingStore implements RecordingStore {
   private connect() {
     this.connection ??= loadSdk().then((sdk) => ({
       sdk,
-      client: new sdk.S3Client({ region: this.options.region, endpoint: this.options.endpoint, forcePathStyle: Boolean(this.options.endpoint) }),
+      client: new sdk.S3Client({
+        region: this.options.region,
+        endpoint: this.options.endpoint,
+        forcePathStyle: Boolean(this.options.endpoint),
+      }),
     }));
     return this.connection;
   }
@@ -52,13 +61,25 @@ export class S3RecordingStore implements RecordingStore {
     // Multipart for large files: a 2 h recording is ~0.8 GB, past one PUT's comfortable size.
     await new sdk.Upload({
       client,
-      params: { Bucket: this.options.bucket, Key: this.full(key), Body: fs.createReadStream(filePath), ContentType: contentType },
+      params: {
+        Bucket: this.options.bucket,
+        Key: this.full(key),
+        Body: fs.createReadStream(filePath),
+        ContentType: contentType,
+      },
     }).done();
   }
 
   async putText(key: string, text: string, contentType: string): Promise<void> {
     const { sdk, client } = await this.connect();
-    await client.send(new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), Body: text, ContentType: contentType }));
+    await client.send(
+      new sdk.PutObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.full(key),
+        Body: text,
+        ContentType: contentType,
+      }),
+    );
   }
 
   /**
@@ -68,7 +89,15 @@ export class S3RecordingStore implements RecordingStore {
   async putTextIfAbsent(key: string, text: string, contentType: string): Promise<boolean> {
     const { sdk, client } = await this.connect();
     try {
-      await client.send(new sdk.PutObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), Body: text, ContentType: contentType, IfNoneMatch: '*' }));
+      await client.send(
+        new sdk.PutObjectCommand({
+          Bucket: this.options.bucket,
+          Key: this.full(key),
+          Body: text,
+          ContentType: contentType,
+          IfNoneMatch: '*',
+        }),
+      );
       return true;
     } catch (error) {
       if (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 412) return false;
@@ -90,7 +119,11 @@ export class S3RecordingStore implements RecordingStore {
   async read(key: string, range?: ByteRange): Promise<Readable> {
     const { sdk, client } = await this.connect();
     const object = await client.send(
-      new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), Range: range ? `bytes=${range.start}-${range.end}` : undefined }),
+      new sdk.GetObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.full(key),
+        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }),
     );
     return object.Body as Readable;
   }
@@ -101,10 +134,19 @@ export class S3RecordingStore implements RecordingStore {
     let token: string | undefined;
     do {
       const page = await client.send(
-        new sdk.ListObjectsV2Command({ Bucket: this.options.bucket, Prefix: this.full(prefix), ContinuationToken: token }),
+        new sdk.ListObjectsV2Command({
+          Bucket: this.options.bucket,
+          Prefix: this.full(prefix),
+          ContinuationToken: token,
+        }),
       );
       for (const item of page.Contents ?? []) {
-        if (item.Key) found.push({ key: item.Key.slice(this.options.prefix.length), size: Number(item.Size ?? 0), modifiedAt: item.LastModified?.toISOString() });
+        if (item.Key)
+          found.push({
+            key: item.Key.slice(this.options.prefix.length),
+            size: Number(item.Size ?? 0),
+            modifiedAt: item.LastModified?.toISOString(),
+          });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -116,7 +158,9 @@ export class S3RecordingStore implements RecordingStore {
     const objects = await this.list(prefix);
     for (let i = 0; i < objects.length; i += 1000) {
       const batch = objects.slice(i, i + 1000).map((o) => ({ Key: this.full(o.key) }));
-      await client.send(new sdk.DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: batch, Quiet: true } }));
+      await client.send(
+        new sdk.DeleteObjectsCommand({ Bucket: this.options.bucket, Delete: { Objects: batch, Quiet: true } }),
+      );
     }
     return objects.length;
   }
@@ -124,7 +168,15 @@ export class S3RecordingStore implements RecordingStore {
   async signedUrl(key: string, seconds: number, downloadName?: string): Promise<string> {
     const { sdk, client } = await this.connect();
     const disposition = downloadName ? `attachment; filename="${downloadName}"` : undefined;
-    return sdk.getSignedUrl(client, new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), ResponseContentDisposition: disposition }), { expiresIn: seconds });
+    return sdk.getSignedUrl(
+      client,
+      new sdk.GetObjectCommand({
+        Bucket: this.options.bucket,
+        Key: this.full(key),
+        ResponseContentDisposition: disposition,
+      }),
+      { expiresIn: seconds },
+    );
   }
 
   /**
@@ -136,7 +188,10 @@ export class S3RecordingStore implements RecordingStore {
     const post = await sdk.createPresignedPost(client, {
       Bucket: this.options.bucket,
       Key: `${this.full(prefix)}\${filename}`,
-      Conditions: [['starts-with', '$Content-Type', ''], ['content-length-range', 0, 20 * 1024 ** 3]],
+      Conditions: [
+        ['starts-with', '$Content-Type', ''],
+        ['content-length-range', 0, 20 * 1024 ** 3],
+      ],
       Expires: seconds,
     });
     return { url: post.url, fields: post.fields };

@@ -15,7 +15,12 @@ export async function getActivity(limit: number): Promise<ActivityEntry[]> {
 
 export const activityQueryOptions = (limit: number) =>
   // Read afresh whenever the Dashboard opens: what the operator just did elsewhere must be there.
-  queryOptions({ queryKey: [...activityQueryKey, limit], queryFn: () => getActivity(limit), refetchInterval: ACTIVITY_POLL_MS, staleTime: 0 });
+  queryOptions({
+    queryKey: [...activityQueryKey, limit],
+    queryFn: () => getActivity(limit),
+    refetchInterval: ACTIVITY_POLL_MS,
+    staleTime: 0,
+  });
 
 export function useActivity(limit: number) {
   return useQuery(activityQueryOptions(limit));

@@ -16,7 +16,11 @@ export async function getAlarms(status: AlarmsStatus): Promise<ListedAlarm[]> {
 }
 
 export const alarmsQueryOptions = (status: AlarmsStatus) =>
-  queryOptions({ queryKey: [...alarmsQueryKey, status], queryFn: () => getAlarms(status), refetchInterval: ALARMS_POLL_MS });
+  queryOptions({
+    queryKey: [...alarmsQueryKey, status],
+    queryFn: () => getAlarms(status),
+    refetchInterval: ALARMS_POLL_MS,
+  });
 
 export function useAlarms(status: AlarmsStatus) {
   return useQuery(alarmsQueryOptions(status));
@@ -51,7 +55,10 @@ export async function createSilence(body: CreateSilenceBody): Promise<AlarmSilen
 
 export function useCreateSilence() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createSilence, onSuccess: () => queryClient.invalidateQueries({ queryKey: silencesQueryKey }) });
+  return useMutation({
+    mutationFn: createSilence,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: silencesQueryKey }),
+  });
 }
 
 export async function liftSilence(id: string): Promise<AlarmSilence> {
@@ -60,5 +67,8 @@ export async function liftSilence(id: string): Promise<AlarmSilence> {
 
 export function useLiftSilence() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: liftSilence, onSuccess: () => queryClient.invalidateQueries({ queryKey: silencesQueryKey }) });
+  return useMutation({
+    mutationFn: liftSilence,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: silencesQueryKey }),
+  });
 }

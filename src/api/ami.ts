@@ -32,7 +32,8 @@ export const amisQueryOptions = () =>
   queryOptions({
     queryKey: amisQueryKey,
     queryFn: getAmis,
-    refetchInterval: (query) => (query.state.data?.some((ami) => ami.state === 'pending') ? AMI_PENDING_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.some((ami) => ami.state === 'pending') ? AMI_PENDING_POLL_MS : false,
   });
 
 export function useAmis() {

@@ -1,4 +1,11 @@
-import { INITIAL_PASSWORD_FILE, type ChangePasswordRequest, type LoginRequest, type LoginResponse, type User, type UserCreateRequest } from '../../contract/auth';
+import {
+  INITIAL_PASSWORD_FILE,
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type LoginResponse,
+  type User,
+  type UserCreateRequest,
+} from '../../contract/auth';
 import type { MessageBody } from '../../contract/common';
 import { authRoutes } from '../../contract/routes/auth';
 import { errorDetail, hasResponse, isNetworkError } from './client';
@@ -48,7 +55,9 @@ export function changePasswordErrorMessage(error: unknown): string {
   const detail = errorDetail(error);
   if (detail) return detail;
   if (hasResponse(error)) return CHANGE_PASSWORD_FAILED;
-  return error instanceof Error && error.message === PASSWORD_CHANGE_FAILED ? PASSWORD_CHANGE_FAILED : CHANGE_PASSWORD_ERROR;
+  return error instanceof Error && error.message === PASSWORD_CHANGE_FAILED
+    ? PASSWORD_CHANGE_FAILED
+    : CHANGE_PASSWORD_ERROR;
 }
 
 export async function register(body: UserCreateRequest): Promise<User> {

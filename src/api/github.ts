@@ -1,5 +1,11 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { GithubConfigureRequest, GithubConfigureResponse, GithubStatus, GithubValidateRequest, GithubValidationResult } from '../../contract/github';
+import type {
+  GithubConfigureRequest,
+  GithubConfigureResponse,
+  GithubStatus,
+  GithubValidateRequest,
+  GithubValidationResult,
+} from '../../contract/github';
 import { githubRoutes } from '../../contract/routes/github';
 import { call } from './endpoint';
 
@@ -25,7 +31,8 @@ export async function getGithubRawStatus(): Promise<unknown> {
   return call(githubRoutes.status);
 }
 
-export const githubStatusQueryOptions = () => queryOptions({ queryKey: githubStatusQueryKey, queryFn: getGithubStatus });
+export const githubStatusQueryOptions = () =>
+  queryOptions({ queryKey: githubStatusQueryKey, queryFn: getGithubStatus });
 
 export function useGithubStatus() {
   return useQuery(githubStatusQueryOptions());

@@ -1,6 +1,13 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InstancesPage, InstancesPageQuery } from '../../contract/instance-list';
-import { LAUNCH_DEFAULTS, type Instance, type InstanceDetails, type LaunchConfigInput, type LaunchResponse, type TerminateResponse } from '../../contract/instances';
+import {
+  LAUNCH_DEFAULTS,
+  type Instance,
+  type InstanceDetails,
+  type LaunchConfigInput,
+  type LaunchResponse,
+  type TerminateResponse,
+} from '../../contract/instances';
 import { instanceRoutes } from '../../contract/routes/instances';
 import { apiErrorMessage, isNetworkError } from './client';
 import { call } from './endpoint';
@@ -44,7 +51,11 @@ export async function getInstancesPage(query: InstancesPageQuery): Promise<Insta
 }
 
 export function useInstancesPage(query: InstancesPageQuery) {
-  return useQuery({ queryKey: [...instancesPageQueryKey, query], queryFn: () => getInstancesPage(query), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: [...instancesPageQueryKey, query],
+    queryFn: () => getInstancesPage(query),
+    placeholderData: keepPreviousData,
+  });
 }
 
 /* ---------------------------------------------------------------- details */
@@ -59,7 +70,8 @@ export const instanceDetailsQueryOptions = (id: string) =>
     queryKey: instanceDetailsQueryKey(id),
     queryFn: () => getInstanceDetails(id),
     staleTime: 0,
-    refetchInterval: (query) => (['pending', 'running', 'stopping'].includes(query.state.data?.state ?? '') ? LOG_REFRESH_MS : false),
+    refetchInterval: (query) =>
+      ['pending', 'running', 'stopping'].includes(query.state.data?.state ?? '') ? LOG_REFRESH_MS : false,
   });
 
 export function useInstanceDetails(id: string) {
@@ -69,7 +81,9 @@ export function useInstanceDetails(id: string) {
 /* ---------------------------------------------------------------- logs */
 
 export async function getInstanceLogs(id: string, live: boolean): Promise<string[]> {
-  return (await call(instanceRoutes.logs, { params: { id }, query: { lines: LOG_LINES, live: live ? 'true' : 'false' } })).data.logs;
+  return (
+    await call(instanceRoutes.logs, { params: { id }, query: { lines: LOG_LINES, live: live ? 'true' : 'false' } })
+  ).data.logs;
 }
 
 /** Live (a running instance): polled every 5 s; otherwise read once. */
@@ -115,7 +129,10 @@ export function useLaunchInstance() {
   return useMutation({
     mutationFn: launchInstance,
     onSuccess: () =>
-      Promise.all([queryClient.invalidateQueries({ queryKey: instancesQueryKey, exact: true }), queryClient.invalidateQueries({ queryKey: instancesPageQueryKey })]),
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: instancesQueryKey, exact: true }),
+        queryClient.invalidateQueries({ queryKey: instancesPageQueryKey }),
+      ]),
   });
 }
 

@@ -35,10 +35,18 @@ export const systemHealthQueryOptions = () =>
   queryOptions({ queryKey: monitoringQueryKeys.system, queryFn: getSystemHealth, refetchInterval: MONITORING_POLL_MS });
 
 export const systemMetricsQueryOptions = () =>
-  queryOptions({ queryKey: monitoringQueryKeys.metrics, queryFn: getSystemMetrics, refetchInterval: MONITORING_POLL_MS });
+  queryOptions({
+    queryKey: monitoringQueryKeys.metrics,
+    queryFn: getSystemMetrics,
+    refetchInterval: MONITORING_POLL_MS,
+  });
 
 export const recordingStatsQueryOptions = () =>
-  queryOptions({ queryKey: monitoringQueryKeys.recordings, queryFn: getRecordingStats, refetchInterval: MONITORING_POLL_MS });
+  queryOptions({
+    queryKey: monitoringQueryKeys.recordings,
+    queryFn: getRecordingStats,
+    refetchInterval: MONITORING_POLL_MS,
+  });
 
 export function useSystemHealth() {
   return useQuery(systemHealthQueryOptions());

@@ -8,9 +8,12 @@ import { getToken } from './token';
  */
 export async function plainGet<T>(path: string, query: Record<string, unknown> = {}): Promise<T> {
   const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== null) search.append(name, String(value));
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== null) search.append(name, String(value));
   const token = getToken();
-  const response = await fetch(search.size > 0 ? `${path}?${search}` : path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+  const response = await fetch(search.size > 0 ? `${path}?${search}` : path, {
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+  });
   if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
   return (await response.json()) as T;
 }

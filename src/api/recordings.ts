@@ -1,6 +1,12 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Recording } from '../../contract/instances';
-import type { LibraryRecording, RecordingsLibraryQuery, RecordingsLibraryResponse, RecordingsMediaLinks, StorageUsage } from '../../contract/recordings';
+import type {
+  LibraryRecording,
+  RecordingsLibraryQuery,
+  RecordingsLibraryResponse,
+  RecordingsMediaLinks,
+  StorageUsage,
+} from '../../contract/recordings';
 import { recordingRoutes } from '../../contract/routes/recordings';
 import { api } from './client';
 import { call } from './endpoint';
@@ -19,7 +25,8 @@ export const RECORDING_MESSAGES = {
   /** "Could not delete 2 recordings: rec-1 (…still recording…); rec-2 (…not found)" */
   notDone: (what: string, failed: { id: string; reason: string }[]) =>
     `${what} ${failed.length} ${failed.length === 1 ? 'recording' : 'recordings'}: ${failed.map((f) => `${f.id} (${f.reason})`).join('; ')}`,
-  linksSaved: (count: number) => `${count} download ${count === 1 ? 'link' : 'links'} saved (they expire in a few hours)`,
+  linksSaved: (count: number) =>
+    `${count} download ${count === 1 ? 'link' : 'links'} saved (they expire in a few hours)`,
 };
 
 export async function getRecordingsPage(query: RecordingsLibraryQuery): Promise<RecordingsLibraryResponse['data']> {
@@ -40,7 +47,8 @@ export async function getStorageUsage(): Promise<StorageUsage> {
   return (await call(recordingRoutes.storage)).data;
 }
 
-export const storageUsageQueryOptions = () => queryOptions({ queryKey: [...recordingsQueryKey, 'storage'], queryFn: getStorageUsage, refetchInterval: 60_000 });
+export const storageUsageQueryOptions = () =>
+  queryOptions({ queryKey: [...recordingsQueryKey, 'storage'], queryFn: getStorageUsage, refetchInterval: 60_000 });
 
 export function useStorageUsage() {
   return useQuery(storageUsageQueryOptions());
@@ -72,7 +80,8 @@ export function useMediaLink(recordingId: string | null) {
 export function useDeleteRecording() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (recording: Pick<LibraryRecording, 'id'>) => call(recordingRoutes.delete, { params: { id: recording.id } }),
+    mutationFn: (recording: Pick<LibraryRecording, 'id'>) =>
+      call(recordingRoutes.delete, { params: { id: recording.id } }),
     onSettled: () => client.invalidateQueries({ queryKey: recordingsQueryKey }),
   });
 }

@@ -95,7 +95,11 @@ export const schedulerStatusQueryOptions = (refetchInterval: Polling = false) =>
   queryOptions({ queryKey: schedulerQueryKeys.status, queryFn: getSchedulerStatus, refetchInterval });
 
 export const upcomingRecordingsQueryOptions = (refetchInterval: Polling = false, limit = UPCOMING_LIMIT) =>
-  queryOptions({ queryKey: schedulerQueryKeys.upcoming(limit), queryFn: () => getUpcomingRecordings(limit), refetchInterval });
+  queryOptions({
+    queryKey: schedulerQueryKeys.upcoming(limit),
+    queryFn: () => getUpcomingRecordings(limit),
+    refetchInterval,
+  });
 
 export const schedulerPrayerTimesQueryOptions = (refetchInterval: Polling = false) =>
   queryOptions({ queryKey: schedulerQueryKeys.prayerTimes, queryFn: getSchedulerPrayerTimes, refetchInterval });
@@ -147,7 +151,10 @@ export async function restoreJob(jobId: string): Promise<RestoreResponse> {
 }
 
 /** Every change re-reads everything under the scheduler key; start and stop also put the status they return in place at once. */
-function useSchedulerMutation<TVariables, TData>(mutationFn: (variables: TVariables) => Promise<TData>, statusOf?: (data: TData) => SchedulerStatus) {
+function useSchedulerMutation<TVariables, TData>(
+  mutationFn: (variables: TVariables) => Promise<TData>,
+  statusOf?: (data: TData) => SchedulerStatus,
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
@@ -159,7 +166,15 @@ function useSchedulerMutation<TVariables, TData>(mutationFn: (variables: TVariab
 }
 
 export const useScheduleFriday = () => useSchedulerMutation(scheduleFriday);
-export const useStartScheduler = () => useSchedulerMutation((_: void) => startScheduler(), (data) => data.data);
-export const useStopScheduler = () => useSchedulerMutation((_: void) => stopScheduler(), (data) => data.data);
+export const useStartScheduler = () =>
+  useSchedulerMutation(
+    (_: void) => startScheduler(),
+    (data) => data.data,
+  );
+export const useStopScheduler = () =>
+  useSchedulerMutation(
+    (_: void) => stopScheduler(),
+    (data) => data.data,
+  );
 export const useCancelJob = () => useSchedulerMutation(cancelJob);
 export const useRestoreJob = () => useSchedulerMutation(restoreJob);

@@ -26,6 +26,8 @@ export function streamTestErrorMessage(error: unknown, fallback: string = STREAM
 
 /** The test's clip, fetched with the session's bearer token (a plain video source could not carry it). */
 export async function fetchStreamTestClip(id: string): Promise<Blob> {
-  const response = await api.get<Blob>(`/api/instances/stream-test/${encodeURIComponent(id)}/clip`, { responseType: 'blob' });
+  const response = await api.get<Blob>(`/api/instances/stream-test/${encodeURIComponent(id)}/clip`, {
+    responseType: 'blob',
+  });
   return response.data;
 }

@@ -18,7 +18,11 @@ export function useUsers() {
 
 /** One page of the accounts, searched and sorted on the server; a save or a toggle reads it again (its key is under usersQueryKey). */
 export function useUsersPage(query: UsersListQuery) {
-  return useQuery({ queryKey: [...usersQueryKey, 'page', query], queryFn: async () => call(userRoutes.list, { query }), placeholderData: keepPreviousData });
+  return useQuery({
+    queryKey: [...usersQueryKey, 'page', query],
+    queryFn: async () => call(userRoutes.list, { query }),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export async function createUser(body: UserCreateRequest): Promise<User> {

@@ -40,7 +40,10 @@ export function ServerUnreachable({ failure, onRecovered, probeMs = SERVER_PROBE
 
   const stale = failure === 'stale-release';
   return (
-    <Box role="alert" sx={{ py: 8, px: 2, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, textAlign: 'center' }}>
+    <Box
+      role="alert"
+      sx={{ py: 8, px: 2, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, textAlign: 'center' }}
+    >
       <CloudOffIcon color="warning" sx={{ fontSize: 48 }} />
       <Typography variant="h6">{stale ? STALE_TITLE : UNREACHABLE_TITLE}</Typography>
       <Typography color="textSecondary" sx={{ maxWidth: 520 }}>

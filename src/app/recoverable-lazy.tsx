@@ -14,7 +14,9 @@ export class ChunkLoadError extends Error {
     readonly failure: ChunkFailure,
     cause: unknown,
   ) {
-    super(failure === 'unreachable' ? 'The server cannot be reached' : 'This version of the console is out of date', { cause });
+    super(failure === 'unreachable' ? 'The server cannot be reached' : 'This version of the console is out of date', {
+      cause,
+    });
     this.name = 'ChunkLoadError';
   }
 }
@@ -64,7 +66,8 @@ export function noteServerAway(away: boolean): void {
 
 export async function loadWithRetry<T>(load: () => Promise<T>, delays = CHUNK_RETRY_DELAYS_MS): Promise<T> {
   if (serverAway) {
-    if (!(await serverAnswers())) throw new ChunkLoadError('unreachable', new Error('The server is away: the chunk was not asked for'));
+    if (!(await serverAnswers()))
+      throw new ChunkLoadError('unreachable', new Error('The server is away: the chunk was not asked for'));
     serverAway = false;
   }
   let lastError: unknown;
@@ -139,9 +142,10 @@ export function recoverableLazy<P extends object>(
     return Loaded ? <Loaded {...props} /> : <Current {...props} />;
   }
   // A preload asks for the chunk only while the server is not known to be away (see serverAway).
-  RecoverablePage.preload = () => (serverAway ? Promise.resolve() : loadAndKeep()).then(
-    () => undefined,
-    () => undefined,
-  );
+  RecoverablePage.preload = () =>
+    (serverAway ? Promise.resolve() : loadAndKeep()).then(
+      () => undefined,
+      () => undefined,
+    );
   return RecoverablePage;
 }

@@ -42,7 +42,10 @@ const pageData: Partial<Record<keyof typeof pageModules, (search: string) => voi
 
 const AppShell = lazy(loadShell);
 /** Each page, by its path under the shell, lazy. */
-const pages = Object.fromEntries(Object.entries(pageModules).map(([path, load]) => [path, lazy(load)])) as Record<keyof typeof pageModules, RecoverableLazy<object>>;
+const pages = Object.fromEntries(Object.entries(pageModules).map(([path, load]) => [path, lazy(load)])) as Record<
+  keyof typeof pageModules,
+  RecoverableLazy<object>
+>;
 
 /**
  * Starts loading the shell, the page of the address and the page's first data at once, while the
@@ -70,7 +73,9 @@ export const routes: RouteObject[] = [
         <AppShell />
       </RequireAuth>
     ),
-    children: Object.entries(pages).map(([path, Page]) => (path === '' ? { index: true, element: <Page /> } : { path, element: <Page /> })),
+    children: Object.entries(pages).map(([path, Page]) =>
+      path === '' ? { index: true, element: <Page /> } : { path, element: <Page /> },
+    ),
   },
   { path: '*', element: <Navigate to="/" replace /> },
 ];

@@ -11,7 +11,11 @@ interface AuthState {
   signOutReason: SignOutReason | null;
 }
 
-const initialState = (): AuthState => ({ status: getToken() ? 'loading' : 'anonymous', user: null, signOutReason: null });
+const initialState = (): AuthState => ({
+  status: getToken() ? 'loading' : 'anonymous',
+  user: null,
+  signOutReason: null,
+});
 
 /**
  * Holds the session: verifies a stored token on load (the guard shows a spinner meanwhile), signs in and out.
@@ -29,13 +33,13 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!getToken()) return;
     let cancelled = false;
     sessionCheck().then(
-        (user) => {
-          if (!cancelled) setState({ status: 'authenticated', user, signOutReason: null });
-        },
-        () => {
-          if (!cancelled) signOut(null);
-        },
-      );
+      (user) => {
+        if (!cancelled) setState({ status: 'authenticated', user, signOutReason: null });
+      },
+      () => {
+        if (!cancelled) signOut(null);
+      },
+    );
     return () => {
       cancelled = true;
     };

@@ -7,7 +7,17 @@ import { useAuth } from './context';
 
 export function FullPageSpinner({ label = 'Loading' }: { label?: string }) {
   return (
-    <Box role="status" sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 2 }}>
+    <Box
+      role="status"
+      sx={{
+        minHeight: '100vh',
+        display: 'flex',
+        flexDirection: 'column',
+        alignItems: 'center',
+        justifyContent: 'center',
+        gap: 2,
+      }}
+    >
       <CircularProgress aria-label={label} />
       <Typography color="textSecondary">{label}...</Typography>
     </Box>

@@ -20,7 +20,8 @@ export function SessionTimeout() {
       <DialogTitle id="session-timeout-title">Session expiring soon</DialogTitle>
       <DialogContent>
         <DialogContentText>
-          You have been inactive for a long time. For your security you will be logged out in {formatCountdown(remainingMs)}.
+          You have been inactive for a long time. For your security you will be logged out in{' '}
+          {formatCountdown(remainingMs)}.
         </DialogContentText>
       </DialogContent>
       <DialogActions>

@@ -29,7 +29,11 @@ export function ListPagination({ total, view, onView }: ListPaginationProps) {
 }
 
 /** Rows deleted elsewhere can leave the address on a page past the end: it moves to the last page there is. */
-export function usePageInRange(total: number | undefined, view: ListView<string>, onView: (update: ParamUpdate) => void): void {
+export function usePageInRange(
+  total: number | undefined,
+  view: ListView<string>,
+  onView: (update: ParamUpdate) => void,
+): void {
   const lastPage = total === undefined ? 0 : Math.max(0, Math.ceil(total / view.size) - 1);
   useEffect(() => {
     if (total !== undefined && view.page > lastPage) onView({ page: lastPage === 0 ? null : String(lastPage) });

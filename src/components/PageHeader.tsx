@@ -14,7 +14,10 @@ export const PAGE_HEADER_ATTRIBUTE = 'data-page-header';
 
 export function PageHeader({ title, subtitle, actions }: PageHeaderProps) {
   return (
-    <Box {...{ [PAGE_HEADER_ATTRIBUTE]: '' }} sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 3 }}>
+    <Box
+      {...{ [PAGE_HEADER_ATTRIBUTE]: '' }}
+      sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', gap: 2, mb: 3 }}
+    >
       <Box>
         <Typography variant="h4" component="h1" sx={{ fontWeight: 500 }}>
           {title}

@@ -28,7 +28,17 @@ export function useOpenHoles() {
 const holesId = (rowId: string) => `holes-${rowId}`;
 
 /** "2 holes · 70 s lost": opens and closes the row's list of holes (a tablet has no hover for a tooltip). */
-export function HolesToggle({ rowId, holes, open, onToggle }: { rowId: string; holes: readonly RecordingGap[]; open: boolean; onToggle: () => void }) {
+export function HolesToggle({
+  rowId,
+  holes,
+  open,
+  onToggle,
+}: {
+  rowId: string;
+  holes: readonly RecordingGap[];
+  open: boolean;
+  onToggle: () => void;
+}) {
   if (holes.length === 0) return null;
   const lost = holes.some((hole) => hole.content_lost_seconds > 0);
   return (
@@ -39,7 +49,15 @@ export function HolesToggle({ rowId, holes, open, onToggle }: { rowId: string; h
       aria-expanded={open}
       aria-controls={open ? holesId(rowId) : undefined}
       endIcon={open ? <ExpandLessIcon /> : <ExpandMoreIcon />}
-      sx={{ px: 0.5, py: 0, minWidth: 0, whiteSpace: 'nowrap', textTransform: 'none', fontSize: '0.75rem', '& .MuiButton-endIcon': { ml: 0.25 } }}
+      sx={{
+        px: 0.5,
+        py: 0,
+        minWidth: 0,
+        whiteSpace: 'nowrap',
+        textTransform: 'none',
+        fontSize: '0.75rem',
+        '& .MuiButton-endIcon': { ml: 0.25 },
+      }}
     >
       {holesSummary(holes)}
     </Button>
@@ -64,7 +82,17 @@ function Instant({ at }: { at: string }) {
 }
 
 /** A full-width row under a table row: each hole with its start and end (the operator's clock and UTC), cause, detail and content lost. */
-export function HolesRow({ rowId, colSpan, holes, of }: { rowId: string; colSpan: number; holes: readonly RecordingGap[]; of: string }) {
+export function HolesRow({
+  rowId,
+  colSpan,
+  holes,
+  of,
+}: {
+  rowId: string;
+  colSpan: number;
+  holes: readonly RecordingGap[];
+  of: string;
+}) {
   return (
     <TableRow id={holesId(rowId)}>
       <TableCell colSpan={colSpan} sx={{ bgcolor: 'action.hover', py: 1 }}>
@@ -87,7 +115,9 @@ export function HolesRow({ rowId, colSpan, holes, of }: { rowId: string; colSpan
                     {hole.reason}
                   </Typography>
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{hole.content_lost_seconds > 0 ? `${Math.round(hole.content_lost_seconds)} s` : 'None'}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {hole.content_lost_seconds > 0 ? `${Math.round(hole.content_lost_seconds)} s` : 'None'}
+                </TableCell>
               </TableRow>
             ))}
           </TableBody>

@@ -44,7 +44,13 @@ export function SearchField({ label, placeholder, value, onSearch }: SearchField
       onChange={(event) => setText(event.target.value)}
       sx={{ flex: '1 1 260px', maxWidth: 420 }}
       slotProps={{
-        input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> },
+        input: {
+          startAdornment: (
+            <InputAdornment position="start">
+              <SearchIcon fontSize="small" />
+            </InputAdornment>
+          ),
+        },
         htmlInput: { maxLength: SEARCH_MAX },
       }}
     />

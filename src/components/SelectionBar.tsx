@@ -16,7 +16,12 @@ interface SelectionBarProps {
 /** Shown while rows of a table are selected: how many, what can be done to all of them at once, and Clear. */
 export function SelectionBar({ label, count, busy, onClear, children }: SelectionBarProps) {
   return (
-    <Toolbar variant="dense" role="toolbar" aria-label={label} sx={{ gap: 1, flexWrap: 'wrap', bgcolor: 'action.selected', borderRadius: 1, mx: 2, mb: 1 }}>
+    <Toolbar
+      variant="dense"
+      role="toolbar"
+      aria-label={label}
+      sx={{ gap: 1, flexWrap: 'wrap', bgcolor: 'action.selected', borderRadius: 1, mx: 2, mb: 1 }}
+    >
       <Typography sx={{ flex: '1 1 auto' }} role="status">
         {count} selected
       </Typography>

@@ -23,7 +23,13 @@ interface SortableHeaderRowProps<K extends string> {
 }
 
 /** A header row whose sortable columns toggle their order on click; "Actions" is right-aligned as in every table. */
-export function SortableHeaderRow<K extends string>({ columns, sort, order, onSort, leading }: SortableHeaderRowProps<K>) {
+export function SortableHeaderRow<K extends string>({
+  columns,
+  sort,
+  order,
+  onSort,
+  leading,
+}: SortableHeaderRowProps<K>) {
   return (
     <TableHead>
       <TableRow>

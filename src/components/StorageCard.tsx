@@ -31,7 +31,12 @@ export function StorageCard() {
           </Typography>
           <Tooltip title="Measure now" {...TOOLTIP_DELAYS}>
             <span>
-              <IconButton size="small" aria-label="Measure recording storage now" disabled={measure.isPending} onClick={() => measure.mutate()}>
+              <IconButton
+                size="small"
+                aria-label="Measure recording storage now"
+                disabled={measure.isPending}
+                onClick={() => measure.mutate()}
+              >
                 <RefreshIcon fontSize="small" />
               </IconButton>
             </span>
@@ -52,7 +57,11 @@ export function StorageCard() {
             </Typography>
             {data.free_bytes !== null && (
               <>
-                <LinearProgress variant="determinate" value={total ? Math.min(100, (data.used_bytes / total) * 100) : 0} aria-label="Share of the disk used by recordings" />
+                <LinearProgress
+                  variant="determinate"
+                  value={total ? Math.min(100, (data.used_bytes / total) * 100) : 0}
+                  aria-label="Share of the disk used by recordings"
+                />
                 <Typography variant="body2" color="textSecondary">
                   {formatBytes(data.free_bytes)} free on this disk
                 </Typography>

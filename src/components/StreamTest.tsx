@@ -6,18 +6,30 @@ import Typography from '@mui/material/Typography';
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import { useEffect, useState } from 'react';
-import { STREAM_TEST_SECONDS, streamTestRequestSchema, type StreamTestReport, type StreamTestRequest } from '../../contract/stream-test';
+import {
+  STREAM_TEST_SECONDS,
+  streamTestRequestSchema,
+  type StreamTestReport,
+  type StreamTestRequest,
+} from '../../contract/stream-test';
 import { fetchStreamTestClip, STREAM_TEST_MESSAGES, streamTestErrorMessage, useTestStream } from '../api/stream-tests';
 import { formatBytes } from '../lib/recording-outcome';
 
-const channels = (count: number | null) => (count === 1 ? 'mono' : count === 2 ? 'stereo' : count ? `${count} channels` : null);
+const channels = (count: number | null) =>
+  count === 1 ? 'mono' : count === 2 ? 'stereo' : count ? `${count} channels` : null;
 
 /** What the test found, one line per kind of media. */
 export function streamTestFindings(report: StreamTestReport): { label: string; value: string }[] {
   const { video, audio } = report;
-  const videoText = video ? [video.codec, `${video.width}×${video.height}`, video.frame_rate === null ? null : `${video.frame_rate} fps`].filter(Boolean).join(', ') : 'None';
+  const videoText = video
+    ? [video.codec, `${video.width}×${video.height}`, video.frame_rate === null ? null : `${video.frame_rate} fps`]
+        .filter(Boolean)
+        .join(', ')
+    : 'None';
   const audioText = audio
-    ? [audio.codec, audio.sample_rate === null ? null : `${audio.sample_rate / 1000} kHz`, channels(audio.channels)].filter(Boolean).join(', ')
+    ? [audio.codec, audio.sample_rate === null ? null : `${audio.sample_rate / 1000} kHz`, channels(audio.channels)]
+        .filter(Boolean)
+        .join(', ')
     : 'None';
   const kept = new Date(report.clip_expires_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
   return [
@@ -61,7 +73,13 @@ export function StreamTest({ request }: { request: StreamTestRequest }) {
   return (
     <Box role="region" aria-label="Stream test" sx={{ display: 'flex', flexDirection: 'column', gap: 1 }}>
       <Box>
-        <Button variant="outlined" size="small" startIcon={<NetworkCheckIcon />} disabled={!parsed.success || test.isPending} onClick={run}>
+        <Button
+          variant="outlined"
+          size="small"
+          startIcon={<NetworkCheckIcon />}
+          disabled={!parsed.success || test.isPending}
+          onClick={run}
+        >
           Test stream
         </Button>
       </Box>
@@ -75,7 +93,11 @@ export function StreamTest({ request }: { request: StreamTestRequest }) {
       )}
       {test.isError && <Alert severity="error">{streamTestErrorMessage(test.error)}</Alert>}
       {test.isSuccess && (
-        <Box component="dl" aria-label="Stream test results" sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5 }}>
+        <Box
+          component="dl"
+          aria-label="Stream test results"
+          sx={{ m: 0, display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5 }}
+        >
           {streamTestFindings(test.data).map(({ label, value }) => (
             <Box key={label} sx={{ display: 'contents' }}>
               <Typography component="dt" variant="body2" color="text.secondary">
@@ -96,7 +118,16 @@ export function StreamTest({ request }: { request: StreamTestRequest }) {
         </Box>
       )}
       {clipError && <Alert severity="error">{clipError}</Alert>}
-      {clip && <video src={clip} controls autoPlay muted aria-label="Stream test clip" style={{ width: '100%', maxHeight: 240, background: '#000' }} />}
+      {clip && (
+        <video
+          src={clip}
+          controls
+          autoPlay
+          muted
+          aria-label="Stream test clip"
+          style={{ width: '100%', maxHeight: 240, background: '#000' }}
+        />
+      )}
     </Box>
   );
 }

@@ -10,7 +10,13 @@ export const WIDE_SCREEN_CELL = { display: { xs: 'none', md: 'table-cell' } } as
  * A table's header row; a column named "Actions" is right-aligned, as in every table of the console.
  * Columns named in `wideScreenOnly` are hidden below md (their body cells use WIDE_SCREEN_CELL).
  */
-export function TableHeaderRow({ columns, wideScreenOnly = [] }: { columns: readonly string[]; wideScreenOnly?: readonly string[] }) {
+export function TableHeaderRow({
+  columns,
+  wideScreenOnly = [],
+}: {
+  columns: readonly string[];
+  wideScreenOnly?: readonly string[];
+}) {
   return (
     <TableHead>
       <TableRow>

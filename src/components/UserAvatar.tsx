@@ -13,7 +13,17 @@ interface UserAvatarProps {
 export function UserAvatar({ username, fullName, size = 40, sx }: UserAvatarProps) {
   return (
     <Avatar
-      sx={[{ bgcolor: avatarColor(username), color: '#fff', width: size, height: size, fontSize: size * 0.4, fontWeight: 500 }, ...(Array.isArray(sx) ? sx : [sx])]}
+      sx={[
+        {
+          bgcolor: avatarColor(username),
+          color: '#fff',
+          width: size,
+          height: size,
+          fontSize: size * 0.4,
+          fontWeight: 500,
+        },
+        ...(Array.isArray(sx) ? sx : [sx]),
+      ]}
       aria-hidden
     >
       {initials(fullName, username)}

@@ -22,7 +22,10 @@ export function formChanged(current: unknown, initial: unknown): boolean {
  * so a stray key (say, a second Escape meant for a list) does not throw away what was typed.
  * The dialog's own Cancel button stays an explicit discard.
  */
-export function useDiscardGuard({ dirty, busy, onDiscard }: DiscardGuardOptions): { onClose: (() => void) | undefined; prompt: ReactNode } {
+export function useDiscardGuard({ dirty, busy, onDiscard }: DiscardGuardOptions): {
+  onClose: (() => void) | undefined;
+  prompt: ReactNode;
+} {
   const [asking, setAsking] = useState(false);
   const onClose = busy ? undefined : () => (dirty ? setAsking(true) : onDiscard());
   const prompt = (

@@ -28,7 +28,18 @@ export function AppLayout() {
       <SkipToContent />
       <TopBar onMenuClick={() => setMobileOpen((open) => !open)} />
       <Sidebar mobileOpen={mobileOpen} onClose={() => setMobileOpen(false)} />
-      <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} sx={{ outline: 'none', flexGrow: 1, minWidth: 0, width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` }, p: { xs: 2, sm: 3 } }}>
+      <Box
+        component="main"
+        id={MAIN_CONTENT_ID}
+        tabIndex={-1}
+        sx={{
+          outline: 'none',
+          flexGrow: 1,
+          minWidth: 0,
+          width: { md: `calc(100% - ${SIDEBAR_WIDTH}px)` },
+          p: { xs: 2, sm: 3 },
+        }}
+      >
         <Toolbar />
         <GeneratedPasswordBanner />
         <ChunkErrorBoundary resetKey={pathname}>

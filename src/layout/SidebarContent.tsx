@@ -61,7 +61,14 @@ export function SidebarContent({ onNavigate }: { onNavigate?: () => void }) {
               aria-current={current ? 'page' : undefined}
               onClick={onNavigate}
               // A keyboard user sees where focus is: the theme's hover tint alone is too faint on the dark sidebar.
-              sx={{ borderRadius: 1, mb: 0.5, '&.Mui-focusVisible': { outline: (theme) => `2px solid ${theme.palette.primary.light}`, outlineOffset: '-2px' } }}
+              sx={{
+                borderRadius: 1,
+                mb: 0.5,
+                '&.Mui-focusVisible': {
+                  outline: (theme) => `2px solid ${theme.palette.primary.light}`,
+                  outlineOffset: '-2px',
+                },
+              }}
             >
               <ListItemIcon sx={{ minWidth: 40 }}>
                 <Icon />

@@ -29,7 +29,12 @@ export function UserMenu() {
 
   return (
     <>
-      <IconButton onClick={(event) => setAnchor(event.currentTarget)} aria-label="Account menu" aria-haspopup="menu" sx={{ p: 0.5 }}>
+      <IconButton
+        onClick={(event) => setAnchor(event.currentTarget)}
+        aria-label="Account menu"
+        aria-haspopup="menu"
+        sx={{ p: 0.5 }}
+      >
         <UserAvatar username={user.username} fullName={user.full_name} size={36} />
       </IconButton>
       <Menu

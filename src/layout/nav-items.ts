@@ -36,7 +36,8 @@ export const NAV_ITEMS: NavItem[] = [
 ];
 
 /** The entries `isSuperuser` may open. */
-export const navItemsFor = (isSuperuser: boolean): NavItem[] => NAV_ITEMS.filter((item) => isSuperuser || !item.superuserOnly);
+export const navItemsFor = (isSuperuser: boolean): NavItem[] =>
+  NAV_ITEMS.filter((item) => isSuperuser || !item.superuserOnly);
 
 export const SIDEBAR_WIDTH = 280;
 export const PRODUCT_TITLE = 'Capture Command Center';

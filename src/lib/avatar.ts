@@ -1,6 +1,15 @@
 /** Avatar initials and colour (SPEC.md section 2, "Avatar"). */
 
-export const AVATAR_COLORS = ['#1976d2', '#dc004e', '#388e3c', '#f57c00', '#7b1fa2', '#0097a7', '#c2185b', '#5d4037'] as const;
+export const AVATAR_COLORS = [
+  '#1976d2',
+  '#dc004e',
+  '#388e3c',
+  '#f57c00',
+  '#7b1fa2',
+  '#0097a7',
+  '#c2185b',
+  '#5d4037',
+] as const;
 
 /** First letters of the first two words of the full name, else the first two letters of the username; upper case. */
 export function initials(fullName: string | null | undefined, username: string): string {

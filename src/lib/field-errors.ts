@@ -8,7 +8,11 @@ export type FieldErrors<K extends string = string> = Partial<Record<K, string>>;
  * so the form checks exactly what the server will. `labels` names a field whose raw input is not even of
  * the right type (e.g. letters in a number field).
  */
-export function schemaFieldErrors<K extends string>(schema: z.ZodType, value: unknown, labels: Partial<Record<K, string>> = {}): FieldErrors<K> {
+export function schemaFieldErrors<K extends string>(
+  schema: z.ZodType,
+  value: unknown,
+  labels: Partial<Record<K, string>> = {},
+): FieldErrors<K> {
   const result = schema.safeParse(value);
   if (result.success) return {};
   const errors: FieldErrors<K> = {};

@@ -44,7 +44,9 @@ export function systemStatusLabel(status: SystemStatus | null | undefined): stri
 }
 
 /** Green only when operational (SPEC.md section 2, Dashboard). */
-export function systemStatusColor(status: SystemStatus | null | undefined): 'success' | 'warning' | 'error' | 'default' {
+export function systemStatusColor(
+  status: SystemStatus | null | undefined,
+): 'success' | 'warning' | 'error' | 'default' {
   switch (status) {
     case 'operational':
       return 'success';

@@ -15,7 +15,8 @@ export const GAP_CAUSE_LABELS: Record<GapCause, string> = {
 /** A gap this long or longer is a hole worth listing (issue 23); shorter ones are the joins of a live stream. */
 export const HOLE_MIN_SECONDS = 10;
 
-const lengthSeconds = (gap: Pick<RecordingGap, 'start' | 'end'>) => (Date.parse(gap.end) - Date.parse(gap.start)) / 1000;
+const lengthSeconds = (gap: Pick<RecordingGap, 'start' | 'end'>) =>
+  (Date.parse(gap.end) - Date.parse(gap.start)) / 1000;
 
 /** The gaps of 10 s or more, earliest first. */
 export function holesOf(gaps: readonly RecordingGap[]): RecordingGap[] {
@@ -36,8 +37,21 @@ export function holesSummary(holes: readonly RecordingGap[]): string {
 /** Built per call (a handful of holes): a cached formatter would keep the zone it was made in. */
 function clockFormat(timeZone: string | undefined): Intl.DateTimeFormat {
   return timeZone === 'UTC'
-    ? new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
-    : new Intl.DateTimeFormat('en-US', { timeZone, hour: 'numeric', minute: '2-digit', second: '2-digit', hour12: true, timeZoneName: 'short' });
+    ? new Intl.DateTimeFormat('en-GB', {
+        timeZone,
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+        hourCycle: 'h23',
+      })
+    : new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        hour: 'numeric',
+        minute: '2-digit',
+        second: '2-digit',
+        hour12: true,
+        timeZoneName: 'short',
+      });
 }
 
 /**

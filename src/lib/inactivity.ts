@@ -5,7 +5,12 @@ export const INACTIVITY_CHECK_MS = 60 * 1000;
 
 export type SessionPhase = 'active' | 'warning' | 'expired';
 
-export function sessionPhase(lastActivityMs: number, nowMs: number, limitMs = INACTIVITY_LIMIT_MS, warningMs = INACTIVITY_WARNING_MS): SessionPhase {
+export function sessionPhase(
+  lastActivityMs: number,
+  nowMs: number,
+  limitMs = INACTIVITY_LIMIT_MS,
+  warningMs = INACTIVITY_WARNING_MS,
+): SessionPhase {
   const remaining = limitMs - (nowMs - lastActivityMs);
   if (remaining <= 0) return 'expired';
   if (remaining <= warningMs) return 'warning';

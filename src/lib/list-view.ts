@@ -19,7 +19,11 @@ export function oneOf<T extends string>(value: string | null, allowed: readonly 
  * Reads the search, sort and page from the address; anything unknown or malformed falls back to the
  * default. `defaultOrder` is the order of a list that is not sorted by a column (the recordings: newest first).
  */
-export function listViewFromParams<S extends string>(params: URLSearchParams, sortFields: readonly S[], defaultOrder: SortOrder = 'asc'): ListView<S> {
+export function listViewFromParams<S extends string>(
+  params: URLSearchParams,
+  sortFields: readonly S[],
+  defaultOrder: SortOrder = 'asc',
+): ListView<S> {
   const page = Number(params.get('page'));
   const size = Number(params.get('size'));
   const order = oneOf(params.get('order'), ['asc', 'desc'] as const);

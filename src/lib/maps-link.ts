@@ -17,7 +17,13 @@ const END = String.raw`(?=$|[\s)>"'\]])`;
 const FORMS: [MapsLinkForm, RegExp][] = [
   ['app_share', new RegExp(String.raw`${START}maps\.app\.goo\.gl\/[A-Za-z0-9_-]+[^\s)>"'\]]*${END}`, 'i')],
   ['short', new RegExp(String.raw`${START}goo\.gl\/maps\/[A-Za-z0-9_-]+[^\s)>"'\]]*${END}`, 'i')],
-  ['legacy', new RegExp(String.raw`${START}maps\.google\.${TLD}\/?(?:maps)?[/?][^\s)>"'\]]*(?:[?&](?:q|ll|daddr|saddr|cid)=|\/@)[^\s)>"'\]]*${END}`, 'i')],
+  [
+    'legacy',
+    new RegExp(
+      String.raw`${START}maps\.google\.${TLD}\/?(?:maps)?[/?][^\s)>"'\]]*(?:[?&](?:q|ll|daddr|saddr|cid)=|\/@)[^\s)>"'\]]*${END}`,
+      'i',
+    ),
+  ],
   ['long', new RegExp(String.raw`${START}(?:www\.)?google\.${TLD}\/maps(?:\/|\?|@)[^\s)>"'\]]*${END}`, 'i')],
 ];
 

@@ -14,7 +14,12 @@ interface ReadinessInputs {
 function fridayCancelled(jobs: ReadinessInputs['jobs'], mosqueId: string, fridayPrayer: string): boolean {
   const prayer = Date.parse(fridayPrayer);
   return jobs.some(
-    (job) => job.kind === 'recording' && job.status === 'cancelled' && job.mosque_id === mosqueId && job.prayer_time !== null && Date.parse(job.prayer_time) === prayer,
+    (job) =>
+      job.kind === 'recording' &&
+      job.status === 'cancelled' &&
+      job.mosque_id === mosqueId &&
+      job.prayer_time !== null &&
+      Date.parse(job.prayer_time) === prayer,
   );
 }
 

@@ -7,7 +7,8 @@ import type { Instance, Recording } from '../../contract/instances';
  * capture ended with nothing kept.
  */
 
-export type RecorderHealthKind = 'healthy' | 'starting' | 'stalled' | 'failed' | 'partial' | 'captured' | 'stopping' | 'stopped' | 'unknown';
+export type RecorderHealthKind =
+  'healthy' | 'starting' | 'stalled' | 'failed' | 'partial' | 'captured' | 'stopping' | 'stopped' | 'unknown';
 
 export interface RecorderHealth {
   kind: RecorderHealthKind;
@@ -36,7 +37,11 @@ export type ProgressRecording = Pick<Recording, 'id' | 'status' | 'bytes' | 'dur
  * The progress marks after a new list of recordings: a mark is kept while neither figure moves, renewed
  * when one does; recordings no longer recording are dropped.
  */
-export function trackProgress(previous: ReadonlyMap<string, ProgressMark>, recordings: readonly ProgressRecording[], now: number): Map<string, ProgressMark> {
+export function trackProgress(
+  previous: ReadonlyMap<string, ProgressMark>,
+  recordings: readonly ProgressRecording[],
+  now: number,
+): Map<string, ProgressMark> {
   const next = new Map<string, ProgressMark>();
   for (const recording of recordings) {
     if (recording.status !== 'recording') continue;
@@ -56,7 +61,12 @@ export function trackProgress(previous: ReadonlyMap<string, ProgressMark>, recor
 
 const STALL_REASON = /stall|no media/i;
 
-const health = (kind: RecorderHealthKind, label: string, color: RecorderHealth['color'], detail: string | null = null): RecorderHealth => ({
+const health = (
+  kind: RecorderHealthKind,
+  label: string,
+  color: RecorderHealth['color'],
+  detail: string | null = null,
+): RecorderHealth => ({
   kind,
   label,
   color,
@@ -99,7 +109,8 @@ export function recorderHealth(
     case 'terminated':
       return health('stopped', 'Stopped', 'default', null);
     case 'running':
-      if (status !== 'recording') return health('unknown', 'Unknown', 'default', 'No recording is reported for this instance');
+      if (status !== 'recording')
+        return health('unknown', 'Unknown', 'default', 'No recording is reported for this instance');
       if (mark?.progressed && now - mark.changedAt > STALL_AFTER_MS) {
         return health('stalled', 'Stalled', 'warning', `No media progress for ${seconds(now - mark.changedAt)} s`);
       }

@@ -14,7 +14,12 @@ export interface SparklineGeometry {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-export function sparkline(values: ReadonlyArray<number | null>, width: number, height: number, padding = 2): SparklineGeometry {
+export function sparkline(
+  values: ReadonlyArray<number | null>,
+  width: number,
+  height: number,
+  padding = 2,
+): SparklineGeometry {
   const present = values.filter((v): v is number => v !== null && Number.isFinite(v));
   const max = present.length > 0 ? Math.max(...present) : 0;
   if (present.length === 0 || values.length === 0) return { path: '', dots: [], max: 0 };

@@ -12,7 +12,10 @@ export function LiveQuerySync() {
   const { subscribe } = useLive();
   const queryClient = useQueryClient();
   useEffect(() => {
-    const offMosques = subscribe('mosque_update', () => void queryClient.invalidateQueries({ queryKey: configQueryKey }));
+    const offMosques = subscribe(
+      'mosque_update',
+      () => void queryClient.invalidateQueries({ queryKey: configQueryKey }),
+    );
     const offUsers = subscribe('user_update', () => void queryClient.invalidateQueries({ queryKey: usersQueryKey }));
     return () => {
       offMosques();

@@ -17,9 +17,22 @@ export type SocketFactory = (url: string) => SocketLike;
 const OPEN = 1;
 
 export const KNOWN_TYPES: ReadonlySet<ServerMessageType> = new Set<ServerMessageType>([
-  'welcome', 'pong', 'error', 'initial_data', 'instance_status_update', 'recordings_update',
-  'instance_logs', 'launch_complete', 'launch_error', 'system_status_update', 'system_health',
-  'alarms', 'alarm', 'mosque_update', 'user_update', 'refetch',
+  'welcome',
+  'pong',
+  'error',
+  'initial_data',
+  'instance_status_update',
+  'recordings_update',
+  'instance_logs',
+  'launch_complete',
+  'launch_error',
+  'system_status_update',
+  'system_health',
+  'alarms',
+  'alarm',
+  'mosque_update',
+  'user_update',
+  'refetch',
 ]);
 
 /** Event ids remembered as received: a server replays a few before the one named, and those are dropped. */
@@ -137,7 +150,10 @@ export class LiveConnection {
     socket.onopen = () => {
       const resumeFrom = this.lastEventId === undefined ? {} : { last_event_id: this.lastEventId };
       this.send({ action: 'client_connected', timestamp: new Date().toISOString(), token, ...resumeFrom });
-      this.pingTimer = setInterval(() => this.send({ action: 'ping', timestamp: new Date().toISOString() }), PING_INTERVAL_MS);
+      this.pingTimer = setInterval(
+        () => this.send({ action: 'ping', timestamp: new Date().toISOString() }),
+        PING_INTERVAL_MS,
+      );
     };
     socket.onmessage = (event) => this.receive(event.data);
     socket.onerror = () => undefined; // a close always follows; the retry happens there
@@ -182,7 +198,8 @@ export class LiveConnection {
     if (id === undefined) return true;
     if (this.seenEventIds.has(id)) return false;
     this.seenEventIds.add(id);
-    if (this.seenEventIds.size > REMEMBERED_EVENT_IDS) this.seenEventIds.delete(this.seenEventIds.values().next().value as number);
+    if (this.seenEventIds.size > REMEMBERED_EVENT_IDS)
+      this.seenEventIds.delete(this.seenEventIds.values().next().value as number);
     this.lastEventId = Math.max(this.lastEventId ?? 0, id);
     return true;
   }

@@ -17,7 +17,9 @@ export interface LiveContextValue {
   /** Calls `handler` for every message of `type`; returns the unsubscribe function. */
   subscribe: <T extends ServerMessageType>(type: T, handler: LiveHandler<T>) => () => void;
   /** request_logs / subscribe_logs / unsubscribe_logs; false (nothing sent) when not connected. */
-  send: (message: Extract<ClientMessage, { action: 'request_logs' | 'subscribe_logs' | 'unsubscribe_logs' }>) => boolean;
+  send: (
+    message: Extract<ClientMessage, { action: 'request_logs' | 'subscribe_logs' | 'unsubscribe_logs' }>,
+  ) => boolean;
 }
 
 export const LiveContext = createContext<LiveContextValue | null>(null);

@@ -1,6 +1,12 @@
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { z } from 'zod';
-import { endpointLabel, type Endpoint, type ParamNames, type ParsedBody, type ParsedQuery } from '../../contract/endpoint';
+import {
+  endpointLabel,
+  type Endpoint,
+  type ParamNames,
+  type ParsedBody,
+  type ParsedQuery,
+} from '../../contract/endpoint';
 import { invalidRequestBody, type RequestPart } from '../../contract/validation';
 import { authorize } from './http';
 import type { MockUser } from './store';
@@ -44,7 +50,10 @@ async function checkAnswer(declaration: Endpoint, response: Response): Promise<v
 }
 
 /** The request's body and query through the endpoint's schemas (in Fastify's order), or the server's 400 answer. */
-async function parseRequest(declaration: Endpoint, request: Request): Promise<{ body: unknown; query: unknown } | Response> {
+async function parseRequest(
+  declaration: Endpoint,
+  request: Request,
+): Promise<{ body: unknown; query: unknown } | Response> {
   const parts: Array<[RequestPart, z.ZodType | undefined, () => Promise<unknown>]> = [
     ['body', declaration.body, () => request.json().catch(() => undefined)],
     ['querystring', declaration.query, () => Promise.resolve(Object.fromEntries(new URL(request.url).searchParams))],

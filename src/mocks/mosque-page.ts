@@ -11,7 +11,9 @@ const SEARCHED = ['name', 'name_ar', 'mosque_id', 'city', 'district', 'country']
 function sortValue(mosque: Mosque, field: MosqueSortField): string | number | null {
   const value = mosque[field];
   if (typeof value === 'boolean') return value ? 1 : 0;
-  return typeof value === 'string' && ['name', 'city', 'country', 'timezone'].includes(field) ? value.toLowerCase() : value;
+  return typeof value === 'string' && ['name', 'city', 'country', 'timezone'].includes(field)
+    ? value.toLowerCase()
+    : value;
 }
 
 function compare(a: Mosque, b: Mosque, field: MosqueSortField, sign: number): number {

@@ -58,7 +58,11 @@ function seedUser(id: number, username: string, password: string, extra: Partial
 function seed(): MockStore {
   return {
     users: [
-      seedUser(1, MOCK_ADMIN.username, MOCK_ADMIN.password, { full_name: 'System Administrator', is_superuser: true, last_login: SEED_TIME }),
+      seedUser(1, MOCK_ADMIN.username, MOCK_ADMIN.password, {
+        full_name: 'System Administrator',
+        is_superuser: true,
+        last_login: SEED_TIME,
+      }),
       seedUser(2, MOCK_OPERATOR.username, MOCK_OPERATOR.password, { full_name: 'Fleet Operator', role: 'user' }),
     ],
     sessions: new Map(),

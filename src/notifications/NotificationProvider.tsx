@@ -24,7 +24,11 @@ export function NotificationProvider({ children }: { children: ReactNode }) {
       const effective = duration ?? NOTIFICATION_DURATIONS[severity];
       setItems((current) => [...current, { id, message, severity, duration: effective, open: true }]);
       const timeout = notificationTimeout(severity, duration);
-      if (timeout !== null) timers.current.set(id, setTimeout(() => close(id), timeout));
+      if (timeout !== null)
+        timers.current.set(
+          id,
+          setTimeout(() => close(id), timeout),
+        );
       return id;
     },
     [close],

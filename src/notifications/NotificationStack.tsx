@@ -11,11 +11,19 @@ const GAP_BELOW_HEADER = 8;
 
 /** Top of the stack: below the page's header row (title and primary buttons) while it is on screen. */
 export function stackTop(headerBottom: number | undefined): number {
-  return headerBottom === undefined ? STACK_MIN_TOP : Math.max(STACK_MIN_TOP, Math.round(headerBottom + GAP_BELOW_HEADER));
+  return headerBottom === undefined
+    ? STACK_MIN_TOP
+    : Math.max(STACK_MIN_TOP, Math.round(headerBottom + GAP_BELOW_HEADER));
 }
 
 /** The visible snackbars, newest at the bottom, anchored top right (SPEC.md) and clear of the page's buttons. */
-export default function NotificationStack({ items, onClose }: { items: Notification[]; onClose: (id: number) => void }) {
+export default function NotificationStack({
+  items,
+  onClose,
+}: {
+  items: Notification[];
+  onClose: (id: number) => void;
+}) {
   const stack = useRef<HTMLDivElement>(null);
   // Measured when notifications come and go (the header's height depends on the page and the screen width),
   // and written straight to the element before it paints.
@@ -28,7 +36,13 @@ export default function NotificationStack({ items, onClose }: { items: Notificat
       spacing={1}
       ref={stack}
       data-testid="notification-stack"
-      sx={{ position: 'fixed', top: STACK_MIN_TOP, right: 24, zIndex: (theme) => theme.zIndex.snackbar, width: 'min(420px, calc(100vw - 48px))' }}
+      sx={{
+        position: 'fixed',
+        top: STACK_MIN_TOP,
+        right: 24,
+        zIndex: (theme) => theme.zIndex.snackbar,
+        width: 'min(420px, calc(100vw - 48px))',
+      }}
     >
       {items.map((item) => (
         <Slide key={item.id} direction="left" in={item.open} mountOnEnter unmountOnExit>

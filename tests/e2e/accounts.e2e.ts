@@ -1,7 +1,16 @@
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, launchBrowser, screenshot, screenshotOnceDialogsShown, SCREENSHOT_DIR, signIn, startServer, type RunningServer } from './support';
+import {
+  E2E_ADMIN,
+  launchBrowser,
+  screenshot,
+  screenshotOnceDialogsShown,
+  SCREENSHOT_DIR,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -17,8 +26,18 @@ const LOGIN_FAILED = 'Incorrect username or password';
 const ADMIN_FULL_NAME = 'Administrator';
 const ADMIN_EMAIL = `${E2E_ADMIN.username}@localhost.localdomain`;
 
-const MEMBER = { username: 'nadia.k', email: 'nadia@example.com', fullName: 'Nadia Karim', password: 'Nadia-e2e-pass-1' };
-const OPERATOR = { username: 'omar.ops', email: 'omar@example.com', fullName: 'Omar Operator', password: 'Omar-e2e-pass-1' };
+const MEMBER = {
+  username: 'nadia.k',
+  email: 'nadia@example.com',
+  fullName: 'Nadia Karim',
+  password: 'Nadia-e2e-pass-1',
+};
+const OPERATOR = {
+  username: 'omar.ops',
+  email: 'omar@example.com',
+  fullName: 'Omar Operator',
+  password: 'Omar-e2e-pass-1',
+};
 
 /** Fills the login form of the page as it stands and sends it (no navigation, unlike signIn). */
 async function submitLogin(page: Page, username: string, password: string): Promise<void> {
@@ -28,7 +47,14 @@ async function submitLogin(page: Page, username: string, password: string): Prom
 }
 
 /** A sign-in the server refuses: its message shows and the page stays on /login. */
-async function expectRefusedSignIn(page: Page, baseUrl: string, username: string, password: string, status = 401, message = LOGIN_FAILED): Promise<void> {
+async function expectRefusedSignIn(
+  page: Page,
+  baseUrl: string,
+  username: string,
+  password: string,
+  status = 401,
+  message = LOGIN_FAILED,
+): Promise<void> {
   await page.goto(`${baseUrl}/login`);
   const refusals = page.waitForResponse((response) => response.url().endsWith('/api/auth/login'));
   await submitLogin(page, username, password);
@@ -102,7 +128,11 @@ describe('accounts in the browser: sign-in, profile, password, user management',
     await expect.poll(() => nav.filter({ visible: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Open navigation' }).click();
     await nav.filter({ visible: true }).getByRole('link', { name: 'Monitoring' }).waitFor();
-    await page.waitForFunction(() => [...document.querySelectorAll('.MuiDrawer-modal .MuiDrawer-paper')].every((el) => getComputedStyle(el).transform === 'none'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.MuiDrawer-modal .MuiDrawer-paper')].every(
+        (el) => getComputedStyle(el).transform === 'none',
+      ),
+    );
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'accounts-drawer-820.png') });
     await page.keyboard.press('Escape');
     await expect.poll(() => nav.filter({ visible: true }).count()).toBe(0);
@@ -187,16 +217,26 @@ describe('accounts in the browser: sign-in, profile, password, user management',
     await main().getByText('Manage user accounts and permissions').waitFor();
     await userRow(E2E_ADMIN.username).waitFor();
     // Your own status cannot be changed.
-    expect(await userRow(E2E_ADMIN.username).getByRole('button', { name: `Deactivate ${E2E_ADMIN.username}` }).isDisabled()).toBe(true);
+    expect(
+      await userRow(E2E_ADMIN.username)
+        .getByRole('button', { name: `Deactivate ${E2E_ADMIN.username}` })
+        .isDisabled(),
+    ).toBe(true);
 
     await page.getByRole('button', { name: 'Create User' }).click();
     await dialog().getByRole('heading', { name: 'Create New User' }).waitFor();
     const create = dialog().getByRole('button', { name: 'Create', exact: true });
     expect(await create.isDisabled()).toBe(true);
-    await dialog().getByLabel(/^Username/).fill(MEMBER.username);
-    await dialog().getByLabel(/^Email/).fill(MEMBER.email);
+    await dialog()
+      .getByLabel(/^Username/)
+      .fill(MEMBER.username);
+    await dialog()
+      .getByLabel(/^Email/)
+      .fill(MEMBER.email);
     await dialog().getByLabel('Full Name').fill(MEMBER.fullName);
-    await dialog().getByLabel(/^Password/).fill(MEMBER.password);
+    await dialog()
+      .getByLabel(/^Password/)
+      .fill(MEMBER.password);
     await dialog().getByRole('combobox', { name: 'Role' }).click();
     await page.getByRole('option', { name: 'User', exact: true }).click();
     // The role menu has faded out (its list leaves the accessibility tree before its paper leaves the page).
@@ -245,7 +285,14 @@ describe('accounts in the browser: sign-in, profile, password, user management',
   it('refuses a sign-in by the deactivated user with the server message', async () => {
     await signOut(page);
     // The right password: the user is told the account is deactivated (a wrong one would learn nothing).
-    await expectRefusedSignIn(page, server.baseUrl, MEMBER.username, MEMBER.password, 403, 'This account is deactivated. Ask an administrator to activate it again.');
+    await expectRefusedSignIn(
+      page,
+      server.baseUrl,
+      MEMBER.username,
+      MEMBER.password,
+      403,
+      'This account is deactivated. Ask an administrator to activate it again.',
+    );
   });
 
   it('shows a non-superuser the "Not allowed" page on /users', async () => {
@@ -278,7 +325,9 @@ describe('accounts in the browser: sign-in, profile, password, user management',
     await submitLogin(page, OPERATOR.username, OPERATOR.password);
     await page.waitForURL((url) => url.pathname === '/users');
     await heading('Not allowed').waitFor();
-    await main().getByText('You are not allowed to view this page. User management is available to superusers only.').waitFor();
+    await main()
+      .getByText('You are not allowed to view this page. User management is available to superusers only.')
+      .waitFor();
     expect(await page.getByRole('button', { name: 'Create User' }).count()).toBe(0);
     expect(await page.getByRole('table', { name: 'Users' }).count()).toBe(0);
     await screenshot(page, 'accounts-users-not-allowed');

@@ -6,7 +6,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmsResponse } from '../../contract/alarms';
 import { ALARMS_POLL_MS } from '../../src/api/alarms';
 import { freePort } from '../../testkit/ports';
-import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import {
+  closeNotifications,
+  E2E_ADMIN,
+  launchBrowser,
+  screenshot,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -33,7 +41,10 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
       const expected = `sha256=${crypto.createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`;
-      hooks.push({ text: (JSON.parse(body) as { text: string }).text, signed: request.headers['x-signature-256'] === expected });
+      hooks.push({
+        text: (JSON.parse(body) as { text: string }).text,
+        signed: request.headers['x-signature-256'] === expected,
+      });
       response.writeHead(200).end();
     });
   });
@@ -44,7 +55,10 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
       async ({ path, init }) => {
         const response = await fetch(path, {
           method: init.method ?? 'GET',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+          headers: {
+            'Content-Type': 'application/json',
+            Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+          },
           body: init.body === undefined ? undefined : JSON.stringify(init.body),
         });
         return (await response.json()) as unknown;
@@ -57,7 +71,9 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
     deadStream = `http://127.0.0.1:${await freePort()}/live.m3u8`;
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const webhook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-    server = await startServer({ env: { ALLOW_PRIVATE_STREAM_HOSTS: '1', ALARM_WEBHOOK_URL: webhook, ALARM_WEBHOOK_SECRET: WEBHOOK_SECRET } });
+    server = await startServer({
+      env: { ALLOW_PRIVATE_STREAM_HOSTS: '1', ALARM_WEBHOOK_URL: webhook, ALARM_WEBHOOK_SECRET: WEBHOOK_SECRET },
+    });
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   });
@@ -74,29 +90,44 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
     expect(await bell().getAttribute('aria-label')).toBe('Alarms: none open');
   });
 
-  it('launches a capture of a dead stream from the Instances page and is alarmed when it fails', { timeout: ALARM_TIMEOUT_MS + 60_000 }, async () => {
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Instances' }).click();
-    await page.getByRole('button', { name: 'Launch Instance' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Launch Instance' });
-    await dialog.getByLabel(/Stream URL/).fill(deadStream);
-    await dialog.getByLabel('Duration (seconds)').fill(String(CAPTURE_SECONDS));
-    await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+  it(
+    'launches a capture of a dead stream from the Instances page and is alarmed when it fails',
+    { timeout: ALARM_TIMEOUT_MS + 60_000 },
+    async () => {
+      await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Instances' }).click();
+      await page.getByRole('button', { name: 'Launch Instance' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Launch Instance' });
+      await dialog.getByLabel(/Stream URL/).fill(deadStream);
+      await dialog.getByLabel('Duration (seconds)').fill(String(CAPTURE_SECONDS));
+      await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
 
-    // The console is open when the alarm is raised: the live feed brings it, no reload.
-    await page.getByRole('banner').getByRole('link', { name: 'Alarms: 1 open, critical' }).waitFor({ timeout: ALARM_TIMEOUT_MS });
-    await page.getByText(/^Critical alarm: .+/).waitFor();
-    const { data } = await api<AlarmsResponse>('/api/alarms?status=open');
-    expect(data.alarms).toHaveLength(1);
-    expect(data.alarms[0]).toMatchObject({ kind: 'capture_failed', severity: 'critical', acknowledged_at: null, resolved_at: null });
-    // It names what failed: the instance (an ad-hoc capture) or the mosque.
-    expect(data.alarms[0].instance_id ?? data.alarms[0].mosque_id).toMatch(/\S/);
-    // The webhook goes out when the alarm's group window (30 s by default) closes: one message for the wave.
-    await expect.poll(() => hooks.length, { timeout: scaled(45_000) }).toBe(1);
-    expect(hooks[0]).toEqual({ text: expect.stringMatching(/^🔴 CRITICAL \S+: .+ \(\w+day \d{4}-\d{2}-\d{2}\)$/) as string, signed: true });
-    await page.mouse.move(0, 0);
-    await screenshot(page, 'alarms-bell');
-  });
+      // The console is open when the alarm is raised: the live feed brings it, no reload.
+      await page
+        .getByRole('banner')
+        .getByRole('link', { name: 'Alarms: 1 open, critical' })
+        .waitFor({ timeout: ALARM_TIMEOUT_MS });
+      await page.getByText(/^Critical alarm: .+/).waitFor();
+      const { data } = await api<AlarmsResponse>('/api/alarms?status=open');
+      expect(data.alarms).toHaveLength(1);
+      expect(data.alarms[0]).toMatchObject({
+        kind: 'capture_failed',
+        severity: 'critical',
+        acknowledged_at: null,
+        resolved_at: null,
+      });
+      // It names what failed: the instance (an ad-hoc capture) or the mosque.
+      expect(data.alarms[0].instance_id ?? data.alarms[0].mosque_id).toMatch(/\S/);
+      // The webhook goes out when the alarm's group window (30 s by default) closes: one message for the wave.
+      await expect.poll(() => hooks.length, { timeout: scaled(45_000) }).toBe(1);
+      expect(hooks[0]).toEqual({
+        text: expect.stringMatching(/^🔴 CRITICAL \S+: .+ \(\w+day \d{4}-\d{2}-\d{2}\)$/) as string,
+        signed: true,
+      });
+      await page.mouse.move(0, 0);
+      await screenshot(page, 'alarms-bell');
+    },
+  );
 
   it('opens the list from the bell and acknowledges the alarm', async () => {
     await closeNotifications(page);
@@ -111,7 +142,9 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
     // The list may have been read before the server recorded the delivery the hook receiver had just
     // answered (a busy machine): the delivery state comes with the list's next poll (ALARMS_POLL_MS).
     await item.getByText('Webhook: delivered').waitFor({ timeout: scaled(ALARMS_POLL_MS + 15_000) });
-    const link = alarm.instance_id ? { name: alarm.instance_id, href: '/instances' } : { name: alarm.mosque_name ?? alarm.mosque_id ?? '', href: '/config' };
+    const link = alarm.instance_id
+      ? { name: alarm.instance_id, href: '/instances' }
+      : { name: alarm.mosque_name ?? alarm.mosque_id ?? '', href: '/config' };
     expect(await item.getByRole('link', { name: link.name }).getAttribute('href')).toBe(link.href);
     await page.mouse.move(0, 0);
     await screenshot(page, 'alarms-list-open');

@@ -2,7 +2,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DescribeImagesCommand, DescribeInstanceAttributeCommand, EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import {
+  DescribeImagesCommand,
+  DescribeInstanceAttributeCommand,
+  EC2Client,
+  TerminateInstancesCommand,
+} from '@aws-sdk/client-ec2';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTANCE_PATHS } from '../../server/capture/aws/user-data';
@@ -25,7 +30,12 @@ import { scaled } from '../../testkit/time-scale';
  */
 
 const BUCKET = 'cloud-sermons';
-const CREDENTIALS = { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_SESSION_TOKEN: 'testing', AWS_EC2_METADATA_DISABLED: 'true' };
+const CREDENTIALS = {
+  AWS_ACCESS_KEY_ID: 'testing',
+  AWS_SECRET_ACCESS_KEY: 'testing',
+  AWS_SESSION_TOKEN: 'testing',
+  AWS_EC2_METADATA_DISABLED: 'true',
+};
 const DURATION = 30;
 
 describe('cloud recorders from the built server', () => {
@@ -56,7 +66,9 @@ describe('cloud recorders from the built server', () => {
   });
 
   it('runs the build of the current sources', () => {
-    expect(serverCommand().label, 'build the server first: npm run build (npm run test:e2e does)').toBe('built server (build/server/main.js)');
+    expect(serverCommand().label, 'build the server first: npm run build (npm run test:e2e does)').toBe(
+      'built server (build/server/main.js)',
+    );
   });
 
   it('refuses to start on aws without an s3:// recordings store, naming both settings', async () => {
@@ -67,83 +79,123 @@ describe('cloud recorders from the built server', () => {
     expect(child.output()).toContain('CAPTURE_PROVIDER=aws needs RECORDINGS_STORE=s3://bucket/prefix');
   });
 
-  it('launches an EC2 recorder whose recording reaches the bucket, is judged captured from it, and plays', { timeout: scaled(150_000) }, async () => {
-    const { url: motoUrl } = moto as MotoServer;
-    const images = await ec2.send(new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }));
-    server = await startServer({
-      env: {
-        ...CREDENTIALS, CAPTURE_PROVIDER: 'aws', AWS_ENDPOINT_URL: motoUrl, AWS_REGION: 'us-east-1', AWS_IMAGE_ID: images.Images?.[0]?.ImageId ?? '',
-        AWS_INSTANCE_TYPE: 't3.small', RECORDINGS_STORE: `s3://${BUCKET}/captures`, S3_ENDPOINT: motoUrl,
-      },
-    });
-    const { baseUrl } = server;
-    // The built recorder is in the bucket from the start, keyed by the hash the build wrote beside it.
-    const builtHash = fs.readFileSync(path.resolve('build/recorder/recorder.mjs.sha256'), 'utf8').split(' ')[0];
-    const runtimeKey = `captures/runtime/recorder-${builtHash.slice(0, 16)}.mjs`;
-    await waitFor(async () => ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: runtimeKey }))).Contents ?? []).length > 0, 'the recorder in the bucket');
-    const login = await fetch(`${baseUrl}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(E2E_ADMIN) });
-    const { access_token: token } = (await login.json()) as { access_token: string };
-    const api = async <T>(url: string, init: RequestInit = {}): Promise<T> => {
-      const response = await fetch(`${baseUrl}${url}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
-      const text = await response.text();
-      expect(response.status, `${url}: ${text}\n${server?.output()}`).toBe(200);
-      return JSON.parse(text) as T;
-    };
+  it(
+    'launches an EC2 recorder whose recording reaches the bucket, is judged captured from it, and plays',
+    { timeout: scaled(150_000) },
+    async () => {
+      const { url: motoUrl } = moto as MotoServer;
+      const images = await ec2.send(
+        new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }),
+      );
+      server = await startServer({
+        env: {
+          ...CREDENTIALS,
+          CAPTURE_PROVIDER: 'aws',
+          AWS_ENDPOINT_URL: motoUrl,
+          AWS_REGION: 'us-east-1',
+          AWS_IMAGE_ID: images.Images?.[0]?.ImageId ?? '',
+          AWS_INSTANCE_TYPE: 't3.small',
+          RECORDINGS_STORE: `s3://${BUCKET}/captures`,
+          S3_ENDPOINT: motoUrl,
+        },
+      });
+      const { baseUrl } = server;
+      // The built recorder is in the bucket from the start, keyed by the hash the build wrote beside it.
+      const builtHash = fs.readFileSync(path.resolve('build/recorder/recorder.mjs.sha256'), 'utf8').split(' ')[0];
+      const runtimeKey = `captures/runtime/recorder-${builtHash.slice(0, 16)}.mjs`;
+      await waitFor(
+        async () =>
+          ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: runtimeKey }))).Contents ?? []).length > 0,
+        'the recorder in the bucket',
+      );
+      const login = await fetch(`${baseUrl}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(E2E_ADMIN),
+      });
+      const { access_token: token } = (await login.json()) as { access_token: string };
+      const api = async <T>(url: string, init: RequestInit = {}): Promise<T> => {
+        const response = await fetch(`${baseUrl}${url}`, {
+          ...init,
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        });
+        const text = await response.text();
+        expect(response.status, `${url}: ${text}\n${server?.output()}`).toBe(200);
+        return JSON.parse(text) as T;
+      };
 
-    const launched = await api<{ data: { instances: { id: string; instance_id: string }[] } }>('/api/instances/launch', {
-      method: 'POST',
-      body: JSON.stringify({ configs: [{ url: source?.url, duration: DURATION, width: 320, height: 180, mosque_id: null }], max_workers: 1 }),
-    });
-    const [instance] = launched.data.instances;
+      const launched = await api<{ data: { instances: { id: string; instance_id: string }[] } }>(
+        '/api/instances/launch',
+        {
+          method: 'POST',
+          body: JSON.stringify({
+            configs: [{ url: source?.url, duration: DURATION, width: 320, height: 180, mosque_id: null }],
+            max_workers: 1,
+          }),
+        },
+      );
+      const [instance] = launched.data.instances;
 
-    // The machine: the user-data EC2 was given, with its folders in the sandbox.
-    const attribute = await ec2.send(new DescribeInstanceAttributeCommand({ InstanceId: instance.instance_id, Attribute: 'userData' }));
-    const userData = Buffer.from(attribute.UserData?.Value ?? '', 'base64').toString();
-    for (const key of ['workDir', 'runtimeDir', 'console'] as const) expect(userData).toContain(INSTANCE_PATHS[key]);
-    // The machine fetches that recorder by a pre-signed link and checks it against its hash.
-    expect(userData).toContain(`/${BUCKET}/${runtimeKey}?`);
-    expect(userData).toContain(`echo '${builtHash}  recorder.mjs'`);
-    // No AWS credentials on the machine: it uploads with the POST policy in its user-data.
-    const machine = startSandboxMachine(userData, path.join(sandbox, 'machine'));
-    const exitCode = await machine.exited;
-    const consoleText = machine.consoleText();
-    expect(exitCode, consoleText).toBe(0);
-    expect(machine.shutdownCalls()).toBe('-h now\n');
-    expect(consoleText).not.toContain('does not match its sha256');
-    await ec2.send(new TerminateInstancesCommand({ InstanceIds: [instance.instance_id] }));
+      // The machine: the user-data EC2 was given, with its folders in the sandbox.
+      const attribute = await ec2.send(
+        new DescribeInstanceAttributeCommand({ InstanceId: instance.instance_id, Attribute: 'userData' }),
+      );
+      const userData = Buffer.from(attribute.UserData?.Value ?? '', 'base64').toString();
+      for (const key of ['workDir', 'runtimeDir', 'console'] as const) expect(userData).toContain(INSTANCE_PATHS[key]);
+      // The machine fetches that recorder by a pre-signed link and checks it against its hash.
+      expect(userData).toContain(`/${BUCKET}/${runtimeKey}?`);
+      expect(userData).toContain(`echo '${builtHash}  recorder.mjs'`);
+      // No AWS credentials on the machine: it uploads with the POST policy in its user-data.
+      const machine = startSandboxMachine(userData, path.join(sandbox, 'machine'));
+      const exitCode = await machine.exited;
+      const consoleText = machine.consoleText();
+      expect(exitCode, consoleText).toBe(0);
+      expect(machine.shutdownCalls()).toBe('-h now\n');
+      expect(consoleText).not.toContain('does not match its sha256');
+      await ec2.send(new TerminateInstancesCommand({ InstanceIds: [instance.instance_id] }));
 
-    // In the bucket: the pieces, the joined file and the result, under the recording's prefix.
-    const keys = ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'captures/adhoc/' }))).Contents ?? []).map((o) => o.Key ?? '');
-    const metadataKey = keys.find((key) => key.endsWith('/metadata.json'));
-    expect(metadataKey, keys.join('\n')).toBeDefined();
-    const stored = JSON.parse(await (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: metadataKey }))).Body!.transformToString()) as { outcome: { status: string } };
-    expect(stored.outcome.status, consoleText).toBe('captured');
-    expect(keys.filter((key) => key.includes('/segments/')).length).toBeGreaterThanOrEqual(4);
+      // In the bucket: the pieces, the joined file and the result, under the recording's prefix.
+      const keys = (
+        (await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: 'captures/adhoc/' }))).Contents ?? []
+      ).map((o) => o.Key ?? '');
+      const metadataKey = keys.find((key) => key.endsWith('/metadata.json'));
+      expect(metadataKey, keys.join('\n')).toBeDefined();
+      const stored = JSON.parse(
+        await (await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: metadataKey }))).Body!.transformToString(),
+      ) as { outcome: { status: string } };
+      expect(stored.outcome.status, consoleText).toBe('captured');
+      expect(keys.filter((key) => key.includes('/segments/')).length).toBeGreaterThanOrEqual(4);
 
-    // The server, at its next reconcile pass (every 10 s), judges the ended machine by that result.
-    const recording = await waitFor(
-      async () => {
-        const list = await api<{ data: { recordings: { id: string; status: string; media_available: boolean; reason: string | null }[] } }>(`/api/recordings?instance_id=${instance.id}`);
-        const found = list.data.recordings[0];
-        return found && found.status !== 'recording' ? found : undefined;
-      },
-      'the recording to be judged',
-      30_000,
-    );
-    expect(recording).toMatchObject({ status: 'captured', reason: null, media_available: true });
+      // The server, at its next reconcile pass (every 10 s), judges the ended machine by that result.
+      const recording = await waitFor(
+        async () => {
+          const list = await api<{
+            data: { recordings: { id: string; status: string; media_available: boolean; reason: string | null }[] };
+          }>(`/api/recordings?instance_id=${instance.id}`);
+          const found = list.data.recordings[0];
+          return found && found.status !== 'recording' ? found : undefined;
+        },
+        'the recording to be judged',
+        30_000,
+      );
+      expect(recording).toMatchObject({ status: 'captured', reason: null, media_available: true });
 
-    // It plays: /media answers a redirect to the bucket, which serves the MP4.
-    const media = await fetch(`${baseUrl}/api/recordings/${recording.id}/media`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
-    expect(media.status).toBe(302);
-    const location = media.headers.get('location') ?? '';
-    expect(location.startsWith(`${motoUrl}/${BUCKET}/captures/adhoc/`)).toBe(true);
-    const file = path.join(sandbox, 'played.mp4');
-    fs.writeFileSync(file, Buffer.from(await (await fetch(location)).arrayBuffer()));
-    const probe = await ffprobe(file);
-    expect(probe).toMatchObject({ width: 320, height: 180 });
-    expect(probe.duration).toBeGreaterThanOrEqual(DURATION - 1);
-    // Decoded to the end (the joined file's timestamps may repeat at piece boundaries, which ffmpeg warns about and plays).
-    const decoded = spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
-    expect(decoded.status, decoded.stderr).toBe(0);
-  });
+      // It plays: /media answers a redirect to the bucket, which serves the MP4.
+      const media = await fetch(`${baseUrl}/api/recordings/${recording.id}/media`, {
+        headers: { authorization: `Bearer ${token}` },
+        redirect: 'manual',
+      });
+      expect(media.status).toBe(302);
+      const location = media.headers.get('location') ?? '';
+      expect(location.startsWith(`${motoUrl}/${BUCKET}/captures/adhoc/`)).toBe(true);
+      const file = path.join(sandbox, 'played.mp4');
+      fs.writeFileSync(file, Buffer.from(await (await fetch(location)).arrayBuffer()));
+      const probe = await ffprobe(file);
+      expect(probe).toMatchObject({ width: 320, height: 180 });
+      expect(probe.duration).toBeGreaterThanOrEqual(DURATION - 1);
+      // Decoded to the end (the joined file's timestamps may repeat at piece boundaries, which ffmpeg warns about and plays).
+      const decoded = spawnSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
+      expect(decoded.status, decoded.stderr).toBe(0);
+    },
+  );
 });

@@ -3,7 +3,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeNotifications, E2E_ADMIN, launchBrowser, screenshotOnceDialogsShown, signIn, startServer, type RunningServer } from './support';
+import {
+  closeNotifications,
+  E2E_ADMIN,
+  launchBrowser,
+  screenshotOnceDialogsShown,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -73,7 +81,10 @@ describe('Config Generator in the browser', () => {
 
   it('starts empty, with Generate Configs disabled', async () => {
     await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
-    await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Config Generator' }).click();
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Config Generator' })
+      .click();
     await page.getByRole('heading', { name: 'Config Generator', level: 1 }).waitFor();
     await page.getByText('No mosques configured yet. Add a mosque to get started.').waitFor();
     expect(await page.getByRole('button', { name: 'Generate Configs' }).isDisabled()).toBe(true);
@@ -111,7 +122,9 @@ describe('Config Generator in the browser', () => {
     await row().getByText('Available').waitFor();
     await row().getByText('Enabled').waitFor();
     // The next Friday prayer, as a local time chip.
-    await row().getByText(/^\d{2}:\d{2}$/).waitFor();
+    await row()
+      .getByText(/^\d{2}:\d{2}$/)
+      .waitFor();
     expect(await cardValue(page, 'Total Mosques')).toBe('1');
     expect(await cardValue(page, 'Ready to Record')).toBe('1');
     await closeNotifications(page);
@@ -119,7 +132,9 @@ describe('Config Generator in the browser', () => {
   });
 
   it('edits it: a short app-share link moves it to Cairo', async () => {
-    await row().getByRole('button', { name: `Edit mosque ${mosqueId}` }).click();
+    await row()
+      .getByRole('button', { name: `Edit mosque ${mosqueId}` })
+      .click();
     await dialog().getByRole('heading', { name: 'Edit Mosque' }).waitFor();
     expect(await input('Mosque ID').inputValue()).toBe(mosqueId);
     expect(await input('Mosque ID').getAttribute('readonly')).not.toBeNull();
@@ -151,7 +166,10 @@ describe('Config Generator in the browser', () => {
     expect(await input('API Base URL').inputValue()).toBe(server.baseUrl);
     await screenshotOnceDialogsShown(page, 'config-generate');
 
-    const [download] = await Promise.all([page.waitForEvent('download'), dialog().getByRole('button', { name: 'Generate', exact: true }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      dialog().getByRole('button', { name: 'Generate', exact: true }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^recording-configs-\d{8}-\d{4}\.json$/);
     const file = await download.path();
     const recordings = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>[];
@@ -178,8 +196,12 @@ describe('Config Generator in the browser', () => {
   });
 
   it('deletes it after confirmation', async () => {
-    await row().getByRole('button', { name: `Delete mosque ${mosqueId}` }).click();
-    await dialog().getByText(`Are you sure you want to delete mosque ${mosqueId}? This action cannot be undone.`).waitFor();
+    await row()
+      .getByRole('button', { name: `Delete mosque ${mosqueId}` })
+      .click();
+    await dialog()
+      .getByText(`Are you sure you want to delete mosque ${mosqueId}? This action cannot be undone.`)
+      .waitFor();
     await dialog().getByRole('button', { name: 'Delete' }).click();
     await page.getByText(`Mosque ${mosqueId} deleted successfully`).waitFor();
     await page.getByText('No mosques configured yet. Add a mosque to get started.').waitFor();

@@ -2,7 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import {
+  closeNotifications,
+  E2E_ADMIN,
+  launchBrowser,
+  screenshot,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 
 /* The screens this round changed, in the real browser against the real server, with screenshots at 1440 and 820 px. */
 describe('console changes in the browser', () => {

@@ -33,7 +33,15 @@ describe('Dashboard, Monitoring and GitHub in the browser', () => {
   beforeAll(async () => {
     github = await startFakeGithub({
       tokens: { [GOOD_TOKEN]: { login: 'capture-bot-e2e', scopes: 'repo, workflow' } },
-      repos: [{ owner: 'capture-org', name: 'recordings', private: true, default_branch: 'main', pushers: ['capture-bot-e2e'] }],
+      repos: [
+        {
+          owner: 'capture-org',
+          name: 'recordings',
+          private: true,
+          default_branch: 'main',
+          pushers: ['capture-bot-e2e'],
+        },
+      ],
     });
     server = await startServer({ demoStream: true, env: { GITHUB_API_URL: github.url } });
     browser = await launchBrowser();
@@ -48,7 +56,10 @@ describe('Dashboard, Monitoring and GitHub in the browser', () => {
         .evaluate(async (ids) => {
           await fetch('/api/instances/terminate', {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+            headers: {
+              'Content-Type': 'application/json',
+              Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+            },
             body: JSON.stringify({ instance_ids: ids }),
           });
         }, launched)
@@ -72,15 +83,26 @@ describe('Dashboard, Monitoring and GitHub in the browser', () => {
     const other = await context.newPage();
     await other.goto(`${server.baseUrl}/instances`);
     const result = await other.evaluate(async () => {
-      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` };
-      const demo = (await (await fetch('/api/instances/demo-stream', { headers })).json()) as { data: { url: string | null } };
+      const headers = {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+      };
+      const demo = (await (await fetch('/api/instances/demo-stream', { headers })).json()) as {
+        data: { url: string | null };
+      };
       if (!demo.data.url) throw new Error('The server runs no demo stream');
       const response = await fetch('/api/instances/launch', {
         method: 'POST',
         headers,
-        body: JSON.stringify({ configs: [{ url: demo.data.url, duration: 90, width: 320, height: 240 }], max_workers: 1 }),
+        body: JSON.stringify({
+          configs: [{ url: demo.data.url, duration: 90, width: 320, height: 240 }],
+          max_workers: 1,
+        }),
       });
-      return { status: response.status, body: (await response.json()) as { data: { instances: Array<{ id: string }> } } };
+      return {
+        status: response.status,
+        body: (await response.json()) as { data: { instances: Array<{ id: string }> } },
+      };
     });
     expect(result.status).toBe(200);
     launched.push(...result.body.data.instances.map((instance) => instance.id));
@@ -89,26 +111,41 @@ describe('Dashboard, Monitoring and GitHub in the browser', () => {
 
     // The first tab follows without a reload.
     await expect.poll(() => cardValue(page, 'Total Instances').textContent(), { timeout: scaled(15_000) }).toBe('1');
-    await expect.poll(() => cardValue(page, 'Running Instances').textContent(), { timeout: scaled(60_000), interval: 500 }).toBe('1');
-    await expect.poll(() => statCard(page, 'Recordings').getByText('1 recording now').count(), { timeout: scaled(15_000) }).toBe(1);
+    await expect
+      .poll(() => cardValue(page, 'Running Instances').textContent(), { timeout: scaled(60_000), interval: 500 })
+      .toBe('1');
+    await expect
+      .poll(() => statCard(page, 'Recordings').getByText('1 recording now').count(), { timeout: scaled(15_000) })
+      .toBe(1);
     expect(await page.getByText('WebSocket connection lost').count()).toBe(0);
     const bar = statCard(page, 'Running Instances').getByRole('progressbar');
     expect(await bar.getAttribute('aria-valuenow')).toBe('5');
     await screenshot(page, 'dashboard');
   });
 
-  it('shows real response times and the recorder\'s health on Monitoring', async () => {
+  it("shows real response times and the recorder's health on Monitoring", async () => {
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Monitoring' }).click();
     await page.getByRole('heading', { name: 'Monitoring', level: 1 }).waitFor();
     const api = page.getByRole('region', { name: 'API Response Times' });
     const average = api.getByText('Average', { exact: true }).locator('xpath=following-sibling::*[1]');
     await expect.poll(() => average.textContent(), { timeout: scaled(15_000) }).toMatch(/^\d+(\.\d)? ms$/);
-    expect(await api.getByText('95th percentile').locator('xpath=following-sibling::*[1]').textContent()).toMatch(/^\d+(\.\d)? ms$/);
-    const measured = Number(await api.getByText('Requests measured').locator('xpath=following-sibling::*[1]').textContent());
+    expect(await api.getByText('95th percentile').locator('xpath=following-sibling::*[1]').textContent()).toMatch(
+      /^\d+(\.\d)? ms$/,
+    );
+    const measured = Number(
+      await api.getByText('Requests measured').locator('xpath=following-sibling::*[1]').textContent(),
+    );
     expect(measured).toBeGreaterThan(3);
-    expect(await api.getByRole('img', { name: /p95 response time/ }).locator('path').count()).toBeGreaterThanOrEqual(1);
+    expect(
+      await api
+        .getByRole('img', { name: /p95 response time/ })
+        .locator('path')
+        .count(),
+    ).toBeGreaterThanOrEqual(1);
     const websocket = page.getByRole('region', { name: 'WebSocket' });
-    expect(Number(await websocket.getByText('Active connections').locator('xpath=following-sibling::*[1]').textContent())).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(await websocket.getByText('Active connections').locator('xpath=following-sibling::*[1]').textContent()),
+    ).toBeGreaterThanOrEqual(1);
 
     const row = page.getByRole('table', { name: 'Live instance monitoring' }).getByRole('row').nth(1);
     await row.getByText('running').waitFor();

@@ -1,7 +1,14 @@
 import fs from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, launchBrowser, screenshotWithoutNotifications, signIn, startServer, type RunningServer } from './support';
+import {
+  E2E_ADMIN,
+  launchBrowser,
+  screenshotWithoutNotifications,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -37,7 +44,10 @@ describe('Instances and AMI Manager in the browser', () => {
         .evaluate(async (id) => {
           await fetch('/api/instances/terminate', {
             method: 'POST',
-            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+            headers: {
+              'Content-Type': 'application/json',
+              Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+            },
             body: JSON.stringify({ instance_ids: [id] }),
           });
         }, instanceId)
@@ -49,7 +59,9 @@ describe('Instances and AMI Manager in the browser', () => {
 
   const row = () => page.getByRole('row').filter({ hasText: instanceName });
   const openRowMenu = async () => {
-    await row().getByRole('button', { name: `Actions for ${instanceName}` }).click();
+    await row()
+      .getByRole('button', { name: `Actions for ${instanceName}` })
+      .click();
     return page.getByRole('menu');
   };
 
@@ -75,33 +87,48 @@ describe('Instances and AMI Manager in the browser', () => {
     await demoLink.waitFor();
     await screenshotWithoutNotifications(page, 'instances-launch-dialog');
     await demoLink.click();
-    expect(await dialog.getByLabel(/Stream URL/).inputValue()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/demo\/stream\.m3u8$/);
+    expect(await dialog.getByLabel(/Stream URL/).inputValue()).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/demo\/stream\.m3u8$/,
+    );
     await dialog.getByLabel('Duration (seconds)').fill('300');
     await dialog.getByLabel('Width').fill('640');
     await dialog.getByLabel('Height').fill('360');
     await launch.click();
     await dialog.waitFor({ state: 'hidden' });
 
-    const first = page.getByRole('row').filter({ hasText: /capture-adhoc-/ }).first();
+    const first = page
+      .getByRole('row')
+      .filter({ hasText: /capture-adhoc-/ })
+      .first();
     await first.waitFor();
     instanceName = (await first.locator('p').first().textContent()) ?? '';
     expect(instanceName).toMatch(/^capture-adhoc-/);
-    await row().getByText('pending', { exact: true }).waitFor({ timeout: scaled(15_000) });
+    await row()
+      .getByText('pending', { exact: true })
+      .waitFor({ timeout: scaled(15_000) });
     expect(await cardValue(page, 'Pending')).toBe('1');
-    await row().getByText('running', { exact: true }).waitFor({ timeout: scaled(60_000) });
+    await row()
+      .getByText('running', { exact: true })
+      .waitFor({ timeout: scaled(60_000) });
     expect(await cardValue(page, 'Running')).toBe('1');
     expect(await cardValue(page, 'Total')).toBe('1');
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
     instanceId = await page.evaluate(async () => {
-      const response = await fetch('/api/instances/', { headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` } });
+      const response = await fetch('/api/instances/', {
+        headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+      });
       const body = (await response.json()) as { data: { id: string }[] };
       return body.data[0].id;
     });
     expect(await page.getByRole('button', { name: 'Emergency Stop' }).isEnabled()).toBe(true);
-    await row().getByRole('checkbox', { name: `Select ${instanceName}` }).check();
+    await row()
+      .getByRole('checkbox', { name: `Select ${instanceName}` })
+      .check();
     await page.getByRole('button', { name: 'Terminate Selected (1)' }).waitFor();
     await screenshotWithoutNotifications(page, 'instances-running');
-    await row().getByRole('checkbox', { name: `Select ${instanceName}` }).uncheck();
+    await row()
+      .getByRole('checkbox', { name: `Select ${instanceName}` })
+      .uncheck();
     await page.getByRole('button', { name: /Terminate Selected/ }).waitFor({ state: 'detached' });
   });
 
@@ -118,7 +145,9 @@ describe('Instances and AMI Manager in the browser', () => {
     await logs.getByLabel('Show every line').check();
     const before = await log.textContent();
     // Live: new lines arrive by themselves while the capture runs.
-    await expect.poll(async () => (await log.textContent()) !== before, { timeout: scaled(20_000), interval: 1000 }).toBe(true);
+    await expect
+      .poll(async () => (await log.textContent()) !== before, { timeout: scaled(20_000), interval: 1000 })
+      .toBe(true);
     await screenshotWithoutNotifications(page, 'instances-logs');
     await logs.getByRole('button', { name: 'Close' }).click();
     await logs.waitFor({ state: 'hidden' });
@@ -128,11 +157,17 @@ describe('Instances and AMI Manager in the browser', () => {
     const menu = await openRowMenu();
     await menu.getByRole('menuitem', { name: 'Terminate' }).click();
     const confirm = page.getByRole('dialog', { name: 'Terminate Instance' });
-    await confirm.getByText(`Are you sure you want to terminate instance ${instanceName}? This action cannot be undone.`).waitFor();
+    await confirm
+      .getByText(`Are you sure you want to terminate instance ${instanceName}? This action cannot be undone.`)
+      .waitFor();
     await confirm.getByRole('button', { name: 'Terminate' }).click();
     await confirm.waitFor({ state: 'hidden' });
-    await row().getByText(/^(stopping|terminated|stopped)$/).waitFor();
-    await row().getByText(/^(terminated|stopped)$/).waitFor({ timeout: scaled(30_000) });
+    await row()
+      .getByText(/^(stopping|terminated|stopped)$/)
+      .waitFor();
+    await row()
+      .getByText(/^(terminated|stopped)$/)
+      .waitFor({ timeout: scaled(30_000) });
     expect(await cardValue(page, 'Total')).toBe('0');
     expect(await page.getByRole('button', { name: 'Emergency Stop' }).isDisabled()).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
@@ -146,10 +181,16 @@ describe('Instances and AMI Manager in the browser', () => {
     const recording = details.getByRole('region', { name: 'Recording Information' });
     await recording.getByText('640 x 360').waitFor();
     // The operator terminated it: the outcome says who, not partial.
-    await recording.getByText('Stopped by admin', { exact: true }).first().waitFor({ timeout: scaled(30_000) });
+    await recording
+      .getByText('Stopped by admin', { exact: true })
+      .first()
+      .waitFor({ timeout: scaled(30_000) });
     await recording.getByText(/\.mp4$/).waitFor();
     await details.getByRole('region', { name: 'Basic Information' }).getByText(instanceName).waitFor();
-    await details.getByRole('region', { name: 'Metrics' }).getByText(/ (KB|MB)$/).waitFor();
+    await details
+      .getByRole('region', { name: 'Metrics' })
+      .getByText(/ (KB|MB)$/)
+      .waitFor();
     const download = details.getByRole('button', { name: 'Download Recording' });
     await expect.poll(() => download.isEnabled(), { timeout: scaled(15_000) }).toBe(true);
     await screenshotWithoutNotifications(page, 'instances-details');

@@ -84,7 +84,10 @@ describe('The mosque table with a fleet', () => {
 
       // Deactivate the page's ten after a confirmation that names them.
       await page.getByLabel('Select every mosque on this page').check();
-      await page.getByRole('toolbar', { name: 'Selected mosques' }).getByRole('button', { name: 'Deactivate', exact: true }).click();
+      await page
+        .getByRole('toolbar', { name: 'Selected mosques' })
+        .getByRole('button', { name: 'Deactivate', exact: true })
+        .click();
       const dialog = page.getByRole('dialog');
       await dialog.getByText('Deactivate 10 mosques', { exact: true }).waitFor();
       await dialog.getByRole('button', { name: 'Deactivate', exact: true }).click();
@@ -96,7 +99,10 @@ describe('The mosque table with a fleet', () => {
       expect(new URL(page.url()).searchParams.get('active')).toBe('false');
       // The next width starts from an enabled fleet.
       await page.getByLabel('Select every mosque on this page').check();
-      await page.getByRole('toolbar', { name: 'Selected mosques' }).getByRole('button', { name: 'Activate', exact: true }).click();
+      await page
+        .getByRole('toolbar', { name: 'Selected mosques' })
+        .getByRole('button', { name: 'Activate', exact: true })
+        .click();
       await dialog.getByRole('button', { name: 'Activate', exact: true }).click();
       await page.getByText('10 mosques activated').first().waitFor();
       await context.close();
@@ -113,10 +119,16 @@ describe('The first page of 10,000 mosques', () => {
     const times: number[] = [];
     for (let run = 0; run < 3; run += 1) {
       await page.goto(`${large.server.baseUrl}/config`);
-      await page.waitForFunction(() => document.querySelectorAll('table[aria-label="Mosques"] tbody tr td:nth-child(4)').length === 10, undefined, { polling: 'raf', timeout: scaled(30_000) });
+      await page.waitForFunction(
+        () => document.querySelectorAll('table[aria-label="Mosques"] tbody tr td:nth-child(4)').length === 10,
+        undefined,
+        { polling: 'raf', timeout: scaled(30_000) },
+      );
       times.push(await page.evaluate(() => performance.now()));
     }
     expect(await page.getByText(/^1–10 of 10,?000$/).count()).toBe(1);
-    console.log(`First page of ${LARGE_FLEET} mosques visible after navigation: ${times.map((t) => Math.round(t)).join(', ')} ms`);
+    console.log(
+      `First page of ${LARGE_FLEET} mosques visible after navigation: ${times.map((t) => Math.round(t)).join(', ')} ms`,
+    );
   });
 });

@@ -1,6 +1,16 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { E2E_ADMIN, launchBrowser, screenshot, SCREEN_SIZES, seedFailedCaptures, settle, signIn, startServer, type RunningServer } from './support';
+import {
+  E2E_ADMIN,
+  launchBrowser,
+  screenshot,
+  SCREEN_SIZES,
+  seedFailedCaptures,
+  settle,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 
 /*
  * Nothing an operator needs is out of view, measured in Chromium at the two screen sizes the console is
@@ -11,7 +21,8 @@ import { E2E_ADMIN, launchBrowser, screenshot, SCREEN_SIZES, seedFailedCaptures,
 
 type Box = { x: number; y: number; width: number; height: number };
 
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 async function boxOf(locator: Locator): Promise<Box> {
   const box = await locator.boundingBox();
@@ -36,63 +47,79 @@ describe('nothing hidden, at 1440 x 900 and 820 x 1180', () => {
     await server?.stop();
   });
 
-  it.each(SCREEN_SIZES)('keeps Play, Download and Delete of every recording inside the window at $width x $height', async (size) => {
-    await page.setViewportSize(size);
-    await page.goto(`${server.baseUrl}/recordings`);
-    const table = page.getByRole('table', { name: 'Recordings' });
-    await table.getByRole('button', { name: /^Delete recording/ }).first().waitFor();
-    await settle(page);
-    for (const action of [/^Play recording/, /^Download recording/, /^Delete recording/]) {
-      const buttons = await table.getByRole('button', { name: action }).all();
-      expect(buttons.length, `${action}`).toBe(10);
-      for (const button of buttons) {
-        const box = await boxOf(button);
-        expect(box.x, `${action} starts inside the window`).toBeGreaterThanOrEqual(0);
-        expect(box.x + box.width, `${action} ends inside the ${size.width} px window`).toBeLessThanOrEqual(size.width);
+  it.each(SCREEN_SIZES)(
+    'keeps Play, Download and Delete of every recording inside the window at $width x $height',
+    async (size) => {
+      await page.setViewportSize(size);
+      await page.goto(`${server.baseUrl}/recordings`);
+      const table = page.getByRole('table', { name: 'Recordings' });
+      await table
+        .getByRole('button', { name: /^Delete recording/ })
+        .first()
+        .waitFor();
+      await settle(page);
+      for (const action of [/^Play recording/, /^Download recording/, /^Delete recording/]) {
+        const buttons = await table.getByRole('button', { name: action }).all();
+        expect(buttons.length, `${action}`).toBe(10);
+        for (const button of buttons) {
+          const box = await boxOf(button);
+          expect(box.x, `${action} starts inside the window`).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width, `${action} ends inside the ${size.width} px window`).toBeLessThanOrEqual(
+            size.width,
+          );
+        }
       }
-    }
-    // In view without scrolling the table sideways: the table fits its box.
-    const fits = await table.evaluate((element) => {
-      const container = element.parentElement;
-      return container !== null && container.scrollWidth <= container.clientWidth;
-    });
-    expect(fits).toBe(true);
-    // The first row's actions are on screen as the page opens (the storage card above the table leaves room).
-    const first = await boxOf(table.getByRole('button', { name: /^Delete recording/ }).first());
-    expect(first.y + first.height).toBeLessThanOrEqual(size.height);
-  });
+      // In view without scrolling the table sideways: the table fits its box.
+      const fits = await table.evaluate((element) => {
+        const container = element.parentElement;
+        return container !== null && container.scrollWidth <= container.clientWidth;
+      });
+      expect(fits).toBe(true);
+      // The first row's actions are on screen as the page opens (the storage card above the table leaves room).
+      const first = await boxOf(table.getByRole('button', { name: /^Delete recording/ }).first());
+      expect(first.y + first.height).toBeLessThanOrEqual(size.height);
+    },
+  );
 
-  it.each(SCREEN_SIZES)("gives Monitoring's storage card its own cell at $width x $height, overlapping no other card", async (size) => {
-    await page.setViewportSize(size);
-    await page.goto(`${server.baseUrl}/monitoring`);
-    const storage = page.getByLabel('Recording storage', { exact: true });
-    await storage.getByText(/^Measured /).waitFor();
-    await settle(page);
-    const storageBox = await boxOf(storage);
-    const others = await page.locator('.MuiCard-root, .MuiAccordion-root').all();
-    let compared = 0;
-    for (const other of others) {
-      if ((await other.getAttribute('aria-label')) === 'Recording storage') continue;
-      expect(overlaps(storageBox, await boxOf(other)), `storage card against "${(await other.innerText()).split('\n')[0]}"`).toBe(false);
-      compared++;
-    }
-    expect(compared).toBeGreaterThanOrEqual(5);
-    // Nothing is painted over it: its centre, brought into view, hits the card itself.
-    await storage.scrollIntoViewIfNeeded();
-    const onTop = await storage.evaluate((card) => {
-      const rect = card.getBoundingClientRect();
-      const hit = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
-      return hit !== null && card.contains(hit);
-    });
-    expect(onTop).toBe(true);
-  });
+  it.each(SCREEN_SIZES)(
+    "gives Monitoring's storage card its own cell at $width x $height, overlapping no other card",
+    async (size) => {
+      await page.setViewportSize(size);
+      await page.goto(`${server.baseUrl}/monitoring`);
+      const storage = page.getByLabel('Recording storage', { exact: true });
+      await storage.getByText(/^Measured /).waitFor();
+      await settle(page);
+      const storageBox = await boxOf(storage);
+      const others = await page.locator('.MuiCard-root, .MuiAccordion-root').all();
+      let compared = 0;
+      for (const other of others) {
+        if ((await other.getAttribute('aria-label')) === 'Recording storage') continue;
+        expect(
+          overlaps(storageBox, await boxOf(other)),
+          `storage card against "${(await other.innerText()).split('\n')[0]}"`,
+        ).toBe(false);
+        compared++;
+      }
+      expect(compared).toBeGreaterThanOrEqual(5);
+      // Nothing is painted over it: its centre, brought into view, hits the card itself.
+      await storage.scrollIntoViewIfNeeded();
+      const onTop = await storage.evaluate((card) => {
+        const rect = card.getBoundingClientRect();
+        const hit = document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2);
+        return hit !== null && card.contains(hit);
+      });
+      expect(onTop).toBe(true);
+    },
+  );
 
   it('measures the storage again on request and says when', async () => {
     await page.setViewportSize(SCREEN_SIZES[0]);
     await page.goto(`${server.baseUrl}/monitoring`);
     const storage = page.getByLabel('Recording storage', { exact: true });
     await storage.getByText(/^Measured /).waitFor();
-    const measured = page.waitForResponse((response) => response.url().endsWith('/api/recordings/storage/measure') && response.status() === 200);
+    const measured = page.waitForResponse(
+      (response) => response.url().endsWith('/api/recordings/storage/measure') && response.status() === 200,
+    );
     await storage.getByRole('button', { name: 'Measure recording storage now' }).click();
     await measured;
     await storage.getByText(/^Measured /).waitFor();
@@ -110,10 +137,13 @@ describe('nothing hidden, at 1440 x 900 and 820 x 1180', () => {
     await page.keyboard.press('Enter');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('main-content');
 
-    const dashboard = page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Dashboard' });
+    const dashboard = page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('link', { name: 'Dashboard' });
     await page.goto(`${server.baseUrl}/recordings`);
     await page.getByRole('table', { name: 'Recordings' }).waitFor();
-    for (let tabs = 0; tabs < 20 && !(await dashboard.evaluate((link) => link === document.activeElement)); tabs++) await page.keyboard.press('Tab');
+    for (let tabs = 0; tabs < 20 && !(await dashboard.evaluate((link) => link === document.activeElement)); tabs++)
+      await page.keyboard.press('Tab');
     const ring = await dashboard.evaluate((link) => {
       const style = getComputedStyle(link);
       return { style: style.outlineStyle, width: style.outlineWidth };

@@ -29,7 +29,11 @@ describe('a server outage does not strand the console', () => {
 
   async function addMosque(name: string) {
     const base = server?.baseUrl ?? '';
-    const login = await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(E2E_ADMIN) });
+    const login = await fetch(`${base}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(E2E_ADMIN),
+    });
     const { access_token: token } = (await login.json()) as { access_token: string };
     const created = await fetch(`${base}/api/config/mosques`, {
       method: 'POST',
@@ -72,7 +76,10 @@ describe('a server outage does not strand the console', () => {
     await start();
     await addMosque('Mosque Added During Recovery');
     await page.getByRole('heading', { name: 'Config Generator', level: 1 }).waitFor({ timeout: scaled(20_000) });
-    await page.getByRole('row').filter({ hasText: 'Mosque Added During Recovery' }).waitFor({ timeout: scaled(20_000) });
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'Mosque Added During Recovery' })
+      .waitFor({ timeout: scaled(20_000) });
     // The socket keeps its own back-off (waits up to 30 s, SPEC.md section 7): HTTP answering does not hurry it.
     await liveChip().waitFor({ timeout: scaled(45_000) });
     await nav().getByRole('link', { name: 'Instances' }).click();

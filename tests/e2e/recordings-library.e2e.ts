@@ -5,7 +5,16 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMosques } from '../../testkit/seed-mosques';
 import { scaled } from '../../testkit/time-scale';
-import { E2E_ADMIN, launchBrowser, SCREEN_SIZES, screenshot, seedRecordingsLibrary, signIn, startServer, type RunningServer } from './support';
+import {
+  E2E_ADMIN,
+  launchBrowser,
+  SCREEN_SIZES,
+  screenshot,
+  seedRecordingsLibrary,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 
 /*
  * The recordings library at fleet size, in Chromium against the built server: 48 recordings of 24
@@ -52,7 +61,9 @@ describe('The recordings library with many recordings', () => {
       await page.getByLabel('Search recordings').fill('Mosque 2');
       await page.getByText(`1–${remaining.length} of ${remaining.length}`, { exact: true }).waitFor();
       expect(new URL(page.url()).searchParams.get('q')).toBe('Mosque 2');
-      const mosqueHeader = page.getByRole('table', { name: 'Recordings' }).getByRole('button', { name: 'Mosque', exact: true });
+      const mosqueHeader = page
+        .getByRole('table', { name: 'Recordings' })
+        .getByRole('button', { name: 'Mosque', exact: true });
       await mosqueHeader.click();
       await page.waitForURL(/sort=mosque&order=asc/, { timeout: scaled(30_000) });
       await mosqueHeader.click();
@@ -64,7 +75,10 @@ describe('The recordings library with many recordings', () => {
       // The row's actions are inside the window at this width.
       for (const action of [/^Play recording/, /^Download recording/, /^Delete recording/]) {
         const box = await rows(page).first().getByRole('button', { name: action }).boundingBox();
-        expect((box?.x ?? Infinity) + (box?.width ?? 0), `${action} ends inside the ${size.width} px window`).toBeLessThanOrEqual(size.width);
+        expect(
+          (box?.x ?? Infinity) + (box?.width ?? 0),
+          `${action} ends inside the ${size.width} px window`,
+        ).toBeLessThanOrEqual(size.width);
       }
 
       // The address alone brings the same view back (a new tab of the same signed-in browser).
@@ -80,9 +94,15 @@ describe('The recordings library with many recordings', () => {
       const dialog = page.getByRole('dialog');
       await dialog.getByText(`Download links of ${remaining.length} recordings`, { exact: true }).waitFor();
       if (index === 0) await screenshot(page, 'recordings-bulk-links'); // both widths
-      const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('button', { name: 'Save links' }).click()]);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        dialog.getByRole('button', { name: 'Save links' }).click(),
+      ]);
       expect(download.suggestedFilename()).toMatch(/^recording-links-\d{8}-\d{4}\.txt$/);
-      const links = fs.readFileSync(await download.path(), 'utf8').trim().split('\n');
+      const links = fs
+        .readFileSync(await download.path(), 'utf8')
+        .trim()
+        .split('\n');
       expect(links).toHaveLength(remaining.length);
       const media = await fetch(links[0]);
       expect(media.status).toBe(200);
@@ -90,8 +110,14 @@ describe('The recordings library with many recordings', () => {
       expect((await media.arrayBuffer()).byteLength).toBe(fs.statSync(path.join(dataDir, 'sample.mp4')).size);
 
       // Delete the first two after a confirmation naming the count.
-      await page.getByLabel(/^Select recording /).nth(0).check();
-      await page.getByLabel(/^Select recording /).nth(1).check();
+      await page
+        .getByLabel(/^Select recording /)
+        .nth(0)
+        .check();
+      await page
+        .getByLabel(/^Select recording /)
+        .nth(1)
+        .check();
       await bar.getByRole('button', { name: 'Delete', exact: true }).click();
       await dialog.getByText('Delete 2 recordings', { exact: true }).waitFor();
       await dialog.getByRole('button', { name: 'Delete', exact: true }).click();

@@ -2,7 +2,16 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeNotifications, E2E_ADMIN, launchBrowser, screenshot, seedFailedCaptures, signIn, startServer, type RunningServer } from './support';
+import {
+  closeNotifications,
+  E2E_ADMIN,
+  launchBrowser,
+  screenshot,
+  seedFailedCaptures,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -15,8 +24,20 @@ import { scaled } from '../../testkit/time-scale';
 function seedHoledCapture(dataDir: string, at: Date): void {
   const iso = (seconds: number) => new Date(at.getTime() + seconds * 1000).toISOString();
   const gaps = [
-    { start: iso(0), end: iso(30), cause: 'not_live_yet', reason: 'The stream was not live yet (HTTP 404)', content_lost_seconds: 0 },
-    { start: iso(600), end: iso(670), cause: 'stream_stalled', reason: 'No new segment for 70 s', content_lost_seconds: 70 },
+    {
+      start: iso(0),
+      end: iso(30),
+      cause: 'not_live_yet',
+      reason: 'The stream was not live yet (HTTP 404)',
+      content_lost_seconds: 0,
+    },
+    {
+      start: iso(600),
+      end: iso(670),
+      cause: 'stream_stalled',
+      reason: 'No new segment for 70 s',
+      content_lost_seconds: 70,
+    },
   ];
   const db = new Database(path.join(dataDir, 'capture.db'));
   try {
@@ -54,7 +75,10 @@ describe('Recordings page in the browser', () => {
     await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
     // In the page, polled once a second: the demo stream is recorded in real time.
     const recordingId = await page.evaluate(async () => {
-      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` };
+      const headers = {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+      };
       const demo = (await (await fetch('/api/instances/demo-stream', { headers })).json()) as { data: { url: string } };
       const launched = (await (
         await fetch('/api/instances/launch', {
@@ -80,7 +104,10 @@ describe('Recordings page in the browser', () => {
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Recordings' }).click();
     await page.getByRole('heading', { name: 'Recordings', level: 1 }).waitFor();
     await page.getByText('1–10 of 11').waitFor();
-    await page.getByLabel('Recording storage').getByText(/free on this disk/).waitFor();
+    await page
+      .getByLabel('Recording storage')
+      .getByText(/free on this disk/)
+      .waitFor();
     await screenshot(page, 'recordings-list');
     await page.getByRole('button', { name: 'Go to next page' }).click();
     await page.getByText('11–11 of 11').waitFor();
@@ -91,21 +118,34 @@ describe('Recordings page in the browser', () => {
     await page.getByRole('combobox', { name: 'Outcome' }).click();
     await page.getByRole('option', { name: 'Failed' }).click();
     await page.getByText('1–10 of 10').waitFor();
-    expect(await table().getByRole('button', { name: /^Play recording/ }).first().isDisabled()).toBe(true);
+    expect(
+      await table()
+        .getByRole('button', { name: /^Play recording/ })
+        .first()
+        .isDisabled(),
+    ).toBe(true);
     await page.getByRole('combobox', { name: 'Outcome' }).click();
     await page.getByRole('option', { name: 'All', exact: true }).click();
     await page.getByText('1–10 of 11').waitFor();
   });
 
   it('plays the real capture in the browser', async () => {
-    const play = table().getByRole('button', { name: /^Play recording/ }).and(page.locator(':not([disabled])'));
+    const play = table()
+      .getByRole('button', { name: /^Play recording/ })
+      .and(page.locator(':not([disabled])'));
     await play.first().click();
     const video = page.getByTestId('recording-player');
     await video.waitFor();
     await expect
-      .poll(() => video.evaluate((element) => (element as HTMLVideoElement).currentTime), { timeout: scaled(20_000), interval: 500 })
+      .poll(() => video.evaluate((element) => (element as HTMLVideoElement).currentTime), {
+        timeout: scaled(20_000),
+        interval: 500,
+      })
       .toBeGreaterThan(1);
-    const played = await video.evaluate((element) => ({ duration: (element as HTMLVideoElement).duration, error: (element as HTMLVideoElement).error?.code ?? null }));
+    const played = await video.evaluate((element) => ({
+      duration: (element as HTMLVideoElement).duration,
+      error: (element as HTMLVideoElement).error?.code ?? null,
+    }));
     expect(played.error).toBeNull();
     expect(played.duration).toBeGreaterThan(3);
     await screenshot(page, 'recordings-player');
@@ -113,7 +153,10 @@ describe('Recordings page in the browser', () => {
   });
 
   it('deletes a recording after confirmation', async () => {
-    await table().getByRole('button', { name: /^Delete recording/ }).last().click();
+    await table()
+      .getByRole('button', { name: /^Delete recording/ })
+      .last()
+      .click();
     const confirm = page.getByRole('dialog', { name: 'Delete recording?' });
     await confirm.getByText(/will be removed from the store/).waitFor();
     await confirm.getByRole('button', { name: 'Delete' }).click();
@@ -137,15 +180,30 @@ describe('Recordings page in the browser', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     // In the page, polled once a second: the demo stream is recorded in real time.
     const stoppedId = await page.evaluate(async () => {
-      const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` };
-      const get = async <T,>(url: string) => (await (await fetch(url, { headers })).json()) as T;
+      const headers = {
+        'Content-Type': 'application/json',
+        Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
+      };
+      const get = async <T>(url: string) => (await (await fetch(url, { headers })).json()) as T;
       const demo = await get<{ data: { url: string } }>('/api/instances/demo-stream');
       const body = JSON.stringify({ configs: [{ url: demo.data.url, duration: 600, width: 320, height: 240 }] });
-      const launched = (await (await fetch('/api/instances/launch', { method: 'POST', headers, body })).json()) as { data: { instances: { id: string }[] } };
+      const launched = (await (await fetch('/api/instances/launch', { method: 'POST', headers, body })).json()) as {
+        data: { instances: { id: string }[] };
+      };
       const instanceId = launched.data.instances[0].id;
-      const recording = async () => (await get<{ data: { recordings: { id: string; status: string; bytes: number }[] } }>(`/api/recordings?instance_id=${instanceId}`)).data.recordings[0];
-      for (let i = 0; i < 60 && !((await recording())?.bytes > 0); i++) await new Promise((resolve) => setTimeout(resolve, 1000));
-      await fetch('/api/instances/terminate', { method: 'POST', headers, body: JSON.stringify({ instance_ids: [instanceId] }) });
+      const recording = async () =>
+        (
+          await get<{ data: { recordings: { id: string; status: string; bytes: number }[] } }>(
+            `/api/recordings?instance_id=${instanceId}`,
+          )
+        ).data.recordings[0];
+      for (let i = 0; i < 60 && !((await recording())?.bytes > 0); i++)
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      await fetch('/api/instances/terminate', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ instance_ids: [instanceId] }),
+      });
       for (let i = 0; i < 60; i++) {
         const current = await recording();
         if (current.status !== 'recording') return current.id;

@@ -4,7 +4,14 @@ import type { Mosque, PrayerTimeRecord } from '../../contract/config';
 import type { Job, SchedulerStatus, UpcomingRecording } from '../../contract/scheduler';
 import { timingOf } from '../../src/features/scheduling/timing-label';
 import { operatorTime, zonedDateTime, zonedTime, zoneAbbreviation } from '../../src/features/scheduling/zoned-time';
-import { E2E_ADMIN, launchBrowser, screenshotWithoutNotifications, signIn, startServer, type RunningServer } from './support';
+import {
+  E2E_ADMIN,
+  launchBrowser,
+  screenshotWithoutNotifications,
+  signIn,
+  startServer,
+  type RunningServer,
+} from './support';
 
 /*
  * Issue 5 in the browser, against the real server: with the scheduler stopped, three mosques with
@@ -32,7 +39,12 @@ const PLACES = [
  * 04:45 UTC, inside Jakarta's window).
  */
 function nearFridayWindow(timezone: string, now: Date): boolean {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: timezone, weekday: 'short', hour: 'numeric', hourCycle: 'h23' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: timezone,
+    weekday: 'short',
+    hour: 'numeric',
+    hourCycle: 'h23',
+  }).formatToParts(now);
   const weekday = parts.find((part) => part.type === 'weekday')?.value;
   const hour = Number(parts.find((part) => part.type === 'hour')?.value);
   return weekday === 'Fri' && hour >= 9 && hour < 17;
@@ -47,7 +59,14 @@ const [FIRST, SECOND] = PLACES.filter((place) => !nearFridayWindow(place.timezon
   ID_token: `http://127.0.0.1:9/${place.city.toLowerCase().replace(' ', '-')}.m3u8`,
 }));
 // Inactive: starting the scheduler plans every active mosque, and this one must stay unplanned.
-const CAIRO = { name: 'E2E Cairo Mosque', latitude: 30.0458, longitude: 31.2625, timezone: 'Africa/Cairo', ID_token: 'http://127.0.0.1:9/cairo.m3u8', active: false };
+const CAIRO = {
+  name: 'E2E Cairo Mosque',
+  latitude: 30.0458,
+  longitude: 31.2625,
+  timezone: 'Africa/Cairo',
+  ID_token: 'http://127.0.0.1:9/cairo.m3u8',
+  active: false,
+};
 const MOSQUES = [FIRST, SECOND, CAIRO];
 
 /** "12:03" (24-hour, as the prayer-times service writes it) as the page writes it: "12:03 PM". */
@@ -66,7 +85,10 @@ describe('Scheduling Management in the browser', () => {
   async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const response = await fetch(`${server.baseUrl}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await response.text();
@@ -85,7 +107,10 @@ describe('Scheduling Management in the browser', () => {
     // A fresh server's scheduler runs, and would plan each mosque as it is created: stop it first.
     await call('POST', '/api/scheduler/stop');
     for (const mosque of MOSQUES) {
-      const created = await call<{ data: Mosque }>('POST', '/api/config/mosques', { ...mosque, languages: ['en', 'ar'] });
+      const created = await call<{ data: Mosque }>('POST', '/api/config/mosques', {
+        ...mosque,
+        languages: ['en', 'ar'],
+      });
       ids.set(mosque.name, created.data.mosque_id);
     }
     browser = await launchBrowser();
@@ -133,7 +158,8 @@ describe('Scheduling Management in the browser', () => {
     await dialog.waitFor();
     // The option list stays open while choosing; a click on the title closes it.
     await dialog.getByRole('combobox', { name: 'Mosques' }).click();
-    for (const mosque of [FIRST, SECOND]) await page.getByRole('option', { name: new RegExp(`^${mosque.name}`) }).click();
+    for (const mosque of [FIRST, SECOND])
+      await page.getByRole('option', { name: new RegExp(`^${mosque.name}`) }).click();
     await dialog.getByRole('heading', { name: 'Schedule Friday Recordings' }).click();
     await page.getByRole('listbox').waitFor({ state: 'detached' });
     for (const mosque of [FIRST, SECOND]) await dialog.locator('.MuiChip-label', { hasText: mosque.name }).waitFor();
@@ -144,9 +170,12 @@ describe('Scheduling Management in the browser', () => {
     await dialog.waitFor({ state: 'hidden' });
   });
 
-  it('shows both in Upcoming Recordings at the prayer-times service\'s times, with their timing icons', async () => {
-    const upcoming = (await call<{ data: { upcoming_recordings: UpcomingRecording[] } }>('GET', '/api/scheduler/upcoming?limit=20')).data.upcoming_recordings;
-    const prayers = (await call<{ data: { prayer_times: PrayerTimeRecord[] } }>('GET', '/api/scheduler/prayer-times')).data.prayer_times;
+  it("shows both in Upcoming Recordings at the prayer-times service's times, with their timing icons", async () => {
+    const upcoming = (
+      await call<{ data: { upcoming_recordings: UpcomingRecording[] } }>('GET', '/api/scheduler/upcoming?limit=20')
+    ).data.upcoming_recordings;
+    const prayers = (await call<{ data: { prayer_times: PrayerTimeRecord[] } }>('GET', '/api/scheduler/prayer-times'))
+      .data.prayer_times;
     expect(upcoming.map((item) => item.mosque_name).sort()).toEqual([FIRST.name, SECOND.name].sort());
     await expect.poll(() => upcomingTable().getByRole('row').count()).toBe(3);
     expect(await row(CAIRO.name).count()).toBe(0);
@@ -170,7 +199,9 @@ describe('Scheduling Management in the browser', () => {
       expect(recordingCell).toContain(`Your time: ${operatorTime(item.recording_time, OPERATOR_ZONE)}`);
       expect(await cells.nth(2).innerText()).toBe(zonedTime(item.prayer_time, mosque.timezone));
       expect(await cells.nth(2).innerText()).toBe(twelveHour(prayer.prayer_time));
-      expect((await cells.nth(3).innerText()).replace(/\s+/g, ' ')).toBe(`${mosque.timezone} ${zoneAbbreviation(item.recording_time, mosque.timezone)}`);
+      expect((await cells.nth(3).innerText()).replace(/\s+/g, ' ')).toBe(
+        `${mosque.timezone} ${zoneAbbreviation(item.recording_time, mosque.timezone)}`,
+      );
       const icon = row(mosque.name).getByRole('img');
       const expected = timingOf(item.recording_time, new Date());
       expect(await icon.getAttribute('aria-label')).toBe(expected.label);
@@ -184,18 +215,29 @@ describe('Scheduling Management in the browser', () => {
 
   it('cancels one of them', async () => {
     const firstId = ids.get(FIRST.name) ?? '';
-    const job = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find((entry) => entry.mosque_id === firstId);
+    const job = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find(
+      (entry) => entry.mosque_id === firstId,
+    );
     if (!job) throw new Error(`No job for ${FIRST.name}`);
-    await row(FIRST.name).getByRole('button', { name: `Cancel recording for ${FIRST.name}` }).click();
+    await row(FIRST.name)
+      .getByRole('button', { name: `Cancel recording for ${FIRST.name}` })
+      .click();
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel Recording' }).click();
     await notification(`Job ${job.id} cancelled`).waitFor();
     await row(FIRST.name).waitFor({ state: 'detached' });
     await row(SECOND.name).waitFor();
-    const after = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find((entry) => entry.id === job.id);
+    const after = (await call<{ data: { jobs: Job[] } }>('GET', '/api/scheduler/jobs')).data.jobs.find(
+      (entry) => entry.id === job.id,
+    );
     expect(after?.status).toBe('cancelled');
-    const upcoming = (await call<{ data: { upcoming_recordings: UpcomingRecording[] } }>('GET', '/api/scheduler/upcoming?limit=20')).data.upcoming_recordings;
+    const upcoming = (
+      await call<{ data: { upcoming_recordings: UpcomingRecording[] } }>('GET', '/api/scheduler/upcoming?limit=20')
+    ).data.upcoming_recordings;
     expect(upcoming.map((item) => item.mosque_name)).toEqual([SECOND.name]);
-    await page.getByRole('listitem', { name: `Friday recording: ${FIRST.name}` }).getByText('cancelled', { exact: true }).waitFor();
+    await page
+      .getByRole('listitem', { name: `Friday recording: ${FIRST.name}` })
+      .getByText('cancelled', { exact: true })
+      .waitFor();
   });
 
   it('stops the scheduler', async () => {
@@ -205,7 +247,9 @@ describe('Scheduling Management in the browser', () => {
     await statusCard().getByText('Stopped', { exact: true }).waitFor();
     expect(await scheduleButton().isDisabled()).toBe(true);
     // The second recording still waits, and the page says it will not start while stopped.
-    await page.getByText('The scheduler is stopped: these recordings will not start until it is started again.').waitFor();
+    await page
+      .getByText('The scheduler is stopped: these recordings will not start until it is started again.')
+      .waitFor();
     await row(SECOND.name).waitFor();
     expect((await call<{ data: SchedulerStatus }>('GET', '/api/scheduler/status')).data.scheduler_running).toBe(false);
     await screenshotWithoutNotifications(page, 'scheduling-after-stop');

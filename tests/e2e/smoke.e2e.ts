@@ -30,7 +30,11 @@ describe('the built console is served by the real server', () => {
     const response = await fetch(`${server.baseUrl}/api/nope`);
     expect(response.status).toBe(404);
     expect(response.headers.get('content-type')).toMatch(/application\/json/);
-    expect(await response.json()).toEqual({ success: false, detail: 'No such endpoint: GET /api/nope', error: 'No such endpoint: GET /api/nope' });
+    expect(await response.json()).toEqual({
+      success: false,
+      detail: 'No such endpoint: GET /api/nope',
+      error: 'No such endpoint: GET /api/nope',
+    });
   });
 
   it('opens in Chromium', async () => {

@@ -51,11 +51,22 @@ describe('Test stream on the demo broadcast', () => {
     const video = panel.getByLabel('Stream test clip');
     await video.waitFor();
     // Chromium reads the clip: its length, and playback moving on.
-    await page.waitForFunction(() => (document.querySelector('video[aria-label="Stream test clip"]') as HTMLVideoElement | null)?.readyState === 4, undefined, { timeout: scaled(20_000) });
+    await page.waitForFunction(
+      () =>
+        (document.querySelector('video[aria-label="Stream test clip"]') as HTMLVideoElement | null)?.readyState === 4,
+      undefined,
+      { timeout: scaled(20_000) },
+    );
     const duration = await video.evaluate((element) => (element as HTMLVideoElement).duration);
     expect(duration).toBeGreaterThan(25);
     expect(duration).toBeLessThanOrEqual(33);
-    await page.waitForFunction(() => ((document.querySelector('video[aria-label="Stream test clip"]') as HTMLVideoElement | null)?.currentTime ?? 0) > 0.5, undefined, { timeout: scaled(20_000) });
+    await page.waitForFunction(
+      () =>
+        ((document.querySelector('video[aria-label="Stream test clip"]') as HTMLVideoElement | null)?.currentTime ??
+          0) > 0.5,
+      undefined,
+      { timeout: scaled(20_000) },
+    );
     await screenshot(page, 'stream-test-demo');
 
     await dialog.getByRole('button', { name: 'Cancel' }).click();

@@ -27,14 +27,22 @@ describe('database unavailable, then back', () => {
     server = await spawnServer({ dataDir, env: { DATABASE_URL: database.url } });
     const api = server;
     const token = await api.login();
-    const created = await api.request<{ data: { mosque_id: string } }>('POST', '/api/config/mosques', { token, body: { name: 'Before the outage', languages: ['ar'] } });
+    const created = await api.request<{ data: { mosque_id: string } }>('POST', '/api/config/mosques', {
+      token,
+      body: { name: 'Before the outage', languages: ['ar'] },
+    });
     expect(created.status).toBe(201);
 
     cluster.stop();
     // A checked session is trusted from memory for up to a second; after that its check needs the database
     // too. Waited for on verify-token, which needs nothing else: a route that reads the database answers 503
     // while the session is still trusted, and verify-token then still answered 200.
-    await waitFor(async () => (await api.request('GET', '/api/auth/verify-token', { token })).status === 503, 'the session check to need the database', 10_000, 100);
+    await waitFor(
+      async () => (await api.request('GET', '/api/auth/verify-token', { token })).status === 503,
+      'the session check to need the database',
+      10_000,
+      100,
+    );
     const calls: [string, string, unknown?][] = [
       ['GET', '/api/config/mosques'],
       ['POST', '/api/config/mosques', { name: 'During the outage', languages: ['ar'] }],
@@ -48,14 +56,25 @@ describe('database unavailable, then back', () => {
       expect(response.body).toEqual({ success: false, detail: DOWN, error: DOWN });
     }
     // Health still answers, and says so (its report is at most 10 s old).
-    const health = await waitFor(async () => {
-      const response = await api.request<{ data: { overall_status: string; failing: string[] } }>('GET', '/api/monitoring/system', { token });
-      expect(response.status, response.text).toBe(200);
-      return response.body.data.overall_status === 'down' ? response : undefined;
-    }, 'health to report the database down', 30_000, 1000);
+    const health = await waitFor(
+      async () => {
+        const response = await api.request<{ data: { overall_status: string; failing: string[] } }>(
+          'GET',
+          '/api/monitoring/system',
+          { token },
+        );
+        expect(response.status, response.text).toBe(200);
+        return response.body.data.overall_status === 'down' ? response : undefined;
+      },
+      'health to report the database down',
+      30_000,
+      1000,
+    );
     expect(health.body.data.failing).toContain('database');
     expect((await api.request('GET', '/api/monitoring/system', { token: `${token}x` })).status).toBe(401);
-    const login = await api.request('POST', '/api/auth/login', { body: { username: 'admin', password: 'Fault-admin-pass-1' } });
+    const login = await api.request('POST', '/api/auth/login', {
+      body: { username: 'admin', password: 'Fault-admin-pass-1' },
+    });
     expect(login.status).toBe(503);
     expect(login.body).toMatchObject({ detail: DOWN });
 
@@ -68,7 +87,10 @@ describe('database unavailable, then back', () => {
     cluster.start();
     const listed = await waitFor(
       async () => {
-        const response = await api.request<{ data: { mosques: { name: string }[] } }>('GET', '/api/config/mosques', { token, timeoutMs: 10_000 });
+        const response = await api.request<{ data: { mosques: { name: string }[] } }>('GET', '/api/config/mosques', {
+          token,
+          timeoutMs: 10_000,
+        });
         return response.status === 200 ? response : undefined;
       },
       'the API to answer again',
@@ -76,7 +98,10 @@ describe('database unavailable, then back', () => {
       500,
     );
     expect(listed.body.data.mosques.map((m) => m.name)).toEqual(['Before the outage']);
-    const after = await api.request('POST', '/api/config/mosques', { token, body: { name: 'After the outage', languages: ['ar'] } });
+    const after = await api.request('POST', '/api/config/mosques', {
+      token,
+      body: { name: 'After the outage', languages: ['ar'] },
+    });
     expect(after.status).toBe(201);
     expect((await api.login()).length).toBeGreaterThan(20);
     expect(api.running()).toBe(true);

@@ -12,7 +12,13 @@ const NO_SPACE = /No space left on device/;
 interface Details {
   state: string;
   state_reason: string | null;
-  recording: { status: string; reason: string | null; bytes: number; file_name: string | null; download_url: string | null } | null;
+  recording: {
+    status: string;
+    reason: string | null;
+    bytes: number;
+    file_name: string | null;
+    download_url: string | null;
+  } | null;
 }
 
 /** A 1 MiB tmpfs over DATA_DIR/recordings, when this machine lets us mount one (root, no seccomp veto). */
@@ -47,22 +53,35 @@ describe('disk full while recording', () => {
     const env: Record<string, string> = { STALL_TIMEOUT_SECONDS: '20' };
     if (mounted) {
       // Leave about 300 KB: a few seconds of media, then the disk is full.
-      execFileSync('dd', ['if=/dev/zero', `of=${path.join(recordingsDir, 'filler')}`, 'bs=1k', 'count=724'], { stdio: 'ignore' });
+      execFileSync('dd', ['if=/dev/zero', `of=${path.join(recordingsDir, 'filler')}`, 'bs=1k', 'count=724'], {
+        stdio: 'ignore',
+      });
     } else {
       const wrapper = path.join(dataDir, 'ffmpeg-to-dev-full');
-      fs.writeFileSync(wrapper, '#!/bin/bash\nargs=("$@")\nif [ $# -gt 2 ]; then args[-1]=/dev/full; fi\nexec ffmpeg "${args[@]}"\n', { mode: 0o755 });
+      fs.writeFileSync(
+        wrapper,
+        '#!/bin/bash\nargs=("$@")\nif [ $# -gt 2 ]; then args[-1]=/dev/full; fi\nexec ffmpeg "${args[@]}"\n',
+        { mode: 0o755 },
+      );
       env.FFMPEG_PATH = wrapper;
     }
     server = await spawnServer({ dataDir, env });
     const api = server;
     const token = await api.login();
     // A launch must name a mosque that exists.
-    for (const mosque_id of ['diskfull01', 'diskfull02']) await api.request('POST', '/api/config/mosques', { token, body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] } });
+    for (const mosque_id of ['diskfull01', 'diskfull02'])
+      await api.request('POST', '/api/config/mosques', {
+        token,
+        body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] },
+      });
 
     const launchAndWait = async (mosqueId: string) => {
       const launch = await api.request<{ data: { instances: { id: string }[] } }>('POST', '/api/instances/launch', {
         token,
-        body: { configs: [{ url: source?.url, duration: 120, width: 640, height: 360, mosque_id: mosqueId }], max_workers: 1 },
+        body: {
+          configs: [{ url: source?.url, duration: 120, width: 640, height: 360, mosque_id: mosqueId }],
+          max_workers: 1,
+        },
       });
       expect(launch.status, launch.text).toBe(200);
       const id = launch.body.data.instances[0].id;
@@ -84,16 +103,29 @@ describe('disk full while recording', () => {
 
     if (mounted) {
       // It recorded until the disk was full, and the pieces it wrote are kept (there is no room to join them).
-      const parts = path.join(recordingsDir, 'diskfull01', (filled.recording?.file_name ?? '').replace(/\.mp4$/, '.parts'));
-      expect(fs.readdirSync(parts).filter((name) => name.endsWith('.ts') && fs.statSync(path.join(parts, name)).size > 0).length).toBeGreaterThan(0);
+      const parts = path.join(
+        recordingsDir,
+        'diskfull01',
+        (filled.recording?.file_name ?? '').replace(/\.mp4$/, '.parts'),
+      );
+      expect(
+        fs.readdirSync(parts).filter((name) => name.endsWith('.ts') && fs.statSync(path.join(parts, name)).size > 0)
+          .length,
+      ).toBeGreaterThan(0);
       expect(filled.recording?.download_url ?? null).toBeNull();
       // A second recording on the full disk fails the same way, at once.
       const second = await launchAndWait('diskfull02');
       expect(second.recording).toMatchObject({ status: 'failed', reason: expect.stringMatching(NO_SPACE) });
     }
 
-    const recordings = await api.request<{ data: { recordings: { status: string; reason: string | null }[] } }>('GET', '/api/recordings', { token });
-    expect(recordings.body.data.recordings.every((r) => r.status === 'failed' && NO_SPACE.test(r.reason ?? ''))).toBe(true);
+    const recordings = await api.request<{ data: { recordings: { status: string; reason: string | null }[] } }>(
+      'GET',
+      '/api/recordings',
+      { token },
+    );
+    expect(recordings.body.data.recordings.every((r) => r.status === 'failed' && NO_SPACE.test(r.reason ?? ''))).toBe(
+      true,
+    );
     expect(api.running(), api.output()).toBe(true);
     expect((await api.request('GET', '/api/config/mosques', { token })).status).toBe(200);
     await api.stop();

@@ -37,7 +37,10 @@ describe('ffmpeg missing or crashing', () => {
   async function start(ffmpegPath: string, dataDir = temporaryDir('ffmpeg')): Promise<ServerProcess> {
     dirs.push(dataDir);
     // Recorders retry every second or two, so a 6 s window sees ffmpeg fail several times.
-    const server = await spawnServer({ dataDir, env: { FFMPEG_PATH: ffmpegPath, RECORDER_RETRY_SECONDS: '1', RECORDER_RETRY_MAX_SECONDS: '2' } });
+    const server = await spawnServer({
+      dataDir,
+      env: { FFMPEG_PATH: ffmpegPath, RECORDER_RETRY_SECONDS: '1', RECORDER_RETRY_MAX_SECONDS: '2' },
+    });
     servers.push(server);
     return server;
   }
@@ -56,9 +59,15 @@ describe('ffmpeg missing or crashing', () => {
     const token = await server.login();
     await expectDegraded(server, token, /ffmpeg at \/nonexistent\/ffmpeg does not run/);
 
-    const launch = await server.request('POST', '/api/instances/launch', { token, body: { configs: [CONFIG], max_workers: 1 } });
+    const launch = await server.request('POST', '/api/instances/launch', {
+      token,
+      body: { configs: [CONFIG], max_workers: 1 },
+    });
     expect(launch.status).toBe(503);
-    expect(launch.body).toMatchObject({ success: false, detail: 'ffmpeg at /nonexistent/ffmpeg (FFMPEG_PATH) is not an executable file' });
+    expect(launch.body).toMatchObject({
+      success: false,
+      detail: 'ffmpeg at /nonexistent/ffmpeg (FFMPEG_PATH) is not an executable file',
+    });
     expect((await server.request<{ data: unknown[] }>('GET', '/api/instances/', { token })).body.data).toEqual([]);
     expect(server.running()).toBe(true);
   });
@@ -70,13 +79,24 @@ describe('ffmpeg missing or crashing', () => {
     // Exits 1 with a message, or dies of SIGSEGV without a word, as the mode file says.
     fs.writeFileSync(
       fake,
-      ['#!/bin/sh', 'mode=$(cat "$(dirname "$0")/mode" 2>/dev/null)', 'if [ "$mode" = segv ]; then kill -SEGV $$; fi', 'echo "fake-ffmpeg: codec library failed to load" >&2', 'exit 1', ''].join('\n'),
+      [
+        '#!/bin/sh',
+        'mode=$(cat "$(dirname "$0")/mode" 2>/dev/null)',
+        'if [ "$mode" = segv ]; then kill -SEGV $$; fi',
+        'echo "fake-ffmpeg: codec library failed to load" >&2',
+        'exit 1',
+        '',
+      ].join('\n'),
       { mode: 0o755 },
     );
     const server = await start(fake);
     const token = await server.login();
     // A launch must name a mosque that exists.
-    for (const mosque_id of ['crashexit1', 'crashsegv1']) await server.request('POST', '/api/config/mosques', { token, body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] } });
+    for (const mosque_id of ['crashexit1', 'crashsegv1'])
+      await server.request('POST', '/api/config/mosques', {
+        token,
+        body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] },
+      });
     await expectDegraded(server, token, /ffmpeg at .*\/ffmpeg does not run/);
 
     const outcomes: Details[] = [];
@@ -96,8 +116,14 @@ describe('ffmpeg missing or crashing', () => {
       );
     }
     const never = (why: string) => `The stream never came: ${why}`;
-    expect(outcomes[0]).toMatchObject({ state_reason: never('fake-ffmpeg: codec library failed to load'), recording: { status: 'failed', reason: never('fake-ffmpeg: codec library failed to load') } });
-    expect(outcomes[1]).toMatchObject({ state_reason: never('ffmpeg was killed (SIGSEGV)'), recording: { status: 'failed', reason: never('ffmpeg was killed (SIGSEGV)') } });
+    expect(outcomes[0]).toMatchObject({
+      state_reason: never('fake-ffmpeg: codec library failed to load'),
+      recording: { status: 'failed', reason: never('fake-ffmpeg: codec library failed to load') },
+    });
+    expect(outcomes[1]).toMatchObject({
+      state_reason: never('ffmpeg was killed (SIGSEGV)'),
+      recording: { status: 'failed', reason: never('ffmpeg was killed (SIGSEGV)') },
+    });
     expect(server.running()).toBe(true);
     expect((await server.request('GET', '/api/config/mosques', { token })).status).toBe(200);
   });

@@ -5,7 +5,11 @@ import { startHlsSource, type HlsSource } from '../../testkit/capture';
 import { spawnServer, type ServerProcess } from './support/server';
 import { waitFor } from '../../testkit/wait';
 
-const SECRETS = { METRICS_TOKEN: 'metrics-token-0123456789abcdef', AWS_SECRET_ACCESS_KEY: 'aws-secret-key-do-not-leak', AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY' };
+const SECRETS = {
+  METRICS_TOKEN: 'metrics-token-0123456789abcdef',
+  AWS_SECRET_ACCESS_KEY: 'aws-secret-key-do-not-leak',
+  AWS_ACCESS_KEY_ID: 'AKIAEXAMPLEKEY',
+};
 const STREAM_PASSWORD = 'stream-pass-9x7';
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 const environOf = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
@@ -30,7 +34,10 @@ describe('files and processes', () => {
   });
 
   it('keeps the data folder 0700 and the database, its WAL and the keys 0600', async () => {
-    const token = await server.login('admin', fs.readFileSync(path.join(server.dataDir, 'initial-admin-password'), 'utf8').trim());
+    const token = await server.login(
+      'admin',
+      fs.readFileSync(path.join(server.dataDir, 'initial-admin-password'), 'utf8').trim(),
+    );
     expect((await server.request('GET', '/api/auth/verify-token', { token })).status).toBe(200);
     expect(mode(server.dataDir)).toBe(0o700);
     for (const name of ['capture.db', 'capture.db-wal', 'secret.key', 'initial-admin-password']) {
@@ -39,7 +46,10 @@ describe('files and processes', () => {
   });
 
   it('records with a private file, a recorder without the server secrets, and credentials out of every log', async () => {
-    const token = await server.login('admin', fs.readFileSync(path.join(server.dataDir, 'initial-admin-password'), 'utf8').trim());
+    const token = await server.login(
+      'admin',
+      fs.readFileSync(path.join(server.dataDir, 'initial-admin-password'), 'utf8').trim(),
+    );
     const url = hls.url.replace('http://', `http://viewer:${STREAM_PASSWORD}@`);
     const launch = await server.request<{ data: { instances: { id: string }[] } }>('POST', '/api/instances/launch', {
       token,
@@ -73,10 +83,14 @@ describe('files and processes', () => {
     expect(mode(recordings)).toBe(0o700);
     expect(mode(instanceDir)).toBe(0o700);
 
-    await waitFor(async () => {
-      const detail = await server.request<{ data: { state: string } }>('GET', `/api/instances/${id}`, { token });
-      return detail.body.data.state === 'stopped';
-    }, 'the recording to end', 60_000);
+    await waitFor(
+      async () => {
+        const detail = await server.request<{ data: { state: string } }>('GET', `/api/instances/${id}`, { token });
+        return detail.body.data.state === 'stopped';
+      },
+      'the recording to end',
+      60_000,
+    );
     const logs = await server.request('GET', `/api/instances/${id}/logs?lines=500`, { token });
     expect(logs.status).toBe(200);
     expect(logs.text).toContain('[redacted]@127.0.0.1');
@@ -91,7 +105,10 @@ describe('files and processes', () => {
   it('removes initial-admin-password once the first password is changed', async () => {
     const saved = path.join(server.dataDir, 'initial-admin-password');
     const token = await server.login('admin', fs.readFileSync(saved, 'utf8').trim());
-    const changed = await server.request('POST', '/api/auth/change-password', { token, body: { current_password: fs.readFileSync(saved, 'utf8').trim(), new_password: 'Changed-admin-pass-1' } });
+    const changed = await server.request('POST', '/api/auth/change-password', {
+      token,
+      body: { current_password: fs.readFileSync(saved, 'utf8').trim(), new_password: 'Changed-admin-pass-1' },
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(fs.existsSync(saved)).toBe(false);
     await server.login('admin', 'Changed-admin-pass-1');

@@ -40,7 +40,10 @@ describe('GitHub unreachable', () => {
     server = await spawnServer({ dataDir, env: { GITHUB_API_URL: github.url } });
     const api = server;
     const token = await api.login();
-    const configured = await api.request('POST', '/api/github/configure', { token, body: { github_pat: TOKEN, github_repo_url: REPO_URL } });
+    const configured = await api.request('POST', '/api/github/configure', {
+      token,
+      body: { github_pat: TOKEN, github_repo_url: REPO_URL },
+    });
     expect(configured.status, configured.text).toBe(200);
     const before = (await api.request<{ data: Status }>('GET', '/api/github/status', { token })).body.data;
     expect(before).toMatchObject({ overall_status: 'healthy', github_access: { status: 'connected' } });
@@ -50,21 +53,40 @@ describe('GitHub unreachable', () => {
 
     const validated = await api.request<{ data: Validation }>('POST', '/api/github/validate', { token });
     expect(validated.status, validated.text).toBe(200);
-    expect(validated.body.data).toMatchObject({ overall_status: 'error', reason: 'unreachable', checks: { github_api: { status: 'error', reason: 'unreachable' } } });
-    expect(validated.body.data.checks.github_api.message).toMatch(/^Could not reach GitHub at http:\/\/127\.0\.0\.1:\d+/);
+    expect(validated.body.data).toMatchObject({
+      overall_status: 'error',
+      reason: 'unreachable',
+      checks: { github_api: { status: 'error', reason: 'unreachable' } },
+    });
+    expect(validated.body.data.checks.github_api.message).toMatch(
+      /^Could not reach GitHub at http:\/\/127\.0\.0\.1:\d+/,
+    );
 
     const status = (await api.request<{ data: Status }>('GET', '/api/github/status', { token })).body.data;
-    expect(status).toMatchObject({ overall_status: 'unhealthy', github_access: { status: 'error', reason: 'unreachable' } });
+    expect(status).toMatchObject({
+      overall_status: 'unhealthy',
+      github_access: { status: 'error', reason: 'unreachable' },
+    });
     expect(status.configuration.configured_at).toBe(before.configuration.configured_at);
 
     const reconfigure = await api.request<{ detail: string }>('POST', '/api/github/configure', {
       token,
-      body: { github_pat: 'ghp_anothertoken00000000000000000000000', github_repo_url: 'https://github.com/capture-ops/other' },
+      body: {
+        github_pat: 'ghp_anothertoken00000000000000000000000',
+        github_repo_url: 'https://github.com/capture-ops/other',
+      },
     });
     expect(reconfigure.status).toBe(503);
     expect(reconfigure.body.detail).toMatch(/^GitHub access was not saved: Could not reach GitHub/);
-    const after = (await api.request<{ data: Status & { configuration: { repo_url: string } } }>('GET', '/api/github/status', { token })).body.data;
-    expect(after.configuration).toMatchObject({ repo_url: REPO_URL, configured_at: before.configuration.configured_at });
+    const after = (
+      await api.request<{ data: Status & { configuration: { repo_url: string } } }>('GET', '/api/github/status', {
+        token,
+      })
+    ).body.data;
+    expect(after.configuration).toMatchObject({
+      repo_url: REPO_URL,
+      configured_at: before.configuration.configured_at,
+    });
     expect(JSON.stringify(after)).not.toContain(TOKEN);
 
     expect(api.running(), api.output()).toBe(true);

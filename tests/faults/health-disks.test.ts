@@ -42,7 +42,8 @@ describe.skipIf(!canMount)('health with full disks (tmpfs, root)', () => {
     for (const dir of mounted.reverse()) await unmount(dir);
   });
 
-  const health = async (token: string) => (await server!.request<{ data: Health }>('GET', '/api/monitoring/system', { token })).body.data;
+  const health = async (token: string) =>
+    (await server!.request<{ data: Health }>('GET', '/api/monitoring/system', { token })).body.data;
 
   it('degrades with the reason when the recordings disk, then the database disk, fills up', async () => {
     mountTmpfs(dataDir, '32m');
@@ -53,18 +54,28 @@ describe.skipIf(!canMount)('health with full disks (tmpfs, root)', () => {
     expect((await health(token)).components.recordings_disk.status).toBe('healthy');
 
     fill(recordingsDir, 256 * 1024);
-    const recordingsFull = await waitFor(async () => {
-      const report = await health(token);
-      return report.failing.includes('recordings_disk') ? report : undefined;
-    }, 'health to see the full recordings disk', 30_000, 1000);
+    const recordingsFull = await waitFor(
+      async () => {
+        const report = await health(token);
+        return report.failing.includes('recordings_disk') ? report : undefined;
+      },
+      'health to see the full recordings disk',
+      30_000,
+      1000,
+    );
     expect(recordingsFull.overall_status).toBe('degraded');
     expect(recordingsFull.components.recordings_disk.detail).toMatch(/^The recordings disk is full: 0\.\d MiB free$/);
 
     fill(dataDir, 0);
-    const databaseFull = await waitFor(async () => {
-      const report = await health(token);
-      return report.failing.includes('database_disk') ? report : undefined;
-    }, 'health to see the full database disk', 30_000, 1000);
+    const databaseFull = await waitFor(
+      async () => {
+        const report = await health(token);
+        return report.failing.includes('database_disk') ? report : undefined;
+      },
+      'health to see the full database disk',
+      30_000,
+      1000,
+    );
     // Degraded, not down: the database still answers; writes may still fit in pages it already has.
     expect(databaseFull.overall_status).toBe('degraded');
     expect(databaseFull.components.database_disk.detail).toBe('The database disk is full: 0.0 MiB free');

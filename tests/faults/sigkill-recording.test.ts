@@ -14,7 +14,14 @@ interface Details {
   id: string;
   state: string;
   state_reason: string | null;
-  recording: { id: string; status: string; reason: string | null; bytes: number; duration_seconds: number | null; started_at: string } | null;
+  recording: {
+    id: string;
+    status: string;
+    reason: string | null;
+    bytes: number;
+    duration_seconds: number | null;
+    started_at: string;
+  } | null;
 }
 
 /**
@@ -44,15 +51,36 @@ describe('SIGKILL with a recording running', () => {
     server = await spawnServer({ dataDir });
     const token = await server.login();
     // A launch must name a mosque that exists.
-    for (const mosque_id of ['sigkillt01']) await server.request('POST', '/api/config/mosques', { token, body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] } });
+    for (const mosque_id of ['sigkillt01'])
+      await server.request('POST', '/api/config/mosques', {
+        token,
+        body: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'] },
+      });
     const launched = await server.request<{ data: { instances: { id: string }[] } }>('POST', '/api/instances/launch', {
       token,
-      body: { configs: [{ url: source.url, duration: DURATION, width: FRAME_CODE.width, height: FRAME_CODE.height, mosque_id: 'sigkillt01' }], max_workers: 1 },
+      body: {
+        configs: [
+          {
+            url: source.url,
+            duration: DURATION,
+            width: FRAME_CODE.width,
+            height: FRAME_CODE.height,
+            mosque_id: 'sigkillt01',
+          },
+        ],
+        max_workers: 1,
+      },
     });
     expect(launched.status, launched.text).toBe(200);
     const id = launched.body.data.instances[0].id;
     const first = server;
-    await waitFor(async () => (await first.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data.state === 'running', 'media to flow', 30_000);
+    await waitFor(
+      async () =>
+        (await first.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data.state ===
+        'running',
+      'media to flow',
+      30_000,
+    );
 
     const { recorder, ffmpeg } = instancePids(dataDir, id);
     expect(alive(recorder) && alive(ffmpeg)).toBe(true);
@@ -81,7 +109,11 @@ describe('SIGKILL with a recording running', () => {
     // Re-adopted, not adopted anew or launched again: one instance, one recording, one file.
     const instances = await second.request<{ data: { id: string }[] }>('GET', '/api/instances/', { token });
     expect(instances.body.data.map((i) => i.id)).toEqual([id]);
-    const recordings = await second.request<{ data: { recordings: { id: string }[] } }>('GET', '/api/recordings?mosque_id=sigkillt01', { token });
+    const recordings = await second.request<{ data: { recordings: { id: string }[] } }>(
+      'GET',
+      '/api/recordings?mosque_id=sigkillt01',
+      { token },
+    );
     expect(recordings.body.data.recordings.map((r) => r.id)).toEqual([done.recording?.id]);
     const files = fs.readdirSync(path.join(dataDir, 'recordings', 'sigkillt01'));
     expect(files).toHaveLength(1);

@@ -11,18 +11,33 @@ const ACKS_BEFORE_KILL = 120;
 /** ... and a user account (its password hashed at the real cost, tens of ms) has been on its way this long. */
 const USER_WRITE_UNDER_WAY_MS = 20;
 
-const newMosqueId = () => Array.from(crypto.randomBytes(10), (byte) => 'abcdefghijklmnopqrstuvwxyz0123456789'[byte % 36]).join('');
+const newMosqueId = () =>
+  Array.from(crypto.randomBytes(10), (byte) => 'abcdefghijklmnopqrstuvwxyz0123456789'[byte % 36]).join('');
 
 /**
  * Starts a mosque create and sends half its body: the server holds the request, waiting for the rest, until
  * it dies. Resolves once the half has left this process; `answered` gives the status, or undefined when the
  * request ended without an answer.
  */
-function halfSentWrite(baseUrl: string, token: string, mosqueId: string): Promise<{ answered: Promise<number | undefined> }> {
-  const body = JSON.stringify({ mosque_id: mosqueId, name: 'Cut off mid-body', languages: ['ar'], latitude: 21.4, longitude: 39.8 });
+function halfSentWrite(
+  baseUrl: string,
+  token: string,
+  mosqueId: string,
+): Promise<{ answered: Promise<number | undefined> }> {
+  const body = JSON.stringify({
+    mosque_id: mosqueId,
+    name: 'Cut off mid-body',
+    languages: ['ar'],
+    latitude: 21.4,
+    longitude: 39.8,
+  });
   const request = http.request(new URL('/api/config/mosques', baseUrl), {
     method: 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body),
+    },
   });
   const answered = new Promise<number | undefined>((resolve) => {
     request.on('response', (response) => {
@@ -31,7 +46,9 @@ function halfSentWrite(baseUrl: string, token: string, mosqueId: string): Promis
     });
     request.on('error', () => resolve(undefined));
   });
-  return new Promise((resolve) => request.write(body.slice(0, Math.floor(body.length / 2)), () => resolve({ answered })));
+  return new Promise((resolve) =>
+    request.write(body.slice(0, Math.floor(body.length / 2)), () => resolve({ answered })),
+  );
 }
 
 /**
@@ -67,13 +84,25 @@ describe('SIGKILL during a burst of writes', () => {
           const response = isUser
             ? await first.request('POST', '/api/auth/users', {
                 token,
-                body: { username: `burst-${n}-${id}`, email: `${id}@example.com`, password: 'Burst-pass-12', role: 'user' },
+                body: {
+                  username: `burst-${n}-${id}`,
+                  email: `${id}@example.com`,
+                  password: 'Burst-pass-12',
+                  role: 'user',
+                },
               })
             : await first.request('POST', '/api/config/mosques', {
                 token,
-                body: { mosque_id: id, name: `Burst Mosque ${n}-${i}`, languages: ['ar'], latitude: 21.4, longitude: 39.8 },
+                body: {
+                  mosque_id: id,
+                  name: `Burst Mosque ${n}-${i}`,
+                  languages: ['ar'],
+                  latitude: 21.4,
+                  longitude: 39.8,
+                },
               });
-          if (response.status >= 200 && response.status < 300) (isUser ? acked.users : acked.mosques).add(isUser ? `burst-${n}-${id}` : id);
+          if (response.status >= 200 && response.status < 300)
+            (isUser ? acked.users : acked.mosques).add(isUser ? `burst-${n}-${id}` : id);
           else if (!killed) throw new Error(`write refused before the kill: ${response.status} ${response.text}`);
         } catch (error) {
           if (!killed) throw error;
@@ -84,10 +113,12 @@ describe('SIGKILL during a burst of writes', () => {
     };
     // The kill is sent while a user account (a password hash, a longer transaction) is on its way, so it
     // is likely to land inside one; the write certainly in flight is the cut-off create below.
-    const userWriteUnderWay = () => [...userWritesSent.values()].some((sentAt) => Date.now() - sentAt >= USER_WRITE_UNDER_WAY_MS);
+    const userWriteUnderWay = () =>
+      [...userWritesSent.values()].some((sentAt) => Date.now() - sentAt >= USER_WRITE_UNDER_WAY_MS);
     const workers = Array.from({ length: WORKERS }, (_, n) => worker(n));
     const deadline = Date.now() + 60_000;
-    while ((acked.mosques.size + acked.users.size < ACKS_BEFORE_KILL || !userWriteUnderWay()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    while ((acked.mosques.size + acked.users.size < ACKS_BEFORE_KILL || !userWriteUnderWay()) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 5));
     // A write certainly in flight when it dies, whatever the machine's pace: a create whose body is half sent.
     // (Counting writes sent but unanswered was not enough: a busy test process read the answers late, and
     // every write it had sent turned out answered before the kill.)
@@ -108,8 +139,12 @@ describe('SIGKILL during a burst of writes', () => {
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
       expect(db.pragma('foreign_key_check')).toEqual([]);
-      const mosques = new Set((db.prepare('select mosque_id from mosques').all() as { mosque_id: string }[]).map((r) => r.mosque_id));
-      const users = new Set((db.prepare('select username from users').all() as { username: string }[]).map((r) => r.username));
+      const mosques = new Set(
+        (db.prepare('select mosque_id from mosques').all() as { mosque_id: string }[]).map((r) => r.mosque_id),
+      );
+      const users = new Set(
+        (db.prepare('select username from users').all() as { username: string }[]).map((r) => r.username),
+      );
       expect([...acked.mosques].filter((id) => !mosques.has(id))).toEqual([]);
       expect([...acked.users].filter((name) => !users.has(name))).toEqual([]);
       // Half a request is no write.
@@ -120,14 +155,19 @@ describe('SIGKILL during a burst of writes', () => {
 
     // And the server comes back on it, serving the same rows; the session signed in before still works.
     server = await spawnServer({ dataDir });
-    const listed = await server.request<{ data: { mosques: { mosque_id: string }[] } }>('GET', '/api/config/mosques', { token });
+    const listed = await server.request<{ data: { mosques: { mosque_id: string }[] } }>('GET', '/api/config/mosques', {
+      token,
+    });
     expect(listed.status).toBe(200);
     const served = new Set(listed.body.data.mosques.map((m) => m.mosque_id));
     expect([...acked.mosques].filter((id) => !served.has(id))).toEqual([]);
     const users = await server.request<{ users: { username: string }[] }>('GET', '/api/auth/users', { token });
     const names = new Set(users.body.users.map((u) => u.username));
     expect([...acked.users].filter((name) => !names.has(name))).toEqual([]);
-    const after = await server.request('POST', '/api/config/mosques', { token, body: { name: 'After the crash', languages: ['en'] } });
+    const after = await server.request('POST', '/api/config/mosques', {
+      token,
+      body: { name: 'After the crash', languages: ['en'] },
+    });
     expect(after.status).toBe(201);
     await server.stop();
     server = undefined;

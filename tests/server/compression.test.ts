@@ -45,7 +45,11 @@ describe('compression', () => {
     ['br', (body: Buffer) => zlib.brotliDecompressSync(body)],
     ['gzip', (body: Buffer) => zlib.gunzipSync(body)],
   ] as const)('sends a console script compressed with %s when the browser accepts it', async (encoding, decode) => {
-    const response = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': encoding } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': encoding },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe(encoding);
     expect(response.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
@@ -55,45 +59,77 @@ describe('compression', () => {
   });
 
   it('prefers brotli, and sends the file as it is to a client that accepts neither', async () => {
-    const both = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const both = await app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(both.headers['content-encoding']).toBe('br');
-    const plain = await app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    const plain = await app.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
     expect(plain.body).toBe(SCRIPT);
   });
 
-  it.each(['/', '/users', '/index.html'])('sends the page at %s compressed and still never cached without revalidation', async (url) => {
-    const response = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-encoding']).toBe('br');
-    expect(response.headers['content-type']).toMatch(/^text\/html/);
-    expect(response.headers['cache-control']).toBe('no-cache');
-    expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toBe(PAGE);
-  });
+  it.each(['/', '/users', '/index.html'])(
+    'sends the page at %s compressed and still never cached without revalidation',
+    async (url) => {
+      const response = await app.inject({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-encoding']).toBe('br');
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(zlib.brotliDecompressSync(response.rawPayload).toString()).toBe(PAGE);
+    },
+  );
 
   it('compresses JSON answers of 1 KiB or more, as the client accepts', async () => {
     for (let i = 0; i < 12; i += 1) {
-      const created = await app.inject({ method: 'POST', url: '/api/config/mosques', headers: { authorization: `Bearer ${token}` }, payload: { mosque_id: `compress${String(i).padStart(2, '0')}`, name: `Mosque number ${i}`, languages: ['en'] } });
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/config/mosques',
+        headers: { authorization: `Bearer ${token}` },
+        payload: { mosque_id: `compress${String(i).padStart(2, '0')}`, name: `Mosque number ${i}`, languages: ['en'] },
+      });
       expect(created.statusCode, created.body).toBe(201);
     }
-    const plain = await app.inject({ method: 'GET', url: '/api/config/mosques', headers: { authorization: `Bearer ${token}` } });
+    const plain = await app.inject({
+      method: 'GET',
+      url: '/api/config/mosques',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.rawPayload.length).toBeGreaterThan(1024);
 
-    const br = await app.inject({ method: 'GET', url: '/api/config/mosques', headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'br' } });
+    const br = await app.inject({
+      method: 'GET',
+      url: '/api/config/mosques',
+      headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(br.headers.vary).toMatch(/accept-encoding/i);
     expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
     expect(JSON.parse(zlib.brotliDecompressSync(br.rawPayload).toString())).toEqual(plain.json());
 
-    const gzip = await app.inject({ method: 'GET', url: '/api/config/mosques', headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' } });
+    const gzip = await app.inject({
+      method: 'GET',
+      url: '/api/config/mosques',
+      headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' },
+    });
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(zlib.gunzipSync(gzip.rawPayload).toString())).toEqual(plain.json());
   });
 
   it('sends small answers as they are', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/auth/verify-token', headers: { 'accept-encoding': 'br, gzip' } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/auth/verify-token',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.json()).toMatchObject({ success: false });

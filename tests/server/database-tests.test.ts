@@ -8,7 +8,10 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 describe('the PostgreSQL pass', () => {
   it('takes every server test that builds an app or opens a database', () => {
     const onPostgres = new Set(databaseTestFiles());
-    const left = serverTestFiles().filter((file) => opensDatabase(path.join(ROOT, file)) && !onPostgres.has(file) && !skipsPostgresPass(path.join(ROOT, file)));
+    const left = serverTestFiles().filter(
+      (file) =>
+        opensDatabase(path.join(ROOT, file)) && !onPostgres.has(file) && !skipsPostgresPass(path.join(ROOT, file)),
+    );
     // A file listed here opens SQLite whatever the pass: create its database as tests/server/helpers/test-app.ts does.
     expect(left).toEqual([]);
   });
@@ -31,4 +34,3 @@ describe('the PostgreSQL pass', () => {
     expect(skipped).not.toContain('tests/server/scheduler/capture.test.ts');
   });
 });
-

@@ -16,7 +16,10 @@ describe('PostgreSQL ending a connection the server is using', () => {
   let db: Db;
   beforeAll(async () => {
     cluster = await startTemporaryPostgres();
-    db = await openDatabase({ dataDir: cluster.dataDir, databaseUrl: (await createPostgresDatabase(cluster.adminUrl)).url });
+    db = await openDatabase({
+      dataDir: cluster.dataDir,
+      databaseUrl: (await createPostgresDatabase(cluster.adminUrl)).url,
+    });
   });
   afterAll(async () => {
     await db?.close();
@@ -36,7 +39,14 @@ describe('PostgreSQL ending a connection the server is using', () => {
           await sql`select pg_terminate_backend(${rows[0].pid})`.execute(db.kysely);
           // Gone from pg_stat_activity once it has told its client and closed: that news reaches the
           // held connection while the polls go back and forth on another.
-          await waitFor(async () => (await sql`select 1 from pg_stat_activity where pid = ${rows[0].pid}`.execute(db.kysely)).rows.length === 0, 'the session to end', 10_000, 20);
+          await waitFor(
+            async () =>
+              (await sql`select 1 from pg_stat_activity where pid = ${rows[0].pid}`.execute(db.kysely)).rows.length ===
+              0,
+            'the session to end',
+            10_000,
+            20,
+          );
           await sql`select 1`.execute(trx);
         })
         .then(

@@ -36,7 +36,10 @@ describe('TableWriteCounter', () => {
     // A statement that fails changed nothing; a write through the plain instance is not this counter's.
     await counted.insertInto('settings').values(setting).execute();
     await expect(counted.insertInto('settings').values(setting).execute()).rejects.toThrow();
-    await db.kysely.insertInto('settings').values({ ...setting, key: 'uncounted' }).execute();
+    await db.kysely
+      .insertInto('settings')
+      .values({ ...setting, key: 'uncounted' })
+      .execute();
     expect(counter.count).toBe(4);
   });
 });

@@ -18,6 +18,10 @@ describe('server foundation', () => {
   it('answers unknown api paths with 404 json', async () => {
     const response = await t.request({ method: 'GET', url: '/api/nothing-here' });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ success: false, detail: 'No such endpoint: GET /api/nothing-here', error: 'No such endpoint: GET /api/nothing-here' });
+    expect(response.json()).toEqual({
+      success: false,
+      detail: 'No such endpoint: GET /api/nothing-here',
+      error: 'No such endpoint: GET /api/nothing-here',
+    });
   });
 });

@@ -30,7 +30,11 @@ console.log(JSON.stringify(process.moduleLoadList));
 
 describe('start cost', () => {
   it("starts and answers without loading Node's fetch implementation (undici: about 40 ms on the first answer)", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], { cwd: root, timeout: scaled(60_000) });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', CHILD],
+      { cwd: root, timeout: scaled(60_000) },
+    );
     const loaded = JSON.parse(stdout.trim().split('\n').at(-1) ?? '[]') as string[];
     expect(loaded.length).toBeGreaterThan(50);
     expect(loaded.filter((name) => name.includes('undici'))).toEqual([]);

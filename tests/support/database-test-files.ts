@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 // import.meta.url, not dirname: vite.config.ts imports this module through Vite's config bundler.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TESTS = path.join(ROOT, 'tests');
-const RELATIVE_IMPORT = /(?:^|\n)\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+const RELATIVE_IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s+(?!type\b)[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 function resolveModule(from: string, specifier: string): string | undefined {
   const base = path.resolve(path.dirname(from), specifier);
@@ -37,13 +38,16 @@ export function testModuleClosure(file: string): string[] {
   return [...seen];
 }
 
-const mentions = (files: string[], pattern: RegExp) => files.some((file) => pattern.test(fs.readFileSync(file, 'utf8')));
+const mentions = (files: string[], pattern: RegExp) =>
+  files.some((file) => pattern.test(fs.readFileSync(file, 'utf8')));
 
 /** True when the file, or a test module it imports, reads TEST_DATABASE_URL. */
-export const honoursTestDatabase = (file: string): boolean => mentions(testModuleClosure(file), /process\.env\.TEST_DATABASE_URL/);
+export const honoursTestDatabase = (file: string): boolean =>
+  mentions(testModuleClosure(file), /process\.env\.TEST_DATABASE_URL/);
 
 /** True when the file, or a test module it imports, builds an app or opens a database itself. */
-export const opensDatabase = (file: string): boolean => mentions(testModuleClosure(file), /\b(?:buildApp|openDatabase)\(/);
+export const opensDatabase = (file: string): boolean =>
+  mentions(testModuleClosure(file), /\b(?:buildApp|openDatabase)\(/);
 
 export function serverTestFiles(): string[] {
   return fs
@@ -65,4 +69,6 @@ export const skipsPostgresPass = (file: string): boolean => SKIPS_POSTGRES_PASS.
 
 /** Paths relative to the repository root, for vitest's include. */
 export const databaseTestFiles = (): string[] =>
-  serverTestFiles().filter((file) => honoursTestDatabase(path.join(ROOT, file)) && !skipsPostgresPass(path.join(ROOT, file)));
+  serverTestFiles().filter(
+    (file) => honoursTestDatabase(path.join(ROOT, file)) && !skipsPostgresPass(path.join(ROOT, file)),
+  );

@@ -18,7 +18,8 @@ const DECLARED_LIMIT = /\bscaled\(\s*([\d_]+)\s*\)/g;
 /** The longest time limit a test file declares through `scaled`, in ms (0 when none). */
 export function declaredLimitMs(source: string): number {
   let longest = 0;
-  for (const [, digits] of source.matchAll(DECLARED_LIMIT)) longest = Math.max(longest, Number(digits.replaceAll('_', '')));
+  for (const [, digits] of source.matchAll(DECLARED_LIMIT))
+    longest = Math.max(longest, Number(digits.replaceAll('_', '')));
   return longest;
 }
 
@@ -30,7 +31,9 @@ export function longFilesFirst<T>(sorted: readonly T[], limitMs: (file: T) => nu
 
 export class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const limits = new Map(files.map((spec) => [spec.moduleId, declaredLimitMs(fs.readFileSync(spec.moduleId, 'utf8'))]));
+    const limits = new Map(
+      files.map((spec) => [spec.moduleId, declaredLimitMs(fs.readFileSync(spec.moduleId, 'utf8'))]),
+    );
     return longFilesFirst(await super.sort(files), (spec) => limits.get(spec.moduleId) ?? 0);
   }
 }

@@ -36,7 +36,11 @@ export function builtServerIsCurrent(): boolean {
 export function serverCommand(): { command: string; args: string[]; label: string } {
   return builtServerIsCurrent()
     ? { command: process.execPath, args: [BUILT_SERVER], label: 'built server (build/server/main.js)' }
-    : { command: path.join(ROOT, 'node_modules/.bin/tsx'), args: ['server/main.ts'], label: 'server sources (tsx server/main.ts)' };
+    : {
+        command: path.join(ROOT, 'node_modules/.bin/tsx'),
+        args: ['server/main.ts'],
+        label: 'server sources (tsx server/main.ts)',
+      };
 }
 const started = new Set<ChildProcess>();
 
@@ -72,7 +76,16 @@ export function spawnServerProcess(port: number, dataDir: string, env: Record<st
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_ENV: 'production', HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ALLOW_PRIVATE_STREAM_HOSTS: '1', ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ALLOW_PRIVATE_STREAM_HOSTS: '1',
+      ...env,
+    },
   });
   started.add(child);
   let output = `[${label}]\n`;

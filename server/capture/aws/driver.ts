@@ -18,7 +18,12 @@ import {
   type ProviderInstance,
   type ProviderRecording,
 } from '../provider';
-import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, STATE_FORMAT_VERSION, type RecorderState } from '../../../recorder/recorder-state';
+import {
+  DEFAULT_RECORDER_SETTINGS,
+  INSTANCE_FILES,
+  STATE_FORMAT_VERSION,
+  type RecorderState,
+} from '../../../recorder/recorder-state';
 import { latestImage } from '../versions';
 import { awsError } from './errors';
 import type { DeliveryRequest } from '../../storage/delivery';
@@ -26,7 +31,14 @@ import type { RecorderDelivery } from '../../../recorder/recorder-delivery';
 import type { RecorderConfig } from '../../../recorder/recorder-state';
 import type { RecorderRuntimeLink } from './recorder-bundle';
 import { placeFor, placeKeys, joinUntilFor, SHARED_TAG, slotsOf, slotTagValue, type SlotTag } from './shared-instance';
-import { buildUserData, INSTANCE_PATHS, remoteRecorderConfig, resultMarker, slotScript, type UserDataPaths } from './user-data';
+import {
+  buildUserData,
+  INSTANCE_PATHS,
+  remoteRecorderConfig,
+  resultMarker,
+  slotScript,
+  type UserDataPaths,
+} from './user-data';
 
 export const MANAGED_BY = { key: 'managed-by', value: 'capture-command-center' } as const;
 const TAG = {
@@ -104,8 +116,15 @@ interface RecorderLaunch {
 const LEDGER_LINK_SECONDS = 3600;
 const tagsOf = (tags: Tag[] | undefined): Record<string, string> =>
   Object.fromEntries((tags ?? []).filter((t) => t.Key).map((t) => [t.Key as string, t.Value ?? '']));
-const toTags = (record: Record<string, string>): Tag[] => Object.entries(record).map(([Key, Value]) => ({ Key, Value }));
-const RECORDING: ProviderRecording = { status: 'recording', bytes: 0, mediaSeconds: null, filePath: null, reason: null };
+const toTags = (record: Record<string, string>): Tag[] =>
+  Object.entries(record).map(([Key, Value]) => ({ Key, Value }));
+const RECORDING: ProviderRecording = {
+  status: 'recording',
+  bytes: 0,
+  mediaSeconds: null,
+  filePath: null,
+  reason: null,
+};
 const hash = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 /**
@@ -164,7 +183,8 @@ export class AwsCaptureProvider implements CaptureProvider {
     if (earlier) return { ...this.launched(earlier, launchId), existing: true };
 
     const imageId = options.imageId ?? this.options.imageId ?? latestImage(await this.listImages())?.imageId;
-    if (!imageId) throw new ProviderError('unavailable', 'No recorder image to launch: set AWS_IMAGE_ID or create an AMI first');
+    if (!imageId)
+      throw new ProviderError('unavailable', 'No recorder image to launch: set AWS_IMAGE_ID or create an AMI first');
     const name = options.name ?? `capture-${config.mosque_id ?? 'adhoc'}-${launchId.slice(-6)}`;
     const now = this.options.clock.now();
     const window = recordingWindow(config, options, now);
@@ -227,11 +247,21 @@ export class AwsCaptureProvider implements CaptureProvider {
     const prepared = await this.prepareRecorder(recorder, 1);
     // Where its result is read back (metadata.json beside the file): ids and dates only, well under 256 characters.
     if (prepared.filePath) tags[TAG.file] = prepared.filePath;
-    return this.runInstance(recorder, tags, buildUserData(prepared.config, { runtime: prepared.runtime, ledger: prepared.ledger }), prepared.filePath);
+    return this.runInstance(
+      recorder,
+      tags,
+      buildUserData(prepared.config, { runtime: prepared.runtime, ledger: prepared.ledger }),
+      prepared.filePath,
+    );
   }
 
   /** Runs one instance for `recorder` with `userData`. */
-  private async runInstance(recorder: RecorderLaunch, tags: Record<string, string>, userData: string, filePath: string | null): Promise<LaunchedInstance> {
+  private async runInstance(
+    recorder: RecorderLaunch,
+    tags: Record<string, string>,
+    userData: string,
+    filePath: string | null,
+  ): Promise<LaunchedInstance> {
     const profile = this.options.instanceProfile;
     const result = await this.call('RunInstances', ({ sdk, client }) =>
       client.send(
@@ -248,7 +278,10 @@ export class AwsCaptureProvider implements CaptureProvider {
           ...(this.options.securityGroupId ? { SecurityGroupIds: [this.options.securityGroupId] } : {}),
           TagSpecifications: [
             { ResourceType: 'instance', Tags: toTags(tags) },
-            { ResourceType: 'volume', Tags: toTags({ [MANAGED_BY.key]: MANAGED_BY.value, [TAG.launch]: recorder.launchId }) },
+            {
+              ResourceType: 'volume',
+              Tags: toTags({ [MANAGED_BY.key]: MANAGED_BY.value, [TAG.launch]: recorder.launchId }),
+            },
           ],
         }),
       ),
@@ -271,14 +304,25 @@ export class AwsCaptureProvider implements CaptureProvider {
     ]);
     for (const instance of open) {
       const taken = slotsOf(tagsOf(instance.Tags)).find((slot) => slot.key === recorder.key);
-      if (taken) return { ...this.launched(instance, taken.launchId), launchId: taken.launchId, name: recorder.name, filePath: taken.file, existing: true };
+      if (taken)
+        return {
+          ...this.launched(instance, taken.launchId),
+          launchId: taken.launchId,
+          name: recorder.name,
+          filePath: taken.file,
+          existing: true,
+        };
     }
     const now = this.options.clock.now();
     const windowStart = new Date(recorder.config.windowStart);
     for (const instance of open) {
       const instanceTags = tagsOf(instance.Tags);
       const capacity = Number(instanceTags[SHARED_TAG.slots]);
-      for (let slot = placeFor(instance, instanceTags, { windowStart, imageId: recorder.imageId, now }); slot && slot <= capacity; slot++) {
+      for (
+        let slot = placeFor(instance, instanceTags, { windowStart, imageId: recorder.imageId, now });
+        slot && slot <= capacity;
+        slot++
+      ) {
         const joined = await this.join(instance, instanceTags, slot, recorder);
         if (joined) return joined;
       }
@@ -286,8 +330,17 @@ export class AwsCaptureProvider implements CaptureProvider {
     const slots = this.options.recordingsPerInstance ?? 1;
     const joinUntil = joinUntilFor(windowStart, now);
     const prepared = await this.prepareRecorder(recorder, 1, joinUntil);
-    const [stopLink, nextLink] = await this.links(prepared.linkSeconds, [placeKeys(recorder.launchId, 1).stop, placeKeys(recorder.launchId, 2).script]);
-    const first = { key: recorder.key, launchId: recorder.launchId, recordingId: recorder.recordingId, windowEnd: new Date(recorder.config.windowEnd), file: prepared.filePath ?? '' };
+    const [stopLink, nextLink] = await this.links(prepared.linkSeconds, [
+      placeKeys(recorder.launchId, 1).stop,
+      placeKeys(recorder.launchId, 2).script,
+    ]);
+    const first = {
+      key: recorder.key,
+      launchId: recorder.launchId,
+      recordingId: recorder.recordingId,
+      windowEnd: new Date(recorder.config.windowEnd),
+      file: prepared.filePath ?? '',
+    };
     const sharedTags = {
       ...tags,
       ...(prepared.filePath ? { [TAG.file]: prepared.filePath } : {}),
@@ -296,7 +349,11 @@ export class AwsCaptureProvider implements CaptureProvider {
       [SHARED_TAG.windowStart]: windowStart.toISOString(),
       [SHARED_TAG.slot(1)]: slotTagValue(first),
     };
-    const userData = buildUserData(prepared.config, { runtime: prepared.runtime, ledger: prepared.ledger, shared: { slots, joinUntil, nextLink, slot: 1, stopLink } });
+    const userData = buildUserData(prepared.config, {
+      runtime: prepared.runtime,
+      ledger: prepared.ledger,
+      shared: { slots, joinUntil, nextLink, slot: 1, stopLink },
+    });
     return this.runInstance(recorder, sharedTags, userData, prepared.filePath);
   }
 
@@ -305,27 +362,53 @@ export class AwsCaptureProvider implements CaptureProvider {
    * other launch put one there first (undefined then: the caller tries the next place), then the
    * instance is tagged with the place. Were tagging to fail, the recorder is asked to stop at once.
    */
-  private async join(instance: Ec2Instance, instanceTags: Record<string, string>, slot: number, recorder: RecorderLaunch): Promise<LaunchedInstance | undefined> {
+  private async join(
+    instance: Ec2Instance,
+    instanceTags: Record<string, string>,
+    slot: number,
+    recorder: RecorderLaunch,
+  ): Promise<LaunchedInstance | undefined> {
     const store = this.options.store!;
     const first = instanceTags[TAG.launch] ?? '';
     const capacity = Number(instanceTags[SHARED_TAG.slots]);
     const keys = placeKeys(first, slot);
     const prepared = await this.prepareRecorder(recorder, slot, new Date(instanceTags[SHARED_TAG.joinUntil] ?? 0));
-    const [stopLink, nextLink] = await this.links(prepared.linkSeconds, [keys.stop, ...(slot < capacity ? [placeKeys(first, slot + 1).script] : [])]);
-    const script = slotScript(prepared.config, { ledger: prepared.ledger, shared: { slot, stopLink }, nextLink: nextLink ?? null });
+    const [stopLink, nextLink] = await this.links(prepared.linkSeconds, [
+      keys.stop,
+      ...(slot < capacity ? [placeKeys(first, slot + 1).script] : []),
+    ]);
+    const script = slotScript(prepared.config, {
+      ledger: prepared.ledger,
+      shared: { slot, stopLink },
+      nextLink: nextLink ?? null,
+    });
     if (!(await store.put(keys.script, script, true))) return undefined;
-    const place = { key: recorder.key, launchId: recorder.launchId, recordingId: recorder.recordingId, windowEnd: new Date(recorder.config.windowEnd), file: prepared.filePath ?? '' };
+    const place = {
+      key: recorder.key,
+      launchId: recorder.launchId,
+      recordingId: recorder.recordingId,
+      windowEnd: new Date(recorder.config.windowEnd),
+      file: prepared.filePath ?? '',
+    };
     try {
       await this.tag(instance.InstanceId ?? '', { [SHARED_TAG.slot(slot)]: slotTagValue(place) });
     } catch (error) {
       await store.put(keys.stop, 'The launch could not record its place on the instance').catch(() => undefined);
       throw error;
     }
-    return { ...this.launched(instance, recorder.launchId), launchId: recorder.launchId, name: recorder.name, filePath: prepared.filePath, existing: false };
+    return {
+      ...this.launched(instance, recorder.launchId),
+      launchId: recorder.launchId,
+      name: recorder.name,
+      filePath: prepared.filePath,
+      existing: false,
+    };
   }
 
   private async tag(instanceId: string, tags: Record<string, string>): Promise<void> {
-    await this.call('CreateTags', ({ sdk, client }) => client.send(new sdk.CreateTagsCommand({ Resources: [instanceId], Tags: toTags(tags) })));
+    await this.call('CreateTags', ({ sdk, client }) =>
+      client.send(new sdk.CreateTagsCommand({ Resources: [instanceId], Tags: toTags(tags) })),
+    );
   }
 
   private links(seconds: number, keys: string[]): Promise<string[]> {
@@ -342,16 +425,33 @@ export class AwsCaptureProvider implements CaptureProvider {
   private async prepareRecorder(recorder: RecorderLaunch, slot: number, joinUntil?: Date) {
     const store = this.options.store;
     try {
-      const config = remoteRecorderConfig(recorder.config, recorder.fileName, this.options.instancePaths ?? INSTANCE_PATHS, slot);
+      const config = remoteRecorderConfig(
+        recorder.config,
+        recorder.fileName,
+        this.options.instancePaths ?? INSTANCE_PATHS,
+        slot,
+      );
       const via = this.options.instanceProfile ? 'role' : 'presigned-post';
       const { windowStart, windowEnd, mosqueId } = config;
-      const delivery = store ? await store.delivery({ recordingId: recorder.recordingId, mosqueId, windowStart, windowEnd, fileName: recorder.fileName, via }) : null;
+      const delivery = store
+        ? await store.delivery({
+            recordingId: recorder.recordingId,
+            mosqueId,
+            windowStart,
+            windowEnd,
+            fileName: recorder.fileName,
+            via,
+          })
+        : null;
       const now = this.options.clock.now().getTime();
       const seconds = delivery ? Math.ceil((Date.parse(delivery.expiresAt) - now) / 1000) : 0;
       const linkSeconds = Math.max(seconds, joinUntil ? Math.ceil((joinUntil.getTime() - now) / 1000) + 600 : 0);
       const runtime = store && delivery ? await store.runtimeLink(seconds) : null;
       const prefix = delivery ? delivery.mediaKey.slice(0, delivery.mediaKey.lastIndexOf('/') + 1) : '';
-      const ledger = store && delivery && recorder.continues ? await store.readLink(`${prefix}${INSTANCE_FILES.ledger}`, LEDGER_LINK_SECONDS) : null;
+      const ledger =
+        store && delivery && recorder.continues
+          ? await store.readLink(`${prefix}${INSTANCE_FILES.ledger}`, LEDGER_LINK_SECONDS)
+          : null;
       return { config: { ...config, delivery }, runtime, ledger, filePath: delivery?.mediaKey ?? null, linkSeconds };
     } catch (error) {
       throw new ProviderError('unavailable', `Could not prepare the recorder: ${(error as Error).message}`);
@@ -363,17 +463,29 @@ export class AwsCaptureProvider implements CaptureProvider {
    * (the instance polls for it) and a tag, and the instance itself once none of its recorders goes on.
    */
   async terminate(instanceId: string, options: { launchId?: string } = {}): Promise<void> {
-    const [instance] = options.launchId && this.options.store ? await this.describe([{ Name: 'instance-id', Values: [instanceId] }]) : [];
+    const [instance] =
+      options.launchId && this.options.store
+        ? await this.describe([{ Name: 'instance-id', Values: [instanceId] }])
+        : [];
     const tags = tagsOf(instance?.Tags);
     const slots = slotsOf(tags);
     const place = slots.find((slot) => slot.launchId === options.launchId);
     if (instance && place) {
-      await this.options.store!.put(placeKeys(tags[TAG.launch] ?? '', place.slot).stop, `Stopped by the operator at ${this.options.clock.now().toISOString()}`);
+      await this.options.store!.put(
+        placeKeys(tags[TAG.launch] ?? '', place.slot).stop,
+        `Stopped by the operator at ${this.options.clock.now().toISOString()}`,
+      );
       await this.tag(instanceId, { [SHARED_TAG.stop(place.slot)]: this.options.clock.now().toISOString() });
-      const goingOn = await Promise.all(slots.filter((slot) => slot !== place && !tags[SHARED_TAG.stop(slot.slot)]).map(async (slot) => !(await this.placeResult(instance, slot))));
+      const goingOn = await Promise.all(
+        slots
+          .filter((slot) => slot !== place && !tags[SHARED_TAG.stop(slot.slot)])
+          .map(async (slot) => !(await this.placeResult(instance, slot))),
+      );
       if (goingOn.some(Boolean)) return;
     }
-    await this.call('TerminateInstances', ({ sdk, client }) => client.send(new sdk.TerminateInstancesCommand({ InstanceIds: [instanceId] })));
+    await this.call('TerminateInstances', ({ sdk, client }) =>
+      client.send(new sdk.TerminateInstancesCommand({ InstanceIds: [instanceId] })),
+    );
   }
 
   async list(): Promise<ProviderInstance[]> {
@@ -387,7 +499,9 @@ export class AwsCaptureProvider implements CaptureProvider {
   }
 
   async logs(instanceId: string, lines: number): Promise<string[]> {
-    const output = await this.call('GetConsoleOutput', ({ sdk, client }) => client.send(new sdk.GetConsoleOutputCommand({ InstanceId: instanceId })));
+    const output = await this.call('GetConsoleOutput', ({ sdk, client }) =>
+      client.send(new sdk.GetConsoleOutputCommand({ InstanceId: instanceId })),
+    );
     const text = output.Output ? Buffer.from(output.Output, 'base64').toString('utf8') : '';
     const all = text.split(/\r?\n/);
     if (all.at(-1) === '') all.pop();
@@ -430,20 +544,36 @@ export class AwsCaptureProvider implements CaptureProvider {
 
   async listImages(): Promise<ProviderImage[]> {
     const result = await this.call('DescribeImages', ({ sdk, client }) =>
-      client.send(new sdk.DescribeImagesCommand({ Owners: ['self'], Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }] })),
+      client.send(
+        new sdk.DescribeImagesCommand({
+          Owners: ['self'],
+          Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }],
+        }),
+      ),
     );
-    return (result.Images ?? []).filter((image) => image.ImageId && image.State !== 'deregistered').map((image) => this.toImage(image));
+    return (result.Images ?? [])
+      .filter((image) => image.ImageId && image.State !== 'deregistered')
+      .map((image) => this.toImage(image));
   }
 
   async deleteImage(imageId: string): Promise<void> {
-    const result = await this.call('DescribeImages', ({ sdk, client }) => client.send(new sdk.DescribeImagesCommand({ ImageIds: [imageId], Owners: ['self'] })));
+    const result = await this.call('DescribeImages', ({ sdk, client }) =>
+      client.send(new sdk.DescribeImagesCommand({ ImageIds: [imageId], Owners: ['self'] })),
+    );
     const image = result.Images?.[0];
     if (!image) throw new ProviderError('not_found', `AMI ${imageId} not found`);
-    if (image.State === 'pending') throw new ProviderError('conflict', `AMI ${imageId} is still being created; delete it once it is available`);
-    const snapshots = (image.BlockDeviceMappings ?? []).map((m) => m.Ebs?.SnapshotId).filter((id): id is string => Boolean(id));
-    await this.call('DeregisterImage', ({ sdk, client }) => client.send(new sdk.DeregisterImageCommand({ ImageId: imageId })));
+    if (image.State === 'pending')
+      throw new ProviderError('conflict', `AMI ${imageId} is still being created; delete it once it is available`);
+    const snapshots = (image.BlockDeviceMappings ?? [])
+      .map((m) => m.Ebs?.SnapshotId)
+      .filter((id): id is string => Boolean(id));
+    await this.call('DeregisterImage', ({ sdk, client }) =>
+      client.send(new sdk.DeregisterImageCommand({ ImageId: imageId })),
+    );
     for (const snapshotId of snapshots) {
-      await this.call('DeleteSnapshot', ({ sdk, client }) => client.send(new sdk.DeleteSnapshotCommand({ SnapshotId: snapshotId })));
+      await this.call('DeleteSnapshot', ({ sdk, client }) =>
+        client.send(new sdk.DeleteSnapshotCommand({ SnapshotId: snapshotId })),
+      );
     }
   }
 
@@ -457,7 +587,12 @@ export class AwsCaptureProvider implements CaptureProvider {
     });
     try {
       const { sdk, client } = await this.connect();
-      await client.send(new sdk.DescribeInstancesCommand({ MaxResults: 5, Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }] }));
+      await client.send(
+        new sdk.DescribeInstancesCommand({
+          MaxResults: 5,
+          Filters: [{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }],
+        }),
+      );
       return done('operational', `EC2 ${this.options.region} reachable`);
     } catch (error) {
       const failure = awsError(error, 'DescribeInstances');
@@ -533,16 +668,36 @@ export class AwsCaptureProvider implements CaptureProvider {
    * One recording of a shared instance: ended with its result once that is in the store (its window
    * over, or stopped by the operator) while the others go on; else as the instance is.
    */
-  private async placeView(instance: Ec2Instance, tags: Record<string, string>, slot: SlotTag): Promise<ProviderInstance> {
+  private async placeView(
+    instance: Ec2Instance,
+    tags: Record<string, string>,
+    slot: SlotTag,
+  ): Promise<ProviderInstance> {
     const view = await this.view(instance);
     const id = view.providerInstanceId;
-    const own = { ...view, launchId: slot.launchId, ...(slot.slot === 1 ? {} : { name: `${view.name} #${slot.slot}`, config: null, jobId: null }) };
+    const own = {
+      ...view,
+      launchId: slot.launchId,
+      ...(slot.slot === 1 ? {} : { name: `${view.name} #${slot.slot}`, config: null, jobId: null }),
+    };
     if (view.state === 'stopped' || view.state === 'terminated') {
-      return { ...own, recording: await this.endedRecording(`${id}#${slot.slot}`, instance, slot.file, resultMarker(slot.slot)) };
+      return {
+        ...own,
+        recording: await this.endedRecording(`${id}#${slot.slot}`, instance, slot.file, resultMarker(slot.slot)),
+      };
     }
     const stopped = Boolean(tags[SHARED_TAG.stop(slot.slot)]);
-    const result = stopped || this.options.clock.now() >= slot.windowEnd ? await this.placeResult(instance, slot).catch(() => undefined) : undefined;
-    if (result) return { ...own, state: 'terminated', stateReason: 'The recording ended; the instance goes on with the others', recording: result };
+    const result =
+      stopped || this.options.clock.now() >= slot.windowEnd
+        ? await this.placeResult(instance, slot).catch(() => undefined)
+        : undefined;
+    if (result)
+      return {
+        ...own,
+        state: 'terminated',
+        stateReason: 'The recording ended; the instance goes on with the others',
+        recording: result,
+      };
     return { ...own, state: stopped ? 'stopping' : view.state, recording: RECORDING };
   }
 
@@ -562,7 +717,12 @@ export class AwsCaptureProvider implements CaptureProvider {
    * again on the next pass. Without the store's result the reading is provisional: lateResult() reads
    * the store again for the fleet, which keeps asking for a while after the window.
    */
-  private async endedRecording(cacheKey: string, instance: Ec2Instance, file: string | undefined, marker: string): Promise<ProviderRecording> {
+  private async endedRecording(
+    cacheKey: string,
+    instance: Ec2Instance,
+    file: string | undefined,
+    marker: string,
+  ): Promise<ProviderRecording> {
     const known = this.endedResults.get(cacheKey);
     if (known) return known;
     let stored: ProviderRecording | undefined;
@@ -572,13 +732,19 @@ export class AwsCaptureProvider implements CaptureProvider {
     } catch {
       storeRead = false;
     }
-    const recording = stored ?? { ...(await this.consoleRecording(instance, marker)), provisional: this.options.store !== undefined };
+    const recording = stored ?? {
+      ...(await this.consoleRecording(instance, marker)),
+      provisional: this.options.store !== undefined,
+    };
     if (storeRead) this.endedResults.set(cacheKey, recording);
     return recording;
   }
 
   /** The result the instance's recorder left in the store since the instance launched; undefined when there is none. */
-  private async storedRecording(instance: Ec2Instance, file: string | undefined): Promise<ProviderRecording | undefined> {
+  private async storedRecording(
+    instance: Ec2Instance,
+    file: string | undefined,
+  ): Promise<ProviderRecording | undefined> {
     if (!file || !this.options.store) return undefined;
     return this.options.store.result(file, instance.LaunchTime ?? new Date(0));
   }
@@ -622,7 +788,9 @@ export class AwsCaptureProvider implements CaptureProvider {
           bytes: 0,
           mediaSeconds: null,
           filePath: null,
-          reason: byUser ? 'Instance terminated before the recorder reported a result' : 'The instance ended without a recorder result',
+          reason: byUser
+            ? 'Instance terminated before the recorder reported a result'
+            : 'The instance ended without a recorder result',
         };
   }
 
@@ -637,7 +805,9 @@ export class AwsCaptureProvider implements CaptureProvider {
       version: tags[TAG.version] ?? '0.0.0',
       state: states[image.State ?? ''] ?? 'failed',
       sizeGb,
-      createdAt: image.CreationDate ? new Date(image.CreationDate).toISOString() : this.options.clock.now().toISOString(),
+      createdAt: image.CreationDate
+        ? new Date(image.CreationDate).toISOString()
+        : this.options.clock.now().toISOString(),
       tags,
       sourceInstanceId: tags[TAG.source] ?? null,
     };

@@ -8,7 +8,8 @@ interface AwsErrorShape {
   $metadata?: { httpStatusCode?: number };
 }
 
-const UNAVAILABLE = /Throttl|RequestLimitExceeded|TooManyRequests|RequestThrottled|ServiceUnavailable|Unavailable$|InsufficientInstanceCapacity|InternalError/;
+const UNAVAILABLE =
+  /Throttl|RequestLimitExceeded|TooManyRequests|RequestThrottled|ServiceUnavailable|Unavailable$|InsufficientInstanceCapacity|InternalError/;
 const NOT_FOUND = /NotFound|\.Malformed$|InvalidAMIID\.Unavailable/;
 const CONFLICT = /IncorrectState|IncorrectInstanceState|InvalidInstanceState|InvalidAMIID\.Pending/;
 const NETWORK = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|TimeoutError|socket hang up/;
@@ -23,8 +24,10 @@ export function awsError(error: unknown, action: string): ProviderError {
   const e = (error ?? {}) as AwsErrorShape;
   const code = e.Code ?? e.name ?? e.code ?? 'Error';
   const message = (e.message ?? String(error)).replace(/\s+/g, ' ').trim();
-  if (NETWORK.test(code) || NETWORK.test(message)) return new ProviderError('unavailable', `AWS EC2 cannot be reached (${action}): ${message}`);
-  if (UNAVAILABLE.test(code)) return new ProviderError('unavailable', `AWS EC2 ${action} is unavailable right now (${code}): ${message}`);
+  if (NETWORK.test(code) || NETWORK.test(message))
+    return new ProviderError('unavailable', `AWS EC2 cannot be reached (${action}): ${message}`);
+  if (UNAVAILABLE.test(code))
+    return new ProviderError('unavailable', `AWS EC2 ${action} is unavailable right now (${code}): ${message}`);
   if (NOT_FOUND.test(code)) return new ProviderError('not_found', `AWS EC2 ${action}: ${message}`);
   if (CONFLICT.test(code)) return new ProviderError('conflict', `AWS EC2 ${action}: ${message}`);
   return new ProviderError('failed', `AWS EC2 ${action} failed (${code}): ${message}`);

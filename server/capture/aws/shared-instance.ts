@@ -60,7 +60,8 @@ export const placeKeys = (firstLaunchId: string, slot: number) => ({
 });
 
 /** Until when a new shared instance takes recordings: 10 minutes after its first window opens (or after its launch, for a window already open). */
-export const joinUntilFor = (windowStart: Date, now: Date) => new Date(Math.max(windowStart.getTime(), now.getTime()) + SHARE_WINDOW_MS);
+export const joinUntilFor = (windowStart: Date, now: Date) =>
+  new Date(Math.max(windowStart.getTime(), now.getTime()) + SHARE_WINDOW_MS);
 
 /** A live shared instance this recording may join (its window opening close to the first's, places left, joining open), with the next place. */
 export function placeFor(
@@ -72,7 +73,8 @@ export function placeFor(
   const live = instance.State?.Name === 'pending' || instance.State?.Name === 'running';
   if (!live || capacity < 2 || instance.ImageId !== wanted.imageId) return undefined;
   if (Date.parse(tags[SHARED_TAG.joinUntil] ?? '') - wanted.now.getTime() < JOIN_MARGIN_MS) return undefined;
-  if (Math.abs(Date.parse(tags[SHARED_TAG.windowStart] ?? '') - wanted.windowStart.getTime()) > SHARE_WINDOW_MS) return undefined;
+  if (Math.abs(Date.parse(tags[SHARED_TAG.windowStart] ?? '') - wanted.windowStart.getTime()) > SHARE_WINDOW_MS)
+    return undefined;
   const taken = slotsOf(tags).length;
   return taken < capacity ? taken + 1 : undefined;
 }

@@ -34,7 +34,11 @@ const storedResultSchema = z.object({
  * launch (the machine died before its window ended: an earlier machine's result is not this one's).
  * A metadata.json that is not one throws, with what is wrong.
  */
-export async function storedResult(store: RecordingStore, mediaKey: string, launchedAt: Date): Promise<ProviderRecording | undefined> {
+export async function storedResult(
+  store: RecordingStore,
+  mediaKey: string,
+  launchedAt: Date,
+): Promise<ProviderRecording | undefined> {
   const key = `${mediaKey.slice(0, mediaKey.lastIndexOf('/') + 1)}metadata.json`;
   const [object] = (await store.list(key)).filter((o) => o.key === key);
   const writtenAt = Date.parse(object?.modifiedAt ?? '');

@@ -11,7 +11,11 @@ export interface UserDataPaths {
   console: string;
 }
 
-export const INSTANCE_PATHS: UserDataPaths = { workDir: '/var/lib/capture', runtimeDir: '/opt/capture-recorder', console: '/dev/console' };
+export const INSTANCE_PATHS: UserDataPaths = {
+  workDir: '/var/lib/capture',
+  runtimeDir: '/opt/capture-recorder',
+  console: '/dev/console',
+};
 /** The line the user-data prints to the console when the recorder is done; the aws driver reads it back. */
 export const RESULT_MARKER = 'CAPTURE_RESULT ';
 /** EC2 refuses user-data over 16 KB (before base64). */
@@ -138,7 +142,12 @@ function recorderCommands(config: RecorderConfig, ledger: string | null | undefi
  */
 export function buildUserData(
   config: RecorderConfig,
-  options: { runtime?: RecorderRuntimeLink | null; ledger?: string | null; paths?: UserDataPaths; shared?: SharedInstance & SharedSlot } = {},
+  options: {
+    runtime?: RecorderRuntimeLink | null;
+    ledger?: string | null;
+    paths?: UserDataPaths;
+    shared?: SharedInstance & SharedSlot;
+  } = {},
 ): string {
   const { workDir, runtimeDir, console } = options.paths ?? INSTANCE_PATHS;
   const shared = options.shared;
@@ -184,7 +193,8 @@ export function buildUserData(
     .filter(Boolean)
     .join('\n')
     .concat('\n');
-  if (Buffer.byteLength(script) > USER_DATA_LIMIT) throw new Error(`The recorder's user-data is ${Buffer.byteLength(script)} bytes, over EC2's 16 KB`);
+  if (Buffer.byteLength(script) > USER_DATA_LIMIT)
+    throw new Error(`The recorder's user-data is ${Buffer.byteLength(script)} bytes, over EC2's 16 KB`);
   return script;
 }
 
@@ -192,6 +202,11 @@ export function buildUserData(
  * The script of a recording that joins a shared instance, fetched and sourced by its user-data: the
  * link to the next place's script, then this recording's recorder in the background.
  */
-export function slotScript(config: RecorderConfig, options: { ledger?: string | null; shared: SharedSlot; nextLink: string | null }): string {
-  return [`NEXT_LINK='${options.nextLink ?? ''}'`, recorderCommands(config, options.ledger, options.shared), ''].join('\n');
+export function slotScript(
+  config: RecorderConfig,
+  options: { ledger?: string | null; shared: SharedSlot; nextLink: string | null },
+): string {
+  return [`NEXT_LINK='${options.nextLink ?? ''}'`, recorderCommands(config, options.ledger, options.shared), ''].join(
+    '\n',
+  );
 }

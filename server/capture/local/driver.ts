@@ -37,7 +37,14 @@ import { LocalImageStore } from './images';
 import { localWindow } from '../../../recorder/recorder-window';
 import { processAlive, recorderEnvironment, signal, tailLines } from './processes';
 import { copyRuntime, runtimeIn, shippedRecorderRuntime, type RecorderRuntime } from './recorder-runtime';
-import { claimRelaunch, markCrashed, MAX_RELAUNCHES, recordRelaunch, relaunchCount, stopOrphanFfmpeg } from './supervisor';
+import {
+  claimRelaunch,
+  markCrashed,
+  MAX_RELAUNCHES,
+  recordRelaunch,
+  relaunchCount,
+  stopOrphanFfmpeg,
+} from './supervisor';
 
 /**
  * A recorder that has not quit this long after a stop request is killed with its process group. It
@@ -108,14 +115,19 @@ export class LocalCaptureProvider implements CaptureProvider {
 
     const ffmpeg = resolveFfmpeg(this.options.ffmpegPath);
     if (!ffmpeg) throw new ProviderError('unavailable', 'ffmpeg was not found: set FFMPEG_PATH or install ffmpeg');
-    if (!executable(ffmpeg.path)) throw new ProviderError('unavailable', `ffmpeg at ${ffmpeg.path} (${ffmpeg.source}) is not an executable file`);
+    if (!executable(ffmpeg.path))
+      throw new ProviderError('unavailable', `ffmpeg at ${ffmpeg.path} (${ffmpeg.source}) is not an executable file`);
     const image = options.imageId ? this.images.get(options.imageId) : this.images.latestAvailable();
-    if (options.imageId && image?.state !== 'available') throw new ProviderError('invalid', `AMI ${options.imageId} is not available`);
+    if (options.imageId && image?.state !== 'available')
+      throw new ProviderError('invalid', `AMI ${options.imageId} is not available`);
 
     const runtime = image ? runtimeIn(this.images.runtimeDirOf(image.imageId)) : this.shippedRuntime;
     // An image frozen before the recorder was split into its current files cannot record a window.
     if (!runtime) {
-      throw new ProviderError('invalid', `AMI ${image?.imageId} holds an older recorder: create a new image from a current instance`);
+      throw new ProviderError(
+        'invalid',
+        `AMI ${image?.imageId} holds an older recorder: create a new image from a current instance`,
+      );
     }
     const dir = path.join(this.instancesDir, launchId);
     copyRuntime(runtime, path.join(dir, INSTANCE_FILES.runtime));
@@ -130,7 +142,12 @@ export class LocalCaptureProvider implements CaptureProvider {
     const launchedAt = this.options.clock.now();
     const window = recordingWindow(config, options, launchedAt);
     const outputPath = this.reserveOutputFile(config.mosque_id, launchId);
-    const delivery = await this.issueDelivery({ recordingId: options.recordingId ?? launchId, mosqueId: config.mosque_id, ...window, fileName: path.basename(outputPath) });
+    const delivery = await this.issueDelivery({
+      recordingId: options.recordingId ?? launchId,
+      mosqueId: config.mosque_id,
+      ...window,
+      fileName: path.basename(outputPath),
+    });
     const recorderConfig: RecorderConfig = {
       version: STATE_FORMAT_VERSION,
       instanceId: launchId,
@@ -176,7 +193,10 @@ export class LocalCaptureProvider implements CaptureProvider {
     try {
       return (await this.options.delivery?.(request)) ?? null;
     } catch (error) {
-      throw new ProviderError('unavailable', `Could not prepare the upload to the recordings store: ${(error as Error).message}`);
+      throw new ProviderError(
+        'unavailable',
+        `Could not prepare the upload to the recordings store: ${(error as Error).message}`,
+      );
     }
   }
 
@@ -185,7 +205,9 @@ export class LocalCaptureProvider implements CaptureProvider {
     await new Promise<void>((resolve, reject) => {
       if (child.pid) resolve();
       child.once('spawn', resolve);
-      child.once('error', (error) => reject(new ProviderError('failed', `Could not start the recorder: ${error.message}`)));
+      child.once('error', (error) =>
+        reject(new ProviderError('failed', `Could not start the recorder: ${error.message}`)),
+      );
     });
   }
 
@@ -194,7 +216,11 @@ export class LocalCaptureProvider implements CaptureProvider {
     const env = recorderEnvironment(process.env);
     // The instance's own copy says how it starts: the built recorder with node alone, the sources through tsx.
     const runtime = runtimeIn(path.join(dir, INSTANCE_FILES.runtime));
-    if (!runtime) throw new ProviderError('failed', `The recorder's files are missing from ${path.join(dir, INSTANCE_FILES.runtime)}`);
+    if (!runtime)
+      throw new ProviderError(
+        'failed',
+        `The recorder's files are missing from ${path.join(dir, INSTANCE_FILES.runtime)}`,
+      );
     const child = spawn(process.execPath, [...runtime.nodeArgs, path.join(runtime.dir, runtime.entry), dir], {
       detached: true,
       stdio: 'ignore',
@@ -215,7 +241,10 @@ export class LocalCaptureProvider implements CaptureProvider {
       throw new ProviderError('conflict', `Instance ${instanceId} is not running (it is ${current.state})`);
     }
     const dir = path.join(this.instancesDir, instanceId);
-    const request: StopRequest = { reason: options.reason ?? 'Terminated by operator', requestedAt: new Date().toISOString() };
+    const request: StopRequest = {
+      reason: options.reason ?? 'Terminated by operator',
+      requestedAt: new Date().toISOString(),
+    };
     writeJsonAtomic(path.join(dir, INSTANCE_FILES.stop), request);
     const pid = this.recorderPid(dir);
     if (pid && processAlive(pid, dir)) {
@@ -225,7 +254,8 @@ export class LocalCaptureProvider implements CaptureProvider {
     // The recorder is gone but ffmpeg may still run: SIGTERM makes ffmpeg finish its piece.
     const state = readJson<RecorderState>(path.join(dir, INSTANCE_FILES.state));
     const config = readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config));
-    if (state?.ffmpegPid && config && processAlive(state.ffmpegPid, piecesDirOf(config))) signal(state.ffmpegPid, 'SIGTERM');
+    if (state?.ffmpegPid && config && processAlive(state.ffmpegPid, piecesDirOf(config)))
+      signal(state.ffmpegPid, 'SIGTERM');
   }
 
   async list(): Promise<ProviderInstance[]> {
@@ -254,9 +284,14 @@ export class LocalCaptureProvider implements CaptureProvider {
 
   async createImage(request: CreateImageRequest): Promise<ProviderImage> {
     const dir = path.join(this.instancesDir, request.instanceId);
-    const config = isSafeId(request.instanceId) ? readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config)) : undefined;
+    const config = isSafeId(request.instanceId)
+      ? readJson<RecorderConfig>(path.join(dir, INSTANCE_FILES.config))
+      : undefined;
     if (!config) throw new ProviderError('not_found', `Instance ${request.instanceId} not found`);
-    return this.images.create(request, { runtimeDir: path.join(dir, INSTANCE_FILES.runtime), settings: config.settings });
+    return this.images.create(request, {
+      runtimeDir: path.join(dir, INSTANCE_FILES.runtime),
+      settings: config.settings,
+    });
   }
 
   async listImages(): Promise<ProviderImage[]> {
@@ -340,7 +375,12 @@ export class LocalCaptureProvider implements CaptureProvider {
    * A recorder that died inside its window (killed, out of memory, a machine restart) is started again
    * in its folder and carries on; after its window it is started to join and report what it recorded.
    */
-  private relaunch(dir: string, config: RecorderConfig, state: RecorderState | undefined, pid: number | undefined): boolean {
+  private relaunch(
+    dir: string,
+    config: RecorderConfig,
+    state: RecorderState | undefined,
+    pid: number | undefined,
+  ): boolean {
     stopOrphanFfmpeg(config, state);
     const windowOpen = Date.now() < localWindow(config).end;
     recordRelaunch(dir, pid, windowOpen);
@@ -348,12 +388,20 @@ export class LocalCaptureProvider implements CaptureProvider {
       this.spawnRecorderSync(dir);
       return true;
     } catch (error) {
-      fs.appendFileSync(path.join(dir, INSTANCE_FILES.log), `${new Date().toISOString()} server: could not start the recorder again: ${(error as Error).message}\n`);
+      fs.appendFileSync(
+        path.join(dir, INSTANCE_FILES.log),
+        `${new Date().toISOString()} server: could not start the recorder again: ${(error as Error).message}\n`,
+      );
       return false;
     }
   }
 
-  private view(config: RecorderConfig, state: RecorderState | undefined, instanceState: InstanceState, active: boolean): ProviderInstance {
+  private view(
+    config: RecorderConfig,
+    state: RecorderState | undefined,
+    instanceState: InstanceState,
+    active: boolean,
+  ): ProviderInstance {
     const outcome = state?.outcome;
     return {
       providerInstanceId: config.instanceId,
@@ -428,7 +476,11 @@ export class LocalCaptureProvider implements CaptureProvider {
   private reserveOutputFile(mosqueId: string | null, launchId: string): string {
     const folder = path.join(this.recordingsDir, mosqueId ?? 'adhoc');
     fs.mkdirSync(folder, { recursive: true });
-    const stamp = this.options.clock.now().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = this.options.clock
+      .now()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     for (const name of [`${stamp}.mp4`, `${stamp}-${launchId.slice(-6)}.mp4`, `${stamp}-${launchId}.mp4`]) {
       const file = path.join(folder, name);
       try {

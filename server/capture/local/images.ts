@@ -108,7 +108,9 @@ export class LocalImageStore {
       const record = readJson<ImageRecord>(path.join(this.root, name, IMAGE_FILE));
       if (!record) continue;
       const abandoned =
-        record.state === 'pending' && this.clock.now().getTime() - Date.parse(record.updatedAt) > ABANDONED_AFTER_MS && !this.writing();
+        record.state === 'pending' &&
+        this.clock.now().getTime() - Date.parse(record.updatedAt) > ABANDONED_AFTER_MS &&
+        !this.writing();
       images.push(this.toImage(abandoned ? { ...record, state: 'failed' } : record));
     }
     return images.sort((a, b) => b.createdAt.localeCompare(a.createdAt));
@@ -126,7 +128,8 @@ export class LocalImageStore {
   delete(imageId: string): void {
     const image = this.get(imageId);
     if (!image) throw new ProviderError('not_found', `AMI ${imageId} not found`);
-    if (image.state === 'pending') throw new ProviderError('conflict', `AMI ${imageId} is still being created; delete it once it is available`);
+    if (image.state === 'pending')
+      throw new ProviderError('conflict', `AMI ${imageId} is still being created; delete it once it is available`);
     fs.rmSync(this.dirOf(imageId), { recursive: true, force: true });
   }
 

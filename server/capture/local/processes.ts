@@ -1,14 +1,17 @@
 import fs from 'node:fs';
 
 /** What a recorder (node, then ffmpeg) needs from the server's environment: locale, paths, TLS roots, proxies. */
-const RECORDER_ENV = /^(PATH|HOME|USER|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|SSL_CERT_FILE|SSL_CERT_DIR|NODE_EXTRA_CA_CERTS|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY|all_proxy|ALL_PROXY)$/;
+const RECORDER_ENV =
+  /^(PATH|HOME|USER|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|SSL_CERT_FILE|SSL_CERT_DIR|NODE_EXTRA_CA_CERTS|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY|all_proxy|ALL_PROXY)$/;
 
 /**
  * The environment a recorder starts with: only the variables above, never the server's secrets
  * (SECRET_KEY, METRICS_TOKEN, AWS keys, DATABASE_URL) nor its NODE_OPTIONS loaders.
  */
 export function recorderEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(env).filter(([name, value]) => value !== undefined && RECORDER_ENV.test(name)));
+  return Object.fromEntries(
+    Object.entries(env).filter(([name, value]) => value !== undefined && RECORDER_ENV.test(name)),
+  );
 }
 
 /**

@@ -31,9 +31,15 @@ const SOURCE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
  * before the recorder was split into its current files).
  */
 export function runtimeIn(dir: string): RecorderRuntime | undefined {
-  if (fs.existsSync(path.join(dir, BUILT_RECORDER))) return { dir, files: [BUILT_RECORDER], entry: BUILT_RECORDER, nodeArgs: [] };
+  if (fs.existsSync(path.join(dir, BUILT_RECORDER)))
+    return { dir, files: [BUILT_RECORDER], entry: BUILT_RECORDER, nodeArgs: [] };
   if (RUNTIME_FILES.every((file) => fs.existsSync(path.join(dir, file)))) {
-    return { dir, files: RUNTIME_FILES, entry: RUNTIME_ENTRY, nodeArgs: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] };
+    return {
+      dir,
+      files: RUNTIME_FILES,
+      entry: RUNTIME_ENTRY,
+      nodeArgs: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
+    };
   }
   return undefined;
 }
@@ -52,7 +58,9 @@ export function shippedRecorderRuntime(bundle: string | undefined = builtRecorde
 }
 
 function builtRecorderPath(): string | undefined {
-  return typeof __RECORDER_BUNDLE__ === 'string' ? fileURLToPath(new URL(__RECORDER_BUNDLE__, import.meta.url)) : undefined;
+  return typeof __RECORDER_BUNDLE__ === 'string'
+    ? fileURLToPath(new URL(__RECORDER_BUNDLE__, import.meta.url))
+    : undefined;
 }
 
 /**

@@ -1,6 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { INSTANCE_FILES, piecesDirOf, readJson, STATE_FORMAT_VERSION, writeJsonAtomic, type RecorderConfig, type RecorderState, type RelaunchRecord, type StopRequest } from '../../../recorder/recorder-state';
+import {
+  INSTANCE_FILES,
+  piecesDirOf,
+  readJson,
+  STATE_FORMAT_VERSION,
+  writeJsonAtomic,
+  type RecorderConfig,
+  type RecorderState,
+  type RelaunchRecord,
+  type StopRequest,
+} from '../../../recorder/recorder-state';
 import { processAlive, signal } from './processes';
 
 /*
@@ -42,7 +52,10 @@ export function recordRelaunch(dir: string, pid: number | undefined, windowOpen:
   const at = new Date().toISOString();
   writeJsonAtomic(path.join(dir, INSTANCE_FILES.relaunches), { count, lastAt: at } satisfies RelaunchRecord);
   const why = windowOpen ? 'its window is still open' : 'to join what it recorded';
-  fs.appendFileSync(path.join(dir, INSTANCE_FILES.log), `${at} server: recorder process ${pid ?? '?'} died without finishing; starting it again (${why}, relaunch ${count})\n`);
+  fs.appendFileSync(
+    path.join(dir, INSTANCE_FILES.log),
+    `${at} server: recorder process ${pid ?? '?'} died without finishing; starting it again (${why}, relaunch ${count})\n`,
+  );
   return count;
 }
 
@@ -50,7 +63,13 @@ export function recordRelaunch(dir: string, pid: number | undefined, windowOpen:
  * Writes the outcome of a recorder that is gone for good, so the mark survives restarts. A stop
  * request that killed it before it could handle the signal counts as that stop.
  */
-export function markCrashed(dir: string, config: RecorderConfig, state: RecorderState | undefined, pid: number | undefined, stop: StopRequest | undefined): RecorderState {
+export function markCrashed(
+  dir: string,
+  config: RecorderConfig,
+  state: RecorderState | undefined,
+  pid: number | undefined,
+  stop: StopRequest | undefined,
+): RecorderState {
   stopOrphanFfmpeg(config, state);
   const reason = stop
     ? stop.reason
@@ -75,7 +94,13 @@ export function markCrashed(dir: string, config: RecorderConfig, state: Recorder
     runs: state?.runs ?? [],
     relaunches: relaunchCount(dir),
     coverage: state?.coverage ?? null,
-    outcome: { status: (state?.mediaSeconds ?? 0) > 0 ? 'partial' : 'failed', reason, endedBy: stop ? 'operator' : 'crash', exitCode: null, signal: null },
+    outcome: {
+      status: (state?.mediaSeconds ?? 0) > 0 ? 'partial' : 'failed',
+      reason,
+      endedBy: stop ? 'operator' : 'crash',
+      exitCode: null,
+      signal: null,
+    },
     updatedAt: now,
   };
   writeJsonAtomic(path.join(dir, INSTANCE_FILES.state), crashed);

@@ -35,8 +35,17 @@ export const schedulerMigration: DialectMigration = {
       .addColumn('updated_at', 'text', (c) => c.notNull())
       .execute();
     // One recording per mosque per Friday, whoever schedules it (NULLs of the recurring job are distinct).
-    await db.schema.createIndex('scheduler_jobs_mosque_friday').on('scheduler_jobs').columns(['mosque_id', 'friday_date']).unique().execute();
-    await db.schema.createIndex('scheduler_jobs_due').on('scheduler_jobs').columns(['status', 'next_run_time']).execute();
+    await db.schema
+      .createIndex('scheduler_jobs_mosque_friday')
+      .on('scheduler_jobs')
+      .columns(['mosque_id', 'friday_date'])
+      .unique()
+      .execute();
+    await db.schema
+      .createIndex('scheduler_jobs_due')
+      .on('scheduler_jobs')
+      .columns(['status', 'next_run_time'])
+      .execute();
 
     await db.schema
       .createTable('scheduler_state')

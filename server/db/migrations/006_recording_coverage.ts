@@ -11,8 +11,14 @@ export const recordingCoverageMigration: DialectMigration = {
     const double = dialect === 'postgres' ? 'double precision' : 'real';
     await db.schema.alterTable('recordings').addColumn('expected_seconds', double).execute();
     await db.schema.alterTable('recordings').addColumn('covered_seconds', double).execute();
-    await db.schema.alterTable('recordings').addColumn('gaps', 'text', (c) => c.notNull().defaultTo('[]')).execute();
-    await db.schema.alterTable('recordings').addColumn('reconnects', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('recordings')
+      .addColumn('gaps', 'text', (c) => c.notNull().defaultTo('[]'))
+      .execute();
+    await db.schema
+      .alterTable('recordings')
+      .addColumn('reconnects', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await sql`update recordings set status = 'captured' where status = 'completed'`.execute(db);
   },
 };

@@ -25,7 +25,9 @@ export const fridayOutcomesMigration: DialectMigration = {
       outcome_reason = 'Ended before outcomes were measured from the media; check the recording'
       WHERE status = 'completed'`.execute(db);
     // Operators' cancellations (no note) stay cancelled; the system's may be planned again.
-    await sql`UPDATE scheduler_jobs SET cancelled_by = 'operator' WHERE status = 'cancelled' AND last_error IS NULL`.execute(db);
+    await sql`UPDATE scheduler_jobs SET cancelled_by = 'operator' WHERE status = 'cancelled' AND last_error IS NULL`.execute(
+      db,
+    );
     await db.schema.createIndex('scheduler_jobs_friday').on('scheduler_jobs').column('friday_date').execute();
   },
 };

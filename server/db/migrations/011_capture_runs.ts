@@ -11,6 +11,9 @@ export const captureRunsMigration: DialectMigration = {
   async up(db) {
     await db.schema.alterTable('instances').addColumn('window_start', 'text').execute();
     await db.schema.alterTable('instances').addColumn('window_end', 'text').execute();
-    await db.schema.alterTable('recordings').addColumn('runs', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+    await db.schema
+      .alterTable('recordings')
+      .addColumn('runs', 'text', (c) => c.notNull().defaultTo('[]'))
+      .execute();
   },
 };

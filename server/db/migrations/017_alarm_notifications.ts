@@ -11,7 +11,11 @@ export const alarmNotificationsMigration: DialectMigration = {
     await db.schema.alterTable('alarm_deliveries').addColumn('notification_id', 'text').execute();
     // Deliveries made before grouping each went out alone.
     await sql`update alarm_deliveries set notification_id = id`.execute(db);
-    await db.schema.createIndex('alarm_deliveries_notification').on('alarm_deliveries').column('notification_id').execute();
+    await db.schema
+      .createIndex('alarm_deliveries_notification')
+      .on('alarm_deliveries')
+      .column('notification_id')
+      .execute();
     await db.schema
       .createTable('alarm_silences')
       .addColumn('id', 'text', (c) => c.primaryKey())

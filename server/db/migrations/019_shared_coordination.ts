@@ -10,7 +10,9 @@ export const sharedCoordinationMigration: DialectMigration = {
   async up(db, dialect) {
     await db.schema
       .createTable('live_events')
-      .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+      .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
+        dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+      )
       .addColumn('server_id', 'text', (c) => c.notNull())
       .addColumn('type', 'text', (c) => c.notNull())
       .addColumn('payload', 'text', (c) => c.notNull())
@@ -20,12 +22,18 @@ export const sharedCoordinationMigration: DialectMigration = {
 
     await db.schema
       .createTable('limiter_failures')
-      .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement()))
+      .addColumn('id', dialect === 'postgres' ? 'bigserial' : 'integer', (c) =>
+        dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement(),
+      )
       .addColumn('limiter', 'text', (c) => c.notNull())
       .addColumn('key', 'text', (c) => c.notNull())
       .addColumn('failed_at', 'text', (c) => c.notNull())
       .execute();
-    await db.schema.createIndex('limiter_failures_key').on('limiter_failures').columns(['limiter', 'key', 'failed_at']).execute();
+    await db.schema
+      .createIndex('limiter_failures_key')
+      .on('limiter_failures')
+      .columns(['limiter', 'key', 'failed_at'])
+      .execute();
     await db.schema.createIndex('limiter_failures_failed_at').on('limiter_failures').column('failed_at').execute();
 
     await db.schema.alterTable('alarm_deliveries').addColumn('claimed_by', 'text').execute();

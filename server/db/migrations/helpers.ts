@@ -7,7 +7,10 @@ export interface DialectMigration {
 }
 
 /** An auto-incrementing integer primary key in either dialect. */
-export function withSerialId<T extends string>(table: CreateTableBuilder<T>, dialect: Dialect): CreateTableBuilder<T, 'id'> {
+export function withSerialId<T extends string>(
+  table: CreateTableBuilder<T>,
+  dialect: Dialect,
+): CreateTableBuilder<T, 'id'> {
   return dialect === 'postgres'
     ? table.addColumn('id', 'serial', (col) => col.primaryKey())
     : table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement());

@@ -7,6 +7,10 @@ import type { ActivityService } from './service';
 export function registerActivityRoutes(app: AppInstance, activity: ActivityService): void {
   handle(app, activityRoutes.list, async (request) => ({
     success: true as const,
-    data: { entries: await activity.latest(request.query.limit, request.query.before, { superuser: fromFlag(sessionOf(request).user.is_superuser) }) },
+    data: {
+      entries: await activity.latest(request.query.limit, request.query.before, {
+        superuser: fromFlag(sessionOf(request).user.is_superuser),
+      }),
+    },
   }));
 }

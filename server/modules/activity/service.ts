@@ -62,13 +62,25 @@ function parseDetail(text: string | null): Record<string, unknown> | null {
 
 export function toActivityEntry(row: ActivityRow): ActivityEntry {
   const actor = row.actor_username !== null ? { id: row.actor_id, username: row.actor_username } : null;
-  const target = row.target_type !== null && row.target_id !== null ? { type: row.target_type, id: row.target_id, label: row.target_label } : null;
+  const target =
+    row.target_type !== null && row.target_id !== null
+      ? { type: row.target_type, id: row.target_id, label: row.target_label }
+      : null;
   const entry = { id: row.id, at: row.at, actor, action: row.action, target, detail: parseDetail(row.detail) };
   return { ...entry, summary: describeActivity(entry) };
 }
 
 /** Detail keys that describe an account or where someone signed in from: for superusers' eyes only. */
-const ACCOUNT_DETAIL = new Set(['email', 'role', 'is_superuser', 'is_active', 'full_name', 'ip', 'user_agent', 'changes']);
+const ACCOUNT_DETAIL = new Set([
+  'email',
+  'role',
+  'is_superuser',
+  'is_active',
+  'full_name',
+  'ip',
+  'user_agent',
+  'changes',
+]);
 
 function withoutAccountDetails(entry: ActivityEntry): ActivityEntry {
   if (!entry.detail) return entry;
@@ -104,7 +116,10 @@ export class ActivityService {
       this.lastFailure = undefined;
     } catch (error) {
       this.log.error({ err: error, action: input.action }, 'could not write the activity log');
-      this.lastFailure = { at: this.clock.now().getTime(), message: error instanceof Error ? error.message : String(error) };
+      this.lastFailure = {
+        at: this.clock.now().getTime(),
+        message: error instanceof Error ? error.message : String(error),
+      };
     }
   }
 

@@ -16,7 +16,13 @@ export function recordUserCreated(activity: ActivityService, actor: ActivityActo
 }
 
 /** One entry naming what changed: `changed` lists the fields, `changes` gives from/to for all but the password. */
-export function recordUserUpdated(activity: ActivityService, actor: ActivityActor, before: User, after: User, request: UserUpdateRequest): Promise<void> {
+export function recordUserUpdated(
+  activity: ActivityService,
+  actor: ActivityActor,
+  before: User,
+  after: User,
+  request: UserUpdateRequest,
+): Promise<void> {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const field of TRACKED) {
     if (before[field] !== after[field]) changes[field] = { from: before[field], to: after[field] };
@@ -27,7 +33,11 @@ export function recordUserUpdated(activity: ActivityService, actor: ActivityActo
 }
 
 /** A sign-in that failed: the actor is unknown; the target names the account only when it exists. */
-export function recordFailedLogin(activity: ActivityService, knownUser: Pick<User, 'username'> | undefined, ip: string): Promise<void> {
+export function recordFailedLogin(
+  activity: ActivityService,
+  knownUser: Pick<User, 'username'> | undefined,
+  ip: string,
+): Promise<void> {
   return activity.record({
     actor: null,
     action: 'auth.login_failed',

@@ -43,7 +43,10 @@ const subjectOf = (alarm: Alarm) => alarm.mosque_name ?? alarm.instance_id ?? 'C
  * `🔴 CRITICAL Al Noor Mosque: No media — the stream never came (Friday 2026-11-27)`.
  */
 export function alarmText(alarm: Alarm, event: DeliveryEvent): string {
-  return `${badgeOf([alarm], event)} ${subjectOf(alarm)}: ${alarm.message} (${dayOf(alarm.raised_at)})`.replace(/\s+/g, ' ');
+  return `${badgeOf([alarm], event)} ${subjectOf(alarm)}: ${alarm.message} (${dayOf(alarm.raised_at)})`.replace(
+    /\s+/g,
+    ' ',
+  );
 }
 
 /** `between 11:20 and 11:40 UTC`, or `at 11:20 UTC` when they share a minute. */

@@ -57,7 +57,19 @@ export class AlarmDeliveriesRepository {
         if (repeatCutoff === undefined) return conflict.doNothing();
         const { id, notification_id, state, created_at, claimed_by, claim_until } = row;
         return conflict
-          .doUpdateSet({ id, notification_id, state, created_at, claimed_by, claim_until, attempts: 0, last_attempt_at: null, next_attempt_at: null, last_error: null, delivered_at: null })
+          .doUpdateSet({
+            id,
+            notification_id,
+            state,
+            created_at,
+            claimed_by,
+            claim_until,
+            attempts: 0,
+            last_attempt_at: null,
+            next_attempt_at: null,
+            last_error: null,
+            delivered_at: null,
+          })
           .where('alarm_deliveries.created_at', '<=', repeatCutoff);
       })
       .executeTakeFirst();
@@ -65,8 +77,17 @@ export class AlarmDeliveriesRepository {
   }
 
   /** Updates the rows of one message on one channel (its alarms' deliveries share its fate). */
-  async updateMessage(notificationId: string, channel: DeliveryRow['channel'], values: Updateable<AlarmDeliveriesTable>): Promise<void> {
-    await this.db.updateTable('alarm_deliveries').set(values).where('notification_id', '=', notificationId).where('channel', '=', channel).execute();
+  async updateMessage(
+    notificationId: string,
+    channel: DeliveryRow['channel'],
+    values: Updateable<AlarmDeliveriesTable>,
+  ): Promise<void> {
+    await this.db
+      .updateTable('alarm_deliveries')
+      .set(values)
+      .where('notification_id', '=', notificationId)
+      .where('channel', '=', channel)
+      .execute();
   }
 
   /** When each of these alarms was last announced as open (raised or reminded), on any channel; absent: never. */
@@ -84,12 +105,23 @@ export class AlarmDeliveriesRepository {
 
   /** The rows of one message still owed. */
   owedRows(notificationId: string, channel: DeliveryRow['channel']): Promise<DeliveryRow[]> {
-    return this.db.selectFrom('alarm_deliveries').selectAll().where('notification_id', '=', notificationId).where('channel', '=', channel).where('state', 'in', OWED).execute();
+    return this.db
+      .selectFrom('alarm_deliveries')
+      .selectAll()
+      .where('notification_id', '=', notificationId)
+      .where('channel', '=', channel)
+      .where('state', 'in', OWED)
+      .execute();
   }
 
   /** Every message still owed: pending, or waiting for a retry. */
   owed(): Promise<OwedMessage[]> {
-    return this.db.selectFrom('alarm_deliveries').select(['notification_id', 'channel', 'claimed_by', 'claim_until']).distinct().where('state', 'in', OWED).execute();
+    return this.db
+      .selectFrom('alarm_deliveries')
+      .select(['notification_id', 'channel', 'claimed_by', 'claim_until'])
+      .distinct()
+      .where('state', 'in', OWED)
+      .execute();
   }
 
   /**
@@ -100,34 +132,64 @@ export class AlarmDeliveriesRepository {
    */
   async claimMessage(notificationId: string, channel: DeliveryRow['channel'], claim: ClaimRequest): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
-      const owed = trx.selectFrom('alarm_deliveries').where('notification_id', '=', notificationId).where('channel', '=', channel).where('state', 'in', OWED);
+      const owed = trx
+        .selectFrom('alarm_deliveries')
+        .where('notification_id', '=', notificationId)
+        .where('channel', '=', channel)
+        .where('state', 'in', OWED);
       const select = owed.select(['id', 'claimed_by', 'claim_until']);
       const locked = await (this.dialect === 'postgres' ? select.forUpdate().skipLocked() : select).execute();
       if (locked.length === 0) return false;
       const { total } = await owed.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
       if (locked.length < Number(total)) return false;
       const free = (row: (typeof locked)[number]) =>
-        row.claimed_by === null || row.claimed_by === claim.holder || row.claimed_by === claim.from || (row.claim_until !== null && row.claim_until < claim.now);
+        row.claimed_by === null ||
+        row.claimed_by === claim.holder ||
+        row.claimed_by === claim.from ||
+        (row.claim_until !== null && row.claim_until < claim.now);
       if (!locked.every(free)) return false;
-      await trx.updateTable('alarm_deliveries').set({ claimed_by: claim.holder, claim_until: claim.until }).where('id', 'in', locked.map((row) => row.id)).execute();
+      await trx
+        .updateTable('alarm_deliveries')
+        .set({ claimed_by: claim.holder, claim_until: claim.until })
+        .where(
+          'id',
+          'in',
+          locked.map((row) => row.id),
+        )
+        .execute();
       return true;
     });
   }
 
   /** Extends every claim `holder` has on messages still owed. */
   async renewClaims(holder: string, until: string): Promise<void> {
-    await this.db.updateTable('alarm_deliveries').set({ claim_until: until }).where('claimed_by', '=', holder).where('state', 'in', OWED).execute();
+    await this.db
+      .updateTable('alarm_deliveries')
+      .set({ claim_until: until })
+      .where('claimed_by', '=', holder)
+      .where('state', 'in', OWED)
+      .execute();
   }
 
   /** Lets go of every claim of `holder` (a server stopping): another server, or the next start, takes them at once. */
   async releaseClaims(holder: string): Promise<void> {
-    await this.db.updateTable('alarm_deliveries').set({ claimed_by: null, claim_until: null }).where('claimed_by', '=', holder).execute();
+    await this.db
+      .updateTable('alarm_deliveries')
+      .set({ claimed_by: null, claim_until: null })
+      .where('claimed_by', '=', holder)
+      .execute();
   }
 
   async forAlarms(alarmIds: string[]): Promise<Map<string, AlarmDelivery[]>> {
     const byAlarm = new Map<string, AlarmDelivery[]>();
     if (alarmIds.length === 0) return byAlarm;
-    const rows = await this.db.selectFrom('alarm_deliveries').selectAll().where('alarm_id', 'in', alarmIds).orderBy('created_at').orderBy('channel').execute();
+    const rows = await this.db
+      .selectFrom('alarm_deliveries')
+      .selectAll()
+      .where('alarm_id', 'in', alarmIds)
+      .orderBy('created_at')
+      .orderBy('channel')
+      .execute();
     for (const row of rows) byAlarm.set(row.alarm_id, [...(byAlarm.get(row.alarm_id) ?? []), toDelivery(row)]);
     return byAlarm;
   }

@@ -97,7 +97,21 @@ export class AlarmDeliveries {
       this.owned.add(key);
       try {
         for (const alarm of alarms) {
-          const row = { id: `dlv-${crypto.randomBytes(8).toString('hex')}`, notification_id, alarm_id: alarm.id, channel: channel.name, event, state: 'pending' as const, last_attempt_at: null, next_attempt_at: null, last_error: null, delivered_at: null, created_at, claimed_by: this.holder, claim_until };
+          const row = {
+            id: `dlv-${crypto.randomBytes(8).toString('hex')}`,
+            notification_id,
+            alarm_id: alarm.id,
+            channel: channel.name,
+            event,
+            state: 'pending' as const,
+            last_attempt_at: null,
+            next_attempt_at: null,
+            last_error: null,
+            delivered_at: null,
+            created_at,
+            claimed_by: this.holder,
+            claim_until,
+          };
           if (await this.deps.repository.insert(row, repeatCutoff)) queued.push(alarm);
         }
       } catch (error) {
@@ -135,8 +149,19 @@ export class AlarmDeliveries {
       if (this.closed) return;
       const from = this.takeable(message, now);
       if (from === false || this.owned.has(messageKey(message.notification_id, message.channel))) continue;
-      if (await repository.claimMessage(message.notification_id, message.channel, { holder: this.holder, now, until: this.claimUntil(), from })) {
-        if (message.claimed_by && message.claimed_by !== this.holder) this.deps.log.warn({ notification: message.notification_id, channel: message.channel, from: message.claimed_by }, 'took over an alarm delivery whose server stopped renewing it');
+      if (
+        await repository.claimMessage(message.notification_id, message.channel, {
+          holder: this.holder,
+          now,
+          until: this.claimUntil(),
+          from,
+        })
+      ) {
+        if (message.claimed_by && message.claimed_by !== this.holder)
+          this.deps.log.warn(
+            { notification: message.notification_id, channel: message.channel, from: message.claimed_by },
+            'took over an alarm delivery whose server stopped renewing it',
+          );
         await this.carryOn(message);
       }
     }
@@ -146,7 +171,8 @@ export class AlarmDeliveries {
   private takeable(message: OwedMessage, now: string): string | undefined | false {
     // Its own claim without an attempt here: one whose bookkeeping failed (the database was away) carries on.
     if (message.claimed_by === null || message.claimed_by === this.holder) return undefined;
-    if ((message.claim_until !== null && message.claim_until < now) || isDeadHereClaimant(message.claimed_by)) return message.claimed_by;
+    if ((message.claim_until !== null && message.claim_until < now) || isDeadHereClaimant(message.claimed_by))
+      return message.claimed_by;
     return false;
   }
 
@@ -156,14 +182,27 @@ export class AlarmDeliveries {
     const [first] = rows;
     if (!first) return;
     const channel = this.deps.channels.find((c) => c.name === first.channel);
-    const alarms = (await Promise.all(rows.map((row) => this.deps.findAlarm(row.alarm_id)))).filter((alarm) => alarm !== undefined);
+    const alarms = (await Promise.all(rows.map((row) => this.deps.findAlarm(row.alarm_id)))).filter(
+      (alarm) => alarm !== undefined,
+    );
     if (!channel || alarms.length === 0) {
-      await this.deps.repository.updateMessage(first.notification_id, first.channel, { state: 'failed', next_attempt_at: null, last_error: channel ? 'The alarm no longer exists' : `The ${first.channel} channel is no longer configured`, claimed_by: null, claim_until: null });
+      await this.deps.repository.updateMessage(first.notification_id, first.channel, {
+        state: 'failed',
+        next_attempt_at: null,
+        last_error: channel ? 'The alarm no longer exists' : `The ${first.channel} channel is no longer configured`,
+        claimed_by: null,
+        claim_until: null,
+      });
       return;
     }
     this.owned.add(messageKey(first.notification_id, first.channel));
     const notification = { id: first.notification_id, event: first.event, alarms };
-    this.schedule(channel, notification, first.attempts, first.next_attempt_at ? Date.parse(first.next_attempt_at) - this.deps.clock.now().getTime() : 0);
+    this.schedule(
+      channel,
+      notification,
+      first.attempts,
+      first.next_attempt_at ? Date.parse(first.next_attempt_at) - this.deps.clock.now().getTime() : 0,
+    );
   }
 
   /** Stops retries and the sweep, waits for attempts in progress, and lets go of this server's claims. */
@@ -174,7 +213,11 @@ export class AlarmDeliveries {
     this.cancels.clear();
     await this.sweeping?.catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
-    await this.deps.repository.releaseClaims(this.holder).catch((error: unknown) => this.deps.log.warn({ err: error }, 'could not let go of alarm delivery claims; they lapse by themselves'));
+    await this.deps.repository
+      .releaseClaims(this.holder)
+      .catch((error: unknown) =>
+        this.deps.log.warn({ err: error }, 'could not let go of alarm delivery claims; they lapse by themselves'),
+      );
   }
 
   private armSweep(): void {
@@ -192,10 +235,13 @@ export class AlarmDeliveries {
 
   private schedule(channel: DeliveryChannel, notification: Notification, attempts: number, ms: number): void {
     if (this.closed) return;
-    const cancel = this.timer(() => {
-      this.cancels.delete(cancel);
-      if (!this.closed) this.run(channel, notification, attempts);
-    }, Math.max(0, ms));
+    const cancel = this.timer(
+      () => {
+        this.cancels.delete(cancel);
+        if (!this.closed) this.run(channel, notification, attempts);
+      },
+      Math.max(0, ms),
+    );
     this.cancels.add(cancel);
   }
 
@@ -215,21 +261,40 @@ export class AlarmDeliveries {
     const now = clock.now().toISOString();
     // Re-taken before each attempt: a server that lost its claim (its renewals failed and another took
     // the message over) must not post it a second time.
-    if (!(await repository.claimMessage(notification.id, channel.name, { holder: this.holder, now, until: this.claimUntil() }))) {
+    if (
+      !(await repository.claimMessage(notification.id, channel.name, {
+        holder: this.holder,
+        now,
+        until: this.claimUntil(),
+      }))
+    ) {
       this.owned.delete(key);
       return;
     }
     const attempts = attemptsBefore + 1;
     const startedAt = now;
-    const update = (values: Parameters<AlarmDeliveriesRepository['updateMessage']>[2]) => repository.updateMessage(notification.id, channel.name, values);
+    const update = (values: Parameters<AlarmDeliveriesRepository['updateMessage']>[2]) =>
+      repository.updateMessage(notification.id, channel.name, values);
     // Let go of only once the row says so: a sweep in between found it still owed and claimable by this
     // server, and posted it a second time (a stall's `raised` came twice on a busy PostgreSQL).
     const settle = (values: Parameters<AlarmDeliveriesRepository['updateMessage']>[2]) =>
       update({ ...values, claimed_by: null, claim_until: null }).finally(() => this.owned.delete(key));
-    const about = { notification: notification.id, alarms: notification.alarms.map((alarm) => alarm.id), channel: channel.name, attempts };
+    const about = {
+      notification: notification.id,
+      alarms: notification.alarms.map((alarm) => alarm.id),
+      channel: channel.name,
+      attempts,
+    };
     try {
       await channel.send(notification);
-      await settle({ state: 'delivered', attempts, last_attempt_at: startedAt, delivered_at: clock.now().toISOString(), next_attempt_at: null, last_error: null });
+      await settle({
+        state: 'delivered',
+        attempts,
+        last_attempt_at: startedAt,
+        delivered_at: clock.now().toISOString(),
+        next_attempt_at: null,
+        last_error: null,
+      });
     } catch (error) {
       const delay = this.delays[attemptsBefore];
       const last_error = errorText(error);
@@ -247,7 +312,9 @@ export class AlarmDeliveries {
   }
 
   private track(work: Promise<void>): void {
-    const guarded = work.catch((error: unknown) => this.deps.log.error({ err: error }, 'alarm delivery bookkeeping failed'));
+    const guarded = work.catch((error: unknown) =>
+      this.deps.log.error({ err: error }, 'alarm delivery bookkeeping failed'),
+    );
     this.inFlight.add(guarded);
     void guarded.finally(() => this.inFlight.delete(guarded));
   }

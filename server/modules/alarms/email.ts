@@ -56,7 +56,14 @@ export function emailChannel(options: { smtpUrl: string; to: string[]; from: str
     name: 'email',
     async send(notification: Notification) {
       try {
-        await (await connect()).sendMail({ from: options.from, to: options.to, subject: notificationHeadline(notification), text: alarmEmailBody(notification) });
+        await (
+          await connect()
+        ).sendMail({
+          from: options.from,
+          to: options.to,
+          subject: notificationHeadline(notification),
+          text: alarmEmailBody(notification),
+        });
       } catch (error) {
         // SMTP_URL may hold a password: report the server's answer or the network cause, never the URL.
         throw new Error(`The e-mail could not be sent: ${smtpCause(error)}`, { cause: error });

@@ -20,7 +20,10 @@ export function registerAlarmHealth(monitoring: MonitoringService, alarms: Alarm
     if (critical.length === 0) return { status: 'healthy', detail: 'No critical alarm is open' };
     const newest = critical[0];
     const count = critical.length === 1 ? 'A critical alarm is open' : `${critical.length} critical alarms are open`;
-    return { status: 'unhealthy', detail: `${count}: ${newest.mosque_name ? `${newest.mosque_name}: ` : ''}${newest.message}`.slice(0, 200) };
+    return {
+      status: 'unhealthy',
+      detail: `${count}: ${newest.mosque_name ? `${newest.mosque_name}: ` : ''}${newest.message}`.slice(0, 200),
+    };
   });
   alarms.onChange((alarm, change) => {
     if (alarm.severity === 'critical' && change !== 'acknowledged') void monitoring.refresh().catch(() => undefined);

@@ -53,8 +53,10 @@ export interface AlarmsModuleDeps {
 
 function channelsOf(config: Config): DeliveryChannel[] {
   const channels: DeliveryChannel[] = [];
-  if (config.alarmWebhookUrl) channels.push(webhookChannel({ url: config.alarmWebhookUrl, secret: config.alarmWebhookSecret }));
-  if (config.smtpUrl) channels.push(emailChannel({ smtpUrl: config.smtpUrl, to: config.alarmEmailTo, from: config.alarmEmailFrom }));
+  if (config.alarmWebhookUrl)
+    channels.push(webhookChannel({ url: config.alarmWebhookUrl, secret: config.alarmWebhookSecret }));
+  if (config.smtpUrl)
+    channels.push(emailChannel({ smtpUrl: config.smtpUrl, to: config.alarmEmailTo, from: config.alarmEmailFrom }));
   return channels;
 }
 
@@ -62,7 +64,13 @@ function channelsOf(config: Config): DeliveryChannel[] {
 export function createAlarmsModule(deps: AlarmsModuleDeps): AlarmsModule {
   const { db, clock, hub, log } = deps;
   const repository = new AlarmsRepository(db);
-  const alarms = new AlarmsService({ repository, clock, activity: deps.activity, publish: (message) => hub.publish(message), log });
+  const alarms = new AlarmsService({
+    repository,
+    clock,
+    activity: deps.activity,
+    publish: (message) => hub.publish(message),
+    log,
+  });
   hub.addGreeting(async () => ({ type: 'alarms', data: { alarms: await alarms.list('open', ALARMS_MAX_LIMIT) } }));
   registerAlarmHealth(deps.monitoring, alarms);
 
@@ -78,7 +86,12 @@ export function createAlarmsModule(deps: AlarmsModuleDeps): AlarmsModule {
     log,
     ...deps.delivery,
   });
-  const silences = new SilencesService({ repository: new SilencesRepository(db), clock, activity: deps.activity, mosqueName: deps.mosqueName });
+  const silences = new SilencesService({
+    repository: new SilencesRepository(db),
+    clock,
+    activity: deps.activity,
+    mosqueName: deps.mosqueName,
+  });
   // Without a channel there is nobody to notify: no policy, no sweep.
   const policy = deliveries.enabled
     ? new NotificationPolicy({

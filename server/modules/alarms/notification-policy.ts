@@ -88,7 +88,8 @@ export class NotificationPolicy {
     const waiting = change === 'resolved' ? this.waves.raised.findIndex((raised) => raised.id === alarm.id) : -1;
     if (waiting >= 0) this.waves.raised.splice(waiting, 1);
     else this.waves[change].push(alarm);
-    if (this.waves.raised.length + this.waves.resolved.length === 1) this.groupTimer.arm(this.deps.groupWindowMs, () => this.enqueue(() => this.flush()));
+    if (this.waves.raised.length + this.waves.resolved.length === 1)
+      this.groupTimer.arm(this.deps.groupWindowMs, () => this.enqueue(() => this.flush()));
   }
 
   /** Stops the timers and waits for decisions in progress (what waits in a window is dropped: the sweep after the next start announces the alarms still open). */
@@ -100,7 +101,9 @@ export class NotificationPolicy {
   }
 
   private enqueue(work: () => Promise<void>): void {
-    this.queue = this.queue.then(work).catch((error: unknown) => this.deps.log.error({ err: error }, 'could not send alarm notifications'));
+    this.queue = this.queue
+      .then(work)
+      .catch((error: unknown) => this.deps.log.error({ err: error }, 'could not send alarm notifications'));
   }
 
   private async flush(): Promise<void> {
@@ -115,20 +118,29 @@ export class NotificationPolicy {
     if (alarms.length === 0) return;
     if (change === 'resolved') {
       const announced = await this.deps.deliveryRows.lastAnnounced(alarms.map((alarm) => alarm.id));
-      await this.send(alarms.filter((alarm) => announced.has(alarm.id)), 'resolved');
+      await this.send(
+        alarms.filter((alarm) => announced.has(alarm.id)),
+        'resolved',
+      );
       return;
     }
     const open = await this.deps.openAlarms();
     const stillOpen = new Set(open.map((row) => row.id));
     const held = await this.holding(open);
-    await this.send(alarms.filter((alarm) => stillOpen.has(alarm.id) && !held.has(alarm.id)), 'raised');
+    await this.send(
+      alarms.filter((alarm) => stillOpen.has(alarm.id) && !held.has(alarm.id)),
+      'raised',
+    );
   }
 
   /** The open alarms whose notifications are held: by a silence, or because another open alarm explains them. */
   private async holding(open: AlarmRow[]): Promise<Set<string>> {
     const active = await this.deps.silences.active();
     const held = open.filter(
-      (row) => CONSOLE_ONLY_KINDS.has(row.kind) || active.some((silence) => silences(silence, this.deps.toAlarm(row))) || inhibitorOf(row, open) !== undefined,
+      (row) =>
+        CONSOLE_ONLY_KINDS.has(row.kind) ||
+        active.some((silence) => silences(silence, this.deps.toAlarm(row))) ||
+        inhibitorOf(row, open) !== undefined,
     );
     return new Set(held.map((row) => row.id));
   }
@@ -148,7 +160,9 @@ export class NotificationPolicy {
     const announced = await this.deps.deliveryRows.lastAnnounced(candidates.map((row) => row.id));
     const cutoff = new Date(now - this.deps.repeatIntervalMs).toISOString();
     const never = candidates.filter((row) => !announced.has(row.id));
-    const due = candidates.filter((row) => REMINDED_KINDS.has(row.kind) && !row.acknowledged_at && (announced.get(row.id) ?? cutoff) < cutoff);
+    const due = candidates.filter(
+      (row) => REMINDED_KINDS.has(row.kind) && !row.acknowledged_at && (announced.get(row.id) ?? cutoff) < cutoff,
+    );
     await this.send(never.map(this.deps.toAlarm), 'raised');
     await this.send(due.map(this.deps.toAlarm), 'repeated', cutoff);
   }

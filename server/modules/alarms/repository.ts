@@ -8,12 +8,23 @@ export class AlarmsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   findOpenByCause(causeKey: string): Promise<AlarmRow | undefined> {
-    return this.db.selectFrom('alarms').selectAll().where('cause_key', '=', causeKey).where('resolved_at', 'is', null).executeTakeFirst();
+    return this.db
+      .selectFrom('alarms')
+      .selectAll()
+      .where('cause_key', '=', causeKey)
+      .where('resolved_at', 'is', null)
+      .executeTakeFirst();
   }
 
   /** The newest alarm this cause ever had, open or resolved. */
   findLatestByCause(causeKey: string): Promise<AlarmRow | undefined> {
-    return this.db.selectFrom('alarms').selectAll().where('cause_key', '=', causeKey).orderBy('raised_at', 'desc').limit(1).executeTakeFirst();
+    return this.db
+      .selectFrom('alarms')
+      .selectAll()
+      .where('cause_key', '=', causeKey)
+      .orderBy('raised_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   findById(id: string): Promise<AlarmRow | undefined> {
@@ -80,11 +91,16 @@ export class AlarmsRepository {
   /** Alarms (open or not) of these jobs or instances, and the open alarms of these causes. */
   async linkedTo(links: AlarmLinks): Promise<LinkedAlarm[]> {
     const found: LinkedAlarm[] = [];
-    const chunks = <T>(items: T[]) => Array.from({ length: Math.ceil(items.length / LINK_CHUNK) }, (_, i) => items.slice(i * LINK_CHUNK, (i + 1) * LINK_CHUNK));
+    const chunks = <T>(items: T[]) =>
+      Array.from({ length: Math.ceil(items.length / LINK_CHUNK) }, (_, i) =>
+        items.slice(i * LINK_CHUNK, (i + 1) * LINK_CHUNK),
+      );
     const select = () => this.db.selectFrom('alarms').select(['id', 'job_id', 'instance_id', 'cause_key']);
     for (const ids of chunks(links.jobIds)) found.push(...(await select().where('job_id', 'in', ids).execute()));
-    for (const ids of chunks(links.instanceIds)) found.push(...(await select().where('instance_id', 'in', ids).execute()));
-    for (const keys of chunks(links.openKeys)) found.push(...(await select().where('cause_key', 'in', keys).where('resolved_at', 'is', null).execute()));
+    for (const ids of chunks(links.instanceIds))
+      found.push(...(await select().where('instance_id', 'in', ids).execute()));
+    for (const keys of chunks(links.openKeys))
+      found.push(...(await select().where('cause_key', 'in', keys).where('resolved_at', 'is', null).execute()));
     return [...new Map(found.map((alarm) => [alarm.id, alarm])).values()];
   }
 

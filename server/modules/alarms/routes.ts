@@ -16,7 +16,10 @@ export function registerAlarmRoutes(app: AppInstance, { alarms, list, silences }
     return { success: true as const, message: 'Alarm acknowledged', data: alarm };
   });
 
-  handle(app, alarmRoutes.silences, async (request) => ({ success: true as const, data: { silences: await silences.list(request.query.status) } }));
+  handle(app, alarmRoutes.silences, async (request) => ({
+    success: true as const,
+    data: { silences: await silences.list(request.query.status) },
+  }));
 
   handle(app, alarmRoutes.silence, async (request) => {
     const { id, username } = sessionOf(request).user;

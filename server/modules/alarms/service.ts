@@ -131,10 +131,18 @@ export class AlarmsService {
     if (!row) throw notFound(`Alarm ${id} not found`);
     if (row.acknowledged_at) return toAlarm(row);
     const at = clock.now().toISOString();
-    const updated = await repository.update(id, { acknowledged_at: at, acknowledged_by: actor.username, updated_at: at });
+    const updated = await repository.update(id, {
+      acknowledged_at: at,
+      acknowledged_by: actor.username,
+      updated_at: at,
+    });
     if (!updated) throw notFound(`Alarm ${id} not found`);
     const alarm = toAlarm({ ...updated, current_mosque_name: row.current_mosque_name });
-    await this.deps.activity.record({ actor, action: 'alarm.acknowledge', target: { type: 'alarm', id, label: alarm.message } });
+    await this.deps.activity.record({
+      actor,
+      action: 'alarm.acknowledge',
+      target: { type: 'alarm', id, label: alarm.message },
+    });
     this.announce(alarm, 'acknowledged');
     return alarm;
   }
@@ -165,7 +173,13 @@ export class AlarmsService {
         actor: null,
         action: change === 'raised' ? 'alarm.raise' : 'alarm.resolve',
         target: { type: 'alarm', id: alarm.id, label: alarm.message },
-        detail: { kind: alarm.kind, severity: alarm.severity, mosque_id: alarm.mosque_id, job_id: alarm.job_id, instance_id: alarm.instance_id },
+        detail: {
+          kind: alarm.kind,
+          severity: alarm.severity,
+          mosque_id: alarm.mosque_id,
+          job_id: alarm.job_id,
+          instance_id: alarm.instance_id,
+        },
       });
     }
     for (const listener of this.listeners) {

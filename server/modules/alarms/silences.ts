@@ -21,15 +21,34 @@ export class SilencesRepository {
 
   /** Silences in force at `at` (there are few: operators set them by hand). */
   activeAt(at: string): Promise<SilenceRow[]> {
-    return this.db.selectFrom('alarm_silences').selectAll().where('lifted_at', 'is', null).where('starts_at', '<=', at).where('ends_at', '>', at).orderBy('ends_at').execute();
+    return this.db
+      .selectFrom('alarm_silences')
+      .selectAll()
+      .where('lifted_at', 'is', null)
+      .where('starts_at', '<=', at)
+      .where('ends_at', '>', at)
+      .orderBy('ends_at')
+      .execute();
   }
 
   recent(limit: number): Promise<SilenceRow[]> {
-    return this.db.selectFrom('alarm_silences').selectAll().orderBy('starts_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return this.db
+      .selectFrom('alarm_silences')
+      .selectAll()
+      .orderBy('starts_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   async lift(id: string, at: string, by: string): Promise<SilenceRow | undefined> {
-    return this.db.updateTable('alarm_silences').set({ lifted_at: at, lifted_by: by }).where('id', '=', id).where('lifted_at', 'is', null).returningAll().executeTakeFirst();
+    return this.db
+      .updateTable('alarm_silences')
+      .set({ lifted_at: at, lifted_by: by })
+      .where('id', '=', id)
+      .where('lifted_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
   }
 }
 
@@ -45,8 +64,14 @@ export interface SilencesDeps {
 }
 
 /** Does this silence hold this alarm's notifications? Every field it names must match. */
-export function silences(silence: Pick<AlarmSilence, 'mosque_id' | 'kind'>, alarm: Pick<Alarm, 'mosque_id' | 'kind'>): boolean {
-  return (silence.mosque_id === null || silence.mosque_id === alarm.mosque_id) && (silence.kind === null || silence.kind === alarm.kind);
+export function silences(
+  silence: Pick<AlarmSilence, 'mosque_id' | 'kind'>,
+  alarm: Pick<Alarm, 'mosque_id' | 'kind'>,
+): boolean {
+  return (
+    (silence.mosque_id === null || silence.mosque_id === alarm.mosque_id) &&
+    (silence.kind === null || silence.kind === alarm.kind)
+  );
 }
 
 /**
@@ -58,13 +83,17 @@ export class SilencesService {
 
   async list(status: 'active' | 'all'): Promise<AlarmSilence[]> {
     const now = this.deps.clock.now().toISOString();
-    const rows = status === 'active' ? await this.deps.repository.activeAt(now) : await this.deps.repository.recent(SILENCES_LISTED);
+    const rows =
+      status === 'active'
+        ? await this.deps.repository.activeAt(now)
+        : await this.deps.repository.recent(SILENCES_LISTED);
     return Promise.all(rows.map((row) => this.toSilence(row)));
   }
 
   async create(body: CreateSilenceBody, actor: ActivityActor): Promise<AlarmSilence> {
     const { repository, clock, activity, mosqueName } = this.deps;
-    if (body.mosque_id !== undefined && (await mosqueName(body.mosque_id)) === null) throw badRequest(`Mosque ${body.mosque_id} does not exist`);
+    if (body.mosque_id !== undefined && (await mosqueName(body.mosque_id)) === null)
+      throw badRequest(`Mosque ${body.mosque_id} does not exist`);
     const now = clock.now();
     const row: SilenceRow = {
       id: `sil-${crypto.randomBytes(8).toString('hex')}`,
@@ -79,7 +108,12 @@ export class SilencesService {
     };
     await repository.insert(row);
     const silence = await this.toSilence(row);
-    await activity.record({ actor, action: 'alarm.silence', target: { type: 'silence', id: row.id, label: subjectOf(silence) }, detail: { until: row.ends_at, comment: row.comment } });
+    await activity.record({
+      actor,
+      action: 'alarm.silence',
+      target: { type: 'silence', id: row.id, label: subjectOf(silence) },
+      detail: { until: row.ends_at, comment: row.comment },
+    });
     return silence;
   }
 
@@ -90,13 +124,22 @@ export class SilencesService {
     const row = lifted ?? (await repository.findById(id));
     if (!row) throw notFound(`Silence ${id} not found`);
     const silence = await this.toSilence(row);
-    if (lifted) await activity.record({ actor, action: 'alarm.silence_lift', target: { type: 'silence', id, label: subjectOf(silence) } });
+    if (lifted)
+      await activity.record({
+        actor,
+        action: 'alarm.silence_lift',
+        target: { type: 'silence', id, label: subjectOf(silence) },
+      });
     return silence;
   }
 
   /** The silences in force now (the policy checks each alarm against them). */
   async active(): Promise<Pick<AlarmSilence, 'id' | 'mosque_id' | 'kind'>[]> {
-    return (await this.deps.repository.activeAt(this.deps.clock.now().toISOString())).map((row) => ({ id: row.id, mosque_id: row.mosque_id, kind: row.kind as AlarmKind | null }));
+    return (await this.deps.repository.activeAt(this.deps.clock.now().toISOString())).map((row) => ({
+      id: row.id,
+      mosque_id: row.mosque_id,
+      kind: row.kind as AlarmKind | null,
+    }));
   }
 
   private async toSilence(row: SilenceRow): Promise<AlarmSilence> {

@@ -20,12 +20,25 @@ export function webhookChannel(options: { url: string; secret?: string; timeoutM
     name: 'webhook',
     async send(notification: Notification) {
       const { event, alarms } = notification;
-      const body = JSON.stringify({ text: notificationText(notification), event, alarms, ...(alarms.length === 1 ? { alarm: alarms[0] } : {}) });
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'capture-command-center-alarms' };
+      const body = JSON.stringify({
+        text: notificationText(notification),
+        event,
+        alarms,
+        ...(alarms.length === 1 ? { alarm: alarms[0] } : {}),
+      });
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': 'capture-command-center-alarms',
+      };
       if (options.secret) headers['x-signature-256'] = signBody(body, options.secret);
       let response: Response;
       try {
-        response = await fetch(options.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS) });
+        response = await fetch(options.url, {
+          method: 'POST',
+          headers,
+          body,
+          signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_TIMEOUT_MS),
+        });
       } catch (error) {
         // The URL itself may carry a token (Slack's do): name the cause, never the address.
         throw new Error(`The webhook could not be reached: ${causeOf(error)}`, { cause: error });

@@ -20,7 +20,10 @@ const LIMIT_WINDOW_MS = 5 * 60 * 1000;
 function refuseWhileBlocked(what: string, attempt: LimitedAttempt): asserts attempt is CountedAttempt {
   if (!attempt.blocked) return;
   const minutes = Math.ceil(attempt.waitMs / 60000);
-  throw tooManyRequests(`Too many failed ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`, Math.ceil(attempt.waitMs / 1000));
+  throw tooManyRequests(
+    `Too many failed ${what}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    Math.ceil(attempt.waitMs / 1000),
+  );
 }
 
 export class AuthService {
@@ -41,7 +44,11 @@ export class AuthService {
     private readonly activity: ActivityService,
     db: { kysely: Kysely<Database>; dialect: Dialect },
   ) {
-    const limiter = (name: string, maxFailures: number) => new FailureLimiter({ db: db.kysely, dialect: db.dialect, clock, name }, { maxFailures, windowMs: LIMIT_WINDOW_MS });
+    const limiter = (name: string, maxFailures: number) =>
+      new FailureLimiter(
+        { db: db.kysely, dialect: db.dialect, clock, name },
+        { maxFailures, windowMs: LIMIT_WINDOW_MS },
+      );
     this.perUserAndAddress = limiter('sign-in', 5);
     this.perAddress = limiter('sign-in-address', 20);
     this.passwordChecks = limiter('password-check', 5);
@@ -59,7 +66,9 @@ export class AuthService {
     let passwordOk: boolean;
     try {
       row = await this.users.findRowByUsername(username);
-      passwordOk = row ? await verifyPassword(row.password_hash, password) : (await verifyAgainstDummy(password), false);
+      passwordOk = row
+        ? await verifyPassword(row.password_hash, password)
+        : (await verifyAgainstDummy(password), false);
     } catch (error) {
       // The database failed, not the caller: this attempt does not count against them.
       await Promise.allSettled([pair.takeBack(), address.takeBack()]);
@@ -94,7 +103,8 @@ export class AuthService {
     const accountKey = usernameKey(session.user.username);
     const check = await this.passwordChecks.attempt(accountKey);
     refuseWhileBlocked('password attempts', check);
-    if (!(await verifyPassword(session.user.password_hash, currentPassword))) throw badRequest('Current password is incorrect');
+    if (!(await verifyPassword(session.user.password_hash, currentPassword)))
+      throw badRequest('Current password is incorrect');
     await check.takeBack();
     if (currentPassword === newPassword) throw badRequest('New password must be different from current password');
     await this.users.setPassword(session.user.id, newPassword);

@@ -58,23 +58,46 @@ export class FailureLimiter {
         .limit(this.rule.maxFailures)
         .execute();
       if (recent.length >= this.rule.maxFailures) {
-        return { blocked: true as const, waitMs: Math.max(1, Date.parse(recent[0].failed_at) + this.rule.windowMs - now) };
+        return {
+          blocked: true as const,
+          waitMs: Math.max(1, Date.parse(recent[0].failed_at) + this.rule.windowMs - now),
+        };
       }
-      const row = await trx.insertInto('limiter_failures').values({ limiter: name, key, failed_at: new Date(now).toISOString() }).returning('id').executeTakeFirstOrThrow();
+      const row = await trx
+        .insertInto('limiter_failures')
+        .values({ limiter: name, key, failed_at: new Date(now).toISOString() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return { blocked: false as const, id: row.id };
     });
     if (result.blocked) return result;
     if (++this.recordedSinceSweep >= SWEEP_EVERY) await this.sweep();
-    return { blocked: false, takeBack: () => db.deleteFrom('limiter_failures').where('id', '=', result.id).execute().then(() => undefined) };
+    return {
+      blocked: false,
+      takeBack: () =>
+        db
+          .deleteFrom('limiter_failures')
+          .where('id', '=', result.id)
+          .execute()
+          .then(() => undefined),
+    };
   }
 
   async reset(key: string): Promise<void> {
-    await this.deps.db.deleteFrom('limiter_failures').where('limiter', '=', this.deps.name).where('key', '=', key).execute();
+    await this.deps.db
+      .deleteFrom('limiter_failures')
+      .where('limiter', '=', this.deps.name)
+      .where('key', '=', key)
+      .execute();
   }
 
   private async sweep(): Promise<void> {
     this.recordedSinceSweep = 0;
     const before = new Date(this.deps.clock.now().getTime() - this.rule.windowMs).toISOString();
-    await this.deps.db.deleteFrom('limiter_failures').where('limiter', '=', this.deps.name).where('failed_at', '<=', before).execute();
+    await this.deps.db
+      .deleteFrom('limiter_failures')
+      .where('limiter', '=', this.deps.name)
+      .where('failed_at', '<=', before)
+      .execute();
   }
 }

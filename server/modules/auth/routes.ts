@@ -21,7 +21,10 @@ export function registerAuthRoutes(
   }));
 
   handle(app, authRoutes.login, (request) =>
-    auth.login(request.body.username, request.body.password, { ip: request.ip, userAgent: request.headers['user-agent'] }),
+    auth.login(request.body.username, request.body.password, {
+      ip: request.ip,
+      userAgent: request.headers['user-agent'],
+    }),
   );
 
   handle(app, authRoutes.verifyToken, (request) => ({ valid: true as const, user: toUser(sessionOf(request).user) }));

@@ -11,7 +11,6 @@ export const SESSION_INACTIVITY_LIMIT_MS = 24 * 3600 * 1000;
 /** Activity is written at most this often per session, so reads do not all become writes. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
-
 export type SessionsRevokedListener = (sessionIds: string[]) => void;
 
 export class SessionService {
@@ -91,7 +90,8 @@ export class SessionService {
 
     const generation = await this.cache.currentGeneration();
     const found = await this.repository.findWithUser(claims.sessionId);
-    if (!found || found.revokedAt || found.user.id !== claims.userId || !fromFlag(found.user.is_active)) return undefined;
+    if (!found || found.revokedAt || found.user.id !== claims.userId || !fromFlag(found.user.is_active))
+      return undefined;
     let lastSeenMs = Date.parse(found.lastSeenAt);
     const idleMs = now.getTime() - lastSeenMs;
     if (idleMs >= SESSION_INACTIVITY_LIMIT_MS) {
@@ -113,7 +113,12 @@ export class SessionService {
     const cached = await this.cache.get(sessionId);
     if (cached && now - cached.lastSeenMs < SESSION_INACTIVITY_LIMIT_MS) return true;
     const found = await this.repository.findWithUser(sessionId);
-    return !!found && !found.revokedAt && fromFlag(found.user.is_active) && now - Date.parse(found.lastSeenAt) < SESSION_INACTIVITY_LIMIT_MS;
+    return (
+      !!found &&
+      !found.revokedAt &&
+      fromFlag(found.user.is_active) &&
+      now - Date.parse(found.lastSeenAt) < SESSION_INACTIVITY_LIMIT_MS
+    );
   }
 
   /** A user's row changed (role, flags, password, details): sessions held in memory are read again. */

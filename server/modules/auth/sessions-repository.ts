@@ -47,7 +47,11 @@ export class SessionsRepository {
   }
 
   async readGeneration(): Promise<number> {
-    const row = await this.db.selectFrom('auth_generation').select('generation').where('id', '=', 1).executeTakeFirstOrThrow();
+    const row = await this.db
+      .selectFrom('auth_generation')
+      .select('generation')
+      .where('id', '=', 1)
+      .executeTakeFirstOrThrow();
     return Number(row.generation);
   }
 

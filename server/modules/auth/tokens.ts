@@ -29,7 +29,9 @@ export class SessionTokens {
    * claims until it expires, so only its expiry is checked again; whether its session is still live
    * is decided by the session row on every request, as before.
    */
-  private readonly verified = new LRUCache<string, { claims: TokenClaims; expiresAt: number }>({ max: VERIFIED_CACHE_SIZE });
+  private readonly verified = new LRUCache<string, { claims: TokenClaims; expiresAt: number }>({
+    max: VERIFIED_CACHE_SIZE,
+  });
 
   constructor(
     private readonly key: Uint8Array,
@@ -37,7 +39,10 @@ export class SessionTokens {
   ) {}
 
   private signingKey(): Promise<CryptoKey> {
-    this.cryptoKey ??= crypto.webcrypto.subtle.importKey('raw', this.key, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.cryptoKey ??= crypto.webcrypto.subtle.importKey('raw', this.key, { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
     return this.cryptoKey;
   }
 

@@ -21,7 +21,14 @@ import {
   type RecorderConfig,
   type RecorderState,
 } from '../../../recorder/recorder-state';
-import { loadRecordingFile, parseRecordArgs, planRecordings, RECORD_USAGE, RecordCliError, type PlannedRecording } from './record-file';
+import {
+  loadRecordingFile,
+  parseRecordArgs,
+  planRecordings,
+  RECORD_USAGE,
+  RecordCliError,
+  type PlannedRecording,
+} from './record-file';
 
 /** setTimeout fires at once beyond 2^31-1 ms: long waits are re-armed a day at a time. */
 const MAX_TIMER_MS = 86_400_000;
@@ -51,7 +58,12 @@ function folderName(config: RecordingConfig, at: Date): string {
   return `${who}-${stamp}-${crypto.randomBytes(2).toString('hex')}`;
 }
 
-async function record(config: RecordingConfig, outputDir: string, ffmpegPath: string, children: Set<ChildProcess>): Promise<boolean> {
+async function record(
+  config: RecordingConfig,
+  outputDir: string,
+  ffmpegPath: string,
+  children: Set<ChildProcess>,
+): Promise<boolean> {
   const started = new Date();
   const name = folderName(config, started);
   const dir = path.resolve(outputDir, name);
@@ -82,12 +94,18 @@ async function record(config: RecordingConfig, outputDir: string, ffmpegPath: st
     createdAt: started.toISOString(),
   };
   writeJsonAtomic(path.join(dir, INSTANCE_FILES.config), recorderConfig);
-  say(`recording ${label(config)}: ${config.url} for ${config.duration} s at ${config.width}x${config.height} -> ${path.relative(process.cwd(), recorderConfig.outputPath)}`);
+  say(
+    `recording ${label(config)}: ${config.url} for ${config.duration} s at ${config.width}x${config.height} -> ${path.relative(process.cwd(), recorderConfig.outputPath)}`,
+  );
 
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
   const recorder = shippedRecorderRuntime();
-  const child = spawn(process.execPath, [...recorder.nodeArgs, path.join(recorder.dir, recorder.entry), dir], { stdio: 'ignore', cwd: dir, env });
+  const child = spawn(process.execPath, [...recorder.nodeArgs, path.join(recorder.dir, recorder.entry), dir], {
+    stdio: 'ignore',
+    cwd: dir,
+    env,
+  });
   children.add(child);
   const exit = await new Promise<string | null>((resolve) => {
     child.once('error', (error) => resolve(error.message));
@@ -97,10 +115,14 @@ async function record(config: RecordingConfig, outputDir: string, ffmpegPath: st
   const state = readJson<RecorderState>(path.join(dir, INSTANCE_FILES.state));
   const outcome = state?.outcome;
   if (!outcome) {
-    say(`failed ${label(config)}: ${exit ?? 'the recorder ended without an outcome'} (see ${path.join(dir, INSTANCE_FILES.log)})`);
+    say(
+      `failed ${label(config)}: ${exit ?? 'the recorder ended without an outcome'} (see ${path.join(dir, INSTANCE_FILES.log)})`,
+    );
     return false;
   }
-  say(`${outcome.status} ${label(config)}: ${state.mediaSeconds.toFixed(1)} s, ${state.bytes} bytes${outcome.reason ? ` (${outcome.reason})` : ''}`);
+  say(
+    `${outcome.status} ${label(config)}: ${state.mediaSeconds.toFixed(1)} s, ${state.bytes} bytes${outcome.reason ? ` (${outcome.reason})` : ''}`,
+  );
   return outcome.status === 'captured';
 }
 

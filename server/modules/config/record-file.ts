@@ -48,10 +48,14 @@ export function parseRecordArgs(argv: string[]): RecordArgs {
   const args: RecordArgs = { config: '', now: false, output: 'recordings', dryRun: false, help: false };
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i];
-    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [name, inline] =
+      arg.startsWith('--') && arg.includes('=')
+        ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)]
+        : [arg, undefined];
     const value = () => {
       const next = inline ?? argv[++i];
-      if (next === undefined || next === '' || (inline === undefined && next.startsWith('--'))) throw new RecordCliError(`${name} needs a value`, true);
+      if (next === undefined || next === '' || (inline === undefined && next.startsWith('--')))
+        throw new RecordCliError(`${name} needs a value`, true);
       return next;
     };
     switch (name) {
@@ -93,8 +97,12 @@ export function parseRecordingFile(text: string, source = 'config file'): Record
   const recordings = json !== null && typeof json === 'object' && !Array.isArray(json) && 'recordings' in json;
   const parsed = recordings ? generatedFileSchema.safeParse(json) : recordingsArraySchema.safeParse(json);
   if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`);
-    throw new RecordCliError(`${source} is not a recording configuration file (a "recordings" array of launch configurations):\n  ${problems.join('\n  ')}`);
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`);
+    throw new RecordCliError(
+      `${source} is not a recording configuration file (a "recordings" array of launch configurations):\n  ${problems.join('\n  ')}`,
+    );
   }
   if (parsed.data.length === 0) throw new RecordCliError(`${source} has no recordings`);
   return parsed.data;
@@ -105,7 +113,9 @@ export function loadRecordingFile(file: string): RecordingConfig[] {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new RecordCliError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new RecordCliError(
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   return parseRecordingFile(text, file);
 }
@@ -122,7 +132,11 @@ export interface PlannedRecording {
  * moment has passed but the recording window (start + duration) has not. Recordings whose window is
  * over are left out. Ordered by start.
  */
-export function planRecordings(configs: RecordingConfig[], now: Date, startNow: boolean): { planned: PlannedRecording[]; skipped: { config: RecordingConfig; reason: string }[] } {
+export function planRecordings(
+  configs: RecordingConfig[],
+  now: Date,
+  startNow: boolean,
+): { planned: PlannedRecording[]; skipped: { config: RecordingConfig; reason: string }[] } {
   const planned: PlannedRecording[] = [];
   const skipped: { config: RecordingConfig; reason: string }[] = [];
   for (const config of configs) {
@@ -130,8 +144,13 @@ export function planRecordings(configs: RecordingConfig[], now: Date, startNow: 
     if (startNow) planned.push({ config, startAt: now, note: 'started now (--now)' });
     else if (!start) planned.push({ config, startAt: now, note: 'no recording_start: started now' });
     else if (start.getTime() > now.getTime()) planned.push({ config, startAt: start, note: 'at recording_start' });
-    else if (start.getTime() + config.duration * 1000 > now.getTime()) planned.push({ config, startAt: now, note: 'recording_start has passed: started now' });
-    else skipped.push({ config, reason: `its recording window ended at ${new Date(start.getTime() + config.duration * 1000).toISOString()}` });
+    else if (start.getTime() + config.duration * 1000 > now.getTime())
+      planned.push({ config, startAt: now, note: 'recording_start has passed: started now' });
+    else
+      skipped.push({
+        config,
+        reason: `its recording window ended at ${new Date(start.getTime() + config.duration * 1000).toISOString()}`,
+      });
   }
   planned.sort((a, b) => a.startAt.getTime() - b.startAt.getTime());
   return { planned, skipped };

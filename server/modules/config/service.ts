@@ -73,16 +73,29 @@ export class RecordingConfigService {
    */
   async extract(input: ExtractRequest): Promise<ExtractionResult[]> {
     const request = extractRequestSchema.parse(input);
-    const answers: (ExtractionResult | ExtractJob)[] = request.urls.map((entry) => ({ mosque_id: entry.mosque_id || null, url: entry.google_maps_url }));
+    const answers: (ExtractionResult | ExtractJob)[] = request.urls.map((entry) => ({
+      mosque_id: entry.mosque_id || null,
+      url: entry.google_maps_url,
+    }));
     const covered = new Set(request.urls.map((entry) => entry.mosque_id).filter(Boolean));
-    const ids = request.mosque_ids.length === 0 && request.urls.length === 0 ? null : request.mosque_ids.filter((id) => !covered.has(id));
-    const known = new Map((ids === null ? await this.mosques.list() : await this.mosques.listByIds(ids)).map((m) => [m.mosque_id, m]));
-    const pending = ids ?? [...known.values()].filter((m) => m.google_maps_url && (request.force_refresh || m.latitude === null)).map((m) => m.mosque_id);
+    const ids =
+      request.mosque_ids.length === 0 && request.urls.length === 0
+        ? null
+        : request.mosque_ids.filter((id) => !covered.has(id));
+    const known = new Map(
+      (ids === null ? await this.mosques.list() : await this.mosques.listByIds(ids)).map((m) => [m.mosque_id, m]),
+    );
+    const pending =
+      ids ??
+      [...known.values()]
+        .filter((m) => m.google_maps_url && (request.force_refresh || m.latitude === null))
+        .map((m) => m.mosque_id);
     for (const id of pending) {
       const mosque = known.get(id);
       if (!mosque) answers.push(failure(id, null, `Mosque ${id} not found`));
       else if (!mosque.google_maps_url) answers.push(failure(id, null, `Mosque ${id} has no map link`));
-      else if (!request.force_refresh && mosque.latitude !== null && mosque.longitude !== null) answers.push(this.saved(mosque));
+      else if (!request.force_refresh && mosque.latitude !== null && mosque.longitude !== null)
+        answers.push(this.saved(mosque));
       else answers.push({ mosque_id: id, url: mosque.google_maps_url });
     }
 
@@ -99,7 +112,8 @@ export class RecordingConfigService {
     return mapLimited(answers, EXTRACT_CONCURRENCY, async (answer) => {
       if (!('url' in answer)) return answer;
       const result = { ...(await resolveOnce(answer)), mosque_id: answer.mosque_id };
-      if (result.success && answer.mosque_id) result.stored = await this.store(answer.mosque_id, result, request.force_refresh);
+      if (result.success && answer.mosque_id)
+        result.stored = await this.store(answer.mosque_id, result, request.force_refresh);
       return result;
     });
   }
@@ -111,7 +125,9 @@ export class RecordingConfigService {
       success: true,
       latitude: mosque.latitude,
       longitude: mosque.longitude,
-      timezone_guess: mosque.timezone ?? (mosque.latitude !== null && mosque.longitude !== null ? timeZoneAt(mosque.latitude, mosque.longitude) : null),
+      timezone_guess:
+        mosque.timezone ??
+        (mosque.latitude !== null && mosque.longitude !== null ? timeZoneAt(mosque.latitude, mosque.longitude) : null),
       extraction_method: null,
       stored: false,
     };
@@ -132,7 +148,11 @@ export class RecordingConfigService {
       };
     } catch (error) {
       if (!(error instanceof MapsLinkError)) this.log?.warn({ err: error }, 'map link extraction failed');
-      return failure(null, url, error instanceof MapsLinkError ? error.message : 'Could not read coordinates from the map link');
+      return failure(
+        null,
+        url,
+        error instanceof MapsLinkError ? error.message : 'Could not read coordinates from the map link',
+      );
     }
   }
 
@@ -156,14 +176,20 @@ export class RecordingConfigService {
     await this.activity.record({
       actor,
       action: 'config.generate',
-      detail: { total_configs: data.total_configs, mosque_ids: data.recordings.map((r) => r.mosque_id), method: request.method },
+      detail: {
+        total_configs: data.total_configs,
+        mosque_ids: data.recordings.map((r) => r.mosque_id),
+        method: request.method,
+      },
     });
     return data;
   }
 
   private async build(request: ReturnType<typeof generateRequestSchema.parse>): Promise<GenerateResult> {
     const chosen = request.mosque_ids.length > 0;
-    const selected = chosen ? await this.mosques.listByIds([...new Set(request.mosque_ids)]) : await this.mosques.list();
+    const selected = chosen
+      ? await this.mosques.listByIds([...new Set(request.mosque_ids)])
+      : await this.mosques.list();
     const missing = mosquesNotFoundMessage(request.mosque_ids, selected);
     if (missing) throw notFound(missing);
     return recordingConfigsFor(selected, request, {

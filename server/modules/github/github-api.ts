@@ -52,7 +52,8 @@ const header = (failure: OctokitFailure, name: string): string | undefined => {
 
 function githubMessage(failure: OctokitFailure): string {
   const data = failure.response?.data;
-  const text = data && typeof data === 'object' && 'message' in data ? String((data as { message: unknown }).message) : '';
+  const text =
+    data && typeof data === 'object' && 'message' in data ? String((data as { message: unknown }).message) : '';
   return text.slice(0, 200);
 }
 
@@ -70,18 +71,34 @@ export function classifyGithubError(error: unknown, apiUrl: string, clock: Clock
   const retryAfter = header(failure, 'retry-after');
   if (status === 429 || (status === 403 && (remaining === '0' || retryAfter !== undefined))) {
     const resetSeconds = Number(header(failure, 'x-ratelimit-reset'));
-    const resetAt = Number.isFinite(resetSeconds) && resetSeconds > 0
-      ? new Date(resetSeconds * 1000).toISOString()
-      : retryAfter !== undefined && Number.isFinite(Number(retryAfter))
-        ? new Date(clock.now().getTime() + Number(retryAfter) * 1000).toISOString()
-        : null;
-    return new GithubApiError('rate_limited', `GitHub's rate limit is exhausted${resetAt ? `; it resets at ${resetAt}` : ''}`, status, resetAt);
+    const resetAt =
+      Number.isFinite(resetSeconds) && resetSeconds > 0
+        ? new Date(resetSeconds * 1000).toISOString()
+        : retryAfter !== undefined && Number.isFinite(Number(retryAfter))
+          ? new Date(clock.now().getTime() + Number(retryAfter) * 1000).toISOString()
+          : null;
+    return new GithubApiError(
+      'rate_limited',
+      `GitHub's rate limit is exhausted${resetAt ? `; it resets at ${resetAt}` : ''}`,
+      status,
+      resetAt,
+    );
   }
   const said = githubMessage(failure);
-  if (status === 401) return new GithubApiError('bad_token', `GitHub rejected the token (401${said ? ` ${said}` : ''}): it is wrong, expired or revoked`, 401);
-  if (status === 403) return new GithubApiError('forbidden', `GitHub refused access (403${said ? `: ${said}` : ''})`, 403);
+  if (status === 401)
+    return new GithubApiError(
+      'bad_token',
+      `GitHub rejected the token (401${said ? ` ${said}` : ''}): it is wrong, expired or revoked`,
+      401,
+    );
+  if (status === 403)
+    return new GithubApiError('forbidden', `GitHub refused access (403${said ? `: ${said}` : ''})`, 403);
   if (status === 404) return new GithubApiError('not_found', 'GitHub answered 404 Not Found', 404);
-  return new GithubApiError('github_error', `GitHub answered ${status ?? 'an error'}${said ? `: ${said}` : ''}`, status);
+  return new GithubApiError(
+    'github_error',
+    `GitHub answered ${status ?? 'an error'}${said ? `: ${said}` : ''}`,
+    status,
+  );
 }
 
 const silentLog = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -118,7 +135,11 @@ export class OctokitGithubApi implements GithubApi {
   async authenticatedUser(token: string): Promise<GithubUser> {
     try {
       const response = await (await this.client(token)).rest.users.getAuthenticated();
-      return { login: response.data.login, name: response.data.name ?? null, scopes: parseScopes(response.headers['x-oauth-scopes']) };
+      return {
+        login: response.data.login,
+        name: response.data.name ?? null,
+        scopes: parseScopes(response.headers['x-oauth-scopes']),
+      };
     } catch (error) {
       throw classifyGithubError(error, this.apiUrl, this.clock);
     }

@@ -12,5 +12,8 @@ export function registerGithubRoutes(app: AppInstance, github: GithubService): v
     data: await github.validate(request.body, { superuser: fromFlag(sessionOf(request).user.is_superuser) }),
   }));
 
-  handle(app, githubRoutes.configure, async (request) => ({ success: true as const, data: await github.configure(request.body, sessionOf(request).user) }));
+  handle(app, githubRoutes.configure, async (request) => ({
+    success: true as const,
+    data: await github.configure(request.body, sessionOf(request).user),
+  }));
 }

@@ -10,7 +10,13 @@ import {
   type GithubValidationResult,
   type RepositoryRef,
 } from '../../../contract/github';
-import { buildGithubStatus, firstFailure, summarizeCheck, type GithubSavedConfig, type GithubStoredCheck } from '../../../contract/github-status';
+import {
+  buildGithubStatus,
+  firstFailure,
+  summarizeCheck,
+  type GithubSavedConfig,
+  type GithubStoredCheck,
+} from '../../../contract/github-status';
 import type { Clock } from '../../lib/clock';
 import { DecryptionError, type SecretBox } from '../../lib/crypto';
 import { HttpError, badRequest, conflict, forbidden } from '../../lib/http-error';
@@ -26,7 +32,8 @@ const KEY_LAST_CHECK = 'github.last_check';
 const TOKEN_CONTEXT = `settings:${KEY_TOKEN}`;
 /** GET /api/github/status asks GitHub again when its last answer is older than this. */
 const STATUS_RECHECK_MS = 5 * 60_000;
-const UNDECRYPTABLE = "The saved GitHub token cannot be decrypted with this server's key (was SECRET_KEY or the key file changed?). Configure the token again.";
+const UNDECRYPTABLE =
+  "The saved GitHub token cannot be decrypted with this server's key (was SECRET_KEY or the key file changed?). Configure the token again.";
 
 type StoredConfig = GithubSavedConfig;
 type StoredCheck = GithubStoredCheck;
@@ -65,7 +72,10 @@ export class GithubService {
     const config = await this.loadConfig();
     if (!config) return buildGithubStatus(undefined, undefined, this.deps.api.apiUrl);
     let check = await this.loadJson<StoredCheck>(KEY_LAST_CHECK);
-    const stale = !check || check.configured_at !== config.configured_at || this.deps.clock.now().getTime() - Date.parse(check.checked_at) >= STATUS_RECHECK_MS;
+    const stale =
+      !check ||
+      check.configured_at !== config.configured_at ||
+      this.deps.clock.now().getTime() - Date.parse(check.checked_at) >= STATUS_RECHECK_MS;
     if (stale) {
       this.recheck ??= this.checkSaved(config).finally(() => {
         this.recheck = undefined;
@@ -90,15 +100,22 @@ export class GithubService {
       throw forbidden('Only a superuser may validate a repository other than the saved one');
     }
     const result = await validateGithubAccess(this.deps.api, token, ref, this.deps.clock);
-    if (config && !input?.github_pat && !input?.github_repo_url) await this.saveCheck(summarizeCheck(result, config.configured_at, ref));
+    if (config && !input?.github_pat && !input?.github_repo_url)
+      await this.saveCheck(summarizeCheck(result, config.configured_at, ref));
     return result;
   }
 
-  async configure(input: GithubConfigureRequest, actor: ActivityActor): Promise<{ message: string; status: GithubStatus; validation: GithubValidationResult }> {
+  async configure(
+    input: GithubConfigureRequest,
+    actor: ActivityActor,
+  ): Promise<{ message: string; status: GithubStatus; validation: GithubValidationResult }> {
     const ref = this.ref(input.github_repo_url);
     const validation = await validateGithubAccess(this.deps.api, input.github_pat, ref, this.deps.clock);
     if (validation.overall_status !== 'success') {
-      throw new HttpError(statusFor(validation.reason), `GitHub access was not saved: ${firstFailure(validation) ?? 'validation failed'}`);
+      throw new HttpError(
+        statusFor(validation.reason),
+        `GitHub access was not saved: ${firstFailure(validation) ?? 'validation failed'}`,
+      );
     }
     const now = this.deps.clock.now().toISOString();
     const config: StoredConfig = {
@@ -122,9 +139,18 @@ export class GithubService {
       actor,
       action: 'github.configure',
       target: { type: 'repository', id: validation.repository_info?.full_name ?? `${ref.owner}/${ref.repo}` },
-      detail: { repo_url: config.repo_url, github_user: config.github_user, github_email: config.github_email, api_url: this.deps.api.apiUrl },
+      detail: {
+        repo_url: config.repo_url,
+        github_user: config.github_user,
+        github_email: config.github_email,
+        api_url: this.deps.api.apiUrl,
+      },
     });
-    return { message: 'GitHub configuration saved successfully', status: buildGithubStatus(config, check, this.deps.api.apiUrl), validation };
+    return {
+      message: 'GitHub configuration saved successfully',
+      status: buildGithubStatus(config, check, this.deps.api.apiUrl),
+      validation,
+    };
   }
 
   /** The saved token, for modules that push to the repository. Throws a 409 when it cannot be opened. */
@@ -147,10 +173,21 @@ export class GithubService {
     let check: StoredCheck;
     try {
       const token = await this.openToken();
-      check = summarizeCheck(await validateGithubAccess(this.deps.api, token, ref, this.deps.clock), config.configured_at, ref);
+      check = summarizeCheck(
+        await validateGithubAccess(this.deps.api, token, ref, this.deps.clock),
+        config.configured_at,
+        ref,
+      );
     } catch (error) {
       if (!(error instanceof HttpError)) throw error;
-      check = { checked_at: this.deps.clock.now().toISOString(), configured_at: config.configured_at, ok: false, message: error.message, reason: null, repository_info: null };
+      check = {
+        checked_at: this.deps.clock.now().toISOString(),
+        configured_at: config.configured_at,
+        ok: false,
+        message: error.message,
+        reason: null,
+        repository_info: null,
+      };
     }
     await this.saveCheck(check);
   }
@@ -162,7 +199,10 @@ export class GithubService {
   }
 
   private async loadConfig(): Promise<StoredConfig | undefined> {
-    const [config, token] = await Promise.all([this.loadJson<StoredConfig>(KEY_CONFIG), this.deps.settings.get(KEY_TOKEN)]);
+    const [config, token] = await Promise.all([
+      this.loadJson<StoredConfig>(KEY_CONFIG),
+      this.deps.settings.get(KEY_TOKEN),
+    ]);
     return config && token ? config : undefined;
   }
 

@@ -8,7 +8,9 @@ const skipped = (message: string) => ({ status: 'skipped' as const, message, rea
 const failed = (reason: GithubFailureReason, message: string) => ({ status: 'error' as const, message, reason });
 
 function asApiError(error: unknown): GithubApiError {
-  return error instanceof GithubApiError ? error : new GithubApiError('github_error', 'GitHub gave an answer the server could not read');
+  return error instanceof GithubApiError
+    ? error
+    : new GithubApiError('github_error', 'GitHub gave an answer the server could not read');
 }
 
 function scopesAllowPush(scopes: string[] | null, isPrivate: boolean): boolean {
@@ -21,7 +23,12 @@ function scopesAllowPush(scopes: string[] | null, isPrivate: boolean): boolean {
  * github_api (the token is accepted), repository_access (the repository is visible to it),
  * permissions (it may push there). A check after a failed one is skipped.
  */
-export async function validateGithubAccess(api: GithubApi, token: string, ref: RepositoryRef, clock: Clock): Promise<GithubValidationResult> {
+export async function validateGithubAccess(
+  api: GithubApi,
+  token: string,
+  ref: RepositoryRef,
+  clock: Clock,
+): Promise<GithubValidationResult> {
   const fullName = `${ref.owner}/${ref.repo}`;
   const checks: Checks = {
     github_api: skipped('Not checked'),
@@ -73,7 +80,10 @@ export async function validateGithubAccess(api: GithubApi, token: string, ref: R
       );
       result.reason = 'missing_scope';
     } else if (apiError.reason === 'not_found') {
-      checks.repository_access = failed('not_found', `Repository ${fullName} was not found, or this token cannot see it`);
+      checks.repository_access = failed(
+        'not_found',
+        `Repository ${fullName} was not found, or this token cannot see it`,
+      );
       fail(apiError);
     } else {
       checks.repository_access = failed(apiError.reason, apiError.message);
@@ -81,7 +91,12 @@ export async function validateGithubAccess(api: GithubApi, token: string, ref: R
     }
     return result;
   }
-  result.repository_info = { full_name: repo.full_name, private: repo.private, default_branch: repo.default_branch, permissions: repo.permissions };
+  result.repository_info = {
+    full_name: repo.full_name,
+    private: repo.private,
+    default_branch: repo.default_branch,
+    permissions: repo.permissions,
+  };
   checks.repository_access = {
     status: 'success',
     message: `${repo.full_name} is readable (${repo.private ? 'private' : 'public'}, default branch ${repo.default_branch})`,
@@ -91,11 +106,17 @@ export async function validateGithubAccess(api: GithubApi, token: string, ref: R
   const scopeOk = scopesAllowPush(user.scopes, repo.private);
   const push = repo.permissions.push && scopeOk;
   if (!repo.permissions.push) {
-    checks.permissions = { ...failed('no_push_permission', `${user.login} cannot push to ${repo.full_name}: read access only`), push };
+    checks.permissions = {
+      ...failed('no_push_permission', `${user.login} cannot push to ${repo.full_name}: read access only`),
+      push,
+    };
     result.reason = 'no_push_permission';
   } else if (!scopeOk) {
     const scopes = user.scopes?.length ? user.scopes.join(', ') : 'none';
-    checks.permissions = { ...failed('missing_scope', `The token lacks the repo scope needed to push (its scopes: ${scopes})`), push };
+    checks.permissions = {
+      ...failed('missing_scope', `The token lacks the repo scope needed to push (its scopes: ${scopes})`),
+      push,
+    };
     result.reason = 'missing_scope';
   } else {
     checks.permissions = { status: 'success', message: `Can push to ${repo.full_name}`, reason: null, push };
@@ -103,4 +124,3 @@ export async function validateGithubAccess(api: GithubApi, token: string, ref: R
   }
   return result;
 }
-

@@ -19,5 +19,12 @@ export function createImagesService(deps: {
   log: FastifyBaseLogger;
   activity: ActivityService;
 }): ImagesService {
-  return new ImagesService(new ImagesRepository(deps.db.kysely), deps.driver, deps.instances, deps.clock, deps.log, deps.activity);
+  return new ImagesService(
+    new ImagesRepository(deps.db.kysely),
+    deps.driver,
+    deps.instances,
+    deps.clock,
+    deps.log,
+    deps.activity,
+  );
 }

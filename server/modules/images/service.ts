@@ -63,12 +63,24 @@ export class ImagesService {
 
   /** Starts an image of an instance; the name gets a timestamp so versions never collide. */
   /** Starts making an image of a recorder; `actor` is who the activity log names (null: the system). */
-  async create(input: AmiCreateRequest, actor: ActivityActor | null = null): Promise<{ ami_id: string; name: string; state: Ami['state'] }> {
+  async create(
+    input: AmiCreateRequest,
+    actor: ActivityActor | null = null,
+  ): Promise<{ ami_id: string; name: string; state: Ami['state'] }> {
     const request = amiCreateRequestSchema.parse(input);
     const instance = await this.instances.resolve(request.instance_id);
-    if (!instance.provider_instance_id) throw conflict(`Instance ${request.instance_id} is still launching; try again in a moment`);
-    if (instance.scope && instance.scope !== this.driver.scope) throw conflict(`Instance ${request.instance_id} runs elsewhere (${instance.scope}), not on this server's provider`);
-    const stamp = this.clock.now().toISOString().replace(/[-:]/g, '').replace('T', '-').replace(/\.\d+Z$/, '');
+    if (!instance.provider_instance_id)
+      throw conflict(`Instance ${request.instance_id} is still launching; try again in a moment`);
+    if (instance.scope && instance.scope !== this.driver.scope)
+      throw conflict(
+        `Instance ${request.instance_id} runs elsewhere (${instance.scope}), not on this server's provider`,
+      );
+    const stamp = this.clock
+      .now()
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace('T', '-')
+      .replace(/\.\d+Z$/, '');
     let image: ProviderImage;
     try {
       image = await this.driver.createImage({

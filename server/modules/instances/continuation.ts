@@ -60,14 +60,32 @@ export class LostScopeContinuation {
   private async continueHere(row: InstanceRow, lost: LostScope): Promise<boolean> {
     const { recordings, clock, log } = this.deps;
     const now = clock.now().getTime();
-    const window: Window | null = row.window_start && row.window_end ? { start: Date.parse(row.window_start), end: Date.parse(row.window_end) } : null;
+    const window: Window | null =
+      row.window_start && row.window_end
+        ? { start: Date.parse(row.window_start), end: Date.parse(row.window_end) }
+        : null;
     const recording = await recordings.findRowByInstance(row.id);
     let reason = lost.reason;
-    if (window && recording?.status === 'recording' && row.state !== 'stopping' && now < window.end - RELAUNCH_MARGIN_MS) {
-      await recordings.addLostRun(row.id, { knownUntil: lost.lastSeen, until: now, reason: lost.reason }, window, row.job_id);
+    if (
+      window &&
+      recording?.status === 'recording' &&
+      row.state !== 'stopping' &&
+      now < window.end - RELAUNCH_MARGIN_MS
+    ) {
+      await recordings.addLostRun(
+        row.id,
+        { knownUntil: lost.lastSeen, until: now, reason: lost.reason },
+        window,
+        row.job_id,
+      );
       try {
         const count = parseRuns(recording.runs).length + 1;
-        await this.deps.relaunch.startNext(row, recording.id, `continue:${count}`, `Continued on this server: ${lost.reason}`);
+        await this.deps.relaunch.startNext(
+          row,
+          recording.id,
+          `continue:${count}`,
+          `Continued on this server: ${lost.reason}`,
+        );
         log.warn({ instanceId: row.id, lostScope: lost.scope }, 'continued the recording of a lost server');
         return true;
       } catch (error) {
@@ -84,7 +102,8 @@ export class LostScopeContinuation {
     const { repository, recordings, clock } = this.deps;
     const now = clock.now().toISOString();
     await repository.update(row.id, { state: 'terminated', ended_at: now, state_reason: reason, updated_at: now });
-    if (window) await recordings.addLostRun(row.id, { knownUntil: lost.lastSeen, until: window.end, reason }, window, row.job_id);
+    if (window)
+      await recordings.addLostRun(row.id, { knownUntil: lost.lastSeen, until: window.end, reason }, window, row.job_id);
     await recordings.markEnded(row.id, reason, window);
   }
 }

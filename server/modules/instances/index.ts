@@ -15,7 +15,14 @@ import { badRequest, notFound } from '../../lib/http-error';
 import type { ActivityService } from '../activity/service';
 import type { LiveHub } from '../live/hub';
 import type { AlarmsService } from '../alarms/service';
-import { createRecordingsService, createStoreJoins, LateResults, registerRecordingRoutes, type RecordingsService, type StoreJoins } from '../recordings';
+import {
+  createRecordingsService,
+  createStoreJoins,
+  LateResults,
+  registerRecordingRoutes,
+  type RecordingsService,
+  type StoreJoins,
+} from '../recordings';
 import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
 import { FleetCaptureProvider } from './fleet';
 import { FleetLiveFeed } from './live';
@@ -83,17 +90,33 @@ export interface CaptureModuleDeps {
 export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
   const { config, clock, db, hub, log } = deps;
   const driver = deps.driver ?? createCaptureDriver(config, clock, deps.store);
-  const recordings = createRecordingsService({ db, clock, dataDir: config.dataDir, alarms: deps.alarms, mosqueName: deps.mosqueName });
+  const recordings = createRecordingsService({
+    db,
+    clock,
+    dataDir: config.dataDir,
+    alarms: deps.alarms,
+    mosqueName: deps.mosqueName,
+  });
   const live = new FleetLiveFeed(hub, recordings, log);
   const joins = storeJoinsFor(deps.store, live, recordings, deps);
   const lateResults = new LateResults(driver, recordings, clock, log, () => live.recordingsChanged());
-  const demo = config.demoStream ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log, clock) : undefined;
+  const demo = config.demoStream
+    ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log, clock)
+    : undefined;
   const checkStreamUrl = createStreamUrlGuard({
     allowPrivate: config.allowPrivateStreamHosts,
     isBuiltIn: (url) => demo !== undefined && isDemoStreamUrl(url, deps.listeningPort(), config.host),
     resolve: deps.resolveStreamHost,
   });
-  const instances = new InstancesService(new InstancesRepository(db.kysely), recordings, driver, clock, live, log, checkStreamUrl);
+  const instances = new InstancesService(
+    new InstancesRepository(db.kysely),
+    recordings,
+    driver,
+    clock,
+    live,
+    log,
+    checkStreamUrl,
+  );
   live.attach(instances);
   const streamTests = new StreamTests({
     dataDir: config.dataDir,
@@ -108,16 +131,46 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
     },
   });
   const fleetOfFolder = (dataDir: string) =>
-    new InstancesService(new InstancesRepository(db.kysely), recordings, createCaptureDriver({ ...config, dataDir }, clock, deps.store), clock, live, log, checkStreamUrl);
-  return { capture: new FleetCaptureProvider(driver, instances), driver, instances, recordings, demo, streamTests, live, joins, lateResults, fleetOfFolder };
+    new InstancesService(
+      new InstancesRepository(db.kysely),
+      recordings,
+      createCaptureDriver({ ...config, dataDir }, clock, deps.store),
+      clock,
+      live,
+      log,
+      checkStreamUrl,
+    );
+  return {
+    capture: new FleetCaptureProvider(driver, instances),
+    driver,
+    instances,
+    recordings,
+    demo,
+    streamTests,
+    live,
+    joins,
+    lateResults,
+    fleetOfFolder,
+  };
 }
 
-function storeJoinsFor(store: RecordingStore | undefined, live: FleetLiveFeed, recordings: RecordingsService, deps: CaptureModuleDeps): StoreJoins | undefined {
+function storeJoinsFor(
+  store: RecordingStore | undefined,
+  live: FleetLiveFeed,
+  recordings: RecordingsService,
+  deps: CaptureModuleDeps,
+): StoreJoins | undefined {
   if (store?.kind !== 's3') return undefined;
   // Without ffmpeg every join fails, and says so in its alarm.
   const ffmpegPath = resolveFfmpeg(deps.config.ffmpegPath)?.path ?? 'ffmpeg';
   const ffprobePath = resolveFfprobe(ffmpegPath, deps.config.ffprobePath) ?? 'ffprobe';
-  return createStoreJoins({ ...deps, dataDir: deps.config.dataDir, store, ffmpegPath, ffprobePath, onJoined: (instanceId) => {
+  return createStoreJoins({
+    ...deps,
+    dataDir: deps.config.dataDir,
+    store,
+    ffmpegPath,
+    ffprobePath,
+    onJoined: (instanceId) => {
       live.recordingsChanged();
       recordings.revised(instanceId);
     },
@@ -133,20 +186,35 @@ function storeJoinsFor(store: RecordingStore | undefined, live: FleetLiveFeed, r
 export function registerCaptureModule(
   app: AppInstance,
   module: CaptureModule,
-  deps: { config: Config; hub: LiveHub; monitoring?: FleetMonitoring; activity: ActivityService; mosques: Pick<MosquesService, 'listByIds'> },
+  deps: {
+    config: Config;
+    hub: LiveHub;
+    monitoring?: FleetMonitoring;
+    activity: ActivityService;
+    mosques: Pick<MosquesService, 'listByIds'>;
+  },
 ): void {
   const { instances, recordings, demo, streamTests, live, capture, driver, joins, lateResults } = module;
   const { hub, monitoring } = deps;
 
   const operator = new OperatorFleetActions({ instances, activity: deps.activity, mosques: deps.mosques });
-  const mosqueNames = async (ids: string[]) => new Map((await deps.mosques.listByIds(ids)).map((mosque) => [mosque.mosque_id, mosque.name]));
+  const mosqueNames = async (ids: string[]) =>
+    new Map((await deps.mosques.listByIds(ids)).map((mosque) => [mosque.mosque_id, mosque.name]));
   const mosqueStreamUrl = async (mosqueId: string) => {
     const [mosque] = await deps.mosques.listByIds([mosqueId]);
     if (!mosque) throw notFound(`Mosque ${mosqueId} not found`);
     if (!mosque.ID_token?.trim()) throw badRequest('Mosque has no stream identifier (ID_token)');
     return streamUrlFor(mosque.ID_token, deps.config.streamUrlTemplate);
   };
-  registerInstanceRoutes(app, { instances, demo, config: deps.config, operator, streamTests, mosqueNames, mosqueStreamUrl });
+  registerInstanceRoutes(app, {
+    instances,
+    demo,
+    config: deps.config,
+    operator,
+    streamTests,
+    mosqueNames,
+    mosqueStreamUrl,
+  });
   registerRecordingRoutes(app, recordings);
 
   hub.provideInitialData(async () => ({

@@ -21,26 +21,42 @@ export function registerInternalInstanceRoutes(
   app: AppInstance,
   deps: { guard: (request: FastifyRequest) => Promise<void>; fleets: () => InstancesService[] },
 ): void {
-  const fleetOf = (scope: string) => deps.fleets().find((fleet) => fleet.scope === scope || (!scope && fleet === deps.fleets()[0]));
+  const fleetOf = (scope: string) =>
+    deps.fleets().find((fleet) => fleet.scope === scope || (!scope && fleet === deps.fleets()[0]));
   const config = { access: 'public' as const };
 
-  app.post('/internal/instances/terminate', { config, preValidation: deps.guard, schema: { body: terminateBody } }, async (request) => {
-    const { instance_ids, reason } = request.body;
-    const [own] = deps.fleets();
-    const results = await Promise.all(
-      instance_ids.map(async (id): Promise<TerminateResult> => {
-        const row = await own.resolve(id).catch(() => undefined);
-        const fleet = row && fleetOf(row.scope);
-        return fleet ? (await fleet.terminateHere([id], reason))[0] : { instance_id: id, success: false, state: row?.state ?? null, message: row ? `Instance ${id} does not run on this server` : `Instance ${id} not found` };
-      }),
-    );
-    return { results };
-  });
+  app.post(
+    '/internal/instances/terminate',
+    { config, preValidation: deps.guard, schema: { body: terminateBody } },
+    async (request) => {
+      const { instance_ids, reason } = request.body;
+      const [own] = deps.fleets();
+      const results = await Promise.all(
+        instance_ids.map(async (id): Promise<TerminateResult> => {
+          const row = await own.resolve(id).catch(() => undefined);
+          const fleet = row && fleetOf(row.scope);
+          return fleet
+            ? (await fleet.terminateHere([id], reason))[0]
+            : {
+                instance_id: id,
+                success: false,
+                state: row?.state ?? null,
+                message: row ? `Instance ${id} does not run on this server` : `Instance ${id} not found`,
+              };
+        }),
+      );
+      return { results };
+    },
+  );
 
-  app.get('/internal/instances/:id/logs', { config, preValidation: deps.guard, schema: { params: logsParams, querystring: logsQuery } }, async (request) => {
-    const row = await deps.fleets()[0].resolve(request.params.id);
-    const fleet = fleetOf(row.scope);
-    if (!fleet) throw conflict(`Instance ${row.id} does not run on this server`);
-    return { logs: (await fleet.logs(row.id, request.query.lines)).logs };
-  });
+  app.get(
+    '/internal/instances/:id/logs',
+    { config, preValidation: deps.guard, schema: { params: logsParams, querystring: logsQuery } },
+    async (request) => {
+      const row = await deps.fleets()[0].resolve(request.params.id);
+      const fleet = fleetOf(row.scope);
+      if (!fleet) throw conflict(`Instance ${row.id} does not run on this server`);
+      return { logs: (await fleet.logs(row.id, request.query.lines)).logs };
+    },
+  );
 }

@@ -31,9 +31,13 @@ export class FleetLiveFeed implements FleetEvents {
   attach(instances: InstancesService): void {
     this.instances = instances;
     // (Typed by hand: contract/live.ts builds the three instance-id messages with one shared literal union.)
-    this.hub.handle('request_logs', (client, message: { instance_id: string }) => this.sendLogs(client, message.instance_id));
+    this.hub.handle('request_logs', (client, message: { instance_id: string }) =>
+      this.sendLogs(client, message.instance_id),
+    );
     // The socket route has already added the subscription; answer at once rather than in 5 s.
-    this.hub.handle('subscribe_logs', (client, message: { instance_id: string }) => this.sendLogs(client, message.instance_id));
+    this.hub.handle('subscribe_logs', (client, message: { instance_id: string }) =>
+      this.sendLogs(client, message.instance_id),
+    );
   }
 
   instancesChanged(): void {
@@ -65,12 +69,20 @@ export class FleetLiveFeed implements FleetEvents {
   launched(outcome: { instanceId: string; mosqueId: string | null; jobId: string | null; message: string }): void {
     this.hub.publish({
       type: 'launch_complete',
-      data: { instance_id: outcome.instanceId, mosque_id: outcome.mosqueId, job_id: outcome.jobId, message: outcome.message },
+      data: {
+        instance_id: outcome.instanceId,
+        mosque_id: outcome.mosqueId,
+        job_id: outcome.jobId,
+        message: outcome.message,
+      },
     });
   }
 
   launchFailed(outcome: { mosqueId: string | null; jobId: string | null; message: string }): void {
-    this.hub.publish({ type: 'launch_error', data: { instance_id: null, mosque_id: outcome.mosqueId, job_id: outcome.jobId, message: outcome.message } });
+    this.hub.publish({
+      type: 'launch_error',
+      data: { instance_id: null, mosque_id: outcome.mosqueId, job_id: outcome.jobId, message: outcome.message },
+    });
   }
 
   reachedRunning(seconds: number): void {
@@ -91,7 +103,9 @@ export class FleetLiveFeed implements FleetEvents {
     if (!this.instances || this.hub.connectionCount === 0) return;
     try {
       for (const row of await this.instances.liveRows()) {
-        const keys = [row.id, row.provider_instance_id].filter((k, i, all): k is string => Boolean(k) && all.indexOf(k) === i);
+        const keys = [row.id, row.provider_instance_id].filter(
+          (k, i, all): k is string => Boolean(k) && all.indexOf(k) === i,
+        );
         const subscribed = keys.filter((key) => this.hub.hasLogSubscribers(key));
         if (subscribed.length === 0) continue;
         const { logs } = await this.instances.logs(row.id, LIVE_LOG_LINES);

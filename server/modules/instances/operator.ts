@@ -42,7 +42,11 @@ export class OperatorFleetActions {
   async terminate(actor: ActivityActor, instanceIds: string[]): Promise<TerminateResult[]> {
     const results = await this.deps.instances.terminate(instanceIds, `Stopped by ${actor.username}`);
     for (const result of results.filter((r) => r.success)) {
-      await this.deps.activity.record({ actor, action: 'instance.terminate', target: { type: 'instance', id: result.instance_id } });
+      await this.deps.activity.record({
+        actor,
+        action: 'instance.terminate',
+        target: { type: 'instance', id: result.instance_id },
+      });
     }
     return results;
   }
@@ -50,7 +54,11 @@ export class OperatorFleetActions {
   async emergencyStop(actor: ActivityActor): Promise<TerminateResult[]> {
     const results = await this.deps.instances.terminateAll(`Emergency stop by ${actor.username}`);
     const terminated = results.filter((r) => r.success).length;
-    await this.deps.activity.record({ actor, action: 'instance.emergency_stop', detail: { terminated, failed: results.length - terminated } });
+    await this.deps.activity.record({
+      actor,
+      action: 'instance.emergency_stop',
+      detail: { terminated, failed: results.length - terminated },
+    });
     return results;
   }
 
@@ -60,7 +68,9 @@ export class OperatorFleetActions {
     const known = new Set((await this.deps.mosques.listByIds(wanted)).map((mosque) => mosque.mosque_id));
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
-      throw badRequest(`Unknown mosque ${unknown.map((id) => `"${id}"`).join(', ')}: add it in the Config Generator first, or launch without a mosque`);
+      throw badRequest(
+        `Unknown mosque ${unknown.map((id) => `"${id}"`).join(', ')}: add it in the Config Generator first, or launch without a mosque`,
+      );
     }
   }
 }

@@ -46,15 +46,31 @@ export class FleetRelaunch {
     if (count > MAX_FLEET_RELAUNCHES) return false;
 
     try {
-      await this.startNext(row, recording.id, `relaunch:${count}`, `Relaunched (${count} of ${MAX_FLEET_RELAUNCHES}) after the recorder ended early: ${instance.stateReason ?? 'no reason given'}`);
+      await this.startNext(
+        row,
+        recording.id,
+        `relaunch:${count}`,
+        `Relaunched (${count} of ${MAX_FLEET_RELAUNCHES}) after the recorder ended early: ${instance.stateReason ?? 'no reason given'}`,
+      );
     } catch (error) {
       // The old recorder's end is not applied: the next pass sees it again and tries once more.
       this.log.warn({ err: error, instanceId: row.id }, 'relaunching a recorder failed');
-      await this.repository.update(row.id, { state_reason: `Recorder ended early; relaunch failed: ${failureMessage(error)}`, updated_at: now.toISOString() });
+      await this.repository.update(row.id, {
+        state_reason: `Recorder ended early; relaunch failed: ${failureMessage(error)}`,
+        updated_at: now.toISOString(),
+      });
       return true;
     }
-    await this.recordings.addRun(row.id, instance.recording, { start: Date.parse(row.window_start), end: Date.parse(row.window_end) }, row.job_id);
-    this.log.warn({ instanceId: row.id, previous: instance.providerInstanceId, count }, 'relaunched a recorder that ended inside its window');
+    await this.recordings.addRun(
+      row.id,
+      instance.recording,
+      { start: Date.parse(row.window_start), end: Date.parse(row.window_end) },
+      row.job_id,
+    );
+    this.log.warn(
+      { instanceId: row.id, previous: instance.providerInstanceId, count },
+      'relaunched a recorder that ended inside its window',
+    );
     return true;
   }
 
@@ -66,7 +82,14 @@ export class FleetRelaunch {
   async startNext(row: InstanceRow, recordingId: string, what: string, stateReason: string): Promise<void> {
     if (!row.window_start || !row.window_end) throw new Error(`Instance ${row.id} has no window to continue`);
     const launched = await this.driver.launch(
-      { url: row.url, duration: row.duration, width: row.width, height: row.height, mosque_id: row.mosque_id, method: row.method },
+      {
+        url: row.url,
+        duration: row.duration,
+        width: row.width,
+        height: row.height,
+        mosque_id: row.mosque_id,
+        method: row.method,
+      },
       {
         launchId: row.id,
         recordingId,

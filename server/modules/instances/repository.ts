@@ -46,7 +46,11 @@ export class InstancesRepository {
 
   /** The newest `limit` instances, newest first, with their recording's status. */
   listRecent(limit: number): Promise<InstanceListRow[]> {
-    return this.listQuery().orderBy('instances.launch_time', 'desc').orderBy('instances.id', 'desc').limit(limit).execute();
+    return this.listQuery()
+      .orderBy('instances.launch_time', 'desc')
+      .orderBy('instances.id', 'desc')
+      .limit(limit)
+      .execute();
   }
 
   findById(id: string): Promise<InstanceRow | undefined> {
@@ -61,7 +65,12 @@ export class InstancesRepository {
   async findByAnyId(id: string): Promise<InstanceRow | undefined> {
     const own = await this.db.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirst();
     if (own) return own;
-    return this.db.selectFrom('instances').selectAll().where('provider_instance_id', '=', id).orderBy('launch_time', 'desc').executeTakeFirst();
+    return this.db
+      .selectFrom('instances')
+      .selectAll()
+      .where('provider_instance_id', '=', id)
+      .orderBy('launch_time', 'desc')
+      .executeTakeFirst();
   }
 
   findByJobId(jobId: string): Promise<InstanceRow | undefined> {
@@ -80,18 +89,33 @@ export class InstancesRepository {
   /** The scopes that have rows whose recorder may still be working. */
   /** How many live rows each scope has. */
   async liveCountsByScope(): Promise<{ scope: string; count: number }[]> {
-    const rows = await this.db.selectFrom('instances').select((eb) => ['scope', eb.fn.countAll<string | number>().as('count')]).where('state', 'in', LIVE_STATES).groupBy('scope').execute();
+    const rows = await this.db
+      .selectFrom('instances')
+      .select((eb) => ['scope', eb.fn.countAll<string | number>().as('count')])
+      .where('state', 'in', LIVE_STATES)
+      .groupBy('scope')
+      .execute();
     return rows.map((row) => ({ scope: row.scope, count: Number(row.count) }));
   }
 
   async liveScopes(): Promise<string[]> {
-    const rows = await this.db.selectFrom('instances').select('scope').distinct().where('state', 'in', LIVE_STATES).execute();
+    const rows = await this.db
+      .selectFrom('instances')
+      .select('scope')
+      .distinct()
+      .where('state', 'in', LIVE_STATES)
+      .execute();
     return rows.map((row) => row.scope);
   }
 
   /** Rows of this scope whose recorder may still be working. */
   listLive(scope: string): Promise<InstanceRow[]> {
-    return this.db.selectFrom('instances').selectAll().where('scope', '=', scope).where('state', 'in', LIVE_STATES).execute();
+    return this.db
+      .selectFrom('instances')
+      .selectAll()
+      .where('scope', '=', scope)
+      .where('state', 'in', LIVE_STATES)
+      .execute();
   }
 
   /** Running and pending rows, of one scope or (undefined) of every server's. */

@@ -28,7 +28,11 @@ function terminateBody(results: TerminateResult[], what: string) {
 function demoUrl(app: AppInstance, config: Config): string {
   const address = app.server.address() as AddressInfo | null;
   const port = address && typeof address === 'object' ? address.port : config.port;
-  const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const host = ['0.0.0.0', '::', ''].includes(config.host)
+    ? '127.0.0.1'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host;
   return `http://${host}:${port}/demo/${DEMO_PLAYLIST}`;
 }
 
@@ -48,13 +52,18 @@ export function registerInstanceRoutes(
   const { instances, demo, operator } = deps;
 
   // What every console polls: the service shares one list between readers until the fleet changes.
-  const listBody = encodedBodies((list: Instance[]) => instancesListResponseSchema.encode({ success: true, data: list }));
+  const listBody = encodedBodies((list: Instance[]) =>
+    instancesListResponseSchema.encode({ success: true, data: list }),
+  );
   // SPEC.md calls GET /api/instances/ with its trailing slash; both spellings answer.
   for (const declaration of [instanceRoutes.list, instanceRoutes.listWithoutSlash]) {
     handle(app, declaration, async (_request, reply) => sendEncoded(reply, listBody(await instances.list())));
   }
 
-  handle(app, instanceRoutes.page, async (request) => ({ success: true as const, data: await instancesPage(await instances.list(), request.query, deps.mosqueNames) }));
+  handle(app, instanceRoutes.page, async (request) => ({
+    success: true as const,
+    data: await instancesPage(await instances.list(), request.query, deps.mosqueNames),
+  }));
 
   handle(app, instanceRoutes.launch, async (request) => {
     const { configs, max_workers } = request.body;
@@ -71,7 +80,8 @@ export function registerInstanceRoutes(
   });
 
   handle(app, instanceRoutes.terminateAll, async (request) => {
-    if (request.query.force !== 'true') throw badRequest('Emergency stop needs force=true to confirm stopping every instance');
+    if (request.query.force !== 'true')
+      throw badRequest('Emergency stop needs force=true to confirm stopping every instance');
     return terminateBody(await operator.emergencyStop(sessionOf(request).user), 'Emergency stop');
   });
 
@@ -81,7 +91,10 @@ export function registerInstanceRoutes(
     return { success: true as const, data: { url: demo ? demoUrl(app, deps.config) : null } };
   });
 
-  handle(app, instanceRoutes.details, async (request) => ({ success: true as const, data: await instances.details(request.params.id) }));
+  handle(app, instanceRoutes.details, async (request) => ({
+    success: true as const,
+    data: await instances.details(request.params.id),
+  }));
 
   handle(app, instanceRoutes.logs, async (request) => {
     const { instanceId, logs } = await instances.logs(request.params.id, request.query.lines);

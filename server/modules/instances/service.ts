@@ -9,7 +9,14 @@ import type { RecordingsService } from '../recordings/service';
 import { LostScopeContinuation, type Continued, type LostScope } from './continuation';
 import type { OtherScopes } from './elsewhere';
 import { FleetRelaunch } from './relaunch';
-import { ACTIVE_STATES, runtimeHours, toInstance, type InstanceListRow, type InstanceRow, type InstancesRepository } from './repository';
+import {
+  ACTIVE_STATES,
+  runtimeHours,
+  toInstance,
+  type InstanceListRow,
+  type InstanceRow,
+  type InstancesRepository,
+} from './repository';
 
 /** Instances the list (and each instance_status_update) carries: the newest ones. */
 export const INSTANCE_LIST_LIMIT = 500;
@@ -81,7 +88,14 @@ export class InstancesService {
     private readonly checkStreamUrl: (url: string) => Promise<string[]>,
   ) {
     this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log);
-    this.continuation = new LostScopeContinuation({ repository, recordings, relaunch: this.relaunch, clock, log, ownScope: driver.scope });
+    this.continuation = new LostScopeContinuation({
+      repository,
+      recordings,
+      relaunch: this.relaunch,
+      clock,
+      log,
+      ownScope: driver.scope,
+    });
     // Every write here is followed by one of these two events: they retire the cached list first.
     this.events = {
       instancesChanged: () => {
@@ -194,7 +208,8 @@ export class InstancesService {
 
   async logs(id: string, lines: number): Promise<{ instanceId: string; logs: string[] }> {
     const row = await this.resolve(id);
-    if (!this.isOwn(row)) return { instanceId: row.id, logs: await (await this.fleetOf(row, 'its logs are there')).logs(row.id, lines) };
+    if (!this.isOwn(row))
+      return { instanceId: row.id, logs: await (await this.fleetOf(row, 'its logs are there')).logs(row.id, lines) };
     if (!row.provider_instance_id) return { instanceId: row.id, logs: [] };
     try {
       return { instanceId: row.id, logs: await this.driver.logs(row.provider_instance_id, lines) };
@@ -208,7 +223,10 @@ export class InstancesService {
    * once that instance's launch is complete: a launch a crash cut short (a row without a provider
    * instance or without its recording) is driven again under the same ids, never taken as done.
    */
-  async launchOne(config: LaunchConfig, options: LaunchOneOptions = {}): Promise<{ row: InstanceRow; existing: boolean }> {
+  async launchOne(
+    config: LaunchConfig,
+    options: LaunchOneOptions = {},
+  ): Promise<{ row: InstanceRow; existing: boolean }> {
     const jobId = options.jobId ?? null;
     if (jobId) {
       const earlier = await this.repository.findByJobId(jobId);
@@ -218,7 +236,11 @@ export class InstancesService {
     try {
       trustedHosts = await this.checkStreamUrl(config.url);
     } catch (error) {
-      this.events.launchFailed({ mosqueId: config.mosque_id, jobId, message: `Failed to launch: ${failureMessage(error)}` });
+      this.events.launchFailed({
+        mosqueId: config.mosque_id,
+        jobId,
+        message: `Failed to launch: ${failureMessage(error)}`,
+      });
       throw error;
     }
     const id = newId('cap');
@@ -262,19 +284,34 @@ export class InstancesService {
   }
 
   /** The instance a job launched before: returned when complete, else its launch is driven again. */
-  private async completeEarlier(earlier: InstanceRow, config: LaunchConfig, options: LaunchOneOptions): Promise<{ row: InstanceRow; existing: boolean }> {
-    if (earlier.provider_instance_id && (await this.recordings.findRowByInstance(earlier.id))) return { row: earlier, existing: true };
+  private async completeEarlier(
+    earlier: InstanceRow,
+    config: LaunchConfig,
+    options: LaunchOneOptions,
+  ): Promise<{ row: InstanceRow; existing: boolean }> {
+    if (earlier.provider_instance_id && (await this.recordings.findRowByInstance(earlier.id)))
+      return { row: earlier, existing: true };
     if (earlier.provider_instance_id && !ACTIVE_STATES.includes(earlier.state)) return { row: earlier, existing: true };
     this.log.warn({ instanceId: earlier.id, jobId: earlier.job_id }, 'completing a launch that was cut short');
     if (!ACTIVE_STATES.includes(earlier.state)) {
       // Given up by reconciliation while nobody drove it: it is this launch again.
-      await this.repository.update(earlier.id, { state: 'pending', ended_at: null, state_reason: null, updated_at: this.clock.now().toISOString() });
+      await this.repository.update(earlier.id, {
+        state: 'pending',
+        ended_at: null,
+        state_reason: null,
+        updated_at: this.clock.now().toISOString(),
+      });
     }
     return { row: await this.driveLaunch(earlier.id, earlier.name, config, options), existing: true };
   }
 
   /** Starts (or, under the same idempotency key, finds) the driver's recorder for row `id`, then its recording. */
-  private async driveLaunch(id: string, name: string, config: LaunchConfig, options: LaunchOneOptions): Promise<InstanceRow> {
+  private async driveLaunch(
+    id: string,
+    name: string,
+    config: LaunchConfig,
+    options: LaunchOneOptions,
+  ): Promise<InstanceRow> {
     const jobId = options.jobId ?? null;
     const recordingId = newId('rec');
     try {
@@ -298,7 +335,13 @@ export class InstancesService {
       });
       if (!row) throw new Error(`Instance ${id} vanished while launching`);
       if (!(await this.recordings.findRowByInstance(id))) {
-        await this.recordings.create({ id: recordingId, instanceId: id, mosqueId: config.mosque_id, url: config.url, filePath: launched.filePath });
+        await this.recordings.create({
+          id: recordingId,
+          instanceId: id,
+          mosqueId: config.mosque_id,
+          url: config.url,
+          filePath: launched.filePath,
+        });
       }
       this.events.launched({ instanceId: id, mosqueId: config.mosque_id, jobId, message: `Launched ${launched.name}` });
       this.events.instancesChanged();
@@ -307,14 +350,21 @@ export class InstancesService {
     } catch (error) {
       await this.repository.delete(id).catch(() => undefined);
       this.log.warn({ err: error, mosqueId: config.mosque_id, jobId }, 'launch failed');
-      this.events.launchFailed({ mosqueId: config.mosque_id, jobId, message: `Failed to launch: ${failureMessage(error)}` });
+      this.events.launchFailed({
+        mosqueId: config.mosque_id,
+        jobId,
+        message: `Failed to launch: ${failureMessage(error)}`,
+      });
       this.events.instancesChanged();
       throw providerHttpError(error);
     }
   }
 
   /** Launches each config, at most `maxWorkers` at a time. Fails only when every launch failed. */
-  async launch(configs: LaunchConfig[], maxWorkers: number): Promise<{ instances: Instance[]; failed: { index: number; mosque_id: string | null; error: string }[] }> {
+  async launch(
+    configs: LaunchConfig[],
+    maxWorkers: number,
+  ): Promise<{ instances: Instance[]; failed: { index: number; mosque_id: string | null; error: string }[] }> {
     const launched: { index: number; row: InstanceRow }[] = [];
     const failed: { index: number; mosque_id: string | null; error: string; cause: unknown }[] = [];
     let next = 0;
@@ -332,8 +382,12 @@ export class InstancesService {
     if (launched.length === 0) throw failed.sort((a, b) => a.index - b.index)[0].cause;
     const now = this.clock.now();
     return {
-      instances: launched.sort((a, b) => a.index - b.index).map(({ row }) => toInstance({ ...row, recording_status: 'recording' }, now)),
-      failed: failed.sort((a, b) => a.index - b.index).map(({ index, mosque_id, error }) => ({ index, mosque_id, error })),
+      instances: launched
+        .sort((a, b) => a.index - b.index)
+        .map(({ row }) => toInstance({ ...row, recording_status: 'recording' }, now)),
+      failed: failed
+        .sort((a, b) => a.index - b.index)
+        .map(({ index, mosque_id, error }) => ({ index, mosque_id, error })),
     };
   }
 
@@ -351,7 +405,9 @@ export class InstancesService {
     const active = found.filter((row) => ACTIVE_STATES.includes(row.state));
     if (active.length === 0) {
       throw conflict(
-        found.length === 1 ? `Instance ${unique[0]} is not running (it is ${found[0].state})` : 'None of the selected instances is running or pending',
+        found.length === 1
+          ? `Instance ${unique[0]} is not running (it is ${found[0].state})`
+          : 'None of the selected instances is running or pending',
       );
     }
     const results = await this.stopEach(found, unique, reason);
@@ -380,7 +436,13 @@ export class InstancesService {
     const results = await Promise.all(
       rows.map(async (row, i): Promise<TerminateResult> => {
         if (!row) return { instance_id: ids[i], success: false, state: null, message: `Instance ${ids[i]} not found` };
-        if (!this.isOwn(row)) return { instance_id: ids[i], success: false, state: row.state, message: `Instance ${row.id} does not run on this server` };
+        if (!this.isOwn(row))
+          return {
+            instance_id: ids[i],
+            success: false,
+            state: row.state,
+            message: `Instance ${row.id} does not run on this server`,
+          };
         return (await this.stopOwn([row], [ids[i]], reason))[0].result;
       }),
     );
@@ -398,9 +460,18 @@ export class InstancesService {
     });
     await Promise.all(
       [...byScope].map(async ([scope, indexes]) => {
-        const answered = scope === ''
-          ? await this.stopOwn(indexes.map((i) => rows[i]), indexes.map((i) => requested[i]), reason)
-          : await this.stopElsewhere(indexes.map((i) => rows[i]), indexes.map((i) => requested[i]), reason);
+        const answered =
+          scope === ''
+            ? await this.stopOwn(
+                indexes.map((i) => rows[i]),
+                indexes.map((i) => requested[i]),
+                reason,
+              )
+            : await this.stopElsewhere(
+                indexes.map((i) => rows[i]),
+                indexes.map((i) => requested[i]),
+                reason,
+              );
         indexes.forEach((index, k) => (results[index] = answered[k]));
       }),
     );
@@ -412,12 +483,22 @@ export class InstancesService {
   private async stopElsewhere(rows: InstanceRow[], requested: string[], reason: string) {
     try {
       const fleet = await this.fleetOf(rows[0], 'terminate it there');
-      const answers = await fleet.terminate(rows.map((row) => row.id), reason);
-      return answers.map((answer, i) => ({ success: answer.success, result: { ...answer, instance_id: requested[i] } }));
+      const answers = await fleet.terminate(
+        rows.map((row) => row.id),
+        reason,
+      );
+      return answers.map((answer, i) => ({
+        success: answer.success,
+        result: { ...answer, instance_id: requested[i] },
+      }));
     } catch (error) {
       this.log.warn({ err: error, scope: rows[0].scope }, 'terminate through another server failed');
       const http = providerHttpError(error);
-      return rows.map((row, i) => ({ success: false, error: http, result: { instance_id: requested[i], success: false, state: row.state, message: failureMessage(http) } }));
+      return rows.map((row, i) => ({
+        success: false,
+        error: http,
+        result: { instance_id: requested[i], success: false, state: row.state, message: failureMessage(http) },
+      }));
     }
   }
 
@@ -426,17 +507,36 @@ export class InstancesService {
       rows.map(async (row, i): Promise<{ success: boolean; result: TerminateResult; error?: unknown }> => {
         const instanceId = requested[i];
         if (!ACTIVE_STATES.includes(row.state)) {
-          return { success: false, result: { instance_id: instanceId, success: false, state: row.state, message: `Not running (it is ${row.state})` } };
+          return {
+            success: false,
+            result: {
+              instance_id: instanceId,
+              success: false,
+              state: row.state,
+              message: `Not running (it is ${row.state})`,
+            },
+          };
         }
         try {
           if (!row.provider_instance_id) throw conflict(`Instance ${row.id} is still launching; try again in a moment`);
           await this.driver.terminate(row.provider_instance_id, { reason, launchId: row.id });
-          await this.repository.update(row.id, { state: 'stopping', state_reason: reason, updated_at: this.clock.now().toISOString() });
-          return { success: true, result: { instance_id: instanceId, success: true, state: 'stopping', message: 'Terminating' } };
+          await this.repository.update(row.id, {
+            state: 'stopping',
+            state_reason: reason,
+            updated_at: this.clock.now().toISOString(),
+          });
+          return {
+            success: true,
+            result: { instance_id: instanceId, success: true, state: 'stopping', message: 'Terminating' },
+          };
         } catch (error) {
           this.log.warn({ err: error, instanceId: row.id }, 'terminate failed');
           const http = providerHttpError(error);
-          return { success: false, error: http, result: { instance_id: instanceId, success: false, state: row.state, message: failureMessage(http) } };
+          return {
+            success: false,
+            error: http,
+            result: { instance_id: instanceId, success: false, state: row.state, message: failureMessage(http) },
+          };
         }
       }),
     );
@@ -461,7 +561,9 @@ export class InstancesService {
     const seen = await this.driver.list();
     const live = await this.repository.listLive(this.driver.scope);
     const byId = new Map(live.map((row) => [row.id, row]));
-    const byProviderId = new Map(live.filter((row) => row.provider_instance_id).map((row) => [row.provider_instance_id as string, row]));
+    const byProviderId = new Map(
+      live.filter((row) => row.provider_instance_id).map((row) => [row.provider_instance_id as string, row]),
+    );
     const handled = new Set<string>();
     let instancesChanged = false;
     let recordingsChanged = false;
@@ -473,9 +575,11 @@ export class InstancesService {
       if (!row) {
         if (!ACTIVE_STATES.includes(instance.state) && instance.state !== 'stopping') continue;
         // Not among the live rows: an ended row the recorder outlived, or an orphan with no row at all.
-        row = (instance.launchId
-          ? await this.repository.findById(instance.launchId)
-          : await this.repository.findByProviderId(this.driver.scope, instance.providerInstanceId)) ?? (await this.adopt(instance));
+        row =
+          (instance.launchId
+            ? await this.repository.findById(instance.launchId)
+            : await this.repository.findByProviderId(this.driver.scope, instance.providerInstanceId)) ??
+          (await this.adopt(instance));
         // A row another server took over (its server was lost): this recorder's end is no longer the row's.
         if (!row || !this.isOwn(row)) continue;
         instancesChanged = true;
@@ -491,7 +595,11 @@ export class InstancesService {
       }
       // The recording first: a console that reads between the two writes sees an instance still
       // running with its outcome known, never a terminated instance whose recording reads "recording".
-      if (instance.recording && (await this.recordings.applyReading(row.id, instance.recording, row.job_id, windowOf(row)))) recordingsChanged = true;
+      if (
+        instance.recording &&
+        (await this.recordings.applyReading(row.id, instance.recording, row.job_id, windowOf(row)))
+      )
+        recordingsChanged = true;
       if (await this.apply(row, instance)) instancesChanged = true;
     }
 
@@ -499,9 +607,16 @@ export class InstancesService {
     for (const row of live) {
       if (handled.has(row.id)) continue;
       const age = now.getTime() - Date.parse(row.updated_at);
-      const reason = row.provider_instance_id ? 'The provider no longer reports this instance' : 'The launch did not complete';
+      const reason = row.provider_instance_id
+        ? 'The provider no longer reports this instance'
+        : 'The launch did not complete';
       if (age < (row.provider_instance_id ? VANISHED_GRACE_MS : LAUNCH_ABANDONED_MS)) continue;
-      await this.repository.update(row.id, { state: 'terminated', ended_at: now.toISOString(), state_reason: reason, updated_at: now.toISOString() });
+      await this.repository.update(row.id, {
+        state: 'terminated',
+        ended_at: now.toISOString(),
+        state_reason: reason,
+        updated_at: now.toISOString(),
+      });
       if (await this.recordings.markEnded(row.id, reason, windowOf(row))) recordingsChanged = true;
       instancesChanged = true;
     }
@@ -523,7 +638,8 @@ export class InstancesService {
       this.events.reachedRunning(Math.max(0, (now.getTime() - Date.parse(row.launch_time)) / 1000));
     }
     if (ended && !row.ended_at) changes.ended_at = now.toISOString();
-    if (ended && instance.stateReason && instance.stateReason !== row.state_reason) changes.state_reason = instance.stateReason;
+    if (ended && instance.stateReason && instance.stateReason !== row.state_reason)
+      changes.state_reason = instance.stateReason;
     if (Object.keys(changes).length === 0) return false;
     await this.repository.update(row.id, { ...changes, updated_at: now.toISOString() });
     return true;
@@ -611,5 +727,7 @@ export class InstancesService {
 
 /** The window a row was launched for, as milliseconds (rows from before migration 011 have none). */
 function windowOf(row: InstanceRow): { start: number; end: number } | null {
-  return row.window_start && row.window_end ? { start: Date.parse(row.window_start), end: Date.parse(row.window_end) } : null;
+  return row.window_start && row.window_end
+    ? { start: Date.parse(row.window_start), end: Date.parse(row.window_end) }
+    : null;
 }

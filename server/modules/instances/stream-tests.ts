@@ -7,7 +7,15 @@ import { newId } from '../../capture/ids';
 import { recorderEnvironment } from '../../capture/local/processes';
 import { shippedRecorderRuntime, type RecorderRuntime } from '../../capture/local/recorder-runtime';
 import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
-import { DEFAULT_RECORDER_SETTINGS, INSTANCE_FILES, readJson, STATE_FORMAT_VERSION, writeJsonAtomic, type RecorderConfig, type RecorderState } from '../../../recorder/recorder-state';
+import {
+  DEFAULT_RECORDER_SETTINGS,
+  INSTANCE_FILES,
+  readJson,
+  STATE_FORMAT_VERSION,
+  writeJsonAtomic,
+  type RecorderConfig,
+  type RecorderState,
+} from '../../../recorder/recorder-state';
 import type { Clock } from '../../lib/clock';
 import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/http-error';
 
@@ -57,7 +65,8 @@ export class StreamTests {
 
   async test(url: string): Promise<StreamTestReport> {
     const trustedHosts = await this.options.checkStreamUrl(url);
-    if (this.running >= MAX_RUNNING) throw conflict(`${MAX_RUNNING} stream tests are already running; try again when one has finished`);
+    if (this.running >= MAX_RUNNING)
+      throw conflict(`${MAX_RUNNING} stream tests are already running; try again when one has finished`);
     const ffmpeg = resolveFfmpeg(this.options.ffmpegPath);
     if (!ffmpeg) throw serviceUnavailable('ffmpeg was not found: set FFMPEG_PATH or install ffmpeg');
     const ffprobePath = resolveFfprobe(ffmpeg.path, this.options.ffprobePath) ?? 'ffprobe';
@@ -76,7 +85,8 @@ export class StreamTests {
         throw new HttpError(422, `Nothing could be recorded from ${url}: ${reason}`);
       }
       const streams = await probe(ffprobePath, clip);
-      if (!streams.video && !streams.audio) throw new HttpError(422, `${url} gave no video or audio: it is not a media stream`);
+      if (!streams.video && !streams.audio)
+        throw new HttpError(422, `${url} gave no video or audio: it is not a media stream`);
       return {
         id,
         url,
@@ -103,7 +113,14 @@ export class StreamTests {
     this.expiries.clear();
   }
 
-  private async record(dir: string, id: string, url: string, ffmpegPath: string, ffprobePath: string, trustedHosts: string[]): Promise<RecorderState | undefined> {
+  private async record(
+    dir: string,
+    id: string,
+    url: string,
+    ffmpegPath: string,
+    ffprobePath: string,
+    trustedHosts: string[],
+  ): Promise<RecorderState | undefined> {
     const start = this.options.clock.now();
     const config: RecorderConfig = {
       version: STATE_FORMAT_VERSION,
@@ -129,14 +146,21 @@ export class StreamTests {
       outputPath: path.join(dir, CLIP),
       logPath: path.join(dir, INSTANCE_FILES.log),
       // A stream that does not answer is retried within the half minute, not for a minute.
-      settings: { ...DEFAULT_RECORDER_SETTINGS, stallTimeoutSeconds: Math.min(DEFAULT_RECORDER_SETTINGS.stallTimeoutSeconds, this.seconds) },
+      settings: {
+        ...DEFAULT_RECORDER_SETTINGS,
+        stallTimeoutSeconds: Math.min(DEFAULT_RECORDER_SETTINGS.stallTimeoutSeconds, this.seconds),
+      },
       // What the stream itself carries is what the operator asked about.
       sourceAsIs: true,
       createdAt: start.toISOString(),
     };
     writeJsonAtomic(path.join(dir, INSTANCE_FILES.config), config);
     const runtime = this.options.recorderRuntime ?? shippedRecorderRuntime();
-    const child = spawn(process.execPath, [...runtime.nodeArgs, path.join(runtime.dir, runtime.entry), dir], { stdio: 'ignore', cwd: dir, env: recorderEnvironment(process.env) });
+    const child = spawn(process.execPath, [...runtime.nodeArgs, path.join(runtime.dir, runtime.entry), dir], {
+      stdio: 'ignore',
+      cwd: dir,
+      env: recorderEnvironment(process.env),
+    });
     const killer = setTimeout(() => child.kill('SIGKILL'), this.seconds * 1000 + FINISH_GRACE_MS);
     try {
       await new Promise<void>((resolve, reject) => {
@@ -194,18 +218,39 @@ function ratio(text: string | undefined): number | null {
 export function frameRate(stream: Pick<ProbedStream, 'avg_frame_rate' | 'r_frame_rate'>): number | null {
   const declared = ratio(stream.r_frame_rate);
   const average = ratio(stream.avg_frame_rate);
-  const rate = declared !== null && average !== null && Math.abs(average - declared) <= declared * 0.01 ? declared : average;
+  const rate =
+    declared !== null && average !== null && Math.abs(average - declared) <= declared * 0.01 ? declared : average;
   return rate === null ? null : Math.round(rate * 100) / 100;
 }
 
 /** The first video and audio stream of a local file, as ffprobe reads them. */
 async function probe(ffprobePath: string, file: string): Promise<Pick<StreamTestReport, 'video' | 'audio'>> {
-  const { stdout } = await run(ffprobePath, ['-v', 'error', '-show_entries', 'stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,sample_rate,channels', '-of', 'json', file], { timeout: 30_000 });
-  const streams = ((JSON.parse(stdout) as { streams?: ProbedStream[] }).streams ?? []);
+  const { stdout } = await run(
+    ffprobePath,
+    [
+      '-v',
+      'error',
+      '-show_entries',
+      'stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,sample_rate,channels',
+      '-of',
+      'json',
+      file,
+    ],
+    { timeout: 30_000 },
+  );
+  const streams = (JSON.parse(stdout) as { streams?: ProbedStream[] }).streams ?? [];
   const video = streams.find((s) => s.codec_type === 'video');
   const audio = streams.find((s) => s.codec_type === 'audio');
   return {
-    video: video?.codec_name ? { codec: video.codec_name, width: video.width ?? 0, height: video.height ?? 0, frame_rate: frameRate(video) } : null,
-    audio: audio?.codec_name ? { codec: audio.codec_name, sample_rate: audio.sample_rate ? Number(audio.sample_rate) : null, channels: audio.channels ?? null } : null,
+    video: video?.codec_name
+      ? { codec: video.codec_name, width: video.width ?? 0, height: video.height ?? 0, frame_rate: frameRate(video) }
+      : null,
+    audio: audio?.codec_name
+      ? {
+          codec: audio.codec_name,
+          sample_rate: audio.sample_rate ? Number(audio.sample_rate) : null,
+          channels: audio.channels ?? null,
+        }
+      : null,
   };
 }

@@ -58,7 +58,10 @@ export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
   let waiting: RawData[] | undefined;
   let windowStart = Date.now();
   let messagesInWindow = 0;
-  const authTimer = setTimeout(() => socket.close(LIVE_CLOSE_UNAUTHORIZED, 'Authentication timed out'), LIVE_AUTH_TIMEOUT_MS);
+  const authTimer = setTimeout(
+    () => socket.close(LIVE_CLOSE_UNAUTHORIZED, 'Authentication timed out'),
+    LIVE_AUTH_TIMEOUT_MS,
+  );
 
   socket.on('close', () => {
     clearTimeout(authTimer);
@@ -108,18 +111,37 @@ export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
     }
     if (socket.readyState !== socket.OPEN) return;
     if (hub.socketsOfSession(session.sessionId) >= MAX_SOCKETS_PER_SESSION) {
-      socket.close(LIVE_CLOSE_UNAUTHORIZED, `Too many live connections for this session (at most ${MAX_SOCKETS_PER_SESSION})`);
+      socket.close(
+        LIVE_CLOSE_UNAUTHORIZED,
+        `Too many live connections for this session (at most ${MAX_SOCKETS_PER_SESSION})`,
+      );
       return;
     }
-    client = { socket, token: message.token, sessionId: session.sessionId, userId: session.user.id, logSubscriptions: new Set() };
+    client = {
+      socket,
+      token: message.token,
+      sessionId: session.sessionId,
+      userId: session.user.id,
+      logSubscriptions: new Set(),
+    };
     // Added before the newest event id is read: an event published meanwhile may arrive twice (the console
     // drops repeats by id), never not at all.
     hub.add(client);
-    const head = await hub.feedHead().catch((error: unknown) => void log.warn({ err: error }, 'newest live event id unknown'));
-    hub.send(client, { type: 'welcome', data: { user: toUser(session.user), server_time: clock.now().toISOString(), ...(head === undefined ? {} : { last_event_id: head }) } });
+    const head = await hub
+      .feedHead()
+      .catch((error: unknown) => void log.warn({ err: error }, 'newest live event id unknown'));
+    hub.send(client, {
+      type: 'welcome',
+      data: {
+        user: toUser(session.user),
+        server_time: clock.now().toISOString(),
+        ...(head === undefined ? {} : { last_event_id: head }),
+      },
+    });
     try {
       // What it missed since its last event (on this server or another), before the current state that supersedes it.
-      if (message.last_event_id !== undefined) for (const missed of await hub.replay(message.last_event_id)) hub.send(client, missed);
+      if (message.last_event_id !== undefined)
+        for (const missed of await hub.replay(message.last_event_id)) hub.send(client, missed);
       hub.send(client, { type: 'initial_data', data: await hub.loadInitialData() });
       for (const message of await hub.loadGreetings()) hub.send(client, message);
     } catch (error) {

@@ -38,7 +38,11 @@ export class LiveEventLog {
   async append(serverId: string, message: ServerMessage, createdAt: string): Promise<number> {
     const payload = JSON.stringify(message);
     if (this.dialect !== 'postgres') {
-      const row = await this.db.insertInto('live_events').values({ server_id: serverId, type: message.type, payload, created_at: createdAt }).returning('id').executeTakeFirstOrThrow();
+      const row = await this.db
+        .insertInto('live_events')
+        .values({ server_id: serverId, type: message.type, payload, created_at: createdAt })
+        .returning('id')
+        .executeTakeFirstOrThrow();
       return row.id;
     }
     // The announcement's envelope ({"s":…,"i":…,"m":…}) adds the server id and about 40 bytes.
@@ -55,7 +59,11 @@ export class LiveEventLog {
   }
 
   find(id: number): Promise<StoredEvent | undefined> {
-    return this.db.selectFrom('live_events').select(['id', 'server_id', 'payload']).where('id', '=', id).executeTakeFirst();
+    return this.db
+      .selectFrom('live_events')
+      .select(['id', 'server_id', 'payload'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   }
 
   /** Events after `afterId`, oldest first, the snapshots (initial_data supersedes them) left out. */
@@ -72,7 +80,14 @@ export class LiveEventLog {
 
   /** Events of other servers after `afterId`, oldest first (what a server missed while it could not listen). */
   othersAfter(afterId: number, serverId: string, limit: number): Promise<StoredEvent[]> {
-    return this.db.selectFrom('live_events').select(['id', 'server_id', 'payload']).where('id', '>', afterId).where('server_id', '!=', serverId).orderBy('id').limit(limit).execute();
+    return this.db
+      .selectFrom('live_events')
+      .select(['id', 'server_id', 'payload'])
+      .where('id', '>', afterId)
+      .where('server_id', '!=', serverId)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
   }
 
   /** The newest and oldest event ids kept (0 and undefined when none is). */
@@ -81,7 +96,10 @@ export class LiveEventLog {
       .selectFrom('live_events')
       .select((eb) => [eb.fn.max('id').as('newest'), eb.fn.min('id').as('oldest')])
       .executeTakeFirst();
-    return { newest: Number(row?.newest ?? 0), oldest: row?.oldest === null || row?.oldest === undefined ? undefined : Number(row.oldest) };
+    return {
+      newest: Number(row?.newest ?? 0),
+      oldest: row?.oldest === null || row?.oldest === undefined ? undefined : Number(row.oldest),
+    };
   }
 
   async pruneBefore(createdBefore: string): Promise<void> {

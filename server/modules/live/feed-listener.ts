@@ -57,7 +57,8 @@ export class FeedListener {
       if (this.client !== client) return;
       this.client = undefined;
       client.end().catch(() => undefined);
-      if (!this.closed) this.deps.logger.warn({ err: error }, 'the live feed stopped hearing other servers; listening again');
+      if (!this.closed)
+        this.deps.logger.warn({ err: error }, 'the live feed stopped hearing other servers; listening again');
       this.scheduleReconnect();
     };
     client.on('error', lost);
@@ -73,7 +74,8 @@ export class FeedListener {
     } catch (error) {
       client.end().catch(() => undefined);
       if (this.closed) return;
-      if (this.failures === 0) this.deps.logger.warn({ err: error }, 'the live feed could not listen for other servers; trying again');
+      if (this.failures === 0)
+        this.deps.logger.warn({ err: error }, 'the live feed could not listen for other servers; trying again');
       this.scheduleReconnect();
       return;
     }
@@ -99,7 +101,11 @@ export class FeedListener {
   }
 
   private enqueue(task: () => Promise<void>): void {
-    this.work = this.work.then(task).catch((error: unknown) => this.deps.logger.warn({ err: error }, 'a live event of another server could not be relayed'));
+    this.work = this.work
+      .then(task)
+      .catch((error: unknown) =>
+        this.deps.logger.warn({ err: error }, 'a live event of another server could not be relayed'),
+      );
   }
 
   private async heard(payload: string): Promise<void> {

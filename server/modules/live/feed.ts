@@ -43,9 +43,16 @@ export class LiveFeed implements EventSink {
 
   constructor(private readonly deps: LiveFeedDeps) {
     this.crossServer = deps.dialect === 'postgres' && deps.databaseUrl !== undefined;
-    this.listener = this.crossServer && deps.databaseUrl
-      ? new FeedListener({ databaseUrl: deps.databaseUrl, events: deps.log, serverId: deps.serverId, relay: (message) => deps.hub.relay(message), logger: deps.logger })
-      : undefined;
+    this.listener =
+      this.crossServer && deps.databaseUrl
+        ? new FeedListener({
+            databaseUrl: deps.databaseUrl,
+            events: deps.log,
+            serverId: deps.serverId,
+            relay: (message) => deps.hub.relay(message),
+            logger: deps.logger,
+          })
+        : undefined;
     this.pruneTimer = deps.clock.timer();
   }
 
@@ -68,7 +75,11 @@ export class LiveFeed implements EventSink {
     } catch (error) {
       // Said once per outage: the event still reaches this server's consoles, but not the others' nor a replay.
       const text = error instanceof Error ? error.message : String(error);
-      if (text !== this.lastRecordError) this.deps.logger.warn({ err: error, type: message.type }, 'a live event could not be stored: consoles of other servers miss it');
+      if (text !== this.lastRecordError)
+        this.deps.logger.warn(
+          { err: error, type: message.type },
+          'a live event could not be stored: consoles of other servers miss it',
+        );
       this.lastRecordError = text;
       return undefined;
     }
@@ -82,7 +93,8 @@ export class LiveFeed implements EventSink {
     const refetch = (reason: string): ServerMessage[] => [{ type: 'refetch', data: { reason } }];
     try {
       const { oldest } = await this.deps.log.bounds();
-      if (afterId > 0 && (oldest === undefined || afterId + 1 < oldest)) return refetch('Events you missed are no longer kept');
+      if (afterId > 0 && (oldest === undefined || afterId + 1 < oldest))
+        return refetch('Events you missed are no longer kept');
       const rows = await this.deps.log.replayable(Math.max(0, afterId - REPLAY_OVERLAP), MAX_REPLAY + 1);
       if (rows.length > MAX_REPLAY) return refetch('Too many events were missed to replay');
       return rows.map((row) => withEventId(JSON.parse(row.payload) as ServerMessage, row.id));

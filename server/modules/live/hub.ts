@@ -37,14 +37,21 @@ export interface EventSink {
  */
 const EVENT_TYPES: ReadonlySet<ServerMessage['type']> = new Set(LIVE_EVENT_TYPES);
 
-type ActionHandler<A extends ClientMessage['action']> = (client: LiveClient, message: Extract<ClientMessage, { action: A }>) => Promise<void> | void;
+type ActionHandler<A extends ClientMessage['action']> = (
+  client: LiveClient,
+  message: Extract<ClientMessage, { action: A }>,
+) => Promise<void> | void;
 type InitialData = Extract<ServerMessage, { type: 'initial_data' }>['data'];
 
 /** Authenticated live-feed clients, and the one way the rest of the server talks to them. */
 export class LiveHub {
   private readonly clients = new Set<LiveClient>();
   private readonly handlers = new Map<string, ActionHandler<never>>();
-  private initialData: () => Promise<InitialData> = async () => ({ instances: [], recordings: [], system_status: 'operational' });
+  private initialData: () => Promise<InitialData> = async () => ({
+    instances: [],
+    recordings: [],
+    system_status: 'operational',
+  });
   private readonly greetings: Array<() => Promise<ServerMessage>> = [];
   /** Send times of the last 24 h, oldest first, for the monitoring figures. */
   private readonly sentAt: number[] = [];

@@ -41,7 +41,13 @@ async function closeEndedSessions(hub: LiveHub, sessions: SessionService): Promi
 export function registerLiveRoutes(app: AppInstance, deps: LiveDeps): void {
   const { hub, sessions, clock } = deps;
   sessions.onRevoked((ids) => hub.disconnectSessions(ids));
-  const timer = setInterval(() => void closeEndedSessions(hub, sessions).catch((error: unknown) => app.log.warn({ err: error }, 'live session check failed')), deps.sessionCheckMs);
+  const timer = setInterval(
+    () =>
+      void closeEndedSessions(hub, sessions).catch((error: unknown) =>
+        app.log.warn({ err: error }, 'live session check failed'),
+      ),
+    deps.sessionCheckMs,
+  );
   timer.unref();
   app.addHook('preClose', async () => clearInterval(timer));
 
@@ -51,7 +57,10 @@ export function registerLiveRoutes(app: AppInstance, deps: LiveDeps): void {
     config: { access: 'public' },
     // A plain HTTP request (no upgrade) gets an answer in the API's error shape, not an empty 404.
     handler: (_request, reply) =>
-      reply.code(426).header('upgrade', 'websocket').send(errorBody('The live feed only accepts websocket connections')),
+      reply
+        .code(426)
+        .header('upgrade', 'websocket')
+        .send(errorBody('The live feed only accepts websocket connections')),
     wsHandler: (socket: WebSocket, request) => {
       if (!originAllowed(request, deps.allowedOrigins)) {
         socket.close(LIVE_CLOSE_UNAUTHORIZED, 'Origin not allowed');

@@ -27,7 +27,10 @@ async function runCheck(check: HealthCheck, timeoutMs: number): Promise<Componen
   const started = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<HealthCheckResult>((resolve) => {
-    timer = setTimeout(() => resolve({ status: 'unhealthy', detail: `No answer within ${timeoutMs / 1000} s` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ status: 'unhealthy', detail: `No answer within ${timeoutMs / 1000} s` }),
+      timeoutMs,
+    );
   });
   let result: HealthCheckResult;
   try {
@@ -46,7 +49,10 @@ async function runCheck(check: HealthCheck, timeoutMs: number): Promise<Componen
 }
 
 /** `operational` when all are healthy; `down` when the database is not; `degraded` otherwise. */
-export function overallStatus(components: Record<string, ComponentHealth>): { status: SystemStatus; failing: string[] } {
+export function overallStatus(components: Record<string, ComponentHealth>): {
+  status: SystemStatus;
+  failing: string[];
+} {
   const failing = Object.entries(components)
     .filter(([, health]) => health.status !== 'healthy')
     .map(([name]) => name);
@@ -64,7 +70,11 @@ export function databaseCheck(db: Kysely<Database>): HealthCheck {
 
 /** The prayer-time calculation gives the known Dhuhr of a fixed day (Mecca, 2 January 2026: 09:25 UTC). */
 export const prayerTimesCheck: HealthCheck = async () => {
-  const times = new PrayerTimes(new Coordinates(21.4225, 39.8262), new Date(Date.UTC(2026, 0, 2)), CalculationMethod.UmmAlQura());
+  const times = new PrayerTimes(
+    new Coordinates(21.4225, 39.8262),
+    new Date(Date.UTC(2026, 0, 2)),
+    CalculationMethod.UmmAlQura(),
+  );
   const expected = Date.UTC(2026, 0, 2, 9, 25);
   const got = times.dhuhr.getTime();
   if (!Number.isFinite(got) || Math.abs(got - expected) > 5 * 60_000) {
@@ -84,12 +94,16 @@ export function diskSpaceCheck(what: string, dir: string, minFreeBytes = MIN_FRE
     fs.mkdirSync(dir, { recursive: true });
     const stats = await fs.promises.statfs(dir);
     const free = stats.bavail * stats.bsize;
-    if (free < minFreeBytes) return { status: 'unhealthy', detail: `The ${what} disk is full: ${mebibytes(free)} free` };
+    if (free < minFreeBytes)
+      return { status: 'unhealthy', detail: `The ${what} disk is full: ${mebibytes(free)} free` };
     return { status: 'healthy', detail: `${mebibytes(free)} free on the ${what} disk` };
   };
 }
 
-const noCaptureProvider: HealthCheck = async () => ({ status: 'unhealthy', detail: 'No capture provider is registered' });
+const noCaptureProvider: HealthCheck = async () => ({
+  status: 'unhealthy',
+  detail: 'No capture provider is registered',
+});
 
 /** The named component checks. `database` and `prayer_times` are built in; `aws` waits for the capture fleet. */
 export class HealthChecks {
@@ -113,7 +127,9 @@ export class HealthChecks {
 
   /** Runs every check at once, each bounded by the timeout. */
   async run(): Promise<SystemHealth> {
-    const entries = await Promise.all([...this.checks].map(async ([name, check]) => [name, await runCheck(check, this.timeoutMs)] as const));
+    const entries = await Promise.all(
+      [...this.checks].map(async ([name, check]) => [name, await runCheck(check, this.timeoutMs)] as const),
+    );
     const components = Object.fromEntries(entries) as SystemHealth['components'];
     const { status, failing } = overallStatus(components);
     return { overall_status: status, components, failing, checked_at: this.clock.now().toISOString() };

@@ -40,7 +40,11 @@ export const DURATION_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 export class PrometheusMetrics {
   private readonly registry = new Registry();
   private readonly fleetRegistry = new Registry();
-  private readonly requestDurations = new RequestDurations('http_request_duration_seconds', 'Duration of /api requests', DURATION_BUCKETS_SECONDS);
+  private readonly requestDurations = new RequestDurations(
+    'http_request_duration_seconds',
+    'Duration of /api requests',
+    DURATION_BUCKETS_SECONDS,
+  );
 
   constructor() {
     // The registry types its metrics as its own classes; it only calls get() on this one, as on them.

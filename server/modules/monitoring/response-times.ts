@@ -53,7 +53,8 @@ class MinuteDurations {
       if (upTo >= rank) {
         const lower = bucket === 0 ? 0 : upperBound(bucket - 1);
         const upper = upperBound(bucket);
-        const estimate = upper !== Infinity ? lower + ((upper - lower) * (rank - below)) / this.counts[bucket] : this.max;
+        const estimate =
+          upper !== Infinity ? lower + ((upper - lower) * (rank - below)) / this.counts[bucket] : this.max;
         return Math.min(this.max, Math.max(this.min, estimate));
       }
       below = upTo;
@@ -86,7 +87,13 @@ export class ResponseTimes {
     this.recordMinute(Math.floor(now / MINUTE_MS), durationMs);
   }
 
-  summary(): { average_ms: number | null; p95_ms: number | null; sample_count: number; window_seconds: number; history: ResponseTimeMinute[] } {
+  summary(): {
+    average_ms: number | null;
+    p95_ms: number | null;
+    sample_count: number;
+    window_seconds: number;
+    history: ResponseTimeMinute[];
+  } {
     const since = this.clock.now().getTime() - WINDOW_MS;
     const recent: number[] = [];
     for (let i = 0; i < this.stored; i++) if (this.at[i] > since) recent.push(this.ms[i]);

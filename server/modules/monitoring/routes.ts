@@ -27,19 +27,27 @@ export function registerRequestMetrics(app: AppInstance, monitoring: MonitoringS
 }
 
 /** Measures each /api request that matched no route (so no route hook measures it), as it is answered. */
-export function unmatchedRequestRecorder(monitoring: MonitoringService): (request: FastifyRequest, reply: FastifyReply) => void {
+export function unmatchedRequestRecorder(
+  monitoring: MonitoringService,
+): (request: FastifyRequest, reply: FastifyReply) => void {
   const record = monitoring.routeRecorder('unmatched');
   return (request, reply) => record(request.method, reply.statusCode, reply.elapsedTime);
 }
 
 const digest = (text: string) => crypto.createHash('sha256').update(text, 'utf8').digest();
 
-export function registerMonitoringRoutes(app: AppInstance, deps: { monitoring: MonitoringService; metricsToken: string | undefined }): void {
+export function registerMonitoringRoutes(
+  app: AppInstance,
+  deps: { monitoring: MonitoringService; metricsToken: string | undefined },
+): void {
   const { monitoring, metricsToken } = deps;
 
   handle(app, monitoringRoutes.system, async () => ({ success: true as const, data: await monitoring.system() }));
   handle(app, monitoringRoutes.metrics, async () => ({ success: true as const, data: await monitoring.metrics() }));
-  handle(app, monitoringRoutes.recordings, async () => ({ success: true as const, data: await monitoring.recordings() }));
+  handle(app, monitoringRoutes.recordings, async () => ({
+    success: true as const,
+    data: await monitoring.recordings(),
+  }));
 
   // Prometheus scrape endpoint: absent (404) unless METRICS_TOKEN is set; then that bearer token is required.
   if (!metricsToken) return;

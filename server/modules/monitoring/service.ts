@@ -68,7 +68,10 @@ export class MonitoringService {
   registerCaptureProvider(provider: { health(): Promise<{ status: string; detail?: string }> }): void {
     this.registerHealthCheck('aws', async () => {
       const health = await provider.health();
-      return { status: health.status === 'operational' || health.status === 'healthy' ? 'healthy' : 'unhealthy', detail: health.detail };
+      return {
+        status: health.status === 'operational' || health.status === 'healthy' ? 'healthy' : 'unhealthy',
+        detail: health.detail,
+      };
     });
   }
 
@@ -111,7 +114,11 @@ export class MonitoringService {
       let byStatus = series.get(method);
       if (!byStatus) series.set(method, (byStatus = new Map()));
       let observe = byStatus.get(statusCode);
-      if (!observe) byStatus.set(statusCode, (observe = this.prometheusMetrics.requestObserver({ method, route, status_code: String(statusCode) })));
+      if (!observe)
+        byStatus.set(
+          statusCode,
+          (observe = this.prometheusMetrics.requestObserver({ method, route, status_code: String(statusCode) })),
+        );
       observe(durationMs / 1000);
     };
   }
@@ -149,7 +156,8 @@ export class MonitoringService {
   /** Re-checks every `intervalMs` (30 s in production) and once at once; 0 disables. */
   start(intervalMs: number): void {
     if (intervalMs <= 0 || this.timer) return;
-    const tick = () => void this.refresh().catch((error: unknown) => this.deps.log.warn({ err: error }, 'health check run failed'));
+    const tick = () =>
+      void this.refresh().catch((error: unknown) => this.deps.log.warn({ err: error }, 'health check run failed'));
     tick();
     this.timer = setInterval(tick, intervalMs);
     this.timer.unref();
@@ -216,7 +224,9 @@ export class MonitoringService {
       this.deps.log.warn({ err: error }, 'could not tell which server exports the fleet gauges; this scrape has none');
       return false;
     });
-    return this.prometheusMetrics.render(withFleet, (gauge, error) => this.deps.log.warn({ err: error, gauge }, 'gauge collection failed'));
+    return this.prometheusMetrics.render(withFleet, (gauge, error) =>
+      this.deps.log.warn({ err: error, gauge }, 'gauge collection failed'),
+    );
   }
 
   /** The gauges this service fills itself; the launch average and component health appear once measured. */
@@ -224,11 +234,37 @@ export class MonitoringService {
     const asSamples = (label: string, counts: Record<string, number>): GaugeSample[] =>
       Object.entries(counts).map(([key, value]) => ({ labels: { [label]: key }, value }));
     const gauges: GaugeProvider[] = [
-      { name: 'capture_instances', help: 'Recording instances by state', labelNames: ['state'], fleet: true, collect: async () => asSamples('state', await this.safeCounts('instances')) },
-      { name: 'capture_recordings', help: 'Recordings by status', labelNames: ['status'], fleet: true, collect: async () => asSamples('status', await this.safeCounts('recordings')) },
-      { name: 'capture_scheduler_jobs', help: 'Scheduler jobs by status', labelNames: ['status'], fleet: true, collect: async () => asSamples('status', await this.safeCounts('jobs')) },
-      { name: 'capture_websocket_connections', help: 'Live feed connections', collect: () => [{ value: this.deps.hub.connectionCount }] },
-      { name: 'capture_websocket_messages_sent_24h', help: 'Live feed messages sent in the last 24 hours', collect: () => [{ value: this.deps.hub.messagesSentLast24h() }] },
+      {
+        name: 'capture_instances',
+        help: 'Recording instances by state',
+        labelNames: ['state'],
+        fleet: true,
+        collect: async () => asSamples('state', await this.safeCounts('instances')),
+      },
+      {
+        name: 'capture_recordings',
+        help: 'Recordings by status',
+        labelNames: ['status'],
+        fleet: true,
+        collect: async () => asSamples('status', await this.safeCounts('recordings')),
+      },
+      {
+        name: 'capture_scheduler_jobs',
+        help: 'Scheduler jobs by status',
+        labelNames: ['status'],
+        fleet: true,
+        collect: async () => asSamples('status', await this.safeCounts('jobs')),
+      },
+      {
+        name: 'capture_websocket_connections',
+        help: 'Live feed connections',
+        collect: () => [{ value: this.deps.hub.connectionCount }],
+      },
+      {
+        name: 'capture_websocket_messages_sent_24h',
+        help: 'Live feed messages sent in the last 24 hours',
+        collect: () => [{ value: this.deps.hub.messagesSentLast24h() }],
+      },
     ];
     for (const gauge of gauges) this.prometheusMetrics.addGauge(gauge);
   }
@@ -249,7 +285,10 @@ export class MonitoringService {
       help: 'Component health at the last check (1 healthy, 0 not)',
       labelNames: ['component'],
       collect: () =>
-        Object.entries(this.snapshot?.components ?? {}).map(([component, health]) => ({ labels: { component }, value: health.status === 'healthy' ? 1 : 0 })),
+        Object.entries(this.snapshot?.components ?? {}).map(([component, health]) => ({
+          labels: { component },
+          value: health.status === 'healthy' ? 1 : 0,
+        })),
     });
   }
 

@@ -42,6 +42,9 @@ export async function mosquesPage(db: Kysely<Database>, query: MosquesPageQuery)
     .orderBy('mosque_id', direction)
     .limit(query.limit ?? DEFAULT_PAGE_LIMIT)
     .offset(query.offset ?? 0);
-  const [rows, count] = await Promise.all([rowsQuery.execute(), base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow()]);
+  const [rows, count] = await Promise.all([
+    rowsQuery.execute(),
+    base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
+  ]);
   return { rows, total: Number(count.total) };
 }

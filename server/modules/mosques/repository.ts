@@ -53,9 +53,17 @@ export class MosquesRepository {
   async listByIds(ids: string[]): Promise<MosqueRow[]> {
     const rows: MosqueRow[] = [];
     for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
-      rows.push(...(await this.db.selectFrom('mosques').selectAll().where('mosque_id', 'in', ids.slice(start, start + IDS_PER_QUERY)).execute()));
+      rows.push(
+        ...(await this.db
+          .selectFrom('mosques')
+          .selectAll()
+          .where('mosque_id', 'in', ids.slice(start, start + IDS_PER_QUERY))
+          .execute()),
+      );
     }
-    return rows.sort((a, b) => (a.created_at === b.created_at ? (a.mosque_id < b.mosque_id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1));
+    return rows.sort((a, b) =>
+      a.created_at === b.created_at ? (a.mosque_id < b.mosque_id ? -1 : 1) : a.created_at < b.created_at ? -1 : 1,
+    );
   }
 
   page(query: MosquesPageQuery): Promise<{ rows: MosqueRow[]; total: number }> {
@@ -65,7 +73,13 @@ export class MosquesRepository {
   /** Sets `active` on every listed mosque not already so; answers the rows it changed. At most IDS_PER_QUERY ids. */
   setActive(ids: string[], active: boolean, updatedAt: string): Promise<MosqueRow[]> {
     const flag = active ? 1 : 0;
-    return this.db.updateTable('mosques').set({ active: flag, updated_at: updatedAt }).where('mosque_id', 'in', ids).where('active', '!=', flag).returningAll().execute();
+    return this.db
+      .updateTable('mosques')
+      .set({ active: flag, updated_at: updatedAt })
+      .where('mosque_id', 'in', ids)
+      .where('active', '!=', flag)
+      .returningAll()
+      .execute();
   }
 
   /** Deletes every listed mosque; answers the rows deleted. At most IDS_PER_QUERY ids. */
@@ -78,7 +92,10 @@ export class MosquesRepository {
   }
 
   async exists(id: string): Promise<boolean> {
-    return (await this.db.selectFrom('mosques').select('mosque_id').where('mosque_id', '=', id).executeTakeFirst()) !== undefined;
+    return (
+      (await this.db.selectFrom('mosques').select('mosque_id').where('mosque_id', '=', id).executeTakeFirst()) !==
+      undefined
+    );
   }
 
   insert(values: Insertable<MosquesTable>): Promise<MosqueRow> {

@@ -12,14 +12,23 @@ export function registerMosqueRoutes(app: AppInstance, { mosques }: { mosques: M
     return reply.type('application/json; charset=utf-8').send(await mosques.listBody());
   });
 
-  handle(app, mosqueRoutes.bulk, async (request) => ({ success: true as const, ...(await mosques.bulk(request.body, sessionOf(request).user)) }));
+  handle(app, mosqueRoutes.bulk, async (request) => ({
+    success: true as const,
+    ...(await mosques.bulk(request.body, sessionOf(request).user)),
+  }));
 
   // The Add dialog shows the id before saving: it asks for a fresh one here (a create without one gets one too).
   handle(app, mosqueRoutes.newId, async () => ({ success: true as const, data: { mosque_id: await mosques.newId() } }));
 
-  handle(app, mosqueRoutes.get, async (request) => ({ success: true as const, data: await mosques.get(request.params.mosque_id) }));
+  handle(app, mosqueRoutes.get, async (request) => ({
+    success: true as const,
+    data: await mosques.get(request.params.mosque_id),
+  }));
 
-  handle(app, mosqueRoutes.create, async (request) => ({ success: true as const, data: await mosques.create(request.body, sessionOf(request).user) }));
+  handle(app, mosqueRoutes.create, async (request) => ({
+    success: true as const,
+    data: await mosques.create(request.body, sessionOf(request).user),
+  }));
 
   handle(app, mosqueRoutes.update, async (request) => {
     const mosque = await mosques.update(request.params.mosque_id, request.body, sessionOf(request).user);

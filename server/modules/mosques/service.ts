@@ -10,7 +10,13 @@ import {
   type MosqueCreateRequest,
   type MosqueUpdateRequest,
 } from '../../../contract/config';
-import { bulkDoneMessage, mosqueBulkRequestSchema, type MosqueBulkRequest, type MosqueBulkResult, type MosquesPageQuery } from '../../../contract/mosque-list';
+import {
+  bulkDoneMessage,
+  mosqueBulkRequestSchema,
+  type MosqueBulkRequest,
+  type MosqueBulkResult,
+  type MosquesPageQuery,
+} from '../../../contract/mosque-list';
 import { toFlag } from '../../db';
 import type { MosquesTable } from '../../db/schema';
 import { countryCodeAt } from '../../geo/geocode';
@@ -47,7 +53,8 @@ const offlineLinks = new MapsLinkResolver();
 function coordinatesMethod(link: string | null, latitude: number, longitude: number): ExtractionMethod {
   if (!link) return 'manual';
   const offline = offlineLinks.extractOffline(link);
-  if (offline && Math.abs(offline.latitude - latitude) < 1e-6 && Math.abs(offline.longitude - longitude) < 1e-6) return 'map_link';
+  if (offline && Math.abs(offline.latitude - latitude) < 1e-6 && Math.abs(offline.longitude - longitude) < 1e-6)
+    return 'map_link';
   const url = findMapsUrl(link);
   const form = url ? mapsLinkForm(url) : null;
   return form === 'short' || form === 'app_share' ? 'map_link_redirect' : 'manual';
@@ -105,7 +112,9 @@ export class MosquesService {
   /** GET /api/config/mosques's body, checked against the contract and serialised once per list. */
   listBody(): Promise<string> {
     const cache = this.cached();
-    cache.body ??= cache.list.then((mosques) => JSON.stringify(mosquesListResponseSchema.encode({ success: true, data: { mosques } })));
+    cache.body ??= cache.list.then((mosques) =>
+      JSON.stringify(mosquesListResponseSchema.encode({ success: true, data: { mosques } })),
+    );
     return cache.body;
   }
 
@@ -135,7 +144,10 @@ export class MosquesService {
    * One action on many mosques, each recorded in the activity log as its single-mosque form would be.
    * A mosque already in the asked state counts as done; an id no mosque has is named as missing.
    */
-  async bulk(input: MosqueBulkRequest, actor: ActivityActor | null = null): Promise<{ message: string; data: MosqueBulkResult }> {
+  async bulk(
+    input: MosqueBulkRequest,
+    actor: ActivityActor | null = null,
+  ): Promise<{ message: string; data: MosqueBulkResult }> {
     const { action, mosque_ids: ids } = mosqueBulkRequestSchema.parse(input);
     const before = new Map((await this.repository.listByIds(ids)).map((row) => [row.mosque_id, toMosque(row)]));
     const present = ids.filter((id) => before.has(id));
@@ -144,13 +156,20 @@ export class MosquesService {
       present.length === 0
         ? []
         : action === 'delete'
-        ? await this.repository.deleteMany(present)
-        : await this.repository.setActive(present, action === 'activate', this.clock.now().toISOString());
+          ? await this.repository.deleteMany(present)
+          : await this.repository.setActive(present, action === 'activate', this.clock.now().toISOString());
     for (const row of changed) {
       const mosque = toMosque(row);
       this.emit({ type: action === 'delete' ? 'deleted' : 'updated', mosque_id: mosque.mosque_id });
-      if (action === 'delete') await this.activity.record({ actor, action: 'mosque.delete', target: mosqueTarget(mosque) });
-      else await this.activity.record({ actor, action: 'mosque.update', target: mosqueTarget(mosque), detail: { changed: ['active'] } });
+      if (action === 'delete')
+        await this.activity.record({ actor, action: 'mosque.delete', target: mosqueTarget(mosque) });
+      else
+        await this.activity.record({
+          actor,
+          action: 'mosque.update',
+          target: mosqueTarget(mosque),
+          detail: { changed: ['active'] },
+        });
     }
     // A delete that lost a race with another delete finds its mosque gone: missing, like one never there.
     const done = action === 'delete' ? changed.map((row) => row.mosque_id) : present;
@@ -261,7 +280,8 @@ export class MosquesService {
         values.coordinates_method = coordinatesMethod(link, latitude, longitude);
         // A moved mosque gets the zone and country of its new place unless the form names them.
         if (request.timezone === undefined) values.timezone = timeZoneAt(latitude, longitude) ?? current.timezone;
-        if (request.country_code === undefined) values.country_code = countryCodeAt(latitude, longitude) ?? current.country_code;
+        if (request.country_code === undefined)
+          values.country_code = countryCodeAt(latitude, longitude) ?? current.country_code;
       } else {
         values.coordinates_method = null;
       }
@@ -273,7 +293,12 @@ export class MosquesService {
     if (!row) throw notFound(`Mosque ${id} not found`);
     this.emit({ type: 'updated', mosque_id: id });
     const mosque = toMosque(row);
-    await this.activity.record({ actor, action: 'mosque.update', target: mosqueTarget(mosque), detail: { changed: changedFields(toMosque(current), mosque) } });
+    await this.activity.record({
+      actor,
+      action: 'mosque.update',
+      target: mosqueTarget(mosque),
+      detail: { changed: changedFields(toMosque(current), mosque) },
+    });
     return mosque;
   }
 
@@ -295,7 +320,15 @@ export class MosquesService {
   }
 
   /** Saved coordinates and how they were obtained (SPEC.md, Coordinates record). */
-  async coordinates(): Promise<{ mosque_id: string; latitude: number; longitude: number; timezone: string | null; extraction_method: ExtractionMethod }[]> {
+  async coordinates(): Promise<
+    {
+      mosque_id: string;
+      latitude: number;
+      longitude: number;
+      timezone: string | null;
+      extraction_method: ExtractionMethod;
+    }[]
+  > {
     const rows = await this.repository.list();
     return rows
       .filter((row) => row.latitude !== null && row.longitude !== null)

@@ -1,5 +1,10 @@
 import { Coordinates, PrayerTimes } from 'adhan';
-import { FIXED_TIME_METHOD, RECORDING_LEAD_MINUTES, type CalculationMethod, type PrayerTimeRecord } from '../../../contract/config';
+import {
+  FIXED_TIME_METHOD,
+  RECORDING_LEAD_MINUTES,
+  type CalculationMethod,
+  type PrayerTimeRecord,
+} from '../../../contract/config';
 import { countryCodeAt } from '../../geo/geocode';
 import { localTimeText, timeZoneAt, zonedParts, zonedTimeToUtc } from '../../geo/timezone';
 import { defaultMethodFor, parametersFor } from './methods';
@@ -45,7 +50,8 @@ export function zoneOf(source: PrayerSource): string | null {
 export function methodOf(source: PrayerSource): CalculationMethod {
   if (source.calculation_method) return source.calculation_method;
   if (source.country_code) return defaultMethodFor(source.country_code);
-  const located = source.latitude !== null && source.longitude !== null ? countryCodeAt(source.latitude, source.longitude) : null;
+  const located =
+    source.latitude !== null && source.longitude !== null ? countryCodeAt(source.latitude, source.longitude) : null;
   return defaultMethodFor(located);
 }
 
@@ -54,7 +60,13 @@ export function methodOf(source: PrayerSource): CalculationMethod {
  * date argument's components; for zones far from their meridian (e.g. UTC+13/+14) that transit can
  * fall on the neighbouring local date, so the date is shifted until the result lands on the wanted one.
  */
-export function dhuhrOn(date: LocalDate, latitude: number, longitude: number, zone: string, method: CalculationMethod): Date {
+export function dhuhrOn(
+  date: LocalDate,
+  latitude: number,
+  longitude: number,
+  zone: string,
+  method: CalculationMethod,
+): Date {
   const coordinates = new Coordinates(latitude, longitude);
   const parameters = parametersFor(method, coordinates);
   let asked = date;
@@ -97,7 +109,10 @@ function record(source: PrayerSource, zone: string, prayer: { at: Date; method: 
 
 /** Whether a mosque has what a prayer time needs: coordinates, or a fixed time and a zone. */
 export function canComputePrayer(source: PrayerSource): boolean {
-  return zoneOf(source) !== null && (source.fixed_jumuah_time !== null || (source.latitude !== null && source.longitude !== null));
+  return (
+    zoneOf(source) !== null &&
+    (source.fixed_jumuah_time !== null || (source.latitude !== null && source.longitude !== null))
+  );
 }
 
 /**

@@ -40,6 +40,8 @@ export function defaultMethodFor(countryCode: string | null | undefined): Calcul
 export function parametersFor(method: CalculationMethod, coordinates: Coordinates): CalculationParameters {
   const parameters = Methods[method]();
   parameters.highLatitudeRule =
-    Math.abs(coordinates.latitude) > HIGH_LATITUDE_DEGREES ? HighLatitudeRule.SeventhOfTheNight : HighLatitudeRule.MiddleOfTheNight;
+    Math.abs(coordinates.latitude) > HIGH_LATITUDE_DEGREES
+      ? HighLatitudeRule.SeventhOfTheNight
+      : HighLatitudeRule.MiddleOfTheNight;
   return parameters;
 }

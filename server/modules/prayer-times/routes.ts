@@ -4,5 +4,8 @@ import { handle } from '../../lib/route-table';
 import type { PrayerTimesService } from './service';
 
 export function registerPrayerTimeRoutes(app: AppInstance, prayerTimes: PrayerTimesService): void {
-  handle(app, configRoutes.prayerTimes, async () => ({ success: true as const, data: { prayer_times: await prayerTimes.upcoming() } }));
+  handle(app, configRoutes.prayerTimes, async () => ({
+    success: true as const,
+    data: { prayer_times: await prayerTimes.upcoming() },
+  }));
 }

@@ -98,15 +98,28 @@ export class RecordingAlarms {
    * its outcome: they never raise, and neither does a second stall after the first one's alarm
    * resolved (raiseOnce). A stream that is not on the air yet is not stalled.
    */
-  private async checkStall(row: RecordingRow, reading: ProviderRecording, about: () => Promise<{ who: string; base: AlarmSubject }>): Promise<void> {
+  private async checkStall(
+    row: RecordingRow,
+    reading: ProviderRecording,
+    about: () => Promise<{ who: string; base: AlarmSubject }>,
+  ): Promise<void> {
     const key = `stall:${row.id}`;
     const gaps = reading.gaps ?? [];
     const newest = gaps.at(-1);
-    const growing = reading.status === 'recording' && !reading.stoppedByOperator && newest !== undefined && Date.parse(newest.end) > this.clock.now().getTime() - OPEN_GAP_SLACK_MS;
+    const growing =
+      reading.status === 'recording' &&
+      !reading.stoppedByOperator &&
+      newest !== undefined &&
+      Date.parse(newest.end) > this.clock.now().getTime() - OPEN_GAP_SLACK_MS;
     if (growing && isStall(newest)) {
       const { who, base } = await about();
       const since = `${newest.start.slice(11, 19)} UTC`;
-      await this.alarms.raiseOnce({ ...base, kind: 'stall', key, message: `${who}: no media since ${since}: ${GAP_CAUSE_PHRASES[newest.cause]} (${newest.reason})` });
+      await this.alarms.raiseOnce({
+        ...base,
+        kind: 'stall',
+        key,
+        message: `${who}: no media since ${since}: ${GAP_CAUSE_PHRASES[newest.cause]} (${newest.reason})`,
+      });
       return;
     }
     // Most readings have no stall behind them: only a recording that had one has an alarm to resolve.
@@ -121,7 +134,8 @@ export class RecordingAlarms {
   }
 }
 
-const isStall = (gap: RecordingGap) => gap.cause !== 'not_live_yet' && (Date.parse(gap.end) - Date.parse(gap.start)) / 1000 > STALL_ALARM_SECONDS;
+const isStall = (gap: RecordingGap) =>
+  gap.cause !== 'not_live_yet' && (Date.parse(gap.end) - Date.parse(gap.start)) / 1000 > STALL_ALARM_SECONDS;
 
 interface AlarmSubject {
   mosqueId: string | null;

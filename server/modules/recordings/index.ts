@@ -29,14 +29,35 @@ function recordingAlarms(deps: RecordingsDeps): RecordingAlarms | undefined {
 
 /** The recordings service on its own table, with its troubles raised as alarms when the alarms module is there. */
 export function createRecordingsService(deps: RecordingsDeps): RecordingsService {
-  return new RecordingsService(new RecordingsRepository(deps.db.kysely), deps.clock, path.join(deps.dataDir, 'recordings'), recordingAlarms(deps));
+  return new RecordingsService(
+    new RecordingsRepository(deps.db.kysely),
+    deps.clock,
+    path.join(deps.dataDir, 'recordings'),
+    recordingAlarms(deps),
+  );
 }
 
 /** The server's join of every run's pieces of a recording in a bucket (store-join.ts). */
 export function createStoreJoins(
-  deps: RecordingsDeps & { store: RecordingStore; log: FastifyBaseLogger; ffmpegPath: string; ffprobePath: string; onJoined: (instanceId: string) => void },
+  deps: RecordingsDeps & {
+    store: RecordingStore;
+    log: FastifyBaseLogger;
+    ffmpegPath: string;
+    ffprobePath: string;
+    onJoined: (instanceId: string) => void;
+  },
 ): StoreJoins {
   const { store, clock, log, ffmpegPath, ffprobePath, onJoined } = deps;
   const workDir = path.join(deps.dataDir, 'store-joins');
-  return new StoreJoins({ repository: new RecordingsRepository(deps.db.kysely), store, alarms: recordingAlarms(deps), clock, log, ffmpegPath, ffprobePath, workDir, onJoined });
+  return new StoreJoins({
+    repository: new RecordingsRepository(deps.db.kysely),
+    store,
+    alarms: recordingAlarms(deps),
+    clock,
+    log,
+    ffmpegPath,
+    ffprobePath,
+    workDir,
+    onJoined,
+  });
 }

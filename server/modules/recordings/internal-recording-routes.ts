@@ -17,16 +17,27 @@ const deleteBody = z.strictObject({
  * store is another folder): their media, the same answer, Range included; their deletion, file and
  * row together. Signed calls only; never passed on again: a recording not here is a 404.
  */
-export function registerInternalRecordingRoutes(app: AppInstance, deps: { guard: (request: FastifyRequest) => Promise<void>; library: RecordingsLibrary; store: RecordingStore }): void {
+export function registerInternalRecordingRoutes(
+  app: AppInstance,
+  deps: { guard: (request: FastifyRequest) => Promise<void>; library: RecordingsLibrary; store: RecordingStore },
+): void {
   const config = { access: 'public' as const };
 
-  app.get('/internal/recordings/:id/media', { config, preValidation: deps.guard, schema: { params, querystring: query } }, async (request, reply) => {
-    const media = await deps.library.media(request.params.id);
-    return sendMedia(reply, deps.store, media, request.headers.range, Boolean(request.query.download));
-  });
+  app.get(
+    '/internal/recordings/:id/media',
+    { config, preValidation: deps.guard, schema: { params, querystring: query } },
+    async (request, reply) => {
+      const media = await deps.library.media(request.params.id);
+      return sendMedia(reply, deps.store, media, request.headers.range, Boolean(request.query.download));
+    },
+  );
 
-  app.post('/internal/recordings/:id/delete', { config, preValidation: deps.guard, schema: { params, body: deleteBody } }, async (request) => {
-    await deps.library.deleteHeldHere(request.params.id, request.body.actor);
-    return { success: true as const };
-  });
+  app.post(
+    '/internal/recordings/:id/delete',
+    { config, preValidation: deps.guard, schema: { params, body: deleteBody } },
+    async (request) => {
+      await deps.library.deleteHeldHere(request.params.id, request.body.actor);
+      return { success: true as const };
+    },
+  );
 }

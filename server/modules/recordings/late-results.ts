@@ -54,16 +54,28 @@ export class LateResults {
 
   private async readOne(row: RecordingAwaitingResult): Promise<boolean> {
     const waitedUntil = Date.parse(row.provisional_until ?? '');
-    const result = row.provider_instance_id ? await this.driver.lateResult?.(row.provider_instance_id, row.instance_id) : undefined;
+    const result = row.provider_instance_id
+      ? await this.driver.lateResult?.(row.provider_instance_id, row.instance_id)
+      : undefined;
     if (result) {
-      const window = row.window_start && row.window_end ? { start: Date.parse(row.window_start), end: Date.parse(row.window_end) } : null;
+      const window =
+        row.window_start && row.window_end
+          ? { start: Date.parse(row.window_start), end: Date.parse(row.window_end) }
+          : null;
       const applied = await this.recordings.applyLateResult(row.instance_id, result, row.job_id, window);
-      if (applied) this.log.info({ recordingId: row.id, was: row.status, now: result.status }, 'a recorder result arrived after its recording was judged');
+      if (applied)
+        this.log.info(
+          { recordingId: row.id, was: row.status, now: result.status },
+          'a recorder result arrived after its recording was judged',
+        );
       return applied;
     }
     if (this.clock.now().getTime() < waitedUntil) return false;
     await this.recordings.confirmProvisional(row.id);
-    this.log.info({ recordingId: row.id, status: row.status }, 'no recorder result arrived: the provisional outcome stands');
+    this.log.info(
+      { recordingId: row.id, status: row.status },
+      'no recorder result arrived: the provisional outcome stands',
+    );
     return false;
   }
 }

@@ -60,7 +60,8 @@ export class RecordingsLibraryRepository {
     if (filter.sort) {
       const key = this.sortKeys[filter.sort];
       // Both engines: false before true, so an empty value sorts after every present one in either direction.
-      if (RecordingsLibraryRepository.NULLABLE_SORTS.has(filter.sort)) rowsQuery = rowsQuery.orderBy(sql`${key} is null`);
+      if (RecordingsLibraryRepository.NULLABLE_SORTS.has(filter.sort))
+        rowsQuery = rowsQuery.orderBy(sql`${key} is null`);
       rowsQuery = rowsQuery.orderBy(key, direction);
     }
     const [rows, count] = await Promise.all([
@@ -102,7 +103,11 @@ export class RecordingsLibraryRepository {
   }
 
   async delete(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('recordings').where('id', '=', id).where('status', '!=', 'recording').executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('recordings')
+      .where('id', '=', id)
+      .where('status', '!=', 'recording')
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

@@ -40,17 +40,24 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
     const { id } = request.params;
     if (!request.auth) {
       if (!request.query.token) throw unauthorized('Not authenticated');
-      if (!(await library.verifyLink(id, request.query.token))) throw unauthorized('This media link is invalid, has expired, or its session has ended');
+      if (!(await library.verifyLink(id, request.query.token)))
+        throw unauthorized('This media link is invalid, has expired, or its session has ended');
     }
     const located = await library.locate(id);
     if ('elsewhere' in located) {
-      const answer = await library.fetchElsewhere(id, located.elsewhere, { range: request.headers.range, download: Boolean(request.query.download) });
+      const answer = await library.fetchElsewhere(id, located.elsewhere, {
+        range: request.headers.range,
+        download: Boolean(request.query.download),
+      });
       return relayMedia(reply, answer);
     }
     const media = located.here;
     // From a bucket the player is sent to a short-lived pre-signed URL; a download fetched with the
     // bearer header is streamed through here instead (a cross-origin redirect would carry that header).
-    const signed = request.auth && request.query.download ? null : await store.signedUrl(media.key, 300, request.query.download ? media.name : undefined);
+    const signed =
+      request.auth && request.query.download
+        ? null
+        : await store.signedUrl(media.key, 300, request.query.download ? media.name : undefined);
     if (signed) return reply.header('cache-control', 'private, no-store').redirect(signed, 302);
     return sendMedia(reply, store, media, request.headers.range, Boolean(request.query.download));
   });
@@ -73,10 +80,18 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
 }
 
 /** Sends a recording's media from this server's store, whole or the one byte range asked for. */
-export async function sendMedia(reply: FastifyReply, store: RecordingStore, media: { key: string; size: number; name: string }, rangeHeader: string | undefined, download: boolean): Promise<FastifyReply> {
+export async function sendMedia(
+  reply: FastifyReply,
+  store: RecordingStore,
+  media: { key: string; size: number; name: string },
+  rangeHeader: string | undefined,
+  download: boolean,
+): Promise<FastifyReply> {
   const range = parseByteRange(rangeHeader, media.size);
   if (range === 'unsatisfiable') {
-    throw new HttpError(416, 'The requested range is outside the recording', { 'content-range': `bytes */${media.size}` });
+    throw new HttpError(416, 'The requested range is outside the recording', {
+      'content-range': `bytes */${media.size}`,
+    });
   }
   reply
     .header('content-type', media.name.endsWith('.mp4') ? 'video/mp4' : 'application/octet-stream')
@@ -92,7 +107,14 @@ export async function sendMedia(reply: FastifyReply, store: RecordingStore, medi
 }
 
 /** Headers of a media answer that the server holding the file decides, passed on as they came. */
-const RELAYED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'content-disposition', 'cache-control'];
+const RELAYED_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'accept-ranges',
+  'content-disposition',
+  'cache-control',
+];
 
 /** Passes on another server's media answer: its status, headers and body, streamed. */
 function relayMedia(reply: FastifyReply, answer: Response): FastifyReply {

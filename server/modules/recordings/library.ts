@@ -49,7 +49,9 @@ function mediaKey(row: RecordingRow, store: RecordingStore): string | null {
   if (store.kind !== 'local') return row.file_path;
   const root = store.location.slice('local:'.length);
   const relative = path.relative(root, path.resolve(row.file_path));
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative.split(path.sep).join('/') : null;
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative)
+    ? relative.split(path.sep).join('/')
+    : null;
 }
 
 /**
@@ -78,14 +80,26 @@ export class RecordingsLibrary {
 
   /** The answer of the server holding a recording's file (throws a 503 naming it when it is down). */
   fetchElsewhere(id: string, filePath: string, request: { range?: string; download?: boolean }): Promise<Response> {
-    if (!this.elsewhere) throw notFound(`Recording ${id} has no media to play on this server (its file is ${filePath})`);
+    if (!this.elsewhere)
+      throw notFound(`Recording ${id} has no media to play on this server (its file is ${filePath})`);
     return this.elsewhere.media(id, filePath, request);
   }
 
   private toEntry(row: LibraryRow): LibraryRecording {
-    const available = row.status !== 'recording' && Number(row.bytes) > 0 && (mediaKey(row, this.deps.store) !== null || heldElsewhere(row, this.deps.store) !== null);
+    const available =
+      row.status !== 'recording' &&
+      Number(row.bytes) > 0 &&
+      (mediaKey(row, this.deps.store) !== null || heldElsewhere(row, this.deps.store) !== null);
     const recording = toRecording(row);
-    return { ...recording, download_url: available ? recording.download_url : null, mosque_name: row.mosque_name, friday: row.friday, job_id: row.job_id, media_available: available, store: storeOf(row) };
+    return {
+      ...recording,
+      download_url: available ? recording.download_url : null,
+      mosque_name: row.mosque_name,
+      friday: row.friday,
+      job_id: row.job_id,
+      media_available: available,
+      store: storeOf(row),
+    };
   }
 
   async page(query: LibraryFilter): Promise<{ recordings: LibraryRecording[]; total: number }> {
@@ -134,7 +148,10 @@ export class RecordingsLibrary {
   async mediaLink(id: string, sessionId: string): Promise<MediaLinkResponse['data']> {
     await this.locate(id);
     const { token, expiresAt } = this.deps.links.issue(id, sessionId, this.deps.clock.now());
-    return { url: `/api/recordings/${encodeURIComponent(id)}/media?token=${token}`, expires_at: expiresAt.toISOString() };
+    return {
+      url: `/api/recordings/${encodeURIComponent(id)}/media?token=${token}`,
+      expires_at: expiresAt.toISOString(),
+    };
   }
 
   async verifyLink(id: string, token: string): Promise<boolean> {
@@ -175,7 +192,8 @@ export class RecordingsLibrary {
       await this.deps.store.deletePrefix(folder.endsWith(`/${row.id}/`) ? folder : key);
       this.usage.invalidate();
     }
-    if (!(await this.deps.repository.delete(id))) throw conflict(`Recording ${id} is still recording: terminate its instance first`);
+    if (!(await this.deps.repository.delete(id)))
+      throw conflict(`Recording ${id} is still recording: terminate its instance first`);
     await this.deps.activity.record({
       actor,
       action: why === 'retention' ? 'recording.expire' : 'recording.delete',
@@ -200,7 +218,10 @@ export class RecordingsLibrary {
   }
 
   /** Deletes many recordings one by one, each as its single delete (media, row, activity entry); a failure stops only its own. */
-  async deleteMany(ids: string[], actor: ActivityActor | null): Promise<{ message: string; data: RecordingsBulkDeleteResult }> {
+  async deleteMany(
+    ids: string[],
+    actor: ActivityActor | null,
+  ): Promise<{ message: string; data: RecordingsBulkDeleteResult }> {
     const deleted: string[] = [];
     const failed: RecordingBulkFailure[] = [];
     for (const id of ids) {
@@ -243,7 +264,14 @@ export class RecordingsLibrary {
   async storage(remeasure = false): Promise<StorageUsage> {
     const usage = await this.usage.read(remeasure ? USAGE_REMEASURE_AGE_MS : undefined);
     const { kind, location } = this.deps.store;
-    return { store: kind, location, used_bytes: usage.usedBytes, free_bytes: usage.freeBytes, measured_at: usage.measuredAt, retention_days: this.deps.retentionDays };
+    return {
+      store: kind,
+      location,
+      used_bytes: usage.usedBytes,
+      free_bytes: usage.freeBytes,
+      measured_at: usage.measuredAt,
+      retention_days: this.deps.retentionDays,
+    };
   }
 }
 

@@ -21,7 +21,8 @@ export class MediaLinks {
   verify(recordingId: string, token: string, now: Date): string | null {
     const [expiryText, sessionId, signature, ...rest] = token.split('.');
     const expiry = Number(expiryText);
-    if (!Number.isSafeInteger(expiry) || !sessionId || !signature || rest.length || expiry * 1000 < now.getTime()) return null;
+    if (!Number.isSafeInteger(expiry) || !sessionId || !signature || rest.length || expiry * 1000 < now.getTime())
+      return null;
     const expected = Buffer.from(this.sign(recordingId, expiry, sessionId));
     const given = Buffer.from(signature);
     return expected.length === given.length && crypto.timingSafeEqual(expected, given) ? sessionId : null;

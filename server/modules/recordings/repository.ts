@@ -1,6 +1,12 @@
 import path from 'node:path';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import { operatorWhoStopped, type GapCause, type Recording, type RecordingGap, type RecordingStatus } from '../../../contract/instances';
+import {
+  operatorWhoStopped,
+  type GapCause,
+  type Recording,
+  type RecordingGap,
+  type RecordingStatus,
+} from '../../../contract/instances';
 import { contentLostSeconds } from '../../../recorder/recorder-coverage';
 import type { Database, RecordingsTable } from '../../db/schema';
 
@@ -20,7 +26,8 @@ export function toRecording(row: RecordingRow): Recording {
     file_name: row.file_path ? path.basename(row.file_path) : null,
     reason: row.reason,
     // Only a finished file with media is offered: the file is joined at the end, and an empty one is no recording.
-    download_url: row.file_path && row.status !== 'recording' && Number(row.bytes) > 0 ? downloadUrl(row.id, row.file_path) : null,
+    download_url:
+      row.file_path && row.status !== 'recording' && Number(row.bytes) > 0 ? downloadUrl(row.id, row.file_path) : null,
     expected_seconds: row.expected_seconds === null ? null : Number(row.expected_seconds),
     covered_seconds: row.covered_seconds === null ? null : Number(row.covered_seconds),
     gaps: parseGaps(row.gaps),
@@ -31,7 +38,9 @@ export function toRecording(row: RecordingRow): Recording {
 
 /** A file on this server downloads from /file; an object in a bucket (a key, not a path) through the media endpoint. */
 function downloadUrl(id: string, filePath: string): string {
-  return path.isAbsolute(filePath) ? `/api/recordings/${encodeURIComponent(id)}/file` : `/api/recordings/${encodeURIComponent(id)}/media?download=1`;
+  return path.isAbsolute(filePath)
+    ? `/api/recordings/${encodeURIComponent(id)}/file`
+    : `/api/recordings/${encodeURIComponent(id)}/media?download=1`;
 }
 
 export function parseGaps(text: string): RecordingGap[] {
@@ -50,7 +59,12 @@ type LegacyGap = Omit<RecordingGap, 'cause' | 'content_lost_seconds'> & Partial<
 function withCause(gap: RecordingGap | LegacyGap): RecordingGap {
   if (gap.cause && gap.content_lost_seconds !== undefined) return gap as RecordingGap;
   const cause = gap.cause ?? legacyCause(gap.reason);
-  return { ...gap, cause, content_lost_seconds: gap.content_lost_seconds ?? contentLostSeconds(cause, Date.parse(gap.start), Date.parse(gap.end)) };
+  return {
+    ...gap,
+    cause,
+    content_lost_seconds:
+      gap.content_lost_seconds ?? contentLostSeconds(cause, Date.parse(gap.start), Date.parse(gap.end)),
+  };
 }
 
 function legacyCause(reason: string): GapCause {
@@ -93,7 +107,13 @@ export class RecordingsRepository {
   async findByIds(ids: readonly string[]): Promise<RecordingRow[]> {
     const rows: RecordingRow[] = [];
     for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
-      rows.push(...(await this.db.selectFrom('recordings').selectAll().where('id', 'in', ids.slice(start, start + IDS_PER_QUERY)).execute()));
+      rows.push(
+        ...(await this.db
+          .selectFrom('recordings')
+          .selectAll()
+          .where('id', 'in', ids.slice(start, start + IDS_PER_QUERY))
+          .execute()),
+      );
     }
     return rows;
   }

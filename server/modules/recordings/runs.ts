@@ -1,6 +1,11 @@
 import type { RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
-import { contentLostSeconds, listsEveryHole, MIN_LISTED_GAP_MS, outcomeFromCoverage } from '../../../recorder/recorder-coverage';
+import {
+  contentLostSeconds,
+  listsEveryHole,
+  MIN_LISTED_GAP_MS,
+  outcomeFromCoverage,
+} from '../../../recorder/recorder-coverage';
 
 /*
  * A recording whose recorder the fleet relaunched (relaunch.ts) is made of runs, each reporting its
@@ -49,14 +54,29 @@ const clamp = (ms: number, window: Window) => Math.min(window.end, Math.max(wind
  * A run from a driver's reading. A reading without coverage (a machine gone before its recorder
  * reported, say) covered nothing: all of its span is a gap with its reason.
  */
-export function toRun(reading: ProviderRecording | null, from: number, readAt: number, window: Window, relaunchedAt: number): RunRecord {
+export function toRun(
+  reading: ProviderRecording | null,
+  from: number,
+  readAt: number,
+  window: Window,
+  relaunchedAt: number,
+): RunRecord {
   const until = Math.max(from, clamp(reading?.measuredUntil ? Date.parse(reading.measuredUntil) : readAt, window));
   const known = reading?.coveredSeconds !== null && reading?.coveredSeconds !== undefined;
   const gaps = known
     ? (reading.gaps ?? []).flatMap((gap) => {
         const start = Math.max(from, Date.parse(gap.start));
         const end = Math.min(until, Date.parse(gap.end));
-        return end > start ? [{ ...gap, start: iso(start), end: iso(end), content_lost_seconds: Math.min(gap.content_lost_seconds, (end - start) / 1000) }] : [];
+        return end > start
+          ? [
+              {
+                ...gap,
+                start: iso(start),
+                end: iso(end),
+                content_lost_seconds: Math.min(gap.content_lost_seconds, (end - start) / 1000),
+              },
+            ]
+          : [];
       })
     : until > from
       ? [downGap(from, until, reading?.reason ?? RECORDER_DOWN)]
@@ -78,7 +98,13 @@ export function toRun(reading: ProviderRecording | null, from: number, readAt: n
  * was last seen; from there on a server_down gap, since whatever it recorded then is on the lost
  * machine. A recording that never showed its coverage is unknown from `from`.
  */
-export function lostRun(known: { coveredSeconds: number | null; gaps: RecordingGap[]; reconnects: number }, from: number, knownUntil: number, until: number, reason: string): RunRecord {
+export function lostRun(
+  known: { coveredSeconds: number | null; gaps: RecordingGap[]; reconnects: number },
+  from: number,
+  knownUntil: number,
+  until: number,
+  reason: string,
+): RunRecord {
   const seen = known.coveredSeconds === null ? from : Math.min(until, Math.max(from, knownUntil));
   const gaps = known.gaps.flatMap((gap) => {
     const start = Math.max(from, Date.parse(gap.start));
@@ -86,7 +112,14 @@ export function lostRun(known: { coveredSeconds: number | null; gaps: RecordingG
     return end > start ? [{ ...gap, start: iso(start), end: iso(end) }] : [];
   });
   const gapMs = gaps.reduce((sum, gap) => sum + Date.parse(gap.end) - Date.parse(gap.start), 0);
-  if (until > seen) gaps.push({ start: iso(seen), end: iso(until), cause: 'server_down', reason, content_lost_seconds: contentLostSeconds('server_down', seen, until) });
+  if (until > seen)
+    gaps.push({
+      start: iso(seen),
+      end: iso(until),
+      cause: 'server_down',
+      reason,
+      content_lost_seconds: contentLostSeconds('server_down', seen, until),
+    });
   return {
     from: iso(from),
     until: iso(until),
@@ -124,7 +157,13 @@ function coveredSpans(run: RunRecord): Span[] {
 
 /** A span no recorder covered: what the stream offered then is lost. */
 function downGap(start: number, end: number, reason: string): RecordingGap {
-  return { start: iso(start), end: iso(end), cause: 'recorder_down', reason, content_lost_seconds: contentLostSeconds('recorder_down', start, end) };
+  return {
+    start: iso(start),
+    end: iso(end),
+    cause: 'recorder_down',
+    reason,
+    content_lost_seconds: contentLostSeconds('recorder_down', start, end),
+  };
 }
 
 /**
@@ -142,7 +181,9 @@ function holesAt(start: number, end: number, runs: RunRecord[]): RecordingGap[] 
   return causes.flatMap((gap, index) => {
     const from = Math.max(start, Date.parse(gap.start));
     const to = index + 1 < causes.length ? Date.parse(causes[index + 1].start) : end;
-    return to > from ? [{ ...gap, start: iso(from), end: iso(to), content_lost_seconds: contentLostSeconds(gap.cause, from, to) }] : [];
+    return to > from
+      ? [{ ...gap, start: iso(from), end: iso(to), content_lost_seconds: contentLostSeconds(gap.cause, from, to) }]
+      : [];
   });
 }
 
@@ -151,7 +192,12 @@ function holesAt(start: number, end: number, runs: RunRecord[]): RecordingGap[] 
  * runs' joined spans less every run's unlisted short holes, so the union never claims more than the
  * media hold. `ended`: the window is over for this recording, so what no run reached is a gap too.
  */
-export function unionOfRuns(runs: RunRecord[], window: Window, latest: ProviderRecording, ended: boolean): ProviderRecording {
+export function unionOfRuns(
+  runs: RunRecord[],
+  window: Window,
+  latest: ProviderRecording,
+  ended: boolean,
+): ProviderRecording {
   const spans = runs.flatMap(coveredSpans).sort((a, b) => a.start - b.start);
   const until = ended ? window.end : Math.max(...runs.map((run) => Date.parse(run.until)));
   let coveredMs = 0;
@@ -179,13 +225,18 @@ export function unionOfRuns(runs: RunRecord[], window: Window, latest: ProviderR
   const coverage = {
     expectedSeconds,
     coveredSeconds,
-    gaps: holes.filter((h) => listsAll || h.end - h.start >= MIN_LISTED_GAP_MS).flatMap((h) => holesAt(h.start, h.end, runs)),
+    gaps: holes
+      .filter((h) => listsAll || h.end - h.start >= MIN_LISTED_GAP_MS)
+      .flatMap((h) => holesAt(h.start, h.end, runs)),
     reconnects: runs.reduce((sum, run) => sum + run.reconnects, 0),
   };
   const relaunches = relaunchesOf(runs.slice(0, -1));
   if (latest.status === 'recording') return { ...latest, ...coverage, relaunches, measuredUntil: iso(until) };
   const stopReason = latest.stoppedByOperator ? latest.reason : null;
   const outcome = outcomeFromCoverage(coverage, latest.reason, stopReason);
-  const reason = outcome.reason && relaunches > 0 ? `${outcome.reason} (the recorder was relaunched ${relaunches} time(s))` : outcome.reason;
+  const reason =
+    outcome.reason && relaunches > 0
+      ? `${outcome.reason} (the recorder was relaunched ${relaunches} time(s))`
+      : outcome.reason;
   return { ...latest, ...coverage, relaunches, status: outcome.status, reason, measuredUntil: iso(until) };
 }

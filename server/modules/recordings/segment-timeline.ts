@@ -63,14 +63,28 @@ export function runEnd(run: SegmentRun): number {
  * Coverage of the window by the delivered runs. Gaps keep the reason the recording already gave for
  * that moment (the recorder was down, the stream dropped) where one overlaps; else nothing reached the store.
  */
-export function coverageOfSegments(runs: SegmentRun[], window: { start: number; end: number }, knownGaps: RecordingGap[]): Coverage {
+export function coverageOfSegments(
+  runs: SegmentRun[],
+  window: { start: number; end: number },
+  knownGaps: RecordingGap[],
+): Coverage {
   const media: RunMedia[] = runs.map((run, index) => {
     const seconds = run.segments.reduce((sum, s) => sum + s.seconds, 0);
     const end = new Date(runEnd(run)).toISOString();
     const start = new Date(runEnd(run) - seconds * 1000).toISOString();
     return {
       seconds,
-      run: { index, startedAt: start, firstMediaAt: start, lastMediaAt: end, endedAt: end, endReason: null, error: null, mediaSeconds: seconds, bytes: 0 },
+      run: {
+        index,
+        startedAt: start,
+        firstMediaAt: start,
+        lastMediaAt: end,
+        endedAt: end,
+        endReason: null,
+        error: null,
+        mediaSeconds: seconds,
+        bytes: 0,
+      },
     };
   });
   const coverage = computeCoverage(window.start, window.end, media, (ms) => new Date(ms).toISOString());
@@ -79,7 +93,12 @@ export function coverageOfSegments(runs: SegmentRun[], window: { start: number; 
     gaps: coverage.gaps.map((gap) => {
       const known = knownGap(gap, knownGaps);
       const cause = known?.cause ?? 'store_unreachable';
-      return { ...gap, cause, reason: known?.reason ?? 'No media reached the store', content_lost_seconds: contentLostSeconds(cause, Date.parse(gap.start), Date.parse(gap.end)) };
+      return {
+        ...gap,
+        cause,
+        reason: known?.reason ?? 'No media reached the store',
+        content_lost_seconds: contentLostSeconds(cause, Date.parse(gap.start), Date.parse(gap.end)),
+      };
     }),
   };
 }

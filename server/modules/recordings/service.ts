@@ -5,7 +5,13 @@ import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
 import type { RecordingAlarms } from './alarms';
-import { parseGaps, toRecording, type RecordingFilter, type RecordingRow, type RecordingsRepository } from './repository';
+import {
+  parseGaps,
+  toRecording,
+  type RecordingFilter,
+  type RecordingRow,
+  type RecordingsRepository,
+} from './repository';
 import { lostRun, parseRuns, relaunchesOf, toRun, unionOfRuns, type RunRecord, type Window } from './runs';
 
 /** How often (on the server's clock) a recording's growing size and duration are written while it records. */
@@ -79,7 +85,8 @@ export class RecordingsService {
   private progressDue(recordingId: string): boolean {
     const now = { clockMs: this.clock.now().getTime(), realMs: performance.now() };
     const last = this.lastProgressWrite.get(recordingId);
-    if (last && now.clockMs - last.clockMs < PROGRESS_WRITE_MS && now.realMs - last.realMs < PROGRESS_WRITE_MS) return false;
+    if (last && now.clockMs - last.clockMs < PROGRESS_WRITE_MS && now.realMs - last.realMs < PROGRESS_WRITE_MS)
+      return false;
     this.lastProgressWrite.set(recordingId, now);
     return true;
   }
@@ -88,7 +95,12 @@ export class RecordingsService {
    * Applies what the driver reports. Returns true when the row changed. Progress (bytes, seconds)
    * of a recording in progress is written at most every 5 s; a change of status at once.
    */
-  async applyReading(instanceId: string, driverReading: ProviderRecording, jobId: string | null = null, window: Window | null = null): Promise<boolean> {
+  async applyReading(
+    instanceId: string,
+    driverReading: ProviderRecording,
+    jobId: string | null = null,
+    window: Window | null = null,
+  ): Promise<boolean> {
     const row = await this.repository.findByInstance(instanceId);
     if (!row || row.status !== 'recording') return false;
     const reading = this.joinRuns(row, driverReading, window);
@@ -117,7 +129,8 @@ export class RecordingsService {
       gaps,
       reconnects: reading.reconnects ?? Number(row.reconnects),
       // Judged without the recorder's result: the store is read again until 30 min after the window.
-      provisional_until: ended && reading.provisional ? new Date((window?.end ?? Date.parse(now)) + LATE_RESULT_MS).toISOString() : null,
+      provisional_until:
+        ended && reading.provisional ? new Date((window?.end ?? Date.parse(now)) + LATE_RESULT_MS).toISOString() : null,
       updated_at: now,
     });
     return true;
@@ -128,7 +141,12 @@ export class RecordingsService {
    * replaces that judgement (joined with the runs before it when the fleet relaunched the recorder,
    * whose segments are then joined again), the outcome's alarms follow, and so does the job.
    */
-  async applyLateResult(instanceId: string, driverReading: ProviderRecording, jobId: string | null, window: Window | null): Promise<boolean> {
+  async applyLateResult(
+    instanceId: string,
+    driverReading: ProviderRecording,
+    jobId: string | null,
+    window: Window | null,
+  ): Promise<boolean> {
     const row = await this.repository.findByInstance(instanceId);
     if (!row || row.status === 'recording' || row.provisional_until === null) return false;
     const reading = this.joinRuns(row, driverReading, window);
@@ -175,9 +193,16 @@ export class RecordingsService {
    * Keeps the reading of a run that ended inside its window, now that the fleet started another
    * (relaunch.ts); shows what the runs covered so far and raises the recorder_died alarm.
    */
-  async addRun(instanceId: string, reading: ProviderRecording | null, window: Window, jobId: string | null): Promise<boolean> {
+  async addRun(
+    instanceId: string,
+    reading: ProviderRecording | null,
+    window: Window,
+    jobId: string | null,
+  ): Promise<boolean> {
     const now = this.clock.now().getTime();
-    return this.keepRun(instanceId, window, jobId, (_row, runs) => toRun(reading, runs.length > 0 ? Date.parse(runs[runs.length - 1].relaunchedAt) : window.start, now, window, now));
+    return this.keepRun(instanceId, window, jobId, (_row, runs) =>
+      toRun(reading, runs.length > 0 ? Date.parse(runs[runs.length - 1].relaunchedAt) : window.start, now, window, now),
+    );
   }
 
   /**
@@ -186,10 +211,19 @@ export class RecordingsService {
    * another server continues it, or the window's end), for the reason given. No recorder_died alarm:
    * the lost server has one alarm of its own, not one per recording.
    */
-  async addLostRun(instanceId: string, lost: { knownUntil: number; until: number; reason: string }, window: Window, jobId: string | null): Promise<boolean> {
+  async addLostRun(
+    instanceId: string,
+    lost: { knownUntil: number; until: number; reason: string },
+    window: Window,
+    jobId: string | null,
+  ): Promise<boolean> {
     return this.keepRun(instanceId, window, jobId, (row, runs) =>
       lostRun(
-        { coveredSeconds: row.covered_seconds === null ? null : Number(row.covered_seconds), gaps: parseGaps(row.gaps), reconnects: Number(row.reconnects) },
+        {
+          coveredSeconds: row.covered_seconds === null ? null : Number(row.covered_seconds),
+          gaps: parseGaps(row.gaps),
+          reconnects: Number(row.reconnects),
+        },
         runs.length > 0 ? Date.parse(runs[runs.length - 1].relaunchedAt) : window.start,
         lost.knownUntil,
         lost.until,
@@ -199,12 +233,22 @@ export class RecordingsService {
   }
 
   /** Adds the run `next` makes of a recording still recording, and shows what its runs covered together. */
-  private async keepRun(instanceId: string, window: Window, jobId: string | null, next: (row: RecordingRow, runs: RunRecord[]) => RunRecord): Promise<boolean> {
+  private async keepRun(
+    instanceId: string,
+    window: Window,
+    jobId: string | null,
+    next: (row: RecordingRow, runs: RunRecord[]) => RunRecord,
+  ): Promise<boolean> {
     const row = await this.repository.findByInstance(instanceId);
     if (!row || row.status !== 'recording') return false;
     const runs = parseRuns(row.runs);
     runs.push(next(row, runs));
-    const joined = unionOfRuns(runs, window, { status: 'recording', bytes: 0, mediaSeconds: null, filePath: null, reason: null }, false);
+    const joined = unionOfRuns(
+      runs,
+      window,
+      { status: 'recording', bytes: 0, mediaSeconds: null, filePath: null, reason: null },
+      false,
+    );
     await this.alarms?.check(row, { ...joined, relaunches: relaunchesOf(runs) }, jobId);
     await this.repository.update(row.id, {
       runs: JSON.stringify(runs),
@@ -232,7 +276,12 @@ export class RecordingsService {
     if (!row || row.status !== 'recording') return false;
     if (window && parseRuns(row.runs).length > 0) {
       // Its earlier runs covered something: the outcome is theirs, the vanished run adding nothing.
-      return this.applyReading(instanceId, { status: 'failed', bytes: Number(row.bytes), mediaSeconds: null, filePath: null, reason }, null, window);
+      return this.applyReading(
+        instanceId,
+        { status: 'failed', bytes: Number(row.bytes), mediaSeconds: null, filePath: null, reason },
+        null,
+        window,
+      );
     }
     const status: RecordingStatus = Number(row.bytes) > 0 ? 'partial' : 'failed';
     const now = this.clock.now().toISOString();

@@ -77,7 +77,9 @@ export class StoreJoins {
         const delayMs = Math.min(MAX_RETRY_DELAY_MS, retry ? retry.delayMs * 2 : FIRST_RETRY_DELAY_MS);
         this.retries.set(row.id, { at: clock.now().getTime() + delayMs, delayMs });
         log.warn({ err: error, recordingId: row.id }, 'joining the segments of a relaunched recording failed');
-        await alarms?.storeJoinFailed(row, reason).catch((err: unknown) => log.warn({ err }, 'raising the join alarm failed'));
+        await alarms
+          ?.storeJoinFailed(row, reason)
+          .catch((err: unknown) => log.warn({ err }, 'raising the join alarm failed'));
       }
     }
   }
@@ -89,7 +91,9 @@ export class StoreJoins {
     const prefix = mediaKey.slice(0, mediaKey.lastIndexOf('/') + 1);
     const now = clock.now();
     const listing = await store.list(`${prefix}segments/`);
-    const runs = groupSegments(listing.map((o) => ({ key: o.key, seconds: 0, arrivedAt: Date.parse(o.modifiedAt ?? '') || now.getTime() })));
+    const runs = groupSegments(
+      listing.map((o) => ({ key: o.key, seconds: 0, arrivedAt: Date.parse(o.modifiedAt ?? '') || now.getTime() })),
+    );
     const dir = path.join(this.options.workDir, row.id);
     fs.rmSync(dir, { recursive: true, force: true }); // what a stopped server left
     fs.mkdirSync(dir, { recursive: true });
@@ -123,7 +127,11 @@ export class StoreJoins {
         outcome: { status: outcome.status, reason },
         coverage,
         media: { name: mediaKey.slice(prefix.length), bytes },
-        segments: runs.flatMap((run) => run.segments.filter((s) => s.seconds > 0).map((s) => ({ name: s.key.slice(prefix.length), seconds: s.seconds }))),
+        segments: runs.flatMap((run) =>
+          run.segments
+            .filter((s) => s.seconds > 0)
+            .map((s) => ({ name: s.key.slice(prefix.length), seconds: s.seconds })),
+        ),
         joinedAt: now.toISOString(),
       });
       await repository.update(row.id, {

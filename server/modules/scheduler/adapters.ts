@@ -11,7 +11,16 @@ import type { MosquesService } from '../mosques/service';
 import type { PrayerTimesService } from '../prayer-times/service';
 import type { RecordingsService } from '../recordings/service';
 import { DEFAULT_DURATION_SECONDS } from './policy';
-import type { FridayPlan, FridayPlanner, LaunchRequest, PlanSkip, PreflightChecks, RecordingFacts, RecordingGap, RecordingLauncher } from './ports';
+import type {
+  FridayPlan,
+  FridayPlanner,
+  LaunchRequest,
+  PlanSkip,
+  PreflightChecks,
+  RecordingFacts,
+  RecordingGap,
+  RecordingLauncher,
+} from './ports';
 
 /*
  * The scheduler's ports on the real services (never a driver or another module's repository).
@@ -91,7 +100,8 @@ export class PrayerTimesPlanner implements FridayPlanner {
     if (Date.parse(next.friday_prayer) - WEEK_MS + windowMs + 3_600_000 <= now.getTime()) return next;
     const previousDate = localDateText(new Date(Date.parse(next.friday_prayer) - WEEK_MS), next.timezone);
     const previous = prayerTimes.fridayPrayerOn(mosque, previousDate);
-    if (previous && Date.parse(previous.recording_start) + DEFAULT_DURATION_SECONDS * 1000 > now.getTime()) return previous;
+    if (previous && Date.parse(previous.recording_start) + DEFAULT_DURATION_SECONDS * 1000 > now.getTime())
+      return previous;
     return next;
   }
 }
@@ -110,7 +120,9 @@ function parseGaps(text: string | null | undefined): RecordingGap[] {
   if (!text) return [];
   try {
     const parsed = JSON.parse(text) as unknown;
-    return Array.isArray(parsed) ? (parsed as RecordingGap[]).filter((g) => typeof g?.start === 'string' && typeof g?.end === 'string') : [];
+    return Array.isArray(parsed)
+      ? (parsed as RecordingGap[]).filter((g) => typeof g?.start === 'string' && typeof g?.end === 'string')
+      : [];
   } catch {
     return [];
   }
@@ -136,16 +148,31 @@ export function factsOf(row: MeasuredRecording): RecordingFacts {
 export class CaptureLauncher implements RecordingLauncher {
   readonly announcesOutcomes = true;
 
-  constructor(private readonly services: { capture: CaptureProvider; recordings: RecordingsService; instances: InstancesService }) {}
+  constructor(
+    private readonly services: { capture: CaptureProvider; recordings: RecordingsService; instances: InstancesService },
+  ) {}
 
   async launch(request: LaunchRequest): Promise<{ instanceId: string; recordingId: string | null }> {
     const { capture, recordings, instances } = this.services;
     const launched = await capture.launch(
-      { url: request.url, duration: request.duration, width: request.width, height: request.height, mosque_id: request.mosqueId || null, method: 'api' },
-      { jobId: request.jobId, idempotencyKey: request.idempotencyKey, windowStart: request.windowStart, windowEnd: request.windowEnd },
+      {
+        url: request.url,
+        duration: request.duration,
+        width: request.width,
+        height: request.height,
+        mosque_id: request.mosqueId || null,
+        method: 'api',
+      },
+      {
+        jobId: request.jobId,
+        idempotencyKey: request.idempotencyKey,
+        windowStart: request.windowStart,
+        windowEnd: request.windowEnd,
+      },
     );
     const row = await instances.resolve(launched.launchId);
-    if (!row.provider_instance_id) throw new Error(`Instance ${row.id} has no recorder yet (its launch did not complete)`);
+    if (!row.provider_instance_id)
+      throw new Error(`Instance ${row.id} has no recorder yet (its launch did not complete)`);
     const recording = await recordings.findRowByInstance(row.id);
     if (!recording) throw new Error(`Instance ${row.id} has no recording (its launch did not complete)`);
     return { instanceId: row.id, recordingId: recording.id };
@@ -155,7 +182,9 @@ export class CaptureLauncher implements RecordingLauncher {
     const row = await this.services.recordings.findRowByInstance(instanceId);
     if (!row) return null;
     const facts = factsOf(row);
-    return facts.inProgress && !(await this.services.instances.attended(instanceId)) ? { ...facts, unattended: true } : facts;
+    return facts.inProgress && !(await this.services.instances.attended(instanceId))
+      ? { ...facts, unattended: true }
+      : facts;
   }
 }
 

@@ -69,8 +69,11 @@ export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptio
     provideJobCounts: (counts) => monitoring.provideSchedulerJobCounts(counts),
   });
   // A recording's outcome that changes after its job was settled (a late result, the store's join) revises the job.
-  wiring.recordings.onRevised((instanceId) =>
-    void service.reviseOutcome(instanceId).catch((error: unknown) => wiring.log.error({ err: error, instanceId }, 'revising a job outcome failed')),
+  wiring.recordings.onRevised(
+    (instanceId) =>
+      void service
+        .reviseOutcome(instanceId)
+        .catch((error: unknown) => wiring.log.error({ err: error, instanceId }, 'revising a job outcome failed')),
   );
   return service;
 }

@@ -7,9 +7,11 @@ import type { FridayPlanner, RecordingLauncher } from './ports';
 import type { JobRow, SchedulerRepository } from './repository';
 import { localDateText as localDate } from '../../geo/timezone';
 
-export type LinkedAlarms = (links: { jobIds: string[]; instanceIds: string[]; openKeys: string[] }) => Promise<
-  { id: string; job_id: string | null; instance_id: string | null; cause_key: string }[]
->;
+export type LinkedAlarms = (links: {
+  jobIds: string[];
+  instanceIds: string[];
+  openKeys: string[];
+}) => Promise<{ id: string; job_id: string | null; instance_id: string | null; cause_key: string }[]>;
 
 /** The stored recordings of these ids (their gaps and who stopped them). */
 export type RecordingsByIds = (ids: string[]) => Promise<Pick<Recording, 'id' | 'gaps' | 'stopped_by'>[]>;
@@ -30,7 +32,9 @@ export async function buildLedger(deps: LedgerDeps, friday: string, now: Date): 
   const [mosques, jobs, planned] = await Promise.all([
     deps.planner.activeMosques(),
     deps.repository.forFriday(friday),
-    deps.planner.planFriday(now, null).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) })),
+    deps.planner
+      .planFriday(now, null)
+      .catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) })),
   ]);
   const jobOf = new Map(jobs.map((job) => [job.mosque_id, job]));
   const plans = 'error' in planned ? new Map() : new Map(planned.plans.map((plan) => [plan.mosqueId, plan]));
@@ -45,24 +49,50 @@ export async function buildLedger(deps: LedgerDeps, friday: string, now: Date): 
       })
     : [];
   const recordingIds = listed.flatMap((job) => (job.recording_id ? [job.recording_id] : []));
-  const recordings = new Map((deps.recordingsByIds ? await deps.recordingsByIds(recordingIds) : []).map((recording) => [recording.id, recording]));
+  const recordings = new Map(
+    (deps.recordingsByIds ? await deps.recordingsByIds(recordingIds) : []).map((recording) => [
+      recording.id,
+      recording,
+    ]),
+  );
 
   const rows: FridayRow[] = [];
   for (const mosque of [...mosques].sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id))) {
     const job = jobOf.get(mosque.id);
     const alarmIds = alarms
-      .filter((a) => (job && (a.job_id === job.id || (job.instance_id && a.instance_id === job.instance_id))) || a.cause_key === alarmKeys.unschedulable(mosque.id))
+      .filter(
+        (a) =>
+          (job && (a.job_id === job.id || (job.instance_id && a.instance_id === job.instance_id))) ||
+          a.cause_key === alarmKeys.unschedulable(mosque.id),
+      )
       .map((a) => a.id);
     const base = { mosque_id: mosque.id, mosque_name: mosque.name, friday, alarm_ids: alarmIds };
     if (job) {
       const recording = job.recording_id ? recordings.get(job.recording_id) : undefined;
-      rows.push({ ...base, ...(await jobColumns(deps, job)), gaps: recording?.gaps ?? [], stopped_by: recording?.stopped_by ?? null });
+      rows.push({
+        ...base,
+        ...(await jobColumns(deps, job)),
+        gaps: recording?.gaps ?? [],
+        stopped_by: recording?.stopped_by ?? null,
+      });
       continue;
     }
-    const empty = { recording_start: null, window_end: null, expected_seconds: null, covered_seconds: null, job_id: null, recording_ids: [], gaps: [], stopped_by: null };
+    const empty = {
+      recording_start: null,
+      window_end: null,
+      expected_seconds: null,
+      covered_seconds: null,
+      job_id: null,
+      recording_ids: [],
+      gaps: [],
+      stopped_by: null,
+    };
     const plan = plans.get(mosque.id);
     if (!plan) {
-      const reason = 'error' in planned ? `Prayer times are unavailable: ${planned.error}` : (skips.get(mosque.id) ?? 'The mosque could not be planned');
+      const reason =
+        'error' in planned
+          ? `Prayer times are unavailable: ${planned.error}`
+          : (skips.get(mosque.id) ?? 'The mosque could not be planned');
       rows.push({ ...base, ...empty, status: 'unschedulable', reason });
       continue;
     }
@@ -72,9 +102,22 @@ export async function buildLedger(deps: LedgerDeps, friday: string, now: Date): 
     } else if (planDate === friday) {
       const start = plan.recordingStart.toISOString();
       const end = new Date(plan.recordingStart.getTime() + DEFAULT_DURATION_SECONDS * 1000).toISOString();
-      rows.push({ ...base, ...empty, recording_start: start, window_end: end, expected_seconds: DEFAULT_DURATION_SECONDS, status: 'scheduled', reason: 'Not scheduled yet: run Schedule Friday Recordings or start the scheduler' });
+      rows.push({
+        ...base,
+        ...empty,
+        recording_start: start,
+        window_end: end,
+        expected_seconds: DEFAULT_DURATION_SECONDS,
+        status: 'scheduled',
+        reason: 'Not scheduled yet: run Schedule Friday Recordings or start the scheduler',
+      });
     } else {
-      rows.push({ ...base, ...empty, status: 'scheduled', reason: 'Will be scheduled when this Friday is the coming one' });
+      rows.push({
+        ...base,
+        ...empty,
+        status: 'scheduled',
+        reason: 'Will be scheduled when this Friday is the coming one',
+      });
     }
   }
   return rows;
@@ -83,7 +126,8 @@ export async function buildLedger(deps: LedgerDeps, friday: string, now: Date): 
 async function jobColumns(deps: LedgerDeps, job: JobRow) {
   const status = fridayStatusOfJob(job.status);
   let covered = job.covered_seconds === null ? null : Number(job.covered_seconds);
-  if (status === 'recording' && job.instance_id) covered = (await deps.launcher.recordingOf(job.instance_id))?.coveredSeconds ?? 0;
+  if (status === 'recording' && job.instance_id)
+    covered = (await deps.launcher.recordingOf(job.instance_id))?.coveredSeconds ?? 0;
   const pendingNote = status === 'scheduled' && job.attempts > 0 ? job.last_error : null;
   const lateNote = status === 'recording' && job.late ? 'Launched late' : null;
   const cancelNote = status === 'cancelled' ? `Cancelled by ${job.cancelled_by ?? 'the scheduler'}` : null;

@@ -42,18 +42,27 @@ export function judgeOutcome(job: JobWindow, facts: RecordingFacts | null): Outc
   }
   const covered = Math.min(expected, Math.max(0, facts.coveredSeconds));
   if (covered <= 0) {
-    const why = facts.reason ?? (facts.inProgress ? 'the recorder never finished its file' : 'the stream never delivered media');
+    const why =
+      facts.reason ?? (facts.inProgress ? 'the recorder never finished its file' : 'the stream never delivered media');
     return { status: 'failed', coveredSeconds: 0, expectedSeconds: expected, reason: `No media was recorded: ${why}` };
   }
   if (expected === 0 || covered >= CAPTURED_SHARE * expected) {
     return { status: 'captured', coveredSeconds: covered, expectedSeconds: expected, reason: null };
   }
-  const parts = [`Recorded ${formatDuration(covered)} of ${formatDuration(expected)} (${Math.floor((covered / expected) * 100)}%)`];
-  const lateSeconds = job.launched_at && job.recording_start ? (Date.parse(job.launched_at) - Date.parse(job.recording_start)) / 1000 : 0;
+  const parts = [
+    `Recorded ${formatDuration(covered)} of ${formatDuration(expected)} (${Math.floor((covered / expected) * 100)}%)`,
+  ];
+  const lateSeconds =
+    job.launched_at && job.recording_start ? (Date.parse(job.launched_at) - Date.parse(job.recording_start)) / 1000 : 0;
   if (lateSeconds >= 60) parts.push(`launched ${formatDuration(lateSeconds)} after the recording start`);
   const gaps = facts.gaps.filter((gap) => Date.parse(gap.end) > Date.parse(gap.start));
   if (gaps.length > 0) {
-    const listed = gaps.slice(0, 3).map((gap) => `${gap.reason || 'no media'} (${formatDuration((Date.parse(gap.end) - Date.parse(gap.start)) / 1000)})`);
+    const listed = gaps
+      .slice(0, 3)
+      .map(
+        (gap) =>
+          `${gap.reason || 'no media'} (${formatDuration((Date.parse(gap.end) - Date.parse(gap.start)) / 1000)})`,
+      );
     parts.push(`${gaps.length} gap${gaps.length > 1 ? 's' : ''}: ${listed.join(', ')}${gaps.length > 3 ? ', …' : ''}`);
   } else if (facts.reason) {
     parts.push(facts.reason);

@@ -34,14 +34,19 @@ export class PlanningLease {
 
   async hold<T>(plan: () => Promise<T>): Promise<T> {
     while (!(await this.take())) await sleep(RETRY_MS);
-    const renewal = setInterval(() => void this.take().catch((error: unknown) => this.leaseError(error)), PLANNING_LEASE_MS / 3);
+    const renewal = setInterval(
+      () => void this.take().catch((error: unknown) => this.leaseError(error)),
+      PLANNING_LEASE_MS / 3,
+    );
     renewal.unref();
     try {
       return await plan();
     } finally {
       clearInterval(renewal);
       // Not released (database down), the lease lapses after PLANNING_LEASE_MS: plans wait, none is lost.
-      await this.deps.repository.releasePlanningLease(this.deps.holder).catch((error: unknown) => this.leaseError(error));
+      await this.deps.repository
+        .releasePlanningLease(this.deps.holder)
+        .catch((error: unknown) => this.leaseError(error));
     }
   }
 

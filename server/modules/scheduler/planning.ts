@@ -59,16 +59,33 @@ export interface SchedulePlan {
  * or whose job the system cancelled while the mosque was inactive or deleted (an operator's cancel
  * stands); with forceRefresh, new times for jobs not yet attempted; every other job is kept as it is.
  */
-export function planSchedule(plans: FridayPlan[], existing: PlannedJobRow[], now: Date, forceRefresh: boolean): SchedulePlan {
+export function planSchedule(
+  plans: FridayPlan[],
+  existing: PlannedJobRow[],
+  now: Date,
+  forceRefresh: boolean,
+): SchedulePlan {
   const nowIso = now.toISOString();
   const byKey = new Map(existing.map((row) => [`${row.mosque_id}|${row.friday_date}`, row]));
-  const result: SchedulePlan = { inserts: [], updates: [], revivals: [], unchanged: 0, kept: 0, skipped: [], fridayDates: [] };
+  const result: SchedulePlan = {
+    inserts: [],
+    updates: [],
+    revivals: [],
+    unchanged: 0,
+    kept: 0,
+    skipped: [],
+    fridayDates: [],
+  };
   const dates = new Set<string>();
 
   for (const plan of plans) {
     const times = timesOf(plan);
     if (times.recording_end <= nowIso) {
-      result.skipped.push({ mosque_id: plan.mosqueId, mosque_name: plan.mosqueName, reason: 'Recording window of the coming Friday has already ended' });
+      result.skipped.push({
+        mosque_id: plan.mosqueId,
+        mosque_name: plan.mosqueName,
+        reason: 'Recording window of the coming Friday has already ended',
+      });
       continue;
     }
     const fridayDate = localDate(plan.prayerAt, plan.timezone);

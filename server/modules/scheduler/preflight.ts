@@ -71,7 +71,11 @@ export class Preflight {
     const resolveOnce = (url: string) => {
       let result = results.get(url);
       if (!result) {
-        result = withTimeout(this.deps.checks.resolveStream(url), STREAM_CHECK_TIMEOUT_MS, `no answer within ${STREAM_CHECK_TIMEOUT_MS / 1000} s`).then(() => null, reasonOf);
+        result = withTimeout(
+          this.deps.checks.resolveStream(url),
+          STREAM_CHECK_TIMEOUT_MS,
+          `no answer within ${STREAM_CHECK_TIMEOUT_MS / 1000} s`,
+        ).then(() => null, reasonOf);
         results.set(url, result);
       }
       return result;

@@ -15,8 +15,21 @@ const SETTLED_STATUSES = ['captured', 'partial', 'failed'] as const;
 
 /** What scheduling needs to know of an existing job: its identity, state, and planned times. */
 const PLANNED_COLUMNS = [
-  'id', 'mosque_id', 'friday_date', 'status', 'attempts', 'mosque_name', 'url', 'timezone', 'prayer_time',
-  'recording_start', 'recording_end', 'next_run_time', 'trigger', 'name', 'cancelled_by',
+  'id',
+  'mosque_id',
+  'friday_date',
+  'status',
+  'attempts',
+  'mosque_name',
+  'url',
+  'timezone',
+  'prayer_time',
+  'recording_start',
+  'recording_end',
+  'next_run_time',
+  'trigger',
+  'name',
+  'cancelled_by',
 ] as const;
 export type PlannedJobRow = Pick<JobRow, (typeof PLANNED_COLUMNS)[number]>;
 const INSERT_CHUNK = 250;
@@ -95,7 +108,11 @@ export class SchedulerRepository {
 
   async setRunning(running: boolean, now: string, by: string | null): Promise<void> {
     await this.isRunning(now);
-    await this.db.updateTable('scheduler_state').set({ running: toFlag(running), updated_at: now, updated_by: by }).where('id', '=', 1).execute();
+    await this.db
+      .updateTable('scheduler_state')
+      .set({ running: toFlag(running), updated_at: now, updated_by: by })
+      .where('id', '=', 1)
+      .execute();
   }
 
   /**
@@ -122,12 +139,21 @@ export class SchedulerRepository {
   }
 
   async planningLeaseHolder(): Promise<string | null> {
-    const row = await this.db.selectFrom('scheduler_state').select('planning_by').where('id', '=', 1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('scheduler_state')
+      .select('planning_by')
+      .where('id', '=', 1)
+      .executeTakeFirst();
     return row?.planning_by ?? null;
   }
 
   async releasePlanningLease(holder: string): Promise<void> {
-    await this.db.updateTable('scheduler_state').set({ planning_by: null, planning_until: null }).where('id', '=', 1).where('planning_by', '=', holder).execute();
+    await this.db
+      .updateTable('scheduler_state')
+      .set({ planning_by: null, planning_until: null })
+      .where('id', '=', 1)
+      .where('planning_by', '=', holder)
+      .execute();
   }
 
   findById(id: string): Promise<JobRow | undefined> {
@@ -197,7 +223,11 @@ export class SchedulerRepository {
 
   /** The next scheduled job to act on (recording or recurring). */
   nextScheduled(kind?: 'recording'): Promise<JobRow | undefined> {
-    let query = this.db.selectFrom('scheduler_jobs').selectAll().where('status', '=', 'scheduled').where('next_run_time', 'is not', null);
+    let query = this.db
+      .selectFrom('scheduler_jobs')
+      .selectAll()
+      .where('status', '=', 'scheduled')
+      .where('next_run_time', 'is not', null);
     if (kind) query = query.where('kind', '=', kind);
     return query.orderBy('next_run_time', 'asc').limit(1).executeTakeFirst();
   }
@@ -275,7 +305,9 @@ export class SchedulerRepository {
           .execute()),
       );
     }
-    return rows.filter((row) => row.kind === 'recording' && row.status === 'scheduled' && row.attempts === 0).map(({ id, mosque_id }) => ({ id, mosque_id }));
+    return rows
+      .filter((row) => row.kind === 'recording' && row.status === 'scheduled' && row.attempts === 0)
+      .map(({ id, mosque_id }) => ({ id, mosque_id }));
   }
 
   /*
@@ -317,7 +349,11 @@ export class SchedulerRepository {
   }
 
   async insertIfMissing(row: NewJobRow): Promise<void> {
-    await this.db.insertInto('scheduler_jobs').values(row).onConflict((oc) => oc.column('id').doNothing()).execute();
+    await this.db
+      .insertInto('scheduler_jobs')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
   }
 
   async update(id: string, values: Updateable<SchedulerJobsTable>): Promise<void> {
@@ -357,12 +393,28 @@ export class SchedulerRepository {
 
   /** Releases a claim left by a dead process so the job launches again (same idempotency key). */
   async releaseClaim(id: string, claimant: string, now: string, note: string): Promise<boolean> {
-    return this.settleClaim(id, claimant, { status: 'scheduled', next_run_time: now, last_error: note, updated_at: now });
+    return this.settleClaim(id, claimant, {
+      status: 'scheduled',
+      next_run_time: now,
+      last_error: note,
+      updated_at: now,
+    });
   }
 
   /** Sets a scheduled job's status (missed, cancelled) unless someone moved it first. */
-  async finishScheduled(id: string, status: 'missed' | 'cancelled', now: string, note: string | null, cancelledBy: string | null = null): Promise<boolean> {
-    const values: Updateable<SchedulerJobsTable> = { status, next_run_time: null, updated_at: now, cancelled_by: cancelledBy };
+  async finishScheduled(
+    id: string,
+    status: 'missed' | 'cancelled',
+    now: string,
+    note: string | null,
+    cancelledBy: string | null = null,
+  ): Promise<boolean> {
+    const values: Updateable<SchedulerJobsTable> = {
+      status,
+      next_run_time: null,
+      updated_at: now,
+      cancelled_by: cancelledBy,
+    };
     if (note !== null) {
       values.last_error = note;
       values.outcome_reason = note;
@@ -388,7 +440,12 @@ export class SchedulerRepository {
 
   /** Records a launched job's outcome unless another process did first. */
   async settleOutcome(id: string, values: Updateable<SchedulerJobsTable>): Promise<boolean> {
-    const result = await this.db.updateTable('scheduler_jobs').set(values).where('id', '=', id).where('status', '=', 'launched').executeTakeFirst();
+    const result = await this.db
+      .updateTable('scheduler_jobs')
+      .set(values)
+      .where('id', '=', id)
+      .where('status', '=', 'launched')
+      .executeTakeFirst();
     return changed(result);
   }
 
@@ -404,7 +461,12 @@ export class SchedulerRepository {
 
   /** Replaces a settled job's outcome (its recording's changed afterwards) unless it is no longer settled. */
   async reviseOutcome(id: string, values: Updateable<SchedulerJobsTable>): Promise<boolean> {
-    const result = await this.db.updateTable('scheduler_jobs').set(values).where('id', '=', id).where('status', 'in', SETTLED_STATUSES).executeTakeFirst();
+    const result = await this.db
+      .updateTable('scheduler_jobs')
+      .set(values)
+      .where('id', '=', id)
+      .where('status', 'in', SETTLED_STATUSES)
+      .executeTakeFirst();
     return changed(result);
   }
 
@@ -412,7 +474,15 @@ export class SchedulerRepository {
   async reviveSystemCancelled(id: string, values: Updateable<SchedulerJobsTable>): Promise<boolean> {
     const result = await this.db
       .updateTable('scheduler_jobs')
-      .set({ ...values, status: 'scheduled', attempts: 0, late: 0, last_error: null, outcome_reason: null, instance_id: null })
+      .set({
+        ...values,
+        status: 'scheduled',
+        attempts: 0,
+        late: 0,
+        last_error: null,
+        outcome_reason: null,
+        instance_id: null,
+      })
       .where('id', '=', id)
       .where('status', '=', 'cancelled')
       .where('cancelled_by', 'is', null)
@@ -424,7 +494,14 @@ export class SchedulerRepository {
   async restoreCancelled(id: string, nextRunTime: string, now: string): Promise<boolean> {
     const result = await this.db
       .updateTable('scheduler_jobs')
-      .set({ status: 'scheduled', next_run_time: nextRunTime, cancelled_by: null, outcome_reason: null, last_error: null, updated_at: now })
+      .set({
+        status: 'scheduled',
+        next_run_time: nextRunTime,
+        cancelled_by: null,
+        outcome_reason: null,
+        last_error: null,
+        updated_at: now,
+      })
       .where('id', '=', id)
       .where('status', '=', 'cancelled')
       .executeTakeFirst();
@@ -433,27 +510,37 @@ export class SchedulerRepository {
 
   /** Recording jobs of one Friday (mosque-local date), every column. */
   forFriday(fridayDate: string): Promise<JobRow[]> {
-    return this.db.selectFrom('scheduler_jobs').selectAll().where('kind', '=', 'recording').where('friday_date', '=', fridayDate).execute();
-  }
-
-  /** Scheduled jobs starting between now and `until`: their pre-flight checks are due. */
-  startingBefore(now: string, until: string): Promise<JobRow[]> {
     return this.db
       .selectFrom('scheduler_jobs')
       .selectAll()
       .where('kind', '=', 'recording')
-      .where('status', '=', 'scheduled')
-      // A scheduled recording not yet started runs at its start (planning sets next_run_time to
-      // recording_start): the bound lets the (status, next_run_time) index skip later Fridays' jobs.
-      .where('next_run_time', '<=', until)
-      .where('recording_start', '>', now)
-      .where('recording_start', '<=', until)
-      .orderBy('recording_start', 'asc')
+      .where('friday_date', '=', fridayDate)
       .execute();
   }
 
+  /** Scheduled jobs starting between now and `until`: their pre-flight checks are due. */
+  startingBefore(now: string, until: string): Promise<JobRow[]> {
+    return (
+      this.db
+        .selectFrom('scheduler_jobs')
+        .selectAll()
+        .where('kind', '=', 'recording')
+        .where('status', '=', 'scheduled')
+        // A scheduled recording not yet started runs at its start (planning sets next_run_time to
+        // recording_start): the bound lets the (status, next_run_time) index skip later Fridays' jobs.
+        .where('next_run_time', '<=', until)
+        .where('recording_start', '>', now)
+        .where('recording_start', '<=', until)
+        .orderBy('recording_start', 'asc')
+        .execute()
+    );
+  }
+
   /** Jobs of these Fridays whose recordings are still to be written (pending or recording) and end after `now`. */
-  unfinishedEndingAfter(now: string, fridayDates: string[]): Promise<Pick<JobRow, 'recording_start' | 'recording_end'>[]> {
+  unfinishedEndingAfter(
+    now: string,
+    fridayDates: string[],
+  ): Promise<Pick<JobRow, 'recording_start' | 'recording_end'>[]> {
     return this.db
       .selectFrom('scheduler_jobs')
       .select(['recording_start', 'recording_end'])

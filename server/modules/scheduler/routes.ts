@@ -16,12 +16,22 @@ export function registerSchedulerRoutes(app: AppInstance, scheduler: SchedulerSe
   handle(app, schedulerRoutes.status, async () => ({ success: true as const, data: await scheduler.status() }));
 
   // Every console polls this: the service shares one list per limit between readers until a job changes.
-  const upcomingBody = encodedBodies((list: UpcomingRecording[]) => upcomingResponseSchema.encode({ success: true, data: { upcoming_recordings: list } }));
-  handle(app, schedulerRoutes.upcoming, async (request, reply) => sendEncoded(reply, upcomingBody(await scheduler.upcoming(request.query.limit))));
+  const upcomingBody = encodedBodies((list: UpcomingRecording[]) =>
+    upcomingResponseSchema.encode({ success: true, data: { upcoming_recordings: list } }),
+  );
+  handle(app, schedulerRoutes.upcoming, async (request, reply) =>
+    sendEncoded(reply, upcomingBody(await scheduler.upcoming(request.query.limit))),
+  );
 
-  handle(app, schedulerRoutes.prayerTimes, async () => ({ success: true as const, data: { prayer_times: await scheduler.prayerTimes() } }));
+  handle(app, schedulerRoutes.prayerTimes, async () => ({
+    success: true as const,
+    data: { prayer_times: await scheduler.prayerTimes() },
+  }));
 
-  handle(app, schedulerRoutes.jobs, async (request) => ({ success: true as const, data: { jobs: await scheduler.jobs(request.query.scope) } }));
+  handle(app, schedulerRoutes.jobs, async (request) => ({
+    success: true as const,
+    data: { jobs: await scheduler.jobs(request.query.scope) },
+  }));
 
   handle(app, schedulerRoutes.scheduleFriday, async (request) => {
     const result = await scheduler.scheduleFriday(request.body, actorOf(request));

@@ -94,7 +94,9 @@ export class SchedulerRunner {
         return;
       }
       const next = await repository.nextScheduled();
-      const due = next?.next_run_time ? new Date(next.next_run_time).getTime() - clock.now().getTime() : POLL_INTERVAL_MS;
+      const due = next?.next_run_time
+        ? new Date(next.next_run_time).getTime() - clock.now().getTime()
+        : POLL_INTERVAL_MS;
       this.armIn(due <= 0 && this.saturated ? POLL_INTERVAL_MS : due);
     } catch (error) {
       this.deps.log.error({ err: error }, 'scheduler could not arm its timer');
@@ -154,7 +156,10 @@ export class SchedulerRunner {
       } else if (started >= slots) {
         this.saturated = true;
       } else if (job.next_run_time) {
-        const late = job.attempts === 0 && job.recording_start !== null && now.getTime() - new Date(job.recording_start).getTime() > LATE_AFTER_MS;
+        const late =
+          job.attempts === 0 &&
+          job.recording_start !== null &&
+          now.getTime() - new Date(job.recording_start).getTime() > LATE_AFTER_MS;
         if (await repository.claim(job.id, job.next_run_time, this.claimant, nowIso, late)) {
           started++;
           this.startLaunch({ ...job, attempts: job.attempts + 1, late: late ? 1 : job.late });
@@ -165,7 +170,10 @@ export class SchedulerRunner {
   }
 
   private async markMissed(job: JobRow, nowIso: string): Promise<void> {
-    const note = job.attempts > 0 ? `${job.last_error ?? 'Launch failed'}; recording window ended` : 'Recording window ended before the scheduler could launch it';
+    const note =
+      job.attempts > 0
+        ? `${job.last_error ?? 'Launch failed'}; recording window ended`
+        : 'Recording window ended before the scheduler could launch it';
     if (!(await this.deps.repository.finishScheduled(job.id, 'missed', nowIso, note))) return;
     this.deps.log.warn({ jobId: job.id, mosqueId: job.mosque_id }, 'recording missed');
     this.publishOutcome('launch_error', job, null, `Missed ${job.name}: ${note}`);
@@ -221,7 +229,8 @@ export class SchedulerRunner {
       if (!kept) log.warn({ jobId: job.id, instanceId }, 'launch finished after its claim was taken over');
       await this.deps.alarms.resolve(alarmKeys.launchFailed(job.id));
       log.info({ jobId: job.id, mosqueId: job.mosque_id, instanceId, late: Boolean(job.late) }, 'recording launched');
-      if (!launcher.announcesOutcomes) this.publishOutcome('launch_complete', job, instanceId, `Launched ${job.name}${job.late ? ' (late)' : ''}`);
+      if (!launcher.announcesOutcomes)
+        this.publishOutcome('launch_complete', job, instanceId, `Launched ${job.name}${job.late ? ' (late)' : ''}`);
     } catch (error) {
       await this.launchFailed(job, errorText(error), end);
     }
@@ -273,7 +282,12 @@ export class SchedulerRunner {
     }
   }
 
-  private publishOutcome(type: 'launch_complete' | 'launch_error', job: JobRow, instanceId: string | null, message: string): void {
+  private publishOutcome(
+    type: 'launch_complete' | 'launch_error',
+    job: JobRow,
+    instanceId: string | null,
+    message: string,
+  ): void {
     this.deps.publish({ type, data: { instance_id: instanceId, mosque_id: job.mosque_id, job_id: job.id, message } });
   }
 }

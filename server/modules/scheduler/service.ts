@@ -24,7 +24,15 @@ import { planSchedule, type SchedulePlan } from './planning';
 import { PlanningLease } from './planning-lease';
 import { nextRecurringRun, RECENT_JOBS_MS, RECURRING_JOB_ID, RECURRING_JOB_NAME, RECURRING_TRIGGER } from './policy';
 import { Preflight } from './preflight';
-import type { FridayPlan, FridayPlanner, PlanSkip, PreflightChecks, RecordingLauncher, SchedulerAlarms, SchedulerTimer } from './ports';
+import type {
+  FridayPlan,
+  FridayPlanner,
+  PlanSkip,
+  PreflightChecks,
+  RecordingLauncher,
+  SchedulerAlarms,
+  SchedulerTimer,
+} from './ports';
 import { toJob, type SchedulerRepository } from './repository';
 import { SchedulerRunner, type RunnerLog } from './runner';
 import { reviseSettledOutcome } from './settlement';
@@ -71,7 +79,10 @@ export class SchedulerService {
   /** Mosque changes waiting to be planned; a burst is planned in batches. */
   private readonly changes: CoalescingQueue;
   private unwatch: (() => void) | undefined;
-  private readonly upcomingCache = new Map<number, { writes: number; expires: number; list: Promise<UpcomingRecording[]> }>();
+  private readonly upcomingCache = new Map<
+    number,
+    { writes: number; expires: number; list: Promise<UpcomingRecording[]> }
+  >();
   /**
    * The plan in progress, if any. Plans of the whole fleet and of changed mosques run one after
    * another: both read the mosques, then write jobs, and a plan that read a mosque before it was
@@ -84,7 +95,11 @@ export class SchedulerService {
   constructor(private readonly deps: SchedulerDeps) {
     this.repository = deps.repository;
     const preflight = new Preflight({ ...deps, checks: deps.preflight });
-    this.runner = new SchedulerRunner({ ...deps, runRecurring: (now) => this.runRecurringIfDue(now), preflight: (now) => preflight.run(now) });
+    this.runner = new SchedulerRunner({
+      ...deps,
+      runRecurring: (now) => this.runRecurringIfDue(now),
+      preflight: (now) => preflight.run(now),
+    });
     this.planningLease = new PlanningLease({
       repository: deps.repository,
       clock: deps.clock,
@@ -141,7 +156,11 @@ export class SchedulerService {
     });
     const recurring = await this.repository.findById(RECURRING_JOB_ID);
     if (recurring && recurring.trigger !== trigger) {
-      await this.repository.update(RECURRING_JOB_ID, { trigger, next_run_time: nextRecurringRun(now).toISOString(), updated_at: nowIso });
+      await this.repository.update(RECURRING_JOB_ID, {
+        trigger,
+        next_run_time: nextRecurringRun(now).toISOString(),
+        updated_at: nowIso,
+      });
     }
     this.unwatch ??= this.deps.watchMosques?.((mosqueId) => this.changes.add(mosqueId));
     this.deps.provideJobCounts?.(() => this.repository.countByStatus());
@@ -250,12 +269,19 @@ export class SchedulerService {
     return run;
   }
 
-  private async planFridays({ forceRefresh, mosqueFilter }: ParsedScheduleRequest, actor: ActivityActor | null): Promise<ScheduleResult> {
+  private async planFridays(
+    { forceRefresh, mosqueFilter }: ParsedScheduleRequest,
+    actor: ActivityActor | null,
+  ): Promise<ScheduleResult> {
     const now = this.deps.clock.now();
     if (!(await this.repository.isRunning(now.toISOString()))) throw conflict(SCHEDULER_NOT_RUNNING_MESSAGE);
     const { plans, skipped } = await this.deps.planner.planFriday(now, mosqueFilter).catch(unavailable);
     const known = new Set([...plans.map((p) => p.mosqueId), ...skipped.map((s) => s.mosqueId)]);
-    const skips: SkippedMosque[] = skipped.map((s) => ({ mosque_id: s.mosqueId, mosque_name: s.mosqueName, reason: s.reason }));
+    const skips: SkippedMosque[] = skipped.map((s) => ({
+      mosque_id: s.mosqueId,
+      mosque_name: s.mosqueName,
+      reason: s.reason,
+    }));
     for (const id of mosqueFilter ?? []) {
       if (!known.has(id)) skips.push({ mosque_id: id, mosque_name: null, reason: UNKNOWN_MOSQUE });
     }
@@ -273,7 +299,8 @@ export class SchedulerService {
       created,
       updated,
       // Rows another server inserted meanwhile, or moved on meanwhile, count as unchanged.
-      unchanged: plan.unchanged + (plan.updates.length - updated) + (plan.inserts.length + plan.revivals.length - created),
+      unchanged:
+        plan.unchanged + (plan.updates.length - updated) + (plan.inserts.length + plan.revivals.length - created),
       kept: plan.kept,
       cancelled,
       skipped: [...skips, ...plan.skipped],
@@ -281,7 +308,11 @@ export class SchedulerService {
     };
     this.deps.log.info({ ...result, skipped: result.skipped.length, forceRefresh }, 'scheduled Friday recordings');
     const { skipped: _skipped, ...counts } = result;
-    await this.deps.recordActivity?.({ actor, action: 'schedule.run', detail: { forceRefresh, mosqueFilter, ...counts, skipped: result.skipped.length } });
+    await this.deps.recordActivity?.({
+      actor,
+      action: 'schedule.run',
+      detail: { forceRefresh, mosqueFilter, ...counts, skipped: result.skipped.length },
+    });
     return result;
   }
 
@@ -293,9 +324,16 @@ export class SchedulerService {
       throw conflict('The recurring scheduling job cannot be cancelled; stop the scheduler to pause all scheduling');
     }
     const now = this.deps.clock.now().toISOString();
-    if (job.status === 'scheduled' && (await this.repository.finishScheduled(job.id, 'cancelled', now, null, actor?.username ?? 'operator'))) {
+    if (
+      job.status === 'scheduled' &&
+      (await this.repository.finishScheduled(job.id, 'cancelled', now, null, actor?.username ?? 'operator'))
+    ) {
       this.deps.log.info({ jobId, by: actor?.username }, 'job cancelled');
-      await this.deps.recordActivity?.({ actor, action: 'schedule.cancel', target: { type: 'job', id: jobId, label: job.name } });
+      await this.deps.recordActivity?.({
+        actor,
+        action: 'schedule.cancel',
+        target: { type: 'job', id: jobId, label: job.name },
+      });
       await this.runner.arm();
       const row = await this.repository.findById(jobId);
       return { job: toJob(row ?? job), message: `Job ${jobId} cancelled` };
@@ -305,7 +343,9 @@ export class SchedulerService {
       case 'cancelled':
         return { job: toJob(current), message: `Job ${jobId} was already cancelled` };
       case 'launching':
-        throw conflict(`Job ${jobId} is being launched right now; terminate its recording from Instances once it appears`);
+        throw conflict(
+          `Job ${jobId} is being launched right now; terminate its recording from Instances once it appears`,
+        );
       case 'launched':
         throw conflict(
           `Job ${jobId} was already launched${current.instance_id ? ` (instance ${current.instance_id})` : ''}; terminate the recording from Instances`,
@@ -319,16 +359,24 @@ export class SchedulerService {
   async restore(jobId: string, actor: ActivityActor | null): Promise<{ job: Job; message: string }> {
     const job = await this.repository.findById(jobId);
     if (!job || job.kind !== 'recording') throw notFound(`Job ${jobId} not found`);
-    if (job.status !== 'cancelled') throw conflict(`Job ${jobId} is ${job.status}, not cancelled; only a cancelled job can be restored`);
+    if (job.status !== 'cancelled')
+      throw conflict(`Job ${jobId} is ${job.status}, not cancelled; only a cancelled job can be restored`);
     const now = this.deps.clock.now();
     const nowIso = now.toISOString();
     if (!job.recording_end || job.recording_end <= nowIso) {
-      throw conflict(`The recording window of job ${jobId} ended at ${job.recording_end ?? 'an unknown time'}; it can no longer be restored`);
+      throw conflict(
+        `The recording window of job ${jobId} ended at ${job.recording_end ?? 'an unknown time'}; it can no longer be restored`,
+      );
     }
     const nextRun = job.recording_start && job.recording_start > nowIso ? job.recording_start : nowIso;
-    if (!(await this.repository.restoreCancelled(job.id, nextRun, nowIso))) throw conflict(`Job ${jobId} changed meanwhile; reload and try again`);
+    if (!(await this.repository.restoreCancelled(job.id, nextRun, nowIso)))
+      throw conflict(`Job ${jobId} changed meanwhile; reload and try again`);
     this.deps.log.info({ jobId, by: actor?.username }, 'job restored');
-    await this.deps.recordActivity?.({ actor, action: 'schedule.restore', target: { type: 'job', id: jobId, label: job.name } });
+    await this.deps.recordActivity?.({
+      actor,
+      action: 'schedule.restore',
+      target: { type: 'job', id: jobId, label: job.name },
+    });
     await this.runner.arm();
     const row = await this.repository.findById(jobId);
     return { job: toJob(row ?? job), message: `Job ${jobId} restored` };
@@ -340,14 +388,20 @@ export class SchedulerService {
     const nowIso = now.toISOString();
     if (!job || job.status !== 'scheduled' || !job.next_run_time || job.next_run_time > nowIso) return;
     // Missed runs while the server was down coalesce into this one.
-    if (!(await this.repository.advanceRecurring(job.id, job.next_run_time, nextRecurringRun(now).toISOString(), nowIso))) return;
+    if (
+      !(await this.repository.advanceRecurring(job.id, job.next_run_time, nextRecurringRun(now).toISOString(), nowIso))
+    )
+      return;
     try {
       const result = await this.scheduleFriday({ forceRefresh: true, mosqueFilter: null });
       await this.repository.update(job.id, { last_error: null, updated_at: this.deps.clock.now().toISOString() });
       this.deps.log.info({ created: result.created, updated: result.updated }, 'recurring Friday scheduling ran');
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await this.repository.update(job.id, { last_error: message.slice(0, 1000), updated_at: this.deps.clock.now().toISOString() });
+      await this.repository.update(job.id, {
+        last_error: message.slice(0, 1000),
+        updated_at: this.deps.clock.now().toISOString(),
+      });
       this.deps.log.error({ err: error }, 'recurring Friday scheduling failed');
     }
   }
@@ -361,7 +415,10 @@ export class SchedulerService {
     const now = this.deps.clock.now();
     if (!(await this.repository.isRunning(now.toISOString()))) return;
     const { plans, skipped } = await this.deps.planner.planFriday(now, mosqueIds);
-    await this.alarmUnschedulable(skipped, plans.map((p) => p.mosqueId));
+    await this.alarmUnschedulable(
+      skipped,
+      plans.map((p) => p.mosqueId),
+    );
     const known = new Set([...plans.map((p) => p.mosqueId), ...skipped.map((s) => s.mosqueId)]);
     const gone = mosqueIds.filter((id) => !known.has(id));
     let changed = 0;
@@ -373,7 +430,8 @@ export class SchedulerService {
       const plan = planSchedule(plans, await this.existingJobs(plans, true), now, true);
       const created = (await this.repository.insertMany(plan.inserts)) + (await this.revive(plan));
       const updated = await this.repository.updateUntouched(plan.updates);
-      if (created + updated > 0) this.deps.log.info({ mosques: plans.length, created, updated }, 're-planned changed mosques');
+      if (created + updated > 0)
+        this.deps.log.info({ mosques: plans.length, created, updated }, 're-planned changed mosques');
       changed += created + updated;
     }
     if (changed > 0) await this.runner.arm();
@@ -385,8 +443,17 @@ export class SchedulerService {
    */
   private existingJobs(plans: FridayPlan[], someMosques: boolean) {
     // A mosque-local Friday is within a day of the prayer's UTC date.
-    const dates = new Set(plans.flatMap((p) => [-1, 0, 1].map((d) => new Date(p.prayerAt.getTime() + d * 86_400_000).toISOString().slice(0, 10))));
-    return someMosques ? this.repository.recordingsOfMosques(plans.map((p) => p.mosqueId), [...dates]) : this.repository.recordingsFor([...dates]);
+    const dates = new Set(
+      plans.flatMap((p) =>
+        [-1, 0, 1].map((d) => new Date(p.prayerAt.getTime() + d * 86_400_000).toISOString().slice(0, 10)),
+      ),
+    );
+    return someMosques
+      ? this.repository.recordingsOfMosques(
+          plans.map((p) => p.mosqueId),
+          [...dates],
+        )
+      : this.repository.recordingsFor([...dates]);
   }
 
   private async revive(plan: SchedulePlan): Promise<number> {
@@ -411,7 +478,10 @@ export class SchedulerService {
       });
     }
     if (planned === null) {
-      await alarms.resolveAllExcept(alarmKeys.unschedulablePrefix, new Set(skipped.map((s) => alarmKeys.unschedulable(s.mosqueId))));
+      await alarms.resolveAllExcept(
+        alarmKeys.unschedulablePrefix,
+        new Set(skipped.map((s) => alarmKeys.unschedulable(s.mosqueId))),
+      );
     } else {
       await alarms.resolve(...planned.map(alarmKeys.unschedulable));
     }
@@ -422,7 +492,15 @@ export class SchedulerService {
     let count = 0;
     for (const row of await this.repository.untouchedFuture(now.toISOString(), mosqueIds)) {
       if (row.mosque_id && !known.has(row.mosque_id)) {
-        if (await this.repository.finishScheduled(row.id, 'cancelled', now.toISOString(), 'Cancelled: the mosque is no longer active')) count++;
+        if (
+          await this.repository.finishScheduled(
+            row.id,
+            'cancelled',
+            now.toISOString(),
+            'Cancelled: the mosque is no longer active',
+          )
+        )
+          count++;
       }
     }
     return count;

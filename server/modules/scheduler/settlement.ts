@@ -26,7 +26,10 @@ export async function settleEndedRecordings(deps: SettlementDeps, now: Date): Pr
     // Its server died and nobody follows its recorder yet (a server on its host adopts it): what the
     // row says is the last reading before the death, not what was recorded. Judged once followed again.
     if (facts?.unattended) {
-      deps.log.warn({ jobId: job.id, instanceId: job.instance_id }, 'outcome waits: the recording\'s server is down and nobody has taken it over');
+      deps.log.warn(
+        { jobId: job.id, instanceId: job.instance_id },
+        "outcome waits: the recording's server is down and nobody has taken it over",
+      );
       continue;
     }
     const outcome = judgeOutcome(job, facts);
@@ -37,7 +40,10 @@ export async function settleEndedRecordings(deps: SettlementDeps, now: Date): Pr
       updated_at: nowIso,
     });
     if (!settled) continue;
-    deps.log.info({ jobId: job.id, status: outcome.status, covered: outcome.coveredSeconds, expected: outcome.expectedSeconds }, 'recording outcome');
+    deps.log.info(
+      { jobId: job.id, status: outcome.status, covered: outcome.coveredSeconds, expected: outcome.expectedSeconds },
+      'recording outcome',
+    );
     // A recording's own alarms (failed, partial, stalls) come from the recorder; a job with no recording at all has none.
     if (!facts) {
       await deps.alarms.raise({
@@ -60,10 +66,19 @@ export async function settleEndedRecordings(deps: SettlementDeps, now: Date): Pr
  */
 /** A judged outcome as the job row stores it. */
 function outcomeColumns(outcome: ReturnType<typeof judgeOutcome>) {
-  return { status: outcome.status, covered_seconds: outcome.coveredSeconds, expected_seconds: outcome.expectedSeconds, outcome_reason: outcome.reason };
+  return {
+    status: outcome.status,
+    covered_seconds: outcome.coveredSeconds,
+    expected_seconds: outcome.expectedSeconds,
+    outcome_reason: outcome.reason,
+  };
 }
 
-export async function reviseSettledOutcome(deps: Pick<SettlementDeps, 'repository' | 'launcher' | 'log'>, instanceId: string, now: Date): Promise<void> {
+export async function reviseSettledOutcome(
+  deps: Pick<SettlementDeps, 'repository' | 'launcher' | 'log'>,
+  instanceId: string,
+  now: Date,
+): Promise<void> {
   const job = await deps.repository.findSettledByInstance(instanceId);
   const facts = job ? await deps.launcher.recordingOf(instanceId) : null;
   if (!job || !facts || facts.inProgress) return;
@@ -72,5 +87,6 @@ export async function reviseSettledOutcome(deps: Pick<SettlementDeps, 'repositor
     ...outcomeColumns(outcome),
     updated_at: now.toISOString(),
   });
-  if (revised && outcome.status !== job.status) deps.log.info({ jobId: job.id, was: job.status, status: outcome.status }, 'recording outcome revised');
+  if (revised && outcome.status !== job.status)
+    deps.log.info({ jobId: job.id, was: job.status, status: outcome.status }, 'recording outcome revised');
 }

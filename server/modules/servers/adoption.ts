@@ -53,7 +53,14 @@ export class ScopeAdoption {
         continue;
       }
       const now = clock.now();
-      if (!(await repository.leaseScope(scope, registry.id, now.toISOString(), new Date(now.getTime() + ADOPTION_LEASE_MS).toISOString()))) {
+      if (
+        !(await repository.leaseScope(
+          scope,
+          registry.id,
+          now.toISOString(),
+          new Date(now.getTime() + ADOPTION_LEASE_MS).toISOString(),
+        ))
+      ) {
         this.adopted.delete(scope);
         continue;
       }
@@ -61,7 +68,10 @@ export class ScopeAdoption {
       if (!fleet) {
         fleet = this.deps.fleetOfFolder(folder);
         this.adopted.set(scope, fleet);
-        this.deps.log.warn({ scope }, 'adopted the recorders of a server that is gone (same host): following them from its data folder');
+        this.deps.log.warn(
+          { scope },
+          'adopted the recorders of a server that is gone (same host): following them from its data folder',
+        );
       }
       await fleet.reconcile();
     }
@@ -79,7 +89,12 @@ export class ScopeAdoption {
   /** The adopted fleet of a scope, as another server's calls reach it. */
   fleetOf(scope: string): ScopeFleet | undefined {
     const fleet = this.adopted.get(scope);
-    return fleet && { terminate: (ids, reason) => fleet.terminateHere(ids, reason), logs: async (id, lines) => (await fleet.logs(id, lines)).logs };
+    return (
+      fleet && {
+        terminate: (ids, reason) => fleet.terminateHere(ids, reason),
+        logs: async (id, lines) => (await fleet.logs(id, lines)).logs,
+      }
+    );
   }
 
   fleets(): InstancesService[] {

@@ -39,23 +39,63 @@ export interface ServersModule {
  */
 export function registerServers(
   app: AppInstance,
-  deps: { config: Config; db: Db; clock: Clock; keys: SecretKeys; log: FastifyBaseLogger; id: string; instances: InstancesService; fleetOfFolder: (folder: string) => InstancesService; library: RecordingsLibrary; store: RecordingStore; alarms: AlarmsService },
+  deps: {
+    config: Config;
+    db: Db;
+    clock: Clock;
+    keys: SecretKeys;
+    log: FastifyBaseLogger;
+    id: string;
+    instances: InstancesService;
+    fleetOfFolder: (folder: string) => InstancesService;
+    library: RecordingsLibrary;
+    store: RecordingStore;
+    alarms: AlarmsService;
+  },
 ): ServersModule {
   const { config, db, clock, log, instances } = deps;
   const repository = new ServersRepository(db.kysely);
-  const registry = new ServerRegistry(deps.id, repository, clock, { host: config.hostName, internalAddress: config.internalUrl, version: packageJson.version, scope: instances.scope }, log);
+  const registry = new ServerRegistry(
+    deps.id,
+    repository,
+    clock,
+    {
+      host: config.hostName,
+      internalAddress: config.internalUrl,
+      version: packageJson.version,
+      scope: instances.scope,
+    },
+    log,
+  );
   const calls = new InternalCalls(deps.keys.derive('internal-calls'), clock, registry.id);
   const owners = new ScopeOwners(registry, repository, clock);
-  const adoption = new ScopeAdoption({ registry, repository, clock, log, host: config.hostName, own: instances, fleetOfFolder: deps.fleetOfFolder });
+  const adoption = new ScopeAdoption({
+    registry,
+    repository,
+    clock,
+    log,
+    host: config.hostName,
+    own: instances,
+    fleetOfFolder: deps.fleetOfFolder,
+  });
   if (db.dialect === 'postgres') {
     app.addHook('onListen', () => registry.start());
     app.addHook('preClose', async () => {
       await registry.stop();
       await adoption.close();
     });
-    instances.reachOtherScopes(otherScopesThroughServers({ owners, calls, adopted: (scope) => adoption.fleetOf(scope) }));
+    instances.reachOtherScopes(
+      otherScopesThroughServers({ owners, calls, adopted: (scope) => adoption.fleetOf(scope) }),
+    );
     deps.library.reachOtherServers(recordingsThroughServers({ registry, repository, calls }));
-    const stranded = new StrandedScopes({ registry, repository, clock, liveCountsByScope: () => instances.liveCountsByScope(), continueLost: (lost) => instances.continueLost(lost), alarms: deps.alarms });
+    const stranded = new StrandedScopes({
+      registry,
+      repository,
+      clock,
+      liveCountsByScope: () => instances.liveCountsByScope(),
+      continueLost: (lost) => instances.continueLost(lost),
+      alarms: deps.alarms,
+    });
     registry.onBeat = async () => {
       await adoption.pass();
       await stranded.pass();

@@ -25,7 +25,10 @@ export class InternalCalls {
 
   private mac(method: string, url: string, body: string, at: string): string {
     const bodyHash = crypto.createHash('sha256').update(body).digest('base64url');
-    return crypto.createHmac('sha256', this.key).update(`${method.toUpperCase()}\n${url}\n${bodyHash}\n${at}`).digest('base64url');
+    return crypto
+      .createHmac('sha256', this.key)
+      .update(`${method.toUpperCase()}\n${url}\n${bodyHash}\n${at}`)
+      .digest('base64url');
   }
 
   sign(method: string, url: string, body = ''): string {
@@ -58,10 +61,19 @@ export class InternalCalls {
    * Calls another server; throws when it has not answered (its headers) in time. The body is then
    * the caller's to read, untimed: media streams for as long as the player takes it.
    */
-  async call(address: string, method: 'GET' | 'POST', url: string, options: { body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Response> {
+  async call(
+    address: string,
+    method: 'GET' | 'POST',
+    url: string,
+    options: { body?: unknown; headers?: Record<string, string>; timeoutMs?: number } = {},
+  ): Promise<Response> {
     const body = options.body === undefined ? undefined : JSON.stringify(options.body);
     const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new Error(`no answer from ${address} within ${options.timeoutMs ?? INTERNAL_CALL_TIMEOUT_MS} ms`)), options.timeoutMs ?? INTERNAL_CALL_TIMEOUT_MS);
+    const timer = setTimeout(
+      () =>
+        abort.abort(new Error(`no answer from ${address} within ${options.timeoutMs ?? INTERNAL_CALL_TIMEOUT_MS} ms`)),
+      options.timeoutMs ?? INTERNAL_CALL_TIMEOUT_MS,
+    );
     return fetch(`${address}${url}`, {
       method,
       headers: {

@@ -42,9 +42,20 @@ export class ServerRegistry {
 
   async start(): Promise<void> {
     const now = this.clock.now().toISOString();
-    await this.repository.register({ id: this.id, host: this.identity.host, internal_address: this.identity.internalAddress, version: this.identity.version, scope: this.identity.scope, started_at: now, last_seen: now });
+    await this.repository.register({
+      id: this.id,
+      host: this.identity.host,
+      internal_address: this.identity.internalAddress,
+      version: this.identity.version,
+      scope: this.identity.scope,
+      started_at: now,
+      last_seen: now,
+    });
     this.running = true;
-    this.log.info({ serverId: this.id, internalAddress: this.identity.internalAddress }, 'registered in the servers table');
+    this.log.info(
+      { serverId: this.id, internalAddress: this.identity.internalAddress },
+      'registered in the servers table',
+    );
     this.arm();
   }
 
@@ -60,7 +71,15 @@ export class ServerRegistry {
     try {
       const now = this.clock.now();
       if (!(await this.repository.beat(this.id, now.toISOString()))) {
-        await this.repository.register({ id: this.id, host: this.identity.host, internal_address: this.identity.internalAddress, version: this.identity.version, scope: this.identity.scope, started_at: now.toISOString(), last_seen: now.toISOString() });
+        await this.repository.register({
+          id: this.id,
+          host: this.identity.host,
+          internal_address: this.identity.internalAddress,
+          version: this.identity.version,
+          scope: this.identity.scope,
+          started_at: now.toISOString(),
+          last_seen: now.toISOString(),
+        });
       }
       await this.repository.forgetSilentSince(new Date(now.getTime() - FORGET_AFTER_MS).toISOString());
       await this.onBeat?.();
@@ -106,6 +125,8 @@ export class ServerRegistry {
     await this.beating;
     const now = this.clock.now();
     const gone = new Date(now.getTime() - DEAD_AFTER_MS - 1000).toISOString();
-    await this.repository.stopped(this.id, gone, now.toISOString()).catch((error: unknown) => this.log.warn({ err: error }, 'could not mark this server stopped'));
+    await this.repository
+      .stopped(this.id, gone, now.toISOString())
+      .catch((error: unknown) => this.log.warn({ err: error }, 'could not mark this server stopped'));
   }
 }

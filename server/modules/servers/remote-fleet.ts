@@ -9,7 +9,11 @@ import type { ScopeOwners } from './owners';
  * a signed call to the live server that runs them (its internal address). A server that does not
  * answer in time is reported as such, with its id and address, never taken as done.
  */
-export function otherScopesThroughServers(deps: { owners: ScopeOwners; calls: InternalCalls; adopted: (scope: string) => ScopeFleet | undefined }): OtherScopes {
+export function otherScopesThroughServers(deps: {
+  owners: ScopeOwners;
+  calls: InternalCalls;
+  adopted: (scope: string) => ScopeFleet | undefined;
+}): OtherScopes {
   return async (scope) => {
     const here = deps.adopted(scope);
     if (here) return here;
@@ -21,15 +25,33 @@ export function otherScopesThroughServers(deps: { owners: ScopeOwners; calls: In
       try {
         response = await deps.calls.call(address, method, url, { body });
       } catch (error) {
-        throw serviceUnavailable(`Server ${id} (${address}), which runs this recorder, did not answer: ${(error as Error).message}`);
+        throw serviceUnavailable(
+          `Server ${id} (${address}), which runs this recorder, did not answer: ${(error as Error).message}`,
+        );
       }
       const answer = (await response.json().catch(() => ({}))) as T & { detail?: string };
-      if (!response.ok) throw new HttpError(response.status, `Server ${id} (${address}) answered: ${answer.detail ?? response.statusText}`);
+      if (!response.ok)
+        throw new HttpError(
+          response.status,
+          `Server ${id} (${address}) answered: ${answer.detail ?? response.statusText}`,
+        );
       return answer;
     };
     return {
-      terminate: async (ids, reason) => (await ask<{ results: TerminateResult[] }>('POST', '/internal/instances/terminate', { instance_ids: ids, reason })).results,
-      logs: async (instanceId, lines) => (await ask<{ logs: string[] }>('GET', `/internal/instances/${encodeURIComponent(instanceId)}/logs?lines=${lines}`)).logs,
+      terminate: async (ids, reason) =>
+        (
+          await ask<{ results: TerminateResult[] }>('POST', '/internal/instances/terminate', {
+            instance_ids: ids,
+            reason,
+          })
+        ).results,
+      logs: async (instanceId, lines) =>
+        (
+          await ask<{ logs: string[] }>(
+            'GET',
+            `/internal/instances/${encodeURIComponent(instanceId)}/logs?lines=${lines}`,
+          )
+        ).logs,
     };
   };
 }

@@ -24,10 +24,21 @@ function holds(server: ServerRow, filePath: string): boolean {
  * row go together. When that server is down, the answer names it (id, address, host) and nothing
  * is done.
  */
-export function recordingsThroughServers(deps: { registry: ServerRegistry; repository: ServersRepository; calls: InternalCalls }): RecordingsElsewhere {
+export function recordingsThroughServers(deps: {
+  registry: ServerRegistry;
+  repository: ServersRepository;
+  calls: InternalCalls;
+}): RecordingsElsewhere {
   /** The answer of a live server holding `filePath` to `ask`; a 503 naming the holder when none answers. */
-  const throughHolder = async (id: string, filePath: string, ask: (address: string) => Promise<Response>, whenBack: string): Promise<{ server: ServerRow; response: Response }> => {
-    const holders = (await deps.repository.all()).filter((server) => holds(server, filePath) && server.id !== deps.registry.id);
+  const throughHolder = async (
+    id: string,
+    filePath: string,
+    ask: (address: string) => Promise<Response>,
+    whenBack: string,
+  ): Promise<{ server: ServerRow; response: Response }> => {
+    const holders = (await deps.repository.all()).filter(
+      (server) => holds(server, filePath) && server.id !== deps.registry.id,
+    );
     for (const server of holders.filter((row) => deps.registry.isAlive(row))) {
       try {
         return { server, response: await ask(server.internal_address) };
@@ -46,17 +57,25 @@ export function recordingsThroughServers(deps: { registry: ServerRegistry; repos
   return {
     async media(id, filePath, request) {
       const url = `/internal/recordings/${encodeURIComponent(id)}/media${request.download ? '?download=1' : ''}`;
-      const ask = (address: string) => deps.calls.call(address, 'GET', url, { headers: request.range ? { range: request.range } : {}, timeoutMs: HOLDER_ANSWER_MS });
+      const ask = (address: string) =>
+        deps.calls.call(address, 'GET', url, {
+          headers: request.range ? { range: request.range } : {},
+          timeoutMs: HOLDER_ANSWER_MS,
+        });
       return (await throughHolder(id, filePath, ask, 'it plays again')).response;
     },
 
     async delete(id, filePath, actor) {
       const url = `/internal/recordings/${encodeURIComponent(id)}/delete`;
-      const ask = (address: string) => deps.calls.call(address, 'POST', url, { body: { actor }, timeoutMs: HOLDER_ANSWER_MS });
+      const ask = (address: string) =>
+        deps.calls.call(address, 'POST', url, { body: { actor }, timeoutMs: HOLDER_ANSWER_MS });
       const { server, response } = await throughHolder(id, filePath, ask, 'nothing was deleted; it can be deleted');
       if (response.ok) return;
       const answer = (await response.json().catch(() => ({}))) as { detail?: string };
-      throw new HttpError(response.status, `Server ${server.id} (${server.internal_address}), which holds recording ${id}, answered: ${answer.detail ?? response.statusText}`);
+      throw new HttpError(
+        response.status,
+        `Server ${server.id} (${server.internal_address}), which holds recording ${id}, answered: ${answer.detail ?? response.statusText}`,
+      );
     },
   };
 }

@@ -8,7 +8,10 @@ export class ServersRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async register(row: Omit<ServerRow, 'stopped_at'>): Promise<void> {
-    await this.db.insertInto('servers').values({ ...row, stopped_at: null }).execute();
+    await this.db
+      .insertInto('servers')
+      .values({ ...row, stopped_at: null })
+      .execute();
   }
 
   /** A clean stop: dead to the others from `lastSeen` on (moved back, so they take over at once), and stopped at `at`. */
@@ -53,21 +56,38 @@ export class ServersRepository {
         oc
           .column('scope')
           .doUpdateSet({ server_id: serverId, until })
-          .where((eb) => eb.or([eb('scope_adoptions.server_id', '=', serverId), eb('scope_adoptions.until', '<', now)])),
+          .where((eb) =>
+            eb.or([eb('scope_adoptions.server_id', '=', serverId), eb('scope_adoptions.until', '<', now)]),
+          ),
       )
       .execute();
-    const holder = await this.db.selectFrom('scope_adoptions').select('server_id').where('scope', '=', scope).executeTakeFirst();
+    const holder = await this.db
+      .selectFrom('scope_adoptions')
+      .select('server_id')
+      .where('scope', '=', scope)
+      .executeTakeFirst();
     return holder?.server_id === serverId;
   }
 
   /** The live adoption of `scope` at `now`, if any. */
   adopterOf(scope: string, now: string): Promise<{ server_id: string; until: string } | undefined> {
-    return this.db.selectFrom('scope_adoptions').select(['server_id', 'until']).where('scope', '=', scope).where('until', '>=', now).executeTakeFirst();
+    return this.db
+      .selectFrom('scope_adoptions')
+      .select(['server_id', 'until'])
+      .where('scope', '=', scope)
+      .where('until', '>=', now)
+      .executeTakeFirst();
   }
 
   /** The server of `scope` heard from last, alive or not. */
   lastOfScope(scope: string): Promise<ServerRow | undefined> {
-    return this.db.selectFrom('servers').selectAll().where('scope', '=', scope).orderBy('last_seen', 'desc').limit(1).executeTakeFirst();
+    return this.db
+      .selectFrom('servers')
+      .selectAll()
+      .where('scope', '=', scope)
+      .orderBy('last_seen', 'desc')
+      .limit(1)
+      .executeTakeFirst();
   }
 
   async releaseScope(scope: string, serverId: string): Promise<void> {

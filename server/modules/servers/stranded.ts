@@ -48,12 +48,22 @@ export class StrandedScopes {
       const last = await repository.lastOfScope(scope);
       if (!last || last.stopped_at) {
         // Stopped cleanly (an upgrade): its recorders run on, and it takes them back when it starts again.
-        const who = last ? `Server ${last.id} (${last.internal_address}) on ${host} was stopped at ${last.stopped_at}` : `The server of ${scope} is not registered`;
-        await alarms.raise({ kind: 'server_gone', key, message: `${who}: ${recordings(count)} of it run unwatched and are not judged until a server on ${host} starts again with that data folder` });
+        const who = last
+          ? `Server ${last.id} (${last.internal_address}) on ${host} was stopped at ${last.stopped_at}`
+          : `The server of ${scope} is not registered`;
+        await alarms.raise({
+          kind: 'server_gone',
+          key,
+          message: `${who}: ${recordings(count)} of it run unwatched and are not judged until a server on ${host} starts again with that data folder`,
+        });
         continue;
       }
       const who = `Server ${last.id} (${last.internal_address}) on ${host}`;
-      const lost = { scope, lastSeen: Date.parse(last.last_seen), reason: `${who} was lost (last seen ${last.last_seen})` };
+      const lost = {
+        scope,
+        lastSeen: Date.parse(last.last_seen),
+        reason: `${who} was lost (last seen ${last.last_seen})`,
+      };
       const done = await this.takeOver(lost);
       if (done.continued + done.judged > 0) {
         const judged = done.judged > 0 ? `; ${recordings(done.judged)} judged from what was known (window over)` : '';
@@ -71,7 +81,15 @@ export class StrandedScopes {
   private async takeOver(lost: LostScope): Promise<Continued> {
     const { registry, repository, clock } = this.deps;
     const now = clock.now();
-    if (!(await repository.leaseScope(lost.scope, registry.id, now.toISOString(), new Date(now.getTime() + ADOPTION_LEASE_MS).toISOString()))) return { continued: 0, judged: 0 };
+    if (
+      !(await repository.leaseScope(
+        lost.scope,
+        registry.id,
+        now.toISOString(),
+        new Date(now.getTime() + ADOPTION_LEASE_MS).toISOString(),
+      ))
+    )
+      return { continued: 0, judged: 0 };
     try {
       return await this.deps.continueLost(lost);
     } finally {

@@ -19,7 +19,10 @@ export class UsersRepository {
   }
 
   async count(): Promise<number> {
-    const { n } = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const { n } = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     return Number(n);
   }
 

@@ -16,7 +16,6 @@ import type { UsersRepository } from './repository';
 import { toUser, type UserRow } from './user';
 import { usernameKey, usernameSkeleton } from './username-key';
 
-
 /** Ends a user's sessions when the account is deactivated or its password reset (the auth module does it). */
 export interface UserSessions {
   revokeAllForUser(userId: number, reason: string, exceptSessionId?: string): Promise<void>;
@@ -77,7 +76,8 @@ export class UsersService {
     }
     const skeleton = usernameSkeleton(request.username);
     const twin = (await this.repository.list()).find((row) => usernameSkeleton(row.username) === skeleton);
-    if (twin) throw conflict(`Username ${request.username} looks like the existing username ${twin.username}; choose another`);
+    if (twin)
+      throw conflict(`Username ${request.username} looks like the existing username ${twin.username}; choose another`);
     const now = this.clock.now().toISOString();
     try {
       const row = await this.repository.insert({
@@ -97,15 +97,23 @@ export class UsersService {
       return toUser(row);
     } catch (error) {
       // Two creates racing for one name: the unique index decides.
-      if (await this.repository.findByUsername(request.username)) throw conflict(`Username ${request.username} is already taken`);
+      if (await this.repository.findByUsername(request.username))
+        throw conflict(`Username ${request.username} is already taken`);
       throw error;
     }
   }
 
   /** `actor` is the superuser making the change, by their session (which survives a reset of their own password). */
-  async update(id: number, changes: UserUpdateRequest, actor: { user: ActivityActor & { id: number }; sessionId: string }): Promise<User> {
+  async update(
+    id: number,
+    changes: UserUpdateRequest,
+    actor: { user: ActivityActor & { id: number }; sessionId: string },
+  ): Promise<User> {
     const current = await this.findRowById(id);
-    const effects = accountUpdateEffects({ is_active: fromFlag(current.is_active), is_superuser: fromFlag(current.is_superuser) }, changes);
+    const effects = accountUpdateEffects(
+      { is_active: fromFlag(current.is_active), is_superuser: fromFlag(current.is_superuser) },
+      changes,
+    );
     const { deactivating, losesSuperuser } = effects;
     const otherSuperusers = losesSuperuser ? await this.repository.countOtherActiveSuperusers(id) : 1;
     const refusal = accountUpdateRefusal(effects, id === actor.user.id, otherSuperusers);
@@ -123,14 +131,20 @@ export class UsersService {
     }
 
     // The early check gives the usual answer cheaply; the guarded update settles a race between two.
-    const row = losesSuperuser ? await this.repository.updateKeepingASuperuser(id, values) : await this.repository.update(id, values);
+    const row = losesSuperuser
+      ? await this.repository.updateKeepingASuperuser(id, values)
+      : await this.repository.update(id, values);
     if (row === 'last-superuser') throw conflict(LAST_SUPERUSER_MESSAGE);
     if (!row) throw notFound(`User ${id} not found`);
     await this.sessions.usersChanged();
     if (changes.password) await this.forgetInitialPassword(id);
     if (deactivating) await this.sessions.revokeAllForUser(id, 'user deactivated');
     else if (changes.password) {
-      await this.sessions.revokeAllForUser(id, 'password reset by an administrator', id === actor.user.id ? actor.sessionId : undefined);
+      await this.sessions.revokeAllForUser(
+        id,
+        'password reset by an administrator',
+        id === actor.user.id ? actor.sessionId : undefined,
+      );
     }
     const updated = toUser(row);
     this.emit({ type: 'updated', user_id: id });
@@ -139,7 +153,11 @@ export class UsersService {
   }
 
   async setPassword(id: number, password: string): Promise<void> {
-    await this.repository.update(id, { password_hash: await hashPassword(password), password_generated: 0, updated_at: this.clock.now().toISOString() });
+    await this.repository.update(id, {
+      password_hash: await hashPassword(password),
+      password_generated: 0,
+      updated_at: this.clock.now().toISOString(),
+    });
     await this.sessions.usersChanged();
     await this.forgetInitialPassword(id);
   }
@@ -164,7 +182,11 @@ export class UsersService {
    * First start with an empty database: create the superuser. Its password is ADMIN_PASSWORD, else a
    * random one that is returned (for printing once) and written to DATA_DIR/initial-admin-password (0600).
    */
-  async bootstrapSuperuser(options: { username: string; password?: string; dataDir: string }): Promise<{ generatedPassword?: string } | undefined> {
+  async bootstrapSuperuser(options: {
+    username: string;
+    password?: string;
+    dataDir: string;
+  }): Promise<{ generatedPassword?: string } | undefined> {
     if ((await this.repository.count()) > 0) return undefined;
     const password = options.password ?? crypto.randomBytes(12).toString('base64url');
     // Made by the server itself at its first start, before anyone can act: not an entry of the activity log.

@@ -25,19 +25,38 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /** One alarm: what, who, why, when, where it was delivered, links to the mosque and instance, Acknowledge. */
-export function AlarmItem({ alarm, acknowledging, onAcknowledge }: { alarm: ListedAlarm; acknowledging: boolean; onAcknowledge: () => void }) {
+export function AlarmItem({
+  alarm,
+  acknowledging,
+  onAcknowledge,
+}: {
+  alarm: ListedAlarm;
+  acknowledging: boolean;
+  onAcknowledge: () => void;
+}) {
   const state = alarmState(alarm);
   const title = alarmTitle(alarm);
   return (
     <ListItem divider aria-label={`${ALARM_KIND_LABELS[alarm.kind]}: ${title}`} sx={{ display: 'block', py: 1.5 }}>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, mb: 0.5 }}>
-        <Chip size="small" label={alarm.severity} color={alarm.severity === 'critical' ? 'error' : 'warning'} sx={{ textTransform: 'capitalize' }} />
+        <Chip
+          size="small"
+          label={alarm.severity}
+          color={alarm.severity === 'critical' ? 'error' : 'warning'}
+          sx={{ textTransform: 'capitalize' }}
+        />
         <Typography sx={{ fontWeight: 500 }}>{ALARM_KIND_LABELS[alarm.kind]}</Typography>
         <Typography color="textSecondary">{title}</Typography>
         <Chip size="small" variant="outlined" label={state} color={STATE_COLORS[state]} />
         <Box sx={{ flexGrow: 1 }} />
         {state === 'Open' && (
-          <Button size="small" variant="outlined" onClick={onAcknowledge} disabled={acknowledging} aria-label={`Acknowledge alarm: ${title}`}>
+          <Button
+            size="small"
+            variant="outlined"
+            onClick={onAcknowledge}
+            disabled={acknowledging}
+            aria-label={`Acknowledge alarm: ${title}`}
+          >
             Acknowledge
           </Button>
         )}
@@ -45,7 +64,9 @@ export function AlarmItem({ alarm, acknowledging, onAcknowledge }: { alarm: List
       <Typography sx={{ mb: 0.5, overflowWrap: 'anywhere' }}>{alarm.message}</Typography>
       <Box sx={{ display: 'flex', flexWrap: 'wrap', rowGap: 0.5 }}>
         <Fact label="Raised">{formatDateTime(alarm.raised_at)}</Fact>
-        {alarm.acknowledged_at && <Fact label="Acknowledged">{`${formatDateTime(alarm.acknowledged_at)} by ${alarm.acknowledged_by ?? 'someone'}`}</Fact>}
+        {alarm.acknowledged_at && (
+          <Fact label="Acknowledged">{`${formatDateTime(alarm.acknowledged_at)} by ${alarm.acknowledged_by ?? 'someone'}`}</Fact>
+        )}
         {alarm.resolved_at && <Fact label="Resolved">{formatDateTime(alarm.resolved_at)}</Fact>}
         {alarm.mosque_id && (
           <Fact label="Mosque">
@@ -78,7 +99,12 @@ export function AlarmItem({ alarm, acknowledging, onAcknowledge }: { alarm: List
       {alarm.deliveries
         .filter((delivery) => delivery.state !== 'delivered' && delivery.last_error)
         .map((delivery) => (
-          <Typography key={`${delivery.channel}-${delivery.event}-error`} variant="caption" color="textSecondary" sx={{ display: 'block', mt: 0.5 }}>
+          <Typography
+            key={`${delivery.channel}-${delivery.event}-error`}
+            variant="caption"
+            color="textSecondary"
+            sx={{ display: 'block', mt: 0.5 }}
+          >
             {`${deliveryLabel(delivery).split(':')[0]} last attempt: ${delivery.last_error}`}
           </Typography>
         ))}

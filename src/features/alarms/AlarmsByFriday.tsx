@@ -26,7 +26,21 @@ export function AlarmsByFriday({ alarms, acknowledging, onAcknowledge }: AlarmsB
         return (
           <Box component="li" key={friday}>
             <Box component="ul" aria-label={`${heading}: ${total} (${byKind.join(', ')})`} sx={{ p: 0 }}>
-              <ListSubheader disableSticky sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', columnGap: 1.5, rowGap: 0.5, py: 1, lineHeight: 1.5, borderBottom: 1, borderColor: 'divider', bgcolor: 'action.hover' }}>
+              <ListSubheader
+                disableSticky
+                sx={{
+                  display: 'flex',
+                  flexWrap: 'wrap',
+                  alignItems: 'center',
+                  columnGap: 1.5,
+                  rowGap: 0.5,
+                  py: 1,
+                  lineHeight: 1.5,
+                  borderBottom: 1,
+                  borderColor: 'divider',
+                  bgcolor: 'action.hover',
+                }}
+              >
                 <Typography component="span" sx={{ fontWeight: 600, color: 'text.primary' }}>
                   {heading}
                 </Typography>
@@ -38,7 +52,12 @@ export function AlarmsByFriday({ alarms, acknowledging, onAcknowledge }: AlarmsB
                 ))}
               </ListSubheader>
               {members.map((alarm) => (
-                <AlarmItem key={alarm.id} alarm={alarm} acknowledging={acknowledging === alarm.id} onAcknowledge={() => onAcknowledge(alarm.id)} />
+                <AlarmItem
+                  key={alarm.id}
+                  alarm={alarm}
+                  acknowledging={acknowledging === alarm.id}
+                  onAcknowledge={() => onAcknowledge(alarm.id)}
+                />
               ))}
             </Box>
           </Box>

@@ -33,7 +33,13 @@ export default function AlarmsPage() {
         title="Alarms"
         subtitle="Raised when a Friday is not being recorded in full; resolved when the cause clears"
         actions={
-          <ToggleButtonGroup size="small" exclusive value={status} onChange={(_, value: AlarmsStatus | null) => value && setStatus(value)} aria-label="Which alarms">
+          <ToggleButtonGroup
+            size="small"
+            exclusive
+            value={status}
+            onChange={(_, value: AlarmsStatus | null) => value && setStatus(value)}
+            aria-label="Which alarms"
+          >
             <ToggleButton value="open">Open</ToggleButton>
             <ToggleButton value="all">All</ToggleButton>
           </ToggleButtonGroup>
@@ -48,7 +54,11 @@ export default function AlarmsPage() {
             description={alarms.isPending ? undefined : 'Every Friday so far is being recorded as it should.'}
           />
         ) : (
-          <AlarmsByFriday alarms={list} acknowledging={acknowledge.isPending ? (acknowledge.variables ?? null) : null} onAcknowledge={onAcknowledge} />
+          <AlarmsByFriday
+            alarms={list}
+            acknowledging={acknowledge.isPending ? (acknowledge.variables ?? null) : null}
+            onAcknowledge={onAcknowledge}
+          />
         )}
       </Card>
       <SilencesSection />

@@ -59,7 +59,12 @@ export function SilencesSection() {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(
-      { mosque_id: mosqueId ?? undefined, kind: kind === ANY_KIND ? undefined : kind, duration_minutes: minutes, comment },
+      {
+        mosque_id: mosqueId ?? undefined,
+        kind: kind === ANY_KIND ? undefined : kind,
+        duration_minutes: minutes,
+        comment,
+      },
       {
         onSuccess: (silence) => {
           notify.success(`Notifications silenced until ${formatDateTime(silence.ends_at)}: ${silenceSubject(silence)}`);
@@ -84,9 +89,17 @@ export function SilencesSection() {
           Silences
         </Typography>
         <Typography variant="body2" color="textSecondary" sx={{ mb: 2 }}>
-          Hold the webhook and e-mail notifications of a mosque or a kind of alarm for a while. Its alarms are still raised and listed here.
+          Hold the webhook and e-mail notifications of a mosque or a kind of alarm for a while. Its alarms are still
+          raised and listed here.
         </Typography>
-        <Stack component="form" aria-label="New silence" direction={{ xs: 'column', md: 'row' }} spacing={2} onSubmit={onSubmit} sx={{ alignItems: { md: 'flex-start' } }}>
+        <Stack
+          component="form"
+          aria-label="New silence"
+          direction={{ xs: 'column', md: 'row' }}
+          spacing={2}
+          onSubmit={onSubmit}
+          sx={{ alignItems: { md: 'flex-start' } }}
+        >
           <Autocomplete
             sx={{ minWidth: 220 }}
             // Not MUI's "Open"/"Close": the page's Open/All toggle already answers to "Open".
@@ -98,7 +111,14 @@ export function SilencesSection() {
             getOptionLabel={(id) => names.get(id) ?? id}
             renderInput={(params) => <TextField {...params} label="Mosque" helperText="Empty: every mosque" />}
           />
-          <TextField select label="Kind" value={kind} onChange={(event) => setKind(event.target.value as AlarmKind)} sx={{ minWidth: 200 }} helperText="Or one kind everywhere">
+          <TextField
+            select
+            label="Kind"
+            value={kind}
+            onChange={(event) => setKind(event.target.value as AlarmKind)}
+            sx={{ minWidth: 200 }}
+            helperText="Or one kind everywhere"
+          >
             <MenuItem value={ANY_KIND}>Every kind</MenuItem>
             {(Object.keys(ALARM_KIND_LABELS) as AlarmKind[]).map((value) => (
               <MenuItem key={value} value={value}>
@@ -106,19 +126,35 @@ export function SilencesSection() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField select label="For" value={minutes} onChange={(event) => setMinutes(Number(event.target.value))} sx={{ minWidth: 140 }}>
+          <TextField
+            select
+            label="For"
+            value={minutes}
+            onChange={(event) => setMinutes(Number(event.target.value))}
+            sx={{ minWidth: 140 }}
+          >
             {DURATIONS.map(([value, label]) => (
               <MenuItem key={value} value={value}>
                 {label}
               </MenuItem>
             ))}
           </TextField>
-          <TextField label="Comment" value={comment} onChange={(event) => setComment(event.target.value)} required slotProps={{ htmlInput: { maxLength: 500 } }} sx={{ flex: 1 }} helperText="Why, for whoever reads it next" />
+          <TextField
+            label="Comment"
+            value={comment}
+            onChange={(event) => setComment(event.target.value)}
+            required
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+            sx={{ flex: 1 }}
+            helperText="Why, for whoever reads it next"
+          />
           <Button type="submit" variant="contained" disabled={!complete || create.isPending} sx={{ mt: { md: 1 } }}>
             Silence
           </Button>
         </Stack>
-        <ErrorBanner message={silences.error ? apiErrorMessage(silences.error, 'The silences could not be loaded') : null} />
+        <ErrorBanner
+          message={silences.error ? apiErrorMessage(silences.error, 'The silences could not be loaded') : null}
+        />
         {active.length === 0 ? (
           <Typography color="textSecondary" sx={{ mt: 2 }}>
             {silences.isPending ? 'Loading silences...' : 'No silences: every alarm is notified.'}
@@ -136,7 +172,10 @@ export function SilencesSection() {
                   </Button>
                 }
               >
-                <ListItemText primary={silenceSubject(silence)} secondary={`Until ${formatDateTime(silence.ends_at)} · ${silence.comment} · set by ${silence.created_by}`} />
+                <ListItemText
+                  primary={silenceSubject(silence)}
+                  secondary={`Until ${formatDateTime(silence.ends_at)} · ${silence.comment} · set by ${silence.created_by}`}
+                />
               </ListItem>
             ))}
           </List>

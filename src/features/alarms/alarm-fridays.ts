@@ -37,5 +37,13 @@ export function groupByFriday(alarms: readonly ListedAlarm[]): FridayAlarms[] {
 
 /** "Friday 27 November 2026". */
 export function fridayHeading(friday: string): string {
-  return new Intl.DateTimeFormat('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${friday}T12:00:00Z`)).replace(',', '');
+  return new Intl.DateTimeFormat('en-GB', {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+    .format(new Date(`${friday}T12:00:00Z`))
+    .replace(',', '');
 }

@@ -28,6 +28,9 @@ const CHANNEL_LABELS: Record<AlarmDelivery['channel'], string> = { webhook: 'Web
 /** One delivery as a short phrase: "Webhook: delivered", "E-mail: retrying (2 attempts)". */
 export function deliveryLabel(delivery: AlarmDelivery): string {
   const event = { raised: '', repeated: ' (reminder)', resolved: ' (resolution)' }[delivery.event];
-  const tries = delivery.state === 'delivered' || delivery.attempts === 0 ? '' : `, ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}`;
+  const tries =
+    delivery.state === 'delivered' || delivery.attempts === 0
+      ? ''
+      : `, ${delivery.attempts} ${delivery.attempts === 1 ? 'attempt' : 'attempts'}`;
   return `${CHANNEL_LABELS[delivery.channel]}${event}: ${delivery.state}${tries}`;
 }

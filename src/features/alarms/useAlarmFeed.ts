@@ -13,7 +13,9 @@ export function applyAlarm(open: readonly ListedAlarm[], alarm: Alarm): ListedAl
   const known = open.find((a) => a.id === alarm.id);
   const rest = open.filter((a) => a.id !== alarm.id);
   if (alarm.resolved_at) return rest;
-  return [{ ...alarm, deliveries: known?.deliveries ?? [] }, ...rest].sort((a, b) => b.raised_at.localeCompare(a.raised_at));
+  return [{ ...alarm, deliveries: known?.deliveries ?? [] }, ...rest].sort((a, b) =>
+    b.raised_at.localeCompare(a.raised_at),
+  );
 }
 
 /**
@@ -30,7 +32,10 @@ export function useAlarmFeed(): void {
     const offSnapshot = subscribe('alarms', (message) => {
       const previous = queryClient.getQueryData<ListedAlarm[]>(openKey) ?? [];
       const deliveries = new Map(previous.map((a) => [a.id, a.deliveries]));
-      queryClient.setQueryData<ListedAlarm[]>(openKey, message.data.alarms.map((a) => ({ ...a, deliveries: deliveries.get(a.id) ?? [] })));
+      queryClient.setQueryData<ListedAlarm[]>(
+        openKey,
+        message.data.alarms.map((a) => ({ ...a, deliveries: deliveries.get(a.id) ?? [] })),
+      );
       void queryClient.invalidateQueries({ queryKey: alarmsQueryKey });
     });
     const offChange = subscribe('alarm', ({ data: alarm }) => {

@@ -11,7 +11,15 @@ import LocalOfferIcon from '@mui/icons-material/LocalOffer';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useMemo, useState } from 'react';
 import type { Ami, AmiCreateRequest } from '../../../contract/ami';
-import { AMI_MESSAGES, amiCreateErrorMessage, amiDeleteErrorMessage, amiLoadErrorMessage, useAmis, useCreateAmi, useDeleteAmi } from '../../api/ami';
+import {
+  AMI_MESSAGES,
+  amiCreateErrorMessage,
+  amiDeleteErrorMessage,
+  amiLoadErrorMessage,
+  useAmis,
+  useCreateAmi,
+  useDeleteAmi,
+} from '../../api/ami';
 import { errorDetail } from '../../api/client';
 import { useInstances } from '../../api/instances';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
@@ -88,7 +96,12 @@ export default function AmiPage() {
         title="AMI Manager"
         actions={
           <>
-            <Button variant="outlined" startIcon={<RefreshIcon />} onClick={() => void amis.refetch()} disabled={amis.isFetching}>
+            <Button
+              variant="outlined"
+              startIcon={<RefreshIcon />}
+              onClick={() => void amis.refetch()}
+              disabled={amis.isFetching}
+            >
               Refresh
             </Button>
             <Button variant="contained" startIcon={<AddIcon />} onClick={openCreate}>

@@ -58,7 +58,12 @@ export function AmiTable({ amis, loading, empty, onDelete }: AmiTableProps) {
             return (
               <TableRow key={ami.ami_id} hover>
                 <TableCell>
-                  <Chip size="small" label={ami.state} color={amiStateColor(ami.state)} sx={{ textTransform: 'capitalize' }} />
+                  <Chip
+                    size="small"
+                    label={ami.state}
+                    color={amiStateColor(ami.state)}
+                    sx={{ textTransform: 'capitalize' }}
+                  />
                 </TableCell>
                 <TableCell sx={{ minWidth: 160, maxWidth: 320 }}>
                   <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{ami.name}</Typography>
@@ -68,15 +73,25 @@ export function AmiTable({ amis, loading, empty, onDelete }: AmiTableProps) {
                     </Typography>
                   )}
                 </TableCell>
-                <TableCell sx={{ fontFamily: 'monospace', minWidth: 120, overflowWrap: 'anywhere' }}>{ami.ami_id}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace', minWidth: 120, overflowWrap: 'anywhere' }}>
+                  {ami.ami_id}
+                </TableCell>
                 <TableCell>{ami.version}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatSizeGb(ami.size_gb)}</TableCell>
                 <TableCell sx={{ minWidth: 110 }}>{formatDateTime(ami.created_at)}</TableCell>
-                <TableCell>{ami.is_latest ? <Chip size="small" color="primary" icon={<StarIcon />} label="Latest" /> : null}</TableCell>
+                <TableCell>
+                  {ami.is_latest ? <Chip size="small" color="primary" icon={<StarIcon />} label="Latest" /> : null}
+                </TableCell>
                 <TableCell align="right">
                   <Tooltip title={pending ? 'An AMI cannot be deleted while it is pending' : 'Delete AMI'}>
                     <span>
-                      <IconButton aria-label={`Delete ${ami.ami_id}`} color="error" onClick={() => onDelete(ami)} disabled={pending} size="small">
+                      <IconButton
+                        aria-label={`Delete ${ami.ami_id}`}
+                        color="error"
+                        onClick={() => onDelete(ami)}
+                        disabled={pending}
+                        size="small"
+                      >
                         <DeleteIcon fontSize="small" />
                       </IconButton>
                     </span>

@@ -25,7 +25,14 @@ interface CreateAmiDialogProps {
 }
 
 /** "Create New AMI" (SPEC.md section 5, Create AMI). Mount it per opening. */
-export function CreateAmiDialog({ instances, instancesLoading, busy, error, onCancel, onCreate }: CreateAmiDialogProps) {
+export function CreateAmiDialog({
+  instances,
+  instancesLoading,
+  busy,
+  error,
+  onCancel,
+  onCreate,
+}: CreateAmiDialogProps) {
   const [values, setValues] = useState<AmiFormValues>(DEFAULT_AMI_FORM);
   const guard = useDiscardGuard({ dirty: formChanged(values, DEFAULT_AMI_FORM), busy, onDiscard: onCancel });
   const set = (field: keyof AmiFormValues) => (event: { target: { value: string } }) =>
@@ -54,7 +61,13 @@ export function CreateAmiDialog({ instances, instancesLoading, busy, error, onCa
               onChange={set('instance_id')}
               required
               fullWidth
-              helperText={instancesLoading ? 'Loading instances...' : instances.length === 0 ? 'No instances to create an AMI from' : 'The instance to image'}
+              helperText={
+                instancesLoading
+                  ? 'Loading instances...'
+                  : instances.length === 0
+                    ? 'No instances to create an AMI from'
+                    : 'The instance to image'
+              }
             >
               {instances.map((instance) => (
                 <MenuItem key={instance.id} value={instance.id}>
@@ -90,14 +103,21 @@ export function CreateAmiDialog({ instances, instancesLoading, busy, error, onCa
               helperText="Semantic version, like 1.0.0"
               slotProps={{ htmlInput: { autoComplete: 'off' } }}
             />
-            <Alert severity="warning">The instance is rebooted while the AMI is created, which interrupts a recording in progress.</Alert>
+            <Alert severity="warning">
+              The instance is rebooted while the AMI is created, which interrupts a recording in progress.
+            </Alert>
           </Stack>
         </DialogContent>
         <DialogActions>
           <Button onClick={onCancel} disabled={busy} color="inherit">
             Cancel
           </Button>
-          <Button type="submit" variant="contained" disabled={!canCreateAmi(values, busy)} startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={!canCreateAmi(values, busy)}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
             Create AMI
           </Button>
         </DialogActions>

@@ -12,7 +12,12 @@ export interface AmiFormValues {
 export const DEFAULT_AMI_NAME = 'mosque-recorder';
 export const DEFAULT_AMI_DESCRIPTION = 'Recorder image for Friday sermon captures';
 
-export const DEFAULT_AMI_FORM: AmiFormValues = { instance_id: '', name: DEFAULT_AMI_NAME, description: DEFAULT_AMI_DESCRIPTION, version: '' };
+export const DEFAULT_AMI_FORM: AmiFormValues = {
+  instance_id: '',
+  name: DEFAULT_AMI_NAME,
+  description: DEFAULT_AMI_DESCRIPTION,
+  version: '',
+};
 
 /** Instance, name and version must be filled (SPEC.md); the description may be left empty. Disabled while sending. */
 export function canCreateAmi(values: AmiFormValues, busy: boolean): boolean {

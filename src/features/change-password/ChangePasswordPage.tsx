@@ -39,7 +39,8 @@ export default function ChangePasswordPage() {
     return () => clearTimeout(timer);
   }, [succeeded, navigate]);
 
-  const set = (field: keyof PasswordChangeForm) => (value: string) => setForm((current) => ({ ...current, [field]: value }));
+  const set = (field: keyof PasswordChangeForm) => (value: string) =>
+    setForm((current) => ({ ...current, [field]: value }));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -84,8 +85,22 @@ export default function ChangePasswordPage() {
                 </Alert>
               )}
               <Box component="form" noValidate onSubmit={submit} aria-label="Change password form">
-                <PasswordField id="current-password" label="Current Password" value={form.currentPassword} onChange={set('currentPassword')} autoComplete="current-password" disabled={disabled} />
-                <PasswordField id="new-password" label="New Password" value={form.newPassword} onChange={set('newPassword')} autoComplete="new-password" disabled={disabled} />
+                <PasswordField
+                  id="current-password"
+                  label="Current Password"
+                  value={form.currentPassword}
+                  onChange={set('currentPassword')}
+                  autoComplete="current-password"
+                  disabled={disabled}
+                />
+                <PasswordField
+                  id="new-password"
+                  label="New Password"
+                  value={form.newPassword}
+                  onChange={set('newPassword')}
+                  autoComplete="new-password"
+                  disabled={disabled}
+                />
                 <StrengthMeter password={form.newPassword} />
                 <PasswordField
                   id="confirm-password"

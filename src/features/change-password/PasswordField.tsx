@@ -17,7 +17,16 @@ interface PasswordFieldProps {
 }
 
 /** A password input with its own show/hide toggle. */
-export function PasswordField({ id, label, value, onChange, autoComplete, disabled, error, helperText }: PasswordFieldProps) {
+export function PasswordField({
+  id,
+  label,
+  value,
+  onChange,
+  autoComplete,
+  disabled,
+  error,
+  helperText,
+}: PasswordFieldProps) {
   const [visible, setVisible] = useState(false);
   return (
     <TextField

@@ -22,7 +22,12 @@ import {
   useMosquesPage,
   useUpdateMosque,
 } from '../../api/config';
-import { SCHEDULER_MESSAGES, schedulerErrorMessage, schedulerJobsQueryOptions, useScheduleFriday } from '../../api/scheduler';
+import {
+  SCHEDULER_MESSAGES,
+  schedulerErrorMessage,
+  schedulerJobsQueryOptions,
+  useScheduleFriday,
+} from '../../api/scheduler';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { usePageInRange } from '../../components/ListPagination';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -36,7 +41,14 @@ import { useUrlParams } from '../../lib/url-params';
 import { useNotify } from '../../notifications/context';
 import { configFileName, downloadJson } from './download';
 import { GenerateDialog } from './GenerateDialog';
-import { createPayload, EMPTY_MOSQUE_FORM, formFromMosque, updatePayload, type MosqueFormErrors, type MosqueFormValues } from './mosque-form';
+import {
+  createPayload,
+  EMPTY_MOSQUE_FORM,
+  formFromMosque,
+  updatePayload,
+  type MosqueFormErrors,
+  type MosqueFormValues,
+} from './mosque-form';
 import { MosqueFormDialog } from './MosqueFormDialog';
 import { MosqueStreamTestDialog } from './MosqueStreamTestDialog';
 import { bulkQuestion, MosquesBulkBar, type MosqueSelectionAction } from './MosquesBulkBar';
@@ -45,7 +57,8 @@ import { MosquesTable } from './MosquesTable';
 
 type FormState = { mode: 'add' } | { mode: 'edit'; mosque: Mosque } | null;
 
-export const deleteQuestion = (id: string) => `Are you sure you want to delete mosque ${id}? This action cannot be undone.`;
+export const deleteQuestion = (id: string) =>
+  `Are you sure you want to delete mosque ${id}? This action cannot be undone.`;
 
 /** /config: mosques, their coordinates and prayer times, and recording configuration files (SPEC.md section 2). */
 export default function ConfigPage() {
@@ -80,15 +93,21 @@ export default function ConfigPage() {
   const list = useMemo(() => mosques.data ?? [], [mosques.data]);
   const located = useMemo(() => {
     const ids = new Set((coordinates.data ?? []).map((record) => record.mosque_id));
-    for (const mosque of [...list, ...(shown.data?.mosques ?? [])]) if (mosque.latitude !== null && mosque.longitude !== null) ids.add(mosque.mosque_id);
+    for (const mosque of [...list, ...(shown.data?.mosques ?? [])])
+      if (mosque.latitude !== null && mosque.longitude !== null) ids.add(mosque.mosque_id);
     return ids;
   }, [coordinates.data, list, shown.data]);
-  const times = useMemo(() => new Map((prayerTimes.data ?? []).map((record) => [record.mosque_id, record])), [prayerTimes.data]);
+  const times = useMemo(
+    () => new Map((prayerTimes.data ?? []).map((record) => [record.mosque_id, record])),
+    [prayerTimes.data],
+  );
   const ready = readyToRecord({ mosques: list, located, prayerTimes: times, jobs: jobs.data ?? [] }).length;
   // The table's page or the whole list, whichever failed (the list is asked only after the page answered).
   const failedRead = shown.isError ? shown : mosques.isError ? mosques : null;
   const loadError =
-    failedRead && failedRead.errorUpdatedAt !== dismissedError ? mosqueErrorMessage(failedRead.error, MOSQUE_MESSAGES.loadFailed) : null;
+    failedRead && failedRead.errorUpdatedAt !== dismissedError
+      ? mosqueErrorMessage(failedRead.error, MOSQUE_MESSAGES.loadFailed)
+      : null;
 
   const total = shown.data?.total;
   usePageInRange(total, view, updateView);
@@ -205,18 +224,46 @@ export default function ConfigPage() {
             <Button variant="contained" startIcon={<AddIcon />} onClick={() => openForm({ mode: 'add' })}>
               Add Mosque
             </Button>
-            <Button variant="outlined" startIcon={<DescriptionIcon />} onClick={() => setGenerating(true)} disabled={list.length === 0}>
+            <Button
+              variant="outlined"
+              startIcon={<DescriptionIcon />}
+              onClick={() => setGenerating(true)}
+              disabled={list.length === 0}
+            >
               Generate Configs
             </Button>
           </>
         }
       />
       <ErrorBanner message={loadError} onClose={() => setDismissedError(failedRead?.errorUpdatedAt ?? 0)} />
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' }, gap: 2, mb: 3 }}>
+      <Box
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: '1fr', sm: 'repeat(2, 1fr)', lg: 'repeat(4, 1fr)' },
+          gap: 2,
+          mb: 3,
+        }}
+      >
         <StatCard title="Total Mosques" value={list.length} icon={<MosqueIcon />} color="primary" />
-        <StatCard title="Coordinates" value={list.filter((m) => located.has(m.mosque_id)).length} icon={<LocationOnIcon />} color="info" />
-        <StatCard title="Prayer Times" value={list.filter((m) => times.has(m.mosque_id)).length} icon={<ScheduleIcon />} color="warning" />
-        <StatCard title="Ready to Record" value={ready} subtitle="Active, streamed, located and timed" icon={<CheckCircleIcon />} color="success" />
+        <StatCard
+          title="Coordinates"
+          value={list.filter((m) => located.has(m.mosque_id)).length}
+          icon={<LocationOnIcon />}
+          color="info"
+        />
+        <StatCard
+          title="Prayer Times"
+          value={list.filter((m) => times.has(m.mosque_id)).length}
+          icon={<ScheduleIcon />}
+          color="warning"
+        />
+        <StatCard
+          title="Ready to Record"
+          value={ready}
+          subtitle="Active, streamed, located and timed"
+          icon={<CheckCircleIcon />}
+          color="success"
+        />
       </Box>
       <MosquesTable
         mosques={shown.data?.mosques ?? []}
@@ -228,7 +275,12 @@ export default function ConfigPage() {
         onSelect={select}
         bulkBar={
           selected.size > 0 && (
-            <MosquesBulkBar count={selected.size} busy={bulk.isPending || schedule.isPending} onAction={setAsking} onClear={clearSelection} />
+            <MosquesBulkBar
+              count={selected.size}
+              busy={bulk.isPending || schedule.isPending}
+              onAction={setAsking}
+              onClear={clearSelection}
+            />
           )
         }
         located={located}
@@ -270,7 +322,14 @@ export default function ConfigPage() {
         onConfirm={runBulk}
         onCancel={() => setAsking(null)}
       />
-      {generating && <GenerateDialog mosques={list} generating={generate.isPending} onCancel={() => setGenerating(false)} onGenerate={runGenerate} />}
+      {generating && (
+        <GenerateDialog
+          mosques={list}
+          generating={generate.isPending}
+          onCancel={() => setGenerating(false)}
+          onGenerate={runGenerate}
+        />
+      )}
     </>
   );
 }

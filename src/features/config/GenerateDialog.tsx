@@ -43,7 +43,8 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
   }));
   const [form, setForm] = useState<GenerateForm>(initial);
   const guard = useDiscardGuard({ dirty: formChanged(form, initial), busy: generating, onDiscard: onCancel });
-  const set = <K extends keyof GenerateForm>(field: K, value: GenerateForm[K]) => setForm((current) => ({ ...current, [field]: value }));
+  const set = <K extends keyof GenerateForm>(field: K, value: GenerateForm[K]) =>
+    setForm((current) => ({ ...current, [field]: value }));
   const byId = new Map(mosques.map((mosque) => [mosque.mosque_id, mosque]));
 
   const duration = positiveInt(form.duration);
@@ -93,7 +94,10 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
                 <li key={key} {...props}>
                   <Box>
                     {byId.get(id)?.name ?? id}
-                    <Box component="span" sx={{ ml: 1, color: 'text.secondary', fontFamily: 'monospace', fontSize: '0.85em' }}>
+                    <Box
+                      component="span"
+                      sx={{ ml: 1, color: 'text.secondary', fontFamily: 'monospace', fontSize: '0.85em' }}
+                    >
                       {id}
                       {byId.get(id)?.active === false ? ' (disabled)' : ''}
                     </Box>
@@ -102,10 +106,18 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
               )}
               disableCloseOnSelect
               filterSelectedOptions
-              renderInput={(params) => <TextField {...params} label="Mosques" helperText="Leave empty to include every active mosque" />}
+              renderInput={(params) => (
+                <TextField {...params} label="Mosques" helperText="Leave empty to include every active mosque" />
+              )}
             />
             {number('duration', 'Duration (seconds)', duration)}
-            <TextField select label="Method" value={form.method} onChange={(event) => set('method', event.target.value as RecordingMethod)} fullWidth>
+            <TextField
+              select
+              label="Method"
+              value={form.method}
+              onChange={(event) => set('method', event.target.value as RecordingMethod)}
+              fullWidth
+            >
               <MenuItem value="api">API</MenuItem>
               <MenuItem value="sequential">Sequential</MenuItem>
             </TextField>

@@ -16,13 +16,24 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { useCallback, useRef, useState, type FormEvent } from 'react';
-import { broadcastStatusSchema, calculationMethodSchema, type BroadcastStatus, type CalculationMethod } from '../../../contract/config';
+import {
+  broadcastStatusSchema,
+  calculationMethodSchema,
+  type BroadcastStatus,
+  type CalculationMethod,
+} from '../../../contract/config';
 import { useNewMosqueId } from '../../api/config';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { LanguagesField } from './LanguagesField';
 import { LocationFields } from './LocationFields';
 import { METHOD_LABELS } from './methods';
-import { hasErrors, parseCoordinate, validateMosqueForm, type MosqueFormErrors, type MosqueFormValues } from './mosque-form';
+import {
+  hasErrors,
+  parseCoordinate,
+  validateMosqueForm,
+  type MosqueFormErrors,
+  type MosqueFormValues,
+} from './mosque-form';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { useCoordinateLookup } from './useCoordinateLookup';
 
@@ -42,7 +53,14 @@ interface MosqueFormDialogProps {
 const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 } as const;
 
 /** "Add New Mosque" / "Edit Mosque" (SPEC.md sections 2, 3 and 5). Mount it with a key per opening. */
-export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, serverErrors = {} }: MosqueFormDialogProps) {
+export function MosqueFormDialog({
+  mode,
+  initial,
+  saving,
+  onCancel,
+  onSubmit,
+  serverErrors = {},
+}: MosqueFormDialogProps) {
   const editing = mode === 'edit';
   const [values, setValues] = useState<MosqueFormValues>(initial);
   const [touched, setTouched] = useState<ReadonlySet<keyof MosqueFormValues>>(new Set());
@@ -50,13 +68,20 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, se
   const newId = useNewMosqueId(idNonce, !editing);
   const mosqueId = editing ? initial.mosque_id : (newId.data ?? '');
 
-  const apply = useCallback((patch: Partial<MosqueFormValues>) => setValues((current) => ({ ...current, ...patch })), []);
+  const apply = useCallback(
+    (patch: Partial<MosqueFormValues>) => setValues((current) => ({ ...current, ...patch })),
+    [],
+  );
   // The fields the operator typed into since the last lookup began: its answer, however late, leaves them be
   // (a time zone typed while the place was being looked up was overwritten by the place's).
   const typedSinceLookup = useRef(new Set<keyof MosqueFormValues>());
   const applyLookup = useCallback(
     (patch: Partial<MosqueFormValues>) =>
-      apply(Object.fromEntries(Object.entries(patch).filter(([field]) => !typedSinceLookup.current.has(field as keyof MosqueFormValues))) as Partial<MosqueFormValues>),
+      apply(
+        Object.fromEntries(
+          Object.entries(patch).filter(([field]) => !typedSinceLookup.current.has(field as keyof MosqueFormValues)),
+        ) as Partial<MosqueFormValues>,
+      ),
     [apply],
   );
   const lookup = useCoordinateLookup(applyLookup);
@@ -71,17 +96,25 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, se
     apply({ [field]: value } as Partial<MosqueFormValues>);
     setEditedSinceRefusal((current) => (current.has(field) ? current : new Set(current).add(field)));
   };
-  const touch = (field: keyof MosqueFormValues) => setTouched((current) => (current.has(field) ? current : new Set(current).add(field)));
+  const touch = (field: keyof MosqueFormValues) =>
+    setTouched((current) => (current.has(field) ? current : new Set(current).add(field)));
 
   const complete = { ...values, mosque_id: mosqueId };
-  const stillRefused = Object.fromEntries(Object.entries(serverErrors).filter(([field]) => !editedSinceRefusal.has(field as keyof MosqueFormValues)));
+  const stillRefused = Object.fromEntries(
+    Object.entries(serverErrors).filter(([field]) => !editedSinceRefusal.has(field as keyof MosqueFormValues)),
+  );
   const errors: MosqueFormErrors = { ...stillRefused, ...validateMosqueForm(complete, editing) };
-  const shown = (field: 'name' | 'languages') => (touched.has(field) || field in stillRefused ? errors[field] : undefined);
+  const shown = (field: 'name' | 'languages') =>
+    touched.has(field) || field in stillRefused ? errors[field] : undefined;
   const busy = saving || lookup.extracting || lookup.geocoding;
 
-  const changeLocation = (field: 'google_maps_url' | 'latitude' | 'longitude' | 'timezone' | 'city' | 'district' | 'country', value: string) => {
+  const changeLocation = (
+    field: 'google_maps_url' | 'latitude' | 'longitude' | 'timezone' | 'city' | 'district' | 'country',
+    value: string,
+  ) => {
     set(field, value);
-    if (field === 'google_maps_url' || field === 'latitude' || field === 'longitude') typedSinceLookup.current = new Set();
+    if (field === 'google_maps_url' || field === 'latitude' || field === 'longitude')
+      typedSinceLookup.current = new Set();
     else typedSinceLookup.current.add(field);
     if (field === 'google_maps_url') lookup.linkChanged(value);
     if (field === 'latitude') lookup.coordinatesChanged(parseCoordinate(value), parseCoordinate(values.longitude));
@@ -102,7 +135,12 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, se
 
   return (
     <Dialog open onClose={guard.onClose} maxWidth="md" fullWidth aria-labelledby="mosque-form-title" scroll="paper">
-      <Box component="form" onSubmit={submit} noValidate sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+      <Box
+        component="form"
+        onSubmit={submit}
+        noValidate
+        sx={{ display: 'flex', flexDirection: 'column', minHeight: 0 }}
+      >
         <DialogTitle id="mosque-form-title">{editing ? 'Edit Mosque' : 'Add New Mosque'}</DialogTitle>
         <DialogContent dividers>
           <Stack spacing={2}>
@@ -121,7 +159,12 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, se
                     <InputAdornment position="end">
                       <Tooltip title="Generate another ID" {...TOOLTIP_DELAYS}>
                         <span>
-                          <IconButton aria-label="Generate another ID" onClick={() => setIdNonce((n) => n + 1)} disabled={newId.isFetching} edge="end">
+                          <IconButton
+                            aria-label="Generate another ID"
+                            onClick={() => setIdNonce((n) => n + 1)}
+                            disabled={newId.isFetching}
+                            edge="end"
+                          >
                             <RefreshIcon />
                           </IconButton>
                         </span>
@@ -169,7 +212,13 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, se
                 Location
               </Typography>
             </Divider>
-            <LocationFields values={values} errors={errors} extracting={lookup.extracting} geocoding={lookup.geocoding} onChange={changeLocation} />
+            <LocationFields
+              values={values}
+              errors={errors}
+              extracting={lookup.extracting}
+              geocoding={lookup.geocoding}
+              onChange={changeLocation}
+            />
             <Divider textAlign="left">
               <Typography variant="overline" color="textSecondary">
                 Broadcast and prayer time
@@ -180,19 +229,30 @@ export function MosqueFormDialog({ mode, initial, saving, onCancel, onSubmit, se
               value={values.ID_token}
               onChange={(event) => set('ID_token', event.target.value)}
               error={Boolean(errors.ID_token)}
-              helperText={errors.ID_token ?? 'A stream URL, or the channel identifier that the stream URL template completes'}
+              helperText={
+                errors.ID_token ?? 'A stream URL, or the channel identifier that the stream URL template completes'
+              }
               slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
               fullWidth
             />
             <Box sx={pairs}>
-              <TextField select label="Broadcast Status" value={values.broadcast_status} onChange={(event) => set('broadcast_status', event.target.value as BroadcastStatus)} fullWidth>
+              <TextField
+                select
+                label="Broadcast Status"
+                value={values.broadcast_status}
+                onChange={(event) => set('broadcast_status', event.target.value as BroadcastStatus)}
+                fullWidth
+              >
                 {broadcastStatusSchema.options.map((status) => (
                   <MenuItem key={status} value={status}>
                     {STATUS_LABELS[status]}
                   </MenuItem>
                 ))}
               </TextField>
-              <FormControlLabel control={<Switch checked={values.active} onChange={(event) => set('active', event.target.checked)} />} label="Active" />
+              <FormControlLabel
+                control={<Switch checked={values.active} onChange={(event) => set('active', event.target.checked)} />}
+                label="Active"
+              />
             </Box>
             <Box sx={pairs}>
               <TextField

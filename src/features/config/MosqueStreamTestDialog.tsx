@@ -17,7 +17,8 @@ export function MosqueStreamTestDialog({ mosque, onClose }: { mosque: Mosque; on
       <DialogTitle id="mosque-stream-test-title">Test stream: {mosque.name}</DialogTitle>
       <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
         <DialogContentText>
-          Records {mosque.mosque_id}&apos;s stream now, as its Friday recording will open it. Nothing is scheduled or launched.
+          Records {mosque.mosque_id}&apos;s stream now, as its Friday recording will open it. Nothing is scheduled or
+          launched.
         </DialogContentText>
         <StreamTest request={{ mosque_id: mosque.mosque_id }} />
       </DialogContent>

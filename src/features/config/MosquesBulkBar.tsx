@@ -32,10 +32,18 @@ export function MosquesBulkBar({ count, busy, onAction, onClear }: MosquesBulkBa
   );
 }
 
-const VERBS: Record<MosqueSelectionAction, string> = { activate: 'Activate', deactivate: 'Deactivate', delete: 'Delete', schedule: 'Schedule' };
+const VERBS: Record<MosqueSelectionAction, string> = {
+  activate: 'Activate',
+  deactivate: 'Deactivate',
+  delete: 'Delete',
+  schedule: 'Schedule',
+};
 
 /** The confirmation's title, question and button, naming the count: "Deactivate 3 mosques". */
-export function bulkQuestion(action: MosqueSelectionAction, count: number): { title: string; message: string; confirmLabel: string } {
+export function bulkQuestion(
+  action: MosqueSelectionAction,
+  count: number,
+): { title: string; message: string; confirmLabel: string } {
   const noun = count === 1 ? 'mosque' : 'mosques';
   const confirmLabel = VERBS[action];
   const title = `${confirmLabel} ${count} ${noun}`;

@@ -67,13 +67,31 @@ const COLUMN_COUNT = COLUMNS.length + 1;
  * server searches, sorts and pages (10,000 mosques are never all sent or rendered), the view lives
  * in the address, and rows can be selected for an action on all of them.
  */
-export function MosquesTable({ mosques, total, loading, view, onView, selected, onSelect, bulkBar, located, prayerTimes, onEdit, onDelete, onTestStream }: MosquesTableProps) {
+export function MosquesTable({
+  mosques,
+  total,
+  loading,
+  view,
+  onView,
+  selected,
+  onSelect,
+  bulkBar,
+  located,
+  prayerTimes,
+  onEdit,
+  onDelete,
+  onTestStream,
+}: MosquesTableProps) {
   const pageIds = mosques.map((mosque) => mosque.mosque_id);
   const selectedOnPage = pageIds.filter((id) => selected.has(id)).length;
   const filtered = view.q.trim() !== '' || view.active !== null || view.broadcast !== null;
   return (
     <Accordion defaultExpanded disableGutters>
-      <AccordionSummary expandIcon={<ExpandMoreIcon />} aria-controls="mosque-management-content" id="mosque-management-header">
+      <AccordionSummary
+        expandIcon={<ExpandMoreIcon />}
+        aria-controls="mosque-management-content"
+        id="mosque-management-header"
+      >
         <Typography variant="h6" component="h2">
           Mosque Management
         </Typography>
@@ -104,9 +122,15 @@ export function MosquesTable({ mosques, total, loading, view, onView, selected, 
               }
             />
             <TableBody>
-              {loading && mosques.length === 0 && <TableMessageRow colSpan={COLUMN_COUNT}>Loading mosques...</TableMessageRow>}
+              {loading && mosques.length === 0 && (
+                <TableMessageRow colSpan={COLUMN_COUNT}>Loading mosques...</TableMessageRow>
+              )}
               {!loading && mosques.length === 0 && (
-                <TableMessageRow colSpan={COLUMN_COUNT}>{filtered ? 'No mosques match this search.' : 'No mosques configured yet. Add a mosque to get started.'}</TableMessageRow>
+                <TableMessageRow colSpan={COLUMN_COUNT}>
+                  {filtered
+                    ? 'No mosques match this search.'
+                    : 'No mosques configured yet. Add a mosque to get started.'}
+                </TableMessageRow>
               )}
               {mosques.map((mosque) => (
                 <TableRow key={mosque.mosque_id} hover selected={selected.has(mosque.mosque_id)}>
@@ -119,7 +143,11 @@ export function MosquesTable({ mosques, total, loading, view, onView, selected, 
                     />
                   </TableCell>
                   <TableCell>
-                    <Chip size="small" label={mosque.active ? 'Enabled' : 'Disabled'} color={mosque.active ? 'success' : 'default'} />
+                    <Chip
+                      size="small"
+                      label={mosque.active ? 'Enabled' : 'Disabled'}
+                      color={mosque.active ? 'success' : 'default'}
+                    />
                   </TableCell>
                   <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{mosque.mosque_id}</TableCell>
                   <TableCell>
@@ -158,7 +186,10 @@ export function MosquesTable({ mosques, total, loading, view, onView, selected, 
                     <PrayerTimeChip record={prayerTimes.get(mosque.mosque_id)} />
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip title={mosque.ID_token?.trim() ? 'Test stream' : 'No stream identifier (ID_token) to test'} {...TOOLTIP_DELAYS}>
+                    <Tooltip
+                      title={mosque.ID_token?.trim() ? 'Test stream' : 'No stream identifier (ID_token) to test'}
+                      {...TOOLTIP_DELAYS}
+                    >
                       {/* A disabled button gets no pointer events: the span keeps its tooltip. */}
                       <span>
                         <IconButton
@@ -172,12 +203,21 @@ export function MosquesTable({ mosques, total, loading, view, onView, selected, 
                       </span>
                     </Tooltip>
                     <Tooltip title="Edit Mosque" {...TOOLTIP_DELAYS}>
-                      <IconButton aria-label={`Edit mosque ${mosque.mosque_id}`} onClick={() => onEdit(mosque)} size="small">
+                      <IconButton
+                        aria-label={`Edit mosque ${mosque.mosque_id}`}
+                        onClick={() => onEdit(mosque)}
+                        size="small"
+                      >
                         <EditIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
                     <Tooltip title="Delete Mosque" {...TOOLTIP_DELAYS}>
-                      <IconButton aria-label={`Delete mosque ${mosque.mosque_id}`} onClick={() => onDelete(mosque)} size="small" color="error">
+                      <IconButton
+                        aria-label={`Delete mosque ${mosque.mosque_id}`}
+                        onClick={() => onDelete(mosque)}
+                        size="small"
+                        color="error"
+                      >
                         <DeleteIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>

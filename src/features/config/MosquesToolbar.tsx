@@ -16,8 +16,18 @@ export function MosquesToolbar({ view, onView }: MosquesToolbarProps) {
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, p: 2, pb: 1 }}>
       <SearchField label="Search mosques" placeholder="Name, ID, city or country" value={view.q} onSearch={search} />
-      <FilterSelect label="Status" value={view.active} options={STATUS_OPTIONS} onChange={(active) => onView({ active, page: null })} />
-      <FilterSelect label="Broadcast" value={view.broadcast} options={BROADCAST_OPTIONS} onChange={(broadcast) => onView({ broadcast, page: null })} />
+      <FilterSelect
+        label="Status"
+        value={view.active}
+        options={STATUS_OPTIONS}
+        onChange={(active) => onView({ active, page: null })}
+      />
+      <FilterSelect
+        label="Broadcast"
+        value={view.broadcast}
+        options={BROADCAST_OPTIONS}
+        onChange={(broadcast) => onView({ broadcast, page: null })}
+      />
     </Box>
   );
 }

@@ -10,7 +10,9 @@ import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 function fridayDate(record: PrayerTimeRecord): string {
   const options: Intl.DateTimeFormatOptions = { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' };
   try {
-    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: record.timezone }).format(new Date(record.friday_prayer));
+    return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: record.timezone }).format(
+      new Date(record.friday_prayer),
+    );
   } catch {
     return new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(new Date(record.friday_prayer));
   }
@@ -21,7 +23,9 @@ export function PrayerTimeChip({ record }: { record: PrayerTimeRecord | undefine
   if (!record) return <Chip size="small" variant="outlined" label="Pending" color="warning" />;
   const details = (
     <Box sx={{ py: 0.5 }}>
-      <div>Friday prayer: {fridayDate(record)}, {record.prayer_time}</div>
+      <div>
+        Friday prayer: {fridayDate(record)}, {record.prayer_time}
+      </div>
       <div>Recording starts: {record.recording_time}</div>
       <div>Timezone: {record.timezone}</div>
       <div>Method: {methodLabel(record.calculation_method)}</div>

@@ -95,23 +95,32 @@ export function validateMosqueForm(values: MosqueFormValues, editing: boolean): 
   const errors: MosqueFormErrors = {};
   if (!editing) {
     if (!values.mosque_id) errors.mosque_id = 'Mosque ID is required';
-    else if (!MOSQUE_ID_PATTERN.test(values.mosque_id)) errors.mosque_id = 'Mosque ID must be 10 lowercase letters or digits';
+    else if (!MOSQUE_ID_PATTERN.test(values.mosque_id))
+      errors.mosque_id = 'Mosque ID must be 10 lowercase letters or digits';
   }
   if (!values.name.trim()) errors.name = 'English name is required';
   if (values.languages.length === 0) errors.languages = 'At least one language is required';
   else {
     const invalid = values.languages.filter((code) => !LANGUAGE_CODE_PATTERN.test(code));
-    if (invalid.length > 0) errors.languages = `Not a language code: ${invalid.join(', ')} (codes look like en, ar or pt-BR)`;
+    if (invalid.length > 0)
+      errors.languages = `Not a language code: ${invalid.join(', ')} (codes look like en, ar or pt-BR)`;
   }
   const latitude = coordinateError(values.latitude, 90, 'Latitude');
   const longitude = coordinateError(values.longitude, 180, 'Longitude');
   if (latitude) errors.latitude = latitude;
   if (longitude) errors.longitude = longitude;
-  if (!latitude && !longitude && (parseCoordinate(values.latitude) === null) !== (parseCoordinate(values.longitude) === null)) {
-    errors[parseCoordinate(values.latitude) === null ? 'latitude' : 'longitude'] = 'Latitude and longitude must be given together';
+  if (
+    !latitude &&
+    !longitude &&
+    (parseCoordinate(values.latitude) === null) !== (parseCoordinate(values.longitude) === null)
+  ) {
+    errors[parseCoordinate(values.latitude) === null ? 'latitude' : 'longitude'] =
+      'Latitude and longitude must be given together';
   }
-  if (values.timezone.trim() && !isValidTimeZone(values.timezone.trim())) errors.timezone = 'Not a known time zone (e.g. Europe/London)';
-  if (values.fixed_jumuah_time && !LOCAL_TIME_PATTERN.test(values.fixed_jumuah_time)) errors.fixed_jumuah_time = 'Use HH:MM, 24-hour';
+  if (values.timezone.trim() && !isValidTimeZone(values.timezone.trim()))
+    errors.timezone = 'Not a known time zone (e.g. Europe/London)';
+  if (values.fixed_jumuah_time && !LOCAL_TIME_PATTERN.test(values.fixed_jumuah_time))
+    errors.fixed_jumuah_time = 'Use HH:MM, 24-hour';
   return errors;
 }
 
@@ -143,13 +152,20 @@ function normalized(values: MosqueFormValues) {
 export function createPayload(values: MosqueFormValues): MosqueCreateRequest {
   const fields = normalized(values);
   const filled = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null));
-  return { ...filled, mosque_id: values.mosque_id, name: fields.name, languages: fields.languages } as MosqueCreateRequest;
+  return {
+    ...filled,
+    mosque_id: values.mosque_id,
+    name: fields.name,
+    languages: fields.languages,
+  } as MosqueCreateRequest;
 }
 
 /** Edit: only the editable fields that changed (the server keeps what is not sent; null clears a field). */
 export function updatePayload(initial: MosqueFormValues, values: MosqueFormValues): MosqueUpdateRequest {
   const before = normalized(initial);
   const after = normalized(values);
-  const changed = (Object.keys(after) as (keyof typeof after)[]).filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+  const changed = (Object.keys(after) as (keyof typeof after)[]).filter(
+    (key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]),
+  );
   return Object.fromEntries(changed.map((key) => [key, after[key]])) as MosqueUpdateRequest;
 }

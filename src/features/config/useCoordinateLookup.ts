@@ -75,7 +75,11 @@ export function useCoordinateLookup(apply: (patch: Patch) => void) {
           console.warn('Coordinates could not be read from the map link', result.error);
           return;
         }
-        apply({ latitude: String(result.latitude), longitude: String(result.longitude), ...(result.timezone_guess ? { timezone: result.timezone_guess } : {}) });
+        apply({
+          latitude: String(result.latitude),
+          longitude: String(result.longitude),
+          ...(result.timezone_guess ? { timezone: result.timezone_guess } : {}),
+        });
         setExtracting(false);
         await fillPlace(result.latitude, result.longitude, isCurrent, !result.timezone_guess);
       } catch (error) {
@@ -88,7 +92,14 @@ export function useCoordinateLookup(apply: (patch: Patch) => void) {
 
   /** Coordinates were typed: once both are valid, look their place up. */
   const coordinatesChanged = (latitude: number | null, longitude: number | null) => {
-    if (latitude === null || longitude === null || Number.isNaN(latitude) || Number.isNaN(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) {
+    if (
+      latitude === null ||
+      longitude === null ||
+      Number.isNaN(latitude) ||
+      Number.isNaN(longitude) ||
+      Math.abs(latitude) > 90 ||
+      Math.abs(longitude) > 180
+    ) {
       clearTimeout(timer.current);
       generation.current += 1;
       return;

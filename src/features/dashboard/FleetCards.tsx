@@ -22,7 +22,13 @@ export function FleetCards() {
   return (
     <>
       <Grid size={{ xs: 12, sm: 4 }}>
-        <StatCard title="Running Instances" value={fleet.running} subtitle={`${fleet.pending} pending`} icon={<ComputerIcon />} color="success">
+        <StatCard
+          title="Running Instances"
+          value={fleet.running}
+          subtitle={`${fleet.pending} pending`}
+          icon={<ComputerIcon />}
+          color="success"
+        >
           <Box sx={{ mt: 2 }}>
             <LinearProgress
               variant="determinate"
@@ -38,7 +44,13 @@ export function FleetCards() {
         </StatCard>
       </Grid>
       <Grid size={{ xs: 12, sm: 4 }}>
-        <StatCard title="Total Instances" value={fleet.total} subtitle={`${fleet.total - fleet.running - fleet.pending} stopped or ended`} icon={<StorageIcon />} color="primary" />
+        <StatCard
+          title="Total Instances"
+          value={fleet.total}
+          subtitle={`${fleet.total - fleet.running - fleet.pending} stopped or ended`}
+          icon={<StorageIcon />}
+          color="primary"
+        />
       </Grid>
       <Grid size={{ xs: 12, sm: 4 }}>
         <StatCard

@@ -31,7 +31,16 @@ export function QuickActions() {
         </Typography>
         <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1 }}>
           {QUICK_ACTIONS.map((action) => (
-            <Chip key={action.to} component={RouterLink} to={action.to} clickable icon={action.icon} label={action.label} color="primary" variant="outlined" />
+            <Chip
+              key={action.to}
+              component={RouterLink}
+              to={action.to}
+              clickable
+              icon={action.icon}
+              label={action.label}
+              color="primary"
+              variant="outlined"
+            />
           ))}
         </Stack>
       </CardContent>

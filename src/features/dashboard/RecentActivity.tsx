@@ -76,7 +76,8 @@ export function RecentActivity() {
   const activity = useActivity(RECENT_ACTIVITY_LIMIT);
   let body: ReactNode;
   if (activity.isPending) body = <CircularProgress size={24} aria-label="Loading activity" />;
-  else if (activity.isError) body = <Typography color="error">{apiErrorMessage(activity.error, ACTIVITY_LOAD_FAILED)}</Typography>;
+  else if (activity.isError)
+    body = <Typography color="error">{apiErrorMessage(activity.error, ACTIVITY_LOAD_FAILED)}</Typography>;
   else if (activity.data.length === 0) body = <Typography color="textSecondary">No activity yet</Typography>;
   else
     body = (

@@ -8,7 +8,13 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useLive } from '../../live/context';
 import { useFleetInstances } from '../../live/useFleetInstances';
-import { activeRecordings, healthBarValue, summarizeFleet, systemStatusColor, systemStatusLabel } from '../../lib/fleet-summary';
+import {
+  activeRecordings,
+  healthBarValue,
+  summarizeFleet,
+  systemStatusColor,
+  systemStatusLabel,
+} from '../../lib/fleet-summary';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -33,10 +39,19 @@ export function SystemStatusPanel() {
         </Typography>
         <Stack spacing={1.5}>
           <Row label="Connection">
-            <Chip size="small" color={connected ? 'success' : 'error'} label={connected ? 'WebSocket Connected' : 'WebSocket Disconnected'} />
+            <Chip
+              size="small"
+              color={connected ? 'success' : 'error'}
+              label={connected ? 'WebSocket Connected' : 'WebSocket Disconnected'}
+            />
           </Row>
           <Row label="System Status">
-            <Chip size="small" color={systemStatusColor(systemStatus)} label={systemStatusLabel(systemStatus)} aria-label={`System status ${systemStatusLabel(systemStatus)}`} />
+            <Chip
+              size="small"
+              color={systemStatusColor(systemStatus)}
+              label={systemStatusLabel(systemStatus)}
+              aria-label={`System status ${systemStatusLabel(systemStatus)}`}
+            />
           </Row>
           <Row label="Active Recordings">
             <Typography sx={{ fontWeight: 500 }}>{activeRecordings(recordings)}</Typography>

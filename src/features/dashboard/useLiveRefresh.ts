@@ -21,6 +21,7 @@ export function useLiveRefresh(): void {
     seen.current = { fleet: fleetSignature, recordings: recordingSignature };
     if (!previous) return;
     if (previous.fleet !== fleetSignature) void queryClient.invalidateQueries({ queryKey: activityQueryKey });
-    if (previous.recordings !== recordingSignature) void queryClient.invalidateQueries({ queryKey: monitoringQueryKeys.recordings });
+    if (previous.recordings !== recordingSignature)
+      void queryClient.invalidateQueries({ queryKey: monitoringQueryKeys.recordings });
   }, [fleetSignature, recordingSignature, queryClient]);
 }

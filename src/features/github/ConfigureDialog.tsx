@@ -40,14 +40,22 @@ export function ConfigureDialog({ open, defaults, saving, error, onCancel, onSub
   const [user, setUser] = useState(defaults.user ?? GITHUB_DEFAULT_USER);
   const [email, setEmail] = useState(defaults.email ?? GITHUB_DEFAULT_EMAIL);
   const dirty =
-    token !== '' || repoUrl !== (defaults.repoUrl ?? '') || user !== (defaults.user ?? GITHUB_DEFAULT_USER) || email !== (defaults.email ?? GITHUB_DEFAULT_EMAIL);
+    token !== '' ||
+    repoUrl !== (defaults.repoUrl ?? '') ||
+    user !== (defaults.user ?? GITHUB_DEFAULT_USER) ||
+    email !== (defaults.email ?? GITHUB_DEFAULT_EMAIL);
   const guard = useDiscardGuard({ dirty, busy: saving, onDiscard: onCancel });
   const ready = token.trim() !== '' && repoUrl.trim() !== '';
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!ready || saving) return;
-    onSubmit({ github_pat: token.trim(), github_repo_url: repoUrl.trim(), github_user: user.trim(), github_email: email.trim() });
+    onSubmit({
+      github_pat: token.trim(),
+      github_repo_url: repoUrl.trim(),
+      github_user: user.trim(),
+      github_email: email.trim(),
+    });
   };
 
   return (
@@ -101,7 +109,14 @@ export function ConfigureDialog({ open, defaults, saving, error, onCancel, onSub
             disabled={saving}
             type="url"
           />
-          <TextField label="Git User Name" value={user} onChange={(event) => setUser(event.target.value)} fullWidth margin="normal" disabled={saving} />
+          <TextField
+            label="Git User Name"
+            value={user}
+            onChange={(event) => setUser(event.target.value)}
+            fullWidth
+            margin="normal"
+            disabled={saving}
+          />
           <TextField
             label="Git Email"
             value={email}

@@ -20,7 +20,11 @@ export function ConfigurationDetails({ status }: { status: GithubStatus | undefi
           Configuration Details
         </Typography>
         <DetailRow label="Token Configured">
-          <Chip size="small" label={config?.pat_configured ? 'Yes' : 'No'} color={config?.pat_configured ? 'success' : 'default'} />
+          <Chip
+            size="small"
+            label={config?.pat_configured ? 'Yes' : 'No'}
+            color={config?.pat_configured ? 'success' : 'default'}
+          />
         </DetailRow>
         <Divider />
         <DetailRow label="Repository URL">
@@ -38,11 +42,17 @@ export function ConfigurationDetails({ status }: { status: GithubStatus | undefi
         </DetailRow>
         <Divider />
         <DetailRow label="Commit Identity">
-          <Typography>{config?.github_user ? `${config.github_user} <${config.github_email ?? ''}>` : 'Not set'}</Typography>
+          <Typography>
+            {config?.github_user ? `${config.github_user} <${config.github_email ?? ''}>` : 'Not set'}
+          </Typography>
         </DetailRow>
         <Divider />
         <DetailRow label="Configured">
-          <Typography>{config?.configured_at ? `${formatDateTime(config.configured_at)}${config.configured_by ? ` by ${config.configured_by}` : ''}` : 'Never'}</Typography>
+          <Typography>
+            {config?.configured_at
+              ? `${formatDateTime(config.configured_at)}${config.configured_by ? ` by ${config.configured_by}` : ''}`
+              : 'Never'}
+          </Typography>
         </DetailRow>
         <Divider />
         <DetailRow label="Last Checked">
@@ -78,7 +88,12 @@ export function RepositoryInformation({ status }: { status: GithubStatus | undef
             </DetailRow>
             <Divider />
             <DetailRow label="Visibility">
-              <Chip size="small" label={repo.private ? 'Private' : 'Public'} color={repo.private ? 'warning' : 'info'} variant="outlined" />
+              <Chip
+                size="small"
+                label={repo.private ? 'Private' : 'Public'}
+                color={repo.private ? 'warning' : 'info'}
+                variant="outlined"
+              />
             </DetailRow>
             <Divider />
             <DetailRow label="Default Branch">
@@ -86,7 +101,9 @@ export function RepositoryInformation({ status }: { status: GithubStatus | undef
             </DetailRow>
           </>
         ) : (
-          <Typography color="textSecondary">No repository information yet. Configure a token and repository to see it here.</Typography>
+          <Typography color="textSecondary">
+            No repository information yet. Configure a token and repository to see it here.
+          </Typography>
         )}
       </CardContent>
     </Card>

@@ -45,7 +45,8 @@ export default function GithubPage() {
         else notify.error(GITHUB_MESSAGES.validationFailed);
         setResults(result);
       },
-      onError: (error) => notify.error(apiErrorMessage(error, GITHUB_MESSAGES.validationFailed, GITHUB_MESSAGES.networkError)),
+      onError: (error) =>
+        notify.error(apiErrorMessage(error, GITHUB_MESSAGES.validationFailed, GITHUB_MESSAGES.networkError)),
     });
   };
 
@@ -63,7 +64,8 @@ export default function GithubPage() {
         setConfigureOpen(false);
         setResults(data.validation);
       },
-      onError: (error) => setConfigureError(apiErrorMessage(error, GITHUB_MESSAGES.configurationFailed, GITHUB_MESSAGES.networkError)),
+      onError: (error) =>
+        setConfigureError(apiErrorMessage(error, GITHUB_MESSAGES.configurationFailed, GITHUB_MESSAGES.networkError)),
     });
   };
 
@@ -75,17 +77,29 @@ export default function GithubPage() {
         subtitle="Personal access token for the repository the recordings and configurations are pushed to"
         actions={
           <>
-            <Button variant="outlined" startIcon={<RefreshIcon />} onClick={() => void status.refetch()} disabled={status.isFetching}>
+            <Button
+              variant="outlined"
+              startIcon={<RefreshIcon />}
+              onClick={() => void status.refetch()}
+              disabled={status.isFetching}
+            >
               Refresh
             </Button>
-            <Button variant="contained" startIcon={<VerifiedUserIcon />} onClick={runValidation} disabled={!configured || validate.isPending}>
+            <Button
+              variant="contained"
+              startIcon={<VerifiedUserIcon />}
+              onClick={runValidation}
+              disabled={!configured || validate.isPending}
+            >
               {validate.isPending ? 'Validating...' : 'Validate Access'}
             </Button>
           </>
         }
       />
       <ErrorBanner message={loadError} onClose={() => setDismissedError(status.errorUpdatedAt)} />
-      {(status.isPending || validate.isPending) && <LinearProgress sx={{ mb: 2 }} aria-label="Checking GitHub access" />}
+      {(status.isPending || validate.isPending) && (
+        <LinearProgress sx={{ mb: 2 }} aria-label="Checking GitHub access" />
+      )}
       <Grid container spacing={3}>
         <GithubStatusCards status={status.data} />
         <Grid size={{ xs: 12, md: 6 }}>
@@ -95,14 +109,22 @@ export default function GithubPage() {
           <RepositoryInformation status={status.data} />
         </Grid>
         <Grid size={12}>
-          <GithubQuickActions canConfigure={Boolean(user?.is_superuser)} onConfigure={openConfigure} onViewRaw={() => setRawOpen(true)} />
+          <GithubQuickActions
+            canConfigure={Boolean(user?.is_superuser)}
+            onConfigure={openConfigure}
+            onViewRaw={() => setRawOpen(true)}
+          />
         </Grid>
       </Grid>
       {configureOpen && (
         <ConfigureDialog
           key={dialogKey}
           open
-          defaults={{ repoUrl: config?.repo_url ?? '', user: config?.github_user ?? undefined, email: config?.github_email ?? undefined }}
+          defaults={{
+            repoUrl: config?.repo_url ?? '',
+            user: config?.github_user ?? undefined,
+            email: config?.github_email ?? undefined,
+          }}
           saving={configure.isPending}
           error={configureError}
           onCancel={() => setConfigureOpen(false)}

@@ -29,7 +29,13 @@ export function GithubQuickActions({ canConfigure, onConfigure, onViewRaw }: Git
           <Button variant="outlined" startIcon={<CodeIcon />} onClick={onViewRaw}>
             View Raw Status
           </Button>
-          <Button variant="outlined" endIcon={<OpenInNewIcon />} href={GENERATE_PAT_URL} target="_blank" rel="noopener noreferrer">
+          <Button
+            variant="outlined"
+            endIcon={<OpenInNewIcon />}
+            href={GENERATE_PAT_URL}
+            target="_blank"
+            rel="noopener noreferrer"
+          >
             Generate New PAT
           </Button>
         </Stack>

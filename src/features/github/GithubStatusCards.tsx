@@ -10,9 +10,24 @@ import { accessLabel, configurationLabel, overallLabel } from './github-labels';
 /** Configuration Status, Repository Access, Overall Status. */
 export function GithubStatusCards({ status }: { status: GithubStatus | undefined }) {
   const cards = [
-    { title: 'Configuration Status', icon: <SettingsIcon />, ...configurationLabel(status), subtitle: status?.configuration.pat_configured ? 'Token saved, encrypted' : 'No token saved' },
-    { title: 'Repository Access', icon: <GitHubIcon />, ...accessLabel(status), subtitle: status?.github_access.message ?? 'Not checked yet' },
-    { title: 'Overall Status', icon: <HealthAndSafetyIcon />, ...overallLabel(status), subtitle: status ? `API: ${status.api_url}` : undefined },
+    {
+      title: 'Configuration Status',
+      icon: <SettingsIcon />,
+      ...configurationLabel(status),
+      subtitle: status?.configuration.pat_configured ? 'Token saved, encrypted' : 'No token saved',
+    },
+    {
+      title: 'Repository Access',
+      icon: <GitHubIcon />,
+      ...accessLabel(status),
+      subtitle: status?.github_access.message ?? 'Not checked yet',
+    },
+    {
+      title: 'Overall Status',
+      icon: <HealthAndSafetyIcon />,
+      ...overallLabel(status),
+      subtitle: status ? `API: ${status.api_url}` : undefined,
+    },
   ];
   return (
     <>

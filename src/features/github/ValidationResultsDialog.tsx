@@ -18,7 +18,11 @@ import { formatDateTime } from '../../lib/dates';
 import { checkLabel } from './github-labels';
 import { DetailRow } from './DetailRow';
 
-const CHECK_NAMES = { github_api: 'GitHub API', repository_access: 'Repository Access', permissions: 'Permissions' } as const;
+const CHECK_NAMES = {
+  github_api: 'GitHub API',
+  repository_access: 'Repository Access',
+  permissions: 'Permissions',
+} as const;
 
 function CheckIcon({ status }: { status: GithubCheckStatus }) {
   if (status === 'success') return <CheckCircleIcon color="success" />;
@@ -27,7 +31,13 @@ function CheckIcon({ status }: { status: GithubCheckStatus }) {
 }
 
 /** Each check with its status and message, plus who the token is and what the repository allows. */
-export function ValidationResultsDialog({ result, onClose }: { result: GithubValidationResult | null; onClose: () => void }) {
+export function ValidationResultsDialog({
+  result,
+  onClose,
+}: {
+  result: GithubValidationResult | null;
+  onClose: () => void;
+}) {
   const ok = result?.overall_status === 'success';
   return (
     <Dialog open={result !== null} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="validation-results-title">
@@ -42,7 +52,11 @@ export function ValidationResultsDialog({ result, onClose }: { result: GithubVal
               const check = result.checks[key];
               const label = checkLabel(check.status);
               return (
-                <ListItem key={key} disableGutters secondaryAction={<Chip size="small" label={label.label} color={label.color} />}>
+                <ListItem
+                  key={key}
+                  disableGutters
+                  secondaryAction={<Chip size="small" label={label.label} color={label.color} />}
+                >
                   <ListItemIcon sx={{ minWidth: 40 }}>
                     <CheckIcon status={check.status} />
                   </ListItemIcon>
@@ -62,7 +76,11 @@ export function ValidationResultsDialog({ result, onClose }: { result: GithubVal
                 <Typography>{result.repository_info.full_name}</Typography>
               </DetailRow>
               <DetailRow label="Push Permission">
-                <Chip size="small" label={result.repository_info.permissions.push ? 'Yes' : 'No'} color={result.repository_info.permissions.push ? 'success' : 'error'} />
+                <Chip
+                  size="small"
+                  label={result.repository_info.permissions.push ? 'Yes' : 'No'}
+                  color={result.repository_info.permissions.push ? 'success' : 'error'}
+                />
               </DetailRow>
             </>
           )}

@@ -1,13 +1,16 @@
 import type { GithubCheckStatus, GithubStatus } from '../../../contract/github';
 
 /** Where to create a token with the repo scope, named after the product. */
-export const GENERATE_PAT_URL = 'https://github.com/settings/tokens/new?scopes=repo&description=Capture%20Command%20Center';
+export const GENERATE_PAT_URL =
+  'https://github.com/settings/tokens/new?scopes=repo&description=Capture%20Command%20Center';
 
 type Color = 'success' | 'error' | 'warning' | 'default' | 'info';
 
 export function configurationLabel(status: GithubStatus | undefined): { label: string; color: Color } {
   if (!status) return { label: 'Unknown', color: 'default' };
-  return status.configuration.status === 'configured' ? { label: 'Configured', color: 'success' } : { label: 'Not Configured', color: 'warning' };
+  return status.configuration.status === 'configured'
+    ? { label: 'Configured', color: 'success' }
+    : { label: 'Not Configured', color: 'warning' };
 }
 
 export function accessLabel(status: GithubStatus | undefined): { label: string; color: Color } {

@@ -92,7 +92,9 @@ export function DetailsDialog({ instance, onClose, onLogs, onTerminate }: Detail
             <CircularProgress size={28} aria-label="Loading details" />
           </Box>
         )}
-        {details.isError && <Alert severity="error">{apiErrorMessage(details.error, 'Failed to load instance details')}</Alert>}
+        {details.isError && (
+          <Alert severity="error">{apiErrorMessage(details.error, 'Failed to load instance details')}</Alert>
+        )}
         {data && (
           <Grid container spacing={2}>
             <Grid size={{ xs: 12, md: 6 }}>

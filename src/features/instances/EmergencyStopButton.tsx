@@ -15,7 +15,11 @@ export function EmergencyStopButton({ disabled, busy, onClick }: EmergencyStopBu
     <Tooltip title="Terminate every running and pending instance">
       <span style={{ position: 'fixed', right: 24, bottom: 24, zIndex: 1050 }}>
         <Fab variant="extended" color="error" onClick={onClick} disabled={disabled || busy} aria-label="Emergency Stop">
-          {busy ? <CircularProgress size={20} color="inherit" sx={{ mr: 1 }} /> : <PowerSettingsNewIcon sx={{ mr: 1 }} />}
+          {busy ? (
+            <CircularProgress size={20} color="inherit" sx={{ mr: 1 }} />
+          ) : (
+            <PowerSettingsNewIcon sx={{ mr: 1 }} />
+          )}
           Emergency Stop
         </Fab>
       </span>

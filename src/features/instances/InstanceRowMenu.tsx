@@ -17,7 +17,12 @@ export interface InstanceActions {
 }
 
 /** View Details, View Logs, and Terminate only when running (SPEC.md sections 2 and 4). */
-export function InstanceRowMenu({ instance, onDetails, onLogs, onTerminate }: InstanceActions & { instance: Instance }) {
+export function InstanceRowMenu({
+  instance,
+  onDetails,
+  onLogs,
+  onTerminate,
+}: InstanceActions & { instance: Instance }) {
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const run = (action: (instance: Instance) => void) => () => {
     setAnchor(null);

@@ -76,9 +76,12 @@ export default function InstancesPage() {
   const instances = useMemo(() => fleet.data ?? [], [fleet.data]);
   const summary = fleetSummary(instances);
   // Selections follow the fleet: an instance that stopped meanwhile is no longer selected.
-  const selectedIds = instances.filter((instance) => isActive(instance) && selected.has(instance.id)).map((instance) => instance.id);
+  const selectedIds = instances
+    .filter((instance) => isActive(instance) && selected.has(instance.id))
+    .map((instance) => instance.id);
   /** The freshest copy of an instance a dialog was opened for. */
-  const current = (instance: Instance | null) => (instance ? (instances.find((i) => i.id === instance.id) ?? instance) : null);
+  const current = (instance: Instance | null) =>
+    instance ? (instances.find((i) => i.id === instance.id) ?? instance) : null;
   // The fleet or the table's page, whichever failed.
   const failedRead = fleet.isError ? fleet : shown.isError ? shown : null;
   const listError = failedRead && failedRead.errorUpdatedAt !== dismissedListError ? INSTANCE_ERRORS.list : null;
@@ -149,7 +152,11 @@ export default function InstancesPage() {
             )}
             <Tooltip title="Refresh">
               <span>
-                <IconButton aria-label="Refresh" onClick={() => void Promise.all([fleet.refetch(), shown.refetch()])} disabled={fleet.isFetching || shown.isFetching}>
+                <IconButton
+                  aria-label="Refresh"
+                  onClick={() => void Promise.all([fleet.refetch(), shown.refetch()])}
+                  disabled={fleet.isFetching || shown.isFetching}
+                >
                   <RefreshIcon />
                 </IconButton>
               </span>
@@ -160,7 +167,10 @@ export default function InstancesPage() {
           </>
         }
       />
-      <ErrorBanner message={banner ?? listError} onClose={() => (banner ? setBanner(null) : setDismissedListError(failedRead?.errorUpdatedAt ?? 0))} />
+      <ErrorBanner
+        message={banner ?? listError}
+        onClose={() => (banner ? setBanner(null) : setDismissedListError(failedRead?.errorUpdatedAt ?? 0))}
+      />
       <Grid container spacing={2} sx={{ mb: 3 }}>
         <Grid size={{ xs: 12, sm: 4 }}>
           <StatCard title="Running" value={summary.running} icon={<PlayCircleIcon />} color="success" />
@@ -178,7 +188,9 @@ export default function InstancesPage() {
         loading={shown.isPending}
         sort={view.sort}
         order={view.order}
-        onSort={(field) => updateView((current) => ({ ...nextSort(instancesViewFromParams(current), field), page: null }))}
+        onSort={(field) =>
+          updateView((current) => ({ ...nextSort(instancesViewFromParams(current), field), page: null }))
+        }
         selected={new Set(selectedIds)}
         onSelectedChange={setSelected}
         onDetails={setDetailsFor}
@@ -186,14 +198,26 @@ export default function InstancesPage() {
         onTerminate={(instance) => setTerminateTarget({ kind: 'one', instance })}
         empty={
           filtered ? (
-            <EmptyState icon={<CloudQueueIcon />} title="No instances match" description="Change the search or the state filter" />
+            <EmptyState
+              icon={<CloudQueueIcon />}
+              title="No instances match"
+              description="Change the search or the state filter"
+            />
           ) : (
-            <EmptyState icon={<CloudQueueIcon />} title="No instances found" description="Launch your first instance to get started" />
+            <EmptyState
+              icon={<CloudQueueIcon />}
+              title="No instances found"
+              description="Launch your first instance to get started"
+            />
           )
         }
       />
       <ListPagination total={shown.data?.total ?? 0} view={view} onView={updateView} />
-      <EmergencyStopButton disabled={summary.running === 0} busy={emergency.isPending} onClick={() => setEmergencyOpen(true)} />
+      <EmergencyStopButton
+        disabled={summary.running === 0}
+        busy={emergency.isPending}
+        onClick={() => setEmergencyOpen(true)}
+      />
 
       {launchOpen && (
         <LaunchDialog

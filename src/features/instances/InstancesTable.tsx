@@ -40,7 +40,17 @@ const COLUMNS: readonly HeaderColumn<InstanceSortField>[] = [
 ];
 
 /** The fleet: checkbox, name and id, state chip, type, runtime, mosque id or N/A, row actions (SPEC.md section 2). */
-export function InstancesTable({ instances, loading, sort, order, onSort, selected, onSelectedChange, empty, ...actions }: InstancesTableProps) {
+export function InstancesTable({
+  instances,
+  loading,
+  sort,
+  order,
+  onSort,
+  selected,
+  onSelectedChange,
+  empty,
+  ...actions
+}: InstancesTableProps) {
   const selectable = instances.filter(isActive);
   const chosen = selectable.filter((instance) => selected.has(instance.id)).length;
 
@@ -108,7 +118,11 @@ export function InstancesTable({ instances, loading, sort, order, onSort, select
                 <TableCell>
                   <Box sx={{ minWidth: 0 }}>
                     <Typography sx={{ fontWeight: 500, wordBreak: 'break-all' }}>{instance.name}</Typography>
-                    <Typography variant="body2" color="textSecondary" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                    <Typography
+                      variant="body2"
+                      color="textSecondary"
+                      sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
+                    >
                       {instance.instance_id}
                     </Typography>
                   </Box>

@@ -6,7 +6,9 @@ import { SearchField } from '../../components/SearchField';
 import type { ParamUpdate } from '../../lib/url-params';
 import type { InstancesView } from './instances-view';
 
-const STATE_OPTIONS = instanceStateSchema.options.map((state) => [state, state.charAt(0).toUpperCase() + state.slice(1)] as const);
+const STATE_OPTIONS = instanceStateSchema.options.map(
+  (state) => [state, state.charAt(0).toUpperCase() + state.slice(1)] as const,
+);
 
 /** Search (name, id, mosque) and the state filter of the Instances table; every change starts again from the first page. */
 export function InstancesToolbar({ view, onView }: { view: InstancesView; onView: (update: ParamUpdate) => void }) {
@@ -14,7 +16,12 @@ export function InstancesToolbar({ view, onView }: { view: InstancesView; onView
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mb: 2 }}>
       <SearchField label="Search instances" placeholder="Name, ID or mosque" value={view.q} onSearch={search} />
-      <FilterSelect label="State" value={view.state} options={STATE_OPTIONS} onChange={(state) => onView({ state, page: null })} />
+      <FilterSelect
+        label="State"
+        value={view.state}
+        options={STATE_OPTIONS}
+        onChange={(state) => onView({ state, page: null })}
+      />
     </Box>
   );
 }

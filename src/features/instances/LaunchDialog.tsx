@@ -17,7 +17,14 @@ import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { MosquePicker } from './MosquePicker';
 import { StreamTest } from '../../components/StreamTest';
 import type { FieldErrors } from '../../lib/field-errors';
-import { canLaunch, DEFAULT_LAUNCH_FORM, LAUNCH_METHODS, launchConfig, launchFormErrors, type LaunchFormValues } from './launch-form';
+import {
+  canLaunch,
+  DEFAULT_LAUNCH_FORM,
+  LAUNCH_METHODS,
+  launchConfig,
+  launchFormErrors,
+  type LaunchFormValues,
+} from './launch-form';
 
 interface LaunchDialogProps {
   busy: boolean;
@@ -31,13 +38,21 @@ interface LaunchDialogProps {
 }
 
 /** The launch form (SPEC.md sections 3 and 5): Stream URL required, the rest with the spec's defaults. Mount per opening. */
-export function LaunchDialog({ busy, error, serverErrors = {}, onDismissError, onCancel, onLaunch }: LaunchDialogProps) {
+export function LaunchDialog({
+  busy,
+  error,
+  serverErrors = {},
+  onDismissError,
+  onCancel,
+  onLaunch,
+}: LaunchDialogProps) {
   const [values, setValues] = useState<LaunchFormValues>(DEFAULT_LAUNCH_FORM);
   const [edited, setEdited] = useState<ReadonlySet<string>>(new Set());
   const [urlTouched, setUrlTouched] = useState(false);
   const checks = launchFormErrors(values);
   const errorOf = (field: keyof LaunchFormValues) =>
-    (field === 'url' && !urlTouched ? undefined : checks[field]) ?? (edited.has(field) ? undefined : serverErrors[field]);
+    (field === 'url' && !urlTouched ? undefined : checks[field]) ??
+    (edited.has(field) ? undefined : serverErrors[field]);
   // Field errors are shown in place; the banner is left for what belongs to no field.
   const banner = Object.keys(serverErrors).some((field) => field in values) ? null : error;
   const demo = useDemoStreamUrl();
@@ -100,13 +115,34 @@ export function LaunchDialog({ busy, error, serverErrors = {}, onDismissError, o
               <StreamTest request={{ url: values.url }} />
             </Grid>
             <Grid size={{ xs: 12, sm: 4 }}>
-              <NumberField label="Duration (seconds)" value={values.duration} onChange={set('duration')} error={errorOf('duration')} min={1} step={1} />
+              <NumberField
+                label="Duration (seconds)"
+                value={values.duration}
+                onChange={set('duration')}
+                error={errorOf('duration')}
+                min={1}
+                step={1}
+              />
             </Grid>
             <Grid size={{ xs: 6, sm: 4 }}>
-              <NumberField label="Width" value={values.width} onChange={set('width')} error={errorOf('width')} min={16} step={2} />
+              <NumberField
+                label="Width"
+                value={values.width}
+                onChange={set('width')}
+                error={errorOf('width')}
+                min={16}
+                step={2}
+              />
             </Grid>
             <Grid size={{ xs: 6, sm: 4 }}>
-              <NumberField label="Height" value={values.height} onChange={set('height')} error={errorOf('height')} min={16} step={2} />
+              <NumberField
+                label="Height"
+                value={values.height}
+                onChange={set('height')}
+                error={errorOf('height')}
+                min={16}
+                step={2}
+              />
             </Grid>
             <Grid size={{ xs: 12, sm: 8 }}>
               <MosquePicker

@@ -73,7 +73,13 @@ export function LogsDialog({ instance, onClose }: LogsDialogProps) {
           Logs: {instance.name}
         </Box>
         {live ? (
-          <Chip size="small" color="success" icon={<FiberManualRecordIcon />} label="Live" sx={{ '& .MuiChip-icon': { color: 'inherit', fontSize: 12 } }} />
+          <Chip
+            size="small"
+            color="success"
+            icon={<FiberManualRecordIcon />}
+            label="Live"
+            sx={{ '& .MuiChip-icon': { color: 'inherit', fontSize: 12 } }}
+          />
         ) : (
           <Chip size="small" variant="outlined" label={instance.state} sx={{ textTransform: 'capitalize' }} />
         )}
@@ -112,7 +118,9 @@ export function LogsDialog({ instance, onClose }: LogsDialogProps) {
           }}
         >
           {logs.isPending && <CircularProgress size={24} aria-label="Loading logs" />}
-          {!logs.isPending && lines.length === 0 && !logs.isError && <Typography color="textSecondary">No log lines yet</Typography>}
+          {!logs.isPending && lines.length === 0 && !logs.isError && (
+            <Typography color="textSecondary">No log lines yet</Typography>
+          )}
           {lines.map((line, index) => (
             <div key={index}>{line}</div>
           ))}

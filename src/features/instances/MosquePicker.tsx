@@ -27,7 +27,9 @@ export function MosquePicker({ value, onChange, error }: MosquePickerProps) {
       isOptionEqualToValue={(option, current) => option.mosque_id === current.mosque_id}
       filterOptions={(list, { inputValue }) => {
         const query = inputValue.trim().toLowerCase();
-        return list.filter((mosque) => [mosque.name, mosque.city ?? '', mosque.mosque_id].some((text) => text.toLowerCase().includes(query)));
+        return list.filter((mosque) =>
+          [mosque.name, mosque.city ?? '', mosque.mosque_id].some((text) => text.toLowerCase().includes(query)),
+        );
       }}
       renderOption={({ key, ...props }, mosque) => (
         <li key={key} {...props}>
@@ -35,7 +37,9 @@ export function MosquePicker({ value, onChange, error }: MosquePickerProps) {
           {mosque.city ? `, ${mosque.city}` : ''} ({mosque.mosque_id})
         </li>
       )}
-      renderInput={(params) => <TextField {...params} label="Mosque" error={Boolean(error)} helperText={error ?? helper} />}
+      renderInput={(params) => (
+        <TextField {...params} label="Mosque" error={Boolean(error)} helperText={error ?? helper} />
+      )}
     />
   );
 }

@@ -9,7 +9,10 @@ export interface InstancesView extends ListView<InstanceSortField> {
 
 /** Reads the view from the address; not sorted by a column, the newest launch is first. */
 export function instancesViewFromParams(params: URLSearchParams): InstancesView {
-  return { ...listViewFromParams(params, INSTANCE_SORT_FIELDS, 'desc'), state: oneOf(params.get('state'), instanceStateSchema.options) };
+  return {
+    ...listViewFromParams(params, INSTANCE_SORT_FIELDS, 'desc'),
+    state: oneOf(params.get('state'), instanceStateSchema.options),
+  };
 }
 
 export function instancesQueryOfView(view: InstancesView): InstancesPageQuery {

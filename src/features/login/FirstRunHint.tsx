@@ -47,8 +47,9 @@ export function FirstRunHint({ failedSignIns }: { failedSignIns: number }) {
   if (answer && typeof answer === 'object') {
     return (
       <Notice severity="info">
-        {FIRST_RUN_QUESTION} Sign in as <code>admin</code> (or the name in <code>ADMIN_USERNAME</code>, if it was set) with the password in the file{' '}
-        <code>{answer.file}</code> in the server&apos;s data folder (<code>./data</code> unless <code>DATA_DIR</code> is set).
+        {FIRST_RUN_QUESTION} Sign in as <code>admin</code> (or the name in <code>ADMIN_USERNAME</code>, if it was set)
+        with the password in the file <code>{answer.file}</code> in the server&apos;s data folder (<code>./data</code>{' '}
+        unless <code>DATA_DIR</code> is set).
       </Notice>
     );
   }
@@ -56,7 +57,12 @@ export function FirstRunHint({ failedSignIns }: { failedSignIns: number }) {
   return (
     <>
       {answer === 'unreachable' && <Notice severity="warning">{FIRST_RUN_UNREACHABLE}</Notice>}
-      <Button size="small" disabled={asking} onClick={() => void askNow()} sx={{ display: 'block', mx: 'auto', textTransform: 'none' }}>
+      <Button
+        size="small"
+        disabled={asking}
+        onClick={() => void askNow()}
+        sx={{ display: 'block', mx: 'auto', textTransform: 'none' }}
+      >
         {FIRST_RUN_QUESTION}
       </Button>
     </>

@@ -29,18 +29,35 @@ const Input = styled('input')(({ theme }) => ({
   '&:focus': { borderColor: theme.palette.primary.main, boxShadow: `inset 0 0 0 1px ${theme.palette.primary.main}` },
   '&[aria-invalid="true"]': { borderColor: theme.palette.error.main },
   '&:disabled': { color: theme.palette.text.disabled },
-  '&:-webkit-autofill': { WebkitBoxShadow: `0 0 0 100px ${theme.palette.background.paper} inset`, WebkitTextFillColor: theme.palette.text.primary },
+  '&:-webkit-autofill': {
+    WebkitBoxShadow: `0 0 0 100px ${theme.palette.background.paper} inset`,
+    WebkitTextFillColor: theme.palette.text.primary,
+  },
 }));
 
 /**
  * A labelled native input styled like MUI's outlined field. MUI's input components would add several kilobytes
  * to the login page, the first thing an operator loads (DESIGN.md budget); every other page uses TextField.
  */
-export function LoginField({ id, label, value, onChange, type = 'text', autoComplete, autoFocus, disabled, error }: LoginFieldProps) {
+export function LoginField({
+  id,
+  label,
+  value,
+  onChange,
+  type = 'text',
+  autoComplete,
+  autoFocus,
+  disabled,
+  error,
+}: LoginFieldProps) {
   const helperId = `${id}-helper`;
   return (
     <Box sx={{ mt: 2 }}>
-      <Box component="label" htmlFor={id} sx={{ display: 'block', mb: 0.75, typography: 'body2', color: error ? 'error.main' : 'text.secondary' }}>
+      <Box
+        component="label"
+        htmlFor={id}
+        sx={{ display: 'block', mb: 0.75, typography: 'body2', color: error ? 'error.main' : 'text.secondary' }}
+      >
         {label}
         <Box component="span" aria-hidden sx={{ ml: 0.25 }}>
           *

@@ -58,9 +58,7 @@ export default function LoginPage() {
         {params.get('reason') === 'session_expired' && !error && (
           <Notice severity="info">{SESSION_EXPIRED_MESSAGE}</Notice>
         )}
-        {error && (
-          <Notice severity="error">{error}</Notice>
-        )}
+        {error && <Notice severity="error">{error}</Notice>}
         <Box component="form" noValidate onSubmit={(event) => void submit(event)}>
           <LoginField
             id="username"
@@ -82,14 +80,7 @@ export default function LoginPage() {
             disabled={sending}
             error={missing.password ? 'Password is required' : undefined}
           />
-          <Button
-            type="submit"
-            fullWidth
-            variant="contained"
-            size="large"
-            disabled={sending}
-            sx={{ mt: 2 }}
-          >
+          <Button type="submit" fullWidth variant="contained" size="large" disabled={sending} sx={{ mt: 2 }}>
             Login
           </Button>
         </Box>

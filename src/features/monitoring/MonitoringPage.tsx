@@ -64,22 +64,44 @@ export default function MonitoringPage() {
       <ErrorBanner message={failed ? apiErrorMessage(failed.error, MONITORING_LOAD_FAILED) : null} />
       <Grid container spacing={3}>
         <Grid size={{ xs: 12, sm: 4 }}>
-          <StatCard title="Active Instances" value={fleet.running} subtitle={`${fleet.pending} pending, ${fleet.total} listed`} icon={<ComputerIcon />} color="success" />
+          <StatCard
+            title="Active Instances"
+            value={fleet.running}
+            subtitle={`${fleet.pending} pending, ${fleet.total} listed`}
+            icon={<ComputerIcon />}
+            color="success"
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 4 }}>
-          <StatCard title="Recordings" value={stats.data?.total_recordings ?? '—'} subtitle="Total captured" icon={<VideocamIcon />} color="secondary" />
+          <StatCard
+            title="Recordings"
+            value={stats.data?.total_recordings ?? '—'}
+            subtitle="Total captured"
+            icon={<VideocamIcon />}
+            color="secondary"
+          />
         </Grid>
         <Grid size={{ xs: 12, sm: 4 }}>
           <StatCard
             title="System Health"
             value={
               health.data ? (
-                <Chip label={systemStatusLabel(status)} color={statusColor} sx={{ fontSize: '1rem', fontWeight: 500 }} />
+                <Chip
+                  label={systemStatusLabel(status)}
+                  color={statusColor}
+                  sx={{ fontSize: '1rem', fontWeight: 500 }}
+                />
               ) : (
                 '—'
               )
             }
-            subtitle={health.data ? (failing.length > 0 ? `Failing: ${failing.join(', ')}` : 'All components healthy') : 'Checking...'}
+            subtitle={
+              health.data
+                ? failing.length > 0
+                  ? `Failing: ${failing.join(', ')}`
+                  : 'All components healthy'
+                : 'Checking...'
+            }
             icon={<FavoriteIcon />}
             color={statusColor === 'default' ? 'primary' : statusColor}
           />

@@ -22,7 +22,11 @@ function Figure({ label, value }: { label: string; value: ReactNode }) {
 
 function Panel({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <Box component="section" aria-label={title} sx={{ p: 2, border: 1, borderColor: 'divider', borderRadius: 1, height: '100%' }}>
+    <Box
+      component="section"
+      aria-label={title}
+      sx={{ p: 2, border: 1, borderColor: 'divider', borderRadius: 1, height: '100%' }}
+    >
       <Typography variant="subtitle1" component="h3" gutterBottom sx={{ fontWeight: 500 }}>
         {title}
       </Typography>
@@ -38,7 +42,11 @@ export function PerformanceMetrics({ metrics }: { metrics: SystemMetrics | undef
   const requestsLastHour = history.reduce((sum, minute) => sum + minute.requests, 0);
   return (
     <Accordion defaultExpanded disableGutters>
-      <AccordionSummary expandIcon={<ExpandMoreIcon />} aria-controls="performance-metrics-content" id="performance-metrics-header">
+      <AccordionSummary
+        expandIcon={<ExpandMoreIcon />}
+        aria-controls="performance-metrics-content"
+        id="performance-metrics-header"
+      >
         <Typography variant="h6" component="h2">
           Performance Metrics
         </Typography>
@@ -66,7 +74,10 @@ export function PerformanceMetrics({ metrics }: { metrics: SystemMetrics | undef
           </Grid>
           <Grid size={{ xs: 12, sm: 4 }}>
             <Panel title="Instance Metrics">
-              <Figure label="Average launch time" value={formatSeconds(metrics?.instance_metrics.average_launch_time_seconds)} />
+              <Figure
+                label="Average launch time"
+                value={formatSeconds(metrics?.instance_metrics.average_launch_time_seconds)}
+              />
               <Figure label="Launches measured" value={metrics?.instance_metrics.launches_measured ?? '—'} />
               {Object.entries(metrics?.instance_metrics.by_state ?? {}).map(([state, count]) => (
                 <Figure key={state} label={`${state.charAt(0).toUpperCase()}${state.slice(1)}`} value={count} />

@@ -35,14 +35,42 @@ export function Sparkline({ values, label, formatMax, startLabel, endLabel, heig
           preserveAspectRatio="none"
           sx={{ width: '100%', height, display: 'block', bgcolor: 'rgba(255,255,255,0.03)', borderRadius: 1 }}
         >
-          <line x1={0} y1={height - 4} x2={WIDTH} y2={height - 4} stroke={theme.palette.divider} strokeWidth={1} vectorEffect="non-scaling-stroke" />
-          {path && <path d={path} fill="none" stroke={colour} strokeWidth={2} vectorEffect="non-scaling-stroke" strokeLinejoin="round" />}
+          <line
+            x1={0}
+            y1={height - 4}
+            x2={WIDTH}
+            y2={height - 4}
+            stroke={theme.palette.divider}
+            strokeWidth={1}
+            vectorEffect="non-scaling-stroke"
+          />
+          {path && (
+            <path
+              d={path}
+              fill="none"
+              stroke={colour}
+              strokeWidth={2}
+              vectorEffect="non-scaling-stroke"
+              strokeLinejoin="round"
+            />
+          )}
           {dots.map((dot) => (
-            <path key={`${dot.x}-${dot.y}`} d={`M${dot.x} ${dot.y} h0`} stroke={colour} strokeWidth={5} strokeLinecap="round" vectorEffect="non-scaling-stroke" />
+            <path
+              key={`${dot.x}-${dot.y}`}
+              d={`M${dot.x} ${dot.y} h0`}
+              stroke={colour}
+              strokeWidth={5}
+              strokeLinecap="round"
+              vectorEffect="non-scaling-stroke"
+            />
           ))}
         </Box>
         {formatMax && max > 0 && (
-          <Typography variant="caption" color="textSecondary" sx={{ position: 'absolute', top: 2, left: 6, lineHeight: 1.2 }}>
+          <Typography
+            variant="caption"
+            color="textSecondary"
+            sx={{ position: 'absolute', top: 2, left: 6, lineHeight: 1.2 }}
+          >
             {formatMax(max)}
           </Typography>
         )}

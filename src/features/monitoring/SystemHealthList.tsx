@@ -29,7 +29,14 @@ function HealthRow({ icon, name, ok, okLabel = 'Healthy', badLabel = 'Unhealthy'
   return (
     <ListItem
       disableGutters
-      secondaryAction={<Chip size="small" color={ok === null ? 'default' : ok ? 'success' : 'error'} label={label} aria-label={`${name}: ${label}`} />}
+      secondaryAction={
+        <Chip
+          size="small"
+          color={ok === null ? 'default' : ok ? 'success' : 'error'}
+          label={label}
+          aria-label={`${name}: ${label}`}
+        />
+      }
     >
       <ListItemIcon sx={{ minWidth: 40 }}>{icon}</ListItemIcon>
       <ListItemText
@@ -39,7 +46,13 @@ function HealthRow({ icon, name, ok, okLabel = 'Healthy', badLabel = 'Unhealthy'
         slotProps={{
           secondary: {
             title: typeof detail === 'string' ? detail : undefined,
-            sx: { display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', overflowWrap: 'anywhere' },
+            sx: {
+              display: '-webkit-box',
+              WebkitLineClamp: 2,
+              WebkitBoxOrient: 'vertical',
+              overflow: 'hidden',
+              overflowWrap: 'anywhere',
+            },
           },
         }}
       />
@@ -72,11 +85,28 @@ export function SystemHealthList({ health }: { health: SystemHealth | undefined 
             ok={connected}
             okLabel="Connected"
             badLabel="Disconnected"
-            detail={connected ? 'Live feed to this console' : 'Live updates are paused; figures still refresh every 30 s'}
+            detail={
+              connected ? 'Live feed to this console' : 'Live updates are paused; figures still refresh every 30 s'
+            }
           />
-          <HealthRow icon={<CloudIcon />} name="Cloud Connectivity" ok={isHealthy(components?.aws)} detail={componentDetail(components?.aws)} />
-          <HealthRow icon={<ScheduleIcon />} name="Prayer Time Service" ok={isHealthy(components?.prayer_times)} detail={componentDetail(components?.prayer_times)} />
-          <HealthRow icon={<StorageIcon />} name="Database" ok={isHealthy(components?.database)} detail={componentDetail(components?.database)} />
+          <HealthRow
+            icon={<CloudIcon />}
+            name="Cloud Connectivity"
+            ok={isHealthy(components?.aws)}
+            detail={componentDetail(components?.aws)}
+          />
+          <HealthRow
+            icon={<ScheduleIcon />}
+            name="Prayer Time Service"
+            ok={isHealthy(components?.prayer_times)}
+            detail={componentDetail(components?.prayer_times)}
+          />
+          <HealthRow
+            icon={<StorageIcon />}
+            name="Database"
+            ok={isHealthy(components?.database)}
+            detail={componentDetail(components?.database)}
+          />
         </List>
       </CardContent>
     </Card>

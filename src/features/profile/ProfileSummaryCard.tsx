@@ -10,7 +10,9 @@ import { roleLabel } from '../../lib/roles';
 export function ProfileSummaryCard({ user }: { user: User }) {
   return (
     <Card sx={{ height: '100%' }}>
-      <CardContent sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1, py: 4 }}>
+      <CardContent
+        sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 1, py: 4 }}
+      >
         <UserAvatar username={user.username} fullName={user.full_name} size={96} sx={{ mb: 1 }} />
         <Typography variant="h5" component="h2">
           {user.full_name || user.username}
@@ -19,7 +21,11 @@ export function ProfileSummaryCard({ user }: { user: User }) {
         <Stack direction="row" spacing={1} useFlexGap sx={{ mt: 1, flexWrap: 'wrap', justifyContent: 'center' }}>
           <Chip label={roleLabel(user.role)} color="primary" size="small" />
           {user.is_superuser && <Chip label="Superuser" color="secondary" size="small" />}
-          <Chip label={user.is_active ? 'Active' : 'Inactive'} color={user.is_active ? 'success' : 'default'} size="small" />
+          <Chip
+            label={user.is_active ? 'Active' : 'Inactive'}
+            color={user.is_active ? 'success' : 'default'}
+            size="small"
+          />
         </Stack>
       </CardContent>
     </Card>

@@ -6,7 +6,8 @@ import { GAP_CAUSE_LABELS } from '../../lib/gap-causes';
 import { formatMediaDuration } from '../../lib/recording-outcome';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 
-const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+const clock = (iso: string) =>
+  new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 
 /** Share of the window the media covers (0..1), or null while unknown. */
 export function coverageShare(recording: Pick<Recording, 'covered_seconds' | 'expected_seconds'>): number | null {
@@ -28,12 +29,21 @@ export function CoverageBar({ recording }: { recording: Recording }) {
   const at = (iso: string) => Math.max(0, Math.min(100, ((new Date(iso).getTime() - start) / span) * 100));
   const summary = `${Math.floor(share * 1000) / 10}% covered (${formatMediaDuration(recording.covered_seconds)} of ${formatMediaDuration(recording.expected_seconds)})`;
   const details = recording.gaps.map(
-    (gap) => `${clock(gap.start)}–${clock(gap.end)}: ${GAP_CAUSE_LABELS[gap.cause]}, ${gap.content_lost_seconds > 0 ? `${Math.round(gap.content_lost_seconds)} s lost` : 'nothing lost'} (${gap.reason})`,
+    (gap) =>
+      `${clock(gap.start)}–${clock(gap.end)}: ${GAP_CAUSE_LABELS[gap.cause]}, ${gap.content_lost_seconds > 0 ? `${Math.round(gap.content_lost_seconds)} s lost` : 'nothing lost'} (${gap.reason})`,
   );
   const stoppedAt = recording.stopped_by && recording.ended_at ? at(recording.ended_at) : null;
   return (
-    <Tooltip title={[summary, ...details].join('\n')} slotProps={{ tooltip: { sx: { whiteSpace: 'pre-line' } } }} {...TOOLTIP_DELAYS}>
-      <Box tabIndex={0} aria-label={`${summary}${details.length ? `; ${details.length} gap(s)` : ''}`} sx={{ minWidth: 120 }}>
+    <Tooltip
+      title={[summary, ...details].join('\n')}
+      slotProps={{ tooltip: { sx: { whiteSpace: 'pre-line' } } }}
+      {...TOOLTIP_DELAYS}
+    >
+      <Box
+        tabIndex={0}
+        aria-label={`${summary}${details.length ? `; ${details.length} gap(s)` : ''}`}
+        sx={{ minWidth: 120 }}
+      >
         <Typography variant="body2">{`${Math.floor(share * 100)}%`}</Typography>
         <Box sx={{ position: 'relative', height: 6, borderRadius: 1, bgcolor: 'success.main', overflow: 'hidden' }}>
           {recording.gaps.map((gap) => (
@@ -51,10 +61,22 @@ export function CoverageBar({ recording }: { recording: Recording }) {
             />
           ))}
           {stoppedAt !== null && (
-            <Box data-testid="coverage-stopped" sx={{ position: 'absolute', top: 0, bottom: 0, left: `${stoppedAt}%`, right: 0, bgcolor: 'grey.600' }} />
+            <Box
+              data-testid="coverage-stopped"
+              sx={{ position: 'absolute', top: 0, bottom: 0, left: `${stoppedAt}%`, right: 0, bgcolor: 'grey.600' }}
+            />
           )}
           {stoppedAt === null && recording.gaps.length === 0 && share < 0.99 && (
-            <Box sx={{ position: 'absolute', top: 0, bottom: 0, right: 0, width: `${(1 - share) * 100}%`, bgcolor: 'error.main' }} />
+            <Box
+              sx={{
+                position: 'absolute',
+                top: 0,
+                bottom: 0,
+                right: 0,
+                width: `${(1 - share) * 100}%`,
+                bgcolor: 'error.main',
+              }}
+            />
           )}
         </Box>
       </Box>

@@ -11,7 +11,9 @@ import { RECORDING_MESSAGES, useMediaLink } from '../../api/recordings';
 /** Plays a recording in the browser from a signed link; the server answers the player's range requests. */
 export function PlayerDialog({ recording, onClose }: { recording: LibraryRecording | null; onClose: () => void }) {
   const link = useMediaLink(recording?.id ?? null);
-  const title = recording ? `${recording.mosque_name ?? recording.mosque_id ?? 'Ad-hoc capture'} — ${recording.friday}` : '';
+  const title = recording
+    ? `${recording.mosque_name ?? recording.mosque_id ?? 'Ad-hoc capture'} — ${recording.friday}`
+    : '';
   return (
     <Dialog open={recording !== null} onClose={onClose} maxWidth="md" fullWidth aria-labelledby="player-title">
       <DialogTitle id="player-title">{title}</DialogTitle>

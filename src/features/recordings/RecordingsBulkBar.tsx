@@ -28,7 +28,10 @@ export function RecordingsBulkBar({ count, busy, canDelete, onAction, onClear }:
 }
 
 /** The confirmation's title, question and button, naming the count: "Delete 3 recordings". */
-export function recordingsBulkQuestion(action: RecordingBulkAction, count: number): { title: string; message: string; confirmLabel: string } {
+export function recordingsBulkQuestion(
+  action: RecordingBulkAction,
+  count: number,
+): { title: string; message: string; confirmLabel: string } {
   const noun = count === 1 ? 'recording' : 'recordings';
   if (action === 'delete') {
     return {

@@ -8,14 +8,21 @@ import { RECORDING_OUTCOMES } from '../../lib/recording-outcome';
 import type { ParamUpdate } from '../../lib/url-params';
 import type { RecordingsView } from './recordings-view';
 
-const OUTCOME_OPTIONS = recordingStatusSchema.options.map((status) => [status, RECORDING_OUTCOMES[status].label] as const);
+const OUTCOME_OPTIONS = recordingStatusSchema.options.map(
+  (status) => [status, RECORDING_OUTCOMES[status].label] as const,
+);
 
 /** Search (mosque name or id), Friday and outcome: each narrows the list on the server and starts again from the first page. */
 export function RecordingsFilters({ view, onView }: { view: RecordingsView; onView: (update: ParamUpdate) => void }) {
   const search = useCallback((q: string) => onView({ q, page: null }), [onView]);
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, mb: 2 }}>
-      <SearchField label="Search recordings" placeholder="Mosque name or ID, recording ID" value={view.q} onSearch={search} />
+      <SearchField
+        label="Search recordings"
+        placeholder="Mosque name or ID, recording ID"
+        value={view.q}
+        onSearch={search}
+      />
       <TextField
         label="Friday"
         type="date"
@@ -24,7 +31,12 @@ export function RecordingsFilters({ view, onView }: { view: RecordingsView; onVi
         onChange={(e) => onView({ friday: e.target.value, page: null })}
         slotProps={{ inputLabel: { shrink: true } }}
       />
-      <FilterSelect label="Outcome" value={view.status} options={OUTCOME_OPTIONS} onChange={(status) => onView({ status, page: null })} />
+      <FilterSelect
+        label="Outcome"
+        value={view.status}
+        options={OUTCOME_OPTIONS}
+        onChange={(status) => onView({ status, page: null })}
+      />
     </Box>
   );
 }

@@ -6,7 +6,15 @@ import { format } from 'date-fns';
 import { useState } from 'react';
 import type { LibraryRecording } from '../../../contract/recordings';
 import { apiErrorMessage } from '../../api/client';
-import { getMediaLink, getMediaLinks, RECORDING_MESSAGES, saveBlob, useBulkDeleteRecordings, useDeleteRecording, useRecordingsPage } from '../../api/recordings';
+import {
+  getMediaLink,
+  getMediaLinks,
+  RECORDING_MESSAGES,
+  saveBlob,
+  useBulkDeleteRecordings,
+  useDeleteRecording,
+  useRecordingsPage,
+} from '../../api/recordings';
 import { useAuth } from '../../auth/context';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListPagination, usePageInRange } from '../../components/ListPagination';
@@ -66,8 +74,14 @@ export default function RecordingsPage() {
     try {
       const { links, failed } = await getMediaLinks(ids);
       if (links.length > 0) {
-        const text = linksFile(links.map((link) => link.url), window.location.origin);
-        saveBlob(new Blob([text], { type: 'text/plain' }), `recording-links-${format(new Date(), 'yyyyMMdd-HHmm')}.txt`);
+        const text = linksFile(
+          links.map((link) => link.url),
+          window.location.origin,
+        );
+        saveBlob(
+          new Blob([text], { type: 'text/plain' }),
+          `recording-links-${format(new Date(), 'yyyyMMdd-HHmm')}.txt`,
+        );
         notify.success(RECORDING_MESSAGES.linksSaved(links.length));
       }
       if (failed.length > 0) notify.warning(RECORDING_MESSAGES.notDone('No download link for', failed));
@@ -107,7 +121,15 @@ export default function RecordingsPage() {
         </Box>
         <Paper variant="outlined" sx={{ p: 2, minWidth: 0 }}>
           <RecordingsFilters view={view} onView={updateView} />
-          {selected.size > 0 && <RecordingsBulkBar count={selected.size} busy={busy} canDelete={canDelete} onAction={setAsking} onClear={clearSelection} />}
+          {selected.size > 0 && (
+            <RecordingsBulkBar
+              count={selected.size}
+              busy={busy}
+              canDelete={canDelete}
+              onAction={setAsking}
+              onClear={clearSelection}
+            />
+          )}
           {list.isError && <Alert severity="error">{apiErrorMessage(list.error, RECORDING_MESSAGES.loadFailed)}</Alert>}
           {list.isFetching && <LinearProgress aria-label="Loading recordings" />}
           <RecordingsTable
@@ -115,7 +137,9 @@ export default function RecordingsPage() {
             loading={list.isPending}
             sort={view.sort}
             order={view.order}
-            onSort={(field) => updateView((current) => ({ ...nextSort(recordingsViewFromParams(current), field), page: null }))}
+            onSort={(field) =>
+              updateView((current) => ({ ...nextSort(recordingsViewFromParams(current), field), page: null }))
+            }
             selected={selected}
             onSelect={select}
             canDelete={canDelete}

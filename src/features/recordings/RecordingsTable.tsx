@@ -54,7 +54,17 @@ interface RecordingsTableProps {
   onDelete: (recording: LibraryRecording) => void;
 }
 
-function Action({ title, disabled, onClick, children }: { title: string; disabled?: boolean; onClick: () => void; children: ReactNode }) {
+function Action({
+  title,
+  disabled,
+  onClick,
+  children,
+}: {
+  title: string;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
   return (
     <Tooltip title={title} describeChild {...TOOLTIP_DELAYS}>
       <span>
@@ -66,13 +76,29 @@ function Action({ title, disabled, onClick, children }: { title: string; disable
   );
 }
 
-export function RecordingsTable({ recordings, loading, sort, order, onSort, selected, onSelect, canDelete, onPlay, onDownload, onDelete }: RecordingsTableProps) {
+export function RecordingsTable({
+  recordings,
+  loading,
+  sort,
+  order,
+  onSort,
+  selected,
+  onSelect,
+  canDelete,
+  onPlay,
+  onDownload,
+  onDelete,
+}: RecordingsTableProps) {
   const holesOpen = useOpenHoles();
   const pageIds = recordings.map((recording) => recording.id);
   const selectedOnPage = pageIds.filter((id) => selected.has(id)).length;
   return (
     <TableContainer>
-      <Table aria-label="Recordings" size="small" sx={{ minWidth: { md: 860 }, '& td, & th': { px: { xs: 1, lg: 2 } } }}>
+      <Table
+        aria-label="Recordings"
+        size="small"
+        sx={{ minWidth: { md: 860 }, '& td, & th': { px: { xs: 1, lg: 2 } } }}
+      >
         <SortableHeaderRow
           columns={COLUMNS}
           sort={sort}
@@ -92,7 +118,11 @@ export function RecordingsTable({ recordings, loading, sort, order, onSort, sele
           }
         />
         <TableBody>
-          {recordings.length === 0 && <TableMessageRow colSpan={COLUMN_COUNT}>{loading ? 'Loading recordings...' : 'No recordings match'}</TableMessageRow>}
+          {recordings.length === 0 && (
+            <TableMessageRow colSpan={COLUMN_COUNT}>
+              {loading ? 'Loading recordings...' : 'No recordings match'}
+            </TableMessageRow>
+          )}
           {recordings.map((recording) => {
             const outcome = RECORDING_OUTCOMES[recording.status];
             const who = recording.mosque_name ?? recording.mosque_id ?? 'Ad-hoc capture';
@@ -129,30 +159,56 @@ export function RecordingsTable({ recordings, loading, sort, order, onSort, sele
                   </TableCell>
                   <TableCell>
                     <CoverageBar recording={recording} />
-                    <HolesToggle rowId={recording.id} holes={holes} open={showHoles} onToggle={() => holesOpen.toggle(recording.id)} />
+                    <HolesToggle
+                      rowId={recording.id}
+                      holes={holes}
+                      open={showHoles}
+                      onToggle={() => holesOpen.toggle(recording.id)}
+                    />
                   </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatMediaDuration(recording.duration_seconds)}</TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap', ...WIDE_SCREEN_CELL }}>{formatBytes(recording.bytes)}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap', ...WIDE_SCREEN_CELL }}>
+                    {formatBytes(recording.bytes)}
+                  </TableCell>
                   <TableCell sx={WIDE_SCREEN_CELL}>
                     <Tooltip title={STORES[recording.store].title} {...TOOLTIP_DELAYS}>
                       <Chip size="small" variant="outlined" label={STORES[recording.store].label} />
                     </Tooltip>
                   </TableCell>
                   <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                    <Action title={`Play recording of ${who}`} disabled={!recording.media_available} onClick={() => onPlay(recording)}>
+                    <Action
+                      title={`Play recording of ${who}`}
+                      disabled={!recording.media_available}
+                      onClick={() => onPlay(recording)}
+                    >
                       <PlayArrowIcon fontSize="small" />
                     </Action>
-                    <Action title={`Download recording of ${who}`} disabled={!recording.media_available} onClick={() => onDownload(recording)}>
+                    <Action
+                      title={`Download recording of ${who}`}
+                      disabled={!recording.media_available}
+                      onClick={() => onDownload(recording)}
+                    >
                       <DownloadIcon fontSize="small" />
                     </Action>
                     {canDelete && (
-                      <Action title={`Delete recording of ${who}`} disabled={recording.status === 'recording'} onClick={() => onDelete(recording)}>
+                      <Action
+                        title={`Delete recording of ${who}`}
+                        disabled={recording.status === 'recording'}
+                        onClick={() => onDelete(recording)}
+                      >
                         <DeleteIcon fontSize="small" color={recording.status === 'recording' ? 'disabled' : 'error'} />
                       </Action>
                     )}
                   </TableCell>
                 </TableRow>
-                {showHoles && <HolesRow rowId={recording.id} colSpan={COLUMN_COUNT} holes={holes} of={`${who} on ${recording.friday}`} />}
+                {showHoles && (
+                  <HolesRow
+                    rowId={recording.id}
+                    colSpan={COLUMN_COUNT}
+                    holes={holes}
+                    of={`${who} on ${recording.friday}`}
+                  />
+                )}
               </Fragment>
             );
           })}

@@ -1,5 +1,9 @@
 import { recordingStatusSchema, type RecordingStatus } from '../../../contract/instances';
-import { RECORDING_SORT_FIELDS, type RecordingSortField, type RecordingsLibraryQuery } from '../../../contract/recordings';
+import {
+  RECORDING_SORT_FIELDS,
+  type RecordingSortField,
+  type RecordingsLibraryQuery,
+} from '../../../contract/recordings';
 import { listQueryOfView, listViewFromParams, oneOf, type ListView } from '../../lib/list-view';
 
 /** What the library shows, as kept in the address: the list's view and `&friday=2026-11-20&status=failed`. */

@@ -39,7 +39,8 @@ const waiting = (job: Job) => job.status === 'scheduled' || job.status === 'laun
 export function sortJobs(jobs: readonly Job[]): Job[] {
   return [...jobs].sort((a, b) => {
     if (waiting(a) !== waiting(b)) return waiting(a) ? -1 : 1;
-    if (waiting(a)) return (a.next_run_time ?? '\uffff').localeCompare(b.next_run_time ?? '\uffff') || a.id.localeCompare(b.id);
+    if (waiting(a))
+      return (a.next_run_time ?? '\uffff').localeCompare(b.next_run_time ?? '\uffff') || a.id.localeCompare(b.id);
     return b.updated_at.localeCompare(a.updated_at) || a.id.localeCompare(b.id);
   });
 }
@@ -53,7 +54,12 @@ export function cancelBlocked(job: Job): string | null {
 
 function Fact({ label, value }: { label: string; value: string }) {
   return (
-    <Typography component="span" variant="body2" color="textSecondary" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
+    <Typography
+      component="span"
+      variant="body2"
+      color="textSecondary"
+      sx={{ display: 'block', overflowWrap: 'anywhere' }}
+    >
       {label}:{' '}
       <Box component="span" sx={{ color: 'text.primary' }}>
         {value}
@@ -64,7 +70,9 @@ function Fact({ label, value }: { label: string; value: string }) {
 
 function JobItem({ job, cancelling, onCancel }: { job: Job; cancelling: boolean; onCancel: () => void }) {
   const blocked = cancelBlocked(job);
-  const nextRun = job.next_run_time ? `${zonedDateTime(job.next_run_time)} ${zoneAbbreviation(job.next_run_time)}` : 'None';
+  const nextRun = job.next_run_time
+    ? `${zonedDateTime(job.next_run_time)} ${zoneAbbreviation(job.next_run_time)}`
+    : 'None';
   return (
     <ListItem
       divider
@@ -73,7 +81,13 @@ function JobItem({ job, cancelling, onCancel }: { job: Job; cancelling: boolean;
       secondaryAction={
         <Tooltip title={blocked ?? 'Cancel job'} describeChild {...TOOLTIP_DELAYS}>
           <span>
-            <IconButton edge="end" color="error" aria-label={`Cancel job ${job.id}`} onClick={onCancel} disabled={blocked !== null || cancelling}>
+            <IconButton
+              edge="end"
+              color="error"
+              aria-label={`Cancel job ${job.id}`}
+              onClick={onCancel}
+              disabled={blocked !== null || cancelling}
+            >
               <CancelIcon />
             </IconButton>
           </span>
@@ -85,14 +99,24 @@ function JobItem({ job, cancelling, onCancel }: { job: Job; cancelling: boolean;
           <Typography variant="body1" sx={{ fontWeight: 500 }}>
             {job.name}
           </Typography>
-          <Chip size="small" label={job.status} color={STATUS_COLORS[job.status]} sx={{ textTransform: 'capitalize' }} />
+          <Chip
+            size="small"
+            label={job.status}
+            color={STATUS_COLORS[job.status]}
+            sx={{ textTransform: 'capitalize' }}
+          />
           {job.late && <Chip size="small" variant="outlined" color="warning" label="Late" />}
         </Box>
         <Fact label="Function" value={job.func} />
         <Fact label="Next run" value={nextRun} />
         <Fact label="Trigger" value={job.trigger} />
         {job.last_error && (
-          <Typography component="span" variant="body2" color="error" sx={{ display: 'block', overflowWrap: 'anywhere' }}>
+          <Typography
+            component="span"
+            variant="body2"
+            color="error"
+            sx={{ display: 'block', overflowWrap: 'anywhere' }}
+          >
             {job.last_error}
           </Typography>
         )}

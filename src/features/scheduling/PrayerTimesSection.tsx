@@ -22,7 +22,12 @@ function Line({ label, value, detail }: { label: string; value: string; detail?:
       <Typography variant="body2" sx={{ textAlign: 'right' }}>
         {value}
         {detail && (
-          <Typography component="span" variant="body2" color="textSecondary" sx={{ display: 'block', fontSize: '0.8rem' }}>
+          <Typography
+            component="span"
+            variant="body2"
+            color="textSecondary"
+            sx={{ display: 'block', fontSize: '0.8rem' }}
+          >
             {detail}
           </Typography>
         )}
@@ -34,7 +39,12 @@ function Line({ label, value, detail }: { label: string; value: string; detail?:
 function PrayerTimeCard({ record }: { record: SchedulerPrayerTime }) {
   const zone = record.timezone;
   return (
-    <Card variant="outlined" component="article" aria-label={record.mosque_name} sx={{ height: '100%', bgcolor: 'background.default' }}>
+    <Card
+      variant="outlined"
+      component="article"
+      aria-label={record.mosque_name}
+      sx={{ height: '100%', bgcolor: 'background.default' }}
+    >
       <CardContent>
         <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 500 }} noWrap title={record.mosque_name}>
           {record.mosque_name}
@@ -43,7 +53,11 @@ function PrayerTimeCard({ record }: { record: SchedulerPrayerTime }) {
           {zonedDate(record.friday_prayer, zone)}
         </Typography>
         <Line label="Friday prayer" value={zonedTime(record.friday_prayer, zone)} />
-        <Line label="Recording starts" value={zonedTime(record.recording_start, zone)} detail={`Your time: ${operatorTime(record.recording_start)}`} />
+        <Line
+          label="Recording starts"
+          value={zonedTime(record.recording_start, zone)}
+          detail={`Your time: ${operatorTime(record.recording_start)}`}
+        />
         <Line label="Timezone" value={`${zone} (${zoneAbbreviation(record.friday_prayer, zone)})`} />
         <Line label="Method" value={methodLabel(record.calculation_method)} />
       </CardContent>
@@ -58,7 +72,11 @@ export function PrayerTimesSection({ prayerTimes, loading }: { prayerTimes: Sche
       {prayerTimes.length === 0 ? (
         <EmptyState
           title={loading ? 'Loading prayer times...' : 'No prayer times'}
-          description={loading ? undefined : "Active mosques with coordinates or a fixed Jumu'ah time get one here (Config Generator)."}
+          description={
+            loading
+              ? undefined
+              : "Active mosques with coordinates or a fixed Jumu'ah time get one here (Config Generator)."
+          }
         />
       ) : (
         <Box sx={{ p: 2, display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 2 }}>

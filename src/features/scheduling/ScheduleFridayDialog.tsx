@@ -30,12 +30,20 @@ interface ScheduleFridayDialogProps {
 /** What keeps a mosque from being scheduled, shown beside it in the list. */
 function missing(mosque: Mosque): string | null {
   if (!mosque.ID_token) return 'no stream identifier';
-  if (mosque.fixed_jumuah_time === null && (mosque.latitude === null || mosque.longitude === null)) return 'no coordinates';
+  if (mosque.fixed_jumuah_time === null && (mosque.latitude === null || mosque.longitude === null))
+    return 'no coordinates';
   return null;
 }
 
 /** "Schedule Friday Recordings" (SPEC.md section 3, Schedule request): force refresh and a mosque filter (empty: all). */
-export function ScheduleFridayDialog({ mosques, mosquesLoading, mosquesError, scheduling, onCancel, onSchedule }: ScheduleFridayDialogProps) {
+export function ScheduleFridayDialog({
+  mosques,
+  mosquesLoading,
+  mosquesError,
+  scheduling,
+  onCancel,
+  onSchedule,
+}: ScheduleFridayDialogProps) {
   const [forceRefresh, setForceRefresh] = useState(false);
   const [mosqueIds, setMosqueIds] = useState<string[]>([]);
   const guard = useDiscardGuard({ dirty: forceRefresh || mosqueIds.length > 0, busy: scheduling, onDiscard: onCancel });
@@ -54,8 +62,8 @@ export function ScheduleFridayDialog({ mosques, mosquesLoading, mosquesError, sc
         <DialogTitle id="schedule-friday-title">Schedule Friday Recordings</DialogTitle>
         <DialogContent>
           <DialogContentText sx={{ mb: 2 }}>
-            One recording per mosque for its coming Friday, starting 20 minutes before the Friday prayer. Mosques already scheduled are left as they
-            are.
+            One recording per mosque for its coming Friday, starting 20 minutes before the Friday prayer. Mosques
+            already scheduled are left as they are.
           </DialogContentText>
           <Stack spacing={2}>
             <Autocomplete
@@ -83,14 +91,20 @@ export function ScheduleFridayDialog({ mosques, mosquesLoading, mosquesError, sc
               noOptionsText={mosquesError ?? 'No active mosques'}
               disableCloseOnSelect
               filterSelectedOptions
-              renderInput={(params) => <TextField {...params} label="Mosques" helperText="Leave empty to schedule every active mosque" />}
+              renderInput={(params) => (
+                <TextField {...params} label="Mosques" helperText="Leave empty to schedule every active mosque" />
+              )}
             />
             <Box>
               <FormControlLabel
-                control={<Checkbox checked={forceRefresh} onChange={(event) => setForceRefresh(event.target.checked)} />}
+                control={
+                  <Checkbox checked={forceRefresh} onChange={(event) => setForceRefresh(event.target.checked)} />
+                }
                 label="Force refresh"
               />
-              <FormHelperText sx={{ mt: 0 }}>Recompute the prayer times of recordings that have not started yet</FormHelperText>
+              <FormHelperText sx={{ mt: 0 }}>
+                Recompute the prayer times of recordings that have not started yet
+              </FormHelperText>
             </Box>
           </Stack>
         </DialogContent>

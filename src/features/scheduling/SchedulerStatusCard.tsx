@@ -50,7 +50,9 @@ export function SchedulerStatusCard({ status, updatedAt, busy, onStart, onStop }
           <Typography id="scheduler-status-title" variant="h6" component="h2">
             Scheduler Status
           </Typography>
-          {status && <Chip label={running ? 'Running' : 'Stopped'} color={running ? 'success' : 'error'} size="small" />}
+          {status && (
+            <Chip label={running ? 'Running' : 'Stopped'} color={running ? 'success' : 'error'} size="small" />
+          )}
           <Box sx={{ flexGrow: 1 }} />
           {updatedAt > 0 && (
             <Typography variant="body2" color="textSecondary">
@@ -63,17 +65,33 @@ export function SchedulerStatusCard({ status, updatedAt, busy, onStart, onStop }
                 Stop Scheduler
               </Button>
             ) : (
-              <Button variant="contained" color="success" startIcon={<PlayArrowIcon />} onClick={onStart} disabled={busy}>
+              <Button
+                variant="contained"
+                color="success"
+                startIcon={<PlayArrowIcon />}
+                onClick={onStart}
+                disabled={busy}
+              >
                 Start Scheduler
               </Button>
             ))}
         </Box>
         <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 2fr' }, gap: 3 }}>
           <Figure label="Total Jobs" value={status ? status.total_jobs : loading} />
-          <Figure label="Active Schedules" value={status ? status.active_schedules : loading} detail="Recordings waiting to start" />
+          <Figure
+            label="Active Schedules"
+            value={status ? status.active_schedules : loading}
+            detail="Recordings waiting to start"
+          />
           <Figure
             label="Next Recording"
-            value={status ? (status.next_recording ? `${zonedDateTime(status.next_recording)} ${zoneAbbreviation(status.next_recording)}` : 'None scheduled') : loading}
+            value={
+              status
+                ? status.next_recording
+                  ? `${zonedDateTime(status.next_recording)} ${zoneAbbreviation(status.next_recording)}`
+                  : 'None scheduled'
+                : loading
+            }
             detail={status?.next_recording_mosque ?? undefined}
           />
         </Box>

@@ -69,7 +69,9 @@ export default function SchedulingPage() {
   const failed = [status, upcoming, prayerTimes, jobs].filter((query) => query.isError);
   const lastErrorAt = Math.max(0, ...failed.map((query) => query.errorUpdatedAt));
   const loadError =
-    failed.length > 0 && lastErrorAt !== dismissedError ? schedulerErrorMessage(failed[0].error, SCHEDULER_MESSAGES.loadFailed) : null;
+    failed.length > 0 && lastErrorAt !== dismissedError
+      ? schedulerErrorMessage(failed[0].error, SCHEDULER_MESSAGES.loadFailed)
+      : null;
   const cancelling = cancelJob.isPending ? (cancelJob.variables ?? null) : null;
 
   const refresh = () => void queryClient.invalidateQueries({ queryKey: schedulerQueryKeys.all });
@@ -123,11 +125,19 @@ export default function SchedulingPage() {
         subtitle="Friday recordings start 20 minutes before each mosque's Friday prayer"
         actions={
           <>
-            <FormControlLabel control={<Switch checked={autoRefresh} onChange={(event) => setAutoRefresh(event.target.checked)} />} label="Auto Refresh" />
+            <FormControlLabel
+              control={<Switch checked={autoRefresh} onChange={(event) => setAutoRefresh(event.target.checked)} />}
+              label="Auto Refresh"
+            />
             <Button variant="outlined" startIcon={<RefreshIcon />} onClick={refresh} disabled={fetching}>
               Refresh
             </Button>
-            <Button variant="contained" startIcon={<EventRepeatIcon />} onClick={openDialog} disabled={running !== true}>
+            <Button
+              variant="contained"
+              startIcon={<EventRepeatIcon />}
+              onClick={openDialog}
+              disabled={running !== true}
+            >
               Schedule Friday Recordings
             </Button>
           </>
@@ -153,7 +163,11 @@ export default function SchedulingPage() {
       <FridaysSection polling={polling} now={now} />
       <PrayerTimesSection prayerTimes={prayerTimes.data ?? []} loading={prayerTimes.isPending} />
       <ActiveJobsSection jobs={jobs.data ?? []} loading={jobs.isPending} cancelling={cancelling} onCancel={askCancel} />
-      <CancelRecordingDialog target={cancelTarget} onConfirm={() => cancelTarget && cancel(cancelTarget)} onClose={() => setCancelTarget(null)} />
+      <CancelRecordingDialog
+        target={cancelTarget}
+        onConfirm={() => cancelTarget && cancel(cancelTarget)}
+        onClose={() => setCancelTarget(null)}
+      />
       <StopSchedulerDialog open={confirmStop} onConfirm={stop} onClose={() => setConfirmStop(false)} />
       {dialogOpen && (
         <ScheduleFridayDialog

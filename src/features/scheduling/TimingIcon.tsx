@@ -7,7 +7,12 @@ import WarningIcon from '@mui/icons-material/Warning';
 import { timingOf, type TimingKind } from './timing-label';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 
-const ICONS: Record<TimingKind, typeof ErrorIcon> = { past: ErrorIcon, later: CheckCircleIcon, none: WarningIcon, soon: ScheduleIcon };
+const ICONS: Record<TimingKind, typeof ErrorIcon> = {
+  past: ErrorIcon,
+  later: CheckCircleIcon,
+  none: WarningIcon,
+  soon: ScheduleIcon,
+};
 
 /**
  * The timing icon of an upcoming recording (SPEC.md section 4): warning if there is no time, error if the
@@ -18,7 +23,13 @@ export function TimingIcon({ time, now }: { time: string | null | undefined; now
   const Icon = ICONS[kind];
   return (
     <Tooltip title={label} describeChild {...TOOLTIP_DELAYS}>
-      <Box component="span" role="img" aria-label={label} data-timing={status} sx={{ display: 'inline-flex', color: `${status}.main` }}>
+      <Box
+        component="span"
+        role="img"
+        aria-label={label}
+        data-timing={status}
+        sx={{ display: 'inline-flex', color: `${status}.main` }}
+      >
         <Icon fontSize="small" aria-hidden />
       </Box>
     </Tooltip>

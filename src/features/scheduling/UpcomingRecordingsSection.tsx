@@ -60,7 +60,15 @@ function LaunchState({ recording }: { recording: UpcomingRecording }) {
  * Upcoming Recordings (SPEC.md section 2, Scheduling): paged 10/25/50/100, each time on the mosque's own
  * clock with its zone, the operator's own time beneath, and the timing icon of SPEC.md section 4.
  */
-export function UpcomingRecordingsSection({ recordings, loading, running, total, now, cancelling, onCancel }: UpcomingRecordingsSectionProps) {
+export function UpcomingRecordingsSection({
+  recordings,
+  loading,
+  running,
+  total,
+  now,
+  cancelling,
+  onCancel,
+}: UpcomingRecordingsSectionProps) {
   const paging = usePaging(recordings.length);
   const more = total !== undefined && total > recordings.length ? total : null;
   return (
@@ -80,7 +88,9 @@ export function UpcomingRecordingsSection({ recordings, loading, running, total,
                   {loading ? 'Loading upcoming recordings...' : 'No upcoming recordings'}
                   {!loading && (
                     <Secondary>
-                      {running === false ? 'Start the scheduler, then schedule Friday recordings.' : 'Schedule Friday recordings to see them here.'}
+                      {running === false
+                        ? 'Start the scheduler, then schedule Friday recordings.'
+                        : 'Schedule Friday recordings to see them here.'}
                     </Secondary>
                   )}
                 </TableCell>
@@ -98,12 +108,16 @@ export function UpcomingRecordingsSection({ recordings, loading, running, total,
                   <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
                     <TimingIcon time={recording.recording_time} now={now} />
                     <Box>
-                      <Typography variant="body2">{zonedDateTime(recording.recording_time, recording.timezone)}</Typography>
+                      <Typography variant="body2">
+                        {zonedDateTime(recording.recording_time, recording.timezone)}
+                      </Typography>
                       <Secondary>{`Your time: ${operatorTime(recording.recording_time)}`}</Secondary>
                     </Box>
                   </Box>
                 </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{zonedTime(recording.prayer_time, recording.timezone)}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                  {zonedTime(recording.prayer_time, recording.timezone)}
+                </TableCell>
                 <TableCell>
                   <Typography variant="body2">{recording.timezone}</Typography>
                   <Secondary>{zoneAbbreviation(recording.recording_time, recording.timezone)}</Secondary>

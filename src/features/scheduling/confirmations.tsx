@@ -14,13 +14,35 @@ export interface CancelTarget {
 
 export function cancelTargetOf(target: Job | UpcomingRecording): CancelTarget {
   if ('job_id' in target) {
-    return { jobId: target.job_id, mosque: target.mosque_name, friday: null, start: target.recording_time, timezone: target.timezone };
+    return {
+      jobId: target.job_id,
+      mosque: target.mosque_name,
+      friday: null,
+      start: target.recording_time,
+      timezone: target.timezone,
+    };
   }
-  return { jobId: target.id, mosque: target.mosque_name ?? target.name, friday: target.friday_date, start: target.recording_start, timezone: target.timezone };
+  return {
+    jobId: target.id,
+    mosque: target.mosque_name ?? target.name,
+    friday: target.friday_date,
+    start: target.recording_start,
+    timezone: target.timezone,
+  };
 }
 
-export function CancelRecordingDialog({ target, onConfirm, onClose }: { target: CancelTarget | null; onConfirm: () => void; onClose: () => void }) {
-  const start = target?.start ? `${zonedDateTime(target.start, target.timezone ?? undefined)} ${zoneAbbreviation(target.start, target.timezone ?? undefined)}` : 'an unknown time';
+export function CancelRecordingDialog({
+  target,
+  onConfirm,
+  onClose,
+}: {
+  target: CancelTarget | null;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  const start = target?.start
+    ? `${zonedDateTime(target.start, target.timezone ?? undefined)} ${zoneAbbreviation(target.start, target.timezone ?? undefined)}`
+    : 'an unknown time';
   return (
     <ConfirmDialog
       open={target !== null}
@@ -40,7 +62,15 @@ export function CancelRecordingDialog({ target, onConfirm, onClose }: { target: 
   );
 }
 
-export function StopSchedulerDialog({ open, onConfirm, onClose }: { open: boolean; onConfirm: () => void; onClose: () => void }) {
+export function StopSchedulerDialog({
+  open,
+  onConfirm,
+  onClose,
+}: {
+  open: boolean;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
   return (
     <ConfirmDialog
       open={open}

@@ -11,7 +11,10 @@ export const TIMING_LABELS = {
 export type TimingKind = keyof typeof TIMING_LABELS;
 
 /** The icon rule of SPEC.md section 4 (src/lib/timing.ts), and which of its two warnings applies. */
-export function timingOf(time: string | null | undefined, now: Date): { status: TimingStatus; kind: TimingKind; label: string } {
+export function timingOf(
+  time: string | null | undefined,
+  now: Date,
+): { status: TimingStatus; kind: TimingKind; label: string } {
   const status = timingStatus(time, now);
   const missing = !time || Number.isNaN(new Date(time).getTime());
   const kind: TimingKind = status === 'error' ? 'past' : status === 'success' ? 'later' : missing ? 'none' : 'soon';

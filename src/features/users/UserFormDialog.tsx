@@ -29,7 +29,8 @@ interface UserFormDialogProps {
 export function UserFormDialog({ editing, initial, saving, error, onCancel, onSubmit }: UserFormDialogProps) {
   const [values, setValues] = useState<UserFormValues>(initial);
   const guard = useDiscardGuard({ dirty: formChanged(values, initial), busy: saving, onDiscard: onCancel });
-  const set = <K extends keyof UserFormValues>(field: K, value: UserFormValues[K]) => setValues((current) => ({ ...current, [field]: value }));
+  const set = <K extends keyof UserFormValues>(field: K, value: UserFormValues[K]) =>
+    setValues((current) => ({ ...current, [field]: value }));
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -56,8 +57,20 @@ export function UserFormDialog({ editing, initial, saving, error, onCancel, onSu
               slotProps={{ htmlInput: { readOnly: editing, autoComplete: 'off' } }}
               fullWidth
             />
-            <TextField label="Email" type="email" value={values.email} onChange={(event) => set('email', event.target.value)} required fullWidth />
-            <TextField label="Full Name" value={values.full_name} onChange={(event) => set('full_name', event.target.value)} fullWidth />
+            <TextField
+              label="Email"
+              type="email"
+              value={values.email}
+              onChange={(event) => set('email', event.target.value)}
+              required
+              fullWidth
+            />
+            <TextField
+              label="Full Name"
+              value={values.full_name}
+              onChange={(event) => set('full_name', event.target.value)}
+              fullWidth
+            />
             <TextField
               label={editing ? 'New Password (leave blank to keep current)' : 'Password'}
               type="password"
@@ -67,17 +80,30 @@ export function UserFormDialog({ editing, initial, saving, error, onCancel, onSu
               slotProps={{ htmlInput: { autoComplete: 'new-password' } }}
               fullWidth
             />
-            <TextField select label="Role" value={values.role} onChange={(event) => set('role', event.target.value as Role)} fullWidth>
+            <TextField
+              select
+              label="Role"
+              value={values.role}
+              onChange={(event) => set('role', event.target.value as Role)}
+              fullWidth
+            >
               <MenuItem value="admin">Admin</MenuItem>
               <MenuItem value="user">User</MenuItem>
             </TextField>
             <Stack direction="row" spacing={3}>
               <FormControlLabel
-                control={<Switch checked={values.is_active} onChange={(event) => set('is_active', event.target.checked)} />}
+                control={
+                  <Switch checked={values.is_active} onChange={(event) => set('is_active', event.target.checked)} />
+                }
                 label="Active"
               />
               <FormControlLabel
-                control={<Switch checked={values.is_superuser} onChange={(event) => set('is_superuser', event.target.checked)} />}
+                control={
+                  <Switch
+                    checked={values.is_superuser}
+                    onChange={(event) => set('is_superuser', event.target.checked)}
+                  />
+                }
                 label="Superuser"
               />
             </Stack>

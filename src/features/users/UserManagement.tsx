@@ -104,10 +104,18 @@ export function UserManagement() {
           </Button>
         }
       />
-      <ErrorBanner message={banner ?? listError} onClose={() => (banner ? setBanner(null) : setDismissedListError(users.errorUpdatedAt))} />
+      <ErrorBanner
+        message={banner ?? listError}
+        onClose={() => (banner ? setBanner(null) : setDismissedListError(users.errorUpdatedAt))}
+      />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 2 }}>
         <SearchField label="Search users" placeholder="Search users..." value={view.q} onSearch={search} />
-        <Button variant="outlined" startIcon={<RefreshIcon />} onClick={() => void users.refetch()} disabled={users.isFetching}>
+        <Button
+          variant="outlined"
+          startIcon={<RefreshIcon />}
+          onClick={() => void users.refetch()}
+          disabled={users.isFetching}
+        >
           Refresh
         </Button>
       </Stack>
@@ -116,7 +124,9 @@ export function UserManagement() {
         loading={users.isPending}
         sort={view.sort}
         order={view.order}
-        onSort={(field) => updateView((current) => ({ ...nextSort(listViewFromParams(current, USER_SORT_FIELDS), field), page: null }))}
+        onSort={(field) =>
+          updateView((current) => ({ ...nextSort(listViewFromParams(current, USER_SORT_FIELDS), field), page: null }))
+        }
         currentUserId={me?.id}
         busyUserId={busyUserId}
         onEdit={(user) => open({ mode: 'edit', user })}

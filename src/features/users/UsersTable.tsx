@@ -41,14 +41,26 @@ const COLUMNS: readonly HeaderColumn<UserSortField>[] = [
   { label: 'Actions' },
 ];
 
-export function UsersTable({ users, loading, sort, order, onSort, currentUserId, busyUserId, onEdit, onToggleActive }: UsersTableProps) {
+export function UsersTable({
+  users,
+  loading,
+  sort,
+  order,
+  onSort,
+  currentUserId,
+  busyUserId,
+  onEdit,
+  onToggleActive,
+}: UsersTableProps) {
   return (
     <TableContainer component={Paper}>
       {/* Narrower padding and wrapping cells below md keep the Actions column on a tablet's screen. */}
       <Table aria-label="Users" sx={{ '& th, & td': { px: { xs: 1, md: 2 } } }}>
         <SortableHeaderRow columns={COLUMNS} sort={sort} order={order} onSort={onSort} />
         <TableBody>
-          {loading && users.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>Loading users...</TableMessageRow>}
+          {loading && users.length === 0 && (
+            <TableMessageRow colSpan={COLUMNS.length}>Loading users...</TableMessageRow>
+          )}
           {!loading && users.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>No users found</TableMessageRow>}
           {users.map((user) => {
             const self = user.id === currentUserId;
@@ -72,12 +84,21 @@ export function UsersTable({ users, loading, sort, order, onSort, currentUserId,
                 </TableCell>
                 <TableCell>
                   <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
-                    <Chip size="small" label={roleLabel(user.role)} color={user.role === 'admin' ? 'primary' : 'default'} />
+                    <Chip
+                      size="small"
+                      label={roleLabel(user.role)}
+                      color={user.role === 'admin' ? 'primary' : 'default'}
+                    />
                     {user.is_superuser && <Chip size="small" label="Super" color="secondary" />}
                   </Box>
                 </TableCell>
                 <TableCell>
-                  <Chip size="small" variant="outlined" label={user.is_active ? 'Active' : 'Inactive'} color={user.is_active ? 'success' : 'default'} />
+                  <Chip
+                    size="small"
+                    variant="outlined"
+                    label={user.is_active ? 'Active' : 'Inactive'}
+                    color={user.is_active ? 'success' : 'default'}
+                  />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: { md: 'nowrap' } }}>{formatDateTime(user.last_login)}</TableCell>
                 <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>

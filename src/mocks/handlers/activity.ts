@@ -19,13 +19,26 @@ function seed(): ActivityMockState {
   const state: ActivityMockState = { entries: [], nextId: 1 };
   const admin = { id: 1, username: 'admin' };
   add(state, { action: 'scheduler.start', actor: admin, target: null, at: minutesAgo(95) });
-  add(state, { action: 'mosque.create', actor: admin, target: { type: 'mosque', id: 'mq01abcdef', label: 'Central Mosque' }, at: minutesAgo(80) });
+  add(state, {
+    action: 'mosque.create',
+    actor: admin,
+    target: { type: 'mosque', id: 'mq01abcdef', label: 'Central Mosque' },
+    at: minutesAgo(80),
+  });
   add(state, { action: 'schedule.run', actor: null, target: null, at: minutesAgo(60) });
-  add(state, { action: 'auth.login', actor: admin, target: { type: 'user', id: '1', label: 'admin' }, at: minutesAgo(5) });
+  add(state, {
+    action: 'auth.login',
+    actor: admin,
+    target: { type: 'user', id: '1', label: 'admin' },
+    at: minutesAgo(5),
+  });
   return state;
 }
 
-function add(state: ActivityMockState, entry: Pick<ActivityEntry, 'action' | 'actor' | 'target'> & { at?: string; detail?: ActivityEntry['detail'] }): ActivityEntry {
+function add(
+  state: ActivityMockState,
+  entry: Pick<ActivityEntry, 'action' | 'actor' | 'target'> & { at?: string; detail?: ActivityEntry['detail'] },
+): ActivityEntry {
   const full: ActivityEntry = {
     id: state.nextId++,
     at: entry.at ?? new Date().toISOString(),
@@ -60,7 +73,9 @@ export function recordMockActivity(
 
 export const activityHandlers = [
   mock(activityRoutes.list, ({ query: { limit, before } }) => {
-    const newestFirst = [...activityMock().entries].reverse().filter((entry) => before === undefined || entry.id < before);
+    const newestFirst = [...activityMock().entries]
+      .reverse()
+      .filter((entry) => before === undefined || entry.id < before);
     return HttpResponse.json({ success: true, data: { entries: newestFirst.slice(0, limit) } });
   }),
 ];

@@ -24,7 +24,18 @@ function seed(): ListedAlarm[] {
       instance_id: 'cap-0001',
       message: 'No media — the stream never came',
       raised_at: minutesAgo(12),
-      deliveries: [{ channel: 'webhook', event: 'raised', state: 'delivered', attempts: 2, last_attempt_at: minutesAgo(11), next_attempt_at: null, last_error: null, delivered_at: minutesAgo(11) }],
+      deliveries: [
+        {
+          channel: 'webhook',
+          event: 'raised',
+          state: 'delivered',
+          attempts: 2,
+          last_attempt_at: minutesAgo(11),
+          next_attempt_at: null,
+          last_error: null,
+          delivered_at: minutesAgo(11),
+        },
+      ],
     },
     {
       ...base,
@@ -52,8 +63,21 @@ export function alarmsMock(): ListedAlarm[] {
 }
 
 /** Adds an open alarm, as the server's modules raise one; returns it. */
-export function raiseMockAlarm(fields: Partial<ListedAlarm> & Pick<ListedAlarm, 'id' | 'kind' | 'severity' | 'message'>): ListedAlarm {
-  const alarm: ListedAlarm = { mosque_id: null, mosque_name: null, job_id: null, instance_id: null, raised_at: nowIso(), acknowledged_at: null, acknowledged_by: null, resolved_at: null, deliveries: [], ...fields };
+export function raiseMockAlarm(
+  fields: Partial<ListedAlarm> & Pick<ListedAlarm, 'id' | 'kind' | 'severity' | 'message'>,
+): ListedAlarm {
+  const alarm: ListedAlarm = {
+    mosque_id: null,
+    mosque_name: null,
+    job_id: null,
+    instance_id: null,
+    raised_at: nowIso(),
+    acknowledged_at: null,
+    acknowledged_by: null,
+    resolved_at: null,
+    deliveries: [],
+    ...fields,
+  };
   alarmsMock().unshift(alarm);
   return alarm;
 }
@@ -83,7 +107,9 @@ export const alarmHandlers = [
     if (!alarm) return errorResponse(404, `Alarm ${params.id} not found`);
     if (!alarm.acknowledged_at) Object.assign(alarm, { acknowledged_at: nowIso(), acknowledged_by: user.username });
     // The answer carries the alarm without its deliveries, as the server's does (parsing drops them).
-    return HttpResponse.json(acknowledgeAlarmResponseSchema.parse({ success: true, message: 'Alarm acknowledged', data: alarm }));
+    return HttpResponse.json(
+      acknowledgeAlarmResponseSchema.parse({ success: true, message: 'Alarm acknowledged', data: alarm }),
+    );
   }),
 
   mock(alarmRoutes.silences, ({ query }) => {
@@ -92,7 +118,10 @@ export const alarmHandlers = [
   }),
 
   mock(alarmRoutes.silence, ({ body, user }) => {
-    const mosque = body.mosque_id === undefined ? undefined : mockMosques().find((candidate) => candidate.mosque_id === body.mosque_id);
+    const mosque =
+      body.mosque_id === undefined
+        ? undefined
+        : mockMosques().find((candidate) => candidate.mosque_id === body.mosque_id);
     if (body.mosque_id !== undefined && !mosque) return errorResponse(400, `Mosque ${body.mosque_id} does not exist`);
     const now = Date.now();
     const silence: AlarmSilence = {
@@ -108,7 +137,10 @@ export const alarmHandlers = [
       lifted_by: null,
     };
     silencesMock().unshift(silence);
-    return HttpResponse.json({ success: true, message: `Notifications silenced until ${silence.ends_at}`, data: silence }, { status: 201 });
+    return HttpResponse.json(
+      { success: true, message: `Notifications silenced until ${silence.ends_at}`, data: silence },
+      { status: 201 },
+    );
   }),
 
   mock(alarmRoutes.liftSilence, ({ params, user }) => {

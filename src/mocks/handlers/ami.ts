@@ -68,7 +68,10 @@ export const amiHandlers = [
     const source = store.instances.find((i) => i.id === body.instance_id || i.instance_id === body.instance_id);
     if (!source) return errorResponse(404, `Instance ${body.instance_id} not found`);
     const now = nowIso();
-    const stamp = now.replace(/[-:]/g, '').replace('T', '-').replace(/\.\d+Z$/, '');
+    const stamp = now
+      .replace(/[-:]/g, '')
+      .replace('T', '-')
+      .replace(/\.\d+Z$/, '');
     const ami = mockAmi({
       name: `${body.name}-${stamp}`,
       description: body.description,
@@ -95,7 +98,8 @@ export const amiHandlers = [
     const list = mockAmis();
     const index = list.findIndex((ami) => ami.ami_id === params.ami_id);
     if (index < 0) return errorResponse(404, `AMI ${params.ami_id} not found`);
-    if (list[index].state === 'pending') return errorResponse(409, `AMI ${params.ami_id} is still pending and cannot be deleted yet`);
+    if (list[index].state === 'pending')
+      return errorResponse(409, `AMI ${params.ami_id} is still pending and cannot be deleted yet`);
     list.splice(index, 1);
     return HttpResponse.json({ success: true, message: `AMI ${params.ami_id} deleted successfully` });
   }),

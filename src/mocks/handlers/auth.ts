@@ -9,7 +9,8 @@ export const authHandlers = [
   mock(authRoutes.login, ({ body }) => {
     const user = findUser(body.username);
     if (!user || user.password !== body.password) return errorResponse(401, 'Incorrect username or password');
-    if (!user.is_active) return errorResponse(403, 'This account is deactivated. Ask an administrator to activate it again.');
+    if (!user.is_active)
+      return errorResponse(403, 'This account is deactivated. Ask an administrator to activate it again.');
     user.last_login = nowIso();
     return HttpResponse.json({ access_token: openSession(user.id), token_type: 'bearer', user: toPublicUser(user) });
   }),
@@ -26,7 +27,8 @@ export const authHandlers = [
 
   mock(authRoutes.changePassword, ({ user, body }) => {
     if (body.current_password !== user.password) return errorResponse(400, 'Current password is incorrect');
-    if (body.current_password === body.new_password) return errorResponse(400, 'New password must be different from current password');
+    if (body.current_password === body.new_password)
+      return errorResponse(400, 'New password must be different from current password');
     user.password = body.new_password;
     user.generated_credentials = false;
     user.updated_at = nowIso();

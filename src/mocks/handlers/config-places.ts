@@ -1,4 +1,10 @@
-import { RECORDING_LEAD_MINUTES, type ExtractionResult, type GeocodeResult, type Mosque, type PrayerTimeRecord } from '../../../contract/config';
+import {
+  RECORDING_LEAD_MINUTES,
+  type ExtractionResult,
+  type GeocodeResult,
+  type Mosque,
+  type PrayerTimeRecord,
+} from '../../../contract/config';
 
 /*
  * Rough stand-ins for the server's map-link reading, offline geocoding and prayer times, good enough for
@@ -17,19 +23,84 @@ interface Place {
 }
 
 const PLACES: Place[] = [
-  { city: 'Mecca', district: 'Al Haram', country: 'Saudi Arabia', country_code: 'SA', timezone: 'Asia/Riyadh', latitude: 21.4225, longitude: 39.8262 },
-  { city: 'Cairo', district: 'El Darb El Ahmar', country: 'Egypt', country_code: 'EG', timezone: 'Africa/Cairo', latitude: 30.0458, longitude: 31.2625 },
-  { city: 'Istanbul', district: 'Fatih', country: 'Turkey', country_code: 'TR', timezone: 'Europe/Istanbul', latitude: 41.0054, longitude: 28.9768 },
-  { city: 'London', district: 'Westminster', country: 'United Kingdom', country_code: 'GB', timezone: 'Europe/London', latitude: 51.5287, longitude: -0.1636 },
-  { city: 'New York', district: 'Manhattan', country: 'United States', country_code: 'US', timezone: 'America/New_York', latitude: 40.7831, longitude: -73.9712 },
-  { city: 'Jakarta', district: 'Gambir', country: 'Indonesia', country_code: 'ID', timezone: 'Asia/Jakarta', latitude: -6.1702, longitude: 106.8315 },
-  { city: 'Karachi', district: 'Saddar', country: 'Pakistan', country_code: 'PK', timezone: 'Asia/Karachi', latitude: 24.8607, longitude: 67.0011 },
-  { city: 'Sydney', district: 'Lakemba', country: 'Australia', country_code: 'AU', timezone: 'Australia/Sydney', latitude: -33.9197, longitude: 151.0753 },
+  {
+    city: 'Mecca',
+    district: 'Al Haram',
+    country: 'Saudi Arabia',
+    country_code: 'SA',
+    timezone: 'Asia/Riyadh',
+    latitude: 21.4225,
+    longitude: 39.8262,
+  },
+  {
+    city: 'Cairo',
+    district: 'El Darb El Ahmar',
+    country: 'Egypt',
+    country_code: 'EG',
+    timezone: 'Africa/Cairo',
+    latitude: 30.0458,
+    longitude: 31.2625,
+  },
+  {
+    city: 'Istanbul',
+    district: 'Fatih',
+    country: 'Turkey',
+    country_code: 'TR',
+    timezone: 'Europe/Istanbul',
+    latitude: 41.0054,
+    longitude: 28.9768,
+  },
+  {
+    city: 'London',
+    district: 'Westminster',
+    country: 'United Kingdom',
+    country_code: 'GB',
+    timezone: 'Europe/London',
+    latitude: 51.5287,
+    longitude: -0.1636,
+  },
+  {
+    city: 'New York',
+    district: 'Manhattan',
+    country: 'United States',
+    country_code: 'US',
+    timezone: 'America/New_York',
+    latitude: 40.7831,
+    longitude: -73.9712,
+  },
+  {
+    city: 'Jakarta',
+    district: 'Gambir',
+    country: 'Indonesia',
+    country_code: 'ID',
+    timezone: 'Asia/Jakarta',
+    latitude: -6.1702,
+    longitude: 106.8315,
+  },
+  {
+    city: 'Karachi',
+    district: 'Saddar',
+    country: 'Pakistan',
+    country_code: 'PK',
+    timezone: 'Asia/Karachi',
+    latitude: 24.8607,
+    longitude: 67.0011,
+  },
+  {
+    city: 'Sydney',
+    district: 'Lakemba',
+    country: 'Australia',
+    country_code: 'AU',
+    timezone: 'Australia/Sydney',
+    latitude: -33.9197,
+    longitude: 151.0753,
+  },
 ];
 
 /** Where every short link lands in the mocks (they are not followed). */
 const SHORT_LINK_LANDING = { latitude: 21.4225, longitude: 39.8262 };
-const distanceDeg = (place: Place, latitude: number, longitude: number) => Math.hypot(place.latitude - latitude, place.longitude - longitude);
+const distanceDeg = (place: Place, latitude: number, longitude: number) =>
+  Math.hypot(place.latitude - latitude, place.longitude - longitude);
 
 function nearestPlace(latitude: number, longitude: number, withinDegrees: number): Place | null {
   const sorted = [...PLACES].sort((a, b) => distanceDeg(a, latitude, longitude) - distanceDeg(b, latitude, longitude));
@@ -45,45 +116,93 @@ export function timeZoneAt(latitude: number, longitude: number): string {
 }
 
 const NUMBER = String.raw`(-?\d{1,3}(?:\.\d+)?)`;
-const LINK_PATTERNS = [new RegExp(String.raw`!3d${NUMBER}!4d${NUMBER}`), new RegExp(String.raw`/@${NUMBER},${NUMBER}`), new RegExp(String.raw`[?&](?:q|query|ll)=${NUMBER}(?:,|%2C)\s*${NUMBER}`)];
+const LINK_PATTERNS = [
+  new RegExp(String.raw`!3d${NUMBER}!4d${NUMBER}`),
+  new RegExp(String.raw`/@${NUMBER},${NUMBER}`),
+  new RegExp(String.raw`[?&](?:q|query|ll)=${NUMBER}(?:,|%2C)\s*${NUMBER}`),
+];
 
 export function readLink(url: string): ExtractionResult {
   const base = { mosque_id: null, google_maps_url: url, stored: false };
   if (/(?:maps\.app\.goo\.gl|goo\.gl\/maps)\//i.test(url)) {
     const { latitude, longitude } = SHORT_LINK_LANDING;
-    return { ...base, success: true, latitude, longitude, timezone_guess: timeZoneAt(latitude, longitude), extraction_method: 'map_link_redirect' };
+    return {
+      ...base,
+      success: true,
+      latitude,
+      longitude,
+      timezone_guess: timeZoneAt(latitude, longitude),
+      extraction_method: 'map_link_redirect',
+    };
   }
   for (const pattern of LINK_PATTERNS) {
     const match = pattern.exec(url);
     if (match) {
       const latitude = Number(match[1]);
       const longitude = Number(match[2]);
-      return { ...base, success: true, latitude, longitude, timezone_guess: timeZoneAt(latitude, longitude), extraction_method: 'map_link' };
+      return {
+        ...base,
+        success: true,
+        latitude,
+        longitude,
+        timezone_guess: timeZoneAt(latitude, longitude),
+        extraction_method: 'map_link',
+      };
     }
   }
-  return { ...base, success: false, latitude: null, longitude: null, timezone_guess: null, extraction_method: null, error: 'No coordinates found in the map link' };
+  return {
+    ...base,
+    success: false,
+    latitude: null,
+    longitude: null,
+    timezone_guess: null,
+    extraction_method: null,
+    error: 'No coordinates found in the map link',
+  };
 }
 
 export function geocodeAt(latitude: number, longitude: number): GeocodeResult {
   const place = nearestPlace(latitude, longitude, 0.5);
   return place
-    ? { city: place.city, district: place.district, country: place.country, country_code: place.country_code, timezone: place.timezone }
+    ? {
+        city: place.city,
+        district: place.district,
+        country: place.country,
+        country_code: place.country_code,
+        timezone: place.timezone,
+      }
     : { city: null, district: null, country: null, country_code: null, timezone: timeZoneAt(latitude, longitude) };
 }
 
 /** Minutes the zone is ahead of UTC at `instant`. */
 function offsetMinutes(zone: string, instant: Date): number {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }).formatToParts(instant);
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: zone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+  }).formatToParts(instant);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return (Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute')) - Math.floor(instant.getTime() / 60_000) * 60_000) / 60_000;
+  return (
+    (Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute')) -
+      Math.floor(instant.getTime() / 60_000) * 60_000) /
+    60_000
+  );
 }
 
-const clock = (date: Date, zone: string) => new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(date);
+const clock = (date: Date, zone: string) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(
+    date,
+  );
 
 /** The mosque's next Friday prayer after `now`, or null without a zone and coordinates (or a fixed time); the scheduler mocks use it too. */
 export function prayerTime(mosque: Mosque, now = new Date()): PrayerTimeRecord | null {
   const zone = mosque.timezone;
-  if (!zone || (mosque.fixed_jumuah_time === null && (mosque.latitude === null || mosque.longitude === null))) return null;
+  if (!zone || (mosque.fixed_jumuah_time === null && (mosque.latitude === null || mosque.longitude === null)))
+    return null;
   for (let days = 0; days <= 7; days += 1) {
     const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + days));
     if (day.getUTCDay() !== 5) continue;
@@ -110,4 +229,3 @@ export function prayerTime(mosque: Mosque, now = new Date()): PrayerTimeRecord |
   }
   return null;
 }
-

@@ -1,6 +1,10 @@
 import { HttpResponse } from 'msw';
 import { type CoordinatesRecord, type Mosque } from '../../../contract/config';
-import { DEFAULT_STREAM_URL_TEMPLATE, mosquesNotFoundMessage, recordingConfigsFor } from '../../../contract/recording-configs';
+import {
+  DEFAULT_STREAM_URL_TEMPLATE,
+  mosquesNotFoundMessage,
+  recordingConfigsFor,
+} from '../../../contract/recording-configs';
 import { bulkDoneMessage, isPageQuery } from '../../../contract/mosque-list';
 import { configRoutes, mosqueRoutes } from '../../../contract/routes/config';
 import { mock } from '../endpoint';
@@ -58,7 +62,12 @@ function seedMosques(): Mosque[] {
       country: 'United Kingdom',
       country_code: 'GB',
     }),
-    seedMosque({ mosque_id: 'elm7q2w9z3', name: 'East London Mosque', languages: ['en', 'bn'], ID_token: 'UCeastlondonmosque' }),
+    seedMosque({
+      mosque_id: 'elm7q2w9z3',
+      name: 'East London Mosque',
+      languages: ['en', 'bn'],
+      ID_token: 'UCeastlondonmosque',
+    }),
     seedMosque({
       mosque_id: 'azh3c5v8n6',
       name: 'Al-Azhar Mosque',
@@ -103,7 +112,8 @@ function newId(): string {
 }
 
 /** Only the fields a body names: an absent field must not overwrite a default or a stored value. */
-const defined = <T extends object>(body: T) => Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as Partial<T>;
+const defined = <T extends object>(body: T) =>
+  Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as Partial<T>;
 
 function findMosque(id: unknown): Mosque | undefined {
   return mockMosques().find((mosque) => mosque.mosque_id === id);
@@ -131,7 +141,9 @@ export const configHandlers = [
 
   mock(mosqueRoutes.get, ({ params }) => {
     const mosque = findMosque(params.mosque_id);
-    return mosque ? HttpResponse.json({ success: true as const, data: mosque }) : errorResponse(404, `Mosque ${String(params.mosque_id)} not found`);
+    return mosque
+      ? HttpResponse.json({ success: true as const, data: mosque })
+      : errorResponse(404, `Mosque ${String(params.mosque_id)} not found`);
   }),
 
   mock(mosqueRoutes.create, ({ body }) => {
@@ -155,9 +167,11 @@ export const configHandlers = [
   mock(mosqueRoutes.update, ({ params, body }) => {
     const mosque = findMosque(params.mosque_id);
     if (!mosque) return errorResponse(404, `Mosque ${String(params.mosque_id)} not found`);
-    if (body.mosque_id !== undefined && body.mosque_id !== mosque.mosque_id) return errorResponse(400, 'Mosque ID cannot be changed');
+    if (body.mosque_id !== undefined && body.mosque_id !== mosque.mosque_id)
+      return errorResponse(400, 'Mosque ID cannot be changed');
     const next: Mosque = { ...mosque, ...defined(body), mosque_id: mosque.mosque_id, updated_at: nowIso() };
-    if ((next.latitude === null) !== (next.longitude === null)) return errorResponse(400, 'Latitude and longitude must be given together');
+    if ((next.latitude === null) !== (next.longitude === null))
+      return errorResponse(400, 'Latitude and longitude must be given together');
     Object.assign(mosque, next);
     return HttpResponse.json({ success: true as const, data: mosque });
   }),
@@ -166,24 +180,41 @@ export const configHandlers = [
     const id = String(params.mosque_id);
     if (!findMosque(id)) return errorResponse(404, `Mosque ${id} not found`);
     setMockMosques(mockMosques().filter((mosque) => mosque.mosque_id !== id));
-    return HttpResponse.json({ success: true as const, message: `Mosque ${id} deleted successfully`, data: { mosque_id: id } });
+    return HttpResponse.json({
+      success: true as const,
+      message: `Mosque ${id} deleted successfully`,
+      data: { mosque_id: id },
+    });
   }),
 
   mock(configRoutes.coordinates, () => {
     const coordinates: CoordinatesRecord[] = mockMosques().flatMap((mosque) =>
       mosque.latitude !== null && mosque.longitude !== null
-        ? [{ mosque_id: mosque.mosque_id, latitude: mosque.latitude, longitude: mosque.longitude, timezone: mosque.timezone, extraction_method: mosque.google_maps_url ? 'map_link' : 'manual' }]
+        ? [
+            {
+              mosque_id: mosque.mosque_id,
+              latitude: mosque.latitude,
+              longitude: mosque.longitude,
+              timezone: mosque.timezone,
+              extraction_method: mosque.google_maps_url ? 'map_link' : 'manual',
+            },
+          ]
         : [],
     );
     return HttpResponse.json({ success: true as const, data: { coordinates } });
   }),
 
   mock(configRoutes.extract, ({ body }) => {
-    const extraction_results = body.urls.map((entry) => ({ ...readLink(entry.google_maps_url), mosque_id: entry.mosque_id || null }));
+    const extraction_results = body.urls.map((entry) => ({
+      ...readLink(entry.google_maps_url),
+      mosque_id: entry.mosque_id || null,
+    }));
     return HttpResponse.json({ success: true as const, data: { extraction_results } });
   }),
 
-  mock(configRoutes.geocode, ({ body }) => HttpResponse.json({ success: true, data: geocodeAt(body.latitude, body.longitude) })),
+  mock(configRoutes.geocode, ({ body }) =>
+    HttpResponse.json({ success: true, data: geocodeAt(body.latitude, body.longitude) }),
+  ),
 
   mock(configRoutes.prayerTimes, () => {
     const prayer_times = mockMosques().flatMap((mosque) => prayerTime(mosque) ?? []);
@@ -192,10 +223,16 @@ export const configHandlers = [
 
   mock(configRoutes.generate, ({ body }) => {
     const chosen = body.mosque_ids.length > 0;
-    const selected = chosen ? mockMosques().filter((mosque) => body.mosque_ids.includes(mosque.mosque_id)) : mockMosques();
+    const selected = chosen
+      ? mockMosques().filter((mosque) => body.mosque_ids.includes(mosque.mosque_id))
+      : mockMosques();
     const missing = mosquesNotFoundMessage(body.mosque_ids, selected);
     if (missing) return errorResponse(404, missing);
-    const data = recordingConfigsFor(selected, body, { chosen, streamUrlTemplate: DEFAULT_STREAM_URL_TEMPLATE, nextFridayPrayer: (mosque) => prayerTime(mosque) });
+    const data = recordingConfigsFor(selected, body, {
+      chosen,
+      streamUrlTemplate: DEFAULT_STREAM_URL_TEMPLATE,
+      nextFridayPrayer: (mosque) => prayerTime(mosque),
+    });
     return HttpResponse.json({ success: true as const, data });
   }),
 ];

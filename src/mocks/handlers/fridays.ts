@@ -1,7 +1,13 @@
 import { HttpResponse } from 'msw';
 import type { z } from 'zod';
 import type { Mosque } from '../../../contract/config';
-import { comingFriday, fridaysPageOf, fridayStatusOfJob, type FridayRow, type fridaysResponseSchema } from '../../../contract/fridays';
+import {
+  comingFriday,
+  fridaysPageOf,
+  fridayStatusOfJob,
+  type FridayRow,
+  type fridaysResponseSchema,
+} from '../../../contract/fridays';
 import type { Job, restoreResponseSchema } from '../../../contract/scheduler';
 import { schedulerRoutes } from '../../../contract/routes/scheduler';
 import { mock } from '../endpoint';
@@ -41,14 +47,32 @@ function jobRow(job: Job, base: Pick<FridayRow, 'mosque_id' | 'mosque_name' | 'f
 
 function ledgerRow(mosque: Mosque, friday: string, now: Date): FridayRow {
   const base = { mosque_id: mosque.mosque_id, mosque_name: mosque.name, friday, alarm_ids: [] };
-  const job = schedulerMock().jobs.find((candidate) => candidate.mosque_id === mosque.mosque_id && candidate.friday_date === friday);
+  const job = schedulerMock().jobs.find(
+    (candidate) => candidate.mosque_id === mosque.mosque_id && candidate.friday_date === friday,
+  );
   if (job) return jobRow(job, base);
-  const empty = { recording_start: null, window_end: null, expected_seconds: null, covered_seconds: null, job_id: null, recording_ids: [], gaps: [], stopped_by: null };
-  if (!mosque.ID_token?.trim()) return { ...base, ...empty, status: 'unschedulable', reason: 'Mosque has no stream identifier (ID_token)' };
+  const empty = {
+    recording_start: null,
+    window_end: null,
+    expected_seconds: null,
+    covered_seconds: null,
+    job_id: null,
+    recording_ids: [],
+    gaps: [],
+    stopped_by: null,
+  };
+  if (!mosque.ID_token?.trim())
+    return { ...base, ...empty, status: 'unschedulable', reason: 'Mosque has no stream identifier (ID_token)' };
   const prayer = prayerTime(mosque, now);
   if (!prayer) return { ...base, ...empty, status: 'unschedulable', reason: "No coordinates or fixed Jumu'ah time" };
-  if (friday < comingFriday(now)) return { ...base, ...empty, status: 'missed', reason: 'No recording was scheduled for this Friday' };
-  return { ...base, ...empty, status: 'scheduled', reason: 'Not scheduled yet: run Schedule Friday Recordings or start the scheduler' };
+  if (friday < comingFriday(now))
+    return { ...base, ...empty, status: 'missed', reason: 'No recording was scheduled for this Friday' };
+  return {
+    ...base,
+    ...empty,
+    status: 'scheduled',
+    reason: 'Not scheduled yet: run Schedule Friday Recordings or start the scheduler',
+  };
 }
 
 export const fridaysHandlers = [
@@ -59,20 +83,36 @@ export const fridaysHandlers = [
       .filter((mosque) => mosque.active)
       .sort((a, b) => a.name.localeCompare(b.name))
       .map((mosque) => ledgerRow(mosque, friday, now));
-    return HttpResponse.json<Body<typeof fridaysResponseSchema>>({ success: true, data: { friday, ...fridaysPageOf(fridays, query) } });
+    return HttpResponse.json<Body<typeof fridaysResponseSchema>>({
+      success: true,
+      data: { friday, ...fridaysPageOf(fridays, query) },
+    });
   }),
 
   mock(schedulerRoutes.restore, ({ params, user }) => {
     const id = params.job_id;
     const job = schedulerMock().jobs.find((candidate) => candidate.id === id && candidate.kind === 'recording');
     if (!job) return errorResponse(404, `Job ${id} not found`);
-    if (job.status !== 'cancelled') return errorResponse(409, `Job ${id} is ${job.status}, not cancelled; only a cancelled job can be restored`);
+    if (job.status !== 'cancelled')
+      return errorResponse(409, `Job ${id} is ${job.status}, not cancelled; only a cancelled job can be restored`);
     const at = nowIso();
     if (!job.recording_end || job.recording_end <= at) {
-      return errorResponse(409, `The recording window of job ${id} ended at ${job.recording_end ?? 'an unknown time'}; it can no longer be restored`);
+      return errorResponse(
+        409,
+        `The recording window of job ${id} ended at ${job.recording_end ?? 'an unknown time'}; it can no longer be restored`,
+      );
     }
-    Object.assign(job, { status: 'scheduled', next_run_time: job.recording_start && job.recording_start > at ? job.recording_start : at, outcome_reason: null, updated_at: at });
+    Object.assign(job, {
+      status: 'scheduled',
+      next_run_time: job.recording_start && job.recording_start > at ? job.recording_start : at,
+      outcome_reason: null,
+      updated_at: at,
+    });
     recordMockActivity('schedule.restore', user, { type: 'job', id, label: job.name });
-    return HttpResponse.json<Body<typeof restoreResponseSchema>>({ success: true, message: `Job ${id} restored`, data: job });
+    return HttpResponse.json<Body<typeof restoreResponseSchema>>({
+      success: true,
+      message: `Job ${id} restored`,
+      data: job,
+    });
   }),
 ];

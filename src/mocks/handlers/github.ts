@@ -19,7 +19,11 @@ import { recordMockActivity } from './activity';
  * MOCK_GITHUB_TOKENS.valid passes every check, .badCredentials is refused (401), .readOnly cannot push;
  * a repository whose name is "missing" is not found. Any other token passes.
  */
-export const MOCK_GITHUB_TOKENS = { valid: 'ghp_mockValidToken123', badCredentials: 'ghp_bad', readOnly: 'ghp_readonly' } as const;
+export const MOCK_GITHUB_TOKENS = {
+  valid: 'ghp_mockValidToken123',
+  badCredentials: 'ghp_bad',
+  readOnly: 'ghp_readonly',
+} as const;
 export const MOCK_GITHUB_API = 'https://api.github.com';
 
 interface SavedConfig {
@@ -51,7 +55,14 @@ export function githubMock(): GithubMockState {
 export function mockValidate(token: string, repoUrl: string): GithubValidationResult {
   const ref = parseRepositoryUrl(repoUrl);
   const now = new Date().toISOString();
-  const base = { user_info: null, repository_info: null, token_scopes: null, rate_limit_reset: null, api_url: MOCK_GITHUB_API, checked_at: now };
+  const base = {
+    user_info: null,
+    repository_info: null,
+    token_scopes: null,
+    rate_limit_reset: null,
+    api_url: MOCK_GITHUB_API,
+    checked_at: now,
+  };
   const skipped = (message: string) => ({ status: 'skipped' as const, message, reason: null });
   const fail = (reason: GithubFailureReason, message: string) => ({ status: 'error' as const, message, reason });
   if (token === MOCK_GITHUB_TOKENS.badCredentials || !ref) {
@@ -60,7 +71,10 @@ export function mockValidate(token: string, repoUrl: string): GithubValidationRe
       overall_status: 'error',
       reason: 'bad_token',
       checks: {
-        github_api: fail('bad_token', 'GitHub refused the token (401 Bad credentials): it is wrong, expired or revoked'),
+        github_api: fail(
+          'bad_token',
+          'GitHub refused the token (401 Bad credentials): it is wrong, expired or revoked',
+        ),
         repository_access: skipped('Not checked: the token was refused'),
         permissions: { ...skipped('Not checked: the token was refused'), push: false },
       },
@@ -78,7 +92,10 @@ export function mockValidate(token: string, repoUrl: string): GithubValidationRe
       reason: 'not_found',
       checks: {
         github_api,
-        repository_access: fail('not_found', `Repository ${ref.owner}/${ref.repo} was not found, or the token cannot see it`),
+        repository_access: fail(
+          'not_found',
+          `Repository ${ref.owner}/${ref.repo} was not found, or the token cannot see it`,
+        ),
         permissions: { ...skipped('Not checked: the repository is not accessible'), push: false },
       },
     };
@@ -89,7 +106,12 @@ export function mockValidate(token: string, repoUrl: string): GithubValidationRe
     ...base,
     user_info: { login, name: 'Capture Operator' },
     token_scopes: scopes,
-    repository_info: { full_name, private: true, default_branch: 'main', permissions: { push, pull: true, admin: false } },
+    repository_info: {
+      full_name,
+      private: true,
+      default_branch: 'main',
+      permissions: { push, pull: true, admin: false },
+    },
     overall_status: push ? 'success' : 'error',
     reason: push ? null : 'no_push_permission',
     checks: {
@@ -97,7 +119,12 @@ export function mockValidate(token: string, repoUrl: string): GithubValidationRe
       repository_access: { status: 'success', message: `Repository ${full_name} is accessible`, reason: null },
       permissions: push
         ? { status: 'success', message: 'The token can push to the repository', reason: null, push: true }
-        : { status: 'error', message: 'The token can read the repository but not push to it', reason: 'no_push_permission', push: false },
+        : {
+            status: 'error',
+            message: 'The token can read the repository but not push to it',
+            reason: 'no_push_permission',
+            push: false,
+          },
     },
   };
 }
@@ -110,7 +137,10 @@ export function mockGithubStatus(): GithubStatus {
 }
 
 /** Saves a configuration without a request (tests start from a configured state). */
-export function configureMockGithub(repoUrl = 'https://github.com/capture-org/recordings', token: string = MOCK_GITHUB_TOKENS.valid): void {
+export function configureMockGithub(
+  repoUrl = 'https://github.com/capture-org/recordings',
+  token: string = MOCK_GITHUB_TOKENS.valid,
+): void {
   const state = githubMock();
   state.config = {
     repo_url: repoUrl,
@@ -130,7 +160,8 @@ export const githubHandlers = [
     const state = githubMock();
     const token = body?.github_pat ?? state.config?.token;
     const repoUrl = body?.github_repo_url ?? state.config?.repo_url;
-    if (!token || !repoUrl) return errorResponse(400, 'GitHub access is not configured: give a token and a repository URL');
+    if (!token || !repoUrl)
+      return errorResponse(400, 'GitHub access is not configured: give a token and a repository URL');
     const result = mockValidate(token, repoUrl);
     if (state.config && !body?.github_pat && !body?.github_repo_url) state.lastCheck = result;
     return HttpResponse.json({ success: true, data: result });
@@ -151,7 +182,11 @@ export const githubHandlers = [
       token: body.github_pat,
     };
     state.lastCheck = validation;
-    recordMockActivity('github.configure', { id: user.id, username: user.username }, { type: 'repository', id: validation.repository_info?.full_name ?? body.github_repo_url });
+    recordMockActivity(
+      'github.configure',
+      { id: user.id, username: user.username },
+      { type: 'repository', id: validation.repository_info?.full_name ?? body.github_repo_url },
+    );
     return HttpResponse.json({
       success: true,
       data: { message: 'GitHub configuration saved successfully', status: mockGithubStatus(), validation },

@@ -160,7 +160,12 @@ function terminate(ids: string[], reason: string): TerminateResult[] {
     const instance = findInstance(id);
     if (!instance) return { instance_id: id, success: false, state: null, message: `Instance ${id} not found` };
     if (!(ACTIVE_INSTANCE_STATES as readonly string[]).includes(instance.state)) {
-      return { instance_id: instance.id, success: false, state: instance.state, message: `Instance ${instance.id} is ${instance.state}` };
+      return {
+        instance_id: instance.id,
+        success: false,
+        state: instance.state,
+        message: `Instance ${instance.id} is ${instance.state}`,
+      };
     }
     setState(instance, 'stopping', reason);
     later(() => setState(instance, 'terminated', reason));
@@ -172,12 +177,16 @@ function terminateBody(results: TerminateResult[], what: string): TerminateRespo
   const terminated = results.filter((r) => r.success).length;
   const failed = results.length - terminated;
   const message =
-    results.length === 0 ? 'No running or pending instances' : `${what}: ${terminated} instance(s) terminating${failed ? `, ${failed} failed` : ''}`;
+    results.length === 0
+      ? 'No running or pending instances'
+      : `${what}: ${terminated} instance(s) terminating${failed ? `, ${failed} failed` : ''}`;
   return { success: true, message, data: { results, terminated, failed } };
 }
 
 export const instanceHandlers = [
-  mock(instanceRoutes.demoStream, () => HttpResponse.json<DemoStreamResponse>({ success: true, data: { url: MOCK_DEMO_STREAM_URL } })),
+  mock(instanceRoutes.demoStream, () =>
+    HttpResponse.json<DemoStreamResponse>({ success: true, data: { url: MOCK_DEMO_STREAM_URL } }),
+  ),
 
   // SPEC.md calls the list with its trailing slash; both spellings answer.
   ...[instanceRoutes.list, instanceRoutes.listWithoutSlash].map((declaration) =>
@@ -187,7 +196,10 @@ export const instanceHandlers = [
   // Before the details' /api/instances/:id, which would take "page" for an id.
   mock(instanceRoutes.page, ({ query }) => {
     const names = new Map(mockMosques().map((mosque) => [mosque.mosque_id, mosque.name]));
-    return HttpResponse.json<{ success: true; data: InstancesPage }>({ success: true, data: instancesPageOf(store.instances, query, names) });
+    return HttpResponse.json<{ success: true; data: InstancesPage }>({
+      success: true,
+      data: instancesPageOf(store.instances, query, names),
+    });
   }),
 
   mock(instanceRoutes.launch, ({ body }) => {
@@ -202,9 +214,13 @@ export const instanceHandlers = [
         name: `capture-${config.mosque_id ?? 'adhoc'}-${String(fleet().nextId).padStart(6, '0')}`,
       });
       store.instances.unshift(instance);
-      store.recordings.unshift(mockRecording(instance, { status: 'recording', ended_at: null, bytes: 0, duration_seconds: null }));
+      store.recordings.unshift(
+        mockRecording(instance, { status: 'recording', ended_at: null, bytes: 0, duration_seconds: null }),
+      );
       Object.assign(extrasOf(instance.id), { width: config.width, height: config.height });
-      extrasOf(instance.id).logs.push(`${instance.launch_time} launching capture of ${config.url} for ${config.duration}s at ${config.width}x${config.height}`);
+      extrasOf(instance.id).logs.push(
+        `${instance.launch_time} launching capture of ${config.url} for ${config.duration}s at ${config.width}x${config.height}`,
+      );
       later(() => {
         if (instance.state === 'pending') setState(instance, 'running');
       });
@@ -221,7 +237,9 @@ export const instanceHandlers = [
   mock(instanceRoutes.terminate, ({ body, user: actor }) => {
     const unknown = body.instance_ids.filter((id) => !findInstance(id));
     if (unknown.length > 0) return errorResponse(404, `Instance ${unknown.join(', ')} not found`);
-    const active = body.instance_ids.filter((id) => (ACTIVE_INSTANCE_STATES as readonly string[]).includes(findInstance(id)?.state ?? ''));
+    const active = body.instance_ids.filter((id) =>
+      (ACTIVE_INSTANCE_STATES as readonly string[]).includes(findInstance(id)?.state ?? ''),
+    );
     if (active.length === 0) return errorResponse(409, 'None of these instances is running or pending');
     const results = terminate(body.instance_ids, `Stopped by ${actor.username}`);
     publishFleet();
@@ -232,7 +250,9 @@ export const instanceHandlers = [
     if (query.force !== 'true') {
       return errorResponse(400, 'Emergency stop needs force=true to confirm stopping every instance');
     }
-    const ids = store.instances.filter((i) => (ACTIVE_INSTANCE_STATES as readonly string[]).includes(i.state)).map((i) => i.id);
+    const ids = store.instances
+      .filter((i) => (ACTIVE_INSTANCE_STATES as readonly string[]).includes(i.state))
+      .map((i) => i.id);
     const results = terminate(ids, `Emergency stop by ${actor.username}`);
     publishFleet();
     return HttpResponse.json<TerminateResponse>(terminateBody(results, 'Emergency stop'));
@@ -275,7 +295,13 @@ export const instanceHandlers = [
       if ((message.action !== 'subscribe_logs' && message.action !== 'request_logs') || !message.instance_id) return;
       const instance = findInstance(message.instance_id);
       if (!instance) return;
-      client.send(JSON.stringify({ type: 'instance_logs', instance_id: message.instance_id, logs: extrasOf(instance.id).logs.slice(-100) }));
+      client.send(
+        JSON.stringify({
+          type: 'instance_logs',
+          instance_id: message.instance_id,
+          logs: extrasOf(instance.id).logs.slice(-100),
+        }),
+      );
     });
   }),
 ];

@@ -1,5 +1,11 @@
 import { HttpResponse } from 'msw';
-import type { ComponentHealth, RecordingStats, ResponseTimeMinute, SystemHealth, SystemMetrics } from '../../../contract/monitoring';
+import type {
+  ComponentHealth,
+  RecordingStats,
+  ResponseTimeMinute,
+  SystemHealth,
+  SystemMetrics,
+} from '../../../contract/monitoring';
 import type { SystemStatus } from '../../../contract/live';
 import { monitoringRoutes } from '../../../contract/routes/monitoring';
 import { mock } from '../endpoint';
@@ -21,7 +27,11 @@ export interface MonitoringMockState {
 
 const states = new WeakMap<MockStore, MonitoringMockState>();
 
-const healthy = (detail: string, latency: number): ComponentHealth => ({ status: 'healthy', detail, latency_ms: latency });
+const healthy = (detail: string, latency: number): ComponentHealth => ({
+  status: 'healthy',
+  detail,
+  latency_ms: latency,
+});
 
 function seed(): MonitoringMockState {
   return {
@@ -32,7 +42,9 @@ function seed(): MonitoringMockState {
     },
     api: { average_ms: 14.2, p95_ms: 38.5, sample_count: 412 },
     // A gentle wave with two quiet minutes, so the chart has something to show in dev:mock.
-    history: Array.from({ length: 60 }, (_, i) => (i === 20 || i === 21 ? null : Math.round((30 + 12 * Math.sin(i / 6) + (i % 7)) * 10) / 10)),
+    history: Array.from({ length: 60 }, (_, i) =>
+      i === 20 || i === 21 ? null : Math.round((30 + 12 * Math.sin(i / 6) + (i % 7)) * 10) / 10,
+    ),
     averageLaunchSeconds: 6.4,
     launchesMeasured: 9,
     activeConnections: 1,
@@ -56,7 +68,8 @@ export function mockSystemHealth(): SystemHealth {
   const failing = Object.entries(components)
     .filter(([, component]) => component.status !== 'healthy')
     .map(([name]) => name);
-  const overall: SystemStatus = failing.length === 0 ? 'operational' : failing.includes('database') ? 'down' : 'degraded';
+  const overall: SystemStatus =
+    failing.length === 0 ? 'operational' : failing.includes('database') ? 'down' : 'degraded';
   return { overall_status: overall, components, failing, checked_at: new Date().toISOString() };
 }
 

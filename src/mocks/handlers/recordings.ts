@@ -26,7 +26,13 @@ const GAPS_OF_EVERY_CAUSE: [number, number, RecordingGap['cause'], string, numbe
   [0, 75, 'not_live_yet', 'The stream was not live yet (HTTP 404 for the playlist)', 0],
   [600, 620, 'stream_dropped', 'The stream dropped (connection reset by peer)', 18],
   [1200, 1270, 'stream_stalled', 'No new segment for 70 s: the playlist stopped moving', 70],
-  [1500, 1520, 'stream_refused', 'Stream refused (segment 730: 127.0.0.1 is an internal address: a recorder may not connect to it)', 20],
+  [
+    1500,
+    1520,
+    'stream_refused',
+    'Stream refused (segment 730: 127.0.0.1 is an internal address: a recorder may not connect to it)',
+    20,
+  ],
   [1800, 1812, 'sequence_reset', 'The encoder restarted (media sequence 412 to 0)', 12],
   [2400, 2440, 'recorder_down', 'The recorder was killed (signal 9) and started again', 40],
   [3000, 3090, 'server_down', 'The server was down (restarted)', 90],
@@ -37,7 +43,13 @@ const GAPS_OF_EVERY_CAUSE: [number, number, RecordingGap['cause'], string, numbe
 /** Gaps of every cause in a window opening at `windowStart`: eight holes (280 s lost) and a 6 s join. */
 export function mockGapsOfEveryCause(windowStart: string): RecordingGap[] {
   const at = (seconds: number) => new Date(Date.parse(windowStart) + seconds * 1000).toISOString();
-  return GAPS_OF_EVERY_CAUSE.map(([from, to, cause, reason, lost]) => ({ start: at(from), end: at(to), cause, reason, content_lost_seconds: lost }));
+  return GAPS_OF_EVERY_CAUSE.map(([from, to, cause, reason, lost]) => ({
+    start: at(from),
+    end: at(to),
+    cause,
+    reason,
+    content_lost_seconds: lost,
+  }));
 }
 
 /** Recordings kept in a (mock) bucket: their media is played through a pre-signed redirect. */
@@ -66,7 +78,10 @@ function toLibrary(recording: Recording): LibraryRecording {
 const MOCK_LINK_TOKEN = '1.00000000-0000-4000-8000-000000000000.mock-signature-of-the-media-link';
 
 function mediaLinkOf(id: string): MediaLinkResponse['data'] {
-  return { url: `/api/recordings/${id}/media?token=${MOCK_LINK_TOKEN}`, expires_at: new Date(Date.now() + 3 * 3600_000).toISOString() };
+  return {
+    url: `/api/recordings/${id}/media?token=${MOCK_LINK_TOKEN}`,
+    expires_at: new Date(Date.now() + 3 * 3600_000).toISOString(),
+  };
 }
 
 function find(id: unknown) {
@@ -75,7 +90,14 @@ function find(id: unknown) {
 
 function storageUsage(): StorageUsage {
   const used = store.recordings.reduce((sum, r) => sum + r.bytes, 0);
-  return { store: 'local', location: 'local:/srv/capture/data/recordings', used_bytes: used, free_bytes: 412_000_000_000, measured_at: new Date().toISOString(), retention_days: null };
+  return {
+    store: 'local',
+    location: 'local:/srv/capture/data/recordings',
+    used_bytes: used,
+    free_bytes: 412_000_000_000,
+    measured_at: new Date().toISOString(),
+    retention_days: null,
+  };
 }
 
 /** The server's sort keys (server/modules/recordings/library-repository.ts) over a mock recording. */
@@ -104,7 +126,10 @@ function compareRecordings(a: LibraryRecording, b: LibraryRecording, q: Recordin
 /** The server's search: the mosque's name, its id or the recording's id contains the text, case ignored. */
 function matchesSearch(recording: LibraryRecording, q: string | undefined): boolean {
   const needle = q?.toLowerCase();
-  return !needle || [recording.mosque_name, recording.mosque_id, recording.id].some((text) => text?.toLowerCase().includes(needle));
+  return (
+    !needle ||
+    [recording.mosque_name, recording.mosque_id, recording.id].some((text) => text?.toLowerCase().includes(needle))
+  );
 }
 
 /** Runs `act` on each recording id, naming the ones it throws for (as the server's bulk actions do). */
@@ -125,11 +150,18 @@ export const recordingHandlers = [
   mock(recordingRoutes.list, ({ query: q }) => {
     const matching = store.recordings
       .map(toLibrary)
-      .filter((r) => (!q.instance_id || r.instance_id === q.instance_id) && (!q.mosque_id || r.mosque_id === q.mosque_id))
-      .filter((r) => (!q.friday || r.friday === q.friday) && (!q.status || r.status === q.status) && matchesSearch(r, q.q))
+      .filter(
+        (r) => (!q.instance_id || r.instance_id === q.instance_id) && (!q.mosque_id || r.mosque_id === q.mosque_id),
+      )
+      .filter(
+        (r) => (!q.friday || r.friday === q.friday) && (!q.status || r.status === q.status) && matchesSearch(r, q.q),
+      )
       .sort((a, b) => compareRecordings(a, b, q));
     const page = matching.slice(q.offset, q.offset + q.limit);
-    return HttpResponse.json<RecordingsLibraryResponse>({ success: true, data: { recordings: page, total: matching.length } });
+    return HttpResponse.json<RecordingsLibraryResponse>({
+      success: true,
+      data: { recordings: page, total: matching.length },
+    });
   }),
 
   mock(recordingRoutes.storage, () => HttpResponse.json({ success: true, data: storageUsage() })),
@@ -140,13 +172,17 @@ export const recordingHandlers = [
     const recording = find(params.id);
     if (!recording) return errorResponse(404, `Recording ${params.id} not found`);
     const files = recording.bytes > 0 ? [{ name: 'recording.mp4', bytes: recording.bytes }] : [];
-    const details: RecordingDetails = { ...toLibrary(recording), files: inBucket.has(recording.id) ? [{ name: 'metadata.json', bytes: 900 }, ...files] : files };
+    const details: RecordingDetails = {
+      ...toLibrary(recording),
+      files: inBucket.has(recording.id) ? [{ name: 'metadata.json', bytes: 900 }, ...files] : files,
+    };
     return HttpResponse.json({ success: true, data: details });
   }),
 
   mock(recordingRoutes.mediaLink, ({ params }) => {
     const recording = find(params.id);
-    if (!recording || !toLibrary(recording).media_available) return errorResponse(404, `Recording ${params.id} has no media to play`);
+    if (!recording || !toLibrary(recording).media_available)
+      return errorResponse(404, `Recording ${params.id} has no media to play`);
     return HttpResponse.json<MediaLinkResponse>({ success: true, data: mediaLinkOf(recording.id) });
   }),
 
@@ -158,18 +194,26 @@ export const recordingHandlers = [
       const link = mediaLinkOf(id);
       return { id, url: `${link.url}&download=1`, expires_at: link.expires_at };
     });
-    return HttpResponse.json<{ success: true; data: RecordingsMediaLinks }>({ success: true, data: { links: done, failed } });
+    return HttpResponse.json<{ success: true; data: RecordingsMediaLinks }>({
+      success: true,
+      data: { links: done, failed },
+    });
   }),
 
   mock(recordingRoutes.bulkDelete, ({ body }) => {
     const { done, failed } = eachRecording(body.recording_ids, (id) => {
       const recording = find(id);
       if (!recording) throw new Error(`Recording ${id} not found`);
-      if (recording.status === 'recording') throw new Error(`Recording ${id} is still recording: terminate its instance first`);
+      if (recording.status === 'recording')
+        throw new Error(`Recording ${id} is still recording: terminate its instance first`);
       store.recordings = store.recordings.filter((r) => r.id !== id);
       return id;
     });
-    return HttpResponse.json({ success: true, message: recordingsDeletedMessage(done.length), data: { deleted: done, failed } });
+    return HttpResponse.json({
+      success: true,
+      message: recordingsDeletedMessage(done.length),
+      data: { deleted: done, failed },
+    });
   }),
 
   mock(recordingRoutes.media, ({ request, params }) => {
@@ -177,7 +221,10 @@ export const recordingHandlers = [
     if (!recording) return errorResponse(404, `Recording ${params.id} not found`);
     // From a bucket the server answers with a short-lived pre-signed URL of the object.
     if (inBucket.has(recording.id)) {
-      return HttpResponse.redirect(new URL(`/mock-bucket/${recording.id}/recording.mp4?X-Amz-Expires=300&X-Amz-Signature=mock`, request.url).href, 302);
+      return HttpResponse.redirect(
+        new URL(`/mock-bucket/${recording.id}/recording.mp4?X-Amz-Expires=300&X-Amz-Signature=mock`, request.url).href,
+        302,
+      );
     }
     return new HttpResponse(MP4_HEAD, { headers: { 'content-type': 'video/mp4', 'accept-ranges': 'bytes' } });
   }),
@@ -186,19 +233,27 @@ export const recordingHandlers = [
     const recording = find(params.id);
     if (!recording?.download_url) return errorResponse(404, `Recording ${params.id} not found`);
     return new HttpResponse(MP4_HEAD, {
-      headers: { 'content-type': 'video/mp4', 'content-disposition': `attachment; filename="${recording.file_name ?? 'recording.mp4'}"` },
+      headers: {
+        'content-type': 'video/mp4',
+        'content-disposition': `attachment; filename="${recording.file_name ?? 'recording.mp4'}"`,
+      },
     });
   }),
 
   http.get('/mock-bucket/:id/recording.mp4', ({ params }) => {
-    if (!find(params.id)) return new HttpResponse('<Error><Code>NoSuchKey</Code></Error>', { status: 404, headers: { 'content-type': 'application/xml' } });
+    if (!find(params.id))
+      return new HttpResponse('<Error><Code>NoSuchKey</Code></Error>', {
+        status: 404,
+        headers: { 'content-type': 'application/xml' },
+      });
     return new HttpResponse(MP4_HEAD, { headers: { 'content-type': 'video/mp4', 'accept-ranges': 'bytes' } });
   }),
 
   mock(recordingRoutes.delete, ({ params }) => {
     const recording = find(params.id);
     if (!recording) return errorResponse(404, `Recording ${params.id} not found`);
-    if (recording.status === 'recording') return errorResponse(409, `Recording ${recording.id} is still recording: terminate its instance first`);
+    if (recording.status === 'recording')
+      return errorResponse(409, `Recording ${recording.id} is still recording: terminate its instance first`);
     store.recordings = store.recordings.filter((r) => r.id !== recording.id);
     return HttpResponse.json({ success: true, message: `Recording ${recording.id} deleted` });
   }),

@@ -53,7 +53,20 @@ const states = new WeakMap<MockStore, SchedulerMockState>();
 /** The bookkeeping fields of a job that has not run yet, created and updated at `at`. */
 function notYetRun(
   at: string,
-): Pick<Job, 'attempts' | 'last_error' | 'late' | 'instance_id' | 'launched_at' | 'outcome_reason' | 'covered_seconds' | 'expected_seconds' | 'recording_id' | 'created_at' | 'updated_at'> {
+): Pick<
+  Job,
+  | 'attempts'
+  | 'last_error'
+  | 'late'
+  | 'instance_id'
+  | 'launched_at'
+  | 'outcome_reason'
+  | 'covered_seconds'
+  | 'expected_seconds'
+  | 'recording_id'
+  | 'created_at'
+  | 'updated_at'
+> {
   return {
     attempts: 0,
     last_error: null,
@@ -104,11 +117,15 @@ export function schedulerMock(): SchedulerMockState {
 
 /** The mosque's local date (YYYY-MM-DD) of an instant. */
 function localDate(instant: Date, zone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(instant);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    instant,
+  );
 }
 
 /** A recording job as the scheduler keeps one; `recording_start` decides the prayer (20 minutes later) and the window. */
-export function mockRecordingJob(fields: Partial<Job> & Pick<Job, 'mosque_id' | 'mosque_name' | 'recording_start'>): Job {
+export function mockRecordingJob(
+  fields: Partial<Job> & Pick<Job, 'mosque_id' | 'mosque_name' | 'recording_start'>,
+): Job {
   const start = new Date(fields.recording_start ?? nowIso());
   const timezone = fields.timezone ?? 'UTC';
   const fridayDate = fields.friday_date ?? localDate(start, timezone);
@@ -171,16 +188,27 @@ function upcoming(limit: number): UpcomingRecording[] {
 
 function scheduleFriday(forceRefresh: boolean, filter: string[] | null, now: Date): ScheduleResult {
   const state = schedulerMock();
-  const result: ScheduleResult = { scheduled: 0, created: 0, updated: 0, unchanged: 0, kept: 0, cancelled: 0, skipped: [], friday_dates: [] };
+  const result: ScheduleResult = {
+    scheduled: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    kept: 0,
+    cancelled: 0,
+    skipped: [],
+    friday_dates: [],
+  };
   const all = mockMosques();
   const selected = filter ? all.filter((mosque) => filter.includes(mosque.mosque_id)) : all;
   for (const id of filter ?? []) {
-    if (!all.some((mosque) => mosque.mosque_id === id && mosque.active)) result.skipped.push({ mosque_id: id, mosque_name: null, reason: 'Unknown or inactive mosque' });
+    if (!all.some((mosque) => mosque.mosque_id === id && mosque.active))
+      result.skipped.push({ mosque_id: id, mosque_name: null, reason: 'Unknown or inactive mosque' });
   }
   const dates = new Set<string>();
   const at = now.toISOString();
   for (const mosque of selected.filter((candidate) => candidate.active)) {
-    const skip = (reason: string) => result.skipped.push({ mosque_id: mosque.mosque_id, mosque_name: mosque.name, reason });
+    const skip = (reason: string) =>
+      result.skipped.push({ mosque_id: mosque.mosque_id, mosque_name: mosque.name, reason });
     if (!mosque.ID_token?.trim()) {
       skip('Mosque has no stream identifier (ID_token)');
       continue;
@@ -190,7 +218,13 @@ function scheduleFriday(forceRefresh: boolean, filter: string[] | null, now: Dat
       skip("No coordinates or fixed Jumu'ah time");
       continue;
     }
-    const planned = mockRecordingJob({ mosque_id: mosque.mosque_id, mosque_name: mosque.name, recording_start: prayer.recording_start, timezone: prayer.timezone, url: mosque.ID_token });
+    const planned = mockRecordingJob({
+      mosque_id: mosque.mosque_id,
+      mosque_name: mosque.name,
+      recording_start: prayer.recording_start,
+      timezone: prayer.timezone,
+      url: mosque.ID_token,
+    });
     dates.add(planned.friday_date ?? '');
     const existing = state.jobs.find((job) => job.id === planned.id);
     if (!existing) {
@@ -231,10 +265,15 @@ function setRunning(running: boolean, actor: { id: number; username: string }) {
 }
 
 export const schedulerHandlers = [
-  mock(schedulerRoutes.status, () => HttpResponse.json<Body<typeof schedulerStatusResponseSchema>>({ success: true, data: status() })),
+  mock(schedulerRoutes.status, () =>
+    HttpResponse.json<Body<typeof schedulerStatusResponseSchema>>({ success: true, data: status() }),
+  ),
 
   mock(schedulerRoutes.upcoming, ({ query }) =>
-    HttpResponse.json<Body<typeof upcomingResponseSchema>>({ success: true, data: { upcoming_recordings: upcoming(query.limit) } }),
+    HttpResponse.json<Body<typeof upcomingResponseSchema>>({
+      success: true,
+      data: { upcoming_recordings: upcoming(query.limit) },
+    }),
   ),
 
   mock(schedulerRoutes.prayerTimes, () => {
@@ -242,7 +281,10 @@ export const schedulerHandlers = [
     const prayer_times = mockMosques()
       .filter((mosque) => mosque.active)
       .flatMap((mosque) => prayerTime(mosque, now) ?? []);
-    return HttpResponse.json<Body<typeof schedulerPrayerTimesResponseSchema>>({ success: true, data: { prayer_times } });
+    return HttpResponse.json<Body<typeof schedulerPrayerTimesResponseSchema>>({
+      success: true,
+      data: { prayer_times },
+    });
   }),
 
   mock(schedulerRoutes.jobs, ({ query }) => {
@@ -254,7 +296,11 @@ export const schedulerHandlers = [
     if (!schedulerMock().running) return errorResponse(409, SCHEDULER_NOT_RUNNING_MESSAGE);
     const result = scheduleFriday(body.forceRefresh, body.mosqueFilter, new Date());
     recordMockActivity('schedule.run', user);
-    return HttpResponse.json<Body<typeof scheduleResponseSchema>>({ success: true, message: scheduleMessage(result), data: result });
+    return HttpResponse.json<Body<typeof scheduleResponseSchema>>({
+      success: true,
+      message: scheduleMessage(result),
+      data: result,
+    });
   }),
 
   mock(schedulerRoutes.start, ({ user }) => setRunning(true, user)),
@@ -265,8 +311,13 @@ export const schedulerHandlers = [
     const id = params.job_id;
     const job = schedulerMock().jobs.find((candidate) => candidate.id === id);
     if (!job) return errorResponse(404, `Job ${id} not found`);
-    if (job.kind === 'recurring') return errorResponse(409, 'The recurring scheduling job cannot be cancelled; stop the scheduler to pause all scheduling');
-    const reply = (message: string) => HttpResponse.json<Body<typeof cancelResponseSchema>>({ success: true, message, data: job });
+    if (job.kind === 'recurring')
+      return errorResponse(
+        409,
+        'The recurring scheduling job cannot be cancelled; stop the scheduler to pause all scheduling',
+      );
+    const reply = (message: string) =>
+      HttpResponse.json<Body<typeof cancelResponseSchema>>({ success: true, message, data: job });
     switch (job.status) {
       case 'scheduled':
         Object.assign(job, { status: 'cancelled', next_run_time: null, updated_at: nowIso() });
@@ -275,9 +326,15 @@ export const schedulerHandlers = [
       case 'cancelled':
         return reply(`Job ${id} was already cancelled`);
       case 'launching':
-        return errorResponse(409, `Job ${id} is being launched right now; terminate its recording from Instances once it appears`);
+        return errorResponse(
+          409,
+          `Job ${id} is being launched right now; terminate its recording from Instances once it appears`,
+        );
       case 'launched':
-        return errorResponse(409, `Job ${id} was already launched${job.instance_id ? ` (instance ${job.instance_id})` : ''}; terminate the recording from Instances`);
+        return errorResponse(
+          409,
+          `Job ${id} was already launched${job.instance_id ? ` (instance ${job.instance_id})` : ''}; terminate the recording from Instances`,
+        );
       default:
         return errorResponse(409, `Job ${id} has already ended (${job.status}) and cannot be cancelled`);
     }

@@ -17,11 +17,15 @@ let nextId = 1;
 export const streamTestHandlers = [
   mock(instanceRoutes.streamTest, async ({ body }) => {
     await delay(300);
-    const mosque = body.mosque_id === undefined ? undefined : mockMosques().find((candidate) => candidate.mosque_id === body.mosque_id);
+    const mosque =
+      body.mosque_id === undefined
+        ? undefined
+        : mockMosques().find((candidate) => candidate.mosque_id === body.mosque_id);
     if (body.mosque_id !== undefined && !mosque) return errorResponse(404, `Mosque ${body.mosque_id} not found`);
     if (mosque && !mosque.ID_token?.trim()) return errorResponse(400, 'Mosque has no stream identifier (ID_token)');
     const url = body.url ?? streamUrlFor(mosque?.ID_token ?? '', DEFAULT_STREAM_URL_TEMPLATE);
-    if (url === MOCK_UNREACHABLE_STREAM) return errorResponse(422, `Nothing could be recorded from ${url}: Connection refused`);
+    if (url === MOCK_UNREACHABLE_STREAM)
+      return errorResponse(422, `Nothing could be recorded from ${url}: Connection refused`);
     const id = `st-mock${String(nextId++).padStart(6, '0')}`;
     kept.add(id);
     const report: StreamTestReport = {
@@ -37,7 +41,8 @@ export const streamTestHandlers = [
   }),
 
   mock(instanceRoutes.streamTestClip, ({ params }) => {
-    if (!kept.has(params.id)) return errorResponse(404, `The clip of stream test ${params.id} has expired or does not exist`);
+    if (!kept.has(params.id))
+      return errorResponse(404, `The clip of stream test ${params.id} has expired or does not exist`);
     return new HttpResponse(MP4_HEAD, { headers: { 'content-type': 'video/mp4' } });
   }),
 ];

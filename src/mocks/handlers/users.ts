@@ -39,7 +39,9 @@ export const userHandlers = [
     const user = store.users.find((candidate) => candidate.id === Number(params.id));
     if (!user) return errorResponse(404, `User ${params.id} not found`);
     const effects = accountUpdateEffects(user, body);
-    const otherSupers = store.users.filter((other) => other.id !== user.id && other.is_superuser && other.is_active).length;
+    const otherSupers = store.users.filter(
+      (other) => other.id !== user.id && other.is_superuser && other.is_active,
+    ).length;
     const refusal = accountUpdateRefusal(effects, user.id === actor.id, otherSupers);
     if (refusal) return errorResponse(refusal.status, refusal.message);
     Object.assign(user, {

@@ -41,7 +41,9 @@ export const SCREEN_SIZES = [
 /** Waits for lazy chunks, data and fonts to arrive, and for layout to follow a resize. */
 export async function settle(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle', { timeout: scaled(5000) }).catch(() => undefined);
-  await page.evaluate(() => document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null)))));
+  await page.evaluate(() =>
+    document.fonts.ready.then(() => new Promise((resolve) => requestAnimationFrame(() => resolve(null)))),
+  );
 }
 
 /** Writes tests/e2e/screenshots/<name>-<width>.png at each screen size, then restores the page's size. */
@@ -69,7 +71,9 @@ export async function screenshotWithoutNotifications(page: Page, name: string): 
 
 /** A screenshot once every open dialog has faded in. */
 export async function screenshotOnceDialogsShown(page: Page, name: string): Promise<string[]> {
-  await page.waitForFunction(() => [...document.querySelectorAll('.MuiDialog-container')].every((el) => getComputedStyle(el).opacity === '1'));
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll('.MuiDialog-container')].every((el) => getComputedStyle(el).opacity === '1'),
+  );
   return screenshot(page, name);
 }
 

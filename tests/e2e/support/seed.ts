@@ -33,7 +33,23 @@ export function seedFailedCaptures(dataDir: string): void {
  */
 export function seedRecordingsLibrary(dataDir: string, mosqueCount: number): void {
   const sample = path.join(dataDir, 'sample.mp4');
-  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10', '-t', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', sample]);
+  execFileSync('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=160x120:rate=10',
+    '-t',
+    '1',
+    '-c:v',
+    'libx264',
+    '-pix_fmt',
+    'yuv420p',
+    '-y',
+    sample,
+  ]);
   const bytes = fs.statSync(sample).size;
   const db = new Database(path.join(dataDir, 'capture.db'));
   try {

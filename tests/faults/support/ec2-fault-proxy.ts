@@ -8,7 +8,11 @@ export interface Ec2Fault {
 }
 
 export const THROTTLED: Ec2Fault = { status: 503, code: 'RequestLimitExceeded', message: 'Request limit exceeded.' };
-export const UNAUTHORIZED: Ec2Fault = { status: 403, code: 'UnauthorizedOperation', message: 'You are not authorized to perform this operation.' };
+export const UNAUTHORIZED: Ec2Fault = {
+  status: 403,
+  code: 'UnauthorizedOperation',
+  message: 'You are not authorized to perform this operation.',
+};
 export const INTERNAL: Ec2Fault = { status: 500, code: 'InternalError', message: 'An internal error has occurred.' };
 
 export interface Ec2FaultProxy {
@@ -43,17 +47,30 @@ export async function startEc2FaultProxy(target: string): Promise<Ec2FaultProxy>
       const fault = faults.get(action);
       if (fault) {
         const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<Response><Errors><Error><Code>${fault.code}</Code><Message>${fault.message}</Message></Error></Errors><RequestID>fault-proxy-${calls.get(action)}</RequestID></Response>`;
-        response.writeHead(fault.status, { 'content-type': 'text/xml;charset=UTF-8', 'content-length': Buffer.byteLength(xml) }).end(xml);
+        response
+          .writeHead(fault.status, {
+            'content-type': 'text/xml;charset=UTF-8',
+            'content-length': Buffer.byteLength(xml),
+          })
+          .end(xml);
         return;
       }
       const forward = http.request(
-        { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: { ...request.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: request.method,
+          path: request.url,
+          headers: { ...request.headers, host: upstream.host },
+        },
         (answer) => {
           response.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(response);
         },
       );
-      forward.on('error', (error) => response.writeHead(502, { 'content-type': 'text/plain' }).end(`fault proxy: ${error.message}`));
+      forward.on('error', (error) =>
+        response.writeHead(502, { 'content-type': 'text/plain' }).end(`fault proxy: ${error.message}`),
+      );
       forward.end(body);
     });
   });

@@ -24,7 +24,11 @@ export interface ServerProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
   /** SIGTERM, then SIGKILL after 10 s. */
   stop(): Promise<void>;
-  request<T = Record<string, unknown>>(method: string, url: string, options?: { token?: string; body?: unknown; timeoutMs?: number }): Promise<ApiResponse<T>>;
+  request<T = Record<string, unknown>>(
+    method: string,
+    url: string,
+    options?: { token?: string; body?: unknown; timeoutMs?: number },
+  ): Promise<ApiResponse<T>>;
   login(username?: string, password?: string): Promise<string>;
 }
 
@@ -81,7 +85,9 @@ export async function spawnServer(options: ServerOptions = {}): Promise<ServerPr
   };
 
   const login: ServerProcess['login'] = async (username = FAULT_ADMIN.username, password = FAULT_ADMIN.password) => {
-    const response = await request<{ access_token: string }>('POST', '/api/auth/login', { body: { username, password } });
+    const response = await request<{ access_token: string }>('POST', '/api/auth/login', {
+      body: { username, password },
+    });
     if (response.status !== 200) throw new Error(`login ${username} failed: ${response.status} ${response.text}`);
     return response.body.access_token;
   };

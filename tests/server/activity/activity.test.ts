@@ -33,19 +33,44 @@ describe('activity log', () => {
   it('records a sign-in', async () => {
     const [entry, ...rest] = await added(() => t.login());
     expect(rest).toHaveLength(0);
-    expect(entry).toMatchObject({ action: 'auth.login', actor: { username: 'admin' }, target: { type: 'user', id: 'admin' }, summary: 'admin signed in' });
+    expect(entry).toMatchObject({
+      action: 'auth.login',
+      actor: { username: 'admin' },
+      target: { type: 'user', id: 'admin' },
+      summary: 'admin signed in',
+    });
     expect(entry.actor?.id).toEqual(expect.any(Number));
     expect(entry.at).toBe(t.clock.now().toISOString());
   });
 
   it('records failed sign-ins without the typed text of unknown names', async () => {
-    const known = await added(() => t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'wrong-password-1' } }));
+    const known = await added(() =>
+      t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'admin', password: 'wrong-password-1' },
+      }),
+    );
     expect(known).toHaveLength(1);
-    expect(known[0]).toMatchObject({ action: 'auth.login_failed', actor: null, target: { type: 'user', id: 'admin' }, summary: 'Failed sign-in as admin' });
+    expect(known[0]).toMatchObject({
+      action: 'auth.login_failed',
+      actor: null,
+      target: { type: 'user', id: 'admin' },
+      summary: 'Failed sign-in as admin',
+    });
 
-    const unknown = await added(() => t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'Secret-Looking-Name', password: 'whatever-1' } }));
+    const unknown = await added(() =>
+      t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'Secret-Looking-Name', password: 'whatever-1' },
+      }),
+    );
     expect(unknown).toHaveLength(1);
-    expect(unknown[0]).toMatchObject({ action: 'auth.login_failed', target: { id: '?', label: 'an unknown username' } });
+    expect(unknown[0]).toMatchObject({
+      action: 'auth.login_failed',
+      target: { id: '?', label: 'an unknown username' },
+    });
     expect(JSON.stringify(unknown[0])).not.toContain('Secret-Looking-Name');
     expect(JSON.stringify([...known, ...unknown])).not.toMatch(/wrong-password-1|whatever-1/);
   });
@@ -60,11 +85,21 @@ describe('activity log', () => {
       }),
     );
     expect(created).toHaveLength(1);
-    expect(created[0]).toMatchObject({ action: 'user.create', actor: { username: 'admin' }, target: { type: 'user', id: 'fatima' }, detail: { role: 'user' } });
+    expect(created[0]).toMatchObject({
+      action: 'user.create',
+      actor: { username: 'admin' },
+      target: { type: 'user', id: 'fatima' },
+      detail: { role: 'user' },
+    });
     expect(created[0].summary).toBe('admin created user fatima');
 
     const registered = await added(() =>
-      t.request({ method: 'POST', url: '/api/auth/register', token: admin, payload: { username: 'omar', email: 'omar@example.com', password: 'Omar-pass-12' } }),
+      t.request({
+        method: 'POST',
+        url: '/api/auth/register',
+        token: admin,
+        payload: { username: 'omar', email: 'omar@example.com', password: 'Omar-pass-12' },
+      }),
     );
     expect(registered).toHaveLength(1);
     expect(registered[0]).toMatchObject({ action: 'user.create', target: { id: 'omar' } });
@@ -72,9 +107,16 @@ describe('activity log', () => {
   });
 
   it('records what a user update changed, and a password only as changed', async () => {
-    const id = (await t.request({ method: 'GET', url: '/api/auth/users', token: admin })).json<{ users: { id: number; username: string }[] }>().users.find((u) => u.username === 'fatima')!.id;
+    const id = (await t.request({ method: 'GET', url: '/api/auth/users', token: admin }))
+      .json<{ users: { id: number; username: string }[] }>()
+      .users.find((u) => u.username === 'fatima')!.id;
     const [entry, ...rest] = await added(() =>
-      t.request({ method: 'PUT', url: `/api/auth/users/${id}`, token: admin, payload: { role: 'admin', email: 'fatima@example.com', password: 'Brand-new-pass-9' } }),
+      t.request({
+        method: 'PUT',
+        url: `/api/auth/users/${id}`,
+        token: admin,
+        payload: { role: 'admin', email: 'fatima@example.com', password: 'Brand-new-pass-9' },
+      }),
     );
     expect(rest).toHaveLength(0);
     expect(entry).toMatchObject({
@@ -85,17 +127,28 @@ describe('activity log', () => {
     });
     expect(JSON.stringify(entry)).not.toContain('Brand-new-pass-9');
 
-    const [toggle] = await added(() => t.request({ method: 'PUT', url: `/api/auth/users/${id}`, token: admin, payload: { is_active: false } }));
+    const [toggle] = await added(() =>
+      t.request({ method: 'PUT', url: `/api/auth/users/${id}`, token: admin, payload: { is_active: false } }),
+    );
     expect(toggle.detail).toEqual({ changed: ['is_active'], changes: { is_active: { from: true, to: false } } });
   });
 
   it('records a password change and a sign-out by the user themself', async () => {
     const { token } = await t.createUser({ username: 'yusuf', password: 'Yusuf-pass-1' });
     const changed = await added(() =>
-      t.request({ method: 'POST', url: '/api/auth/change-password', token, payload: { current_password: 'Yusuf-pass-1', new_password: 'Yusuf-pass-2' } }),
+      t.request({
+        method: 'POST',
+        url: '/api/auth/change-password',
+        token,
+        payload: { current_password: 'Yusuf-pass-1', new_password: 'Yusuf-pass-2' },
+      }),
     );
     expect(changed).toHaveLength(1);
-    expect(changed[0]).toMatchObject({ action: 'auth.password_change', actor: { username: 'yusuf' }, target: { id: 'yusuf' } });
+    expect(changed[0]).toMatchObject({
+      action: 'auth.password_change',
+      actor: { username: 'yusuf' },
+      target: { id: 'yusuf' },
+    });
     expect(JSON.stringify(changed)).not.toMatch(/Yusuf-pass/);
 
     const out = await added(() => t.request({ method: 'POST', url: '/api/auth/logout', token }));
@@ -113,10 +166,23 @@ describe('activity log', () => {
         detail: { url: 'https://example.org/live', duration: 7200, api_token: 'tok-123', nested: { password: 'p' } },
       });
       await t.app.ctx.activity.record({ actor: null, action: 'scheduler.start' });
-      await t.app.ctx.activity.record({ actor: adminRow, action: 'mosque.update', target: { type: 'mosque', id: 'abc123defg', label: 'East London Mosque' } });
+      await t.app.ctx.activity.record({
+        actor: adminRow,
+        action: 'mosque.update',
+        target: { type: 'mosque', id: 'abc123defg', label: 'East London Mosque' },
+      });
     });
-    expect(recorded.map((e) => e.summary)).toEqual(['admin updated mosque East London Mosque', 'System started the scheduler', 'admin launched instance i-0abc123']);
-    expect(recorded[2].detail).toEqual({ url: 'https://example.org/live', duration: 7200, api_token: '[redacted]', nested: { password: '[redacted]' } });
+    expect(recorded.map((e) => e.summary)).toEqual([
+      'admin updated mosque East London Mosque',
+      'System started the scheduler',
+      'admin launched instance i-0abc123',
+    ]);
+    expect(recorded[2].detail).toEqual({
+      url: 'https://example.org/live',
+      duration: 7200,
+      api_token: '[redacted]',
+      nested: { password: '[redacted]' },
+    });
     expect(recorded[1]).toMatchObject({ actor: null, target: null, detail: null });
   });
 

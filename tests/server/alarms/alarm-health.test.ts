@@ -15,7 +15,8 @@ describe('alarms in health and metrics', () => {
     expect(response.statusCode).toBe(200);
     return response.json<{ data: SystemHealth }>().data;
   };
-  const scrape = async () => (await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
+  const scrape = async () =>
+    (await t.request({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).body;
 
   beforeAll(async () => {
     t = await createTestApp({ env: { METRICS_TOKEN }, build: { healthCheckIntervalMs: 0 } });
@@ -32,13 +33,23 @@ describe('alarms in health and metrics', () => {
     expect((await t.app.ctx.monitoring.refresh()).overall_status).toBe('operational');
 
     const publish = vi.spyOn(t.app.ctx.hub, 'publish');
-    await t.app.ctx.alarms.raise({ kind: 'capture_failed', key: 'outcome:rec-1', message: 'No media: the stream never came', mosqueName: 'Al Noor Mosque' });
+    await t.app.ctx.alarms.raise({
+      kind: 'capture_failed',
+      key: 'outcome:rec-1',
+      message: 'No media: the stream never came',
+      mosqueName: 'Al Noor Mosque',
+    });
     const sent = () => publish.mock.calls.map(([message]) => message as ServerMessage);
-    await vi.waitFor(() => expect(sent()).toContainEqual({ type: 'system_status_update', data: { status: 'degraded' } }), { timeout: scaled(5000) });
+    await vi.waitFor(
+      () => expect(sent()).toContainEqual({ type: 'system_status_update', data: { status: 'degraded' } }),
+      { timeout: scaled(5000) },
+    );
     expect(sent()).toContainEqual({ type: 'system_health', data: { overall_health: 'degraded' } });
     const health = await system();
     expect(health).toMatchObject({ overall_status: 'degraded', failing: ['alarms'] });
-    expect(health.components.alarms.detail).toBe('A critical alarm is open: Al Noor Mosque: No media: the stream never came');
+    expect(health.components.alarms.detail).toBe(
+      'A critical alarm is open: Al Noor Mosque: No media: the stream never came',
+    );
 
     // Acknowledging is not fixing: still degraded until the cause clears.
     const [open] = (await t.app.ctx.alarms.list('open', 10)).filter((a) => a.severity === 'critical');
@@ -46,7 +57,10 @@ describe('alarms in health and metrics', () => {
     expect((await t.app.ctx.monitoring.refresh()).overall_status).toBe('degraded');
 
     await t.app.ctx.alarms.resolve('outcome:rec-1');
-    await vi.waitFor(() => expect(sent()).toContainEqual({ type: 'system_status_update', data: { status: 'operational' } }), { timeout: scaled(5000) });
+    await vi.waitFor(
+      () => expect(sent()).toContainEqual({ type: 'system_status_update', data: { status: 'operational' } }),
+      { timeout: scaled(5000) },
+    );
     expect((await system()).overall_status).toBe('operational');
   });
 

@@ -25,16 +25,34 @@ describe('alarms', () => {
   it('needs a session and refuses bad input', async () => {
     expect((await t.request({ method: 'GET', url: '/api/alarms' })).statusCode).toBe(401);
     expect((await t.request({ method: 'POST', url: '/api/alarms/alm-1/acknowledge' })).statusCode).toBe(401);
-    expect((await t.request({ method: 'GET', url: '/api/alarms?status=closed', token: operator })).statusCode).toBe(400);
-    expect((await t.request({ method: 'POST', url: '/api/alarms/nope/acknowledge', token: operator })).statusCode).toBe(404);
+    expect((await t.request({ method: 'GET', url: '/api/alarms?status=closed', token: operator })).statusCode).toBe(
+      400,
+    );
+    expect((await t.request({ method: 'POST', url: '/api/alarms/nope/acknowledge', token: operator })).statusCode).toBe(
+      404,
+    );
   });
 
   it('raises once per cause, with the severity of its kind, until the cause is resolved', async () => {
     const alarms = t.app.ctx.alarms;
-    const first = await alarms.raise({ kind: 'recorder_died', key: 'recorder_died:cap-1', message: 'The recorder stopped', instanceId: 'cap-1' });
-    const again = await alarms.raise({ kind: 'recorder_died', key: 'recorder_died:cap-1', message: 'The recorder stopped again' });
+    const first = await alarms.raise({
+      kind: 'recorder_died',
+      key: 'recorder_died:cap-1',
+      message: 'The recorder stopped',
+      instanceId: 'cap-1',
+    });
+    const again = await alarms.raise({
+      kind: 'recorder_died',
+      key: 'recorder_died:cap-1',
+      message: 'The recorder stopped again',
+    });
     expect(again.id).toBe(first.id);
-    expect(first).toMatchObject({ severity: 'warning', instance_id: 'cap-1', resolved_at: null, acknowledged_at: null });
+    expect(first).toMatchObject({
+      severity: 'warning',
+      instance_id: 'cap-1',
+      resolved_at: null,
+      acknowledged_at: null,
+    });
     expect((await list()).filter((a) => a.id === first.id)).toHaveLength(1);
 
     t.clock.advance(60_000);
@@ -44,7 +62,11 @@ describe('alarms', () => {
     expect(resolved?.resolved_at).toBe(t.clock.now().toISOString());
 
     // The same cause coming back is a new alarm.
-    const later = await alarms.raise({ kind: 'recorder_died', key: 'recorder_died:cap-1', message: 'The recorder stopped' });
+    const later = await alarms.raise({
+      kind: 'recorder_died',
+      key: 'recorder_died:cap-1',
+      message: 'The recorder stopped',
+    });
     expect(later.id).not.toBe(first.id);
   });
 
@@ -58,14 +80,29 @@ describe('alarms', () => {
   });
 
   it('is acknowledged by an operator, who is named, and logged', async () => {
-    const alarm = await t.app.ctx.alarms.raise({ kind: 'capture_failed', key: 'outcome:rec-9', message: 'No media: the stream never came', mosqueId: 'm1', mosqueName: 'Al Noor' });
+    const alarm = await t.app.ctx.alarms.raise({
+      kind: 'capture_failed',
+      key: 'outcome:rec-9',
+      message: 'No media: the stream never came',
+      mosqueId: 'm1',
+      mosqueName: 'Al Noor',
+    });
     expect(alarm.severity).toBe('critical');
     const response = await t.request({ method: 'POST', url: `/api/alarms/${alarm.id}/acknowledge`, token: operator });
     expect(response.statusCode).toBe(200);
-    expect(response.json<{ data: Alarm }>().data).toMatchObject({ id: alarm.id, acknowledged_by: 'operator', resolved_at: null });
-    const entries = (await t.request({ method: 'GET', url: '/api/activity?limit=20', token: admin })).json<{ data: { entries: ActivityEntry[] } }>().data.entries;
+    expect(response.json<{ data: Alarm }>().data).toMatchObject({
+      id: alarm.id,
+      acknowledged_by: 'operator',
+      resolved_at: null,
+    });
+    const entries = (await t.request({ method: 'GET', url: '/api/activity?limit=20', token: admin })).json<{
+      data: { entries: ActivityEntry[] };
+    }>().data.entries;
     expect(entries.map((e) => e.summary)).toEqual(
-      expect.arrayContaining(['operator acknowledged alarm: No media: the stream never came', 'Alarm raised: No media: the stream never came']),
+      expect.arrayContaining([
+        'operator acknowledged alarm: No media: the stream never came',
+        'Alarm raised: No media: the stream never came',
+      ]),
     );
     expect(await t.app.ctx.alarms.openCriticalCount()).toBeGreaterThanOrEqual(1);
   });
@@ -75,7 +112,13 @@ describe('alarms', () => {
       method: 'POST',
       url: '/api/config/mosques',
       token: admin,
-      payload: { name: 'Old Name Mosque', languages: ['ar'], latitude: 21.4225, longitude: 39.8262, timezone: 'Asia/Riyadh' },
+      payload: {
+        name: 'Old Name Mosque',
+        languages: ['ar'],
+        latitude: 21.4225,
+        longitude: 39.8262,
+        timezone: 'Asia/Riyadh',
+      },
     });
     const mosqueId = created.json<{ data: { mosque_id: string } }>().data.mosque_id;
     const alarm = await t.app.ctx.alarms.raise({
@@ -85,19 +128,35 @@ describe('alarms', () => {
       mosqueId,
       mosqueName: 'Old Name Mosque',
     });
-    const renamed = await t.request({ method: 'PUT', url: `/api/config/mosques/${mosqueId}`, token: admin, payload: { name: 'New Name Mosque' } });
+    const renamed = await t.request({
+      method: 'PUT',
+      url: `/api/config/mosques/${mosqueId}`,
+      token: admin,
+      payload: { name: 'New Name Mosque' },
+    });
     expect(renamed.statusCode).toBe(200);
 
     const listed = (await list()).find((a) => a.id === alarm.id);
     expect(listed).toMatchObject({ mosque_name: 'New Name Mosque', message: 'New Name Mosque: nothing was captured' });
-    const acknowledged = await t.request({ method: 'POST', url: `/api/alarms/${alarm.id}/acknowledge`, token: operator });
-    expect(acknowledged.json<{ data: Alarm }>().data).toMatchObject({ mosque_name: 'New Name Mosque', message: 'New Name Mosque: nothing was captured' });
+    const acknowledged = await t.request({
+      method: 'POST',
+      url: `/api/alarms/${alarm.id}/acknowledge`,
+      token: operator,
+    });
+    expect(acknowledged.json<{ data: Alarm }>().data).toMatchObject({
+      mosque_name: 'New Name Mosque',
+      message: 'New Name Mosque: nothing was captured',
+    });
   });
 
   it('reaches consoles live, and a console that connects late sees every open alarm', async () => {
     const url = await listen(t.app);
     const early = await connectAs(url, operator);
-    const raised = await t.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:job-1', message: 'The recording was never launched' });
+    const raised = await t.app.ctx.alarms.raise({
+      kind: 'missed',
+      key: 'missed:job-1',
+      message: 'The recording was never launched',
+    });
     // Another alarm may come first (a check of the system's health that a busy PostgreSQL slowed down, in
     // a check run): the raised one must come, each message within the client's quiet timeout.
     let live = await early.next('alarm');

@@ -30,9 +30,10 @@ describe('alarm deliveries claimed across servers', () => {
 
   const start = async (timer: RetryTimer, sweepMs?: number) => {
     const build = { healthCheckIntervalMs: 0, alarmDelivery: { timer, retryDelaysMs: RETRIES, sweepMs } };
-    const server = servers.length === 0
-      ? await createTestApp({ env: { ALARM_WEBHOOK_URL: `${origin}/hook`, ALARM_GROUP_WINDOW_SECONDS: '0' }, build })
-      : await createPeerApp(servers[0], build);
+    const server =
+      servers.length === 0
+        ? await createTestApp({ env: { ALARM_WEBHOOK_URL: `${origin}/hook`, ALARM_GROUP_WINDOW_SECONDS: '0' }, build })
+        : await createPeerApp(servers[0], build);
     await server.app.ready();
     servers.push(server);
     return server;
@@ -59,7 +60,11 @@ describe('alarm deliveries claimed across servers', () => {
     hook.statuses.push(503, 503);
     const a = heldTimer();
     const first = await start(a.timer);
-    const alarm = await first.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:claims-1', message: 'Never launched' });
+    const alarm = await first.app.ctx.alarms.raise({
+      kind: 'missed',
+      key: 'missed:claims-1',
+      message: 'Never launched',
+    });
     await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: scaled(5000) });
 
     // Started while A waits for its retry: they find it held, and send nothing.
@@ -82,7 +87,10 @@ describe('alarm deliveries claimed across servers', () => {
     expect(b.held.length + c.held.length).toBe(1);
     b.runNext();
     c.runNext();
-    await vi.waitFor(async () => expect(await delivery(servers[1], alarm.id)).toMatchObject({ state: 'delivered', attempts: 3 }), { timeout: scaled(5000) });
+    await vi.waitFor(
+      async () => expect(await delivery(servers[1], alarm.id)).toMatchObject({ state: 'delivered', attempts: 3 }),
+      { timeout: scaled(5000) },
+    );
     expect(postsAbout(alarm.id)).toHaveLength(3);
   });
 
@@ -91,7 +99,11 @@ describe('alarm deliveries claimed across servers', () => {
     // A stands for a server that hangs or dies: it never renews its claim, and its retry runs only when the test says.
     const a = heldTimer();
     const first = await start(a.timer, 24 * 3_600_000);
-    const alarm = await first.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:claims-2', message: 'Never launched' });
+    const alarm = await first.app.ctx.alarms.raise({
+      kind: 'missed',
+      key: 'missed:claims-2',
+      message: 'Never launched',
+    });
     await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: scaled(5000) });
     const b = heldTimer();
     await start(b.timer);
@@ -104,7 +116,10 @@ describe('alarm deliveries claimed across servers', () => {
     first.clock.advance(DELIVERY_SWEEP_MS + 1000);
     await vi.waitFor(() => expect(b.held.map((h) => h.ms)).toEqual([0]), { timeout: scaled(5000) });
     b.runNext();
-    await vi.waitFor(async () => expect(await delivery(servers[1], alarm.id)).toMatchObject({ state: 'delivered', attempts: 2 }), { timeout: scaled(5000) });
+    await vi.waitFor(
+      async () => expect(await delivery(servers[1], alarm.id)).toMatchObject({ state: 'delivered', attempts: 2 }),
+      { timeout: scaled(5000) },
+    );
 
     // A wakes and runs the retry it had scheduled: the delivery is no longer its own, and nothing is posted twice.
     a.runNext();
@@ -120,20 +135,29 @@ describe('alarm deliveries claimed across servers', () => {
     let release = () => undefined as void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const updateMessage = AlarmDeliveriesRepository.prototype.updateMessage;
-    const recording = vi.spyOn(AlarmDeliveriesRepository.prototype, 'updateMessage').mockImplementationOnce(async function (this: AlarmDeliveriesRepository, ...args) {
-      await released;
-      return updateMessage.apply(this, args);
-    });
+    const recording = vi
+      .spyOn(AlarmDeliveriesRepository.prototype, 'updateMessage')
+      .mockImplementationOnce(async function (this: AlarmDeliveriesRepository, ...args) {
+        await released;
+        return updateMessage.apply(this, args);
+      });
     const sweep = vi.spyOn(AlarmDeliveries.prototype, 'sweep');
     try {
-      const alarm = await first.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:claims-3', message: 'Never launched' });
+      const alarm = await first.app.ctx.alarms.raise({
+        kind: 'missed',
+        key: 'missed:claims-3',
+        message: 'Never launched',
+      });
       await vi.waitFor(() => expect(recording).toHaveBeenCalled(), { timeout: scaled(5000) });
       expect(postsAbout(alarm.id)).toHaveLength(1);
       first.clock.advance(DELIVERY_SWEEP_MS);
       await vi.waitFor(() => expect(sweep).toHaveBeenCalled(), { timeout: scaled(5000) });
       await sweep.mock.results[0].value;
       release();
-      await vi.waitFor(async () => expect(await delivery(first, alarm.id)).toMatchObject({ state: 'delivered', attempts: 1 }), { timeout: scaled(5000) });
+      await vi.waitFor(
+        async () => expect(await delivery(first, alarm.id)).toMatchObject({ state: 'delivered', attempts: 1 }),
+        { timeout: scaled(5000) },
+      );
       // The sweep found it still owed; taken for one to carry on, it was scheduled (and posted) again.
       expect(a.held).toEqual([]);
       expect(postsAbout(alarm.id)).toHaveLength(1);

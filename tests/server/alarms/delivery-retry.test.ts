@@ -18,7 +18,11 @@ function heldTimer() {
 }
 
 async function deliveriesOf(app: App, token: string, id: string): Promise<AlarmDelivery[]> {
-  const response = await app.inject({ method: 'GET', url: '/api/alarms?status=all', headers: { authorization: `Bearer ${token}` } });
+  const response = await app.inject({
+    method: 'GET',
+    url: '/api/alarms?status=all',
+    headers: { authorization: `Bearer ${token}` },
+  });
   return alarmsResponseSchema.parse(response.json()).data.alarms.find((a) => a.id === id)?.deliveries ?? [];
 }
 
@@ -46,7 +50,9 @@ describe('alarm delivery retries', () => {
   it('waits the back-off after a refused attempt, then delivers when the receiver is back', async () => {
     const token = await t.login();
     const alarm = await t.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:job-1', message: 'Never launched' });
-    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying'), { timeout: scaled(5000) });
+    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying'), {
+      timeout: scaled(5000),
+    });
     expect(first.held.map((h) => h.ms)).toEqual([2_000]);
 
     receiver = http.createServer((request, response) => {
@@ -59,7 +65,11 @@ describe('alarm delivery retries', () => {
     });
     await new Promise<void>((resolve) => receiver?.listen(port, '127.0.0.1', resolve));
     first.held.shift()?.run();
-    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]).toMatchObject({ state: 'delivered', attempts: 2 }), { timeout: scaled(5000) });
+    await vi.waitFor(
+      async () =>
+        expect((await deliveriesOf(t.app, token, alarm.id))[0]).toMatchObject({ state: 'delivered', attempts: 2 }),
+      { timeout: scaled(5000) },
+    );
     expect(bodies).toHaveLength(1);
   });
 
@@ -68,13 +78,20 @@ describe('alarm delivery retries', () => {
     receiver = undefined;
     const token = await t.login();
     const alarm = await t.app.ctx.alarms.raise({ kind: 'preflight', key: 'preflight:disk', message: 'Disk low' });
-    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying'), { timeout: scaled(5000) });
+    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying'), {
+      timeout: scaled(5000),
+    });
     await t.app.close();
 
     // A new server on the same database: it resumes the delivery at the time it was due.
     const second = heldTimer();
     t.clock.advance(500);
-    const app = await buildApp(t.config, { logger: false, clock: t.clock, healthCheckIntervalMs: 0, alarmDelivery: { timer: second.timer, retryDelaysMs: [2_000, 10_000] } });
+    const app = await buildApp(t.config, {
+      logger: false,
+      clock: t.clock,
+      healthCheckIntervalMs: 0,
+      alarmDelivery: { timer: second.timer, retryDelaysMs: [2_000, 10_000] },
+    });
     try {
       await app.ready();
       expect(second.held.map((h) => h.ms)).toEqual([1_500]);
@@ -86,7 +103,11 @@ describe('alarm delivery retries', () => {
       second.held.shift()?.run();
       const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: ADMIN });
       const adminToken = login.json<{ access_token: string }>().access_token;
-      await vi.waitFor(async () => expect((await deliveriesOf(app, adminToken, alarm.id))[0]).toMatchObject({ state: 'delivered', attempts: 2 }), { timeout: scaled(5000) });
+      await vi.waitFor(
+        async () =>
+          expect((await deliveriesOf(app, adminToken, alarm.id))[0]).toMatchObject({ state: 'delivered', attempts: 2 }),
+        { timeout: scaled(5000) },
+      );
     } finally {
       await app.close();
     }

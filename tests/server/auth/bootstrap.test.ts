@@ -18,7 +18,11 @@ describe('the first superuser', () => {
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
     const pg = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
     if (pg) cleanups.push(() => pg.drop());
-    const config = { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), consoleDir: undefined, databaseUrl: pg?.url };
+    const config = {
+      ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+      consoleDir: undefined,
+      databaseUrl: pg?.url,
+    };
     const app = await buildApp(config, { logger: false });
     cleanups.push(() => app.close());
     return { app, dataDir };
@@ -33,7 +37,11 @@ describe('the first superuser', () => {
     expect(fs.readFileSync(file, 'utf8').trim()).toBe(password);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
 
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password },
+    });
     expect(login.statusCode).toBe(200);
     expect(login.json().user).toMatchObject({ is_superuser: true, is_active: true, generated_credentials: true });
 
@@ -46,7 +54,11 @@ describe('the first superuser', () => {
     const { app, dataDir } = await emptyApp();
     expect(await app.ctx.users.bootstrapSuperuser({ username: 'ops', password: 'Chosen-pass-1', dataDir })).toEqual({});
     expect(fs.existsSync(path.join(dataDir, 'initial-admin-password'))).toBe(false);
-    const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'ops', password: 'Chosen-pass-1' } });
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'ops', password: 'Chosen-pass-1' },
+    });
     expect(login.statusCode).toBe(200);
     expect(login.json().user).toMatchObject({ generated_credentials: false });
   });
@@ -54,17 +66,34 @@ describe('the first superuser', () => {
   it('says the generated password is still in use on every user read until the account changes it', async () => {
     const { app, dataDir } = await emptyApp();
     const password = (await app.ctx.users.bootstrapSuperuser({ username: 'admin', dataDir }))?.generatedPassword ?? '';
-    const token = (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password } })).json<{ access_token: string }>().access_token;
+    const token = (
+      await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password } })
+    ).json<{ access_token: string }>().access_token;
     const headers = { authorization: `Bearer ${token}` };
-    const verify = async () => (await app.inject({ method: 'GET', url: '/api/auth/verify-token', headers })).json<{ user: { generated_credentials: boolean } }>().user;
+    const verify = async () =>
+      (await app.inject({ method: 'GET', url: '/api/auth/verify-token', headers })).json<{
+        user: { generated_credentials: boolean };
+      }>().user;
     expect((await verify()).generated_credentials).toBe(true);
-    const created = await app.inject({ method: 'POST', url: '/api/auth/users', headers, payload: { username: 'second', email: 'second@example.com', password: 'Second-pass-1' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/auth/users',
+      headers,
+      payload: { username: 'second', email: 'second@example.com', password: 'Second-pass-1' },
+    });
     expect(created.json<{ data: { generated_credentials: boolean } }>().data.generated_credentials).toBe(false);
 
-    const changed = await app.inject({ method: 'POST', url: '/api/auth/change-password', headers, payload: { current_password: password, new_password: 'Own-choice-pass-1' } });
+    const changed = await app.inject({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      headers,
+      payload: { current_password: password, new_password: 'Own-choice-pass-1' },
+    });
     expect(changed.statusCode).toBe(200);
     expect((await verify()).generated_credentials).toBe(false);
-    const users = (await app.inject({ method: 'GET', url: '/api/auth/users', headers })).json<{ users: { generated_credentials: boolean }[] }>().users;
+    const users = (await app.inject({ method: 'GET', url: '/api/auth/users', headers })).json<{
+      users: { generated_credentials: boolean }[];
+    }>().users;
     expect(users.map((user) => user.generated_credentials)).toEqual([false, false]);
   });
 

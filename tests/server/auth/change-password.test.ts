@@ -16,7 +16,12 @@ describe('POST /api/auth/change-password', () => {
     t.request({ method: 'POST', url: '/api/auth/change-password', token, payload: { current_password, new_password } });
   const verify = (token: string) => t.request({ method: 'GET', url: '/api/auth/verify-token', token });
   const login = (password: string) =>
-    t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'alice', password }, remoteAddress: '10.9.0.1' });
+    t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'alice', password },
+      remoteAddress: '10.9.0.1',
+    });
 
   it('refuses a wrong current password and an unchanged password with 400 and a detail', async () => {
     const token = await t.login('alice', OLD);
@@ -25,7 +30,10 @@ describe('POST /api/auth/change-password', () => {
     expect(wrong.json()).toMatchObject({ success: false, detail: 'Current password is incorrect' });
     const same = await change(token, OLD, OLD);
     expect(same.statusCode).toBe(400);
-    expect(same.json()).toMatchObject({ success: false, detail: 'New password must be different from current password' });
+    expect(same.json()).toMatchObject({
+      success: false,
+      detail: 'New password must be different from current password',
+    });
     const short = await change(token, OLD, 'Short1!');
     expect(short.statusCode).toBe(400);
     expect(short.json().detail).toMatch(/at least 8 characters/);
@@ -48,7 +56,11 @@ describe('POST /api/auth/change-password', () => {
   });
 
   it('requires a session', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/auth/change-password', payload: { current_password: OLD, new_password: NEW } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      payload: { current_password: OLD, new_password: NEW },
+    });
     expect(response.statusCode).toBe(401);
   });
 

@@ -41,7 +41,12 @@ describe('POST /api/auth/login', () => {
   it('refuses a wrong password, an unknown user and a wrong password for a deactivated user with one and the same answer', async () => {
     const { id } = await t.createUser({ username: 'gone', password: 'Gone-pass-1' });
     const admin = await t.login();
-    const off = await t.request({ method: 'PUT', url: `/api/auth/users/${id}`, token: admin, payload: { is_active: false } });
+    const off = await t.request({
+      method: 'PUT',
+      url: `/api/auth/users/${id}`,
+      token: admin,
+      payload: { is_active: false },
+    });
     expect(off.statusCode).toBe(200);
 
     const answers = [
@@ -61,12 +66,19 @@ describe('POST /api/auth/login', () => {
     await t.request({ method: 'PUT', url: `/api/auth/users/${id}`, token: admin, payload: { is_active: false } });
     const response = await login('paused', 'Paused-pass-1', '10.0.0.5');
     expect(response.statusCode).toBe(403);
-    expect(errorBodySchema.parse(response.json()).detail).toBe('This account is deactivated. Ask an administrator to activate it again.');
+    expect(errorBodySchema.parse(response.json()).detail).toBe(
+      'This account is deactivated. Ask an administrator to activate it again.',
+    );
     expect(response.body).not.toMatch(/access_token/);
   });
 
   it('requires both fields and rejects unknown ones', async () => {
-    for (const payload of [{ username: 'admin' }, { password: 'x' }, { username: '', password: 'x' }, { ...ADMIN, extra: 1 }]) {
+    for (const payload of [
+      { username: 'admin' },
+      { password: 'x' },
+      { username: '', password: 'x' },
+      { ...ADMIN, extra: 1 },
+    ]) {
       const response = await t.request({ method: 'POST', url: '/api/auth/login', payload });
       expect(response.statusCode).toBe(400);
       expect(errorBodySchema.parse(response.json()).detail).toMatch(/\w+/);

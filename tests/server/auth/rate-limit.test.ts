@@ -23,7 +23,10 @@ describe('failed sign-in limits', () => {
     expect((await login('admin', ADMIN.password, '10.0.1.99')).statusCode).toBe(200);
     const blocked = await login('admin', ADMIN.password, '10.0.1.1');
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.json()).toMatchObject({ success: false, detail: expect.stringMatching(/Too many failed sign-in attempts\. Try again in \d+ minutes?\./) });
+    expect(blocked.json()).toMatchObject({
+      success: false,
+      detail: expect.stringMatching(/Too many failed sign-in attempts\. Try again in \d+ minutes?\./),
+    });
     const retryAfter = Number(blocked.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(WINDOW_MS / 1000);
@@ -65,10 +68,19 @@ describe('failed sign-in limits', () => {
     const peers = [t, await createPeerApp(t), await createPeerApp(t)];
     try {
       const on = (server: TestApp, password: string) =>
-        server.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password }, remoteAddress: '10.0.5.1' });
+        server.request({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'admin', password },
+          remoteAddress: '10.0.5.1',
+        });
       // Failures spread round-robin over three servers, some of them at the same moment.
       const statuses = [
-        ...(await Promise.all([on(peers[0], 'Wrong-pass-1'), on(peers[1], 'Wrong-pass-1'), on(peers[2], 'Wrong-pass-1')])),
+        ...(await Promise.all([
+          on(peers[0], 'Wrong-pass-1'),
+          on(peers[1], 'Wrong-pass-1'),
+          on(peers[2], 'Wrong-pass-1'),
+        ])),
         await on(peers[0], 'Wrong-pass-1'),
         await on(peers[1], 'Wrong-pass-1'),
       ].map((r) => r.statusCode);

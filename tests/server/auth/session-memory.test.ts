@@ -61,12 +61,19 @@ describe('sessions held in memory', () => {
     expect((await listUsers(user.token)).statusCode).toBe(200);
 
     // Demotion: the remembered superuser flag is not trusted after the change.
-    await t.request({ method: 'PUT', url: `/api/auth/users/${user.id}`, token: admin, payload: { is_superuser: false } });
+    await t.request({
+      method: 'PUT',
+      url: `/api/auth/users/${user.id}`,
+      token: admin,
+      payload: { is_superuser: false },
+    });
     expect((await listUsers(user.token)).statusCode).toBe(403);
 
     // Password change: the other sessions of the user end, this one lives.
     const changed = await t.request({
-      method: 'POST', url: '/api/auth/change-password', token: user.token,
+      method: 'POST',
+      url: '/api/auth/change-password',
+      token: user.token,
       payload: { current_password: 'User-pass-1', new_password: 'User-pass-2-longer' },
     });
     expect(changed.statusCode).toBe(200);

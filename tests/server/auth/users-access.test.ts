@@ -37,7 +37,11 @@ describe('user management is for superusers only', () => {
       for (const call of calls()) {
         const response = await t.request({ ...call, token });
         expect(response.statusCode, `${call.method} ${call.url}`).toBe(403);
-        expect(response.json()).toMatchObject({ success: false, detail: expect.any(String), error: expect.any(String) });
+        expect(response.json()).toMatchObject({
+          success: false,
+          detail: expect.any(String),
+          error: expect.any(String),
+        });
       }
     }
     const admin = await t.login();
@@ -54,8 +58,16 @@ describe('user management is for superusers only', () => {
     expect(list.json().users.length).toBeGreaterThanOrEqual(4);
     const created = await t.request({ method: 'POST', url: '/api/auth/users', token: admin, payload: newUser });
     expect(created.statusCode).toBe(201);
-    expect(created.json()).toMatchObject({ success: true, data: { username: 'newbie', role: 'user', is_active: true, is_superuser: false } });
-    const registered = await t.request({ method: 'POST', url: '/api/auth/register', token: admin, payload: { ...newUser, username: 'reg' } });
+    expect(created.json()).toMatchObject({
+      success: true,
+      data: { username: 'newbie', role: 'user', is_active: true, is_superuser: false },
+    });
+    const registered = await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      token: admin,
+      payload: { ...newUser, username: 'reg' },
+    });
     expect(registered.statusCode).toBe(201);
     expect(registered.json().data.username).toBe('reg');
   });

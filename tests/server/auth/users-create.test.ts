@@ -3,7 +3,15 @@ import { userResponseSchema } from '../../../contract/auth';
 import { errorBodySchema } from '../../../contract/common';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
-const valid = { username: 'Bob', email: 'bob@example.com', full_name: 'Bob Builder', password: 'Bob-pass-12', role: 'user', is_active: true, is_superuser: false };
+const valid = {
+  username: 'Bob',
+  email: 'bob@example.com',
+  full_name: 'Bob Builder',
+  password: 'Bob-pass-12',
+  role: 'user',
+  is_active: true,
+  is_superuser: false,
+};
 
 describe('POST /api/auth/users', () => {
   let t: TestApp;
@@ -37,7 +45,14 @@ describe('POST /api/auth/users', () => {
     const response = await create({ username: 'dora', email: 'dora@example.com', password: 'Dora-pass-1' });
     expect(response.statusCode).toBe(201);
     const { data } = userResponseSchema.parse(response.json());
-    expect(data).toMatchObject({ username: 'dora', role: 'admin', is_active: true, is_superuser: false, full_name: null, last_login: null });
+    expect(data).toMatchObject({
+      username: 'dora',
+      role: 'admin',
+      is_active: true,
+      is_superuser: false,
+      full_name: null,
+      last_login: null,
+    });
     expect(response.body).not.toMatch(/password/i);
     expect((await t.login('dora', 'Dora-pass-1')).length).toBeGreaterThan(20);
   });

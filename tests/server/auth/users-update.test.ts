@@ -14,16 +14,28 @@ describe('PUT /api/auth/users/{id}', () => {
   });
   afterEach(() => t.close());
 
-  const update = (id: number, payload: object, token = admin) => t.request({ method: 'PUT', url: `/api/auth/users/${id}`, token, payload });
+  const update = (id: number, payload: object, token = admin) =>
+    t.request({ method: 'PUT', url: `/api/auth/users/${id}`, token, payload });
   const verify = (token: string) => t.request({ method: 'GET', url: '/api/auth/verify-token', token });
   const login = (username: string, password: string) =>
     t.request({ method: 'POST', url: '/api/auth/login', payload: { username, password }, remoteAddress: '10.8.0.1' });
 
   it('edits the fields of the edit form and leaves the username alone', async () => {
     const { id } = await t.createUser({ username: 'erin' });
-    const response = await update(id, { email: 'erin@new.example', full_name: 'Erin Example', role: 'admin', is_active: true, is_superuser: false });
+    const response = await update(id, {
+      email: 'erin@new.example',
+      full_name: 'Erin Example',
+      role: 'admin',
+      is_active: true,
+      is_superuser: false,
+    });
     expect(response.statusCode).toBe(200);
-    expect(response.json().data).toMatchObject({ username: 'erin', email: 'erin@new.example', full_name: 'Erin Example', role: 'admin' });
+    expect(response.json().data).toMatchObject({
+      username: 'erin',
+      email: 'erin@new.example',
+      full_name: 'Erin Example',
+      role: 'admin',
+    });
     expect((await update(id, { username: 'renamed' })).statusCode).toBe(400);
     expect((await update(9999, { is_active: false })).statusCode).toBe(404);
   });

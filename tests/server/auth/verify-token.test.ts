@@ -46,7 +46,14 @@ describe('GET /api/auth/verify-token', () => {
   });
 
   it('answers 401 without a token or with a malformed one', async () => {
-    for (const header of [undefined, 'Bearer', `Basic ${token}`, 'Bearer not-a-jwt', 'Bearer a.b.c', `Bearer ${token}x`]) {
+    for (const header of [
+      undefined,
+      'Bearer',
+      `Basic ${token}`,
+      'Bearer not-a-jwt',
+      'Bearer a.b.c',
+      `Bearer ${token}x`,
+    ]) {
       const response = await verify(header);
       expect(response.statusCode, String(header)).toBe(401);
       expect(response.json()).toMatchObject({ success: false, detail: expect.any(String), error: expect.any(String) });

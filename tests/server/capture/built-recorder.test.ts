@@ -60,7 +60,9 @@ describe('the built server and recorder (npm run build)', () => {
   });
 
   it('refuses to start a built server whose built recorder is missing', () => {
-    expect(() => shippedRecorderRuntime(path.join(buildDir, 'nowhere', BUILT_RECORDER))).toThrow(/built recorder .* is missing: run npm run build/);
+    expect(() => shippedRecorderRuntime(path.join(buildDir, 'nowhere', BUILT_RECORDER))).toThrow(
+      /built recorder .* is missing: run npm run build/,
+    );
   });
 
   it('refuses to publish a built recorder without its hash, or one its hash does not match (a build cut short)', () => {
@@ -68,23 +70,35 @@ describe('the built server and recorder (npm run build)', () => {
     const file = path.join(dir, BUILT_RECORDER);
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(file, 'console.log("recorder")\n');
-    expect(() => readBuiltRecorder(file)).toThrow(`The built recorder ${file} or its .sha256 is missing: run npm run build`);
+    expect(() => readBuiltRecorder(file)).toThrow(
+      `The built recorder ${file} or its .sha256 is missing: run npm run build`,
+    );
     fs.writeFileSync(`${file}.sha256`, `${'0'.repeat(64)}  recorder.mjs\n`);
-    expect(() => readBuiltRecorder(file)).toThrow(`The built recorder ${file} does not match its .sha256: run npm run build`);
+    expect(() => readBuiltRecorder(file)).toThrow(
+      `The built recorder ${file} does not match its .sha256: run npm run build`,
+    );
   });
 
   it('keeps the AWS SDK and Octokit out of the server bundle and out of its start', async () => {
     const metafile = await buildServer(path.join(buildDir, 'server'));
     const [output] = Object.values(metafile.outputs).filter((out) => out.entryPoint);
     const onDemand = output.imports.filter((entry) => ON_DEMAND.test(entry.path));
-    expect(onDemand.map((entry) => entry.path)).toEqual(expect.arrayContaining(['@aws-sdk/client-ec2', '@octokit/rest']));
-    for (const entry of onDemand) expect({ path: entry.path, kind: entry.kind }).toEqual({ path: entry.path, kind: 'dynamic-import' });
+    expect(onDemand.map((entry) => entry.path)).toEqual(
+      expect.arrayContaining(['@aws-sdk/client-ec2', '@octokit/rest']),
+    );
+    for (const entry of onDemand)
+      expect({ path: entry.path, kind: entry.kind }).toEqual({ path: entry.path, kind: 'dynamic-import' });
     // Native addons are never bundled: they load from node_modules.
     const bundled = Object.keys(metafile.inputs);
-    for (const native of ['better-sqlite3', 'argon2']) expect(bundled.filter((input) => input.includes(`node_modules/${native}/`))).toEqual([]);
-    expect(output.imports.filter((entry) => entry.external).map((entry) => entry.path)).toEqual(expect.arrayContaining(['better-sqlite3', 'argon2']));
+    for (const native of ['better-sqlite3', 'argon2'])
+      expect(bundled.filter((input) => input.includes(`node_modules/${native}/`))).toEqual([]);
+    expect(output.imports.filter((entry) => entry.external).map((entry) => entry.path)).toEqual(
+      expect.arrayContaining(['better-sqlite3', 'argon2']),
+    );
     // It ships the built recorder and compiles nothing: neither esbuild nor the build script is in it.
-    expect(bundled.filter((input) => input.includes('node_modules/esbuild/') || input.startsWith('scripts/'))).toEqual([]);
+    expect(bundled.filter((input) => input.includes('node_modules/esbuild/') || input.startsWith('scripts/'))).toEqual(
+      [],
+    );
     expect(output.imports.map((entry) => entry.path)).not.toContain('esbuild');
   });
 
@@ -96,11 +110,15 @@ describe('the built server and recorder (npm run build)', () => {
       await buildServer(path.join(launcherBuild, 'server'));
       // A configuration error ends the server right after it has loaded: enough to compile it once.
       const run = spawnSync(process.execPath, [path.join(launcherBuild, 'server', 'main.js')], {
-        env: { PATH: process.env.PATH, PORT: 'not-a-port', DATA_DIR: dataDir }, encoding: 'utf8', timeout: scaled(30_000),
+        env: { PATH: process.env.PATH, PORT: 'not-a-port', DATA_DIR: dataDir },
+        encoding: 'utf8',
+        timeout: scaled(30_000),
       });
       expect(run.stderr).toMatch(/PORT must be a number/);
       expect(run.status).toBe(2);
-      const cached = fs.readdirSync(path.join(launcherBuild, '.compile-cache'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+      const cached = fs
+        .readdirSync(path.join(launcherBuild, '.compile-cache'), { recursive: true, withFileTypes: true })
+        .filter((entry) => entry.isFile());
       expect(cached.length).toBeGreaterThan(0);
     } finally {
       fs.rmSync(launcherBuild, { recursive: true, force: true });
@@ -118,9 +136,21 @@ describe('the built server and recorder (npm run build)', () => {
     expect(imports.filter((name) => !name.startsWith('node:'))).toEqual([]);
 
     const runtime = shippedRecorderRuntime(bundle);
-    expect(runtime).toEqual({ dir: path.dirname(bundle), files: [BUILT_RECORDER], entry: BUILT_RECORDER, nodeArgs: [] });
-    const driver = new LocalCaptureProvider({ dataDir, clock: systemClock, recorderRuntime: runtime, allowPrivateStreamHosts: true });
-    const launched = await driver.launch(launchConfigSchema.parse({ url: source.url, duration: 4, width: 320, height: 180, mosque_id: null }));
+    expect(runtime).toEqual({
+      dir: path.dirname(bundle),
+      files: [BUILT_RECORDER],
+      entry: BUILT_RECORDER,
+      nodeArgs: [],
+    });
+    const driver = new LocalCaptureProvider({
+      dataDir,
+      clock: systemClock,
+      recorderRuntime: runtime,
+      allowPrivateStreamHosts: true,
+    });
+    const launched = await driver.launch(
+      launchConfigSchema.parse({ url: source.url, duration: 4, width: 320, height: 180, mosque_id: null }),
+    );
 
     const instanceDir = path.join(dataDir, 'instances', launched.providerInstanceId);
     expect(fs.readdirSync(path.join(instanceDir, 'runtime'))).toEqual([BUILT_RECORDER]);
@@ -131,10 +161,14 @@ describe('the built server and recorder (npm run build)', () => {
     const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     expect(commandLine.slice(1, 3)).toEqual([path.join(instanceDir, 'runtime', BUILT_RECORDER), instanceDir]);
 
-    const ended = await waitFor(async () => {
-      const instance = (await driver.list()).find((item) => item.providerInstanceId === launched.providerInstanceId);
-      return instance?.state === 'stopped' ? instance : undefined;
-    }, 'the recording to end', 45_000);
+    const ended = await waitFor(
+      async () => {
+        const instance = (await driver.list()).find((item) => item.providerInstanceId === launched.providerInstanceId);
+        return instance?.state === 'stopped' ? instance : undefined;
+      },
+      'the recording to end',
+      45_000,
+    );
     expect(ended.recording).toMatchObject({ status: 'captured', reason: null });
     expect(fs.statSync(ended.recording?.filePath ?? '').size).toBeGreaterThan(10_000);
     // An instance started from the build keeps running from its own copy: a relaunch finds the same runtime.

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { mostTellingLine } from '../../../recorder/recorder-attempt';
-import { computeCoverage, describeRunEnd, outcomeFromCoverage, type RunEnd, type RunMedia } from '../../../recorder/recorder-coverage';
+import {
+  computeCoverage,
+  describeRunEnd,
+  outcomeFromCoverage,
+  type RunEnd,
+  type RunMedia,
+} from '../../../recorder/recorder-coverage';
 import type { RunRecord } from '../../../recorder/recorder-state';
 import { retryDelayMs, RetryPlan } from '../../../recorder/recorder-window';
 import { DEFAULT_RECORDER_SETTINGS } from '../../../recorder/recorder-state';
@@ -39,8 +45,20 @@ describe('coverage of a recording window, from the media', () => {
       expectedSeconds: 600,
       coveredSeconds: 480,
       gaps: [
-        { start: at(0), end: at(30), cause: 'not_live_yet', reason: 'Stream not live yet (HTTP 404)', content_lost_seconds: 0 },
-        { start: at(100), end: at(190), cause: 'stream_dropped', reason: 'Stream dropped (HTTP 404)', content_lost_seconds: 90 },
+        {
+          start: at(0),
+          end: at(30),
+          cause: 'not_live_yet',
+          reason: 'Stream not live yet (HTTP 404)',
+          content_lost_seconds: 0,
+        },
+        {
+          start: at(100),
+          end: at(190),
+          cause: 'stream_dropped',
+          reason: 'Stream dropped (HTTP 404)',
+          content_lost_seconds: 90,
+        },
       ],
       reconnects: 1,
     });
@@ -67,7 +85,15 @@ describe('coverage of a recording window, from the media', () => {
   it('no media is a failure with the last error; a gap while recording stops at now', () => {
     const runs: RunMedia[] = [{ run: run(1, 0, null, notLive('connection refused')), seconds: 0 }];
     const coverage = computeCoverage(T0, T0 + 600_000, runs, iso, T0 + 42_000);
-    expect(coverage.gaps).toEqual([{ start: at(0), end: at(42), cause: 'not_live_yet', reason: 'Stream not live yet (connection refused)', content_lost_seconds: 0 }]);
+    expect(coverage.gaps).toEqual([
+      {
+        start: at(0),
+        end: at(42),
+        cause: 'not_live_yet',
+        reason: 'Stream not live yet (connection refused)',
+        content_lost_seconds: 0,
+      },
+    ]);
     expect(outcomeFromCoverage(coverage, 'Connection to tcp://127.0.0.1:9 failed: Connection refused', null)).toEqual({
       status: 'failed',
       reason: 'The stream never came: Connection to tcp://127.0.0.1:9 failed: Connection refused',
@@ -76,22 +102,50 @@ describe('coverage of a recording window, from the media', () => {
 
   it('names why a connection ended', () => {
     const end = { stalled: false, stallSeconds: 60, code: 1, error: null, spawnError: null };
-    expect(describeRunEnd({ ...end, error: 'Server returned 404 Not Found' }, false, false)).toEqual(notLive('HTTP 404'));
-    expect(describeRunEnd({ ...end, error: 'HTTP error 503 Service Unavailable' }, true, true)).toEqual(dropped('HTTP 503'));
-    expect(describeRunEnd({ ...end, error: 'Connection to tcp://h:80 failed: Connection refused' }, false, true)).toEqual({ cause: 'stream_dropped', reason: 'Stream not back yet (connection refused)' });
-    expect(describeRunEnd({ ...end, stalled: true }, true, true)).toEqual({ cause: 'stream_stalled', reason: 'Stream stalled (no media for 60 s)' });
+    expect(describeRunEnd({ ...end, error: 'Server returned 404 Not Found' }, false, false)).toEqual(
+      notLive('HTTP 404'),
+    );
+    expect(describeRunEnd({ ...end, error: 'HTTP error 503 Service Unavailable' }, true, true)).toEqual(
+      dropped('HTTP 503'),
+    );
+    expect(
+      describeRunEnd({ ...end, error: 'Connection to tcp://h:80 failed: Connection refused' }, false, true),
+    ).toEqual({ cause: 'stream_dropped', reason: 'Stream not back yet (connection refused)' });
+    expect(describeRunEnd({ ...end, stalled: true }, true, true)).toEqual({
+      cause: 'stream_stalled',
+      reason: 'Stream stalled (no media for 60 s)',
+    });
     // ffmpeg's own 15 s read timeout ended the connection before the watchdog: a stall all the same.
-    expect(describeRunEnd({ ...end, error: 'Connection timed out' }, true, true)).toEqual({ cause: 'stream_stalled', reason: 'Stream stalled (connection timed out)' });
-    expect(describeRunEnd({ ...end, code: 0 }, true, true)).toEqual({ cause: 'stream_dropped', reason: 'Stream ended' });
-    expect(describeRunEnd({ ...end, code: 0 }, false, false)).toEqual({ cause: 'not_live_yet', reason: 'Stream not live yet (it ended at once)' });
-    expect(describeRunEnd({ ...end, spawnError: 'Could not start ffmpeg (x): ENOENT' }, false, false)).toEqual({ cause: 'recorder_down', reason: 'Could not start ffmpeg (x): ENOENT' });
+    expect(describeRunEnd({ ...end, error: 'Connection timed out' }, true, true)).toEqual({
+      cause: 'stream_stalled',
+      reason: 'Stream stalled (connection timed out)',
+    });
+    expect(describeRunEnd({ ...end, code: 0 }, true, true)).toEqual({
+      cause: 'stream_dropped',
+      reason: 'Stream ended',
+    });
+    expect(describeRunEnd({ ...end, code: 0 }, false, false)).toEqual({
+      cause: 'not_live_yet',
+      reason: 'Stream not live yet (it ended at once)',
+    });
+    expect(describeRunEnd({ ...end, spawnError: 'Could not start ffmpeg (x): ENOENT' }, false, false)).toEqual({
+      cause: 'recorder_down',
+      reason: 'Could not start ffmpeg (x): ENOENT',
+    });
   });
 
   it("takes a connection's cause from ffmpeg's telling line, never from encoder statistics", () => {
-    const noise = ["Opening 'http://h/live12.ts' for reading", 'frame P:410 Avg QP:12.14 size: 1234', 'Qavg: 64761.492', 'kb/s:450.12'];
+    const noise = [
+      "Opening 'http://h/live12.ts' for reading",
+      'frame P:410 Avg QP:12.14 size: 1234',
+      'Qavg: 64761.492',
+      'kb/s:450.12',
+    ];
     expect(mostTellingLine(['[http @ 0x1] HTTP error 404 Not Found', ...noise])).toBe('HTTP error 404 Not Found');
     expect(mostTellingLine(noise)).toBeNull();
-    expect(mostTellingLine(['[hls @ 0x1] Media sequence changed unexpectedly: 12 -> 0', ...noise])).toBe('Media sequence changed unexpectedly: 12 -> 0');
+    expect(mostTellingLine(['[hls @ 0x1] Media sequence changed unexpectedly: 12 -> 0', ...noise])).toBe(
+      'Media sequence changed unexpectedly: 12 -> 0',
+    );
   });
 
   it('waits 5 s after a failed try, doubling up to 30 s', () => {

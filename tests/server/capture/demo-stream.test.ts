@@ -49,7 +49,7 @@ describe('the demo stream', () => {
     demo.use();
     expect(demo.running).toBe(true);
     // The stopped generator's exit is not taken for a crash of the new one: it runs until its playlist is written.
-    await waitFor(() => demo.file('stream.m3u8'), 'the new generator\'s playlist', 20_000);
+    await waitFor(() => demo.file('stream.m3u8'), "the new generator's playlist", 20_000);
     expect(demo.running).toBe(true);
   });
 });

@@ -3,9 +3,15 @@ import { probeFfmpeg, resolveFfmpeg, shortFfmpegVersion } from '../../../server/
 
 describe('ffmpeg version for the Cloud Connectivity line', () => {
   it('keeps "ffmpeg major.minor" of the banner', () => {
-    expect(shortFfmpegVersion('ffmpeg version 5.1.6-0+deb12u1 Copyright (c) 2000-2024 the FFmpeg developers')).toBe('ffmpeg 5.1');
-    expect(shortFfmpegVersion('ffmpeg version n6.1.1 Copyright (c) 2000-2023 the FFmpeg developers')).toBe('ffmpeg 6.1');
-    expect(shortFfmpegVersion('ffmpeg version N-112345-gabcdef Copyright (c) 2000-2024 the FFmpeg developers')).toBe('ffmpeg version N-112345-gabcdef');
+    expect(shortFfmpegVersion('ffmpeg version 5.1.6-0+deb12u1 Copyright (c) 2000-2024 the FFmpeg developers')).toBe(
+      'ffmpeg 5.1',
+    );
+    expect(shortFfmpegVersion('ffmpeg version n6.1.1 Copyright (c) 2000-2023 the FFmpeg developers')).toBe(
+      'ffmpeg 6.1',
+    );
+    expect(shortFfmpegVersion('ffmpeg version N-112345-gabcdef Copyright (c) 2000-2024 the FFmpeg developers')).toBe(
+      'ffmpeg version N-112345-gabcdef',
+    );
   });
 
   it('reads the real binary short', async () => {

@@ -42,9 +42,19 @@ async function record(
   origin: { faults: OriginFault[]; dvrSegments?: number; prePublishSegments?: number },
   options: { sourceAsIs?: boolean; during?: (recorder: RecorderProcess) => Promise<void> } = {},
 ): Promise<Case> {
-  const live = await startFidelityOrigin({ minutes: Math.ceil(seconds / 60) + 2, prePublishSegments: ON_AIR_SEGMENTS, ...origin });
+  const live = await startFidelityOrigin({
+    minutes: Math.ceil(seconds / 60) + 2,
+    prePublishSegments: ON_AIR_SEGMENTS,
+    ...origin,
+  });
   const sourceAsIs = options.sourceAsIs ?? true;
-  const recorder = recorderProcess({ url: live.url, seconds, width: sourceAsIs ? FRAME_CODE.width : 640, height: sourceAsIs ? FRAME_CODE.height : 360, sourceAsIs });
+  const recorder = recorderProcess({
+    url: live.url,
+    seconds,
+    width: sourceAsIs ? FRAME_CODE.width : 640,
+    height: sourceAsIs ? FRAME_CODE.height : 360,
+    sourceAsIs,
+  });
   cleanups.push(async () => {
     await recorder.kill();
     await live.close();
@@ -57,7 +67,8 @@ async function record(
   const to = Date.parse(recorder.config.windowEnd);
   const indices = state.bytes > 0 ? await readFrameIndices(recorder.config.outputPath) : [];
   const report = compareWithTruth(indices, live.window(from, to));
-  const at = (instant: string | number) => ((typeof instant === 'string' ? Date.parse(instant) : instant) - from) / 1000;
+  const at = (instant: string | number) =>
+    ((typeof instant === 'string' ? Date.parse(instant) : instant) - from) / 1000;
   return { origin: live, recorder, report, gaps: state.coverage?.gaps ?? [], status: state.outcome?.status, at };
 }
 
@@ -68,10 +79,18 @@ function describeCase(c: Case): string {
     lostByUs: report.lostByUsSeconds,
     repeated: report.repeatedSeconds,
     // Where the frames we lost were on the air (s into the window), and which: a lost frame is found where it went.
-    losses: report.losses.map((l) => ({ at: [c.at(l.broadcastFrom), c.at(l.broadcastTo)], frames: [l.first, l.last], unavailable: l.unavailableFrames })),
+    losses: report.losses.map((l) => ({
+      at: [c.at(l.broadcastFrom), c.at(l.broadcastTo)],
+      frames: [l.first, l.last],
+      unavailable: l.unavailableFrames,
+    })),
     holes: report.holes.map((h) => [c.at(h.from), c.at(h.to)]),
     gaps: c.gaps.map((g) => [c.at(g.start), c.at(g.end), g.cause, g.content_lost_seconds]),
-    log: c.recorder.log().split('\n').filter((line) => line.includes('recorder:')).slice(-12),
+    log: c.recorder
+      .log()
+      .split('\n')
+      .filter((line) => line.includes('recorder:'))
+      .slice(-12),
   });
 }
 
@@ -87,75 +106,120 @@ function expectGapsWhereHolesAre(c: Case, cause: Gap['cause']): void {
 }
 
 describe('the HLS recorder keeps what the stream offered', () => {
-  it.concurrent('a clean stream is kept from the first frame of the window to its last, and is captured', { timeout: scaled(120_000) }, async () => {
-    // A segment is placed when the reader first sees it listed, up to a reload after it was published:
-    // without a margin past the end, the window's last half second was lost and a short window read partial.
-    const c = await record(20, { dvrSegments: 6, faults: [] });
-    expect(c.report.lostSeconds, describeCase(c)).toBe(0);
-    expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
-    expect(c.gaps, describeCase(c)).toEqual([]);
-    expect(c.status, describeCase(c)).toBe('captured');
-  });
+  it.concurrent(
+    'a clean stream is kept from the first frame of the window to its last, and is captured',
+    { timeout: scaled(120_000) },
+    async () => {
+      // A segment is placed when the reader first sees it listed, up to a reload after it was published:
+      // without a margin past the end, the window's last half second was lost and a short window read partial.
+      const c = await record(20, { dvrSegments: 6, faults: [] });
+      expect(c.report.lostSeconds, describeCase(c)).toBe(0);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      expect(c.gaps, describeCase(c)).toEqual([]);
+      expect(c.status, describeCase(c)).toBe('captured');
+    },
+  );
 
-  it.concurrent('a 70 s stall (the origin holds every connection) inside a DVR window of 120 s loses nothing', { timeout: scaled(300_000) }, async () => {
-    const c = await record(110, { dvrSegments: 60, faults: [{ kind: 'held_open', at: ON_AIR_SECONDS + 15, seconds: 70 }] });
-    expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
-    expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
-    expect(c.report.reorderedSeconds, describeCase(c)).toBe(0);
-    expectGapsWhereHolesAre(c, 'stream_stalled');
-  });
+  it.concurrent(
+    'a 70 s stall (the origin holds every connection) inside a DVR window of 120 s loses nothing',
+    { timeout: scaled(300_000) },
+    async () => {
+      const c = await record(110, {
+        dvrSegments: 60,
+        faults: [{ kind: 'held_open', at: ON_AIR_SECONDS + 15, seconds: 70 }],
+      });
+      expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      expect(c.report.reorderedSeconds, describeCase(c)).toBe(0);
+      expectGapsWhereHolesAre(c, 'stream_stalled');
+    },
+  );
 
-  it.concurrent('a recorder killed for 40 s and started again on its folder loses nothing the DVR window still lists', { timeout: scaled(300_000) }, async () => {
-    // A long window: a recorder started under load may take many seconds to compile its sources.
-    const c = await record(
-      130,
-      { dvrSegments: 60, faults: [] },
-      {
-        during: async (recorder) => {
-          await pause(25_000);
-          await recorder.kill();
-          await pause(40_000);
-          recorder.start();
+  it.concurrent(
+    'a recorder killed for 40 s and started again on its folder loses nothing the DVR window still lists',
+    { timeout: scaled(300_000) },
+    async () => {
+      // A long window: a recorder started under load may take many seconds to compile its sources.
+      const c = await record(
+        130,
+        { dvrSegments: 60, faults: [] },
+        {
+          during: async (recorder) => {
+            await pause(25_000);
+            await recorder.kill();
+            await pause(40_000);
+            recorder.start();
+          },
         },
-      },
-    );
-    expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
-    expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
-    expect(c.report.reorderedSeconds, describeCase(c)).toBe(0);
-    expectGapsWhereHolesAre(c, 'recorder_down');
-  });
+      );
+      expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      expect(c.report.reorderedSeconds, describeCase(c)).toBe(0);
+      expectGapsWhereHolesAre(c, 'recorder_down');
+    },
+  );
 
-  it.concurrent('an encoder restarted in place (media sequence back to 0) loses at most 3 s and is seen as a reset', { timeout: scaled(300_000) }, async () => {
-    const c = await record(60, { faults: [{ kind: 'encoder_restart', at: ON_AIR_SECONDS + 20 }] });
-    expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(3);
-    expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
-    expect(c.recorder.log()).toMatch(/media sequence went from \d+ back to 0: the encoder restarted/);
-    expectGapsWhereHolesAre(c, 'sequence_reset');
-  });
+  it.concurrent(
+    'an encoder restarted in place (media sequence back to 0) loses at most 3 s and is seen as a reset',
+    { timeout: scaled(300_000) },
+    async () => {
+      const c = await record(60, { faults: [{ kind: 'encoder_restart', at: ON_AIR_SECONDS + 20 }] });
+      expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(3);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      expect(c.recorder.log()).toMatch(/media sequence went from \d+ back to 0: the encoder restarted/);
+      expectGapsWhereHolesAre(c, 'sequence_reset');
+    },
+  );
 
-  it.concurrent('a stream that goes live inside the window is recorded from its first segment, transcoded, and the wait is not_live_yet', { timeout: scaled(300_000) }, async () => {
-    const c = await record(60, { prePublishSegments: 0, faults: [{ kind: 'late_start', at: 20 }] }, { sourceAsIs: false });
-    expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
-    expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
-    expect(c.report.unreadable, describeCase(c)).toBe(0);
-    expectGapsWhereHolesAre(c, 'not_live_yet');
-    expect(c.gaps[0].content_lost_seconds).toBe(0);
-  });
+  it.concurrent(
+    'a stream that goes live inside the window is recorded from its first segment, transcoded, and the wait is not_live_yet',
+    { timeout: scaled(300_000) },
+    async () => {
+      const c = await record(
+        60,
+        { prePublishSegments: 0, faults: [{ kind: 'late_start', at: 20 }] },
+        { sourceAsIs: false },
+      );
+      expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      expect(c.report.unreadable, describeCase(c)).toBe(0);
+      expectGapsWhereHolesAre(c, 'not_live_yet');
+      expect(c.gaps[0].content_lost_seconds).toBe(0);
+    },
+  );
 
-  it.concurrent('a 60 s stall on a short sliding list loses what left the list, and says so where it was', { timeout: scaled(300_000) }, async () => {
-    const c = await record(100, { dvrSegments: 6, faults: [{ kind: 'held_open', at: ON_AIR_SECONDS + 15, seconds: 60 }] });
-    expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
-    expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
-    expectGapsWhereHolesAre(c, 'stream_stalled');
-    expect(Math.abs(c.gaps[0].content_lost_seconds - c.report.lostSeconds), describeCase(c)).toBeLessThanOrEqual(SEGMENT_SECONDS);
-  });
+  it.concurrent(
+    'a 60 s stall on a short sliding list loses what left the list, and says so where it was',
+    { timeout: scaled(300_000) },
+    async () => {
+      const c = await record(100, {
+        dvrSegments: 6,
+        faults: [{ kind: 'held_open', at: ON_AIR_SECONDS + 15, seconds: 60 }],
+      });
+      expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      expectGapsWhereHolesAre(c, 'stream_stalled');
+      expect(Math.abs(c.gaps[0].content_lost_seconds - c.report.lostSeconds), describeCase(c)).toBeLessThanOrEqual(
+        SEGMENT_SECONDS,
+      );
+    },
+  );
 
-  it.concurrent('a playlist answering 404 for 30 s on a short sliding list loses only what left the list meanwhile', { timeout: scaled(300_000) }, async () => {
-    const c = await record(80, { dvrSegments: 6, faults: [{ kind: 'playlist_404', at: ON_AIR_SECONDS + 20, seconds: 30 }] });
-    expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
-    expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
-    expectGapsWhereHolesAre(c, 'stream_dropped');
-    // What the stream offered and the recording lacks is said, within a segment.
-    expect(Math.abs(c.gaps[0].content_lost_seconds - c.report.lostSeconds), describeCase(c)).toBeLessThanOrEqual(SEGMENT_SECONDS);
-  });
+  it.concurrent(
+    'a playlist answering 404 for 30 s on a short sliding list loses only what left the list meanwhile',
+    { timeout: scaled(300_000) },
+    async () => {
+      const c = await record(80, {
+        dvrSegments: 6,
+        faults: [{ kind: 'playlist_404', at: ON_AIR_SECONDS + 20, seconds: 30 }],
+      });
+      expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      expectGapsWhereHolesAre(c, 'stream_dropped');
+      // What the stream offered and the recording lacks is said, within a segment.
+      expect(Math.abs(c.gaps[0].content_lost_seconds - c.report.lostSeconds), describeCase(c)).toBeLessThanOrEqual(
+        SEGMENT_SECONDS,
+      );
+    },
+  );
 });

@@ -24,7 +24,9 @@ afterAll(async () => {
 });
 
 /** An origin of the 1-minute programme on a manual clock started at its broadcast's start (with any pre-published segments behind it). */
-async function origin(options: Omit<FidelityOriginOptions, 'minutes' | 'clock'>): Promise<{ origin: FidelityOrigin; clock: ManualClock }> {
+async function origin(
+  options: Omit<FidelityOriginOptions, 'minutes' | 'clock'>,
+): Promise<{ origin: FidelityOrigin; clock: ManualClock }> {
   const clock = new ManualClock('2026-11-27T11:00:00Z');
   const started = await startFidelityOrigin({ minutes: 1, clock, ...options });
   origins.push(started);
@@ -57,7 +59,9 @@ async function joinListed(origin: FidelityOrigin, name: string): Promise<string>
 }
 
 const ffmpeg = (args: string[]) => {
-  const result = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], { encoding: 'utf8' });
+  const result = spawnSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-nostdin', '-y', ...args], {
+    encoding: 'utf8',
+  });
   expect(result.status, result.stderr).toBe(0);
 };
 
@@ -69,10 +73,27 @@ function transcodeLikeRecorder(input: string, width: number, height: number): st
   const piece = path.join(work, `piece-${width}x${height}.ts`);
   const output = path.join(work, `recording-${width}x${height}.mp4`);
   ffmpeg([
-    '-i', input,
-    '-vf', `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
-    '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-pix_fmt', 'yuv420p', '-force_key_frames', 'expr:gte(t,n_forced*2)',
-    '-c:a', 'aac', '-b:a', '128k', '-f', 'mpegts', piece,
+    '-i',
+    input,
+    '-vf',
+    `scale=${width}:${height}:force_original_aspect_ratio=decrease,pad=${width}:${height}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
+    '-c:v',
+    'libx264',
+    '-preset',
+    'veryfast',
+    '-crf',
+    '23',
+    '-pix_fmt',
+    'yuv420p',
+    '-force_key_frames',
+    'expr:gte(t,n_forced*2)',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '128k',
+    '-f',
+    'mpegts',
+    piece,
   ]);
   ffmpeg(['-i', piece, '-map', '0', '-c', 'copy', '-movflags', '+faststart', '-f', 'mp4', output]);
   return output;
@@ -81,69 +102,131 @@ function transcodeLikeRecorder(input: string, width: number, height: number): st
 const range = (first: number, last: number) => Array.from({ length: last - first + 1 }, (_, i) => first + i);
 
 describe('the numbered programme read back', () => {
-  it('reads the origin\'s segments, fetched over HTTP and joined, as every frame once and in order', { timeout: scaled(60_000) }, async () => {
-    const { origin: o } = await origin({ playlistType: 'event', prePublishSegments: 30 });
-    const file = await joinListed(o, 'joined.ts');
-    const indices = await readFrameIndices(file);
-    const truth = o.truth();
-    expect(truth.segments).toHaveLength(30);
-    expect(indices).toEqual(truth.segments.flatMap((s) => range(s.firstFrame, s.lastFrame)));
-    expect(indices).toEqual(range(0, 1499));
-    const report = compareWithTruth(indices, o.window(truth.startedAt, truth.startedAt + 60_000));
-    expect(report).toMatchObject({ framesRead: 1500, unreadable: 0, keptSeconds: 60, lostSeconds: 0, repeatedSeconds: 0, reorderedSeconds: 0, outsideSeconds: 0, holes: [] });
-    expect(o.requests.segmentFetches.size).toBe(30);
-    expect([...o.requests.segmentFetches.values()].every((count) => count === 1)).toBe(true);
-  });
+  it(
+    "reads the origin's segments, fetched over HTTP and joined, as every frame once and in order",
+    { timeout: scaled(60_000) },
+    async () => {
+      const { origin: o } = await origin({ playlistType: 'event', prePublishSegments: 30 });
+      const file = await joinListed(o, 'joined.ts');
+      const indices = await readFrameIndices(file);
+      const truth = o.truth();
+      expect(truth.segments).toHaveLength(30);
+      expect(indices).toEqual(truth.segments.flatMap((s) => range(s.firstFrame, s.lastFrame)));
+      expect(indices).toEqual(range(0, 1499));
+      const report = compareWithTruth(indices, o.window(truth.startedAt, truth.startedAt + 60_000));
+      expect(report).toMatchObject({
+        framesRead: 1500,
+        unreadable: 0,
+        keptSeconds: 60,
+        lostSeconds: 0,
+        repeatedSeconds: 0,
+        reorderedSeconds: 0,
+        outsideSeconds: 0,
+        holes: [],
+      });
+      expect(o.requests.segmentFetches.size).toBe(30);
+      expect([...o.requests.segmentFetches.values()].every((count) => count === 1)).toBe(true);
+    },
+  );
 
   it.each([
     [1280, 720],
     // 4:3: the 16:9 picture is letterboxed inside it.
     [320, 240],
-  ])('reads a transcode like the recorder\'s at %ix%i as the same frames', { timeout: scaled(90_000) }, async (width, height) => {
-    const { origin: o } = await origin({ dvrSegments: 4, prePublishSegments: 4 });
-    const recording = transcodeLikeRecorder(await joinListed(o, `source-${width}.ts`), width, height);
-    expect(await readFrameIndices(recording)).toEqual(range(0, 199));
-  });
+  ])(
+    "reads a transcode like the recorder's at %ix%i as the same frames",
+    { timeout: scaled(90_000) },
+    async (width, height) => {
+      const { origin: o } = await origin({ dvrSegments: 4, prePublishSegments: 4 });
+      const recording = transcodeLikeRecorder(await joinListed(o, `source-${width}.ts`), width, height);
+      expect(await readFrameIndices(recording)).toEqual(range(0, 199));
+    },
+  );
 
   it('reads a damaged frame as unreadable, never as another index', { timeout: scaled(60_000) }, async () => {
     const [first] = numberedStream(1).segments;
     const damaged = path.join(work, 'damaged.ts');
     // Frames 10-12: a grey square on block 0. Frames 30-31: block 1 (white in both) painted black, a wrong but clean bit.
     ffmpeg([
-      '-i', first.file,
-      '-vf', 'drawbox=x=10:y=8:w=20:h=20:color=gray:t=fill:enable=\'between(n,10,12)\',drawbox=x=40:y=0:w=40:h=36:color=black:t=fill:enable=\'between(n,30,31)\'',
-      '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '23', '-f', 'mpegts', damaged,
+      '-i',
+      first.file,
+      '-vf',
+      "drawbox=x=10:y=8:w=20:h=20:color=gray:t=fill:enable='between(n,10,12)',drawbox=x=40:y=0:w=40:h=36:color=black:t=fill:enable='between(n,30,31)'",
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '23',
+      '-f',
+      'mpegts',
+      damaged,
     ]);
     const indices = await readFrameIndices(damaged);
     expect(indices).toEqual(range(0, 49).map((i) => ([10, 11, 12, 30, 31].includes(i) ? null : i)));
   });
 
-  it('finds losses, repeats and reorders where they are, and tells the unavailable from the lost', { timeout: scaled(60_000) }, async () => {
-    const { segments } = numberedStream(1);
-    // Segments 0-3, 2 again (a join behind), 5, 6, then 4 late, 8; 7 and 9 missing.
-    const order = [0, 1, 2, 3, 2, 5, 6, 4, 8];
-    const file = path.join(work, 'shuffled.ts');
-    fs.writeFileSync(file, Buffer.concat(order.map((k) => fs.readFileSync(segments[k].file))));
-    const broadcastAt = (frame: number) => 1_000_000 + frame * 40;
-    // The window spans segments 0-9; the origin never offered segment 9.
-    const report = compareWithTruth(await readFrameIndices(file), { from: broadcastAt(0), to: broadcastAt(500), frames: { first: 0, last: 499 }, unavailable: [{ first: 450, last: 499 }], broadcastAt });
-    expect(report).toMatchObject({ framesRead: 450, unreadable: 0, keptSeconds: 16, lostSeconds: 4, lostByUsSeconds: 2, repeatedSeconds: 2, reorderedSeconds: 2, outsideSeconds: 0 });
-    expect(report.losses).toEqual([
-      { first: 350, last: 399, seconds: 2, atRecordingSecond: 16, broadcastFrom: broadcastAt(350), broadcastTo: broadcastAt(400), unavailableFrames: 0 },
-      // Nothing follows the last hole: it shows at the end of the recording.
-      { first: 450, last: 499, seconds: 2, atRecordingSecond: 18, broadcastFrom: broadcastAt(450), broadcastTo: broadcastAt(500), unavailableFrames: 50 },
-    ]);
-    // The window's stretches without a kept frame on the air: the two holes (a frame is 40 ms long).
-    expect(report.holes).toEqual([
-      { from: broadcastAt(350), to: broadcastAt(400) },
-      { from: broadcastAt(450), to: broadcastAt(500) },
-    ]);
-    expect(report.repeats).toEqual([{ first: 100, last: 149, seconds: 2, atRecordingSecond: 8 }]);
-    expect(report.reorders).toEqual([{ first: 200, last: 249, seconds: 2, atRecordingSecond: 14 }]);
-  });
+  it(
+    'finds losses, repeats and reorders where they are, and tells the unavailable from the lost',
+    { timeout: scaled(60_000) },
+    async () => {
+      const { segments } = numberedStream(1);
+      // Segments 0-3, 2 again (a join behind), 5, 6, then 4 late, 8; 7 and 9 missing.
+      const order = [0, 1, 2, 3, 2, 5, 6, 4, 8];
+      const file = path.join(work, 'shuffled.ts');
+      fs.writeFileSync(file, Buffer.concat(order.map((k) => fs.readFileSync(segments[k].file))));
+      const broadcastAt = (frame: number) => 1_000_000 + frame * 40;
+      // The window spans segments 0-9; the origin never offered segment 9.
+      const report = compareWithTruth(await readFrameIndices(file), {
+        from: broadcastAt(0),
+        to: broadcastAt(500),
+        frames: { first: 0, last: 499 },
+        unavailable: [{ first: 450, last: 499 }],
+        broadcastAt,
+      });
+      expect(report).toMatchObject({
+        framesRead: 450,
+        unreadable: 0,
+        keptSeconds: 16,
+        lostSeconds: 4,
+        lostByUsSeconds: 2,
+        repeatedSeconds: 2,
+        reorderedSeconds: 2,
+        outsideSeconds: 0,
+      });
+      expect(report.losses).toEqual([
+        {
+          first: 350,
+          last: 399,
+          seconds: 2,
+          atRecordingSecond: 16,
+          broadcastFrom: broadcastAt(350),
+          broadcastTo: broadcastAt(400),
+          unavailableFrames: 0,
+        },
+        // Nothing follows the last hole: it shows at the end of the recording.
+        {
+          first: 450,
+          last: 499,
+          seconds: 2,
+          atRecordingSecond: 18,
+          broadcastFrom: broadcastAt(450),
+          broadcastTo: broadcastAt(500),
+          unavailableFrames: 50,
+        },
+      ]);
+      // The window's stretches without a kept frame on the air: the two holes (a frame is 40 ms long).
+      expect(report.holes).toEqual([
+        { from: broadcastAt(350), to: broadcastAt(400) },
+        { from: broadcastAt(450), to: broadcastAt(500) },
+      ]);
+      expect(report.repeats).toEqual([{ first: 100, last: 149, seconds: 2, atRecordingSecond: 8 }]);
+      expect(report.reorders).toEqual([{ first: 200, last: 249, seconds: 2, atRecordingSecond: 14 }]);
+    },
+  );
 });
 
-describe('the fidelity origin\'s faults, on the wire', () => {
+describe("the fidelity origin's faults, on the wire", () => {
   it('late start: every request answers 404 until the broadcast starts, then the first segment is live', async () => {
     const { origin: o, clock } = await origin({ faults: [{ kind: 'late_start', at: 10 }] });
     expect((await get(o.url)).status).toBe(404);
@@ -162,7 +245,10 @@ describe('the fidelity origin\'s faults, on the wire', () => {
   });
 
   it('playlist 404: the playlist answers 404 for the interval while listed segments still answer; what slid out meanwhile was never offered', async () => {
-    const { origin: o, clock } = await origin({ prePublishSegments: 6, faults: [{ kind: 'playlist_404', at: 13, seconds: 20 }] });
+    const { origin: o, clock } = await origin({
+      prePublishSegments: 6,
+      faults: [{ kind: 'playlist_404', at: 13, seconds: 20 }],
+    });
     expect((await get(o.url)).status).toBe(200);
     clock.advance(1000);
     expect((await get(o.url)).status).toBe(404);
@@ -174,15 +260,34 @@ describe('the fidelity origin\'s faults, on the wire', () => {
     expect(listedNames(await playlistOf(o))).toEqual(range(10, 15).map((k) => `seg${k}.ts`));
     const truth = o.truth();
     expect(truth.segments.map((s) => s.offered)).toEqual(range(0, 15).map((k) => k < 6 || k >= 10));
-    expect(truth.faults[0]).toMatchObject({ from: truth.startedAt + 13_000, to: truth.startedAt + 33_000, unavailable: [{ first: 300, last: 499 }], unavailableSeconds: 8 });
-    expect(o.window(truth.startedAt + 10_000, truth.startedAt + 30_000)).toMatchObject({ frames: { first: 250, last: 749 }, unavailable: [{ first: 300, last: 499 }] });
+    expect(truth.faults[0]).toMatchObject({
+      from: truth.startedAt + 13_000,
+      to: truth.startedAt + 33_000,
+      unavailable: [{ first: 300, last: 499 }],
+      unavailableSeconds: 8,
+    });
+    expect(o.window(truth.startedAt + 10_000, truth.startedAt + 30_000)).toMatchObject({
+      frames: { first: 250, last: 749 },
+      unavailable: [{ first: 300, last: 499 }],
+    });
     // What a client could fetch: segments 0-5 just before the drop, nothing during it, 10-15 at its end.
-    expect([12_999, 13_000, 32_999, 33_000].map((ms) => o.offeredAt(truth.startedAt + ms))).toEqual([{ first: 0, last: 299 }, null, null, { first: 500, last: 799 }]);
+    expect([12_999, 13_000, 32_999, 33_000].map((ms) => o.offeredAt(truth.startedAt + ms))).toEqual([
+      { first: 0, last: 299 },
+      null,
+      null,
+      { first: 500, last: 799 },
+    ]);
   });
 
   it('a client polling the playlist every second sees exactly the segments the truth says were offered', async () => {
     const holdEnds = 55;
-    const { origin: o, clock } = await origin({ prePublishSegments: 3, faults: [{ kind: 'playlist_404', at: 10, seconds: 17 }, { kind: 'held_open', at: 40, seconds: holdEnds - 40 }] });
+    const { origin: o, clock } = await origin({
+      prePublishSegments: 3,
+      faults: [
+        { kind: 'playlist_404', at: 10, seconds: 17 },
+        { kind: 'held_open', at: 40, seconds: holdEnds - 40 },
+      ],
+    });
     const seen = new Set<string>();
     // One poll a second; a held poll waits for the hold's end, and the next poll follows its answer.
     while (o.secondsSinceStart() < 70) {
@@ -195,13 +300,19 @@ describe('the fidelity origin\'s faults, on the wire', () => {
       const { status, body } = await poll;
       if (status === 200) for (const name of listedNames(body.toString())) seen.add(name);
     }
-    const offered = o.truth().segments.filter((s) => s.offered).map((s) => `seg${s.sequence}.ts`);
+    const offered = o
+      .truth()
+      .segments.filter((s) => s.offered)
+      .map((s) => `seg${s.sequence}.ts`);
     expect([...seen].sort()).toEqual(offered.sort());
     expect(o.truth().segments.length - offered.length).toBeGreaterThan(0);
   });
 
   it('held open: a request in the interval gets not a byte until the interval ends, then its answer', async () => {
-    const { origin: o, clock } = await origin({ prePublishSegments: 6, faults: [{ kind: 'held_open', at: 13, seconds: 30 }] });
+    const { origin: o, clock } = await origin({
+      prePublishSegments: 6,
+      faults: [{ kind: 'held_open', at: 13, seconds: 30 }],
+    });
     clock.advance(1000);
     let answered = false;
     const playlist = get(o.url).then((answer) => {
@@ -220,36 +331,62 @@ describe('the fidelity origin\'s faults, on the wire', () => {
     expect(o.truth().faults[0].unavailableSeconds).toBe(18);
   });
 
-  it('encoder restart in place: the media sequence starts again at 0 after a discontinuity, and the content carries on', { timeout: scaled(30_000) }, async () => {
-    const { origin: o, clock } = await origin({ prePublishSegments: 10, programDateTime: true, faults: [{ kind: 'encoder_restart', at: 21 }] });
-    const before = await playlistOf(o);
-    expect(before).toContain('#EXT-X-MEDIA-SEQUENCE:4\n#EXT-X-DISCONTINUITY-SEQUENCE:0\n');
-    expect(before).not.toContain('#EXT-X-DISCONTINUITY\n');
-    clock.advance(2000);
-    const after = await playlistOf(o);
-    const startedAt = o.truth().startedAt;
-    expect(after).toBe(
-      [
-        '#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:2', '#EXT-X-MEDIA-SEQUENCE:0', '#EXT-X-DISCONTINUITY-SEQUENCE:0',
-        '#EXT-X-DISCONTINUITY', `#EXT-X-PROGRAM-DATE-TIME:${new Date(startedAt + 20_000).toISOString()}`, '#EXTINF:2.000000,', 'seg0.ts', '',
-      ].join('\n'),
-    );
-    // seg0.ts is now the segment after the last one of the first run: frames 500-549.
-    const { body } = await get(segmentUrl(o, 'seg0.ts'));
-    const file = path.join(work, 'restart-seg0.ts');
-    fs.writeFileSync(file, body);
-    expect(await readFrameIndices(file)).toEqual(range(500, 549));
-    expect(o.truth().segments.slice(9).map((s) => ({ index: s.index, run: s.run, sequence: s.sequence }))).toEqual([
-      { index: 9, run: 0, sequence: 9 },
-      { index: 10, run: 1, sequence: 0 },
-    ]);
-    clock.advance(12_000);
-    // The new run's first segment slid out of the list: its discontinuity is counted in the header.
-    expect(await playlistOf(o)).toContain('#EXT-X-MEDIA-SEQUENCE:1\n#EXT-X-DISCONTINUITY-SEQUENCE:1\n#EXT-X-PROGRAM-DATE-TIME');
-  });
+  it(
+    'encoder restart in place: the media sequence starts again at 0 after a discontinuity, and the content carries on',
+    { timeout: scaled(30_000) },
+    async () => {
+      const { origin: o, clock } = await origin({
+        prePublishSegments: 10,
+        programDateTime: true,
+        faults: [{ kind: 'encoder_restart', at: 21 }],
+      });
+      const before = await playlistOf(o);
+      expect(before).toContain('#EXT-X-MEDIA-SEQUENCE:4\n#EXT-X-DISCONTINUITY-SEQUENCE:0\n');
+      expect(before).not.toContain('#EXT-X-DISCONTINUITY\n');
+      clock.advance(2000);
+      const after = await playlistOf(o);
+      const startedAt = o.truth().startedAt;
+      expect(after).toBe(
+        [
+          '#EXTM3U',
+          '#EXT-X-VERSION:3',
+          '#EXT-X-TARGETDURATION:2',
+          '#EXT-X-MEDIA-SEQUENCE:0',
+          '#EXT-X-DISCONTINUITY-SEQUENCE:0',
+          '#EXT-X-DISCONTINUITY',
+          `#EXT-X-PROGRAM-DATE-TIME:${new Date(startedAt + 20_000).toISOString()}`,
+          '#EXTINF:2.000000,',
+          'seg0.ts',
+          '',
+        ].join('\n'),
+      );
+      // seg0.ts is now the segment after the last one of the first run: frames 500-549.
+      const { body } = await get(segmentUrl(o, 'seg0.ts'));
+      const file = path.join(work, 'restart-seg0.ts');
+      fs.writeFileSync(file, body);
+      expect(await readFrameIndices(file)).toEqual(range(500, 549));
+      expect(
+        o
+          .truth()
+          .segments.slice(9)
+          .map((s) => ({ index: s.index, run: s.run, sequence: s.sequence })),
+      ).toEqual([
+        { index: 9, run: 0, sequence: 9 },
+        { index: 10, run: 1, sequence: 0 },
+      ]);
+      clock.advance(12_000);
+      // The new run's first segment slid out of the list: its discontinuity is counted in the header.
+      expect(await playlistOf(o)).toContain(
+        '#EXT-X-MEDIA-SEQUENCE:1\n#EXT-X-DISCONTINUITY-SEQUENCE:1\n#EXT-X-PROGRAM-DATE-TIME',
+      );
+    },
+  );
 
   it('slow origin: segments are published at 0.7x real time during the interval', async () => {
-    const { origin: o, clock } = await origin({ prePublishSegments: 5, faults: [{ kind: 'slow_origin', at: 10, seconds: 20 }] });
+    const { origin: o, clock } = await origin({
+      prePublishSegments: 5,
+      faults: [{ kind: 'slow_origin', at: 10, seconds: 20 }],
+    });
     clock.advance(2800);
     expect(listedNames(await playlistOf(o)).at(-1)).toBe('seg4.ts');
     clock.advance(100);
@@ -260,7 +397,10 @@ describe('the fidelity origin\'s faults, on the wire', () => {
   });
 
   it('segment expiry: segments out of the playlist answer 404 during the interval, and only then', async () => {
-    const { origin: o, clock } = await origin({ prePublishSegments: 10, faults: [{ kind: 'segment_expiry', at: 20, seconds: 10 }] });
+    const { origin: o, clock } = await origin({
+      prePublishSegments: 10,
+      faults: [{ kind: 'segment_expiry', at: 20, seconds: 10 }],
+    });
     expect(listedNames(await playlistOf(o))[0]).toBe('seg4.ts');
     expect((await get(segmentUrl(o, 'seg3.ts'))).status).toBe(404);
     expect((await get(segmentUrl(o, 'seg4.ts'))).status).toBe(200);

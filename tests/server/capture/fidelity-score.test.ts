@@ -3,19 +3,32 @@ import { scoreGaps, type ReportedGap } from '../../../bench/fidelity/score';
 import type { FaultTruth } from '../../../testkit/fidelity-origin';
 
 const s = (seconds: number) => 1_800_000_000_000 + seconds * 1000;
-const gap = (start: number, end: number, cause: string | undefined): ReportedGap => ({ start: s(start), end: s(end), cause, reason: 'why' });
+const gap = (start: number, end: number, cause: string | undefined): ReportedGap => ({
+  start: s(start),
+  end: s(end),
+  cause,
+  reason: 'why',
+});
 const fault = (kind: FaultTruth['fault']['kind'], from: number, to: number): FaultTruth => ({
-  fault: kind === 'encoder_restart' || kind === 'late_start' ? { kind, at: from } : { kind, at: from, seconds: to - from },
+  fault:
+    kind === 'encoder_restart' || kind === 'late_start' ? { kind, at: from } : { kind, at: from, seconds: to - from },
   from: s(from),
   to: s(to),
   unavailable: [],
   unavailableSeconds: 0,
 });
 
-describe('the fidelity season\'s scoring of reported gaps', () => {
+describe("the fidelity season's scoring of reported gaps", () => {
   it('places a gap against the true hole it overlaps most, within 2 s at each end', () => {
-    const holes = [{ from: s(17.4), to: s(35.4) }, { from: s(58), to: s(60) }];
-    const score = scoreGaps([gap(19, 36, 'stream_dropped'), gap(20.1, 37.7, 'stream_dropped'), gap(0, 5, 'not_live_yet')], holes, []);
+    const holes = [
+      { from: s(17.4), to: s(35.4) },
+      { from: s(58), to: s(60) },
+    ];
+    const score = scoreGaps(
+      [gap(19, 36, 'stream_dropped'), gap(20.1, 37.7, 'stream_dropped'), gap(0, 5, 'not_live_yet')],
+      holes,
+      [],
+    );
     // 19-36 is within 2 s of 17.4-35.4; 20.1 starts 2.7 s late; 0-5 overlaps no hole at all.
     expect(score.misplaced).toEqual([gap(20.1, 37.7, 'stream_dropped'), gap(0, 5, 'not_live_yet')]);
     expect(score.unreported).toEqual([]);
@@ -23,14 +36,27 @@ describe('the fidelity season\'s scoring of reported gaps', () => {
 
   it('counts a gap over a fault that names another cause, or none, as a wrong cause', () => {
     const faults = [fault('held_open', 30, 100), fault('encoder_restart', 150, 150), fault('slow_origin', 0, 60)];
-    const gaps = [gap(31, 100, 'stream_stalled'), gap(112, 120, 'stream_dropped'), gap(156, 200, undefined), gap(10, 20, 'recorder_down'), gap(166, 170, 'recorder_down')];
+    const gaps = [
+      gap(31, 100, 'stream_stalled'),
+      gap(112, 120, 'stream_dropped'),
+      gap(156, 200, undefined),
+      gap(10, 20, 'recorder_down'),
+      gap(166, 170, 'recorder_down'),
+    ];
     // A reader behind the live edge sees a fault late: 112 and 156 start within 15 s of the fault's end,
     // 166 does not. The gap at 10-20 is under a slow origin, which makes no gap of its own.
-    expect(scoreGaps(gaps, [], faults).wrongCauses).toEqual([gap(112, 120, 'stream_dropped'), gap(156, 200, undefined)]);
+    expect(scoreGaps(gaps, [], faults).wrongCauses).toEqual([
+      gap(112, 120, 'stream_dropped'),
+      gap(156, 200, undefined),
+    ]);
   });
 
   it('lists true holes of 10 s or more that no gap reports', () => {
-    const holes = [{ from: s(0), to: s(9) }, { from: s(20), to: s(31) }, { from: s(40), to: s(60) }];
+    const holes = [
+      { from: s(0), to: s(9) },
+      { from: s(20), to: s(31) },
+      { from: s(40), to: s(60) },
+    ];
     expect(scoreGaps([gap(45, 50, 'stream_stalled')], holes, []).unreported).toEqual([{ from: s(20), to: s(31) }]);
   });
 });

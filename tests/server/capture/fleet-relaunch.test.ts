@@ -15,7 +15,14 @@ describe('the fleet relaunches recorders that end inside their window', () => {
   let fleet: RemoteFleet;
   const T0 = Date.parse('2026-11-27T11:40:00.000Z');
   const at = (s: number) => new Date(T0 + s * 1000);
-  const config = { url: 'https://streams.example.org/relaunch/live.m3u8', duration: 600, width: 640, height: 360, mosque_id: 'relaunch1', method: 'api' };
+  const config = {
+    url: 'https://streams.example.org/relaunch/live.m3u8',
+    duration: 600,
+    width: 640,
+    height: 360,
+    mosque_id: 'relaunch1',
+    method: 'api',
+  };
 
   beforeEach(async () => {
     const clock = new ManualClock(at(0));
@@ -25,11 +32,16 @@ describe('the fleet relaunches recorders that end inside their window', () => {
   afterEach(() => t.close());
 
   const launch = async (key: string) => {
-    const launched = await t.app.ctx.capture.launch(config, { idempotencyKey: key, windowStart: at(0).toISOString(), windowEnd: at(600).toISOString() });
+    const launched = await t.app.ctx.capture.launch(config, {
+      idempotencyKey: key,
+      windowStart: at(0).toISOString(),
+      windowEnd: at(600).toISOString(),
+    });
     await t.app.ctx.instances.reconcile();
     return launched.launchId;
   };
-  const rowOf = (id: string) => t.app.ctx.db.kysely.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const rowOf = (id: string) =>
+    t.app.ctx.db.kysely.selectFrom('instances').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const recordingsOf = (id: string) => t.app.ctx.recordings.list({ limit: 10, instance_id: id });
   const alarmsOf = async (id: string) => (await t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === id);
   const current = async (id: string) => (await rowOf(id)).provider_instance_id as string;
@@ -47,7 +59,12 @@ describe('the fleet relaunches recorders that end inside their window', () => {
       ['m-1', id, T0],
       ['m-2', id, at(205).getTime()],
     ]);
-    expect(await rowOf(id)).toMatchObject({ provider_instance_id: 'm-2', state: 'pending', ended_at: null, window_end: at(600).toISOString() });
+    expect(await rowOf(id)).toMatchObject({
+      provider_instance_id: 'm-2',
+      state: 'pending',
+      ended_at: null,
+      window_end: at(600).toISOString(),
+    });
     const [recording] = await recordingsOf(id);
     expect(recording).toMatchObject({ status: 'recording', covered_seconds: 200 });
     expect(await alarmsOf(id)).toEqual([expect.objectContaining({ kind: 'recorder_died', resolved_at: null })]);
@@ -67,12 +84,22 @@ describe('the fleet relaunches recorders that end inside their window', () => {
       expected_seconds: 600,
       covered_seconds: 595,
       reconnects: 2,
-      gaps: [{ start: at(200).toISOString(), end: at(205).toISOString(), cause: 'recorder_down', reason: 'Recorder was down', content_lost_seconds: 5 }],
+      gaps: [
+        {
+          start: at(200).toISOString(),
+          end: at(205).toISOString(),
+          cause: 'recorder_down',
+          reason: 'Recorder was down',
+          content_lost_seconds: 5,
+        },
+      ],
     });
     expect(await rowOf(id)).toMatchObject({ provider_instance_id: 'm-2', state: 'terminated' });
     expect(fleet.machines).toHaveLength(2);
     // Captured in full after all: the recorder that died is no longer a cause.
-    expect(await alarmsOf(id)).toEqual([expect.objectContaining({ kind: 'recorder_died', resolved_at: at(610).toISOString() })]);
+    expect(await alarmsOf(id)).toEqual([
+      expect.objectContaining({ kind: 'recorder_died', resolved_at: at(610).toISOString() }),
+    ]);
   });
 
   it('keeps each finished run on the recording row, where a restarted server finds it', async () => {
@@ -80,8 +107,14 @@ describe('the fleet relaunches recorders that end inside their window', () => {
     t.clock.set(at(100));
     fleet.kill('m-1');
     await t.app.ctx.instances.reconcile();
-    const { runs } = await t.app.ctx.db.kysely.selectFrom('recordings').select('runs').where('instance_id', '=', id).executeTakeFirstOrThrow();
-    expect(JSON.parse(runs)).toEqual([expect.objectContaining({ from: at(0).toISOString(), until: at(100).toISOString(), coveredSeconds: 100 })]);
+    const { runs } = await t.app.ctx.db.kysely
+      .selectFrom('recordings')
+      .select('runs')
+      .where('instance_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(runs)).toEqual([
+      expect.objectContaining({ from: at(0).toISOString(), until: at(100).toISOString(), coveredSeconds: 100 }),
+    ]);
   });
 
   it(`relaunches at most ${MAX_FLEET_RELAUNCHES} times; then the recording ends partial`, async () => {
@@ -92,11 +125,22 @@ describe('the fleet relaunches recorders that end inside their window', () => {
       await t.app.ctx.instances.reconcile();
     }
     expect(fleet.machines).toHaveLength(MAX_FLEET_RELAUNCHES + 1);
-    expect(await rowOf(id)).toMatchObject({ state: 'terminated', provider_instance_id: `m-${MAX_FLEET_RELAUNCHES + 1}` });
+    expect(await rowOf(id)).toMatchObject({
+      state: 'terminated',
+      provider_instance_id: `m-${MAX_FLEET_RELAUNCHES + 1}`,
+    });
     const [recording] = await recordingsOf(id);
     expect(recording).toMatchObject({ status: 'partial', covered_seconds: 220, reconnects: MAX_FLEET_RELAUNCHES + 1 });
     expect(recording.reason).toContain(`relaunched ${MAX_FLEET_RELAUNCHES} time(s)`);
-    expect(recording.gaps).toEqual([{ start: at(220).toISOString(), end: at(600).toISOString(), cause: 'recorder_down', reason: 'Recorder was down', content_lost_seconds: 380 }]);
+    expect(recording.gaps).toEqual([
+      {
+        start: at(220).toISOString(),
+        end: at(600).toISOString(),
+        cause: 'recorder_down',
+        reason: 'Recorder was down',
+        content_lost_seconds: 380,
+      },
+    ]);
   });
 
   it("does not relaunch after an operator's terminate", async () => {

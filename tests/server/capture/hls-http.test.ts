@@ -31,12 +31,27 @@ describe("the HLS reader's HTTP client", () => {
   it('follows redirects and says where it ended', async () => {
     const answer = await getBytes(`${base}/moved`, 5000);
     expect(answer).toEqual({ bytes: new TextEncoder().encode('#EXTM3U\n'), url: `${base}/elsewhere/index.m3u8` });
-    expect(await getBytes(`${base}/loop`, 5000)).toMatchObject({ error: 'more than 5 redirects', cause: 'stream_dropped' });
+    expect(await getBytes(`${base}/loop`, 5000)).toMatchObject({
+      error: 'more than 5 redirects',
+      cause: 'stream_dropped',
+    });
   });
 
   it('names an HTTP status and a refused connection as a drop, a server that never answers as a stall', async () => {
-    expect(await getBytes(`${base}/gone.m3u8`, 5000)).toEqual({ error: 'HTTP 404', cause: 'stream_dropped', status: 404 });
-    expect(await getBytes(`http://127.0.0.1:${await freePort()}/x.m3u8`, 5000)).toEqual({ error: 'connection refused', cause: 'stream_dropped', status: null });
-    expect(await getBytes(`${base}/held`, 300)).toEqual({ error: 'no answer within 0 s', cause: 'stream_stalled', status: null });
+    expect(await getBytes(`${base}/gone.m3u8`, 5000)).toEqual({
+      error: 'HTTP 404',
+      cause: 'stream_dropped',
+      status: 404,
+    });
+    expect(await getBytes(`http://127.0.0.1:${await freePort()}/x.m3u8`, 5000)).toEqual({
+      error: 'connection refused',
+      cause: 'stream_dropped',
+      status: null,
+    });
+    expect(await getBytes(`${base}/held`, 300)).toEqual({
+      error: 'no answer within 0 s',
+      cause: 'stream_stalled',
+      status: null,
+    });
   });
 });

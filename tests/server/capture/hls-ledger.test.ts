@@ -9,7 +9,8 @@ const window = { start: at(0), end: at(60) };
 
 /** Keeps 2 s segments [from, to) seconds into the window, numbered from `sequence`, in `run`; `joined`: the first follows the segment before. */
 function keep(ledger: SegmentLedger, from: number, to: number, sequence: number, run = 1, joined = false): void {
-  for (let s = from; s < to; s += 2) ledger.keep({ sequence: sequence++, seconds: 2, start: at(s), run, joined: s > from || joined });
+  for (let s = from; s < to; s += 2)
+    ledger.keep({ sequence: sequence++, seconds: 2, start: at(s), run, joined: s > from || joined });
 }
 
 describe('coverage from the segment ledger', () => {
@@ -29,8 +30,20 @@ describe('coverage from the segment ledger', () => {
       coveredSeconds: 44,
       reconnects: 1,
       gaps: [
-        { start: iso(at(0)), end: iso(at(6)), cause: 'not_live_yet', reason: 'Stream not live yet (HTTP 404)', content_lost_seconds: 0 },
-        { start: iso(at(20)), end: iso(at(30)), cause: 'stream_dropped', reason: 'Stream dropped (HTTP 503)', content_lost_seconds: 4 },
+        {
+          start: iso(at(0)),
+          end: iso(at(6)),
+          cause: 'not_live_yet',
+          reason: 'Stream not live yet (HTTP 404)',
+          content_lost_seconds: 0,
+        },
+        {
+          start: iso(at(20)),
+          end: iso(at(30)),
+          cause: 'stream_dropped',
+          reason: 'Stream dropped (HTTP 503)',
+          content_lost_seconds: 4,
+        },
       ],
     });
   });
@@ -42,7 +55,15 @@ describe('coverage from the segment ledger', () => {
     ledger.recorderStarted(at(31), window.start);
     keep(ledger, 31, 60.5, 20, 2);
     const coverage = ledgerCoverage(ledger, window, window.end, iso);
-    expect(coverage.gaps).toEqual([{ start: iso(at(20)), end: iso(at(31)), cause: 'recorder_down', reason: 'Recorder was down', content_lost_seconds: 11 }]);
+    expect(coverage.gaps).toEqual([
+      {
+        start: iso(at(20)),
+        end: iso(at(31)),
+        cause: 'recorder_down',
+        reason: 'Recorder was down',
+        content_lost_seconds: 11,
+      },
+    ]);
     expect(coverage.coveredSeconds).toBe(49);
   });
 
@@ -51,9 +72,19 @@ describe('coverage from the segment ledger', () => {
     keep(ledger, 0, 30, 0, 1);
     // The next run follows without a hole on the stream's time line: only the pieces lack the end of the first.
     keep(ledger, 30, 60, 15, 2, true);
-    const coverage = ledgerCoverage(ledger, window, window.end, iso, (run) => (run === 1 ? { seconds: 22, cause: 'recorder_down', reason: 'ffmpeg was killed (SIGKILL)' } : null));
+    const coverage = ledgerCoverage(ledger, window, window.end, iso, (run) =>
+      run === 1 ? { seconds: 22, cause: 'recorder_down', reason: 'ffmpeg was killed (SIGKILL)' } : null,
+    );
     expect(coverage.coveredSeconds).toBe(52);
-    expect(coverage.gaps).toEqual([{ start: iso(at(22)), end: iso(at(30)), cause: 'recorder_down', reason: 'ffmpeg was killed (SIGKILL)', content_lost_seconds: 8 }]);
+    expect(coverage.gaps).toEqual([
+      {
+        start: iso(at(22)),
+        end: iso(at(30)),
+        cause: 'recorder_down',
+        reason: 'ffmpeg was killed (SIGKILL)',
+        content_lost_seconds: 8,
+      },
+    ]);
   });
 
   it('a shortfall of a second in what the pieces hold is listed, even in a recording that is captured', () => {
@@ -61,9 +92,19 @@ describe('coverage from the segment ledger', () => {
     keep(ledger, 0, 100, 0, 1);
     keep(ledger, 100, 200, 50, 2, true);
     const long = { start: at(0), end: at(200) };
-    const coverage = ledgerCoverage(ledger, long, long.end, iso, (run) => (run === 1 ? { seconds: 99, cause: 'store_unreachable', reason: '1 piece did not reach the store' } : null));
+    const coverage = ledgerCoverage(ledger, long, long.end, iso, (run) =>
+      run === 1 ? { seconds: 99, cause: 'store_unreachable', reason: '1 piece did not reach the store' } : null,
+    );
     expect(coverage.coveredSeconds).toBe(199);
-    expect(coverage.gaps).toEqual([{ start: iso(at(99)), end: iso(at(100)), cause: 'store_unreachable', reason: '1 piece did not reach the store', content_lost_seconds: 1 }]);
+    expect(coverage.gaps).toEqual([
+      {
+        start: iso(at(99)),
+        end: iso(at(100)),
+        cause: 'store_unreachable',
+        reason: '1 piece did not reach the store',
+        content_lost_seconds: 1,
+      },
+    ]);
   });
 
   it('a partial recording lists the hole that makes it partial, however short', () => {
@@ -74,20 +115,30 @@ describe('coverage from the segment ledger', () => {
     keep(ledger, 31.5, 61.5, 16, 2);
     const coverage = ledgerCoverage(ledger, window, window.end, iso);
     expect(coverage.coveredSeconds).toBe(58.5);
-    expect(coverage.gaps).toEqual([{ start: iso(at(30)), end: iso(at(31.5)), cause: 'stream_dropped', reason: 'Stream dropped (segment 15: HTTP 500)', content_lost_seconds: 1.5 }]);
+    expect(coverage.gaps).toEqual([
+      {
+        start: iso(at(30)),
+        end: iso(at(31.5)),
+        cause: 'stream_dropped',
+        reason: 'Stream dropped (segment 15: HTTP 500)',
+        content_lost_seconds: 1.5,
+      },
+    ]);
   });
 
   it('a stream slower than real time has no hole between its joined segments, and the partial says why it is short', () => {
     const ledger = new SegmentLedger(null);
     // 2 s segments published every 3 s from 12 s to 30 s (a slow origin), each placed after its predecessor.
     keep(ledger, 0, 12, 0);
-    for (let s = 12, sequence = 6; s < 30; s += 3) ledger.keep({ sequence: sequence++, seconds: 2, start: at(s), run: 1, joined: true });
+    for (let s = 12, sequence = 6; s < 30; s += 3)
+      ledger.keep({ sequence: sequence++, seconds: 2, start: at(s), run: 1, joined: true });
     keep(ledger, 30, 60, 12, 1, true);
     const coverage = ledgerCoverage(ledger, window, window.end, iso);
     expect(coverage).toMatchObject({ coveredSeconds: 54, gaps: [], reconnects: 0 });
     expect(outcomeFromCoverage(coverage, null, null)).toEqual({
       status: 'partial',
-      reason: "Recorded 54 s of 60 s: the stream's segments came 6 s slower than real time, with nothing missing between them",
+      reason:
+        "Recorded 54 s of 60 s: the stream's segments came 6 s slower than real time, with nothing missing between them",
     });
   });
 

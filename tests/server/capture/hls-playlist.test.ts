@@ -23,22 +23,40 @@ describe('HLS playlists as the segment recorder reads them', () => {
       ].join('\r\n'),
       BASE,
     ) as MediaPlaylist;
-    expect(playlist).toMatchObject({ kind: 'media', targetDuration: 2, mediaSequence: 41, discontinuitySequence: 3, ended: false, unsupported: null });
+    expect(playlist).toMatchObject({
+      kind: 'media',
+      targetDuration: 2,
+      mediaSequence: 41,
+      discontinuitySequence: 3,
+      ended: false,
+      unsupported: null,
+    });
     expect(playlist.segments).toEqual([
       { sequence: 41, uri: 'https://cdn.example.org/live/stream/seg41.ts', duration: 2, discontinuity: false },
-      { sequence: 42, uri: 'https://cdn.example.org/live/other/seg42.ts?token=a', duration: 1.96, discontinuity: false },
+      {
+        sequence: 42,
+        uri: 'https://cdn.example.org/live/other/seg42.ts?token=a',
+        duration: 1.96,
+        discontinuity: false,
+      },
       { sequence: 43, uri: 'https://edge.example.org/seg0.ts', duration: 2, discontinuity: true },
     ]);
   });
 
   it('sees the end of a broadcast, and a playlist without a target duration takes its longest segment', () => {
-    const playlist = parsePlaylist('#EXTM3U\n#EXTINF:3.2,\na.ts\n#EXTINF:4,\nb.ts\n#EXT-X-ENDLIST\n', BASE) as MediaPlaylist;
+    const playlist = parsePlaylist(
+      '#EXTM3U\n#EXTINF:3.2,\na.ts\n#EXTINF:4,\nb.ts\n#EXT-X-ENDLIST\n',
+      BASE,
+    ) as MediaPlaylist;
     expect(playlist).toMatchObject({ ended: true, targetDuration: 4, mediaSequence: 0 });
     expect(playlist.segments.map((s) => s.sequence)).toEqual([0, 1]);
   });
 
   it('marks segments it cannot copy as they are, so ffmpeg reads that stream', () => {
-    const key = parsePlaylist('#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI="k.key"\n#EXTINF:2,\na.ts\n', BASE) as MediaPlaylist;
+    const key = parsePlaylist(
+      '#EXTM3U\n#EXT-X-KEY:METHOD=AES-128,URI="k.key"\n#EXTINF:2,\na.ts\n',
+      BASE,
+    ) as MediaPlaylist;
     expect(key.unsupported).toBe('its segments are encrypted');
     const clear = parsePlaylist('#EXTM3U\n#EXT-X-KEY:METHOD=NONE\n#EXTINF:2,\na.ts\n', BASE) as MediaPlaylist;
     expect(clear.unsupported).toBeNull();
@@ -60,7 +78,11 @@ describe('HLS playlists as the segment recorder reads them', () => {
       BASE,
     );
     if (playlist.kind !== 'multivariant') throw new Error('expected a multivariant playlist');
-    expect(playlist.variants.map((v) => [v.height, v.bandwidth])).toEqual([[360, 800000], [720, 2500000], [1080, 5000000]]);
+    expect(playlist.variants.map((v) => [v.height, v.bandwidth])).toEqual([
+      [360, 800000],
+      [720, 2500000],
+      [1080, 5000000],
+    ]);
     expect(chooseVariant(playlist.variants, 720).uri).toBe('https://cdn.example.org/live/stream/720p.m3u8');
     expect(chooseVariant(playlist.variants, 480).uri).toBe('https://cdn.example.org/live/stream/720p.m3u8');
     expect(chooseVariant(playlist.variants, 2160).uri).toBe('https://other.example.org/1080p.m3u8');

@@ -59,20 +59,28 @@ async function read(seconds: number, firstReadAfterMs: number, slowWrite?: { seq
 }
 
 describe('the HLS segment reader', () => {
-  it.concurrent('keeps the window to its last frame when its first reading comes long after a segment was published', { timeout: scaled(60_000) }, async () => {
-    // Placed from that reading, every segment looks 1.75 s later than it was: the reader used to stop a
-    // segment early, losing the window's last frames while the ledger said it held them.
-    const { kept, last, coverage } = await read(10, 1750);
-    expect(last).toBeDefined();
-    expect(kept, `the segment on the air at the window's end is ${last}`).toContain(last);
-    expect(coverage).toMatchObject({ expectedSeconds: 10, coveredSeconds: 10, gaps: [] });
-  });
+  it.concurrent(
+    'keeps the window to its last frame when its first reading comes long after a segment was published',
+    { timeout: scaled(60_000) },
+    async () => {
+      // Placed from that reading, every segment looks 1.75 s later than it was: the reader used to stop a
+      // segment early, losing the window's last frames while the ledger said it held them.
+      const { kept, last, coverage } = await read(10, 1750);
+      expect(last).toBeDefined();
+      expect(kept, `the segment on the air at the window's end is ${last}`).toContain(last);
+      expect(coverage).toMatchObject({ expectedSeconds: 10, coveredSeconds: 10, gaps: [] });
+    },
+  );
 
-  it.concurrent('places the segments of a stream that never paused without a hole when one write holds the reader up', { timeout: scaled(60_000) }, async () => {
-    // The reading after the slow write sees the next segment 1.5 s late: placed on that, it left a hole of
-    // over a second in a continuous stream, counted as uncovered and too short to be listed.
-    const { kept, coverage } = await read(12, 0, { sequence: 12, ms: 1500 + SEGMENT_SECONDS * 500 });
-    expect(kept).toContain(12);
-    expect(coverage).toMatchObject({ expectedSeconds: 12, coveredSeconds: 12, gaps: [] });
-  });
+  it.concurrent(
+    'places the segments of a stream that never paused without a hole when one write holds the reader up',
+    { timeout: scaled(60_000) },
+    async () => {
+      // The reading after the slow write sees the next segment 1.5 s late: placed on that, it left a hole of
+      // over a second in a continuous stream, counted as uncovered and too short to be listed.
+      const { kept, coverage } = await read(12, 0, { sequence: 12, ms: 1500 + SEGMENT_SECONDS * 500 });
+      expect(kept).toContain(12);
+      expect(coverage).toMatchObject({ expectedSeconds: 12, coveredSeconds: 12, gaps: [] });
+    },
+  );
 });

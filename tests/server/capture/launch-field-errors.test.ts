@@ -21,12 +21,20 @@ describe('refused launches: field errors and unknown mosques', () => {
     });
     expect(response.statusCode).toBe(400);
     const body = errorBodySchema.strict().parse(response.json());
-    expect(body.fields).toEqual({ 'configs.0.width': 'Width must be an even number', 'configs.0.height': 'Height must be at least 16' });
+    expect(body.fields).toEqual({
+      'configs.0.width': 'Width must be an even number',
+      'configs.0.height': 'Height must be at least 16',
+    });
     expect(body.detail).toMatch(/^Request body is invalid: configs\.0\.width: Width must be an even number/);
   });
 
   it('adds no field list to errors that are not about fields', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/instances/terminate', token: admin, payload: { instance_ids: ['nope'] } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/instances/terminate',
+      token: admin,
+      payload: { instance_ids: ['nope'] },
+    });
     expect(response.statusCode).toBeGreaterThanOrEqual(400);
     expect(response.json()).not.toHaveProperty('fields');
   });

@@ -42,21 +42,33 @@ describe('the instance list while it is shared between readers', () => {
       method: 'POST',
       url: '/api/instances/launch',
       token,
-      payload: { configs: [{ url: 'https://streams.example.org/a/index.m3u8', duration: 600, mosque_id: 'freshmosq1' }], max_workers: 1 },
+      payload: {
+        configs: [{ url: 'https://streams.example.org/a/index.m3u8', duration: 600, mosque_id: 'freshmosq1' }],
+        max_workers: 1,
+      },
     });
     expect(launch.statusCode, launch.body).toBe(200);
     const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
     expect(await stateOf(id)).toBe('pending');
     await t.app.ctx.instances.reconcile();
     expect(await stateOf(id)).toBe('running');
-    const terminate = await t.request({ method: 'POST', url: '/api/instances/terminate', token, payload: { instance_ids: [id] } });
+    const terminate = await t.request({
+      method: 'POST',
+      url: '/api/instances/terminate',
+      token,
+      payload: { instance_ids: [id] },
+    });
     expect(terminate.statusCode, terminate.body).toBe(200);
     expect(await stateOf(id)).toBe('stopping');
   });
 
   it('shows a change made by another writer of the database within a second', async () => {
     const [first] = await list();
-    await t.app.ctx.db.kysely.updateTable('instances').set({ name: 'renamed elsewhere' }).where('id', '=', first.id).execute();
+    await t.app.ctx.db.kysely
+      .updateTable('instances')
+      .set({ name: 'renamed elsewhere' })
+      .where('id', '=', first.id)
+      .execute();
     vi.advanceTimersByTime(900);
     expect((await list()).find((i) => i.id === first.id)?.name).not.toBe('renamed elsewhere');
     vi.advanceTimersByTime(200);
@@ -68,7 +80,10 @@ describe('the instance list while it is shared between readers', () => {
       method: 'POST',
       url: '/api/instances/launch',
       token,
-      payload: { configs: [{ url: 'https://streams.example.org/b/index.m3u8', duration: 600, mosque_id: 'freshmosq2' }], max_workers: 1 },
+      payload: {
+        configs: [{ url: 'https://streams.example.org/b/index.m3u8', duration: 600, mosque_id: 'freshmosq2' }],
+        max_workers: 1,
+      },
     });
     const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
     const before = (await list()).find((i) => i.id === id)?.runtime_hours ?? Number.NaN;

@@ -47,10 +47,29 @@ export class RemoteFleet implements CaptureProvider {
     if (!machine) {
       const now = this.clock.now();
       const told = recordingWindow(config, options, now);
-      machine = { id: `m-${this.machines.length + 1}`, launchId: options.launchId ?? 'none', key, config, window: { start: Date.parse(told.windowStart), end: Date.parse(told.windowEnd) }, startedAt: now.getTime(), endedAt: null, endReason: null, byOperator: false };
+      machine = {
+        id: `m-${this.machines.length + 1}`,
+        launchId: options.launchId ?? 'none',
+        key,
+        config,
+        window: { start: Date.parse(told.windowStart), end: Date.parse(told.windowEnd) },
+        startedAt: now.getTime(),
+        endedAt: null,
+        endReason: null,
+        byOperator: false,
+      };
       this.machines.push(machine);
     }
-    return { launchId: machine.launchId, providerInstanceId: machine.id, name: `remote-${machine.id}`, state: 'pending', instanceType: 'remote', imageId: null, filePath: null, existing };
+    return {
+      launchId: machine.launchId,
+      providerInstanceId: machine.id,
+      name: `remote-${machine.id}`,
+      state: 'pending',
+      instanceType: 'remote',
+      imageId: null,
+      filePath: null,
+      existing,
+    };
   }
 
   /** The machine dies (crash, hardware, spot reclaim) at the clock's now. */
@@ -62,7 +81,9 @@ export class RemoteFleet implements CaptureProvider {
 
   /** Machines that reached their window's end stop on their own. */
   private settle(now: number): void {
-    for (const m of this.machines) if (m.endedAt === null && now >= m.window.end) Object.assign(m, { endedAt: m.window.end, endReason: 'Recording window ended' });
+    for (const m of this.machines)
+      if (m.endedAt === null && now >= m.window.end)
+        Object.assign(m, { endedAt: m.window.end, endReason: 'Recording window ended' });
   }
 
   async terminate(instanceId: string): Promise<void> {
@@ -76,7 +97,19 @@ export class RemoteFleet implements CaptureProvider {
     this.settle(now);
     return this.machines.map((m) => {
       const state: InstanceState = m.endedAt === null ? 'running' : 'terminated';
-      return { providerInstanceId: m.id, launchId: m.launchId, name: `remote-${m.id}`, state, stateReason: m.endReason, instanceType: 'remote', config: m.config, jobId: null, imageId: null, mediaFlowing: true, recording: this.reading(m, now) };
+      return {
+        providerInstanceId: m.id,
+        launchId: m.launchId,
+        name: `remote-${m.id}`,
+        state,
+        stateReason: m.endReason,
+        instanceType: 'remote',
+        config: m.config,
+        jobId: null,
+        imageId: null,
+        mediaFlowing: true,
+        recording: this.reading(m, now),
+      };
     });
   }
 
@@ -86,7 +119,8 @@ export class RemoteFleet implements CaptureProvider {
     const from = Math.max(m.startedAt, m.window.start);
     const covered = Math.max(0, until - from) / 1000;
     const expected = (m.window.end - m.window.start) / 1000;
-    const status = m.endedAt === null ? 'recording' : covered >= expected * 0.99 ? 'captured' : covered > 0 ? 'partial' : 'failed';
+    const status =
+      m.endedAt === null ? 'recording' : covered >= expected * 0.99 ? 'captured' : covered > 0 ? 'partial' : 'failed';
     return {
       status,
       bytes: Math.round(covered * 1000),
@@ -95,7 +129,18 @@ export class RemoteFleet implements CaptureProvider {
       reason: status === 'partial' ? m.endReason : null,
       expectedSeconds: expected,
       coveredSeconds: covered,
-      gaps: from > m.window.start ? [{ start: iso(m.window.start), end: iso(from), cause: 'recorder_down', reason: 'Recorder not started yet', content_lost_seconds: (from - m.window.start) / 1000 }] : [],
+      gaps:
+        from > m.window.start
+          ? [
+              {
+                start: iso(m.window.start),
+                end: iso(from),
+                cause: 'recorder_down',
+                reason: 'Recorder not started yet',
+                content_lost_seconds: (from - m.window.start) / 1000,
+              },
+            ]
+          : [],
       reconnects: 1,
       measuredUntil: iso(until),
       stoppedByOperator: m.byOperator,

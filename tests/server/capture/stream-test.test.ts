@@ -25,13 +25,22 @@ describe('Test stream: a short recording through the recorder, reported and kept
   let pageUrl: string;
   const clock = new ManualClock(new Date());
   const streamTests = () =>
-    new StreamTests({ dataDir, clock, allowPrivateStreamHosts: true, checkStreamUrl: () => Promise.resolve([]), seconds: SECONDS, clipTtlMs: TTL_MS });
+    new StreamTests({
+      dataDir,
+      clock,
+      allowPrivateStreamHosts: true,
+      checkStreamUrl: () => Promise.resolve([]),
+      seconds: SECONDS,
+      clipTtlMs: TTL_MS,
+    });
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-stream-test-'));
     origin = await startFidelityOrigin({ minutes: 1, prePublishSegments: 3 });
     // A web page where a stream was expected.
-    page = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Live soon</body></html>'));
+    page = http.createServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Live soon</body></html>'),
+    );
     await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
     pageUrl = `http://127.0.0.1:${(page.address() as AddressInfo).port}/live.m3u8`;
   });
@@ -45,7 +54,12 @@ describe('Test stream: a short recording through the recorder, reported and kept
     const tests = streamTests();
     const report = await tests.test(origin.url);
     expect(streamTestResponseSchema.safeParse({ success: true, data: report }).success).toBe(true);
-    expect(report.video).toEqual({ codec: 'h264', width: FRAME_CODE.width, height: FRAME_CODE.height, frame_rate: FRAME_CODE.fps });
+    expect(report.video).toEqual({
+      codec: 'h264',
+      width: FRAME_CODE.width,
+      height: FRAME_CODE.height,
+      frame_rate: FRAME_CODE.fps,
+    });
     expect(report.audio).toEqual({ codec: 'aac', sample_rate: 44_100, channels: expect.any(Number) });
     expect(report.seconds).toBeGreaterThanOrEqual(SECONDS - 2);
     expect(report.seconds).toBeLessThanOrEqual(SECONDS + 2);
@@ -62,11 +76,17 @@ describe('Test stream: a short recording through the recorder, reported and kept
 
   it('says that nothing could be recorded from a stream that does not answer, and why', async () => {
     const url = `http://127.0.0.1:${await freePort()}/live.m3u8`;
-    await expect(streamTests().test(url)).rejects.toMatchObject({ statusCode: 422, message: expect.stringMatching(/^Nothing could be recorded from http:\/\/127\.0\.0\.1:\d+\/live\.m3u8: .+/) });
+    await expect(streamTests().test(url)).rejects.toMatchObject({
+      statusCode: 422,
+      message: expect.stringMatching(/^Nothing could be recorded from http:\/\/127\.0\.0\.1:\d+\/live\.m3u8: .+/),
+    });
   });
 
   it('says a web page is not a stream', async () => {
-    await expect(streamTests().test(pageUrl)).rejects.toMatchObject({ statusCode: 422, message: expect.stringContaining(pageUrl) });
+    await expect(streamTests().test(pageUrl)).rejects.toMatchObject({
+      statusCode: 422,
+      message: expect.stringContaining(pageUrl),
+    });
   });
 });
 
@@ -92,7 +112,12 @@ describe('POST /api/instances/stream-test', () => {
   afterAll(() => t.close());
 
   const post = (payload: unknown, withToken = true) =>
-    t.request({ method: 'POST', url: '/api/instances/stream-test', ...(withToken && { token }), payload: payload as Record<string, unknown> });
+    t.request({
+      method: 'POST',
+      url: '/api/instances/stream-test',
+      ...(withToken && { token }),
+      payload: payload as Record<string, unknown>,
+    });
 
   it('refuses a stream on a private host as a launch does, recording nothing', async () => {
     const response = await post({ url: 'http://127.0.0.1:9/live.m3u8' });
@@ -110,12 +135,23 @@ describe('POST /api/instances/stream-test', () => {
 
   it("tests a mosque's own stream, resolved from its ID_token through the same host guard; a mosque without one is refused", async () => {
     const add = async (mosque_id: string, ID_token?: string) =>
-      expect((await t.request({ method: 'POST', url: '/api/config/mosques', token, payload: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'], ID_token } })).statusCode).toBe(201);
+      expect(
+        (
+          await t.request({
+            method: 'POST',
+            url: '/api/config/mosques',
+            token,
+            payload: { mosque_id, name: `Mosque ${mosque_id}`, languages: ['en'], ID_token },
+          })
+        ).statusCode,
+      ).toBe(201);
     await add('streamtst1', 'http://10.1.2.3/live.m3u8');
     await add('streamtst2');
     const own = await post({ mosque_id: 'streamtst1' });
     expect(own.statusCode).toBe(400);
-    expect(own.json().detail).toMatch(/10\.1\.2\.3.*private or internal network|private or internal network.*10\.1\.2\.3/);
+    expect(own.json().detail).toMatch(
+      /10\.1\.2\.3.*private or internal network|private or internal network.*10\.1\.2\.3/,
+    );
     const none = await post({ mosque_id: 'streamtst2' });
     expect(none.statusCode).toBe(400);
     expect(none.json().detail).toBe('Mosque has no stream identifier (ID_token)');

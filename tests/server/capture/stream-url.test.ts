@@ -17,7 +17,9 @@ async function servePage(mediaUrl: string): Promise<{ url: string; close(): Prom
     }
     response
       .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-      .end(`<!doctype html><html><head><title>Friday sermon live</title></head><body><video controls src="${mediaUrl}"></video></body></html>`);
+      .end(
+        `<!doctype html><html><head><title>Friday sermon live</title></head><body><video controls src="${mediaUrl}"></video></body></html>`,
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -39,24 +41,44 @@ describe('stream pages resolved to their media with yt-dlp', () => {
   });
 
   it('uses a direct media URL as it is', async () => {
-    for (const url of ['https://cdn.example/live/index.m3u8', 'https://cdn.example/a.mpd', 'http://x.example/s.ts', 'rtmp://live.example/app/key', 'srt://host.example:9000', 'rtsp://cam.example/1']) {
+    for (const url of [
+      'https://cdn.example/live/index.m3u8',
+      'https://cdn.example/a.mpd',
+      'http://x.example/s.ts',
+      'rtmp://live.example/app/key',
+      'srt://host.example:9000',
+      'rtsp://cam.example/1',
+    ]) {
       expect(isDirectMediaUrl(url), url).toBe(true);
-      expect(await resolveStreamUrl(url, { ytDlpPath: '/nonexistent/yt-dlp' })).toEqual({ ok: true, url, via: 'direct' });
+      expect(await resolveStreamUrl(url, { ytDlpPath: '/nonexistent/yt-dlp' })).toEqual({
+        ok: true,
+        url,
+        via: 'direct',
+      });
     }
     expect(isDirectMediaUrl('https://www.youtube.com/channel/UC123/live')).toBe(false);
   });
 
   it("resolves a page with a <video> source through yt-dlp's generic extractor", async () => {
-    expect(await resolveStreamUrl(page.url, { timeoutMs: 60_000 })).toEqual({ ok: true, url: source.url, via: 'yt-dlp' });
+    expect(await resolveStreamUrl(page.url, { timeoutMs: 60_000 })).toEqual({
+      ok: true,
+      url: source.url,
+      via: 'yt-dlp',
+    });
   });
 
   it('says clearly when yt-dlp is missing or cannot resolve the page', async () => {
     const missing = await resolveStreamUrl(page.url, { ytDlpPath: '/nonexistent/yt-dlp' });
-    expect(missing).toEqual({ ok: false, error: `yt-dlp was not found (/nonexistent/yt-dlp): it is needed to resolve the stream page ${page.url}` });
+    expect(missing).toEqual({
+      ok: false,
+      error: `yt-dlp was not found (/nonexistent/yt-dlp): it is needed to resolve the stream page ${page.url}`,
+    });
     const gone = page.url.replace('/live', '/gone');
     const failed = await resolveStreamUrl(gone, { timeoutMs: 60_000 });
     expect(failed.ok).toBe(false);
-    expect(!failed.ok && failed.error).toMatch(new RegExp(`^yt-dlp could not resolve ${gone.replace(/[.?]/g, '\\$&')}: .*404`));
+    expect(!failed.ok && failed.error).toMatch(
+      new RegExp(`^yt-dlp could not resolve ${gone.replace(/[.?]/g, '\\$&')}: .*404`),
+    );
   });
 
   it('a recorder given the page records the stream behind it', { timeout: scaled(90_000) }, async () => {
@@ -67,8 +89,16 @@ describe('stream pages resolved to their media with yt-dlp', () => {
       const recording = await h.outcome(id, 70_000);
       expect(recording.covered_seconds).toBeGreaterThan(0);
       expect(['captured', 'partial']).toContain(recording.status);
-      const logs = await h.t.request({ method: 'GET', url: `/api/instances/${id}/logs?lines=200&live=false`, token: await h.t.login() });
-      expect(logs.json<{ data: { logs: string[] } }>().data.logs.some((line) => line.includes(`stream page resolved by yt-dlp to ${source.url}`))).toBe(true);
+      const logs = await h.t.request({
+        method: 'GET',
+        url: `/api/instances/${id}/logs?lines=200&live=false`,
+        token: await h.t.login(),
+      });
+      expect(
+        logs
+          .json<{ data: { logs: string[] } }>()
+          .data.logs.some((line) => line.includes(`stream page resolved by yt-dlp to ${source.url}`)),
+      ).toBe(true);
     } finally {
       await h.close();
     }

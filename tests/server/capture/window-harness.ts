@@ -19,7 +19,9 @@ export interface WindowHarness {
 }
 
 export async function startWindowHarness(): Promise<WindowHarness> {
-  const t = await createTestApp({ env: { RECORDER_RETRY_SECONDS: '1', RECORDER_RETRY_MAX_SECONDS: '2', STALL_TIMEOUT_SECONDS: '5' } });
+  const t = await createTestApp({
+    env: { RECORDER_RETRY_SECONDS: '1', RECORDER_RETRY_MAX_SECONDS: '2', STALL_TIMEOUT_SECONDS: '5' },
+  });
   const token = await t.login();
   const details = async (id: string) => {
     const response = await t.request({ method: 'GET', url: `/api/instances/${id}`, token });
@@ -31,18 +33,32 @@ export async function startWindowHarness(): Promise<WindowHarness> {
     details,
     launch: async (url, duration, mosqueId) => {
       // Launches name a mosque that exists (the server refuses unknown ids).
-      const mosque = await t.request({ method: 'POST', url: '/api/config/mosques', token, payload: { mosque_id: mosqueId, name: `Mosque ${mosqueId}`, languages: ['en'] } });
+      const mosque = await t.request({
+        method: 'POST',
+        url: '/api/config/mosques',
+        token,
+        payload: { mosque_id: mosqueId, name: `Mosque ${mosqueId}`, languages: ['en'] },
+      });
       expect([201, 409], mosque.body).toContain(mosque.statusCode);
       const launchedAt = Date.now();
-      const response = await t.request({ method: 'POST', url: '/api/instances/launch', token, payload: { configs: [{ url, duration, width: 320, height: 240, mosque_id: mosqueId }], max_workers: 1 } });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/instances/launch',
+        token,
+        payload: { configs: [{ url, duration, width: 320, height: 240, mosque_id: mosqueId }], max_workers: 1 },
+      });
       expect(response.statusCode, response.body).toBe(200);
       return { id: response.json<{ data: { instances: { id: string }[] } }>().data.instances[0].id, launchedAt };
     },
     outcome: (id, timeoutMs) =>
-      waitFor(async () => {
-        const recording = (await details(id)).recording;
-        return recording && recording.status !== 'recording' ? recording : undefined;
-      }, `${id} to end its window`, timeoutMs),
+      waitFor(
+        async () => {
+          const recording = (await details(id)).recording;
+          return recording && recording.status !== 'recording' ? recording : undefined;
+        },
+        `${id} to end its window`,
+        timeoutMs,
+      ),
     fileOf: (recording, mosqueId) => path.join(t.config.dataDir, 'recordings', mosqueId, recording.file_name ?? ''),
     close: async () => {
       killRecorders(t.config.dataDir);
@@ -52,7 +68,8 @@ export async function startWindowHarness(): Promise<WindowHarness> {
 }
 
 /** Seconds from the window start (the recording's started_at, server clock) to an instant of a gap. */
-export const atSecond = (recording: Recording, instant: string) => (Date.parse(instant) - Date.parse(recording.started_at)) / 1000;
+export const atSecond = (recording: Recording, instant: string) =>
+  (Date.parse(instant) - Date.parse(recording.started_at)) / 1000;
 
 /**
  * The joined file plays (decodes without an error) and lasts what the recording says it covers.
@@ -66,7 +83,10 @@ export async function expectPlayableFile(file: string, recording: Recording, bac
   // A reconnected or relaunched reader starts a few HLS segments behind the live edge, so the file may
   // repeat a few seconds that coverage (measured on the wall clock) counts once.
   const allowed = 6 + backlogSeconds;
-  expect(Math.abs(probe.duration - (recording.covered_seconds ?? 0)), `file ${probe.duration} s, covered ${recording.covered_seconds} s, allowed ${allowed.toFixed(1)} s`).toBeLessThanOrEqual(allowed);
+  expect(
+    Math.abs(probe.duration - (recording.covered_seconds ?? 0)),
+    `file ${probe.duration} s, covered ${recording.covered_seconds} s, allowed ${allowed.toFixed(1)} s`,
+  ).toBeLessThanOrEqual(allowed);
   expect(await decodesCleanly(file)).toBe(true);
   expect(recording.download_url).toBe(`/api/recordings/${recording.id}/file`);
 }

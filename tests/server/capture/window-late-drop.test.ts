@@ -23,62 +23,80 @@ describe('a recorder keeps trying until its window closes', () => {
     await Promise.all(sources.map((s) => s.close()));
   });
 
-  it.concurrent('a stream that comes up 30 s after launch is recorded from then to the end of the window', { timeout: scaled(100_000) }, async () => {
-    const source = await startHlsSource({ live: false });
-    sources.push(source);
-    const { id, launchedAt } = await h.launch(source.url, 50, 'latestream');
-    await pause(30_000 - (Date.now() - launchedAt));
-    const encoding = (Date.now() - launchedAt) / 1000;
-    await source.goLive();
-    const onAir = (Date.now() - launchedAt) / 1000;
+  it.concurrent(
+    'a stream that comes up 30 s after launch is recorded from then to the end of the window',
+    { timeout: scaled(100_000) },
+    async () => {
+      const source = await startHlsSource({ live: false });
+      sources.push(source);
+      const { id, launchedAt } = await h.launch(source.url, 50, 'latestream');
+      await pause(30_000 - (Date.now() - launchedAt));
+      const encoding = (Date.now() - launchedAt) / 1000;
+      await source.goLive();
+      const onAir = (Date.now() - launchedAt) / 1000;
 
-    const recording = await h.outcome(id, 50_000);
-    const real = 50 - onAir;
-    expect(recording).toMatchObject({ status: 'partial', expected_seconds: 50 });
-    expect(Math.abs((recording.covered_seconds ?? 0) - real), `covered ${recording.covered_seconds} s, on the air ${real.toFixed(1)} s`).toBeLessThanOrEqual(5);
-    expect(recording.gaps).toHaveLength(1);
-    const [gap] = recording.gaps;
-    expect(gap.reason).toBe('Stream not live yet (HTTP 404)');
-    expect(atSecond(recording, gap.start)).toBeLessThanOrEqual(1);
-    expect(Math.abs(atSecond(recording, gap.end) - onAir)).toBeLessThanOrEqual(5);
-    expect(recording.reason).toMatch(/^Recorded [\d.]+ s of 50 s: Stream not live yet \(HTTP 404\) for [\d.]+ s$/);
-    // The source encoded its first segments before it answered (goLive): the reader fetched them at once.
-    await expectPlayableFile(h.fileOf(recording, 'latestream'), recording, onAir - encoding);
-    const alarms = (await h.t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === id);
-    // A gap over 60 s would be a stall alarm too; this one is 30 s: only the outcome is raised.
-    expect(alarms).toEqual([expect.objectContaining({ kind: 'capture_partial', severity: 'warning', resolved_at: null })]);
-    expect(alarms[0].message).toMatch(/^Mosque latestream: only [\d.]+ s of 50 s recorded\. Recorded [\d.]+ s of 50 s: Stream not live yet/);
-  });
+      const recording = await h.outcome(id, 50_000);
+      const real = 50 - onAir;
+      expect(recording).toMatchObject({ status: 'partial', expected_seconds: 50 });
+      expect(
+        Math.abs((recording.covered_seconds ?? 0) - real),
+        `covered ${recording.covered_seconds} s, on the air ${real.toFixed(1)} s`,
+      ).toBeLessThanOrEqual(5);
+      expect(recording.gaps).toHaveLength(1);
+      const [gap] = recording.gaps;
+      expect(gap.reason).toBe('Stream not live yet (HTTP 404)');
+      expect(atSecond(recording, gap.start)).toBeLessThanOrEqual(1);
+      expect(Math.abs(atSecond(recording, gap.end) - onAir)).toBeLessThanOrEqual(5);
+      expect(recording.reason).toMatch(/^Recorded [\d.]+ s of 50 s: Stream not live yet \(HTTP 404\) for [\d.]+ s$/);
+      // The source encoded its first segments before it answered (goLive): the reader fetched them at once.
+      await expectPlayableFile(h.fileOf(recording, 'latestream'), recording, onAir - encoding);
+      const alarms = (await h.t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === id);
+      // A gap over 60 s would be a stall alarm too; this one is 30 s: only the outcome is raised.
+      expect(alarms).toEqual([
+        expect.objectContaining({ kind: 'capture_partial', severity: 'warning', resolved_at: null }),
+      ]);
+      expect(alarms[0].message).toMatch(
+        /^Mosque latestream: only [\d.]+ s of 50 s recorded\. Recorded [\d.]+ s of 50 s: Stream not live yet/,
+      );
+    },
+  );
 
-  it.concurrent('a stream that drops off the air for 20 s is reconnected and recorded on both sides of the gap', { timeout: scaled(100_000) }, async () => {
-    const source = await startHlsSource();
-    sources.push(source);
-    const { id, launchedAt } = await h.launch(source.url, 50, 'dropstream');
-    await pause(15_000 - (Date.now() - launchedAt));
-    await source.goOffline();
-    const offAt = (Date.now() - launchedAt) / 1000;
-    await pause(20_000);
-    const encoding = (Date.now() - launchedAt) / 1000;
-    await source.goLive();
-    const backAt = (Date.now() - launchedAt) / 1000;
+  it.concurrent(
+    'a stream that drops off the air for 20 s is reconnected and recorded on both sides of the gap',
+    { timeout: scaled(100_000) },
+    async () => {
+      const source = await startHlsSource();
+      sources.push(source);
+      const { id, launchedAt } = await h.launch(source.url, 50, 'dropstream');
+      await pause(15_000 - (Date.now() - launchedAt));
+      await source.goOffline();
+      const offAt = (Date.now() - launchedAt) / 1000;
+      await pause(20_000);
+      const encoding = (Date.now() - launchedAt) / 1000;
+      await source.goLive();
+      const backAt = (Date.now() - launchedAt) / 1000;
 
-    const recording = await h.outcome(id, 50_000);
-    const real = 50 - (backAt - offAt);
-    expect(recording).toMatchObject({ status: 'partial', expected_seconds: 50 });
-    expect(Math.abs((recording.covered_seconds ?? 0) - real), `covered ${recording.covered_seconds} s, on the air ${real.toFixed(1)} s`).toBeLessThanOrEqual(5);
-    const seen = `off the air ${offAt.toFixed(1)}-${backAt.toFixed(1)} s; gaps ${JSON.stringify(recording.gaps)}`;
-    expect(recording.reconnects, seen).toBe(1);
-    // A partial recording lists every hole, however short: exactly the drop. The streams are served by this
-    // test's own process, so nothing here may block it (the other test's file checks run asynchronously).
-    expect(recording.gaps, seen).toHaveLength(1);
-    const [gap] = recording.gaps;
-    expect(gap.reason).toMatch(/^Stream (dropped|stalled) \(/);
-    expect(Math.abs(atSecond(recording, gap.start) - offAt)).toBeLessThanOrEqual(5);
-    expect(Math.abs(atSecond(recording, gap.end) - backAt)).toBeLessThanOrEqual(5);
-    // The source encoded its first segments before it answered again at backAt (more of them on a busy
-    // machine), and the reader was back on it at the gap's end (up to 5 s later): it fetched what it had
-    // missed from the playlist at once.
-    const backlog = backAt - encoding + Math.max(0, atSecond(recording, gap.end) - backAt);
-    await expectPlayableFile(h.fileOf(recording, 'dropstream'), recording, backlog);
-  });
+      const recording = await h.outcome(id, 50_000);
+      const real = 50 - (backAt - offAt);
+      expect(recording).toMatchObject({ status: 'partial', expected_seconds: 50 });
+      expect(
+        Math.abs((recording.covered_seconds ?? 0) - real),
+        `covered ${recording.covered_seconds} s, on the air ${real.toFixed(1)} s`,
+      ).toBeLessThanOrEqual(5);
+      const seen = `off the air ${offAt.toFixed(1)}-${backAt.toFixed(1)} s; gaps ${JSON.stringify(recording.gaps)}`;
+      expect(recording.reconnects, seen).toBe(1);
+      // A partial recording lists every hole, however short: exactly the drop. The streams are served by this
+      // test's own process, so nothing here may block it (the other test's file checks run asynchronously).
+      expect(recording.gaps, seen).toHaveLength(1);
+      const [gap] = recording.gaps;
+      expect(gap.reason).toMatch(/^Stream (dropped|stalled) \(/);
+      expect(Math.abs(atSecond(recording, gap.start) - offAt)).toBeLessThanOrEqual(5);
+      expect(Math.abs(atSecond(recording, gap.end) - backAt)).toBeLessThanOrEqual(5);
+      // The source encoded its first segments before it answered again at backAt (more of them on a busy
+      // machine), and the reader was back on it at the gap's end (up to 5 s later): it fetched what it had
+      // missed from the playlist at once.
+      const backlog = backAt - encoding + Math.max(0, atSecond(recording, gap.end) - backAt);
+      await expectPlayableFile(h.fileOf(recording, 'dropstream'), recording, backlog);
+    },
+  );
 });

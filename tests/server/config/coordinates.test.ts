@@ -29,17 +29,34 @@ describe('POST /api/config/coordinates/extract and GET /api/config/coordinates',
     return extractResponseSchema.parse(response.json()).data.extraction_results;
   };
   const createMosque = async (fields: Record<string, unknown> = {}) => {
-    const response = await t.request({ method: 'POST', url: '/api/config/mosques', token, payload: { name: 'M', languages: ['ar'], ...fields } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/config/mosques',
+      token,
+      payload: { name: 'M', languages: ['ar'], ...fields },
+    });
     expect(response.statusCode).toBe(201);
     return response.json().data.mosque_id as string;
   };
 
   it('needs a session and validates its body', async () => {
-    expect((await t.request({ method: 'POST', url: '/api/config/coordinates/extract', payload: { urls: [] } })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'POST', url: '/api/config/coordinates/extract', payload: { urls: [] } })).statusCode,
+    ).toBe(401);
     expect((await t.request({ method: 'GET', url: '/api/config/coordinates' })).statusCode).toBe(401);
-    const bad = await t.request({ method: 'POST', url: '/api/config/coordinates/extract', token, payload: { urls: [{ google_maps_url: '' }] } });
+    const bad = await t.request({
+      method: 'POST',
+      url: '/api/config/coordinates/extract',
+      token,
+      payload: { urls: [{ google_maps_url: '' }] },
+    });
     expect(bad.statusCode).toBe(400);
-    const unknownField = await t.request({ method: 'POST', url: '/api/config/coordinates/extract', token, payload: { urls: [], extra: 1 } });
+    const unknownField = await t.request({
+      method: 'POST',
+      url: '/api/config/coordinates/extract',
+      token,
+      payload: { urls: [], extra: 1 },
+    });
     expect(unknownField.statusCode).toBe(400);
     const tooMany = await t.request({
       method: 'POST',
@@ -60,7 +77,9 @@ describe('POST /api/config/coordinates/extract and GET /api/config/coordinates',
         { google_maps_url: 'not a link' },
       ],
     });
-    expect(results.map((r) => [r.success, r.latitude, r.longitude, r.timezone_guess, r.extraction_method, r.stored])).toEqual([
+    expect(
+      results.map((r) => [r.success, r.latitude, r.longitude, r.timezone_guess, r.extraction_method, r.stored]),
+    ).toEqual([
       [true, 51.5175, -0.0653, 'Europe/London', 'map_link', false],
       [true, -33.9196, 151.0766, 'Australia/Sydney', 'map_link', false],
       [true, 21.4224779, 39.8262375, 'Asia/Riyadh', 'map_link_redirect', false],
@@ -76,10 +95,23 @@ describe('POST /api/config/coordinates/extract and GET /api/config/coordinates',
     const [result] = await extract({ urls: [{ mosque_id: id, google_maps_url: MECCA_SHORT }] });
     expect(result).toMatchObject({ mosque_id: id, success: true, stored: true, timezone_guess: 'Asia/Riyadh' });
     const mosque = (await t.request({ method: 'GET', url: `/api/config/mosques/${id}`, token })).json().data;
-    expect(mosque).toMatchObject({ latitude: 21.4224779, longitude: 39.8262375, timezone: 'Asia/Riyadh', country_code: 'SA' });
+    expect(mosque).toMatchObject({
+      latitude: 21.4224779,
+      longitude: 39.8262375,
+      timezone: 'Asia/Riyadh',
+      country_code: 'SA',
+    });
 
-    const list = coordinatesListResponseSchema.parse((await t.request({ method: 'GET', url: '/api/config/coordinates', token })).json());
-    expect(list.data.coordinates).toContainEqual({ mosque_id: id, latitude: 21.4224779, longitude: 39.8262375, timezone: 'Asia/Riyadh', extraction_method: 'map_link_redirect' });
+    const list = coordinatesListResponseSchema.parse(
+      (await t.request({ method: 'GET', url: '/api/config/coordinates', token })).json(),
+    );
+    expect(list.data.coordinates).toContainEqual({
+      mosque_id: id,
+      latitude: 21.4224779,
+      longitude: 39.8262375,
+      timezone: 'Asia/Riyadh',
+      extraction_method: 'map_link_redirect',
+    });
   });
 
   it('keeps saved coordinates unless force_refresh', async () => {
@@ -96,8 +128,16 @@ describe('POST /api/config/coordinates/extract and GET /api/config/coordinates',
 
     const [forced] = await extract({ mosque_ids: [id], force_refresh: true });
     expect(forced).toMatchObject({ mosque_id: id, success: true, latitude: 30.0457, longitude: 31.2627, stored: true });
-    const record = coordinatesListResponseSchema.parse((await t.request({ method: 'GET', url: '/api/config/coordinates', token })).json()).data.coordinates.find((c) => c.mosque_id === id);
-    expect(record).toEqual({ mosque_id: id, latitude: 30.0457, longitude: 31.2627, timezone: 'Africa/Cairo', extraction_method: 'map_link_redirect' });
+    const record = coordinatesListResponseSchema
+      .parse((await t.request({ method: 'GET', url: '/api/config/coordinates', token })).json())
+      .data.coordinates.find((c) => c.mosque_id === id);
+    expect(record).toEqual({
+      mosque_id: id,
+      latitude: 30.0457,
+      longitude: 31.2627,
+      timezone: 'Africa/Cairo',
+      extraction_method: 'map_link_redirect',
+    });
   });
 
   it('reports unknown ids and mosques without a link per result', async () => {
@@ -119,10 +159,20 @@ describe('POST /api/config/coordinates/extract and GET /api/config/coordinates',
 
   it('marks coordinates typed by hand as manual', async () => {
     const id = await createMosque({ latitude: 24.8122, longitude: 67.0674 });
-    const list = coordinatesListResponseSchema.parse((await t.request({ method: 'GET', url: '/api/config/coordinates', token })).json()).data.coordinates;
-    expect(list.find((c) => c.mosque_id === id)).toEqual({ mosque_id: id, latitude: 24.8122, longitude: 67.0674, timezone: 'Asia/Karachi', extraction_method: 'manual' });
+    const list = coordinatesListResponseSchema.parse(
+      (await t.request({ method: 'GET', url: '/api/config/coordinates', token })).json(),
+    ).data.coordinates;
+    expect(list.find((c) => c.mosque_id === id)).toEqual({
+      mosque_id: id,
+      latitude: 24.8122,
+      longitude: 67.0674,
+      timezone: 'Asia/Karachi',
+      extraction_method: 'manual',
+    });
     const fromLink = await createMosque({ latitude: 51.5175, longitude: -0.0653, google_maps_url: LONDON_LONG });
-    const again = coordinatesListResponseSchema.parse((await t.request({ method: 'GET', url: '/api/config/coordinates', token })).json()).data.coordinates;
+    const again = coordinatesListResponseSchema.parse(
+      (await t.request({ method: 'GET', url: '/api/config/coordinates', token })).json(),
+    ).data.coordinates;
     expect(again.find((c) => c.mosque_id === fromLink)?.extraction_method).toBe('map_link');
   });
 });
@@ -147,7 +197,14 @@ describe('extraction without a network', () => {
     expect(response.statusCode).toBe(200);
     const [short, long] = extractResponseSchema.parse(response.json()).data.extraction_results;
     expect(short).toMatchObject({ success: false, latitude: null, longitude: null, timezone_guess: null });
-    expect(short.error).toBe('Network unavailable: could not reach maps.app.goo.gl to resolve the map link (ECONNREFUSED)');
-    expect(long).toMatchObject({ success: true, latitude: 51.5175, longitude: -0.0653, timezone_guess: 'Europe/London' });
+    expect(short.error).toBe(
+      'Network unavailable: could not reach maps.app.goo.gl to resolve the map link (ECONNREFUSED)',
+    );
+    expect(long).toMatchObject({
+      success: true,
+      latitude: 51.5175,
+      longitude: -0.0653,
+      timezone_guess: 'Europe/London',
+    });
   });
 });

@@ -7,8 +7,18 @@ describe('map links: forms read without the network', () => {
 
   it.each([
     ['long /@lat,lng,zoom', 'https://www.google.com/maps/@51.5175,-0.0653,15z', 51.5175, -0.0653],
-    ['long place link prefers the pin (!3d!4d) over the viewport (@)', 'https://www.google.com/maps/place/Masjid+al-Haram/@21.4224779,39.8251832,17z/data=!3m1!4b1!4m6!3m5!1s0x15c21b4ced818775:0x98ab2469cf70c9ce!8m2!3d21.4224779!4d39.8262375!16zL20vMDJ6M3A', 21.4224779, 39.8262375],
-    ['long !3d!4d only', 'https://www.google.com/maps/place/X/data=!4m2!3m1!1s0x0:0x0!3d-6.1702!4d106.831', -6.1702, 106.831],
+    [
+      'long place link prefers the pin (!3d!4d) over the viewport (@)',
+      'https://www.google.com/maps/place/Masjid+al-Haram/@21.4224779,39.8251832,17z/data=!3m1!4b1!4m6!3m5!1s0x15c21b4ced818775:0x98ab2469cf70c9ce!8m2!3d21.4224779!4d39.8262375!16zL20vMDJ6M3A',
+      21.4224779,
+      39.8262375,
+    ],
+    [
+      'long !3d!4d only',
+      'https://www.google.com/maps/place/X/data=!4m2!3m1!1s0x0:0x0!3d-6.1702!4d106.831',
+      -6.1702,
+      106.831,
+    ],
     ['long ?q=lat,lng', 'https://www.google.com/maps?q=30.0457,31.2627', 30.0457, 31.2627],
     ['long ?q=lat,+lng with a space', 'https://www.google.com/maps?q=30.0457,+31.2627&z=16', 30.0457, 31.2627],
     ['long ?q=loc:lat,lng', 'https://www.google.com/maps?q=loc:41.0054,28.9768', 41.0054, 28.9768],
@@ -17,9 +27,19 @@ describe('map links: forms read without the network', () => {
     ['long search path', 'https://www.google.co.uk/maps/search/51.5175,+-0.0653', 51.5175, -0.0653],
     ['long country domain', 'https://www.google.com.sa/maps/@21.4225,39.8262,17z', 21.4225, 39.8262],
     ['legacy maps.google.com/?q=', 'https://maps.google.com/?q=-33.9196,151.0766', -33.9196, 151.0766],
-    ['legacy maps.google.co.uk/maps?ll=', 'http://maps.google.co.uk/maps?ll=51.5175,-0.0653&spn=0.01', 51.5175, -0.0653],
+    [
+      'legacy maps.google.co.uk/maps?ll=',
+      'http://maps.google.co.uk/maps?ll=51.5175,-0.0653&spn=0.01',
+      51.5175,
+      -0.0653,
+    ],
     ['legacy without scheme', 'maps.google.com/?q=30.0457,31.2627', 30.0457, 31.2627],
-    ['link inside text', 'Our mosque: https://www.google.com/maps/@51.5175,-0.0653,15z (entrance on Whitechapel Road)', 51.5175, -0.0653],
+    [
+      'link inside text',
+      'Our mosque: https://www.google.com/maps/@51.5175,-0.0653,15z (entrance on Whitechapel Road)',
+      51.5175,
+      -0.0653,
+    ],
     ['typed coordinates', '21.4225, 39.8262', 21.4225, 39.8262],
   ])('%s', async (_label, text, latitude, longitude) => {
     const found = await offline.extract(text);
@@ -46,7 +66,9 @@ describe('map links: forms read without the network', () => {
     expect(coordinatesInUrl(new URL('https://www.google.com/maps/@95.1,10,15z'))).toBeNull();
     expect(coordinatesInUrl(new URL('https://www.google.com/maps?q=10,200'))).toBeNull();
     await expect(offline.extract('Masjid al-Haram, Mecca')).rejects.toThrow(/No Google Maps link found/);
-    await expect(offline.extract('https://example.com/maps/@21.4,39.8,15z')).rejects.toThrow(/No Google Maps link found/);
+    await expect(offline.extract('https://example.com/maps/@21.4,39.8,15z')).rejects.toThrow(
+      /No Google Maps link found/,
+    );
   });
 });
 
@@ -66,29 +88,46 @@ describe('map links: short forms resolved through their redirects', () => {
   });
 
   it('resolves maps.app.goo.gl/... through two redirects, also when pasted without its scheme', async () => {
-    expect(await resolver.extract('https://maps.app.goo.gl/Cairo2hops')).toMatchObject({ latitude: 30.0457, longitude: 31.2627, method: 'map_link_redirect' });
-    expect(await resolver.extract('see maps.app.goo.gl/Cairo2hops')).toMatchObject({ latitude: 30.0457, longitude: 31.2627 });
+    expect(await resolver.extract('https://maps.app.goo.gl/Cairo2hops')).toMatchObject({
+      latitude: 30.0457,
+      longitude: 31.2627,
+      method: 'map_link_redirect',
+    });
+    expect(await resolver.extract('see maps.app.goo.gl/Cairo2hops')).toMatchObject({
+      latitude: 30.0457,
+      longitude: 31.2627,
+    });
   });
 
   it('reads the coordinates of a consent page link', async () => {
-    expect(await resolver.extract('https://maps.app.goo.gl/Consent')).toMatchObject({ latitude: -33.9196, longitude: 151.0766 });
+    expect(await resolver.extract('https://maps.app.goo.gl/Consent')).toMatchObject({
+      latitude: -33.9196,
+      longitude: 151.0766,
+    });
   });
 
   it('reads the coordinates a maps page names when the final link has none', async () => {
-    expect(await resolver.extract('https://maps.app.goo.gl/NoCoords')).toMatchObject({ latitude: 40.7859, longitude: -73.9493 });
+    expect(await resolver.extract('https://maps.app.goo.gl/NoCoords')).toMatchObject({
+      latitude: 40.7859,
+      longitude: -73.9493,
+    });
   });
 
   it('fails clearly for each way a link can go wrong', async () => {
     await expect(resolver.extract('https://maps.app.goo.gl/Blank')).rejects.toThrow(/does not lead to coordinates/);
     await expect(resolver.extract('https://maps.app.goo.gl/Missing')).rejects.toThrow(/answered 404/);
     await expect(resolver.extract('https://maps.app.goo.gl/Loop')).rejects.toThrow(/redirected more than 5 times/);
-    await expect(resolver.extract('https://maps.app.goo.gl/Elsewhere')).rejects.toThrow(/led outside the maps service \(169\.254\.169\.254\)/);
+    await expect(resolver.extract('https://maps.app.goo.gl/Elsewhere')).rejects.toThrow(
+      /led outside the maps service \(169\.254\.169\.254\)/,
+    );
   });
 
   it('gives up after its timeout', async () => {
     const quick = new MapsLinkResolver({ resolveOrigin: server.origin, timeoutMs: 300 });
     const started = Date.now();
-    await expect(quick.extract('https://maps.app.goo.gl/Hang')).rejects.toThrow(/Timed out after 0.3 s resolving the map link at maps\.app\.goo\.gl/);
+    await expect(quick.extract('https://maps.app.goo.gl/Hang')).rejects.toThrow(
+      /Timed out after 0.3 s resolving the map link at maps\.app\.goo\.gl/,
+    );
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -98,9 +137,16 @@ describe('map links: short forms resolved through their redirects', () => {
       /^Network unavailable: could not reach goo\.gl to resolve the map link \(ECONNREFUSED\)$/,
     );
     const dnsDown = new MapsLinkResolver({
-      fetch: () => Promise.reject(Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('getaddrinfo ENOTFOUND maps.app.goo.gl'), { code: 'ENOTFOUND' }) })),
+      fetch: () =>
+        Promise.reject(
+          Object.assign(new TypeError('fetch failed'), {
+            cause: Object.assign(new Error('getaddrinfo ENOTFOUND maps.app.goo.gl'), { code: 'ENOTFOUND' }),
+          }),
+        ),
     });
-    await expect(dnsDown.extract('https://maps.app.goo.gl/x1')).rejects.toThrow(/Network unavailable: could not reach maps\.app\.goo\.gl .*ENOTFOUND/);
+    await expect(dnsDown.extract('https://maps.app.goo.gl/x1')).rejects.toThrow(
+      /Network unavailable: could not reach maps\.app\.goo\.gl .*ENOTFOUND/,
+    );
   });
 
   it('sends no request for links that carry their coordinates', async () => {

@@ -25,7 +25,11 @@ describe('the mosque list body', () => {
   });
 
   const names = async (app: App = t.app) => {
-    const response = await app.inject({ method: 'GET', url: '/api/config/mosques', headers: { authorization: `Bearer ${token}` } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/config/mosques',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     return mosquesListResponseSchema.parse(response.json()).data.mosques.map((m) => m.name);
   };
@@ -52,9 +56,17 @@ describe('the mosque list body', () => {
   it('gives an edited mosque its new prayer time at once', async () => {
     const prayerTime = async () => {
       const response = await t.request({ method: 'GET', url: '/api/config/prayer-times', token });
-      return response.json<{ data: { prayer_times: { prayer_time: string }[] } }>().data.prayer_times.map((p) => p.prayer_time);
+      return response
+        .json<{ data: { prayer_times: { prayer_time: string }[] } }>()
+        .data.prayer_times.map((p) => p.prayer_time);
     };
-    await write('POST', '/api/config/mosques', { mosque_id: 'paris00001', name: 'Paris', languages: ['en'], timezone: 'Europe/Paris', fixed_jumuah_time: '13:00' });
+    await write('POST', '/api/config/mosques', {
+      mosque_id: 'paris00001',
+      name: 'Paris',
+      languages: ['en'],
+      timezone: 'Europe/Paris',
+      fixed_jumuah_time: '13:00',
+    });
     expect(await prayerTime()).toEqual(['13:00']);
     expect(await prayerTime()).toEqual(['13:00']);
     await write('PUT', '/api/config/mosques/paris00001', { fixed_jumuah_time: '13:30' });

@@ -8,14 +8,35 @@ const FLEET = [
   { mosque_id: 'aaaa000001', name: 'Al-Noor', city: 'Leeds', country: 'United Kingdom', active: true },
   { mosque_id: 'aaaa000002', name: 'al-Aqsa', city: 'Bradford', country: 'United Kingdom', active: false },
   { mosque_id: 'aaaa000003', name: 'Süleymaniye', city: 'İstanbul', country: 'Türkiye', active: true },
-  { mosque_id: 'aaaa000004', name: 'Faisal', city: 'Islamabad', country: 'Pakistan', active: true, broadcast_status: 'playing' },
+  {
+    mosque_id: 'aaaa000004',
+    name: 'Faisal',
+    city: 'Islamabad',
+    country: 'Pakistan',
+    active: true,
+    broadcast_status: 'playing',
+  },
   { mosque_id: 'aaaa000005', name: 'Badshahi', city: 'Lahore', country: 'Pakistan', active: false },
   { mosque_id: 'aaaa000006', name: '100% Halal Centre', city: null, country: 'Canada', active: true },
-  { mosque_id: 'aaaa000007', name: 'Masjid_An-Nabawi', city: 'Medina', country: 'Saudi Arabia', active: true, name_ar: 'المسجد النبوي' },
+  {
+    mosque_id: 'aaaa000007',
+    name: 'Masjid_An-Nabawi',
+    city: 'Medina',
+    country: 'Saudi Arabia',
+    active: true,
+    name_ar: 'المسجد النبوي',
+  },
   { mosque_id: 'aaaa000008', name: 'East London', city: 'London', country: 'United Kingdom', active: true },
   { mosque_id: 'aaaa000009', name: 'Hassan II', city: 'Casablanca', country: 'Morocco', active: true },
   { mosque_id: 'aaaa000010', name: 'Istiqlal', city: 'Jakarta', country: 'Indonesia', active: false },
-  { mosque_id: 'aaaa000011', name: 'Central', city: 'Leeds', country: 'United Kingdom', active: true, broadcast_status: 'ended' },
+  {
+    mosque_id: 'aaaa000011',
+    name: 'Central',
+    city: 'Leeds',
+    country: 'United Kingdom',
+    active: true,
+    broadcast_status: 'ended',
+  },
   { mosque_id: 'aaaa000012', name: 'Zayed', city: 'Abu Dhabi', country: 'United Arab Emirates', active: true },
 ];
 
@@ -26,7 +47,12 @@ describe('GET /api/config/mosques: search, sort, filter and pages', () => {
     t = await createTestApp();
     token = await t.login();
     for (const mosque of FLEET) {
-      const response = await t.request({ method: 'POST', url: '/api/config/mosques', token, payload: { languages: ['en'], ...mosque } });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/config/mosques',
+        token,
+        payload: { languages: ['en'], ...mosque },
+      });
       expect(response.statusCode, response.body).toBe(201);
       t.clock.advance(1000);
     }
@@ -85,7 +111,15 @@ describe('GET /api/config/mosques: search, sort, filter and pages', () => {
   });
 
   it('refuses a parameter it does not know, an unknown sort and an oversized page with the field named', async () => {
-    for (const query of ['sort=password', 'order=up', 'limit=0', 'limit=5000', 'active=yes', 'colour=red', `q=${'x'.repeat(101)}`]) {
+    for (const query of [
+      'sort=password',
+      'order=up',
+      'limit=0',
+      'limit=5000',
+      'active=yes',
+      'colour=red',
+      `q=${'x'.repeat(101)}`,
+    ]) {
       const response = await t.request({ method: 'GET', url: `/api/config/mosques?${query}`, token });
       expect(response.statusCode, query).toBe(400);
       expect(errorBodySchema.parse(response.json()).detail.length, query).toBeGreaterThan(0);
@@ -100,23 +134,46 @@ describe('POST /api/config/mosques/bulk', () => {
     t = await createTestApp();
     token = await t.login();
     for (const mosque of FLEET.slice(0, 5)) {
-      expect((await t.request({ method: 'POST', url: '/api/config/mosques', token, payload: { languages: ['en'], ...mosque } })).statusCode).toBe(201);
+      expect(
+        (
+          await t.request({
+            method: 'POST',
+            url: '/api/config/mosques',
+            token,
+            payload: { languages: ['en'], ...mosque },
+          })
+        ).statusCode,
+      ).toBe(201);
     }
   });
   afterAll(() => t.close());
 
-  const bulk = (payload: Record<string, unknown>, as = token) => t.request({ method: 'POST', url: '/api/config/mosques/bulk', token: as, payload });
+  const bulk = (payload: Record<string, unknown>, as = token) =>
+    t.request({ method: 'POST', url: '/api/config/mosques/bulk', token: as, payload });
   const activeIds = async () => {
-    const list = mosquesListResponseSchema.parse((await t.request({ method: 'GET', url: '/api/config/mosques?active=true', token })).json());
+    const list = mosquesListResponseSchema.parse(
+      (await t.request({ method: 'GET', url: '/api/config/mosques?active=true', token })).json(),
+    );
     return list.data.mosques.map((m) => m.mosque_id.slice(-2));
   };
 
   it('needs a session', async () => {
-    expect((await t.request({ method: 'POST', url: '/api/config/mosques/bulk', payload: { action: 'delete', mosque_ids: ['aaaa000001'] } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/config/mosques/bulk',
+          payload: { action: 'delete', mosque_ids: ['aaaa000001'] },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('deactivates and activates many at once, counting those already so as done and naming the missing', async () => {
-    const off = await bulk({ action: 'deactivate', mosque_ids: ['aaaa000001', 'aaaa000002', 'aaaa000003', 'zzzz000000'] });
+    const off = await bulk({
+      action: 'deactivate',
+      mosque_ids: ['aaaa000001', 'aaaa000002', 'aaaa000003', 'zzzz000000'],
+    });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json()).toEqual({
       success: true,
@@ -130,7 +187,9 @@ describe('POST /api/config/mosques/bulk', () => {
 
   it('records each change in the activity log, not a mosque that was already so', async () => {
     const activity = await t.request({ method: 'GET', url: '/api/activity?limit=100', token });
-    const actions = (activity.json().data.entries as { action: string; target: { id: string } }[]).filter((e) => e.action === 'mosque.update');
+    const actions = (activity.json().data.entries as { action: string; target: { id: string } }[]).filter(
+      (e) => e.action === 'mosque.update',
+    );
     // aaaa000002 was inactive already: done, but nothing changed to record.
     expect(actions.map((e) => e.target.id).sort()).toEqual(['aaaa000001', 'aaaa000001', 'aaaa000003']);
   });
@@ -141,7 +200,10 @@ describe('POST /api/config/mosques/bulk', () => {
     expect(first.json().message).toBe('2 mosques deleted');
     const again = await bulk({ action: 'delete', mosque_ids: ['aaaa000004'] });
     expect(again.json().data).toEqual({ action: 'delete', done: [], missing: ['aaaa000004'] });
-    expect(mosquesListResponseSchema.parse((await t.request({ method: 'GET', url: '/api/config/mosques', token })).json()).data.mosques).toHaveLength(3);
+    expect(
+      mosquesListResponseSchema.parse((await t.request({ method: 'GET', url: '/api/config/mosques', token })).json())
+        .data.mosques,
+    ).toHaveLength(3);
   });
 
   it('refuses an empty list, a repeated id, a bad id and an unknown action, changing nothing', async () => {
@@ -153,6 +215,9 @@ describe('POST /api/config/mosques/bulk', () => {
     ]) {
       expect((await bulk(payload)).statusCode, JSON.stringify(payload)).toBe(400);
     }
-    expect(mosquesListResponseSchema.parse((await t.request({ method: 'GET', url: '/api/config/mosques', token })).json()).data.mosques).toHaveLength(3);
+    expect(
+      mosquesListResponseSchema.parse((await t.request({ method: 'GET', url: '/api/config/mosques', token })).json())
+        .data.mosques,
+    ).toHaveLength(3);
   });
 });

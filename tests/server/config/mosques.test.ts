@@ -15,8 +15,10 @@ describe('mosques CRUD /api/config/mosques', () => {
   });
   afterAll(() => t.close());
 
-  const create = (payload: Record<string, unknown>) => t.request({ method: 'POST', url: '/api/config/mosques', token, payload });
-  const update = (id: string, payload: Record<string, unknown>) => t.request({ method: 'PUT', url: `/api/config/mosques/${id}`, token, payload });
+  const create = (payload: Record<string, unknown>) =>
+    t.request({ method: 'POST', url: '/api/config/mosques', token, payload });
+  const update = (id: string, payload: Record<string, unknown>) =>
+    t.request({ method: 'PUT', url: `/api/config/mosques/${id}`, token, payload });
   const expectError = (response: { statusCode: number; json: () => unknown }, status: number, detail?: RegExp) => {
     expect(response.statusCode).toBe(status);
     const body = errorBodySchema.parse(response.json());
@@ -32,7 +34,10 @@ describe('mosques CRUD /api/config/mosques', () => {
       ['PUT', '/api/config/mosques/abcde12345'],
       ['DELETE', '/api/config/mosques/abcde12345'],
     ] as const) {
-      expect((await t.request({ method, url, payload: method === 'POST' || method === 'PUT' ? BASE : undefined })).statusCode).toBe(401);
+      expect(
+        (await t.request({ method, url, payload: method === 'POST' || method === 'PUT' ? BASE : undefined }))
+          .statusCode,
+      ).toBe(401);
     }
   });
 
@@ -120,17 +125,40 @@ describe('mosques CRUD /api/config/mosques', () => {
       broadcast_status: 'ended',
     });
     expect(response.statusCode).toBe(201);
-    expect(response.json().data).toMatchObject({ languages: ['en', 'pt-BR', 'ckb'], latitude: -90, longitude: 180, broadcast_status: 'ended' });
-    const located = await create({ ...BASE, latitude: 51.5175, longitude: -0.0653, fixed_jumuah_time: '13:30', calculation_method: 'MoonsightingCommittee' });
-    expect(located.json().data).toMatchObject({ timezone: 'Europe/London', country_code: 'GB', fixed_jumuah_time: '13:30', calculation_method: 'MoonsightingCommittee' });
+    expect(response.json().data).toMatchObject({
+      languages: ['en', 'pt-BR', 'ckb'],
+      latitude: -90,
+      longitude: 180,
+      broadcast_status: 'ended',
+    });
+    const located = await create({
+      ...BASE,
+      latitude: 51.5175,
+      longitude: -0.0653,
+      fixed_jumuah_time: '13:30',
+      calculation_method: 'MoonsightingCommittee',
+    });
+    expect(located.json().data).toMatchObject({
+      timezone: 'Europe/London',
+      country_code: 'GB',
+      fixed_jumuah_time: '13:30',
+      calculation_method: 'MoonsightingCommittee',
+    });
     const named = await create({ ...BASE, latitude: 51.5175, longitude: -0.0653, timezone: 'UTC' });
     expect(named.json().data.timezone).toBe('UTC');
   });
 
   it('updates only the fields sent, clears with null, and never changes the id', async () => {
-    const created = (await create({ ...BASE, name_ar: 'x', ID_token: 'UC1', latitude: 51.5175, longitude: -0.0653 })).json().data as Mosque;
+    const created = (
+      await create({ ...BASE, name_ar: 'x', ID_token: 'UC1', latitude: 51.5175, longitude: -0.0653 })
+    ).json().data as Mosque;
     t.clock.advance(60_000);
-    const renamed = await update(created.mosque_id, { name: 'ELM', broadcast_status: 'playing', active: false, name_ar: '' });
+    const renamed = await update(created.mosque_id, {
+      name: 'ELM',
+      broadcast_status: 'playing',
+      active: false,
+      name_ar: '',
+    });
     expect(renamed.statusCode).toBe(200);
     const after = mosqueSchema.parse(renamed.json().data);
     expect(after).toMatchObject({
@@ -149,13 +177,23 @@ describe('mosques CRUD /api/config/mosques', () => {
 
     // The edit form may send the id back unchanged, but not another one.
     expect((await update(created.mosque_id, { mosque_id: created.mosque_id, name: 'ELM 2' })).statusCode).toBe(200);
-    expectError(await update(created.mosque_id, { mosque_id: 'other00001', name: 'x' }), 400, /Mosque ID cannot be changed/);
-    expect((await t.request({ method: 'GET', url: `/api/config/mosques/${created.mosque_id}`, token })).json().data.name).toBe('ELM 2');
+    expectError(
+      await update(created.mosque_id, { mosque_id: 'other00001', name: 'x' }),
+      400,
+      /Mosque ID cannot be changed/,
+    );
+    expect(
+      (await t.request({ method: 'GET', url: `/api/config/mosques/${created.mosque_id}`, token })).json().data.name,
+    ).toBe('ELM 2');
 
     // Moving the mosque moves its zone; clearing coordinates needs both.
     const moved = await update(created.mosque_id, { latitude: 40.7859, longitude: -73.9493 });
     expect(moved.json().data).toMatchObject({ timezone: 'America/New_York', country_code: 'US' });
-    expectError(await update(created.mosque_id, { latitude: null }), 400, /Latitude and longitude must be given together/);
+    expectError(
+      await update(created.mosque_id, { latitude: null }),
+      400,
+      /Latitude and longitude must be given together/,
+    );
     const cleared = await update(created.mosque_id, { latitude: null, longitude: null });
     expect(cleared.json().data).toMatchObject({ latitude: null, longitude: null });
   });
@@ -178,7 +216,11 @@ describe('mosques CRUD /api/config/mosques', () => {
     const id = (await create(BASE)).json().data.mosque_id as string;
     const deleted = await t.request({ method: 'DELETE', url: `/api/config/mosques/${id}`, token });
     expect(deleted.statusCode).toBe(200);
-    expect(deleted.json()).toEqual({ success: true, message: `Mosque ${id} deleted successfully`, data: { mosque_id: id } });
+    expect(deleted.json()).toEqual({
+      success: true,
+      message: `Mosque ${id} deleted successfully`,
+      data: { mosque_id: id },
+    });
     expectError(await t.request({ method: 'DELETE', url: `/api/config/mosques/${id}`, token }), 404);
     // A deleted id may be used again.
     expect((await create({ ...BASE, mosque_id: id })).statusCode).toBe(201);

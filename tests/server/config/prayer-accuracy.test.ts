@@ -93,14 +93,70 @@ interface City {
 }
 
 const CITIES: Record<string, City> = {
-  Mecca: { name: 'Mecca', latitude: 21.4225, longitude: 39.8262, timezone: 'Asia/Riyadh', country: 'SA', method: 'UmmAlQura' },
-  Cairo: { name: 'Cairo', latitude: 30.0444, longitude: 31.2357, timezone: 'Africa/Cairo', country: 'EG', method: 'Egyptian' },
-  Istanbul: { name: 'Istanbul', latitude: 41.0082, longitude: 28.9784, timezone: 'Europe/Istanbul', country: 'TR', method: 'Turkey' },
-  London: { name: 'London', latitude: 51.5074, longitude: -0.1278, timezone: 'Europe/London', country: 'GB', method: 'MuslimWorldLeague' },
-  NewYork: { name: 'New York', latitude: 40.7128, longitude: -74.006, timezone: 'America/New_York', country: 'US', method: 'NorthAmerica' },
-  Jakarta: { name: 'Jakarta', latitude: -6.2088, longitude: 106.8456, timezone: 'Asia/Jakarta', country: 'ID', method: 'Singapore' },
-  Karachi: { name: 'Karachi', latitude: 24.8607, longitude: 67.0011, timezone: 'Asia/Karachi', country: 'PK', method: 'Karachi' },
-  Sydney: { name: 'Sydney', latitude: -33.8688, longitude: 151.2093, timezone: 'Australia/Sydney', country: 'AU', method: 'MuslimWorldLeague' },
+  Mecca: {
+    name: 'Mecca',
+    latitude: 21.4225,
+    longitude: 39.8262,
+    timezone: 'Asia/Riyadh',
+    country: 'SA',
+    method: 'UmmAlQura',
+  },
+  Cairo: {
+    name: 'Cairo',
+    latitude: 30.0444,
+    longitude: 31.2357,
+    timezone: 'Africa/Cairo',
+    country: 'EG',
+    method: 'Egyptian',
+  },
+  Istanbul: {
+    name: 'Istanbul',
+    latitude: 41.0082,
+    longitude: 28.9784,
+    timezone: 'Europe/Istanbul',
+    country: 'TR',
+    method: 'Turkey',
+  },
+  London: {
+    name: 'London',
+    latitude: 51.5074,
+    longitude: -0.1278,
+    timezone: 'Europe/London',
+    country: 'GB',
+    method: 'MuslimWorldLeague',
+  },
+  NewYork: {
+    name: 'New York',
+    latitude: 40.7128,
+    longitude: -74.006,
+    timezone: 'America/New_York',
+    country: 'US',
+    method: 'NorthAmerica',
+  },
+  Jakarta: {
+    name: 'Jakarta',
+    latitude: -6.2088,
+    longitude: 106.8456,
+    timezone: 'Asia/Jakarta',
+    country: 'ID',
+    method: 'Singapore',
+  },
+  Karachi: {
+    name: 'Karachi',
+    latitude: 24.8607,
+    longitude: 67.0011,
+    timezone: 'Asia/Karachi',
+    country: 'PK',
+    method: 'Karachi',
+  },
+  Sydney: {
+    name: 'Sydney',
+    latitude: -33.8688,
+    longitude: 151.2093,
+    timezone: 'Australia/Sydney',
+    country: 'AU',
+    method: 'MuslimWorldLeague',
+  },
 };
 
 /** [city, Friday (local date), UTC offset in hours on that Friday, note]. */

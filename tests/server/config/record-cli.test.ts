@@ -5,7 +5,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RecordingConfig } from '../../../contract/config';
-import { parseRecordArgs, parseRecordingFile, planRecordings, RecordCliError } from '../../../server/modules/config/record-file';
+import {
+  parseRecordArgs,
+  parseRecordingFile,
+  planRecordings,
+  RecordCliError,
+} from '../../../server/modules/config/record-file';
 import { scaled } from '../../../testkit/time-scale';
 
 const run = promisify(execFile);
@@ -25,8 +30,20 @@ const CONFIG: RecordingConfig = {
 
 describe('npm run record: arguments', () => {
   it('reads --config, --now, --output and --dry-run, in either spelling', () => {
-    expect(parseRecordArgs(['--config', 'gen.json'])).toEqual({ config: 'gen.json', now: false, output: 'recordings', dryRun: false, help: false });
-    expect(parseRecordArgs(['--config=gen.json', '--now', '--output', 'out', '--dry-run'])).toEqual({ config: 'gen.json', now: true, output: 'out', dryRun: true, help: false });
+    expect(parseRecordArgs(['--config', 'gen.json'])).toEqual({
+      config: 'gen.json',
+      now: false,
+      output: 'recordings',
+      dryRun: false,
+      help: false,
+    });
+    expect(parseRecordArgs(['--config=gen.json', '--now', '--output', 'out', '--dry-run'])).toEqual({
+      config: 'gen.json',
+      now: true,
+      output: 'out',
+      dryRun: true,
+      help: false,
+    });
     expect(parseRecordArgs(['-c', 'a.json', '-o', 'b'])).toMatchObject({ config: 'a.json', output: 'b' });
     expect(parseRecordArgs(['--help']).help).toBe(true);
   });
@@ -46,9 +63,17 @@ describe('npm run record: arguments', () => {
 describe('npm run record: the generated file', () => {
   it('accepts the downloaded recordings array and the whole generate result', () => {
     expect(parseRecordingFile(JSON.stringify([CONFIG]))).toEqual([CONFIG]);
-    expect(parseRecordingFile(JSON.stringify({ total_configs: 1, recordings: [CONFIG], skipped: [] }))).toEqual([CONFIG]);
+    expect(parseRecordingFile(JSON.stringify({ total_configs: 1, recordings: [CONFIG], skipped: [] }))).toEqual([
+      CONFIG,
+    ]);
     // Only url, duration, width, height and method are needed (a hand-written file).
-    const minimal = { url: 'rtmp://media.example.org/live/x', duration: 60, width: 640, height: 360, method: 'sequential' };
+    const minimal = {
+      url: 'rtmp://media.example.org/live/x',
+      duration: 60,
+      width: 640,
+      height: 360,
+      method: 'sequential',
+    };
     expect(parseRecordingFile(JSON.stringify([minimal]))).toEqual([minimal]);
   });
 
@@ -79,8 +104,13 @@ describe('npm run record: the generated file', () => {
       ['abcde12345', '2026-11-27T08:48:00.000Z'],
       ['later00001', '2026-11-27T11:29:00.000Z'],
     ]);
-    expect(skipped.map((s) => [s.config.mosque_id, s.reason])).toEqual([['over000001', 'its recording window ended at 2026-11-27T06:00:00.000Z']]);
-    expect(planRecordings([later, over], now, true).planned.map((p) => p.startAt.toISOString())).toEqual(['2026-11-27T08:00:00.000Z', '2026-11-27T08:00:00.000Z']);
+    expect(skipped.map((s) => [s.config.mosque_id, s.reason])).toEqual([
+      ['over000001', 'its recording window ended at 2026-11-27T06:00:00.000Z'],
+    ]);
+    expect(planRecordings([later, over], now, true).planned.map((p) => p.startAt.toISOString())).toEqual([
+      '2026-11-27T08:00:00.000Z',
+      '2026-11-27T08:00:00.000Z',
+    ]);
   });
 });
 
@@ -88,14 +118,20 @@ describe('npm run record: the command', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'record-cli-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'server/modules/config/record-cli.ts', ...args], { cwd: path.resolve(__dirname, '../../..'), timeout: scaled(20_000) }).then(
+    run(process.execPath, ['--import', 'tsx', 'server/modules/config/record-cli.ts', ...args], {
+      cwd: path.resolve(__dirname, '../../..'),
+      timeout: scaled(20_000),
+    }).then(
       (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
       (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
     );
 
   it('prints the plan of a generated file with --dry-run', async () => {
     const file = path.join(dir, 'gen.json');
-    fs.writeFileSync(file, JSON.stringify({ total_configs: 1, recordings: [{ ...CONFIG, recording_start: '2099-01-02T03:04:00.000Z' }] }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ total_configs: 1, recordings: [{ ...CONFIG, recording_start: '2099-01-02T03:04:00.000Z' }] }),
+    );
     const result = await cli(['--config', file, '--dry-run']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('planned Masjid al-Haram at 2099-01-02T03:04:00.000Z (at recording_start)');

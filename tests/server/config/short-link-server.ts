@@ -14,14 +14,23 @@ export function startShortLinkServer(): Promise<{ origin: string; hits: string[]
       response.writeHead(status, { location });
       response.end();
     };
-    if (url === '/maps/MeccaShort1') return redirect('https://www.google.com/maps/place/Masjid+al-Haram/@21.4224779,39.8251832,17z/data=!3m1!4b1!4m6!3m5!8m2!3d21.4224779!4d39.8262375', 301);
+    if (url === '/maps/MeccaShort1')
+      return redirect(
+        'https://www.google.com/maps/place/Masjid+al-Haram/@21.4224779,39.8251832,17z/data=!3m1!4b1!4m6!3m5!8m2!3d21.4224779!4d39.8262375',
+        301,
+      );
     if (url === '/Cairo2hops') return redirect('https://maps.app.goo.gl/Cairo2hops?g_st=ic');
     if (url === '/Cairo2hops?g_st=ic') return redirect('https://www.google.com/maps?q=30.0457,31.2627&ftid=0x1458');
-    if (url === '/Consent') return redirect('https://consent.google.com/ml?continue=https://www.google.com/maps/@-33.9196,151.0766,15z&gl=AU');
+    if (url === '/Consent')
+      return redirect(
+        'https://consent.google.com/ml?continue=https://www.google.com/maps/@-33.9196,151.0766,15z&gl=AU',
+      );
     if (url === '/NoCoords') return redirect('/maps/place/Somewhere');
     if (url === '/maps/place/Somewhere') {
       response.writeHead(200, { 'content-type': 'text/html' });
-      return response.end('<html><head><meta content="https://maps.google.com/maps/api/staticmap?center=40.7859%2C-73.9493&amp;zoom=15" itemprop="image"></head></html>');
+      return response.end(
+        '<html><head><meta content="https://maps.google.com/maps/api/staticmap?center=40.7859%2C-73.9493&amp;zoom=15" itemprop="image"></head></html>',
+      );
     }
     if (url === '/Blank') {
       response.writeHead(200, { 'content-type': 'text/html' });

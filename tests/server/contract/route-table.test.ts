@@ -24,7 +24,10 @@ describe('route table (contract/routes) and the routes the server registers', ()
 
   beforeAll(async () => {
     // With a metrics token, as in production, so Prometheus' route is there too.
-    t = await createTestApp({ env: { METRICS_TOKEN: 'metrics-token-for-the-table-0001' }, build: { onRoute: (route) => routes.push(route), healthCheckIntervalMs: 0 } });
+    t = await createTestApp({
+      env: { METRICS_TOKEN: 'metrics-token-for-the-table-0001' },
+      build: { onRoute: (route) => routes.push(route), healthCheckIntervalMs: 0 },
+    });
   });
   afterAll(() => t.close());
 
@@ -46,7 +49,9 @@ describe('route table (contract/routes) and the routes the server registers', ()
     expect(missing, 'declared in contract/routes but not registered by the server').toEqual([]);
     for (const declaration of allEndpoints) {
       const route = byLabel.get(endpointLabel(declaration));
-      expect(route?.config?.endpoint, `${endpointLabel(declaration)} is registered by hand, not from the table`).toBe(declaration);
+      expect(route?.config?.endpoint, `${endpointLabel(declaration)} is registered by hand, not from the table`).toBe(
+        declaration,
+      );
       expect(route?.config?.access).toBe(declaration.access);
       expect(route?.schema?.body).toBe(declaration.body);
       expect(route?.schema?.params).toBe(declaration.params);

@@ -30,7 +30,11 @@ export async function startFakeGithub(options: { tokens: Record<string, FakeToke
   const seenAuthorization: string[] = [];
   const server = http.createServer((req, res) => {
     const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-ratelimit-remaining': '4999', ...headers });
+      res.writeHead(status, {
+        'content-type': 'application/json; charset=utf-8',
+        'x-ratelimit-remaining': '4999',
+        ...headers,
+      });
       res.end(JSON.stringify(body));
     };
     const auth = req.headers.authorization ?? '';
@@ -39,10 +43,16 @@ export async function startFakeGithub(options: { tokens: Record<string, FakeToke
     const account = token ? options.tokens[token] : undefined;
     if (!account) return send(401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
     if (account.rateLimited === 403) {
-      return send(403, { message: 'API rate limit exceeded for user ID 1.' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(RATE_LIMIT_RESET_EPOCH) });
+      return send(
+        403,
+        { message: 'API rate limit exceeded for user ID 1.' },
+        { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(RATE_LIMIT_RESET_EPOCH) },
+      );
     }
-    if (account.rateLimited === 429) return send(429, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '60' });
-    const scopeHeader: Record<string, string> = account.scopes !== undefined ? { 'x-oauth-scopes': account.scopes } : {};
+    if (account.rateLimited === 429)
+      return send(429, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '60' });
+    const scopeHeader: Record<string, string> =
+      account.scopes !== undefined ? { 'x-oauth-scopes': account.scopes } : {};
     const scopes = account.scopes?.split(',').map((s) => s.trim()) ?? null;
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (req.method === 'GET' && url.pathname === '/user') {

@@ -95,7 +95,11 @@ describe('repository access', () => {
     expect(result.checks.repository_access.status).toBe('success');
     expect(result.checks.permissions).toMatchObject({ status: 'success', push: true });
     expect(result.user_info?.login).toBe('recorder');
-    expect(result.repository_info).toMatchObject({ full_name: 'acme/sermons', private: true, permissions: { push: true } });
+    expect(result.repository_info).toMatchObject({
+      full_name: 'acme/sermons',
+      private: true,
+      permissions: { push: true },
+    });
     expect(result.token_scopes).toEqual(['repo', 'read:user']);
     expect(fake.seenAuthorization.at(-1)).toBe(`token ${GOOD}`);
   });
@@ -116,7 +120,11 @@ describe('repository access', () => {
     expect(result.reason).toBe('no_push_permission');
     expect(result.checks.repository_access.status).toBe('success');
     expect(result.checks.permissions).toMatchObject({ status: 'error', reason: 'no_push_permission', push: false });
-    expect(result.repository_info).toMatchObject({ full_name: 'acme/readonly', default_branch: 'trunk', permissions: { push: false } });
+    expect(result.repository_info).toMatchObject({
+      full_name: 'acme/readonly',
+      default_branch: 'trunk',
+      permissions: { push: false },
+    });
   });
 
   it('reports a repository that does not exist (404)', async () => {
@@ -168,7 +176,12 @@ describe('repository access', () => {
 
   it('lets only superusers configure', async () => {
     const { token } = await t.createUser({ username: 'operator' });
-    const response = await call({ method: 'POST', url: '/api/github/configure', token, payload: { github_pat: GOOD, github_repo_url: PRIVATE_REPO } });
+    const response = await call({
+      method: 'POST',
+      url: '/api/github/configure',
+      token,
+      payload: { github_pat: GOOD, github_repo_url: PRIVATE_REPO },
+    });
     expect(response.statusCode).toBe(403);
     // Reading the status and validating are open to any signed-in operator.
     expect((await call({ method: 'GET', url: '/api/github/status', token })).statusCode).toBe(200);
@@ -176,24 +189,47 @@ describe('repository access', () => {
   });
 
   it('does not save a token that fails validation', async () => {
-    const response = await call({ method: 'POST', url: '/api/github/configure', token: admin, payload: { github_pat: GOOD, github_repo_url: READONLY_REPO } });
+    const response = await call({
+      method: 'POST',
+      url: '/api/github/configure',
+      token: admin,
+      payload: { github_pat: GOOD, github_repo_url: READONLY_REPO },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().detail).toMatch(/^GitHub access was not saved: .*cannot push/);
     expect((await status()).overall_status).toBe('not_configured');
   });
 
   it('saves a working configuration, encrypted, and reports it', async () => {
-    const response = await call({ method: 'POST', url: '/api/github/configure', token: admin, payload: { github_pat: GOOD, github_repo_url: PRIVATE_REPO, github_user: '' } });
+    const response = await call({
+      method: 'POST',
+      url: '/api/github/configure',
+      token: admin,
+      payload: { github_pat: GOOD, github_repo_url: PRIVATE_REPO, github_user: '' },
+    });
     expect(response.statusCode).toBe(200);
     const data = response.json<GithubConfigureResponse>().data;
     expect(data.message).toBe('GitHub configuration saved successfully');
     expect(data.validation.overall_status).toBe('success');
-    expect(data.status.configuration).toMatchObject({ status: 'configured', pat_configured: true, repo_url: PRIVATE_REPO, github_user: GITHUB_DEFAULT_USER, github_email: GITHUB_DEFAULT_EMAIL, configured_by: 'admin' });
+    expect(data.status.configuration).toMatchObject({
+      status: 'configured',
+      pat_configured: true,
+      repo_url: PRIVATE_REPO,
+      github_user: GITHUB_DEFAULT_USER,
+      github_email: GITHUB_DEFAULT_EMAIL,
+      configured_by: 'admin',
+    });
 
     const s = await status();
     expect(s.overall_status).toBe('healthy');
     expect(s.github_access.status).toBe('connected');
-    expect(s.repository_info).toEqual({ name: 'sermons', owner: 'acme', full_name: 'acme/sermons', private: true, default_branch: 'main' });
+    expect(s.repository_info).toEqual({
+      name: 'sermons',
+      owner: 'acme',
+      full_name: 'acme/sermons',
+      private: true,
+      default_branch: 'main',
+    });
     expect(s.last_checked).toBe(t.clock.now().toISOString());
 
     const rows = await t.app.ctx.db.kysely.selectFrom('settings').selectAll().execute();
@@ -217,15 +253,30 @@ describe('repository access', () => {
   it('says so loudly when the saved token cannot be decrypted with the current key', async () => {
     // The key replaced on purpose: its fingerprint removed, as the README says.
     await t.app.ctx.db.kysely.deleteFrom('settings').where('key', '=', KEY_FINGERPRINT_SETTING).execute();
-    const other = await buildApp({ ...t.config, secretKey: 'a-different-secret-key-of-32-characters!' }, { logger: false, clock: t.clock, healthCheckIntervalMs: 0 });
+    const other = await buildApp(
+      { ...t.config, secretKey: 'a-different-secret-key-of-32-characters!' },
+      { logger: false, clock: t.clock, healthCheckIntervalMs: 0 },
+    );
     try {
-      const session = await other.inject({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'Admin-pass-1' } });
+      const session = await other.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'admin', password: 'Admin-pass-1' },
+      });
       const token = session.json<{ access_token: string }>().access_token;
       t.clock.advance(6 * 60_000);
-      const statusResponse = await other.inject({ method: 'GET', url: '/api/github/status', headers: { authorization: `Bearer ${token}` } });
+      const statusResponse = await other.inject({
+        method: 'GET',
+        url: '/api/github/status',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(statusResponse.json<Body<GithubStatus>>().data.github_access).toMatchObject({ status: 'error' });
       expect(statusResponse.json<Body<GithubStatus>>().data.github_access.message).toMatch(/cannot be decrypted/);
-      const validateResponse = await other.inject({ method: 'POST', url: '/api/github/validate', headers: { authorization: `Bearer ${token}` } });
+      const validateResponse = await other.inject({
+        method: 'POST',
+        url: '/api/github/validate',
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(validateResponse.statusCode).toBe(409);
       expect(validateResponse.json().detail).toMatch(/cannot be decrypted/);
       bodies.push(statusResponse.body, validateResponse.body);
@@ -238,7 +289,10 @@ describe('repository access', () => {
     const entries = await t.app.ctx.activity.latest(50, undefined, { superuser: true });
     const configured = entries.filter((e) => e.action === 'github.configure');
     expect(configured).toHaveLength(1);
-    expect(configured[0]).toMatchObject({ actor: { username: 'admin' }, target: { type: 'repository', id: 'acme/sermons' } });
+    expect(configured[0]).toMatchObject({
+      actor: { username: 'admin' },
+      target: { type: 'repository', id: 'acme/sermons' },
+    });
     expect(JSON.stringify(configured[0])).not.toContain(GOOD);
   });
 
@@ -255,15 +309,28 @@ describe('repository access', () => {
 describe('repository access when GitHub cannot be reached', () => {
   it('reports the network failure', async () => {
     const port = await freePort();
-    const t = await createTestApp({ env: { GITHUB_API_URL: `http://127.0.0.1:${port}` }, build: { healthCheckIntervalMs: 0 } });
+    const t = await createTestApp({
+      env: { GITHUB_API_URL: `http://127.0.0.1:${port}` },
+      build: { healthCheckIntervalMs: 0 },
+    });
     try {
       const admin = await t.login();
-      const response = await t.request({ method: 'POST', url: '/api/github/validate', token: admin, payload: { github_pat: GOOD, github_repo_url: PRIVATE_REPO } });
+      const response = await t.request({
+        method: 'POST',
+        url: '/api/github/validate',
+        token: admin,
+        payload: { github_pat: GOOD, github_repo_url: PRIVATE_REPO },
+      });
       const result = response.json<Body<GithubValidationResult>>().data;
       expect(result.reason).toBe('unreachable');
       expect(result.checks.github_api.message).toMatch(/Could not reach GitHub.*ECONNREFUSED/);
       expect(result.checks.repository_access.status).toBe('skipped');
-      const configure = await t.request({ method: 'POST', url: '/api/github/configure', token: admin, payload: { github_pat: GOOD, github_repo_url: PRIVATE_REPO } });
+      const configure = await t.request({
+        method: 'POST',
+        url: '/api/github/configure',
+        token: admin,
+        payload: { github_pat: GOOD, github_repo_url: PRIVATE_REPO },
+      });
       expect(configure.statusCode).toBe(503);
       expect(configure.body).not.toContain(GOOD);
     } finally {

@@ -6,7 +6,10 @@ describe('parseRepositoryUrl', () => {
     ['https://github.com/acme/recordings', { host: 'github.com', owner: 'acme', repo: 'recordings' }],
     ['https://github.com/acme/recordings.git', { host: 'github.com', owner: 'acme', repo: 'recordings' }],
     ['https://github.com/acme/recordings/', { host: 'github.com', owner: 'acme', repo: 'recordings' }],
-    ['https://ghe.example.org/media-team/sermon.archive', { host: 'ghe.example.org', owner: 'media-team', repo: 'sermon.archive' }],
+    [
+      'https://ghe.example.org/media-team/sermon.archive',
+      { host: 'ghe.example.org', owner: 'media-team', repo: 'sermon.archive' },
+    ],
     ['git@github.com:acme/recordings.git', { host: 'github.com', owner: 'acme', repo: 'recordings' }],
   ])('reads %s', (url, expected) => {
     expect(parseRepositoryUrl(url)).toEqual(expected);

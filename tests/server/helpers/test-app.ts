@@ -19,7 +19,12 @@ export interface TestApp {
   /** `inject` with an optional bearer token. */
   request(options: InjectOptions & { token?: string }): Promise<LightMyRequestResponse>;
   /** Creates a user through the API as the admin and returns its token. */
-  createUser(fields: { username: string; password?: string; is_superuser?: boolean; role?: 'admin' | 'user' }): Promise<{ id: number; token: string }>;
+  createUser(fields: {
+    username: string;
+    password?: string;
+    is_superuser?: boolean;
+    role?: 'admin' | 'user';
+  }): Promise<{ id: number; token: string }>;
   close(): Promise<void>;
 }
 
@@ -31,9 +36,15 @@ export async function createTestApp(
   options: { env?: Record<string, string>; clock?: ManualClock; build?: Omit<BuildOptions, 'clock'> } = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-test-'));
-  const pgDatabase = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
+  const pgDatabase = process.env.TEST_DATABASE_URL
+    ? await createPostgresDatabase(process.env.TEST_DATABASE_URL)
+    : undefined;
   const config: Config = {
-    ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0',
+    ...loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      DEMO_STREAM: '0',
       // The test streams are served on 127.0.0.1; tests of the stream-host guard set it back to '0'.
       ALLOW_PRIVATE_STREAM_HOSTS: '1',
       ...options.env,
@@ -56,7 +67,11 @@ export async function createTestApp(
  * load balancer share them), on the same clock. Closing it leaves the database to `first`.
  * `config` sets what differs, e.g. a data folder of its own (made and removed here) and its address.
  */
-export async function createPeerApp(first: TestApp, build?: Omit<BuildOptions, 'clock'>, config: Partial<Config> = {}): Promise<TestApp> {
+export async function createPeerApp(
+  first: TestApp,
+  build?: Omit<BuildOptions, 'clock'>,
+  config: Partial<Config> = {},
+): Promise<TestApp> {
   const peerConfig = { ...first.config, ...config };
   if (config.dataDir) fs.mkdirSync(config.dataDir, { recursive: true });
   const app = await buildTestServer(peerConfig, first.clock, build);
@@ -66,7 +81,11 @@ export async function createPeerApp(first: TestApp, build?: Omit<BuildOptions, '
   });
 }
 
-function buildTestServer(config: Config, clock: ManualClock, build: Omit<BuildOptions, 'clock'> | undefined): Promise<App> {
+function buildTestServer(
+  config: Config,
+  clock: ManualClock,
+  build: Omit<BuildOptions, 'clock'> | undefined,
+): Promise<App> {
   // The scheduler wakes only when a test calls tick(): moving the clock in a test about something else starts no pass.
   const scheduler = { timer: new ManualTimer(), ...build?.scheduler };
   return buildApp(config, { logger: false, ...build, scheduler, clock });
@@ -78,12 +97,18 @@ function wrap(app: App, clock: ManualClock, config: Config, close: () => Promise
 
   const login: TestApp['login'] = async (username = ADMIN.username, password = ADMIN.password) => {
     const response = await request({ method: 'POST', url: '/api/auth/login', payload: { username, password } });
-    if (response.statusCode !== 200) throw new Error(`login ${username} failed: ${response.statusCode} ${response.body}`);
+    if (response.statusCode !== 200)
+      throw new Error(`login ${username} failed: ${response.statusCode} ${response.body}`);
     return response.json<{ access_token: string }>().access_token;
   };
 
   let adminToken: string | undefined;
-  const createUser: TestApp['createUser'] = async ({ username, password = 'User-pass-1', is_superuser = false, role = 'user' }) => {
+  const createUser: TestApp['createUser'] = async ({
+    username,
+    password = 'User-pass-1',
+    is_superuser = false,
+    role = 'user',
+  }) => {
     adminToken ??= await login();
     const response = await request({
       method: 'POST',
@@ -91,7 +116,8 @@ function wrap(app: App, clock: ManualClock, config: Config, close: () => Promise
       token: adminToken,
       payload: { username, email: `${username}@example.com`, password, role, is_active: true, is_superuser },
     });
-    if (response.statusCode !== 201) throw new Error(`create ${username} failed: ${response.statusCode} ${response.body}`);
+    if (response.statusCode !== 201)
+      throw new Error(`create ${username} failed: ${response.statusCode} ${response.body}`);
     return { id: response.json<{ data: { id: number } }>().data.id, token: await login(username, password) };
   };
 

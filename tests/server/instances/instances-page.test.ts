@@ -22,8 +22,16 @@ describe('GET /api/instances/page: search, state filter, sort and pages', () => 
   beforeAll(async () => {
     t = await createTestApp({ build: { healthCheckIntervalMs: 0 } });
     token = await t.login();
-    for (const [key, name] of [['noor', 'Al Noor'], ['aqsa', 'Masjid al-Aqsa']] as const) {
-      const created = await t.request({ method: 'POST', url: '/api/config/mosques', token, payload: { name, languages: ['ar'] } });
+    for (const [key, name] of [
+      ['noor', 'Al Noor'],
+      ['aqsa', 'Masjid al-Aqsa'],
+    ] as const) {
+      const created = await t.request({
+        method: 'POST',
+        url: '/api/config/mosques',
+        token,
+        payload: { name, languages: ['ar'] },
+      });
       mosqueIds[key] = created.json<{ data: { mosque_id: string } }>().data.mosque_id;
     }
     const base = Date.parse('2026-11-20T08:00:00.000Z');
@@ -36,7 +44,27 @@ describe('GET /api/instances/page: search, state filter, sort and pages', () => 
           const mosqueId = mosque ? mosqueIds[mosque] : null;
           const launched = new Date(base + n * 3_600_000).toISOString();
           const ended = ['stopped', 'terminated'].includes(state) ? launched : null;
-          return { id, provider: 'local' as const, provider_instance_id: `i-provider${n}`, name: `capture-${mosqueId ?? 'adhoc'}-${n}`, state, instance_type: type, mosque_id: mosqueId, url: 'https://streams.example.com/live.m3u8', method: 'api', duration: 60, width: 160, height: 120, image_id: null, launch_time: launched, running_at: launched, ended_at: ended, state_reason: null, job_id: null, updated_at: now };
+          return {
+            id,
+            provider: 'local' as const,
+            provider_instance_id: `i-provider${n}`,
+            name: `capture-${mosqueId ?? 'adhoc'}-${n}`,
+            state,
+            instance_type: type,
+            mosque_id: mosqueId,
+            url: 'https://streams.example.com/live.m3u8',
+            method: 'api',
+            duration: 60,
+            width: 160,
+            height: 120,
+            image_id: null,
+            launch_time: launched,
+            running_at: launched,
+            ended_at: ended,
+            state_reason: null,
+            job_id: null,
+            updated_at: now,
+          };
         }),
       )
       .execute();

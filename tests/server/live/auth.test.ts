@@ -25,7 +25,11 @@ describe('live socket /ws: signing in', () => {
     expect(welcome.data.user.username).toBe('admin');
     expect(JSON.stringify(welcome)).not.toMatch(/password/i);
     const initial = await client.next('initial_data');
-    expect(initial.data).toMatchObject({ instances: expect.any(Array), recordings: expect.any(Array), system_status: expect.any(String) });
+    expect(initial.data).toMatchObject({
+      instances: expect.any(Array),
+      recordings: expect.any(Array),
+      system_status: expect.any(String),
+    });
     // The alarms follow from their own query, which on a busy machine (or PostgreSQL) lands a moment later.
     await client.next('alarms');
     expect(client.received.map((m) => m.type)).toEqual(['welcome', 'initial_data', 'alarms']);
@@ -84,13 +88,17 @@ describe('live socket /ws: signing in', () => {
     await own.close();
   });
 
-  it(`closes with 1008 a socket that says nothing for ${LIVE_AUTH_TIMEOUT_MS} ms`, async () => {
-    const client = await connect(url);
-    const started = Date.now();
-    expect(await client.closed).toMatchObject({ code: 1008, reason: 'Authentication timed out' });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(LIVE_AUTH_TIMEOUT_MS - 100);
-    expect(client.received).toEqual([]);
-  }, scaled(15_000));
+  it(
+    `closes with 1008 a socket that says nothing for ${LIVE_AUTH_TIMEOUT_MS} ms`,
+    async () => {
+      const client = await connect(url);
+      const started = Date.now();
+      expect(await client.closed).toMatchObject({ code: 1008, reason: 'Authentication timed out' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(LIVE_AUTH_TIMEOUT_MS - 100);
+      expect(client.received).toEqual([]);
+    },
+    scaled(15_000),
+  );
 
   it('answers a plain HTTP request to /ws with an error body', async () => {
     const response = await t.request({ method: 'GET', url: '/ws' });

@@ -1,6 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
-import { serverMessageSchema, type ServerMessage, type ServerMessageOf, type ServerMessageType } from '../../../contract/live';
+import {
+  serverMessageSchema,
+  type ServerMessage,
+  type ServerMessageOf,
+  type ServerMessageType,
+} from '../../../contract/live';
 import type { App } from '../../../server/app';
 import { scaled } from '../../../testkit/time-scale';
 
@@ -91,7 +96,12 @@ export const hello = (token: string, lastEventId?: number) => ({
 });
 
 /** Connects and authenticates; resolves once `welcome` arrived. A built server checks `origin` (its own address). */
-export async function connectAs(url: string, token: string, lastEventId?: number, origin?: string): Promise<LiveClient> {
+export async function connectAs(
+  url: string,
+  token: string,
+  lastEventId?: number,
+  origin?: string,
+): Promise<LiveClient> {
   const client = await connect(url, { origin });
   client.send(hello(token, lastEventId));
   await client.next('welcome');

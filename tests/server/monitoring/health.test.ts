@@ -26,7 +26,8 @@ describe('system health', () => {
     expect(response.statusCode).toBe(200);
     return response.json<Body<SystemHealth>>().data;
   };
-  const published = (spy: { mock: { calls: unknown[][] } }) => spy.mock.calls.map(([message]) => message as ServerMessage);
+  const published = (spy: { mock: { calls: unknown[][] } }) =>
+    spy.mock.calls.map(([message]) => message as ServerMessage);
 
   it('checks the database, prayer times and the capture provider', async () => {
     const app = await open();
@@ -57,18 +58,28 @@ describe('system health', () => {
     app.app.ctx.monitoring.registerHealthCheck('aws', ffmpegMissing);
     const report = await system(app);
     expect(report).toMatchObject({ overall_status: 'degraded', failing: ['aws'] });
-    expect(report.components.aws).toMatchObject({ status: 'unhealthy', detail: 'ffmpeg not found at /nonexistent/ffmpeg' });
+    expect(report.components.aws).toMatchObject({
+      status: 'unhealthy',
+      detail: 'ffmpeg not found at /nonexistent/ffmpeg',
+    });
   });
 
   it("maps the capture provider's own health (operational, degraded, down) onto the aws component", async () => {
     const app = await open();
     let provider = { status: 'operational', detail: 'ffmpeg 6.1 (system); 0 recorder(s) active' };
     app.app.ctx.monitoring.registerCaptureProvider({ health: async () => provider });
-    expect(await system(app)).toMatchObject({ overall_status: 'operational', components: { aws: { status: 'healthy', detail: provider.detail } } });
+    expect(await system(app)).toMatchObject({
+      overall_status: 'operational',
+      components: { aws: { status: 'healthy', detail: provider.detail } },
+    });
     provider = { status: 'down', detail: 'ffmpeg was not found: set FFMPEG_PATH or install ffmpeg' };
     app.clock.advance(11_000);
     const report = await system(app);
-    expect(report).toMatchObject({ overall_status: 'degraded', failing: ['aws'], components: { aws: { status: 'unhealthy', detail: provider.detail } } });
+    expect(report).toMatchObject({
+      overall_status: 'degraded',
+      failing: ['aws'],
+      components: { aws: { status: 'unhealthy', detail: provider.detail } },
+    });
   });
 
   it('counts a check that throws or hangs as unhealthy', async () => {
@@ -134,7 +145,10 @@ describe('system health', () => {
     });
     const publish = vi.spyOn(app.app.ctx.hub, 'publish');
     await app.app.ready();
-    await vi.waitFor(() => expect(published(publish)).toContainEqual({ type: 'system_status_update', data: { status: 'degraded' } }), { timeout: scaled(5000) });
+    await vi.waitFor(
+      () => expect(published(publish)).toContainEqual({ type: 'system_status_update', data: { status: 'degraded' } }),
+      { timeout: scaled(5000) },
+    );
     await app.close();
     t = undefined;
     const after = runs;

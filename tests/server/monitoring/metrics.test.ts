@@ -38,7 +38,10 @@ describe('monitoring figures', () => {
     expect(after.api_response_times.window_seconds).toBe(300);
     const history = after.api_response_times.history;
     expect(history).toHaveLength(60);
-    expect(history.at(-1)).toMatchObject({ minute: '2026-11-23T09:00:00.000Z', requests: after.api_response_times.sample_count });
+    expect(history.at(-1)).toMatchObject({
+      minute: '2026-11-23T09:00:00.000Z',
+      requests: after.api_response_times.sample_count,
+    });
     expect(history.at(-1)?.p95_ms).toEqual(expect.any(Number));
     expect(history[0]).toMatchObject({ minute: '2026-11-23T08:01:00.000Z', p95_ms: null, requests: 0 });
   });
@@ -63,15 +66,23 @@ describe('monitoring figures', () => {
   });
 
   it('averages recorded launch durations and shows instance counts', async () => {
-    expect((await metrics()).instance_metrics).toMatchObject({ average_launch_time_seconds: null, launches_measured: 0 });
+    expect((await metrics()).instance_metrics).toMatchObject({
+      average_launch_time_seconds: null,
+      launches_measured: 0,
+    });
     t.app.ctx.monitoring.recordLaunchDuration(30);
     t.app.ctx.monitoring.recordLaunchDuration(51);
     t.app.ctx.monitoring.provideInstanceCounts(async () => ({ running: 2, pending: 1 }));
-    expect((await metrics()).instance_metrics).toEqual({ average_launch_time_seconds: 40.5, launches_measured: 2, by_state: { running: 2, pending: 1 } });
+    expect((await metrics()).instance_metrics).toEqual({
+      average_launch_time_seconds: 40.5,
+      launches_measured: 2,
+      by_state: { running: 2, pending: 1 },
+    });
   });
 
   it('totals recordings by status from the registered counter', async () => {
-    const read = async () => (await t.request({ method: 'GET', url: '/api/monitoring/recordings', token })).json<Body<RecordingStats>>().data;
+    const read = async () =>
+      (await t.request({ method: 'GET', url: '/api/monitoring/recordings', token })).json<Body<RecordingStats>>().data;
     expect((await read()).total_recordings).toBe(0);
     t.app.ctx.monitoring.provideRecordingCounts(async () => ({ completed: 4, failed: 1, recording: 2 }));
     expect(await read()).toEqual({ total_recordings: 7, by_status: { completed: 4, failed: 1, recording: 2 } });
@@ -94,7 +105,9 @@ describe('monitoring figures', () => {
       expect(received.length).toBeGreaterThanOrEqual(2);
       const during = await metrics();
       expect(during.websocket_metrics.active_connections).toBe(1);
-      expect(during.websocket_metrics.messages_sent_24h).toBe(before.websocket_metrics.messages_sent_24h + received.length);
+      expect(during.websocket_metrics.messages_sent_24h).toBe(
+        before.websocket_metrics.messages_sent_24h + received.length,
+      );
     });
 
     socket.close();

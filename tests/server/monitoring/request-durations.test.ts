@@ -4,7 +4,11 @@ import { RequestDurations } from '../../../server/modules/monitoring/request-dur
 
 describe('request-duration histogram', () => {
   it('counts each duration in the first bucket whose bound holds it, cumulatively and per label set, in the text format', async () => {
-    const durations = new RequestDurations('http_request_duration_seconds', 'Duration of /api requests', [0.005, 0.01, 1]);
+    const durations = new RequestDurations(
+      'http_request_duration_seconds',
+      'Duration of /api requests',
+      [0.005, 0.01, 1],
+    );
     const ok = durations.observer({ method: 'GET', route: '/api/x', status_code: '200' });
     for (const seconds of [0.005, 0.0051, 0.002, 20]) ok(seconds);
     const getSum = 0.005 + 0.0051 + 0.002 + 20 + 0.01;

@@ -7,7 +7,12 @@ describe('ResponseTimes', () => {
   it('computes nearest-rank percentiles', () => {
     expect(percentile([], 95)).toBeNull();
     expect(percentile([5], 95)).toBe(5);
-    expect(percentile(Array.from({ length: 100 }, (_, i) => i + 1), 95)).toBe(95);
+    expect(
+      percentile(
+        Array.from({ length: 100 }, (_, i) => i + 1),
+        95,
+      ),
+    ).toBe(95);
     expect(percentile([10, 1, 7, 3], 50)).toBe(3);
   });
 
@@ -45,7 +50,11 @@ describe('ResponseTimes', () => {
     times.record(30);
     const history = times.history();
     expect(history).toHaveLength(60);
-    expect(history.slice(-3).map((m) => [m.requests, m.p95_ms])).toEqual([[1, 12], [0, null], [1, 30]]);
+    expect(history.slice(-3).map((m) => [m.requests, m.p95_ms])).toEqual([
+      [1, 12],
+      [0, null],
+      [1, 30],
+    ]);
     clock.advance(60 * 60_000);
     expect(times.history().every((m) => m.requests === 0)).toBe(true);
   });

@@ -5,20 +5,73 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../contract/activity';
 import { errorBodySchema } from '../../../contract/common';
 import type { RecordingStatus } from '../../../contract/instances';
-import { recordingsBulkDeleteResponseSchema, recordingsLibraryResponseSchema, recordingsMediaLinksResponseSchema } from '../../../contract/recordings';
+import {
+  recordingsBulkDeleteResponseSchema,
+  recordingsLibraryResponseSchema,
+  recordingsMediaLinksResponseSchema,
+} from '../../../contract/recordings';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
  * Six recordings of three mosques (one deleted since, one ad-hoc capture without a mosque) with
  * different days, outcomes, lengths and sizes, to search, sort and act on many at once.
  */
-const LIBRARY: { id: string; mosque: 'noor' | 'aqsa' | 'zayed' | null; started: string; status: RecordingStatus; seconds: number | null; bytes: number }[] = [
-  { id: 'rec-list00000001', mosque: 'noor', started: '2026-11-06T11:00:00.000Z', status: 'captured', seconds: 3600, bytes: 500 },
-  { id: 'rec-list00000002', mosque: 'aqsa', started: '2026-11-13T11:00:00.000Z', status: 'partial', seconds: 1800, bytes: 300 },
-  { id: 'rec-list00000003', mosque: 'zayed', started: '2026-11-13T10:00:00.000Z', status: 'failed', seconds: null, bytes: 0 },
-  { id: 'rec-list00000004', mosque: 'noor', started: '2026-11-20T11:00:00.000Z', status: 'captured', seconds: 7200, bytes: 900 },
-  { id: 'rec-list00000005', mosque: null, started: '2026-11-21T09:00:00.000Z', status: 'captured', seconds: 60, bytes: 100 },
-  { id: 'rec-list00000006', mosque: 'aqsa', started: '2026-11-20T10:00:00.000Z', status: 'recording', seconds: null, bytes: 0 },
+const LIBRARY: {
+  id: string;
+  mosque: 'noor' | 'aqsa' | 'zayed' | null;
+  started: string;
+  status: RecordingStatus;
+  seconds: number | null;
+  bytes: number;
+}[] = [
+  {
+    id: 'rec-list00000001',
+    mosque: 'noor',
+    started: '2026-11-06T11:00:00.000Z',
+    status: 'captured',
+    seconds: 3600,
+    bytes: 500,
+  },
+  {
+    id: 'rec-list00000002',
+    mosque: 'aqsa',
+    started: '2026-11-13T11:00:00.000Z',
+    status: 'partial',
+    seconds: 1800,
+    bytes: 300,
+  },
+  {
+    id: 'rec-list00000003',
+    mosque: 'zayed',
+    started: '2026-11-13T10:00:00.000Z',
+    status: 'failed',
+    seconds: null,
+    bytes: 0,
+  },
+  {
+    id: 'rec-list00000004',
+    mosque: 'noor',
+    started: '2026-11-20T11:00:00.000Z',
+    status: 'captured',
+    seconds: 7200,
+    bytes: 900,
+  },
+  {
+    id: 'rec-list00000005',
+    mosque: null,
+    started: '2026-11-21T09:00:00.000Z',
+    status: 'captured',
+    seconds: 60,
+    bytes: 100,
+  },
+  {
+    id: 'rec-list00000006',
+    mosque: 'aqsa',
+    started: '2026-11-20T10:00:00.000Z',
+    status: 'recording',
+    seconds: null,
+    bytes: 0,
+  },
 ];
 
 describe('recordings library at scale: search, sort and bulk actions', () => {
@@ -32,13 +85,38 @@ describe('recordings library at scale: search, sort and bulk actions', () => {
     admin = await t.login();
     operator = (await t.createUser({ username: 'operator', role: 'user' })).token;
     // Ids of their own: a generated one holds "al" now and then, and the search for "al" then finds it too.
-    for (const [key, mosque_id, name, name_ar] of [['noor', 'noor000001', 'Al Noor', 'النور'], ['aqsa', 'aqsa000001', 'al-Aqsa', null], ['zayed', 'zayed00001', 'Zayed', null]] as const) {
-      const created = await t.request({ method: 'POST', url: '/api/config/mosques', token: admin, payload: { mosque_id, name, name_ar, languages: ['ar'] } });
+    for (const [key, mosque_id, name, name_ar] of [
+      ['noor', 'noor000001', 'Al Noor', 'النور'],
+      ['aqsa', 'aqsa000001', 'al-Aqsa', null],
+      ['zayed', 'zayed00001', 'Zayed', null],
+    ] as const) {
+      const created = await t.request({
+        method: 'POST',
+        url: '/api/config/mosques',
+        token: admin,
+        payload: { mosque_id, name, name_ar, languages: ['ar'] },
+      });
       mosqueIds[key] = created.json<{ data: { mosque_id: string } }>().data.mosque_id;
     }
     const root = path.join(t.config.dataDir, 'recordings');
     const sample = path.join(t.config.dataDir, 'sample.mp4');
-    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=160x120:rate=10', '-t', '1', '-c:v', 'libx264', '-pix_fmt', 'yuv420p', '-y', sample]);
+    execFileSync('ffmpeg', [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=160x120:rate=10',
+      '-t',
+      '1',
+      '-c:v',
+      'libx264',
+      '-pix_fmt',
+      'yuv420p',
+      '-y',
+      sample,
+    ]);
     const db = t.app.ctx.db.kysely;
     const now = t.clock.now().toISOString();
     for (const recording of LIBRARY) {
@@ -52,11 +130,44 @@ describe('recordings library at scale: search, sort and bulk actions', () => {
       const ended = recording.status === 'recording' ? null : now;
       await db
         .insertInto('instances')
-        .values({ id: instanceId, provider: 'local', provider_instance_id: instanceId, name: `capture-${instanceId}`, state: ended ? 'stopped' : 'running', instance_type: 'local', mosque_id: mosqueId, url: 'https://streams.example.com/live.m3u8', method: 'api', duration: 60, width: 160, height: 120, image_id: null, launch_time: now, running_at: now, ended_at: ended, state_reason: null, job_id: null, updated_at: now })
+        .values({
+          id: instanceId,
+          provider: 'local',
+          provider_instance_id: instanceId,
+          name: `capture-${instanceId}`,
+          state: ended ? 'stopped' : 'running',
+          instance_type: 'local',
+          mosque_id: mosqueId,
+          url: 'https://streams.example.com/live.m3u8',
+          method: 'api',
+          duration: 60,
+          width: 160,
+          height: 120,
+          image_id: null,
+          launch_time: now,
+          running_at: now,
+          ended_at: ended,
+          state_reason: null,
+          job_id: null,
+          updated_at: now,
+        })
         .execute();
       await db
         .insertInto('recordings')
-        .values({ id: recording.id, instance_id: instanceId, mosque_id: mosqueId, url: 'https://streams.example.com/live.m3u8', status: recording.status, started_at: recording.started, ended_at: ended, bytes: recording.bytes, duration_seconds: recording.seconds, file_path: file, reason: null, updated_at: now })
+        .values({
+          id: recording.id,
+          instance_id: instanceId,
+          mosque_id: mosqueId,
+          url: 'https://streams.example.com/live.m3u8',
+          status: recording.status,
+          started_at: recording.started,
+          ended_at: ended,
+          bytes: recording.bytes,
+          duration_seconds: recording.seconds,
+          file_path: file,
+          reason: null,
+          updated_at: now,
+        })
         .execute();
     }
     // A mosque deleted since: its recordings stay, without a name.
@@ -109,7 +220,12 @@ describe('recordings library at scale: search, sort and bulk actions', () => {
   });
 
   it('answers signed download links of the recordings that have media, naming the ones that have none', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/recordings/media-links', token: operator, payload: { recording_ids: ['rec-list00000001', 'rec-list00000003', 'rec-list00000004', 'rec-nothere00001'] } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/recordings/media-links',
+      token: operator,
+      payload: { recording_ids: ['rec-list00000001', 'rec-list00000003', 'rec-list00000004', 'rec-nothere00001'] },
+    });
     expect(response.statusCode, response.body).toBe(200);
     const { links, failed } = recordingsMediaLinksResponseSchema.parse(response.json()).data;
     expect(links.map((link) => link.id)).toEqual(['rec-list00000001', 'rec-list00000004']);
@@ -148,13 +264,20 @@ describe('recordings library at scale: search, sort and bulk actions', () => {
     expect(body.data).toEqual({
       deleted: ['rec-list00000002', 'rec-list00000005'],
       failed: [
-        { id: 'rec-list00000006', reason: 'Recording rec-list00000006 is still recording: terminate its instance first' },
+        {
+          id: 'rec-list00000006',
+          reason: 'Recording rec-list00000006 is still recording: terminate its instance first',
+        },
         { id: 'rec-nothere00001', reason: 'Recording rec-nothere00001 not found' },
       ],
     });
     expect(await ids('')).toEqual({ ids: ['4', '6', '3', '1'], total: 4 });
-    expect(fs.existsSync(path.join(t.config.dataDir, 'recordings', 'adhoc', '2026-11-21', 'rec-list00000005'))).toBe(false);
-    const entries = (await t.request({ method: 'GET', url: '/api/activity', token: admin })).json<{ data: { entries: ActivityEntry[] } }>().data.entries;
+    expect(fs.existsSync(path.join(t.config.dataDir, 'recordings', 'adhoc', '2026-11-21', 'rec-list00000005'))).toBe(
+      false,
+    );
+    const entries = (await t.request({ method: 'GET', url: '/api/activity', token: admin })).json<{
+      data: { entries: ActivityEntry[] };
+    }>().data.entries;
     const deletions = entries.filter((entry) => entry.action === 'recording.delete').map((entry) => entry.target?.id);
     expect(deletions.sort()).toEqual(['rec-list00000002', 'rec-list00000005']);
   });

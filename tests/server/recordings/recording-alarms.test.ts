@@ -15,8 +15,15 @@ describe('alarms from recording readings', () => {
 
   const seed = (id: string) => seedRecording(t, id, 'alarmmosque');
   const reading = recordingReading;
-  const gap = (from: number, to: number, cause: RecordingGap['cause'], reason: string): RecordingGap => ({ start: at(from), end: at(to), cause, reason, content_lost_seconds: cause === 'not_live_yet' ? 0 : to - from });
-  const alarmsOf = async (instanceId: string) => (await t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === instanceId);
+  const gap = (from: number, to: number, cause: RecordingGap['cause'], reason: string): RecordingGap => ({
+    start: at(from),
+    end: at(to),
+    cause,
+    reason,
+    content_lost_seconds: cause === 'not_live_yet' ? 0 : to - from,
+  });
+  const alarmsOf = async (instanceId: string) =>
+    (await t.app.ctx.alarms.list('all', 100)).filter((a) => a.instance_id === instanceId);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -45,7 +52,13 @@ describe('alarms from recording readings', () => {
       await t.app.ctx.recordings.applyReading('cap-alarmgap01', reading({ gaps: [dropped(s)] }));
     }
     expect(await alarmsOf('cap-alarmgap01')).toEqual([
-      expect.objectContaining({ kind: 'stall', severity: 'warning', mosque_id: 'alarmmosque', message: 'Mosque alarmmosque: no media since 09:00:30 UTC: the stream dropped (Stream dropped (HTTP 404))', resolved_at: null }),
+      expect.objectContaining({
+        kind: 'stall',
+        severity: 'warning',
+        mosque_id: 'alarmmosque',
+        message: 'Mosque alarmmosque: no media since 09:00:30 UTC: the stream dropped (Stream dropped (HTTP 404))',
+        resolved_at: null,
+      }),
     ]);
 
     // Media flows from 100 s: every later reading still lists the closed 70 s gap. A gap's end is as
@@ -54,46 +67,120 @@ describe('alarms from recording readings', () => {
       t.clock.set(at(s));
       await t.app.ctx.recordings.applyReading('cap-alarmgap01', reading({ gaps: [dropped(100)] }));
     }
-    expect(await alarmsOf('cap-alarmgap01')).toEqual([expect.objectContaining({ kind: 'stall', resolved_at: at(190) })]);
+    expect(await alarmsOf('cap-alarmgap01')).toEqual([
+      expect.objectContaining({ kind: 'stall', resolved_at: at(190) }),
+    ]);
 
     // A second stall of the same recording is part of its Friday's story (its outcome), not a second alarm.
     t.clock.set(at(480));
-    await t.app.ctx.recordings.applyReading('cap-alarmgap01', reading({ gaps: [dropped(100), gap(410, 480, 'stream_stalled', 'Stream stalled (no media for 15 s)')] }));
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmgap01',
+      reading({ gaps: [dropped(100), gap(410, 480, 'stream_stalled', 'Stream stalled (no media for 15 s)')] }),
+    );
     expect(await alarmsOf('cap-alarmgap01')).toHaveLength(1);
   });
 
   it('a hole that closed before the server read it, or a stream not on the air yet, raises nothing', async () => {
     await seed('cap-alarmgap02');
     t.clock.set(at(400));
-    await t.app.ctx.recordings.applyReading('cap-alarmgap02', reading({ gaps: [gap(0, 120, 'not_live_yet', 'Stream not live yet (HTTP 404)')] }));
-    await t.app.ctx.recordings.applyReading('cap-alarmgap02', reading({ gaps: [gap(0, 120, 'not_live_yet', 'Stream not live yet (HTTP 404)'), gap(150, 290, 'stream_stalled', 'Stream stalled (no media for 60 s)')] }));
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmgap02',
+      reading({ gaps: [gap(0, 120, 'not_live_yet', 'Stream not live yet (HTTP 404)')] }),
+    );
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmgap02',
+      reading({
+        gaps: [
+          gap(0, 120, 'not_live_yet', 'Stream not live yet (HTTP 404)'),
+          gap(150, 290, 'stream_stalled', 'Stream stalled (no media for 60 s)'),
+        ],
+      }),
+    );
     expect(await alarmsOf('cap-alarmgap02')).toEqual([]);
     // Still not on the air minutes into the window: that is the outcome's to tell, not a stall.
-    await t.app.ctx.recordings.applyReading('cap-alarmgap02', reading({ gaps: [gap(0, 400, 'not_live_yet', 'Stream not live yet (HTTP 404)')] }));
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmgap02',
+      reading({ gaps: [gap(0, 400, 'not_live_yet', 'Stream not live yet (HTTP 404)')] }),
+    );
     expect(await alarmsOf('cap-alarmgap02')).toEqual([]);
   });
 
   it('a short gap raises nothing; a partial outcome raises one alarm with the reason', async () => {
     await seed('cap-alarmpart1');
-    await t.app.ctx.recordings.applyReading('cap-alarmpart1', reading({ gaps: [{ start: at(0), end: at(30), cause: 'not_live_yet', reason: 'Stream not live yet (HTTP 404)', content_lost_seconds: 0 }] }));
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmpart1',
+      reading({
+        gaps: [
+          {
+            start: at(0),
+            end: at(30),
+            cause: 'not_live_yet',
+            reason: 'Stream not live yet (HTTP 404)',
+            content_lost_seconds: 0,
+          },
+        ],
+      }),
+    );
     expect(await alarmsOf('cap-alarmpart1')).toEqual([]);
     const reason = 'Recorded 570 s of 600 s: Stream not live yet (HTTP 404) for 30 s';
-    await t.app.ctx.recordings.applyReading('cap-alarmpart1', reading({ status: 'partial', coveredSeconds: 570, reason, gaps: [{ start: at(0), end: at(30), cause: 'not_live_yet', reason: 'Stream not live yet (HTTP 404)', content_lost_seconds: 0 }] }));
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmpart1',
+      reading({
+        status: 'partial',
+        coveredSeconds: 570,
+        reason,
+        gaps: [
+          {
+            start: at(0),
+            end: at(30),
+            cause: 'not_live_yet',
+            reason: 'Stream not live yet (HTTP 404)',
+            content_lost_seconds: 0,
+          },
+        ],
+      }),
+    );
     expect(await alarmsOf('cap-alarmpart1')).toEqual([
-      expect.objectContaining({ kind: 'capture_partial', severity: 'warning', message: `Mosque alarmmosque: only 570 s of 600 s recorded. ${reason}`, resolved_at: null }),
+      expect.objectContaining({
+        kind: 'capture_partial',
+        severity: 'warning',
+        message: `Mosque alarmmosque: only 570 s of 600 s recorded. ${reason}`,
+        resolved_at: null,
+      }),
     ]);
     const row = await t.app.ctx.recordings.forInstance('cap-alarmpart1');
-    expect(row).toMatchObject({ status: 'partial', covered_seconds: 570, expected_seconds: 600, gaps: [{ start: at(0), end: at(30), cause: 'not_live_yet', reason: 'Stream not live yet (HTTP 404)', content_lost_seconds: 0 }] });
+    expect(row).toMatchObject({
+      status: 'partial',
+      covered_seconds: 570,
+      expected_seconds: 600,
+      gaps: [
+        {
+          start: at(0),
+          end: at(30),
+          cause: 'not_live_yet',
+          reason: 'Stream not live yet (HTTP 404)',
+          content_lost_seconds: 0,
+        },
+      ],
+    });
   });
 
   it('a recorder that died raises recorder_died, resolved when the capture is still captured in full', async () => {
     await seed('cap-alarmdied1');
     await t.app.ctx.recordings.applyReading('cap-alarmdied1', reading({ relaunches: 1 }));
-    expect(await alarmsOf('cap-alarmdied1')).toEqual([expect.objectContaining({ kind: 'recorder_died', resolved_at: null })]);
-    await t.app.ctx.recordings.applyReading('cap-alarmdied1', reading({ status: 'captured', coveredSeconds: 600, relaunches: 1, bytes: 5000 }));
+    expect(await alarmsOf('cap-alarmdied1')).toEqual([
+      expect.objectContaining({ kind: 'recorder_died', resolved_at: null }),
+    ]);
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmdied1',
+      reading({ status: 'captured', coveredSeconds: 600, relaunches: 1, bytes: 5000 }),
+    );
     const [died] = await alarmsOf('cap-alarmdied1');
     expect(died.resolved_at).not.toBeNull();
-    expect(await t.app.ctx.recordings.forInstance('cap-alarmdied1')).toMatchObject({ status: 'captured', download_url: null });
+    expect(await t.app.ctx.recordings.forInstance('cap-alarmdied1')).toMatchObject({
+      status: 'captured',
+      download_url: null,
+    });
   });
 
   it('a capture an operator stopped raises no outcome alarm and no stall for the rest of its window', async () => {
@@ -102,26 +189,59 @@ describe('alarms from recording readings', () => {
     const stopped = gap(100, 600, 'recorder_down', 'Stopped by admin');
     // Read while the recorder is still finishing after the stop request, then once it ended.
     await t.app.ctx.recordings.applyReading('cap-alarmterm1', reading({ stoppedByOperator: true, gaps: [stopped] }));
-    await t.app.ctx.recordings.applyReading('cap-alarmterm1', reading({ status: 'partial', coveredSeconds: 100, reason: 'Stopped by admin', stoppedByOperator: true, gaps: [stopped] }));
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmterm1',
+      reading({
+        status: 'partial',
+        coveredSeconds: 100,
+        reason: 'Stopped by admin',
+        stoppedByOperator: true,
+        gaps: [stopped],
+      }),
+    );
     expect(await alarmsOf('cap-alarmterm1')).toEqual([]);
   });
 
   it('a failed capture raises a critical alarm', async () => {
     await seed('cap-alarmfail1');
-    await t.app.ctx.recordings.applyReading('cap-alarmfail1', reading({ status: 'failed', bytes: 0, coveredSeconds: 0, reason: 'The stream never came: Server returned 404 Not Found' }));
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmfail1',
+      reading({
+        status: 'failed',
+        bytes: 0,
+        coveredSeconds: 0,
+        reason: 'The stream never came: Server returned 404 Not Found',
+      }),
+    );
     expect(await alarmsOf('cap-alarmfail1')).toEqual([
-      expect.objectContaining({ kind: 'capture_failed', severity: 'critical', message: 'Mosque alarmmosque: nothing was recorded. The stream never came: Server returned 404 Not Found' }),
+      expect.objectContaining({
+        kind: 'capture_failed',
+        severity: 'critical',
+        message: 'Mosque alarmmosque: nothing was recorded. The stream never came: Server returned 404 Not Found',
+      }),
     ]);
   });
 
   it('names the mosque in the alarm when it is known', async () => {
     const admin = await t.login();
-    const created = await t.request({ method: 'POST', url: '/api/config/mosques', token: admin, payload: { mosque_id: 'namedmosq1', name: 'Al Noor Mosque', languages: ['ar'] } });
+    const created = await t.request({
+      method: 'POST',
+      url: '/api/config/mosques',
+      token: admin,
+      payload: { mosque_id: 'namedmosq1', name: 'Al Noor Mosque', languages: ['ar'] },
+    });
     expect(created.statusCode).toBe(201);
     await seedRecording(t, 'cap-alarmname1', 'namedmosq1');
-    await t.app.ctx.recordings.applyReading('cap-alarmname1', reading({ status: 'failed', bytes: 0, coveredSeconds: 0, reason: 'The stream never came: HTTP 404' }));
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmname1',
+      reading({ status: 'failed', bytes: 0, coveredSeconds: 0, reason: 'The stream never came: HTTP 404' }),
+    );
     expect(await alarmsOf('cap-alarmname1')).toEqual([
-      expect.objectContaining({ kind: 'capture_failed', mosque_name: 'Al Noor Mosque', message: 'Al Noor Mosque: nothing was recorded. The stream never came: HTTP 404' }),
+      expect.objectContaining({
+        kind: 'capture_failed',
+        mosque_name: 'Al Noor Mosque',
+        message: 'Al Noor Mosque: nothing was recorded. The stream never came: HTTP 404',
+      }),
     ]);
   });
 });

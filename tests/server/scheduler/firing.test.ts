@@ -4,7 +4,12 @@ import { systemClock } from '../../../server/lib/clock';
 import { POLL_INTERVAL_MS } from '../../../server/modules/scheduler/policy';
 import { SchedulerRepository } from '../../../server/modules/scheduler/repository';
 import { SchedulerService } from '../../../server/modules/scheduler/service';
-import { FixedTimePlanner, MemoryLauncher, MemoryPreflightChecks, silentAlarms } from '../../../testkit/scheduler-doubles';
+import {
+  FixedTimePlanner,
+  MemoryLauncher,
+  MemoryPreflightChecks,
+  silentAlarms,
+} from '../../../testkit/scheduler-doubles';
 import { messagesOf, scheduledFriday, SchedulerEnv, type SchedulerApp } from './helpers';
 
 const AKL = 'friday-akl0000001-2026-11-06';
@@ -16,7 +21,9 @@ describe('a scheduler on an injected clock', () => {
     try {
       const s = await env.build({ clockTimer: true });
       const token = await s.login();
-      expect((await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} })).statusCode).toBe(200);
+      expect(
+        (await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} })).statusCode,
+      ).toBe(200);
 
       env.clock.set('2026-11-05T23:39:59.000Z'); // the idle poll fires: nothing is due yet
       await s.app.ctx.scheduler.runner.idle();
@@ -92,7 +99,15 @@ describe('firing scheduled recordings', () => {
       last_error: null,
     });
     expect(messagesOf(s.published, 'launch_complete')).toEqual([
-      { type: 'launch_complete', data: { instance_id: 'i-000001', mosque_id: 'akl0000001', job_id: AKL, message: 'Launched Friday recording: Auckland Mosque' } },
+      {
+        type: 'launch_complete',
+        data: {
+          instance_id: 'i-000001',
+          mosque_id: 'akl0000001',
+          job_id: AKL,
+          message: 'Launched Friday recording: Auckland Mosque',
+        },
+      },
     ]);
     const upcoming = (await s.request({ method: 'GET', url: '/api/scheduler/upcoming', token })).json();
     expect(upcoming.data.upcoming_recordings.map((u: { job_id: string }) => u.job_id)).not.toContain(AKL);
@@ -100,7 +115,13 @@ describe('firing scheduled recordings', () => {
     // Once its window has ended the job's outcome comes from its recording: it covers the whole window.
     await at('2026-11-06T01:40:00.000Z');
     await s.runDue();
-    expect(await job(AKL)).toMatchObject({ status: 'captured', covered_seconds: 7200, expected_seconds: 7200, outcome_reason: null, recording_id: 'rec-i-000001' });
+    expect(await job(AKL)).toMatchObject({
+      status: 'captured',
+      covered_seconds: 7200,
+      expected_seconds: 7200,
+      outcome_reason: null,
+      recording_id: 'rec-i-000001',
+    });
   });
 
   it('retries a failed launch with back-off and reports each failure on the live feed', async () => {
@@ -130,10 +151,19 @@ describe('firing scheduled recordings', () => {
     expect(s.launcher.calls).toBe(1);
     await at('2026-11-05T23:40:05.000Z');
     await s.runDue();
-    expect(await job(AKL)).toMatchObject({ status: 'scheduled', attempts: 2, next_run_time: '2026-11-05T23:40:20.000Z' });
+    expect(await job(AKL)).toMatchObject({
+      status: 'scheduled',
+      attempts: 2,
+      next_run_time: '2026-11-05T23:40:20.000Z',
+    });
     await at('2026-11-05T23:40:20.000Z');
     await s.runDue();
-    expect(await job(AKL)).toMatchObject({ status: 'launched', attempts: 3, last_error: null, instance_id: 'i-000001' });
+    expect(await job(AKL)).toMatchObject({
+      status: 'launched',
+      attempts: 3,
+      last_error: null,
+      instance_id: 'i-000001',
+    });
     expect(s.launcher.launches[0].duration).toBe(7180); // ends with its window
     expect(messagesOf(s.published, 'launch_error')).toHaveLength(2);
     expect(messagesOf(s.published, 'launch_complete')).toHaveLength(1);
@@ -141,14 +171,27 @@ describe('firing scheduled recordings', () => {
 
   it('gives up after five attempts (5 s, 15 s, 45 s, 135 s apart)', async () => {
     s.launcher.failNext(10);
-    const attemptTimes = ['2026-11-05T23:40:00.000Z', '2026-11-05T23:40:05.000Z', '2026-11-05T23:40:20.000Z', '2026-11-05T23:41:05.000Z', '2026-11-05T23:43:20.000Z'];
+    const attemptTimes = [
+      '2026-11-05T23:40:00.000Z',
+      '2026-11-05T23:40:05.000Z',
+      '2026-11-05T23:40:20.000Z',
+      '2026-11-05T23:41:05.000Z',
+      '2026-11-05T23:43:20.000Z',
+    ];
     for (const instant of attemptTimes) {
       await at(instant);
       await s.runDue();
     }
     expect(s.launcher.calls).toBe(5);
-    expect(await job(AKL)).toMatchObject({ status: 'failed', attempts: 5, next_run_time: null, last_error: 'Attempt 5 of 5 failed: Capture provider unavailable' });
-    expect(messagesOf(s.published, 'launch_error').at(-1)?.data).toMatchObject({ message: expect.stringMatching(/giving up$/) });
+    expect(await job(AKL)).toMatchObject({
+      status: 'failed',
+      attempts: 5,
+      next_run_time: null,
+      last_error: 'Attempt 5 of 5 failed: Capture provider unavailable',
+    });
+    expect(messagesOf(s.published, 'launch_error').at(-1)?.data).toMatchObject({
+      message: expect.stringMatching(/giving up$/),
+    });
     await at('2026-11-05T23:59:00.000Z');
     await s.runDue();
     expect(s.launcher.calls).toBe(5);
@@ -166,7 +209,11 @@ describe('firing scheduled recordings', () => {
     const cancel = (id: string) => s.request({ method: 'POST', url: `/api/scheduler/cancel/${id}`, token });
     const cancelled = await cancel(AKL);
     expect(cancelled.statusCode).toBe(200);
-    expect(cancelled.json()).toMatchObject({ success: true, message: `Job ${AKL} cancelled`, data: { id: AKL, status: 'cancelled', next_run_time: null } });
+    expect(cancelled.json()).toMatchObject({
+      success: true,
+      message: `Job ${AKL} cancelled`,
+      data: { id: AKL, status: 'cancelled', next_run_time: null },
+    });
     expect((await cancel(AKL)).json().message).toBe(`Job ${AKL} was already cancelled`);
 
     await at(AKL_START);
@@ -204,20 +251,39 @@ describe('firing scheduled recordings', () => {
     expect(s.launcher.calls).toBe(0);
 
     const started = await s.request({ method: 'POST', url: '/api/scheduler/start', token });
-    expect(started.json()).toMatchObject({ success: true, message: 'Scheduler started', data: { scheduler_running: true } });
+    expect(started.json()).toMatchObject({
+      success: true,
+      message: 'Scheduler started',
+      data: { scheduler_running: true },
+    });
     await s.app.ctx.scheduler.runner.idle();
     expect(s.launcher.launches.map((l) => l.jobId)).toEqual([AKL]);
   });
 
   it('runs the recurring job at 00:00 UTC: the coming Friday is scheduled without an operator', async () => {
-    env.fixedPlanner.mosques.push({ id: 'new0000001', name: 'New Mosque', url: 'https://streams.test/new.m3u8', timezone: 'Europe/Paris', fridayPrayer: '13:00' });
+    env.fixedPlanner.mosques.push({
+      id: 'new0000001',
+      name: 'New Mosque',
+      url: 'https://streams.test/new.m3u8',
+      timezone: 'Europe/Paris',
+      fridayPrayer: '13:00',
+    });
     await at('2026-10-31T23:59:59.000Z');
     await s.runDue();
-    expect((await s.request({ method: 'GET', url: '/api/scheduler/status', token })).json().data.active_schedules).toBe(6);
+    expect((await s.request({ method: 'GET', url: '/api/scheduler/status', token })).json().data.active_schedules).toBe(
+      6,
+    );
     await at('2026-11-01T00:00:00.000Z');
     await s.runDue();
-    expect(await job('friday-new0000001-2026-11-06')).toMatchObject({ status: 'scheduled', recording_start: '2026-11-06T11:40:00.000Z' });
-    expect(await job('schedule-friday-recordings')).toMatchObject({ next_run_time: '2026-11-02T00:00:00.000Z', last_error: null, attempts: 1 });
+    expect(await job('friday-new0000001-2026-11-06')).toMatchObject({
+      status: 'scheduled',
+      recording_start: '2026-11-06T11:40:00.000Z',
+    });
+    expect(await job('schedule-friday-recordings')).toMatchObject({
+      next_run_time: '2026-11-02T00:00:00.000Z',
+      last_error: null,
+      attempts: 1,
+    });
   });
 });
 
@@ -230,7 +296,15 @@ describe('the real timer', () => {
       const start = new Date(Date.now() + 300);
       const prayer = new Date(start.getTime() + 20 * 60_000);
       const hhmm = prayer.toISOString().slice(11, 16);
-      const planner = new FixedTimePlanner([{ id: 'rt00000001', name: 'Real Time', url: 'https://streams.test/rt.m3u8', timezone: 'UTC', fridayPrayer: hhmm }]);
+      const planner = new FixedTimePlanner([
+        {
+          id: 'rt00000001',
+          name: 'Real Time',
+          url: 'https://streams.test/rt.m3u8',
+          timezone: 'UTC',
+          fridayPrayer: hhmm,
+        },
+      ]);
       // A planner whose "Friday" is today: shift the plan onto the chosen instant.
       const todayPlanner = {
         prayerTimes: () => planner.prayerTimes(new Date()),

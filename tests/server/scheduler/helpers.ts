@@ -16,12 +16,48 @@ export const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 
 /** Mosques in six zones; on 2026-10-31 the US is about to leave DST and the EU just has. */
 export const WORLD_MOSQUES: PlannedMosque[] = [
-  { id: 'nyc0000001', name: 'New York Mosque', url: 'https://streams.test/ny.m3u8', timezone: 'America/New_York', fridayPrayer: '12:30' },
-  { id: 'lon0000001', name: 'London Mosque', url: 'https://streams.test/lon.m3u8', timezone: 'Europe/London', fridayPrayer: '13:15' },
-  { id: 'syd0000001', name: 'Sydney Mosque', url: 'https://streams.test/syd.m3u8', timezone: 'Australia/Sydney', fridayPrayer: '12:45' },
-  { id: 'akl0000001', name: 'Auckland Mosque', url: 'https://streams.test/akl.m3u8', timezone: 'Pacific/Auckland', fridayPrayer: '13:00' },
-  { id: 'khi0000001', name: 'Karachi Mosque', url: 'https://streams.test/khi.m3u8', timezone: 'Asia/Karachi', fridayPrayer: '13:30' },
-  { id: 'lax0000001', name: 'Los Angeles Mosque', url: 'https://streams.test/lax.m3u8', timezone: 'America/Los_Angeles', fridayPrayer: '12:15' },
+  {
+    id: 'nyc0000001',
+    name: 'New York Mosque',
+    url: 'https://streams.test/ny.m3u8',
+    timezone: 'America/New_York',
+    fridayPrayer: '12:30',
+  },
+  {
+    id: 'lon0000001',
+    name: 'London Mosque',
+    url: 'https://streams.test/lon.m3u8',
+    timezone: 'Europe/London',
+    fridayPrayer: '13:15',
+  },
+  {
+    id: 'syd0000001',
+    name: 'Sydney Mosque',
+    url: 'https://streams.test/syd.m3u8',
+    timezone: 'Australia/Sydney',
+    fridayPrayer: '12:45',
+  },
+  {
+    id: 'akl0000001',
+    name: 'Auckland Mosque',
+    url: 'https://streams.test/akl.m3u8',
+    timezone: 'Pacific/Auckland',
+    fridayPrayer: '13:00',
+  },
+  {
+    id: 'khi0000001',
+    name: 'Karachi Mosque',
+    url: 'https://streams.test/khi.m3u8',
+    timezone: 'Asia/Karachi',
+    fridayPrayer: '13:30',
+  },
+  {
+    id: 'lax0000001',
+    name: 'Los Angeles Mosque',
+    url: 'https://streams.test/lax.m3u8',
+    timezone: 'America/Los_Angeles',
+    fridayPrayer: '12:15',
+  },
 ];
 
 export interface SchedulerApp {
@@ -56,16 +92,31 @@ export class SchedulerEnv {
     this.planner = new FixedTimePlanner(mosques.map((m) => ({ ...m })));
   }
 
-  static async create(options: { start?: string; mosques?: PlannedMosque[]; env?: Record<string, string> } = {}): Promise<SchedulerEnv> {
+  static async create(
+    options: { start?: string; mosques?: PlannedMosque[]; env?: Record<string, string> } = {},
+  ): Promise<SchedulerEnv> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-sched-'));
     const pg = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
     const config: Config = {
       // The test streams are served on 127.0.0.1.
-      ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0', ALLOW_PRIVATE_STREAM_HOSTS: '1', ...options.env }),
+      ...loadConfig({
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        DEMO_STREAM: '0',
+        ALLOW_PRIVATE_STREAM_HOSTS: '1',
+        ...options.env,
+      }),
       consoleDir: undefined,
     };
     if (pg) config.databaseUrl = pg.url;
-    return new SchedulerEnv(config, dataDir, pg?.drop, options.start ?? '2026-10-31T12:00:00Z', options.mosques ?? WORLD_MOSQUES);
+    return new SchedulerEnv(
+      config,
+      dataDir,
+      pg?.drop,
+      options.start ?? '2026-10-31T12:00:00Z',
+      options.mosques ?? WORLD_MOSQUES,
+    );
   }
 
   get fixedPlanner(): FixedTimePlanner {
@@ -106,7 +157,11 @@ export class SchedulerEnv {
       },
     });
     this.apps.push(app);
-    await app.ctx.users.bootstrapSuperuser({ username: ADMIN.username, password: ADMIN.password, dataDir: this.dataDir });
+    await app.ctx.users.bootstrapSuperuser({
+      username: ADMIN.username,
+      password: ADMIN.password,
+      dataDir: this.dataDir,
+    });
     const published: ServerMessage[] = [];
     vi.spyOn(app.ctx.hub, 'publish').mockImplementation((message) => void published.push(message));
     await app.ready();
@@ -142,7 +197,9 @@ export const messagesOf = <T extends ServerMessage['type']>(published: ServerMes
   published.filter((m): m is Extract<ServerMessage, { type: T }> => m.type === type);
 
 /** The start most scheduler files share: an app on Saturday 31 October 2026, signed in, with the coming Friday scheduled. */
-export async function scheduledFriday(options: { mosques?: PlannedMosque[]; preflight?: PreflightChecks } = {}): Promise<{ env: SchedulerEnv; s: SchedulerApp; token: string }> {
+export async function scheduledFriday(
+  options: { mosques?: PlannedMosque[]; preflight?: PreflightChecks } = {},
+): Promise<{ env: SchedulerEnv; s: SchedulerApp; token: string }> {
   const env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z', mosques: options.mosques });
   const s = await env.build({ preflight: options.preflight });
   const token = await s.login();

@@ -10,16 +10,33 @@ import { createPostgresDatabase } from '../../../testkit/test-database';
 
 const JOBS = 4000;
 /** As on a server with a few months of history: most jobs finished, the coming Friday's pending. */
-const statusOf = (i: number) => (i % 20 === 0 ? 'scheduled' : i % 20 === 1 ? 'launching' : i % 20 === 2 ? 'missed' : 'captured');
+const statusOf = (i: number) =>
+  i % 20 === 0 ? 'scheduled' : i % 20 === 1 ? 'launching' : i % 20 === 2 ? 'missed' : 'captured';
 
 function job(i: number): NewJobRow {
   const start = new Date(Date.UTC(2026, 10, 6, 10) + (i % 600) * 60_000).toISOString();
   return {
-    id: `friday-m${i}-2026-11-06`, kind: 'recording', name: `Friday recording: ${i}`, func: 'record', trigger: `date[${start}]`,
-    next_run_time: start, status: statusOf(i), mosque_id: `m${i}`, mosque_name: `Mosque ${i}`,
-    friday_date: i % 2 === 0 ? '2026-11-06' : '2026-10-30', prayer_time: start, timezone: 'UTC', recording_start: start,
-    recording_end: start, url: 'https://streams.test/x.m3u8', duration: 7200, width: 1280, height: 720, attempts: 0,
-    created_at: start, updated_at: i % 100 === 3 ? '2026-11-06T00:00:00.000Z' : '2026-01-01T00:00:00.000Z',
+    id: `friday-m${i}-2026-11-06`,
+    kind: 'recording',
+    name: `Friday recording: ${i}`,
+    func: 'record',
+    trigger: `date[${start}]`,
+    next_run_time: start,
+    status: statusOf(i),
+    mosque_id: `m${i}`,
+    mosque_name: `Mosque ${i}`,
+    friday_date: i % 2 === 0 ? '2026-11-06' : '2026-10-30',
+    prayer_time: start,
+    timezone: 'UTC',
+    recording_start: start,
+    recording_end: start,
+    url: 'https://streams.test/x.m3u8',
+    duration: 7200,
+    width: 1280,
+    height: 720,
+    attempts: 0,
+    created_at: start,
+    updated_at: i % 100 === 3 ? '2026-11-06T00:00:00.000Z' : '2026-01-01T00:00:00.000Z',
   };
 }
 

@@ -32,16 +32,25 @@ describe('misfires after downtime', () => {
     expect(s.launcher.launches[0]).toMatchObject({ jobId: 'friday-khi0000001-2026-11-06', duration: 6000 });
     // Auckland (23:40Z-01:40Z) and Sydney (01:25Z-03:25Z) ended while the server was down.
     for (const id of ['friday-akl0000001-2026-11-06', 'friday-syd0000001-2026-11-06']) {
-      expect(jobs[id]).toMatchObject({ status: 'missed', attempts: 0, next_run_time: null, last_error: 'Recording window ended before the scheduler could launch it' });
+      expect(jobs[id]).toMatchObject({
+        status: 'missed',
+        attempts: 0,
+        next_run_time: null,
+        last_error: 'Recording window ended before the scheduler could launch it',
+      });
     }
-    expect(messagesOf(s.published, 'launch_error').map((m) => m.type === 'launch_error' && m.data.job_id).sort()).toEqual([
-      'friday-akl0000001-2026-11-06',
-      'friday-syd0000001-2026-11-06',
-    ]);
+    expect(
+      messagesOf(s.published, 'launch_error')
+        .map((m) => m.type === 'launch_error' && m.data.job_id)
+        .sort(),
+    ).toEqual(['friday-akl0000001-2026-11-06', 'friday-syd0000001-2026-11-06']);
     // Later ones wait for their time.
     expect(jobs['friday-nyc0000001-2026-11-06'].status).toBe('scheduled');
     // The recurring run missed at 00:00 UTC on the days of downtime ran once, on start.
-    expect(jobs['schedule-friday-recordings']).toMatchObject({ attempts: 1, next_run_time: '2026-11-07T00:00:00.000Z' });
+    expect(jobs['schedule-friday-recordings']).toMatchObject({
+      attempts: 1,
+      next_run_time: '2026-11-07T00:00:00.000Z',
+    });
   });
 
   it('applies the same policy to jobs that fell due while the scheduler was stopped', async () => {
@@ -61,7 +70,12 @@ describe('misfires after downtime', () => {
     env.clock.set('2026-11-06T08:10:00Z');
     await s.app.ctx.db.kysely
       .updateTable('scheduler_jobs')
-      .set({ status: 'launching', claimed_by: 'other-host/4242/deadbeef', claimed_at: '2026-11-06T08:10:00.000Z', attempts: 1 })
+      .set({
+        status: 'launching',
+        claimed_by: 'other-host/4242/deadbeef',
+        claimed_at: '2026-11-06T08:10:00.000Z',
+        attempts: 1,
+      })
       .where('id', '=', id)
       .execute();
     env.clock.set('2026-11-06T08:11:30Z');
@@ -83,7 +97,15 @@ describe('misfires after downtime', () => {
     // Last heard from 21 s ago: dead (20 s), long before its claim would be stale (2 min).
     await s.app.ctx.db.kysely
       .insertInto('servers')
-      .values({ id: claimant, host: 'other-host', internal_address: 'http://10.0.0.9:8000', version: '1.0.0', scope: 'local:other-host:/data', started_at: '2026-11-06T08:00:00.000Z', last_seen: '2026-11-06T08:09:39.000Z' })
+      .values({
+        id: claimant,
+        host: 'other-host',
+        internal_address: 'http://10.0.0.9:8000',
+        version: '1.0.0',
+        scope: 'local:other-host:/data',
+        started_at: '2026-11-06T08:00:00.000Z',
+        last_seen: '2026-11-06T08:09:39.000Z',
+      })
       .execute();
     await s.app.ctx.db.kysely
       .updateTable('scheduler_jobs')
@@ -101,7 +123,12 @@ describe('misfires after downtime', () => {
     env.clock.set('2026-11-06T08:10:00Z');
     await s.app.ctx.db.kysely
       .updateTable('scheduler_jobs')
-      .set({ status: 'launching', claimed_by: `${os.hostname()}/${deadPid}/cafe0001`, claimed_at: '2026-11-06T08:10:00.000Z', attempts: 1 })
+      .set({
+        status: 'launching',
+        claimed_by: `${os.hostname()}/${deadPid}/cafe0001`,
+        claimed_at: '2026-11-06T08:10:00.000Z',
+        attempts: 1,
+      })
       .where('id', '=', id)
       .execute();
     await s.runDue();

@@ -31,7 +31,8 @@ describe('a recording job ends by what its media holds', () => {
     return Object.fromEntries(jobsResponseSchema.parse(response.json()).data.jobs.map((job) => [job.id, job]));
   };
   const openAlarms = async (): Promise<Alarm[]> =>
-    alarmsResponseSchema.parse((await s.request({ method: 'GET', url: '/api/alarms?status=open', token })).json()).data.alarms;
+    alarmsResponseSchema.parse((await s.request({ method: 'GET', url: '/api/alarms?status=open', token })).json()).data
+      .alarms;
 
   it('is captured at 99% of the window, failed with no media, partial when launched 95 minutes late', async () => {
     await runAt('2026-11-05T23:40:00.000Z');
@@ -39,19 +40,38 @@ describe('a recording job ends by what its media holds', () => {
     s.launcher.setRecording(akl, { inProgress: false, coveredSeconds: 7150, gaps: [], reason: null });
     await runAt('2026-11-06T01:25:00.000Z');
     const syd = (await jobs())[SYD].instance_id ?? '';
-    s.launcher.setRecording(syd, { inProgress: false, coveredSeconds: 0, gaps: [], reason: 'the stream never came (HTTP 404)' });
+    s.launcher.setRecording(syd, {
+      inProgress: false,
+      coveredSeconds: 0,
+      gaps: [],
+      reason: 'the stream never came (HTTP 404)',
+    });
 
     await runAt('2026-11-06T03:30:00.000Z');
     let byId = await jobs();
-    expect(byId[AKL]).toMatchObject({ status: 'captured', covered_seconds: 7150, expected_seconds: 7200, outcome_reason: null });
-    expect(byId[SYD]).toMatchObject({ status: 'failed', covered_seconds: 0, outcome_reason: 'No media was recorded: the stream never came (HTTP 404)' });
+    expect(byId[AKL]).toMatchObject({
+      status: 'captured',
+      covered_seconds: 7150,
+      expected_seconds: 7200,
+      outcome_reason: null,
+    });
+    expect(byId[SYD]).toMatchObject({
+      status: 'failed',
+      covered_seconds: 0,
+      outcome_reason: 'No media was recorded: the stream never came (HTTP 404)',
+    });
 
     // No recording at all behind a launched job: failed, and an alarm says so (the recorder cannot).
     await runAt('2026-11-06T08:10:00.000Z');
     s.launcher.setRecording((await jobs())[KHI].instance_id ?? '', null);
     await runAt('2026-11-06T10:15:00.000Z');
-    expect((await jobs())[KHI]).toMatchObject({ status: 'failed', outcome_reason: expect.stringMatching(/^No recording was found for instance i-\d+/) });
-    expect((await openAlarms()).filter((a) => a.job_id === KHI).map((a) => [a.kind, a.severity])).toEqual([['capture_failed', 'critical']]);
+    expect((await jobs())[KHI]).toMatchObject({
+      status: 'failed',
+      outcome_reason: expect.stringMatching(/^No recording was found for instance i-\d+/),
+    });
+    expect((await openAlarms()).filter((a) => a.job_id === KHI).map((a) => [a.kind, a.severity])).toEqual([
+      ['capture_failed', 'critical'],
+    ]);
 
     // 95 minutes late: the recorder covers the last 25 minutes in full, which is 20% of the window.
     await runAt('2026-11-06T14:30:00.000Z');
@@ -59,7 +79,9 @@ describe('a recording job ends by what its media holds', () => {
     await runAt('2026-11-06T14:55:00.000Z');
     byId = await jobs();
     expect(byId[LON]).toMatchObject({ status: 'partial', covered_seconds: 1500, expected_seconds: 7200 });
-    expect(byId[LON].outcome_reason).toBe('Recorded 25 min of 2 h (20%); launched 1 h 35 min after the recording start');
+    expect(byId[LON].outcome_reason).toBe(
+      'Recorded 25 min of 2 h (20%); launched 1 h 35 min after the recording start',
+    );
   });
 
   it('waits for a recorder still finishing its file, then judges what it has, with its gaps', async () => {
@@ -83,7 +105,12 @@ describe('a recording job ends by what its media holds', () => {
 
   it('judges a recorder that never finishes once the grace after the window has passed', async () => {
     await runAt('2026-11-06T17:10:00.000Z');
-    s.launcher.setRecording((await jobs())[NYC].instance_id ?? '', { inProgress: true, coveredSeconds: 3000, gaps: [], reason: null });
+    s.launcher.setRecording((await jobs())[NYC].instance_id ?? '', {
+      inProgress: true,
+      coveredSeconds: 3000,
+      gaps: [],
+      reason: null,
+    });
     await runAt('2026-11-06T19:19:00.000Z');
     expect((await jobs())[NYC].status).toBe('launched');
     await runAt('2026-11-06T19:21:00.000Z');

@@ -5,7 +5,15 @@ import type { PlannedMosque } from '../../../testkit/scheduler-doubles';
 import { PLANNING_LEASE_MS } from '../../../server/modules/scheduler/planning-lease';
 import { SchedulerEnv, type SchedulerApp } from './helpers';
 
-const MOSQUES: PlannedMosque[] = [{ id: 'lease00001', name: 'Lease Mosque', url: 'https://streams.test/lease.m3u8', timezone: 'Asia/Riyadh', fridayPrayer: '12:00' }];
+const MOSQUES: PlannedMosque[] = [
+  {
+    id: 'lease00001',
+    name: 'Lease Mosque',
+    url: 'https://streams.test/lease.m3u8',
+    timezone: 'Asia/Riyadh',
+    fridayPrayer: '12:00',
+  },
+];
 
 /** A process id that existed on this host and no longer does. */
 function deadPid(): number {
@@ -21,10 +29,19 @@ describe('the planning lease', () => {
 
   async function holdLease(holder: string, forMs: number) {
     const until = new Date(env.clock.now().getTime() + forMs).toISOString();
-    await s.app.ctx.db.kysely.updateTable('scheduler_state').set({ planning_by: holder, planning_until: until }).where('id', '=', 1).execute();
+    await s.app.ctx.db.kysely
+      .updateTable('scheduler_state')
+      .set({ planning_by: holder, planning_until: until })
+      .where('id', '=', 1)
+      .execute();
   }
   const schedule = async () => {
-    const response = await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token: await s.login(), payload: {} });
+    const response = await s.request({
+      method: 'POST',
+      url: '/api/scheduler/schedule-friday',
+      token: await s.login(),
+      payload: {},
+    });
     return response.statusCode;
   };
   const settledWithin = (promise: Promise<unknown>, ms: number) =>
@@ -38,7 +55,10 @@ describe('the planning lease', () => {
     expect(await settledWithin(planned, 300)).toBe(false);
     env.clock.advance(PLANNING_LEASE_MS + 1);
     expect(await planned).toBe(200);
-    const state = await s.app.ctx.db.kysely.selectFrom('scheduler_state').select(['planning_by', 'planning_until']).executeTakeFirstOrThrow();
+    const state = await s.app.ctx.db.kysely
+      .selectFrom('scheduler_state')
+      .select(['planning_by', 'planning_until'])
+      .executeTakeFirstOrThrow();
     expect(state).toEqual({ planning_by: null, planning_until: null });
   });
 

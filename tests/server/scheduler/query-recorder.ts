@@ -1,4 +1,12 @@
-import { SelectQueryNode, type Kysely, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type UnknownRow } from 'kysely';
+import {
+  SelectQueryNode,
+  type Kysely,
+  type KyselyPlugin,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type UnknownRow,
+} from 'kysely';
 import type { Database } from '../../../server/db';
 
 export interface RecordedRead {
@@ -25,7 +33,8 @@ export class QueryRecorder implements KyselyPlugin {
   transformQuery({ node, queryId }: PluginTransformQueryArgs) {
     if (SelectQueryNode.is(node) && this.kysely) {
       const from = node.from?.froms[0];
-      const table = from && 'table' in from ? (from as { table: { identifier: { name: string } } }).table.identifier.name : '?';
+      const table =
+        from && 'table' in from ? (from as { table: { identifier: { name: string } } }).table.identifier.name : '?';
       this.pending.set(queryId, { table, sql: this.kysely.getExecutor().compileQuery(node, queryId).sql });
     }
     return node;

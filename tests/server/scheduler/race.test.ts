@@ -28,7 +28,11 @@ describe('two scheduler processes on one database', () => {
       b.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload: {} }),
     ]);
     expect(ra.json().data.created + rb.json().data.created).toBe(60);
-    const rows = await a.app.ctx.db.kysely.selectFrom('scheduler_jobs').select('id').where('kind', '=', 'recording').execute();
+    const rows = await a.app.ctx.db.kysely
+      .selectFrom('scheduler_jobs')
+      .select('id')
+      .where('kind', '=', 'recording')
+      .execute();
     expect(rows).toHaveLength(60);
 
     a.launcher.failNext(3, 'transient');
@@ -44,7 +48,11 @@ describe('two scheduler processes on one database', () => {
     expect(new Set(launched).size).toBe(60);
     expect(a.launcher.launches.length).toBeGreaterThan(0);
     expect(b.launcher.launches.length).toBeGreaterThan(0);
-    const statuses = await a.app.ctx.db.kysely.selectFrom('scheduler_jobs').select(['status', 'instance_id']).where('kind', '=', 'recording').execute();
+    const statuses = await a.app.ctx.db.kysely
+      .selectFrom('scheduler_jobs')
+      .select(['status', 'instance_id'])
+      .where('kind', '=', 'recording')
+      .execute();
     expect(statuses.every((r) => r.status === 'launched' && r.instance_id)).toBe(true);
     expect(a.launcher.calls + b.launcher.calls).toBe(65);
   });
@@ -66,7 +74,11 @@ describe('two scheduler processes on one database', () => {
     env.clock.set('2026-11-02T00:00:00Z');
     await Promise.all([a.runDue(), b.runDue(), a.runDue(), b.runDue()]);
     expect(planned).toBe(1);
-    const jobs = await a.app.ctx.db.kysely.selectFrom('scheduler_jobs').select('id').where('kind', '=', 'recording').execute();
+    const jobs = await a.app.ctx.db.kysely
+      .selectFrom('scheduler_jobs')
+      .select('id')
+      .where('kind', '=', 'recording')
+      .execute();
     expect(jobs).toHaveLength(5);
   });
 });

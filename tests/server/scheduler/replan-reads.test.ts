@@ -4,7 +4,14 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../../server/db';
 import { ManualClock } from '../../../testkit/manual-clock';
-import { FixedTimePlanner, ManualTimer, MemoryLauncher, MemoryPreflightChecks, silentAlarms, type PlannedMosque } from '../../../testkit/scheduler-doubles';
+import {
+  FixedTimePlanner,
+  ManualTimer,
+  MemoryLauncher,
+  MemoryPreflightChecks,
+  silentAlarms,
+  type PlannedMosque,
+} from '../../../testkit/scheduler-doubles';
 import { SchedulerRepository } from '../../../server/modules/scheduler/repository';
 import { SchedulerService } from '../../../server/modules/scheduler/service';
 import { MAX_BATCH } from '../../../server/modules/scheduler/coalescing-queue';
@@ -15,7 +22,13 @@ const ZONES = ['Europe/London', 'America/New_York', 'Pacific/Auckland', 'Asia/Ka
 const FLEET = 400;
 const mosqueId = (i: number) => `m${String(i).padStart(9, '0')}`;
 const fleet = (): PlannedMosque[] =>
-  Array.from({ length: FLEET }, (_, i) => ({ id: mosqueId(i), name: `Mosque ${i}`, url: `https://streams.test/${i}.m3u8`, timezone: ZONES[i % ZONES.length], fridayPrayer: '13:00' }));
+  Array.from({ length: FLEET }, (_, i) => ({
+    id: mosqueId(i),
+    name: `Mosque ${i}`,
+    url: `https://streams.test/${i}.m3u8`,
+    timezone: ZONES[i % ZONES.length],
+    fridayPrayer: '13:00',
+  }));
 
 /** Re-planning after mosque changes, with every SELECT counted (SQLite, or PostgreSQL with TEST_DATABASE_URL). */
 describe('re-planning changed mosques', () => {
@@ -78,7 +91,10 @@ describe('re-planning changed mosques', () => {
     expect(planning.length).toBeGreaterThan(0);
     for (const read of planning) expect(read.sql).toMatch(/"mosque_id" (=|in)/);
     expect(planning.reduce((sum, read) => sum + read.rows, 0)).toBe(1);
-    expect(await jobOf(mosqueId(8))).toMatchObject({ status: 'scheduled', recording_start: '2026-11-06T13:10:00.000Z' });
+    expect(await jobOf(mosqueId(8))).toMatchObject({
+      status: 'scheduled',
+      recording_start: '2026-11-06T13:10:00.000Z',
+    });
   });
 
   it('plans a burst of changes in a few batches, losing none of them', async () => {
@@ -99,7 +115,10 @@ describe('re-planning changed mosques', () => {
     const byMosque = new Map(jobs.map((job) => [job.mosque_id, job]));
     for (let i = 0; i < 100; i++) expect(byMosque.get(mosqueId(i))?.prayer_time?.slice(11, 16)).not.toBe('13:00');
     expect(byMosque.get(mosqueId(4))?.prayer_time).toBe('2026-11-06T12:50:00.000Z');
-    expect(byMosque.get(mosqueId(200))).toMatchObject({ status: 'cancelled', last_error: 'Cancelled: the mosque is no longer active' });
+    expect(byMosque.get(mosqueId(200))).toMatchObject({
+      status: 'cancelled',
+      last_error: 'Cancelled: the mosque is no longer active',
+    });
     expect(byMosque.get(mosqueId(150))?.prayer_time?.slice(11, 16)).toBeDefined();
   });
 });

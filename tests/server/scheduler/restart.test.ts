@@ -14,7 +14,8 @@ import { scaled } from '../../../testkit/time-scale';
 const MINUTE = 60_000;
 
 /** Nothing listens at its address: the recorder starts and ends at once, the launch itself succeeds. */
-const jobRow = (id: string, start: number, extra: Partial<NewJobRow> = {}) => fridayJobRow(id, start, { url: 'http://127.0.0.1:9/unreachable.m3u8', ...extra });
+const jobRow = (id: string, start: number, extra: Partial<NewJobRow> = {}) =>
+  fridayJobRow(id, start, { url: 'http://127.0.0.1:9/unreachable.m3u8', ...extra });
 
 /** Recorders outlive the server by design; the test stops the ones it caused, by their pid files. */
 function stopRecorders(dataDir: string): void {
@@ -76,79 +77,113 @@ describe('scheduler across a SIGKILL', () => {
         ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
       },
     });
-    await waitFor(async () => {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      const response = await fetch(`http://127.0.0.1:${port}/api/scheduler/status`).catch(() => undefined);
-      return response?.status === 401;
-    }, 'the server to listen', 60_000, 100);
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+        const response = await fetch(`http://127.0.0.1:${port}/api/scheduler/status`).catch(() => undefined);
+        return response?.status === 401;
+      },
+      'the server to listen',
+      60_000,
+      100,
+    );
     return child;
   }
 
   const readJobs = async (db: Db) =>
-    Object.fromEntries((await db.kysely.selectFrom('scheduler_jobs').selectAll().where('kind', '=', 'recording').execute()).map((j) => [j.id, j]));
+    Object.fromEntries(
+      (await db.kysely.selectFrom('scheduler_jobs').selectAll().where('kind', '=', 'recording').execute()).map((j) => [
+        j.id,
+        j,
+      ]),
+    );
 
-  it('launches or misses every job per policy, none twice', async () => {
-    if (process.env.TEST_DATABASE_URL) {
-      const pg = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
-      databaseUrl = pg.url;
-      dropDatabase = pg.drop;
-    }
-    // Seed jobs straight into the database, as if scheduled before an outage.
-    const db = await openDatabase({ dataDir, databaseUrl });
-    const t0 = Date.now();
-    const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
-    // Spread wide enough that a slow start (a loaded machine) still leaves some due after the kill.
-    const burst = Array.from({ length: 10 }, (_, i) => jobRow(`burst-${i}`, t0 + 12_000 + i * 3000));
-    await db.kysely
-      .insertInto('scheduler_jobs')
-      .values([
-        jobRow('late', t0 - 10 * MINUTE),
-        jobRow('ended', t0 - 3 * 60 * MINUTE),
-        jobRow('crashed', t0 - MINUTE, {
-          status: 'launching',
-          attempts: 1,
-          claimed_by: `${os.hostname()}/${deadPid}/00000000`,
-          claimed_at: new Date(t0 - 30_000).toISOString(),
-        }),
-        ...burst,
-      ])
-      .execute();
+  it(
+    'launches or misses every job per policy, none twice',
+    async () => {
+      if (process.env.TEST_DATABASE_URL) {
+        const pg = await createPostgresDatabase(process.env.TEST_DATABASE_URL);
+        databaseUrl = pg.url;
+        dropDatabase = pg.drop;
+      }
+      // Seed jobs straight into the database, as if scheduled before an outage.
+      const db = await openDatabase({ dataDir, databaseUrl });
+      const t0 = Date.now();
+      const deadPid = spawnSync(process.execPath, ['-e', '0']).pid;
+      // Spread wide enough that a slow start (a loaded machine) still leaves some due after the kill.
+      const burst = Array.from({ length: 10 }, (_, i) => jobRow(`burst-${i}`, t0 + 12_000 + i * 3000));
+      await db.kysely
+        .insertInto('scheduler_jobs')
+        .values([
+          jobRow('late', t0 - 10 * MINUTE),
+          jobRow('ended', t0 - 3 * 60 * MINUTE),
+          jobRow('crashed', t0 - MINUTE, {
+            status: 'launching',
+            attempts: 1,
+            claimed_by: `${os.hostname()}/${deadPid}/00000000`,
+            claimed_at: new Date(t0 - 30_000).toISOString(),
+          }),
+          ...burst,
+        ])
+        .execute();
 
-    const port = await freePort();
-    server = await startServer(port);
-    // Kill it in the middle of the burst: some launched, some due while it is down.
-    await waitFor(async () => (await readJobs(db))['burst-1']?.status === 'launched', 'part of the burst to launch', 60_000, 100);
-    process.kill(-(server.pid ?? 0), 'SIGKILL');
-    await new Promise((resolve) => server?.once('exit', resolve));
-    const atKill = await readJobs(db);
-    expect(Object.values(atKill).some((j) => j.status === 'scheduled')).toBe(true);
-    const dueWhileDown = () => Object.values(atKill).some((j) => j.status === 'scheduled' && j.recording_start !== null && Date.parse(j.recording_start) <= Date.now());
-    await waitFor(dueWhileDown, 'a job to come due while the server is down', 60_000, 100);
+      const port = await freePort();
+      server = await startServer(port);
+      // Kill it in the middle of the burst: some launched, some due while it is down.
+      await waitFor(
+        async () => (await readJobs(db))['burst-1']?.status === 'launched',
+        'part of the burst to launch',
+        60_000,
+        100,
+      );
+      process.kill(-(server.pid ?? 0), 'SIGKILL');
+      await new Promise((resolve) => server?.once('exit', resolve));
+      const atKill = await readJobs(db);
+      expect(Object.values(atKill).some((j) => j.status === 'scheduled')).toBe(true);
+      const dueWhileDown = () =>
+        Object.values(atKill).some(
+          (j) => j.status === 'scheduled' && j.recording_start !== null && Date.parse(j.recording_start) <= Date.now(),
+        );
+      await waitFor(dueWhileDown, 'a job to come due while the server is down', 60_000, 100);
 
-    server = await startServer(port);
-    const settleReport = async () =>
-      `every job to settle: ${JSON.stringify(Object.values(await readJobs(db)).map((j) => [j.id, j.status, j.attempts, j.last_error]))}`;
-    const jobs = await waitFor(async () => {
-      const all = await readJobs(db);
-      return Object.values(all).every((j) => j.status === 'launched' || j.status === 'missed') && all;
-    }, settleReport, 60_000, 100);
+      server = await startServer(port);
+      const settleReport = async () =>
+        `every job to settle: ${JSON.stringify(Object.values(await readJobs(db)).map((j) => [j.id, j.status, j.attempts, j.last_error]))}`;
+      const jobs = await waitFor(
+        async () => {
+          const all = await readJobs(db);
+          return Object.values(all).every((j) => j.status === 'launched' || j.status === 'missed') && all;
+        },
+        settleReport,
+        60_000,
+        100,
+      );
 
-    expect(jobs.ended).toMatchObject({ status: 'missed', attempts: 0 });
-    expect(jobs.late).toMatchObject({ status: 'launched', late: 1, attempts: 1 });
-    expect(jobs.crashed).toMatchObject({ status: 'launched', attempts: 2 });
-    for (const job of burst) expect(jobs[job.id]).toMatchObject({ status: 'launched', late: 0 });
+      expect(jobs.ended).toMatchObject({ status: 'missed', attempts: 0 });
+      expect(jobs.late).toMatchObject({ status: 'launched', late: 1, attempts: 1 });
+      expect(jobs.crashed).toMatchObject({ status: 'launched', attempts: 2 });
+      for (const job of burst) expect(jobs[job.id]).toMatchObject({ status: 'launched', late: 0 });
 
-    // Ground truth: the recorders the local driver started, one folder each, named by job.
-    const folders = fs.readdirSync(path.join(dataDir, 'instances')).filter((f) => fs.existsSync(path.join(dataDir, 'instances', f, 'config.json')));
-    const jobIds = folders.map((folder) => JSON.parse(fs.readFileSync(path.join(dataDir, 'instances', folder, 'config.json'), 'utf8')).jobId as string);
-    const launched = Object.values(jobs).filter((j) => j.status === 'launched').map((j) => j.id);
-    expect(jobIds.sort()).toEqual(launched.sort());
-    for (const job of Object.values(jobs).filter((j) => j.status === 'launched')) {
-      expect(folders).toContain(job.instance_id);
-    }
-    await db.close();
+      // Ground truth: the recorders the local driver started, one folder each, named by job.
+      const folders = fs
+        .readdirSync(path.join(dataDir, 'instances'))
+        .filter((f) => fs.existsSync(path.join(dataDir, 'instances', f, 'config.json')));
+      const jobIds = folders.map(
+        (folder) =>
+          JSON.parse(fs.readFileSync(path.join(dataDir, 'instances', folder, 'config.json'), 'utf8')).jobId as string,
+      );
+      const launched = Object.values(jobs)
+        .filter((j) => j.status === 'launched')
+        .map((j) => j.id);
+      expect(jobIds.sort()).toEqual(launched.sort());
+      for (const job of Object.values(jobs).filter((j) => j.status === 'launched')) {
+        expect(folders).toContain(job.instance_id);
+      }
+      await db.close();
 
-    process.kill(-(server.pid ?? 0), 'SIGTERM');
-    await new Promise((resolve) => server?.once('exit', resolve));
-  }, scaled(180_000));
+      process.kill(-(server.pid ?? 0), 'SIGTERM');
+      await new Promise((resolve) => server?.once('exit', resolve));
+    },
+    scaled(180_000),
+  );
 });

@@ -24,9 +24,18 @@ describe('restoring a cancelled job', () => {
     expect(response.statusCode).toBe(200);
     const body = restoreResponseSchema.parse(response.json());
     expect(body.message).toBe(`Job ${NYC} restored`);
-    expect(body.data).toMatchObject({ status: 'scheduled', next_run_time: '2026-11-06T17:10:00.000Z', outcome_reason: null });
-    const entries = (await s.request({ method: 'GET', url: '/api/activity?limit=50', token })).json<{ data: { entries: ActivityEntry[] } }>().data.entries;
-    expect(entries.find((e) => e.action === 'schedule.restore')).toMatchObject({ actor: { username: 'admin' }, target: { id: NYC } });
+    expect(body.data).toMatchObject({
+      status: 'scheduled',
+      next_run_time: '2026-11-06T17:10:00.000Z',
+      outcome_reason: null,
+    });
+    const entries = (await s.request({ method: 'GET', url: '/api/activity?limit=50', token })).json<{
+      data: { entries: ActivityEntry[] };
+    }>().data.entries;
+    expect(entries.find((e) => e.action === 'schedule.restore')).toMatchObject({
+      actor: { username: 'admin' },
+      target: { id: NYC },
+    });
 
     env.clock.set('2026-11-06T17:10:00.000Z');
     token = await s.login();
@@ -46,7 +55,10 @@ describe('restoring a cancelled job', () => {
 
     const late = await post(`/api/scheduler/jobs/${LON}/restore`);
     expect(late.statusCode).toBe(409);
-    expect(late.json()).toMatchObject({ success: false, detail: `The recording window of job ${LON} ended at 2026-11-06T14:55:00.000Z; it can no longer be restored` });
+    expect(late.json()).toMatchObject({
+      success: false,
+      detail: `The recording window of job ${LON} ended at 2026-11-06T14:55:00.000Z; it can no longer be restored`,
+    });
   });
 
   it('answers 409 for a job that is not cancelled, 404 for an unknown one, 401 without a session', async () => {

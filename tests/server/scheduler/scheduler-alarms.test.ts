@@ -24,14 +24,20 @@ describe('alarms the scheduler raises', () => {
     await s.runDue();
   };
   const alarms = async (status: 'open' | 'all' = 'open'): Promise<Alarm[]> =>
-    alarmsResponseSchema.parse((await s.request({ method: 'GET', url: `/api/alarms?status=${status}`, token })).json()).data.alarms;
+    alarmsResponseSchema.parse((await s.request({ method: 'GET', url: `/api/alarms?status=${status}`, token })).json())
+      .data.alarms;
 
   it('raises launch_failed once the retries are spent, and missed for a Friday never launched', async () => {
     s.launcher.failNext(5, 'EC2 capacity unavailable');
     for (const at of ['17:10:00', '17:10:05', '17:10:20', '17:11:05', '17:13:20']) await runAt(`2026-11-06T${at}.000Z`);
     const failed = (await alarms()).filter((a) => a.kind === 'launch_failed');
     expect(failed).toHaveLength(1);
-    expect(failed[0]).toMatchObject({ severity: 'critical', job_id: NYC, mosque_id: 'nyc0000001', mosque_name: 'New York Mosque' });
+    expect(failed[0]).toMatchObject({
+      severity: 'critical',
+      job_id: NYC,
+      mosque_id: 'nyc0000001',
+      mosque_name: 'New York Mosque',
+    });
     expect(failed[0].message).toMatch(/could not be launched after 5 attempt\(s\): EC2 capacity unavailable/);
 
     await s.request({ method: 'POST', url: '/api/scheduler/stop', token });
@@ -40,8 +46,16 @@ describe('alarms the scheduler raises', () => {
     await s.app.ctx.scheduler.runner.idle();
     // The earlier mosques were missed at 17:10 already (the test jumped there); Los Angeles while stopped.
     const missed = (await alarms()).filter((a) => a.kind === 'missed');
-    expect(missed.map((a) => a.mosque_id).sort()).toEqual(['akl0000001', 'khi0000001', 'lax0000001', 'lon0000001', 'syd0000001']);
-    expect(missed.find((a) => a.mosque_id === 'lax0000001')?.message).toBe('Los Angeles Mosque: the Friday recording was never launched (Recording window ended before the scheduler could launch it)');
+    expect(missed.map((a) => a.mosque_id).sort()).toEqual([
+      'akl0000001',
+      'khi0000001',
+      'lax0000001',
+      'lon0000001',
+      'syd0000001',
+    ]);
+    expect(missed.find((a) => a.mosque_id === 'lax0000001')?.message).toBe(
+      'Los Angeles Mosque: the Friday recording was never launched (Recording window ended before the scheduler could launch it)',
+    );
   });
 
   it('checks provider, stream and disk 10 minutes before a start, and resolves each when it clears', async () => {
@@ -53,11 +67,25 @@ describe('alarms the scheduler raises', () => {
 
     await runAt('2026-11-06T12:46:00.000Z');
     const raised = (await alarms()).filter((a) => a.kind === 'preflight');
-    expect(raised.map((a) => [a.severity, a.job_id, a.message]).sort()).toEqual([
-      ['critical', LON, 'Pre-flight: the stream of London Mosque cannot be resolved (yt-dlp: this live event has ended); recording starts at 2026-11-06T12:55:00.000Z'],
-      ['critical', null, 'Pre-flight: 1.0 GB free for recordings, but this Friday\'s 3 local recording(s) (6 h in all) need about 2.4 GB; 1 start within 10 minutes'],
-      ['critical', null, 'Pre-flight: the capture provider is not healthy (EC2 API unreachable); 1 recording(s) start within 10 minutes'],
-    ].sort());
+    expect(raised.map((a) => [a.severity, a.job_id, a.message]).sort()).toEqual(
+      [
+        [
+          'critical',
+          LON,
+          'Pre-flight: the stream of London Mosque cannot be resolved (yt-dlp: this live event has ended); recording starts at 2026-11-06T12:55:00.000Z',
+        ],
+        [
+          'critical',
+          null,
+          "Pre-flight: 1.0 GB free for recordings, but this Friday's 3 local recording(s) (6 h in all) need about 2.4 GB; 1 start within 10 minutes",
+        ],
+        [
+          'critical',
+          null,
+          'Pre-flight: the capture provider is not healthy (EC2 API unreachable); 1 recording(s) start within 10 minutes',
+        ],
+      ].sort(),
+    );
 
     checks.providerProblem = null;
     checks.free = 10e9;

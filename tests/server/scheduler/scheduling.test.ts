@@ -17,13 +17,17 @@ describe('scheduling Friday recordings', () => {
 
   beforeEach(async () => {
     // Saturday 31 October 2026: the EU left summer time last Sunday, the US leaves it tomorrow.
-    env = await SchedulerEnv.create({ start: '2026-10-31T12:00:00Z', env: { METRICS_TOKEN: 'metrics-token-for-tests-0123456789' } });
+    env = await SchedulerEnv.create({
+      start: '2026-10-31T12:00:00Z',
+      env: { METRICS_TOKEN: 'metrics-token-for-tests-0123456789' },
+    });
     s = await env.build();
     token = await s.login();
   });
   afterEach(() => env.dispose());
 
-  const schedule = (payload: object = {}) => s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload });
+  const schedule = (payload: object = {}) =>
+    s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token, payload });
   const jobs = async (): Promise<Job[]> => {
     const response = await s.request({ method: 'GET', url: '/api/scheduler/jobs', token });
     return jobsResponseSchema.parse(response.json()).data.jobs;
@@ -60,13 +64,22 @@ describe('scheduling Friday recordings', () => {
     expect(byMosque.syd0000001.recording_start).toBe('2026-11-06T01:25:00.000Z'); // AEDT, UTC+11
     expect(byMosque.khi0000001.recording_start).toBe('2026-11-06T08:10:00.000Z'); // no DST
     // Auckland's Friday 13:00 NZDT is Thursday in UTC: the job still belongs to Friday 6 November there.
-    expect(byMosque.akl0000001).toMatchObject({ recording_start: '2026-11-05T23:40:00.000Z', friday_date: '2026-11-06' });
+    expect(byMosque.akl0000001).toMatchObject({
+      recording_start: '2026-11-05T23:40:00.000Z',
+      friday_date: '2026-11-06',
+    });
   });
 
   it('lists the jobs as upcoming recordings, soonest first, and reports status', async () => {
     await schedule();
-    const upcoming = upcomingResponseSchema.parse((await s.request({ method: 'GET', url: '/api/scheduler/upcoming?limit=3', token })).json());
-    expect(upcoming.data.upcoming_recordings.map((u) => u.mosque_id)).toEqual(['akl0000001', 'syd0000001', 'khi0000001']);
+    const upcoming = upcomingResponseSchema.parse(
+      (await s.request({ method: 'GET', url: '/api/scheduler/upcoming?limit=3', token })).json(),
+    );
+    expect(upcoming.data.upcoming_recordings.map((u) => u.mosque_id)).toEqual([
+      'akl0000001',
+      'syd0000001',
+      'khi0000001',
+    ]);
     expect(upcoming.data.upcoming_recordings[0]).toMatchObject({
       job_id: 'friday-akl0000001-2026-11-06',
       mosque_name: 'Auckland Mosque',
@@ -75,10 +88,14 @@ describe('scheduling Friday recordings', () => {
       timezone: 'Pacific/Auckland',
       status: 'scheduled',
     });
-    const defaultLimit = upcomingResponseSchema.parse((await s.request({ method: 'GET', url: '/api/scheduler/upcoming', token })).json());
+    const defaultLimit = upcomingResponseSchema.parse(
+      (await s.request({ method: 'GET', url: '/api/scheduler/upcoming', token })).json(),
+    );
     expect(defaultLimit.data.upcoming_recordings).toHaveLength(6);
 
-    const status = schedulerStatusResponseSchema.parse((await s.request({ method: 'GET', url: '/api/scheduler/status', token })).json());
+    const status = schedulerStatusResponseSchema.parse(
+      (await s.request({ method: 'GET', url: '/api/scheduler/status', token })).json(),
+    );
     expect(status.data).toEqual({
       scheduler_running: true,
       total_jobs: 7,
@@ -94,12 +111,18 @@ describe('scheduling Friday recordings', () => {
     const other = await env.build();
     const otherToken = await other.login();
     const upcomingOn = async (app: SchedulerApp, as: string) =>
-      upcomingResponseSchema.parse((await app.request({ method: 'GET', url: '/api/scheduler/upcoming?limit=10', token: as })).json()).data.upcoming_recordings.map((u) => u.mosque_id);
+      upcomingResponseSchema
+        .parse((await app.request({ method: 'GET', url: '/api/scheduler/upcoming?limit=10', token: as })).json())
+        .data.upcoming_recordings.map((u) => u.mosque_id);
     const everyMosque = await upcomingOn(s, token);
     expect(everyMosque).toHaveLength(6);
     expect(await upcomingOn(other, otherToken)).toEqual(everyMosque);
 
-    const cancelled = await s.request({ method: 'POST', url: '/api/scheduler/cancel/friday-akl0000001-2026-11-06', token });
+    const cancelled = await s.request({
+      method: 'POST',
+      url: '/api/scheduler/cancel/friday-akl0000001-2026-11-06',
+      token,
+    });
     expect(cancelled.statusCode).toBe(200);
     // The server that wrote the change never serves the list from before it.
     expect(await upcomingOn(s, token)).toEqual(everyMosque.filter((id) => id !== 'akl0000001'));
@@ -114,7 +137,11 @@ describe('scheduling Friday recordings', () => {
   it('exports job counts by status to monitoring', async () => {
     await schedule();
     await s.request({ method: 'POST', url: '/api/scheduler/cancel/friday-lon0000001-2026-11-06', token });
-    const metrics = await s.request({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-for-tests-0123456789' } });
+    const metrics = await s.request({
+      method: 'GET',
+      url: '/metrics',
+      headers: { authorization: 'Bearer metrics-token-for-tests-0123456789' },
+    });
     expect(metrics.statusCode).toBe(200);
     expect(metrics.body).toContain('capture_scheduler_jobs{status="scheduled"} 6');
     expect(metrics.body).toContain('capture_scheduler_jobs{status="cancelled"} 1');
@@ -128,7 +155,9 @@ describe('scheduling Friday recordings', () => {
       next_run_time: '2026-11-01T00:00:00.000Z',
       status: 'scheduled',
     });
-    const times = schedulerPrayerTimesResponseSchema.parse((await s.request({ method: 'GET', url: '/api/scheduler/prayer-times', token })).json());
+    const times = schedulerPrayerTimesResponseSchema.parse(
+      (await s.request({ method: 'GET', url: '/api/scheduler/prayer-times', token })).json(),
+    );
     expect(times.data.prayer_times.find((p) => p.mosque_id === 'nyc0000001')).toMatchObject({
       friday_prayer: '2026-11-06T17:30:00.000Z',
       recording_start: '2026-11-06T17:10:00.000Z',
@@ -155,7 +184,9 @@ describe('scheduling Friday recordings', () => {
     env.fixedPlanner.mosques[0].fridayPrayer = '12:45';
     const plain = scheduleResponseSchema.parse((await schedule({ forceRefresh: false })).json());
     expect(plain.data.updated).toBe(0);
-    expect((await recordingJobs()).find((j) => j.mosque_id === 'nyc0000001')?.recording_start).toBe('2026-11-06T17:10:00.000Z');
+    expect((await recordingJobs()).find((j) => j.mosque_id === 'nyc0000001')?.recording_start).toBe(
+      '2026-11-06T17:10:00.000Z',
+    );
 
     const forced = scheduleResponseSchema.parse((await schedule({ forceRefresh: true })).json());
     expect(forced.data).toMatchObject({ updated: 1, unchanged: 5, created: 0 });
@@ -175,12 +206,23 @@ describe('scheduling Friday recordings', () => {
     expect(forced.data).toMatchObject({ kept: 1, cancelled: 1, created: 0 });
     const byMosque = Object.fromEntries((await recordingJobs()).map((j) => [j.mosque_id, j]));
     expect(byMosque.lon0000001).toMatchObject({ status: 'cancelled', recording_start: '2026-11-06T12:55:00.000Z' });
-    expect(byMosque.khi0000001).toMatchObject({ status: 'cancelled', last_error: 'Cancelled: the mosque is no longer active' });
+    expect(byMosque.khi0000001).toMatchObject({
+      status: 'cancelled',
+      last_error: 'Cancelled: the mosque is no longer active',
+    });
   });
 
   it('honours a mosque filter (list or comma-separated) and reports unknown ids and unplannable mosques', async () => {
-    env.fixedPlanner.mosques.push({ id: 'nocoords01', name: 'No Coordinates', url: 'https://streams.test/x.m3u8', timezone: 'UTC', fridayPrayer: null });
-    const listed = scheduleResponseSchema.parse((await schedule({ mosqueFilter: ['nyc0000001', 'nocoords01', 'unknown001'] })).json());
+    env.fixedPlanner.mosques.push({
+      id: 'nocoords01',
+      name: 'No Coordinates',
+      url: 'https://streams.test/x.m3u8',
+      timezone: 'UTC',
+      fridayPrayer: null,
+    });
+    const listed = scheduleResponseSchema.parse(
+      (await schedule({ mosqueFilter: ['nyc0000001', 'nocoords01', 'unknown001'] })).json(),
+    );
     expect(listed.data.created).toBe(1);
     expect(listed.data.skipped).toEqual([
       { mosque_id: 'nocoords01', mosque_name: 'No Coordinates', reason: "No coordinates or fixed Jumu'ah time" },
@@ -203,13 +245,21 @@ describe('scheduling Friday recordings', () => {
   });
 
   it('refuses to schedule while the scheduler is stopped, and rejects malformed requests', async () => {
-    expect((await s.request({ method: 'POST', url: '/api/scheduler/stop', token })).json().data.scheduler_running).toBe(false);
+    expect((await s.request({ method: 'POST', url: '/api/scheduler/stop', token })).json().data.scheduler_running).toBe(
+      false,
+    );
     const refused = await schedule();
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ success: false, detail: SCHEDULER_NOT_RUNNING_MESSAGE, error: SCHEDULER_NOT_RUNNING_MESSAGE });
+    expect(refused.json()).toEqual({
+      success: false,
+      detail: SCHEDULER_NOT_RUNNING_MESSAGE,
+      error: SCHEDULER_NOT_RUNNING_MESSAGE,
+    });
     expect(await recordingJobs()).toHaveLength(0);
 
-    expect((await s.request({ method: 'POST', url: '/api/scheduler/start', token })).json().data.scheduler_running).toBe(true);
+    expect(
+      (await s.request({ method: 'POST', url: '/api/scheduler/start', token })).json().data.scheduler_running,
+    ).toBe(true);
     expect((await schedule({ forceRefresh: 'yes' })).statusCode).toBe(400);
     expect((await schedule({ extra: 1 })).statusCode).toBe(400);
     expect((await schedule()).statusCode).toBe(200);
@@ -219,8 +269,16 @@ describe('scheduling Friday recordings', () => {
     const failing = () => Promise.reject(new Error('adhan is not available'));
     const broken = await env.build({ planner: { planFriday: failing, prayerTimes: failing, activeMosques: failing } });
     const brokenToken = await broken.login();
-    for (const [method, url] of [['POST', '/api/scheduler/schedule-friday'], ['GET', '/api/scheduler/prayer-times']] as const) {
-      const response = await broken.request({ method, url, token: brokenToken, payload: method === 'POST' ? {} : undefined });
+    for (const [method, url] of [
+      ['POST', '/api/scheduler/schedule-friday'],
+      ['GET', '/api/scheduler/prayer-times'],
+    ] as const) {
+      const response = await broken.request({
+        method,
+        url,
+        token: brokenToken,
+        payload: method === 'POST' ? {} : undefined,
+      });
       expect(response.statusCode).toBe(503);
       expect(response.json().detail).toBe('Prayer times are unavailable: adhan is not available');
     }

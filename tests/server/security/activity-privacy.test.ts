@@ -16,9 +16,24 @@ describe('hostile input: account details in the activity log', () => {
     admin = await t.login();
     const created = await t.createUser({ username: 'operator' });
     user = created.token;
-    await t.request({ method: 'PUT', url: `/api/auth/users/${created.id}`, token: admin, payload: { email: 'new-address@example.com', role: 'admin' } });
-    await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'Wrong-pass-1' }, remoteAddress: '203.0.113.50' });
-    await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'Admin-pass-1' }, remoteAddress: '203.0.113.51' });
+    await t.request({
+      method: 'PUT',
+      url: `/api/auth/users/${created.id}`,
+      token: admin,
+      payload: { email: 'new-address@example.com', role: 'admin' },
+    });
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: 'Wrong-pass-1' },
+      remoteAddress: '203.0.113.50',
+    });
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: 'Admin-pass-1' },
+      remoteAddress: '203.0.113.51',
+    });
   });
   afterAll(() => t.close());
 
@@ -30,16 +45,36 @@ describe('hostile input: account details in the activity log', () => {
 
   it('hides emails, roles, flags and addresses from a non-superuser', async () => {
     const { body, entries: seen } = await entries(user);
-    for (const secret of ['operator@example.com', 'new-address@example.com', '203.0.113.50', '203.0.113.51', 'is_superuser', '"role":', '"ip":']) {
+    for (const secret of [
+      'operator@example.com',
+      'new-address@example.com',
+      '203.0.113.50',
+      '203.0.113.51',
+      'is_superuser',
+      '"role":',
+      '"ip":',
+    ]) {
       expect(body).not.toContain(secret);
     }
     // Still the same entries, with who did what.
-    expect(seen.map((e) => e.action)).toEqual(expect.arrayContaining(['user.create', 'user.update', 'auth.login', 'auth.login_failed']));
-    expect(seen.find((e) => e.action === 'user.update')).toMatchObject({ summary: 'admin updated user operator', detail: { changed: ['email', 'role'] } });
+    expect(seen.map((e) => e.action)).toEqual(
+      expect.arrayContaining(['user.create', 'user.update', 'auth.login', 'auth.login_failed']),
+    );
+    expect(seen.find((e) => e.action === 'user.update')).toMatchObject({
+      summary: 'admin updated user operator',
+      detail: { changed: ['email', 'role'] },
+    });
   });
 
   it('shows them to a superuser', async () => {
     const { body } = await entries(admin);
-    for (const detail of ['operator@example.com', 'new-address@example.com', '203.0.113.50', '203.0.113.51', 'is_superuser']) expect(body).toContain(detail);
+    for (const detail of [
+      'operator@example.com',
+      'new-address@example.com',
+      '203.0.113.50',
+      '203.0.113.51',
+      'is_superuser',
+    ])
+      expect(body).toContain(detail);
   });
 });

@@ -97,9 +97,20 @@ describe('authorization matrix: every registered route x {no token, user, superu
     // (and so does saving repository access). Loosening any of these must be a deliberate edit here.
     // The login page's first-run hint answers only whether the password file exists (tests/server/auth/first-run.test.ts).
     expect(publicApi).toEqual(['GET /api/auth/first-run', 'HEAD /api/auth/first-run', 'POST /api/auth/login']);
-    const superuserOnly = entries.filter((e) => e.access === 'superuser' && e.method !== 'HEAD').map(label).sort();
+    const superuserOnly = entries
+      .filter((e) => e.access === 'superuser' && e.method !== 'HEAD')
+      .map(label)
+      .sort();
     expect(superuserOnly).toEqual(
-      ['GET /api/auth/users', 'POST /api/auth/users', 'PUT /api/auth/users/:id', 'POST /api/auth/register', 'POST /api/github/configure', 'DELETE /api/recordings/:id', 'POST /api/recordings/bulk-delete'].sort(),
+      [
+        'GET /api/auth/users',
+        'POST /api/auth/users',
+        'PUT /api/auth/users/:id',
+        'POST /api/auth/register',
+        'POST /api/github/configure',
+        'DELETE /api/recordings/:id',
+        'POST /api/recordings/bulk-delete',
+      ].sort(),
     );
     // A <video> element cannot send a bearer header: media also opens with a signed link (tested in recordings/library).
     const sessionOrLink = entries.filter((e) => e.access === 'session-or-link').map(label);
@@ -125,7 +136,8 @@ describe('authorization matrix: every registered route x {no token, user, superu
       const failures: string[] = [];
       for (const entry of entries) {
         const token = await tokenOf(caller);
-        const bodyless = entry.method === 'GET' || entry.method === 'HEAD' || entry.method === 'DELETE' || entry.method === 'OPTIONS';
+        const bodyless =
+          entry.method === 'GET' || entry.method === 'HEAD' || entry.method === 'DELETE' || entry.method === 'OPTIONS';
         const response = await t.request({
           method: entry.method,
           url: concreteUrl(entry.url),
@@ -135,12 +147,15 @@ describe('authorization matrix: every registered route x {no token, user, superu
         });
         const want = expectation(entry, caller);
         const where = `${caller} ${label(entry)} -> ${response.statusCode} ${response.body.slice(0, 160)}`;
-        if (want.status !== undefined && response.statusCode !== want.status) failures.push(`${where} (expected ${want.status})`);
-        if (want.notStatus?.includes(response.statusCode)) failures.push(`${where} (expected not ${want.notStatus.join('/')})`);
+        if (want.status !== undefined && response.statusCode !== want.status)
+          failures.push(`${where} (expected ${want.status})`);
+        if (want.notStatus?.includes(response.statusCode))
+          failures.push(`${where} (expected not ${want.notStatus.join('/')})`);
         if (response.statusCode >= 500) failures.push(`${where} (server error on a harmless call)`);
         if (want.detail && entry.method !== 'HEAD') {
           const parsed = errorBodySchema.safeParse(response.json());
-          if (!parsed.success || parsed.data.detail !== want.detail) failures.push(`${where} (expected detail "${want.detail}")`);
+          if (!parsed.success || parsed.data.detail !== want.detail)
+            failures.push(`${where} (expected detail "${want.detail}")`);
         }
       }
       expect(failures).toEqual([]);
@@ -171,7 +186,9 @@ describe('authorization matrix: every registered route x {no token, user, superu
 
   it('did nothing destructive while probing (emergency stop refused, no user created)', async () => {
     const admin = await tokenOf('superuser');
-    const users = (await t.request({ method: 'GET', url: '/api/auth/users', token: admin })).json<{ users: { username: string }[] }>().users;
+    const users = (await t.request({ method: 'GET', url: '/api/auth/users', token: admin })).json<{
+      users: { username: string }[];
+    }>().users;
     expect(users.map((u) => u.username).sort()).toEqual([ADMIN.username, credentials.user[0]].sort());
     const stop = await t.request({ method: 'POST', url: '/api/instances/terminate-all', token: admin });
     expect(stop.statusCode).toBe(400);

@@ -18,7 +18,10 @@ describe('hostile input: GitHub validation with the saved token', () => {
 
   beforeAll(async () => {
     fake = await startFakeGithub({
-      tokens: { [SAVED_TOKEN]: { login: 'recorder', scopes: 'repo' }, [OWN_TOKEN]: { login: 'someone', scopes: 'repo' } },
+      tokens: {
+        [SAVED_TOKEN]: { login: 'recorder', scopes: 'repo' },
+        [OWN_TOKEN]: { login: 'someone', scopes: 'repo' },
+      },
       repos: [
         { owner: 'acme', name: 'sermons', private: true, pushers: ['recorder'] },
         { owner: 'victim', name: 'private-stuff', private: true, pushers: ['recorder'] },
@@ -27,7 +30,12 @@ describe('hostile input: GitHub validation with the saved token', () => {
     t = await createTestApp({ env: { GITHUB_API_URL: fake.url }, build: { healthCheckIntervalMs: 0 } });
     admin = await t.login();
     user = (await t.createUser({ username: 'operator' })).token;
-    const saved = await t.request({ method: 'POST', url: '/api/github/configure', token: admin, payload: { github_pat: SAVED_TOKEN, github_repo_url: 'https://github.com/acme/sermons' } });
+    const saved = await t.request({
+      method: 'POST',
+      url: '/api/github/configure',
+      token: admin,
+      payload: { github_pat: SAVED_TOKEN, github_repo_url: 'https://github.com/acme/sermons' },
+    });
     expect(saved.statusCode, saved.body).toBe(200);
   });
   afterAll(async () => {
@@ -35,7 +43,8 @@ describe('hostile input: GitHub validation with the saved token', () => {
     await fake.close();
   });
 
-  const validate = (token: string, payload?: object) => t.request({ method: 'POST', url: '/api/github/validate', token, payload });
+  const validate = (token: string, payload?: object) =>
+    t.request({ method: 'POST', url: '/api/github/validate', token, payload });
 
   it('lets an operator validate the saved configuration', async () => {
     const response = await validate(user);
@@ -46,11 +55,18 @@ describe('hostile input: GitHub validation with the saved token', () => {
 
   it.each([
     ['another repository with the saved token', { github_repo_url: 'https://github.com/victim/private-stuff' }],
-    ['another repository with their own token', { github_pat: OWN_TOKEN, github_repo_url: 'https://github.com/victim/private-stuff' }],
+    [
+      'another repository with their own token',
+      { github_pat: OWN_TOKEN, github_repo_url: 'https://github.com/victim/private-stuff' },
+    ],
     ['another host', { github_repo_url: 'https://github.example.com/acme/sermons' }],
   ])('refuses an operator %s (403), before any call to GitHub', async (_name, payload) => {
     const calls = fake.seenAuthorization.length;
-    expectRefused(await validate(user, payload), 403, 'Only a superuser may validate a repository other than the saved one');
+    expectRefused(
+      await validate(user, payload),
+      403,
+      'Only a superuser may validate a repository other than the saved one',
+    );
     expect(fake.seenAuthorization.length).toBe(calls);
   });
 

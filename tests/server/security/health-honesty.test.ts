@@ -27,7 +27,10 @@ describe('hostile conditions: health that tells the truth', () => {
   it('checks the recordings and database disks', async () => {
     const report = await health();
     expect(report.overall_status).toBe('operational');
-    expect(report.components.recordings_disk).toMatchObject({ status: 'healthy', detail: expect.stringMatching(/MiB free on the recordings disk$/) });
+    expect(report.components.recordings_disk).toMatchObject({
+      status: 'healthy',
+      detail: expect.stringMatching(/MiB free on the recordings disk$/),
+    });
     if (t.app.ctx.db.dialect === 'sqlite') expect(report.components.database_disk.status).toBe('healthy');
   });
 
@@ -35,7 +38,11 @@ describe('hostile conditions: health that tells the truth', () => {
     await sql`alter table activity rename to activity_moved`.execute(t.app.ctx.db.kysely);
     try {
       // A failed sign-in is recorded in the activity log: that write fails now.
-      const refused = await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'Wrong-pass-1' } });
+      const refused = await t.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { username: 'admin', password: 'Wrong-pass-1' },
+      });
       expect(refused.statusCode).toBe(401);
       const report = await health();
       expect(report.overall_status).toBe('degraded');
@@ -44,7 +51,11 @@ describe('hostile conditions: health that tells the truth', () => {
     } finally {
       await sql`alter table activity_moved rename to activity`.execute(t.app.ctx.db.kysely);
     }
-    await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'Wrong-pass-1' } });
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: 'Wrong-pass-1' },
+    });
     expect((await health()).overall_status).toBe('operational');
   });
 });

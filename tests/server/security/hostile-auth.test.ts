@@ -3,7 +3,15 @@ import type { InjectOptions } from 'fastify';
 import { SignJWT, decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ADMIN } from '../helpers/test-app';
-import { disposeFixture, expectRefused, expectStillServing, hostileFixture, snapshot, type HostileFixture, type Snapshot } from './hostile-support';
+import {
+  disposeFixture,
+  expectRefused,
+  expectStillServing,
+  hostileFixture,
+  snapshot,
+  type HostileFixture,
+  type Snapshot,
+} from './hostile-support';
 
 const ONE_MB = 1_000_000;
 const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -19,7 +27,11 @@ const SESSION_CALLS: InjectOptions[] = [
   { method: 'POST', url: '/api/scheduler/stop' },
   { method: 'DELETE', url: '/api/config/mosques/seedmosque' },
   { method: 'GET', url: '/api/auth/users' },
-  { method: 'POST', url: '/api/auth/users', payload: { username: 'intruder', email: 'i@example.com', password: 'Intruder-pass-1', is_superuser: true } },
+  {
+    method: 'POST',
+    url: '/api/auth/users',
+    payload: { username: 'intruder', email: 'i@example.com', password: 'Intruder-pass-1', is_superuser: true },
+  },
   { method: 'GET', url: '/api/monitoring/system' },
   { method: 'GET', url: '/api/activity' },
 ];
@@ -56,7 +68,12 @@ describe('hostile input: passwords, tokens and privileges', () => {
     expect((await f.t.request({ method: 'POST', url: '/api/auth/logout', token: revoked })).statusCode).toBe(200);
     const gone = await f.t.createUser({ username: 'gone', role: 'user' });
     deactivated = gone.token;
-    const off = await f.t.request({ method: 'PUT', url: `/api/auth/users/${gone.id}`, token: f.admin, payload: { is_active: false } });
+    const off = await f.t.request({
+      method: 'PUT',
+      url: `/api/auth/users/${gone.id}`,
+      token: f.admin,
+      payload: { is_active: false },
+    });
     expect(off.statusCode).toBe(200);
   });
   afterAll(() => disposeFixture(f));
@@ -85,10 +102,21 @@ describe('hostile input: passwords, tokens and privileges', () => {
       // Sign-in entries only: the seed mosque's alarm is logged by the alarm service in the background,
       // and on a busy database its entry can land during this test.
       const signInEntries = async () =>
-        ((await send({ method: 'GET', url: '/api/activity?limit=200' })).json().data.entries as { action: string }[]).filter((e) => e.action.startsWith('auth.'));
+        (
+          (await send({ method: 'GET', url: '/api/activity?limit=200' })).json().data.entries as { action: string }[]
+        ).filter((e) => e.action.startsWith('auth.'));
       const before = await signInEntries();
       for (let i = 0; i < 6; i++) {
-        expectRefused(await send({ method: 'POST', url: '/api/auth/login', payload: { username: ADMIN.username, password: huge }, token: null }), 400, /password: Password must be at most 256 characters/);
+        expectRefused(
+          await send({
+            method: 'POST',
+            url: '/api/auth/login',
+            payload: { username: ADMIN.username, password: huge },
+            token: null,
+          }),
+          400,
+          /password: Password must be at most 256 characters/,
+        );
       }
       // Had they reached the password check, the limiter (5 failures) would now answer 429.
       expect(await f.t.login()).toEqual(expect.any(String));
@@ -99,16 +127,32 @@ describe('hostile input: passwords, tokens and privileges', () => {
 
     it('on password change, and the old password still works', async () => {
       const payload = { current_password: ADMIN.password, new_password: huge };
-      expectRefused(await send({ method: 'POST', url: '/api/auth/change-password', payload }), 400, /new_password: Password must be at most 256/);
+      expectRefused(
+        await send({ method: 'POST', url: '/api/auth/change-password', payload }),
+        400,
+        /new_password: Password must be at most 256/,
+      );
       const swapped = { current_password: huge, new_password: 'Another-pass-1' };
-      expectRefused(await send({ method: 'POST', url: '/api/auth/change-password', payload: swapped }), 400, /current_password: Password must be at most 256/);
+      expectRefused(
+        await send({ method: 'POST', url: '/api/auth/change-password', payload: swapped }),
+        400,
+        /current_password: Password must be at most 256/,
+      );
       expect(await f.t.login(ADMIN.username, ADMIN.password)).toEqual(expect.any(String));
     });
 
     it('on user creation and on a password reset', async () => {
       const create = { username: 'bigpass', email: 'big@example.com', password: huge };
-      expectRefused(await send({ method: 'POST', url: '/api/auth/users', payload: create }), 400, /password: Password must be at most 256/);
-      expectRefused(await send({ method: 'PUT', url: `/api/auth/users/${f.userId}`, payload: { password: huge } }), 400, /password: Password must be at most 256/);
+      expectRefused(
+        await send({ method: 'POST', url: '/api/auth/users', payload: create }),
+        400,
+        /password: Password must be at most 256/,
+      );
+      expectRefused(
+        await send({ method: 'PUT', url: `/api/auth/users/${f.userId}`, payload: { password: huge } }),
+        400,
+        /password: Password must be at most 256/,
+      );
     });
   });
 
@@ -144,14 +188,27 @@ describe('hostile input: passwords, tokens and privileges', () => {
     });
 
     it('garbage, an empty bearer and a 64 KB bearer', async () => {
-      for (const authorization of ['Bearer x.y.z', 'Bearer ', `Bearer ${'A'.repeat(64 * 1024)}`, 'Basic YWRtaW46QWRtaW4tcGFzcy0x']) {
-        const response = await f.t.app.inject({ method: 'GET', url: '/api/config/mosques', headers: { authorization } });
+      for (const authorization of [
+        'Bearer x.y.z',
+        'Bearer ',
+        `Bearer ${'A'.repeat(64 * 1024)}`,
+        'Basic YWRtaW46QWRtaW4tcGFzcy0x',
+      ]) {
+        const response = await f.t.app.inject({
+          method: 'GET',
+          url: '/api/config/mosques',
+          headers: { authorization },
+        });
         expectRefused(response, 401, /^(Not authenticated|Session expired or invalid)$/);
       }
     });
 
     it('a valid token in the query string instead of the header', async () => {
-      expectRefused(await send({ method: 'GET', url: `/api/config/mosques?token=${f.admin}`, token: null }), 401, 'Not authenticated');
+      expectRefused(
+        await send({ method: 'GET', url: `/api/config/mosques?token=${f.admin}`, token: null }),
+        401,
+        'Not authenticated',
+      );
     });
   });
 
@@ -162,19 +219,43 @@ describe('hostile input: passwords, tokens and privileges', () => {
       expectRefused(await send({ method: 'GET', url: '/api/auth/users', token: userToken }), 403, FORBIDDEN);
       const payload = { username: 'minion', email: 'm@example.com', password: 'Minion-pass-1', is_superuser: true };
       expectRefused(await send({ method: 'POST', url: '/api/auth/users', payload, token: userToken }), 403, FORBIDDEN);
-      expectRefused(await send({ method: 'POST', url: '/api/auth/register', payload, token: userToken }), 403, FORBIDDEN);
+      expectRefused(
+        await send({ method: 'POST', url: '/api/auth/register', payload, token: userToken }),
+        403,
+        FORBIDDEN,
+      );
     });
 
     it('cannot promote itself or deactivate the superuser', async () => {
-      expectRefused(await send({ method: 'PUT', url: `/api/auth/users/${f.userId}`, payload: { is_superuser: true, role: 'admin' }, token: userToken }), 403, FORBIDDEN);
-      expectRefused(await send({ method: 'PUT', url: '/api/auth/users/1', payload: { is_active: false }, token: userToken }), 403, FORBIDDEN);
+      expectRefused(
+        await send({
+          method: 'PUT',
+          url: `/api/auth/users/${f.userId}`,
+          payload: { is_superuser: true, role: 'admin' },
+          token: userToken,
+        }),
+        403,
+        FORBIDDEN,
+      );
+      expectRefused(
+        await send({ method: 'PUT', url: '/api/auth/users/1', payload: { is_active: false }, token: userToken }),
+        403,
+        FORBIDDEN,
+      );
       const me = await send({ method: 'GET', url: '/api/auth/verify-token', token: userToken });
       expect(me.json().user).toMatchObject({ is_superuser: false, role: 'user' });
     });
 
     it('cannot configure repository access', async () => {
-      const payload = { github_pat: 'ghp_stolenstolenstolenstolenstolen0000', github_repo_url: 'https://github.com/evil/repo' };
-      expectRefused(await send({ method: 'POST', url: '/api/github/configure', payload, token: userToken }), 403, FORBIDDEN);
+      const payload = {
+        github_pat: 'ghp_stolenstolenstolenstolenstolen0000',
+        github_repo_url: 'https://github.com/evil/repo',
+      };
+      expectRefused(
+        await send({ method: 'POST', url: '/api/github/configure', payload, token: userToken }),
+        403,
+        FORBIDDEN,
+      );
     });
   });
 });

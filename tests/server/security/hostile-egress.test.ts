@@ -20,7 +20,10 @@ import { scaled } from '../../../testkit/time-scale';
  * server's demo stream is.
  */
 
-const listen = (server: net.Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+const listen = (server: net.Server) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+  );
 
 let connections = 0;
 let secretPort: number;
@@ -33,11 +36,14 @@ const secret = net.createServer((socket) => {
 const origin = http.createServer((request, response) => {
   const to = `127.0.0.1:${secretPort}`;
   if (request.url === '/moved.m3u8') return void response.writeHead(302, { location: `http://${to}/live.m3u8` }).end();
-  if (request.url === '/renamed.m3u8') return void response.writeHead(302, { location: `http://rebound.example.com:${secretPort}/live.m3u8` }).end();
+  if (request.url === '/renamed.m3u8')
+    return void response.writeHead(302, { location: `http://rebound.example.com:${secretPort}/live.m3u8` }).end();
   response.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' });
   const key = request.url === '/keyed.m3u8' ? `#EXT-X-KEY:METHOD=AES-128,URI="http://${to}/key"\n` : '';
   const segments = [0, 1, 2].map((n) => `#EXTINF:2,\n${n % 2 ? 'https' : 'http'}://${to}/s${n}.ts\n`).join('');
-  response.end(`#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n${key}${segments}${request.url === '/ended.m3u8' || key ? '#EXT-X-ENDLIST\n' : ''}`);
+  response.end(
+    `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n${key}${segments}${request.url === '/ended.m3u8' || key ? '#EXT-X-ENDLIST\n' : ''}`,
+  );
 });
 
 /** A resolver in which public-looking names answer loopback; anything else is not found. */
@@ -70,11 +76,16 @@ describe("egress guard: the HLS reader's own client", () => {
       'http://169.254.169.254/latest/meta-data/',
     ];
     for (const url of targets) {
-      expect(await getBytes(url, 3000, pin), url).toMatchObject({ cause: 'stream_refused', error: expect.stringMatching(/an internal address: a recorder may not connect to it$/) });
+      expect(await getBytes(url, 3000, pin), url).toMatchObject({
+        cause: 'stream_refused',
+        error: expect.stringMatching(/an internal address: a recorder may not connect to it$/),
+      });
     }
     expect(connections).toBe(0);
     // The trusted host itself is read.
-    expect(await getBytes(`http://127.0.0.1:${originPort}/ended.m3u8`, 3000, pin)).toMatchObject({ url: `http://127.0.0.1:${originPort}/ended.m3u8` });
+    expect(await getBytes(`http://127.0.0.1:${originPort}/ended.m3u8`, 3000, pin)).toMatchObject({
+      url: `http://127.0.0.1:${originPort}/ended.m3u8`,
+    });
   });
 
   it('connects to the address it checked: a name that answers loopback on a second lookup (DNS rebinding) is not asked again', async () => {
@@ -84,7 +95,11 @@ describe("egress guard: the HLS reader's own client", () => {
       asked.push(host);
       return [{ address: asked.length === 1 ? '203.0.113.7' : '127.0.0.1', family: 4 }];
     };
-    const answer = await getBytes(`http://flip.example.com:${secretPort}/live.m3u8`, 500, createEgressPin(policy(), flipping));
+    const answer = await getBytes(
+      `http://flip.example.com:${secretPort}/live.m3u8`,
+      500,
+      createEgressPin(policy(), flipping),
+    );
     expect(answer).toMatchObject({ cause: expect.stringMatching(/stream_stalled|stream_dropped/) });
     expect(asked).toEqual(['flip.example.com']);
     expect(connections).toBe(0);
@@ -92,7 +107,10 @@ describe("egress guard: the HLS reader's own client", () => {
 
   it('counts a lookup that never answers against the time limit', async () => {
     const silent: AddressLookup = () => new Promise(() => undefined);
-    expect(await getBytes('http://slow.example.com/live.m3u8', 300, createEgressPin(policy(), silent))).toMatchObject({ cause: 'stream_stalled', error: 'no answer within 0 s' });
+    expect(await getBytes('http://slow.example.com/live.m3u8', 300, createEgressPin(policy(), silent))).toMatchObject({
+      cause: 'stream_stalled',
+      error: 'no answer within 0 s',
+    });
   });
 });
 
@@ -107,27 +125,47 @@ describe('egress guard: ffmpeg through the egress proxy', () => {
   /** ffmpeg reading `url` as the recorder runs it under the guard: HTTP and TLS only, its proxy in http_proxy. */
   const ffmpegReads = (url: string) =>
     new Promise<string>((resolve) => {
-      const child = spawn(process.env.FFMPEG_PATH ?? 'ffmpeg', ['-hide_banner', '-protocol_whitelist', 'http,https,tcp,tls,crypto,data,httpproxy', '-i', url, '-f', 'null', '-'], {
-        env: { ...process.env, http_proxy: proxy.url, no_proxy: '' },
-      });
+      const child = spawn(
+        process.env.FFMPEG_PATH ?? 'ffmpeg',
+        [
+          '-hide_banner',
+          '-protocol_whitelist',
+          'http,https,tcp,tls,crypto,data,httpproxy',
+          '-i',
+          url,
+          '-f',
+          'null',
+          '-',
+        ],
+        {
+          env: { ...process.env, http_proxy: proxy.url, no_proxy: '' },
+        },
+      );
       let stderr = '';
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('exit', () => resolve(stderr));
     });
 
   it.each([
-    ['segments and a key on loopback (http and https) listed by a trusted playlist', () => `http://127.0.0.1:${originPort}/keyed.m3u8`],
+    [
+      'segments and a key on loopback (http and https) listed by a trusted playlist',
+      () => `http://127.0.0.1:${originPort}/keyed.m3u8`,
+    ],
     ['a redirect to loopback', () => `http://127.0.0.1:${originPort}/moved.m3u8`],
     ['a public name that resolves to loopback', () => `http://stream.example.com:${secretPort}/live.m3u8`],
     ['https to loopback (a CONNECT tunnel)', () => `https://127.0.0.1:${secretPort}/live.m3u8`],
     ['the metadata address', () => 'http://169.254.169.254/latest/meta-data/x.m3u8'],
-  ])('reaches nothing through %s', async (_name, url) => {
-    const before = refusals.length;
-    const stderr = await ffmpegReads(url());
-    expect(stderr).toMatch(/403 Forbidden/);
-    expect(refusals.length).toBeGreaterThan(before);
-    expect(connections).toBe(0);
-  }, scaled(30_000));
+  ])(
+    'reaches nothing through %s',
+    async (_name, url) => {
+      const before = refusals.length;
+      const stderr = await ffmpegReads(url());
+      expect(stderr).toMatch(/403 Forbidden/);
+      expect(refusals.length).toBeGreaterThan(before);
+      expect(connections).toBe(0);
+    },
+    scaled(30_000),
+  );
 });
 
 describe('egress guard: recorder processes', () => {
@@ -151,31 +189,48 @@ describe('egress guard: recorder processes', () => {
     return file;
   };
   const record = (url: string, ytDlpPath?: string) => {
-    const recorder = recorderProcess({ url, seconds: 30, width: 320, height: 180, egress: policy(), ytDlpPath, settings: { retryInitialSeconds: 1, retryMaxSeconds: 1 } });
+    const recorder = recorderProcess({
+      url,
+      seconds: 30,
+      width: 320,
+      height: 180,
+      egress: policy(),
+      ytDlpPath,
+      settings: { retryInitialSeconds: 1, retryMaxSeconds: 1 },
+    });
     recorders.push(recorder);
     recorder.start();
     return recorder;
   };
 
-  it('a playlist listing loopback segments, a redirect to loopback, and yt-dlp answers pointing at loopback each reach nothing: gaps with cause stream_refused', async () => {
-    const page = 'https://video.example.org/watch?v=sermon';
-    const cases = [
-      record(`http://127.0.0.1:${originPort}/live.m3u8`),
-      record(`http://127.0.0.1:${originPort}/moved.m3u8`),
-      record(page, fakeYtDlp('hls', `http://127.0.0.1:${secretPort}/live.m3u8`)),
-      record(page, fakeYtDlp('file', `http://127.0.0.1:${secretPort}/sermon.mp4`)),
-      record(page, fakeYtDlp('rtmp', `rtmp://127.0.0.1:${secretPort}/live`)),
-    ];
-    // 30 s windows: a recorder that starts late on a busy machine still meets the refusal inside its window.
-    const states = await Promise.all(cases.map((recorder) => recorder.finished(90_000)));
-    for (const [i, state] of states.entries()) {
-      const log = cases[i].log();
-      expect(state.outcome?.status, log).toBe('failed');
-      expect(state.coverage?.gaps.map((gap) => gap.cause), log).toContain('stream_refused');
-      expect(state.coverage?.gaps.find((gap) => gap.cause === 'stream_refused')?.reason, log).toMatch(/^Stream refused \(/);
-    }
-    expect(connections).toBe(0);
-    // yt-dlp itself went through the proxy.
-    expect(fs.readFileSync(path.join(tools, 'hls.args'), 'utf8')).toMatch(/--proxy http:\/\/127\.0\.0\.1:\d+ /);
-  }, scaled(150_000));
+  it(
+    'a playlist listing loopback segments, a redirect to loopback, and yt-dlp answers pointing at loopback each reach nothing: gaps with cause stream_refused',
+    async () => {
+      const page = 'https://video.example.org/watch?v=sermon';
+      const cases = [
+        record(`http://127.0.0.1:${originPort}/live.m3u8`),
+        record(`http://127.0.0.1:${originPort}/moved.m3u8`),
+        record(page, fakeYtDlp('hls', `http://127.0.0.1:${secretPort}/live.m3u8`)),
+        record(page, fakeYtDlp('file', `http://127.0.0.1:${secretPort}/sermon.mp4`)),
+        record(page, fakeYtDlp('rtmp', `rtmp://127.0.0.1:${secretPort}/live`)),
+      ];
+      // 30 s windows: a recorder that starts late on a busy machine still meets the refusal inside its window.
+      const states = await Promise.all(cases.map((recorder) => recorder.finished(90_000)));
+      for (const [i, state] of states.entries()) {
+        const log = cases[i].log();
+        expect(state.outcome?.status, log).toBe('failed');
+        expect(
+          state.coverage?.gaps.map((gap) => gap.cause),
+          log,
+        ).toContain('stream_refused');
+        expect(state.coverage?.gaps.find((gap) => gap.cause === 'stream_refused')?.reason, log).toMatch(
+          /^Stream refused \(/,
+        );
+      }
+      expect(connections).toBe(0);
+      // yt-dlp itself went through the proxy.
+      expect(fs.readFileSync(path.join(tools, 'hls.args'), 'utf8')).toMatch(/--proxy http:\/\/127\.0\.0\.1:\d+ /);
+    },
+    scaled(150_000),
+  );
 });

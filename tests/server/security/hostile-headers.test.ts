@@ -21,7 +21,10 @@ describe('hostile input: headers', () => {
     fs.mkdirSync(path.join(consoleDir, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(consoleDir, 'index.html'), '<!doctype html><title>console</title>');
     fs.writeFileSync(path.join(consoleDir, 'assets', 'index-abc123.js'), 'console.log(1)');
-    app = await buildApp({ ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }), consoleDir }, { logger: false, healthCheckIntervalMs: 0 });
+    app = await buildApp(
+      { ...loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DEMO_STREAM: '0' }), consoleDir },
+      { logger: false, healthCheckIntervalMs: 0 },
+    );
   });
   afterAll(async () => {
     await app.close();
@@ -58,7 +61,11 @@ describe('hostile input: headers', () => {
 
   it('puts them on API answers and errors too', async () => {
     expectSecurityHeaders((await app.inject({ method: 'GET', url: '/api/health' })).headers);
-    const refused = await app.inject({ method: 'GET', url: '/api/instances/', headers: { authorization: 'Basic YWRtaW46YWRtaW4=' } });
+    const refused = await app.inject({
+      method: 'GET',
+      url: '/api/instances/',
+      headers: { authorization: 'Basic YWRtaW46YWRtaW4=' },
+    });
     expectRefused(refused, 401);
     expectSecurityHeaders(refused.headers);
     expectSecurityHeaders((await app.inject({ method: 'GET', url: '/api/nothing-here' })).headers);
@@ -74,7 +81,12 @@ describe('hostile input: headers', () => {
   });
 
   it('refuses a JSON route sent as another content type', async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'content-type': 'text/plain' }, payload: 'username=admin' });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'username=admin',
+    });
     expectRefused(response, [400, 415]);
   });
 });

@@ -33,13 +33,17 @@ describe('hostile input: map-link redirect hosts', () => {
       fetched.push(request.url ?? '');
       const name = /^\/maps\/(\w+)$/.exec(request.url ?? '')?.[1];
       const chain = /^chain(\d+)x(\d)$/.exec(name ?? '');
-      if (chain && Number(chain[2]) < 4) response.writeHead(302, { location: `https://goo.gl/maps/chain${chain[1]}x${Number(chain[2]) + 1}` }).end();
+      if (chain && Number(chain[2]) < 4)
+        response.writeHead(302, { location: `https://goo.gl/maps/chain${chain[1]}x${Number(chain[2]) + 1}` }).end();
       else if (name && HOPS[name]) response.writeHead(302, { location: HOPS[name] }).end();
       else response.writeHead(200, { 'content-type': 'text/html' }).end('<html>no coordinates here</html>');
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    t = await createTestApp({ env: { MAPS_LINK_RESOLVE_ORIGIN: origin, MAPS_LINK_TIMEOUT_MS: '2000' }, build: { healthCheckIntervalMs: 0 } });
+    t = await createTestApp({
+      env: { MAPS_LINK_RESOLVE_ORIGIN: origin, MAPS_LINK_TIMEOUT_MS: '2000' },
+      build: { healthCheckIntervalMs: 0 },
+    });
     token = await t.login();
   });
   afterAll(async () => {
@@ -48,23 +52,36 @@ describe('hostile input: map-link redirect hosts', () => {
   });
 
   const extract = async (name: string) => {
-    const response = await t.request({ method: 'POST', url: '/api/config/coordinates/extract', token, payload: { urls: [{ google_maps_url: `https://goo.gl/maps/${name}` }] } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/config/coordinates/extract',
+      token,
+      payload: { urls: [{ google_maps_url: `https://goo.gl/maps/${name}` }] },
+    });
     expect(response.statusCode).toBe(200);
     return extractResponseSchema.parse(response.json()).data.extraction_results[0];
   };
 
-  it.each(Object.keys(HOPS).filter((name) => name !== 'good'))('refuses a redirect to %s without fetching it', async (name) => {
-    fetched.length = 0;
-    const result = await extract(name);
-    expect(result.success).toBe(false);
-    expect(result.error).toMatch(/led outside the maps service/);
-    expect(fetched).toEqual([`/maps/${name}`]);
-  });
+  it.each(Object.keys(HOPS).filter((name) => name !== 'good'))(
+    'refuses a redirect to %s without fetching it',
+    async (name) => {
+      fetched.length = 0;
+      const result = await extract(name);
+      expect(result.success).toBe(false);
+      expect(result.error).toMatch(/led outside the maps service/);
+      expect(fetched).toEqual([`/maps/${name}`]);
+    },
+  );
 
   it('bounds the requests one extraction call makes, whatever its links', async () => {
     fetched.length = 0;
     const urls = Array.from({ length: 40 }, (_, i) => ({ google_maps_url: `https://goo.gl/maps/chain${i}x0` }));
-    const response = await t.request({ method: 'POST', url: '/api/config/coordinates/extract', token, payload: { urls } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/config/coordinates/extract',
+      token,
+      payload: { urls },
+    });
     expect(response.statusCode).toBe(200);
     // 40 links of 5 requests each would be 200 requests.
     expect(fetched.length).toBe(50);
@@ -88,7 +105,9 @@ describe('map links: hosts are resolved before they are fetched', () => {
         return new Response(null, { status: 500 });
       },
     });
-    await expect(resolver.extract('https://maps.app.goo.gl/abc123')).rejects.toThrow('The map link led to a private address (maps.app.goo.gl)');
+    await expect(resolver.extract('https://maps.app.goo.gl/abc123')).rejects.toThrow(
+      'The map link led to a private address (maps.app.goo.gl)',
+    );
     expect(fetches).toEqual([]);
   });
 });
@@ -97,14 +116,24 @@ describe('map links: one extraction call has a deadline', () => {
   it('stops resolving once the call has used its time', async () => {
     // A shortener slower than the call's remaining time: its answer comes late on purpose.
     const slow = http.createServer((_request, response) => {
-      setTimeout(() => response.writeHead(302, { location: `https://goo.gl/maps/${Math.random().toString(36).slice(2)}` }).end(), 300);
+      setTimeout(
+        () => response.writeHead(302, { location: `https://goo.gl/maps/${Math.random().toString(36).slice(2)}` }).end(),
+        300,
+      );
     });
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     try {
-      const resolver = new MapsLinkResolver({ resolveOrigin: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`, timeoutMs: 5000, maxHops: 50, callBudget: { timeoutMs: 1000, maxFetches: 50 } });
+      const resolver = new MapsLinkResolver({
+        resolveOrigin: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`,
+        timeoutMs: 5000,
+        maxHops: 50,
+        callBudget: { timeoutMs: 1000, maxFetches: 50 },
+      });
       const budget = resolver.newBudget();
       const started = Date.now();
-      await expect(resolver.extract('https://goo.gl/maps/first', budget)).rejects.toThrow(/ran out of time \(1 s in all\)/);
+      await expect(resolver.extract('https://goo.gl/maps/first', budget)).rejects.toThrow(
+        /ran out of time \(1 s in all\)/,
+      );
       await expect(resolver.extract('https://goo.gl/maps/second', budget)).rejects.toThrow(/ran out of time/);
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {

@@ -31,12 +31,17 @@ describe('hostile input: slow requests and caching', () => {
     });
 
   it.each([
-    ['a body shorter than its Content-Length', 'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user'],
+    [
+      'a body shorter than its Content-Length',
+      'POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user',
+    ],
     ['headers that never end', 'GET /api/monitoring/health HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n'],
   ])('answers %s with 408 in the error shape within the configured time', async (_name, head) => {
     const { answer, closedAfterMs } = await stall(head);
     expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
-    expect(errorBodySchema.parse(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)))).toMatchObject({ detail: 'The request took too long to arrive' });
+    expect(errorBodySchema.parse(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)))).toMatchObject({
+      detail: 'The request took too long to arrive',
+    });
     // 1 s allowed, checked every 250 ms: well within 3 s.
     expect(closedAfterMs).toBeGreaterThan(900);
     expect(closedAfterMs).toBeLessThan(3000);
@@ -48,10 +53,19 @@ describe('hostile input: slow requests and caching', () => {
   });
 
   it('marks API answers no-store: a sign-in, an authenticated read, an error', async () => {
-    const login = await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'admin', password: 'Admin-pass-1' } });
+    const login = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { username: 'admin', password: 'Admin-pass-1' },
+    });
     expect(login.headers['cache-control']).toBe('no-store');
     const token = login.json().access_token as string;
-    for (const url of ['/api/auth/users', '/api/auth/verify-token', '/api/config/mosques', '/api/recordings/nothing-here']) {
+    for (const url of [
+      '/api/auth/users',
+      '/api/auth/verify-token',
+      '/api/config/mosques',
+      '/api/recordings/nothing-here',
+    ]) {
       const response = await t.request({ method: 'GET', url, token });
       expect(response.headers['cache-control'], url).toBe('no-store');
     }

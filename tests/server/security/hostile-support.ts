@@ -12,7 +12,16 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
  * (every authenticated call may move last_seen_at) and `activity` (failed sign-ins are recorded by
  * design); `users.last_login` moves with each sign-in the tests make themselves.
  */
-const WATCHED: (keyof Database)[] = ['users', 'mosques', 'instances', 'recordings', 'images', 'scheduler_jobs', 'scheduler_state', 'settings'];
+const WATCHED: (keyof Database)[] = [
+  'users',
+  'mosques',
+  'instances',
+  'recordings',
+  'images',
+  'scheduler_jobs',
+  'scheduler_state',
+  'settings',
+];
 
 export type Snapshot = Record<string, string[]>;
 
@@ -35,7 +44,11 @@ export async function snapshot(t: TestApp): Promise<Snapshot> {
 }
 
 /** The answer is the expected 4xx (or one of them) in the API's error shape, with a sentence and no internals. */
-export function expectRefused(response: LightMyRequestResponse, status: number | number[], detail?: RegExp | string): string {
+export function expectRefused(
+  response: LightMyRequestResponse,
+  status: number | number[],
+  detail?: RegExp | string,
+): string {
   expect([status].flat(), response.body.slice(0, 300)).toContain(response.statusCode);
   const body = errorBodySchema.parse(response.json());
   expect(body.detail.length).toBeGreaterThan(5);
@@ -67,7 +80,14 @@ export async function hostileFixture(): Promise<HostileFixture> {
     method: 'POST',
     url: '/api/config/mosques',
     token: admin,
-    payload: { mosque_id: 'seedmosque', name: 'Seed Mosque', languages: ['ar', 'en'], latitude: 21.4225, longitude: 39.8262, timezone: 'Asia/Riyadh' },
+    payload: {
+      mosque_id: 'seedmosque',
+      name: 'Seed Mosque',
+      languages: ['ar', 'en'],
+      latitude: 21.4225,
+      longitude: 39.8262,
+      timezone: 'Asia/Riyadh',
+    },
   });
   if (mosque.statusCode !== 201) throw new Error(`seed mosque: ${mosque.body}`);
 
@@ -98,8 +118,14 @@ export async function hostileFixture(): Promise<HostileFixture> {
     job_id: null,
     updated_at: now,
   };
-  await db.insertInto('instances').values({ ...instance, id: 'cap-000000seed1', provider_instance_id: 'cap-000000seed1', name: 'capture-seed-1' }).execute();
-  await db.insertInto('instances').values({ ...instance, id: 'cap-000000seed2', provider_instance_id: 'cap-000000seed2', name: 'capture-seed-2' }).execute();
+  await db
+    .insertInto('instances')
+    .values({ ...instance, id: 'cap-000000seed1', provider_instance_id: 'cap-000000seed1', name: 'capture-seed-1' })
+    .execute();
+  await db
+    .insertInto('instances')
+    .values({ ...instance, id: 'cap-000000seed2', provider_instance_id: 'cap-000000seed2', name: 'capture-seed-2' })
+    .execute();
   const recording = {
     mosque_id: 'seedmosque',
     url: instance.url,
@@ -111,9 +137,15 @@ export async function hostileFixture(): Promise<HostileFixture> {
     reason: null,
     updated_at: now,
   };
-  await db.insertInto('recordings').values({ ...recording, id: 'rec-000000seed1', instance_id: 'cap-000000seed1', file_path: file }).execute();
+  await db
+    .insertInto('recordings')
+    .values({ ...recording, id: 'rec-000000seed1', instance_id: 'cap-000000seed1', file_path: file })
+    .execute();
   // A row that names a file outside DATA_DIR/recordings (a tampered or legacy row): never served.
-  await db.insertInto('recordings').values({ ...recording, id: 'rec-000000seed2', instance_id: 'cap-000000seed2', file_path: sentinel }).execute();
+  await db
+    .insertInto('recordings')
+    .values({ ...recording, id: 'rec-000000seed2', instance_id: 'cap-000000seed2', file_path: sentinel })
+    .execute();
   await db
     .insertInto('scheduler_jobs')
     .values(
@@ -136,7 +168,13 @@ export async function hostileFixture(): Promise<HostileFixture> {
     admin,
     user: plain.token,
     userId: plain.id,
-    seeds: { mosqueId: 'seedmosque', instanceId: 'cap-000000seed1', recordingId: 'rec-000000seed1', outsideRecordingId: 'rec-000000seed2', jobId: 'seedmosque-2027-01-01' },
+    seeds: {
+      mosqueId: 'seedmosque',
+      instanceId: 'cap-000000seed1',
+      recordingId: 'rec-000000seed1',
+      outsideRecordingId: 'rec-000000seed2',
+      jobId: 'seedmosque-2027-01-01',
+    },
     sentinel,
   };
 }
@@ -149,7 +187,11 @@ export async function disposeFixture(fixture: HostileFixture | undefined): Promi
 
 /** The server still answers a normal call after the hostile one. */
 export async function expectStillServing(fixture: HostileFixture): Promise<void> {
-  const response = await fixture.t.request({ method: 'GET', url: '/api/config/mosques/seedmosque', token: fixture.admin });
+  const response = await fixture.t.request({
+    method: 'GET',
+    url: '/api/config/mosques/seedmosque',
+    token: fixture.admin,
+  });
   expect(response.statusCode).toBe(200);
   expect(response.json().data.name).toBe('Seed Mosque');
 }

@@ -17,13 +17,30 @@ describe('hostile input: lookalike usernames', () => {
     t = await createTestApp({ build: { healthCheckIntervalMs: 0 } });
     admin = await t.login();
     await t.createUser({ username: 'operator' });
-    const jose = await t.request({ method: 'POST', url: '/api/auth/users', token: admin, payload: { username: 'jos\u00e9', email: 'jose@example.com', password: 'User-pass-1', role: 'user', is_active: true, is_superuser: false } });
+    const jose = await t.request({
+      method: 'POST',
+      url: '/api/auth/users',
+      token: admin,
+      payload: {
+        username: 'jos\u00e9',
+        email: 'jose@example.com',
+        password: 'User-pass-1',
+        role: 'user',
+        is_active: true,
+        is_superuser: false,
+      },
+    });
     expect(jose.statusCode, jose.body).toBe(201);
   });
   afterAll(() => t.close());
 
   const create = (username: string) =>
-    t.request({ method: 'POST', url: '/api/auth/users', token: admin, payload: { username, email: 'twin@example.com', password: 'Twin-pass-123', role: 'admin', is_superuser: true } });
+    t.request({
+      method: 'POST',
+      url: '/api/auth/users',
+      token: admin,
+      payload: { username, email: 'twin@example.com', password: 'Twin-pass-123', role: 'admin', is_superuser: true },
+    });
 
   it.each([
     ['upper case', 'ADMIN'],
@@ -42,7 +59,11 @@ describe('hostile input: lookalike usernames', () => {
     ['a dotless ı for i', 'adm\u0131n'],
   ])('refuses %s as a lookalike of an existing name (409)', async (_name, username) => {
     const before = await snapshot(t);
-    expectRefused(await create(username), 409, /looks like the existing username (admin|operator|josé); choose another$/);
+    expectRefused(
+      await create(username),
+      409,
+      /looks like the existing username (admin|operator|josé); choose another$/,
+    );
     expect(await snapshot(t)).toEqual(before);
   });
 
@@ -79,9 +100,32 @@ describe('hostile input: lookalike usernames', () => {
   });
 
   it('signs in with any spelling of the same name, and still accepts names that only differ for real', async () => {
-    expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: '\uff21\uff24\uff2d\uff29\uff2e', password: 'Admin-pass-1' } })).statusCode).toBe(200);
-    expect((await t.request({ method: 'POST', url: '/api/auth/login', payload: { username: 'jose\u0301', password: 'User-pass-1' } })).statusCode).toBe(200);
-    for (const username of ['operator2', 'administrator', '\u0414\u043c\u0438\u0442\u0440\u0438\u0439', '\u0645\u062d\u0645\u062f', '\u015f\u00fckr\u00fc', '\u5c71\u7530']) {
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: '\uff21\uff24\uff2d\uff29\uff2e', password: 'Admin-pass-1' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { username: 'jose\u0301', password: 'User-pass-1' },
+        })
+      ).statusCode,
+    ).toBe(200);
+    for (const username of [
+      'operator2',
+      'administrator',
+      '\u0414\u043c\u0438\u0442\u0440\u0438\u0439',
+      '\u0645\u062d\u0645\u062f',
+      '\u015f\u00fckr\u00fc',
+      '\u5c71\u7530',
+    ]) {
       expect((await create(username)).statusCode, username).toBe(201);
     }
   });

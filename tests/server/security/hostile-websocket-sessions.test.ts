@@ -49,7 +49,12 @@ describe('hostile input: live sockets and their sessions', () => {
     const verdicts = vi.spyOn(SessionService.prototype, 'isLive');
     t.clock.advance(DAY_MS / 2);
     // The periodic check asked about this session after the clock moved, and acted on its answer before this test sees it.
-    const [verdict] = await waitFor(() => verdicts.mock.results.length > 0 && verdicts.mock.results, 'a live session check', 10_000, 20);
+    const [verdict] = await waitFor(
+      () => verdicts.mock.results.length > 0 && verdicts.mock.results,
+      'a live session check',
+      10_000,
+      20,
+    );
     expect(await verdict.value).toBe(true);
     verdicts.mockRestore();
     client.send({ action: 'ping' });
@@ -62,7 +67,11 @@ describe('hostile input: live sockets and their sessions', () => {
     const first = await signedIn(revoked.token);
     const second = await signedIn(deactivated.token);
     const db = t.app.ctx.db.kysely;
-    await db.updateTable('sessions').set({ revoked_at: t.clock.now().toISOString(), revoked_reason: 'logout' }).where('user_id', '=', revoked.id).execute();
+    await db
+      .updateTable('sessions')
+      .set({ revoked_at: t.clock.now().toISOString(), revoked_reason: 'logout' })
+      .where('user_id', '=', revoked.id)
+      .execute();
     await db.updateTable('users').set({ is_active: 0 }).where('id', '=', deactivated.id).execute();
     // As every server does after ending sessions or changing users: servers drop what they hold in memory.
     await new SessionsRepository(db).bumpGeneration();
@@ -76,7 +85,10 @@ describe('hostile input: live sockets and their sessions', () => {
     const extra = await connect(url);
     open.push(extra);
     extra.send(hello(token));
-    expect(await extra.closed).toMatchObject({ code: 1008, reason: expect.stringMatching(/Too many live connections/) });
+    expect(await extra.closed).toMatchObject({
+      code: 1008,
+      reason: expect.stringMatching(/Too many live connections/),
+    });
     // Another session of the same user is not affected.
     await signedIn(await t.login());
   });

@@ -3,7 +3,14 @@ import { SignJWT, decodeJwt } from 'jose';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIVE_CLOSE_UNAUTHORIZED, LIVE_MAX_FRAME_BYTES } from '../../../contract/live';
 import { connect, connectAs, hello, listen, type LiveClient } from '../live/live-client';
-import { disposeFixture, expectStillServing, hostileFixture, snapshot, type HostileFixture, type Snapshot } from './hostile-support';
+import {
+  disposeFixture,
+  expectStillServing,
+  hostileFixture,
+  snapshot,
+  type HostileFixture,
+  type Snapshot,
+} from './hostile-support';
 
 const MESSAGE_TOO_BIG = 1009;
 
@@ -27,7 +34,12 @@ describe('hostile input: the live socket', () => {
     await f.t.request({ method: 'POST', url: '/api/auth/logout', token: revoked });
     const gone = await f.t.createUser({ username: 'gone', role: 'user' });
     deactivated = gone.token;
-    await f.t.request({ method: 'PUT', url: `/api/auth/users/${gone.id}`, token: f.admin, payload: { is_active: false } });
+    await f.t.request({
+      method: 'PUT',
+      url: `/api/auth/users/${gone.id}`,
+      token: f.admin,
+      payload: { is_active: false },
+    });
   });
   afterAll(() => disposeFixture(f));
   beforeEach(async () => {

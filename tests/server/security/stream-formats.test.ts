@@ -25,7 +25,9 @@ describe('recorder input formats (real ffmpeg)', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-formats-'));
-    server = http.createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end(SECRET));
+    server = http.createServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/plain' }).end(SECRET),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     hls = await startHlsSource();
@@ -43,7 +45,9 @@ describe('recorder input formats (real ffmpeg)', () => {
     const pieces = path.join(dir, `${name}.parts`);
     fs.mkdirSync(pieces, { recursive: true });
     const output = { piecePattern: path.join(pieces, '%05d.ts'), listPath: path.join(pieces, 'list.txt') };
-    const child = spawn('ffmpeg', ['-nostdin', '-t', '2', ...buildFfmpegArgs(config, url, output)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('ffmpeg', ['-nostdin', '-t', '2', ...buildFfmpegArgs(config, url, output)], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const status = await new Promise<number | null>((resolve) => child.on('exit', resolve));
@@ -51,18 +55,29 @@ describe('recorder input formats (real ffmpeg)', () => {
     return { status, stderr, output: first };
   };
 
-  it.each(['/secret.txt', '/secret.txt?x=.txt', '/notes.nfo', '/page?x=.ans'])('refuses to read %s as video', async (suffix) => {
-    const run = await record(`${base}${suffix}`, 'text.mp4');
-    expect(run.status).not.toBe(0);
-    expect(run.stderr).toMatch(/not on whitelist/);
-    const size = fs.existsSync(run.output) ? fs.statSync(run.output).size : 0;
-    expect(size).toBeLessThan(1024);
-  });
+  it.each(['/secret.txt', '/secret.txt?x=.txt', '/notes.nfo', '/page?x=.ans'])(
+    'refuses to read %s as video',
+    async (suffix) => {
+      const run = await record(`${base}${suffix}`, 'text.mp4');
+      expect(run.status).not.toBe(0);
+      expect(run.stderr).toMatch(/not on whitelist/);
+      const size = fs.existsSync(run.output) ? fs.statSync(run.output).size : 0;
+      expect(size).toBeLessThan(1024);
+    },
+  );
 
-  it('still records a live HLS stream over http', async () => {
-    const run = await record(hls.url, 'hls.mp4');
-    expect(run.status, run.stderr.slice(-500)).toBe(0);
-    const probe = spawnSync(FFPROBE, ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', run.output], { encoding: 'utf8' });
-    expect([...new Set(probe.stdout.split('\n').filter(Boolean))].sort()).toEqual(['audio', 'video']);
-  }, scaled(40_000));
+  it(
+    'still records a live HLS stream over http',
+    async () => {
+      const run = await record(hls.url, 'hls.mp4');
+      expect(run.status, run.stderr.slice(-500)).toBe(0);
+      const probe = spawnSync(
+        FFPROBE,
+        ['-v', 'error', '-show_entries', 'stream=codec_type', '-of', 'csv=p=0', run.output],
+        { encoding: 'utf8' },
+      );
+      expect([...new Set(probe.stdout.split('\n').filter(Boolean))].sort()).toEqual(['audio', 'video']);
+    },
+    scaled(40_000),
+  );
 });

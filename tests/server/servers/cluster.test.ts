@@ -22,7 +22,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
   }, scaled(180_000));
   afterAll(() => cluster?.close());
 
-  const serverRows = () => cluster.query<{ id: string; internal_address: string; scope: string; last_seen: string }>('select * from servers order by internal_address');
+  const serverRows = () =>
+    cluster.query<{ id: string; internal_address: string; scope: string; last_seen: string }>(
+      'select * from servers order by internal_address',
+    );
 
   it('registers every server with its own internal address and scope', async () => {
     const rows = await serverRows();
@@ -32,7 +35,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
 
   it('spreads HTTP and live sockets over the servers, one session valid on all', async () => {
     const token = await cluster.login();
-    for (const server of cluster.servers) expect((await server.request('GET', '/api/auth/verify-token', { token })).status).toBe(200);
+    for (const server of cluster.servers)
+      expect((await server.request('GET', '/api/auth/verify-token', { token })).status).toBe(200);
     for (let i = 0; i < 6; i++) expect((await cluster.request('GET', '/api/instances/', { token })).status).toBe(200);
     const socket = new WebSocket(`${cluster.url.replace('http', 'ws')}/ws`, { origin: cluster.url });
     const initial = new Promise<{ type: string }>((resolve, reject) => {
@@ -42,17 +46,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
       });
       socket.once('error', reject);
     });
-    socket.once('open', () => socket.send(JSON.stringify({ action: 'client_connected', timestamp: new Date().toISOString(), token })));
+    socket.once('open', () =>
+      socket.send(JSON.stringify({ action: 'client_connected', timestamp: new Date().toISOString(), token })),
+    );
     expect((await initial).type).toBe('initial_data');
     socket.close();
   });
 
   const liveUrl = (server: ClusterServer) => `${server.baseUrl.replace('http', 'ws')}/ws`;
-  const consoleOn = (server: ClusterServer, token: string, lastEventId?: number) => connectAs(liveUrl(server), token, lastEventId, server.baseUrl);
+  const consoleOn = (server: ClusterServer, token: string, lastEventId?: number) =>
+    connectAs(liveUrl(server), token, lastEventId, server.baseUrl);
   const mosqueUpdates = (client: LiveClient, from = 0) =>
-    client.received.slice(from).filter((m): m is Extract<ServerMessage, { type: 'mosque_update' }> => m.type === 'mosque_update');
+    client.received
+      .slice(from)
+      .filter((m): m is Extract<ServerMessage, { type: 'mosque_update' }> => m.type === 'mosque_update');
   const createMosque = async (server: ClusterServer, token: string, id: string) => {
-    const response = await server.request('POST', '/api/config/mosques', { token, body: { mosque_id: id, name: `Live ${id}`, languages: ['en'] } });
+    const response = await server.request('POST', '/api/config/mosques', {
+      token,
+      body: { mosque_id: id, name: `Live ${id}`, languages: ['en'] },
+    });
     expect(response.status, response.text).toBe(201);
   };
 
@@ -67,11 +79,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
       sentAt.set(id, { at: performance.now(), from });
       await createMosque(cluster.servers[from], token, id);
     }
-    await waitFor(() => consoles.every((client) => [...sentAt.keys()].every((id) => mosqueUpdates(client).some((m) => m.data.mosque_id === id))), 'every change on every console', 20_000);
+    await waitFor(
+      () =>
+        consoles.every((client) =>
+          [...sentAt.keys()].every((id) => mosqueUpdates(client).some((m) => m.data.mosque_id === id)),
+        ),
+      'every change on every console',
+      20_000,
+    );
     const latencies: number[] = [];
     for (const [index, client] of consoles.entries()) {
       const updates = mosqueUpdates(client).filter((m) => sentAt.has(m.data.mosque_id));
-      expect(updates.map((m) => m.data.mosque_id).sort(), `console ${index}: each change once`).toEqual([...sentAt.keys()].sort());
+      expect(updates.map((m) => m.data.mosque_id).sort(), `console ${index}: each change once`).toEqual(
+        [...sentAt.keys()].sort(),
+      );
       for (const message of updates) {
         const sent = sentAt.get(message.data.mosque_id);
         if (sent && sent.from !== index) latencies.push(client.receivedAt[client.received.indexOf(message)] - sent.at);
@@ -79,7 +100,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
     }
     const sorted = latencies.sort((a, b) => a - b);
     const p95 = sorted[Math.ceil(sorted.length * 0.95) - 1];
-    process.stdout.write(`live feed across 3 built servers, ms from the request to another server's console: p95 ${Math.round(p95)}, max ${Math.round(sorted.at(-1) ?? 0)}\n`);
+    process.stdout.write(
+      `live feed across 3 built servers, ms from the request to another server's console: p95 ${Math.round(p95)}, max ${Math.round(sorted.at(-1) ?? 0)}\n`,
+    );
     expect(latencies).toHaveLength(LIVE_EVENTS * 2);
     expect(p95).toBeLessThan(LIVE_P95_CEILING_MS);
     await Promise.all(consoles.map((client) => client.close()));
@@ -91,7 +114,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
     const before = await consoleOn(first, token);
     await before.next('initial_data');
     await createMosque(second, token, 'awayfeed00');
-    await waitFor(() => mosqueUpdates(before).find((m) => m.data.mosque_id === 'awayfeed00'), 'the change before leaving');
+    await waitFor(
+      () => mosqueUpdates(before).find((m) => m.data.mosque_id === 'awayfeed00'),
+      'the change before leaving',
+    );
     const lastSeen = Math.max(...before.received.map((m) => ('event_id' in m ? (m.event_id ?? 0) : 0)));
     await before.close();
 
@@ -100,12 +126,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
     const after = await consoleOn(third, token, lastSeen);
     await after.next('initial_data');
     // Replays start a little before the id it names (an event's id is taken when stored); a console drops ids it has.
-    const replayed = new Map(mosqueUpdates(after).filter((m) => (m.event_id ?? 0) > lastSeen).map((m) => [m.event_id, m.data.mosque_id]));
+    const replayed = new Map(
+      mosqueUpdates(after)
+        .filter((m) => (m.event_id ?? 0) > lastSeen)
+        .map((m) => [m.event_id, m.data.mosque_id]),
+    );
     // Each once. Their order is each server's own: a server stores its events after answering, so one made
     // on a busy server may be numbered after one made later on another (seen in CI on PostgreSQL).
     expect([...replayed.values()].sort()).toEqual(missed);
     await createMosque(first, token, 'awayfeed04');
-    await waitFor(() => mosqueUpdates(after).find((m) => m.data.mosque_id === 'awayfeed04'), 'the next change, made on another server');
+    await waitFor(
+      () => mosqueUpdates(after).find((m) => m.data.mosque_id === 'awayfeed04'),
+      'the next change, made on another server',
+    );
     await after.close();
   });
 
@@ -119,6 +152,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
     for (let i = 0; i < 6; i++) expect((await cluster.request('GET', '/api/instances/', { token })).status).toBe(200);
     await second.start();
     const back = (await serverRows()).filter((row) => row.internal_address === second.baseUrl);
-    expect(back.some((row) => Date.now() - Date.parse(row.last_seen) < 20_000), 'registered again').toBe(true);
+    expect(
+      back.some((row) => Date.now() - Date.parse(row.last_seen) < 20_000),
+      'registered again',
+    ).toBe(true);
   });
 });

@@ -43,7 +43,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('any server controls any recorde
     }
     await waitFor(
       async () => {
-        const states = await Promise.all(launched.map(async (id) => (await cluster.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data.state));
+        const states = await Promise.all(
+          launched.map(
+            async (id) =>
+              (await cluster.request<{ data: Details }>('GET', `/api/instances/${id}`, { token })).body.data.state,
+          ),
+        );
         return states.every((state) => state === 'running');
       },
       'every recorder to run',
@@ -63,12 +68,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('any server controls any recorde
     const value = await call();
     return { value, ms: performance.now() - started };
   };
-  const details = (via: ClusterServer | ServerCluster, id: string) => via.request<{ data: Details }>('GET', `/api/instances/${id}`, { token });
+  const details = (via: ClusterServer | ServerCluster, id: string) =>
+    via.request<{ data: Details }>('GET', `/api/instances/${id}`, { token });
 
   it('reads the logs of a recorder through a server that does not run it, within 2 s', async () => {
     const [first, second, third] = cluster.servers;
-    for (const [via, id] of [[second, launched[0]], [third, launched[1]], [first, launched[2]]] as const) {
-      const { value: answer, ms } = await timed(() => via.request<{ data: { logs: string[] } }>('GET', `/api/instances/${id}/logs?lines=50`, { token }));
+    for (const [via, id] of [
+      [second, launched[0]],
+      [third, launched[1]],
+      [first, launched[2]],
+    ] as const) {
+      const { value: answer, ms } = await timed(() =>
+        via.request<{ data: { logs: string[] } }>('GET', `/api/instances/${id}/logs?lines=50`, { token }),
+      );
       expect(answer.status, answer.text).toBe(200);
       expect(answer.body.data.logs.join('\n')).toMatch(/media is flowing|recording/i);
       expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
@@ -77,15 +89,25 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('any server controls any recorde
 
   it("terminates a recorder through another server, within 2 s, and the owner's recorder stops", async () => {
     const [, second] = cluster.servers;
-    const { value: answer, ms } = await timed(() => second.request<TerminateAnswer>('POST', '/api/instances/terminate', { token, body: { instance_ids: [launched[0]] } }));
+    const { value: answer, ms } = await timed(() =>
+      second.request<TerminateAnswer>('POST', '/api/instances/terminate', {
+        token,
+        body: { instance_ids: [launched[0]] },
+      }),
+    );
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.data.results).toEqual([expect.objectContaining({ instance_id: launched[0], success: true })]);
     expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
-    const ended = await waitFor(async () => {
-      const row = (await details(second, launched[0])).body.data;
-      // The recording is judged a moment before the row leaves 'stopping'.
-      return row.recording && row.recording.status !== 'recording' && row.state !== 'stopping' ? row : undefined;
-    }, 'the terminated recording to end', 60_000, 500);
+    const ended = await waitFor(
+      async () => {
+        const row = (await details(second, launched[0])).body.data;
+        // The recording is judged a moment before the row leaves 'stopping'.
+        return row.recording && row.recording.status !== 'recording' && row.state !== 'stopping' ? row : undefined;
+      },
+      'the terminated recording to end',
+      60_000,
+      500,
+    );
     expect(ended.state).toBe('terminated');
     expect(ended.recording?.bytes).toBeGreaterThan(0);
   });
@@ -98,17 +120,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('any server controls any recorde
     const size = Number(whole.headers.get('content-length'));
     expect(size).toBeGreaterThan(1000);
     for (const via of [second, third]) {
-      const full = await fetch(`${via.baseUrl}/api/recordings/${recordingId}/media`, { headers: { authorization: `Bearer ${token}` } });
+      const full = await fetch(`${via.baseUrl}/api/recordings/${recordingId}/media`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       expect(full.status).toBe(200);
       expect(Buffer.from(await full.arrayBuffer()).length).toBe(size);
-      const part = await fetch(`${via.baseUrl}/api/recordings/${recordingId}/media`, { headers: { authorization: `Bearer ${token}`, range: 'bytes=100-199' } });
+      const part = await fetch(`${via.baseUrl}/api/recordings/${recordingId}/media`, {
+        headers: { authorization: `Bearer ${token}`, range: 'bytes=100-199' },
+      });
       expect(part.status).toBe(206);
       expect(part.headers.get('content-range')).toBe(`bytes 100-199/${size}`);
-      const expected = Buffer.from(await (await fetch(`${first.baseUrl}/api/recordings/${recordingId}/media`, { headers: { authorization: `Bearer ${token}`, range: 'bytes=100-199' } })).arrayBuffer());
+      const expected = Buffer.from(
+        await (
+          await fetch(`${first.baseUrl}/api/recordings/${recordingId}/media`, {
+            headers: { authorization: `Bearer ${token}`, range: 'bytes=100-199' },
+          })
+        ).arrayBuffer(),
+      );
       expect(Buffer.from(await part.arrayBuffer()).equals(expected)).toBe(true);
     }
     // A signed link (what the player opens) made by one server plays through another.
-    const link = await second.request<{ data: { url: string } }>('POST', `/api/recordings/${recordingId}/media-link`, { token });
+    const link = await second.request<{ data: { url: string } }>('POST', `/api/recordings/${recordingId}/media-link`, {
+      token,
+    });
     expect(link.status, link.text).toBe(200);
     expect((await fetch(`${third.baseUrl}${link.body.data.url}`)).status).toBe(200);
 
@@ -125,13 +159,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('any server controls any recorde
 
   it('emergency stop through one server stops the recorders of every server, within 2 s', async () => {
     const [, , third] = cluster.servers;
-    const { value: answer, ms } = await timed(() => third.request<TerminateAnswer>('POST', '/api/instances/terminate-all?force=true', { token }));
+    const { value: answer, ms } = await timed(() =>
+      third.request<TerminateAnswer>('POST', '/api/instances/terminate-all?force=true', { token }),
+    );
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.data.results.map((r) => r.instance_id).sort()).toEqual([launched[1], launched[2]].sort());
     expect(answer.body.data.failed, JSON.stringify(answer.body.data.results)).toBe(0);
     expect(ms).toBeLessThan(ANSWER_WITHIN_MS);
     await waitFor(
-      async () => (await Promise.all(launched.slice(1).map(async (id) => (await details(cluster, id)).body.data.state))).every((state) => state === 'terminated'),
+      async () =>
+        (await Promise.all(launched.slice(1).map(async (id) => (await details(cluster, id)).body.data.state))).every(
+          (state) => state === 'terminated',
+        ),
       'every recorder to stop',
       60_000,
       500,

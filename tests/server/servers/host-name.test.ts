@@ -10,7 +10,7 @@ import { configProblems } from '../helpers/config-problems';
 describe('SERVER_HOST_NAME', () => {
   const dataDir = path.join(os.tmpdir(), 'capture-host-name');
 
-  it('names the local recorders\' scope, the hostname by default', () => {
+  it("names the local recorders' scope, the hostname by default", () => {
     const named = loadConfig({ DATA_DIR: dataDir, SERVER_HOST_NAME: 'host-a' });
     expect(named.hostName).toBe('host-a');
     expect(createCaptureDriver(named, systemClock).scope).toBe(`local:host-a:${dataDir}`);

@@ -11,14 +11,30 @@ describe('internal call signatures', () => {
   const body = JSON.stringify({ instance_ids: ['cap-1'], reason: 'Stopped by admin' });
 
   it('accepts a fresh signature of the very request', () => {
-    expect(callee.verify('POST', '/internal/instances/terminate', body, caller.sign('POST', '/internal/instances/terminate', body))).toBe(true);
+    expect(
+      callee.verify(
+        'POST',
+        '/internal/instances/terminate',
+        body,
+        caller.sign('POST', '/internal/instances/terminate', body),
+      ),
+    ).toBe(true);
   });
 
   it('refuses another key, another path, another body, another method, and no signature', () => {
     const signature = caller.sign('POST', '/internal/instances/terminate', body);
-    expect(new InternalCalls(Buffer.alloc(32, 8), clock, 'srv-x').verify('POST', '/internal/instances/terminate', body, signature)).toBe(false);
+    expect(
+      new InternalCalls(Buffer.alloc(32, 8), clock, 'srv-x').verify(
+        'POST',
+        '/internal/instances/terminate',
+        body,
+        signature,
+      ),
+    ).toBe(false);
     expect(callee.verify('POST', '/internal/instances/terminate?x=1', body, signature)).toBe(false);
-    expect(callee.verify('POST', '/internal/instances/terminate', body.replace('cap-1', 'cap-2'), signature)).toBe(false);
+    expect(callee.verify('POST', '/internal/instances/terminate', body.replace('cap-1', 'cap-2'), signature)).toBe(
+      false,
+    );
     expect(callee.verify('GET', '/internal/instances/terminate', body, signature)).toBe(false);
     expect(callee.verify('POST', '/internal/instances/terminate', body, undefined)).toBe(false);
     expect(callee.verify('POST', '/internal/instances/terminate', body, 'srv-a.notanumber.abc')).toBe(false);

@@ -12,7 +12,13 @@ describe('servers table', () => {
   let t: TestApp;
   let repository: ServersRepository;
   const registry = (scope: string, address: string) =>
-    new ServerRegistry(`host-a/${address.slice(-4)}/0001`, repository, t.clock, { host: 'host-a', internalAddress: address, version: '1.0.0', scope }, t.app.log);
+    new ServerRegistry(
+      `host-a/${address.slice(-4)}/0001`,
+      repository,
+      t.clock,
+      { host: 'host-a', internalAddress: address, version: '1.0.0', scope },
+      t.app.log,
+    );
 
   beforeEach(async () => {
     t = await createTestApp();
@@ -26,7 +32,12 @@ describe('servers table', () => {
     await a.start();
     await b.start();
     expect((await a.live()).map((row) => row.id).sort()).toEqual([a.id, b.id].sort());
-    expect(await repository.find(b.id)).toMatchObject({ host: 'host-a', internal_address: 'http://127.0.0.1:8002', version: '1.0.0', scope: 'local:host-a:/data/b' });
+    expect(await repository.find(b.id)).toMatchObject({
+      host: 'host-a',
+      internal_address: 'http://127.0.0.1:8002',
+      version: '1.0.0',
+      scope: 'local:host-a:/data/b',
+    });
 
     // A stops beating (as a SIGKILLed server would); B beats on the clock.
     await a.stop();
@@ -61,9 +72,15 @@ describe('servers table', () => {
     const later = (ms: number) => new Date(t.clock.now().getTime() + ms).toISOString();
     expect(await repository.leaseScope('local:host-a:/data/a', 'srv-b', now(), later(30_000))).toBe(true);
     expect(await repository.leaseScope('local:host-a:/data/a', 'srv-c', now(), later(30_000))).toBe(false);
-    expect(await repository.leaseScope('local:host-a:/data/a', 'srv-b', now(), later(30_000)), 'renewed by its holder').toBe(true);
+    expect(
+      await repository.leaseScope('local:host-a:/data/a', 'srv-b', now(), later(30_000)),
+      'renewed by its holder',
+    ).toBe(true);
     t.clock.advance(31_000);
-    expect(await repository.leaseScope('local:host-a:/data/a', 'srv-c', now(), later(30_000)), 'taken over once it ran out').toBe(true);
+    expect(
+      await repository.leaseScope('local:host-a:/data/a', 'srv-c', now(), later(30_000)),
+      'taken over once it ran out',
+    ).toBe(true);
     await repository.releaseScope('local:host-a:/data/a', 'srv-c');
     expect(await repository.leaseScope('local:host-a:/data/a', 'srv-b', now(), later(30_000))).toBe(true);
   });

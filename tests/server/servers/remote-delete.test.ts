@@ -23,8 +23,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a recording held on an
   beforeAll(async () => {
     const [portA, portB] = [await freePort(), await freePort()];
     const shared = { SECRET_KEY: 'a-deployment-secret-shared-by-its-servers-0123', RETENTION_DAYS: '30' };
-    a = await createTestApp({ env: { ...shared, INTERNAL_URL: `http://127.0.0.1:${portA}` }, build: { healthCheckIntervalMs: 0 } });
-    b = await createPeerApp(a, { healthCheckIntervalMs: 0 }, { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'capture-peer-')), internalUrl: `http://127.0.0.1:${portB}` });
+    a = await createTestApp({
+      env: { ...shared, INTERNAL_URL: `http://127.0.0.1:${portA}` },
+      build: { healthCheckIntervalMs: 0 },
+    });
+    b = await createPeerApp(
+      a,
+      { healthCheckIntervalMs: 0 },
+      { dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'capture-peer-')), internalUrl: `http://127.0.0.1:${portB}` },
+    );
     // Registered in the servers table once listening, with the data folder their files are in.
     await a.app.listen({ port: portA, host: '127.0.0.1' });
     await b.app.listen({ port: portB, host: '127.0.0.1' });
@@ -49,8 +56,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a recording held on an
       .execute();
     return folder;
   };
-  const remove = (via: TestApp, id: string) => via.request({ method: 'DELETE', url: `/api/recordings/rec-cap-${id}`, token });
-  const rowOf = (id: string) => a.app.ctx.db.kysely.selectFrom('recordings').select('id').where('id', '=', `rec-cap-${id}`).executeTakeFirst();
+  const remove = (via: TestApp, id: string) =>
+    via.request({ method: 'DELETE', url: `/api/recordings/rec-cap-${id}`, token });
+  const rowOf = (id: string) =>
+    a.app.ctx.db.kysely.selectFrom('recordings').select('id').where('id', '=', `rec-cap-${id}`).executeTakeFirst();
 
   it("deletes through the second server a recording on the first one's disk: its folder there, and its row", async () => {
     const folder = await seedHeldBy(a.config.dataDir, 'held0000001');
@@ -58,8 +67,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a recording held on an
     expect(deleted.statusCode, deleted.body).toBe(200);
     expect(fs.existsSync(folder)).toBe(false);
     expect(await rowOf('held0000001')).toBeUndefined();
-    const entries = (await b.request({ method: 'GET', url: '/api/activity', token })).json<{ data: { entries: ActivityEntry[] } }>().data.entries;
-    expect(entries.find((entry) => entry.action === 'recording.delete')).toMatchObject({ actor: { username: 'admin' }, target: { id: 'rec-cap-held0000001' } });
+    const entries = (await b.request({ method: 'GET', url: '/api/activity', token })).json<{
+      data: { entries: ActivityEntry[] };
+    }>().data.entries;
+    expect(entries.find((entry) => entry.action === 'recording.delete')).toMatchObject({
+      actor: { username: 'admin' },
+      target: { id: 'rec-cap-held0000001' },
+    });
   });
 
   it('deletes nothing while the server holding the file is down, and says which server that is', async () => {
@@ -77,11 +91,19 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a recording held on an
 
       // In a bulk delete it is named with that reason; one on the asked server's own disk goes.
       const ownFolder = await seedHeldBy(b.config.dataDir, 'own00000001');
-      const bulk = await b.request({ method: 'POST', url: '/api/recordings/bulk-delete', token, payload: { recording_ids: ['rec-cap-held0000002', 'rec-cap-own00000001'] } });
+      const bulk = await b.request({
+        method: 'POST',
+        url: '/api/recordings/bulk-delete',
+        token,
+        payload: { recording_ids: ['rec-cap-held0000002', 'rec-cap-own00000001'] },
+      });
       expect(bulk.statusCode, bulk.body).toBe(200);
-      const { deleted, failed } = bulk.json<{ data: { deleted: string[]; failed: { id: string; reason: string }[] } }>().data;
+      const { deleted, failed } = bulk.json<{ data: { deleted: string[]; failed: { id: string; reason: string }[] } }>()
+        .data;
       expect(deleted).toEqual(['rec-cap-own00000001']);
-      expect(failed).toEqual([{ id: 'rec-cap-held0000002', reason: expect.stringContaining(a.config.internalUrl) as string }]);
+      expect(failed).toEqual([
+        { id: 'rec-cap-held0000002', reason: expect.stringContaining(a.config.internalUrl) as string },
+      ]);
       expect(fs.existsSync(ownFolder)).toBe(false);
       expect(fs.existsSync(path.join(folder, 'recording.mp4'))).toBe(true);
       expect(await rowOf('held0000002')).toBeDefined();
@@ -97,7 +119,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a recording held on an
   it('deletes nothing when the holder is registered alive but does not answer (died since its last heartbeat)', async () => {
     const silentFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-silent-'));
     const silentAddress = `http://127.0.0.1:${await freePort()}`;
-    const silent = new ServerRegistry('silent-host/1/0001', new ServersRepository(a.app.ctx.db.kysely), a.clock, { host: os.hostname(), internalAddress: silentAddress, version: '1.0.0', scope: `local:${os.hostname()}:${silentFolder}` }, a.app.log);
+    const silent = new ServerRegistry(
+      'silent-host/1/0001',
+      new ServersRepository(a.app.ctx.db.kysely),
+      a.clock,
+      {
+        host: os.hostname(),
+        internalAddress: silentAddress,
+        version: '1.0.0',
+        scope: `local:${os.hostname()}:${silentFolder}`,
+      },
+      a.app.log,
+    );
     await silent.start();
     try {
       const folder = await seedHeldBy(silentFolder, 'held0000003');
@@ -115,10 +148,20 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a recording held on an
   it("refuses a signed delete for a file not on the asked server's disk (never passed on again)", async () => {
     await seedHeldBy(a.config.dataDir, 'held0000004');
     const calls = new InternalCalls(a.app.ctx.keys.derive('internal-calls'), a.clock, 'a-peer/1/0001');
-    const answer = await calls.call(b.config.internalUrl, 'POST', '/internal/recordings/rec-cap-held0000004/delete', { body: { actor: null } });
+    const answer = await calls.call(b.config.internalUrl, 'POST', '/internal/recordings/rec-cap-held0000004/delete', {
+      body: { actor: null },
+    });
     expect(answer.status).toBe(404);
     expect(await rowOf('held0000004')).toBeDefined();
-    expect((await a.request({ method: 'POST', url: '/internal/recordings/rec-cap-held0000004/delete', payload: { actor: null } })).statusCode).toBe(401);
+    expect(
+      (
+        await a.request({
+          method: 'POST',
+          url: '/internal/recordings/rec-cap-held0000004/delete',
+          payload: { actor: null },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it("leaves another server's expired recordings to that server's retention, which removes file and row", async () => {

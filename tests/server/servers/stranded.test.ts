@@ -25,8 +25,29 @@ class RestartedLostDriver extends MemoryCaptureProvider {
     super();
   }
   override async list(): Promise<ProviderInstance[]> {
-    const config = { url: 'https://streams.example/live.m3u8', duration: 660, width: 320, height: 240, mosque_id: null, method: 'api' as const };
-    return [{ providerInstanceId: this.launchId, launchId: this.launchId, name: 'restarted', state: 'running', stateReason: null, instanceType: 'local', config, jobId: null, imageId: null, mediaFlowing: true, recording: null }];
+    const config = {
+      url: 'https://streams.example/live.m3u8',
+      duration: 660,
+      width: 320,
+      height: 240,
+      mosque_id: null,
+      method: 'api' as const,
+    };
+    return [
+      {
+        providerInstanceId: this.launchId,
+        launchId: this.launchId,
+        name: 'restarted',
+        state: 'running',
+        stateReason: null,
+        instanceType: 'local',
+        config,
+        jobId: null,
+        imageId: null,
+        mediaFlowing: true,
+        recording: null,
+      },
+    ];
   }
 }
 
@@ -45,18 +66,51 @@ describe('recorders of a server lost with its host', () => {
   const GONE_SCOPE = 'local:host-b:/data/b';
   const GONE_ID = 'host-b/8002/0001';
   const registry = (host: string, scope: string, port: number) =>
-    new ServerRegistry(`${host}/${port}/0001`, repository, t.clock, { host, internalAddress: `http://10.0.0.${port % 250}:${port}`, version: '1.0.0', scope }, t.app.log);
+    new ServerRegistry(
+      `${host}/${port}/0001`,
+      repository,
+      t.clock,
+      { host, internalAddress: `http://10.0.0.${port % 250}:${port}`, version: '1.0.0', scope },
+      t.app.log,
+    );
   const stranded = (here: ServerRegistry) =>
-    new StrandedScopes({ registry: here, repository, clock: t.clock, liveCountsByScope: () => t.app.ctx.instances.liveCountsByScope(), continueLost: (lost) => t.app.ctx.instances.continueLost(lost), alarms: t.app.ctx.alarms });
-  const openAlarms = async () => (await t.app.ctx.alarms.list('open', 50)).filter((alarm) => alarm.kind === 'server_gone');
+    new StrandedScopes({
+      registry: here,
+      repository,
+      clock: t.clock,
+      liveCountsByScope: () => t.app.ctx.instances.liveCountsByScope(),
+      continueLost: (lost) => t.app.ctx.instances.continueLost(lost),
+      alarms: t.app.ctx.alarms,
+    });
+  const openAlarms = async () =>
+    (await t.app.ctx.alarms.list('open', 50)).filter((alarm) => alarm.kind === 'server_gone');
   const at = (hms: string) => `2026-11-23T${hms}.000Z`;
 
   /** A row of the dead server recording `window`, showing `covered` seconds at 09:00:00 (its last reading). */
-  async function seedLive(id: string, window: [string, string], covered: number, state: 'running' | 'stopping' = 'running', job?: { id: string; mosqueId: string }) {
+  async function seedLive(
+    id: string,
+    window: [string, string],
+    covered: number,
+    state: 'running' | 'stopping' = 'running',
+    job?: { id: string; mosqueId: string },
+  ) {
     await seedRecording(t, id, job?.mosqueId ?? `mosque-${id.slice(-4)}`, job?.id ?? null, GONE_SCOPE);
-    await t.app.ctx.db.kysely.updateTable('instances').set({ window_start: at(window[0]), window_end: at(window[1]), state }).where('id', '=', id).execute();
+    await t.app.ctx.db.kysely
+      .updateTable('instances')
+      .set({ window_start: at(window[0]), window_end: at(window[1]), state })
+      .where('id', '=', id)
+      .execute();
     const span = { start: Date.parse(at(window[0])), end: Date.parse(at(window[1])) };
-    await t.app.ctx.recordings.applyReading(id, recordingReading({ coveredSeconds: covered, mediaSeconds: covered, expectedSeconds: (span.end - span.start) / 1000 }), null, span);
+    await t.app.ctx.recordings.applyReading(
+      id,
+      recordingReading({
+        coveredSeconds: covered,
+        mediaSeconds: covered,
+        expectedSeconds: (span.end - span.start) / 1000,
+      }),
+      null,
+      span,
+    );
   }
 
   beforeEach(async () => {
@@ -68,13 +122,39 @@ describe('recorders of a server lost with its host', () => {
 
   it('continues each open recording on exactly one live server and judges the rest, with one alarm', async () => {
     // The dead server: registered, last heard from at 09:00:00, never again (killed with its machine).
-    await repository.register({ id: GONE_ID, host: 'host-b', internal_address: 'http://10.0.0.2:8002', version: '1.0.0', scope: GONE_SCOPE, started_at: at('08:50:00'), last_seen: at('09:00:00') });
+    await repository.register({
+      id: GONE_ID,
+      host: 'host-b',
+      internal_address: 'http://10.0.0.2:8002',
+      version: '1.0.0',
+      scope: GONE_SCOPE,
+      started_at: at('08:50:00'),
+      last_seen: at('09:00:00'),
+    });
     // The first is a Friday's recording: its job was launched by the dead server.
-    const mosque = (await t.request({ method: 'POST', url: '/api/config/mosques', token: await t.login(), payload: { name: 'Al Noor Mosque', languages: ['ar'] } })).json<{ data: { mosque_id: string } }>().data;
+    const mosque = (
+      await t.request({
+        method: 'POST',
+        url: '/api/config/mosques',
+        token: await t.login(),
+        payload: { name: 'Al Noor Mosque', languages: ['ar'] },
+      })
+    ).json<{ data: { mosque_id: string } }>().data;
     const job = { id: 'job-noor-continued', mosqueId: mosque.mosque_id };
     await t.app.ctx.db.kysely
       .insertInto('scheduler_jobs')
-      .values(fridayJobRow(job.id, at('08:59:00'), { status: 'launched', next_run_time: null, mosque_id: job.mosqueId, mosque_name: 'Al Noor Mosque', recording_end: at('09:10:00'), duration: 660, instance_id: 'cap-stranded0001', launched_at: at('08:59:00') }))
+      .values(
+        fridayJobRow(job.id, at('08:59:00'), {
+          status: 'launched',
+          next_run_time: null,
+          mosque_id: job.mosqueId,
+          mosque_name: 'Al Noor Mosque',
+          recording_end: at('09:10:00'),
+          duration: 660,
+          instance_id: 'cap-stranded0001',
+          launched_at: at('08:59:00'),
+        }),
+      )
       .execute();
     await seedLive('cap-stranded0001', ['08:59:00', '09:10:00'], 60, 'running', job);
     // Its window ends 30 s after the loss is seen: within the relaunch margin, so it is judged.
@@ -97,18 +177,37 @@ describe('recorders of a server lost with its host', () => {
     await Promise.all([stranded(a).pass(), stranded(c).pass()]);
 
     expect(driver.launches, 'one recorder for the open recording, however many servers looked').toHaveLength(1);
-    expect(driver.launches[0]).toMatchObject({ launchId: 'cap-stranded0001', continues: true, windowStart: at('08:59:00'), windowEnd: at('09:10:00'), idempotencyKey: 'job-noor-continued:continue:1', jobId: job.id });
+    expect(driver.launches[0]).toMatchObject({
+      launchId: 'cap-stranded0001',
+      continues: true,
+      windowStart: at('08:59:00'),
+      windowEnd: at('09:10:00'),
+      idempotencyKey: 'job-noor-continued:continue:1',
+      jobId: job.id,
+    });
     const continued = await t.app.ctx.instances.resolve('cap-stranded0001');
     expect(continued).toMatchObject({ scope: driver.scope, state: 'pending', ended_at: null });
-    expect(continued.state_reason).toContain(`Continued on this server: Server ${GONE_ID} (http://10.0.0.2:8002) on host-b was lost`);
+    expect(continued.state_reason).toContain(
+      `Continued on this server: Server ${GONE_ID} (http://10.0.0.2:8002) on host-b was lost`,
+    );
 
     // What it showed until the loss is kept as a run; the time since is one server_down gap naming the server.
     const recording = (await t.app.ctx.recordings.findRowByInstance('cap-stranded0001'))!;
     const [run, ...moreRuns] = parseRuns(recording.runs);
     expect(moreRuns).toEqual([]);
-    expect(run).toMatchObject({ from: at('08:59:00'), until: at('09:00:21'), coveredSeconds: 60, relaunchedAt: at('09:00:21') });
+    expect(run).toMatchObject({
+      from: at('08:59:00'),
+      until: at('09:00:21'),
+      coveredSeconds: 60,
+      relaunchedAt: at('09:00:21'),
+    });
     expect(JSON.parse(recording.gaps)).toEqual([
-      expect.objectContaining({ start: at('09:00:00'), end: at('09:00:21'), cause: 'server_down', reason: `Server ${GONE_ID} (http://10.0.0.2:8002) on host-b was lost (last seen ${at('09:00:00')})` }),
+      expect.objectContaining({
+        start: at('09:00:00'),
+        end: at('09:00:21'),
+        cause: 'server_down',
+        reason: `Server ${GONE_ID} (http://10.0.0.2:8002) on host-b was lost (last seen ${at('09:00:00')})`,
+      }),
     ]);
 
     // A server started again on the lost host, with that row's recorder started again there, leaves the
@@ -124,13 +223,29 @@ describe('recorders of a server lost with its host', () => {
     const window = { start: Date.parse(at('08:59:00')), end: Date.parse(at('09:10:00')) };
     await t.app.ctx.recordings.applyReading(
       'cap-stranded0001',
-      recordingReading({ status: 'captured', expectedSeconds: 660, coveredSeconds: 576, mediaSeconds: 576, gaps: [{ start: at('08:59:00'), end: at('09:00:24'), cause: 'recorder_down', reason: 'Recorder was not started yet', content_lost_seconds: 84 }] }),
+      recordingReading({
+        status: 'captured',
+        expectedSeconds: 660,
+        coveredSeconds: 576,
+        mediaSeconds: 576,
+        gaps: [
+          {
+            start: at('08:59:00'),
+            end: at('09:00:24'),
+            cause: 'recorder_down',
+            reason: 'Recorder was not started yet',
+            content_lost_seconds: 84,
+          },
+        ],
+      }),
       null,
       window,
     );
     const ended = (await t.app.ctx.recordingsLibrary.details(recording.id))!;
     expect(ended.status).toBe('partial');
-    expect(ended.gaps).toEqual([expect.objectContaining({ start: at('09:00:00'), end: at('09:00:24'), cause: 'server_down' })]);
+    expect(ended.gaps).toEqual([
+      expect.objectContaining({ start: at('09:00:00'), end: at('09:00:24'), cause: 'server_down' }),
+    ]);
     expect(ended.covered_seconds).toBe(636);
     expect(ended.reason).not.toContain('relaunched');
     // Its Friday, settled once the window is over, tells the same.
@@ -140,12 +255,17 @@ describe('recorders of a server lost with its host', () => {
     expect(friday).toMatchObject({ status: ended.status, covered_seconds: ended.covered_seconds, gaps: ended.gaps });
 
     // The others are judged from what they showed: the rest of their window a server_down gap.
-    for (const [id, covered, gapEnd] of [['cap-stranded0002', 300, '09:00:50'], ['cap-stranded0003', 60, '09:10:00']] as const) {
+    for (const [id, covered, gapEnd] of [
+      ['cap-stranded0002', 300, '09:00:50'],
+      ['cap-stranded0003', 60, '09:10:00'],
+    ] as const) {
       const row = await t.app.ctx.instances.resolve(id);
       expect(row.state, id).toBe('terminated');
       const judged = (await t.app.ctx.recordings.forInstance(id))!;
       expect(judged, id).toMatchObject({ status: 'partial', covered_seconds: covered });
-      expect(judged.gaps, id).toEqual([expect.objectContaining({ start: at('09:00:00'), end: at(gapEnd), cause: 'server_down' })]);
+      expect(judged.gaps, id).toEqual([
+        expect.objectContaining({ start: at('09:00:00'), end: at(gapEnd), cause: 'server_down' }),
+      ]);
       expect(judged.reason, id).toContain('on host-b was lost');
     }
 
@@ -154,7 +274,11 @@ describe('recorders of a server lost with its host', () => {
     const [alarm, ...more] = (await t.app.ctx.alarms.list('all', 50)).filter((row) => row.kind === 'server_gone');
     expect(more).toEqual([]);
     expect(alarm).toMatchObject({ severity: 'critical', instance_id: null });
-    expect(alarm.message).toMatch(new RegExp(`^Server ${GONE_ID} \\(http://10\\.0\\.0\\.2:8002\\) on host-b was lost \\(last seen ${at('09:00:00').replace(/\./g, '\\.')}\\), and no server is left on host-b: 1 recording continued on server host-[ac]/800[13]/0001, the time between a gap; 2 recordings judged from what was known \\(window over\\)$`));
+    expect(alarm.message).toMatch(
+      new RegExp(
+        `^Server ${GONE_ID} \\(http://10\\.0\\.0\\.2:8002\\) on host-b was lost \\(last seen ${at('09:00:00').replace(/\./g, '\\.')}\\), and no server is left on host-b: 1 recording continued on server host-[ac]/800[13]/0001, the time between a gap; 2 recordings judged from what was known \\(window over\\)$`,
+      ),
+    );
     expect((await t.app.ctx.alarms.list('all', 50)).filter((row) => row.kind === 'recorder_died')).toEqual([]);
     // Nothing of it is live any more: resolved at the next beat.
     await stranded(c).pass();
@@ -171,15 +295,28 @@ describe('recorders of a server lost with its host', () => {
     await a.start();
     await stranded(a).pass();
     expect(driver.launches).toEqual([]);
-    expect(await t.app.ctx.instances.resolve('cap-stranded0001')).toMatchObject({ scope: GONE_SCOPE, state: 'running' });
+    expect(await t.app.ctx.instances.resolve('cap-stranded0001')).toMatchObject({
+      scope: GONE_SCOPE,
+      state: 'running',
+    });
     const [alarm, ...more] = await openAlarms();
     expect(more).toEqual([]);
-    expect(alarm.message).toBe(`Server ${gone.id} (http://10.0.0.2:8002) on host-b was stopped at ${at('09:00:00')}: 1 recording of it run unwatched and are not judged until a server on host-b starts again with that data folder`);
+    expect(alarm.message).toBe(
+      `Server ${gone.id} (http://10.0.0.2:8002) on host-b was stopped at ${at('09:00:00')}: 1 recording of it run unwatched and are not judged until a server on host-b starts again with that data folder`,
+    );
     await a.stop();
   });
 
   it('leaves the recorders of a dead server to a live server on its host (adoption), and says nothing of one whose recorders all ended', async () => {
-    await repository.register({ id: GONE_ID, host: 'host-b', internal_address: 'http://10.0.0.2:8002', version: '1.0.0', scope: GONE_SCOPE, started_at: at('08:50:00'), last_seen: at('08:59:00') });
+    await repository.register({
+      id: GONE_ID,
+      host: 'host-b',
+      internal_address: 'http://10.0.0.2:8002',
+      version: '1.0.0',
+      scope: GONE_SCOPE,
+      started_at: at('08:50:00'),
+      last_seen: at('08:59:00'),
+    });
     await seedLive('cap-stranded0001', ['08:59:00', '09:10:00'], 60);
     const neighbour = registry('host-b', 'local:host-b:/data/other', 8004);
     await neighbour.start();

@@ -27,18 +27,22 @@ describe('a simulated season with the default faults', () => {
 });
 
 describe('a simulated season with the harsh faults', () => {
-  it('alarms every sermon the harsh mix breaks, streams that never come included', async () => {
-    const report = await simulateSeason({ mosques: 20, fridays: 2, seed: 1, faults: 'harsh' });
+  it(
+    'alarms every sermon the harsh mix breaks, streams that never come included',
+    async () => {
+      const report = await simulateSeason({ mosques: 20, fridays: 2, seed: 1, faults: 'harsh' });
 
-    expect(report.summary.sermons).toBe(40);
-    expect(report.summary.failed).toBeGreaterThan(0);
-    expect(report.summary.partial).toBeGreaterThan(0);
-    expect(report.alarmKinds.capture_failed).toBeGreaterThan(0);
-    expect(report.summary.alarmed).toBe(report.summary.sermons - report.summary.captured);
-    expect(report.summary.silent).toBe(0);
-    expect(report.overstated).toBe(0);
-    // Operators are told (notifications reach the webhook), and not flooded: at most two per failing Friday.
-    expect(report.notifications).toBeGreaterThan(0);
-    expect(report.summary.notifications_per_failing_friday).toBeLessThanOrEqual(2);
-  }, scaled(120_000));
+      expect(report.summary.sermons).toBe(40);
+      expect(report.summary.failed).toBeGreaterThan(0);
+      expect(report.summary.partial).toBeGreaterThan(0);
+      expect(report.alarmKinds.capture_failed).toBeGreaterThan(0);
+      expect(report.summary.alarmed).toBe(report.summary.sermons - report.summary.captured);
+      expect(report.summary.silent).toBe(0);
+      expect(report.overstated).toBe(0);
+      // Operators are told (notifications reach the webhook), and not flooded: at most two per failing Friday.
+      expect(report.notifications).toBeGreaterThan(0);
+      expect(report.summary.notifications_per_failing_friday).toBeLessThanOrEqual(2);
+    },
+    scaled(120_000),
+  );
 });

@@ -18,7 +18,9 @@ function postEndpoint(failures: number) {
     request.on('end', () => {
       if (refused < failures) {
         refused++;
-        response.writeHead(503, { 'content-type': 'application/xml' }).end('<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
+        response
+          .writeHead(503, { 'content-type': 'application/xml' })
+          .end('<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message></Error>');
         return;
       }
       received.push(/name="key"\r\n\r\n([^\r]+)/.exec(body)?.[1] ?? '');
@@ -50,33 +52,56 @@ describe('shipping pieces to the store', () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it('retries a refused upload, says why in the log, and records what landed', { timeout: scaled(20_000) }, async () => {
-    const lines: string[] = [];
-    const record = path.join(work, 'delivered.txt');
-    const shipper = new StoreShipper(delivery(60_000), (line) => lines.push(line), 0, record, '2026-11-27T11:30:00.000Z');
-    shipper.closed(path.join(work, 'run-0001-00000.ts'));
-    shipper.closed(path.join(work, 'run-0001-00001.ts'));
-    expect(shipper.counts('run-0001-00000.ts')).toBe(false);
-    await waitFor(() => shipper.report().delivered === 2, 'both pieces delivered', 15_000);
-    expect(endpoint.received).toEqual(['captures/noor/2026-11-27/rec-1/segments/20261127T113000Z/run-0001-00000.ts', 'captures/noor/2026-11-27/rec-1/segments/20261127T113000Z/run-0001-00001.ts']);
-    expect(lines).toEqual([
-      'could not deliver segments/20261127T113000Z/run-0001-00000.ts to the store: the store answered HTTP 503: SlowDown (Please reduce your request rate.) (attempt 1); trying again in 1 s',
-      'could not deliver segments/20261127T113000Z/run-0001-00000.ts to the store: the store answered HTTP 503: SlowDown (Please reduce your request rate.) (attempt 2); trying again in 2 s',
-    ]);
-    expect(shipper.report()).toEqual({ delivered: 2, pending: 0, lastError: null });
-    // A recorder started again knows what already landed: nothing is sent twice.
-    const again = new StoreShipper(delivery(60_000), () => undefined, 0, record, '2026-11-27T11:30:00.000Z');
-    again.closed(path.join(work, 'run-0001-00000.ts'));
-    expect(again.report()).toEqual({ delivered: 2, pending: 0, lastError: null });
-    expect(again.counts('run-0001-00001.ts')).toBe(true);
-  });
+  it(
+    'retries a refused upload, says why in the log, and records what landed',
+    { timeout: scaled(20_000) },
+    async () => {
+      const lines: string[] = [];
+      const record = path.join(work, 'delivered.txt');
+      const shipper = new StoreShipper(
+        delivery(60_000),
+        (line) => lines.push(line),
+        0,
+        record,
+        '2026-11-27T11:30:00.000Z',
+      );
+      shipper.closed(path.join(work, 'run-0001-00000.ts'));
+      shipper.closed(path.join(work, 'run-0001-00001.ts'));
+      expect(shipper.counts('run-0001-00000.ts')).toBe(false);
+      await waitFor(() => shipper.report().delivered === 2, 'both pieces delivered', 15_000);
+      expect(endpoint.received).toEqual([
+        'captures/noor/2026-11-27/rec-1/segments/20261127T113000Z/run-0001-00000.ts',
+        'captures/noor/2026-11-27/rec-1/segments/20261127T113000Z/run-0001-00001.ts',
+      ]);
+      expect(lines).toEqual([
+        'could not deliver segments/20261127T113000Z/run-0001-00000.ts to the store: the store answered HTTP 503: SlowDown (Please reduce your request rate.) (attempt 1); trying again in 1 s',
+        'could not deliver segments/20261127T113000Z/run-0001-00000.ts to the store: the store answered HTTP 503: SlowDown (Please reduce your request rate.) (attempt 2); trying again in 2 s',
+      ]);
+      expect(shipper.report()).toEqual({ delivered: 2, pending: 0, lastError: null });
+      // A recorder started again knows what already landed: nothing is sent twice.
+      const again = new StoreShipper(delivery(60_000), () => undefined, 0, record, '2026-11-27T11:30:00.000Z');
+      again.closed(path.join(work, 'run-0001-00000.ts'));
+      expect(again.report()).toEqual({ delivered: 2, pending: 0, lastError: null });
+      expect(again.counts('run-0001-00001.ts')).toBe(true);
+    },
+  );
 
   it('gives up when the permission has expired and reports the piece as not delivered', async () => {
     const lines: string[] = [];
-    const shipper = new StoreShipper(delivery(500, 'http://127.0.0.1:1/nowhere'), (line) => lines.push(line), 0, path.join(work, 'none.txt'), '2026-11-27T11:30:00.000Z');
+    const shipper = new StoreShipper(
+      delivery(500, 'http://127.0.0.1:1/nowhere'),
+      (line) => lines.push(line),
+      0,
+      path.join(work, 'none.txt'),
+      '2026-11-27T11:30:00.000Z',
+    );
     shipper.closed(path.join(work, 'run-0001-00000.ts'));
     expect(await shipper.drain(Date.now() + 5000)).toBe(1);
-    expect(shipper.report()).toMatchObject({ delivered: 0, pending: 1, lastError: expect.stringContaining('could not deliver segments/20261127T113000Z/run-0001-00000.ts to the store') });
+    expect(shipper.report()).toMatchObject({
+      delivered: 0,
+      pending: 1,
+      lastError: expect.stringContaining('could not deliver segments/20261127T113000Z/run-0001-00000.ts to the store'),
+    });
     expect(lines.at(-1)).toMatch(/giving up after 1 attempt\(s\)$/);
   });
 });

@@ -50,10 +50,21 @@ describe.each(['local', 's3'] as const)('%s recording store', (kind) => {
       store = createRecordingStore({ dataDir: work, awsRegion: 'us-east-1' });
       return;
     }
-    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing', AWS_EC2_METADATA_DISABLED: 'true' });
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: 'testing',
+      AWS_SECRET_ACCESS_KEY: 'testing',
+      AWS_EC2_METADATA_DISABLED: 'true',
+    });
     moto = await startMoto();
-    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(new CreateBucketCommand({ Bucket: 'sermons' }));
-    store = createRecordingStore({ recordingsStore: 's3://sermons/captures', dataDir: work, awsRegion: 'us-east-1', s3Endpoint: moto.url });
+    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(
+      new CreateBucketCommand({ Bucket: 'sermons' }),
+    );
+    store = createRecordingStore({
+      recordingsStore: 's3://sermons/captures',
+      dataDir: work,
+      awsRegion: 'us-east-1',
+      s3Endpoint: moto.url,
+    });
   }, scaled(60_000));
   afterAll(async () => {
     await moto?.stop();
@@ -74,7 +85,10 @@ describe.each(['local', 's3'] as const)('%s recording store', (kind) => {
     expect(listed[1].size).toBe(4096);
     // When it was written: where the server places a segment in its window (recordings/segment-timeline.ts).
     expect(Math.abs(Date.parse(listed[1].modifiedAt ?? '') - Date.now())).toBeLessThan(60_000);
-    expect(await store.stat('noor/2026-11-27/rec-1/segments/000001.ts')).toEqual({ key: 'noor/2026-11-27/rec-1/segments/000001.ts', size: 4096 });
+    expect(await store.stat('noor/2026-11-27/rec-1/segments/000001.ts')).toEqual({
+      key: 'noor/2026-11-27/rec-1/segments/000001.ts',
+      size: 4096,
+    });
     expect(await store.stat('noor/2026-11-27/rec-1/missing.ts')).toBeNull();
   });
 

@@ -9,7 +9,21 @@ describe('the order the suites start their files in', () => {
 
   it('starts the files declaring a minute or more first, longest first; the rest keep the order vitest gave', () => {
     const file = (name: string, limitMs: number) => ({ name, limitMs });
-    const vitestOrder = [file('quick-a', 30_000), file('window', 90_000), file('quick-b', 0), file('replacement', 360_000), file('minute', 60_000), file('quick-c', 59_999)];
-    expect(longFilesFirst(vitestOrder, (f) => f.limitMs).map((f) => f.name)).toEqual(['replacement', 'window', 'minute', 'quick-a', 'quick-b', 'quick-c']);
+    const vitestOrder = [
+      file('quick-a', 30_000),
+      file('window', 90_000),
+      file('quick-b', 0),
+      file('replacement', 360_000),
+      file('minute', 60_000),
+      file('quick-c', 59_999),
+    ];
+    expect(longFilesFirst(vitestOrder, (f) => f.limitMs).map((f) => f.name)).toEqual([
+      'replacement',
+      'window',
+      'minute',
+      'quick-a',
+      'quick-b',
+      'quick-c',
+    ]);
   });
 });

@@ -6,7 +6,11 @@ import { StopWaiting, waitFor } from '../../../testkit/wait';
 
 describe('freePort', () => {
   it('gives a port below the ephemeral range that a child can bind, and a different one each time', async () => {
-    const [ephemeralLow] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    const [ephemeralLow] = fs
+      .readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     const ports = await Promise.all(Array.from({ length: 5 }, () => freePort()));
     for (const port of ports) expect(port).toBeLessThan(ephemeralLow);
     expect(new Set(ports).size).toBeGreaterThan(1);
@@ -19,14 +23,21 @@ describe('freePort', () => {
 describe('waitFor', () => {
   it('keeps polling through an ordinary error, and gives up at once on StopWaiting', async () => {
     let calls = 0;
-    await expect(waitFor(() => (++calls < 3 ? Promise.reject(new Error('not yet')) : 'ready'), 'three calls', 5_000, 1)).resolves.toBe('ready');
+    await expect(
+      waitFor(() => (++calls < 3 ? Promise.reject(new Error('not yet')) : 'ready'), 'three calls', 5_000, 1),
+    ).resolves.toBe('ready');
     expect(calls).toBe(3);
 
     calls = 0;
-    const stopped = waitFor(() => {
-      calls++;
-      throw new StopWaiting('the process exited');
-    }, 'a process that exited', 60_000, 1);
+    const stopped = waitFor(
+      () => {
+        calls++;
+        throw new StopWaiting('the process exited');
+      },
+      'a process that exited',
+      60_000,
+      1,
+    );
     await expect(stopped).rejects.toThrow('the process exited');
     expect(calls).toBe(1);
   });

@@ -8,7 +8,13 @@ import { server } from '../support/server';
 
 function responseError(status: number, data: unknown): AxiosError {
   const config = { headers: new AxiosHeaders() };
-  return new AxiosError('Request failed', 'ERR_BAD_RESPONSE', config, {}, { status, statusText: '', headers: {}, config, data });
+  return new AxiosError(
+    'Request failed',
+    'ERR_BAD_RESPONSE',
+    config,
+    {},
+    { status, statusText: '', headers: {}, config, data },
+  );
 }
 
 const networkError = () => new AxiosError('Network Error', 'ERR_NETWORK', { headers: new AxiosHeaders() }, {});
@@ -18,7 +24,9 @@ describe('api client', () => {
 
   it('sends the stored token as a bearer header, and none without one', async () => {
     const seen: Array<string | null> = [];
-    server.use(http.get('/api/echo', ({ request }) => (seen.push(request.headers.get('authorization')), HttpResponse.json({}))));
+    server.use(
+      http.get('/api/echo', ({ request }) => (seen.push(request.headers.get('authorization')), HttpResponse.json({}))),
+    );
     await api.get('/api/echo');
     localStorage.setItem('token', 'abc.def');
     await api.get('/api/echo');
@@ -49,7 +57,11 @@ describe('api client', () => {
   it('does not treat 403 as a dead session', async () => {
     const listener = vi.fn();
     setUnauthorizedListener(listener);
-    server.use(http.get('/api/forbidden', () => HttpResponse.json({ success: false, detail: 'no', error: 'no' }, { status: 403 })));
+    server.use(
+      http.get('/api/forbidden', () =>
+        HttpResponse.json({ success: false, detail: 'no', error: 'no' }, { status: 403 }),
+      ),
+    );
     await expect(api.get('/api/forbidden')).rejects.toThrow();
     expect(listener).not.toHaveBeenCalled();
   });
@@ -64,7 +76,9 @@ describe('api client', () => {
 
 describe('error messages', () => {
   it('prefers detail, then error, then the fallback', () => {
-    expect(apiErrorMessage(responseError(400, { detail: 'Bad mosque id', error: 'other' }), 'fallback')).toBe('Bad mosque id');
+    expect(apiErrorMessage(responseError(400, { detail: 'Bad mosque id', error: 'other' }), 'fallback')).toBe(
+      'Bad mosque id',
+    );
     expect(apiErrorMessage(responseError(400, { error: 'Only error' }), 'fallback')).toBe('Only error');
     expect(apiErrorMessage(responseError(500, {}), 'fallback')).toBe('fallback');
     expect(apiErrorMessage(responseError(500, 'plain text'), 'fallback')).toBe('fallback');
@@ -79,13 +93,17 @@ describe('error messages', () => {
   });
 
   it('login: detail, else "Login failed"; network "Network error: Unable to connect to server"', () => {
-    expect(loginErrorMessage(responseError(401, { detail: 'Incorrect username or password' }))).toBe('Incorrect username or password');
+    expect(loginErrorMessage(responseError(401, { detail: 'Incorrect username or password' }))).toBe(
+      'Incorrect username or password',
+    );
     expect(loginErrorMessage(responseError(500, {}))).toBe('Login failed');
     expect(loginErrorMessage(networkError())).toBe('Network error: Unable to connect to server');
   });
 
   it('change password: detail, else "Failed to change password", else "An error occurred"', () => {
-    expect(changePasswordErrorMessage(responseError(400, { detail: 'Current password is incorrect' }))).toBe('Current password is incorrect');
+    expect(changePasswordErrorMessage(responseError(400, { detail: 'Current password is incorrect' }))).toBe(
+      'Current password is incorrect',
+    );
     expect(changePasswordErrorMessage(responseError(500, {}))).toBe('Failed to change password');
     expect(changePasswordErrorMessage(networkError())).toBe('An error occurred');
     expect(changePasswordErrorMessage(new Error('x'))).toBe('An error occurred');

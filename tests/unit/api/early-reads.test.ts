@@ -17,7 +17,11 @@ describe('the reads a stored session starts before the console has loaded', () =
 
   it('send the stored token and its query, and reject an error answer', async () => {
     localStorage.setItem('token', sessionFor('admin'));
-    const answer = await plainGet<{ data: { mosques: unknown[]; total: number } }>(MOSQUES_LIST_PATH, { limit: 2, offset: 0, q: undefined });
+    const answer = await plainGet<{ data: { mosques: unknown[]; total: number } }>(MOSQUES_LIST_PATH, {
+      limit: 2,
+      offset: 0,
+      q: undefined,
+    });
     expect(answer.data.mosques).toHaveLength(2);
     localStorage.setItem('token', 'stale-token');
     await expect(plainGet(VERIFY_TOKEN_PATH)).rejects.toThrow('401');

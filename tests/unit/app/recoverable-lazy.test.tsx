@@ -17,7 +17,9 @@ function flakyLoader() {
   const state = { down: true, calls: 0 };
   const load = () => {
     state.calls += 1;
-    return state.down ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve({ default: Page });
+    return state.down
+      ? Promise.reject(new TypeError('Failed to fetch dynamically imported module'))
+      : Promise.resolve({ default: Page });
   };
   return { state, load };
 }
@@ -101,7 +103,12 @@ describe('recoverable lazy pages', () => {
       </LiveProvider>,
     );
     act(() => FakeWebSocket.latest().open());
-    act(() => FakeWebSocket.latest().receive({ type: 'initial_data', data: { instances: [], recordings: [], system_status: 'operational' } }));
+    act(() =>
+      FakeWebSocket.latest().receive({
+        type: 'initial_data',
+        data: { instances: [], recordings: [], system_status: 'operational' },
+      }),
+    );
     act(() => FakeWebSocket.latest().drop());
     serverDown(true);
     const duringOutage = flakyLoader();

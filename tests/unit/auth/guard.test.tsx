@@ -53,7 +53,11 @@ describe('route guard', () => {
   it('signs out to /login?reason=session_expired when the server ends the session', async () => {
     const { user } = await renderApp('/users', { as: 'admin' });
     await screen.findByText('@operator');
-    server.use(http.get('/api/auth/users', () => HttpResponse.json({ success: false, detail: 'Session expired or invalid', error: 'x' }, { status: 401 })));
+    server.use(
+      http.get('/api/auth/users', () =>
+        HttpResponse.json({ success: false, detail: 'Session expired or invalid', error: 'x' }, { status: 401 }),
+      ),
+    );
     await user.click(screen.getByRole('button', { name: 'Refresh' }));
     expect(await screen.findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
     expect(currentPath()).toBe('/login?reason=session_expired');

@@ -74,31 +74,47 @@ describe('session timeout in the console', () => {
     await act(() => vi.advanceTimersByTimeAsync(MINUTE));
   };
 
-  it('warns, extends on request, and finally logs out to /login?reason=session_expired', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { user } = await renderApp('/profile', { as: 'admin', userOptions: { advanceTimers: vi.advanceTimersByTime } });
-    await screen.findByRole('heading', { name: 'My Profile', level: 1 });
+  it(
+    'warns, extends on request, and finally logs out to /login?reason=session_expired',
+    async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const { user } = await renderApp('/profile', {
+        as: 'admin',
+        userOptions: { advanceTimers: vi.advanceTimersByTime },
+      });
+      await screen.findByRole('heading', { name: 'My Profile', level: 1 });
 
-    await idleFor(24 * HOUR - 4 * MINUTE);
-    const dialog = await screen.findByRole('dialog', { name: 'Session expiring soon' });
-    expect(dialog).toHaveTextContent(/logged out in [0-4]:\d\d/);
+      await idleFor(24 * HOUR - 4 * MINUTE);
+      const dialog = await screen.findByRole('dialog', { name: 'Session expiring soon' });
+      expect(dialog).toHaveTextContent(/logged out in [0-4]:\d\d/);
 
-    await user.click(screen.getByRole('button', { name: 'Extend Session' }));
-    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Session expiring soon' })).not.toBeInTheDocument());
+      await user.click(screen.getByRole('button', { name: 'Extend Session' }));
+      await waitFor(() =>
+        expect(screen.queryByRole('dialog', { name: 'Session expiring soon' })).not.toBeInTheDocument(),
+      );
 
-    await idleFor(24 * HOUR + MINUTE);
-    expect(await screen.findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
-    expect(currentPath()).toBe('/login?reason=session_expired');
-    expect(localStorage.getItem('token')).toBeNull();
-  }, scaled(30_000));
+      await idleFor(24 * HOUR + MINUTE);
+      expect(await screen.findByText('Your session has expired. Please log in again.')).toBeInTheDocument();
+      expect(currentPath()).toBe('/login?reason=session_expired');
+      expect(localStorage.getItem('token')).toBeNull();
+    },
+    scaled(30_000),
+  );
 
-  it('logs out from the warning at once', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    const { user } = await renderApp('/change-password', { as: 'admin', userOptions: { advanceTimers: vi.advanceTimersByTime } });
-    await screen.findByRole('heading', { name: 'Change Password', level: 1 });
-    await idleFor(24 * HOUR - 3 * MINUTE);
-    const dialog = await screen.findByRole('dialog', { name: 'Session expiring soon' });
-    await user.click(within(dialog).getByRole('button', { name: 'Logout' }));
-    await waitFor(() => expect(currentPath()).toBe('/login'));
-  }, scaled(30_000));
+  it(
+    'logs out from the warning at once',
+    async () => {
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      const { user } = await renderApp('/change-password', {
+        as: 'admin',
+        userOptions: { advanceTimers: vi.advanceTimersByTime },
+      });
+      await screen.findByRole('heading', { name: 'Change Password', level: 1 });
+      await idleFor(24 * HOUR - 3 * MINUTE);
+      const dialog = await screen.findByRole('dialog', { name: 'Session expiring soon' });
+      await user.click(within(dialog).getByRole('button', { name: 'Logout' }));
+      await waitFor(() => expect(currentPath()).toBe('/login'));
+    },
+    scaled(30_000),
+  );
 });

@@ -40,7 +40,18 @@ describe('shared layout', { timeout: scaled(15_000) }, () => {
       'Alarms',
       'Users',
     ]);
-    expect(links.map((link) => link.getAttribute('href'))).toEqual(['/', '/instances', '/ami', '/config', '/scheduling', '/recordings', '/monitoring', '/github', '/alarms', '/users']);
+    expect(links.map((link) => link.getAttribute('href'))).toEqual([
+      '/',
+      '/instances',
+      '/ami',
+      '/config',
+      '/scheduling',
+      '/recordings',
+      '/monitoring',
+      '/github',
+      '/alarms',
+      '/users',
+    ]);
     expect(links.filter((link) => link.getAttribute('aria-current') === 'page')).toHaveLength(0);
     expect(screen.getByText('Version 1.0.0')).toBeInTheDocument();
     expect(screen.getByText('Capture Command Center')).toBeInTheDocument();

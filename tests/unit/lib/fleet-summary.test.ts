@@ -31,7 +31,14 @@ describe('fleet summary', () => {
   });
 
   it('counts recordings in progress', () => {
-    expect(activeRecordings([{ status: 'recording' }, { status: 'captured' }, { status: 'recording' }, { status: 'failed' }])).toBe(2);
+    expect(
+      activeRecordings([
+        { status: 'recording' },
+        { status: 'captured' },
+        { status: 'recording' },
+        { status: 'failed' },
+      ]),
+    ).toBe(2);
   });
 
   it('colours the system status green only when operational', () => {

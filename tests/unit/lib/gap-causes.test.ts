@@ -20,12 +20,21 @@ describe('gap causes', () => {
     expect(holesSummary(holes)).toBe('8 holes · 280 s lost');
     expect(holesSummary(holes.slice(0, 1))).toBe('1 hole · nothing lost');
     // A gap of exactly 10 s is a hole; 9.9 s is not.
-    const exactly = (seconds: number) => ({ ...gaps[0], end: new Date(Date.parse(gaps[0].start) + seconds * 1000).toISOString() });
+    const exactly = (seconds: number) => ({
+      ...gaps[0],
+      end: new Date(Date.parse(gaps[0].start) + seconds * 1000).toISOString(),
+    });
     expect(holesOf([exactly(10), exactly(9.9)])).toHaveLength(1);
   });
 
   it('gives each instant of a hole to the second on the operator clock and in UTC', () => {
-    expect(holeInstant('2026-11-27T11:52:10.000Z', 'Asia/Karachi')).toEqual({ local: '4:52:10 PM GMT+5', utc: '11:52:10 UTC' });
-    expect(holeInstant('2026-07-03T23:05:00.000Z', 'Europe/London')).toEqual({ local: '12:05:00 AM GMT+1', utc: '23:05:00 UTC' });
+    expect(holeInstant('2026-11-27T11:52:10.000Z', 'Asia/Karachi')).toEqual({
+      local: '4:52:10 PM GMT+5',
+      utc: '11:52:10 UTC',
+    });
+    expect(holeInstant('2026-07-03T23:05:00.000Z', 'Europe/London')).toEqual({
+      local: '12:05:00 AM GMT+1',
+      utc: '23:05:00 UTC',
+    });
   });
 });

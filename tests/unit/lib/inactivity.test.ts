@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatCountdown, INACTIVITY_CHECK_MS, INACTIVITY_LIMIT_MS, INACTIVITY_WARNING_MS, sessionPhase } from '../../../src/lib/inactivity';
+import {
+  formatCountdown,
+  INACTIVITY_CHECK_MS,
+  INACTIVITY_LIMIT_MS,
+  INACTIVITY_WARNING_MS,
+  sessionPhase,
+} from '../../../src/lib/inactivity';
 
 const HOUR = 3_600_000;
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { validatePasswordChange } from '../../../src/lib/password-change';
 
-const form = (currentPassword: string, newPassword: string, confirmPassword: string) => ({ currentPassword, newPassword, confirmPassword });
+const form = (currentPassword: string, newPassword: string, confirmPassword: string) => ({
+  currentPassword,
+  newPassword,
+  confirmPassword,
+});
 
 describe('validatePasswordChange', () => {
   it('requires all three fields first', () => {
@@ -15,7 +19,9 @@ describe('validatePasswordChange', () => {
   });
 
   it('then a length of at least 8', () => {
-    expect(validatePasswordChange(form('old', 'abcdefg', 'abcdefg'))).toBe('Password must be at least 8 characters long');
+    expect(validatePasswordChange(form('old', 'abcdefg', 'abcdefg'))).toBe(
+      'Password must be at least 8 characters long',
+    );
     expect(validatePasswordChange(form('old', 'abcdefgh', 'abcdefgh'))).toBeNull();
   });
 

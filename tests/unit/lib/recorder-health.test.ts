@@ -4,7 +4,10 @@ import { recorderHealth, STALL_AFTER_MS, trackProgress, type ProgressMark } from
 
 const T0 = Date.parse('2026-11-27T11:00:00.000Z');
 
-const instance = (state: Instance['state'], recording_status: Instance['recording_status'] = null) => ({ state, recording_status });
+const instance = (state: Instance['state'], recording_status: Instance['recording_status'] = null) => ({
+  state,
+  recording_status,
+});
 const recording = (status: Recording['status'], reason: string | null = null) => ({ status, reason });
 const rec = (id: string, bytes: number, seconds: number | null, status: Recording['status'] = 'recording') => ({
   id,
@@ -41,7 +44,12 @@ describe('trackProgress', () => {
 });
 
 describe('recorderHealth', () => {
-  const mark = (changedAt: number, progressed = true): ProgressMark => ({ bytes: 100, seconds: 1, changedAt, progressed });
+  const mark = (changedAt: number, progressed = true): ProgressMark => ({
+    bytes: 100,
+    seconds: 1,
+    changedAt,
+    progressed,
+  });
 
   it('is Healthy while a running recorder makes progress', () => {
     const health = recorderHealth(instance('running', 'recording'), recording('recording'), mark(T0), T0 + 5000);
@@ -54,40 +62,81 @@ describe('recorderHealth', () => {
     expect(health).toMatchObject({ kind: 'stalled', label: 'Stalled', color: 'warning' });
     expect(health.detail).toBe('No media progress for 21 s');
     // exactly at the limit it is still healthy
-    expect(recorderHealth(instance('running', 'recording'), recording('recording'), mark(T0), T0 + STALL_AFTER_MS).kind).toBe('healthy');
+    expect(
+      recorderHealth(instance('running', 'recording'), recording('recording'), mark(T0), T0 + STALL_AFTER_MS).kind,
+    ).toBe('healthy');
   });
 
   it('never calls a recorder stalled whose driver reports no progress at all', () => {
-    const health = recorderHealth(instance('running', 'recording'), recording('recording'), mark(T0, false), T0 + 10 * STALL_AFTER_MS);
+    const health = recorderHealth(
+      instance('running', 'recording'),
+      recording('recording'),
+      mark(T0, false),
+      T0 + 10 * STALL_AFTER_MS,
+    );
     expect(health.kind).toBe('healthy');
   });
 
-  it('is Stalled when the server\'s watchdog ended the capture for lack of media', () => {
-    const stalled = recorderHealth(instance('terminated', 'partial'), recording('partial', 'No media for 60 s: the stream stalled'), undefined, T0);
-    expect(stalled).toMatchObject({ kind: 'stalled', label: 'Stalled', detail: 'No media for 60 s: the stream stalled' });
-    const never = recorderHealth(instance('terminated', 'failed'), recording('partial', 'No media received within 60 s'), undefined, T0);
+  it("is Stalled when the server's watchdog ended the capture for lack of media", () => {
+    const stalled = recorderHealth(
+      instance('terminated', 'partial'),
+      recording('partial', 'No media for 60 s: the stream stalled'),
+      undefined,
+      T0,
+    );
+    expect(stalled).toMatchObject({
+      kind: 'stalled',
+      label: 'Stalled',
+      detail: 'No media for 60 s: the stream stalled',
+    });
+    const never = recorderHealth(
+      instance('terminated', 'failed'),
+      recording('partial', 'No media received within 60 s'),
+      undefined,
+      T0,
+    );
     expect(never.kind).toBe('stalled');
   });
 
   it('is Failed when the capture failed, with the reason', () => {
-    const health = recorderHealth(instance('terminated', 'failed'), recording('failed', 'Connection refused'), undefined, T0);
+    const health = recorderHealth(
+      instance('terminated', 'failed'),
+      recording('failed', 'Connection refused'),
+      undefined,
+      T0,
+    );
     expect(health).toMatchObject({ kind: 'failed', label: 'Failed', color: 'error', detail: 'Connection refused' });
   });
 
-  it('reads the instance\'s recording_status when the live feed carries no recording', () => {
+  it("reads the instance's recording_status when the live feed carries no recording", () => {
     expect(recorderHealth(instance('terminated', 'failed'), undefined, undefined, T0).kind).toBe('failed');
     expect(recorderHealth(instance('stopped', 'captured'), undefined, undefined, T0).kind).toBe('captured');
     expect(recorderHealth(instance('running', 'recording'), undefined, undefined, T0).kind).toBe('healthy');
   });
 
   it('is Partial for a capture cut short for another reason', () => {
-    expect(recorderHealth(instance('terminated'), recording('partial', 'Terminated'), undefined, T0)).toMatchObject({ kind: 'partial', color: 'warning' });
+    expect(recorderHealth(instance('terminated'), recording('partial', 'Terminated'), undefined, T0)).toMatchObject({
+      kind: 'partial',
+      color: 'warning',
+    });
   });
 
   it('follows the instance state while no media verdict exists', () => {
-    expect(recorderHealth(instance('pending', 'recording'), recording('recording'), undefined, T0)).toMatchObject({ kind: 'starting', label: 'Starting' });
-    expect(recorderHealth(instance('stopping', 'recording'), recording('recording'), undefined, T0).kind).toBe('stopping');
-    expect(recorderHealth(instance('terminated'), undefined, undefined, T0)).toMatchObject({ kind: 'stopped', label: 'Stopped', color: 'default' });
-    expect(recorderHealth(instance('running'), undefined, undefined, T0)).toMatchObject({ kind: 'unknown', label: 'Unknown' });
+    expect(recorderHealth(instance('pending', 'recording'), recording('recording'), undefined, T0)).toMatchObject({
+      kind: 'starting',
+      label: 'Starting',
+    });
+    expect(recorderHealth(instance('stopping', 'recording'), recording('recording'), undefined, T0).kind).toBe(
+      'stopping',
+    );
+    expect(recorderHealth(instance('terminated'), undefined, undefined, T0)).toMatchObject({
+      kind: 'stopped',
+      label: 'Stopped',
+      color: 'default',
+    });
+    expect(recorderHealth(instance('running'), undefined, undefined, T0)).toMatchObject({
+      kind: 'unknown',
+      label: 'Unknown',
+    });
   });
 });

@@ -23,7 +23,7 @@ describe('useUrlParams', () => {
     expect(result.current.params.toString()).toBe('q=Mosque+2&sort=mosque&order=desc');
   });
 
-  it("reads the address as last changed from a handler of an earlier render", () => {
+  it('reads the address as last changed from a handler of an earlier render', () => {
     const { result } = renderHook(() => useUrlParams(), { wrapper: atAddress('') });
     const { update } = result.current;
     act(() => update(clickMosque));

@@ -36,9 +36,30 @@ describe('KNOWN_TYPES', () => {
 });
 
 describe('resuming the live feed after a reconnect (to this server or another)', () => {
-  const user = { id: 1, username: 'admin', email: 'a@example.com', full_name: null, role: 'admin', is_active: true, is_superuser: true, created_at: '2026-11-23T09:00:00Z', last_login: null };
-  const welcome = (lastEventId?: number) => ({ type: 'welcome', data: { user, server_time: '2026-11-23T09:00:00Z', ...(lastEventId === undefined ? {} : { last_event_id: lastEventId }) } });
-  const launched = (eventId: number) => ({ type: 'launch_complete', event_id: eventId, data: { instance_id: `i-${eventId}`, mosque_id: null, job_id: null, message: 'Launched' } });
+  const user = {
+    id: 1,
+    username: 'admin',
+    email: 'a@example.com',
+    full_name: null,
+    role: 'admin',
+    is_active: true,
+    is_superuser: true,
+    created_at: '2026-11-23T09:00:00Z',
+    last_login: null,
+  };
+  const welcome = (lastEventId?: number) => ({
+    type: 'welcome',
+    data: {
+      user,
+      server_time: '2026-11-23T09:00:00Z',
+      ...(lastEventId === undefined ? {} : { last_event_id: lastEventId }),
+    },
+  });
+  const launched = (eventId: number) => ({
+    type: 'launch_complete',
+    event_id: eventId,
+    data: { instance_id: `i-${eventId}`, mosque_id: null, job_id: null, message: 'Launched' },
+  });
   let received: ServerMessage[];
   let onRefetch: ReturnType<typeof vi.fn<() => void>>;
   let live: LiveConnection;
@@ -48,7 +69,14 @@ describe('resuming the live feed after a reconnect (to this server or another)',
     vi.useFakeTimers();
     received = [];
     onRefetch = vi.fn<() => void>();
-    live = new LiveConnection({ url: 'ws://console.test/ws', getToken: () => 'session-token', onConnectedChange: () => undefined, onMessage: (m) => received.push(m), onRefetch, createSocket: fakeSocketFactory });
+    live = new LiveConnection({
+      url: 'ws://console.test/ws',
+      getToken: () => 'session-token',
+      onConnectedChange: () => undefined,
+      onMessage: (m) => received.push(m),
+      onRefetch,
+      createSocket: fakeSocketFactory,
+    });
     live.start();
   });
   afterEach(() => {

@@ -105,7 +105,11 @@ describe('LiveProvider', () => {
     act(() =>
       socket.receive({
         type: 'initial_data',
-        data: { instances: [instance('a'), instance('b', 'pending')], recordings: [{ id: 'r1' }], system_status: 'operational' },
+        data: {
+          instances: [instance('a'), instance('b', 'pending')],
+          recordings: [{ id: 'r1' }],
+          system_status: 'operational',
+        },
       }),
     );
     expect(text('connected')).toBe('true');

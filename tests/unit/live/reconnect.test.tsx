@@ -15,7 +15,8 @@ function Probe() {
   }, [live]);
   return (
     <p>
-      {live.connected ? 'connected' : 'disconnected'} / {live.gaveUp ? 'gave up' : 'trying'} / {live.systemStatus ?? 'unknown'}
+      {live.connected ? 'connected' : 'disconnected'} / {live.gaveUp ? 'gave up' : 'trying'} /{' '}
+      {live.systemStatus ?? 'unknown'}
     </p>
   );
 }

@@ -11,9 +11,15 @@ describe('the demo world of npm run dev:mock', { timeout: scaled(60_000) }, () =
   it("shows this Friday's ledger with every status on the Dashboard, and the fleet's counts", async () => {
     seedDemoWorld();
     await renderApp('/', { as: 'admin' });
-    const panel = within((await screen.findByRole('heading', { name: 'This Friday' }, { timeout: scaled(30_000) })).closest('section') as HTMLElement);
+    const panel = within(
+      (await screen.findByRole('heading', { name: 'This Friday' }, { timeout: scaled(30_000) })).closest(
+        'section',
+      ) as HTMLElement,
+    );
     for (const status of FRIDAY_STATUSES) {
-      expect(await panel.findByRole('link', { name: `${FRIDAY_STATUS_LABELS[status]}: 1 mosque(s)` })).toBeInTheDocument();
+      expect(
+        await panel.findByRole('link', { name: `${FRIDAY_STATUS_LABELS[status]}: 1 mosque(s)` }),
+      ).toBeInTheDocument();
     }
   });
 
@@ -29,6 +35,7 @@ describe('the demo world of npm run dev:mock', { timeout: scaled(60_000) }, () =
     await renderApp('/recordings', { as: 'admin' });
     const table = within(await screen.findByRole('table', { name: 'Recordings' }, { timeout: scaled(30_000) }));
     expect(await table.findByText('Birmingham Central Mosque')).toBeInTheDocument();
-    for (const outcome of ['Recording', 'Captured', 'Partial', 'Failed']) expect(table.getAllByText(outcome).length).toBeGreaterThan(0);
+    for (const outcome of ['Recording', 'Captured', 'Partial', 'Failed'])
+      expect(table.getAllByText(outcome).length).toBeGreaterThan(0);
   });
 });

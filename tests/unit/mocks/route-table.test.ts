@@ -10,7 +10,9 @@ const NOT_API_CALLS = ['GET /mock-bucket/:id/recording.mp4'];
 function mockedLabels(): string[] {
   return handlers.flatMap((handler) => {
     const { method, path } = ((handler as { info?: unknown }).info ?? {}) as { method?: unknown; path?: unknown };
-    return typeof method === 'string' && typeof path === 'string' ? [endpointLabel({ method: method as 'GET', path })] : [];
+    return typeof method === 'string' && typeof path === 'string'
+      ? [endpointLabel({ method: method as 'GET', path })]
+      : [];
   });
 }
 
@@ -22,7 +24,11 @@ describe('route table (contract/routes) and the mocks of src/mocks', () => {
 
   it('mocks nothing the table does not declare, beyond the bucket stand-in', () => {
     const declared = new Set(allEndpoints.map(endpointLabel));
-    expect(mockedLabels().filter((label) => !declared.has(label)).sort()).toEqual([...NOT_API_CALLS].sort());
+    expect(
+      mockedLabels()
+        .filter((label) => !declared.has(label))
+        .sort(),
+    ).toEqual([...NOT_API_CALLS].sort());
   });
 
   it('mocks each endpoint once', () => {

@@ -15,7 +15,9 @@ describe('notification placement', () => {
 
   it('measures the header of the page it is shown over', () => {
     render(<PageHeader title="Config Generator" actions={<button type="button">Add Mosque</button>} />);
-    const header = screen.getByRole('heading', { name: 'Config Generator' }).closest('[data-page-header]') as HTMLElement;
+    const header = screen
+      .getByRole('heading', { name: 'Config Generator' })
+      .closest('[data-page-header]') as HTMLElement;
     header.getBoundingClientRect = () => ({ bottom: 196 }) as DOMRect;
     render(<NotificationStack items={[item]} onClose={() => undefined} />);
     expect(screen.getByTestId('notification-stack').style.top).toBe('204px');

@@ -10,13 +10,27 @@ describe("the test environment's class precheck of style rules", () => {
     expect(subjectClasses('.css-abc>span.x')).toEqual(['x']);
     expect(subjectClasses('.css-12dnrzf-MuiLink-root:not(:focus)')).toEqual(['css-12dnrzf-MuiLink-root']);
     expect(subjectClasses('.MuiTypography-root:where(.a .b)')).toEqual(['MuiTypography-root']);
-    expect(subjectClasses('label[data-shrink=false]+.MuiInputBase-formControl .css-x::-webkit-input-placeholder')).toEqual(['css-x']);
+    expect(
+      subjectClasses('label[data-shrink=false]+.MuiInputBase-formControl .css-x::-webkit-input-placeholder'),
+    ).toEqual(['css-x']);
     expect(subjectClasses('.a:not([multiple]) option')).toBeNull();
     expect(subjectClasses('.a:not(.b)')).toEqual(['a']);
   });
 
   it('leaves to happy-dom what it does not read', () => {
-    for (const selector of ['body', '*,*::before', '.a,.b', '.css-6dimg >*', '.a\\:b', '.b::slotted(.c)', ':host(.a)', '.a [data-x="."]', '.9x', '.a >', '']) {
+    for (const selector of [
+      'body',
+      '*,*::before',
+      '.a,.b',
+      '.css-6dimg >*',
+      '.a\\:b',
+      '.b::slotted(.c)',
+      ':host(.a)',
+      '.a [data-x="."]',
+      '.9x',
+      '.a >',
+      '',
+    ]) {
       expect(subjectClasses(selector), selector).toBeNull();
     }
   });
@@ -35,7 +49,8 @@ describe("the test environment's class precheck of style rules", () => {
     // the style elements it inserted in the head.
     document.head.append(style);
     const root = document.createElement('div');
-    root.innerHTML = '<div class="panel"><span class="card quiet"><b class="label">x</b></span></div><span class="other"><b class="label">y</b></span>';
+    root.innerHTML =
+      '<div class="panel"><span class="card quiet"><b class="label">x</b></span></div><span class="other"><b class="label">y</b></span>';
     document.body.append(root);
     onTestFinished(() => {
       style.remove();

@@ -12,8 +12,14 @@ import React from 'react';
  * The counter sits in React's internals (a name React warns about): if a release moves it, this throws
  * at setup, and owner-stacks-off.test.tsx fails when elements get their own stack again.
  */
-const internals = (React as unknown as Record<string, object | undefined>).__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
-if (!internals || !('recentlyCreatedOwnerStacks' in internals)) throw new Error("React's owner-stack counter moved: see tests/unit/support/owner-stacks-off.ts");
+const internals = (React as unknown as Record<string, object | undefined>)
+  .__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
+if (!internals || !('recentlyCreatedOwnerStacks' in internals))
+  throw new Error("React's owner-stack counter moved: see tests/unit/support/owner-stacks-off.ts");
 // Reads say the limit is reached; React's increments and its once-a-second reset to 0 change nothing.
 // Configurable: the setup file runs again for each test file a worker takes (isolate: false).
-Object.defineProperty(internals, 'recentlyCreatedOwnerStacks', { get: () => Number.POSITIVE_INFINITY, set: () => undefined, configurable: true });
+Object.defineProperty(internals, 'recentlyCreatedOwnerStacks', {
+  get: () => Number.POSITIVE_INFINITY,
+  set: () => undefined,
+  configurable: true,
+});

@@ -16,7 +16,10 @@ import { sessionFor } from '../../../src/mocks/store';
  * ate a 5 s wait), and a file loads only the pages it opens: loading all twelve first made a one-file
  * run of the login tests spend 20 s transforming.
  */
-const shellModules = import.meta.glob(['../../../src/layout/AppShell.tsx', '../../../src/features/login/LoginPage.tsx']);
+const shellModules = import.meta.glob([
+  '../../../src/layout/AppShell.tsx',
+  '../../../src/features/login/LoginPage.tsx',
+]);
 const pageModules = import.meta.glob('../../../src/features/*/*Page.tsx');
 
 /** The shell, the login page (where the guard may send the test) and the page shown at `path` ('/' is the dashboard). */
@@ -71,7 +74,10 @@ export async function renderApp(path = '/', { as, userOptions }: RenderOptions =
 }
 
 /** One component with the app's providers and a fresh query cache, mounted at `path`. */
-export function renderWithProviders(ui: ReactElement, { path = '/', as, userOptions }: RenderOptions & { path?: string } = {}): Rendered {
+export function renderWithProviders(
+  ui: ReactElement,
+  { path = '/', as, userOptions }: RenderOptions & { path?: string } = {},
+): Rendered {
   if (as) localStorage.setItem('token', sessionFor(as));
   const user = userEvent.setup(userOptions);
   const result = render(

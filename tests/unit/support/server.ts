@@ -16,7 +16,10 @@ export function captureBodies(method: string, path: string | RegExp): unknown[] 
     const pathname = new URL(request.url).pathname;
     if (request.method !== method || !(typeof path === 'string' ? pathname === path : path.test(pathname))) return;
     // The emitter does not wait for its listeners: the body is read beside the request, not before it.
-    void request.clone().json().then((body: unknown) => bodies.push(body));
+    void request
+      .clone()
+      .json()
+      .then((body: unknown) => bodies.push(body));
   };
   server.events.on('request:start', listener);
   onTestFinished(() => server.events.removeListener('request:start', listener));

@@ -8,7 +8,13 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import { useCallback, useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
-import { FRIDAY_SORT_FIELDS, FRIDAY_STATUSES, fridayStatusSchema, type FridayRow, type FridayStatus } from '../../../../contract/fridays';
+import {
+  FRIDAY_SORT_FIELDS,
+  FRIDAY_STATUSES,
+  fridayStatusSchema,
+  type FridayRow,
+  type FridayStatus,
+} from '../../../../contract/fridays';
 import { SCHEDULER_MESSAGES, schedulerErrorMessage, useFridaysPage, useRestoreJob } from '../../../api/scheduler';
 import { ErrorBanner } from '../../../components/ErrorBanner';
 import { ListPagination, usePageInRange } from '../../../components/ListPagination';
@@ -44,7 +50,10 @@ export function FridaysSection({ polling, now }: FridaysSectionProps) {
   const parsedStatus = fridayStatusSchema.safeParse(params.get('status'));
   const status: FridayStatus | null = parsedStatus.success ? parsedStatus.data : null;
   const view = listViewFromParams(params, FRIDAY_SORT_FIELDS);
-  const ledger = useFridaysPage({ ...(picked && { date: picked }), ...listQueryOfView(view), ...(status && { status }) }, polling);
+  const ledger = useFridaysPage(
+    { ...(picked && { date: picked }), ...listQueryOfView(view), ...(status && { status }) },
+    polling,
+  );
   usePageInRange(ledger.data?.total, view, update);
   const restore = useRestoreJob();
   const search = useCallback((q: string) => update({ q, page: null }), [update]);
@@ -64,11 +73,19 @@ export function FridaysSection({ polling, now }: FridaysSectionProps) {
   return (
     <Box id="fridays">
       <Section id="fridays-ledger" title="Fridays" count={total} loading={ledger.isFetching}>
-        <ErrorBanner message={ledger.isError ? schedulerErrorMessage(ledger.error, SCHEDULER_MESSAGES.fridaysFailed) : null} />
+        <ErrorBanner
+          message={ledger.isError ? schedulerErrorMessage(ledger.error, SCHEDULER_MESSAGES.fridaysFailed) : null}
+        />
         <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 2 }}>
           <Tooltip title="Previous Friday" {...TOOLTIP_DELAYS}>
             <span>
-              <IconButton aria-label="Previous Friday" onClick={() => update((current) => ({ friday: shiftWeeks(current.get('friday') ?? friday, -1), page: null }))} disabled={!friday}>
+              <IconButton
+                aria-label="Previous Friday"
+                onClick={() =>
+                  update((current) => ({ friday: shiftWeeks(current.get('friday') ?? friday, -1), page: null }))
+                }
+                disabled={!friday}
+              >
                 <ChevronLeftIcon />
               </IconButton>
             </span>
@@ -83,7 +100,13 @@ export function FridaysSection({ polling, now }: FridaysSectionProps) {
           />
           <Tooltip title="Next Friday" {...TOOLTIP_DELAYS}>
             <span>
-              <IconButton aria-label="Next Friday" onClick={() => update((current) => ({ friday: shiftWeeks(current.get('friday') ?? friday, 1), page: null }))} disabled={!friday}>
+              <IconButton
+                aria-label="Next Friday"
+                onClick={() =>
+                  update((current) => ({ friday: shiftWeeks(current.get('friday') ?? friday, 1), page: null }))
+                }
+                disabled={!friday}
+              >
                 <ChevronRightIcon />
               </IconButton>
             </span>
@@ -93,12 +116,17 @@ export function FridaysSection({ polling, now }: FridaysSectionProps) {
             size="small"
             label="Status"
             value={status ?? 'all'}
-            onChange={(event) => update({ status: event.target.value === 'all' ? null : event.target.value, page: null })}
+            onChange={(event) =>
+              update({ status: event.target.value === 'all' ? null : event.target.value, page: null })
+            }
             sx={{ minWidth: 200 }}
           >
             <MenuItem value="all">{`All (${everyRow})`}</MenuItem>
             {FRIDAY_STATUSES.map((value) => (
-              <MenuItem key={value} value={value}>{`${FRIDAY_STATUS_LABELS[value]} (${counts?.[value] ?? 0})`}</MenuItem>
+              <MenuItem
+                key={value}
+                value={value}
+              >{`${FRIDAY_STATUS_LABELS[value]} (${counts?.[value] ?? 0})`}</MenuItem>
             ))}
           </TextField>
           <SearchField label="Search Fridays" placeholder="Mosque name or ID" value={view.q} onSearch={search} />
@@ -111,7 +139,9 @@ export function FridaysSection({ polling, now }: FridaysSectionProps) {
           loading={ledger.isPending}
           sort={view.sort}
           order={view.order}
-          onSort={(field) => update((current) => ({ ...nextSort(listViewFromParams(current, FRIDAY_SORT_FIELDS), field), page: null }))}
+          onSort={(field) =>
+            update((current) => ({ ...nextSort(listViewFromParams(current, FRIDAY_SORT_FIELDS), field), page: null }))
+          }
           now={now}
           restoring={restore.isPending ? (restore.variables ?? null) : null}
           onRestore={onRestore}

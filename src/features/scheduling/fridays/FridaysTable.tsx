@@ -41,13 +41,32 @@ interface FridaysTableProps {
 
 function Coverage({ row }: { row: FridayRow }) {
   const text = coverageText(row);
-  if (text === null || !row.expected_seconds) return <Typography variant="body2" color="textSecondary">—</Typography>;
+  if (text === null || !row.expected_seconds)
+    return (
+      <Typography variant="body2" color="textSecondary">
+        —
+      </Typography>
+    );
   const value = Math.min(100, ((row.covered_seconds ?? 0) / row.expected_seconds) * 100);
   // An operator's stop is no shortfall to colour as one.
-  const color = row.stopped_by ? 'inherit' : row.status === 'captured' ? 'success' : row.status === 'recording' ? 'info' : row.status === 'partial' ? 'warning' : 'error';
+  const color = row.stopped_by
+    ? 'inherit'
+    : row.status === 'captured'
+      ? 'success'
+      : row.status === 'recording'
+        ? 'info'
+        : row.status === 'partial'
+          ? 'warning'
+          : 'error';
   return (
     <Box sx={{ minWidth: 160 }}>
-      <LinearProgress variant="determinate" value={value} color={color} aria-label={`Coverage of ${row.mosque_name}`} sx={{ height: 8, borderRadius: 1 }} />
+      <LinearProgress
+        variant="determinate"
+        value={value}
+        color={color}
+        aria-label={`Coverage of ${row.mosque_name}`}
+        sx={{ height: 8, borderRadius: 1 }}
+      />
       <Typography variant="body2" color="textSecondary" sx={{ fontSize: '0.8rem', mt: 0.5 }}>
         {text}
       </Typography>
@@ -66,9 +85,17 @@ export function FridaysTable({ rows, loading, sort, order, onSort, now, restorin
       <Table aria-label="Fridays" size="small" sx={{ minWidth: 800 }}>
         <SortableHeaderRow columns={COLUMNS} sort={sort} order={order} onSort={onSort} />
         <TableBody>
-          {rows.length === 0 && <TableMessageRow colSpan={COLUMNS.length}>{loading ? 'Loading Fridays...' : 'No mosques match'}</TableMessageRow>}
+          {rows.length === 0 && (
+            <TableMessageRow colSpan={COLUMNS.length}>
+              {loading ? 'Loading Fridays...' : 'No mosques match'}
+            </TableMessageRow>
+          )}
           {rows.map((row) => {
-            const restorable = row.status === 'cancelled' && row.job_id !== null && row.window_end !== null && Date.parse(row.window_end) > now.getTime();
+            const restorable =
+              row.status === 'cancelled' &&
+              row.job_id !== null &&
+              row.window_end !== null &&
+              Date.parse(row.window_end) > now.getTime();
             const holes = holesOf(row.gaps);
             const showHoles = holes.length > 0 && holesOpen.isOpen(row.mosque_id);
             return (
@@ -80,12 +107,27 @@ export function FridaysTable({ rows, loading, sort, order, onSort, now, restorin
                     </Typography>
                   </TableCell>
                   <TableCell>
-                    {row.stopped_by ? <StoppedChip by={row.stopped_by} /> : <Chip size="small" label={FRIDAY_STATUS_LABELS[row.status]} color={FRIDAY_STATUS_COLORS[row.status]} />}
+                    {row.stopped_by ? (
+                      <StoppedChip by={row.stopped_by} />
+                    ) : (
+                      <Chip
+                        size="small"
+                        label={FRIDAY_STATUS_LABELS[row.status]}
+                        color={FRIDAY_STATUS_COLORS[row.status]}
+                      />
+                    )}
                   </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.recording_start ? zonedDateTime(row.recording_start) : '—'}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    {row.recording_start ? zonedDateTime(row.recording_start) : '—'}
+                  </TableCell>
                   <TableCell>
                     <Coverage row={row} />
-                    <HolesToggle rowId={row.mosque_id} holes={holes} open={showHoles} onToggle={() => holesOpen.toggle(row.mosque_id)} />
+                    <HolesToggle
+                      rowId={row.mosque_id}
+                      holes={holes}
+                      open={showHoles}
+                      onToggle={() => holesOpen.toggle(row.mosque_id)}
+                    />
                   </TableCell>
                   <TableCell sx={{ maxWidth: 360 }}>
                     <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
@@ -99,13 +141,25 @@ export function FridaysTable({ rows, loading, sort, order, onSort, now, restorin
                   </TableCell>
                   <TableCell align="right">
                     {restorable && (
-                      <Button size="small" onClick={() => onRestore(row)} disabled={restoring === row.job_id} aria-label={`Restore recording for ${row.mosque_name}`}>
+                      <Button
+                        size="small"
+                        onClick={() => onRestore(row)}
+                        disabled={restoring === row.job_id}
+                        aria-label={`Restore recording for ${row.mosque_name}`}
+                      >
                         Restore
                       </Button>
                     )}
                   </TableCell>
                 </TableRow>
-                {showHoles && <HolesRow rowId={row.mosque_id} colSpan={COLUMNS.length} holes={holes} of={`${row.mosque_name} on ${row.friday}`} />}
+                {showHoles && (
+                  <HolesRow
+                    rowId={row.mosque_id}
+                    colSpan={COLUMNS.length}
+                    holes={holes}
+                    of={`${row.mosque_name} on ${row.friday}`}
+                  />
+                )}
               </Fragment>
             );
           })}

@@ -8,11 +8,46 @@ import { scaled } from '../../../../testkit/time-scale';
 function seedTwoFridays() {
   alarmsMock().length = 0;
   const at = (raised_at: string, resolved = false) => ({ raised_at, resolved_at: resolved ? raised_at : null });
-  raiseMockAlarm({ id: 'a-pre', kind: 'preflight', severity: 'critical', message: 'The stream could not be resolved', mosque_name: 'Masjid Al-Huda', ...at('2026-11-19T21:00:00.000Z', true) });
-  raiseMockAlarm({ id: 'a-fail', kind: 'capture_failed', severity: 'critical', message: 'No media was recorded', mosque_name: 'Masjid Al-Huda', ...at('2026-11-20T13:40:00.000Z', true) });
-  raiseMockAlarm({ id: 'a-stall1', kind: 'stall', severity: 'warning', message: 'No media for 70 s', mosque_name: 'Central Mosque', ...at('2026-11-27T11:52:00.000Z') });
-  raiseMockAlarm({ id: 'a-stall2', kind: 'stall', severity: 'warning', message: 'No media for 90 s', mosque_name: 'East London Mosque', ...at('2026-11-27T23:10:00.000Z') });
-  raiseMockAlarm({ id: 'a-part', kind: 'capture_partial', severity: 'warning', message: 'Recorded 1 h of 2 h', mosque_name: 'Central Mosque', ...at('2026-11-27T13:45:00.000Z') });
+  raiseMockAlarm({
+    id: 'a-pre',
+    kind: 'preflight',
+    severity: 'critical',
+    message: 'The stream could not be resolved',
+    mosque_name: 'Masjid Al-Huda',
+    ...at('2026-11-19T21:00:00.000Z', true),
+  });
+  raiseMockAlarm({
+    id: 'a-fail',
+    kind: 'capture_failed',
+    severity: 'critical',
+    message: 'No media was recorded',
+    mosque_name: 'Masjid Al-Huda',
+    ...at('2026-11-20T13:40:00.000Z', true),
+  });
+  raiseMockAlarm({
+    id: 'a-stall1',
+    kind: 'stall',
+    severity: 'warning',
+    message: 'No media for 70 s',
+    mosque_name: 'Central Mosque',
+    ...at('2026-11-27T11:52:00.000Z'),
+  });
+  raiseMockAlarm({
+    id: 'a-stall2',
+    kind: 'stall',
+    severity: 'warning',
+    message: 'No media for 90 s',
+    mosque_name: 'East London Mosque',
+    ...at('2026-11-27T23:10:00.000Z'),
+  });
+  raiseMockAlarm({
+    id: 'a-part',
+    kind: 'capture_partial',
+    severity: 'warning',
+    message: 'Recorded 1 h of 2 h',
+    mosque_name: 'Central Mosque',
+    ...at('2026-11-27T13:45:00.000Z'),
+  });
 }
 
 const fridayGroup = (name: RegExp) => within(screen.getByRole('list', { name }));
@@ -31,7 +66,9 @@ describe('the alarm list by Friday', { timeout: scaled(30_000) }, () => {
       'Friday 20 November 2026: 2 alarms (Capture failed: 1, Pre-flight check failed: 1)',
     ]);
 
-    expect(within(screen.getByRole('list', { name: /^Friday 27 November 2026/ })).getByText('Stream stalled: 2')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: /^Friday 27 November 2026/ })).getByText('Stream stalled: 2'),
+    ).toBeInTheDocument();
     const latest = fridayGroup(/^Friday 27 November 2026/);
     // Newest first inside the Friday; an alarm raised late on Friday evening (UTC) stays with that Friday.
     expect(latest.getAllByRole('listitem', { name: /: / }).map((item) => item.getAttribute('aria-label'))).toEqual([

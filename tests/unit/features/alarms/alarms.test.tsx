@@ -10,7 +10,8 @@ import { server } from '../../support/server';
 import { scaled } from '../../../../testkit/time-scale';
 
 const bell = () => within(screen.getByRole('banner')).getByRole('link', { name: /^Alarms:/ });
-const alarmItem = (name: string) => within(screen.getByRole('list', { name: 'Alarms' })).getByRole('listitem', { name });
+const alarmItem = (name: string) =>
+  within(screen.getByRole('list', { name: 'Alarms' })).getByRole('listitem', { name });
 
 const liveAlarm = (fields: Partial<Alarm> & Pick<Alarm, 'id' | 'message'>): Alarm => ({
   kind: 'launch_failed',
@@ -72,7 +73,18 @@ describe('alarms in the console', { timeout: scaled(30_000) }, () => {
       severity: 'critical',
       message: 'The recording was never launched',
       mosque_name: 'Masjid Al-Huda',
-      deliveries: [{ channel: 'webhook', event: 'raised', state: 'retrying', attempts: 2, last_attempt_at: null, next_attempt_at: null, last_error: 'The webhook answered HTTP 502', delivered_at: null }],
+      deliveries: [
+        {
+          channel: 'webhook',
+          event: 'raised',
+          state: 'retrying',
+          attempts: 2,
+          last_attempt_at: null,
+          next_attempt_at: null,
+          last_error: 'The webhook answered HTTP 502',
+          delivered_at: null,
+        },
+      ],
     });
     await renderApp('/alarms', { as: 'operator' });
     const item = await screen.findByRole('listitem', { name: 'Friday missed: Masjid Al-Huda' });
@@ -85,14 +97,25 @@ describe('alarms in the console', { timeout: scaled(30_000) }, () => {
     const item = await screen.findByRole('listitem', { name: 'Capture failed: Central Mosque' });
     await user.click(within(item).getByRole('button', { name: 'Acknowledge alarm: Central Mosque' }));
     expect(await screen.findByText('Alarm acknowledged: Central Mosque')).toBeInTheDocument();
-    await waitFor(() => expect(within(alarmItem('Capture failed: Central Mosque')).getByText('Acknowledged')).toBeInTheDocument());
+    await waitFor(() =>
+      expect(within(alarmItem('Capture failed: Central Mosque')).getByText('Acknowledged')).toBeInTheDocument(),
+    );
     expect(within(alarmItem('Capture failed: Central Mosque')).getByText(/by operator$/)).toBeInTheDocument();
-    expect(within(alarmItem('Capture failed: Central Mosque')).queryByRole('button', { name: /Acknowledge/ })).not.toBeInTheDocument();
+    expect(
+      within(alarmItem('Capture failed: Central Mosque')).queryByRole('button', { name: /Acknowledge/ }),
+    ).not.toBeInTheDocument();
     expect(alarmsMock()[0]).toMatchObject({ id: 'alm-capture-failed', acknowledged_by: 'operator', resolved_at: null });
   });
 
   it('says why when acknowledging fails', async () => {
-    server.use(http.post('/api/alarms/:id/acknowledge', () => HttpResponse.json({ success: false, detail: 'Alarm alm-capture-failed not found', error: 'Alarm alm-capture-failed not found' }, { status: 404 })));
+    server.use(
+      http.post('/api/alarms/:id/acknowledge', () =>
+        HttpResponse.json(
+          { success: false, detail: 'Alarm alm-capture-failed not found', error: 'Alarm alm-capture-failed not found' },
+          { status: 404 },
+        ),
+      ),
+    );
     const { user } = await renderApp('/alarms', { as: 'operator' });
     const item = await screen.findByRole('listitem', { name: 'Capture failed: Central Mosque' });
     await user.click(within(item).getByRole('button', { name: 'Acknowledge alarm: Central Mosque' }));
@@ -104,7 +127,9 @@ describe('alarms in the console', { timeout: scaled(30_000) }, () => {
     await screen.findByText('Connected');
     await waitFor(() => expect(bell()).toHaveAccessibleName('Alarms: 1 open, critical'));
     announce(liveAlarm({ id: 'alm-new', message: 'The launch failed after 3 tries: connection refused' }));
-    expect(await screen.findByText('Critical alarm: Masjid Al-Huda — The launch failed after 3 tries: connection refused')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Critical alarm: Masjid Al-Huda — The launch failed after 3 tries: connection refused'),
+    ).toBeInTheDocument();
     await waitFor(() => expect(bell()).toHaveAccessibleName('Alarms: 2 open, critical'));
   });
 

@@ -24,14 +24,24 @@ describe('silences on the Alarms page', { timeout: scaled(30_000) }, () => {
     const before = Date.now();
     await user.click(silence);
 
-    const item = await within(await screen.findByRole('list', { name: 'Silences in force' })).findByRole('listitem', { name: 'East London Mosque · every kind of alarm' });
+    const item = await within(await screen.findByRole('list', { name: 'Silences in force' })).findByRole('listitem', {
+      name: 'East London Mosque · every kind of alarm',
+    });
     expect(within(item).getByText(/Their encoder is being replaced · set by operator/)).toBeInTheDocument();
     const [stored] = silencesMock();
-    expect(stored).toMatchObject({ mosque_id: 'elm7q2w9z3', kind: null, comment: 'Their encoder is being replaced', created_by: 'operator', lifted_at: null });
+    expect(stored).toMatchObject({
+      mosque_id: 'elm7q2w9z3',
+      kind: null,
+      comment: 'Their encoder is being replaced',
+      created_by: 'operator',
+      lifted_at: null,
+    });
     const minutes = (Date.parse(stored.ends_at) - before) / 60_000;
     expect(minutes).toBeGreaterThan(239);
     expect(minutes).toBeLessThanOrEqual(240.1);
-    expect(await screen.findByText(/^Notifications silenced until .*: East London Mosque · every kind of alarm$/)).toBeInTheDocument();
+    expect(
+      await screen.findByText(/^Notifications silenced until .*: East London Mosque · every kind of alarm$/),
+    ).toBeInTheDocument();
 
     await user.click(within(item).getByRole('button', { name: 'Lift' }));
     await waitFor(() => expect(screen.queryByRole('list', { name: 'Silences in force' })).not.toBeInTheDocument());
@@ -46,7 +56,9 @@ describe('silences on the Alarms page', { timeout: scaled(30_000) }, () => {
     await user.click(await screen.findByRole('option', { name: 'Stream stalled' }));
     await user.type(within(form()).getByRole('textbox', { name: 'Comment' }), 'Provider maintenance');
     await user.click(within(form()).getByRole('button', { name: 'Silence' }));
-    expect(await within(silencesList()).findByRole('listitem', { name: 'Every mosque · Stream stalled' })).toBeInTheDocument();
+    expect(
+      await within(silencesList()).findByRole('listitem', { name: 'Every mosque · Stream stalled' }),
+    ).toBeInTheDocument();
     expect(silencesMock()[0]).toMatchObject({ mosque_id: null, kind: 'stall' });
     // Two hours unless chosen otherwise.
     expect(Date.parse(silencesMock()[0].ends_at) - Date.parse(silencesMock()[0].starts_at)).toBe(120 * 60_000);

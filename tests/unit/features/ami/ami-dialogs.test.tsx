@@ -14,7 +14,9 @@ const field = (label: string | RegExp) => dialog().getByLabelText(label, { selec
 const createButton = () => dialog().getByRole('button', { name: 'Create AMI' });
 
 function seedInstance() {
-  return addMockInstances(mockInstance({ id: 'cap-img001', instance_id: 'local-img001', name: 'capture-adhoc-img001', state: 'terminated' }))[0];
+  return addMockInstances(
+    mockInstance({ id: 'cap-img001', instance_id: 'local-img001', name: 'capture-adhoc-img001', state: 'terminated' }),
+  )[0];
 }
 
 async function openCreate(user: UserEvent) {
@@ -89,7 +91,9 @@ describe('Create New AMI', { timeout: scaled(30_000) }, () => {
       }),
     );
     const calls = recordListCalls();
-    const { user } = await openAmi('No AMIs found. Create your first AMI to get started.', { userOptions: { advanceTimers: vi.advanceTimersByTime } });
+    const { user } = await openAmi('No AMIs found. Create your first AMI to get started.', {
+      userOptions: { advanceTimers: vi.advanceTimersByTime },
+    });
     await openCreate(user);
     await chooseInstance(user, /capture-adhoc-img001/);
     await fillVersion(user, '2.0.0');
@@ -97,7 +101,13 @@ describe('Create New AMI', { timeout: scaled(30_000) }, () => {
     expect(await screen.findByText(/^AMI creation initiated: ami-/)).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(bodies).toEqual([
-      { instance_id: 'cap-img001', name: 'mosque-recorder', description: 'Recorder image for Friday sermon captures', version: '2.0.0', tags: {} },
+      {
+        instance_id: 'cap-img001',
+        name: 'mosque-recorder',
+        description: 'Recorder image for Friday sermon captures',
+        version: '2.0.0',
+        tags: {},
+      },
     ]);
     const id = mockAmis()[0].ami_id;
     expect(screen.getByText(`AMI creation initiated: ${id}`)).toBeInTheDocument();
@@ -115,7 +125,14 @@ describe('Create New AMI', { timeout: scaled(30_000) }, () => {
     seedInstance();
     server.use(
       http.post('/api/ami/create', () =>
-        HttpResponse.json({ success: false, detail: 'Instance cap-img001 is still launching', error: 'Instance cap-img001 is still launching' }, { status: 409 }),
+        HttpResponse.json(
+          {
+            success: false,
+            detail: 'Instance cap-img001 is still launching',
+            error: 'Instance cap-img001 is still launching',
+          },
+          { status: 409 },
+        ),
       ),
     );
     const { user } = await openAmi('No AMIs found. Create your first AMI to get started.');
@@ -145,7 +162,9 @@ describe('Delete AMI', { timeout: scaled(30_000) }, () => {
     const { user } = await openAmi();
     await user.click(row('ami-00000aaa').getByRole('button', { name: 'Delete ami-00000aaa' }));
     const confirm = within(await screen.findByRole('dialog', { name: 'Delete AMI' }));
-    expect(confirm.getByText('This action cannot be undone. The AMI and its snapshots will be deleted.')).toBeInTheDocument();
+    expect(
+      confirm.getByText('This action cannot be undone. The AMI and its snapshots will be deleted.'),
+    ).toBeInTheDocument();
     await user.click(confirm.getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('AMI ami-00000aaa deleted successfully')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('cell', { name: 'ami-00000aaa' })).not.toBeInTheDocument());
@@ -154,7 +173,11 @@ describe('Delete AMI', { timeout: scaled(30_000) }, () => {
 
   it('reads "Failed to delete AMI" when the server refuses', async () => {
     seedAmis();
-    server.use(http.delete('/api/ami/:amiId', () => HttpResponse.json({ success: false, detail: 'Snapshot in use', error: 'Snapshot in use' }, { status: 502 })));
+    server.use(
+      http.delete('/api/ami/:amiId', () =>
+        HttpResponse.json({ success: false, detail: 'Snapshot in use', error: 'Snapshot in use' }, { status: 502 }),
+      ),
+    );
     const { user } = await openAmi();
     await user.click(row('ami-00000ccc').getByRole('button', { name: 'Delete ami-00000ccc' }));
     await user.click(dialog().getByRole('button', { name: 'Delete' }));

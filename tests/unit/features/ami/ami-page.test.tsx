@@ -16,7 +16,16 @@ describe('AMI Manager page', { timeout: scaled(30_000) }, () => {
     expect(screen.getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Create AMI' })).toBeInTheDocument();
     const headers = within(screen.getByRole('table', { name: 'AMIs' })).getAllByRole('columnheader');
-    expect(headers.map((h) => h.textContent)).toEqual(['Status', 'Name', 'AMI ID', 'Version', 'Size (GB)', 'Created', 'Latest', 'Actions']);
+    expect(headers.map((h) => h.textContent)).toEqual([
+      'Status',
+      'Name',
+      'AMI ID',
+      'Version',
+      'Size (GB)',
+      'Created',
+      'Latest',
+      'Actions',
+    ]);
   });
 
   it('counts total, available and pending, and names the latest version', async () => {
@@ -67,7 +76,14 @@ describe('AMI Manager page', { timeout: scaled(30_000) }, () => {
   });
 
   it("shows the server's error when the list cannot be loaded, dismissibly", async () => {
-    server.use(http.get('/api/ami/list', () => HttpResponse.json({ success: false, detail: 'EC2 is unavailable', error: 'EC2 is unavailable' }, { status: 503 })));
+    server.use(
+      http.get('/api/ami/list', () =>
+        HttpResponse.json(
+          { success: false, detail: 'EC2 is unavailable', error: 'EC2 is unavailable' },
+          { status: 503 },
+        ),
+      ),
+    );
     const { user } = renderWithProviders(<AmiPage />, { path: '/ami', as: 'admin' });
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('EC2 is unavailable');

@@ -15,8 +15,22 @@ export function seedAmis() {
       size_gb: 8.5,
       created_at: '2026-01-10T10:00:00.000Z',
     }),
-    mockAmi({ ami_id: 'ami-00000bbb', name: 'mosque-recorder-20260111-100000', version: '1.3.0', state: 'pending', size_gb: 0, created_at: '2026-01-11T10:00:00.000Z' }),
-    mockAmi({ ami_id: 'ami-00000ccc', name: 'mosque-recorder-20260109-100000', version: '1.1.0', state: 'failed', size_gb: 0, created_at: '2026-01-09T10:00:00.000Z' }),
+    mockAmi({
+      ami_id: 'ami-00000bbb',
+      name: 'mosque-recorder-20260111-100000',
+      version: '1.3.0',
+      state: 'pending',
+      size_gb: 0,
+      created_at: '2026-01-11T10:00:00.000Z',
+    }),
+    mockAmi({
+      ami_id: 'ami-00000ccc',
+      name: 'mosque-recorder-20260109-100000',
+      version: '1.1.0',
+      state: 'failed',
+      size_gb: 0,
+      created_at: '2026-01-09T10:00:00.000Z',
+    }),
   );
 }
 

@@ -36,7 +36,13 @@ describe('Change Password page', { timeout: scaled(15_000) }, () => {
     expect(field('New Password')).toHaveAttribute('type', 'password');
 
     const items = within(screen.getByRole('list', { name: 'Password requirements' })).getAllByRole('listitem');
-    const labels = ['At least 8 characters', 'One uppercase letter', 'One lowercase letter', 'One number', 'One special character'];
+    const labels = [
+      'At least 8 characters',
+      'One uppercase letter',
+      'One lowercase letter',
+      'One number',
+      'One special character',
+    ];
     expect(items).toHaveLength(labels.length);
     labels.forEach((label, index) => expect(items[index]).toHaveTextContent(label));
     expect(screen.getByText('Security Tips')).toBeInTheDocument();
@@ -61,7 +67,10 @@ describe('Change Password page', { timeout: scaled(15_000) }, () => {
     await paste('New Password', '!');
     expect(screen.getByRole('progressbar', { name: 'Password strength: Good' })).toHaveAttribute('aria-valuenow', '80');
     await paste('New Password', 'x');
-    expect(screen.getByRole('progressbar', { name: 'Password strength: Strong' })).toHaveAttribute('aria-valuenow', '100');
+    expect(screen.getByRole('progressbar', { name: 'Password strength: Strong' })).toHaveAttribute(
+      'aria-valuenow',
+      '100',
+    );
     expect(met()).toEqual(['true', 'true', 'true', 'true', 'true']);
   });
 
@@ -122,34 +131,38 @@ describe('Change Password page', { timeout: scaled(15_000) }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(/^An error occurred$/);
   });
 
-  it('changes the password: busy label, success message, cleared and disabled form, profile after 2 s', async () => {
-    let body: unknown;
-    server.use(
-      http.post('/api/auth/change-password', async ({ request }) => {
-        body = await request.json();
-        await delay(200);
-        return HttpResponse.json({ success: true, message: 'Password changed successfully' });
-      }),
-    );
-    const { fill, submit, field } = await open();
-    await fill(MOCK_ADMIN.password, 'New-password-1', 'New-password-1');
-    await submit();
-    expect(screen.getByRole('button', { name: 'Changing Password...' })).toBeDisabled();
-    expect(field('Current Password')).toBeDisabled();
+  it(
+    'changes the password: busy label, success message, cleared and disabled form, profile after 2 s',
+    async () => {
+      let body: unknown;
+      server.use(
+        http.post('/api/auth/change-password', async ({ request }) => {
+          body = await request.json();
+          await delay(200);
+          return HttpResponse.json({ success: true, message: 'Password changed successfully' });
+        }),
+      );
+      const { fill, submit, field } = await open();
+      await fill(MOCK_ADMIN.password, 'New-password-1', 'New-password-1');
+      await submit();
+      expect(screen.getByRole('button', { name: 'Changing Password...' })).toBeDisabled();
+      expect(field('Current Password')).toBeDisabled();
 
-    expect(await screen.findByText('Password changed successfully! Redirecting to profile...')).toBeInTheDocument();
-    const successAt = Date.now();
-    expect(body).toEqual({ current_password: MOCK_ADMIN.password, new_password: 'New-password-1' });
-    for (const label of ['Current Password', 'New Password', 'Confirm New Password']) {
-      expect(field(label)).toHaveValue('');
-      expect(field(label)).toBeDisabled();
-    }
-    expect(screen.getByRole('button', { name: 'Change Password' })).toBeDisabled();
-    expect(currentPath()).toBe('/change-password');
+      expect(await screen.findByText('Password changed successfully! Redirecting to profile...')).toBeInTheDocument();
+      const successAt = Date.now();
+      expect(body).toEqual({ current_password: MOCK_ADMIN.password, new_password: 'New-password-1' });
+      for (const label of ['Current Password', 'New Password', 'Confirm New Password']) {
+        expect(field(label)).toHaveValue('');
+        expect(field(label)).toBeDisabled();
+      }
+      expect(screen.getByRole('button', { name: 'Change Password' })).toBeDisabled();
+      expect(currentPath()).toBe('/change-password');
 
-    await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: scaled(8000) });
-    expect(Date.now() - successAt).toBeGreaterThanOrEqual(1900);
-  }, scaled(15_000));
+      await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: scaled(8000) });
+      expect(Date.now() - successAt).toBeGreaterThanOrEqual(1900);
+    },
+    scaled(15_000),
+  );
 
   it('really changes it in the mock store', async () => {
     const { fill, submit } = await open();

@@ -35,7 +35,14 @@ describe('Config Generator page', { timeout: scaled(40_000) }, () => {
   });
 
   it('counts as ready only mosques with both coordinates and a prayer time', async () => {
-    server.use(http.get('/api/config/prayer-times', () => HttpResponse.json({ success: true, data: { prayer_times: [londonPrayer, { ...londonPrayer, mosque_id: EAST_LONDON }] } })));
+    server.use(
+      http.get('/api/config/prayer-times', () =>
+        HttpResponse.json({
+          success: true,
+          data: { prayer_times: [londonPrayer, { ...londonPrayer, mosque_id: EAST_LONDON }] },
+        }),
+      ),
+    );
     await openConfig();
     await waitFor(() => expect(cardValue('Prayer Times')).toBe('2'));
     expect(cardValue('Coordinates')).toBe('2');
@@ -44,12 +51,28 @@ describe('Config Generator page', { timeout: scaled(40_000) }, () => {
   });
 
   it('lists each mosque with status, id, names, place, languages, coordinates and prayer time', async () => {
-    server.use(http.get('/api/config/prayer-times', () => HttpResponse.json({ success: true, data: { prayer_times: [londonPrayer] } })));
+    server.use(
+      http.get('/api/config/prayer-times', () =>
+        HttpResponse.json({ success: true, data: { prayer_times: [londonPrayer] } }),
+      ),
+    );
     await openConfig();
     const table = screen.getByRole('table', { name: 'Mosques' });
-    const headers = within(table).getAllByRole('columnheader').map((cell) => cell.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
     // The first column holds the select-all checkbox.
-    expect(headers).toEqual(['', 'Status', 'Mosque ID', 'Name', 'City', 'Languages', 'Coordinates', 'Prayer Times', 'Actions']);
+    expect(headers).toEqual([
+      '',
+      'Status',
+      'Mosque ID',
+      'Name',
+      'City',
+      'Languages',
+      'Coordinates',
+      'Prayer Times',
+      'Actions',
+    ]);
 
     const london = row(LONDON);
     expect(london.getByText('Enabled')).toBeInTheDocument();
@@ -77,7 +100,11 @@ describe('Config Generator page', { timeout: scaled(40_000) }, () => {
   });
 
   it('explains the prayer time chip in a tooltip', async () => {
-    server.use(http.get('/api/config/prayer-times', () => HttpResponse.json({ success: true, data: { prayer_times: [londonPrayer] } })));
+    server.use(
+      http.get('/api/config/prayer-times', () =>
+        HttpResponse.json({ success: true, data: { prayer_times: [londonPrayer] } }),
+      ),
+    );
     const { user } = await openConfig();
     await user.hover(await row(LONDON).findByText('12:12'));
     const tooltip = await screen.findByRole('tooltip');
@@ -106,7 +133,14 @@ describe('Config Generator page', { timeout: scaled(40_000) }, () => {
   });
 
   it('shows a dismissible banner when the mosques cannot be loaded', async () => {
-    server.use(http.get('/api/config/mosques', () => HttpResponse.json({ success: false, detail: 'Database unavailable', error: 'Database unavailable' }, { status: 503 })));
+    server.use(
+      http.get('/api/config/mosques', () =>
+        HttpResponse.json(
+          { success: false, detail: 'Database unavailable', error: 'Database unavailable' },
+          { status: 503 },
+        ),
+      ),
+    );
     const { user } = await openConfig('Database unavailable');
     await user.click(within(screen.getByRole('alert')).getByRole('button', { name: /close/i }));
     expect(screen.queryByText('Database unavailable')).not.toBeInTheDocument();

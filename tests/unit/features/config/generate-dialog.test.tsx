@@ -82,7 +82,16 @@ describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () =>
     await user.click(generateButton());
     expect(await screen.findByText('Generated 1 recording configurations')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(bodies).toEqual([{ mosque_ids: [LONDON], duration: 3600, method: 'api', api_base_url: 'https://capture.example.org', width: 1080, height: 576 }]);
+    expect(bodies).toEqual([
+      {
+        mosque_ids: [LONDON],
+        duration: 3600,
+        method: 'api',
+        api_base_url: 'https://capture.example.org',
+        width: 1080,
+        height: 576,
+      },
+    ]);
 
     expect(downloads).toHaveLength(1);
     const [download] = downloads;
@@ -142,7 +151,14 @@ describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () =>
     await user.click(generateButton());
     expect(await screen.findByText('Failed to generate configurations')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Generate Recording Configurations' })).toBeInTheDocument();
-    server.use(http.post('/api/config/generate', () => HttpResponse.json({ success: false, detail: 'API base URL must be an http(s) URL', error: 'x' }, { status: 400 })));
+    server.use(
+      http.post('/api/config/generate', () =>
+        HttpResponse.json(
+          { success: false, detail: 'API base URL must be an http(s) URL', error: 'x' },
+          { status: 400 },
+        ),
+      ),
+    );
     await user.click(generateButton());
     expect(await screen.findByText('API base URL must be an http(s) URL')).toBeInTheDocument();
     expect(downloads).toEqual([]);

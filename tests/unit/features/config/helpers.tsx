@@ -31,7 +31,10 @@ export const field = (label: string | RegExp) => dialog().getByLabelText(label, 
 
 /** The figure of a summary card. */
 export function cardValue(title: string): string {
-  const card = screen.getAllByText(title).map((element) => element.closest<HTMLElement>('.MuiCard-root')).find(Boolean);
+  const card = screen
+    .getAllByText(title)
+    .map((element) => element.closest<HTMLElement>('.MuiCard-root'))
+    .find(Boolean);
   if (!card) throw new Error(`No card ${title}`);
   return within(card).getByText(/^\d+$/).textContent ?? '';
 }

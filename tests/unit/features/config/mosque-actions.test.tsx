@@ -12,7 +12,13 @@ afterEach(() => {
 });
 
 const failWith = (method: 'put' | 'delete' | 'post', path: string, status: number, detail?: string) =>
-  server.use(http[method](path, () => (detail ? HttpResponse.json({ success: false, detail, error: detail }, { status }) : HttpResponse.json({}, { status }))));
+  server.use(
+    http[method](path, () =>
+      detail
+        ? HttpResponse.json({ success: false, detail, error: detail }, { status })
+        : HttpResponse.json({}, { status }),
+    ),
+  );
 
 // The whole console is mounted and typed into: beside CI's other lane (browser journeys, faults) one test took 49 s.
 describe('Edit Mosque', { timeout: scaled(90_000) }, () => {
@@ -50,7 +56,14 @@ describe('Edit Mosque', { timeout: scaled(90_000) }, () => {
     await user.click(dialog().getByRole('button', { name: 'Update Mosque' }));
     expect(await screen.findByText('Mosque updated successfully')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(bodies).toEqual([{ name: 'East London Mosque & Centre', active: false, fixed_jumuah_time: '13:30', calculation_method: 'MoonsightingCommittee' }]);
+    expect(bodies).toEqual([
+      {
+        name: 'East London Mosque & Centre',
+        active: false,
+        fixed_jumuah_time: '13:30',
+        calculation_method: 'MoonsightingCommittee',
+      },
+    ]);
     expect(await row(EAST_LONDON).findByText('East London Mosque & Centre')).toBeInTheDocument();
     expect(row(EAST_LONDON).getByText('Disabled')).toBeInTheDocument();
   });
@@ -78,7 +91,7 @@ describe('Edit Mosque', { timeout: scaled(90_000) }, () => {
     expect(dialog().getByRole('button', { name: 'Update Mosque' })).toBeDisabled();
   });
 
-  it("shows the server's message, or \"Failed to update mosque\", or \"Network error occurred\"", async () => {
+  it('shows the server\'s message, or "Failed to update mosque", or "Network error occurred"', async () => {
     const { user } = await openEdit();
     const update = () => user.click(dialog().getByRole('button', { name: 'Update Mosque' }));
     failWith('put', '/api/config/mosques/:id', 400, 'Mosque ID cannot be changed');
@@ -104,7 +117,9 @@ describe('Delete mosque', { timeout: scaled(40_000) }, () => {
 
   it('asks first, in the words of the spec', async () => {
     const { user } = await askDelete(AZHAR);
-    expect(dialog().getByText(`Are you sure you want to delete mosque ${AZHAR}? This action cannot be undone.`)).toBeInTheDocument();
+    expect(
+      dialog().getByText(`Are you sure you want to delete mosque ${AZHAR}? This action cannot be undone.`),
+    ).toBeInTheDocument();
     await user.click(dialog().getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(mockMosques()).toHaveLength(3);

@@ -29,7 +29,19 @@ describe('Add New Mosque: fields and validation', { timeout: scaled(40_000) }, (
     await openAdd();
     expect(screen.getByRole('dialog', { name: 'Add New Mosque' })).toBeInTheDocument();
     expect(field(/Mosque ID/)).toHaveAttribute('readonly');
-    for (const label of [/Name \(English\)/, /Name \(Arabic\)/, /Languages/, /Google Maps URL/, /Latitude/, /Longitude/, /Timezone/, /City/, /District/, /Country/, /ID Token/]) {
+    for (const label of [
+      /Name \(English\)/,
+      /Name \(Arabic\)/,
+      /Languages/,
+      /Google Maps URL/,
+      /Latitude/,
+      /Longitude/,
+      /Timezone/,
+      /City/,
+      /District/,
+      /Country/,
+      /ID Token/,
+    ]) {
       expect(field(label)).toBeInTheDocument();
     }
     expect(field(/Latitude/)).toHaveAttribute('type', 'number');
@@ -72,7 +84,16 @@ describe('Add New Mosque: fields and validation', { timeout: scaled(40_000) }, (
     const { user } = await openAdd();
     await user.click(field(/Languages/));
     const options = (await screen.findAllByRole('option')).map((option) => option.textContent);
-    expect(options).toEqual(['English (en)', 'Arabic (ar)', 'Urdu (ur)', 'Bengali (bn)', 'Hindi (hi)', 'Pashto (ps)', 'French (fr)', 'Spanish (es)']);
+    expect(options).toEqual([
+      'English (en)',
+      'Arabic (ar)',
+      'Urdu (ur)',
+      'Bengali (bn)',
+      'Hindi (hi)',
+      'Pashto (ps)',
+      'French (fr)',
+      'Spanish (es)',
+    ]);
     await user.click(screen.getByRole('option', { name: 'English (en)' }));
     await fill(user, field(/Languages/), 'TR');
     await user.keyboard('{Enter}');
@@ -125,7 +146,9 @@ describe('Add New Mosque: map link', { timeout: scaled(40_000) }, () => {
     await waitFor(() => expect(field(/City/)).toHaveValue('Mecca'));
     expect(field(/District/)).toHaveValue('Al Haram');
     expect(field(/Country/)).toHaveValue('Saudi Arabia');
-    expect(extracts).toEqual([{ mosque_ids: [], force_refresh: true, urls: [{ mosque_id: null, google_maps_url: MECCA_LINK }] }]);
+    expect(extracts).toEqual([
+      { mosque_ids: [], force_refresh: true, urls: [{ mosque_id: null, google_maps_url: MECCA_LINK }] },
+    ]);
     expect(geocodes).toEqual([{ latitude: 21.4225, longitude: 39.8262 }]);
   });
 
@@ -147,7 +170,20 @@ describe('Add New Mosque: map link', { timeout: scaled(40_000) }, () => {
         await held.opened;
         return HttpResponse.json({
           success: true,
-          data: { extraction_results: [{ mosque_id: null, google_maps_url: MECCA_LINK, success: true, latitude: 21.4225, longitude: 39.8262, timezone_guess: 'Asia/Riyadh', extraction_method: 'map_link', stored: false }] },
+          data: {
+            extraction_results: [
+              {
+                mosque_id: null,
+                google_maps_url: MECCA_LINK,
+                success: true,
+                latitude: 21.4225,
+                longitude: 39.8262,
+                timezone_guess: 'Asia/Riyadh',
+                extraction_method: 'map_link',
+                stored: false,
+              },
+            ],
+          },
         });
       }),
     );
@@ -194,7 +230,10 @@ describe('Add New Mosque: map link', { timeout: scaled(40_000) }, () => {
     server.use(
       http.post('/api/config/geocode', async () => {
         await held.opened;
-        return HttpResponse.json({ success: true, data: { city: 'Cairo', district: null, country: 'Egypt', country_code: 'EG', timezone: 'Africa/Cairo' } });
+        return HttpResponse.json({
+          success: true,
+          data: { city: 'Cairo', district: null, country: 'Egypt', country_code: 'EG', timezone: 'Africa/Cairo' },
+        });
       }),
     );
     const { user } = await openAdd();
@@ -210,8 +249,12 @@ describe('Add New Mosque: map link', { timeout: scaled(40_000) }, () => {
   it('logs extraction and geocode failures without a message to the user', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     server.use(
-      http.post('/api/config/coordinates/extract', () => HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 })),
-      http.post('/api/config/geocode', () => HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 })),
+      http.post('/api/config/coordinates/extract', () =>
+        HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 }),
+      ),
+      http.post('/api/config/geocode', () =>
+        HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 }),
+      ),
     );
     const { user } = await openAdd();
     await user.click(field(/Google Maps URL/));
@@ -231,7 +274,12 @@ describe('Add New Mosque: map link', { timeout: scaled(40_000) }, () => {
     const { user } = await openAdd();
     await user.click(field(/Google Maps URL/));
     await user.paste('https://www.google.com/maps/place/Somewhere');
-    await waitFor(() => expect(warn).toHaveBeenCalledWith('Coordinates could not be read from the map link', 'No coordinates found in the map link'));
+    await waitFor(() =>
+      expect(warn).toHaveBeenCalledWith(
+        'Coordinates could not be read from the map link',
+        'No coordinates found in the map link',
+      ),
+    );
     expect(field(/Latitude/)).toHaveValue(null);
     expect(document.querySelector('.MuiAlert-message')).toBeNull();
   });
@@ -288,7 +336,14 @@ describe('Add New Mosque: saving', { timeout: scaled(40_000) }, () => {
   }
 
   it("shows the server's message when adding fails, and keeps the dialog open", async () => {
-    server.use(http.post('/api/config/mosques', () => HttpResponse.json({ success: false, detail: 'Mosque abc already exists', error: 'Mosque abc already exists' }, { status: 409 })));
+    server.use(
+      http.post('/api/config/mosques', () =>
+        HttpResponse.json(
+          { success: false, detail: 'Mosque abc already exists', error: 'Mosque abc already exists' },
+          { status: 409 },
+        ),
+      ),
+    );
     await submitMinimal();
     expect(await screen.findByText('Mosque abc already exists')).toBeInTheDocument();
     expect(screen.getByRole('dialog', { name: 'Add New Mosque' })).toBeInTheDocument();
@@ -320,7 +375,10 @@ describe('Add New Mosque: the server refuses a field', { timeout: scaled(40_000)
     const detail = 'Request body is invalid: ID_token: ID token must not contain spaces';
     server.use(
       http.post('/api/config/mosques', () =>
-        HttpResponse.json({ success: false, detail, error: detail, fields: { ID_token: 'ID token must not contain spaces' } }, { status: 400 }),
+        HttpResponse.json(
+          { success: false, detail, error: detail, fields: { ID_token: 'ID token must not contain spaces' } },
+          { status: 400 },
+        ),
       ),
     );
     const { user } = await openAdd();

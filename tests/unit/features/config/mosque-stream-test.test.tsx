@@ -28,7 +28,9 @@ describe("Test stream on a mosque's row", { timeout: scaled(30_000) }, () => {
   });
 
   it('is not offered for a mosque without a stream identifier', async () => {
-    setMockMosques(mockMosques().map((mosque) => (mosque.mosque_id === LONDON ? { ...mosque, ID_token: null } : mosque)));
+    setMockMosques(
+      mockMosques().map((mosque) => (mosque.mosque_id === LONDON ? { ...mosque, ID_token: null } : mosque)),
+    );
     await openConfig();
     expect(row(LONDON).getByRole('button', { name: `Test stream of mosque ${LONDON}` })).toBeDisabled();
     expect(row(EAST_LONDON).getByRole('button', { name: `Test stream of mosque ${EAST_LONDON}` })).toBeEnabled();

@@ -8,7 +8,11 @@ import { scaled } from '../../../../testkit/time-scale';
 describe('Config Generator with a large fleet', { timeout: scaled(40_000) }, () => {
   it('renders one page of the mosque table at a time and pages through all of them', async () => {
     const [template] = mockMosques();
-    const fleet = Array.from({ length: 1000 }, (_, i) => ({ ...template, mosque_id: `fleet${String(i).padStart(5, '0')}`, name: `Fleet Mosque ${i}` }));
+    const fleet = Array.from({ length: 1000 }, (_, i) => ({
+      ...template,
+      mosque_id: `fleet${String(i).padStart(5, '0')}`,
+      name: `Fleet Mosque ${i}`,
+    }));
     setMockMosques(fleet);
     await openConfig('Fleet Mosque 0');
     await waitFor(() => expect(cardValue('Total Mosques')).toBe('1000'));

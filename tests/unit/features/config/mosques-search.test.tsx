@@ -25,7 +25,11 @@ function seedFleet(): Mosque[] {
 const table = () => screen.getByRole('table', { name: 'Mosques' });
 /** Long enough for the search's pause and a mocked answer on a busy machine. */
 const SETTLED = { timeout: scaled(30_000) };
-const names = () => within(table()).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[3]?.textContent ?? '');
+const names = () =>
+  within(table())
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[3]?.textContent ?? '');
 
 describe('Mosque table: search, sort, filters and bulk actions', { timeout: scaled(120_000) }, () => {
   it('searches on the server after typing pauses, and keeps the search in the address', async () => {
@@ -83,7 +87,9 @@ describe('Mosque table: search, sort, filters and bulk actions', { timeout: scal
     await user.click(screen.getByLabelText('Select every mosque on this page'));
     expect(screen.getByRole('status')).toHaveTextContent('10 selected');
     await user.click(within(screen.getByLabelText('Selected mosques')).getByRole('button', { name: 'Delete' }));
-    expect(dialog().getByText('Are you sure you want to delete 10 mosques? This action cannot be undone.')).toBeInTheDocument();
+    expect(
+      dialog().getByText('Are you sure you want to delete 10 mosques? This action cannot be undone.'),
+    ).toBeInTheDocument();
     await user.click(dialog().getByRole('button', { name: 'Delete' }));
     expect(await notification('10 mosques deleted')).toBeInTheDocument();
     expect(mockMosques()).toHaveLength(20);

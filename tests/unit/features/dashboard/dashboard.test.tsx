@@ -98,7 +98,9 @@ describe('Dashboard', { timeout: scaled(15_000) }, () => {
     expect(screen.queryByText('WebSocket connection lost')).not.toBeInTheDocument();
     drop();
     expect(screen.getByText('WebSocket connection lost')).toBeInTheDocument();
-    expect(screen.getByText('WebSocket connection lost').closest('.MuiAlert-root')).toHaveClass('MuiAlert-colorWarning');
+    expect(screen.getByText('WebSocket connection lost').closest('.MuiAlert-root')).toHaveClass(
+      'MuiAlert-colorWarning',
+    );
   });
 
   it('warns "WebSocket connection lost" when no live connection comes up at all', async () => {
@@ -108,7 +110,11 @@ describe('Dashboard', { timeout: scaled(15_000) }, () => {
   });
 
   it('counts the fleet from the API while the live feed is down', async () => {
-    addMockInstances(mockInstance({ state: 'running' }), mockInstance({ state: 'running' }), mockInstance({ state: 'pending' }));
+    addMockInstances(
+      mockInstance({ state: 'running' }),
+      mockInstance({ state: 'running' }),
+      mockInstance({ state: 'pending' }),
+    );
     await openDashboard(); // the socket is never opened
     expect(await card('Running Instances').findByText('2')).toBeInTheDocument();
     expect(card('Running Instances').getByText('1 pending')).toBeInTheDocument();
@@ -128,8 +134,24 @@ describe('Dashboard', { timeout: scaled(15_000) }, () => {
           success: true,
           data: {
             entries: [
-              { id: 9, at, actor: { id: 1, username: 'admin' }, action: 'instance.launch', target: { type: 'instance', id: 'inst-9', label: null }, detail: null, summary: 'admin launched instance inst-9' },
-              { id: 8, at, actor: null, action: 'schedule.run', target: null, detail: null, summary: 'System scheduled Friday recordings' },
+              {
+                id: 9,
+                at,
+                actor: { id: 1, username: 'admin' },
+                action: 'instance.launch',
+                target: { type: 'instance', id: 'inst-9', label: null },
+                detail: null,
+                summary: 'admin launched instance inst-9',
+              },
+              {
+                id: 8,
+                at,
+                actor: null,
+                action: 'schedule.run',
+                target: null,
+                detail: null,
+                summary: 'System scheduled Friday recordings',
+              },
             ],
           },
         });

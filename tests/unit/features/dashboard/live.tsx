@@ -68,7 +68,9 @@ export function send(message: ServerMessage): void {
 }
 
 /** The server accepts the console and sends what it has. */
-export function connect(data: { instances?: Instance[]; recordings?: Recording[]; system_status?: SystemStatus } = {}): void {
+export function connect(
+  data: { instances?: Instance[]; recordings?: Recording[]; system_status?: SystemStatus } = {},
+): void {
   act(() => FakeWebSocket.latest().open());
   send({
     type: 'welcome',
@@ -91,7 +93,11 @@ export function connect(data: { instances?: Instance[]; recordings?: Recording[]
   });
   send({
     type: 'initial_data',
-    data: { instances: data.instances ?? [], recordings: data.recordings ?? [], system_status: data.system_status ?? 'operational' },
+    data: {
+      instances: data.instances ?? [],
+      recordings: data.recordings ?? [],
+      system_status: data.system_status ?? 'operational',
+    },
   });
 }
 

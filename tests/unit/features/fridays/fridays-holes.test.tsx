@@ -16,10 +16,24 @@ function jobWithRecording(mosque: { id: string; name: string }, job: Partial<Job
   const instance = addMockInstances(mockInstance({ mosque_id: mosque.id, state: 'terminated', launch_time: START }))[0];
   const recording = mockRecording(instance, { expected_seconds: 7200, ...fields });
   store.recordings.push(recording);
-  schedulerMock().jobs.push(mockRecordingJob({ mosque_id: mosque.id, mosque_name: mosque.name, recording_start: START, timezone: 'Europe/London', recording_id: recording.id, ...job }));
+  schedulerMock().jobs.push(
+    mockRecordingJob({
+      mosque_id: mosque.id,
+      mosque_name: mosque.name,
+      recording_start: START,
+      timezone: 'Europe/London',
+      recording_id: recording.id,
+      ...job,
+    }),
+  );
 }
 
-const fridayRow = (mosque: string) => within(within(screen.getByRole('table', { name: 'Fridays' })).getByText(mosque).closest('tr') as HTMLElement);
+const fridayRow = (mosque: string) =>
+  within(
+    within(screen.getByRole('table', { name: 'Fridays' }))
+      .getByText(mosque)
+      .closest('tr') as HTMLElement,
+  );
 
 describe('holes and stops in the Friday ledger', { timeout: scaled(40_000) }, () => {
   // The operator's clock is not UTC here, so each instant shows on it and in UTC.
@@ -34,7 +48,12 @@ describe('holes and stops in the Friday ledger', { timeout: scaled(40_000) }, ()
     useFixedClock();
     jobWithRecording(
       { id: LONDON, name: 'London Central Mosque' },
-      { status: 'partial', covered_seconds: 6934, expected_seconds: 7200, outcome_reason: 'Recorded 1 h 55 min of 2 h (96%)' },
+      {
+        status: 'partial',
+        covered_seconds: 6934,
+        expected_seconds: 7200,
+        outcome_reason: 'Recorded 1 h 55 min of 2 h (96%)',
+      },
       { status: 'partial', gaps: mockGapsOfEveryCause(START) },
     );
     const { user } = await openScheduling({ userOptions: fakeTimerUser });
@@ -55,7 +74,12 @@ describe('holes and stops in the Friday ledger', { timeout: scaled(40_000) }, ()
     useFixedClock();
     jobWithRecording(
       { id: EAST_LONDON, name: 'East London Mosque' },
-      { status: 'partial', covered_seconds: 2400, expected_seconds: 7200, outcome_reason: 'Recorded 40 min of 2 h (33%); Stopped by operator' },
+      {
+        status: 'partial',
+        covered_seconds: 2400,
+        expected_seconds: 7200,
+        outcome_reason: 'Recorded 40 min of 2 h (33%); Stopped by operator',
+      },
       { status: 'partial', reason: 'Stopped by operator' },
     );
     await openScheduling({ userOptions: fakeTimerUser });

@@ -8,7 +8,13 @@ import { scaled } from '../../../../testkit/time-scale';
 
 /** London Central Mosque's job for Friday 2026-11-27 (the coming Friday of the fixed clock), in the given state. */
 function londonJob(fields: Partial<Job>): Job {
-  const job = mockRecordingJob({ mosque_id: LONDON, mosque_name: 'London Central Mosque', recording_start: '2026-11-27T11:45:00.000Z', timezone: 'Europe/London', ...fields });
+  const job = mockRecordingJob({
+    mosque_id: LONDON,
+    mosque_name: 'London Central Mosque',
+    recording_start: '2026-11-27T11:45:00.000Z',
+    timezone: 'Europe/London',
+    ...fields,
+  });
   schedulerMock().jobs.push(job);
   return job;
 }
@@ -23,15 +29,24 @@ const fridayRow = (mosque: string) => {
 describe('Fridays', { timeout: scaled(40_000) }, () => {
   it('shows each active mosque of the coming Friday with its status, coverage and reason, filtered by status', async () => {
     useFixedClock();
-    londonJob({ status: 'partial', covered_seconds: 1500, expected_seconds: 7200, outcome_reason: 'Recorded 25 min of 2 h (20%); launched 1 h 35 min after the recording start' });
+    londonJob({
+      status: 'partial',
+      covered_seconds: 1500,
+      expected_seconds: 7200,
+      outcome_reason: 'Recorded 25 min of 2 h (20%); launched 1 h 35 min after the recording start',
+    });
     const { user } = await openScheduling({ userOptions: fakeTimerUser });
     await fridaysTable().findByText('London Central Mosque');
     expect(screen.getByLabelText('Friday')).toHaveValue('2026-11-27');
     expect(fridayRow('London Central Mosque').getByText('Partial')).toBeInTheDocument();
     expect(fridayRow('London Central Mosque').getByText('25 min of 2 h (20%)')).toBeInTheDocument();
-    const bar = fridayRow('London Central Mosque').getByRole('progressbar', { name: 'Coverage of London Central Mosque' });
+    const bar = fridayRow('London Central Mosque').getByRole('progressbar', {
+      name: 'Coverage of London Central Mosque',
+    });
     expect(Number(bar.getAttribute('aria-valuenow'))).toBeCloseTo(20.8, 0);
-    expect(fridayRow('London Central Mosque').getByText(/launched 1 h 35 min after the recording start/)).toBeInTheDocument();
+    expect(
+      fridayRow('London Central Mosque').getByText(/launched 1 h 35 min after the recording start/),
+    ).toBeInTheDocument();
     expect(fridayRow('East London Mosque').getByText('Unschedulable')).toBeInTheDocument();
     expect(fridayRow('East London Mosque').getByText("No coordinates or fixed Jumu'ah time")).toBeInTheDocument();
     expect(fridaysTable().queryByText('Al-Azhar Mosque')).not.toBeInTheDocument();
@@ -48,7 +63,9 @@ describe('Fridays', { timeout: scaled(40_000) }, () => {
     const { user } = await openScheduling({ userOptions: fakeTimerUser });
     await fridaysTable().findByText('London Central Mosque');
     expect(fridayRow('London Central Mosque').getByText('Cancelled')).toBeInTheDocument();
-    await user.click(fridayRow('London Central Mosque').getByRole('button', { name: 'Restore recording for London Central Mosque' }));
+    await user.click(
+      fridayRow('London Central Mosque').getByRole('button', { name: 'Restore recording for London Central Mosque' }),
+    );
     expect(await notification(`Job ${job.id} restored`)).toBeInTheDocument();
     expect(schedulerMock().jobs.find((candidate) => candidate.id === job.id)?.status).toBe('scheduled');
     expect(await fridayRow('London Central Mosque').findByText('Scheduled')).toBeInTheDocument();
@@ -59,17 +76,26 @@ describe('Fridays', { timeout: scaled(40_000) }, () => {
     useFixedClock();
     await renderApp('/scheduling?friday=2026-11-20&status=missed', { as: 'admin', userOptions: fakeTimerUser });
     await screen.findByRole('table', { name: 'Fridays' }, { timeout: scaled(15_000) });
-    expect(await fridayRow('London Central Mosque').findByText('No recording was scheduled for this Friday')).toBeInTheDocument();
+    expect(
+      await fridayRow('London Central Mosque').findByText('No recording was scheduled for this Friday'),
+    ).toBeInTheDocument();
     expect(screen.getByLabelText('Friday')).toHaveValue('2026-11-20');
     expect(fridaysTable().queryByText('East London Mosque')).not.toBeInTheDocument();
   });
 
   it('searches and sorts the ledger on the server, and a link reproduces the view', async () => {
     useFixedClock();
-    const { user } = await renderApp('/scheduling?q=london&sort=mosque_name&order=desc', { as: 'admin', userOptions: fakeTimerUser });
+    const { user } = await renderApp('/scheduling?q=london&sort=mosque_name&order=desc', {
+      as: 'admin',
+      userOptions: fakeTimerUser,
+    });
     await screen.findByRole('table', { name: 'Fridays' }, { timeout: scaled(15_000) });
     await fridaysTable().findByText('London Central Mosque');
-    const mosques = () => fridaysTable().getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[0].textContent);
+    const mosques = () =>
+      fridaysTable()
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => within(row).getAllByRole('cell')[0].textContent);
     expect(mosques()).toEqual(['London Central Mosque', 'East London Mosque']);
     expect(screen.getByLabelText('Search Fridays')).toHaveValue('london');
     await user.click(fridaysTable().getByRole('button', { name: 'Mosque' }));
@@ -81,13 +107,19 @@ describe('Fridays', { timeout: scaled(40_000) }, () => {
     useFixedClock();
     londonJob({ status: 'failed', covered_seconds: 0, outcome_reason: 'No media was recorded: the stream never came' });
     const { user } = await renderApp('/', { as: 'admin', userOptions: fakeTimerUser });
-    const panel = within((await screen.findByRole('heading', { name: 'This Friday' }, { timeout: scaled(15_000) })).closest('section') as HTMLElement);
+    const panel = within(
+      (await screen.findByRole('heading', { name: 'This Friday' }, { timeout: scaled(15_000) })).closest(
+        'section',
+      ) as HTMLElement,
+    );
     expect(await panel.findByText('2026-11-27 · 2 active mosque(s)')).toBeInTheDocument();
     expect(panel.getByRole('link', { name: 'Unschedulable: 1 mosque(s)' })).toBeInTheDocument();
     expect(panel.getByRole('link', { name: 'Captured: 0 mosque(s)' })).toBeInTheDocument();
     await user.click(panel.getByRole('link', { name: 'Failed: 1 mosque(s)' }));
     await screen.findByRole('heading', { name: 'Scheduling Management', level: 1 }, { timeout: scaled(15_000) });
-    expect(await fridayRow('London Central Mosque').findByText('No media was recorded: the stream never came')).toBeInTheDocument();
+    expect(
+      await fridayRow('London Central Mosque').findByText('No media was recorded: the stream never came'),
+    ).toBeInTheDocument();
     expect(fridaysTable().queryByText('East London Mosque')).not.toBeInTheDocument();
   });
 });

@@ -26,8 +26,15 @@ describe('GitHub page: configure, validate and their messages (SPEC.md section 8
     expect(banner).toHaveTextContent('Failed to load GitHub status');
   });
 
-  it('prefers the server\'s detail for a failed status load', async () => {
-    server.use(http.get('/api/github/status', () => HttpResponse.json({ success: false, detail: 'GitHub is unreachable', error: 'GitHub is unreachable' }, { status: 503 })));
+  it("prefers the server's detail for a failed status load", async () => {
+    server.use(
+      http.get('/api/github/status', () =>
+        HttpResponse.json(
+          { success: false, detail: 'GitHub is unreachable', error: 'GitHub is unreachable' },
+          { status: 503 },
+        ),
+      ),
+    );
     renderWithProviders(<GithubPage />, { path: '/github', as: 'admin' });
     expect(await screen.findByRole('alert')).toHaveTextContent('GitHub is unreachable');
   });
@@ -66,33 +73,53 @@ describe('GitHub page: configure, validate and their messages (SPEC.md section 8
   it('saves a working token: "GitHub configuration saved successfully" and the validation results', async () => {
     let sent: Record<string, unknown> | null = null;
     server.events.on('request:start', ({ request }) => {
-      if (request.url.endsWith('/api/github/configure')) void request.clone().json().then((body: Record<string, unknown>) => (sent = body));
+      if (request.url.endsWith('/api/github/configure'))
+        void request
+          .clone()
+          .json()
+          .then((body: Record<string, unknown>) => (sent = body));
     });
     try {
       const { form, user } = await openConfigure();
       await fill(user, form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.valid);
       await fill(user, form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
       await user.click(form.getByRole('button', { name: 'Save Configuration' }));
-      expect(await findNotification('GitHub configuration saved successfully')).toHaveAttribute('data-severity', 'success');
+      expect(await findNotification('GitHub configuration saved successfully')).toHaveAttribute(
+        'data-severity',
+        'success',
+      );
       const results = within(await screen.findByRole('dialog', { name: 'Validation Results' }));
       expect(results.getByText('All checks passed')).toBeInTheDocument();
       const checks = within(results.getByRole('list', { name: 'Validation checks' })).getAllByRole('listitem');
-      expect(checks.map((item) => item.querySelector('.MuiListItemText-primary')?.textContent)).toEqual(['GitHub API', 'Repository Access', 'Permissions']);
+      expect(checks.map((item) => item.querySelector('.MuiListItemText-primary')?.textContent)).toEqual([
+        'GitHub API',
+        'Repository Access',
+        'Permissions',
+      ]);
       expect(checks[0]).toHaveTextContent('Authenticated as capture-operator');
       expect(checks[2]).toHaveTextContent('The token can push to the repository');
       expect(checks.every((item) => within(item).queryByText('Passed'))).toBe(true);
       expect(screen.queryByRole('dialog', { name: 'Configure GitHub Access' })).not.toBeInTheDocument();
       await waitFor(() => expect(card('Configuration Status').getByText('Configured')).toBeInTheDocument());
-      expect(sent).toEqual({ github_pat: MOCK_GITHUB_TOKENS.valid, github_repo_url: REPO, github_user: 'capture-bot', github_email: 'capture-bot@users.noreply.github.com' });
+      expect(sent).toEqual({
+        github_pat: MOCK_GITHUB_TOKENS.valid,
+        github_repo_url: REPO,
+        github_user: 'capture-bot',
+        github_email: 'capture-bot@users.noreply.github.com',
+      });
       expect(githubMock().config?.repo_url).toBe(REPO);
     } finally {
       server.events.removeAllListeners();
     }
   });
 
-  it('keeps the dialog open with the server\'s reason when the token is refused', async () => {
+  it("keeps the dialog open with the server's reason when the token is refused", async () => {
     const { form, user } = await openConfigure();
-    await fill(user, form.getByLabelText(/Personal Access Token/, { selector: 'input' }), MOCK_GITHUB_TOKENS.badCredentials);
+    await fill(
+      user,
+      form.getByLabelText(/Personal Access Token/, { selector: 'input' }),
+      MOCK_GITHUB_TOKENS.badCredentials,
+    );
     await fill(user, form.getByLabelText(/Repository URL/, { selector: 'input' }), REPO);
     await user.click(form.getByRole('button', { name: 'Save Configuration' }));
     expect(await form.findByText(/GitHub access was not saved: GitHub refused the token/)).toBeInTheDocument();
@@ -144,7 +171,11 @@ describe('GitHub page: configure, validate and their messages (SPEC.md section 8
 
   it('shows the server\'s reason, else "Validation failed", else "Network error occurred" for a failed validate call', async () => {
     configureMockGithub(REPO);
-    server.use(http.post('/api/github/validate', () => HttpResponse.json({ success: false, detail: 'GitHub access is not configured', error: 'x' }, { status: 400 })));
+    server.use(
+      http.post('/api/github/validate', () =>
+        HttpResponse.json({ success: false, detail: 'GitHub access is not configured', error: 'x' }, { status: 400 }),
+      ),
+    );
     const { user } = await openGithub();
     const validate = await screen.findByRole('button', { name: 'Validate Access' });
     await user.click(validate);

@@ -26,9 +26,14 @@ describe('GitHub page: status', { timeout: scaled(15_000) }, () => {
     expect(card('Overall Status').getByText('Healthy')).toBeInTheDocument();
     const details = region('Configuration Details');
     expect(details.getByText('Token Configured').nextElementSibling).toHaveTextContent('Yes');
-    expect(details.getByRole('link', { name: 'https://github.com/capture-org/recordings' })).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(details.getByRole('link', { name: 'https://github.com/capture-org/recordings' })).toHaveAttribute(
+      'rel',
+      'noopener noreferrer',
+    );
     expect(details.getByText('Last Checked').nextElementSibling).not.toHaveTextContent('Never');
-    expect(details.getByText('Commit Identity').nextElementSibling).toHaveTextContent('capture-bot <capture-bot@users.noreply.github.com>');
+    expect(details.getByText('Commit Identity').nextElementSibling).toHaveTextContent(
+      'capture-bot <capture-bot@users.noreply.github.com>',
+    );
     const repo = region('Repository Information');
     expect(repo.getByText('Name').nextElementSibling).toHaveTextContent('recordings');
     expect(repo.getByText('Owner').nextElementSibling).toHaveTextContent('capture-org');
@@ -43,13 +48,18 @@ describe('GitHub page: status', { timeout: scaled(15_000) }, () => {
     await openGithub();
     await waitFor(() => expect(card('Repository Access').getByText('Error')).toBeInTheDocument());
     expect(card('Overall Status').getByText('Unhealthy')).toBeInTheDocument();
-    expect(region('Configuration Details').getByText('The token can read the repository but not push to it')).toBeInTheDocument();
+    expect(
+      region('Configuration Details').getByText('The token can read the repository but not push to it'),
+    ).toBeInTheDocument();
   });
 
   it('offers Generate New PAT as an external link with the repo scope', async () => {
     await openGithub();
     const link = screen.getByRole('link', { name: 'Generate New PAT' });
-    expect(link).toHaveAttribute('href', 'https://github.com/settings/tokens/new?scopes=repo&description=Capture%20Command%20Center');
+    expect(link).toHaveAttribute(
+      'href',
+      'https://github.com/settings/tokens/new?scopes=repo&description=Capture%20Command%20Center',
+    );
     expect(link).toHaveAttribute('target', '_blank');
     expect(link.getAttribute('rel')).toContain('noopener');
   });
@@ -59,7 +69,10 @@ describe('GitHub page: status', { timeout: scaled(15_000) }, () => {
     const { user } = await openGithub();
     await user.click(screen.getByRole('button', { name: 'View Raw Status' }));
     const json = await screen.findByLabelText('Raw status JSON');
-    const body = JSON.parse(json.textContent ?? '') as { success: boolean; data: { configuration: { pat_configured: boolean } } };
+    const body = JSON.parse(json.textContent ?? '') as {
+      success: boolean;
+      data: { configuration: { pat_configured: boolean } };
+    };
     expect(body.success).toBe(true);
     expect(body.data.configuration.pat_configured).toBe(true);
     expect(json.textContent).not.toContain(MOCK_GITHUB_TOKENS.valid);

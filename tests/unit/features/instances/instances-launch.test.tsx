@@ -78,7 +78,19 @@ describe('Launch Instance dialog', { timeout: scaled(30_000) }, () => {
     await user.click(launchButton());
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(bodies).toEqual([
-      { configs: [{ url: 'https://example.com/live.m3u8', duration: 90, width: 640, height: 360, mosque_id: 'lcm4r8k2p1', method: 'api' }], max_workers: 1 },
+      {
+        configs: [
+          {
+            url: 'https://example.com/live.m3u8',
+            duration: 90,
+            width: 640,
+            height: 360,
+            mosque_id: 'lcm4r8k2p1',
+            method: 'api',
+          },
+        ],
+        max_workers: 1,
+      },
     ]);
     expect(await screen.findByText('Launched 1 instance(s)')).toBeInTheDocument();
     const launched = await screen.findByText(/capture-lcm4r8k2p1-/);
@@ -95,7 +107,9 @@ describe('Launch Instance dialog', { timeout: scaled(30_000) }, () => {
     await user.click(launchButton());
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0]).toEqual({
-      configs: [{ url: 'rtmp://example.com/live', duration: 7200, width: 1280, height: 720, mosque_id: null, method: 'api' }],
+      configs: [
+        { url: 'rtmp://example.com/live', duration: 7200, width: 1280, height: 720, mosque_id: null, method: 'api' },
+      ],
       max_workers: 1,
     });
   });
@@ -105,7 +119,11 @@ describe('Launch Instance dialog', { timeout: scaled(30_000) }, () => {
     server.use(
       http.post('/api/instances/launch', async () => {
         await held.opened;
-        return HttpResponse.json({ success: true, message: 'Launched 1 instance(s)', data: { instances: [], failed: [] } });
+        return HttpResponse.json({
+          success: true,
+          message: 'Launched 1 instance(s)',
+          data: { instances: [], failed: [] },
+        });
       }),
     );
     const { user } = await openLaunch();
@@ -120,7 +138,11 @@ describe('Launch Instance dialog', { timeout: scaled(30_000) }, () => {
   it("shows the server's message when the launch is refused, and keeps what was typed", async () => {
     // A refusal that belongs to no field (field errors are shown beside their fields: launch-validation.test.tsx).
     const detail = 'The fleet is at its limit of 20 instances';
-    server.use(http.post('/api/instances/launch', () => HttpResponse.json({ success: false, detail, error: detail }, { status: 409 })));
+    server.use(
+      http.post('/api/instances/launch', () =>
+        HttpResponse.json({ success: false, detail, error: detail }, { status: 409 }),
+      ),
+    );
     const { user } = await openLaunch();
     await fill(user, field(/Stream URL/), 'https://example.com/live.m3u8');
     await user.click(launchButton());

@@ -8,7 +8,10 @@ import { openInstances, seedFleet } from './helpers';
 const SETTLED = { timeout: scaled(30_000) };
 const table = () => screen.getByRole('table', { name: 'Instances' });
 /** The instance names on screen, top to bottom. */
-const names = () => within(table()).queryAllByText(/^capture-/).map((element) => element.textContent);
+const names = () =>
+  within(table())
+    .queryAllByText(/^capture-/)
+    .map((element) => element.textContent);
 
 describe('Instances: search, state filter, sort and the view in the address', { timeout: scaled(120_000) }, () => {
   it('searches on the server after typing pauses, and keeps the search in the address', async () => {
@@ -42,7 +45,13 @@ describe('Instances: search, state filter, sort and the view in the address', { 
     await waitFor(() => expect(names()[0]).toBe('capture-m1-run001'), SETTLED);
     const link = currentPath();
     expect(link).toBe('/instances?sort=name&order=desc');
-    expect(names()).toEqual(['capture-m1-run001', 'capture-adhoc-ter001', 'capture-adhoc-stp001', 'capture-adhoc-sto001', 'capture-adhoc-pen001']);
+    expect(names()).toEqual([
+      'capture-m1-run001',
+      'capture-adhoc-ter001',
+      'capture-adhoc-stp001',
+      'capture-adhoc-sto001',
+      'capture-adhoc-pen001',
+    ]);
     unmount();
     await openInstances('capture-m1-run001', { path: link });
     expect(names()[0]).toBe('capture-m1-run001');

@@ -40,7 +40,15 @@ describe('Instances page', { timeout: scaled(30_000) }, () => {
     const fleet = seedFleet();
     await openInstances();
     const headers = within(screen.getByRole('table', { name: 'Instances' })).getAllByRole('columnheader');
-    expect(headers.map((h) => h.textContent)).toEqual(['', 'Instance', 'State', 'Type', 'Runtime', 'Mosque', 'Actions']);
+    expect(headers.map((h) => h.textContent)).toEqual([
+      '',
+      'Instance',
+      'State',
+      'Type',
+      'Runtime',
+      'Mosque',
+      'Actions',
+    ]);
     const running = row(fleet.running.name);
     expect(running.getByText('local-run001')).toBeInTheDocument();
     expect(running.getByText('running')).toHaveClass('MuiChip-label');
@@ -54,14 +62,20 @@ describe('Instances page', { timeout: scaled(30_000) }, () => {
     expect(pending.getByText('pending').closest('.MuiChip-root')).toHaveClass('MuiChip-colorWarning');
     expect(row(fleet.stopping.name).getByText('stopping').closest('.MuiChip-root')).toHaveClass('MuiChip-colorInfo');
     expect(row(fleet.stopped.name).getByText('stopped').closest('.MuiChip-root')).toHaveClass('MuiChip-colorDefault');
-    expect(row(fleet.terminated.name).getByText('terminated').closest('.MuiChip-root')).toHaveClass('MuiChip-colorDefault');
+    expect(row(fleet.terminated.name).getByText('terminated').closest('.MuiChip-root')).toHaveClass(
+      'MuiChip-colorDefault',
+    );
   });
 
   it('offers View Details, View Logs and Terminate for a running instance, and no Terminate otherwise', async () => {
     const fleet = seedFleet();
     const { user } = await openInstances();
     let menu = await openRowMenu(user, fleet.running);
-    expect(menu.getAllByRole('menuitem').map((item) => item.textContent)).toEqual(['View Details', 'View Logs', 'Terminate']);
+    expect(menu.getAllByRole('menuitem').map((item) => item.textContent)).toEqual([
+      'View Details',
+      'View Logs',
+      'Terminate',
+    ]);
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('menu')).not.toBeInTheDocument());
     for (const instance of [fleet.pending, fleet.stopping, fleet.terminated]) {
@@ -80,7 +94,11 @@ describe('Instances page', { timeout: scaled(30_000) }, () => {
 
   it('reports "Failed to connect to API" in a dismissible banner when the list cannot be read', async () => {
     store.liveAvailable = false;
-    server.use(http.get('/api/instances/', () => HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 })));
+    server.use(
+      http.get('/api/instances/', () =>
+        HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 }),
+      ),
+    );
     const { user } = renderPage(<InstancesPage />, { path: '/instances', as: 'admin' });
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('Failed to connect to API');

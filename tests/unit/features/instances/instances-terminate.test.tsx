@@ -28,7 +28,12 @@ const partialFailure = (ids: string[]) =>
     success: true,
     message: 'Terminate: 1 instance(s) terminating, 1 failed',
     data: {
-      results: ids.map((id, i) => ({ instance_id: id, success: i === 0, state: i === 0 ? 'stopping' : 'running', message: i === 0 ? 'Terminating' : 'Provider refused' })),
+      results: ids.map((id, i) => ({
+        instance_id: id,
+        success: i === 0,
+        state: i === 0 ? 'stopping' : 'running',
+        message: i === 0 ? 'Terminating' : 'Provider refused',
+      })),
       terminated: 1,
       failed: ids.length - 1,
     },
@@ -46,7 +51,8 @@ describe('Terminate Selected', { timeout: scaled(30_000) }, () => {
     await openInstances();
     expect(select(fleet.running.name)).toBeEnabled();
     expect(select(fleet.pending.name)).toBeEnabled();
-    for (const instance of [fleet.stopping, fleet.stopped, fleet.terminated]) expect(select(instance.name)).toBeDisabled();
+    for (const instance of [fleet.stopping, fleet.stopped, fleet.terminated])
+      expect(select(instance.name)).toBeDisabled();
     expect(screen.queryByRole('button', { name: /Terminate Selected/ })).not.toBeInTheDocument();
   });
 
@@ -68,10 +74,14 @@ describe('Terminate Selected', { timeout: scaled(30_000) }, () => {
     await user.click(select(fleet.running.name));
     await user.click(select(fleet.pending.name));
     await user.click(screen.getByRole('button', { name: 'Terminate Selected (2)' }));
-    expect(dialog().getByText('Are you sure you want to terminate 2 selected instance(s)? This action cannot be undone.')).toBeInTheDocument();
+    expect(
+      dialog().getByText('Are you sure you want to terminate 2 selected instance(s)? This action cannot be undone.'),
+    ).toBeInTheDocument();
     await user.click(dialog().getByRole('button', { name: 'Terminate' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
-    expect(calls.map((call) => call.body as TerminateRequest)).toEqual([{ instance_ids: [fleet.running.id, fleet.pending.id] }]);
+    expect(calls.map((call) => call.body as TerminateRequest)).toEqual([
+      { instance_ids: [fleet.running.id, fleet.pending.id] },
+    ]);
     // The notification first: it closes itself after a few seconds, which the wait for the live update
     // below took on a busy machine.
     expect(await screen.findByText('Terminate: 2 instance(s) terminating')).toBeInTheDocument();
@@ -103,7 +113,11 @@ describe('Terminate Selected', { timeout: scaled(30_000) }, () => {
 
   it('reports "Failed to terminate some instances" when the server refuses', async () => {
     const fleet = seedFleet();
-    server.use(http.post('/api/instances/terminate', () => HttpResponse.json({ success: false, detail: 'No', error: 'No' }, { status: 409 })));
+    server.use(
+      http.post('/api/instances/terminate', () =>
+        HttpResponse.json({ success: false, detail: 'No', error: 'No' }, { status: 409 }),
+      ),
+    );
     const { user } = await openInstances();
     await user.click(select(fleet.running.name));
     await user.click(screen.getByRole('button', { name: 'Terminate Selected (1)' }));
@@ -130,7 +144,11 @@ describe('Terminate from the row menu', { timeout: scaled(30_000) }, () => {
     const { user } = await openInstances();
     const menu = await openRowMenu(user, fleet.running);
     await user.click(menu.getByRole('menuitem', { name: 'Terminate' }));
-    expect(await screen.findByText(`Are you sure you want to terminate instance ${fleet.running.name}? This action cannot be undone.`)).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        `Are you sure you want to terminate instance ${fleet.running.name}? This action cannot be undone.`,
+      ),
+    ).toBeInTheDocument();
     await user.click(dialog().getByRole('button', { name: 'Terminate' }));
     await waitFor(() => expect(calls).toHaveLength(1));
     expect(calls[0].body).toEqual({ instance_ids: [fleet.running.id] });
@@ -140,7 +158,10 @@ describe('Terminate from the row menu', { timeout: scaled(30_000) }, () => {
 
 describe('Emergency stop', { timeout: scaled(30_000) }, () => {
   it('is disabled when no instance is running', async () => {
-    addMockInstances(mockInstance({ name: 'capture-adhoc-pend02', state: 'pending' }), mockInstance({ name: 'capture-adhoc-term02', state: 'terminated' }));
+    addMockInstances(
+      mockInstance({ name: 'capture-adhoc-pend02', state: 'pending' }),
+      mockInstance({ name: 'capture-adhoc-term02', state: 'terminated' }),
+    );
     await openInstances();
     expect(screen.getByRole('button', { name: 'Emergency Stop' })).toBeDisabled();
   });
@@ -168,7 +189,11 @@ describe('Emergency stop', { timeout: scaled(30_000) }, () => {
     server.use(
       http.post('/api/instances/terminate-all', async () => {
         await held.opened;
-        return HttpResponse.json({ success: true, message: 'Emergency stop: 0 instance(s) terminating', data: { results: [], terminated: 0, failed: 0 } });
+        return HttpResponse.json({
+          success: true,
+          message: 'Emergency stop: 0 instance(s) terminating',
+          data: { results: [], terminated: 0, failed: 0 },
+        });
       }),
     );
     const { user } = await openInstances();
@@ -182,7 +207,11 @@ describe('Emergency stop', { timeout: scaled(30_000) }, () => {
   it('reports "Emergency stop failed" when the call fails', async () => {
     seedFleet();
     store.liveAvailable = false;
-    server.use(http.post('/api/instances/terminate-all', () => HttpResponse.json({ success: false, detail: 'Provider down', error: 'Provider down' }, { status: 503 })));
+    server.use(
+      http.post('/api/instances/terminate-all', () =>
+        HttpResponse.json({ success: false, detail: 'Provider down', error: 'Provider down' }, { status: 503 }),
+      ),
+    );
     const { user } = await openInstances();
     await user.click(screen.getByRole('button', { name: 'Emergency Stop' }));
     await user.click(dialog().getByRole('button', { name: 'Stop All Instances' }));

@@ -25,7 +25,9 @@ function recordLiveMessages() {
   const sent: Array<{ action: string; instance_id?: string }> = [];
   server.use(
     liveSocket.addEventListener('connection', ({ client }) => {
-      client.addEventListener('message', (event) => sent.push(JSON.parse(String(event.data)) as { action: string; instance_id?: string }));
+      client.addEventListener('message', (event) =>
+        sent.push(JSON.parse(String(event.data)) as { action: string; instance_id?: string }),
+      );
     }),
   );
   return sent;
@@ -89,10 +91,16 @@ describe('Logs viewer', { timeout: scaled(30_000) }, () => {
     expect(await logsDialog().findByText('first')).toBeInTheDocument();
     await waitFor(() => expect(sent).toContainEqual({ action: 'subscribe_logs', instance_id: fleet.running.id }));
 
-    act(() => liveSocket.broadcast(JSON.stringify({ type: 'instance_logs', instance_id: fleet.running.id, logs: ['first', 'pushed line'] })));
+    act(() =>
+      liveSocket.broadcast(
+        JSON.stringify({ type: 'instance_logs', instance_id: fleet.running.id, logs: ['first', 'pushed line'] }),
+      ),
+    );
     expect(await logsDialog().findByText('pushed line')).toBeInTheDocument();
     // Another instance's lines are not this viewer's.
-    act(() => liveSocket.broadcast(JSON.stringify({ type: 'instance_logs', instance_id: 'cap-other', logs: ['not mine'] })));
+    act(() =>
+      liveSocket.broadcast(JSON.stringify({ type: 'instance_logs', instance_id: 'cap-other', logs: ['not mine'] })),
+    );
     expect(logsDialog().queryByText('not mine')).not.toBeInTheDocument();
 
     await user.click(logsDialog().getByRole('button', { name: 'Close' }));
@@ -108,7 +116,8 @@ describe('Logs viewer', { timeout: scaled(30_000) }, () => {
     const menu = await openRowMenu(user, fleet.terminated);
     await user.click(menu.getByRole('menuitem', { name: 'View Logs' }));
     expect(await logsDialog().findByText('last words')).toBeInTheDocument();
-    const asked = () => sent.filter((message) => message.action === 'request_logs' && message.instance_id === fleet.terminated.id).length;
+    const asked = () =>
+      sent.filter((message) => message.action === 'request_logs' && message.instance_id === fleet.terminated.id).length;
     await waitFor(() => expect(asked()).toBe(1));
     expect(sent.filter((message) => message.action === 'subscribe_logs')).toEqual([]);
 
@@ -121,7 +130,11 @@ describe('Logs viewer', { timeout: scaled(30_000) }, () => {
   it('reports "Failed to load logs", dismissibly', async () => {
     store.liveAvailable = false;
     const fleet = seedFleet();
-    server.use(http.get('/api/instances/:id/logs', () => HttpResponse.json({ success: false, detail: 'gone', error: 'gone' }, { status: 502 })));
+    server.use(
+      http.get('/api/instances/:id/logs', () =>
+        HttpResponse.json({ success: false, detail: 'gone', error: 'gone' }, { status: 502 }),
+      ),
+    );
     const { user } = await openInstances();
     const menu = await openRowMenu(user, fleet.terminated);
     await user.click(menu.getByRole('menuitem', { name: 'View Logs' }));
@@ -141,9 +154,18 @@ describe('Details viewer', { timeout: scaled(30_000) }, () => {
 
   it('shows basic info, recording info, metrics and actions', async () => {
     const [instance] = addMockInstances(
-      mockInstance({ name: 'capture-m9-done01', state: 'terminated', mosque_id: 'm9', url: 'https://example.com/m9.m3u8', duration: 600, recording_status: 'captured' }),
+      mockInstance({
+        name: 'capture-m9-done01',
+        state: 'terminated',
+        mosque_id: 'm9',
+        url: 'https://example.com/m9.m3u8',
+        duration: 600,
+        recording_status: 'captured',
+      }),
     );
-    store.recordings.push(mockRecording(instance, { file_name: 'm9-20260105-093000.mp4', bytes: 3 * 1024 * 1024, duration_seconds: 125 }));
+    store.recordings.push(
+      mockRecording(instance, { file_name: 'm9-20260105-093000.mp4', bytes: 3 * 1024 * 1024, duration_seconds: 125 }),
+    );
     const { user } = await openInstances();
     const menu = await openRowMenu(user, instance);
     await user.click(menu.getByRole('menuitem', { name: 'View Details' }));
@@ -167,18 +189,32 @@ describe('Details viewer', { timeout: scaled(30_000) }, () => {
   });
 
   it('says who stopped the recording instead of its partial status', async () => {
-    const [instance] = addMockInstances(mockInstance({ name: 'capture-m9-stop01', state: 'terminated', recording_status: 'partial' }));
+    const [instance] = addMockInstances(
+      mockInstance({ name: 'capture-m9-stop01', state: 'terminated', recording_status: 'partial' }),
+    );
     store.recordings.push(mockRecording(instance, { status: 'partial', reason: 'Stopped by operator' }));
     const { user } = await openInstances();
     await user.click((await openRowMenu(user, instance)).getByRole('menuitem', { name: 'View Details' }));
-    const recording = within(await within(await screen.findByRole('dialog', { name: /Instance Details/ })).findByRole('region', { name: 'Recording Information' }));
+    const recording = within(
+      await within(await screen.findByRole('dialog', { name: /Instance Details/ })).findByRole('region', {
+        name: 'Recording Information',
+      }),
+    );
     expect(recording.getByText('Stopped by operator', { selector: '.MuiChip-label' })).toBeInTheDocument();
     expect(recording.queryByText('partial')).not.toBeInTheDocument();
   });
 
   it('downloads the recording with the session token and saves it under its file name', async () => {
-    const [instance] = addMockInstances(mockInstance({ name: 'capture-adhoc-dl0001', state: 'terminated', recording_status: 'captured' }));
-    store.recordings.push(mockRecording(instance, { id: 'rec-dl0001', file_name: 'adhoc-dl.mp4', download_url: '/api/recordings/rec-dl0001/file' }));
+    const [instance] = addMockInstances(
+      mockInstance({ name: 'capture-adhoc-dl0001', state: 'terminated', recording_status: 'captured' }),
+    );
+    store.recordings.push(
+      mockRecording(instance, {
+        id: 'rec-dl0001',
+        file_name: 'adhoc-dl.mp4',
+        download_url: '/api/recordings/rec-dl0001/file',
+      }),
+    );
     let authorization: string | null = null;
     server.use(
       http.get('/api/recordings/:id/file', ({ request }) => {

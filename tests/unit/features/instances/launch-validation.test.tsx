@@ -43,7 +43,10 @@ describe('Launch Instance checks what the contract checks', { timeout: scaled(30
     const detail = 'Request body is invalid: configs.0.height: Height must be at most 2160';
     server.use(
       http.post('/api/instances/launch', () =>
-        HttpResponse.json({ success: false, detail, error: detail, fields: { 'configs.0.height': 'Height must be at most 2160' } }, { status: 400 }),
+        HttpResponse.json(
+          { success: false, detail, error: detail, fields: { 'configs.0.height': 'Height must be at most 2160' } },
+          { status: 400 },
+        ),
       ),
     );
     const { user } = await openLaunch();

@@ -20,7 +20,10 @@ describe('Test stream in the launch form', { timeout: scaled(30_000) }, () => {
 
   it('records the demo stream, shows its codecs and plays the clip', async () => {
     const created: Blob[] = [];
-    Object.assign(URL, { createObjectURL: (blob: Blob) => (created.push(blob), 'blob:stream-test-clip'), revokeObjectURL: vi.fn() });
+    Object.assign(URL, {
+      createObjectURL: (blob: Blob) => (created.push(blob), 'blob:stream-test-clip'),
+      revokeObjectURL: vi.fn(),
+    });
     const { user } = await openLaunch();
     expect(panel().getByRole('button', { name: 'Test stream' })).toBeDisabled();
     await user.click(await dialog().findByRole('button', { name: /Use the test broadcast/ }));
@@ -45,7 +48,9 @@ describe('Test stream in the launch form', { timeout: scaled(30_000) }, () => {
     await user.click(dialog().getByRole('textbox', { name: /Stream URL/ }));
     await user.paste(MOCK_UNREACHABLE_STREAM);
     await user.click(panel().getByRole('button', { name: 'Test stream' }));
-    expect(await panel().findByRole('alert')).toHaveTextContent(`Nothing could be recorded from ${MOCK_UNREACHABLE_STREAM}: Connection refused`);
+    expect(await panel().findByRole('alert')).toHaveTextContent(
+      `Nothing could be recorded from ${MOCK_UNREACHABLE_STREAM}: Connection refused`,
+    );
     expect(panel().queryByRole('button', { name: 'Play clip' })).not.toBeInTheDocument();
   });
 });

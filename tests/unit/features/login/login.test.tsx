@@ -53,7 +53,11 @@ describe('Login page', () => {
   });
 
   it('uses the error field when detail is missing', async () => {
-    server.use(http.post('/api/auth/login', () => HttpResponse.json({ success: false, error: 'Too many failed sign-in attempts' }, { status: 429 })));
+    server.use(
+      http.post('/api/auth/login', () =>
+        HttpResponse.json({ success: false, error: 'Too many failed sign-in attempts' }, { status: 429 }),
+      ),
+    );
     const { user } = await openLogin();
     await user.type(screen.getByLabelText(/Username/), 'admin');
     await user.type(screen.getByLabelText(/Password/), 'whatever');
@@ -96,7 +100,10 @@ describe('Login page', () => {
     server.use(
       http.post('/api/auth/login', async () => {
         await gate;
-        return HttpResponse.json({ success: false, detail: 'Incorrect username or password', error: 'x' }, { status: 401 });
+        return HttpResponse.json(
+          { success: false, detail: 'Incorrect username or password', error: 'x' },
+          { status: 401 },
+        );
       }),
     );
     const { user } = await openLogin();

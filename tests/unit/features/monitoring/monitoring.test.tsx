@@ -45,9 +45,13 @@ describe('Monitoring', { timeout: scaled(20_000) }, () => {
 
   it('lists the first 10 instances: name, mosque, state, runtime and a health chip', async () => {
     await openMonitoring();
-    const many = Array.from({ length: 12 }, (_, i) => instance(`n${i}`, 'running', { mosque_id: i === 0 ? 'mq01abcdef' : null, runtime_hours: i === 0 ? 2.25 : 0.5 }));
+    const many = Array.from({ length: 12 }, (_, i) =>
+      instance(`n${i}`, 'running', { mosque_id: i === 0 ? 'mq01abcdef' : null, runtime_hours: i === 0 ? 2.25 : 0.5 }),
+    );
     connect({ instances: many, recordings: many.map((item, i) => recording(`r${i}`, item.id)) });
-    const headers = table().getAllByRole('columnheader').map((cell) => cell.textContent);
+    const headers = table()
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
     expect(headers).toEqual(['Name', 'Mosque', 'State', 'Runtime', 'Health']);
     expect(table().getAllByRole('row')).toHaveLength(11);
     expect(table().queryByText('recorder-n10')).not.toBeInTheDocument();
@@ -83,7 +87,10 @@ describe('Monitoring', { timeout: scaled(20_000) }, () => {
   });
 
   it('turns a running recorder Stalled when its recording stops growing, and Healthy again when it grows', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
     await openMonitoring();
     connect({ instances: [instance('a')], recordings: [recording('r1', 'a', { bytes: 5000 })] });
     expect(rowOf('recorder-a').getByText('Healthy')).toBeInTheDocument();
@@ -100,7 +107,11 @@ describe('Monitoring', { timeout: scaled(20_000) }, () => {
   });
 
   it('lists websocket, cloud connectivity, prayer time service and database health', async () => {
-    monitoringMock().components.aws = { status: 'unhealthy', detail: 'ffmpeg was not found: set FFMPEG_PATH or install ffmpeg', latency_ms: 1.2 };
+    monitoringMock().components.aws = {
+      status: 'unhealthy',
+      detail: 'ffmpeg was not found: set FFMPEG_PATH or install ffmpeg',
+      latency_ms: 1.2,
+    };
     await openMonitoring();
     connect();
     const list = within(screen.getByRole('list', { name: 'System health' }));
@@ -137,7 +148,10 @@ describe('Monitoring', { timeout: scaled(20_000) }, () => {
   });
 
   it('asks for every figure again every 30 s', async () => {
-    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.useFakeTimers({
+      shouldAdvanceTime: true,
+      toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+    });
     const calls = { system: 0, metrics: 0, recordings: 0 };
     server.events.on('request:start', ({ request }) => {
       const path = new URL(request.url).pathname;

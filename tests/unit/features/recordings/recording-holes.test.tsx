@@ -11,13 +11,31 @@ const WINDOW_START = '2026-01-16T11:00:00.000Z';
 
 /** East London Mosque: partial, with a hole of every cause; London Central Mosque: stopped by admin 40 minutes in. */
 function seed() {
-  const holed = addMockInstances(mockInstance({ mosque_id: 'elm7q2w9z3', state: 'terminated', launch_time: WINDOW_START }))[0];
+  const holed = addMockInstances(
+    mockInstance({ mosque_id: 'elm7q2w9z3', state: 'terminated', launch_time: WINDOW_START }),
+  )[0];
   store.recordings.push(
-    mockRecording(holed, { status: 'partial', expected_seconds: 7200, covered_seconds: 6934, duration_seconds: 6934, gaps: mockGapsOfEveryCause(WINDOW_START), reason: 'Recorded 1 h 56 min of 2 h (96%)' }),
+    mockRecording(holed, {
+      status: 'partial',
+      expected_seconds: 7200,
+      covered_seconds: 6934,
+      duration_seconds: 6934,
+      gaps: mockGapsOfEveryCause(WINDOW_START),
+      reason: 'Recorded 1 h 56 min of 2 h (96%)',
+    }),
   );
-  const stopped = addMockInstances(mockInstance({ mosque_id: 'lcm4r8k2p1', state: 'terminated', launch_time: WINDOW_START }))[0];
+  const stopped = addMockInstances(
+    mockInstance({ mosque_id: 'lcm4r8k2p1', state: 'terminated', launch_time: WINDOW_START }),
+  )[0];
   store.recordings.push(
-    mockRecording(stopped, { status: 'partial', expected_seconds: 7200, covered_seconds: 2400, duration_seconds: 2400, ended_at: '2026-01-16T11:40:00.000Z', reason: 'Stopped by admin' }),
+    mockRecording(stopped, {
+      status: 'partial',
+      expected_seconds: 7200,
+      covered_seconds: 2400,
+      duration_seconds: 2400,
+      ended_at: '2026-01-16T11:40:00.000Z',
+      reason: 'Stopped by admin',
+    }),
   );
 }
 

@@ -10,7 +10,11 @@ import { open, show, table } from './helpers';
 /** Long enough for the search's pause and a mocked answer on a busy machine. */
 const SETTLED = { timeout: scaled(30_000) };
 /** The mosque named on each row, top to bottom. */
-const mosques = () => table().getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell')[2]?.querySelector('p')?.textContent ?? '');
+const mosques = () =>
+  table()
+    .getAllByRole('row')
+    .slice(1)
+    .map((row) => within(row).getAllByRole('cell')[2]?.querySelector('p')?.textContent ?? '');
 const bar = () => within(screen.getByRole('toolbar', { name: 'Selected recordings' }));
 const confirmation = async (name: string) => within(await screen.findByRole('dialog', { name }));
 
@@ -42,12 +46,20 @@ describe('Recordings: search, sort, the view in the address, and bulk actions', 
     expect(link).toBe('/recordings?sort=mosque&order=desc&page=1');
     unmount();
     await show('admin', link, 'East London Mosque');
-    expect(mosques()).toEqual(['London Central Mosque', 'London Central Mosque', 'East London Mosque', 'Al-Azhar Mosque']);
+    expect(mosques()).toEqual([
+      'London Central Mosque',
+      'London Central Mosque',
+      'East London Mosque',
+      'Al-Azhar Mosque',
+    ]);
   });
 
   it('saves the download links of the selection as a list after a confirmation naming the count, and names the ones without media', async () => {
     const saved: Blob[] = [];
-    Object.assign(URL, { createObjectURL: (blob: Blob) => (saved.push(blob), 'blob:recording-links'), revokeObjectURL: vi.fn() });
+    Object.assign(URL, {
+      createObjectURL: (blob: Blob) => (saved.push(blob), 'blob:recording-links'),
+      revokeObjectURL: vi.fn(),
+    });
     // The browser saves a clicked download link; here the click is only noted (it would navigate the test's window).
     const downloads: string[] = [];
     vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
@@ -63,15 +75,22 @@ describe('Recordings: search, sort, the view in the address, and bulk actions', 
     const dialog = await confirmation('Download links of 2 recordings');
     await user.click(dialog.getByRole('button', { name: 'Save links' }));
     expect(await notification('1 download link saved (they expire in a few hours)')).toBeInTheDocument();
-    expect(await notification(`No download link for 1 recording: ${failed} (Recording ${failed} has no media to play)`)).toBeInTheDocument();
+    expect(
+      await notification(`No download link for 1 recording: ${failed} (Recording ${failed} has no media to play)`),
+    ).toBeInTheDocument();
     expect(bodies).toEqual([{ recording_ids: [failed, partial] }]);
     expect(saved).toHaveLength(1);
     expect(downloads).toEqual([expect.stringMatching(/^recording-links-\d{8}-\d{4}\.txt blob:recording-links$/)]);
     // One absolute link a line, on the console's own origin.
     const links = (await saved[0].text()).split('\n');
     expect(links).toEqual([expect.stringMatching(/^http:\/\/[^/]+\/api\/recordings\//), '']);
-    expect(new URL(links[0]).pathname + new URL(links[0]).search).toBe(`/api/recordings/${partial}/media?token=1.00000000-0000-4000-8000-000000000000.mock-signature-of-the-media-link&download=1`);
-    await waitFor(() => expect(screen.queryByRole('toolbar', { name: 'Selected recordings' })).not.toBeInTheDocument(), SETTLED);
+    expect(new URL(links[0]).pathname + new URL(links[0]).search).toBe(
+      `/api/recordings/${partial}/media?token=1.00000000-0000-4000-8000-000000000000.mock-signature-of-the-media-link&download=1`,
+    );
+    await waitFor(
+      () => expect(screen.queryByRole('toolbar', { name: 'Selected recordings' })).not.toBeInTheDocument(),
+      SETTLED,
+    );
   });
 
   it('deletes the whole page after a confirmation naming the count', async () => {

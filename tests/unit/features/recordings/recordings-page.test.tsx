@@ -51,7 +51,9 @@ describe('Recordings page', { timeout: scaled(60_000) }, () => {
     expect(row('East London Mosque').getByText('S3')).toBeInTheDocument();
     expect(row('Al-Azhar Mosque').getByText('Local')).toBeInTheDocument();
     await user.click(table().getByRole('button', { name: 'Play recording of East London Mosque' }));
-    const video = await within(await screen.findByRole('dialog', { name: /East London Mosque/ })).findByTestId('recording-player');
+    const video = await within(await screen.findByRole('dialog', { name: /East London Mosque/ })).findByTestId(
+      'recording-player',
+    );
     const media = await fetch(new URL(video.getAttribute('src') ?? '', window.location.href));
     expect(media.redirected).toBe(true);
     expect(media.url).toMatch(/\/mock-bucket\/rec-[a-z0-9]+\/recording\.mp4\?X-Amz-Expires=300/);

@@ -17,7 +17,10 @@ export const NOW = new Date('2026-11-26T10:00:00.000Z');
 
 /** Fake timers (that still run) on a fixed clock, for the 30 s refresh and the timing icons. */
 export function useFixedClock(now: Date = NOW) {
-  vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+  vi.useFakeTimers({
+    shouldAdvanceTime: true,
+    toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+  });
   vi.setSystemTime(now);
 }
 
@@ -61,7 +64,11 @@ export const dialog = () => within(screen.getByRole('dialog'));
 export const notification = (text: string) => screen.findByText(text, { selector: '.MuiAlert-message' });
 
 /** Puts recording jobs in the mock scheduler: `count` mosques `Mosque 01`... starting an hour apart from `firstStart`. */
-export function seedRecordings(count: number, firstStart = '2026-11-27T09:00:00.000Z', fields: Partial<Job> = {}): Job[] {
+export function seedRecordings(
+  count: number,
+  firstStart = '2026-11-27T09:00:00.000Z',
+  fields: Partial<Job> = {},
+): Job[] {
   const jobs = Array.from({ length: count }, (_, i) => {
     const n = String(i + 1).padStart(2, '0');
     return mockRecordingJob({
@@ -86,7 +93,6 @@ export function countRequests(paths: string[]) {
   });
   return counts;
 }
-
 
 /** Answers the open confirmation dialog with its `button` (e.g. "Cancel Recording", "Stop"), and waits for it to close. */
 export async function confirmWith(user: { click(element: Element): Promise<void> }, button: string) {

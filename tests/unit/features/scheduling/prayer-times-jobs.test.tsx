@@ -5,14 +5,26 @@ import type { SchedulerPrayerTime } from '../../../../contract/scheduler';
 import { MOCK_RECURRING_JOB_ID, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
 import { server } from '../../support/server';
-import { confirmWith, dialog, fakeTimerUser, jobItem, jobsList, notification, openScheduling, seedRecordings, useFixedClock } from './helpers';
+import {
+  confirmWith,
+  dialog,
+  fakeTimerUser,
+  jobItem,
+  jobsList,
+  notification,
+  openScheduling,
+  seedRecordings,
+  useFixedClock,
+} from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
 
 const RECURRING = 'Schedule the coming Friday recordings (daily, 00:00 UTC)';
 
-const prayer = (fields: Partial<SchedulerPrayerTime> & Pick<SchedulerPrayerTime, 'mosque_id' | 'mosque_name'>): SchedulerPrayerTime => ({
+const prayer = (
+  fields: Partial<SchedulerPrayerTime> & Pick<SchedulerPrayerTime, 'mosque_id' | 'mosque_name'>,
+): SchedulerPrayerTime => ({
   friday_prayer: '2026-11-27T12:03:00.000Z',
   recording_start: '2026-11-27T11:43:00.000Z',
   recording_time: '11:43',
@@ -53,7 +65,9 @@ describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: scale
     expect(london.getByText('Fri, Nov 27, 2026')).toBeInTheDocument();
     expect(london.getByText('Friday prayer').nextElementSibling).toHaveTextContent('12:03 PM');
     expect(london.getByText('Recording starts').nextElementSibling).toHaveTextContent('11:43 AM');
-    expect(london.getByText('Recording starts').nextElementSibling).toHaveTextContent('Your time: Nov 27, 11:43 AM UTC');
+    expect(london.getByText('Recording starts').nextElementSibling).toHaveTextContent(
+      'Your time: Nov 27, 11:43 AM UTC',
+    );
     expect(london.getByText('Timezone').nextElementSibling).toHaveTextContent('Europe/London (GMT)');
     expect(london.getByText('Method').nextElementSibling).toHaveTextContent('Muslim World League');
     const cairo = prayerCard('Al-Azhar Mosque');
@@ -91,7 +105,11 @@ describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: scale
     const [job] = seedRecordings(1, '2030-01-04T09:00:00.000Z');
     const { user } = await openScheduling();
     await user.click(await jobsList().findByRole('button', { name: `Cancel job ${job.id}` }));
-    expect(dialog().getByText(/^Mosque 01, Friday 2030-01-04: the recording starting Jan 4, 2030, 9:00 AM UTC will not be launched/)).toBeInTheDocument();
+    expect(
+      dialog().getByText(
+        /^Mosque 01, Friday 2030-01-04: the recording starting Jan 4, 2030, 9:00 AM UTC will not be launched/,
+      ),
+    ).toBeInTheDocument();
     await confirmWith(user, 'Cancel Recording');
     expect(await notification(`Job ${job.id} cancelled`)).toBeInTheDocument();
     await waitFor(() => expect(jobItem(`Friday recording: Mosque 01`).getByText('cancelled')).toBeInTheDocument());
@@ -114,7 +132,11 @@ describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: scale
 
   it('shows finished jobs after the waiting ones, with their error', async () => {
     useFixedClock();
-    const [done] = seedRecordings(1, '2026-11-26T08:00:00.000Z', { mosque_name: 'Missed Mosque', status: 'missed', last_error: 'The server was down during the whole window' });
+    const [done] = seedRecordings(1, '2026-11-26T08:00:00.000Z', {
+      mosque_name: 'Missed Mosque',
+      status: 'missed',
+      last_error: 'The server was down during the whole window',
+    });
     done.next_run_time = null;
     seedRecordings(1);
     await openScheduling({ userOptions: fakeTimerUser });

@@ -5,7 +5,17 @@ import { SCHEDULER_NOT_RUNNING_MESSAGE } from '../../../../contract/scheduler';
 import { schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
 import { captureBodies, server } from '../../support/server';
-import { dialog, EAST_LONDON, fakeTimerUser, LONDON, notification, openScheduling, upcomingRow, upcomingTable, useFixedClock } from './helpers';
+import {
+  dialog,
+  EAST_LONDON,
+  fakeTimerUser,
+  LONDON,
+  notification,
+  openScheduling,
+  upcomingRow,
+  upcomingTable,
+  useFixedClock,
+} from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
@@ -56,8 +66,12 @@ describe('Schedule Friday Recordings', { timeout: scaled(40_000) }, () => {
     const bodies = captureBodies('POST', '/api/scheduler/schedule-friday');
     const { user } = await openDialog({ userOptions: fakeTimerUser });
     await user.click(submit());
-    expect(await notification('Scheduled 1 Friday recording(s): 1 new, 0 updated, 0 unchanged; 1 mosque(s) skipped')).toBeInTheDocument();
-    expect(await notification("Skipped 1 mosque(s): East London Mosque (No coordinates or fixed Jumu'ah time)")).toBeInTheDocument();
+    expect(
+      await notification('Scheduled 1 Friday recording(s): 1 new, 0 updated, 0 unchanged; 1 mosque(s) skipped'),
+    ).toBeInTheDocument();
+    expect(
+      await notification("Skipped 1 mosque(s): East London Mosque (No coordinates or fixed Jumu'ah time)"),
+    ).toBeInTheDocument();
     expect(bodies).toEqual([{ forceRefresh: false, mosqueFilter: null }]);
     expect(await upcomingTable().findByText('London Central Mosque')).toBeInTheDocument();
   });
@@ -67,7 +81,9 @@ describe('Schedule Friday Recordings', { timeout: scaled(40_000) }, () => {
     await user.click(mosquesField());
     await user.click(await screen.findByRole('option', { name: /East London Mosque/ }));
     await user.click(submit());
-    const message = await notification('Scheduled 0 Friday recording(s): 0 new, 0 updated, 0 unchanged; 1 mosque(s) skipped');
+    const message = await notification(
+      'Scheduled 0 Friday recording(s): 0 new, 0 updated, 0 unchanged; 1 mosque(s) skipped',
+    );
     expect(message.closest('.MuiAlert-root')).toHaveClass('MuiAlert-colorWarning');
     expect(schedulerMock().jobs.filter((job) => job.mosque_id === EAST_LONDON)).toHaveLength(0);
   });
@@ -86,7 +102,11 @@ describe('Schedule Friday Recordings', { timeout: scaled(40_000) }, () => {
     schedulerMock().running = false;
     await user.click(submit());
     expect(await notification(SCHEDULER_NOT_RUNNING_MESSAGE)).toBeInTheDocument();
-    server.use(http.post('/api/scheduler/schedule-friday', () => errorResponse(503, 'Prayer times are unavailable: planner failed')));
+    server.use(
+      http.post('/api/scheduler/schedule-friday', () =>
+        errorResponse(503, 'Prayer times are unavailable: planner failed'),
+      ),
+    );
     await user.click(submit());
     expect(await notification('Prayer times are unavailable: planner failed')).toBeInTheDocument();
   });

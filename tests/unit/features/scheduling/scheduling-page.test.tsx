@@ -5,12 +5,28 @@ import { STOPPED_WARNING } from '../../../../src/features/scheduling/UpcomingRec
 import { schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
 import { server } from '../../support/server';
-import { confirmWith, countRequests, dialog, fakeTimerUser, figure, notification, openScheduling, seedRecordings, statusCard, useFixedClock } from './helpers';
+import {
+  confirmWith,
+  countRequests,
+  dialog,
+  fakeTimerUser,
+  figure,
+  notification,
+  openScheduling,
+  seedRecordings,
+  statusCard,
+  useFixedClock,
+} from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
 
-const DATA_PATHS = ['/api/scheduler/status', '/api/scheduler/upcoming', '/api/scheduler/prayer-times', '/api/scheduler/jobs'];
+const DATA_PATHS = [
+  '/api/scheduler/status',
+  '/api/scheduler/upcoming',
+  '/api/scheduler/prayer-times',
+  '/api/scheduler/jobs',
+];
 const scheduleButton = () => screen.getByRole('button', { name: 'Schedule Friday Recordings' });
 
 describe('Scheduling Management: status and controls', { timeout: scaled(40_000) }, () => {
@@ -112,7 +128,11 @@ describe('Scheduling Management: status and controls', { timeout: scaled(40_000)
   });
 
   it("prefers the server's error when loading fails", async () => {
-    server.use(http.get('/api/scheduler/prayer-times', () => errorResponse(503, 'Prayer times are unavailable: no coordinates service')));
+    server.use(
+      http.get('/api/scheduler/prayer-times', () =>
+        errorResponse(503, 'Prayer times are unavailable: no coordinates service'),
+      ),
+    );
     await openScheduling();
     expect(await screen.findByText('Prayer times are unavailable: no coordinates service')).toBeInTheDocument();
   });

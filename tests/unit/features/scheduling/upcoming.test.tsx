@@ -46,14 +46,29 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000)
   it('lists mosque, recording time and prayer time on the mosque clock, its zone, and the operator time', async () => {
     useFixedClock();
     schedulerMock().jobs.push(
-      mockRecordingJob({ mosque_id: 'lcm4r8k2p1', mosque_name: 'London Central Mosque', recording_start: '2026-11-27T11:43:00.000Z', timezone: 'Europe/London' }),
-      mockRecordingJob({ mosque_id: 'riy0000001', mosque_name: 'Riyadh Grand Mosque', recording_start: '2026-11-27T08:33:00.000Z', timezone: 'Asia/Riyadh' }),
+      mockRecordingJob({
+        mosque_id: 'lcm4r8k2p1',
+        mosque_name: 'London Central Mosque',
+        recording_start: '2026-11-27T11:43:00.000Z',
+        timezone: 'Europe/London',
+      }),
+      mockRecordingJob({
+        mosque_id: 'riy0000001',
+        mosque_name: 'Riyadh Grand Mosque',
+        recording_start: '2026-11-27T08:33:00.000Z',
+        timezone: 'Asia/Riyadh',
+      }),
     );
     await openScheduling({ userOptions: fakeTimerUser });
-    const headers = upcomingTable().getAllByRole('columnheader').map((cell) => cell.textContent);
+    const headers = upcomingTable()
+      .getAllByRole('columnheader')
+      .map((cell) => cell.textContent);
     expect(headers).toEqual(['Mosque', 'Recording Time', 'Prayer Time', 'Timezone', 'Actions']);
     // Soonest first.
-    expect(upcomingRows().map((row) => within(row).getAllByRole('cell')[0].textContent)).toEqual(['Riyadh Grand Mosque', 'London Central Mosque']);
+    expect(upcomingRows().map((row) => within(row).getAllByRole('cell')[0].textContent)).toEqual([
+      'Riyadh Grand Mosque',
+      'London Central Mosque',
+    ]);
 
     const riyadh = upcomingRow('Riyadh Grand Mosque');
     expect(riyadh.getByText('Nov 27, 2026, 11:33 AM')).toBeInTheDocument();
@@ -166,7 +181,11 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000)
     expect(await notification('Failed to cancel job')).toBeInTheDocument();
     expect(upcomingTable().getByText('Mosque 01')).toBeInTheDocument();
 
-    server.use(http.post('/api/scheduler/cancel/:id', () => errorResponse(409, 'Job was already launched; terminate the recording from Instances')));
+    server.use(
+      http.post('/api/scheduler/cancel/:id', () =>
+        errorResponse(409, 'Job was already launched; terminate the recording from Instances'),
+      ),
+    );
     await user.click(cancel);
     await confirmWith(user, 'Cancel Recording');
     expect(await notification('Job was already launched; terminate the recording from Instances')).toBeInTheDocument();
@@ -175,7 +194,11 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000)
   it('shows a launch in progress and a retry, and offers no cancel while launching', async () => {
     useFixedClock();
     seedRecordings(1, minutesFromNow(-1), { status: 'launching' });
-    const [retrying] = seedRecordings(1, minutesFromNow(-2), { mosque_name: 'Retry Mosque', attempts: 2, last_error: 'Connection refused' });
+    const [retrying] = seedRecordings(1, minutesFromNow(-2), {
+      mosque_name: 'Retry Mosque',
+      attempts: 2,
+      last_error: 'Connection refused',
+    });
     retrying.next_run_time = minutesFromNow(1);
     const { user } = await openScheduling({ userOptions: fakeTimerUser });
     await upcomingTable().findByText('Mosque 01');
@@ -183,8 +206,12 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000)
     expect(upcomingRow('Mosque 01').getByRole('button', { name: 'Cancel recording for Mosque 01' })).toBeDisabled();
     const chip = upcomingRow('Retry Mosque').getByText('Retrying (2)');
     await user.hover(chip);
-    expect(await screen.findByRole('tooltip')).toHaveTextContent('Attempt 2 failed: Connection refused. Next try 10:01 AM (your time).');
-    expect(upcomingRow('Retry Mosque').getByRole('button', { name: 'Cancel recording for Retry Mosque' })).toBeEnabled();
+    expect(await screen.findByRole('tooltip')).toHaveTextContent(
+      'Attempt 2 failed: Connection refused. Next try 10:01 AM (your time).',
+    );
+    expect(
+      upcomingRow('Retry Mosque').getByRole('button', { name: 'Cancel recording for Retry Mosque' }),
+    ).toBeEnabled();
   });
 
   it('says when nothing is scheduled', async () => {
@@ -192,6 +219,8 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000)
     expect(await screen.findByText('No upcoming recordings')).toBeInTheDocument();
     expect(screen.getByText('Schedule Friday recordings to see them here.')).toBeInTheDocument();
     // No pager over an empty list.
-    expect(within(screen.getByRole('region', { name: 'Upcoming Recordings' })).queryByText(/Rows per page/)).not.toBeInTheDocument();
+    expect(
+      within(screen.getByRole('region', { name: 'Upcoming Recordings' })).queryByText(/Rows per page/),
+    ).not.toBeInTheDocument();
   });
 });

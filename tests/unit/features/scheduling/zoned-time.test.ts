@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sortJobs } from '../../../../src/features/scheduling/ActiveJobsSection';
-import { NO_TIME, zoneAbbreviation, zonedDate, zonedDateTime, zonedTime } from '../../../../src/features/scheduling/zoned-time';
+import {
+  NO_TIME,
+  zoneAbbreviation,
+  zonedDate,
+  zonedDateTime,
+  zonedTime,
+} from '../../../../src/features/scheduling/zoned-time';
 import { mockRecordingJob } from '../../../../src/mocks/handlers/scheduler';
 
 describe('times on a mosque clock', () => {
@@ -10,9 +16,13 @@ describe('times on a mosque clock', () => {
 
   it("shows the operator's own zone as it is now, after the machine's zone changed", () => {
     vi.stubEnv('TZ', 'UTC');
-    expect(`${zonedDateTime('2026-11-27T09:00:00Z')} ${zoneAbbreviation('2026-11-27T09:00:00Z')}`).toBe('Nov 27, 2026, 9:00 AM UTC');
+    expect(`${zonedDateTime('2026-11-27T09:00:00Z')} ${zoneAbbreviation('2026-11-27T09:00:00Z')}`).toBe(
+      'Nov 27, 2026, 9:00 AM UTC',
+    );
     vi.stubEnv('TZ', 'Asia/Karachi');
-    expect(`${zonedDateTime('2026-11-27T09:00:00Z')} ${zoneAbbreviation('2026-11-27T09:00:00Z')}`).toBe('Nov 27, 2026, 2:00 PM GMT+5');
+    expect(`${zonedDateTime('2026-11-27T09:00:00Z')} ${zoneAbbreviation('2026-11-27T09:00:00Z')}`).toBe(
+      'Nov 27, 2026, 2:00 PM GMT+5',
+    );
   });
 
   it('follows daylight saving time of the zone', () => {
@@ -39,10 +49,29 @@ describe('times on a mosque clock', () => {
 
 describe('job order', () => {
   it('puts waiting jobs first by next run, then finished ones latest first', () => {
-    const soon = mockRecordingJob({ mosque_id: 'a000000001', mosque_name: 'A', recording_start: '2026-11-27T09:00:00Z' });
-    const later = mockRecordingJob({ mosque_id: 'b000000001', mosque_name: 'B', recording_start: '2026-11-27T12:00:00Z', status: 'launching' });
-    const oldDone = { ...mockRecordingJob({ mosque_id: 'c000000001', mosque_name: 'C', recording_start: '2026-11-20T09:00:00Z' }), status: 'captured' as const, next_run_time: null, updated_at: '2026-11-20T11:00:00Z' };
+    const soon = mockRecordingJob({
+      mosque_id: 'a000000001',
+      mosque_name: 'A',
+      recording_start: '2026-11-27T09:00:00Z',
+    });
+    const later = mockRecordingJob({
+      mosque_id: 'b000000001',
+      mosque_name: 'B',
+      recording_start: '2026-11-27T12:00:00Z',
+      status: 'launching',
+    });
+    const oldDone = {
+      ...mockRecordingJob({ mosque_id: 'c000000001', mosque_name: 'C', recording_start: '2026-11-20T09:00:00Z' }),
+      status: 'captured' as const,
+      next_run_time: null,
+      updated_at: '2026-11-20T11:00:00Z',
+    };
     const newDone = { ...oldDone, id: 'd', status: 'failed' as const, updated_at: '2026-11-21T11:00:00Z' };
-    expect(sortJobs([oldDone, later, newDone, soon]).map((job) => job.mosque_name + job.status)).toEqual(['Ascheduled', 'Blaunching', 'Cfailed', 'Ccaptured']);
+    expect(sortJobs([oldDone, later, newDone, soon]).map((job) => job.mosque_name + job.status)).toEqual([
+      'Ascheduled',
+      'Blaunching',
+      'Cfailed',
+      'Ccaptured',
+    ]);
   });
 });

@@ -50,7 +50,15 @@ describe('Create New User', { timeout: scaled(20_000) }, () => {
     expect(await screen.findByText('@amina')).toBeInTheDocument();
     expect(await screen.findByText('User amina created')).toBeInTheDocument();
     expect(bodies).toEqual([
-      { username: 'amina', email: 'amina@example.com', full_name: 'Amina Yusuf', password: 'Amina-pass-1', role: 'user', is_active: true, is_superuser: true },
+      {
+        username: 'amina',
+        email: 'amina@example.com',
+        full_name: 'Amina Yusuf',
+        password: 'Amina-pass-1',
+        role: 'user',
+        is_active: true,
+        is_superuser: true,
+      },
     ]);
     server.events.removeAllListeners();
   });
@@ -109,7 +117,15 @@ describe('Edit User', { timeout: scaled(20_000) }, () => {
     await fill(user, field(/Full Name/), 'Night Operator');
     await user.click(dialog().getByRole('button', { name: 'Update' }));
     expect(await screen.findByText('Night Operator')).toBeInTheDocument();
-    expect(bodies).toEqual([{ email: 'operator@example.com', full_name: 'Night Operator', role: 'user', is_active: true, is_superuser: false }]);
+    expect(bodies).toEqual([
+      {
+        email: 'operator@example.com',
+        full_name: 'Night Operator',
+        role: 'user',
+        is_active: true,
+        is_superuser: false,
+      },
+    ]);
     server.events.removeAllListeners();
   });
 

@@ -77,7 +77,10 @@ describe('User Management list', { timeout: scaled(15_000) }, () => {
 
   it('sorts by a column header both ways, and a link with the view reproduces it', async () => {
     const { user, unmount } = await openUsers();
-    const usernames = () => within(screen.getByRole('table', { name: 'Users' })).queryAllByText(/^@/).map((element) => element.textContent);
+    const usernames = () =>
+      within(screen.getByRole('table', { name: 'Users' }))
+        .queryAllByText(/^@/)
+        .map((element) => element.textContent);
     await user.click(screen.getByRole('button', { name: 'User' }));
     await waitFor(() => expect(usernames()[0]).toBe('@admin'), SETTLED);
     await user.click(screen.getByRole('button', { name: 'User' }));
@@ -91,7 +94,11 @@ describe('User Management list', { timeout: scaled(15_000) }, () => {
   });
 
   it('reports "Failed to fetch users" in a dismissible banner', async () => {
-    server.use(http.get('/api/auth/users', () => HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 })));
+    server.use(
+      http.get('/api/auth/users', () =>
+        HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 }),
+      ),
+    );
     const { user } = renderUsersPage();
     const banner = await screen.findByRole('alert');
     expect(banner).toHaveTextContent('Failed to fetch users');
@@ -141,10 +148,18 @@ describe('activating and deactivating', { timeout: scaled(15_000) }, () => {
   });
 
   it('reports "Failed to update user status"', async () => {
-    server.use(http.put('/api/auth/users/:id', () => HttpResponse.json({ success: false, detail: 'nope', error: 'nope' }, { status: 409 })));
+    server.use(
+      http.put('/api/auth/users/:id', () =>
+        HttpResponse.json({ success: false, detail: 'nope', error: 'nope' }, { status: 409 }),
+      ),
+    );
     const { user } = await openUsers();
     await user.click(row('operator').getByRole('button', { name: 'Deactivate operator' }));
-    await user.click(within(await screen.findByRole('dialog', { name: 'Deactivate user?' })).getByRole('button', { name: 'Deactivate' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Deactivate user?' })).getByRole('button', {
+        name: 'Deactivate',
+      }),
+    );
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to update user status');
   });
 
