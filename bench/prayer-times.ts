@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Coordinates, PrayerTimes } from 'adhan';
-import type { Mosque } from '../contract/config';
+import type { Mosque } from '../contract/mosques';
 import { countryCodeAt } from '../server/geo/geocode';
 import { timeZoneAt } from '../server/geo/timezone';
 import { ManualClock } from '../testkit/manual-clock';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
 import { refuseFormatControls } from './display-text';
-import { mosqueIdSchema } from './config';
+import { mosqueIdSchema } from './mosques';
 
 /*
  * Alarms: what an operator must know about a Friday that is not being recorded in full. A module

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { broadcastStatusSchema, mosqueIdSchema } from './config';
+import { broadcastStatusSchema, mosqueIdSchema } from './mosques';
 import { searchSortShape, selectionSchema } from './list-query';
 import { MOSQUE_SORT_FIELDS } from './mosque-fields';
 

@@ -1,4 +1,4 @@
-import type { GenerateResult, Mosque, PrayerTimeRecord, RecordingConfig } from './config';
+import type { GenerateResult, Mosque, PrayerTimeRecord, RecordingConfig } from './mosques';
 
 /*
  * The Config Generator's rule (SPEC.md section 3, Generate settings): which mosques get a recording

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
-import { prayerTimeRecordSchema, type PrayerTimeRecord } from './config';
+import { prayerTimeRecordSchema, type PrayerTimeRecord } from './mosques';
 
 /*
  * The scheduler's calls (SPEC.md section 7, Scheduler). Every instant is ISO 8601 UTC; a mosque's

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
-import { mosqueIdSchema } from './config';
+import { mosqueIdSchema } from './mosques';
 import { streamUrlSchema } from './instances';
 
 /*

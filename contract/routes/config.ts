@@ -13,7 +13,7 @@ import {
   mosqueUpdateRequestSchema,
   newMosqueIdResponseSchema,
   prayerTimesResponseSchema,
-} from '../config';
+} from '../mosques';
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
 import { mosqueBulkRequestSchema, mosqueBulkResponseSchema, mosquesListQuerySchema } from '../mosque-list';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as CountryCoder from '@rapideditor/country-coder';
-import type { GeocodeResult } from '../../contract/config';
+import type { GeocodeResult } from '../../contract/mosques';
 import { placeIndex } from './places';
 import { timeZoneAt } from './timezone';
 

@@ -1,4 +1,4 @@
-import type { ExtractionMethod } from '../../contract/config';
+import type { ExtractionMethod } from '../../contract/mosques';
 import { isInternalAddress, systemResolver, type HostResolver } from '../lib/internal-addresses';
 
 /*

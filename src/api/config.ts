@@ -9,7 +9,7 @@ import type {
   MosqueCreateRequest,
   MosqueUpdateRequest,
   PrayerTimeRecord,
-} from '../../contract/config';
+} from '../../contract/mosques';
 import type { MosqueBulkRequest, MosqueBulkResult, MosquesListQuery } from '../../contract/mosque-list';
 import { configRoutes, mosqueRoutes } from '../../contract/routes/config';
 import { apiErrorMessage } from './client';

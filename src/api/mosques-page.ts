@@ -1,4 +1,4 @@
-import type { Mosque } from '../../contract/config';
+import type { Mosque } from '../../contract/mosques';
 import type { MosquesListQuery } from '../../contract/mosque-list';
 import { plainGet } from './plain-read';
 import { preload } from './preloaded';

@@ -1,4 +1,4 @@
-import type { Mosque, PrayerTimeRecord } from '../../contract/config';
+import type { Mosque, PrayerTimeRecord } from '../../contract/mosques';
 import type { Job } from '../../contract/scheduler';
 
 interface ReadinessInputs {

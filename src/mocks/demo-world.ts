@@ -1,4 +1,4 @@
-import type { Mosque } from '../../contract/config';
+import type { Mosque } from '../../contract/mosques';
 import { comingFriday } from '../../contract/fridays';
 import type { Job } from '../../contract/scheduler';
 import { mockMosques, seedMosque } from './handlers/config';

@@ -1,4 +1,4 @@
-import type { Mosque } from '../../contract/config';
+import type { Mosque } from '../../contract/mosques';
 import type { MosquesPageQuery, MosqueSortField } from '../../contract/mosque-list';
 
 /*

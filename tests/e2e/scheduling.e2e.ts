@@ -1,6 +1,6 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Mosque, PrayerTimeRecord } from '../../contract/config';
+import type { Mosque, PrayerTimeRecord } from '../../contract/mosques';
 import type { Job, SchedulerStatus, UpcomingRecording } from '../../contract/scheduler';
 import { timingOf } from '../../src/features/scheduling/timing-label';
 import { operatorTime, zonedDateTime, zonedTime, zoneAbbreviation } from '../../src/features/scheduling/zoned-time';

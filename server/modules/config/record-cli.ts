@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { RecordingConfig } from '../../../contract/config';
+import type { RecordingConfig } from '../../../contract/mosques';
 import { resolveFfmpeg } from '../../capture/ffmpeg-path';
 import { shippedRecorderRuntime } from '../../capture/local/recorder-runtime';
 import {

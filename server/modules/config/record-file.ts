@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { z } from 'zod';
-import { recordingConfigSchema, type RecordingConfig } from '../../../contract/config';
+import { recordingConfigSchema, type RecordingConfig } from '../../../contract/mosques';
 
 const recordingsArraySchema = z.array(recordingConfigSchema);
 const generatedFileSchema = z.object({ recordings: recordingsArraySchema }).transform((file) => file.recordings);

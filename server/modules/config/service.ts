@@ -9,7 +9,7 @@ import {
   type GenerateResult,
   type GeocodeResult,
   type Mosque,
-} from '../../../contract/config';
+} from '../../../contract/mosques';
 import { mosquesNotFoundMessage, recordingConfigsFor, streamUrlFor } from '../../../contract/recording-configs';
 import { reverseGeocode } from '../../geo/geocode';
 import { MapsLinkError, type ExtractionBudget, type MapsLinkResolver } from '../../geo/maps-link';

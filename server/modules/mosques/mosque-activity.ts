@@ -1,4 +1,4 @@
-import type { Mosque } from '../../../contract/config';
+import type { Mosque } from '../../../contract/mosques';
 
 /** A mosque as the activity log names it. */
 export const mosqueTarget = (mosque: Pick<Mosque, 'mosque_id' | 'name'>) => ({

@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { CalculationMethod, Mosque } from '../../../contract/config';
+import type { CalculationMethod, Mosque } from '../../../contract/mosques';
 import type { MosquesPageQuery } from '../../../contract/mosque-list';
 import { fromFlag } from '../../db';
 import type { Database, MosquesTable } from '../../db/schema';

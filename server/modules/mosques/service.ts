@@ -9,7 +9,7 @@ import {
   type Mosque,
   type MosqueCreateRequest,
   type MosqueUpdateRequest,
-} from '../../../contract/config';
+} from '../../../contract/mosques';
 import {
   bulkDoneMessage,
   mosqueBulkRequestSchema,

@@ -4,7 +4,7 @@ import {
   RECORDING_LEAD_MINUTES,
   type CalculationMethod,
   type PrayerTimeRecord,
-} from '../../../contract/config';
+} from '../../../contract/mosques';
 import { countryCodeAt } from '../../geo/geocode';
 import { localTimeText, timeZoneAt, zonedParts, zonedTimeToUtc } from '../../geo/timezone';
 import { defaultMethodFor, parametersFor } from './methods';

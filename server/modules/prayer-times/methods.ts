@@ -1,5 +1,5 @@
 import { CalculationMethod as Methods, HighLatitudeRule, type CalculationParameters, type Coordinates } from 'adhan';
-import type { CalculationMethod } from '../../../contract/config';
+import type { CalculationMethod } from '../../../contract/mosques';
 
 /**
  * The calculation method a mosque uses when it names none: the authority most mosques of its

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
+import type { Mosque, PrayerTimeRecord } from '../../../contract/mosques';
 import type { Clock } from '../../lib/clock';
 import type { MosquesService } from '../mosques/service';
 import { canComputePrayer, fridayPrayerOn, nextFridayPrayer } from './calculate';

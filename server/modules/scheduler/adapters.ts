@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import { resolveStreamUrl } from '../../../recorder/stream-url';
-import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
+import type { Mosque, PrayerTimeRecord } from '../../../contract/mosques';
 import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
 import { localDateText } from '../../geo/timezone';

@@ -8,7 +8,7 @@ import MosqueIcon from '@mui/icons-material/Mosque';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
-import type { GenerateRequest, Mosque } from '../../../contract/config';
+import type { GenerateRequest, Mosque } from '../../../contract/mosques';
 import {
   MOSQUE_MESSAGES,
   mosqueErrorMessage,

@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
-import { GENERATE_DEFAULTS, type GenerateRequest, type Mosque, type RecordingMethod } from '../../../contract/config';
+import { GENERATE_DEFAULTS, type GenerateRequest, type Mosque, type RecordingMethod } from '../../../contract/mosques';
 
 interface GenerateDialogProps {
   mosques: Mosque[];

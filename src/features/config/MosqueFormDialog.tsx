@@ -21,7 +21,7 @@ import {
   calculationMethodSchema,
   type BroadcastStatus,
   type CalculationMethod,
-} from '../../../contract/config';
+} from '../../../contract/mosques';
 import { useNewMosqueId } from '../../api/config';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { LanguagesField } from './LanguagesField';

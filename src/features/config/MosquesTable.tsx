@@ -18,7 +18,7 @@ import DeleteIcon from '@mui/icons-material/Delete';
 import EditIcon from '@mui/icons-material/Edit';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import NetworkCheckIcon from '@mui/icons-material/NetworkCheck';
-import type { Mosque, PrayerTimeRecord } from '../../../contract/config';
+import type { Mosque, PrayerTimeRecord } from '../../../contract/mosques';
 import type { MosqueSortField } from '../../../contract/mosque-list';
 import { languageName } from './languages';
 import { PrayerTimeChip } from './PrayerTimeChip';

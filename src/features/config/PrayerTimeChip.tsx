@@ -2,7 +2,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import AccessTimeIcon from '@mui/icons-material/AccessTime';
-import type { PrayerTimeRecord } from '../../../contract/config';
+import type { PrayerTimeRecord } from '../../../contract/mosques';
 import { methodLabel } from './methods';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 

@@ -1,4 +1,4 @@
-import type { CalculationMethod } from '../../../contract/config';
+import type { CalculationMethod } from '../../../contract/mosques';
 
 /** adhan's calculation methods by the names operators know them by. */
 export const METHOD_LABELS: Record<CalculationMethod, string> = {

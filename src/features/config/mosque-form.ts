@@ -8,7 +8,7 @@ import {
   type Mosque,
   type MosqueCreateRequest,
   type MosqueUpdateRequest,
-} from '../../../contract/config';
+} from '../../../contract/mosques';
 
 /** The Add / Edit Mosque form, every field as typed. */
 export interface MosqueFormValues {

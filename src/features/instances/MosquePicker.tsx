@@ -1,6 +1,6 @@
 import Autocomplete from '@mui/material/Autocomplete';
 import TextField from '@mui/material/TextField';
-import type { Mosque } from '../../../contract/config';
+import type { Mosque } from '../../../contract/mosques';
 import { useMosques } from '../../api/config';
 
 interface MosquePickerProps {

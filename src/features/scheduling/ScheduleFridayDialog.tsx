@@ -13,7 +13,7 @@ import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
-import type { Mosque } from '../../../contract/config';
+import type { Mosque } from '../../../contract/mosques';
 import type { ScheduleRequest } from '../../../contract/scheduler';
 
 interface ScheduleFridayDialogProps {

@@ -4,7 +4,7 @@ import {
   type GeocodeResult,
   type Mosque,
   type PrayerTimeRecord,
-} from '../../../contract/config';
+} from '../../../contract/mosques';
 
 /*
  * Rough stand-ins for the server's map-link reading, offline geocoding and prayer times, good enough for

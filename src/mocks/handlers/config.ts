@@ -1,5 +1,5 @@
 import { HttpResponse } from 'msw';
-import { type CoordinatesRecord, type Mosque } from '../../../contract/config';
+import { type CoordinatesRecord, type Mosque } from '../../../contract/mosques';
 import {
   DEFAULT_STREAM_URL_TEMPLATE,
   mosquesNotFoundMessage,

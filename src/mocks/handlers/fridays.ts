@@ -1,6 +1,6 @@
 import { HttpResponse } from 'msw';
 import type { z } from 'zod';
-import type { Mosque } from '../../../contract/config';
+import type { Mosque } from '../../../contract/mosques';
 import {
   comingFriday,
   fridaysPageOf,

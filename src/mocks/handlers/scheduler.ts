@@ -1,6 +1,6 @@
 import { HttpResponse } from 'msw';
 import type { z } from 'zod';
-import { RECORDING_LEAD_MINUTES } from '../../../contract/config';
+import { RECORDING_LEAD_MINUTES } from '../../../contract/mosques';
 import {
   RECORDING_JOB_FUNC,
   nextRecurringRun,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { coordinatesListResponseSchema, extractResponseSchema, type ExtractionResult } from '../../../contract/config';
+import { coordinatesListResponseSchema, extractResponseSchema, type ExtractionResult } from '../../../contract/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { closedPort, startShortLinkServer } from './short-link-server';
 

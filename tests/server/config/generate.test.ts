@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateResponseSchema, recordingConfigFileSchema } from '../../../contract/config';
+import { generateResponseSchema, recordingConfigFileSchema } from '../../../contract/mosques';
 import { ConfigError, loadConfig } from '../../../server/config';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 

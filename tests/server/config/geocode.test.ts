@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { geocodeResponseSchema } from '../../../contract/config';
+import { geocodeResponseSchema } from '../../../contract/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /** Offline reverse geocoding: mosques on six continents, each with its city, country and IANA zone. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { mosquesListResponseSchema } from '../../../contract/config';
+import { mosquesListResponseSchema } from '../../../contract/mosques';
 import { buildApp, type App } from '../../../server/app';
 import { MosquesRepository } from '../../../server/modules/mosques/repository';
 import { createTestApp, type TestApp } from '../helpers/test-app';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mosquesListResponseSchema } from '../../../contract/config';
+import { mosquesListResponseSchema } from '../../../contract/mosques';
 import { errorBodySchema } from '../../../contract/common';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mosqueSchema, MOSQUE_ID_PATTERN, type Mosque } from '../../../contract/config';
+import { mosqueSchema, MOSQUE_ID_PATTERN, type Mosque } from '../../../contract/mosques';
 import { errorBodySchema } from '../../../contract/common';
 import { generateMosqueId } from '../../../server/modules/mosques/service';
 import { createTestApp, type TestApp } from '../helpers/test-app';

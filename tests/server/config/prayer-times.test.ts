@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prayerTimesResponseSchema, type Mosque } from '../../../contract/config';
+import { prayerTimesResponseSchema, type Mosque } from '../../../contract/mosques';
 import { dhuhrOn, nextFridayPrayer, type PrayerSource } from '../../../server/modules/prayer-times/calculate';
 import { defaultMethodFor } from '../../../server/modules/prayer-times/methods';
 import { zonedTimeToUtc } from '../../../server/geo/timezone';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RecordingConfig } from '../../../contract/config';
+import type { RecordingConfig } from '../../../contract/mosques';
 import {
   parseRecordArgs,
   parseRecordingFile,

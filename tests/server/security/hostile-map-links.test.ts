@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractResponseSchema } from '../../../contract/config';
+import { extractResponseSchema } from '../../../contract/mosques';
 import { MapsLinkResolver } from '../../../server/geo/maps-link';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 

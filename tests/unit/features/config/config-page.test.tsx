@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PrayerTimeRecord } from '../../../../contract/config';
+import type { PrayerTimeRecord } from '../../../../contract/mosques';
 import { setMockMosques } from '../../../../src/mocks/handlers/config';
 import { server } from '../../support/server';
 import { AZHAR, cardValue, EAST_LONDON, LONDON, openConfig, row } from './helpers';

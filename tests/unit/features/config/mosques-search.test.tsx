@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Mosque } from '../../../../contract/config';
+import type { Mosque } from '../../../../contract/mosques';
 import { mockMosques, setMockMosques } from '../../../../src/mocks/handlers/config';
 import { currentPath } from '../../support/render';
 import { captureBodies } from '../../support/server';
