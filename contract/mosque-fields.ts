@@ -1,6 +1,6 @@
 /*
  * The mosque list's closed vocabularies, without zod: the console's first read of /config builds its
- * query from the address with these before the contract's schemas have loaded (src/features/config/preload.ts).
+ * query from the address with these before the contract's schemas have loaded (src/features/mosques/preload.ts).
  */
 
 export const BROADCAST_STATUSES = ['inactive', 'playing', 'ended'] as const;

@@ -1,7 +1,7 @@
 import { Suspense } from 'react';
 import { Navigate, useLocation, useRoutes, type RouteObject } from 'react-router-dom';
 import { FullPageSpinner, RequireAuth } from '../auth/RequireAuth';
-import { preloadFirstPage as preloadConfigFirstPage } from '../features/config/preload';
+import { preloadFirstPage as preloadConfigFirstPage } from '../features/mosques/preload';
 import LoginPage from '../features/login/LoginPage';
 import { ChunkErrorBoundary } from './ChunkErrorBoundary';
 import { recoverableLazy as lazy, type RecoverableLazy } from './recoverable-lazy';
@@ -19,7 +19,7 @@ const pageModules = {
   '': () => import('../features/dashboard/DashboardPage'),
   instances: () => import('../features/instances/InstancesPage'),
   ami: () => import('../features/ami/AmiPage'),
-  config: () => import('../features/config/ConfigPage'),
+  config: () => import('../features/mosques/ConfigPage'),
   scheduling: () => import('../features/scheduling/SchedulingPage'),
   recordings: () => import('../features/recordings/RecordingsPage'),
   monitoring: () => import('../features/monitoring/MonitoringPage'),

@@ -4,7 +4,7 @@ import { store } from '../../../../src/mocks/store';
 import { scaled } from '../../../../testkit/time-scale';
 import { currentPath } from '../../support/render';
 import { captureBodies } from '../../support/server';
-import { notification } from '../config/helpers';
+import { notification } from '../mosques/helpers';
 import { open, show, table } from './helpers';
 
 /** Long enough for the search's pause and a mocked answer on a busy machine. */

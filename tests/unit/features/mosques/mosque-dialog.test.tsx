@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockMosques } from '../../../../src/mocks/handlers/config';
-import { LINK_SETTLE_MS } from '../../../../src/features/config/useCoordinateLookup';
+import { LINK_SETTLE_MS } from '../../../../src/features/mosques/useCoordinateLookup';
 import { captureBodies, server } from '../../support/server';
 import { dialog, field, gate, openConfig, row } from './helpers';
 import { fill } from '../../support/fill';

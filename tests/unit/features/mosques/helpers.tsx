@@ -1,5 +1,5 @@
 import { screen, within } from '@testing-library/react';
-import ConfigPage from '../../../../src/features/config/ConfigPage';
+import ConfigPage from '../../../../src/features/mosques/ConfigPage';
 import { renderWithProviders } from '../../support/render';
 import { scaled } from '../../../../testkit/time-scale';
 
