@@ -11,7 +11,7 @@ import type { SchedulerService } from './modules/scheduler/service';
 import type { ActivityService } from './modules/activity/service';
 import type { GithubService } from './modules/github/service';
 import type { MonitoringService } from './modules/monitoring/service';
-import type { RecordingConfigService } from './modules/config/service';
+import type { RecordingConfigService } from './modules/recording-configs/service';
 import type { MosquesService } from './modules/mosques/service';
 import type { PrayerTimesService } from './modules/prayer-times/service';
 import type { CaptureProvider } from './capture/provider';

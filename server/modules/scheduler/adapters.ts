@@ -5,7 +5,7 @@ import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
 import { localDateText } from '../../geo/timezone';
 import { yieldToEventLoop } from '../../lib/yield-to-event-loop';
-import type { RecordingConfigService } from '../config/service';
+import type { RecordingConfigService } from '../recording-configs/service';
 import type { InstancesService } from '../instances/service';
 import type { MosquesService } from '../mosques/service';
 import type { PrayerTimesService } from '../prayer-times/service';

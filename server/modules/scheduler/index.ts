@@ -5,7 +5,7 @@ import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import type { ActivityService } from '../activity/service';
 import type { AlarmsService } from '../alarms/service';
-import type { RecordingConfigService } from '../config/service';
+import type { RecordingConfigService } from '../recording-configs/service';
 import type { InstancesService } from '../instances/service';
 import type { MonitoringService } from '../monitoring/service';
 import type { MosquesService } from '../mosques/service';

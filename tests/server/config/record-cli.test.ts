@@ -10,7 +10,7 @@ import {
   parseRecordingFile,
   planRecordings,
   RecordCliError,
-} from '../../../server/modules/config/record-file';
+} from '../../../server/modules/recording-configs/record-file';
 import { scaled } from '../../../testkit/time-scale';
 
 const run = promisify(execFile);
@@ -118,7 +118,7 @@ describe('npm run record: the command', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'record-cli-'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
   const cli = (args: string[]) =>
-    run(process.execPath, ['--import', 'tsx', 'server/modules/config/record-cli.ts', ...args], {
+    run(process.execPath, ['--import', 'tsx', 'server/modules/recording-configs/record-cli.ts', ...args], {
       cwd: path.resolve(__dirname, '../../..'),
       timeout: scaled(20_000),
     }).then(
