@@ -4,15 +4,11 @@ import {
   loginRequestSchema,
   loginResponseSchema,
   userCreateRequestSchema,
-  userIdParamsSchema,
   userResponseSchema,
-  usersListResponseSchema,
-  userUpdateRequestSchema,
   verifyTokenResponseSchema,
 } from '../auth';
 import { messageBodySchema } from '../common';
 import { endpoint } from '../endpoint';
-import { usersListQuerySchema } from '../user-list';
 
 /** Sign-in and the caller's own account. */
 export const authRoutes = {
@@ -51,32 +47,5 @@ export const authRoutes = {
     body: userCreateRequestSchema,
     response: userResponseSchema,
     status: 201,
-  }),
-};
-
-/** Accounts, managed by superusers. */
-export const userRoutes = {
-  list: endpoint({
-    method: 'GET',
-    path: '/api/auth/users',
-    access: 'superuser',
-    query: usersListQuerySchema,
-    response: usersListResponseSchema,
-  }),
-  create: endpoint({
-    method: 'POST',
-    path: '/api/auth/users',
-    access: 'superuser',
-    body: userCreateRequestSchema,
-    response: userResponseSchema,
-    status: 201,
-  }),
-  update: endpoint({
-    method: 'PUT',
-    path: '/api/auth/users/:id',
-    access: 'superuser',
-    params: userIdParamsSchema,
-    body: userUpdateRequestSchema,
-    response: userResponseSchema,
   }),
 };

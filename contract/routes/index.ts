@@ -1,13 +1,15 @@
 import { endpointsOf } from '../endpoint';
-import { activityRoutes, alarmRoutes } from './activity';
+import { activityRoutes } from './activity';
+import { alarmRoutes } from './alarms';
 import { amiRoutes } from './ami';
-import { authRoutes, userRoutes } from './auth';
-import { configRoutes, mosqueRoutes } from './config';
+import { authRoutes } from './auth';
+import { configRoutes, mosqueRoutes } from './mosques';
 import { githubRoutes } from './github';
 import { instanceRoutes } from './instances';
 import { monitoringRoutes } from './monitoring';
 import { recordingRoutes } from './recordings';
 import { schedulerRoutes } from './scheduler';
+import { userRoutes } from './users';
 
 /**
  * The route table: every endpoint of the API, declared once. The server registers its routes from it,

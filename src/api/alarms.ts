@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Alarm, AlarmSilence, CreateSilenceBody, ListedAlarm } from '../../contract/alarms';
-import { alarmRoutes } from '../../contract/routes/activity';
+import { alarmRoutes } from '../../contract/routes/alarms';
 import { call } from './endpoint';
 
 export type AlarmsStatus = 'open' | 'all';

@@ -11,7 +11,7 @@ import type {
   PrayerTimeRecord,
 } from '../../contract/mosques';
 import type { MosqueBulkRequest, MosqueBulkResult, MosquesListQuery } from '../../contract/mosque-list';
-import { configRoutes, mosqueRoutes } from '../../contract/routes/config';
+import { configRoutes, mosqueRoutes } from '../../contract/routes/mosques';
 import { apiErrorMessage } from './client';
 import { call } from './endpoint';
 import { mosquesPageReadKey, type MosquesPage } from './mosques-page';

@@ -3,7 +3,7 @@ import type { MosquesListQuery } from '../../contract/mosque-list';
 import { plainGet } from './plain-read';
 import { preload } from './preloaded';
 
-/** contract/routes/config's mosqueRoutes.list, spelled out: the route table's schemas stay out of the first read (tests hold them equal). */
+/** mosqueRoutes.list of contract/routes/mosques.ts, spelled out: the route table's schemas stay out of the first read (tests hold them equal). */
 export const MOSQUES_LIST_PATH = '/api/config/mosques';
 
 export interface MosquesPage {

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User, UserCreateRequest, UserUpdateRequest } from '../../contract/auth';
 import type { UsersListQuery } from '../../contract/user-list';
-import { userRoutes } from '../../contract/routes/auth';
+import { userRoutes } from '../../contract/routes/users';
 import { call } from './endpoint';
 
 export const usersQueryKey = ['users'] as const;

@@ -1,4 +1,4 @@
-import { alarmRoutes } from '../../../contract/routes/activity';
+import { alarmRoutes } from '../../../contract/routes/alarms';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { AlarmsModule } from './index';

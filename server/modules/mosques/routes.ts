@@ -1,5 +1,5 @@
 import { isPageQuery } from '../../../contract/mosque-list';
-import { mosqueRoutes } from '../../../contract/routes/config';
+import { mosqueRoutes } from '../../../contract/routes/mosques';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { MosquesService } from './service';

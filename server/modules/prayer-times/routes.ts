@@ -1,4 +1,4 @@
-import { configRoutes } from '../../../contract/routes/config';
+import { configRoutes } from '../../../contract/routes/mosques';
 import type { AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { PrayerTimesService } from './service';

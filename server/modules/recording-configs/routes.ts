@@ -1,4 +1,4 @@
-import { configRoutes } from '../../../contract/routes/config';
+import { configRoutes } from '../../../contract/routes/mosques';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { RecordingConfigService } from './service';

@@ -1,5 +1,5 @@
 import { usersPageOf } from '../../../contract/user-list';
-import { userRoutes } from '../../../contract/routes/auth';
+import { userRoutes } from '../../../contract/routes/users';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { UsersService } from './service';

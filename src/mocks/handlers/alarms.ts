@@ -1,6 +1,6 @@
 import { HttpResponse } from 'msw';
 import { acknowledgeAlarmResponseSchema, type AlarmSilence, type ListedAlarm } from '../../../contract/alarms';
-import { alarmRoutes } from '../../../contract/routes/activity';
+import { alarmRoutes } from '../../../contract/routes/alarms';
 import { mock } from '../endpoint';
 import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';

@@ -6,7 +6,7 @@ import {
   recordingConfigsFor,
 } from '../../../contract/recording-configs';
 import { bulkDoneMessage, isPageQuery } from '../../../contract/mosque-list';
-import { configRoutes, mosqueRoutes } from '../../../contract/routes/config';
+import { configRoutes, mosqueRoutes } from '../../../contract/routes/mosques';
 import { mock } from '../endpoint';
 import { mosquesPage } from '../mosque-page';
 import { errorResponse } from '../http';

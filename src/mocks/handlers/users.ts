@@ -3,7 +3,7 @@ import { usersPageOf } from '../../../contract/user-list';
 import type { z } from 'zod';
 import { accountUpdateEffects, accountUpdateRefusal } from '../../../contract/account-rules';
 import type { userCreateRequestSchema } from '../../../contract/auth';
-import { userRoutes } from '../../../contract/routes/auth';
+import { userRoutes } from '../../../contract/routes/users';
 import { mock } from '../endpoint';
 import { errorResponse } from '../http';
 import { findUser, nowIso, store, toPublicUser, type MockUser } from '../store';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { authRoutes } from '../../../contract/routes/auth';
-import { mosqueRoutes } from '../../../contract/routes/config';
+import { mosqueRoutes } from '../../../contract/routes/mosques';
 import { MOSQUES_LIST_PATH } from '../../../src/api/mosques-page';
 import { preload, PRELOAD_TTL_MS, takeArrived, takePreloaded } from '../../../src/api/preloaded';
 import { plainGet } from '../../../src/api/plain-read';
