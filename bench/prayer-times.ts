@@ -1,7 +1,7 @@
 /**
  * Prayer times for 10,000 mosques: the time to compute every mosque's next Friday prayer record
  * (zone-correct date, adhan's Dhuhr, local times), against bare adhan computing the same places'
- * prayer times (each with its country's method) in the same run. DESIGN.md budgets scheduling 10,000
+ * prayer times (each with its country's method) in the same run. docs/architecture.md budgets scheduling 10,000
  * mosques at under 2 s end to end; this is the prayer-time share of it. What the service does beyond
  * bare adhan: the mosque's zone (its date today, whether adhan's Dhuhr landed on the local Friday, the
  * two local times of the record), the record's strings, and keeping each record until its prayer.

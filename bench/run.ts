@@ -128,7 +128,7 @@ function markdown(sections: Section[], startedAt: Date, endLoad: number[], total
     '',
     `Measured by \`npm run bench\` on ${startedAt.toISOString().slice(0, 10)}: ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}),`,
     `${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${Math.round(totalSeconds)} s in all. Every baseline was measured in the same run on the same machine;`,
-    'the ratio is figure / baseline. The budgets table holds those of issue 16; the others are DESIGN.md\'s ("Performance budgets").',
+    'the ratio is figure / baseline. The budgets table holds those of issue 16; the others are docs/architecture.md\'s ("Performance budgets").',
     '',
     `Load average (1, 5, 15 min): ${startLoad.join(', ')} at the start, ${endLoad.join(', ')} at the end.`,
     busy

@@ -1,5 +1,5 @@
 /**
- * The scheduler against DESIGN.md's budgets: scheduling 10,000 mosques' Friday recordings end to end
+ * The scheduler against docs/architecture.md's budgets: scheduling 10,000 mosques' Friday recordings end to end
  * (POST /api/scheduler/schedule-friday on a real app and database, with the real prayer-times
  * planner) under 2 s; and a due recording launched within 1 s of its start (the real timer, over
  * many jobs). Baselines from the same run: the same scheduling done the bare way on the same database

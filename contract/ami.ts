@@ -6,7 +6,7 @@ import { hasControlCharacters, resourceIdSchema } from './instances';
 export const amiStateSchema = z.enum(['available', 'pending', 'failed']);
 export type AmiState = z.infer<typeof amiStateSchema>;
 
-/** SPEC.md section 3, AMI; `tags` and `source_instance_id` are extra fields the details may show. */
+/** docs/reference.md section 3, AMI; `tags` and `source_instance_id` are extra fields the details may show. */
 export const amiSchema = z.object({
   ami_id: z.string(),
   name: z.string(),
@@ -22,7 +22,7 @@ export const amiSchema = z.object({
 export type Ami = z.infer<typeof amiSchema>;
 
 export const AMI_NAME_MAX_LENGTH = 100;
-/** Semantic version, like 1.0.0 (SPEC.md section 5, Create AMI). */
+/** Semantic version, like 1.0.0 (docs/reference.md section 5, Create AMI). */
 export const SEMVER_PATTERN = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/;
 
 /** Name characters EC2 accepts for an image; a timestamp is appended by the server. */

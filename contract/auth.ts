@@ -108,7 +108,7 @@ export type UsersListResponse = z.infer<typeof usersListResponseSchema>;
 export const userResponseSchema = z.object({ success: z.literal(true), data: userSchema });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
-/** The file in DATA_DIR that holds the generated first-run superuser password (DESIGN.md, Contract for running it). */
+/** The file in DATA_DIR that holds the generated first-run superuser password (docs/architecture.md, Contract for running it). */
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password';
 
 /** GET /api/auth/first-run (public): only whether that file still exists, never its content. */

@@ -10,7 +10,7 @@ export const errorBodySchema = z.object({
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-/** `{ success: true, data }` — the envelope of every call whose result SPEC.md reads as `data.*`. */
+/** `{ success: true, data }` — the envelope of every call whose result docs/reference.md reads as `data.*`. */
 export function envelope<T extends z.ZodType>(data: T) {
   return z.object({ success: z.literal(true), data });
 }

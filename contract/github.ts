@@ -63,7 +63,7 @@ const repoUrlSchema = z
   .max(512, 'Repository URL is too long')
   .refine((url) => parseRepositoryUrl(url) !== undefined, REPO_URL_MESSAGE);
 
-/** POST /api/github/configure (SPEC.md section 3, Configure payload). Empty user or email take the bot defaults. */
+/** POST /api/github/configure (docs/reference.md section 3, Configure payload). Empty user or email take the bot defaults. */
 export const githubConfigureRequestSchema = z.strictObject({
   github_pat: tokenSchema,
   github_repo_url: repoUrlSchema,
@@ -107,7 +107,7 @@ export type GithubFailureReason = z.infer<typeof githubFailureReasonSchema>;
 
 export const githubRepositoryPermissionsSchema = z.object({ push: z.boolean(), pull: z.boolean(), admin: z.boolean() });
 
-/** Validation result (SPEC.md section 3). */
+/** Validation result (docs/reference.md section 3). */
 export const githubValidationResultSchema = z.object({
   overall_status: z.enum(['success', 'error']),
   /** The first reason a check failed, or null. */
@@ -144,7 +144,7 @@ export const githubRepositoryInfoSchema = z.object({
   default_branch: z.string(),
 });
 
-/** Repository access status (SPEC.md section 3). The token itself is never part of it. */
+/** Repository access status (docs/reference.md section 3). The token itself is never part of it. */
 export const githubStatusSchema = z.object({
   configuration: z.object({
     status: z.enum(['configured', 'not_configured']),

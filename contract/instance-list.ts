@@ -5,7 +5,7 @@ import { pageInMemory, searchSortShape } from './list-query';
 
 /*
  * The Instances table at fleet size: GET /api/instances/page answers one page of the fleet and the
- * count of every match. SPEC.md's GET /api/instances/ keeps its whole list (and the live feed its pushes).
+ * count of every match. docs/reference.md's GET /api/instances/ keeps its whole list (and the live feed its pushes).
  */
 
 export const INSTANCE_SORT_FIELDS = [

@@ -17,7 +17,7 @@ export type RecordingStatus = z.infer<typeof recordingStatusSchema>;
 export const captureProviderKindSchema = z.enum(['local', 'aws']);
 export type CaptureProviderKind = z.infer<typeof captureProviderKindSchema>;
 
-/** One recording instance as the console lists it (SPEC.md section 3, Instance). */
+/** One recording instance as the console lists it (docs/reference.md section 3, Instance). */
 export const instanceSchema = z.object({
   id: z.string(),
   instance_id: z.string(),
@@ -186,7 +186,7 @@ export const launchMosqueIdSchema = z
   .nullish()
   .transform((value) => (value ? value : null));
 
-/** SPEC.md section 3, Launch config. */
+/** docs/reference.md section 3, Launch config. */
 export const launchConfigSchema = z.strictObject({
   url: streamUrlSchema,
   duration: z

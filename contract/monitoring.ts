@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envelope, instantSchema } from './common';
 import { systemStatusSchema } from './live';
 
-/** How often the console polls the monitoring calls, and the server re-checks health (SPEC.md section 9). */
+/** How often the console polls the monitoring calls, and the server re-checks health (docs/reference.md section 9). */
 export const MONITORING_POLL_MS = 30_000;
 
 /** The components every health report names; modules may register more. */

@@ -7,7 +7,7 @@ export { MOSQUE_SORT_FIELDS, type MosqueSortField } from './mosque-fields';
 
 /*
  * The mosque table at fleet size: GET /api/config/mosques with any of these parameters answers one
- * page and the count of every match (`data.total`); without them it keeps SPEC.md's whole list.
+ * page and the count of every match (`data.total`); without them it keeps docs/reference.md's whole list.
  */
 
 export const MOSQUE_PAGE_MAX = 1000;
@@ -26,7 +26,7 @@ export const mosquesListQuerySchema = z.strictObject({
 export type MosquesListQuery = z.input<typeof mosquesListQuerySchema>;
 export type MosquesPageQuery = z.output<typeof mosquesListQuerySchema>;
 
-/** True when the caller asked for a page (any parameter), false for SPEC.md's whole list. */
+/** True when the caller asked for a page (any parameter), false for docs/reference.md's whole list. */
 export function isPageQuery(query: MosquesPageQuery): boolean {
   return Object.values(query).some((value) => value !== undefined);
 }

@@ -5,19 +5,19 @@ import { normalizeStreamUrl, streamUrlRefusal } from './instances';
 import { BROADCAST_STATUSES } from './mosque-fields';
 
 /*
- * Mosques, coordinates, prayer times and recording configurations (SPEC.md sections 3, 5 and 7, "Config").
+ * Mosques, coordinates, prayer times and recording configurations (docs/reference.md sections 3, 5 and 7, "Config").
  */
 
-/** SPEC.md section 9: 10 characters, lowercase letters and digits. */
+/** docs/reference.md section 9: 10 characters, lowercase letters and digits. */
 export const MOSQUE_ID_PATTERN = /^[a-z0-9]{10}$/;
 export const MOSQUE_ID_LENGTH = 10;
 /** A language code such as `en`, `ar`, `ur`, or a custom one such as `pt-BR`. */
 export const LANGUAGE_CODE_PATTERN = /^[a-z]{2,3}(-[A-Za-z0-9]+)?$/;
 /** A local clock time, 24-hour `HH:MM`. */
 export const LOCAL_TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
-/** SPEC.md: Generate defaults. */
+/** docs/reference.md: Generate defaults. */
 export const GENERATE_DEFAULTS = { duration: 7200, width: 1080, height: 576, method: 'api' } as const;
-/** SPEC.md section 9: a recording starts 20 minutes before the Friday prayer. */
+/** docs/reference.md section 9: a recording starts 20 minutes before the Friday prayer. */
 export const RECORDING_LEAD_MINUTES = 20;
 /** Most map links one extraction call may carry. */
 export const EXTRACT_MAX_LINKS = 200;
@@ -217,7 +217,7 @@ export const mosqueSchema = z.object({
 });
 export type Mosque = z.infer<typeof mosqueSchema>;
 
-/** `total`: every mosque matching a page query (absent from SPEC.md's whole list, which is all of them). */
+/** `total`: every mosque matching a page query (absent from docs/reference.md's whole list, which is all of them). */
 export const mosquesListResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({ mosques: z.array(mosqueSchema), total: z.number().int().optional() }),
@@ -233,7 +233,7 @@ export const mosqueDeletedResponseSchema = z.object({
   data: z.object({ mosque_id: z.string() }),
 });
 
-/** SPEC.md section 3, Coordinates record. */
+/** docs/reference.md section 3, Coordinates record. */
 export const coordinatesRecordSchema = z.object({
   mosque_id: z.string(),
   latitude: z.number(),
@@ -296,7 +296,7 @@ export const geocodeResultSchema = z.object({
 export type GeocodeResult = z.infer<typeof geocodeResultSchema>;
 export const geocodeResponseSchema = z.object({ success: z.literal(true), data: geocodeResultSchema });
 
-/** SPEC.md section 3, Prayer time record. Instants in UTC; `*_time` fields are local `HH:MM` in `timezone`. */
+/** docs/reference.md section 3, Prayer time record. Instants in UTC; `*_time` fields are local `HH:MM` in `timezone`. */
 export const prayerTimeRecordSchema = z.object({
   mosque_id: z.string(),
   mosque_name: z.string(),
@@ -317,7 +317,7 @@ export const prayerTimesResponseSchema = z.object({
 export const recordingMethodSchema = z.enum(['api', 'sequential']);
 export type RecordingMethod = z.infer<typeof recordingMethodSchema>;
 
-/** POST /api/config/generate (SPEC.md section 3, Generate settings). No mosque_ids: every active mosque. */
+/** POST /api/config/generate (docs/reference.md section 3, Generate settings). No mosque_ids: every active mosque. */
 export const generateRequestSchema = z.strictObject({
   mosque_ids: z.array(mosqueIdSchema).max(10_000).default([]),
   duration: z

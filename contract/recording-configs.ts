@@ -1,7 +1,7 @@
 import type { GenerateResult, Mosque, PrayerTimeRecord, RecordingConfig } from './mosques';
 
 /*
- * The Config Generator's rule (SPEC.md section 3, Generate settings): which mosques get a recording
+ * The Config Generator's rule (docs/reference.md section 3, Generate settings): which mosques get a recording
  * configuration and how each one reads. The server and the console's mocks both answer from it, so
  * they cannot drift apart; where prayer times come from is theirs to pass in.
  */

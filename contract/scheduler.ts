@@ -3,7 +3,7 @@ import { envelope, instantSchema } from './common';
 import { prayerTimeRecordSchema, type PrayerTimeRecord } from './mosques';
 
 /*
- * The scheduler's calls (SPEC.md section 7, Scheduler). Every instant is ISO 8601 UTC; a mosque's
+ * The scheduler's calls (docs/reference.md section 7, Scheduler). Every instant is ISO 8601 UTC; a mosque's
  * local clock time is shown with its IANA `timezone`.
  */
 
@@ -45,7 +45,7 @@ export function nextRecurringRun(now: Date): Date {
 }
 export const SCHEDULER_NOT_RUNNING_MESSAGE = 'Scheduler is not running; start it before scheduling recordings';
 
-/** SPEC.md section 3, Job (id, name, func, next_run_time, trigger) plus what the scheduler knows about it. */
+/** docs/reference.md section 3, Job (id, name, func, next_run_time, trigger) plus what the scheduler knows about it. */
 export const jobSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -84,7 +84,7 @@ export const jobSchema = z.object({
 });
 export type Job = z.infer<typeof jobSchema>;
 
-/** SPEC.md section 3, Upcoming recording. */
+/** docs/reference.md section 3, Upcoming recording. */
 export const upcomingRecordingSchema = z.object({
   job_id: z.string(),
   mosque_id: z.string(),
@@ -101,7 +101,7 @@ export const upcomingRecordingSchema = z.object({
 });
 export type UpcomingRecording = z.infer<typeof upcomingRecordingSchema>;
 
-/** SPEC.md section 3, Scheduler status. */
+/** docs/reference.md section 3, Scheduler status. */
 export const schedulerStatusSchema = z.object({
   scheduler_running: z.boolean(),
   /** Jobs that GET /api/scheduler/jobs lists (the recurring job included). */
@@ -115,14 +115,14 @@ export const schedulerStatusSchema = z.object({
 });
 export type SchedulerStatus = z.infer<typeof schedulerStatusSchema>;
 
-/** SPEC.md section 3, Prayer time record: the prayer-times service's own record for the coming Friday. */
+/** docs/reference.md section 3, Prayer time record: the prayer-times service's own record for the coming Friday. */
 export const schedulerPrayerTimeSchema = prayerTimeRecordSchema;
 export type SchedulerPrayerTime = PrayerTimeRecord;
 
 const mosqueIdItem = z.string().trim().min(1).max(64);
 
 /**
- * SPEC.md section 3, Schedule request. `mosqueFilter`: a list of mosque ids (a comma-separated
+ * docs/reference.md section 3, Schedule request. `mosqueFilter`: a list of mosque ids (a comma-separated
  * string is accepted too); null, absent, empty list or empty string mean every active mosque.
  */
 export const scheduleRequestSchema = z.strictObject({

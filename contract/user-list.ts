@@ -4,7 +4,7 @@ import { pageInMemory, searchSortShape } from './list-query';
 
 /*
  * The Users table at scale: GET /api/auth/users with any of these parameters answers one page and the
- * count of every match (`total`); without them it keeps SPEC.md's whole list.
+ * count of every match (`total`); without them it keeps docs/reference.md's whole list.
  */
 
 export const USER_SORT_FIELDS = [
@@ -26,7 +26,7 @@ export const usersListQuerySchema = z.strictObject({
 });
 export type UsersListQuery = z.input<typeof usersListQuerySchema>;
 
-/** Every user without a page query (SPEC.md), else one page of the matching users and their count. */
+/** Every user without a page query (docs/reference.md), else one page of the matching users and their count. */
 export function usersPageOf(
   users: User[],
   query: z.output<typeof usersListQuerySchema>,

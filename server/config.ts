@@ -38,7 +38,7 @@ const splitList = (value: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean) ?? [];
 
-/** Every environment variable the server reads; all optional (DESIGN.md, "Contract for running it"). */
+/** Every environment variable the server reads; all optional (docs/architecture.md, "Contract for running it"). */
 const envSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),

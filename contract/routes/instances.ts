@@ -19,7 +19,7 @@ const list = { method: 'GET', access: 'session', response: instancesListResponse
 
 /** The recorder fleet: list, details, logs, launch and stop. */
 export const instanceRoutes = {
-  /** SPEC.md calls the list with its trailing slash; both spellings answer. */
+  /** docs/reference.md calls the list with its trailing slash; both spellings answer. */
   list: endpoint({ ...list, path: '/api/instances/' }),
   listWithoutSlash: endpoint({ ...list, path: '/api/instances' }),
   /** One page of the fleet searched, filtered and sorted (contract/instance-list.ts), with the count of every match. */

@@ -1,7 +1,7 @@
 import { endpoint } from '../endpoint';
 import { recordingStatsResponseSchema, systemHealthResponseSchema, systemMetricsResponseSchema } from '../monitoring';
 
-/** Monitoring (SPEC.md section 7): any operator. Prometheus' /metrics is no console call and stays outside. */
+/** Monitoring (docs/reference.md section 7): any operator. Prometheus' /metrics is no console call and stays outside. */
 export const monitoringRoutes = {
   /** A health report that failed with the database would hide the one thing it must tell: the database is down. */
   system: endpoint({

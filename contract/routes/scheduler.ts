@@ -15,7 +15,7 @@ import {
   upcomingResponseSchema,
 } from '../scheduler';
 
-/** SPEC.md section 7, Scheduler: any operator. */
+/** docs/reference.md section 7, Scheduler: any operator. */
 export const schedulerRoutes = {
   status: endpoint({
     method: 'GET',

@@ -26,7 +26,7 @@ function onPath(name: string): string | undefined {
   return undefined;
 }
 
-/** FFMPEG_PATH, else `ffmpeg` on PATH, else the binary of the @ffmpeg-installer/ffmpeg package (DESIGN.md). */
+/** FFMPEG_PATH, else `ffmpeg` on PATH, else the binary of the @ffmpeg-installer/ffmpeg package (docs/architecture.md). */
 export function resolveFfmpeg(configured: string | undefined): ResolvedFfmpeg | undefined {
   if (configured) return { path: configured, source: 'FFMPEG_PATH' };
   const found = onPath('ffmpeg');

@@ -10,7 +10,7 @@ import type {
 export type { LaunchConfig } from '../../contract/instances';
 
 /**
- * The only way the rest of the server starts, stops and inspects recorders (DESIGN.md, "Capture").
+ * The only way the rest of the server starts, stops and inspects recorders (docs/architecture.md, "Capture").
  * Two drivers implement it (local processes, EC2); the fleet in modules/instances wraps the configured
  * driver with the same interface and records every launch, so the scheduler and monitoring use
  * `ctx.capture` without knowing which is behind it.

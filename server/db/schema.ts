@@ -101,7 +101,7 @@ export interface MosquesTable {
   google_maps_url: string | null;
   /** JSON array of language codes. */
   languages: string;
-  /** SPEC.md's ID_token: the stream source identifier (a URL, or an id for STREAM_URL_TEMPLATE). */
+  /** docs/reference.md's ID_token: the stream source identifier (a URL, or an id for STREAM_URL_TEMPLATE). */
   id_token: string | null;
   active: number;
   broadcast_status: 'inactive' | 'playing' | 'ended';

@@ -4,7 +4,7 @@ import { amiRoutes } from '../../contract/routes/ami';
 import { errorDetail, hasResponse } from './client';
 import { call } from './endpoint';
 
-/** The AMI Manager's messages (SPEC.md section 8, AMI). */
+/** The AMI Manager's messages (docs/reference.md section 8, AMI). */
 export const AMI_MESSAGES = {
   loadFailed: 'Failed to load AMIs',
   loadError: (message: string) => `Error loading AMIs: ${message}`,
@@ -16,7 +16,7 @@ export const AMI_MESSAGES = {
   deleted: (id: string) => `AMI ${id} deleted successfully`,
 } as const;
 
-/** After a create, the list is read again this much later (SPEC.md section 4, AMI state). */
+/** After a create, the list is read again this much later (docs/reference.md section 4, AMI state). */
 export const AMI_REFETCH_AFTER_CREATE_MS = 2000;
 
 export const amisQueryKey = ['amis'] as const;

@@ -16,14 +16,14 @@ export const LOGIN_NETWORK_ERROR = 'Network error: Unable to connect to server';
 export const REGISTER_FAILED = 'Registration failed';
 export const CHANGE_PASSWORD_FAILED = 'Failed to change password';
 export const CHANGE_PASSWORD_ERROR = 'An error occurred';
-/** SPEC.md section 8: the change-password service's own fallback, for an answer that does not confirm the change. */
+/** docs/reference.md section 8: the change-password service's own fallback, for an answer that does not confirm the change. */
 export const PASSWORD_CHANGE_FAILED = 'Password change failed';
 
 export async function login(body: LoginRequest): Promise<LoginResponse> {
   return call(authRoutes.login, { body });
 }
 
-/** The login page's message for a failed sign-in (SPEC.md section 8). */
+/** The login page's message for a failed sign-in (docs/reference.md section 8). */
 export function loginErrorMessage(error: unknown): string {
   if (isNetworkError(error)) return LOGIN_NETWORK_ERROR;
   return errorDetail(error) ?? LOGIN_FAILED;

@@ -17,7 +17,7 @@ import { call } from './endpoint';
 import { mosquesPageReadKey, type MosquesPage } from './mosques-page';
 import { takeArrived, takePreloaded } from './preloaded';
 
-/** The Config Generator's messages (SPEC.md section 8, Mosques). */
+/** The Config Generator's messages (docs/reference.md section 8, Mosques). */
 export const MOSQUE_MESSAGES = {
   addFailed: 'Failed to add mosque',
   updateFailed: 'Failed to update mosque',

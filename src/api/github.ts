@@ -9,7 +9,7 @@ import type {
 import { githubRoutes } from '../../contract/routes/github';
 import { call } from './endpoint';
 
-/** Messages of SPEC.md section 8, Repository access. */
+/** Messages of docs/reference.md section 8, Repository access. */
 export const GITHUB_MESSAGES = {
   loadFailed: 'Failed to load GitHub status',
   validationFailed: 'Validation failed',

@@ -12,7 +12,7 @@ import { instanceRoutes } from '../../contract/routes/instances';
 import { apiErrorMessage, isNetworkError } from './client';
 import { call } from './endpoint';
 
-/** The Instances page's messages (SPEC.md section 8, Instances). */
+/** The Instances page's messages (docs/reference.md section 8, Instances). */
 export const INSTANCE_ERRORS = {
   launch: 'Failed to launch instance',
   network: 'Network error occurred',
@@ -22,7 +22,7 @@ export const INSTANCE_ERRORS = {
   list: 'Failed to connect to API',
 } as const;
 
-/** Log lines the viewer fetches, and how often it refreshes a running instance's (SPEC.md section 9). */
+/** Log lines the viewer fetches, and how often it refreshes a running instance's (docs/reference.md section 9). */
 export const LOG_LINES = 100;
 export const LOG_REFRESH_MS = 5000;
 

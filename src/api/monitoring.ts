@@ -9,7 +9,7 @@ import { monitoringRoutes } from '../../contract/routes/monitoring';
 import { call } from './endpoint';
 
 /*
- * GET /api/monitoring/system, /metrics and /recordings (SPEC.md section 7, Monitoring), each polled every 30 s.
+ * GET /api/monitoring/system, /metrics and /recordings (docs/reference.md section 7, Monitoring), each polled every 30 s.
  * The key prefix ['monitoring'] lets a page refresh all three at once.
  */
 export const monitoringQueryKeys = {

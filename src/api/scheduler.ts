@@ -17,11 +17,11 @@ import { apiErrorMessage } from './client';
 import { call } from './endpoint';
 
 /*
- * The scheduler's calls (SPEC.md section 7, Scheduler). Every read sits under one key, so Refresh,
+ * The scheduler's calls (docs/reference.md section 7, Scheduler). Every read sits under one key, so Refresh,
  * Auto Refresh and every change re-read the status, upcoming recordings, prayer times and jobs together.
  */
 
-/** The Scheduling page's messages (SPEC.md section 8, Scheduler) and its own successes. */
+/** The Scheduling page's messages (docs/reference.md section 8, Scheduler) and its own successes. */
 export const SCHEDULER_MESSAGES = {
   loadFailed: 'Failed to load scheduler data',
   scheduleFailed: 'Failed to schedule recordings',
@@ -36,12 +36,12 @@ export const SCHEDULER_MESSAGES = {
   scheduled: (count: number) => `Scheduled ${count} Friday recording(s)`,
 } as const;
 
-/** SPEC.md section 9: the scheduler's auto refresh. */
+/** docs/reference.md section 9: the scheduler's auto refresh. */
 export const SCHEDULER_REFRESH_MS = 30_000;
-/** SPEC.md section 9: the upcoming list limit. */
+/** docs/reference.md section 9: the upcoming list limit. */
 export const UPCOMING_LIMIT = 20;
 
-/** The server's sentence when it gave one, else `fallback` (SPEC.md section 8: server error preferred). */
+/** The server's sentence when it gave one, else `fallback` (docs/reference.md section 8: server error preferred). */
 export function schedulerErrorMessage(error: unknown, fallback: string): string {
   return apiErrorMessage(error, fallback);
 }

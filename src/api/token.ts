@@ -1,4 +1,4 @@
-/** The session token lives in localStorage under `token` (SPEC.md section 3). No axios here: the login route stays small. */
+/** The session token lives in localStorage under `token` (docs/reference.md section 3). No axios here: the login route stays small. */
 export const TOKEN_KEY = 'token';
 
 export function getToken(): string | null {

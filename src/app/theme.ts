@@ -1,6 +1,6 @@
 import { createTheme } from '@mui/material/styles';
 
-/** The console's dark theme (SPEC.md section 1). Roboto is bundled through @fontsource, never a CDN. */
+/** The console's dark theme (docs/reference.md section 1). Roboto is bundled through @fontsource, never a CDN. */
 export const theme = createTheme({
   palette: {
     mode: 'dark',

@@ -19,7 +19,7 @@ const initialState = (): AuthState => ({
 
 /**
  * Holds the session: verifies a stored token on load (the guard shows a spinner meanwhile), signs in and out.
- * A failed verification removes the token and signs out (SPEC.md section 4, Session).
+ * A failed verification removes the token and signs out (docs/reference.md section 4, Session).
  */
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<AuthState>(initialState);

@@ -11,7 +11,7 @@ export interface AuthContextValue {
   user: User | null;
   /** Set once signed out, so the guard knows where to send the operator. */
   signOutReason: SignOutReason | null;
-  /** Signs in; rejects with an Error whose message is the one to show (SPEC.md section 8, Login). */
+  /** Signs in; rejects with an Error whose message is the one to show (docs/reference.md section 8, Login). */
   login: (username: string, password: string) => Promise<User>;
   /** Ends the session on the server (best effort), forgets the token and signs out. */
   logout: (reason?: SignOutReason) => Promise<void>;

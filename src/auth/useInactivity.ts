@@ -21,7 +21,7 @@ export interface InactivityState {
 }
 
 /**
- * Tracks operator activity and signs out after the limit (SPEC.md section 4, Session): checked every `checkMs`,
+ * Tracks operator activity and signs out after the limit (docs/reference.md section 4, Session): checked every `checkMs`,
  * warning in the final `warningMs`. While the warning shows, only its actions count: a stray mouse move must not
  * silently dismiss it.
  */

@@ -25,7 +25,7 @@ export function useConnectionLost(graceMs = CONNECTION_GRACE_MS): boolean {
   return !connected && (graceOver || everConnected || gaveUp);
 }
 
-/** The Dashboard's and Monitoring's warning (SPEC.md section 8, Live socket). */
+/** The Dashboard's and Monitoring's warning (docs/reference.md section 8, Live socket). */
 export function ConnectionLostBanner() {
   const lost = useConnectionLost();
   const { gaveUp, reconnect } = useLive();

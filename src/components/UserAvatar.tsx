@@ -9,7 +9,7 @@ interface UserAvatarProps {
   sx?: SxProps<Theme>;
 }
 
-/** Initials on one of 8 colours chosen by the username (SPEC.md section 2, Avatar). */
+/** Initials on one of 8 colours chosen by the username (docs/reference.md section 2, Avatar). */
 export function UserAvatar({ username, fullName, size = 40, sx }: UserAvatarProps) {
   return (
     <Avatar

@@ -10,7 +10,7 @@ interface SidebarProps {
 
 const paperSx = { boxSizing: 'border-box', width: SIDEBAR_WIDTH } as const;
 
-/** 280 px: a temporary drawer below md, permanent from md up (SPEC.md section 2, Shared layout). */
+/** 280 px: a temporary drawer below md, permanent from md up (docs/reference.md section 2, Shared layout). */
 export function Sidebar({ mobileOpen, onClose }: SidebarProps) {
   return (
     <Box component="aside" sx={{ width: { md: SIDEBAR_WIDTH }, flexShrink: { md: 0 } }}>

@@ -19,7 +19,7 @@ export interface NavItem {
 }
 
 /**
- * The sidebar's entries, in SPEC.md's order; Recordings follows Scheduling, and Alarms and (for superusers)
+ * The sidebar's entries, in docs/reference.md's order; Recordings follows Scheduling, and Alarms and (for superusers)
  * Users close the list, so neither is reachable only through the bell or the avatar menu.
  */
 export const NAV_ITEMS: NavItem[] = [

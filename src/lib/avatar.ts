@@ -1,4 +1,4 @@
-/** Avatar initials and colour (SPEC.md section 2, "Avatar"). */
+/** Avatar initials and colour (docs/reference.md section 2, "Avatar"). */
 
 export const AVATAR_COLORS = [
   '#1976d2',

@@ -1,4 +1,4 @@
-/** Live-connection reconnect back-off (SPEC.md sections 4 and 9). */
+/** Live-connection reconnect back-off (docs/reference.md sections 4 and 9). */
 export const RECONNECT_BASE_MS = 1000;
 export const RECONNECT_MAX_MS = 30_000;
 export const MAX_RECONNECT_ATTEMPTS = 10;

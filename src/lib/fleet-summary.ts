@@ -1,9 +1,9 @@
 import type { Instance, Recording } from '../../contract/instances';
 import type { SystemStatus } from '../../contract/live';
 
-/** Running instances at which the Dashboard's bar is full (SPEC.md section 9). */
+/** Running instances at which the Dashboard's bar is full (docs/reference.md section 9). */
 export const DASHBOARD_BAR_FULL = 20;
-/** The Dashboard's health bar: 95 while the live feed is connected, else 20 (SPEC.md section 9). */
+/** The Dashboard's health bar: 95 while the live feed is connected, else 20 (docs/reference.md section 9). */
 export const HEALTH_CONNECTED = 95;
 export const HEALTH_DISCONNECTED = 20;
 
@@ -43,7 +43,7 @@ export function systemStatusLabel(status: SystemStatus | null | undefined): stri
   return status.charAt(0).toUpperCase() + status.slice(1);
 }
 
-/** Green only when operational (SPEC.md section 2, Dashboard). */
+/** Green only when operational (docs/reference.md section 2, Dashboard). */
 export function systemStatusColor(
   status: SystemStatus | null | undefined,
 ): 'success' | 'warning' | 'error' | 'default' {

@@ -1,4 +1,4 @@
-/** Session inactivity rule (SPEC.md sections 4 and 9). */
+/** Session inactivity rule (docs/reference.md sections 4 and 9). */
 export const INACTIVITY_LIMIT_MS = 24 * 3600 * 1000;
 export const INACTIVITY_WARNING_MS = 5 * 60 * 1000;
 export const INACTIVITY_CHECK_MS = 60 * 1000;

@@ -1,4 +1,4 @@
-/** Chip colour of an instance state (SPEC.md section 4). */
+/** Chip colour of an instance state (docs/reference.md section 4). */
 export type StateColor = 'warning' | 'success' | 'info' | 'default' | 'error';
 
 export function instanceStateColor(state: string | null | undefined): StateColor {

@@ -1,5 +1,5 @@
 /**
- * SPEC.md section 5, "Map link": coordinate extraction starts as soon as the link field holds a link
+ * docs/reference.md section 5, "Map link": coordinate extraction starts as soon as the link field holds a link
  * of a maps service in its long, legacy, short or app-share form. This decides only whether it does;
  * the server reads (or resolves) the coordinates.
  *

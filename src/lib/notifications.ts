@@ -1,4 +1,4 @@
-/** Notification severities and default durations (SPEC.md sections 3, 4 and 9). */
+/** Notification severities and default durations (docs/reference.md sections 3, 4 and 9). */
 export type Severity = 'success' | 'error' | 'warning' | 'info';
 
 export const NOTIFICATION_DURATIONS: Record<Severity, number> = {

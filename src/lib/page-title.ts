@@ -1,4 +1,4 @@
-/** Top-bar titles by route (SPEC.md section 2); anything else reads Dashboard. */
+/** Top-bar titles by route (docs/reference.md section 2); anything else reads Dashboard. */
 const TITLES: Record<string, string> = {
   '/': 'Dashboard',
   '/instances': 'Instances',

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 
-/** SPEC.md section 9: page size options, default 10. */
+/** docs/reference.md section 9: page size options, default 10. */
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = PAGE_SIZES[0];
 

@@ -6,7 +6,7 @@ export interface PasswordChangeForm {
   confirmPassword: string;
 }
 
-/** The client-side checks of the Change Password form, in SPEC.md's order; null when the form may be sent. */
+/** The client-side checks of the Change Password form, in docs/reference.md's order; null when the form may be sent. */
 export function validatePasswordChange(form: PasswordChangeForm): string | null {
   if (!form.currentPassword || !form.newPassword || !form.confirmPassword) return 'All fields are required';
   if (form.newPassword !== form.confirmPassword) return 'New passwords do not match';

@@ -1,4 +1,4 @@
-/** Password strength and the requirement checklist (SPEC.md section 4, "Password strength"; section 5). */
+/** Password strength and the requirement checklist (docs/reference.md section 4, "Password strength"; section 5). */
 
 export type StrengthLabel = 'Weak' | 'Fair' | 'Good' | 'Strong';
 export type StrengthColor = 'error' | 'warning' | 'info' | 'success';

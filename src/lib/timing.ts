@@ -1,4 +1,4 @@
-/** The timing icon of an upcoming recording (SPEC.md section 4). */
+/** The timing icon of an upcoming recording (docs/reference.md section 4). */
 export type TimingStatus = 'warning' | 'error' | 'success';
 
 const HOUR_MS = 3600 * 1000;

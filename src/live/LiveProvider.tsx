@@ -73,7 +73,7 @@ export function LiveProvider({ children, createSocket, url, onReconnected }: Liv
     connection.current = live;
     live.start();
     // Signs that the network may be back: try at once instead of waiting out the back-off (or for good).
-    // An HTTP answer is not one: it shows the server is up, not that its socket accepts us (SPEC.md section 7:
+    // An HTTP answer is not one: it shows the server is up, not that its socket accepts us (docs/reference.md section 7:
     // 1 s doubling to 30 s, 10 attempts), and frequent answers used to keep the attempts from ever running out.
     const nudge = () => live.nudge();
     const onVisible = () => {

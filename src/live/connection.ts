@@ -63,7 +63,7 @@ export function defaultLiveUrl(location: Pick<Location, 'protocol' | 'host'> = w
 }
 
 /**
- * One websocket to /ws (SPEC.md section 7, Live socket; DESIGN.md, Live feed). The first message carries the token;
+ * One websocket to /ws (docs/reference.md section 7, Live socket; docs/architecture.md, Live feed). The first message carries the token;
  * a ping goes every 30 s; after a close it retries 1 s, 2 s, 4 s ... capped at 30 s, at most 10 times.
  * The attempt count resets only once the server welcomes the session, so a refused token cannot loop forever.
  * After the last attempt it does not stay dead: `reconnect()` (the operator's Reconnect) and `nudge()` (a sign

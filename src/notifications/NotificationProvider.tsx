@@ -5,7 +5,7 @@ import { NotifyContext, type Notification, type NotifyApi } from './context';
 /** The snackbar stack is loaded with the first notification, keeping it out of the login page's bundle. */
 const NotificationStack = lazy(() => import('./NotificationStack'));
 
-/** Top-right snackbars that close themselves after their duration (SPEC.md section 4, Notifications). */
+/** Top-right snackbars that close themselves after their duration (docs/reference.md section 4, Notifications). */
 export function NotificationProvider({ children }: { children: ReactNode }) {
   const [items, setItems] = useState<Notification[]>([]);
   const nextId = useRef(1);

@@ -16,7 +16,7 @@ export function stackTop(headerBottom: number | undefined): number {
     : Math.max(STACK_MIN_TOP, Math.round(headerBottom + GAP_BELOW_HEADER));
 }
 
-/** The visible snackbars, newest at the bottom, anchored top right (SPEC.md) and clear of the page's buttons. */
+/** The visible snackbars, newest at the bottom, anchored top right (docs/reference.md) and clear of the page's buttons. */
 export default function NotificationStack({
   items,
   onClose,

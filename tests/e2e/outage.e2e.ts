@@ -80,7 +80,7 @@ describe('a server outage does not strand the console', () => {
       .getByRole('row')
       .filter({ hasText: 'Mosque Added During Recovery' })
       .waitFor({ timeout: scaled(20_000) });
-    // The socket keeps its own back-off (waits up to 30 s, SPEC.md section 7): HTTP answering does not hurry it.
+    // The socket keeps its own back-off (waits up to 30 s, docs/reference.md section 7): HTTP answering does not hurry it.
     await liveChip().waitFor({ timeout: scaled(45_000) });
     await nav().getByRole('link', { name: 'Instances' }).click();
     await page.getByRole('heading', { name: 'Instances', level: 1 }).waitFor();

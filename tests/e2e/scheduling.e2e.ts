@@ -18,7 +18,7 @@ import {
  * coordinates are created through the API; the operator starts the scheduler from the Scheduling page,
  * schedules Friday recordings for two of them, finds both in Upcoming Recordings at the times the
  * server's prayer-times service gives (on each mosque's clock, and on the operator's), with the timing
- * icon of SPEC.md section 4, cancels one, and stops the scheduler.
+ * icon of docs/reference.md section 4, cancels one, and stops the scheduler.
  */
 
 /** The operator sits in Chicago: neither mosque's zone, so both clocks are visible. */

@@ -8,7 +8,7 @@ import { scaled } from '../../testkit/time-scale';
 
 const RECORDINGS = 8;
 const DURATION = 60;
-/** DESIGN.md, "Performance budgets": a dead server's recordings are taken over within 30 s. */
+/** docs/architecture.md, "Performance budgets": a dead server's recordings are taken over within 30 s. */
 const TAKEN_OVER_WITHIN_MS = 30_000;
 /** A Friday job the killed server had claimed and not launched yet. */
 const CLAIMED_JOB = 'friday-claimed-by-killed-server';

@@ -11,7 +11,7 @@ const RECORDINGS = 4;
  * is seen (20 s after the last heartbeat, at the next beat): a shorter window would be judged, not continued.
  */
 const DURATION = 120;
-/** DESIGN.md, "Performance budgets": a dead server's recordings are taken over within 30 s. */
+/** docs/architecture.md, "Performance budgets": a dead server's recordings are taken over within 30 s. */
 const TAKEN_OVER_WITHIN_MS = 30_000;
 
 interface Recording {

@@ -58,7 +58,7 @@ export function toAlarm(row: AlarmRow): Alarm {
 }
 
 /**
- * The one place alarms are raised, acknowledged and resolved (DESIGN.md, "Capture"). Other modules
+ * The one place alarms are raised, acknowledged and resolved (docs/architecture.md, "Capture"). Other modules
  * only raise and resolve causes; delivery (live feed here, webhook and e-mail through listeners)
  * happens once per change, on the server that made it.
  */

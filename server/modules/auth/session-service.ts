@@ -6,7 +6,7 @@ import { SessionCache } from './session-cache';
 import type { SessionsRepository } from './sessions-repository';
 import type { SessionTokens } from './tokens';
 
-/** A session dies after this long without activity (SPEC.md section 9). */
+/** A session dies after this long without activity (docs/reference.md section 9). */
 export const SESSION_INACTIVITY_LIMIT_MS = 24 * 3600 * 1000;
 /** Activity is written at most this often per session, so reads do not all become writes. */
 const TOUCH_INTERVAL_MS = 60 * 1000;

@@ -19,7 +19,7 @@ function scopesAllowPush(scopes: string[] | null, isPrivate: boolean): boolean {
 }
 
 /**
- * The three checks of SPEC.md's validation result, in order, each saying why it failed:
+ * The three checks of docs/reference.md's validation result, in order, each saying why it failed:
  * github_api (the token is accepted), repository_access (the repository is visible to it),
  * permissions (it may push there). A check after a failed one is skipped.
  */

@@ -4,7 +4,7 @@ import type { LiveClient, LiveHub } from '../live/hub';
 import type { RecordingsService } from '../recordings/service';
 import type { FleetEvents, InstancesService } from './service';
 
-/** Log lines pushed to a subscriber (SPEC.md: 100 lines, live refresh every 5 s). */
+/** Log lines pushed to a subscriber (docs/reference.md: 100 lines, live refresh every 5 s). */
 export const LIVE_LOG_LINES = 100;
 export const LIVE_LOG_PUSH_MS = 5000;
 

@@ -55,7 +55,7 @@ export function registerInstanceRoutes(
   const listBody = encodedBodies((list: Instance[]) =>
     instancesListResponseSchema.encode({ success: true, data: list }),
   );
-  // SPEC.md calls GET /api/instances/ with its trailing slash; both spellings answer.
+  // docs/reference.md calls GET /api/instances/ with its trailing slash; both spellings answer.
   for (const declaration of [instanceRoutes.list, instanceRoutes.listWithoutSlash]) {
     handle(app, declaration, async (_request, reply) => sendEncoded(reply, listBody(await instances.list())));
   }

@@ -37,7 +37,7 @@ async function closeEndedSessions(hub: LiveHub, sessions: SessionService): Promi
   }
 }
 
-/** `/ws`, the live feed (DESIGN.md, "Live feed"); the protocol of one socket is in connection.ts. */
+/** `/ws`, the live feed (docs/architecture.md, "Live feed"); the protocol of one socket is in connection.ts. */
 export function registerLiveRoutes(app: AppInstance, deps: LiveDeps): void {
   const { hub, sessions, clock } = deps;
   sessions.onRevoked((ids) => hub.disconnectSessions(ids));

@@ -319,7 +319,7 @@ export class MosquesService {
     return toMosque(row);
   }
 
-  /** Saved coordinates and how they were obtained (SPEC.md, Coordinates record). */
+  /** Saved coordinates and how they were obtained (docs/reference.md, Coordinates record). */
   async coordinates(): Promise<
     {
       mosque_id: string;

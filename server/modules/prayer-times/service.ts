@@ -5,7 +5,7 @@ import type { MosquesService } from '../mosques/service';
 import { canComputePrayer, fridayPrayerOn, nextFridayPrayer } from './calculate';
 
 /**
- * Friday prayer times of mosques (DESIGN.md, "Time"): Dhuhr on Friday in the mosque's IANA zone by
+ * Friday prayer times of mosques (docs/architecture.md, "Time"): Dhuhr on Friday in the mosque's IANA zone by
  * adhan with the mosque's (or its country's) method, or the mosque's fixed Jumu'ah time; the
  * recording starts 20 minutes before. Pure computation over the mosque: no I/O except listing.
  */

@@ -1,6 +1,6 @@
-/** The scheduler's rules in one place (DESIGN.md "Time"; SPEC.md section 9). */
+/** The scheduler's rules in one place (docs/architecture.md "Time"; docs/reference.md section 9). */
 
-/** Launch defaults of SPEC.md section 9. */
+/** Launch defaults of docs/reference.md section 9. */
 export const DEFAULT_DURATION_SECONDS = 7200;
 export const DEFAULT_WIDTH = 1280;
 export const DEFAULT_HEIGHT = 720;

@@ -11,7 +11,7 @@ const actorOf = (request: Parameters<typeof sessionOf>[0]) => {
   return { id, username };
 };
 
-/** SPEC.md section 7, Scheduler. */
+/** docs/reference.md section 7, Scheduler. */
 export function registerSchedulerRoutes(app: AppInstance, scheduler: SchedulerService): void {
   handle(app, schedulerRoutes.status, async () => ({ success: true as const, data: await scheduler.status() }));
 

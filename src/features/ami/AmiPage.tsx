@@ -32,7 +32,7 @@ import { amiSummary, sortAmis } from './ami-form';
 import { AmiTable } from './AmiTable';
 import { CreateAmiDialog } from './CreateAmiDialog';
 
-/** The AMI Manager (SPEC.md sections 2, 4, 5 and 8, AMI). */
+/** The AMI Manager (docs/reference.md sections 2, 4, 5 and 8, AMI). */
 export default function AmiPage() {
   const amis = useAmis();
   const instances = useInstances();

@@ -26,7 +26,7 @@ interface AmiTableProps {
 
 const COLUMNS = ['Status', 'Name', 'AMI ID', 'Version', 'Size (GB)', 'Created', 'Latest', 'Actions'];
 
-/** The images (SPEC.md section 2, AMI Manager): delete is disabled while an image is pending. */
+/** The images (docs/reference.md section 2, AMI Manager): delete is disabled while an image is pending. */
 export function AmiTable({ amis, loading, empty, onDelete }: AmiTableProps) {
   return (
     <TableContainer component={Paper}>

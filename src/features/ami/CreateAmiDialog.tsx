@@ -24,7 +24,7 @@ interface CreateAmiDialogProps {
   onCreate: (body: AmiCreateRequest) => void;
 }
 
-/** "Create New AMI" (SPEC.md section 5, Create AMI). Mount it per opening. */
+/** "Create New AMI" (docs/reference.md section 5, Create AMI). Mount it per opening. */
 export function CreateAmiDialog({
   instances,
   instancesLoading,

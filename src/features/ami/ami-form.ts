@@ -1,6 +1,6 @@
 import type { Ami, AmiCreateRequest } from '../../../contract/ami';
 
-/** The Create New AMI form (SPEC.md sections 3 and 5, AMI and Create AMI). */
+/** The Create New AMI form (docs/reference.md sections 3 and 5, AMI and Create AMI). */
 export interface AmiFormValues {
   instance_id: string;
   name: string;
@@ -19,7 +19,7 @@ export const DEFAULT_AMI_FORM: AmiFormValues = {
   version: '',
 };
 
-/** Instance, name and version must be filled (SPEC.md); the description may be left empty. Disabled while sending. */
+/** Instance, name and version must be filled (docs/reference.md); the description may be left empty. Disabled while sending. */
 export function canCreateAmi(values: AmiFormValues, busy: boolean): boolean {
   return !busy && [values.instance_id, values.name, values.version].every((value) => value.trim() !== '');
 }

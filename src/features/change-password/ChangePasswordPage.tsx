@@ -23,7 +23,7 @@ export const REDIRECT_DELAY_MS = 2000;
 
 const EMPTY: PasswordChangeForm = { currentPassword: '', newPassword: '', confirmPassword: '' };
 
-/** /change-password (SPEC.md section 2; rules in section 5; errors in section 8). */
+/** /change-password (docs/reference.md section 2; rules in section 5; errors in section 8). */
 export default function ChangePasswordPage() {
   const navigate = useNavigate();
   const { user, updateUser } = useAuth();

@@ -3,7 +3,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
 import { passwordStrength } from '../../lib/password-strength';
 
-/** Shown once a new password is typed (SPEC.md section 4, Password strength). */
+/** Shown once a new password is typed (docs/reference.md section 4, Password strength). */
 export function StrengthMeter({ password }: { password: string }) {
   if (!password) return null;
   const strength = passwordStrength(password);

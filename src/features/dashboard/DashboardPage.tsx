@@ -8,7 +8,7 @@ import { SystemStatusPanel } from './SystemStatusPanel';
 import { ThisFridayPanel } from './ThisFridayPanel';
 import { useLiveRefresh } from './useLiveRefresh';
 
-/** / — the fleet at a glance (SPEC.md section 2, Dashboard). Counts follow the live feed without a reload. */
+/** / — the fleet at a glance (docs/reference.md section 2, Dashboard). Counts follow the live feed without a reload. */
 export default function DashboardPage() {
   useLiveRefresh();
   return (

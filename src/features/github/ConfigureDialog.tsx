@@ -30,7 +30,7 @@ interface ConfigureDialogProps {
 
 /**
  * "Configure GitHub Access": token (masked, with a show toggle), repository URL, commit name and email
- * (bot defaults). Token and URL are required (SPEC.md section 5). The token never leaves this form
+ * (bot defaults). Token and URL are required (docs/reference.md section 5). The token never leaves this form
  * except in the configure call.
  */
 export function ConfigureDialog({ open, defaults, saving, error, onCancel, onSubmit }: ConfigureDialogProps) {

@@ -18,7 +18,7 @@ import { GithubStatusCards } from './GithubStatusCards';
 import { RawStatusDialog } from './RawStatusDialog';
 import { ValidationResultsDialog } from './ValidationResultsDialog';
 
-/** /github, nav label "GitHub" (SPEC.md section 2, Repository access). */
+/** /github, nav label "GitHub" (docs/reference.md section 2, Repository access). */
 export default function GithubPage() {
   const { user } = useAuth();
   const notify = useNotify();

@@ -65,7 +65,7 @@ function secondsToRunning(details: InstanceDetails): number | null {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
 }
 
-/** The details viewer (SPEC.md section 2): basic info, recording info, metrics, actions; the recording can be downloaded. */
+/** The details viewer (docs/reference.md section 2): basic info, recording info, metrics, actions; the recording can be downloaded. */
 export function DetailsDialog({ instance, onClose, onLogs, onTerminate }: DetailsDialogProps) {
   const details = useInstanceDetails(instance.id);
   const download = useDownloadRecording();

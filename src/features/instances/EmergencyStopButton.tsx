@@ -9,7 +9,7 @@ interface EmergencyStopButtonProps {
   onClick: () => void;
 }
 
-/** The floating emergency stop (SPEC.md section 2): disabled when nothing runs or while busy. */
+/** The floating emergency stop (docs/reference.md section 2): disabled when nothing runs or while busy. */
 export function EmergencyStopButton({ disabled, busy, onClick }: EmergencyStopButtonProps) {
   return (
     <Tooltip title="Terminate every running and pending instance">

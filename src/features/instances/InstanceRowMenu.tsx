@@ -16,7 +16,7 @@ export interface InstanceActions {
   onTerminate: (instance: Instance) => void;
 }
 
-/** View Details, View Logs, and Terminate only when running (SPEC.md sections 2 and 4). */
+/** View Details, View Logs, and Terminate only when running (docs/reference.md sections 2 and 4). */
 export function InstanceRowMenu({
   instance,
   onDetails,

@@ -46,7 +46,7 @@ import { useFleet } from './useFleet';
 
 type TerminateTarget = { kind: 'selected'; ids: string[] } | { kind: 'one'; instance: Instance } | null;
 
-/** The Instances page (SPEC.md sections 2, 4, 5 and 8, Instances). */
+/** The Instances page (docs/reference.md sections 2, 4, 5 and 8, Instances). */
 export default function InstancesPage() {
   const { connected } = useLive();
   const fleet = useFleet();

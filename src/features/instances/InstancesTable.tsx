@@ -39,7 +39,7 @@ const COLUMNS: readonly HeaderColumn<InstanceSortField>[] = [
   { label: 'Actions' },
 ];
 
-/** The fleet: checkbox, name and id, state chip, type, runtime, mosque id or N/A, row actions (SPEC.md section 2). */
+/** The fleet: checkbox, name and id, state chip, type, runtime, mosque id or N/A, row actions (docs/reference.md section 2). */
 export function InstancesTable({
   instances,
   loading,

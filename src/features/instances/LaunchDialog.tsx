@@ -37,7 +37,7 @@ interface LaunchDialogProps {
   onLaunch: (config: LaunchConfigInput) => void;
 }
 
-/** The launch form (SPEC.md sections 3 and 5): Stream URL required, the rest with the spec's defaults. Mount per opening. */
+/** The launch form (docs/reference.md sections 3 and 5): Stream URL required, the rest with the spec's defaults. Mount per opening. */
 export function LaunchDialog({
   busy,
   error,

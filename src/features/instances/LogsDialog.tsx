@@ -25,7 +25,7 @@ interface LogsDialogProps {
 }
 
 /**
- * The last 100 log lines of an instance (SPEC.md sections 4 and 9). For a running instance it is live: the lines
+ * The last 100 log lines of an instance (docs/reference.md sections 4 and 9). For a running instance it is live: the lines
  * are read again every 5 s, and the live feed pushes them too (subscribe_logs) while the dialog is open. Over a
  * connected feed, the lines of an instance that no longer runs, and Refresh, are asked for with request_logs.
  */

@@ -3,7 +3,7 @@ import { ACTIVE_INSTANCE_STATES, type Instance } from '../../../contract/instanc
 export interface FleetSummary {
   running: number;
   pending: number;
-  /** Running plus pending: stopping, stopped and terminated instances are not counted (SPEC.md section 2). */
+  /** Running plus pending: stopping, stopped and terminated instances are not counted (docs/reference.md section 2). */
   total: number;
 }
 
@@ -18,7 +18,7 @@ export function isActive(instance: Pick<Instance, 'state'>): boolean {
   return (ACTIVE_INSTANCE_STATES as readonly string[]).includes(instance.state);
 }
 
-/** The confirmation of Terminate Selected (SPEC.md section 5). */
+/** The confirmation of Terminate Selected (docs/reference.md section 5). */
 export function terminateSelectedMessage(count: number): string {
   return `Are you sure you want to terminate ${count} selected instance(s)? This action cannot be undone.`;
 }

@@ -1,7 +1,7 @@
 import { LAUNCH_DEFAULTS, launchConfigSchema, type LaunchConfigInput } from '../../../contract/instances';
 import { hasFieldErrors, schemaFieldErrors, type FieldErrors } from '../../lib/field-errors';
 
-/** The launch dialog's fields, as typed (SPEC.md sections 3 and 5, Launch config). */
+/** The launch dialog's fields, as typed (docs/reference.md sections 3 and 5, Launch config). */
 export interface LaunchFormValues {
   url: string;
   duration: string;
@@ -26,7 +26,7 @@ export const DEFAULT_LAUNCH_FORM: LaunchFormValues = {
 
 const NUMBER_LABELS = { duration: 'Duration', width: 'Width', height: 'Height' } as const;
 
-/** Parsed as an integer (SPEC.md section 5); an empty field takes its default, an unreadable one stays NaN for the schema to refuse. */
+/** Parsed as an integer (docs/reference.md section 5); an empty field takes its default, an unreadable one stays NaN for the schema to refuse. */
 function number(value: string, fallback: number): number {
   return value.trim() === '' ? fallback : Number.parseInt(value, 10);
 }

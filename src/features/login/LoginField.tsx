@@ -37,7 +37,7 @@ const Input = styled('input')(({ theme }) => ({
 
 /**
  * A labelled native input styled like MUI's outlined field. MUI's input components would add several kilobytes
- * to the login page, the first thing an operator loads (DESIGN.md budget); every other page uses TextField.
+ * to the login page, the first thing an operator loads (docs/architecture.md budget); every other page uses TextField.
  */
 export function LoginField({
   id,

@@ -16,7 +16,7 @@ function redirectTarget(state: unknown): string {
   return typeof from === 'string' && from.startsWith('/') && !from.startsWith('/login') ? from : '/';
 }
 
-/** /login (SPEC.md section 2, Login; section 8, Login errors). */
+/** /login (docs/reference.md section 2, Login; section 8, Login errors). */
 export default function LoginPage() {
   const { status, login } = useAuth();
   const location = useLocation();

@@ -16,7 +16,7 @@ import { formatRuntime } from '../../lib/runtime';
 import { useRecorderHealth } from './useRecorderHealth';
 import { MosqueName } from '../../components/MosqueName';
 
-/** Rows the table shows (SPEC.md section 9). */
+/** Rows the table shows (docs/reference.md section 9). */
 export const MONITORED_INSTANCES = 10;
 
 function HealthChip({ health }: { health: RecorderHealth }) {

@@ -23,7 +23,7 @@ import { StorageCard } from '../../components/StorageCard';
 
 export const MONITORING_LOAD_FAILED = 'Failed to load monitoring data';
 
-/** /monitoring (SPEC.md section 2): every figure measured by the server, polled every 30 s. */
+/** /monitoring (docs/reference.md section 2): every figure measured by the server, polled every 30 s. */
 export default function MonitoringPage() {
   const instances = useFleetInstances();
   const health = useSystemHealth();

@@ -60,7 +60,7 @@ type FormState = { mode: 'add' } | { mode: 'edit'; mosque: Mosque } | null;
 export const deleteQuestion = (id: string) =>
   `Are you sure you want to delete mosque ${id}? This action cannot be undone.`;
 
-/** /config: mosques, their coordinates and prayer times, and recording configuration files (SPEC.md section 2). */
+/** /config: mosques, their coordinates and prayer times, and recording configuration files (docs/reference.md section 2). */
 export default function ConfigPage() {
   const notify = useNotify();
   const createMosque = useCreateMosque();

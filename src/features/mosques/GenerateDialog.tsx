@@ -31,7 +31,7 @@ interface GenerateForm {
 const positiveInt = (text: string) => (/^\d+$/.test(text.trim()) && Number(text) > 0 ? Number(text) : null);
 const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 } as const;
 
-/** "Generate Recording Configurations" (SPEC.md sections 3 and 5, Generate settings and Generate configs). */
+/** "Generate Recording Configurations" (docs/reference.md sections 3 and 5, Generate settings and Generate configs). */
 export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: GenerateDialogProps) {
   const [initial] = useState<GenerateForm>(() => ({
     mosqueIds: [],

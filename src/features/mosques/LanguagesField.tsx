@@ -10,7 +10,7 @@ interface LanguagesFieldProps {
   error?: string;
 }
 
-/** Languages as chips: the listed options, or any code typed and confirmed with Enter (SPEC.md section 3). */
+/** Languages as chips: the listed options, or any code typed and confirmed with Enter (docs/reference.md section 3). */
 export function LanguagesField({ value, onChange, onBlur, error }: LanguagesFieldProps) {
   return (
     <Autocomplete<string, true, false, true>

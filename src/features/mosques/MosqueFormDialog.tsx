@@ -52,7 +52,7 @@ interface MosqueFormDialogProps {
 
 const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 } as const;
 
-/** "Add New Mosque" / "Edit Mosque" (SPEC.md sections 2, 3 and 5). Mount it with a key per opening. */
+/** "Add New Mosque" / "Edit Mosque" (docs/reference.md sections 2, 3 and 5). Mount it with a key per opening. */
 export function MosqueFormDialog({
   mode,
   initial,

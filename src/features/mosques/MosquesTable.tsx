@@ -63,7 +63,7 @@ const COLUMNS: readonly HeaderColumn<MosqueSortField>[] = [
 const COLUMN_COUNT = COLUMNS.length + 1;
 
 /**
- * The expandable Mosque Management table (SPEC.md section 2, Config Generator) at fleet size: the
+ * The expandable Mosque Management table (docs/reference.md section 2, Config Generator) at fleet size: the
  * server searches, sorts and pages (10,000 mosques are never all sent or rendered), the view lives
  * in the address, and rows can be selected for an action on all of them.
  */

@@ -1,4 +1,4 @@
-/** SPEC.md section 3, Mosque: the language options; free text may add custom codes. */
+/** docs/reference.md section 3, Mosque: the language options; free text may add custom codes. */
 export const LANGUAGE_OPTIONS = [
   { code: 'en', name: 'English' },
   { code: 'ar', name: 'Arabic' },

@@ -88,7 +88,7 @@ function coordinateError(text: string, limit: number, name: string): string | un
 }
 
 /**
- * SPEC.md section 5: mosque_id (on add), English name and at least one language are required; the rest is
+ * docs/reference.md section 5: mosque_id (on add), English name and at least one language are required; the rest is
  * checked as the server checks it, so a form that passes here is not refused for its shape.
  */
 export function validateMosqueForm(values: MosqueFormValues, editing: boolean): MosqueFormErrors {

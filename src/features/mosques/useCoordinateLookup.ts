@@ -10,9 +10,9 @@ export const COORDINATES_SETTLE_MS = 700;
 type Patch = Partial<MosqueFormValues>;
 
 /**
- * The map link field's automatic lookups (SPEC.md sections 2 and 5, Map link): as soon as the link field holds
+ * The map link field's automatic lookups (docs/reference.md sections 2 and 5, Map link): as soon as the link field holds
  * a maps link its coordinates and time zone are read; once coordinates are known (read, or typed in),
- * city, district and country are filled in by geocoding. Failures are only logged (SPEC.md section 8).
+ * city, district and country are filled in by geocoding. Failures are only logged (docs/reference.md section 8).
  * A newer lookup supersedes an older one still under way.
  */
 export function useCoordinateLookup(apply: (patch: Patch) => void) {

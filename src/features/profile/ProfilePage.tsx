@@ -8,7 +8,7 @@ import { ActivityCard } from './ActivityCard';
 import { ProfileSummaryCard } from './ProfileSummaryCard';
 import { SecurityCard } from './SecurityCard';
 
-/** /profile (SPEC.md section 2, My Profile). */
+/** /profile (docs/reference.md section 2, My Profile). */
 export default function ProfilePage() {
   const { user } = useAuth();
   return (

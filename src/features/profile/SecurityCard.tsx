@@ -8,7 +8,7 @@ import Typography from '@mui/material/Typography';
 import ShieldIcon from '@mui/icons-material/Shield';
 import TimerIcon from '@mui/icons-material/Timer';
 
-/** Text only (SPEC.md section 2, My Profile, Security card). */
+/** Text only (docs/reference.md section 2, My Profile, Security card). */
 export function SecurityCard() {
   return (
     <Card sx={{ height: '100%' }}>

@@ -125,7 +125,7 @@ function JobItem({ job, cancelling, onCancel }: { job: Job; cancelling: boolean;
   );
 }
 
-/** Active Jobs (SPEC.md section 2, Scheduling): function, next run, trigger and cancel of each job the scheduler holds. */
+/** Active Jobs (docs/reference.md section 2, Scheduling): function, next run, trigger and cancel of each job the scheduler holds. */
 export function ActiveJobsSection({ jobs, loading, cancelling, onCancel }: ActiveJobsSectionProps) {
   const sorted = useMemo(() => sortJobs(jobs), [jobs]);
   const paging = usePaging(sorted.length);

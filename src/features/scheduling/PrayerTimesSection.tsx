@@ -65,7 +65,7 @@ function PrayerTimeCard({ record }: { record: SchedulerPrayerTime }) {
   );
 }
 
-/** Prayer Times (SPEC.md section 2, Scheduling): one card per mosque, for the coming Friday. */
+/** Prayer Times (docs/reference.md section 2, Scheduling): one card per mosque, for the coming Friday. */
 export function PrayerTimesSection({ prayerTimes, loading }: { prayerTimes: SchedulerPrayerTime[]; loading: boolean }) {
   return (
     <Section id="prayer-times" title="Prayer Times" count={prayerTimes.length} loading={loading}>

@@ -35,7 +35,7 @@ function missing(mosque: Mosque): string | null {
   return null;
 }
 
-/** "Schedule Friday Recordings" (SPEC.md section 3, Schedule request): force refresh and a mosque filter (empty: all). */
+/** "Schedule Friday Recordings" (docs/reference.md section 3, Schedule request): force refresh and a mosque filter (empty: all). */
 export function ScheduleFridayDialog({
   mosques,
   mosquesLoading,

@@ -40,7 +40,7 @@ function Figure({ label, value, detail }: { label: string; value: ReactNode; det
 
 const loading = <Skeleton width={60} />;
 
-/** The scheduler status card (SPEC.md section 2, Scheduling): state chip, the three figures, Start or Stop. */
+/** The scheduler status card (docs/reference.md section 2, Scheduling): state chip, the three figures, Start or Stop. */
 export function SchedulerStatusCard({ status, updatedAt, busy, onStart, onStop }: SchedulerStatusCardProps) {
   const running = status?.scheduler_running;
   return (

@@ -41,7 +41,7 @@ export function skippedMessage(skipped: SkippedMosque[]): string {
   return `Skipped ${skipped.length} mosque(s): ${named.join('; ')}${rest}`;
 }
 
-/** /scheduling: the Friday recording scheduler (SPEC.md sections 2, 4, 7, 8 and 9, Scheduler). */
+/** /scheduling: the Friday recording scheduler (docs/reference.md sections 2, 4, 7, 8 and 9, Scheduler). */
 export default function SchedulingPage() {
   const notify = useNotify();
   const queryClient = useQueryClient();

@@ -15,7 +15,7 @@ const ICONS: Record<TimingKind, typeof ErrorIcon> = {
 };
 
 /**
- * The timing icon of an upcoming recording (SPEC.md section 4): warning if there is no time, error if the
+ * The timing icon of an upcoming recording (docs/reference.md section 4): warning if there is no time, error if the
  * time is past, warning within 1 hour, success otherwise. Named for screen readers; the tooltip says the same.
  */
 export function TimingIcon({ time, now }: { time: string | null | undefined; now: Date }) {

@@ -57,8 +57,8 @@ function LaunchState({ recording }: { recording: UpcomingRecording }) {
 }
 
 /**
- * Upcoming Recordings (SPEC.md section 2, Scheduling): paged 10/25/50/100, each time on the mosque's own
- * clock with its zone, the operator's own time beneath, and the timing icon of SPEC.md section 4.
+ * Upcoming Recordings (docs/reference.md section 2, Scheduling): paged 10/25/50/100, each time on the mosque's own
+ * clock with its zone, the operator's own time beneath, and the timing icon of docs/reference.md section 4.
  */
 export function UpcomingRecordingsSection({
   recordings,

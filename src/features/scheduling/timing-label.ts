@@ -10,7 +10,7 @@ export const TIMING_LABELS = {
 
 export type TimingKind = keyof typeof TIMING_LABELS;
 
-/** The icon rule of SPEC.md section 4 (src/lib/timing.ts), and which of its two warnings applies. */
+/** The icon rule of docs/reference.md section 4 (src/lib/timing.ts), and which of its two warnings applies. */
 export function timingOf(
   time: string | null | undefined,
   now: Date,

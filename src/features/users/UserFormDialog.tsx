@@ -25,7 +25,7 @@ interface UserFormDialogProps {
   onSubmit: (values: UserFormValues) => void;
 }
 
-/** "Create New User" / "Edit User" (SPEC.md section 2, User Management). Mount it with a key per opening. */
+/** "Create New User" / "Edit User" (docs/reference.md section 2, User Management). Mount it with a key per opening. */
 export function UserFormDialog({ editing, initial, saving, error, onCancel, onSubmit }: UserFormDialogProps) {
   const [values, setValues] = useState<UserFormValues>(initial);
   const guard = useDiscardGuard({ dirty: formChanged(values, initial), busy: saving, onDiscard: onCancel });

@@ -24,12 +24,12 @@ export const SELF_DEACTIVATION = 'Cannot deactivate your own account';
 
 type DialogState = { mode: 'create' } | { mode: 'edit'; user: User } | null;
 
-/** The User Management page body (SPEC.md sections 2, 5 and 8, Users). */
+/** The User Management page body (docs/reference.md sections 2, 5 and 8, Users). */
 export function UserManagement() {
   const { user: me, updateUser: updateMe } = useAuth();
   const { params, update: updateView } = useUrlParams();
   const view = listViewFromParams(params, USER_SORT_FIELDS);
-  // Searched, sorted and paged on the server (SPEC.md's list call, with the view's parameters).
+  // Searched, sorted and paged on the server (docs/reference.md's list call, with the view's parameters).
   const users = useUsersPage(listQueryOfView(view));
   usePageInRange(users.data?.total, view, updateView);
   const search = useCallback((q: string) => updateView({ q, page: null }), [updateView]);

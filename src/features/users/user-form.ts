@@ -10,7 +10,7 @@ export interface UserFormValues {
   is_superuser: boolean;
 }
 
-/** Create-form defaults (SPEC.md section 3, User). */
+/** Create-form defaults (docs/reference.md section 3, User). */
 export const EMPTY_USER_FORM: UserFormValues = {
   username: '',
   email: '',
@@ -33,7 +33,7 @@ export function formFromUser(user: User): UserFormValues {
   };
 }
 
-/** Username and email required; password required only on create (SPEC.md section 5, User form). */
+/** Username and email required; password required only on create (docs/reference.md section 5, User form). */
 export function canSubmit(values: UserFormValues, editing: boolean): boolean {
   if (!values.email.trim()) return false;
   if (editing) return true;

@@ -188,7 +188,7 @@ export const instanceHandlers = [
     HttpResponse.json<DemoStreamResponse>({ success: true, data: { url: MOCK_DEMO_STREAM_URL } }),
   ),
 
-  // SPEC.md calls the list with its trailing slash; both spellings answer.
+  // docs/reference.md calls the list with its trailing slash; both spellings answer.
   ...[instanceRoutes.list, instanceRoutes.listWithoutSlash].map((declaration) =>
     mock(declaration, () => HttpResponse.json<InstancesListResponse>({ success: true, data: store.instances })),
   ),

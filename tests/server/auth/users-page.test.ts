@@ -20,7 +20,7 @@ describe('GET /api/auth/users: search, sort and pages', () => {
     return { names: users.map((user) => user.username), total };
   };
 
-  it('keeps SPEC.md list without parameters: every user, no total', async () => {
+  it('keeps the reference list without parameters: every user, no total', async () => {
     const { names, total } = await page('');
     expect(names).toHaveLength(5);
     expect(total).toBeUndefined();

@@ -66,7 +66,7 @@ describe('GET /api/config/mosques: search, sort, filter and pages', () => {
     return { ids: mosques.map((m) => m.mosque_id.slice(-2)), names: mosques.map((m) => m.name), total };
   };
 
-  it('keeps SPEC.md shape without parameters: every mosque, oldest first, no total', async () => {
+  it('keeps the reference shape without parameters: every mosque, oldest first, no total', async () => {
     const response = await t.request({ method: 'GET', url: '/api/config/mosques', token });
     const body = mosquesListResponseSchema.parse(response.json());
     expect(body.data.mosques).toHaveLength(12);

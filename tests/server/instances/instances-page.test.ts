@@ -78,7 +78,7 @@ describe('GET /api/instances/page: search, state filter, sort and pages', () => 
     return { ns: instances.map((i) => i.id.slice(-1)), total };
   };
 
-  it('answers the newest ten first and the count, leaving SPEC.md list as it was', async () => {
+  it('answers the newest ten first and the count, leaving the reference list as it was', async () => {
     expect(await page('')).toEqual({ ns: ['6', '5', '4', '3', '2', '1'], total: 6 });
     expect(await page('limit=2&offset=2')).toEqual({ ns: ['4', '3'], total: 6 });
     const list = await t.request({ method: 'GET', url: '/api/instances/', token });

@@ -93,7 +93,7 @@ describe('authorization matrix: every registered route x {no token, user, superu
     const withoutRule = entries.filter((entry) => !entry.access).map(label);
     expect(withoutRule, 'routes without config.access').toEqual([]);
     const publicApi = entries.filter((e) => e.access === 'public' && e.url.startsWith('/api')).map(label);
-    // DESIGN.md: every /api route but login needs a live session; user management needs a superuser
+    // docs/architecture.md: every /api route but login needs a live session; user management needs a superuser
     // (and so does saving repository access). Loosening any of these must be a deliberate edit here.
     // The login page's first-run hint answers only whether the password file exists (tests/server/auth/first-run.test.ts).
     expect(publicApi).toEqual(['GET /api/auth/first-run', 'HEAD /api/auth/first-run', 'POST /api/auth/login']);

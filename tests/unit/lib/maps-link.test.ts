@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { containsMapsLink, mapsLinkForm } from '../../../src/lib/maps-link';
 
-describe('maps link detection (SPEC.md section 5, Map link)', () => {
+describe('maps link detection (docs/reference.md section 5, Map link)', () => {
   it.each([
     [
       'https://www.google.com/maps/place/Masjid+al-Haram/@21.4224779,39.8251832,17z/data=!3m1!4b1!4m6!3m5!1s0x15c21b4ced818775:0x98ab2469cf70c9ce!8m2!3d21.4224779!4d39.8262375',

@@ -11,7 +11,7 @@ describe('defaultLiveUrl', () => {
 });
 
 describe('KNOWN_TYPES', () => {
-  it('lists every message type the server sends (SPEC.md section 7, Live socket)', () => {
+  it('lists every message type the server sends (docs/reference.md section 7, Live socket)', () => {
     expect([...KNOWN_TYPES].sort()).toEqual(
       [
         'alarm',

@@ -134,7 +134,7 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000)
     seedRecordings(24);
     const { user } = await openScheduling({ userOptions: fakeTimerUser });
     await upcomingTable().findByText('Mosque 01');
-    // The list holds the next 20 (SPEC.md section 9); the rest is counted.
+    // The list holds the next 20 (docs/reference.md section 9); the rest is counted.
     expect(upcomingRows()).toHaveLength(10);
     expect(screen.getByText('1–10 of 20')).toBeInTheDocument();
     expect(screen.getByText('The next 20 of 24 scheduled recordings')).toBeInTheDocument();
