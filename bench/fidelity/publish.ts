@@ -21,7 +21,7 @@ export function fidelitySection(run: FidelityRun): string {
     '',
     `Measured by \`${run.command}\` on ${run.measuredAt.toISOString().slice(0, 10)}: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown CPU'}), Node ${process.version}, load average ${run.loadAtStart.map((l) => l.toFixed(2)).join(', ')} at its start, ${run.wallSeconds} s in all.`,
     'The real server and its local recorders record live HLS streams on loopback whose every frame shows its index, each with one',
-    'scripted fault; each recording is read back frame by frame (README, "Capture fleet"). `lost_by_us_seconds` is what the streams',
+    'scripted fault; each recording is read back frame by frame (bench/README.md, "Capture fidelity"). `lost_by_us_seconds` is what the streams',
     'offered that the recordings lack; a gap is misplaced when it lies over 2 s from the true hole; `notifications` are the webhook posts.',
     '',
     '```json',

@@ -18,7 +18,7 @@ export function seasonSection(command: string, runs: PublishedRun[], measuredAt:
     '',
     `Measured by \`${command}\` on ${measuredAt.toISOString().slice(0, 10)}: ${cpu.length} cores (${cpu[0]?.model ?? 'unknown CPU'}), Node ${process.version}.`,
     'The real scheduler, planner, fleet, ledger and alarms on an accelerated clock, with a simulated fleet',
-    'of recorders whose streams misbehave as each fault mix says (README, "Simulated season"). The last',
+    'of recorders whose streams misbehave as each fault mix says (bench/README.md, "Simulated season"). The last',
     'line of each run is its JSON; `silent` counts sermons not captured in full that raised no alarm.',
     '',
     '| faults | wall time | load average (1, 5, 15 min) at its start | media cover 99% | called captured without that media | not captured, by injected fault | alarms by kind |',
