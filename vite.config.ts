@@ -55,7 +55,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'happy-dom',
           // Two files at once even on two cores (vitest's default there is one): the five largest
-          // component files took 227 s one at a time and 122 s two at a time (README, "Component tests").
+          // component files took 227 s one at a time and 122 s two at a time (docs/decisions/001-component-tests-in-happy-dom.md).
           maxWorkers: 2,
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/unit/support/owner-stacks-off.ts', 'tests/unit/setup.ts'],
