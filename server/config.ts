@@ -194,7 +194,7 @@ const envSchema = z
     ALARM_EMAIL_FROM: optionalText.pipe(
       z.email('ALARM_EMAIL_FROM must be an e-mail address').default('alarms@capture.localhost'),
     ),
-    // The notification policy (README "Alarms"): alarms raised within this many seconds go out as one message (0: each alone).
+    // The notification policy (docs/operations/alarms.md): alarms raised within this many seconds go out as one message (0: each alone).
     ALARM_GROUP_WINDOW_SECONDS: optionalText.pipe(
       z.coerce
         .number<string | undefined>('ALARM_GROUP_WINDOW_SECONDS must be a number')

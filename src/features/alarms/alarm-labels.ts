@@ -1,6 +1,6 @@
 import type { Alarm, AlarmDelivery, AlarmKind } from '../../../contract/alarms';
 
-/** What each kind of alarm means, in a few words (README, "Alarms"). */
+/** What each kind of alarm means, in a few words (docs/operations/alarms.md). */
 export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   launch_failed: 'Launch failed',
   missed: 'Friday missed',

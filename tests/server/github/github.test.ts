@@ -251,7 +251,7 @@ describe('repository access', () => {
   });
 
   it('says so loudly when the saved token cannot be decrypted with the current key', async () => {
-    // The key replaced on purpose: its fingerprint removed, as the README says.
+    // The key replaced on purpose: its fingerprint removed, as docs/operations/postgresql.md says.
     await t.app.ctx.db.kysely.deleteFrom('settings').where('key', '=', KEY_FINGERPRINT_SETTING).execute();
     const other = await buildApp(
       { ...t.config, secretKey: 'a-different-secret-key-of-32-characters!' },

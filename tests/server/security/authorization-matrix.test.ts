@@ -17,10 +17,10 @@ const METRICS_TOKEN = 'metrics-token-for-the-matrix-0001';
  * answers to each caller. Anything listed here is a deliberate, reviewed exception.
  */
 const OWN_GUARD: Record<string, { status: number; detail: string }> = {
-  // Prometheus scrapes with METRICS_TOKEN, not with a console session (README, "Monitoring").
+  // Prometheus scrapes with METRICS_TOKEN, not with a console session (docs/reference.md, section 7, Monitoring).
   'GET /metrics': { status: 401, detail: 'A valid metrics token is required' },
   'HEAD /metrics': { status: 401, detail: '' },
-  // Calls between servers sharing the database carry a signature made with the shared SECRET_KEY (README, "Running several servers").
+  // Calls between servers sharing the database carry a signature made with the shared SECRET_KEY (docs/architecture.md, "Several servers").
   'POST /internal/instances/terminate': { status: 401, detail: 'A valid internal signature is required' },
   'GET /internal/instances/:id/logs': { status: 401, detail: 'A valid internal signature is required' },
   'HEAD /internal/instances/:id/logs': { status: 401, detail: '' },
