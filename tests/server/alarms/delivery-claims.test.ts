@@ -6,6 +6,7 @@ import { AlarmDeliveriesRepository } from '../../../server/modules/alarms/delive
 import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
 import { webhookReceiver } from '../helpers/webhook-receiver';
 import { scaled } from '../../../testkit/time-scale';
+import { expectQuietFor } from '../../../testkit/wait';
 
 /** Retries wait for the test to run them. */
 function heldTimer() {
@@ -75,16 +76,14 @@ describe('alarm deliveries claimed across servers', () => {
     await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: scaled(5000) });
     await start(c.timer);
     first.clock.advance(DELIVERY_SWEEP_MS);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect([b.held, c.held]).toEqual([[], []]);
+    await expectQuietFor(200, () => expect([b.held, c.held]).toEqual([[], []]));
     expect(postsAbout(alarm.id)).toHaveLength(2);
 
     // A stops cleanly: its claim is let go, and the next sweep of B and C (at the same moment) gives it to one of them.
     await servers[0].app.close();
     first.clock.advance(DELIVERY_SWEEP_MS);
     await vi.waitFor(() => expect(b.held.length + c.held.length).toBe(1), { timeout: scaled(5000) });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(b.held.length + c.held.length).toBe(1);
+    await expectQuietFor(200, () => expect(b.held.length + c.held.length).toBe(1));
     b.runNext();
     c.runNext();
     await vi.waitFor(
@@ -110,8 +109,7 @@ describe('alarm deliveries claimed across servers', () => {
 
     // Within the claim's lease B leaves it alone, even after its retry was due.
     first.clock.advance(DELIVERY_CLAIM_MS - DELIVERY_SWEEP_MS);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(b.held).toEqual([]);
+    await expectQuietFor(200, () => expect(b.held).toEqual([]));
     // Its lease lapsed: B's next sweep takes it over, with its retry due at once.
     first.clock.advance(DELIVERY_SWEEP_MS + 1000);
     await vi.waitFor(() => expect(b.held.map((h) => h.ms)).toEqual([0]), { timeout: scaled(5000) });
