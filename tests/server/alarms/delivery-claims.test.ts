@@ -140,28 +140,23 @@ describe('alarm deliveries claimed across servers', () => {
         return updateMessage.apply(this, args);
       });
     const sweep = vi.spyOn(AlarmDeliveries.prototype, 'sweep');
-    try {
-      const alarm = await first.app.ctx.alarms.raise({
-        kind: 'missed',
-        key: 'missed:claims-3',
-        message: 'Never launched',
-      });
-      await vi.waitFor(() => expect(recording).toHaveBeenCalled(), { timeout: scaled(5000) });
-      expect(postsAbout(alarm.id)).toHaveLength(1);
-      first.clock.advance(DELIVERY_SWEEP_MS);
-      await vi.waitFor(() => expect(sweep).toHaveBeenCalled(), { timeout: scaled(5000) });
-      await sweep.mock.results[0].value;
-      release();
-      await vi.waitFor(
-        async () => expect(await delivery(first, alarm.id)).toMatchObject({ state: 'delivered', attempts: 1 }),
-        { timeout: scaled(5000) },
-      );
-      // The sweep found it still owed; taken for one to carry on, it was scheduled (and posted) again.
-      expect(a.held).toEqual([]);
-      expect(postsAbout(alarm.id)).toHaveLength(1);
-    } finally {
-      recording.mockRestore();
-      sweep.mockRestore();
-    }
+    const alarm = await first.app.ctx.alarms.raise({
+      kind: 'missed',
+      key: 'missed:claims-3',
+      message: 'Never launched',
+    });
+    await vi.waitFor(() => expect(recording).toHaveBeenCalled(), { timeout: scaled(5000) });
+    expect(postsAbout(alarm.id)).toHaveLength(1);
+    first.clock.advance(DELIVERY_SWEEP_MS);
+    await vi.waitFor(() => expect(sweep).toHaveBeenCalled(), { timeout: scaled(5000) });
+    await sweep.mock.results[0].value;
+    release();
+    await vi.waitFor(
+      async () => expect(await delivery(first, alarm.id)).toMatchObject({ state: 'delivered', attempts: 1 }),
+      { timeout: scaled(5000) },
+    );
+    // The sweep found it still owed; taken for one to carry on, it was scheduled (and posted) again.
+    expect(a.held).toEqual([]);
+    expect(postsAbout(alarm.id)).toHaveLength(1);
   });
 });
