@@ -4,8 +4,8 @@ import type { RetryTimer } from '../../../server/modules/alarms/delivery';
 import { AlarmDeliveries, DELIVERY_CLAIM_MS, DELIVERY_SWEEP_MS } from '../../../server/modules/alarms/delivery';
 import { AlarmDeliveriesRepository } from '../../../server/modules/alarms/delivery-repository';
 import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
-import { webhookReceiver } from '../helpers/webhook-receiver';
 import { scaled } from '../../../testkit/time-scale';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../testkit/webhook-receiver';
 import { expectQuietFor } from '../../../testkit/wait';
 
 /** Retries wait for the test to run them. */
@@ -25,15 +25,14 @@ const RETRIES = [2_000, 10_000, 30_000];
  * posted once while servers start, stop and die between its attempts.
  */
 describe('alarm deliveries claimed across servers', () => {
-  const hook = webhookReceiver();
-  let origin: string;
+  let hook: WebhookReceiver;
   let servers: TestApp[];
 
   const start = async (timer: RetryTimer, sweepMs?: number) => {
     const build = { healthCheckIntervalMs: 0, alarmDelivery: { timer, retryDelaysMs: RETRIES, sweepMs } };
     const server =
       servers.length === 0
-        ? await createTestApp({ env: { ALARM_WEBHOOK_URL: `${origin}/hook`, ALARM_GROUP_WINDOW_SECONDS: '0' }, build })
+        ? await createTestApp({ env: { ALARM_WEBHOOK_URL: hook.url, ALARM_GROUP_WINDOW_SECONDS: '0' }, build })
         : await createPeerApp(servers[0], build);
     await server.app.ready();
     servers.push(server);
@@ -46,9 +45,7 @@ describe('alarm deliveries claimed across servers', () => {
   const postsAbout = (alarmId: string) => hook.requests.filter((request) => request.body.includes(alarmId));
 
   beforeEach(async () => {
-    origin = await hook.listen();
-    hook.requests.length = 0;
-    hook.statuses.length = 0;
+    hook = await startWebhookReceiver();
     servers = [];
   });
   afterEach(async () => {
