@@ -46,6 +46,10 @@ export default defineConfig({
     },
   },
   test: {
+    // Every vi.spyOn is undone before the next test, in every project: the unit and server projects share
+    // a worker's modules between files (isolate: false), where a spy left behind would outlive its file.
+    // A spy made in beforeAll is undone before the first test too: make it in beforeEach.
+    restoreMocks: true,
     // Files that wait on real time for minutes start first, beside the rest.
     sequence: { sequencer: LongFilesFirst },
     projects: [

@@ -16,6 +16,8 @@ export default defineConfig({
     // on a busy machine: vitest's default of 1 s failed a clean-clone CI run.
     expect: { poll: { timeout: scaled(10_000), interval: 100 } },
     maxWorkers: 2,
+    // Every vi.spyOn is undone before the next test (as in every suite: vite.config.ts).
+    restoreMocks: true,
     sequence: { sequencer: LongFilesFirst },
   },
 });

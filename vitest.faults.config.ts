@@ -15,6 +15,8 @@ export default defineConfig({
     testTimeout: scaled(120_000),
     hookTimeout: scaled(120_000),
     maxWorkers: 3,
+    // Every vi.spyOn is undone before the next test (as in every suite: vite.config.ts).
+    restoreMocks: true,
     sequence: { sequencer: LongFilesFirst },
   },
 });

@@ -38,7 +38,6 @@ export const ACTIVITY_ACTIONS = {
 } as const;
 
 export type ActivityAction = keyof typeof ACTIVITY_ACTIONS;
-export const activityActionSchema = z.enum(Object.keys(ACTIVITY_ACTIONS) as [ActivityAction, ...ActivityAction[]]);
 
 /** Who did it; null for the server itself (the scheduler, start-up) or an unknown caller (a failed sign-in). */
 export const activityActorSchema = z.object({ id: z.number().int().nullable(), username: z.string() });
@@ -67,10 +66,8 @@ export const activityListQuerySchema = z.strictObject({
   limit: z.coerce.number().int().min(1).max(ACTIVITY_MAX_LIMIT).default(ACTIVITY_DEFAULT_LIMIT),
   before: z.coerce.number().int().positive().optional(),
 });
-export type ActivityListQuery = z.input<typeof activityListQuerySchema>;
 
 export const activityListResponseSchema = envelope(z.object({ entries: z.array(activityEntrySchema) }));
-export type ActivityListResponse = z.infer<typeof activityListResponseSchema>;
 
 /** The sentence for an entry, from its action's template. */
 export function describeActivity(entry: Pick<ActivityEntry, 'actor' | 'action' | 'target'>): string {

@@ -34,7 +34,6 @@ export const ALARM_KINDS = {
 export type AlarmKind = keyof typeof ALARM_KINDS;
 export const alarmKindSchema = z.enum(Object.keys(ALARM_KINDS) as [AlarmKind, ...AlarmKind[]]);
 export const alarmSeveritySchema = z.enum(['critical', 'warning']);
-export type AlarmSeverity = z.infer<typeof alarmSeveritySchema>;
 
 export const alarmSchema = z.object({
   id: z.string(),
@@ -62,7 +61,6 @@ export const alarmsQuerySchema = z.strictObject({
   status: z.enum(['open', 'all']).default('open'),
   limit: z.coerce.number().int().min(1).max(ALARMS_MAX_LIMIT).default(200),
 });
-export type AlarmsQuery = z.input<typeof alarmsQuerySchema>;
 
 /** How far one alarm change got through one outbound channel (webhook, e-mail). */
 export const alarmDeliverySchema = z.object({
@@ -101,7 +99,6 @@ export const acknowledgeAlarmResponseSchema = z.object({
   message: z.string(),
   data: alarmSchema,
 });
-export type AcknowledgeAlarmResponse = z.infer<typeof acknowledgeAlarmResponseSchema>;
 
 /*
  * Silences: an operator holds the notifications (webhook, e-mail) of one mosque's alarms, or of one kind
@@ -165,10 +162,8 @@ export const silenceIdParamsSchema = z.strictObject({
 });
 
 export const silencesResponseSchema = envelope(z.object({ silences: z.array(alarmSilenceSchema) }));
-export type SilencesResponse = z.infer<typeof silencesResponseSchema>;
 export const silenceResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
   data: alarmSilenceSchema,
 });
-export type SilenceResponse = z.infer<typeof silenceResponseSchema>;

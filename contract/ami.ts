@@ -70,7 +70,6 @@ export const amiCreateRequestSchema = z.strictObject({
 export type AmiCreateRequest = z.input<typeof amiCreateRequestSchema>;
 
 export const amiListResponseSchema = envelope(z.object({ amis: z.array(amiSchema) }));
-export type AmiListResponse = z.infer<typeof amiListResponseSchema>;
 
 export const amiCreateResponseSchema = z.object({
   success: z.literal(true),

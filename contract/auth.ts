@@ -61,7 +61,6 @@ export const loginResponseSchema = z.object({
 export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 export const verifyTokenResponseSchema = z.object({ valid: z.literal(true), user: userSchema });
-export type VerifyTokenResponse = z.infer<typeof verifyTokenResponseSchema>;
 
 export const changePasswordRequestSchema = z.strictObject({
   current_password: password.min(1, 'Current password is required'),
@@ -103,10 +102,8 @@ export const usersListResponseSchema = z.object({
   /** Every user matching a page query (contract/user-list.ts); absent without one. */
   total: z.number().int().optional(),
 });
-export type UsersListResponse = z.infer<typeof usersListResponseSchema>;
 
 export const userResponseSchema = z.object({ success: z.literal(true), data: userSchema });
-export type UserResponse = z.infer<typeof userResponseSchema>;
 
 /** The file in DATA_DIR that holds the generated first-run superuser password (docs/architecture.md, Contract for running it). */
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password';
@@ -116,4 +113,3 @@ export const firstRunResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({ initial_password_file: z.boolean() }),
 });
-export type FirstRunResponse = z.infer<typeof firstRunResponseSchema>;

@@ -116,7 +116,6 @@ export const fridaysResponseSchema = envelope(
     counts: z.record(fridayStatusSchema, z.number().int()).optional(),
   }),
 );
-export type FridaysResponse = z.infer<typeof fridaysResponseSchema>;
 
 /** How many of the rows have each status. */
 export function countByStatus(rows: readonly FridayRow[]): Record<FridayStatus, number> {

@@ -297,20 +297,6 @@ export const instanceDetailsSchema = instanceSchema.extend({
 export type InstanceDetails = z.infer<typeof instanceDetailsSchema>;
 export const instanceDetailsResponseSchema = envelope(instanceDetailsSchema);
 
-export const recordingsQuerySchema = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  instance_id: resourceIdSchema.optional(),
-  mosque_id: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .regex(/^[a-z0-9_-]+$/, 'Mosque id may contain only lowercase letters, digits, "_" and "-"')
-    .optional(),
-  status: recordingStatusSchema.optional(),
-});
-export const recordingsListResponseSchema = envelope(z.object({ recordings: z.array(recordingSchema) }));
-export type RecordingsListResponse = z.infer<typeof recordingsListResponseSchema>;
 export const recordingIdParamsSchema = z.strictObject({ id: resourceIdSchema });
 
 /** The built-in test broadcast, when the server runs one (DEMO_STREAM). */

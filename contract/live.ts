@@ -52,7 +52,6 @@ const eventId = { event_id: z.number().int().positive().optional() };
 
 /** Changes of mosques and users, by id: a console asks again for what it shows. */
 export const liveChangeSchema = z.enum(['created', 'updated', 'deleted']);
-export type LiveChange = z.infer<typeof liveChangeSchema>;
 
 /** The events of the feed: numbered, relayed to every server's consoles, kept for consoles that come back. */
 export const LIVE_EVENT_TYPES = [

@@ -5,12 +5,7 @@ import { systemStatusSchema } from './live';
 /** How often the console polls the monitoring calls, and the server re-checks health (docs/reference.md section 9). */
 export const MONITORING_POLL_MS = 30_000;
 
-/** The components every health report names; modules may register more. */
-export const CORE_COMPONENTS = ['aws', 'prayer_times', 'database'] as const;
-export type CoreComponent = (typeof CORE_COMPONENTS)[number];
-
 export const componentStatusSchema = z.enum(['healthy', 'unhealthy']);
-export type ComponentStatus = z.infer<typeof componentStatusSchema>;
 
 export const componentHealthSchema = z.object({
   status: componentStatusSchema,

@@ -190,8 +190,6 @@ export const mosqueUpdateRequestSchema = z.strictObject({
 });
 export type MosqueUpdateRequest = z.input<typeof mosqueUpdateRequestSchema>;
 
-export const mosqueIdParamsSchema = z.strictObject({ mosque_id: mosqueIdSchema });
-
 export const mosqueSchema = z.object({
   mosque_id: z.string(),
   name: z.string(),

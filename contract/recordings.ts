@@ -9,8 +9,6 @@ import { searchSortShape, selectionSchema } from './list-query';
  * where recordings are stored with how much room is left.
  */
 
-export const RECORDINGS_PAGE_SIZES = [10, 25, 50, 100] as const;
-
 /** The library's sortable columns: `mosque` is the mosque's name, `friday` its day (ties by start). */
 export const RECORDING_SORT_FIELDS = ['friday', 'mosque', 'status', 'duration_seconds', 'bytes', 'started_at'] as const;
 export type RecordingSortField = (typeof RECORDING_SORT_FIELDS)[number];
@@ -107,7 +105,6 @@ export const RECORDING_BULK_MAX = 100;
 export const recordingBulkRequestSchema = z.strictObject({
   recording_ids: selectionSchema(resourceIdSchema, { one: 'recording', many: 'recordings' }, RECORDING_BULK_MAX),
 });
-export type RecordingBulkRequest = z.input<typeof recordingBulkRequestSchema>;
 
 /** A recording the action could not be done to, and why (not found, still recording, the store failed). */
 export const recordingBulkFailureSchema = z.object({ id: z.string(), reason: z.string() });

@@ -27,7 +27,6 @@ export type JobStatus = z.infer<typeof jobStatusSchema>;
 
 /** `recording`: one mosque's capture on one Friday. `recurring`: the job that schedules the coming Friday automatically. */
 export const jobKindSchema = z.enum(['recording', 'recurring']);
-export type JobKind = z.infer<typeof jobKindSchema>;
 
 export const RECORDING_JOB_FUNC = 'record_friday_prayer';
 export const RECURRING_JOB_FUNC = 'schedule_friday_recordings';

@@ -249,8 +249,6 @@ const envSchema = z
       });
   });
 
-export type Env = z.input<typeof envSchema>;
-
 export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;

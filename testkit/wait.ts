@@ -35,5 +35,21 @@ export async function waitFor<T>(
   }
 }
 
+/**
+ * Checks that something does NOT happen: runs `check` (expectations that hold while nothing has happened)
+ * at once, then every `everyMs` until `ms` have passed, and throws the first failure as soon as it comes.
+ * `ms` is the window on a quiet machine; TEST_TIME_SCALE widens it on a busy one, where whatever should
+ * not happen would also come later. Use it instead of a fixed sleep followed by the expectations.
+ */
+export async function expectQuietFor(ms: number, check: () => unknown, everyMs = 20): Promise<void> {
+  const deadline = Date.now() + scaled(ms);
+  for (;;) {
+    await check();
+    const left = deadline - Date.now();
+    if (left <= 0) return;
+    await pause(Math.min(everyMs, left));
+  }
+}
+
 /** A fixed pause: only for a poll's interval, or where real time itself is what a test is about (it says why). */
 export const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -245,7 +245,7 @@ async function main(): Promise<void> {
     for (const s of scored) console.error(describe(s));
     const unreported = scored.reduce((sum, s) => sum + s.unreported.length, 0);
     console.error(
-      `unreported holes of 10 s or more: ${unreported}; webhook posts: ${webhook.posts.length}; wall time ${round((Date.now() - started) / 1000)} s`,
+      `unreported holes of 10 s or more: ${unreported}; webhook posts: ${webhook.requests.length}; wall time ${round((Date.now() - started) / 1000)} s`,
     );
     const sum = (pick: (s: Scored) => number) => round(scored.reduce((total, s) => total + pick(s), 0));
     const figures = JSON.stringify({
@@ -256,9 +256,9 @@ async function main(): Promise<void> {
       repeated_seconds: sum((s) => s.report.repeatedSeconds),
       misplaced_gaps: sum((s) => s.misplaced.length),
       wrong_causes: sum((s) => s.wrongCauses.length),
-      notifications: webhook.posts.length,
+      notifications: webhook.requests.length,
       // Every recording has one fault.
-      notifications_per_fault: round(webhook.posts.length / scored.length),
+      notifications_per_fault: round(webhook.requests.length / scored.length),
     });
     if (values.publish) {
       const command = `npm run fidelity -- --recordings ${count} --minutes ${minutes} --seed ${seed} --publish`;

@@ -134,10 +134,10 @@ export async function simulateSeason(options: SeasonOptions): Promise<SeasonRepo
     await webhook.quiet(3000, 60_000);
     const tally = await tallySeason(server.app, fleet, options, SEASON_START);
     const failing = tally.summary.sermons - tally.summary.captured;
-    const notifications = webhook.posts.length;
+    const notifications = webhook.requests.length;
     return {
       ...tally,
-      notificationsBy: countNotifications(webhook.posts.map((post) => post.body)),
+      notificationsBy: countNotifications(webhook.requests.map((request) => request.body)),
       summary: {
         ...tally.summary,
         notifications,

@@ -84,19 +84,11 @@ export async function getCoordinates(): Promise<CoordinatesRecord[]> {
 
 export const coordinatesQueryOptions = () => queryOptions({ queryKey: coordinatesQueryKey, queryFn: getCoordinates });
 
-export function useCoordinates() {
-  return useQuery(coordinatesQueryOptions());
-}
-
 export async function getPrayerTimes(): Promise<PrayerTimeRecord[]> {
   return (await call(configRoutes.prayerTimes)).data.prayer_times;
 }
 
 export const prayerTimesQueryOptions = () => queryOptions({ queryKey: prayerTimesQueryKey, queryFn: getPrayerTimes });
-
-export function usePrayerTimes() {
-  return useQuery(prayerTimesQueryOptions());
-}
 
 /** A fresh id for the Add dialog to show (not reserved: the create may still meet a 409). */
 export async function getNewMosqueId(): Promise<string> {
@@ -158,16 +150,8 @@ export async function extractCoordinates(googleMapsUrl: string): Promise<Extract
   return result;
 }
 
-export function useExtractCoordinates() {
-  return useMutation({ mutationFn: extractCoordinates });
-}
-
 export async function geocode(coordinates: { latitude: number; longitude: number }): Promise<GeocodeResult> {
   return (await call(configRoutes.geocode, { body: coordinates })).data;
-}
-
-export function useGeocode() {
-  return useMutation({ mutationFn: geocode });
 }
 
 /* ---------------------------------------------------------------- recording configurations */

@@ -1,20 +1,10 @@
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { User, UserCreateRequest, UserUpdateRequest } from '../../contract/auth';
 import type { UsersListQuery } from '../../contract/user-list';
 import { userRoutes } from '../../contract/routes/users';
 import { call } from './endpoint';
 
 export const usersQueryKey = ['users'] as const;
-
-export async function getUsers(): Promise<User[]> {
-  return (await call(userRoutes.list)).users;
-}
-
-export const usersQueryOptions = () => queryOptions({ queryKey: usersQueryKey, queryFn: getUsers });
-
-export function useUsers() {
-  return useQuery(usersQueryOptions());
-}
 
 /** One page of the accounts, searched and sorted on the server; a save or a toggle reads it again (its key is under usersQueryKey). */
 export function useUsersPage(query: UsersListQuery) {

@@ -13,6 +13,7 @@ import {
   type RunningServer,
 } from './support';
 import { scaled } from '../../testkit/time-scale';
+import { waitFor } from '../../testkit/wait';
 
 /*
  * Issue 12 in the browser, against the real server: a real capture of the built-in test broadcast shows
@@ -70,34 +71,45 @@ describe('Recordings page in the browser', () => {
   });
 
   const table = () => page.getByRole('table', { name: 'Recordings' });
-
-  it('records the test broadcast for a few seconds, then lists it with ten older failed captures', async () => {
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
-    // In the page, polled once a second: the demo stream is recorded in real time.
-    const recordingId = await page.evaluate(async () => {
+  /** Launches a capture of the demo stream through the page's session, as the console would; its instance id. */
+  const launchDemoCapture = (duration: number) =>
+    page.evaluate(async (seconds) => {
       const headers = {
         'Content-Type': 'application/json',
         Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
       };
       const demo = (await (await fetch('/api/instances/demo-stream', { headers })).json()) as { data: { url: string } };
-      const launched = (await (
-        await fetch('/api/instances/launch', {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ configs: [{ url: demo.data.url, duration: 8, width: 320, height: 240 }] }),
-        })
-      ).json()) as { data: { instances: { id: string }[] } };
-      const instanceId = launched.data.instances[0].id;
-      for (let i = 0; i < 120; i++) {
-        const list = (await (await fetch(`/api/recordings?instance_id=${instanceId}`, { headers })).json()) as {
-          data: { recordings: { id: string; status: string }[] };
-        };
-        const recording = list.data.recordings[0];
-        if (recording && recording.status !== 'recording') return recording.id;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-      throw new Error('the capture did not end');
-    });
+      const body = JSON.stringify({ configs: [{ url: demo.data.url, duration: seconds, width: 320, height: 240 }] });
+      const launched = (await (await fetch('/api/instances/launch', { method: 'POST', headers, body })).json()) as {
+        data: { instances: { id: string }[] };
+      };
+      return launched.data.instances[0].id;
+    }, duration);
+  /** The instance's recording as the page's session reads it (undefined until there is one). */
+  const recordingOf = (instanceId: string) =>
+    page.evaluate(async (id) => {
+      const response = await fetch(`/api/recordings?instance_id=${id}`, {
+        headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+      });
+      const list = (await response.json()) as {
+        data: { recordings: { id: string; status: string; bytes: number }[] };
+      };
+      return list.data.recordings.at(0);
+    }, instanceId);
+
+  it('records the test broadcast for a few seconds, then lists it with ten older failed captures', async () => {
+    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    const instanceId = await launchDemoCapture(8);
+    // Polled once a second: the demo stream is recorded in real time.
+    const recordingId = await waitFor(
+      async () => {
+        const recording = await recordingOf(instanceId);
+        return recording && recording.status !== 'recording' ? recording.id : undefined;
+      },
+      'the capture to end',
+      120_000,
+      1000,
+    );
     expect(recordingId).toMatch(/^rec-/);
     seedFailedCaptures(server.dataDir);
 
@@ -178,39 +190,25 @@ describe('Recordings page in the browser', () => {
 
   it("says who stopped a capture, and lists a recording's holes with their causes", async () => {
     await page.setViewportSize({ width: 1440, height: 900 });
-    // In the page, polled once a second: the demo stream is recorded in real time.
-    const stoppedId = await page.evaluate(async () => {
-      const headers = {
-        'Content-Type': 'application/json',
-        Authorization: `Bearer ${localStorage.getItem('token') ?? ''}`,
-      };
-      const get = async <T>(url: string) => (await (await fetch(url, { headers })).json()) as T;
-      const demo = await get<{ data: { url: string } }>('/api/instances/demo-stream');
-      const body = JSON.stringify({ configs: [{ url: demo.data.url, duration: 600, width: 320, height: 240 }] });
-      const launched = (await (await fetch('/api/instances/launch', { method: 'POST', headers, body })).json()) as {
-        data: { instances: { id: string }[] };
-      };
-      const instanceId = launched.data.instances[0].id;
-      const recording = async () =>
-        (
-          await get<{ data: { recordings: { id: string; status: string; bytes: number }[] } }>(
-            `/api/recordings?instance_id=${instanceId}`,
-          )
-        ).data.recordings[0];
-      for (let i = 0; i < 60 && !((await recording())?.bytes > 0); i++)
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+    const instanceId = await launchDemoCapture(600);
+    // Polled once a second: the demo stream is recorded in real time.
+    await waitFor(async () => ((await recordingOf(instanceId))?.bytes ?? 0) > 0, 'media to be recorded', 60_000, 1000);
+    await page.evaluate(async (id) => {
       await fetch('/api/instances/terminate', {
         method: 'POST',
-        headers,
-        body: JSON.stringify({ instance_ids: [instanceId] }),
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
+        body: JSON.stringify({ instance_ids: [id] }),
       });
-      for (let i = 0; i < 60; i++) {
-        const current = await recording();
-        if (current.status !== 'recording') return current.id;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      }
-      throw new Error('the stopped capture did not end');
-    });
+    }, instanceId);
+    const stoppedId = await waitFor(
+      async () => {
+        const recording = await recordingOf(instanceId);
+        return recording && recording.status !== 'recording' ? recording.id : undefined;
+      },
+      'the stopped capture to end',
+      60_000,
+      1000,
+    );
     seedHoledCapture(server.dataDir, new Date(Date.now() - 3 * 3600_000));
     await page.reload();
     await table().getByText(stoppedId).waitFor();

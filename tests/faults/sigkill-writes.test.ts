@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../../testkit/wait';
 import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
 
 const WORKERS = 8;
@@ -116,9 +117,12 @@ describe('SIGKILL during a burst of writes', () => {
     const userWriteUnderWay = () =>
       [...userWritesSent.values()].some((sentAt) => Date.now() - sentAt >= USER_WRITE_UNDER_WAY_MS);
     const workers = Array.from({ length: WORKERS }, (_, n) => worker(n));
-    const deadline = Date.now() + 60_000;
-    while ((acked.mosques.size + acked.users.size < ACKS_BEFORE_KILL || !userWriteUnderWay()) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 5));
+    await waitFor(
+      () => acked.mosques.size + acked.users.size >= ACKS_BEFORE_KILL && userWriteUnderWay(),
+      `${ACKS_BEFORE_KILL} acknowledged writes with a user account on its way`,
+      60_000,
+      5,
+    );
     // A write certainly in flight when it dies, whatever the machine's pace: a create whose body is half sent.
     // (Counting writes sent but unanswered was not enough: a busy test process read the answers late, and
     // every write it had sent turned out answered before the kill.)

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { StopWaiting, waitFor } from '../../testkit/wait';
 
 /*
  * The real server (NODE_ENV=production) as a child process in its own process group, shared by the
@@ -102,15 +103,16 @@ export function spawnServerProcess(port: number, dataDir: string, env: Record<st
 
 /** Resolves once the server answers HTTP on `baseUrl`; throws (with its output) if it exits first or does not answer in `timeoutMs`. */
 export async function untilAnswering(server: ServerChild, baseUrl: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (!server.running()) throw new Error(`The server exited before answering:\n${server.output()}`);
-    const answered = await fetch(`${baseUrl}/api/auth/verify-token`, { signal: AbortSignal.timeout(2000) }).then(
-      () => true,
-      () => false,
-    );
-    if (answered) return;
-    if (Date.now() > deadline) throw new Error(`The server did not answer on ${baseUrl} in time:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  await waitFor(
+    async () => {
+      if (!server.running()) throw new StopWaiting(`The server exited before answering:\n${server.output()}`);
+      return fetch(`${baseUrl}/api/auth/verify-token`, { signal: AbortSignal.timeout(2000) }).then(
+        () => true,
+        () => false,
+      );
+    },
+    () => `the server to answer on ${baseUrl}:\n${server.output()}`,
+    timeoutMs,
+    200,
+  );
 }

@@ -8,10 +8,6 @@ import { inhibitorOf } from './inhibition';
 import type { AlarmRow } from './repository';
 import { silences, type SilencesService } from './silences';
 
-/** Alarms raised within this of the first one of a wave go out as one message. */
-export const DEFAULT_GROUP_WINDOW_MS = 30_000;
-/** An alarm still open this long after it was last announced is announced again. */
-export const DEFAULT_REPEAT_INTERVAL_MS = 4 * 3_600_000;
 /**
  * Kinds whose alarm tells of something still going on that a person can act on; they are reminded of
  * while open and not acknowledged. The others tell how a Friday ended (partial, failed, missed, a

@@ -44,10 +44,6 @@ export function groupSegments(segments: DeliveredSegment[]): SegmentRun[] {
   return [...runs.values()].sort((a, b) => (a.launch === b.launch ? a.run - b.run : a.launch < b.launch ? -1 : 1));
 }
 
-export function isSegmentKey(key: string): boolean {
-  return SEGMENT.test(key);
-}
-
 /** When a run's media ended (ms), by the arrival of its pieces. */
 export function runEnd(run: SegmentRun): number {
   let end = Infinity;

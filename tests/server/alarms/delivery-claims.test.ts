@@ -4,8 +4,9 @@ import type { RetryTimer } from '../../../server/modules/alarms/delivery';
 import { AlarmDeliveries, DELIVERY_CLAIM_MS, DELIVERY_SWEEP_MS } from '../../../server/modules/alarms/delivery';
 import { AlarmDeliveriesRepository } from '../../../server/modules/alarms/delivery-repository';
 import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
-import { webhookReceiver } from '../helpers/webhook-receiver';
 import { scaled } from '../../../testkit/time-scale';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../testkit/webhook-receiver';
+import { expectQuietFor } from '../../../testkit/wait';
 
 /** Retries wait for the test to run them. */
 function heldTimer() {
@@ -24,15 +25,14 @@ const RETRIES = [2_000, 10_000, 30_000];
  * posted once while servers start, stop and die between its attempts.
  */
 describe('alarm deliveries claimed across servers', () => {
-  const hook = webhookReceiver();
-  let origin: string;
+  let hook: WebhookReceiver;
   let servers: TestApp[];
 
   const start = async (timer: RetryTimer, sweepMs?: number) => {
     const build = { healthCheckIntervalMs: 0, alarmDelivery: { timer, retryDelaysMs: RETRIES, sweepMs } };
     const server =
       servers.length === 0
-        ? await createTestApp({ env: { ALARM_WEBHOOK_URL: `${origin}/hook`, ALARM_GROUP_WINDOW_SECONDS: '0' }, build })
+        ? await createTestApp({ env: { ALARM_WEBHOOK_URL: hook.url, ALARM_GROUP_WINDOW_SECONDS: '0' }, build })
         : await createPeerApp(servers[0], build);
     await server.app.ready();
     servers.push(server);
@@ -45,9 +45,7 @@ describe('alarm deliveries claimed across servers', () => {
   const postsAbout = (alarmId: string) => hook.requests.filter((request) => request.body.includes(alarmId));
 
   beforeEach(async () => {
-    origin = await hook.listen();
-    hook.requests.length = 0;
-    hook.statuses.length = 0;
+    hook = await startWebhookReceiver();
     servers = [];
   });
   afterEach(async () => {
@@ -75,16 +73,14 @@ describe('alarm deliveries claimed across servers', () => {
     await vi.waitFor(() => expect(a.held).toHaveLength(1), { timeout: scaled(5000) });
     await start(c.timer);
     first.clock.advance(DELIVERY_SWEEP_MS);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect([b.held, c.held]).toEqual([[], []]);
+    await expectQuietFor(200, () => expect([b.held, c.held]).toEqual([[], []]));
     expect(postsAbout(alarm.id)).toHaveLength(2);
 
     // A stops cleanly: its claim is let go, and the next sweep of B and C (at the same moment) gives it to one of them.
     await servers[0].app.close();
     first.clock.advance(DELIVERY_SWEEP_MS);
     await vi.waitFor(() => expect(b.held.length + c.held.length).toBe(1), { timeout: scaled(5000) });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(b.held.length + c.held.length).toBe(1);
+    await expectQuietFor(200, () => expect(b.held.length + c.held.length).toBe(1));
     b.runNext();
     c.runNext();
     await vi.waitFor(
@@ -110,8 +106,7 @@ describe('alarm deliveries claimed across servers', () => {
 
     // Within the claim's lease B leaves it alone, even after its retry was due.
     first.clock.advance(DELIVERY_CLAIM_MS - DELIVERY_SWEEP_MS);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(b.held).toEqual([]);
+    await expectQuietFor(200, () => expect(b.held).toEqual([]));
     // Its lease lapsed: B's next sweep takes it over, with its retry due at once.
     first.clock.advance(DELIVERY_SWEEP_MS + 1000);
     await vi.waitFor(() => expect(b.held.map((h) => h.ms)).toEqual([0]), { timeout: scaled(5000) });
@@ -142,28 +137,23 @@ describe('alarm deliveries claimed across servers', () => {
         return updateMessage.apply(this, args);
       });
     const sweep = vi.spyOn(AlarmDeliveries.prototype, 'sweep');
-    try {
-      const alarm = await first.app.ctx.alarms.raise({
-        kind: 'missed',
-        key: 'missed:claims-3',
-        message: 'Never launched',
-      });
-      await vi.waitFor(() => expect(recording).toHaveBeenCalled(), { timeout: scaled(5000) });
-      expect(postsAbout(alarm.id)).toHaveLength(1);
-      first.clock.advance(DELIVERY_SWEEP_MS);
-      await vi.waitFor(() => expect(sweep).toHaveBeenCalled(), { timeout: scaled(5000) });
-      await sweep.mock.results[0].value;
-      release();
-      await vi.waitFor(
-        async () => expect(await delivery(first, alarm.id)).toMatchObject({ state: 'delivered', attempts: 1 }),
-        { timeout: scaled(5000) },
-      );
-      // The sweep found it still owed; taken for one to carry on, it was scheduled (and posted) again.
-      expect(a.held).toEqual([]);
-      expect(postsAbout(alarm.id)).toHaveLength(1);
-    } finally {
-      recording.mockRestore();
-      sweep.mockRestore();
-    }
+    const alarm = await first.app.ctx.alarms.raise({
+      kind: 'missed',
+      key: 'missed:claims-3',
+      message: 'Never launched',
+    });
+    await vi.waitFor(() => expect(recording).toHaveBeenCalled(), { timeout: scaled(5000) });
+    expect(postsAbout(alarm.id)).toHaveLength(1);
+    first.clock.advance(DELIVERY_SWEEP_MS);
+    await vi.waitFor(() => expect(sweep).toHaveBeenCalled(), { timeout: scaled(5000) });
+    await sweep.mock.results[0].value;
+    release();
+    await vi.waitFor(
+      async () => expect(await delivery(first, alarm.id)).toMatchObject({ state: 'delivered', attempts: 1 }),
+      { timeout: scaled(5000) },
+    );
+    // The sweep found it still owed; taken for one to carry on, it was scheduled (and posted) again.
+    expect(a.held).toEqual([]);
+    expect(postsAbout(alarm.id)).toHaveLength(1);
   });
 });

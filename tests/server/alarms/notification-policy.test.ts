@@ -9,17 +9,17 @@ import type { RecordingGap } from '../../../contract/instances';
 import { buildApp } from '../../../server/app';
 import { ManualTimer } from '../../../testkit/scheduler-doubles';
 import { waitFor } from '../../../testkit/wait';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../testkit/webhook-receiver';
 import { addMosques } from '../helpers/mosques';
 import { recordingReading, seedRecording } from '../helpers/recordings';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { webhookReceiver } from '../helpers/webhook-receiver';
 
 /**
  * The notification policy end to end: real alarms raised by the real modules, the default group window
  * (30 s) and repeat interval (4 h) on the test clock, and the webhook counted at a real receiver.
  */
 describe('alarm notification policy', () => {
-  const hook = webhookReceiver();
+  let hook: WebhookReceiver;
   let t: TestApp;
   let token: string;
   let sentinels = 0;
@@ -71,8 +71,8 @@ describe('alarm notification policy', () => {
   }
 
   beforeAll(async () => {
-    const origin = await hook.listen();
-    t = await createTestApp({ env: { ALARM_WEBHOOK_URL: `${origin}/hook` }, build: { healthCheckIntervalMs: 0 } });
+    hook = await startWebhookReceiver();
+    t = await createTestApp({ env: { ALARM_WEBHOOK_URL: hook.url }, build: { healthCheckIntervalMs: 0 } });
     token = await t.login();
     await addMosques(t, token, 'stallmosq1', 'badfrid001', 'silenced01', 'inhibit001');
     // Their `unschedulable` alarms are posted now, in a group of their own: left open, the group took in
@@ -415,9 +415,9 @@ describe('alarm notification policy', () => {
 
 describe('alarm notifications across a restart', () => {
   it('an alarm whose window a restart cut short is announced by the next server once it has settled', async () => {
-    const hook = webhookReceiver();
+    const hook = await startWebhookReceiver();
     const t = await createTestApp({
-      env: { ALARM_WEBHOOK_URL: `${await hook.listen()}/hook` },
+      env: { ALARM_WEBHOOK_URL: hook.url },
       build: { healthCheckIntervalMs: 0 },
     });
     try {

@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { alarmsResponseSchema, type Alarm, type AlarmDelivery } from '../../../contract/alarms';
 import { createTestApp, type TestApp } from '../helpers/test-app';
-import { webhookReceiver } from '../helpers/webhook-receiver';
 import { scaled } from '../../../testkit/time-scale';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../testkit/webhook-receiver';
 
 const SECRET = 'webhook-secret-0123456789';
 
 describe('alarm webhook', () => {
-  const hook = webhookReceiver();
+  let hook: WebhookReceiver;
   let t: TestApp;
   let token: string;
 
@@ -20,10 +20,10 @@ describe('alarm webhook', () => {
   };
 
   beforeAll(async () => {
-    const origin = await hook.listen();
+    hook = await startWebhookReceiver();
     t = await createTestApp({
       env: {
-        ALARM_WEBHOOK_URL: `${origin}/hooks/T000/B000/token-in-path`,
+        ALARM_WEBHOOK_URL: `${hook.origin}/hooks/T000/B000/token-in-path`,
         ALARM_WEBHOOK_SECRET: SECRET,
         ALARM_GROUP_WINDOW_SECONDS: '0',
       },

@@ -19,7 +19,6 @@ describe('sessions held in memory', () => {
     await second?.close();
     second = undefined;
     await t.close();
-    vi.restoreAllMocks();
   });
 
   const verify = (token: string, app: App = t.app) =>

@@ -10,6 +10,7 @@ import {
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
+import { recorderNodeMissing, skipIfMissing } from '../../../testkit/prerequisites';
 import { startSandboxMachine, type SandboxMachine } from '../../../testkit/sandbox-machine';
 import { MemoryPreflightChecks } from '../../../testkit/scheduler-doubles';
 import { SchedulerEnv, type SchedulerApp } from '../scheduler/helpers';
@@ -36,6 +37,7 @@ const BOOT_MS = 35_000;
 const MOSQUE = { id: 'repl000001', name: 'Replacement Mosque', timezone: 'UTC', fridayPrayer: '12:30' };
 
 describe('a cloud recorder terminated mid-window', () => {
+  const noRecorderNode = recorderNodeMissing();
   const saved = { ...process.env };
   const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-replacement-'));
   const machines: SandboxMachine[] = [];
@@ -48,6 +50,7 @@ describe('a cloud recorder terminated mid-window', () => {
   let realTime: NodeJS.Timeout | undefined;
 
   beforeAll(async () => {
+    if (noRecorderNode) return;
     Object.assign(process.env, {
       AWS_ACCESS_KEY_ID: 'testing',
       AWS_SECRET_ACCESS_KEY: 'testing',
@@ -104,7 +107,8 @@ describe('a cloud recorder terminated mid-window', () => {
   it(
     'is replaced within 90 s by a machine that continues the recording, the interruption a recorder_down gap',
     { timeout: scaled(360_000) },
-    async () => {
+    async ({ skip }) => {
+      skipIfMissing(skip, noRecorderNode);
       const { ctx } = s.app;
       await s.request({ method: 'POST', url: '/api/scheduler/schedule-friday', token: await s.login(), payload: {} });
       // This Friday's window: two minutes, opening 15 s after its launch (the machine boots meanwhile),

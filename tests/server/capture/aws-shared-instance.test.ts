@@ -15,6 +15,7 @@ import { AwsCaptureProvider, MANAGED_BY } from '../../../server/capture/aws/driv
 import type { LaunchedInstance } from '../../../server/capture/provider';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
+import { recorderNodeMissing, skipIfMissing } from '../../../testkit/prerequisites';
 import { startSandboxMachine, type SandboxMachine } from '../../../testkit/sandbox-machine';
 import { scaled } from '../../../testkit/time-scale';
 import { pause, waitFor } from '../../../testkit/wait';
@@ -36,6 +37,7 @@ const WINDOW_SECONDS = 45;
 const MOSQUES = ['shared0001', 'shared0002', 'shared0003', 'shared0004'];
 
 describe('four recordings on one cloud instance', () => {
+  const noRecorderNode = recorderNodeMissing();
   const saved = { ...process.env };
   const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-shared-'));
   let machine: SandboxMachine | undefined;
@@ -48,6 +50,7 @@ describe('four recordings on one cloud instance', () => {
   let realTime: NodeJS.Timeout | undefined;
 
   beforeAll(async () => {
+    if (noRecorderNode) return;
     Object.assign(process.env, {
       AWS_ACCESS_KEY_ID: 'testing',
       AWS_SECRET_ACCESS_KEY: 'testing',
@@ -123,7 +126,8 @@ describe('four recordings on one cloud instance', () => {
   it(
     'gives each its own prefix and outcome; one stopped, one failing, the others go on',
     { timeout: scaled(240_000) },
-    async () => {
+    async ({ skip }) => {
+      skipIfMissing(skip, noRecorderNode);
       const { ctx } = s.app;
       const start = new Date(Date.now() + 15_000);
       const window = {

@@ -12,6 +12,7 @@ import { RUNTIME_FILES } from '../../../recorder/recorder-state';
 import { systemClock } from '../../../server/lib/clock';
 import { buildRecorder, buildServer } from '../../../scripts/build-server';
 import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
+import { compileCacheMissing, skipIfMissing } from '../../../testkit/prerequisites';
 import { scaled } from '../../../testkit/time-scale';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -102,7 +103,8 @@ describe('the built server and recorder (npm run build)', () => {
     expect(output.imports.map((entry) => entry.path)).not.toContain('esbuild');
   });
 
-  it('starts the server through a launcher that keeps its compiled code between starts', async () => {
+  it('starts the server through a launcher that keeps its compiled code between starts', async ({ skip }) => {
+    skipIfMissing(skip, compileCacheMissing());
     // Inside the repository, where the packages left out of the bundle are found (node_modules).
     fs.mkdirSync(path.join(ROOT, 'build'), { recursive: true });
     const launcherBuild = fs.mkdtempSync(path.join(ROOT, 'build', 'launcher-test-'));

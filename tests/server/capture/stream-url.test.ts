@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDirectMediaUrl, resolveStreamUrl } from '../../../recorder/stream-url';
 import { startHlsSource, type HlsSource } from '../../../testkit/capture';
+import { skipIfMissing, ytDlpMissing } from '../../../testkit/prerequisites';
 import { startWindowHarness, type WindowHarness } from './window-harness';
 import { scaled } from '../../../testkit/time-scale';
 
@@ -29,6 +30,7 @@ async function servePage(mediaUrl: string): Promise<{ url: string; close(): Prom
 }
 
 describe('stream pages resolved to their media with yt-dlp', () => {
+  const noYtDlp = ytDlpMissing();
   let source: HlsSource;
   let page: Awaited<ReturnType<typeof servePage>>;
   beforeAll(async () => {
@@ -59,7 +61,8 @@ describe('stream pages resolved to their media with yt-dlp', () => {
     expect(isDirectMediaUrl('https://www.youtube.com/channel/UC123/live')).toBe(false);
   });
 
-  it("resolves a page with a <video> source through yt-dlp's generic extractor", async () => {
+  it("resolves a page with a <video> source through yt-dlp's generic extractor", async ({ skip }) => {
+    skipIfMissing(skip, noYtDlp);
     expect(await resolveStreamUrl(page.url, { timeoutMs: 60_000 })).toEqual({
       ok: true,
       url: source.url,
@@ -67,12 +70,16 @@ describe('stream pages resolved to their media with yt-dlp', () => {
     });
   });
 
-  it('says clearly when yt-dlp is missing or cannot resolve the page', async () => {
+  it('says clearly when yt-dlp is missing', async () => {
     const missing = await resolveStreamUrl(page.url, { ytDlpPath: '/nonexistent/yt-dlp' });
     expect(missing).toEqual({
       ok: false,
       error: `yt-dlp was not found (/nonexistent/yt-dlp): it is needed to resolve the stream page ${page.url}`,
     });
+  });
+
+  it('says clearly when yt-dlp cannot resolve the page', async ({ skip }) => {
+    skipIfMissing(skip, noYtDlp);
     const gone = page.url.replace('/live', '/gone');
     const failed = await resolveStreamUrl(gone, { timeoutMs: 60_000 });
     expect(failed.ok).toBe(false);
@@ -81,7 +88,8 @@ describe('stream pages resolved to their media with yt-dlp', () => {
     );
   });
 
-  it('a recorder given the page records the stream behind it', { timeout: scaled(90_000) }, async () => {
+  it('a recorder given the page records the stream behind it', { timeout: scaled(90_000) }, async ({ skip }) => {
+    skipIfMissing(skip, noYtDlp);
     const h: WindowHarness = await startWindowHarness();
     try {
       // yt-dlp (Python) takes seconds to start on a busy machine: a window long enough to see media after it.

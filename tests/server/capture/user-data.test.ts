@@ -16,6 +16,7 @@ import { DEFAULT_RECORDER_SETTINGS, STATE_FORMAT_VERSION, type RecorderState } f
 import { recorderDelivery } from '../../../server/storage/delivery';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
+import { missing, recorderNodeMissing, skipIfMissing, ytDlpMissing } from '../../../testkit/prerequisites';
 import { scaled } from '../../../testkit/time-scale';
 import { pause } from '../../../testkit/wait';
 
@@ -28,6 +29,8 @@ const STUB = (name: string) =>
  * stubs on PATH, a local live stream, and moto's S3 as the bucket it delivers to.
  */
 describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s', (via) => {
+  // Without them here the script would install them: it is to find nothing to install.
+  const lacking = missing(recorderNodeMissing(), ytDlpMissing());
   let moto: MotoServer;
   let source: HlsSource;
   let s3: S3Client;
@@ -41,6 +44,7 @@ describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s
   const stubs = path.join(sandbox, 'stubs');
 
   beforeAll(async () => {
+    if (lacking) return;
     Object.assign(process.env, {
       AWS_ACCESS_KEY_ID: 'testing',
       AWS_SECRET_ACCESS_KEY: 'testing',
@@ -63,7 +67,8 @@ describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s
   it(
     'installs nothing here, records, delivers segments and the joined file to the bucket, and powers off',
     { timeout: scaled(120_000) },
-    async () => {
+    async ({ skip }) => {
+      skipIfMissing(skip, lacking);
       const now = new Date();
       const config = remoteRecorderConfig(
         {

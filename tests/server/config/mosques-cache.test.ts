@@ -21,7 +21,6 @@ describe('the mosque list body', () => {
     second = undefined;
     await t.close();
     vi.useRealTimers();
-    vi.restoreAllMocks();
   });
 
   const names = async (app: App = t.app) => {

@@ -4,6 +4,7 @@ import type { SystemHealth } from '../../../contract/monitoring';
 import { HealthChecks } from '../../../server/modules/monitoring/health';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { scaled } from '../../../testkit/time-scale';
+import { expectQuietFor } from '../../../testkit/wait';
 
 type Body<T> = { success: true; data: T };
 const healthy = async () => ({ status: 'healthy' as const, detail: 'ok' });
@@ -152,8 +153,7 @@ describe('system health', () => {
     await app.close();
     t = undefined;
     const after = runs;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(runs).toBe(after);
+    await expectQuietFor(100, () => expect(runs).toBe(after));
   });
 
   it('reuses a fresh report for polls and re-checks a stale one', async () => {

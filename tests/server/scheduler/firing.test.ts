@@ -10,6 +10,7 @@ import {
   MemoryPreflightChecks,
   silentAlarms,
 } from '../../../testkit/scheduler-doubles';
+import { waitFor } from '../../../testkit/wait';
 import { messagesOf, scheduledFriday, SchedulerEnv, type SchedulerApp } from './helpers';
 
 const AKL = 'friday-akl0000001-2026-11-06';
@@ -328,10 +329,11 @@ describe('the real timer', () => {
       });
       await service.boot();
       await service.scheduleFriday({});
-      for (let waited = 0; launcher.launches.length === 0 && waited < 10_000; waited += 50) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
+      try {
+        await waitFor(() => launcher.launches.length > 0, 'the launch on the real clock', 10_000, 50);
+      } finally {
+        await service.close();
       }
-      await service.close();
       expect(launcher.launches).toHaveLength(1);
     } finally {
       await env.dispose();

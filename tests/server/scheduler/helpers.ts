@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { vi } from 'vitest';
 import type { ServerMessage } from '../../../contract/live';
 import { buildApp, type App } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
@@ -163,7 +162,9 @@ export class SchedulerEnv {
       dataDir: this.dataDir,
     });
     const published: ServerMessage[] = [];
-    vi.spyOn(app.ctx.hub, 'publish').mockImplementation((message) => void published.push(message));
+    // Kept for the test instead of sent. Not a vi.spyOn: restoreMocks undoes spies before each test, and
+    // several files build their app once, in beforeAll.
+    app.ctx.hub.publish = (message) => void published.push(message);
     await app.ready();
 
     const request: SchedulerApp['request'] = ({ token, headers, ...rest }) =>

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PlannedMosque } from '../../../testkit/scheduler-doubles';
 import { PLANNING_LEASE_MS } from '../../../server/modules/scheduler/planning-lease';
+import { expectQuietFor, waitFor } from '../../../testkit/wait';
 import { SchedulerEnv, type SchedulerApp } from './helpers';
 
 const MOSQUES: PlannedMosque[] = [
@@ -44,15 +45,21 @@ describe('the planning lease', () => {
     });
     return response.statusCode;
   };
-  const settledWithin = (promise: Promise<unknown>, ms: number) =>
-    Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+  /** Notes when a request is answered, so that a test can check it is held without waiting on it. */
+  const watch = (promise: Promise<unknown>) => {
+    const request = { answered: false };
+    const note = () => void (request.answered = true);
+    void promise.then(note, note);
+    return request;
+  };
 
   it('waits while another server plans, and plans once that lease lapses', async () => {
     env = await SchedulerEnv.create({ start: '2026-11-02T09:00:00Z', mosques: MOSQUES });
     s = await env.build();
     await holdLease('another-host/4242/cafe0001', PLANNING_LEASE_MS);
     const planned = schedule();
-    expect(await settledWithin(planned, 300)).toBe(false);
+    const request = watch(planned);
+    await expectQuietFor(300, () => expect(request.answered).toBe(false));
     env.clock.advance(PLANNING_LEASE_MS + 1);
     expect(await planned).toBe(200);
     const state = await s.app.ctx.db.kysely
@@ -67,7 +74,8 @@ describe('the planning lease', () => {
     s = await env.build();
     await holdLease(`${os.hostname()}/${deadPid()}/dead0001`, 60 * 60_000);
     const planned = schedule();
-    expect(await settledWithin(planned, 5000)).toBe(true);
+    const request = watch(planned);
+    await waitFor(() => request.answered, 'the lease to be taken over at once', 5000, 20);
     expect(await planned).toBe(200);
   });
 });

@@ -56,7 +56,6 @@ describe('hostile input: live sockets and their sessions', () => {
       20,
     );
     expect(await verdict.value).toBe(true);
-    verdicts.mockRestore();
     client.send({ action: 'ping' });
     await client.next('pong');
   });

@@ -238,7 +238,6 @@ describe('joining the runs of a relaunched recording from the store', () => {
       t.clock.advance(60_000);
       // Passes run one at a time: the second one's start means the first ran whole, past the back-off.
       await waitFor(() => passes.mock.calls.length >= 2, 'a whole join pass after the back-off', 20_000, 50);
-      passes.mockRestore();
       expect((await row()).updated_at).toBe(updatedAt);
     },
   );

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../../testkit/ports';
-import { StopWaiting, waitFor } from '../../../testkit/wait';
+import { scaled } from '../../../testkit/time-scale';
+import { expectQuietFor, StopWaiting, waitFor } from '../../../testkit/wait';
 
 describe('freePort', () => {
   it('gives a port below the ephemeral range that a child can bind, and a different one each time', async () => {
@@ -40,5 +41,19 @@ describe('waitFor', () => {
     );
     await expect(stopped).rejects.toThrow('the process exited');
     expect(calls).toBe(1);
+  });
+});
+
+describe('expectQuietFor', () => {
+  it('checks all through the window, and fails at the first check that does not hold', async () => {
+    let checks = 0;
+    await expectQuietFor(100, () => void checks++, 10);
+    expect(checks).toBeGreaterThan(2);
+
+    let happened = false;
+    setTimeout(() => (happened = true), 50);
+    const started = Date.now();
+    await expect(expectQuietFor(60_000, () => expect(happened).toBe(false), 10)).rejects.toThrow();
+    expect(Date.now() - started).toBeLessThan(scaled(30_000));
   });
 });

@@ -66,7 +66,6 @@ describe('LiveProvider', () => {
   });
   afterEach(() => {
     vi.useRealTimers();
-    vi.restoreAllMocks();
   });
 
   it('opens one socket to /ws and sends client_connected with the token first', async () => {

@@ -148,7 +148,6 @@ describe('Logs viewer', { timeout: scaled(30_000) }, () => {
 describe('Details viewer', { timeout: scaled(30_000) }, () => {
   const { createObjectURL, revokeObjectURL } = URL;
   afterEach(() => {
-    vi.restoreAllMocks();
     Object.assign(URL, { createObjectURL, revokeObjectURL });
   });
 

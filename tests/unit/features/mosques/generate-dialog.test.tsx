@@ -37,7 +37,6 @@ afterEach(() => {
   URL.createObjectURL = originalCreate;
   URL.revokeObjectURL = originalRevoke;
   server.events.removeAllListeners();
-  vi.restoreAllMocks();
 });
 
 async function openGenerate() {

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { mockMosques } from '../../../../src/mocks/handlers/config';
 import { captureBodies, server } from '../../support/server';
 import { AZHAR, dialog, EAST_LONDON, field, LONDON, openConfig, row } from './helpers';
@@ -8,7 +8,6 @@ import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => {
   server.events.removeAllListeners();
-  vi.restoreAllMocks();
 });
 
 const failWith = (method: 'put' | 'delete' | 'post', path: string, status: number, detail?: string) =>

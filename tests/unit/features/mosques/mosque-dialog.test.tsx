@@ -10,7 +10,6 @@ import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => {
   server.events.removeAllListeners();
-  vi.restoreAllMocks();
 });
 
 const MECCA_LINK = 'https://www.google.com/maps/place/Masjid+al-Haram/@21.4225,39.8262,17z/data=!3m1!4b1';

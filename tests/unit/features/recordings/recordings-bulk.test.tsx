@@ -22,7 +22,6 @@ describe('Recordings: search, sort, the view in the address, and bulk actions', 
   const { createObjectURL, revokeObjectURL } = URL;
   afterEach(() => {
     Object.assign(URL, { createObjectURL, revokeObjectURL });
-    vi.restoreAllMocks();
   });
 
   it('searches by mosque on the server after typing pauses, and keeps the search in the address', async () => {
