@@ -119,7 +119,7 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
   const holds = new Set<{ release: () => void }>();
 
   const playlist = (t: number): string => {
-    const listed = schedule.listed(t);
+    const listed = schedule.shown(t);
     const first = listed[0];
     const firstOfRunListed = schedule.runOf[first] > 0 && schedule.sequenceOf(first) === 0;
     const lines = [
@@ -140,7 +140,7 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
         );
       lines.push(`#EXTINF:${segment.durationSeconds.toFixed(6)},`, `seg${schedule.sequenceOf(k)}.ts`);
     }
-    if (schedule.ended(t)) lines.push('#EXT-X-ENDLIST');
+    if (schedule.ended(t) && listed.at(-1) === stream.segments.length - 1) lines.push('#EXT-X-ENDLIST');
     return `${lines.join('\n')}\n`;
   };
 
@@ -164,7 +164,7 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
     requests.segments++;
     const k = schedule.segmentAt(t, Number(match[1]));
     if (k === undefined) return notFound();
-    if (schedule.active('segment_expiry', t) && !schedule.listed(t).includes(k)) return notFound();
+    if (schedule.active('segment_expiry', t) && !schedule.shown(t).includes(k)) return notFound();
     send(200, 'video/mp2t', fs.readFileSync(stream.segments[k].file), k);
   };
 
