@@ -277,7 +277,10 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     if (!previousKept || !(follows || firstAfterReset)) return { start: estimated, joined: false, follows: false };
     const chained = previousKept.start + previousKept.seconds * 1000;
     const provenStart = publishedAfter - segment.duration * 1000;
-    const later = publishedAfter === -Infinity ? estimated : provenStart;
+    // The bound from the reading before holds only if that playlist was fresh: one that lagged (a stale
+    // CDN edge) and then caught up lists more content than time passed, and the count back from the
+    // newest segment is then the tighter bound. The segments it made late are the stream's own, in turn.
+    const later = publishedAfter === -Infinity ? estimated : Math.min(estimated, provenStart);
     const start = later - chained < jitterMsOf(segment) ? chained : later;
     // Across a reset only a seamless start joins: a pause there is the restart's own gap (sequence_reset).
     return { start, joined: follows ? start - chained < stallMsFor(playlist) : start === chained, follows };

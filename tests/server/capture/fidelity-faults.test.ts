@@ -171,6 +171,22 @@ describe('the HLS recorder keeps what the stream offered', () => {
     },
   );
 
+  it.concurrent.for([30, 70])(
+    'a DVR playlist that stops updating for %i s while segments are made, then catches up, is captured whole without a gap',
+    { timeout: scaled(300_000) },
+    async (frozen) => {
+      const c = await record(frozen + 50, {
+        dvrSegments: 60,
+        faults: [{ kind: 'stale_playlist', at: ON_AIR_SECONDS + 20, seconds: frozen }],
+      });
+      expect(c.report.lostSeconds, describeCase(c)).toBe(0);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      // Placed on the stream's own time, the segments the playlist listed late fill the freeze.
+      expect(c.gaps, describeCase(c)).toEqual([]);
+      expect(c.status, describeCase(c)).toBe('captured');
+    },
+  );
+
   it.concurrent(
     'a stream that goes live inside the window is recorded from its first segment, transcoded, and the wait is not_live_yet',
     { timeout: scaled(300_000) },
