@@ -119,15 +119,24 @@ export class SegmentLedger {
     this.data.lost.push(lost);
   }
 
-  /** The reader meets a condition from `at` on; the same cause goes on, another one replaces it. */
+  /**
+   * The reader meets a condition from `at` on; the same cause goes on, another one replaces it. A
+   * sequence reset is seen when the new numbering is listed, after the encoder's pause: the pause lies
+   * from the end of the content kept, and what the reader met in it (no new segment, a dropped
+   * playlist) was the restart.
+   */
   meet(cause: GapCause, reason: string, at: number): void {
     const open = this.openCondition();
     if (open?.cause === cause) {
       open.reason = reason;
       return;
     }
-    this.clear(at);
-    this.data.conditions.push({ start: at, end: null, cause, reason });
+    const last = this.last();
+    const reset = cause === 'sequence_reset' && last !== undefined;
+    const from = reset ? Math.min(at, last.start + last.seconds * 1000) : at;
+    if (reset && open && open.start >= from) this.data.conditions.pop();
+    else this.clear(from);
+    this.data.conditions.push({ start: from, end: null, cause, reason });
   }
 
   /** Segments flow again. */
@@ -302,6 +311,14 @@ function keptSpans(
   return { fed, kept, shortfalls };
 }
 
+/** Causes under which all of a hole is content lost, whatever the playlists listed. */
+const ALL_LOST: ReadonlySet<GapCause> = new Set([
+  'recorder_down',
+  'server_down',
+  'store_unreachable',
+  'sequence_reset',
+]);
+
 /** A hole [start, end): the condition that overlaps it most, and the content lost in it. */
 function gapOf(
   start: number,
@@ -332,10 +349,8 @@ function gapOf(
     return share > 0 ? sum + l.seconds * Math.min(1, share) : sum;
   }, 0);
   // Content is lost only where the stream offered some: what it listed and we missed, or all of a span without a recorder.
-  const content =
-    cause === 'recorder_down' || cause === 'server_down' || cause === 'store_unreachable'
-      ? Math.max(lost, contentLostSeconds(cause, start, end))
-      : lost;
+  // An encoder that restarted was off the air for its pause while the programme went on: that is lost too.
+  const content = ALL_LOST.has(cause) ? Math.max(lost, contentLostSeconds(cause, start, end)) : lost;
   return {
     start: toIso(start),
     end: toIso(end),

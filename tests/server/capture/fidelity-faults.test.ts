@@ -187,6 +187,25 @@ describe('the HLS recorder keeps what the stream offered', () => {
     },
   );
 
+  it.concurrent.for([4, 20])(
+    'an encoder restarted after a %i s pause is a sequence_reset gap where the pause was, with its seconds lost',
+    { timeout: scaled(300_000) },
+    async (pauseSeconds) => {
+      // On a segment boundary: a restarted encoder starts a segment of its own.
+      const c = await record(60, {
+        dvrSegments: 6,
+        faults: [{ kind: 'encoder_restart', at: ON_AIR_SECONDS + 20, pause: pauseSeconds }],
+      });
+      expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      expectGapsWhereHolesAre(c, 'sequence_reset');
+      // The encoder's pause is content the window lacks: all of the gap, not "nothing missing".
+      const [gap] = c.gaps;
+      expect(gap.content_lost_seconds, describeCase(c)).toBeCloseTo(c.at(gap.end) - c.at(gap.start), 1);
+      expect(c.status, describeCase(c)).toBe('partial');
+    },
+  );
+
   it.concurrent(
     'a stream that goes live inside the window is recorded from its first segment, transcoded, and the wait is not_live_yet',
     { timeout: scaled(300_000) },
