@@ -432,6 +432,10 @@ export class LocalCaptureProvider implements CaptureProvider {
         coveredSeconds: state?.coverage?.coveredSeconds ?? null,
         gaps: state?.coverage?.gaps ?? [],
         reconnects: state?.coverage?.reconnects ?? 0,
+        // The recorder measures its coverage as it saves its state: a hole reaching this is still open.
+        measuredUntil: state
+          ? new Date(Date.parse(state.updatedAt) + (config.clockOffsetMs ?? 0)).toISOString()
+          : undefined,
         relaunches: state?.relaunches ?? 0,
         stoppedByOperator: state?.stopCause === 'operator',
       },
