@@ -26,12 +26,14 @@ import { StoreShipper } from './recorder-delivery';
 import { deliverJoinedFile, deliverMetadata, FINAL_DELIVERY_MS, releaseLocalCopy } from './recorder-handover';
 import { localFolderSink, PieceStore } from './recorder-pieces';
 import {
+  claimFolder,
   INSTANCE_FILES,
   piecesDirOf,
   readJson,
   STATE_FORMAT_VERSION,
   withoutCredentials,
   writeJsonAtomic,
+  writePidFile,
   type RecorderConfig,
   type RecorderState,
   type RelaunchRecord,
@@ -50,6 +52,17 @@ if (!configOrNothing) {
   process.exit(2);
 }
 const config: RecorderConfig = configOrNothing;
+// One recorder per folder: one started on a folder another live recorder holds goes away at once, and
+// the pid file (which the server that started this one wrote) names the one that records.
+const holder = claimFolder(dir);
+if (holder !== null) {
+  fs.appendFileSync(
+    config.logPath,
+    `${new Date().toISOString()} recorder: recorder ${holder} is recording this folder; this one (${process.pid}) does not start\n`,
+  );
+  writePidFile(dir, holder);
+  process.exit(3);
+}
 const settings = config.settings;
 const statePath = path.join(dir, INSTANCE_FILES.state);
 const window = localWindow(config);
@@ -521,7 +534,7 @@ process.on('unhandledRejection', (reason) =>
   internalError(reason instanceof Error ? reason : new Error(String(reason))),
 );
 
-fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${process.pid}\n`);
+writePidFile(dir, process.pid);
 save(true);
 // Terminated while this process was still starting: stop at once.
 if (fs.existsSync(path.join(dir, INSTANCE_FILES.stop))) stop('operator');
