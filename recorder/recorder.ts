@@ -245,7 +245,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const proxy = await proxyStarted;
   refusedInRun = null;
   const resolved = unguardable(
-    await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url }),
+    await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url, pin }),
     proxy,
   );
   if (!resolved.ok) {
@@ -345,7 +345,7 @@ function newRun(): RunRecord {
 async function hlsPlaylistOf(url: string): Promise<string | null> {
   if (isHlsUrl(url)) return url;
   if (isDirectMediaUrl(url)) return null;
-  const resolved = await resolveStreamUrl(url, { ytDlpPath: config.ytDlpPath, proxy: (await proxyStarted)?.url });
+  const resolved = await resolveStreamUrl(url, { ytDlpPath: config.ytDlpPath, proxy: (await proxyStarted)?.url, pin });
   if (!resolved.ok || !isHlsUrl(resolved.url)) return null;
   log('recorder', `stream page resolved by yt-dlp to ${resolved.url.slice(0, 200)}`);
   return resolved.url;
