@@ -20,6 +20,8 @@ export interface KeptSegment {
   start: number;
   /** The ffmpeg run that holds it. */
   run: number;
+  /** Where the stream's own clock put its first frame (EXT-X-PROGRAM-DATE-TIME, epoch ms), when it said. */
+  programTime?: number;
   /**
    * It follows the segment before without a hole: the next number of the same numbering, published
    * less than a stall after it (a stream slower than real time stretches, it does not break).
@@ -179,6 +181,16 @@ export class SegmentLedger {
     this.data.aliveAt = at;
     if (this.file) writeJsonAtomic(this.file, this.data);
   }
+}
+
+/**
+ * How long after `previous` ended a segment's content begins by the stream's own clock
+ * (EXT-X-PROGRAM-DATE-TIME on both), never less than 0; null when either does not say. It is the
+ * stream's own word on a pause: an encoder off the air, or content that was never published.
+ */
+export function programPauseMs(previous: KeptSegment, programTime: number | null): number | null {
+  if (previous.programTime === undefined || programTime === null) return null;
+  return Math.max(0, programTime - (previous.programTime + previous.seconds * 1000));
 }
 
 /** What a run's pieces hold, when they may hold less than was fed to it, and why they would. */

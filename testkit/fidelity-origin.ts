@@ -118,6 +118,9 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
   const requests: RequestCounts = { playlist: 0, segments: 0, byStatus: {}, held: 0, segmentFetches: new Map() };
   const holds = new Set<{ release: () => void }>();
 
+  /** Epoch ms a frame starts to be shown: after an encoder's pause that began right before it. */
+  const broadcastAt = (frame: number) => epoch(schedule.wallAtMedia(frame / FRAME_CODE.fps, true));
+
   const playlist = (t: number): string => {
     const listed = schedule.shown(t);
     const first = listed[0];
@@ -135,9 +138,7 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
       const segment = stream.segments[k];
       if (schedule.runOf[k] > 0 && schedule.sequenceOf(k) === 0) lines.push('#EXT-X-DISCONTINUITY');
       if (options.programDateTime)
-        lines.push(
-          `#EXT-X-PROGRAM-DATE-TIME:${new Date(epoch(schedule.wallAtMedia(segment.firstFrame / FRAME_CODE.fps))).toISOString()}`,
-        );
+        lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(broadcastAt(segment.firstFrame)).toISOString()}`);
       lines.push(`#EXTINF:${segment.durationSeconds.toFixed(6)},`, `seg${schedule.sequenceOf(k)}.ts`);
     }
     if (schedule.ended(t) && listed.at(-1) === stream.segments.length - 1) lines.push('#EXT-X-ENDLIST');
@@ -228,8 +229,6 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
       }),
     };
   };
-
-  const broadcastAt = (frame: number) => epoch(schedule.wallAtMedia(frame / FRAME_CODE.fps));
 
   return {
     url: `http://127.0.0.1:${port}${PLAYLIST}`,

@@ -85,12 +85,16 @@ export class BroadcastSchedule {
     });
   }
 
-  /** Seconds since the start at which the media clock reaches `media` seconds of programme. */
-  wallAtMedia(media: number): number {
+  /**
+   * Seconds since the start at which the media clock reaches `media` seconds of programme; `leaving`:
+   * at which it moves on from there (where a frame starts to be shown), which differs only where the
+   * clock stood still at that point (an encoder's pause right after it).
+   */
+  wallAtMedia(media: number, leaving = false): number {
     for (const piece of this.pieces) {
       if (piece.rate === 0) continue;
       const reached = piece.mediaAtFrom + piece.rate * (piece.to - piece.from);
-      if (media <= reached) return piece.from + (media - piece.mediaAtFrom) / piece.rate;
+      if (leaving ? media < reached : media <= reached) return piece.from + (media - piece.mediaAtFrom) / piece.rate;
     }
     throw new Error('unreachable: the last rate piece is open-ended');
   }

@@ -39,7 +39,7 @@ afterAll(async () => {
 /** Records `seconds` of a live origin with `faults` (origin time), doing `during` meanwhile, and reads the recording back. */
 async function record(
   seconds: number,
-  origin: { faults: OriginFault[]; dvrSegments?: number; prePublishSegments?: number },
+  origin: { faults: OriginFault[]; dvrSegments?: number; prePublishSegments?: number; programDateTime?: boolean },
   options: { sourceAsIs?: boolean; during?: (recorder: RecorderProcess) => Promise<void> } = {},
 ): Promise<Case> {
   const live = await startFidelityOrigin({
@@ -187,13 +187,18 @@ describe('the HLS recorder keeps what the stream offered', () => {
     },
   );
 
-  it.concurrent.for([4, 20])(
-    'an encoder restarted after a %i s pause is a sequence_reset gap where the pause was, with its seconds lost',
+  it.concurrent.for([
+    [4, false],
+    [20, false],
+    [20, true],
+  ] as const)(
+    'an encoder restarted after a %i s pause (program date-time: %s) is a sequence_reset gap where the pause was, with its seconds lost',
     { timeout: scaled(300_000) },
-    async (pauseSeconds) => {
+    async ([pauseSeconds, programDateTime]) => {
       // On a segment boundary: a restarted encoder starts a segment of its own.
       const c = await record(60, {
         dvrSegments: 6,
+        programDateTime,
         faults: [{ kind: 'encoder_restart', at: ON_AIR_SECONDS + 20, pause: pauseSeconds }],
       });
       expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
@@ -202,6 +207,10 @@ describe('the HLS recorder keeps what the stream offered', () => {
       // The encoder's pause is content the window lacks: all of the gap, not "nothing missing".
       const [gap] = c.gaps;
       expect(gap.content_lost_seconds, describeCase(c)).toBeCloseTo(c.at(gap.end) - c.at(gap.start), 1);
+      // The stream's own clock says how long the pause was: the gap has its length, not the readings' guess.
+      const [hole] = c.report.holes;
+      if (programDateTime)
+        expect(Math.abs(gap.content_lost_seconds - (hole.to - hole.from) / 1000), describeCase(c)).toBeLessThan(0.5);
       expect(c.status, describeCase(c)).toBe('partial');
     },
   );
