@@ -7,11 +7,11 @@ import { parseGaps, type RecordingRow } from './repository';
 /** A hole in the media longer than this is a stall worth an alarm. */
 export const STALL_ALARM_SECONDS = 60;
 /**
- * A gap that reaches the instant its coverage was measured up to is still open (within the recorder's
- * save interval). A reading that does not say when it was measured is judged against now, with slack
- * for a remote recorder's late reports.
+ * A gap that reaches the instant its coverage was measured up to is still open (the recorder measures
+ * and saves in one go: a second covers it). A reading that does not say when it was measured is judged
+ * against now, with slack for a remote recorder's late reports.
  */
-const OPEN_AT_MEASURE_MS = 3000;
+const OPEN_AT_MEASURE_MS = 1000;
 const OPEN_GAP_SLACK_MS = 90_000;
 
 /** What each gap cause means, in the words of an alarm. */
@@ -128,7 +128,7 @@ export class RecordingAlarms {
       reading.status === 'recording' &&
       !reading.stoppedByOperator &&
       newest !== undefined &&
-      Date.parse(newest.end) >= openSince;
+      Date.parse(newest.end) > openSince;
     if (growing && isStall(newest)) {
       const { who, base } = await about();
       const since = `${newest.start.slice(11, 19)} UTC`;
