@@ -16,7 +16,8 @@ export interface HttpFailure {
   status: number | null;
 }
 
-export type HttpAnswer = { bytes: Uint8Array; url: string } | HttpFailure;
+/** `contentType`: what the final answer said it is (its media type, lower case), or null. */
+export type HttpAnswer = { bytes: Uint8Array; url: string; contentType: string | null } | HttpFailure;
 
 const MAX_REDIRECTS = 5;
 const NAMED_ERRORS: Record<string, string> = {
@@ -27,8 +28,12 @@ const NAMED_ERRORS: Record<string, string> = {
   ENETUNREACH: 'network unreachable',
 };
 
-/** GETs `url` within `timeoutMs` (for the whole answer, redirects included); the final URL comes with the bytes. */
-export function getBytes(url: string, timeoutMs: number, pin: EgressPin): Promise<HttpAnswer> {
+/**
+ * GETs `url` within `timeoutMs` (for the whole answer, redirects included); the final URL comes with
+ * the bytes. `headersOnly`: the answer's headers are enough (a live audio stream's body never ends):
+ * no bytes are read.
+ */
+export function getBytes(url: string, timeoutMs: number, pin: EgressPin, headersOnly = false): Promise<HttpAnswer> {
   const deadline = Date.now() + timeoutMs;
   const timedOut: HttpFailure = {
     error: `no answer within ${Math.round(timeoutMs / 1000)} s`,
@@ -83,11 +88,17 @@ export function getBytes(url: string, timeoutMs: number, pin: EgressPin): Promis
             clearTimeout(timer);
             return resolve({ error: `HTTP ${status}`, cause: 'stream_dropped', status });
           }
+          const contentType = response.headers['content-type']?.split(';')[0].trim().toLowerCase() || null;
+          if (headersOnly) {
+            clearTimeout(timer);
+            response.destroy();
+            return resolve({ bytes: new Uint8Array(), url: target.href, contentType });
+          }
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('end', () => {
             clearTimeout(timer);
-            resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), url: target.href });
+            resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), url: target.href, contentType });
           });
           response.on('error', () => undefined); // the request's error handler answers
         },

@@ -20,6 +20,8 @@ export interface KeptSegment {
   start: number;
   /** The ffmpeg run that holds it. */
   run: number;
+  /** Where the stream's own clock put its first frame (EXT-X-PROGRAM-DATE-TIME, epoch ms), when it said. */
+  programTime?: number;
   /**
    * It follows the segment before without a hole: the next number of the same numbering, published
    * less than a stall after it (a stream slower than real time stretches, it does not break).
@@ -119,15 +121,24 @@ export class SegmentLedger {
     this.data.lost.push(lost);
   }
 
-  /** The reader meets a condition from `at` on; the same cause goes on, another one replaces it. */
+  /**
+   * The reader meets a condition from `at` on; the same cause goes on, another one replaces it. A
+   * sequence reset is seen when the new numbering is listed, after the encoder's pause: the pause lies
+   * from the end of the content kept, and what the reader met in it (no new segment, a dropped
+   * playlist) was the restart.
+   */
   meet(cause: GapCause, reason: string, at: number): void {
     const open = this.openCondition();
     if (open?.cause === cause) {
       open.reason = reason;
       return;
     }
-    this.clear(at);
-    this.data.conditions.push({ start: at, end: null, cause, reason });
+    const last = this.last();
+    const reset = cause === 'sequence_reset' && last !== undefined;
+    const from = reset ? Math.min(at, last.start + last.seconds * 1000) : at;
+    if (reset && open && open.start >= from) this.data.conditions.pop();
+    else this.clear(from);
+    this.data.conditions.push({ start: from, end: null, cause, reason });
   }
 
   /** Segments flow again. */
@@ -170,6 +181,16 @@ export class SegmentLedger {
     this.data.aliveAt = at;
     if (this.file) writeJsonAtomic(this.file, this.data);
   }
+}
+
+/**
+ * How long after `previous` ended a segment's content begins by the stream's own clock
+ * (EXT-X-PROGRAM-DATE-TIME on both), never less than 0; null when either does not say. It is the
+ * stream's own word on a pause: an encoder off the air, or content that was never published.
+ */
+export function programPauseMs(previous: KeptSegment, programTime: number | null): number | null {
+  if (previous.programTime === undefined || programTime === null) return null;
+  return Math.max(0, programTime - (previous.programTime + previous.seconds * 1000));
 }
 
 /** What a run's pieces hold, when they may hold less than was fed to it, and why they would. */
@@ -302,6 +323,14 @@ function keptSpans(
   return { fed, kept, shortfalls };
 }
 
+/** Causes under which all of a hole is content lost, whatever the playlists listed. */
+const ALL_LOST: ReadonlySet<GapCause> = new Set([
+  'recorder_down',
+  'server_down',
+  'store_unreachable',
+  'sequence_reset',
+]);
+
 /** A hole [start, end): the condition that overlaps it most, and the content lost in it. */
 function gapOf(
   start: number,
@@ -332,10 +361,8 @@ function gapOf(
     return share > 0 ? sum + l.seconds * Math.min(1, share) : sum;
   }, 0);
   // Content is lost only where the stream offered some: what it listed and we missed, or all of a span without a recorder.
-  const content =
-    cause === 'recorder_down' || cause === 'server_down' || cause === 'store_unreachable'
-      ? Math.max(lost, contentLostSeconds(cause, start, end))
-      : lost;
+  // An encoder that restarted was off the air for its pause while the programme went on: that is lost too.
+  const content = ALL_LOST.has(cause) ? Math.max(lost, contentLostSeconds(cause, start, end)) : lost;
   return {
     start: toIso(start),
     end: toIso(end),

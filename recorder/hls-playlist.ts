@@ -26,6 +26,11 @@ export interface MediaSegment {
   duration: number;
   /** EXT-X-DISCONTINUITY before it: its timestamps do not follow the segment before. */
   discontinuity: boolean;
+  /**
+   * Where its first frame lies on the stream's own clock (epoch ms, EXT-X-PROGRAM-DATE-TIME), or null.
+   * A segment without the tag after one with it, and no discontinuity between, follows on from it.
+   */
+  programTime: number | null;
 }
 
 export interface MediaPlaylist {
@@ -85,14 +90,19 @@ function parseMedia(lines: string[], base: string): MediaPlaylist {
   };
   let duration: number | null = null;
   let discontinuity = false;
+  let programTime: number | null = null;
   for (const line of lines) {
     if (!line) continue;
     if (!line.startsWith('#')) {
       if (duration === null) throw new PlaylistError(`segment ${line.slice(0, 80)} has no #EXTINF`);
       const sequence = playlist.mediaSequence + playlist.segments.length;
-      playlist.segments.push({ sequence, uri: new URL(line, base).href, duration, discontinuity });
+      const before = playlist.segments.at(-1);
+      programTime ??=
+        before?.programTime != null && !discontinuity ? before.programTime + before.duration * 1000 : null;
+      playlist.segments.push({ sequence, uri: new URL(line, base).href, duration, discontinuity, programTime });
       duration = null;
       discontinuity = false;
+      programTime = null;
       continue;
     }
     const colon = line.indexOf(':');
@@ -115,6 +125,11 @@ function parseMedia(lines: string[], base: string): MediaPlaylist {
       case '#EXT-X-DISCONTINUITY':
         discontinuity = true;
         break;
+      case '#EXT-X-PROGRAM-DATE-TIME': {
+        const at = Date.parse(value);
+        programTime = Number.isFinite(at) ? at : null;
+        break;
+      }
       case '#EXT-X-ENDLIST':
         playlist.ended = true;
         break;

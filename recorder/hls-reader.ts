@@ -9,7 +9,7 @@
  */
 import type { EgressPin } from './egress-guard';
 import { getBytes, type HttpAnswer, type HttpFailure } from './hls-http';
-import type { SegmentLedger } from './hls-ledger';
+import { programPauseMs, type SegmentLedger } from './hls-ledger';
 import { chooseVariant, parsePlaylist, type MediaPlaylist, type MediaSegment } from './hls-playlist';
 import type { Pause } from './recorder-window';
 
@@ -242,7 +242,14 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       const continuous = !breakNext && follows && !segment.discontinuity;
       const run = await options.sink.write(segment, answer.bytes, continuous);
       breakNext = false;
-      ledger.keep({ sequence: segment.sequence, seconds: segment.duration, start, run, joined });
+      ledger.keep({
+        sequence: segment.sequence,
+        seconds: segment.duration,
+        start,
+        run,
+        joined,
+        ...(segment.programTime === null ? {} : { programTime: segment.programTime }),
+      });
       keptPublishedAfter = publishedAfter(segment);
       options.persist();
       ledger.clear(start);
@@ -276,8 +283,18 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       previousKept !== undefined && previousKept.epoch !== ledger.epoch && ledger.lastSequence() === null;
     if (!previousKept || !(follows || firstAfterReset)) return { start: estimated, joined: false, follows: false };
     const chained = previousKept.start + previousKept.seconds * 1000;
+    // The stream's own clock, where it says, places it better than any reading: after its predecessor,
+    // by the pause between them.
+    const pause = programPauseMs(previousKept, segment.programTime);
+    if (pause !== null) {
+      const start = pause < jitterMsOf(segment) ? chained : chained + pause;
+      return { start, joined: follows ? start - chained < stallMsFor(playlist) : start === chained, follows };
+    }
     const provenStart = publishedAfter - segment.duration * 1000;
-    const later = publishedAfter === -Infinity ? estimated : provenStart;
+    // The bound from the reading before holds only if that playlist was fresh: one that lagged (a stale
+    // CDN edge) and then caught up lists more content than time passed, and the count back from the
+    // newest segment is then the tighter bound. The segments it made late are the stream's own, in turn.
+    const later = publishedAfter === -Infinity ? estimated : Math.min(estimated, provenStart);
     const start = later - chained < jitterMsOf(segment) ? chained : later;
     // Across a reset only a seamless start joins: a pause there is the restart's own gap (sequence_reset).
     return { start, joined: follows ? start - chained < stallMsFor(playlist) : start === chained, follows };

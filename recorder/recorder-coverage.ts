@@ -182,12 +182,18 @@ export function outcomeFromCoverage(
   const holes = coverage.gaps.slice(0, 3).map((g) => `${g.reason} for ${round(seconds(g))} s`);
   if (coverage.gaps.length > 3) holes.push(`${coverage.gaps.length - 3} more gap(s)`);
   // What no gap accounts for is segments that followed on without a frame missing but took longer than
-  // they hold: a stream slower than real time. Said, so that a partial always tells what it lacks.
+  // they hold: a stream slower than real time. Said, so that a partial always tells what it lacks; but
+  // never "nothing missing" of a recording whose gaps lost content: then it is only counted.
   const slow = round(
     coverage.expectedSeconds - coverage.coveredSeconds - coverage.gaps.reduce((sum, g) => sum + seconds(g), 0),
   );
+  const lostContent = coverage.gaps.some((g) => g.content_lost_seconds > 0);
   if (slow >= 1)
-    holes.push(`the stream's segments came ${slow} s slower than real time, with nothing missing between them`);
+    holes.push(
+      lostContent
+        ? `${slow} s more between segments that followed on`
+        : `the stream's segments came ${slow} s slower than real time, with nothing missing between them`,
+    );
   return {
     status: 'partial',
     reason: `Recorded ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s${holes.length ? `: ${holes.join('; ')}` : ''}`,

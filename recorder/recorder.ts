@@ -26,12 +26,14 @@ import { StoreShipper } from './recorder-delivery';
 import { deliverJoinedFile, deliverMetadata, FINAL_DELIVERY_MS, releaseLocalCopy } from './recorder-handover';
 import { localFolderSink, PieceStore } from './recorder-pieces';
 import {
+  claimFolder,
   INSTANCE_FILES,
   piecesDirOf,
   readJson,
   STATE_FORMAT_VERSION,
   withoutCredentials,
   writeJsonAtomic,
+  writePidFile,
   type RecorderConfig,
   type RecorderState,
   type RelaunchRecord,
@@ -50,6 +52,17 @@ if (!configOrNothing) {
   process.exit(2);
 }
 const config: RecorderConfig = configOrNothing;
+// One recorder per folder: one started on a folder another live recorder holds goes away at once, and
+// the pid file (which the server that started this one wrote) names the one that records.
+const holder = claimFolder(dir);
+if (holder !== null) {
+  fs.appendFileSync(
+    config.logPath,
+    `${new Date().toISOString()} recorder: recorder ${holder} is recording this folder; this one (${process.pid}) does not start\n`,
+  );
+  writePidFile(dir, holder);
+  process.exit(3);
+}
 const settings = config.settings;
 const statePath = path.join(dir, INSTANCE_FILES.state);
 const window = localWindow(config);
@@ -232,7 +245,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const proxy = await proxyStarted;
   refusedInRun = null;
   const resolved = unguardable(
-    await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url }),
+    await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url, pin }),
     proxy,
   );
   if (!resolved.ok) {
@@ -332,7 +345,7 @@ function newRun(): RunRecord {
 async function hlsPlaylistOf(url: string): Promise<string | null> {
   if (isHlsUrl(url)) return url;
   if (isDirectMediaUrl(url)) return null;
-  const resolved = await resolveStreamUrl(url, { ytDlpPath: config.ytDlpPath, proxy: (await proxyStarted)?.url });
+  const resolved = await resolveStreamUrl(url, { ytDlpPath: config.ytDlpPath, proxy: (await proxyStarted)?.url, pin });
   if (!resolved.ok || !isHlsUrl(resolved.url)) return null;
   log('recorder', `stream page resolved by yt-dlp to ${resolved.url.slice(0, 200)}`);
   return resolved.url;
@@ -521,7 +534,7 @@ process.on('unhandledRejection', (reason) =>
   internalError(reason instanceof Error ? reason : new Error(String(reason))),
 );
 
-fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${process.pid}\n`);
+writePidFile(dir, process.pid);
 save(true);
 // Terminated while this process was still starting: stop at once.
 if (fs.existsSync(path.join(dir, INSTANCE_FILES.stop))) stop('operator');

@@ -1,10 +1,14 @@
 /*
  * From a stream source to what ffmpeg reads. A direct media URL (an HLS/DASH playlist, a .ts/.mp4/.flv
- * file, an rtmp/rtsp/srt address) is used as it is; anything else is a page (a YouTube live page, a
- * site yt-dlp knows, a page with a <video> element) resolved with `yt-dlp -g` at each (re)connect,
- * because the media URLs such sites hand out expire. Part of the recorder runtime: Node only.
+ * file, an rtmp/rtsp/srt address) is used as it is, and so is an http(s) URL without such a name that
+ * answers with an audio or video type (an Icecast or Shoutcast mount, `/radio`, `/live`, `/;`);
+ * anything else is a page (a YouTube live page, a site yt-dlp knows, a page with a <video> element)
+ * resolved with `yt-dlp -g` at each (re)connect, because the media URLs such sites hand out expire.
+ * Part of the recorder runtime: Node and its siblings only.
  */
 import { execFile } from 'node:child_process';
+import { createEgressPin, GUARDED, type EgressPin } from './egress-guard';
+import { getBytes } from './hls-http';
 
 const DIRECT_SCHEMES = new Set(['rtmp:', 'rtmps:', 'rtsp:', 'rtsps:', 'srt:', 'udp:', 'rtp:']);
 const DIRECT_PATH = /\.(m3u8|mpd|ts|mp4|m4s|flv|aac|mp3|mkv|webm)$/i;
@@ -15,6 +19,20 @@ export interface ResolveOptions {
   timeoutMs?: number;
   /** The recorder's egress proxy: yt-dlp's every request goes through the egress guard. */
   proxy?: string | null;
+  /** The egress guard that checks the look at what a URL answers (default: public addresses only). */
+  pin?: EgressPin;
+}
+
+/** How long the look at what a URL answers may take: a media server answers its headers at once. */
+const CONTENT_TYPE_TIMEOUT_MS = 5000;
+/** Types a media server answers with; a page is text/html. */
+const MEDIA_TYPE = /^(audio|video)\/|^application\/(ogg|octet-stream|vnd\.apple\.mpegurl|x-mpegurl|dash\+xml)$/;
+
+/** Whether an http(s) URL answers with media itself (by its content type), so no page needs resolving. */
+async function answersWithMedia(url: string, pin: EgressPin): Promise<boolean> {
+  if (!/^https?:/i.test(url)) return false;
+  const answer = await getBytes(url, CONTENT_TYPE_TIMEOUT_MS, pin, true);
+  return !('error' in answer) && answer.contentType !== null && MEDIA_TYPE.test(answer.contentType);
 }
 
 export type ResolvedStream = { ok: true; url: string; via: 'direct' | 'yt-dlp' } | { ok: false; error: string };
@@ -42,8 +60,9 @@ export function isHlsUrl(url: string): boolean {
   }
 }
 
-export function resolveStreamUrl(url: string, options: ResolveOptions = {}): Promise<ResolvedStream> {
-  if (isDirectMediaUrl(url)) return Promise.resolve({ ok: true, url, via: 'direct' });
+export async function resolveStreamUrl(url: string, options: ResolveOptions = {}): Promise<ResolvedStream> {
+  if (isDirectMediaUrl(url)) return { ok: true, url, via: 'direct' };
+  if (await answersWithMedia(url, options.pin ?? createEgressPin(GUARDED))) return { ok: true, url, via: 'direct' };
   const binary = options.ytDlpPath || 'yt-dlp';
   return new Promise((resolve) => {
     execFile(

@@ -118,8 +118,11 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
   const requests: RequestCounts = { playlist: 0, segments: 0, byStatus: {}, held: 0, segmentFetches: new Map() };
   const holds = new Set<{ release: () => void }>();
 
+  /** Epoch ms a frame starts to be shown: after an encoder's pause that began right before it. */
+  const broadcastAt = (frame: number) => epoch(schedule.wallAtMedia(frame / FRAME_CODE.fps, true));
+
   const playlist = (t: number): string => {
-    const listed = schedule.listed(t);
+    const listed = schedule.shown(t);
     const first = listed[0];
     const firstOfRunListed = schedule.runOf[first] > 0 && schedule.sequenceOf(first) === 0;
     const lines = [
@@ -135,12 +138,10 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
       const segment = stream.segments[k];
       if (schedule.runOf[k] > 0 && schedule.sequenceOf(k) === 0) lines.push('#EXT-X-DISCONTINUITY');
       if (options.programDateTime)
-        lines.push(
-          `#EXT-X-PROGRAM-DATE-TIME:${new Date(epoch(schedule.wallAtMedia(segment.firstFrame / FRAME_CODE.fps))).toISOString()}`,
-        );
+        lines.push(`#EXT-X-PROGRAM-DATE-TIME:${new Date(broadcastAt(segment.firstFrame)).toISOString()}`);
       lines.push(`#EXTINF:${segment.durationSeconds.toFixed(6)},`, `seg${schedule.sequenceOf(k)}.ts`);
     }
-    if (schedule.ended(t)) lines.push('#EXT-X-ENDLIST');
+    if (schedule.ended(t) && listed.at(-1) === stream.segments.length - 1) lines.push('#EXT-X-ENDLIST');
     return `${lines.join('\n')}\n`;
   };
 
@@ -164,7 +165,7 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
     requests.segments++;
     const k = schedule.segmentAt(t, Number(match[1]));
     if (k === undefined) return notFound();
-    if (schedule.active('segment_expiry', t) && !schedule.listed(t).includes(k)) return notFound();
+    if (schedule.active('segment_expiry', t) && !schedule.shown(t).includes(k)) return notFound();
     send(200, 'video/mp2t', fs.readFileSync(stream.segments[k].file), k);
   };
 
@@ -228,8 +229,6 @@ export async function startFidelityOrigin(options: FidelityOriginOptions): Promi
       }),
     };
   };
-
-  const broadcastAt = (frame: number) => epoch(schedule.wallAtMedia(frame / FRAME_CODE.fps));
 
   return {
     url: `http://127.0.0.1:${port}${PLAYLIST}`,

@@ -14,8 +14,17 @@ export type OriginFault =
   | { kind: 'playlist_404'; at: number; seconds: number }
   /** Every request in the interval hangs without a byte until the interval ends. */
   | { kind: 'held_open'; at: number; seconds: number }
-  /** The encoder restarts in place: the segment in progress opens a new run at media sequence 0, after a discontinuity. */
-  | { kind: 'encoder_restart'; at: number }
+  /**
+   * The encoder restarts in place: the segment in progress opens a new run at media sequence 0, after a
+   * discontinuity. With `pause`, the encoder is off the air that many seconds first: nothing is published
+   * then, and the programme takes up again where it was (a hole on the air, no frame skipped).
+   */
+  | { kind: 'encoder_restart'; at: number; pause?: number }
+  /**
+   * The playlist stops being updated for the interval (it answers as it was at its start) while segments
+   * go on being made and answer; at the interval's end it lists them all again (a lagging CDN edge).
+   */
+  | { kind: 'stale_playlist'; at: number; seconds: number }
   /** The programme is published at 0.7x real time (or `rate`) during the interval. */
   | { kind: 'slow_origin'; at: number; seconds: number; rate?: number }
   /** Segments no longer in the playlist answer 404 during the interval. */
@@ -42,7 +51,7 @@ const intervalOf = (fault: OriginFault): Interval =>
     ? { from: fault.at, to: fault.at + fault.seconds }
     : fault.kind === 'late_start'
       ? { from: 0, to: fault.at }
-      : { from: fault.at, to: fault.at };
+      : { from: fault.at, to: fault.at + (fault.pause ?? 0) };
 
 export const inside = (t: number, interval: Interval) => t >= interval.from && t < interval.to;
 
@@ -68,19 +77,24 @@ export class BroadcastSchedule {
     this.mediaEnds = segments.map((s) => (media += s.durationSeconds));
     this.publishedAt = this.mediaEnds.map((m) => this.wallAtMedia(m));
     const restarts = faults.filter((f) => f.kind === 'encoder_restart').map((f) => f.at);
-    this.runOf = this.publishedAt.map((at) => restarts.filter((r) => r <= at).length);
+    // A segment finished at the restart's instant is the old encoder's last.
+    this.runOf = this.publishedAt.map((at) => restarts.filter((r) => r < at).length);
     this.runBase = [];
     this.runOf.forEach((run, k) => {
       for (let r = this.runBase.length; r <= run; r++) this.runBase.push(k);
     });
   }
 
-  /** Seconds since the start at which the media clock reaches `media` seconds of programme. */
-  wallAtMedia(media: number): number {
+  /**
+   * Seconds since the start at which the media clock reaches `media` seconds of programme; `leaving`:
+   * at which it moves on from there (where a frame starts to be shown), which differs only where the
+   * clock stood still at that point (an encoder's pause right after it).
+   */
+  wallAtMedia(media: number, leaving = false): number {
     for (const piece of this.pieces) {
       if (piece.rate === 0) continue;
       const reached = piece.mediaAtFrom + piece.rate * (piece.to - piece.from);
-      if (media <= reached) return piece.from + (media - piece.mediaAtFrom) / piece.rate;
+      if (leaving ? media < reached : media <= reached) return piece.from + (media - piece.mediaAtFrom) / piece.rate;
     }
     throw new Error('unreachable: the last rate piece is open-ended');
   }
@@ -107,6 +121,15 @@ export class BroadcastSchedule {
     if (published === 0) return undefined;
     const k = this.runBase[this.runOf[published - 1]] + sequence;
     return k < published ? k : undefined;
+  }
+
+  /** The segments the playlist shows at `t`: those listed then, or at the start of a stale interval `t` is in. */
+  shown(t: number): number[] {
+    const stale = this.faults
+      .filter((f) => f.kind === 'stale_playlist')
+      .map(intervalOf)
+      .find((interval) => inside(t, interval));
+    return this.listed(stale?.from ?? t);
   }
 
   /** The segments the playlist lists at `t`, oldest first. */
@@ -154,32 +177,40 @@ export class BroadcastSchedule {
     return this.faults.some((f) => f.kind === kind && inside(t, intervalOf(f)));
   }
 
-  /** The segments a client could fetch at `t`: those listed, unless no playlist can be had then. */
+  /** The segments a client could fetch at `t`: those the playlist shows, unless no playlist can be had then. */
   offeredAt(t: number): number[] {
-    return this.blackouts().some((b) => inside(t, b)) ? [] : this.listed(t);
+    return this.blackouts().some((b) => inside(t, b)) ? [] : this.shown(t);
   }
 
   /**
-   * Whether a client could have fetched segment k by `now`: some instant while it was listed at which
-   * a playlist could be had (a segment is only found through a playlist that lists it).
+   * Whether a client could have fetched segment k by `now`: some instant at which a playlist could be
+   * had that showed it (a segment is only found through a playlist that lists it).
    */
   offered(k: number, now: number): boolean {
     const from = this.publishedAt[k];
     const to = this.expiredAt(k) ?? Infinity;
     const blackouts = this.blackouts();
-    // The first instant it was listed, and every instant a blackout ended while it was.
-    const candidates = [from, ...blackouts.map((b) => b.to)].filter((t) => t >= from && t < to && t <= now);
-    return candidates.some((t) => !blackouts.some((b) => inside(t, b)));
+    const staleEnds = this.faults.filter((f) => f.kind === 'stale_playlist').map((f) => intervalOf(f).to);
+    // The first instant it was listed, and every instant a blackout or a stale playlist ended while it was.
+    const candidates = [from, ...blackouts.map((b) => b.to), ...staleEnds].filter(
+      (t) => t >= from && t < to && t <= now,
+    );
+    return candidates.some((t) => !blackouts.some((b) => inside(t, b)) && this.shown(t).includes(k));
   }
 }
 
-/** The publishing rate over time: 0 before a late start, the slow rate in a slow interval, else 1. */
+/** The publishing rate over time: 0 before a late start and in an encoder's pause, the slow rate in a slow interval, else 1. */
 function ratePieces(faults: readonly OriginFault[]): RatePiece[] {
   const late = faults.find((f) => f.kind === 'late_start')?.at ?? 0;
   const slow = faults.filter((f) => f.kind === 'slow_origin');
+  const paused = faults.filter((f) => f.kind === 'encoder_restart' && (f.pause ?? 0) > 0).map(intervalOf);
   const rateAt = (t: number) =>
-    t < late ? 0 : Math.min(1, ...slow.filter((f) => inside(t, intervalOf(f))).map((f) => f.rate ?? SLOW_ORIGIN_RATE));
-  const cuts = [...new Set([0, late, ...slow.flatMap((f) => [f.at, f.at + f.seconds])])]
+    t < late || paused.some((p) => inside(t, p))
+      ? 0
+      : Math.min(1, ...slow.filter((f) => inside(t, intervalOf(f))).map((f) => f.rate ?? SLOW_ORIGIN_RATE));
+  const cuts = [
+    ...new Set([0, late, ...slow.flatMap((f) => [f.at, f.at + f.seconds]), ...paused.flatMap((p) => [p.from, p.to])]),
+  ]
     .filter((t) => t >= 0)
     .sort((a, b) => a - b);
   const pieces: RatePiece[] = [];

@@ -137,7 +137,8 @@ function holesOf(seen: Set<number>, window: WindowTruth): { from: number; to: nu
     for (let frame = window.frames.first; frame <= window.frames.last; frame++) {
       if (!seen.has(frame)) continue;
       close(window.broadcastAt(frame));
-      covered = window.broadcastAt(frame + 1);
+      // A frame is on the air for a frame's time, not until the next one: an encoder's pause after it is a hole.
+      covered = Math.min(window.broadcastAt(frame + 1), window.broadcastAt(frame) + 1000 / FRAME_CODE.fps);
     }
   }
   close(window.to);

@@ -10,6 +10,8 @@ export const EXPECTED_CAUSE: Partial<Record<FaultKind, GapCause>> = {
   playlist_404: 'stream_dropped',
   held_open: 'stream_stalled',
   encoder_restart: 'sequence_reset',
+  // A playlist that lagged hides the new segments: on a list too short to catch up, the reader saw a stall.
+  stale_playlist: 'stream_stalled',
 };
 
 const KINDS: readonly FaultKind[] = [
@@ -19,6 +21,7 @@ const KINDS: readonly FaultKind[] = [
   'encoder_restart',
   'slow_origin',
   'segment_expiry',
+  'stale_playlist',
 ];
 
 /** Playlists a mosque's stream may have: a short sliding list, a DVR window of 120 s, or an EVENT list. */
@@ -63,7 +66,14 @@ export function planStreams(random: Random, count: number, windowSeconds: number
         case 'held_open':
           return { kind, at: inWindow(0.2, 0.4), seconds: Math.min(random.between(20, 70), windowSeconds / 2) };
         case 'encoder_restart':
-          return { kind, at: inWindow(0.3, 0.6) };
+          // On a segment boundary (a restarted encoder starts a segment of its own), after no pause or a short or long one.
+          return {
+            kind,
+            at: Math.round(inWindow(0.3, 0.6) / SEGMENT_SECONDS) * SEGMENT_SECONDS,
+            pause: random.pick([0, 4, 20]),
+          };
+        case 'stale_playlist':
+          return { kind, at: inWindow(0.2, 0.4), seconds: Math.min(random.between(20, 70), windowSeconds / 2) };
         case 'slow_origin':
           return { kind, at: inWindow(0.1, 0.1), seconds: windowSeconds / 2 };
         case 'segment_expiry':

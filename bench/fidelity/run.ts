@@ -14,13 +14,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { alarmsResponseSchema, type ListedAlarm } from '../../contract/alarms';
 import { launchResponseSchema } from '../../contract/instances';
 import { killRecorders } from '../../testkit/capture';
 import { startFidelityOrigin, type FidelityOrigin } from '../../testkit/fidelity-origin';
 import { compareWithTruth, readFrameIndices, type FidelityReport, type Loss } from '../../testkit/frame-decoder';
 import { FRAME_CODE } from '../../testkit/numbered-stream';
 import { waitFor } from '../../testkit/wait';
-import { startWebhookReceiver } from '../../testkit/webhook-receiver';
+import { startWebhookReceiver, type WebhookPost } from '../../testkit/webhook-receiver';
 import { publishSection } from '../published-sections';
 import { builtServerIsCurrent } from '../../tests/support/server-process';
 import { call, signIn, startRealServer, startSourceServer, type RunningServer } from '../servers';
@@ -118,6 +119,37 @@ async function listRecordings(api: Api): Promise<ReportedRecording[]> {
     .recordings;
 }
 
+/** Every alarm the season's server holds, open or resolved (a fresh server: far fewer than the 500 a page lists). */
+async function listAlarms(api: Api): Promise<ListedAlarm[]> {
+  return alarmsResponseSchema.parse(await call(api.baseUrl, api.token, 'GET', '/api/alarms?status=all&limit=500')).data
+    .alarms;
+}
+
+/** An ended recording's outcome alarm tells how it ended and stays open; every other alarm of it must have ended. */
+const OUTCOME_KINDS: ReadonlySet<string> = new Set(['capture_partial', 'capture_failed']);
+
+/**
+ * The alarms of the season's (ended) recordings still open, other than their outcomes', and the
+ * notifications of each stall alarm that was raised: it must be resolved, and told resolved once if it was told at all.
+ */
+function alarmLife(
+  alarms: ListedAlarm[],
+  instanceIds: ReadonlySet<string>,
+  posts: WebhookPost[],
+): { open: ListedAlarm[]; stallsNotResolvedOnce: ListedAlarm[] } {
+  const ours = alarms.filter((alarm) => alarm.instance_id !== null && instanceIds.has(alarm.instance_id));
+  const told = (alarm: ListedAlarm, event: string) =>
+    posts.filter((post) => post.event === event && post.alarms.some((a) => a.id === alarm.id)).length;
+  return {
+    open: ours.filter((alarm) => alarm.resolved_at === null && !OUTCOME_KINDS.has(alarm.kind)),
+    stallsNotResolvedOnce: ours.filter(
+      (alarm) =>
+        alarm.kind === 'stall' &&
+        (alarm.resolved_at === null || told(alarm, 'resolved') !== (told(alarm, 'raised') > 0 ? 1 : 0)),
+    ),
+  };
+}
+
 async function download(api: Api, url: string, file: string): Promise<void> {
   const response = await fetch(`${api.baseUrl}${url}`, { headers: { authorization: `Bearer ${api.token}` } });
   if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
@@ -178,7 +210,7 @@ function ownLosses(s: Scored): Loss[] {
 function describe(s: Scored): string {
   const fault = s.recording.plan.fault;
   const since = (at: number) => round((at - Date.parse(s.reported.started_at)) / 1000);
-  const faultText = `${fault.kind} at ${round(fault.at)} s${'seconds' in fault ? ` for ${round(fault.seconds)} s` : ''} (origin time)`;
+  const faultText = `${fault.kind} at ${round(fault.at)} s${'seconds' in fault ? ` for ${round(fault.seconds)} s` : ''}${'pause' in fault && fault.pause ? ` after a ${fault.pause} s pause` : ''} (origin time)`;
   const playlist =
     s.recording.plan.origin.playlistType === 'event' ? 'event' : `sliding ${s.recording.plan.origin.dvrSegments}`;
   return [
@@ -244,6 +276,10 @@ async function main(): Promise<void> {
     for (const [i, recording] of recordings.entries()) scored.push(await score(api, recording, ended[i], workDir));
     for (const s of scored) console.error(describe(s));
     const unreported = scored.reduce((sum, s) => sum + s.unreported.length, 0);
+    const alarms = alarmLife(await listAlarms(api), new Set(recordings.map((r) => r.instanceId)), webhook.posts());
+    for (const alarm of alarms.open) console.error(`open alarm of an ended recording: ${alarm.kind} ${alarm.message}`);
+    for (const alarm of alarms.stallsNotResolvedOnce)
+      console.error(`stall alarm not resolved exactly once: ${alarm.id} ${alarm.message}`);
     console.error(
       `unreported holes of 10 s or more: ${unreported}; webhook posts: ${webhook.requests.length}; wall time ${round((Date.now() - started) / 1000)} s`,
     );
@@ -259,6 +295,9 @@ async function main(): Promise<void> {
       notifications: webhook.requests.length,
       // Every recording has one fault.
       notifications_per_fault: round(webhook.requests.length / scored.length),
+      // Alarms of the ended recordings still open (their outcomes' aside), and stall alarms not resolved exactly once: both 0.
+      open_alarms: alarms.open.length,
+      stalls_not_resolved_once: alarms.stallsNotResolvedOnce.length,
     });
     if (values.publish) {
       const command = `npm run fidelity -- --recordings ${count} --minutes ${minutes} --seed ${seed} --publish`;

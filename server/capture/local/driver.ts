@@ -24,8 +24,10 @@ import {
   INSTANCE_FILES,
   piecesDirOf,
   readJson,
+  readPidFile,
   STATE_FORMAT_VERSION,
   writeJsonAtomic,
+  writePidFile,
   type RecorderConfig,
   type RecorderSettings,
   type RecorderState,
@@ -229,7 +231,7 @@ export class LocalCaptureProvider implements CaptureProvider {
     });
     child.on('error', () => undefined); // reported by the caller that waits for it, or by the next inspection
     if (!child.pid) throw new ProviderError('failed', 'Could not start the recorder');
-    fs.writeFileSync(path.join(dir, INSTANCE_FILES.pid), `${child.pid}\n`);
+    writePidFile(dir, child.pid);
     child.unref();
     return child;
   }
@@ -432,6 +434,10 @@ export class LocalCaptureProvider implements CaptureProvider {
         coveredSeconds: state?.coverage?.coveredSeconds ?? null,
         gaps: state?.coverage?.gaps ?? [],
         reconnects: state?.coverage?.reconnects ?? 0,
+        // The recorder measures its coverage as it saves its state: a hole reaching this is still open.
+        measuredUntil: state
+          ? new Date(Date.parse(state.updatedAt) + (config.clockOffsetMs ?? 0)).toISOString()
+          : undefined,
         relaunches: state?.relaunches ?? 0,
         stoppedByOperator: state?.stopCause === 'operator',
       },
@@ -451,12 +457,7 @@ export class LocalCaptureProvider implements CaptureProvider {
   }
 
   private recorderPid(dir: string): number | undefined {
-    try {
-      const pid = Number.parseInt(fs.readFileSync(path.join(dir, INSTANCE_FILES.pid), 'utf8'), 10);
-      return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-    } catch {
-      return undefined;
-    }
+    return readPidFile(path.join(dir, INSTANCE_FILES.pid));
   }
 
   /** Records which launch owns an idempotency key (first writer wins); returns the owner. */

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 
+export { processAlive } from '../../../recorder/recorder-state';
+
 /** What a recorder (node, then ffmpeg) needs from the server's environment: locale, paths, TLS roots, proxies. */
 const RECORDER_ENV =
   /^(PATH|HOME|USER|LANG|LANGUAGE|LC_[A-Z]+|TZ|TMPDIR|SSL_CERT_FILE|SSL_CERT_DIR|NODE_EXTRA_CA_CERTS|https?_proxy|HTTPS?_PROXY|no_proxy|NO_PROXY|all_proxy|ALL_PROXY)$/;
@@ -12,29 +14,6 @@ export function recorderEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return Object.fromEntries(
     Object.entries(env).filter(([name, value]) => value !== undefined && RECORDER_ENV.test(name)),
   );
-}
-
-/**
- * Whether `pid` is a live process, and (on Linux) still the one we started: its command line must
- * contain `marker` (a path only that process has), so a recycled pid is not mistaken for a recorder.
- */
-export function processAlive(pid: number | null | undefined, marker?: string): boolean {
-  if (!pid || !Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  if (process.platform !== 'linux') return true;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const status = stat.charAt(stat.lastIndexOf(')') + 2);
-    if (status === 'Z' || status === 'X') return false;
-    if (marker && !fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker)) return false;
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Sends a signal, ignoring a process that is already gone. A negative pid names a process group. */

@@ -2,11 +2,16 @@ import type { GapCause, RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import type { AlarmsService } from '../alarms/service';
-import type { RecordingRow } from './repository';
+import { parseGaps, type RecordingRow } from './repository';
 
 /** A hole in the media longer than this is a stall worth an alarm. */
 export const STALL_ALARM_SECONDS = 60;
-/** A gap that ends this close to now is still open (the recorder saves its coverage as it goes). */
+/**
+ * A gap that reaches the instant its coverage was measured up to is still open (the recorder measures
+ * and saves in one go: a second covers it). A reading that does not say when it was measured is judged
+ * against now, with slack for a remote recorder's late reports.
+ */
+const OPEN_AT_MEASURE_MS = 1000;
 const OPEN_GAP_SLACK_MS = 90_000;
 
 /** What each gap cause means, in the words of an alarm. */
@@ -28,6 +33,9 @@ const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
  * repeat it: keys name the recording, not the reading.
  */
 export class RecordingAlarms {
+  /** Recordings whose stall this server raised and has not seen resolved: their readings resolve it. */
+  private readonly stalled = new Set<string>();
+
   constructor(
     private readonly alarms: Pick<AlarmsService, 'raise' | 'raiseOnce' | 'resolve'>,
     private readonly clock: Clock,
@@ -73,9 +81,13 @@ export class RecordingAlarms {
     await this.checkStall(row, reading, about);
 
     if (!ended) return;
+    // The recording's end settles the alarms of things that happened in it: its stall and a recorder's
+    // death are told by its outcome from now on.
+    await this.alarms.resolve(`stall:${row.id}`, `recorder_died:${row.instance_id}`);
+    this.stalled.delete(row.id);
     if (reading.status === 'captured' || reading.stoppedByOperator) {
       // A result that arrived late may turn an outcome alarmed as partial into captured.
-      await this.alarms.resolve(`recorder_died:${row.instance_id}`, `outcome:${row.id}`);
+      await this.alarms.resolve(`outcome:${row.id}`);
       return;
     }
     const covered = reading.coveredSeconds ?? 0;
@@ -94,8 +106,9 @@ export class RecordingAlarms {
 
   /**
    * One stall alarm per recording, raised while its newest gap is still growing past 60 s and resolved
-   * when media flows again (or the recording ended). Gaps that closed are the Friday's story, told by
-   * its outcome: they never raise, and neither does a second stall after the first one's alarm
+   * as soon as it is not: media flows again, or the hole was filled in (a playlist that lagged and
+   * caught up: then the gap is gone), or the recording ended. Gaps that closed are the Friday's story,
+   * told by its outcome: they never raise, and neither does a second stall after the first one's alarm
    * resolved (raiseOnce). A stream that is not on the air yet is not stalled.
    */
   private async checkStall(
@@ -106,24 +119,34 @@ export class RecordingAlarms {
     const key = `stall:${row.id}`;
     const gaps = reading.gaps ?? [];
     const newest = gaps.at(-1);
+    // Judged against now alone, a hole that closed stayed "growing" for the slack: its alarm was sent,
+    // and resolved, up to 90 s after media flowed again.
+    const openSince = reading.measuredUntil
+      ? Date.parse(reading.measuredUntil) - OPEN_AT_MEASURE_MS
+      : this.clock.now().getTime() - OPEN_GAP_SLACK_MS;
     const growing =
       reading.status === 'recording' &&
       !reading.stoppedByOperator &&
       newest !== undefined &&
-      Date.parse(newest.end) > this.clock.now().getTime() - OPEN_GAP_SLACK_MS;
+      Date.parse(newest.end) > openSince;
     if (growing && isStall(newest)) {
       const { who, base } = await about();
       const since = `${newest.start.slice(11, 19)} UTC`;
-      await this.alarms.raiseOnce({
+      const alarm = await this.alarms.raiseOnce({
         ...base,
         kind: 'stall',
         key,
         message: `${who}: no media since ${since}: ${GAP_CAUSE_PHRASES[newest.cause]} (${newest.reason})`,
       });
+      if (!alarm.resolved_at) this.stalled.add(row.id);
       return;
     }
-    // Most readings have no stall behind them: only a recording that had one has an alarm to resolve.
-    if (gaps.some(isStall)) await this.alarms.resolve(key);
+    // Most readings have no stall behind them: only a recording that had one (raised here, or on a
+    // server that stored its gaps) has an alarm to resolve, even once the filled-in hole left no gap.
+    if (this.stalled.has(row.id) || gaps.some(isStall) || parseGaps(row.gaps).some(isStall)) {
+      await this.alarms.resolve(key);
+      this.stalled.delete(row.id);
+    }
   }
 
   /** Who an alarm about this recording names, and what it links to. */

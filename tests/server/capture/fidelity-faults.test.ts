@@ -39,7 +39,7 @@ afterAll(async () => {
 /** Records `seconds` of a live origin with `faults` (origin time), doing `during` meanwhile, and reads the recording back. */
 async function record(
   seconds: number,
-  origin: { faults: OriginFault[]; dvrSegments?: number; prePublishSegments?: number },
+  origin: { faults: OriginFault[]; dvrSegments?: number; prePublishSegments?: number; programDateTime?: boolean },
   options: { sourceAsIs?: boolean; during?: (recorder: RecorderProcess) => Promise<void> } = {},
 ): Promise<Case> {
   const live = await startFidelityOrigin({
@@ -168,6 +168,50 @@ describe('the HLS recorder keeps what the stream offered', () => {
       expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
       expect(c.recorder.log()).toMatch(/media sequence went from \d+ back to 0: the encoder restarted/);
       expectGapsWhereHolesAre(c, 'sequence_reset');
+    },
+  );
+
+  it.concurrent.for([30, 70])(
+    'a DVR playlist that stops updating for %i s while segments are made, then catches up, is captured whole without a gap',
+    { timeout: scaled(300_000) },
+    async (frozen) => {
+      const c = await record(frozen + 50, {
+        dvrSegments: 60,
+        faults: [{ kind: 'stale_playlist', at: ON_AIR_SECONDS + 20, seconds: frozen }],
+      });
+      expect(c.report.lostSeconds, describeCase(c)).toBe(0);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      // Placed on the stream's own time, the segments the playlist listed late fill the freeze.
+      expect(c.gaps, describeCase(c)).toEqual([]);
+      expect(c.status, describeCase(c)).toBe('captured');
+    },
+  );
+
+  it.concurrent.for([
+    [4, false],
+    [20, false],
+    [20, true],
+  ] as const)(
+    'an encoder restarted after a %i s pause (program date-time: %s) is a sequence_reset gap where the pause was, with its seconds lost',
+    { timeout: scaled(300_000) },
+    async ([pauseSeconds, programDateTime]) => {
+      // On a segment boundary: a restarted encoder starts a segment of its own.
+      const c = await record(60, {
+        dvrSegments: 6,
+        programDateTime,
+        faults: [{ kind: 'encoder_restart', at: ON_AIR_SECONDS + 20, pause: pauseSeconds }],
+      });
+      expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
+      expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
+      expectGapsWhereHolesAre(c, 'sequence_reset');
+      // The encoder's pause is content the window lacks: all of the gap, not "nothing missing".
+      const [gap] = c.gaps;
+      expect(gap.content_lost_seconds, describeCase(c)).toBeCloseTo(c.at(gap.end) - c.at(gap.start), 1);
+      // The stream's own clock says how long the pause was: the gap has its length, not the readings' guess.
+      const [hole] = c.report.holes;
+      if (programDateTime)
+        expect(Math.abs(gap.content_lost_seconds - (hole.to - hole.from) / 1000), describeCase(c)).toBeLessThan(0.5);
+      expect(c.status, describeCase(c)).toBe('partial');
     },
   );
 

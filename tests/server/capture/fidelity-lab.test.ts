@@ -382,6 +382,44 @@ describe("the fidelity origin's faults, on the wire", () => {
     },
   );
 
+  it('encoder restart with a pause: nothing is published for the pause, then the new numbering carries on the programme', async () => {
+    const { origin: o, clock } = await origin({
+      prePublishSegments: 10,
+      faults: [{ kind: 'encoder_restart', at: 21, pause: 4 }],
+    });
+    // The segment in progress at 21 s (frames 500-549) was due at 22 s: the 4 s pause puts it at 26 s, as seq 0.
+    clock.advance(5900);
+    expect(listedNames(await playlistOf(o)).at(-1)).toBe('seg9.ts');
+    clock.advance(100);
+    expect(listedNames(await playlistOf(o))).toEqual(['seg0.ts']);
+    const truth = o.truth();
+    expect(truth.segments[10]).toMatchObject({ run: 1, sequence: 0, publishedAt: truth.startedAt + 26_000 });
+    // Frame 500 was on the air at 20 s, frame 550 (a second after the pause began at 21 s) at 26 s.
+    const window = o.window(truth.startedAt, truth.startedAt + 30_000);
+    expect([500, 550].map((f) => window.broadcastAt(f) - truth.startedAt)).toEqual([20_000, 26_000]);
+    expect(truth.faults[0]).toMatchObject({ unavailableSeconds: 0 });
+  });
+
+  it('stale playlist: the playlist answers as it was for the interval while segments are made, then lists them all', async () => {
+    const { origin: o, clock } = await origin({
+      prePublishSegments: 6,
+      dvrSegments: 30,
+      faults: [{ kind: 'stale_playlist', at: 13, seconds: 20 }],
+    });
+    clock.advance(1000);
+    const frozen = await playlistOf(o);
+    clock.advance(19_900);
+    // Ten segments made meanwhile answer, yet the playlist still lists the six of the interval's start.
+    expect(await playlistOf(o)).toBe(frozen);
+    expect(listedNames(frozen)).toEqual(range(0, 5).map((k) => `seg${k}.ts`));
+    expect((await get(segmentUrl(o, 'seg12.ts'))).status).toBe(200);
+    clock.advance(100);
+    expect(listedNames(await playlistOf(o))).toEqual(range(0, 15).map((k) => `seg${k}.ts`));
+    // All of it was offered: a DVR list that caught up makes nothing unavailable.
+    expect(o.truth().segments.every((s) => s.offered)).toBe(true);
+    expect(o.truth().faults[0]).toMatchObject({ unavailableSeconds: 0 });
+  });
+
   it('slow origin: segments are published at 0.7x real time during the interval', async () => {
     const { origin: o, clock } = await origin({
       prePublishSegments: 5,

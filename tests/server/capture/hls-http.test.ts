@@ -15,7 +15,10 @@ describe("the HLS reader's HTTP client", () => {
   beforeAll(async () => {
     server = http.createServer((request, response) => {
       if (request.url === '/moved') return void response.writeHead(302, { location: '/elsewhere/index.m3u8' }).end();
-      if (request.url === '/elsewhere/index.m3u8') return void response.writeHead(200).end('#EXTM3U\n');
+      if (request.url === '/elsewhere/index.m3u8')
+        return void response
+          .writeHead(200, { 'content-type': 'Application/vnd.apple.mpegurl; charset=utf-8' })
+          .end('#EXTM3U\n');
       if (request.url === '/loop') return void response.writeHead(302, { location: '/loop' }).end();
       if (request.url === '/held') return; // never answers
       response.writeHead(404).end('not found');
@@ -30,7 +33,11 @@ describe("the HLS reader's HTTP client", () => {
 
   it('follows redirects and says where it ended', async () => {
     const answer = await getBytes(`${base}/moved`, 5000);
-    expect(answer).toEqual({ bytes: new TextEncoder().encode('#EXTM3U\n'), url: `${base}/elsewhere/index.m3u8` });
+    expect(answer).toEqual({
+      bytes: new TextEncoder().encode('#EXTM3U\n'),
+      url: `${base}/elsewhere/index.m3u8`,
+      contentType: 'application/vnd.apple.mpegurl',
+    });
     expect(await getBytes(`${base}/loop`, 5000)).toMatchObject({
       error: 'more than 5 redirects',
       cause: 'stream_dropped',

@@ -142,6 +142,32 @@ describe('coverage from the segment ledger', () => {
     });
   });
 
+  it('an encoder restart is a sequence_reset gap from the end of the content kept to the new numbering, with its seconds lost', () => {
+    const ledger = new SegmentLedger(null);
+    keep(ledger, 0, 20, 0);
+    // No new segment for the stall time: the reader calls it a stall, as of when it last saw one.
+    ledger.meet('stream_stalled', 'Stream stalled (no new segment for 6 s)', at(21));
+    // The new numbering is listed at 30 s; its first segment was on the air from 24 s.
+    ledger.meet('sequence_reset', "The stream's encoder restarted (media sequence 9 -> 0)", at(30));
+    ledger.newEpoch();
+    ledger.clear(at(24));
+    keep(ledger, 24, 60, 0);
+    const coverage = ledgerCoverage(ledger, window, window.end, iso);
+    expect(coverage.gaps).toEqual([
+      {
+        start: iso(at(20)),
+        end: iso(at(24)),
+        cause: 'sequence_reset',
+        reason: "The stream's encoder restarted (media sequence 9 -> 0)",
+        content_lost_seconds: 4,
+      },
+    ]);
+    // The file lacks 4 s: no reason may say nothing is missing.
+    expect(outcomeFromCoverage(coverage, null, null).reason).toBe(
+      "Recorded 56 s of 60 s: The stream's encoder restarted (media sequence 9 -> 0) for 4 s",
+    );
+  });
+
   it('a captured recording does not list a hole shorter than 2 s', () => {
     const ledger = new SegmentLedger(null);
     keep(ledger, 0, 30, 0);

@@ -31,15 +31,24 @@ describe('HLS playlists as the segment recorder reads them', () => {
       ended: false,
       unsupported: null,
     });
+    // The program date-time is the first segment's; the next follows on from it; after a discontinuity nothing says.
+    const programmeAt = Date.parse('2026-11-27T11:40:00.000Z');
     expect(playlist.segments).toEqual([
-      { sequence: 41, uri: 'https://cdn.example.org/live/stream/seg41.ts', duration: 2, discontinuity: false },
+      {
+        sequence: 41,
+        uri: 'https://cdn.example.org/live/stream/seg41.ts',
+        duration: 2,
+        discontinuity: false,
+        programTime: programmeAt,
+      },
       {
         sequence: 42,
         uri: 'https://cdn.example.org/live/other/seg42.ts?token=a',
         duration: 1.96,
         discontinuity: false,
+        programTime: programmeAt + 2000,
       },
-      { sequence: 43, uri: 'https://edge.example.org/seg0.ts', duration: 2, discontinuity: true },
+      { sequence: 43, uri: 'https://edge.example.org/seg0.ts', duration: 2, discontinuity: true, programTime: null },
     ]);
   });
 

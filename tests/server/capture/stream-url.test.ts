@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEgressPin } from '../../../recorder/egress-guard';
 import { isDirectMediaUrl, resolveStreamUrl } from '../../../recorder/stream-url';
-import { startHlsSource, type HlsSource } from '../../../testkit/capture';
+import { ffprobe, startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { skipIfMissing, ytDlpMissing } from '../../../testkit/prerequisites';
+import { recorderProcess } from '../../../testkit/recorder-process';
 import { startWindowHarness, type WindowHarness } from './window-harness';
 import { scaled } from '../../../testkit/time-scale';
 
@@ -109,6 +112,109 @@ describe('stream pages resolved to their media with yt-dlp', () => {
       ).toBe(true);
     } finally {
       await h.close();
+    }
+  });
+});
+
+/**
+ * An Icecast-like server: `/radio` and `/;` answer a live MP3 stream (a tone ffmpeg makes in real time,
+ * one encoder per listener, as long as the listener stays), `/about` a page.
+ */
+async function serveRadio(): Promise<{ origin: string; close(): Promise<void> }> {
+  const server = http.createServer((request, response) => {
+    if (request.url === '/about') {
+      response
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<html><body>Our radio</body></html>');
+      return;
+    }
+    if (request.url !== '/radio' && request.url !== '/;') {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'audio/mpeg', 'icy-name': 'Friday sermon' });
+    const encoder = spawn(
+      'ffmpeg',
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        'sine=frequency=440:sample_rate=44100',
+        '-c:a',
+        'libmp3lame',
+        '-b:a',
+        '64k',
+        '-f',
+        'mp3',
+        'pipe:1',
+      ],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    encoder.stdout.pipe(response);
+    response.on('close', () => encoder.kill('SIGKILL'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('a radio mount without a file name', () => {
+  let radio: Awaited<ReturnType<typeof serveRadio>>;
+  const loopback = createEgressPin({ allowPrivate: true, trustedHosts: [] });
+  beforeAll(async () => {
+    radio = await serveRadio();
+  });
+  afterAll(async () => {
+    await radio?.close();
+  });
+
+  it('is taken as the stream itself when it answers with audio, without yt-dlp; a page still goes to yt-dlp', async () => {
+    for (const mount of ['/radio', '/;']) {
+      const url = `${radio.origin}${mount}`;
+      expect(await resolveStreamUrl(url, { ytDlpPath: '/nonexistent/yt-dlp', pin: loopback })).toEqual({
+        ok: true,
+        url,
+        via: 'direct',
+      });
+    }
+    const page = await resolveStreamUrl(`${radio.origin}/about`, { ytDlpPath: '/nonexistent/yt-dlp', pin: loopback });
+    expect(page).toMatchObject({ ok: false, error: expect.stringMatching(/^yt-dlp was not found/) as string });
+    // The look goes through the egress guard: a guarded recorder may not reach loopback, so it learns nothing there.
+    expect(await resolveStreamUrl(`${radio.origin}/radio`, { ytDlpPath: '/nonexistent/yt-dlp' })).toMatchObject({
+      ok: false,
+    });
+  });
+
+  it('a recorder records the mount directly, with no yt-dlp on the machine', { timeout: scaled(120_000) }, async () => {
+    const recorder = recorderProcess({
+      url: `${radio.origin}/radio`,
+      seconds: 15,
+      width: 320,
+      height: 180,
+      ytDlpPath: '/nonexistent/yt-dlp',
+    });
+    try {
+      recorder.start();
+      const state = await recorder.finished(scaled(90_000));
+      expect(state.outcome?.status, recorder.log()).not.toBe('failed');
+      expect(recorder.log()).not.toContain('yt-dlp');
+      // Audio only: no picture is made up for it.
+      const probe = await ffprobe(recorder.config.outputPath);
+      expect(probe.width, JSON.stringify(probe)).toBeNull();
+      expect(probe.duration, JSON.stringify(probe)).toBeGreaterThan(10);
+      expect(state.coverage?.coveredSeconds ?? 0, JSON.stringify(state.coverage)).toBeGreaterThan(10);
+    } finally {
+      await recorder.kill();
+      recorder.remove();
     }
   });
 });

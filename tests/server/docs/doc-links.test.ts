@@ -11,7 +11,6 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 const PAGES_LANDING_ELSEWHERE = [
   'docs/operations/several-servers.md',
   'docs/operations/cloud-fleet.md',
-  'docs/operations/outcomes-and-gaps.md',
   'docs/operations/security.md',
 ];
 
