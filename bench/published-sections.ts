@@ -2,11 +2,11 @@ import fs from 'node:fs';
 
 /*
  * Sections of bench/RESULTS.md that a command of their own publishes between two markers (`npm run
- * simulate -- --publish`, `npm run fidelity -- --publish`): each replaces its own, and `npm run bench`,
+ * simulate -- --publish`, `npm run fidelity -- --publish`, `npx tsx bench/density.ts --publish`): each replaces its own, and `npm run bench`,
  * which rewrites the rest of the file, keeps them.
  */
 
-export const PUBLISHED_SECTIONS = ['simulated-season', 'capture-fidelity'] as const;
+export const PUBLISHED_SECTIONS = ['simulated-season', 'capture-fidelity', 'recorder-density'] as const;
 export type PublishedSectionName = (typeof PUBLISHED_SECTIONS)[number];
 
 const markers = (name: PublishedSectionName) => ({ start: `<!-- ${name}:start -->`, end: `<!-- ${name}:end -->` });
