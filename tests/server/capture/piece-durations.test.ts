@@ -97,6 +97,22 @@ describe("a piece's seconds", () => {
     },
   );
 
+  it(
+    'of a piece whose clock wraps inside it are its media, as ffprobe finds them',
+    { timeout: scaled(30_000) },
+    async () => {
+      // PES timestamps count 33 bits of a 90 kHz clock: a stream's clock starts again every 26.5 hours.
+      const wrapping = path.join(work, 'wrapping.ts');
+      await promisify(execFile)('ffmpeg', [
+        ...['-loglevel', 'error', '-i', source, '-t', '4', '-c', 'copy'],
+        ...['-output_ts_offset', String(2 ** 33 / 90_000 - 2), '-f', 'mpegts', wrapping],
+      ]);
+      const probed = await probeSeconds(FFPROBE, wrapping);
+      expect(probed).toBeGreaterThan(3.9);
+      expect(mpegTsSeconds(fs.readFileSync(wrapping))).toBeCloseTo(probed ?? Number.NaN, 3);
+    },
+  );
+
   it('of audio alone are the frames it holds', { timeout: scaled(30_000) }, async () => {
     // ffprobe's own estimate of an audio-only MPEG-TS file falls short of its frames; the frames are the truth.
     const audio = path.join(work, 'audio.ts');
