@@ -119,7 +119,13 @@ export async function measure(recordings: number, seconds: number): Promise<Meas
     for (const child of bare) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     for (const recorder of recorders) await recorder.kill();
     // Children a killed recorder left (its ffmpeg) end here, by their ids, before the cgroups go.
-    for (const pid of [...recorderSide.pids(), ...bareSide.pids()]) process.kill(pid, 'SIGKILL');
+    for (const pid of [...recorderSide.pids(), ...bareSide.pids()]) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // exited since it was listed
+      }
+    }
     while (recorderSide.pids().length + bareSide.pids().length > 0) await pause(100);
     remove();
     for (const recorder of recorders) recorder.remove();
