@@ -126,13 +126,16 @@ export function startAttempt(options: AttemptOptions): Attempt {
     killLater(graceMs + 12_000, 'SIGKILL');
   };
 
-  const watchdog = setInterval(() => {
-    if (stopping || performance.now() - lastProgressMono <= options.stallMs) return;
-    stalled = true;
-    stopping = true;
-    options.log('recorder', `no media for ${Math.round(options.stallMs / 1000)} s: ending this connection`);
-    terminate(0);
-  }, 500);
+  // A fed run has no watchdog of its own (the reader watches the stream): no timer ticks for it.
+  const watchdog = Number.isFinite(options.stallMs)
+    ? setInterval(() => {
+        if (stopping || performance.now() - lastProgressMono <= options.stallMs) return;
+        stalled = true;
+        stopping = true;
+        options.log('recorder', `no media for ${Math.round(options.stallMs / 1000)} s: ending this connection`);
+        terminate(0);
+      }, 500)
+    : undefined;
 
   const done = new Promise<AttemptResult>((resolve) => {
     const finish = (code: number | null, signal: string | null) => {

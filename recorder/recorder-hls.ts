@@ -171,14 +171,14 @@ export function sourceFits(
  * no list names, is removed, and the ledger forgets the segments its closed pieces do not hold, so
  * they are fetched again while the playlist still lists them and nothing is recorded twice.
  */
-export async function recoverCutRun(run: RunRecord, pieces: PieceStore, ledger: SegmentLedger): Promise<void> {
+export function recoverCutRun(run: RunRecord, pieces: PieceStore, ledger: SegmentLedger): void {
   // The recorder's death ends ffmpeg's input, and ffmpeg then closes its last piece: every piece is listed
   // and holds all that was fed. Only an ffmpeg killed with it leaves a piece cut short.
   const cut = pieces.unlistedOf(run.index);
   if (cut.length === 0) return;
   for (const file of cut) fs.rmSync(file, { force: true });
   run.error = 'ffmpeg was killed mid-piece';
-  await pieces.measureAll();
+  pieces.measureAll();
   const forgotten = ledger.forgetAfter(run.index, pieces.secondsOf(run.index));
   if (forgotten.length) run.endReason = `Recorder was down (${forgotten.length} segment(s) to fetch again)`;
 }

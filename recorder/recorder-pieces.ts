@@ -2,14 +2,17 @@
  * The pieces a capture is made of: every ffmpeg run writes short MPEG-TS pieces into pieces/ of the
  * instance folder (run-0003-00012.ts: run 3, piece 12, so names sort in recording order). Each piece
  * ffmpeg closes goes to the segment sink (the local folder keeps it; a sink that ships pieces to an
- * object store plugs in here) and is measured with ffprobe; at window end the pieces are joined
- * without re-encoding into the one output file. Part of the recorder runtime: Node and its siblings.
+ * object store plugs in here); at window end the pieces are joined without re-encoding into the one
+ * output file. Each piece is measured once, from its own timestamps in this process, exactly as
+ * ffprobe measured it (the seconds the concat join gives it): an ffprobe process per piece was most of
+ * a copying recorder's CPU, the file read and parse is about a millisecond. Part of the recorder
+ * runtime: Node and its siblings.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildJoinArgs, type RunOutput } from './ffmpeg-args';
-import { readJson, writeJsonAtomic } from './recorder-state';
+import { mpegTsSeconds } from './mpegts-seconds';
 
 /** Where closed pieces go. */
 export interface SegmentSink {
@@ -25,19 +28,17 @@ export const localFolderSink: SegmentSink = { closed: () => undefined };
 const PIECE = /^run-(\d{4})-\d{5}\.ts$/;
 
 export class PieceStore {
-  /** Probed seconds per piece name; null when ffprobe found no media in it. */
-  private readonly seconds: Record<string, number | null>;
-  private readonly listed = new Set<string>();
-  private probing: Promise<void> = Promise.resolve();
+  /** Seconds per piece name; null when it holds no media. */
+  private readonly seconds = new Map<string, number | null>();
+  /** Pieces handed to the sink. */
+  private readonly handed = new Set<string>();
+  /** Sizes of pieces no ffmpeg writes any more: read once, not on every save. */
+  private readonly closedSizes = new Map<string, number>();
 
   constructor(
     readonly folder: string,
-    private readonly probesFile: string,
-    private readonly ffprobePath: string,
     private readonly sink: SegmentSink,
-  ) {
-    this.seconds = readJson<Record<string, number | null>>(probesFile) ?? {};
-  }
+  ) {}
 
   /** Makes the folder; the system's reason when it cannot (a full or read-only disk). */
   prepare(): string | null {
@@ -59,22 +60,10 @@ export class PieceStore {
 
   /** Hands newly closed pieces of a run (those its list names) to the sink and measures them. */
   collectClosed(run: number): void {
-    let names: string[];
-    try {
-      names = fs
-        .readFileSync(this.outputFor(run).listPath, 'utf8')
-        .split('\n')
-        .map((l) => path.basename(l.trim()))
-        .filter(Boolean);
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (this.listed.has(name)) continue;
-      this.listed.add(name);
-      const file = path.join(this.folder, name);
-      this.sink.closed(file);
-      if (!(name in this.seconds)) this.probing = this.probing.then(() => this.probe(name));
+    for (const name of this.listOf(run)) {
+      if (this.handed.has(name)) continue;
+      this.measure(name);
+      this.handTo(name);
     }
   }
 
@@ -83,64 +72,42 @@ export class PieceStore {
    * before (their ffmpeg is gone) go to the store now rather than at window end.
    */
   resume(): void {
-    for (const name of this.names()) {
-      this.listed.add(name);
-      this.sink.closed(path.join(this.folder, name));
-      if (!(name in this.seconds)) this.probing = this.probing.then(() => this.probe(name));
-    }
+    for (const name of this.names()) this.handTo(name);
   }
 
   /**
-   * Every piece on disk in recording order, measured, and handed to the sink when it was not yet (the
-   * last piece of a killed run was never listed). Only once no ffmpeg writes any more.
+   * Every piece on disk measured, and handed to the sink when it holds media and was not yet (the last
+   * piece of a killed run was never listed). Only once no ffmpeg writes any more.
    */
-  async measureAll(): Promise<void> {
-    await this.probing;
-    for (const name of this.names()) {
-      if (!(name in this.seconds)) await this.probe(name);
-      if (!this.listed.has(name) && this.seconds[name]) {
-        this.listed.add(name);
-        this.sink.closed(path.join(this.folder, name));
-      }
-    }
+  measureAll(): void {
+    for (const name of this.names()) if (this.measure(name)) this.handTo(name);
   }
 
   /** Pieces of a run on disk that its list does not name: the one a killed ffmpeg was writing. */
   unlistedOf(run: number): string[] {
-    const stem = `run-${String(run).padStart(4, '0')}-`;
-    let listed: Set<string>;
-    try {
-      listed = new Set(
-        fs
-          .readFileSync(this.outputFor(run).listPath, 'utf8')
-          .split('\n')
-          .map((l) => path.basename(l.trim())),
-      );
-    } catch {
-      listed = new Set();
-    }
+    const listed = this.listOf(run);
     return this.names()
-      .filter((name) => name.startsWith(stem) && !listed.has(name))
+      .filter((name) => runOf(name) === run && !listed.has(name))
       .map((name) => path.join(this.folder, name));
   }
 
-  /** Probed seconds of one run's pieces so far (of those the sink counts). */
+  /** Seconds of one run's pieces so far (of those the sink counts). */
   secondsOf(run: number): number {
     let total = 0;
-    for (const { name, seconds } of this.measured()) if (Number(PIECE.exec(name)?.[1]) === run) total += seconds;
+    for (const { name, seconds } of this.measured()) if (runOf(name) === run) total += seconds;
     return total;
   }
 
   /** Whether every piece of a run with media counts (a shipping sink: reached the store). */
   allCount(run: number): boolean {
-    return Object.entries(this.seconds).every(
-      ([name, seconds]) => !seconds || Number(PIECE.exec(name)?.[1]) !== run || (this.sink.counts?.(name) ?? true),
+    return [...this.seconds].every(
+      ([name, seconds]) => !seconds || runOf(name) !== run || (this.sink.counts?.(name) ?? true),
     );
   }
 
-  /** The pieces with media that count, in recording order, with their probed seconds. */
+  /** The pieces with media that count, in recording order, with their seconds. */
   measured(): { name: string; seconds: number }[] {
-    return Object.entries(this.seconds)
+    return [...this.seconds]
       .filter((entry): entry is [string, number] => Boolean(entry[1]) && (this.sink.counts?.(entry[0]) ?? true))
       .map(([name, seconds]) => ({ name, seconds }))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
@@ -148,13 +115,17 @@ export class PieceStore {
 
   bytes(): number {
     let total = 0;
-    for (const name of this.names()) total += fileSize(path.join(this.folder, name));
+    for (const name of this.names()) {
+      const size = this.closedSizes.get(name) ?? fileSize(path.join(this.folder, name));
+      if (this.handed.has(name)) this.closedSizes.set(name, size);
+      total += size;
+    }
     return total;
   }
 
   /** Joins the measured pieces into `output`; an error sentence when it could not. */
   async join(ffmpegPath: string, output: string): Promise<string | null> {
-    const pieces = this.names().filter((name) => (this.seconds[name] ?? 0) > 0);
+    const pieces = this.names().filter((name) => (this.seconds.get(name) ?? 0) > 0);
     if (pieces.length === 0) return 'No media was recorded';
     const listFile = path.join(this.folder, 'join.txt');
     const temporary = `${output}.joining.mp4`;
@@ -189,17 +160,45 @@ export class PieceStore {
     }
   }
 
-  private async probe(name: string): Promise<void> {
-    this.seconds[name] = await probeSeconds(this.ffprobePath, path.join(this.folder, name));
+  private handTo(name: string): void {
+    if (this.handed.has(name)) return;
+    this.handed.add(name);
+    this.sink.closed(path.join(this.folder, name));
+  }
+
+  /** A piece's seconds, read from its timestamps the first time; null when it holds no media or cannot be read. */
+  private measure(name: string): number | null {
+    const known = this.seconds.get(name);
+    if (known !== undefined) return known;
+    let seconds: number | null;
     try {
-      writeJsonAtomic(this.probesFile, this.seconds);
+      seconds = mpegTsSeconds(fs.readFileSync(path.join(this.folder, name)));
     } catch {
-      // kept in memory; a relaunched recorder measures again
+      seconds = null;
+    }
+    this.seconds.set(name, seconds);
+    return seconds;
+  }
+
+  /** The pieces a run's list names (those ffmpeg closed); empty before its first one closed. */
+  private listOf(run: number): Set<string> {
+    try {
+      return new Set(
+        fs
+          .readFileSync(this.outputFor(run).listPath, 'utf8')
+          .split('\n')
+          .map((line) => path.basename(line.trim()))
+          .filter(Boolean),
+      );
+    } catch {
+      return new Set();
     }
   }
 }
 
-/** Seconds of media in a file by ffprobe, or null when it holds none (or cannot be read). */
+const runOf = (name: string) => Number(PIECE.exec(name)?.[1]);
+
+/** Seconds of media in a file by ffprobe, or null when it holds none (or cannot be read): for a joined file, once. */
 export function probeSeconds(ffprobePath: string, file: string): Promise<number | null> {
   return new Promise((resolve) => {
     execFile(

@@ -11,8 +11,7 @@
  *   relaunches.json  written by the server each time it starts a recorder again that died in its window
  *   delivered.txt the pieces that reached the object store, one name a line (a capture that delivers)
  *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why
- *   pieces.json   the probed duration of each closed piece, so a relaunched recorder need not probe again
- *                 (the pieces themselves are in <output>.parts/ until joined: see piecesDirOf)
+ *   (the pieces are in <output>.parts/ until joined, with each run's list of them: see piecesDirOf)
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
 import fs from 'node:fs';
@@ -28,7 +27,6 @@ export const INSTANCE_FILES = {
   pid: 'recorder.pid',
   log: 'recorder.log',
   stop: 'stop.json',
-  probes: 'pieces.json',
   ledger: 'ledger.json',
   relaunches: 'relaunches.json',
   delivered: 'delivered.txt',
@@ -42,6 +40,7 @@ export const RUNTIME_FILES = [
   'ffmpeg-args.ts',
   'recorder-attempt.ts',
   'recorder-pieces.ts',
+  'mpegts-seconds.ts',
   'recorder-delivery.ts',
   'recorder-handover.ts',
   'recorder-coverage.ts',

@@ -92,12 +92,7 @@ const shipper = config.delivery
       config.createdAt,
     )
   : null;
-const pieces = new PieceStore(
-  piecesDirOf(config),
-  path.join(dir, INSTANCE_FILES.probes),
-  config.ffprobePath || 'ffprobe',
-  shipper ?? localFolderSink,
-);
+const pieces = new PieceStore(piecesDirOf(config), shipper ?? localFolderSink);
 const state: RecorderState = {
   version: STATE_FORMAT_VERSION,
   instanceId: config.instanceId,
@@ -145,7 +140,7 @@ shipper?.shareAfterPieces(ledgerPath, INSTANCE_FILES.ledger);
 const open = runs.at(-1);
 if (open && !open.endedAt) closeAbandonedRun(open, new Date());
 
-/** What the media covers of the window up to `until`; at the end, measured from the probed pieces. */
+/** What the media covers of the window up to `until`; at the end, measured from the pieces. */
 function coverageUntil(until: number, measured: boolean) {
   if (hlsCapture) return ledgerCoverage(ledger, window, until, toServerIso, measured ? heldByCutRun : undefined);
   return computeCoverage(
@@ -160,8 +155,8 @@ function coverageUntil(until: number, measured: boolean) {
 /**
  * What the pieces of a fed run hold, for a run that may hold less than was fed to it: one cut short (a
  * crash, ffmpeg's error) or with pieces that did not reach the store, and why. A run that ended cleanly
- * holds all its segments (ffmpeg read its input to the end), and the probes, which round each piece
- * down by up to a frame, would only make it look shorter.
+ * holds all its segments (ffmpeg read its input to the end), and the pieces' times, which round each
+ * piece down by up to a frame, would only make it look shorter.
  */
 function heldByCutRun(index: number): HeldMedia | null {
   const run = runs.find((r) => r.index === index);
@@ -186,7 +181,7 @@ function save(force = false): void {
   if (!state.outcome) {
     const current = runs.at(-1);
     if (current && !current.endedAt) pieces.collectClosed(current.index);
-    // While recording: ffmpeg's progress for each run, or the segment ledger (the probes are the final word at the end).
+    // While recording: ffmpeg's progress for each run, or the segment ledger (the pieces' times are the final word at the end).
     state.coverage = coverageUntil(Math.min(Date.now(), window.end), false);
     if (hlsCapture) saveLedger();
     state.mediaSeconds = state.coverage.coveredSeconds;
@@ -415,13 +410,13 @@ function measuredUntil(): number {
 }
 
 /** A recorder started again after a crash: the run it left is made whole before anything more is recorded or shipped. */
-async function recover(): Promise<void> {
-  if (open && hlsCapture) await recoverCutRun(open, pieces, ledger);
+function recover(): void {
+  if (open && hlsCapture) recoverCutRun(open, pieces, ledger);
   if (shipper) pieces.resume();
 }
 
 async function record(): Promise<void> {
-  await recover();
+  recover();
   log(
     'recorder',
     `${runs.length ? `relaunched (${state.relaunches}); continuing` : 'capturing'} ${config.url} until ${config.windowEnd} at ${config.width}x${config.height} into ${config.outputPath}`,
@@ -464,7 +459,7 @@ async function finish(internalError: string | null): Promise<void> {
   finishing = true;
   state.phase = 'stopping';
   save(true);
-  await pieces.measureAll();
+  pieces.measureAll();
   // Coverage counts what reached the store: the pieces still queued get a last chance first.
   const undelivered = shipper ? await shipper.drain(Date.now() + FINAL_DELIVERY_MS) : 0;
   const coverage = coverageUntil(measuredUntil(), true);

@@ -49,7 +49,16 @@ export interface RecorderProcessOptions {
   /** Where the recorder may connect; default anywhere (test streams live on loopback). */
   egress?: EgressPolicy;
   ytDlpPath?: string;
+  /** ffprobe to use (a test may count its runs); default on PATH. */
+  ffprobePath?: string;
+  /** A built recorder (scripts/build-server.ts) that node runs alone, as the built server does; default the sources through tsx. */
+  built?: string;
+  /** A cgroup v2 folder the recorder joins before it starts, so that every process of its tree is counted there. */
+  cgroup?: string;
 }
+
+/** Runs `command` inside `cgroup` from its first instruction: the shell joins it, then becomes the command. */
+const IN_CGROUP = 'echo $$ > "$0/cgroup.procs" && exec "$@"';
 
 export function recorderProcess(options: RecorderProcessOptions): RecorderProcess {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-recorder-'));
@@ -69,6 +78,7 @@ export function recorderProcess(options: RecorderProcessOptions): RecorderProces
     recordingId: null,
     imageId: null,
     ffmpegPath: process.env.FFMPEG_PATH ?? 'ffmpeg',
+    ...(options.ffprobePath ? { ffprobePath: options.ffprobePath } : {}),
     ytDlpPath: options.ytDlpPath ?? null,
     egress: options.egress ?? { allowPrivate: true, trustedHosts: [] },
     windowStart: new Date(now).toISOString(),
@@ -89,7 +99,10 @@ export function recorderProcess(options: RecorderProcessOptions): RecorderProces
     config,
     start: () => {
       if (!exited()) throw new Error('the recorder is running');
-      child = spawn(process.execPath, ['--import', TSX, RECORDER, dir], { stdio: 'ignore' });
+      const command = [process.execPath, ...(options.built ? [options.built] : ['--import', TSX, RECORDER]), dir];
+      child = options.cgroup
+        ? spawn('/bin/sh', ['-c', IN_CGROUP, options.cgroup, ...command], { stdio: 'ignore' })
+        : spawn(command[0], command.slice(1), { stdio: 'ignore' });
     },
     kill: async () => {
       const running = child;

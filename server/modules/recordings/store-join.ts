@@ -153,7 +153,8 @@ export class StoreJoins {
 
   /**
    * Fetches every segment, named so the recorder's piece store orders them (run N is the N-th run in
-   * recording order), probes them and notes each one's seconds on its segment.
+   * recording order), measures them (from their timestamps: no process per segment) and notes each one's
+   * seconds on its segment.
    */
   private async fetchAndMeasure(runs: SegmentRun[], dir: string): Promise<PieceStore> {
     const byName = new Map<string, SegmentRun['segments'][number]>();
@@ -164,8 +165,8 @@ export class StoreJoins {
         byName.set(name, segment);
       }
     }
-    const pieces = new PieceStore(dir, path.join(dir, 'probes.json'), this.options.ffprobePath, localFolderSink);
-    await pieces.measureAll();
+    const pieces = new PieceStore(dir, localFolderSink);
+    pieces.measureAll();
     for (const { name, seconds } of pieces.measured()) {
       const segment = byName.get(name);
       if (segment) segment.seconds = seconds;

@@ -47,7 +47,7 @@ describe('joining the runs of a relaunched recording from the store', () => {
       expiresAt: new Date(Date.now() + 600_000).toISOString(),
     };
     const shipper = new StoreShipper(delivery, () => undefined, 0, path.join(work, `${name}.delivered`), launchedAt);
-    const pieces = new PieceStore(folder, path.join(work, `${name}.probes.json`), FFPROBE, shipper);
+    const pieces = new PieceStore(folder, shipper);
     pieces.prepare();
     const config = {
       width: 320,
@@ -62,7 +62,7 @@ describe('joining the runs of a relaunched recording from the store', () => {
     await new Promise((resolve) => ffmpeg.once('exit', resolve));
     clearInterval(collecting);
     pieces.collectClosed(1);
-    await pieces.measureAll();
+    pieces.measureAll();
     expect(await shipper.drain(Date.now() + 30_000)).toBe(0);
     return {
       pieces,
