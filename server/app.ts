@@ -294,8 +294,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     library: recordingsLibrary,
     store,
     alarms,
+    monitoring,
   }).registry;
   scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
+  // Taken over, this server's launch claims were handed to others: it claims nothing more, at once.
+  servers.onLeaseLost(() => void scheduler.runner.close());
   monitoring.identify(servers.id, async () => {
     // The longest-running live server exports the fleet's gauges; alone (SQLite) or not registered (not listening), this one.
     const [reporter] = (await servers.live()).sort(

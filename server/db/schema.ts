@@ -305,6 +305,9 @@ export interface ServersTable {
   last_seen: string;
   /** Set when it stopped cleanly (its recorders run on, it takes them back); null while it runs, or when it was lost. */
   stopped_at: string | null;
+  /** The server that took it over once its lease ran out (it is dead from then on, its beats refused); null while it holds its lease. */
+  taken_over_by: string | null;
+  taken_over_at: string | null;
 }
 
 /** Which live server looks after the recorders of a scope whose own servers are all dead, and until when. */

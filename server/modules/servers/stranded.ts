@@ -1,7 +1,7 @@
 import type { Clock } from '../../lib/clock';
 import type { AlarmsService } from '../alarms/service';
 import type { Continued, LostScope } from '../instances/continuation';
-import type { ServerRegistry } from './registry';
+import { DEAD_AFTER_MS, type ServerRegistry } from './registry';
 import { parseLocalScope } from './local-scope';
 import type { ServersRepository } from './repository';
 import { ADOPTION_LEASE_MS } from './adoption';
@@ -27,7 +27,7 @@ export class StrandedScopes {
   constructor(
     private readonly deps: {
       registry: Pick<ServerRegistry, 'live' | 'id'>;
-      repository: Pick<ServersRepository, 'lastOfScope' | 'leaseScope' | 'releaseScope'>;
+      repository: Pick<ServersRepository, 'lastOfScope' | 'leaseScope' | 'releaseScope' | 'takeOverScope'>;
       clock: Clock;
       liveCountsByScope: () => Promise<{ scope: string; count: number }[]>;
       continueLost: (lost: LostScope) => Promise<Continued>;
@@ -81,6 +81,11 @@ export class StrandedScopes {
   private async takeOver(lost: LostScope): Promise<Continued> {
     const { registry, repository, clock } = this.deps;
     const now = clock.now();
+    const expiredBefore = new Date(now.getTime() - DEAD_AFTER_MS).toISOString();
+    const nothing = { continued: 0, judged: 0 };
+    // Nothing is taken from a server that beat since it was seen silent: its lease is re-checked as it is marked taken.
+    if ((await repository.takeOverScope(lost.scope, registry.id, now.toISOString(), expiredBefore)).owned)
+      return nothing;
     if (
       !(await repository.leaseScope(
         lost.scope,
@@ -89,7 +94,7 @@ export class StrandedScopes {
         new Date(now.getTime() + ADOPTION_LEASE_MS).toISOString(),
       ))
     )
-      return { continued: 0, judged: 0 };
+      return nothing;
     try {
       return await this.deps.continueLost(lost);
     } finally {
