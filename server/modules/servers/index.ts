@@ -104,6 +104,7 @@ export function registerServers(
     });
     const takeover = new TakeoverTask(
       [
+        { name: 'expired leases', pass: () => takeOverExpired(registry, repository, clock, log) },
         { name: 'adoption', pass: () => adoption.pass() },
         { name: 'lost hosts', pass: () => stranded.pass() },
         {
@@ -163,4 +164,20 @@ function registerHeartbeatGauges(monitoring: MonitoringService, registry: Server
     help: "1 once another server took this server's lease over (it stops its claims), else 0",
     collect: () => [{ value: registry.leaseTaken() ? 1 : 0 }],
   });
+}
+
+/** Marks taken over every server whose lease ran out: it is dead from then on, and refused if it beats again. */
+async function takeOverExpired(
+  registry: ServerRegistry,
+  repository: ServersRepository,
+  clock: Clock,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const now = clock.now();
+  const expiredBefore = new Date(now.getTime() - DEAD_AFTER_MS).toISOString();
+  for (const row of await repository.takeOverExpired(registry.id, now.toISOString(), expiredBefore))
+    log.warn(
+      { serverId: row.id, host: row.host, lastSeen: row.last_seen },
+      `took over server ${row.id} on ${row.host}: no heartbeat since ${row.last_seen}`,
+    );
 }

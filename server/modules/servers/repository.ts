@@ -65,6 +65,22 @@ export class ServersRepository {
     return row !== undefined && (row.taken_over_by !== null || row.stopped_at !== null);
   }
 
+  /** Takes over every server whose lease ran out (as takeOverIfExpired); the rows taken by this call. */
+  takeOverExpired(
+    by: string,
+    now: string,
+    expiredBefore: string,
+  ): Promise<Pick<ServerRow, 'id' | 'host' | 'last_seen'>[]> {
+    return this.db
+      .updateTable('servers')
+      .set({ taken_over_by: by, taken_over_at: now })
+      .where('taken_over_by', 'is', null)
+      .where('stopped_at', 'is', null)
+      .where('last_seen', '<', expiredBefore)
+      .returning(['id', 'host', 'last_seen'])
+      .execute();
+  }
+
   /**
    * Takes over every server of `scope` whose lease ran out (as takeOverIfExpired), then says whether
    * one of them still holds its lease (the scope has an owner: nothing of it may be taken).

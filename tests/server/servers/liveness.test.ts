@@ -175,6 +175,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('server liveness on PostgreSQL',
     // Its beat lands, late, just before the other looks.
     stalledClock.set(t.clock.now());
     await late.beat();
+    expect(await repository.takeOverExpired(other.id, t.clock.now().toISOString(), deadSince())).toEqual([]);
     expect(await other.isDead(late.id)).toBe(false);
     expect((await repository.find(late.id))?.taken_over_by).toBeNull();
     expect(
