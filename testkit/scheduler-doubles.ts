@@ -146,11 +146,19 @@ export class MemoryLauncher implements RecordingLauncher {
 /** Pre-flight checks whose answers a test sets. */
 export class MemoryPreflightChecks implements PreflightChecks {
   providerProblem: string | null = null;
+  /** Provider probes that fail once each before answering (a probe timed out on a loaded machine). */
+  providerTimeouts = 0;
+  providerProbes = 0;
   /** URLs that cannot be resolved, with why. */
   readonly badStreams = new Map<string, string>();
   free: number | null = null;
 
   async providerHealthy(): Promise<void> {
+    this.providerProbes++;
+    if (this.providerTimeouts > 0) {
+      this.providerTimeouts--;
+      throw new Error('ffmpeg -version did not answer within 10 s');
+    }
     if (this.providerProblem) throw new Error(this.providerProblem);
   }
 

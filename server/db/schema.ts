@@ -223,7 +223,7 @@ export interface AlarmsTable {
   /** What was wrong, e.g. `recorder_died:cap-…`: unique among open alarms. */
   cause_key: string;
   kind: string;
-  severity: 'critical' | 'warning';
+  severity: 'critical' | 'warning' | 'info';
   mosque_id: string | null;
   mosque_name: string | null;
   job_id: string | null;

@@ -17,7 +17,7 @@ import { DEAD_AFTER_MS, ServerRegistry } from './registry';
 import { otherScopesThroughServers } from './remote-fleet';
 import { recordingsThroughServers } from './remote-media';
 import { ServersRepository } from './repository';
-import { STRANDED_ALARM_PREFIX, StrandedScopes } from './stranded';
+import { serverGoneKey, StrandedScopes } from './stranded';
 import type { AlarmsService } from '../alarms/service';
 import type { MonitoringService } from '../monitoring/service';
 import { openHeartbeatConnection } from './heartbeat-connection';
@@ -121,7 +121,7 @@ export function registerServers(
       const said = deps.alarms
         .raise({
           kind: 'server_gone',
-          key: `${STRANDED_ALARM_PREFIX}lease:${registry.id}`,
+          key: serverGoneKey(instances.scope),
           message: `Server ${registry.id} (${config.internalUrl}) on ${config.hostName} was taken over by ${taken.by} at ${taken.at} after ${DEAD_AFTER_MS / 1000} s without a heartbeat, though it was still running: it stopped its claims and stops; restarted, it takes part again`,
         })
         .catch((error: unknown) => log.error({ err: error }, 'could not raise the alarm of this server taken over'));
