@@ -125,6 +125,11 @@ export class MemoryLauncher implements RecordingLauncher {
       : null;
   }
 
+  async launchedFor(jobId: string): Promise<{ instanceId: string; recordingId: string } | null> {
+    const launch = this.launches.find((l) => l.jobId === jobId);
+    return launch ? { instanceId: launch.instanceId, recordingId: `rec-${launch.instanceId}` } : null;
+  }
+
   /** The next `count` launches fail with `message`. */
   failNext(count: number, message = 'Capture provider unavailable'): void {
     this.failures.push(...Array<string>(count).fill(message));
