@@ -22,6 +22,7 @@ import { LiveEventLog } from './modules/live/event-log';
 import { LiveFeed } from './modules/live/feed';
 import { LiveHub } from './modules/live/hub';
 import { registerLiveRoutes } from './modules/live/routes';
+import { LiveSocketSlots } from './modules/live/socket-slots';
 import { LIVE_SOCKET_HARD_LIMIT } from './modules/live/connection';
 import { UsersRepository } from './modules/users/repository';
 import { registerUserRoutes } from './modules/users/routes';
@@ -383,6 +384,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerImageRoutes(app, images);
   registerLiveRoutes(app, {
     hub,
+    slots: new LiveSocketSlots(db.kysely, db.dialect, clock, servers.id),
     sessions,
     clock,
     allowedOrigins: config.allowedOrigins,

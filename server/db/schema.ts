@@ -292,6 +292,14 @@ export interface AlarmSilencesTable {
 }
 
 /** One server sharing the database (migration 020): dead when last_seen is more than 20 s old. */
+/** A live socket a session holds on some server (the per-session cap is counted across servers). */
+export interface LiveSocketsTable {
+  id: string;
+  session_id: string;
+  server_id: string;
+  opened_at: string;
+}
+
 export interface ServersTable {
   id: string;
   /** The machine's hostname: a dead server's local recorders can be adopted only on the same machine. */
@@ -320,6 +328,7 @@ export interface ScopeAdoptionsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  live_sockets: LiveSocketsTable;
   auth_generation: AuthGenerationTable;
   instances: InstancesTable;
   recordings: RecordingsTable;
