@@ -230,6 +230,7 @@ async function launchLateness(): Promise<BenchResult[]> {
       return { instanceId: `i-${request.jobId}`, recordingId: null };
     },
     recordingOf: async () => null,
+    launchedFor: async () => null,
   };
   // 300 jobs over ~9 s: one every 50 ms, plus bursts of 20 sharing one instant.
   const t0 = Date.now() + 2000;

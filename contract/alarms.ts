@@ -33,7 +33,8 @@ export const ALARM_KINDS = {
 
 export type AlarmKind = keyof typeof ALARM_KINDS;
 export const alarmKindSchema = z.enum(Object.keys(ALARM_KINDS) as [AlarmKind, ...AlarmKind[]]);
-export const alarmSeveritySchema = z.enum(['critical', 'warning']);
+/** `info` tells of a planned change an operator should know of (a server stopped for an upgrade): told once, never a page. */
+export const alarmSeveritySchema = z.enum(['critical', 'warning', 'info']);
 
 export const alarmSchema = z.object({
   id: z.string(),

@@ -10,6 +10,8 @@ export const LIVE_CLOSE_TOO_BIG = 1009;
 export const LIVE_TOO_BIG_MESSAGE = 'Message too large: at most 64 KiB';
 /** Close code for a socket that did not authenticate (policy violation). */
 export const LIVE_CLOSE_UNAUTHORIZED = 1008;
+/** Close code when the server cannot admit a socket now (its database is unavailable): try again later. */
+export const LIVE_CLOSE_TRY_AGAIN = 1013;
 /** How long the server waits for the first `client_connected` message. */
 export const LIVE_AUTH_TIMEOUT_MS = 5000;
 

@@ -22,6 +22,7 @@ import { LiveEventLog } from './modules/live/event-log';
 import { LiveFeed } from './modules/live/feed';
 import { LiveHub } from './modules/live/hub';
 import { registerLiveRoutes } from './modules/live/routes';
+import { LiveSocketSlots } from './modules/live/socket-slots';
 import { LIVE_SOCKET_HARD_LIMIT } from './modules/live/connection';
 import { UsersRepository } from './modules/users/repository';
 import { registerUserRoutes } from './modules/users/routes';
@@ -294,8 +295,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     library: recordingsLibrary,
     store,
     alarms,
+    monitoring,
   }).registry;
   scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
+  // Taken over, this server's launch claims were handed to others: it claims nothing more, at once.
+  servers.onLeaseLost(() => void scheduler.runner.close());
   monitoring.identify(servers.id, async () => {
     // The longest-running live server exports the fleet's gauges; alone (SQLite) or not registered (not listening), this one.
     const [reporter] = (await servers.live()).sort(
@@ -380,6 +384,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registerImageRoutes(app, images);
   registerLiveRoutes(app, {
     hub,
+    slots: new LiveSocketSlots(db.kysely, db.dialect, clock, servers.id),
     sessions,
     clock,
     allowedOrigins: config.allowedOrigins,

@@ -2,6 +2,9 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { makeDataDirPrivate } from './lib/data-dir';
 
+/** The exit status of a server that found its lease taken over (a supervisor restarts it). */
+const LEASE_LOST_EXIT_CODE = 3;
+
 /** Launcher: validate configuration, open everything, listen, and shut down cleanly on a signal. */
 async function main(): Promise<void> {
   let config;
@@ -33,17 +36,20 @@ async function main(): Promise<void> {
   }
 
   let closing = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, exitCode = 0) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
     const forced = setTimeout(() => process.exit(1), 10_000);
     forced.unref();
     await app.close();
-    process.exit(0);
+    process.exit(exitCode);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // Another server took this one over (it was silent past its lease): it stops rather than work on beside
+  // it; restarted by its supervisor, it registers afresh and takes its recorders back from their pid files.
+  app.ctx.servers.onLeaseLost(() => void shutdown('lease taken over', LEASE_LOST_EXIT_CODE));
 
   await app.listen({ port: config.port, host: config.host });
 }

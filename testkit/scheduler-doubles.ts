@@ -125,6 +125,11 @@ export class MemoryLauncher implements RecordingLauncher {
       : null;
   }
 
+  async launchedFor(jobId: string): Promise<{ instanceId: string; recordingId: string } | null> {
+    const launch = this.launches.find((l) => l.jobId === jobId);
+    return launch ? { instanceId: launch.instanceId, recordingId: `rec-${launch.instanceId}` } : null;
+  }
+
   /** The next `count` launches fail with `message`. */
   failNext(count: number, message = 'Capture provider unavailable'): void {
     this.failures.push(...Array<string>(count).fill(message));
@@ -146,11 +151,19 @@ export class MemoryLauncher implements RecordingLauncher {
 /** Pre-flight checks whose answers a test sets. */
 export class MemoryPreflightChecks implements PreflightChecks {
   providerProblem: string | null = null;
+  /** Provider probes that fail once each before answering (a probe timed out on a loaded machine). */
+  providerTimeouts = 0;
+  providerProbes = 0;
   /** URLs that cannot be resolved, with why. */
   readonly badStreams = new Map<string, string>();
   free: number | null = null;
 
   async providerHealthy(): Promise<void> {
+    this.providerProbes++;
+    if (this.providerTimeouts > 0) {
+      this.providerTimeouts--;
+      throw new Error('ffmpeg -version did not answer within 10 s');
+    }
     if (this.providerProblem) throw new Error(this.providerProblem);
   }
 

@@ -223,7 +223,7 @@ export interface AlarmsTable {
   /** What was wrong, e.g. `recorder_died:cap-…`: unique among open alarms. */
   cause_key: string;
   kind: string;
-  severity: 'critical' | 'warning';
+  severity: 'critical' | 'warning' | 'info';
   mosque_id: string | null;
   mosque_name: string | null;
   job_id: string | null;
@@ -292,6 +292,14 @@ export interface AlarmSilencesTable {
 }
 
 /** One server sharing the database (migration 020): dead when last_seen is more than 20 s old. */
+/** A live socket a session holds on some server (the per-session cap is counted across servers). */
+export interface LiveSocketsTable {
+  id: string;
+  session_id: string;
+  server_id: string;
+  opened_at: string;
+}
+
 export interface ServersTable {
   id: string;
   /** The machine's hostname: a dead server's local recorders can be adopted only on the same machine. */
@@ -305,6 +313,9 @@ export interface ServersTable {
   last_seen: string;
   /** Set when it stopped cleanly (its recorders run on, it takes them back); null while it runs, or when it was lost. */
   stopped_at: string | null;
+  /** The server that took it over once its lease ran out (it is dead from then on, its beats refused); null while it holds its lease. */
+  taken_over_by: string | null;
+  taken_over_at: string | null;
 }
 
 /** Which live server looks after the recorders of a scope whose own servers are all dead, and until when. */
@@ -317,6 +328,7 @@ export interface ScopeAdoptionsTable {
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  live_sockets: LiveSocketsTable;
   auth_generation: AuthGenerationTable;
   instances: InstancesTable;
   recordings: RecordingsTable;

@@ -21,6 +21,8 @@ import { sharedCoordinationMigration } from './019_shared_coordination';
 import { serversMigration } from './020_servers';
 import { generatedPasswordMigration } from './022_generated_password';
 import { serverStopsMigration } from './023_server_stops';
+import { serverTakeoversMigration } from './024_server_takeovers';
+import { liveSocketsMigration } from './025_live_sockets';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -44,6 +46,8 @@ const migrations: Record<string, DialectMigration> = {
   '020_servers': serversMigration,
   '022_generated_password': generatedPasswordMigration,
   '023_server_stops': serverStopsMigration,
+  '024_server_takeovers': serverTakeoversMigration,
+  '025_live_sockets': liveSocketsMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -9,7 +9,9 @@ export interface Notification {
   alarms: Alarm[];
 }
 
-const BADGE: Record<Alarm['severity'], string> = { critical: '🔴 CRITICAL', warning: '🟠 WARNING' };
+const BADGE: Record<Alarm['severity'], string> = { critical: '🔴 CRITICAL', warning: '🟠 WARNING', info: 'ℹ️ INFO' };
+/** The gravest first: a wave is badged by its gravest alarm. */
+const SEVERITIES: Alarm['severity'][] = ['critical', 'warning', 'info'];
 
 /** What a wave of alarms of one kind means, counted. */
 const WAVE_HEADLINES: Record<AlarmKind, (n: number) => string> = {
@@ -32,7 +34,7 @@ function dayOf(instant: string): string {
 
 const badgeOf = (alarms: readonly Alarm[], event: DeliveryEvent) => {
   if (event === 'resolved') return '✅ RESOLVED';
-  const badge = BADGE[alarms.some((alarm) => alarm.severity === 'critical') ? 'critical' : 'warning'];
+  const badge = BADGE[SEVERITIES.find((severity) => alarms.some((alarm) => alarm.severity === severity)) ?? 'warning'];
   return event === 'repeated' ? `🔁 STILL OPEN ${badge}` : badge;
 };
 

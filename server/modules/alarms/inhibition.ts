@@ -1,17 +1,8 @@
 import type { AlarmKind } from '../../../contract/alarms';
 import type { AlarmRow } from './repository';
 
-/** The provider outage the pre-flight check reports (scheduler/alarm-keys.ts names it the same). */
-const PROVIDER_OUTAGE_KEY = 'preflight:provider';
-/** A job's stream that the pre-flight check could not resolve: `preflight:<job id>:stream`. */
-const STREAM_PREFLIGHT = /^preflight:.+:stream$/;
-
 /** What a failed capture explains for the same recording or job: its stall, its launch, its dead recorder, its partial end. */
 const EXPLAINED_BY_FAILED_CAPTURE = new Set<AlarmKind>(['stall', 'launch_failed', 'recorder_died', 'capture_partial']);
-/** What an outage of the capture provider explains, fleet-wide. */
-const EXPLAINED_BY_PROVIDER_OUTAGE = new Set<AlarmKind>(['stall', 'launch_failed', 'recorder_died', 'missed']);
-/** What an unresolvable stream explains for its job. */
-const EXPLAINED_BY_STREAM_PREFLIGHT = new Set<AlarmKind>(['stall', 'launch_failed']);
 
 type Subject = Pick<AlarmRow, 'id' | 'kind' | 'job_id' | 'instance_id'>;
 
@@ -30,10 +21,8 @@ export function inhibitorOf(
   const kind = alarm.kind as AlarmKind;
   return open.find((cause) => {
     if (cause.id === alarm.id) return false;
-    if (cause.kind === 'capture_failed') return EXPLAINED_BY_FAILED_CAPTURE.has(kind) && sameRecording(cause, alarm);
-    if (cause.cause_key === PROVIDER_OUTAGE_KEY) return EXPLAINED_BY_PROVIDER_OUTAGE.has(kind);
-    if (STREAM_PREFLIGHT.test(cause.cause_key))
-      return EXPLAINED_BY_STREAM_PREFLIGHT.has(kind) && cause.job_id !== null && cause.job_id === alarm.job_id;
-    return false;
+    // A pre-flight alarm explains nothing: it is a forecast (a probe may time out under load), and one
+    // that held the fleet's stalls and launch failures while open hid what really happened.
+    return cause.kind === 'capture_failed' && EXPLAINED_BY_FAILED_CAPTURE.has(kind) && sameRecording(cause, alarm);
   });
 }

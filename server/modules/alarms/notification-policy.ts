@@ -76,6 +76,11 @@ export class NotificationPolicy {
   /** Told of every raise and resolution (AlarmsService listener). */
   notice(alarm: Alarm, change: 'raised' | 'resolved'): void {
     if (this.closed) return;
+    // An informational alarm (a planned stop) is one message, sent as it is raised: never grouped away, never resolved aloud.
+    if (alarm.severity === 'info') {
+      if (change === 'raised') this.enqueue(() => this.announce([alarm], change));
+      return;
+    }
     if (this.deps.groupWindowMs <= 0) {
       this.enqueue(() => this.announce([alarm], change));
       return;

@@ -119,6 +119,11 @@ export class AlarmsService {
     for (const row of rows) this.announce(toAlarm(row), 'resolved');
   }
 
+  /** The cause keys of the open alarms whose key starts with `prefix`. */
+  async openKeys(prefix: string): Promise<string[]> {
+    return (await this.deps.repository.openCauseKeys()).filter((key) => key.startsWith(prefix));
+  }
+
   /** Resolves every open alarm whose key starts with `prefix` but is not in `stillTrue`. */
   async resolveAllExcept(prefix: string, stillTrue: ReadonlySet<string>): Promise<void> {
     const open = await this.deps.repository.openCauseKeys();

@@ -182,6 +182,11 @@ export class InstancesService {
   }
 
   /** By the fleet's id or the provider's; 404 otherwise. */
+  /** The instance a launch of `jobId` made (one per job, whichever server launched it), if any. */
+  ofJob(jobId: string): Promise<InstanceRow | undefined> {
+    return this.repository.findByJobId(jobId);
+  }
+
   async resolve(id: string): Promise<InstanceRow> {
     const row = await this.repository.findByAnyId(id);
     if (!row) throw notFound(`Instance ${id} not found`);

@@ -4,6 +4,7 @@ import {
   clientMessageSchema,
   LIVE_AUTH_TIMEOUT_MS,
   LIVE_CLOSE_TOO_BIG,
+  LIVE_CLOSE_TRY_AGAIN,
   LIVE_CLOSE_UNAUTHORIZED,
   LIVE_MAX_FRAME_BYTES,
   LIVE_TOO_BIG_MESSAGE,
@@ -14,6 +15,7 @@ import { findUnsafeText } from '../../plugins/input-guard';
 import type { SessionService } from '../auth/session-service';
 import { toUser } from '../users/user';
 import type { LiveClient, LiveHub } from './hub';
+import type { LiveSocketSlots } from './socket-slots';
 
 /** Messages a client may send per second before it is treated as a flood and dropped. */
 export const MAX_MESSAGES_PER_SECOND = 20;
@@ -22,6 +24,8 @@ export const MAX_SOCKETS_PER_SESSION = 10;
 
 export interface ConnectionDeps {
   hub: LiveHub;
+  /** The sockets of each session across the servers sharing the database (the cap). */
+  slots: LiveSocketSlots;
   sessions: SessionService;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -53,8 +57,10 @@ function parse(raw: RawData): ClientMessage | undefined {
  * being checked wait for the answer rather than being mistaken for a failed sign-in.
  */
 export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
-  const { hub, sessions, clock, log } = deps;
+  const { hub, sessions, clock, log, slots } = deps;
   let client: LiveClient | undefined;
+  /** This socket's place in its session's cap, once signed in; given back when it closes. */
+  let slot: Promise<string | null> | undefined;
   let waiting: RawData[] | undefined;
   let windowStart = Date.now();
   let messagesInWindow = 0;
@@ -66,6 +72,9 @@ export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
   socket.on('close', () => {
     clearTimeout(authTimer);
     if (client) hub.remove(client);
+    void slot
+      ?.then((id) => (id === null ? undefined : slots.release(id)))
+      .catch((error: unknown) => log.warn({ err: error }, 'could not give back a live socket slot'));
   });
 
   socket.on('message', (raw) => {
@@ -110,7 +119,17 @@ export function serveConnection(socket: WebSocket, deps: ConnectionDeps): void {
       return;
     }
     if (socket.readyState !== socket.OPEN) return;
-    if (hub.socketsOfSession(session.sessionId) >= MAX_SOCKETS_PER_SESSION) {
+    slot = slots.take(session.sessionId, MAX_SOCKETS_PER_SESSION);
+    const taken = await slot.catch((error: unknown) => {
+      log.warn({ err: error }, 'could not count the live sockets of a session');
+      return undefined;
+    });
+    if (taken === undefined) {
+      socket.close(LIVE_CLOSE_TRY_AGAIN, 'Live connections cannot be counted right now (database unavailable)');
+      return;
+    }
+    if (socket.readyState !== socket.OPEN) return;
+    if (taken === null) {
       socket.close(
         LIVE_CLOSE_UNAUTHORIZED,
         `Too many live connections for this session (at most ${MAX_SOCKETS_PER_SESSION})`,

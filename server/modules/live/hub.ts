@@ -98,12 +98,6 @@ export class LiveHub {
     return [...this.clients];
   }
 
-  socketsOfSession(sessionId: string): number {
-    let count = 0;
-    for (const client of this.clients) if (client.sessionId === sessionId) count++;
-    return count;
-  }
-
   /** Sends to every client, numbered and shared through the sink when there is one; the message is serialised once. */
   publish(message: ServerMessage): void {
     const sink = this.sink;

@@ -7,9 +7,11 @@ import { errorBody } from '../../plugins/errors';
 import type { SessionService } from '../auth/session-service';
 import { serveConnection } from './connection';
 import type { LiveHub } from './hub';
+import type { LiveSocketSlots } from './socket-slots';
 
 interface LiveDeps {
   hub: LiveHub;
+  slots: LiveSocketSlots;
   sessions: SessionService;
   clock: Clock;
   allowedOrigins: string[];
@@ -39,7 +41,7 @@ async function closeEndedSessions(hub: LiveHub, sessions: SessionService): Promi
 
 /** `/ws`, the live feed (docs/architecture.md, "Live feed"); the protocol of one socket is in connection.ts. */
 export function registerLiveRoutes(app: AppInstance, deps: LiveDeps): void {
-  const { hub, sessions, clock } = deps;
+  const { hub, sessions, clock, slots } = deps;
   sessions.onRevoked((ids) => hub.disconnectSessions(ids));
   const timer = setInterval(
     () =>
@@ -50,6 +52,9 @@ export function registerLiveRoutes(app: AppInstance, deps: LiveDeps): void {
   );
   timer.unref();
   app.addHook('preClose', async () => clearInterval(timer));
+  // Slots left by servers that died with their sockets; this server's own go when it closes.
+  app.addHook('onReady', () => slots.forgetDead());
+  app.addHook('preClose', () => slots.releaseAll());
 
   app.route({
     method: 'GET',
@@ -66,7 +71,7 @@ export function registerLiveRoutes(app: AppInstance, deps: LiveDeps): void {
         socket.close(LIVE_CLOSE_UNAUTHORIZED, 'Origin not allowed');
         return;
       }
-      serveConnection(socket, { hub, sessions, clock, log: request.log });
+      serveConnection(socket, { hub, sessions, clock, slots, log: request.log });
     },
   });
 }

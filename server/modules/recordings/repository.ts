@@ -26,8 +26,7 @@ export function toRecording(row: RecordingRow): Recording {
     file_name: row.file_path ? path.basename(row.file_path) : null,
     reason: row.reason,
     // Only a finished file with media is offered: the file is joined at the end, and an empty one is no recording.
-    download_url:
-      row.file_path && row.status !== 'recording' && Number(row.bytes) > 0 ? downloadUrl(row.id, row.file_path) : null,
+    download_url: row.file_path && row.status !== 'recording' && Number(row.bytes) > 0 ? downloadUrl(row.id) : null,
     expected_seconds: row.expected_seconds === null ? null : Number(row.expected_seconds),
     covered_seconds: row.covered_seconds === null ? null : Number(row.covered_seconds),
     gaps: parseGaps(row.gaps),
@@ -36,11 +35,13 @@ export function toRecording(row: RecordingRow): Recording {
   };
 }
 
-/** A file on this server downloads from /file; an object in a bucket (a key, not a path) through the media endpoint. */
-function downloadUrl(id: string, filePath: string): string {
-  return path.isAbsolute(filePath)
-    ? `/api/recordings/${encodeURIComponent(id)}/file`
-    : `/api/recordings/${encodeURIComponent(id)}/media?download=1`;
+/**
+ * Downloads go through the media endpoint, which every server answers: from its own disk, from the
+ * bucket, or by proxying the server whose disk holds the file (/file answered only on that server:
+ * behind a load balancer, a 404 two times in three).
+ */
+function downloadUrl(id: string): string {
+  return `/api/recordings/${encodeURIComponent(id)}/media?download=1`;
 }
 
 export function parseGaps(text: string): RecordingGap[] {

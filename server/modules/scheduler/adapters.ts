@@ -178,6 +178,12 @@ export class CaptureLauncher implements RecordingLauncher {
     return { instanceId: row.id, recordingId: recording.id };
   }
 
+  async launchedFor(jobId: string): Promise<{ instanceId: string; recordingId: string | null } | null> {
+    const row = await this.services.instances.ofJob(jobId);
+    if (!row?.provider_instance_id) return null;
+    return { instanceId: row.id, recordingId: (await this.services.recordings.findRowByInstance(row.id))?.id ?? null };
+  }
+
   async recordingOf(instanceId: string): Promise<RecordingFacts | null> {
     const row = await this.services.recordings.findRowByInstance(instanceId);
     if (!row) return null;

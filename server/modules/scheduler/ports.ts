@@ -54,6 +54,11 @@ export interface RecordingLauncher {
   /** What the instance's recording holds; null when there is none. */
   recordingOf(instanceId: string): Promise<RecordingFacts | null>;
   /**
+   * The recorder a launch of this job made, if its launch completed (whichever server made it): a job
+   * whose claim was taken over, or whose window ended while it was claimed, still has its recorder.
+   */
+  launchedFor(jobId: string): Promise<{ instanceId: string; recordingId: string | null } | null>;
+  /**
    * True when the launcher itself publishes each attempt's launch_complete / launch_error (the capture
    * fleet does): the scheduler then publishes only what it alone knows (missed jobs, giving up).
    */

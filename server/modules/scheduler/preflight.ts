@@ -54,7 +54,9 @@ export class Preflight {
 
   private async checkProvider(jobs: JobRow[], stillTrue: Set<string>): Promise<void> {
     try {
-      await this.deps.checks.providerHealthy();
+      // Asked twice before an alarm: on a loaded machine one probe times out (`ffmpeg -version` took
+      // over 10 s) while the provider is fine, and a false critical alarm for every recording followed.
+      await this.deps.checks.providerHealthy().catch(() => this.deps.checks.providerHealthy());
     } catch (error) {
       stillTrue.add(alarmKeys.preflightProvider);
       await this.deps.alarms.raise({

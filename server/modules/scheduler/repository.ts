@@ -391,6 +391,33 @@ export class SchedulerRepository {
     return changed(result);
   }
 
+  /**
+   * Records the recorder a launch made on a job whose claim was taken over (released, re-claimed, or
+   * marked missed meanwhile): the job keeps its first launch's instance, unless it already has one.
+   */
+  async keepLaunch(
+    id: string,
+    launch: { instance_id: string; recording_id: string | null; launched_at: string },
+  ): Promise<boolean> {
+    const result = await this.db
+      .updateTable('scheduler_jobs')
+      .set({
+        ...launch,
+        status: 'launched',
+        claimed_by: null,
+        claimed_at: null,
+        next_run_time: null,
+        last_error: null,
+        outcome_reason: null,
+        updated_at: launch.launched_at,
+      })
+      .where('id', '=', id)
+      .where('instance_id', 'is', null)
+      .where('status', 'in', ['scheduled', 'launching', 'missed'])
+      .executeTakeFirst();
+    return changed(result);
+  }
+
   /** Releases a claim left by a dead process so the job launches again (same idempotency key). */
   async releaseClaim(id: string, claimant: string, now: string, note: string): Promise<boolean> {
     return this.settleClaim(id, claimant, {

@@ -170,6 +170,12 @@ export class SchedulerRunner {
   }
 
   private async markMissed(job: JobRow, nowIso: string): Promise<void> {
+    // Missed only with no recorder: one may have been launched under a claim taken over since.
+    const launched = await this.deps.launcher.launchedFor(job.id);
+    if (launched) {
+      await this.keepLaunch(job, launched.instanceId, launched.recordingId, nowIso);
+      return;
+    }
     const note =
       job.attempts > 0
         ? `${job.last_error ?? 'Launch failed'}; recording window ended`
@@ -226,7 +232,7 @@ export class SchedulerRunner {
         last_error: null,
         updated_at: nowIso,
       });
-      if (!kept) log.warn({ jobId: job.id, instanceId }, 'launch finished after its claim was taken over');
+      if (!kept) await this.keepLaunch(job, instanceId, recordingId, nowIso);
       await this.deps.alarms.resolve(alarmKeys.launchFailed(job.id));
       log.info({ jobId: job.id, mosqueId: job.mosque_id, instanceId, late: Boolean(job.late) }, 'recording launched');
       if (!launcher.announcesOutcomes)
@@ -265,6 +271,22 @@ export class SchedulerRunner {
     if (retry && this.deps.launcher.announcesOutcomes) return;
     const suffix = retry ? `; retrying at ${new Date(retryAt).toISOString()}` : '; giving up';
     this.publishOutcome('launch_error', job, null, `Launch of ${job.name} failed: ${note}${suffix}`);
+  }
+
+  /** The job keeps the recorder its launch made, though its claim was taken over meanwhile. */
+  private async keepLaunch(job: JobRow, instanceId: string, recordingId: string | null, nowIso: string): Promise<void> {
+    const kept = await this.deps.repository.keepLaunch(job.id, {
+      instance_id: instanceId,
+      recording_id: recordingId,
+      launched_at: nowIso,
+    });
+    this.deps.log.warn(
+      { jobId: job.id, instanceId, kept },
+      kept
+        ? 'kept the recorder launched under a claim that was taken over'
+        : 'launch finished after its claim was taken over; the job has its instance already',
+    );
+    if (kept) await this.deps.alarms.resolve(alarmKeys.missed(job.id));
   }
 
   /** A 'launching' claim whose process is gone (same host, pid dead) or silent too long goes back to scheduled. */

@@ -5,10 +5,10 @@ import type { Clock } from '../../lib/clock';
 import type { ScopeFleet } from '../instances/elsewhere';
 import type { InstancesService } from '../instances/service';
 import { parseLocalScope } from './local-scope';
-import type { ServerRegistry } from './registry';
+import { DEAD_AFTER_MS, type ServerRegistry } from './registry';
 import type { ServersRepository } from './repository';
 
-/** How long an adoption holds without renewal (renewed at every heartbeat): a dead adopter's scope is taken over after it. */
+/** How long an adoption holds without renewal (renewed at every takeover pass): a dead adopter's scope is taken over after it. */
 export const ADOPTION_LEASE_MS = 15_000;
 
 /** The data folder of a local scope on this host, else null. */
@@ -19,8 +19,9 @@ function folderOnThisHost(scope: string, host: string): string | null {
 
 /**
  * Failover of local recorders. A server that dies (or stops) leaves its recorders running: they are
- * processes of their own, writing to its data folder. At each heartbeat, every scope with live rows
- * whose servers are all dead is adopted by one live server on the same host (a lease in
+ * processes of their own, writing to its data folder. At each takeover pass (takeover.ts), every scope
+ * with live rows whose servers are all dead (taken over, their leases re-checked in the same statement,
+ * or stopped cleanly) is adopted by one live server on the same host (a lease in
  * scope_adoptions), which then reconciles that folder as its own: it follows the recorders to their
  * end, starts again any that died (in their folder, so they carry on their pieces), and keeps their
  * rows. As soon as a server of that scope is alive again it is handed back.
@@ -53,6 +54,9 @@ export class ScopeAdoption {
         continue;
       }
       const now = clock.now();
+      const expiredBefore = new Date(now.getTime() - DEAD_AFTER_MS).toISOString();
+      // Its servers are taken over first, each only if its lease ran out (a beat that lands first keeps it).
+      if ((await repository.takeOverScope(scope, registry.id, now.toISOString(), expiredBefore)).owned) continue;
       if (
         !(await repository.leaseScope(
           scope,

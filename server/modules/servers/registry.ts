@@ -1,13 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, Timer } from '../../lib/clock';
+import { HeartbeatLateness } from './heartbeat-lateness';
 import type { ServerRow, ServersRepository } from './repository';
 
-/** How often a server notes that it is alive. */
+/** How often a server renews its lease. */
 export const HEARTBEAT_MS = 5_000;
-/** A server not heard from for this long is dead: its recorders and leases are taken over. */
-export const DEAD_AFTER_MS = 20_000;
-/** Rows of servers dead this long are removed (a restarted server registers under a new id). */
-const FORGET_AFTER_MS = 7 * 24 * 3_600_000;
+/** Beats a server may miss before its lease runs out and another server may take it over. */
+export const MISSED_BEATS_TO_DEAD = 3;
+/** A server not heard from for this long has lost its lease: it is taken over at the next look. */
+export const DEAD_AFTER_MS = MISSED_BEATS_TO_DEAD * HEARTBEAT_MS;
 
 export interface ServerIdentity {
   host: string;
@@ -16,18 +17,33 @@ export interface ServerIdentity {
   scope: string;
 }
 
+/** Who took this server's lease, and when (what it says when it finds out). */
+export interface LeaseTaken {
+  by: string;
+  at: string;
+}
+
 /**
- * This server in the servers table: registered at start, a heartbeat every HEARTBEAT_MS on the
- * injected clock, and on a clean stop its last_seen moved back past DEAD_AFTER_MS, so the others
- * take over its recorders at once instead of 20 s later. Each beat also tells `onBeat` (failover).
+ * This server's lease in the servers table: registered at start, renewed every HEARTBEAT_MS on a timer
+ * of its own and a database connection of its own (`heartbeats`), so that neither the takeover work,
+ * nor launches holding the shared pool, nor requests delay a beat by more than the time they hold the
+ * event loop. A beat never waits for the one before: the next is armed first. How late each beat's
+ * write lands after its due time is kept (`lateness`, exported on /metrics).
+ *
+ * A server silent for DEAD_AFTER_MS is taken over by the first live server that looks (isDead,
+ * takeover.ts): one conditional update re-checks the lease and marks it taken. From then on its beats
+ * are refused, so a server that was only stalled (stopped by a debugger, starved of CPU, cut off from
+ * the database) learns at its next beat that its lease was taken and stops its claims (onLeaseLost).
+ * On a clean stop its last_seen is moved back past DEAD_AFTER_MS, so the others take over at once.
  */
 export class ServerRegistry {
+  readonly lateness: HeartbeatLateness;
   private readonly timer: Timer;
   private running = false;
   private beating: Promise<void> | undefined;
   private lastError: string | undefined;
-  /** Work done after each heartbeat (the failover pass); its failure is logged, never stops the beat. */
-  onBeat: (() => Promise<void>) | undefined;
+  private taken: LeaseTaken | undefined;
+  private readonly leaseLostListeners: ((taken: LeaseTaken) => void)[] = [];
 
   constructor(
     /** Unique per process: the scheduler's claimant id (`host/pid/nonce`), so its claims name this row. */
@@ -36,21 +52,15 @@ export class ServerRegistry {
     private readonly clock: Clock,
     private readonly identity: ServerIdentity,
     private readonly log: FastifyBaseLogger,
+    /** The servers table on the heartbeat's own connection (default: `repository`'s). */
+    private readonly heartbeats: ServersRepository = repository,
   ) {
     this.timer = clock.timer();
+    this.lateness = new HeartbeatLateness(clock);
   }
 
   async start(): Promise<void> {
-    const now = this.clock.now().toISOString();
-    await this.repository.register({
-      id: this.id,
-      host: this.identity.host,
-      internal_address: this.identity.internalAddress,
-      version: this.identity.version,
-      scope: this.identity.scope,
-      started_at: now,
-      last_seen: now,
-    });
+    await this.register();
     this.running = true;
     this.log.info(
       { serverId: this.id, internalAddress: this.identity.internalAddress },
@@ -59,30 +69,48 @@ export class ServerRegistry {
     this.arm();
   }
 
-  /** One heartbeat and the work that follows it; concurrent callers share the one in flight (tests call it). */
-  beat(): Promise<void> {
-    this.beating ??= this.beatOnce().finally(() => {
+  /** Called with who took this server's lease, once, when a beat finds it taken. */
+  onLeaseLost(listener: (taken: LeaseTaken) => void): void {
+    this.leaseLostListeners.push(listener);
+  }
+
+  /** Who took this server's lease, if a beat found it taken. */
+  leaseTaken(): LeaseTaken | undefined {
+    return this.taken;
+  }
+
+  /**
+   * One heartbeat, due at `dueAt` (its lateness is measured from it); concurrent callers share the one
+   * in flight, so a beat whose write is still pending when the next falls due covers both.
+   */
+  beat(dueAt = this.clock.now().getTime()): Promise<void> {
+    this.beating ??= this.beatOnce(dueAt).finally(() => {
       this.beating = undefined;
     });
     return this.beating;
   }
 
-  private async beatOnce(): Promise<void> {
+  private async register(): Promise<void> {
+    const now = this.clock.now().toISOString();
+    await this.heartbeats.register({
+      id: this.id,
+      host: this.identity.host,
+      internal_address: this.identity.internalAddress,
+      version: this.identity.version,
+      scope: this.identity.scope,
+      started_at: now,
+      last_seen: now,
+    });
+  }
+
+  private async beatOnce(dueAt: number): Promise<void> {
+    if (this.taken) return;
     try {
-      const now = this.clock.now();
-      if (!(await this.repository.beat(this.id, now.toISOString()))) {
-        await this.repository.register({
-          id: this.id,
-          host: this.identity.host,
-          internal_address: this.identity.internalAddress,
-          version: this.identity.version,
-          scope: this.identity.scope,
-          started_at: now.toISOString(),
-          last_seen: now.toISOString(),
-        });
-      }
-      await this.repository.forgetSilentSince(new Date(now.getTime() - FORGET_AFTER_MS).toISOString());
-      await this.onBeat?.();
+      const answer = await this.heartbeats.beat(this.id, this.clock.now().toISOString());
+      if (answer.kind === 'missing') await this.register();
+      if (answer.kind === 'taken') return this.leaseLost({ by: answer.by, at: answer.at });
+      this.lateness.record(dueAt);
+      if (this.lastError !== undefined) this.log.info('server heartbeat written again');
       this.lastError = undefined;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -92,12 +120,28 @@ export class ServerRegistry {
     }
   }
 
-  private arm(): void {
-    if (!this.running) return;
-    this.timer.arm(HEARTBEAT_MS, () => void this.beat().finally(() => this.arm()));
+  private leaseLost(taken: LeaseTaken): void {
+    this.taken = taken;
+    this.running = false;
+    this.timer.disarm();
+    this.log.error(
+      { serverId: this.id, takenBy: taken.by, takenAt: taken.at },
+      `this server's lease was taken over by ${taken.by} at ${taken.at} (it was silent for ${DEAD_AFTER_MS / 1000} s): stopping its claims`,
+    );
+    for (const listener of this.leaseLostListeners) listener(taken);
   }
 
-  /** Servers heard from within DEAD_AFTER_MS, this one included. */
+  /** Arms the next beat before this one is written: a slow write never delays the next beat. */
+  private arm(): void {
+    if (!this.running) return;
+    const dueAt = this.clock.now().getTime() + HEARTBEAT_MS;
+    this.timer.arm(HEARTBEAT_MS, () => {
+      this.arm();
+      void this.beat(dueAt);
+    });
+  }
+
+  /** Servers holding their lease (heard from within DEAD_AFTER_MS, not taken over), this one included. */
   async live(): Promise<ServerRow[]> {
     return this.repository.listSeenSince(new Date(this.clock.now().getTime() - DEAD_AFTER_MS).toISOString());
   }
@@ -107,25 +151,36 @@ export class ServerRegistry {
     return (await this.live()).filter((row) => row.scope === scope && row.id !== this.id);
   }
 
-  isAlive(row: Pick<ServerRow, 'last_seen'>): boolean {
-    return this.clock.now().getTime() - Date.parse(row.last_seen) <= DEAD_AFTER_MS;
+  isAlive(row: Pick<ServerRow, 'last_seen' | 'taken_over_by'>): boolean {
+    return row.taken_over_by === null && this.clock.now().getTime() - Date.parse(row.last_seen) <= DEAD_AFTER_MS;
   }
 
-  /** True when `id` is a registered server not heard from for DEAD_AFTER_MS (false for one never registered). */
+  /**
+   * True when `id` is a registered server that is dead: taken over now by this server (its lease ran
+   * out; checked and marked in one statement) or before, or stopped cleanly. False for one never
+   * registered, for one holding its lease, and for this server.
+   */
   async isDead(id: string): Promise<boolean> {
-    const row = await this.repository.find(id);
-    return row !== undefined && !this.isAlive(row);
+    if (id === this.id) return false;
+    const now = this.clock.now();
+    return this.repository.takeOverIfExpired(
+      id,
+      this.id,
+      now.toISOString(),
+      new Date(now.getTime() - DEAD_AFTER_MS).toISOString(),
+    );
   }
 
   /** Stops beating and marks this server dead at once: a server stopped for an upgrade hands over now. */
   async stop(): Promise<void> {
+    this.timer.disarm();
     if (!this.running) return;
     this.running = false;
-    this.timer.disarm();
     await this.beating;
+    if (this.taken) return;
     const now = this.clock.now();
     const gone = new Date(now.getTime() - DEAD_AFTER_MS - 1000).toISOString();
-    await this.repository
+    await this.heartbeats
       .stopped(this.id, gone, now.toISOString())
       .catch((error: unknown) => this.log.warn({ err: error }, 'could not mark this server stopped'));
   }

@@ -1,12 +1,14 @@
 import type { Clock } from '../../lib/clock';
 import type { AlarmsService } from '../alarms/service';
 import type { Continued, LostScope } from '../instances/continuation';
-import type { ServerRegistry } from './registry';
+import { DEAD_AFTER_MS, type ServerRegistry } from './registry';
 import { parseLocalScope } from './local-scope';
 import type { ServersRepository } from './repository';
 import { ADOPTION_LEASE_MS } from './adoption';
 
 export const STRANDED_ALARM_PREFIX = 'server_gone:';
+/** The key of the alarm of a server gone with the recorders of `scope`: one per scope, whoever raises it. */
+export const serverGoneKey = (scope: string) => `${STRANDED_ALARM_PREFIX}${scope}`;
 
 const recordings = (count: number) => (count === 1 ? '1 recording' : `${count} recordings`);
 
@@ -15,36 +17,40 @@ const recordings = (count: number) => (count === 1 ? '1 recording' : `${count} r
  * (adoption.ts); when there is none, a server that stopped cleanly (an upgrade) is waited for: its
  * recorders run on and it takes them back when it starts again. One that died without stopping is
  * taken as lost with its machine (its recorders' files are there):
- * at its heartbeat, one live server (the holder of the scope's lease in scope_adoptions, for that pass)
- * takes the dead server's live rows over (instances/continuation.ts),
- * continuing each recording whose window is still open with a recorder of its own and judging the
- * others from what is known. The operator is told once per dead server, not once per recording: a
- * critical alarm saying what was continued and what was judged, which resolves at the next beat as
- * nothing of that server is left live; for a stopped server, an alarm that its recordings run
- * unwatched until it is back.
+ * at a takeover pass, one live server (the holder of the scope's lease in scope_adoptions, for that
+ * pass, once the lost server is marked taken over) takes the dead server's live rows over
+ * (instances/continuation.ts), continuing each recording whose window is still open with a recorder of
+ * its own and judging the others from what is known. The operator is told once per dead server, not
+ * once per recording: a critical alarm saying what was continued and what was judged. It stays open
+ * (an operator may acknowledge it) until a server runs on that host again: resolved at the first pass
+ * that sees one. A server stopped cleanly (SIGTERM, an upgrade) is told of in one informational
+ * message that its recordings run unwatched until it is back, never a page.
  */
 export class StrandedScopes {
   constructor(
     private readonly deps: {
       registry: Pick<ServerRegistry, 'live' | 'id'>;
-      repository: Pick<ServersRepository, 'lastOfScope' | 'leaseScope' | 'releaseScope'>;
+      repository: Pick<ServersRepository, 'lastOfScope' | 'leaseScope' | 'releaseScope' | 'takeOverScope'>;
       clock: Clock;
       liveCountsByScope: () => Promise<{ scope: string; count: number }[]>;
       continueLost: (lost: LostScope) => Promise<Continued>;
-      alarms: Pick<AlarmsService, 'raise' | 'resolveAllExcept'>;
+      alarms: Pick<AlarmsService, 'raise' | 'resolve' | 'openKeys'>;
     },
   ) {}
 
   async pass(): Promise<void> {
     const { registry, repository, alarms } = this.deps;
     const live = await registry.live();
-    const stranded = new Set<string>();
+    /** A server runs that scope, or (a local scope) on its host: its recorders are followed again. */
+    const followed = (scope: string) => {
+      const host = parseLocalScope(scope)?.host;
+      return live.some((server) => server.scope === scope || (host !== undefined && server.host === host));
+    };
     for (const { scope, count } of await this.deps.liveCountsByScope()) {
       // A cloud scope (no host) is followed by every server.
       const host = parseLocalScope(scope)?.host;
-      if (!host || live.some((server) => server.scope === scope || server.host === host)) continue;
-      const key = `${STRANDED_ALARM_PREFIX}${scope}`;
-      stranded.add(key);
+      if (!host || followed(scope)) continue;
+      const key = serverGoneKey(scope);
       const last = await repository.lastOfScope(scope);
       if (!last || last.stopped_at) {
         // Stopped cleanly (an upgrade): its recorders run on, and it takes them back when it starts again.
@@ -54,6 +60,7 @@ export class StrandedScopes {
         await alarms.raise({
           kind: 'server_gone',
           key,
+          severity: last ? 'info' : undefined,
           message: `${who}: ${recordings(count)} of it run unwatched and are not judged until a server on ${host} starts again with that data folder`,
         });
         continue;
@@ -74,13 +81,21 @@ export class StrandedScopes {
         });
       }
     }
-    await alarms.resolveAllExcept(STRANDED_ALARM_PREFIX, stranded);
+    const back = (await alarms.openKeys(STRANDED_ALARM_PREFIX)).filter((key) =>
+      followed(key.slice(STRANDED_ALARM_PREFIX.length)),
+    );
+    await alarms.resolve(...back);
   }
 
   /** The rows of a lost scope taken over here, when this server holds its lease (one server a pass does it all). */
   private async takeOver(lost: LostScope): Promise<Continued> {
     const { registry, repository, clock } = this.deps;
     const now = clock.now();
+    const expiredBefore = new Date(now.getTime() - DEAD_AFTER_MS).toISOString();
+    const nothing = { continued: 0, judged: 0 };
+    // Nothing is taken from a server that beat since it was seen silent: its lease is re-checked as it is marked taken.
+    if ((await repository.takeOverScope(lost.scope, registry.id, now.toISOString(), expiredBefore)).owned)
+      return nothing;
     if (
       !(await repository.leaseScope(
         lost.scope,
@@ -89,7 +104,7 @@ export class StrandedScopes {
         new Date(now.getTime() + ADOPTION_LEASE_MS).toISOString(),
       ))
     )
-      return { continued: 0, judged: 0 };
+      return nothing;
     try {
       return await this.deps.continueLost(lost);
     } finally {

@@ -11,6 +11,7 @@ import { formatDateTime } from '../../lib/dates';
 import { ALARM_KIND_LABELS, alarmState, alarmTitle, deliveryLabel } from './alarm-labels';
 
 const STATE_COLORS = { Open: 'error', Acknowledged: 'warning', Resolved: 'success' } as const;
+const SEVERITY_COLORS = { critical: 'error', warning: 'warning', info: 'info' } as const;
 const DELIVERY_COLORS = { pending: 'default', retrying: 'warning', delivered: 'success', failed: 'error' } as const;
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -42,7 +43,7 @@ export function AlarmItem({
         <Chip
           size="small"
           label={alarm.severity}
-          color={alarm.severity === 'critical' ? 'error' : 'warning'}
+          color={SEVERITY_COLORS[alarm.severity]}
           sx={{ textTransform: 'capitalize' }}
         />
         <Typography sx={{ fontWeight: 500 }}>{ALARM_KIND_LABELS[alarm.kind]}</Typography>

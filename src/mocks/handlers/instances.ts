@@ -105,7 +105,7 @@ export function mockRecording(instance: Instance, overrides: Partial<Recording> 
     duration_seconds: 42,
     file_name: `${instance.mosque_id ?? 'adhoc'}-20260105-093000.mp4`,
     reason: null,
-    download_url: `/api/recordings/${id}/file`,
+    download_url: `/api/recordings/${id}/media?download=1`,
     expected_seconds: 42,
     covered_seconds: 42,
     gaps: [],

@@ -88,5 +88,5 @@ export async function expectPlayableFile(file: string, recording: Recording, bac
     `file ${probe.duration} s, covered ${recording.covered_seconds} s, allowed ${allowed.toFixed(1)} s`,
   ).toBeLessThanOrEqual(allowed);
   expect(await decodesCleanly(file)).toBe(true);
-  expect(recording.download_url).toBe(`/api/recordings/${recording.id}/file`);
+  expect(recording.download_url).toBe(`/api/recordings/${recording.id}/media?download=1`);
 }

@@ -161,6 +161,13 @@ describe('GET /metrics', () => {
           texts.forEach((text, i) =>
             expect(text).toContain(`capture_websocket_connections{server="${servers[i].app.ctx.servers.id}"} 0`),
           );
+          // Each server's own heartbeat: how late its beats land, and whether another server took its lease.
+          texts.forEach((text, i) => {
+            const server = `server="${servers[i].app.ctx.servers.id}"`;
+            expect(text).toMatch(new RegExp(`capture_heartbeat_lateness_seconds\\{${server}\\} [0-9.]+\n`));
+            expect(text).toMatch(new RegExp(`capture_heartbeat_lateness_max_seconds\\{${server}\\} [0-9.]+\n`));
+            expect(text).toContain(`capture_heartbeat_lease_lost{${server}} 0\n`);
+          });
           const fleet = ['capture_instances', 'capture_recordings', 'capture_scheduler_jobs', 'capture_alarms_open'];
           const exporters = texts.map((text) => fleet.filter((name) => text.includes(`# TYPE ${name} gauge`)).length);
           expect([...exporters].sort()).toEqual([0, fleet.length]);

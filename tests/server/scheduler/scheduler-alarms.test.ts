@@ -98,4 +98,18 @@ describe('alarms the scheduler raises', () => {
     expect((await alarms()).filter((a) => a.kind === 'preflight')).toEqual([]);
     expect((await alarms('all')).filter((a) => a.kind === 'preflight' && a.resolved_at !== null)).toHaveLength(3);
   });
+
+  it('asks the provider again before raising: one probe that times out under load is no alarm', async () => {
+    checks.providerTimeouts = 1;
+    await runAt('2026-11-06T12:46:00.000Z');
+    expect(checks.providerProbes).toBe(2);
+    expect((await alarms()).filter((a) => a.kind === 'preflight')).toEqual([]);
+    // Failing again when asked again: a real outage is raised in the same round.
+    checks.providerProblem = 'EC2 API unreachable';
+    await runAt('2026-11-06T12:46:40.000Z');
+    expect(checks.providerProbes).toBe(4);
+    expect((await alarms()).filter((a) => a.kind === 'preflight').map((a) => a.message)).toEqual([
+      'Pre-flight: the capture provider is not healthy (EC2 API unreachable); 1 recording(s) start within 10 minutes',
+    ]);
+  });
 });

@@ -3,7 +3,7 @@ import { SessionService } from '../../../server/modules/auth/session-service';
 import { SessionsRepository } from '../../../server/modules/auth/sessions-repository';
 import { MAX_SOCKETS_PER_SESSION } from '../../../server/modules/live/connection';
 import { waitFor } from '../../../testkit/wait';
-import { createTestApp, type TestApp } from '../helpers/test-app';
+import { createPeerApp, createTestApp, type TestApp } from '../helpers/test-app';
 import { connect, connectAs, hello, listen, type LiveClient } from '../live/live-client';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -91,4 +91,51 @@ describe('hostile input: live sockets and their sessions', () => {
     // Another session of the same user is not affected.
     await signedIn(await t.login());
   });
+
+  // Servers sharing PostgreSQL count a session's sockets together: behind a load balancer each saw a few.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    `refuses the ${MAX_SOCKETS_PER_SESSION + 1}th socket of a session across servers, and counts a closed one out`,
+    async () => {
+      const peer = await createPeerApp(t, { liveSessionCheckMs: 50, healthCheckIntervalMs: 0 });
+      try {
+        const peerUrl = await listen(peer.app);
+        const token = await t.login();
+        const urls = [url, peerUrl];
+        const sockets: LiveClient[] = [];
+        for (let i = 0; i < MAX_SOCKETS_PER_SESSION; i++) {
+          const client = await connectAs(urls[i % 2], token);
+          open.push(client);
+          sockets.push(client);
+        }
+        for (const target of urls) {
+          const extra = await connect(target);
+          open.push(extra);
+          extra.send(hello(token));
+          expect(await extra.closed, target).toMatchObject({
+            code: 1008,
+            reason: expect.stringMatching(/Too many live connections/),
+          });
+        }
+        // One closed on the first server frees a place on the other.
+        await sockets[0].close();
+        await waitFor(
+          async () =>
+            Number(
+              (
+                await t.app.ctx.db.kysely
+                  .selectFrom('live_sockets')
+                  .select((eb) => eb.fn.countAll<number>().as('count'))
+                  .executeTakeFirstOrThrow()
+              ).count,
+            ) ===
+            MAX_SOCKETS_PER_SESSION - 1,
+          'the closed socket to give back its place',
+        );
+        open.push(await connectAs(peerUrl, token));
+      } finally {
+        await Promise.all(open.splice(0).map((c) => c.close().catch(() => undefined)));
+        await peer.close();
+      }
+    },
+  );
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../../../contract/live';
+import { DEAD_AFTER_MS } from '../../../server/modules/servers';
 import { startServerCluster, type ServerCluster, type ClusterServer } from '../../../testkit/server-cluster';
 import { scaled } from '../../../testkit/time-scale';
 import { waitFor } from '../../../testkit/wait';
@@ -148,12 +149,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('three servers on one PostgreSQL
     await second.stop();
     const rows = await serverRows();
     const stopped = rows.find((row) => row.internal_address === second.baseUrl);
-    expect(Date.now() - Date.parse(stopped?.last_seen ?? '')).toBeGreaterThan(20_000);
+    expect(Date.now() - Date.parse(stopped?.last_seen ?? '')).toBeGreaterThan(DEAD_AFTER_MS);
     for (let i = 0; i < 6; i++) expect((await cluster.request('GET', '/api/instances/', { token })).status).toBe(200);
     await second.start();
     const back = (await serverRows()).filter((row) => row.internal_address === second.baseUrl);
     expect(
-      back.some((row) => Date.now() - Date.parse(row.last_seen) < 20_000),
+      back.some((row) => Date.now() - Date.parse(row.last_seen) < DEAD_AFTER_MS),
       'registered again',
     ).toBe(true);
   });

@@ -6,7 +6,13 @@ import { scaled } from '../../../testkit/time-scale';
 interface Details {
   id: string;
   state: string;
-  recording: { id: string; status: string; bytes: number } | null;
+  recording: {
+    id: string;
+    status: string;
+    bytes: number;
+    download_url: string | null;
+    file_name: string | null;
+  } | null;
 }
 interface TerminateAnswer {
   data: { results: { instance_id: string; success: boolean; message: string }[]; terminated: number; failed: number };
@@ -138,6 +144,15 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('any server controls any recorde
         ).arrayBuffer(),
       );
       expect(Buffer.from(await part.arrayBuffer()).equals(expected)).toBe(true);
+    }
+    // The download link the instance details offer is served by every server, as an attachment.
+    const recording = (await details(second, launched[0])).body.data.recording;
+    const downloadUrl = recording?.download_url ?? 'no download link';
+    for (const via of [first, second, third]) {
+      const download = await fetch(`${via.baseUrl}${downloadUrl}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(download.status, `${downloadUrl} through ${via.baseUrl}`).toBe(200);
+      expect(download.headers.get('content-disposition')).toContain(`attachment; filename="${recording?.file_name}"`);
+      expect(Buffer.from(await download.arrayBuffer()).length).toBe(size);
     }
     // A signed link (what the player opens) made by one server plays through another.
     const link = await second.request<{ data: { url: string } }>('POST', `/api/recordings/${recordingId}/media-link`, {

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
  * The servers table on the test database (SQLite, or PostgreSQL in `npm run test:pg`): heartbeats on
- * the injected clock, a server silent for 20 s counted dead, a clean stop dead at once, and the lease
+ * the injected clock, a server silent for three beats counted dead, a clean stop dead at once, and the lease
  * by which one live server adopts a dead scope.
  */
 describe('servers table', () => {
@@ -26,7 +26,7 @@ describe('servers table', () => {
   });
   afterEach(() => t.close());
 
-  it('registers each server and counts one silent for 20 s as dead', async () => {
+  it('registers each server and counts one silent for three beats (15 s) as dead', async () => {
     const a = registry('local:host-a:/data/a', 'http://127.0.0.1:8001');
     const b = registry('local:host-a:/data/b', 'http://127.0.0.1:8002');
     await a.start();
@@ -56,7 +56,7 @@ describe('servers table', () => {
     await b.stop();
   });
 
-  it('a clean stop is dead at once, so its recorders are handed over without waiting 20 s', async () => {
+  it('a clean stop is dead at once, so its recorders are handed over without waiting 15 s', async () => {
     const a = registry('local:host-a:/data/a', 'http://127.0.0.1:8001');
     const b = registry('local:host-a:/data/b', 'http://127.0.0.1:8002');
     await a.start();

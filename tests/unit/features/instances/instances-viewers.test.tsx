@@ -211,12 +211,12 @@ describe('Details viewer', { timeout: scaled(30_000) }, () => {
       mockRecording(instance, {
         id: 'rec-dl0001',
         file_name: 'adhoc-dl.mp4',
-        download_url: '/api/recordings/rec-dl0001/file',
+        download_url: '/api/recordings/rec-dl0001/media?download=1',
       }),
     );
     let authorization: string | null = null;
     server.use(
-      http.get('/api/recordings/:id/file', ({ request }) => {
+      http.get('/api/recordings/:id/media', ({ request }) => {
         authorization = request.headers.get('authorization');
         return undefined;
       }),
