@@ -12,6 +12,7 @@ import { waitFor } from '../../../testkit/wait';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../testkit/webhook-receiver';
 import { addMosques } from '../helpers/mosques';
 import { recordingReading, seedRecording } from '../helpers/recordings';
+import { notificationSettler } from '../helpers/settle-notifications';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -22,7 +23,6 @@ describe('alarm notification policy', () => {
   let hook: WebhookReceiver;
   let t: TestApp;
   let token: string;
-  let sentinels = 0;
 
   /** Seconds after 09:05 UTC on Monday 2026-11-23 (the test clock starts at 09:00; beforeAll settles the first minute). */
   const at = (s: number) => new Date(Date.parse('2026-11-23T09:05:00.000Z') + s * 1000).toISOString();
@@ -39,36 +39,10 @@ describe('alarm notification policy', () => {
   const alarmsAbout = async (mosque: string) =>
     (await t.app.ctx.alarms.list('all', 500)).filter((alarm) => about(alarm, mosque));
 
-  /**
-   * Lets every decision made so far reach the receiver: closes the window in progress, then sends an
-   * alarm of its own through a window of its own and waits for it. The policy decides in order, so
-   * anything it was going to send before is queued by then; the posts themselves run side by side (an
-   * earlier one may arrive after the sentinel), so it then waits until no delivery is still owed.
-   */
-  async function settle(): Promise<void> {
-    t.clock.advance(31_000);
-    const name = `Sentinel ${++sentinels}`;
-    await t.app.ctx.alarms.raise({
-      kind: 'unschedulable',
-      key: `sentinel:${sentinels}`,
-      message: 'Settles the test',
-      mosqueName: name,
-    });
-    t.clock.advance(31_000);
-    await waitFor(
-      () => hook.posts().some((post) => post.alarms.some((alarm) => alarm.mosque_name === name)),
-      `${name} to be posted`,
-      10_000,
-      20,
-    );
-    const owed = () =>
-      t.app.ctx.db.kysely
-        .selectFrom('alarm_deliveries')
-        .select('id')
-        .where('state', 'in', ['pending', 'retrying'])
-        .execute();
-    await waitFor(async () => (await owed()).length === 0, 'every delivery to be made', 10_000, 20);
-  }
+  const settle = notificationSettler(
+    () => t,
+    () => hook,
+  );
 
   beforeAll(async () => {
     hook = await startWebhookReceiver();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alarm } from '../../../contract/alarms';
 import type { RecordingGap } from '../../../contract/instances';
-import { waitFor } from '../../../testkit/wait';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../testkit/webhook-receiver';
 import { addMosques } from '../helpers/mosques';
 import { recordingReading, seedRecording } from '../helpers/recordings';
+import { notificationSettler } from '../helpers/settle-notifications';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /**
@@ -15,7 +15,6 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 describe('stall alarms end when their cause ends', () => {
   let hook: WebhookReceiver;
   let t: TestApp;
-  let sentinels = 0;
 
   const about = (alarm: Alarm, mosque: string) => alarm.kind !== 'unschedulable' && alarm.mosque_id === mosque;
   const alarmsAbout = async (mosque: string) =>
@@ -23,31 +22,10 @@ describe('stall alarms end when their cause ends', () => {
   const postsAbout = (mosque: string) =>
     hook.posts().filter((post) => post.alarms.some((alarm) => about(alarm, mosque)));
 
-  /** Lets every decision made so far reach the receiver (see notification-policy.test.ts). */
-  async function settle(): Promise<void> {
-    t.clock.advance(31_000);
-    const name = `Sentinel ${++sentinels}`;
-    await t.app.ctx.alarms.raise({
-      kind: 'unschedulable',
-      key: `sentinel:${sentinels}`,
-      message: 'Settles',
-      mosqueName: name,
-    });
-    t.clock.advance(31_000);
-    await waitFor(
-      () => hook.posts().some((post) => post.alarms.some((alarm) => alarm.mosque_name === name)),
-      `${name} to be posted`,
-      10_000,
-      20,
-    );
-    const owed = () =>
-      t.app.ctx.db.kysely
-        .selectFrom('alarm_deliveries')
-        .select('id')
-        .where('state', 'in', ['pending', 'retrying'])
-        .execute();
-    await waitFor(async () => (await owed()).length === 0, 'every delivery to be made', 10_000, 20);
-  }
+  const settle = notificationSettler(
+    () => t,
+    () => hook,
+  );
 
   /** Applies a reading every 2 s for `seconds` from now; `gapsAt(s)` are the recording's gaps s seconds in. */
   async function readings(instanceId: string, seconds: number, gapsAt: (s: number) => RecordingGap[]): Promise<void> {
