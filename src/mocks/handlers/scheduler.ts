@@ -156,7 +156,7 @@ export function mockRecordingJob(
 const waiting = (job: Job) => job.status === 'scheduled' || job.status === 'launching';
 
 /** Pending jobs, the recurring one, and jobs touched in the last 7 days (the server's default scope). */
-function listedJobs(now: Date): Job[] {
+export function listedJobs(now: Date): Job[] {
   const since = new Date(now.getTime() - WEEK_MS).toISOString();
   return schedulerMock().jobs.filter((job) => waiting(job) || job.kind === 'recurring' || job.updated_at >= since);
 }
