@@ -48,6 +48,7 @@ import { MosqueStreamTestDialog } from './MosqueStreamTestDialog';
 import { bulkQuestion, MosquesBulkBar, type MosqueSelectionAction } from './MosquesBulkBar';
 import { queryOfView, viewFromParams } from './mosque-list-view';
 import { MosquesTable } from './MosquesTable';
+import { countOf } from '../../../contract/plural';
 
 type FormState = { mode: 'add' } | { mode: 'edit'; mosque: Mosque } | null;
 
@@ -203,7 +204,7 @@ export default function ConfigPage() {
         notify.success(MOSQUE_MESSAGES.generated(result.total_configs));
         if (result.skipped.length > 0) {
           const reasons = result.skipped.map((skip) => `${skip.mosque_id}: ${skip.reason}`).join('; ');
-          notify.warning(`Skipped ${result.skipped.length} mosque(s): ${reasons}`);
+          notify.warning(`Skipped ${countOf(result.skipped.length, 'mosque')}: ${reasons}`);
         }
         setGenerating(false);
       },

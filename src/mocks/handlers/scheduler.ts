@@ -29,6 +29,7 @@ import { nowIso, store, type MockStore } from '../store';
 import { recordMockActivity } from './activity';
 import { mockMosques } from './config';
 import { prayerTime } from './config-places';
+import { countOf } from '../../../contract/plural';
 
 /*
  * The scheduler in the mocks: its on/off state and jobs belong to the store object, so resetStore()
@@ -247,8 +248,8 @@ function scheduleFriday(forceRefresh: boolean, filter: string[] | null, now: Dat
 
 function scheduleMessage(result: ScheduleResult): string {
   return (
-    `Scheduled ${result.scheduled} Friday recording(s): ${result.created} new, ${result.updated} updated, ${result.unchanged} unchanged` +
-    (result.skipped.length > 0 ? `; ${result.skipped.length} mosque(s) skipped` : '')
+    `Scheduled ${countOf(result.scheduled, 'Friday recording')}: ${result.created} new, ${result.updated} updated, ${result.unchanged} unchanged` +
+    (result.skipped.length > 0 ? `; ${countOf(result.skipped.length, 'mosque')} skipped` : '')
   );
 }
 

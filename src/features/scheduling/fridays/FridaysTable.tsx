@@ -17,6 +17,7 @@ import { TableMessageRow } from '../../../components/TableParts';
 import { holesOf } from '../../../lib/gap-causes';
 import { zonedDateTime } from '../zoned-time';
 import { coverageText, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS } from '../../../lib/friday-status';
+import { countOf } from '../../../../contract/plural';
 
 const COLUMNS: readonly HeaderColumn<FridaySortField>[] = [
   { label: 'Mosque', sortKey: 'mosque_name' },
@@ -135,7 +136,7 @@ export function FridaysTable({ rows, loading, sort, order, onSort, now, restorin
                     </Typography>
                     {row.alarm_ids.length > 0 && (
                       <Typography variant="body2" color="error" sx={{ fontSize: '0.8rem' }}>
-                        {`${row.alarm_ids.length} alarm(s)`}
+                        {countOf(row.alarm_ids.length, 'alarm')}
                       </Typography>
                     )}
                   </TableCell>
