@@ -25,7 +25,7 @@ import { languageName } from './languages';
 import { PrayerTimeChip } from './PrayerTimeChip';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
-import { TableMessageRow } from '../../components/TableParts';
+import { ActionsCell, TableMessageRow } from '../../components/TableParts';
 import { ListPagination } from '../../components/ListPagination';
 import { nextSort } from '../../lib/list-view';
 import type { ParamUpdate } from '../../lib/url-params';
@@ -191,7 +191,7 @@ export function MosquesTable({
                       <Skeleton width={56} aria-label="Prayer time loading" />
                     )}
                   </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <ActionsCell>
                     <Tooltip
                       title={mosque.ID_token?.trim() ? 'Test stream' : 'No stream identifier (ID_token) to test'}
                       {...TOOLTIP_DELAYS}
@@ -227,7 +227,7 @@ export function MosquesTable({
                         <DeleteIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
-                  </TableCell>
+                  </ActionsCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -13,7 +13,7 @@ import type { FridayRow, FridaySortField } from '../../../../contract/fridays';
 import { SortableHeaderRow, type HeaderColumn } from '../../../components/SortableHeaderRow';
 import { HolesRow, HolesToggle, useOpenHoles } from '../../../components/RecordingHoles';
 import { StoppedChip } from '../../../components/StoppedChip';
-import { TableMessageRow } from '../../../components/TableParts';
+import { ActionsCell, TableMessageRow } from '../../../components/TableParts';
 import { holesOf } from '../../../lib/gap-causes';
 import { zonedDateTime } from '../zoned-time';
 import { coverageText, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS } from '../../../lib/friday-status';
@@ -140,7 +140,7 @@ export function FridaysTable({ rows, loading, sort, order, onSort, now, restorin
                       </Typography>
                     )}
                   </TableCell>
-                  <TableCell align="right">
+                  <ActionsCell>
                     {restorable && (
                       <Button
                         size="small"
@@ -151,7 +151,7 @@ export function FridaysTable({ rows, loading, sort, order, onSort, now, restorin
                         Restore
                       </Button>
                     )}
-                  </TableCell>
+                  </ActionsCell>
                 </TableRow>
                 {showHoles && (
                   <HolesRow
