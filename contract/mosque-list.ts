@@ -60,3 +60,21 @@ export function bulkDoneMessage(action: MosqueBulkAction, count: number): string
   const verb = { activate: 'activated', deactivate: 'deactivated', delete: 'deleted' }[action];
   return `${count} ${count === 1 ? 'mosque' : 'mosques'} ${verb}`;
 }
+
+const count = z.number().int().min(0);
+
+/**
+ * GET /api/config/mosques/summary: the Config page's four counts, worked out where the fleet is, so no
+ * console downloads every mosque, its coordinates, prayer times and jobs to count them.
+ */
+export const mosquesSummarySchema = z.object({
+  total: count,
+  /** With coordinates. */
+  located: count,
+  /** With a coming Friday prayer (coordinates, or a fixed Jumu'ah time with a zone). */
+  timed: count,
+  /** Active, streamed, located and timed, and that Friday's recording not cancelled (./ready-to-record.ts). */
+  ready: count,
+});
+export type MosquesSummary = z.infer<typeof mosquesSummarySchema>;
+export const mosquesSummaryResponseSchema = z.object({ success: z.literal(true), data: mosquesSummarySchema });

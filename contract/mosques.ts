@@ -307,6 +307,23 @@ export const prayerTimeRecordSchema = z.object({
   calculation_method: z.string(),
 });
 export type PrayerTimeRecord = z.infer<typeof prayerTimeRecordSchema>;
+/** GET /api/config/prayer-times?mosque_ids=a,b: only those mosques' (a table's page); without it, every mosque's. */
+export const prayerTimesQuerySchema = z.strictObject({
+  mosque_ids: z
+    .string()
+    .max(12_000, 'At most 1000 mosque ids')
+    .optional()
+    .transform((ids) =>
+      ids === undefined
+        ? undefined
+        : ids
+            .split(',')
+            .map((id) => id.trim())
+            .filter(Boolean),
+    ),
+});
+export type PrayerTimesQuery = z.input<typeof prayerTimesQuerySchema>;
+
 export const prayerTimesResponseSchema = z.object({
   success: z.literal(true),
   data: z.object({ prayer_times: z.array(prayerTimeRecordSchema) }),

@@ -57,6 +57,7 @@ import { registerConfigRoutes } from './modules/recording-configs/routes';
 import { RecordingConfigService } from './modules/recording-configs/service';
 import { MosquesRepository } from './modules/mosques/repository';
 import { registerMosqueRoutes } from './modules/mosques/routes';
+import { mosquesSummary } from './modules/mosques/summary';
 import { MosquesService } from './modules/mosques/service';
 import { registerPrayerTimeRoutes } from './modules/prayer-times/routes';
 import { PrayerTimesService } from './modules/prayer-times/service';
@@ -368,8 +369,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   registerAuthRoutes(app, { auth, users, dataDir: config.dataDir });
   registerUserRoutes(app, users);
-  registerMosqueRoutes(app, { mosques });
-  registerPrayerTimeRoutes(app, prayerTimes);
+  registerMosqueRoutes(app, {
+    mosques,
+    summary: () => mosquesSummary({ mosques, prayerTimes, jobs: () => scheduler.jobs('recent') }),
+  });
+  registerPrayerTimeRoutes(app, { prayerTimes, mosques });
   registerConfigRoutes(app, { configs: recordingConfigs });
   registerActivityRoutes(app, activity);
   registerMonitoringRoutes(app, { monitoring, metricsToken: config.metricsToken });

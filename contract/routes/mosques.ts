@@ -12,11 +12,17 @@ import {
   mosquesListResponseSchema,
   mosqueUpdateRequestSchema,
   newMosqueIdResponseSchema,
+  prayerTimesQuerySchema,
   prayerTimesResponseSchema,
 } from '../mosques';
 import { z } from 'zod';
 import { endpoint } from '../endpoint';
-import { mosqueBulkRequestSchema, mosqueBulkResponseSchema, mosquesListQuerySchema } from '../mosque-list';
+import {
+  mosqueBulkRequestSchema,
+  mosqueBulkResponseSchema,
+  mosquesListQuerySchema,
+  mosquesSummaryResponseSchema,
+} from '../mosque-list';
 
 /** Any id is accepted in the path: one that cannot exist is simply not found (404). */
 const mosqueIdParams = z.strictObject({ mosque_id: z.string().min(1).max(64) });
@@ -30,7 +36,13 @@ export const mosqueRoutes = {
     query: mosquesListQuerySchema,
     response: mosquesListResponseSchema,
   }),
-  // Declared before `get` so the mocks (first match wins) do not read `new-id` as a mosque id.
+  // Declared before `get` so the mocks (first match wins) do not read `new-id` or `summary` as a mosque id.
+  summary: endpoint({
+    method: 'GET',
+    path: '/api/config/mosques/summary',
+    access: 'session',
+    response: mosquesSummaryResponseSchema,
+  }),
   newId: endpoint({
     method: 'GET',
     path: '/api/config/mosques/new-id',
@@ -102,6 +114,7 @@ export const configRoutes = {
     method: 'GET',
     path: '/api/config/prayer-times',
     access: 'session',
+    query: prayerTimesQuerySchema,
     response: prayerTimesResponseSchema,
   }),
   generate: endpoint({

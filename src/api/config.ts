@@ -1,6 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
-  CoordinatesRecord,
   ExtractionResult,
   GenerateRequest,
   GenerateResult,
@@ -10,7 +9,7 @@ import type {
   MosqueUpdateRequest,
   PrayerTimeRecord,
 } from '../../contract/mosques';
-import type { MosqueBulkRequest, MosqueBulkResult, MosquesListQuery } from '../../contract/mosque-list';
+import type { MosqueBulkRequest, MosqueBulkResult, MosquesListQuery, MosquesSummary } from '../../contract/mosque-list';
 import { configRoutes, mosqueRoutes } from '../../contract/routes/mosques';
 import { apiErrorMessage } from './client';
 import { call } from './endpoint';
@@ -38,10 +37,10 @@ export function mosqueErrorMessage(error: unknown, fallback: string): string {
   return apiErrorMessage(error, fallback, MOSQUE_MESSAGES.network);
 }
 
-/** Everything the page reads sits under one key, so a change to a mosque re-reads mosques, coordinates and prayer times. */
+/** Everything the page reads sits under one key, so a change to a mosque re-reads mosques, counts and prayer times. */
 export const configQueryKey = ['config'] as const;
 export const mosquesQueryKey = [...configQueryKey, 'mosques'] as const;
-export const coordinatesQueryKey = [...configQueryKey, 'coordinates'] as const;
+export const mosquesSummaryQueryKey = [...configQueryKey, 'summary'] as const;
 export const prayerTimesQueryKey = [...configQueryKey, 'prayer-times'] as const;
 /** Outside configQueryKey: a save elsewhere must not swap the id the Add dialog shows. */
 export const newMosqueIdQueryKey = (nonce: number) => ['mosque-new-id', nonce] as const;
@@ -78,17 +77,28 @@ export function useMosquesPage(query: MosquesListQuery) {
   });
 }
 
-export async function getCoordinates(): Promise<CoordinatesRecord[]> {
-  return (await call(configRoutes.coordinates)).data.coordinates;
+/** The Config cards' four counts, worked out on the server. */
+export async function getMosquesSummary(): Promise<MosquesSummary> {
+  return (await call(mosqueRoutes.summary)).data;
 }
 
-export const coordinatesQueryOptions = () => queryOptions({ queryKey: coordinatesQueryKey, queryFn: getCoordinates });
-
-export async function getPrayerTimes(): Promise<PrayerTimeRecord[]> {
-  return (await call(configRoutes.prayerTimes)).data.prayer_times;
+export function useMosquesSummary() {
+  return useQuery({ queryKey: mosquesSummaryQueryKey, queryFn: getMosquesSummary });
 }
 
-export const prayerTimesQueryOptions = () => queryOptions({ queryKey: prayerTimesQueryKey, queryFn: getPrayerTimes });
+/** The coming Friday prayers of the given mosques (a table's page), never the whole fleet's. */
+export async function getPrayerTimes(mosqueIds: readonly string[]): Promise<PrayerTimeRecord[]> {
+  return (await call(configRoutes.prayerTimes, { query: { mosque_ids: mosqueIds.join(',') } })).data.prayer_times;
+}
+
+export function usePrayerTimesOf(mosqueIds: readonly string[]) {
+  return useQuery({
+    queryKey: [...prayerTimesQueryKey, mosqueIds],
+    queryFn: () => getPrayerTimes(mosqueIds),
+    enabled: mosqueIds.length > 0,
+    placeholderData: keepPreviousData,
+  });
+}
 
 /** A fresh id for the Add dialog to show (not reserved: the create may still meet a 409). */
 export async function getNewMosqueId(): Promise<string> {

@@ -15,6 +15,7 @@ import type { FridaysQuery } from '../../contract/fridays';
 import { schedulerRoutes } from '../../contract/routes/scheduler';
 import { apiErrorMessage } from './client';
 import { call } from './endpoint';
+import { countOf } from '../../contract/plural';
 
 /*
  * The scheduler's calls (docs/reference.md section 7, Scheduler). Every read sits under one key, so Refresh,
@@ -33,7 +34,7 @@ export const SCHEDULER_MESSAGES = {
   started: 'Scheduler started',
   stopped: 'Scheduler stopped',
   cancelled: 'Job cancelled',
-  scheduled: (count: number) => `Scheduled ${count} Friday recording(s)`,
+  scheduled: (count: number) => `Scheduled ${countOf(count, 'Friday recording')}`,
 } as const;
 
 /** docs/reference.md section 9: the scheduler's auto refresh. */

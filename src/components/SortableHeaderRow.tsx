@@ -3,7 +3,7 @@ import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import TableSortLabel from '@mui/material/TableSortLabel';
-import { WIDE_SCREEN_CELL } from './TableParts';
+import { STICKY_ACTIONS, WIDE_SCREEN_CELL } from './TableParts';
 
 export interface HeaderColumn<K extends string> {
   label: string;
@@ -41,7 +41,11 @@ export function SortableHeaderRow<K extends string>({
               key={label}
               align={label === 'Actions' ? 'right' : 'left'}
               sortDirection={active ? order : false}
-              sx={{ whiteSpace: 'nowrap', ...(wideScreenOnly ? WIDE_SCREEN_CELL : {}) }}
+              sx={{
+                whiteSpace: 'nowrap',
+                ...(wideScreenOnly ? WIDE_SCREEN_CELL : {}),
+                ...(label === 'Actions' ? STICKY_ACTIONS : {}),
+              }}
             >
               {sortKey === undefined ? (
                 label

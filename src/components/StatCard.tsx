@@ -6,12 +6,16 @@ import type { ReactNode } from 'react';
 
 interface StatCardProps {
   title: string;
-  value: ReactNode;
+  /** Undefined while the figure is not known (still loading, or unreadable): shown as "—", never as 0. */
+  value: ReactNode | undefined;
   subtitle?: ReactNode;
   icon?: ReactNode;
   color?: 'primary' | 'secondary' | 'success' | 'warning' | 'error' | 'info';
   children?: ReactNode;
 }
+
+/** What a figure not known yet reads as. */
+export const NOT_KNOWN = '—';
 
 /** A summary figure with a title, as on the dashboard, instances and AMI pages. */
 export function StatCard({ title, value, subtitle, icon, color = 'primary', children }: StatCardProps) {
@@ -25,7 +29,7 @@ export function StatCard({ title, value, subtitle, icon, color = 'primary', chil
             </Typography>
             {/* A div, not a p: some values are chips, and a chip's div cannot sit inside a paragraph. */}
             <Typography variant="h4" component="div" sx={{ fontWeight: 500 }}>
-              {value}
+              {value === undefined ? NOT_KNOWN : value}
             </Typography>
             {subtitle && (
               <Typography variant="body2" color="textSecondary" sx={{ mt: 0.5 }}>

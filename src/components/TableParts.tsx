@@ -2,6 +2,28 @@ import type { ReactNode } from 'react';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import type { Theme } from '@mui/material/styles';
+
+/**
+ * The actions column stays on screen when a table is wider than its card (a tablet at 820 px): it sticks to
+ * the right edge over the columns scrolling beneath it, with a rule to show it is set apart.
+ */
+export const STICKY_ACTIONS = {
+  position: 'sticky',
+  right: 0,
+  zIndex: 1,
+  bgcolor: 'background.paper',
+  boxShadow: (theme: Theme) => `inset 1px 0 0 ${theme.palette.divider}`,
+} as const;
+
+/** A row's actions: right-aligned, on one line, and always on screen (STICKY_ACTIONS). */
+export function ActionsCell({ children }: { children: ReactNode }) {
+  return (
+    <TableCell align="right" sx={{ whiteSpace: 'nowrap', ...STICKY_ACTIONS }}>
+      {children}
+    </TableCell>
+  );
+}
 
 /** A cell of a column shown only from the md breakpoint up: on a tablet it gives its room to the actions. */
 export const WIDE_SCREEN_CELL = { display: { xs: 'none', md: 'table-cell' } } as const;
@@ -24,7 +46,11 @@ export function TableHeaderRow({
           <TableCell
             key={column}
             align={column === 'Actions' ? 'right' : 'left'}
-            sx={{ whiteSpace: 'nowrap', ...(wideScreenOnly.includes(column) ? WIDE_SCREEN_CELL : {}) }}
+            sx={{
+              whiteSpace: 'nowrap',
+              ...(wideScreenOnly.includes(column) ? WIDE_SCREEN_CELL : {}),
+              ...(column === 'Actions' ? STICKY_ACTIONS : {}),
+            }}
           >
             {column}
           </TableCell>

@@ -25,6 +25,7 @@ export function LiveProvider({ children, createSocket, url, onReconnected }: Liv
   }, [onReconnected]);
   const [instances, setInstances] = useState<Instance[]>([]);
   const [recordings, setRecordings] = useState<Recording[]>([]);
+  const [known, setKnown] = useState(false);
   const [systemStatus, setSystemStatus] = useState<SystemStatus | null>(null);
   const handlers = useRef(new Map<ServerMessageType, Set<(message: ServerMessage) => void>>());
   const connection = useRef<LiveConnection | null>(null);
@@ -35,6 +36,7 @@ export function LiveProvider({ children, createSocket, url, onReconnected }: Liv
         setInstances(message.data.instances);
         setRecordings(message.data.recordings);
         setSystemStatus(message.data.system_status);
+        setKnown(true);
         break;
       case 'instance_status_update':
         setInstances(message.data);
@@ -107,8 +109,18 @@ export function LiveProvider({ children, createSocket, url, onReconnected }: Liv
   // A status heard before the connection dropped may no longer be true: say nothing rather than "operational".
   const currentStatus = connected ? systemStatus : null;
   const value = useMemo<LiveContextValue>(
-    () => ({ connected, gaveUp, reconnect, instances, recordings, systemStatus: currentStatus, subscribe, send }),
-    [connected, gaveUp, reconnect, instances, recordings, currentStatus, subscribe, send],
+    () => ({
+      connected,
+      gaveUp,
+      reconnect,
+      known,
+      instances,
+      recordings,
+      systemStatus: currentStatus,
+      subscribe,
+      send,
+    }),
+    [connected, gaveUp, reconnect, known, instances, recordings, currentStatus, subscribe, send],
   );
   return <LiveContext.Provider value={value}>{children}</LiveContext.Provider>;
 }

@@ -10,6 +10,8 @@ export interface LiveContextValue {
   gaveUp: boolean;
   /** Tries again now with a fresh round of attempts (the operator's Reconnect). */
   reconnect: () => void;
+  /** The feed has sent its initial data: until then `instances` and `recordings` are empty because unknown, not because there are none. */
+  known: boolean;
   instances: Instance[];
   recordings: Recording[];
   /** Latest system status from initial_data / system_status_update / system_health; null until known and while disconnected. */

@@ -166,7 +166,7 @@ describe('Scheduling Management in the browser', () => {
     await screenshotWithoutNotifications(page, 'scheduling-dialog');
     await dialog.getByRole('button', { name: 'Schedule', exact: true }).click();
     // Starting the scheduler already planned every active mosque: scheduling them again changes nothing.
-    await notification('Scheduled 2 Friday recording(s): 0 new, 0 updated, 2 unchanged').waitFor();
+    await notification('Scheduled 2 Friday recordings: 0 new, 0 updated, 2 unchanged').waitFor();
     await dialog.waitFor({ state: 'hidden' });
   });
 

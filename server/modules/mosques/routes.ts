@@ -1,10 +1,13 @@
-import { isPageQuery } from '../../../contract/mosque-list';
+import { isPageQuery, type MosquesSummary } from '../../../contract/mosque-list';
 import { mosqueRoutes } from '../../../contract/routes/mosques';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { MosquesService } from './service';
 
-export function registerMosqueRoutes(app: AppInstance, { mosques }: { mosques: MosquesService }): void {
+export function registerMosqueRoutes(
+  app: AppInstance,
+  { mosques, summary }: { mosques: MosquesService; summary: () => Promise<MosquesSummary> },
+): void {
   // A string with a JSON content type is sent as it is (Fastify skips the route's serializer); the
   // service checked it against the same schema, which the mocks' answers are still checked against.
   handle(app, mosqueRoutes.list, async (request, reply) => {
@@ -16,6 +19,8 @@ export function registerMosqueRoutes(app: AppInstance, { mosques }: { mosques: M
     success: true as const,
     ...(await mosques.bulk(request.body, sessionOf(request).user)),
   }));
+
+  handle(app, mosqueRoutes.summary, async () => ({ success: true as const, data: await summary() }));
 
   // The Add dialog shows the id before saving: it asks for a fresh one here (a create without one gets one too).
   handle(app, mosqueRoutes.newId, async () => ({ success: true as const, data: { mosque_id: await mosques.newId() } }));

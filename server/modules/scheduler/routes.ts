@@ -5,6 +5,7 @@ import { encodedBodies, sendEncoded } from '../../lib/encoded-bodies';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { SchedulerService } from './service';
+import { countOf } from '../../../contract/plural';
 
 const actorOf = (request: Parameters<typeof sessionOf>[0]) => {
   const { id, username } = sessionOf(request).user;
@@ -36,8 +37,8 @@ export function registerSchedulerRoutes(app: AppInstance, scheduler: SchedulerSe
   handle(app, schedulerRoutes.scheduleFriday, async (request) => {
     const result = await scheduler.scheduleFriday(request.body, actorOf(request));
     const message =
-      `Scheduled ${result.scheduled} Friday recording(s): ${result.created} new, ${result.updated} updated, ${result.unchanged} unchanged` +
-      (result.skipped.length > 0 ? `; ${result.skipped.length} mosque(s) skipped` : '');
+      `Scheduled ${countOf(result.scheduled, 'Friday recording')}: ${result.created} new, ${result.updated} updated, ${result.unchanged} unchanged` +
+      (result.skipped.length > 0 ? `; ${countOf(result.skipped.length, 'mosque')} skipped` : '');
     return { success: true as const, message, data: result };
   });
 

@@ -4,6 +4,7 @@ import List from '@mui/material/List';
 import ListSubheader from '@mui/material/ListSubheader';
 import Typography from '@mui/material/Typography';
 import type { ListedAlarm } from '../../../contract/alarms';
+import { countOf } from '../../../contract/plural';
 import { AlarmItem } from './AlarmItem';
 import { ALARM_KIND_LABELS } from './alarm-labels';
 import { fridayHeading, groupByFriday } from './alarm-fridays';
@@ -19,12 +20,12 @@ interface AlarmsByFridayProps {
 export function AlarmsByFriday({ alarms, acknowledging, onAcknowledge }: AlarmsByFridayProps) {
   return (
     <List aria-label="Alarms" disablePadding>
-      {groupByFriday(alarms).map(({ friday, alarms: members, counts }) => {
-        const heading = fridayHeading(friday);
-        const total = `${members.length} ${members.length === 1 ? 'alarm' : 'alarms'}`;
+      {groupByFriday(alarms).map(({ friday, oneOff, alarms: members, counts }) => {
+        const heading = fridayHeading(friday, oneOff);
+        const total = countOf(members.length, 'alarm');
         const byKind = counts.map(({ kind, count }) => `${ALARM_KIND_LABELS[kind]}: ${count}`);
         return (
-          <Box component="li" key={friday}>
+          <Box component="li" key={heading}>
             <Box component="ul" aria-label={`${heading}: ${total} (${byKind.join(', ')})`} sx={{ p: 0 }}>
               <ListSubheader
                 disableSticky

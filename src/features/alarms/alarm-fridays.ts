@@ -1,10 +1,12 @@
 import { ALARM_KINDS, type AlarmKind, type ListedAlarm } from '../../../contract/alarms';
 import { fridayOf } from '../../lib/friday-status';
 
-/** The alarms of one Friday, newest first, with how many of each kind. */
+/** The alarms of one Friday (or of one day's one-off captures), newest first, with how many of each kind. */
 export interface FridayAlarms {
-  /** YYYY-MM-DD: the Friday (UTC) of the Saturday-to-Friday week the alarms were raised in. */
+  /** YYYY-MM-DD: the Friday (UTC) of the Saturday-to-Friday week the alarms were raised in; a one-off's own day. */
   friday: string;
+  /** Alarms of captures launched by hand (no scheduled job): filed under their own day, never a Friday's. */
+  oneOff: boolean;
   alarms: ListedAlarm[];
   /** Kinds present, most frequent first (ties in the order of ALARM_KINDS). */
   counts: { kind: AlarmKind; count: number }[];
@@ -12,22 +14,31 @@ export interface FridayAlarms {
 
 const KIND_ORDER = Object.keys(ALARM_KINDS) as AlarmKind[];
 
+/** An alarm of a capture an operator launched by hand: a recorder's, with no scheduled job behind it. */
+function isOneOff(alarm: ListedAlarm): boolean {
+  return alarm.instance_id !== null && alarm.job_id === null;
+}
+
 /**
  * Alarms by the Friday they belong to, newest Friday first: a Friday's story (a late start, a stall, a
  * partial outcome) reads together, and a pre-flight failure on Thursday joins the Friday it warned about.
  */
 export function groupByFriday(alarms: readonly ListedAlarm[]): FridayAlarms[] {
-  const groups = new Map<string, ListedAlarm[]>();
+  const groups = new Map<string, { friday: string; oneOff: boolean; members: ListedAlarm[] }>();
   for (const alarm of alarms) {
-    const friday = fridayOf(alarm.raised_at.slice(0, 10)) ?? alarm.raised_at.slice(0, 10);
-    const members = groups.get(friday);
-    if (members) members.push(alarm);
-    else groups.set(friday, [alarm]);
+    const day = alarm.raised_at.slice(0, 10);
+    const oneOff = isOneOff(alarm);
+    const friday = oneOff ? day : (fridayOf(day) ?? day);
+    const key = `${friday}${oneOff ? ' one-off' : ''}`;
+    const group = groups.get(key);
+    if (group) group.members.push(alarm);
+    else groups.set(key, { friday, oneOff, members: [alarm] });
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => b.localeCompare(a))
-    .map(([friday, members]) => ({
+  return [...groups.values()]
+    .sort((a, b) => b.friday.localeCompare(a.friday) || Number(a.oneOff) - Number(b.oneOff))
+    .map(({ friday, oneOff, members }) => ({
       friday,
+      oneOff,
       alarms: members.sort((a, b) => b.raised_at.localeCompare(a.raised_at)),
       counts: KIND_ORDER.map((kind) => ({ kind, count: members.filter((alarm) => alarm.kind === kind).length }))
         .filter(({ count }) => count > 0)
@@ -35,8 +46,8 @@ export function groupByFriday(alarms: readonly ListedAlarm[]): FridayAlarms[] {
     }));
 }
 
-/** "Friday 27 November 2026". */
-export function fridayHeading(friday: string): string {
+/** "Friday 27 November 2026"; a one-off's day, "Sunday 29 November 2026 · one-off captures". */
+export function fridayHeading(friday: string, oneOff = false): string {
   return new Intl.DateTimeFormat('en-GB', {
     weekday: 'long',
     day: 'numeric',
@@ -45,5 +56,6 @@ export function fridayHeading(friday: string): string {
     timeZone: 'UTC',
   })
     .format(new Date(`${friday}T12:00:00Z`))
-    .replace(',', '');
+    .replace(',', '')
+    .concat(oneOff ? ' · one-off captures' : '');
 }

@@ -47,7 +47,8 @@ export default function AmiPage() {
   const [dismissedListError, setDismissedListError] = useState(0);
 
   const list = useMemo(() => sortAmis(amis.data ?? []), [amis.data]);
-  const summary = amiSummary(list);
+  // "—" until the images have answered: an empty list before then is unknown, not zero.
+  const counted = amis.data ? amiSummary(list) : undefined;
   const listError = amis.isError && amis.errorUpdatedAt !== dismissedListError ? amiLoadErrorMessage(amis.error) : null;
 
   const openCreate = () => {
@@ -113,19 +114,21 @@ export default function AmiPage() {
       <ErrorBanner message={listError} onClose={() => setDismissedListError(amis.errorUpdatedAt)} />
       <Grid container spacing={2} sx={{ mb: 3 }}>
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-          <StatCard title="Total AMIs" value={summary.total} icon={<AlbumIcon />} />
+          <StatCard title="Total AMIs" value={counted?.total} icon={<AlbumIcon />} />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-          <StatCard title="Available" value={summary.available} icon={<CheckCircleIcon />} color="success" />
+          <StatCard title="Available" value={counted?.available} icon={<CheckCircleIcon />} color="success" />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
-          <StatCard title="Pending" value={summary.pending} icon={<HourglassTopIcon />} color="warning" />
+          <StatCard title="Pending" value={counted?.pending} icon={<HourglassTopIcon />} color="warning" />
         </Grid>
         <Grid size={{ xs: 12, sm: 6, lg: 3 }}>
           <StatCard
             title="Latest Version"
-            value={summary.latest?.version ?? 'N/A'}
-            subtitle={<span style={{ wordBreak: 'break-all' }}>{summary.latest?.name ?? 'No available AMI'}</span>}
+            value={counted && (counted.latest?.version ?? 'N/A')}
+            subtitle={
+              counted && <span style={{ wordBreak: 'break-all' }}>{counted.latest?.name ?? 'No available AMI'}</span>
+            }
             icon={<LocalOfferIcon />}
             color="info"
           />

@@ -16,6 +16,7 @@ import type { ReactNode } from 'react';
 import type { Ami } from '../../../contract/ami';
 import { formatDateTime } from '../../lib/dates';
 import { amiStateColor, formatSizeGb } from './ami-form';
+import { ActionsCell, STICKY_ACTIONS } from '../../components/TableParts';
 
 interface AmiTableProps {
   amis: Ami[];
@@ -34,7 +35,11 @@ export function AmiTable({ amis, loading, empty, onDelete }: AmiTableProps) {
         <TableHead>
           <TableRow>
             {COLUMNS.map((column) => (
-              <TableCell key={column} align={column === 'Actions' ? 'right' : 'left'}>
+              <TableCell
+                key={column}
+                align={column === 'Actions' ? 'right' : 'left'}
+                sx={column === 'Actions' ? STICKY_ACTIONS : undefined}
+              >
                 {column}
               </TableCell>
             ))}
@@ -82,7 +87,7 @@ export function AmiTable({ amis, loading, empty, onDelete }: AmiTableProps) {
                 <TableCell>
                   {ami.is_latest ? <Chip size="small" color="primary" icon={<StarIcon />} label="Latest" /> : null}
                 </TableCell>
-                <TableCell align="right">
+                <ActionsCell>
                   <Tooltip title={pending ? 'An AMI cannot be deleted while it is pending' : 'Delete AMI'}>
                     <span>
                       <IconButton
@@ -96,7 +101,7 @@ export function AmiTable({ amis, loading, empty, onDelete }: AmiTableProps) {
                       </IconButton>
                     </span>
                   </Tooltip>
-                </TableCell>
+                </ActionsCell>
               </TableRow>
             );
           })}

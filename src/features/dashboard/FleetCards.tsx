@@ -13,41 +13,42 @@ import { activeRecordings, DASHBOARD_BAR_FULL, runningBarValue, summarizeFleet }
 
 /** Running Instances (pending count, bar full at 20), Total Instances, Recordings: live from the feed (the fleet from the API while it is down). */
 export function FleetCards() {
-  const { recordings } = useLive();
+  const { known, recordings } = useLive();
   const instances = useFleetInstances();
   const stats = useRecordingStats();
-  const fleet = summarizeFleet(instances);
-  const recordingNow = activeRecordings(recordings);
-  const barValue = runningBarValue(fleet.running);
+  const fleet = instances && summarizeFleet(instances);
+  const recordingNow = known ? activeRecordings(recordings) : undefined;
   return (
     <>
       <Grid size={{ xs: 12, sm: 4 }}>
         <StatCard
           title="Running Instances"
-          value={fleet.running}
-          subtitle={`${fleet.pending} pending`}
+          value={fleet?.running}
+          subtitle={fleet && `${fleet.pending} pending`}
           icon={<ComputerIcon />}
           color="success"
         >
-          <Box sx={{ mt: 2 }}>
-            <LinearProgress
-              variant="determinate"
-              value={barValue}
-              color="success"
-              aria-label={`Running instances: ${fleet.running} of ${DASHBOARD_BAR_FULL}`}
-              sx={{ height: 8, borderRadius: 4 }}
-            />
-            <Typography variant="caption" color="textSecondary">
-              {fleet.running} / {DASHBOARD_BAR_FULL}
-            </Typography>
-          </Box>
+          {fleet && (
+            <Box sx={{ mt: 2 }}>
+              <LinearProgress
+                variant="determinate"
+                value={runningBarValue(fleet.running)}
+                color="success"
+                aria-label={`Running instances: ${fleet.running} of ${DASHBOARD_BAR_FULL}`}
+                sx={{ height: 8, borderRadius: 4 }}
+              />
+              <Typography variant="caption" color="textSecondary">
+                {fleet.running} / {DASHBOARD_BAR_FULL}
+              </Typography>
+            </Box>
+          )}
         </StatCard>
       </Grid>
       <Grid size={{ xs: 12, sm: 4 }}>
         <StatCard
           title="Total Instances"
-          value={fleet.total}
-          subtitle={`${fleet.total - fleet.running - fleet.pending} stopped or ended`}
+          value={fleet?.total}
+          subtitle={fleet && `${fleet.total - fleet.running - fleet.pending} stopped or ended`}
           icon={<StorageIcon />}
           color="primary"
         />
@@ -55,8 +56,8 @@ export function FleetCards() {
       <Grid size={{ xs: 12, sm: 4 }}>
         <StatCard
           title="Recordings"
-          value={stats.data?.total_recordings ?? recordings.length}
-          subtitle={`${recordingNow} recording now`}
+          value={stats.data?.total_recordings ?? (known ? recordings.length : undefined)}
+          subtitle={recordingNow !== undefined && `${recordingNow} recording now`}
           icon={<VideocamIcon />}
           color="secondary"
         />

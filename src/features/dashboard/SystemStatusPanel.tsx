@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useLive } from '../../live/context';
+import { NOT_KNOWN } from '../../components/StatCard';
 import { useFleetInstances } from '../../live/useFleetInstances';
 import {
   activeRecordings,
@@ -27,10 +28,10 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 /** Connection, system status (green only when operational), active recordings, pending tasks, health bar. */
 export function SystemStatusPanel() {
-  const { connected, systemStatus, recordings } = useLive();
+  const { connected, known, systemStatus, recordings } = useLive();
   const instances = useFleetInstances();
   const health = healthBarValue(connected);
-  const pending = summarizeFleet(instances).pending;
+  const pending = instances ? summarizeFleet(instances).pending : NOT_KNOWN;
   return (
     <Card sx={{ height: '100%' }} component="section" aria-labelledby="system-status-title">
       <CardContent>
@@ -54,7 +55,7 @@ export function SystemStatusPanel() {
             />
           </Row>
           <Row label="Active Recordings">
-            <Typography sx={{ fontWeight: 500 }}>{activeRecordings(recordings)}</Typography>
+            <Typography sx={{ fontWeight: 500 }}>{known ? activeRecordings(recordings) : NOT_KNOWN}</Typography>
           </Row>
           <Row label="Pending Tasks">
             <Typography sx={{ fontWeight: 500 }}>{pending}</Typography>

@@ -8,6 +8,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { FRIDAY_STATUSES } from '../../../contract/fridays';
 import { SCHEDULER_MESSAGES, SCHEDULER_REFRESH_MS, schedulerErrorMessage, useFridaysPage } from '../../api/scheduler';
 import { countByStatus, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS, fridaysLink } from '../../lib/friday-status';
+import { countOf } from '../../../contract/plural';
 
 /** The counts come with any page of the ledger: one row is asked, not the whole fleet's. */
 const COUNTS_ONLY = { limit: 1 };
@@ -27,7 +28,7 @@ export function ThisFridayPanel() {
           </Typography>
           {friday && (
             <Typography variant="body2" color="textSecondary">
-              {`${friday} · ${mosques} active mosque(s)`}
+              {`${friday} · ${countOf(mosques, 'active mosque')}`}
             </Typography>
           )}
         </Box>
@@ -48,7 +49,7 @@ export function ThisFridayPanel() {
                 label={`${FRIDAY_STATUS_LABELS[status]}: ${counts[status]}`}
                 color={counts[status] > 0 ? FRIDAY_STATUS_COLORS[status] : 'default'}
                 variant={counts[status] > 0 ? 'filled' : 'outlined'}
-                aria-label={`${FRIDAY_STATUS_LABELS[status]}: ${counts[status]} mosque(s)`}
+                aria-label={`${FRIDAY_STATUS_LABELS[status]}: ${countOf(counts[status], 'mosque')}`}
               />
             ))}
           </Box>

@@ -14,7 +14,8 @@ export function GithubStatusCards({ status }: { status: GithubStatus | undefined
       title: 'Configuration Status',
       icon: <SettingsIcon />,
       ...configurationLabel(status),
-      subtitle: status?.configuration.pat_configured ? 'Token saved, encrypted' : 'No token saved',
+      // Nothing is said of the token before the status has answered.
+      subtitle: status && (status.configuration.pat_configured ? 'Token saved, encrypted' : 'No token saved'),
     },
     {
       title: 'Repository Access',

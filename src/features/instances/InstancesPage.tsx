@@ -75,6 +75,8 @@ export default function InstancesPage() {
 
   const instances = useMemo(() => fleet.data ?? [], [fleet.data]);
   const summary = fleetSummary(instances);
+  // The cards say "—" until the fleet has answered: an empty list before then is unknown, not zero.
+  const counted = fleet.data ? summary : undefined;
   // Selections follow the fleet: an instance that stopped meanwhile is no longer selected.
   const selectedIds = instances
     .filter((instance) => isActive(instance) && selected.has(instance.id))
@@ -173,13 +175,13 @@ export default function InstancesPage() {
       />
       <Grid container spacing={2} sx={{ mb: 3 }}>
         <Grid size={{ xs: 12, sm: 4 }}>
-          <StatCard title="Running" value={summary.running} icon={<PlayCircleIcon />} color="success" />
+          <StatCard title="Running" value={counted?.running} icon={<PlayCircleIcon />} color="success" />
         </Grid>
         <Grid size={{ xs: 12, sm: 4 }}>
-          <StatCard title="Pending" value={summary.pending} icon={<HourglassTopIcon />} color="warning" />
+          <StatCard title="Pending" value={counted?.pending} icon={<HourglassTopIcon />} color="warning" />
         </Grid>
         <Grid size={{ xs: 12, sm: 4 }}>
-          <StatCard title="Total" value={summary.total} icon={<DnsIcon />} color="primary" />
+          <StatCard title="Total" value={counted?.total} icon={<DnsIcon />} color="primary" />
         </Grid>
       </Grid>
       <InstancesToolbar view={view} onView={updateView} />

@@ -17,6 +17,7 @@ import { formatRuntime } from '../../lib/runtime';
 import { isActive } from './fleet';
 import { InstanceRowMenu, type InstanceActions } from './InstanceRowMenu';
 import { MosqueName } from '../../components/MosqueName';
+import { ActionsCell } from '../../components/TableParts';
 
 interface InstancesTableProps extends InstanceActions {
   instances: Instance[];
@@ -135,9 +136,9 @@ export function InstancesTable({
                 <TableCell>
                   <MosqueName mosqueId={instance.mosque_id} />
                 </TableCell>
-                <TableCell align="right">
+                <ActionsCell>
                   <InstanceRowMenu instance={instance} {...actions} />
-                </TableCell>
+                </ActionsCell>
               </TableRow>
             );
           })}

@@ -1,4 +1,5 @@
 import { ACTIVE_INSTANCE_STATES, type Instance } from '../../../contract/instances';
+import { countOf } from '../../../contract/plural';
 
 export interface FleetSummary {
   running: number;
@@ -20,7 +21,7 @@ export function isActive(instance: Pick<Instance, 'state'>): boolean {
 
 /** The confirmation of Terminate Selected (docs/reference.md section 5). */
 export function terminateSelectedMessage(count: number): string {
-  return `Are you sure you want to terminate ${count} selected instance(s)? This action cannot be undone.`;
+  return `Are you sure you want to terminate ${countOf(count, 'selected instance')}? This action cannot be undone.`;
 }
 
 /** "1.5 MB": bytes in the largest unit that keeps the figure at or above 1. */

@@ -33,7 +33,7 @@ function HealthChip({ health }: { health: RecorderHealth }) {
 export function InstanceMonitoringTable() {
   const instances = useFleetInstances();
   const healthOf = useRecorderHealth();
-  const shown = instances.slice(0, MONITORED_INSTANCES);
+  const shown = (instances ?? []).slice(0, MONITORED_INSTANCES);
   return (
     <Card component="section" aria-labelledby="live-monitoring-title">
       <CardContent>
@@ -42,7 +42,7 @@ export function InstanceMonitoringTable() {
         </Typography>
         {shown.length === 0 ? (
           <Typography color="textSecondary" sx={{ py: 2 }}>
-            No instances to monitor
+            {instances ? 'No instances to monitor' : 'Loading instances…'}
           </Typography>
         ) : (
           <TableContainer>

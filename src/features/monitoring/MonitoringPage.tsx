@@ -31,7 +31,7 @@ export default function MonitoringPage() {
   const stats = useRecordingStats();
   const queryClient = useQueryClient();
   const fetching = useIsFetching({ queryKey: monitoringQueryKeys.all }) > 0;
-  const fleet = summarizeFleet(instances);
+  const fleet = instances && summarizeFleet(instances);
   const failed = [health, metrics, stats].find((query) => query.isError);
   const status = health.data?.overall_status;
   const failing = health.data?.failing ?? [];
@@ -66,8 +66,8 @@ export default function MonitoringPage() {
         <Grid size={{ xs: 12, sm: 4 }}>
           <StatCard
             title="Active Instances"
-            value={fleet.running}
-            subtitle={`${fleet.pending} pending, ${fleet.total} listed`}
+            value={fleet?.running}
+            subtitle={fleet && `${fleet.pending} pending, ${fleet.total} listed`}
             icon={<ComputerIcon />}
             color="success"
           />

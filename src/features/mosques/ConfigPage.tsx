@@ -12,22 +12,17 @@ import type { GenerateRequest, Mosque } from '../../../contract/mosques';
 import {
   MOSQUE_MESSAGES,
   mosqueErrorMessage,
-  coordinatesQueryOptions,
   mosquesQueryOptions,
-  prayerTimesQueryOptions,
   useBulkMosques,
   useCreateMosque,
   useDeleteMosque,
   useGenerateConfigs,
   useMosquesPage,
+  useMosquesSummary,
+  usePrayerTimesOf,
   useUpdateMosque,
 } from '../../api/config';
-import {
-  SCHEDULER_MESSAGES,
-  schedulerErrorMessage,
-  schedulerJobsQueryOptions,
-  useScheduleFriday,
-} from '../../api/scheduler';
+import { SCHEDULER_MESSAGES, schedulerErrorMessage, useScheduleFriday } from '../../api/scheduler';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { usePageInRange } from '../../components/ListPagination';
 import { ErrorBanner } from '../../components/ErrorBanner';
@@ -35,7 +30,6 @@ import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
 import { errorFields } from '../../api/client';
 import { fieldsUnder } from '../../lib/field-errors';
-import { readyToRecord } from '../../lib/ready-to-record';
 import { useSelection } from '../../lib/selection';
 import { useUrlParams } from '../../lib/url-params';
 import { useNotify } from '../../notifications/context';
@@ -54,6 +48,7 @@ import { MosqueStreamTestDialog } from './MosqueStreamTestDialog';
 import { bulkQuestion, MosquesBulkBar, type MosqueSelectionAction } from './MosquesBulkBar';
 import { queryOfView, viewFromParams } from './mosque-list-view';
 import { MosquesTable } from './MosquesTable';
+import { countOf } from '../../../contract/plural';
 
 type FormState = { mode: 'add' } | { mode: 'edit'; mosque: Mosque } | null;
 
@@ -72,13 +67,11 @@ export default function ConfigPage() {
   const { params, update: updateView } = useUrlParams();
   const view = viewFromParams(params);
   const shown = useMosquesPage(queryOfView(view));
-  // The cards and Generate read the whole fleet (10,000 mosques, their prayer times and jobs): asked once
-  // the first page is on screen, so they never stand between the operator and the table.
-  const fleetReads = { enabled: shown.isSuccess || shown.isError };
-  const mosques = useQuery({ ...mosquesQueryOptions(), ...fleetReads });
-  const coordinates = useQuery({ ...coordinatesQueryOptions(), ...fleetReads });
-  const prayerTimes = useQuery({ ...prayerTimesQueryOptions(), ...fleetReads });
-  const jobs = useQuery({ ...schedulerJobsQueryOptions(), ...fleetReads });
+  // The cards are four counts from the server and the table's prayer times are its page's: nothing here
+  // downloads the fleet, except Generate's list of mosques to choose from, read when it opens.
+  const summary = useMosquesSummary();
+  const pageIds = useMemo(() => (shown.data?.mosques ?? []).map((mosque) => mosque.mosque_id), [shown.data]);
+  const prayerTimes = usePrayerTimesOf(pageIds);
   const { selected, select, clear: clearSelection } = useSelection();
   const [asking, setAsking] = useState<MosqueSelectionAction | null>(null);
   const [form, setForm] = useState<FormState>(null);
@@ -88,22 +81,27 @@ export default function ConfigPage() {
   const [testing, setTesting] = useState<Mosque | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [generating, setGenerating] = useState(false);
+  const fleet = useQuery({ ...mosquesQueryOptions(), enabled: generating });
   const [dismissedError, setDismissedError] = useState(0);
 
-  const list = useMemo(() => mosques.data ?? [], [mosques.data]);
-  const located = useMemo(() => {
-    const ids = new Set((coordinates.data ?? []).map((record) => record.mosque_id));
-    for (const mosque of [...list, ...(shown.data?.mosques ?? [])])
-      if (mosque.latitude !== null && mosque.longitude !== null) ids.add(mosque.mosque_id);
-    return ids;
-  }, [coordinates.data, list, shown.data]);
-  const times = useMemo(
-    () => new Map((prayerTimes.data ?? []).map((record) => [record.mosque_id, record])),
-    [prayerTimes.data],
+  const located = useMemo(
+    () =>
+      new Set(
+        (shown.data?.mosques ?? [])
+          .filter((mosque) => mosque.latitude !== null && mosque.longitude !== null)
+          .map((mosque) => mosque.mosque_id),
+      ),
+    [shown.data],
   );
-  const ready = readyToRecord({ mosques: list, located, prayerTimes: times, jobs: jobs.data ?? [] }).length;
-  // The table's page or the whole list, whichever failed (the list is asked only after the page answered).
-  const failedRead = shown.isError ? shown : mosques.isError ? mosques : null;
+  // Another page's prayer times, kept while this page's are read, are not this page's: unknown until they come.
+  const pageTimes = prayerTimes.isPlaceholderData ? undefined : prayerTimes.data;
+  const times = useMemo(
+    () => (pageTimes || pageIds.length === 0 ? new Map((pageTimes ?? []).map((r) => [r.mosque_id, r])) : undefined),
+    [pageTimes, pageIds.length],
+  );
+  const counts = summary.data;
+  // The table's page, its prayer times or the counts, whichever failed.
+  const failedRead = [shown, prayerTimes, summary].find((read) => read.isError) ?? null;
   const loadError =
     failedRead && failedRead.errorUpdatedAt !== dismissedError
       ? mosqueErrorMessage(failedRead.error, MOSQUE_MESSAGES.loadFailed)
@@ -206,7 +204,7 @@ export default function ConfigPage() {
         notify.success(MOSQUE_MESSAGES.generated(result.total_configs));
         if (result.skipped.length > 0) {
           const reasons = result.skipped.map((skip) => `${skip.mosque_id}: ${skip.reason}`).join('; ');
-          notify.warning(`Skipped ${result.skipped.length} mosque(s): ${reasons}`);
+          notify.warning(`Skipped ${countOf(result.skipped.length, 'mosque')}: ${reasons}`);
         }
         setGenerating(false);
       },
@@ -228,7 +226,7 @@ export default function ConfigPage() {
               variant="outlined"
               startIcon={<DescriptionIcon />}
               onClick={() => setGenerating(true)}
-              disabled={list.length === 0}
+              disabled={counts?.total === 0}
             >
               Generate Configs
             </Button>
@@ -244,22 +242,12 @@ export default function ConfigPage() {
           mb: 3,
         }}
       >
-        <StatCard title="Total Mosques" value={list.length} icon={<MosqueIcon />} color="primary" />
-        <StatCard
-          title="Coordinates"
-          value={list.filter((m) => located.has(m.mosque_id)).length}
-          icon={<LocationOnIcon />}
-          color="info"
-        />
-        <StatCard
-          title="Prayer Times"
-          value={list.filter((m) => times.has(m.mosque_id)).length}
-          icon={<ScheduleIcon />}
-          color="warning"
-        />
+        <StatCard title="Total Mosques" value={counts?.total} icon={<MosqueIcon />} color="primary" />
+        <StatCard title="Coordinates" value={counts?.located} icon={<LocationOnIcon />} color="info" />
+        <StatCard title="Prayer Times" value={counts?.timed} icon={<ScheduleIcon />} color="warning" />
         <StatCard
           title="Ready to Record"
-          value={ready}
+          value={counts?.ready}
           subtitle="Active, streamed, located and timed"
           icon={<CheckCircleIcon />}
           color="success"
@@ -324,7 +312,7 @@ export default function ConfigPage() {
       />
       {generating && (
         <GenerateDialog
-          mosques={list}
+          mosques={fleet.data ?? []}
           generating={generate.isPending}
           onCancel={() => setGenerating(false)}
           onGenerate={runGenerate}

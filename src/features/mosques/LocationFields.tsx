@@ -11,6 +11,8 @@ interface LocationFieldsProps {
   errors: MosqueFormErrors;
   extracting: boolean;
   geocoding: boolean;
+  /** Why the last lookups gave nothing (null when they did, or none ran): shown beside their fields. */
+  problems: { link: string | null; place: string | null; timezone: string | null };
   onChange: (field: LocationField, value: string) => void;
 }
 
@@ -18,7 +20,8 @@ const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr'
 const triple = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr 1fr' }, gap: 2 } as const;
 
 /** Map link, coordinates, time zone and place. Coordinates are read-only while they are being read from the link. */
-export function LocationFields({ values, errors, extracting, geocoding, onChange }: LocationFieldsProps) {
+export function LocationFields({ values, errors, extracting, geocoding, problems, onChange }: LocationFieldsProps) {
+  const timezoneProblem = values.timezone.trim() === '' ? problems.timezone : null;
   const coordinate = (field: 'latitude' | 'longitude', label: string, limit: number) => (
     <TextField
       label={label}
@@ -36,7 +39,8 @@ export function LocationFields({ values, errors, extracting, geocoding, onChange
       label={label}
       value={values[field]}
       onChange={(event) => onChange(field, event.target.value)}
-      helperText={geocoding ? 'Looking up the place...' : ' '}
+      helperText={geocoding ? 'Looking up the place...' : (field === 'city' && problems.place) || ' '}
+      error={!geocoding && field === 'city' && problems.place !== null}
       fullWidth
     />
   );
@@ -47,10 +51,13 @@ export function LocationFields({ values, errors, extracting, geocoding, onChange
         label="Google Maps URL"
         value={values.google_maps_url}
         onChange={(event) => onChange('google_maps_url', event.target.value)}
+        error={!extracting && problems.link !== null}
         helperText={
           extracting
             ? 'Extracting coordinates from the link...'
-            : 'Paste a Google Maps link (long, maps.google, goo.gl/maps or maps.app.goo.gl): coordinates, time zone and place are filled in'
+            : problems.link
+              ? `${problems.link.replace(/\.$/, '')}. Type the latitude and longitude below, or the mosque cannot be scheduled.`
+              : 'Paste a Google Maps link (long, maps.google, goo.gl/maps or maps.app.goo.gl): coordinates, time zone and place are filled in'
         }
         slotProps={{
           htmlInput: { autoComplete: 'off', spellCheck: false },
@@ -72,8 +79,10 @@ export function LocationFields({ values, errors, extracting, geocoding, onChange
         label="Timezone"
         value={values.timezone}
         onChange={(event) => onChange('timezone', event.target.value)}
-        error={Boolean(errors.timezone)}
-        helperText={errors.timezone ?? 'IANA time zone, e.g. Europe/London (filled in from the coordinates)'}
+        error={Boolean(errors.timezone ?? timezoneProblem)}
+        helperText={
+          errors.timezone ?? timezoneProblem ?? 'IANA time zone, e.g. Europe/London (filled in from the coordinates)'
+        }
         slotProps={{ htmlInput: { autoComplete: 'off', spellCheck: false } }}
         fullWidth
       />

@@ -1,3 +1,4 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -50,6 +51,9 @@ interface MosqueFormDialogProps {
   serverErrors?: MosqueFormErrors;
 }
 
+export const UNSCHEDULABLE_WARNING =
+  'Without coordinates this mosque cannot be scheduled: no Friday prayer time can be computed for it, and it will be reported as unschedulable. Type its latitude and longitude, or save it without them.';
+
 const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 } as const;
 
 /** "Add New Mosque" / "Edit Mosque" (docs/reference.md sections 2, 3 and 5). Mount it with a key per opening. */
@@ -85,6 +89,7 @@ export function MosqueFormDialog({
     [apply],
   );
   const lookup = useCoordinateLookup(applyLookup);
+  const [warnedUnlocated, setWarnedUnlocated] = useState(false);
   const [editedSinceRefusal, setEditedSinceRefusal] = useState<ReadonlySet<keyof MosqueFormValues>>(new Set());
   const [refusal, setRefusal] = useState(serverErrors);
   if (refusal !== serverErrors) {
@@ -113,17 +118,25 @@ export function MosqueFormDialog({
     value: string,
   ) => {
     set(field, value);
-    if (field === 'google_maps_url' || field === 'latitude' || field === 'longitude')
+    if (field === 'google_maps_url' || field === 'latitude' || field === 'longitude') {
       typedSinceLookup.current = new Set();
-    else typedSinceLookup.current.add(field);
+      setWarnedUnlocated(false);
+    } else typedSinceLookup.current.add(field);
     if (field === 'google_maps_url') lookup.linkChanged(value);
     if (field === 'latitude') lookup.coordinatesChanged(parseCoordinate(value), parseCoordinate(values.longitude));
     if (field === 'longitude') lookup.coordinatesChanged(parseCoordinate(values.latitude), parseCoordinate(value));
   };
 
+  // A link that could not be resolved leaves the mosque without coordinates, hence without a prayer time:
+  // the first Save says so plainly and asks for them; a second one saves it as it is.
+  const unlocated =
+    lookup.linkProblem !== null &&
+    (parseCoordinate(values.latitude) === null || parseCoordinate(values.longitude) === null);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    if (!hasErrors(errors) && !busy) onSubmit(complete);
+    if (hasErrors(errors) || busy) return;
+    if (unlocated && !warnedUnlocated) setWarnedUnlocated(true);
+    else onSubmit(complete);
   };
   const guard = useDiscardGuard({ dirty: formChanged(values, initial), busy: saving, onDiscard: onCancel });
 
@@ -217,8 +230,10 @@ export function MosqueFormDialog({
               errors={errors}
               extracting={lookup.extracting}
               geocoding={lookup.geocoding}
+              problems={{ link: lookup.linkProblem, place: lookup.placeProblem, timezone: lookup.timezoneProblem }}
               onChange={changeLocation}
             />
+            {unlocated && warnedUnlocated && <Alert severity="warning">{UNSCHEDULABLE_WARNING}</Alert>}
             <Divider textAlign="left">
               <Typography variant="overline" color="textSecondary">
                 Broadcast and prayer time
@@ -289,7 +304,7 @@ export function MosqueFormDialog({
             Cancel
           </Button>
           <Button type="submit" variant="contained" disabled={busy || hasErrors(errors)}>
-            {editing ? 'Update Mosque' : 'Add Mosque'}
+            {unlocated && warnedUnlocated ? 'Save without coordinates' : editing ? 'Update Mosque' : 'Add Mosque'}
           </Button>
         </DialogActions>
       </Box>

@@ -7,6 +7,7 @@ import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
+import Skeleton from '@mui/material/Skeleton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -24,7 +25,7 @@ import { languageName } from './languages';
 import { PrayerTimeChip } from './PrayerTimeChip';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
-import { TableMessageRow } from '../../components/TableParts';
+import { ActionsCell, TableMessageRow } from '../../components/TableParts';
 import { ListPagination } from '../../components/ListPagination';
 import { nextSort } from '../../lib/list-view';
 import type { ParamUpdate } from '../../lib/url-params';
@@ -44,7 +45,8 @@ interface MosquesTableProps {
   /** The bulk actions bar, shown above the rows while some are selected. */
   bulkBar: ReactNode;
   located: ReadonlySet<string>;
-  prayerTimes: ReadonlyMap<string, PrayerTimeRecord>;
+  /** The page's coming Friday prayers; undefined while they are read (a skeleton, not "Pending"). */
+  prayerTimes: ReadonlyMap<string, PrayerTimeRecord> | undefined;
   onEdit: (mosque: Mosque) => void;
   onDelete: (mosque: Mosque) => void;
   onTestStream: (mosque: Mosque) => void;
@@ -183,9 +185,13 @@ export function MosquesTable({
                     )}
                   </TableCell>
                   <TableCell>
-                    <PrayerTimeChip record={prayerTimes.get(mosque.mosque_id)} />
+                    {prayerTimes ? (
+                      <PrayerTimeChip record={prayerTimes.get(mosque.mosque_id)} />
+                    ) : (
+                      <Skeleton width={56} aria-label="Prayer time loading" />
+                    )}
                   </TableCell>
-                  <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                  <ActionsCell>
                     <Tooltip
                       title={mosque.ID_token?.trim() ? 'Test stream' : 'No stream identifier (ID_token) to test'}
                       {...TOOLTIP_DELAYS}
@@ -221,7 +227,7 @@ export function MosquesTable({
                         <DeleteIcon fontSize="small" />
                       </IconButton>
                     </Tooltip>
-                  </TableCell>
+                  </ActionsCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -5,6 +5,7 @@ import type { Recording } from '../../../contract/instances';
 import { GAP_CAUSE_LABELS } from '../../lib/gap-causes';
 import { formatMediaDuration } from '../../lib/recording-outcome';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
+import { countOf } from '../../../contract/plural';
 
 const clock = (iso: string) =>
   new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
@@ -41,7 +42,7 @@ export function CoverageBar({ recording }: { recording: Recording }) {
     >
       <Box
         tabIndex={0}
-        aria-label={`${summary}${details.length ? `; ${details.length} gap(s)` : ''}`}
+        aria-label={`${summary}${details.length ? `; ${countOf(details.length, 'gap')}` : ''}`}
         sx={{ minWidth: 120 }}
       >
         <Typography variant="body2">{`${Math.floor(share * 100)}%`}</Typography>

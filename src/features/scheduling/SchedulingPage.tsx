@@ -33,12 +33,13 @@ import { ScheduleFridayDialog } from './ScheduleFridayDialog';
 import { SchedulerStatusCard } from './SchedulerStatusCard';
 import { UpcomingRecordingsSection } from './UpcomingRecordingsSection';
 import { useNow } from './useNow';
+import { countOf } from '../../../contract/plural';
 
-/** "Skipped 2 mosque(s): A (reason); B (reason)", naming at most three. */
+/** "Skipped 2 mosques: A (reason); B (reason)", naming at most three. */
 export function skippedMessage(skipped: SkippedMosque[]): string {
   const named = skipped.slice(0, 3).map((skip) => `${skip.mosque_name ?? skip.mosque_id} (${skip.reason})`);
   const rest = skipped.length > 3 ? `; and ${skipped.length - 3} more` : '';
-  return `Skipped ${skipped.length} mosque(s): ${named.join('; ')}${rest}`;
+  return `Skipped ${countOf(skipped.length, 'mosque')}: ${named.join('; ')}${rest}`;
 }
 
 /** /scheduling: the Friday recording scheduler (docs/reference.md sections 2, 4, 7, 8 and 9, Scheduler). */

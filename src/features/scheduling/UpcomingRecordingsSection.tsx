@@ -17,7 +17,7 @@ import { Section } from './Section';
 import { TimingIcon } from './TimingIcon';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { operatorTime, zoneAbbreviation, zonedDateTime, zonedTime } from './zoned-time';
-import { TableHeaderRow } from '../../components/TableParts';
+import { ActionsCell, TableHeaderRow } from '../../components/TableParts';
 
 interface UpcomingRecordingsSectionProps {
   recordings: UpcomingRecording[];
@@ -122,7 +122,7 @@ export function UpcomingRecordingsSection({
                   <Typography variant="body2">{recording.timezone}</Typography>
                   <Secondary>{zoneAbbreviation(recording.recording_time, recording.timezone)}</Secondary>
                 </TableCell>
-                <TableCell align="right">
+                <ActionsCell>
                   <Tooltip title="Cancel recording" describeChild {...TOOLTIP_DELAYS}>
                     <span>
                       <IconButton
@@ -136,7 +136,7 @@ export function UpcomingRecordingsSection({
                       </IconButton>
                     </span>
                   </Tooltip>
-                </TableCell>
+                </ActionsCell>
               </TableRow>
             ))}
           </TableBody>

@@ -17,7 +17,7 @@ import { UserAvatar } from '../../components/UserAvatar';
 import { formatDateTime } from '../../lib/dates';
 import { roleLabel } from '../../lib/roles';
 import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
-import { TableMessageRow } from '../../components/TableParts';
+import { ActionsCell, TableMessageRow } from '../../components/TableParts';
 import type { UserSortField } from '../../../contract/user-list';
 
 interface UsersTableProps {
@@ -101,7 +101,7 @@ export function UsersTable({
                   />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: { md: 'nowrap' } }}>{formatDateTime(user.last_login)}</TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+                <ActionsCell>
                   <Tooltip title="Edit User">
                     <IconButton aria-label={`Edit User ${user.username}`} onClick={() => onEdit(user)} size="small">
                       <EditIcon fontSize="small" />
@@ -120,7 +120,7 @@ export function UsersTable({
                       </IconButton>
                     </span>
                   </Tooltip>
-                </TableCell>
+                </ActionsCell>
               </TableRow>
             );
           })}

@@ -7,11 +7,13 @@ import {
 } from '../../../contract/recording-configs';
 import { bulkDoneMessage, isPageQuery } from '../../../contract/mosque-list';
 import { configRoutes, mosqueRoutes } from '../../../contract/routes/mosques';
+import { readyToRecord } from '../../../contract/ready-to-record';
 import { mock } from '../endpoint';
 import { mosquesPage } from '../mosque-page';
 import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 import { geocodeAt, prayerTime, readLink, timeZoneAt } from './config-places';
+import { listedJobs } from './scheduler';
 
 /*
  * Mosques, coordinates, prayer times and recording configurations, answered as the server does
@@ -125,6 +127,17 @@ export const configHandlers = [
     return HttpResponse.json({ success: true as const, data });
   }),
 
+  mock(mosqueRoutes.summary, () => {
+    const mosques = mockMosques();
+    const times = new Map(mosques.flatMap((mosque) => prayerTime(mosque) ?? []).map((r) => [r.mosque_id, r]));
+    const located = new Set(
+      mosques.filter((mosque) => mosque.latitude !== null && mosque.longitude !== null).map((m) => m.mosque_id),
+    );
+    const ready = readyToRecord({ mosques, located, prayerTimes: times, jobs: listedJobs(new Date()) }).length;
+    const data = { total: mosques.length, located: located.size, timed: times.size, ready };
+    return HttpResponse.json({ success: true as const, data });
+  }),
+
   mock(mosqueRoutes.bulk, ({ body }) => {
     const ids = new Set(body.mosque_ids);
     const done = mockMosques().filter((mosque) => ids.has(mosque.mosque_id));
@@ -216,8 +229,10 @@ export const configHandlers = [
     HttpResponse.json({ success: true, data: geocodeAt(body.latitude, body.longitude) }),
   ),
 
-  mock(configRoutes.prayerTimes, () => {
-    const prayer_times = mockMosques().flatMap((mosque) => prayerTime(mosque) ?? []);
+  mock(configRoutes.prayerTimes, ({ query }) => {
+    const ids = query.mosque_ids && new Set(query.mosque_ids);
+    const chosen = ids ? mockMosques().filter((mosque) => ids.has(mosque.mosque_id)) : mockMosques();
+    const prayer_times = chosen.flatMap((mosque) => prayerTime(mosque) ?? []);
     return HttpResponse.json({ success: true as const, data: { prayer_times } });
   }),
 

@@ -29,6 +29,7 @@ import { nowIso, store, type MockStore } from '../store';
 import { recordMockActivity } from './activity';
 import { mockMosques } from './config';
 import { prayerTime } from './config-places';
+import { countOf } from '../../../contract/plural';
 
 /*
  * The scheduler in the mocks: its on/off state and jobs belong to the store object, so resetStore()
@@ -156,7 +157,7 @@ export function mockRecordingJob(
 const waiting = (job: Job) => job.status === 'scheduled' || job.status === 'launching';
 
 /** Pending jobs, the recurring one, and jobs touched in the last 7 days (the server's default scope). */
-function listedJobs(now: Date): Job[] {
+export function listedJobs(now: Date): Job[] {
   const since = new Date(now.getTime() - WEEK_MS).toISOString();
   return schedulerMock().jobs.filter((job) => waiting(job) || job.kind === 'recurring' || job.updated_at >= since);
 }
@@ -247,8 +248,8 @@ function scheduleFriday(forceRefresh: boolean, filter: string[] | null, now: Dat
 
 function scheduleMessage(result: ScheduleResult): string {
   return (
-    `Scheduled ${result.scheduled} Friday recording(s): ${result.created} new, ${result.updated} updated, ${result.unchanged} unchanged` +
-    (result.skipped.length > 0 ? `; ${result.skipped.length} mosque(s) skipped` : '')
+    `Scheduled ${countOf(result.scheduled, 'Friday recording')}: ${result.created} new, ${result.updated} updated, ${result.unchanged} unchanged` +
+    (result.skipped.length > 0 ? `; ${countOf(result.skipped.length, 'mosque')} skipped` : '')
   );
 }
 

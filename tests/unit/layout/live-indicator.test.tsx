@@ -24,6 +24,7 @@ function withLive(state: Partial<LiveContextValue>) {
     connected: false,
     gaveUp: false,
     reconnect: vi.fn(),
+    known: false,
     instances: [],
     recordings: [],
     systemStatus: null,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Mosque } from '../../../contract/mosques';
-import { readyToRecord } from '../../../src/lib/ready-to-record';
+import { readyToRecord } from '../../../contract/ready-to-record';
 
 const FRIDAY = '2026-11-27T11:29:00Z';
 

@@ -13,10 +13,11 @@ import type { FridayRow, FridaySortField } from '../../../../contract/fridays';
 import { SortableHeaderRow, type HeaderColumn } from '../../../components/SortableHeaderRow';
 import { HolesRow, HolesToggle, useOpenHoles } from '../../../components/RecordingHoles';
 import { StoppedChip } from '../../../components/StoppedChip';
-import { TableMessageRow } from '../../../components/TableParts';
+import { ActionsCell, TableMessageRow } from '../../../components/TableParts';
 import { holesOf } from '../../../lib/gap-causes';
 import { zonedDateTime } from '../zoned-time';
 import { coverageText, FRIDAY_STATUS_COLORS, FRIDAY_STATUS_LABELS } from '../../../lib/friday-status';
+import { countOf } from '../../../../contract/plural';
 
 const COLUMNS: readonly HeaderColumn<FridaySortField>[] = [
   { label: 'Mosque', sortKey: 'mosque_name' },
@@ -135,11 +136,11 @@ export function FridaysTable({ rows, loading, sort, order, onSort, now, restorin
                     </Typography>
                     {row.alarm_ids.length > 0 && (
                       <Typography variant="body2" color="error" sx={{ fontSize: '0.8rem' }}>
-                        {`${row.alarm_ids.length} alarm(s)`}
+                        {countOf(row.alarm_ids.length, 'alarm')}
                       </Typography>
                     )}
                   </TableCell>
-                  <TableCell align="right">
+                  <ActionsCell>
                     {restorable && (
                       <Button
                         size="small"
@@ -150,7 +151,7 @@ export function FridaysTable({ rows, loading, sort, order, onSort, now, restorin
                         Restore
                       </Button>
                     )}
-                  </TableCell>
+                  </ActionsCell>
                 </TableRow>
                 {showHoles && (
                   <HolesRow

@@ -85,4 +85,34 @@ describe('the alarm list by Friday', { timeout: scaled(30_000) }, () => {
     await screen.findByRole('list', { name: /^Friday 27 November 2026/ });
     expect(screen.queryByRole('list', { name: /^Friday 20 November 2026/ })).not.toBeInTheDocument();
   });
+
+  it('files a one-off capture under its own day, apart from the Friday, and a scheduled one under its Friday', async () => {
+    alarmsMock().length = 0;
+    raiseMockAlarm({
+      id: 'a-sunday',
+      kind: 'capture_partial',
+      severity: 'warning',
+      message: 'Recorded 20 min of 30 min',
+      mosque_name: 'Central Mosque',
+      instance_id: 'i-adhoc',
+      raised_at: '2026-11-29T10:00:00.000Z',
+    });
+    raiseMockAlarm({
+      id: 'a-friday',
+      kind: 'stall',
+      severity: 'warning',
+      message: 'No media for 70 s',
+      mosque_name: 'East London Mosque',
+      instance_id: 'i-friday',
+      job_id: 'friday-elm7q2w9z3-2026-11-27',
+      raised_at: '2026-11-27T12:00:00.000Z',
+    });
+    await renderApp('/alarms', { as: 'operator' });
+    await screen.findByRole('listitem', { name: 'Stream stalled: East London Mosque' });
+    const groups = within(screen.getByRole('list', { name: 'Alarms' })).getAllByRole('list');
+    expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual([
+      'Sunday 29 November 2026 · one-off captures: 1 alarm (Capture partial: 1)',
+      'Friday 27 November 2026: 1 alarm (Stream stalled: 1)',
+    ]);
+  });
 });

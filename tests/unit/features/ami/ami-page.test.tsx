@@ -38,6 +38,26 @@ describe('AMI Manager page', { timeout: scaled(30_000) }, () => {
     expect(cardOf('Latest Version').getByText('mosque-recorder-20260110-100000')).toBeInTheDocument();
   });
 
+  it('shows "—" on the cards while the images are read, never 0', async () => {
+    seedAmis();
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.get('/api/ami/list', async () => {
+        await answered;
+        return HttpResponse.json({ success: true, data: { amis: [] } });
+      }),
+    );
+    renderWithProviders(<AmiPage />, { path: '/ami', as: 'admin' });
+    await screen.findByText('Total AMIs', { selector: 'p' });
+    for (const title of ['Total AMIs', 'Available', 'Pending', 'Latest Version'])
+      expect(cardOf(title).getByText('—')).toBeInTheDocument();
+    expect(cardOf('Latest Version').queryByText('No available AMI')).not.toBeInTheDocument();
+    answer();
+    expect(await cardOf('Total AMIs').findByText('0')).toBeInTheDocument();
+    expect(cardOf('Latest Version').getByText('No available AMI')).toBeInTheDocument();
+  });
+
   it('lists each AMI: status, name and description, id, version, size, created, latest flag', async () => {
     seedAmis();
     await openAmi();

@@ -40,6 +40,28 @@ describe('Dashboard', { timeout: scaled(15_000) }, () => {
     expect(card('Recordings').getByText('2 recording now')).toBeInTheDocument();
   });
 
+  it('shows "—" on the fleet cards and the status panel until the live feed has told the fleet, never 0', async () => {
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.get('/api/monitoring/recordings', async () => {
+        await answered;
+        return HttpResponse.json({ success: false, detail: 'Not now', error: 'Not now' }, { status: 503 });
+      }),
+    );
+    await openDashboard();
+    for (const title of ['Running Instances', 'Total Instances', 'Recordings']) {
+      expect(card(title).getByText('—')).toBeInTheDocument();
+      expect(card(title).queryByText('0')).not.toBeInTheDocument();
+    }
+    expect(card('Running Instances').queryByRole('progressbar')).not.toBeInTheDocument();
+    expect(section('System Status').getAllByText('—')).toHaveLength(2);
+    connect({ instances: [instance('a')], recordings: [recording('r1', 'a')] });
+    expect(card('Running Instances').getByText('1')).toBeInTheDocument();
+    expect(card('Recordings').getByText('1 recording now')).toBeInTheDocument();
+    answer();
+  });
+
   it('updates the counts from the live feed without a reload', async () => {
     await openDashboard();
     connect({ instances: [instance('a')] });

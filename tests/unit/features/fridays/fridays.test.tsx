@@ -112,10 +112,10 @@ describe('Fridays', { timeout: scaled(40_000) }, () => {
         'section',
       ) as HTMLElement,
     );
-    expect(await panel.findByText('2026-11-27 · 2 active mosque(s)')).toBeInTheDocument();
-    expect(panel.getByRole('link', { name: 'Unschedulable: 1 mosque(s)' })).toBeInTheDocument();
-    expect(panel.getByRole('link', { name: 'Captured: 0 mosque(s)' })).toBeInTheDocument();
-    await user.click(panel.getByRole('link', { name: 'Failed: 1 mosque(s)' }));
+    expect(await panel.findByText('2026-11-27 · 2 active mosques')).toBeInTheDocument();
+    expect(panel.getByRole('link', { name: 'Unschedulable: 1 mosque' })).toBeInTheDocument();
+    expect(panel.getByRole('link', { name: 'Captured: 0 mosques' })).toBeInTheDocument();
+    await user.click(panel.getByRole('link', { name: 'Failed: 1 mosque' }));
     await screen.findByRole('heading', { name: 'Scheduling Management', level: 1 }, { timeout: scaled(15_000) });
     expect(
       await fridayRow('London Central Mosque').findByText('No media was recorded: the stream never came'),

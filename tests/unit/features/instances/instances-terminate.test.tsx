@@ -75,7 +75,7 @@ describe('Terminate Selected', { timeout: scaled(30_000) }, () => {
     await user.click(select(fleet.pending.name));
     await user.click(screen.getByRole('button', { name: 'Terminate Selected (2)' }));
     expect(
-      dialog().getByText('Are you sure you want to terminate 2 selected instance(s)? This action cannot be undone.'),
+      dialog().getByText('Are you sure you want to terminate 2 selected instances? This action cannot be undone.'),
     ).toBeInTheDocument();
     await user.click(dialog().getByRole('button', { name: 'Terminate' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());

@@ -43,6 +43,27 @@ describe('Monitoring', { timeout: scaled(20_000) }, () => {
     expect(card('System Health').getByText('All components healthy')).toBeInTheDocument();
   });
 
+  it('shows "—" for Active Instances until the fleet is known, never 0', async () => {
+    // Neither the live feed nor the fleet read (asked while the feed is not connected) has answered yet.
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    server.use(
+      http.get('/api/instances', async () => {
+        await answered;
+        return HttpResponse.json({ success: false, detail: 'Not now', error: 'Not now' }, { status: 503 });
+      }),
+    );
+    await openMonitoring();
+    expect(card('Active Instances').getByText('—')).toBeInTheDocument();
+    expect(card('Active Instances').queryByText('0')).not.toBeInTheDocument();
+    expect(card('Active Instances').queryByText(/pending/)).not.toBeInTheDocument();
+    expect(screen.getByText('Loading instances…')).toBeInTheDocument();
+    connect({ instances: [instance('a')] });
+    expect(card('Active Instances').getByText('1')).toBeInTheDocument();
+    expect(card('Active Instances').getByText('0 pending, 1 listed')).toBeInTheDocument();
+    answer();
+  });
+
   it('lists the first 10 instances: name, mosque, state, runtime and a health chip', async () => {
     await openMonitoring();
     const many = Array.from({ length: 12 }, (_, i) =>

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { PrayerTimeRecord } from '../../../../contract/mosques';
 import { setMockMosques } from '../../../../src/mocks/handlers/config';
 import { server } from '../../support/server';
-import { AZHAR, cardValue, EAST_LONDON, LONDON, openConfig, row } from './helpers';
+import { AZHAR, cardText, cardValue, EAST_LONDON, LONDON, openConfig, row } from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
 
 afterEach(() => server.events.removeAllListeners());
@@ -25,7 +25,6 @@ describe('Config Generator page', { timeout: scaled(40_000) }, () => {
     await openConfig();
     expect(screen.getByRole('heading', { name: 'Config Generator' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Add Mosque' })).toBeEnabled();
-    // The whole list (the cards, Generate) is read once the table's first page is on screen.
     await waitFor(() => expect(screen.getByRole('button', { name: 'Generate Configs' })).toBeEnabled());
     await waitFor(() => expect(cardValue('Prayer Times')).toBe('2'));
     expect(cardValue('Total Mosques')).toBe('3');
@@ -34,20 +33,38 @@ describe('Config Generator page', { timeout: scaled(40_000) }, () => {
     expect(cardValue('Ready to Record')).toBe('1');
   });
 
-  it('counts as ready only mosques with both coordinates and a prayer time', async () => {
+  it('shows "—" on each card until the counts have come, never 0', async () => {
+    let answer: () => void = () => undefined;
+    const answered = new Promise<void>((resolve) => (answer = resolve));
     server.use(
-      http.get('/api/config/prayer-times', () =>
-        HttpResponse.json({
-          success: true,
-          data: { prayer_times: [londonPrayer, { ...londonPrayer, mosque_id: EAST_LONDON }] },
-        }),
-      ),
+      http.get('/api/config/mosques/summary', async () => {
+        await answered;
+        return HttpResponse.json({ success: true, data: { total: 3, located: 2, timed: 2, ready: 1 } });
+      }),
     );
     await openConfig();
-    await waitFor(() => expect(cardValue('Prayer Times')).toBe('2'));
-    expect(cardValue('Coordinates')).toBe('2');
-    // East London has a prayer time here but no coordinates; Al-Azhar has coordinates but no prayer time.
-    expect(cardValue('Ready to Record')).toBe('1');
+    for (const title of ['Total Mosques', 'Coordinates', 'Prayer Times', 'Ready to Record'])
+      expect(cardText(title)).toContain('—');
+    expect(screen.queryByText(/^0$/)).not.toBeInTheDocument();
+    answer();
+    await waitFor(() => expect(cardValue('Ready to Record')).toBe('1'));
+    expect(cardValue('Total Mosques')).toBe('3');
+  });
+
+  it('reads only the counts and the shown page, never the whole fleet', async () => {
+    const asked: string[] = [];
+    server.events.on('request:start', ({ request }) => {
+      const url = new URL(request.url);
+      asked.push(url.pathname + url.search);
+    });
+    await openConfig();
+    await waitFor(() => expect(cardValue('Total Mosques')).toBe('3'));
+    await waitFor(() => expect(row(LONDON).queryByLabelText('Prayer time loading')).not.toBeInTheDocument());
+    expect(asked).not.toContain('/api/config/mosques');
+    expect(asked).not.toContain('/api/config/coordinates');
+    expect(asked).not.toContain('/api/config/prayer-times');
+    expect(asked.some((url) => url.startsWith('/api/scheduler/jobs'))).toBe(false);
+    expect(asked).toContain('/api/config/mosques/summary');
   });
 
   it('lists each mosque with status, id, names, place, languages, coordinates and prayer time', async () => {
@@ -127,9 +144,9 @@ describe('Config Generator page', { timeout: scaled(40_000) }, () => {
   it('disables Generate Configs when there are no mosques', async () => {
     setMockMosques([]);
     await openConfig('No mosques configured yet. Add a mosque to get started.');
+    await waitFor(() => expect(cardValue('Total Mosques')).toBe('0'));
     expect(screen.getByRole('button', { name: 'Generate Configs' })).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Add Mosque' })).toBeEnabled();
-    expect(cardValue('Total Mosques')).toBe('0');
   });
 
   it('shows a dismissible banner when the mosques cannot be loaded', async () => {

@@ -132,7 +132,7 @@ describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () =>
     await user.click(await screen.findByRole('option', { name: /Al-Azhar Mosque/ }));
     await user.click(generateButton());
     expect(await screen.findByText('Generated 0 recording configurations')).toBeInTheDocument();
-    expect(await screen.findByText(`Skipped 1 mosque(s): ${AZHAR}: Mosque is disabled`)).toBeInTheDocument();
+    expect(await screen.findByText(`Skipped 1 mosque: ${AZHAR}: Mosque is disabled`)).toBeInTheDocument();
     expect(downloads).toEqual([]);
   });
 

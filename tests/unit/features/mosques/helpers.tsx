@@ -29,14 +29,23 @@ export const dialog = () => within(screen.getByRole('dialog'));
 
 export const field = (label: string | RegExp) => dialog().getByLabelText(label, { selector: 'input' });
 
-/** The figure of a summary card. */
-export function cardValue(title: string): string {
-  const card = screen
+function card(title: string): HTMLElement {
+  const found = screen
     .getAllByText(title)
     .map((element) => element.closest<HTMLElement>('.MuiCard-root'))
     .find(Boolean);
-  if (!card) throw new Error(`No card ${title}`);
-  return within(card).getByText(/^\d+$/).textContent ?? '';
+  if (!found) throw new Error(`No card ${title}`);
+  return found;
+}
+
+/** The figure of a summary card. */
+export function cardValue(title: string): string {
+  return within(card(title)).getByText(/^\d+$/).textContent ?? '';
+}
+
+/** Everything a summary card says. */
+export function cardText(title: string): string {
+  return card(title).textContent ?? '';
 }
 
 /** A notification (top right) with exactly this text. */

@@ -2,7 +2,8 @@ import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mockMosques } from '../../../../src/mocks/handlers/config';
-import { LINK_SETTLE_MS } from '../../../../src/features/mosques/useCoordinateLookup';
+import { LINK_SETTLE_MS, LOOKUP_MESSAGES } from '../../../../src/features/mosques/useCoordinateLookup';
+import { UNSCHEDULABLE_WARNING } from '../../../../src/features/mosques/MosqueFormDialog';
 import { captureBodies, server } from '../../support/server';
 import { dialog, field, gate, openConfig, row } from './helpers';
 import { fill } from '../../support/fill';
@@ -245,42 +246,53 @@ describe('Add New Mosque: map link', { timeout: scaled(40_000) }, () => {
     expect(field(/Timezone/)).toHaveValue('Europe/London');
   });
 
-  it('logs extraction and geocode failures without a message to the user', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  it('shows why extraction and the place lookup failed beside their fields', async () => {
     server.use(
       http.post('/api/config/coordinates/extract', () =>
-        HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 }),
+        HttpResponse.json({ success: false, detail: 'Maps unreachable', error: 'Maps unreachable' }, { status: 503 }),
       ),
       http.post('/api/config/geocode', () =>
-        HttpResponse.json({ success: false, detail: 'boom', error: 'boom' }, { status: 500 }),
+        HttpResponse.json({ success: false, detail: 'Geocoder down', error: 'Geocoder down' }, { status: 503 }),
       ),
     );
     const { user } = await openAdd();
     await user.click(field(/Google Maps URL/));
     await user.paste(MECCA_LINK);
-    await waitFor(() => expect(warn).toHaveBeenCalledWith('Coordinate extraction failed', expect.anything()));
+    expect(await dialog().findByText(/^Maps unreachable\. Type the latitude and longitude below/)).toBeInTheDocument();
+    expect(field(/Google Maps URL/)).toHaveAttribute('aria-invalid', 'true');
     expect(field(/Latitude/)).toHaveValue(null);
     expect(field(/Latitude/)).not.toHaveAttribute('readonly');
     await user.type(field(/Latitude/), '30');
     await user.type(field(/Longitude/), '31');
-    await waitFor(() => expect(warn).toHaveBeenCalledWith('Geocoding failed', expect.anything()));
-    expect(screen.queryByText('boom')).not.toBeInTheDocument();
-    expect(document.querySelector('.MuiAlert-message')).toBeNull();
+    expect(await dialog().findByText('Geocoder down')).toBeInTheDocument();
+    expect(field(/City/)).toHaveAttribute('aria-invalid', 'true');
   });
 
-  it('logs an unreadable link without a message to the user', async () => {
-    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  it("shows the API's reason when the link holds no coordinates, and clears it when the link changes", async () => {
     const { user } = await openAdd();
     await user.click(field(/Google Maps URL/));
     await user.paste('https://www.google.com/maps/place/Somewhere');
-    await waitFor(() =>
-      expect(warn).toHaveBeenCalledWith(
-        'Coordinates could not be read from the map link',
-        'No coordinates found in the map link',
+    expect(await dialog().findByText(/^No coordinates found in the map link\. /)).toBeInTheDocument();
+    expect(field(/Latitude/)).toHaveValue(null);
+    await user.clear(field(/Google Maps URL/));
+    expect(dialog().queryByText(/No coordinates found/)).not.toBeInTheDocument();
+  });
+
+  it('says when no time zone was found for the coordinates', async () => {
+    server.use(
+      http.post('/api/config/geocode', () =>
+        HttpResponse.json({
+          success: true,
+          data: { city: null, district: null, country: null, country_code: null, timezone: null },
+        }),
       ),
     );
-    expect(field(/Latitude/)).toHaveValue(null);
-    expect(document.querySelector('.MuiAlert-message')).toBeNull();
+    const { user } = await openAdd();
+    await user.type(field(/Latitude/), '0');
+    await user.type(field(/Longitude/), '-160');
+    expect(await dialog().findByText(LOOKUP_MESSAGES.noTimezone)).toBeInTheDocument();
+    await user.type(field(/Timezone/), 'Pacific/Honolulu');
+    expect(dialog().queryByText(LOOKUP_MESSAGES.noTimezone)).not.toBeInTheDocument();
   });
 });
 
@@ -323,6 +335,63 @@ describe('Add New Mosque: saving', { timeout: scaled(40_000) }, () => {
         broadcast_status: 'playing',
       },
     ]);
+  });
+
+  it("shows the API's reason for an unresolvable link before saving, and says the mosque will be unschedulable", async () => {
+    const reason = 'Network unavailable: could not reach maps.app.goo.gl';
+    server.use(
+      http.post('/api/config/coordinates/extract', () =>
+        HttpResponse.json({
+          success: true,
+          data: {
+            extraction_results: [
+              {
+                mosque_id: null,
+                google_maps_url: 'https://maps.app.goo.gl/abc123',
+                success: false,
+                latitude: null,
+                longitude: null,
+                timezone_guess: null,
+                extraction_method: null,
+                stored: false,
+                error: reason,
+              },
+            ],
+          },
+        }),
+      ),
+    );
+    const bodies = captureBodies('POST', '/api/config/mosques');
+    const { user } = await openAdd();
+    await fill(user, field(/Name \(English\)/), 'Masjid');
+    await fill(user, field(/Languages/), 'en');
+    await user.keyboard('{Enter}');
+    await user.click(field(/Google Maps URL/));
+    await user.paste('https://maps.app.goo.gl/abc123');
+    expect(await dialog().findByText(new RegExp(`^${reason}\\. Type the latitude`))).toBeInTheDocument();
+    await user.click(addButton());
+    expect(dialog().getByRole('alert')).toHaveTextContent(UNSCHEDULABLE_WARNING);
+    expect(bodies).toEqual([]);
+    await user.click(dialog().getByRole('button', { name: 'Save without coordinates' }));
+    expect(await screen.findByText('Mosque added successfully')).toBeInTheDocument();
+    expect(bodies).toHaveLength(1);
+    expect(bodies[0]).not.toHaveProperty('latitude');
+  });
+
+  it('saves at once when coordinates are typed after the link failed', async () => {
+    const bodies = captureBodies('POST', '/api/config/mosques');
+    const { user } = await openAdd();
+    await fill(user, field(/Name \(English\)/), 'Masjid');
+    await fill(user, field(/Languages/), 'en');
+    await user.keyboard('{Enter}');
+    await user.click(field(/Google Maps URL/));
+    await user.paste('https://www.google.com/maps/place/Somewhere');
+    await dialog().findByText(/^No coordinates found in the map link/);
+    await user.type(field(/Latitude/), '30');
+    await user.type(field(/Longitude/), '31');
+    await user.click(addButton());
+    expect(await screen.findByText('Mosque added successfully')).toBeInTheDocument();
+    expect(bodies[0]).toMatchObject({ latitude: 30, longitude: 31 });
   });
 
   async function submitMinimal() {

@@ -51,7 +51,7 @@ describe('Schedule Friday Recordings', { timeout: scaled(40_000) }, () => {
     await user.click(await screen.findByRole('option', { name: /London Central Mosque/ }));
     await user.click(forceRefresh());
     await user.click(submit());
-    expect(await notification('Scheduled 1 Friday recording(s): 1 new, 0 updated, 0 unchanged')).toBeInTheDocument();
+    expect(await notification('Scheduled 1 Friday recording: 1 new, 0 updated, 0 unchanged')).toBeInTheDocument();
     expect(bodies).toEqual([{ forceRefresh: true, mosqueFilter: [LONDON] }]);
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     // The mocks' London prayer: 12:03 UTC (GMT in November), recording 20 minutes before.
@@ -67,10 +67,10 @@ describe('Schedule Friday Recordings', { timeout: scaled(40_000) }, () => {
     const { user } = await openDialog({ userOptions: fakeTimerUser });
     await user.click(submit());
     expect(
-      await notification('Scheduled 1 Friday recording(s): 1 new, 0 updated, 0 unchanged; 1 mosque(s) skipped'),
+      await notification('Scheduled 1 Friday recording: 1 new, 0 updated, 0 unchanged; 1 mosque skipped'),
     ).toBeInTheDocument();
     expect(
-      await notification("Skipped 1 mosque(s): East London Mosque (No coordinates or fixed Jumu'ah time)"),
+      await notification("Skipped 1 mosque: East London Mosque (No coordinates or fixed Jumu'ah time)"),
     ).toBeInTheDocument();
     expect(bodies).toEqual([{ forceRefresh: false, mosqueFilter: null }]);
     expect(await upcomingTable().findByText('London Central Mosque')).toBeInTheDocument();
@@ -82,7 +82,7 @@ describe('Schedule Friday Recordings', { timeout: scaled(40_000) }, () => {
     await user.click(await screen.findByRole('option', { name: /East London Mosque/ }));
     await user.click(submit());
     const message = await notification(
-      'Scheduled 0 Friday recording(s): 0 new, 0 updated, 0 unchanged; 1 mosque(s) skipped',
+      'Scheduled 0 Friday recordings: 0 new, 0 updated, 0 unchanged; 1 mosque skipped',
     );
     expect(message.closest('.MuiAlert-root')).toHaveClass('MuiAlert-colorWarning');
     expect(schedulerMock().jobs.filter((job) => job.mosque_id === EAST_LONDON)).toHaveLength(0);
