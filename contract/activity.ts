@@ -15,6 +15,7 @@ export const ACTIVITY_ACTIONS = {
   'user.update': '{actor} updated user {target}',
   'github.configure': '{actor} configured repository access to {target}',
   'instance.launch': '{actor} launched instance {target}',
+  'instance.schedule': '{actor} scheduled a recording at a chosen time: {target}',
   'instance.terminate': '{actor} terminated instance {target}',
   'instance.emergency_stop': '{actor} ran an emergency stop of all instances',
   'image.create': '{actor} created image {target}',

@@ -150,7 +150,7 @@ export class SegmentLedger {
       this.data.conditions.push({
         start: windowStart,
         end: at,
-        cause: 'recorder_down',
+        cause: 'recorder_late',
         reason: `The recorder started ${Math.round((at - windowStart) / 1000)} s after the window opened`,
       });
     }
@@ -333,7 +333,7 @@ function gapOf(
   }, 0);
   // Content is lost only where the stream offered some: what it listed and we missed, or all of a span without a recorder.
   const content =
-    cause === 'recorder_down' || cause === 'server_down' || cause === 'store_unreachable'
+    cause === 'recorder_down' || cause === 'recorder_late' || cause === 'server_down' || cause === 'store_unreachable'
       ? Math.max(lost, contentLostSeconds(cause, start, end))
       : lost;
   return {

@@ -296,6 +296,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     alarms,
   }).registry;
   scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
+  // A launch whose start_at is further ahead than the lead time is the scheduler's to launch.
+  capture.instances.scheduleFutureLaunchesWith((config) => scheduler.scheduleOneOff(config));
   monitoring.identify(servers.id, async () => {
     // The longest-running live server exports the fleet's gauges; alone (SQLite) or not registered (not listening), this one.
     const [reporter] = (await servers.live()).sort(

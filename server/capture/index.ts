@@ -29,6 +29,8 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
       instanceProfile: config.awsInstanceProfile,
       recordingsPerInstance: config.recordingsPerInstance,
       store: store instanceof S3RecordingStore ? awsStore(store, clock) : undefined,
+      leadSeconds: config.captureLeadSeconds,
+      extraTags: config.awsExtraTags,
       clock,
     });
   }
@@ -39,6 +41,7 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
     stallTimeoutSeconds: config.stallTimeoutSeconds,
     ffprobePath: config.ffprobePath,
     ytDlpPath: config.ytDlpPath,
+    leadSeconds: config.captureLeadSeconds,
     allowPrivateStreamHosts: config.allowPrivateStreamHosts,
     recorderSettings: {
       ...(config.recorderRetrySeconds ? { retryInitialSeconds: config.recorderRetrySeconds } : {}),

@@ -40,6 +40,8 @@ import {
   type UserDataPaths,
 } from './user-data';
 
+/** Boot (30-60 s) and the user-data's installs (a minute or two), with room to spare. */
+export const DEFAULT_AWS_LEAD_SECONDS = 300;
 export const MANAGED_BY = { key: 'managed-by', value: 'capture-command-center' } as const;
 const TAG = {
   name: 'Name',
@@ -74,6 +76,10 @@ export interface AwsProviderOptions {
   subnetId?: string;
   securityGroupId?: string;
   clock: Clock;
+  /** CAPTURE_LEAD_SECONDS (default DEFAULT_AWS_LEAD_SECONDS). */
+  leadSeconds?: number;
+  /** AWS_EXTRA_TAGS: the operator's tags, on instances and volumes beside the server's own. */
+  extraTags?: Record<string, string>;
   stallTimeoutSeconds?: number;
   /** ALLOW_PRIVATE_STREAM_HOSTS: recorders may reach internal addresses (their egress guard checks nothing). */
   allowPrivateStreamHosts?: boolean;
@@ -144,6 +150,7 @@ export class AwsCaptureProvider implements CaptureProvider {
   readonly reconcileIntervalMs = 10_000;
   /** A machine that dies takes its recorder with it: the fleet's reconcile pass launches a new one. */
   readonly supervisesRecorders = false;
+  readonly leadSeconds: number;
   readonly scope: string;
   /** The SDK and its client, loaded on the first EC2 call: a server on the local driver never loads them. */
   private ec2: Promise<Ec2> | undefined;
@@ -154,6 +161,7 @@ export class AwsCaptureProvider implements CaptureProvider {
 
   constructor(private readonly options: AwsProviderOptions) {
     this.scope = `aws:${options.region}`;
+    this.leadSeconds = options.leadSeconds ?? DEFAULT_AWS_LEAD_SECONDS;
   }
 
   private connect(): Promise<Ec2> {

@@ -17,6 +17,7 @@ const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
   stream_refused: 'the stream led to an address recorders may not reach',
   sequence_reset: 'the stream restarted its numbering',
   recorder_down: 'the recorder is down',
+  recorder_late: 'the recorder started after the window opened',
   server_down: 'the server was down',
   store_unreachable: 'the recordings store cannot be reached',
 };

@@ -36,6 +36,7 @@ export class RemoteFleet implements CaptureProvider {
   readonly scope = 'remote:test';
   readonly reconcileIntervalMs = 3_600_000;
   readonly supervisesRecorders = false;
+  readonly leadSeconds = 0;
   readonly machines: Machine[] = [];
 
   constructor(private readonly clock: Clock) {}
