@@ -25,6 +25,7 @@ import {
   type RecorderState,
 } from '../../../recorder/recorder-state';
 import { latestImage } from '../versions';
+import { encryptedRoot, METADATA_OPTIONS } from './run-settings';
 import { awsError } from './errors';
 import type { DeliveryRequest } from '../../storage/delivery';
 import type { RecorderDelivery } from '../../../recorder/recorder-delivery';
@@ -50,10 +51,7 @@ const TAG = {
   launch: 'launch-id',
   job: 'job-id',
   key: 'idempotency-key',
-  url: 'capture-url',
-  duration: 'capture-duration',
-  size: 'capture-size',
-  method: 'capture-method',
+  urlHash: 'capture-url-sha256',
   version: 'version',
   source: 'source-instance',
   file: 'capture-file',
@@ -156,6 +154,8 @@ export class AwsCaptureProvider implements CaptureProvider {
   private ec2: Promise<Ec2> | undefined;
   /** Results of ended instances (read once from their console output; they never change). */
   private readonly endedResults = new Map<string, ProviderRecording>();
+  /** Each recorder image as DescribeImages told it (its root device), asked once per image. */
+  private readonly images = new Map<string, Promise<Image | undefined>>();
   /** The launch that last joined or opened a shared instance; the next one waits for it. */
   private sharing: Promise<unknown> = Promise.resolve();
 
@@ -234,16 +234,15 @@ export class AwsCaptureProvider implements CaptureProvider {
       continues: options.continues ?? false,
     };
     const tags: Record<string, string> = {
+      ...this.options.extraTags,
       [TAG.name]: name,
       [MANAGED_BY.key]: MANAGED_BY.value,
       [TAG.mosque]: config.mosque_id ?? '',
       [TAG.recording]: recorder.recordingId,
       [TAG.launch]: launchId,
       [TAG.key]: key,
-      [TAG.url]: config.url.slice(0, 256),
-      [TAG.duration]: String(config.duration),
-      [TAG.size]: `${config.width}x${config.height}`,
-      [TAG.method]: config.method,
+      // Never the URL itself: stream URLs carry tokens, and tags are readable by anyone who may list instances.
+      [TAG.urlHash]: hash(config.url).slice(0, 32),
       ...(options.jobId ? { [TAG.job]: options.jobId.slice(0, 256) } : {}),
     };
     if ((this.options.recordingsPerInstance ?? 1) > 1 && this.options.store) {
@@ -271,6 +270,7 @@ export class AwsCaptureProvider implements CaptureProvider {
     filePath: string | null,
   ): Promise<LaunchedInstance> {
     const profile = this.options.instanceProfile;
+    const root = encryptedRoot(await this.image(recorder.imageId));
     const result = await this.call('RunInstances', ({ sdk, client }) =>
       client.send(
         new sdk.RunInstancesCommand({
@@ -281,6 +281,8 @@ export class AwsCaptureProvider implements CaptureProvider {
           ClientToken: `ccc-${recorder.key}`,
           UserData: Buffer.from(userData).toString('base64'),
           InstanceInitiatedShutdownBehavior: 'terminate',
+          MetadataOptions: METADATA_OPTIONS,
+          BlockDeviceMappings: root,
           ...(profile ? { IamInstanceProfile: profile.startsWith('arn:') ? { Arn: profile } : { Name: profile } } : {}),
           ...(this.options.subnetId ? { SubnetId: this.options.subnetId } : {}),
           ...(this.options.securityGroupId ? { SecurityGroupIds: [this.options.securityGroupId] } : {}),
@@ -288,7 +290,11 @@ export class AwsCaptureProvider implements CaptureProvider {
             { ResourceType: 'instance', Tags: toTags(tags) },
             {
               ResourceType: 'volume',
-              Tags: toTags({ [MANAGED_BY.key]: MANAGED_BY.value, [TAG.launch]: recorder.launchId }),
+              Tags: toTags({
+                ...this.options.extraTags,
+                [MANAGED_BY.key]: MANAGED_BY.value,
+                [TAG.launch]: recorder.launchId,
+              }),
             },
           ],
         }),
@@ -608,6 +614,19 @@ export class AwsCaptureProvider implements CaptureProvider {
     }
   }
 
+  /** The image's description, for its root device; a failed look-up is asked again next time. */
+  private image(imageId: string): Promise<Image | undefined> {
+    let known = this.images.get(imageId);
+    if (!known) {
+      known = this.call('DescribeImages', ({ sdk, client }) =>
+        client.send(new sdk.DescribeImagesCommand({ ImageIds: [imageId] })),
+      ).then((result) => result.Images?.[0]);
+      known.catch(() => this.images.delete(imageId));
+      this.images.set(imageId, known);
+    }
+    return known;
+  }
+
   private async describe(filters: { Name: string; Values: string[] }[]): Promise<Ec2Instance[]> {
     const instances: Ec2Instance[] = [];
     let nextToken: string | undefined;
@@ -646,7 +665,6 @@ export class AwsCaptureProvider implements CaptureProvider {
     const tags = tagsOf(instance.Tags);
     const state = STATES[instance.State?.Name ?? ''] ?? 'pending';
     const ended = state === 'stopped' || state === 'terminated';
-    const [width, height] = (tags[TAG.size] ?? '').split('x').map(Number);
     const id = instance.InstanceId ?? '';
     return {
       providerInstanceId: id,
@@ -655,16 +673,8 @@ export class AwsCaptureProvider implements CaptureProvider {
       state,
       stateReason: ended ? (instance.StateReason?.Message ?? instance.StateTransitionReason ?? null) : null,
       instanceType: instance.InstanceType ?? this.options.instanceType,
-      config: tags[TAG.url]
-        ? {
-            url: tags[TAG.url],
-            duration: Number(tags[TAG.duration]) || 0,
-            width: width || 0,
-            height: height || 0,
-            mosque_id: tags[TAG.mosque] || null,
-            method: tags[TAG.method] ?? 'api',
-          }
-        : null,
+      // No tag holds the stream URL: an instance without its row cannot be adopted (the reaper ends it).
+      config: null,
       jobId: tags[TAG.job] ?? null,
       imageId: instance.ImageId ?? null,
       mediaFlowing: state === 'running',
