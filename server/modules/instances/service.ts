@@ -15,7 +15,9 @@ import { badRequest, conflict, notFound } from '../../lib/http-error';
 import type { RecordingsService } from '../recordings/service';
 import { LostScopeContinuation, type Continued, type LostScope } from './continuation';
 import type { OtherScopes } from './elsewhere';
+import { FleetReaper } from './reaper';
 import { FleetRelaunch } from './relaunch';
+import type { AlarmsService } from '../alarms/service';
 import {
   ACTIVE_STATES,
   runtimeHours,
@@ -87,6 +89,7 @@ export class InstancesService {
   private listMemo: { rows: InstanceListRow[]; at: number; list: Instance[] } | undefined;
   private readonly events: FleetEvents;
   private readonly relaunch: FleetRelaunch;
+  private readonly reaper: FleetReaper;
   private readonly continuation: LostScopeContinuation;
   /** Recorders of other scopes (other servers'); unset, they are refused as running elsewhere (one server). */
   private otherScopes: OtherScopes | undefined;
@@ -103,8 +106,11 @@ export class InstancesService {
     /** Refuses stream URLs a recorder must not open (stream-url-guard.ts); throws the 400 to answer. */
     /** Refuses a stream the recorder may not reach (400); answers the internal hosts it may (the demo stream's). */
     private readonly checkStreamUrl: (url: string) => Promise<string[]>,
+    /** The reaper's grace (CAPTURE_GRACE_SECONDS) and where its alarms go. */
+    care: { graceSeconds: number; alarms?: AlarmsService } = { graceSeconds: 600 },
   ) {
     this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log);
+    this.reaper = new FleetReaper({ driver, repository, clock, log, ...care });
     this.continuation = new LostScopeContinuation({
       repository,
       recordings,
@@ -649,9 +655,19 @@ export class InstancesService {
             ? await this.repository.findById(instance.launchId)
             : await this.repository.findByProviderId(this.driver.scope, instance.providerInstanceId)) ??
           (await this.adopt(instance));
+        if (!row) {
+          await this.reaper.unknown(instance);
+          continue;
+        }
         // A row another server took over (its server was lost): this recorder's end is no longer the row's.
-        if (!row || !this.isOwn(row)) continue;
+        if (!this.isOwn(row)) continue;
         instancesChanged = true;
+      }
+      // A machine past its window and the grace ends; the next pass reads its end.
+      if (await this.reaper.overdue(row, instance)) {
+        instancesChanged = true;
+        handled.add(row.id);
+        continue;
       }
       // A recorder this row had before the fleet relaunched it (EC2 lists ended machines for a while):
       // its reading was kept when it ended, and its end is not the row's.
@@ -672,6 +688,7 @@ export class InstancesService {
       if (await this.apply(row, instance)) instancesChanged = true;
     }
 
+    this.reaper.forgetAllBut(new Set(seen.map((instance) => instance.providerInstanceId)));
     const now = this.clock.now();
     for (const row of live) {
       if (handled.has(row.id)) continue;
