@@ -18,6 +18,7 @@ export const ACTIVITY_ACTIONS = {
   'instance.schedule': '{actor} scheduled a recording at a chosen time: {target}',
   'instance.terminate': '{actor} terminated instance {target}',
   'instance.emergency_stop': '{actor} ran an emergency stop of all instances',
+  'instance.breaker_close': '{actor} closed the launch breaker: launches resume',
   'image.create': '{actor} created image {target}',
   'image.delete': '{actor} deleted image {target}',
   'mosque.create': '{actor} added mosque {target}',

@@ -20,7 +20,7 @@ export interface OperatorLaunchResult {
 export class OperatorFleetActions {
   constructor(
     private readonly deps: {
-      instances: Pick<InstancesService, 'launch' | 'terminate' | 'terminateAll'>;
+      instances: Pick<InstancesService, 'launch' | 'terminate' | 'terminateAll' | 'breaker'>;
       activity: Pick<ActivityService, 'record'>;
       mosques: Pick<MosquesService, 'listByIds'>;
     },
@@ -69,6 +69,11 @@ export class OperatorFleetActions {
       detail: { terminated, failed: results.length - terminated },
     });
     return results;
+  }
+
+  async closeLaunchBreaker(actor: ActivityActor): Promise<void> {
+    await this.deps.instances.breaker.close(`by ${actor.username}`);
+    await this.deps.activity.record({ actor, action: 'instance.breaker_close' });
   }
 
   private async refuseUnknownMosques(ids: Array<string | null>): Promise<void> {

@@ -86,6 +86,11 @@ export function registerInstanceRoutes(
     return terminateBody(await operator.emergencyStop(sessionOf(request).user), 'Emergency stop');
   });
 
+  handle(app, instanceRoutes.closeLaunchBreaker, async (request) => {
+    await operator.closeLaunchBreaker(sessionOf(request).user);
+    return { success: true as const, message: 'Launch breaker closed: launches resume' };
+  });
+
   // Asked by the launch dialog: the stream warms up while the operator fills it in.
   handle(app, instanceRoutes.demoStream, () => {
     demo?.use();

@@ -15,6 +15,7 @@ import { badRequest, conflict, notFound } from '../../lib/http-error';
 import type { RecordingsService } from '../recordings/service';
 import { LostScopeContinuation, type Continued, type LostScope } from './continuation';
 import type { OtherScopes } from './elsewhere';
+import { LaunchBreaker } from './launch-breaker';
 import { FleetReaper } from './reaper';
 import { FleetRelaunch } from './relaunch';
 import type { AlarmsService } from '../alarms/service';
@@ -90,6 +91,8 @@ export class InstancesService {
   private readonly events: FleetEvents;
   private readonly relaunch: FleetRelaunch;
   private readonly reaper: FleetReaper;
+  /** Holds every launch after a run of machines that ended without recording (launch-breaker.ts). */
+  readonly breaker: LaunchBreaker;
   private readonly continuation: LostScopeContinuation;
   /** Recorders of other scopes (other servers'); unset, they are refused as running elsewhere (one server). */
   private otherScopes: OtherScopes | undefined;
@@ -109,7 +112,13 @@ export class InstancesService {
     /** The reaper's grace (CAPTURE_GRACE_SECONDS) and where its alarms go. */
     care: { graceSeconds: number; alarms?: AlarmsService } = { graceSeconds: 600 },
   ) {
-    this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log);
+    this.breaker = new LaunchBreaker({
+      clock,
+      log,
+      alarms: care.alarms,
+      consoleOf: (providerInstanceId) => driver.logs(providerInstanceId, 50),
+    });
+    this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log, this.breaker);
     this.reaper = new FleetReaper({ driver, repository, clock, log, ...care });
     this.continuation = new LostScopeContinuation({
       repository,
@@ -257,6 +266,7 @@ export class InstancesService {
     }
     let trustedHosts: string[];
     try {
+      await this.breaker.refuseWhileOpen();
       trustedHosts = await this.checkStreamUrl(config.url);
     } catch (error) {
       this.events.launchFailed({
@@ -264,7 +274,7 @@ export class InstancesService {
         jobId,
         message: `Failed to launch: ${failureMessage(error)}`,
       });
-      throw error;
+      throw providerHttpError(error);
     }
     const id = newId('cap');
     const now = this.clock.now().toISOString();

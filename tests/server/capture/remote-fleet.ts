@@ -154,8 +154,11 @@ export class RemoteFleet implements CaptureProvider {
     return machine;
   }
 
-  async logs(): Promise<string[]> {
-    return [];
+  /** What each machine's console shows (a test sets it, as a failing boot would print it). */
+  readonly consoles = new Map<string, string[]>();
+
+  async logs(instanceId: string, lines: number): Promise<string[]> {
+    return (this.consoles.get(instanceId) ?? []).slice(-lines);
   }
   createImage(): Promise<never> {
     return Promise.reject(new ProviderError('invalid', 'The remote test fleet makes no images'));
