@@ -30,7 +30,7 @@ const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
  */
 export class RecordingAlarms {
   constructor(
-    private readonly alarms: Pick<AlarmsService, 'raise' | 'raiseOnce' | 'resolve'>,
+    private readonly alarms: Pick<AlarmsService, 'raise' | 'raiseOnce' | 'resolve' | 'restate'>,
     private readonly clock: Clock,
     private readonly mosqueName: (mosqueId: string) => Promise<string | null> = async () => null,
   ) {}
@@ -49,10 +49,19 @@ export class RecordingAlarms {
     });
   }
 
-  /** The join succeeded; a recording the earlier runs' pieces made whole is no longer partial. */
-  async storeJoined(row: RecordingRow, status: RecordingRow['status']): Promise<void> {
-    await this.alarms.resolve(`store_join:${row.id}`);
-    if (status === 'captured') await this.alarms.resolve(`outcome:${row.id}`);
+  /**
+   * The join succeeded and `joined` is the recording it made: its outcome alarm follows (a recording
+   * the earlier runs' pieces made whole is no longer partial, one judged failed may be partial now).
+   */
+  async storeJoined(joined: RecordingRow): Promise<void> {
+    await this.alarms.resolve(`store_join:${joined.id}`);
+    if (joined.status === 'recording') return;
+    await this.outcome(joined, {
+      status: joined.status,
+      coveredSeconds: joined.covered_seconds === null ? null : Number(joined.covered_seconds),
+      expectedSeconds: joined.expected_seconds === null ? null : Number(joined.expected_seconds),
+      reason: joined.reason,
+    });
   }
 
   async check(row: RecordingRow, reading: ProviderRecording, jobId: string | null): Promise<void> {
@@ -63,7 +72,8 @@ export class RecordingAlarms {
 
     if ((reading.relaunches ?? 0) > 0) {
       const { who, base } = await about();
-      await this.alarms.raise({
+      // Restated: its count follows the relaunches ("1 time" would stay after the tenth).
+      await this.alarms.restate({
         ...base,
         kind: 'recorder_died',
         key: `recorder_died:${row.instance_id}`,
@@ -76,20 +86,34 @@ export class RecordingAlarms {
     if (!ended) return;
     if (reading.status === 'captured' || reading.stoppedByOperator) {
       // A result that arrived late may turn an outcome alarmed as partial into captured.
-      await this.alarms.resolve(`recorder_died:${row.instance_id}`, `outcome:${row.id}`);
-      return;
+      await this.alarms.resolve(`recorder_died:${row.instance_id}`);
     }
-    const covered = reading.coveredSeconds ?? 0;
-    const expected = reading.expectedSeconds ?? 0;
+    await this.outcome(row, reading, about);
+  }
+
+  /**
+   * The alarm an ended recording's outcome deserves, from its current figures: none when captured (or
+   * stopped by an operator), else capture_failed or capture_partial. A revised outcome (a late result,
+   * the store's join) replaces the alarm of the earlier one, or resolves it.
+   */
+  private async outcome(
+    row: RecordingRow,
+    outcome: Pick<ProviderRecording, 'status' | 'coveredSeconds' | 'expectedSeconds' | 'reason' | 'stoppedByOperator'>,
+    about: () => Promise<{ who: string; base: AlarmSubject }> = () => this.subjectOf(row, null),
+  ): Promise<void> {
+    const key = `outcome:${row.id}`;
+    if (outcome.status === 'captured' || outcome.stoppedByOperator) return this.alarms.resolve(key);
+    const covered = outcome.coveredSeconds ?? Number(row.covered_seconds ?? 0);
+    const expected = outcome.expectedSeconds ?? Number(row.expected_seconds ?? 0);
     const { who, base } = await about();
-    await this.alarms.raise({
+    await this.alarms.restate({
       ...base,
-      kind: reading.status === 'failed' ? 'capture_failed' : 'capture_partial',
-      key: `outcome:${row.id}`,
+      kind: outcome.status === 'failed' ? 'capture_failed' : 'capture_partial',
+      key,
       message:
-        reading.status === 'failed'
-          ? `${who}: nothing was recorded. ${reading.reason ?? ''}`.trim()
-          : `${who}: only ${covered} s of ${expected} s recorded. ${reading.reason ?? ''}`.trim(),
+        covered === 0
+          ? `${who}: nothing was recorded. ${outcome.reason ?? ''}`.trim()
+          : `${who}: only ${covered} s of ${expected} s recorded. ${outcome.reason ?? ''}`.trim(),
     });
   }
 
