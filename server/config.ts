@@ -138,7 +138,10 @@ const envSchema = z
     ),
     AWS_IMAGE_ID: optionalText,
     AWS_INSTANCE_TYPE: z.string().trim().min(1).default('t3.medium'),
+    // Instance types and subnets to try in turn when EC2 has no capacity (or quota) for one; override the single ones.
+    AWS_INSTANCE_TYPES: optionalText,
     AWS_SUBNET_ID: optionalText,
+    AWS_SUBNET_IDS: optionalText,
     AWS_SECURITY_GROUP_ID: optionalText,
     // The role EC2 recorders upload with; unset, they get a pre-signed POST policy per recording instead.
     AWS_INSTANCE_PROFILE: optionalText,
@@ -335,8 +338,10 @@ export interface Config {
   awsExtraTags: Record<string, string>;
   /** Recorder image, instance type and network for EC2 launches (aws provider). */
   awsImageId: string | undefined;
-  awsInstanceType: string;
-  awsSubnetId: string | undefined;
+  /** AWS_INSTANCE_TYPES, else AWS_INSTANCE_TYPE: tried in this order on capacity errors. */
+  awsInstanceTypes: string[];
+  /** AWS_SUBNET_IDS, else AWS_SUBNET_ID (none: EC2's default): launches start at the next one in turn. */
+  awsSubnetIds: string[];
   awsSecurityGroupId: string | undefined;
   /** Instance profile (name or ARN) EC2 recorders run with, to upload with its role. */
   awsInstanceProfile: string | undefined;
@@ -426,8 +431,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     captureGraceSeconds: e.CAPTURE_GRACE_SECONDS,
     awsExtraTags: e.AWS_EXTRA_TAGS ?? {},
     awsImageId: e.AWS_IMAGE_ID,
-    awsInstanceType: e.AWS_INSTANCE_TYPE,
-    awsSubnetId: e.AWS_SUBNET_ID,
+    awsInstanceTypes: e.AWS_INSTANCE_TYPES ? splitList(e.AWS_INSTANCE_TYPES) : [e.AWS_INSTANCE_TYPE],
+    awsSubnetIds: e.AWS_SUBNET_IDS ? splitList(e.AWS_SUBNET_IDS) : e.AWS_SUBNET_ID ? [e.AWS_SUBNET_ID] : [],
     awsSecurityGroupId: e.AWS_SECURITY_GROUP_ID,
     awsInstanceProfile: e.AWS_INSTANCE_PROFILE,
     recordingsPerInstance: e.RECORDINGS_PER_INSTANCE,

@@ -26,7 +26,7 @@ import {
 } from '../../../recorder/recorder-state';
 import { latestImage } from '../versions';
 import { encryptedRoot, METADATA_OPTIONS } from './run-settings';
-import { awsError } from './errors';
+import { awsError, isCapacityError, withoutCapacityRetries } from './errors';
 import type { DeliveryRequest } from '../../storage/delivery';
 import type { RecorderDelivery } from '../../../recorder/recorder-delivery';
 import type { RecorderConfig } from '../../../recorder/recorder-state';
@@ -71,7 +71,10 @@ export interface AwsProviderOptions {
   endpoint?: string;
   imageId?: string;
   instanceType: string;
-  subnetId?: string;
+  /** AWS_INSTANCE_TYPES: the types tried in turn when EC2 has no capacity for one (default: instanceType alone). */
+  instanceTypes?: string[];
+  /** AWS_SUBNET_IDS: each launch starts at the next (spreading AZs) and tries the others on a capacity error. */
+  subnetIds?: string[];
   securityGroupId?: string;
   clock: Clock;
   /** CAPTURE_LEAD_SECONDS (default DEFAULT_AWS_LEAD_SECONDS). */
@@ -154,6 +157,8 @@ export class AwsCaptureProvider implements CaptureProvider {
   private ec2: Promise<Ec2> | undefined;
   /** Results of ended instances (read once from their console output; they never change). */
   private readonly endedResults = new Map<string, ProviderRecording>();
+  /** Launches so far: each starts at the next subnet. */
+  private launchCount = 0;
   /** Each recorder image as DescribeImages told it (its root device), asked once per image. */
   private readonly images = new Map<string, Promise<Image | undefined>>();
   /** The launch that last joined or opened a shared instance; the next one waits for it. */
@@ -165,14 +170,18 @@ export class AwsCaptureProvider implements CaptureProvider {
   }
 
   private connect(): Promise<Ec2> {
-    this.ec2 ??= import('@aws-sdk/client-ec2').then((sdk) => ({
-      sdk,
-      client: new sdk.EC2Client({
-        region: this.options.region,
-        endpoint: this.options.endpoint,
-        ...(this.options.maxAttempts ? { maxAttempts: this.options.maxAttempts } : {}),
-      }),
-    }));
+    const settings = {
+      region: this.options.region,
+      endpoint: this.options.endpoint,
+      ...(this.options.maxAttempts ? { maxAttempts: this.options.maxAttempts } : {}),
+    };
+    this.ec2 ??= import('@aws-sdk/client-ec2').then(async (sdk) => {
+      // The SDK's own retries, except of a place without capacity (runInstance tries the next one).
+      const plain = new sdk.EC2Client(settings);
+      const retryStrategy = withoutCapacityRetries(await plain.config.retryStrategy());
+      plain.destroy();
+      return { sdk, client: new sdk.EC2Client({ ...settings, retryStrategy }) };
+    });
     return this.ec2;
   }
 
@@ -271,36 +280,48 @@ export class AwsCaptureProvider implements CaptureProvider {
   ): Promise<LaunchedInstance> {
     const profile = this.options.instanceProfile;
     const root = encryptedRoot(await this.image(recorder.imageId));
-    const result = await this.call('RunInstances', ({ sdk, client }) =>
-      client.send(
-        new sdk.RunInstancesCommand({
-          ImageId: recorder.imageId,
-          InstanceType: this.options.instanceType as never,
-          MinCount: 1,
-          MaxCount: 1,
-          ClientToken: `ccc-${recorder.key}`,
-          UserData: Buffer.from(userData).toString('base64'),
-          InstanceInitiatedShutdownBehavior: 'terminate',
-          MetadataOptions: METADATA_OPTIONS,
-          BlockDeviceMappings: root,
-          ...(profile ? { IamInstanceProfile: profile.startsWith('arn:') ? { Arn: profile } : { Name: profile } } : {}),
-          ...(this.options.subnetId ? { SubnetId: this.options.subnetId } : {}),
-          ...(this.options.securityGroupId ? { SecurityGroupIds: [this.options.securityGroupId] } : {}),
-          TagSpecifications: [
-            { ResourceType: 'instance', Tags: toTags(tags) },
-            {
-              ResourceType: 'volume',
-              Tags: toTags({
-                ...this.options.extraTags,
-                [MANAGED_BY.key]: MANAGED_BY.value,
-                [TAG.launch]: recorder.launchId,
-              }),
-            },
-          ],
-        }),
-      ),
-    );
-    const instance = result.Instances?.[0];
+    const { sdk, client } = await this.connect();
+    const places = this.places();
+    let result: Ec2Sdk.RunInstancesCommandOutput | undefined;
+    for (const [index, place] of places.entries()) {
+      try {
+        result = await client.send(
+          new sdk.RunInstancesCommand({
+            ImageId: recorder.imageId,
+            InstanceType: place.type as never,
+            MinCount: 1,
+            MaxCount: 1,
+            // A token of its own per place: a token EC2 saw with other parameters would be refused.
+            ClientToken: index === 0 ? `ccc-${recorder.key}` : `ccc-${recorder.key}-${index}`,
+            UserData: Buffer.from(userData).toString('base64'),
+            InstanceInitiatedShutdownBehavior: 'terminate',
+            MetadataOptions: METADATA_OPTIONS,
+            BlockDeviceMappings: root,
+            ...(profile
+              ? { IamInstanceProfile: profile.startsWith('arn:') ? { Arn: profile } : { Name: profile } }
+              : {}),
+            ...(place.subnet ? { SubnetId: place.subnet } : {}),
+            ...(this.options.securityGroupId ? { SecurityGroupIds: [this.options.securityGroupId] } : {}),
+            TagSpecifications: [
+              { ResourceType: 'instance', Tags: toTags(tags) },
+              {
+                ResourceType: 'volume',
+                Tags: toTags({
+                  ...this.options.extraTags,
+                  [MANAGED_BY.key]: MANAGED_BY.value,
+                  [TAG.launch]: recorder.launchId,
+                }),
+              },
+            ],
+          }),
+        );
+        break;
+      } catch (error) {
+        // No room for this type there: the next pair, unless it was the last.
+        if (!isCapacityError(error) || index === places.length - 1) throw awsError(error, 'RunInstances');
+      }
+    }
+    const instance = result?.Instances?.[0];
     if (!instance?.InstanceId) throw new ProviderError('failed', 'AWS EC2 RunInstances returned no instance');
     return { ...this.launched(instance, recorder.launchId), filePath, existing: false };
   }
@@ -612,6 +633,18 @@ export class AwsCaptureProvider implements CaptureProvider {
       const failure = awsError(error, 'DescribeInstances');
       return done(/throttled|unavailable right now/.test(failure.message) ? 'degraded' : 'down', failure.message);
     }
+  }
+
+  /**
+   * Where a launch may go, in the order tried: each instance type in each subnet, the subnets starting
+   * at the next one in turn (launches spread over the AZs). No subnets: EC2's default.
+   */
+  private places(): { type: string; subnet: string | undefined }[] {
+    const types = this.options.instanceTypes?.length ? this.options.instanceTypes : [this.options.instanceType];
+    const subnets = this.options.subnetIds ?? [];
+    const first = subnets.length ? this.launchCount++ % subnets.length : 0;
+    const turn = subnets.length ? [...subnets.slice(first), ...subnets.slice(0, first)] : [undefined];
+    return types.flatMap((type) => turn.map((subnet) => ({ type, subnet })));
   }
 
   /** The image's description, for its root device; a failed look-up is asked again next time. */

@@ -14,6 +14,21 @@ describe('cloud fleet settings', () => {
     });
   });
 
+  it('read the instance types and subnets a launch may try, else the single ones', () => {
+    expect(loadConfig({})).toMatchObject({ awsInstanceTypes: ['t3.medium'], awsSubnetIds: [] });
+    expect(loadConfig({ AWS_INSTANCE_TYPE: 'c6i.large', AWS_SUBNET_ID: 'subnet-a' })).toMatchObject({
+      awsInstanceTypes: ['c6i.large'],
+      awsSubnetIds: ['subnet-a'],
+    });
+    expect(
+      loadConfig({
+        AWS_INSTANCE_TYPES: 't3.small, t3a.small',
+        AWS_SUBNET_IDS: 'subnet-a,subnet-b',
+        AWS_SUBNET_ID: 'subnet-x',
+      }),
+    ).toMatchObject({ awsInstanceTypes: ['t3.small', 't3a.small'], awsSubnetIds: ['subnet-a', 'subnet-b'] });
+  });
+
   it('refuse a lead time or grace out of range, saying the range', () => {
     expect(configProblems({ CAPTURE_LEAD_SECONDS: '-5' })).toEqual([
       'CAPTURE_LEAD_SECONDS: CAPTURE_LEAD_SECONDS must be 0 to 3600',
