@@ -75,8 +75,9 @@ export function oneOffJob(id: string, recording: OneOffRecording, now: Date, lea
     mosque_id: recording.mosque_id,
     mosque_name: null,
     friday_date: null,
-    prayer_time: null,
-    timezone: null,
+    // No prayer of its own: lists that show a recording's prayer time show when it starts.
+    prayer_time: start.toISOString(),
+    timezone: 'UTC',
     recording_start: start.toISOString(),
     recording_end: new Date(start.getTime() + recording.duration * 1000).toISOString(),
     url: recording.url,

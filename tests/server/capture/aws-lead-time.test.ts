@@ -145,6 +145,14 @@ describe('recorders launched the lead time before their window (moto)', () => {
       }),
     ]);
     const before = await ec2Count();
+    // The scheduler lists it as any job until it launches.
+    for (const url of ['/api/scheduler/upcoming', '/api/scheduler/jobs']) {
+      const listed = await s.request({ method: 'GET', url, token });
+      expect(listed.statusCode, listed.body).toBe(200);
+      expect(listed.body).toContain(data.scheduled[0].job_id);
+    }
+    const fridays = await s.request({ method: 'GET', url: '/api/scheduler/fridays', token });
+    expect(fridays.statusCode, fridays.body).toBe(200);
 
     await at(startAt - 70_000);
     expect(await ec2Count()).toBe(before);
