@@ -27,9 +27,8 @@ export const MAX_LAUNCH_RETRIES = 2;
  */
 export const RELAUNCH_MARGIN_MS = 60_000;
 
-/** Whether the machine recorded anything before it ended. */
-const recorded = (instance: ProviderInstance) =>
-  (instance.recording?.coveredSeconds ?? instance.recording?.mediaSeconds ?? 0) > 0;
+/** How long after it should have been ready (its lead time, or its window's start) a machine counts as having started. */
+export const READY_SLACK_MS = 120_000;
 
 const ENDED = new Set(['stopped', 'terminated']);
 
@@ -60,7 +59,7 @@ export class FleetRelaunch {
     const runs = parseRuns(recording.runs);
     const count = runs.length + 1;
     if (count > MAX_FLEET_RELAUNCHES) return false;
-    if (!recorded(instance)) {
+    if (this.neverReady(row, runs, instance, now)) {
       await this.breaker.failed(recording.id, instance);
       const failures = runs.filter((run) => run.coveredSeconds === 0).length + 1;
       if (failures > MAX_LAUNCH_RETRIES) {
@@ -103,6 +102,18 @@ export class FleetRelaunch {
       'relaunched a recorder that ended inside its window',
     );
     return true;
+  }
+
+  /**
+   * Whether the machine is a launch failure: it ended without recording anything known, before it was
+   * due to be ready plus READY_SLACK_MS. An EC2 machine that dies without its result reads as nothing
+   * recorded, so one that had run well into its window is taken as a death mid-window, not a failure.
+   */
+  private neverReady(row: InstanceRow, runs: { relaunchedAt: string }[], instance: ProviderInstance, now: Date) {
+    if ((instance.recording?.coveredSeconds ?? instance.recording?.mediaSeconds ?? 0) > 0) return false;
+    const started = Date.parse(runs.at(-1)?.relaunchedAt ?? row.launch_time);
+    const readyBy = Math.max(started + this.driver.leadSeconds * 1000, Date.parse(row.window_start ?? row.launch_time));
+    return now.getTime() < readyBy + READY_SLACK_MS;
   }
 
   /**

@@ -77,6 +77,21 @@ describe('bounded relaunches and the launch breaker', () => {
     expect(await breakerAlarms()).toEqual([]);
   });
 
+  it('takes a machine that ran well into its window and left no result for a death mid-window, not a launch failure', async () => {
+    const id = await launch(1);
+    await passAt(0);
+    for (let n = 1; n <= 4; n++) {
+      const machine = machinesOf(id).at(-1)!;
+      t.clock.set(at(n * 300));
+      fleet.withoutResult.add(machine.id);
+      fleet.kill(machine.id, 'Server.InternalError');
+      await passAt(n * 300 + 10);
+    }
+    // Four deaths, each after minutes of recording: four relaunches, where launch failures would stop at two.
+    expect(machinesOf(id)).toHaveLength(5);
+    expect(await breakerAlarms()).toEqual([]);
+  });
+
   it('opens after 5 recordings fail to launch in 10 minutes: nothing starts, one critical alarm, then it closes', async () => {
     const ids = [];
     for (let n = 1; n <= 5; n++) ids.push(await launch(n));

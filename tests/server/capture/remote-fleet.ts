@@ -109,7 +109,10 @@ export class RemoteFleet implements CaptureProvider {
         jobId: null,
         imageId: null,
         mediaFlowing: true,
-        recording: this.reading(m, now),
+        recording:
+          this.withoutResult.has(m.id) && m.endedAt !== null
+            ? { status: 'failed', bytes: 0, mediaSeconds: null, filePath: null, reason: 'No result' }
+            : this.reading(m, now),
       };
     });
   }
@@ -147,6 +150,9 @@ export class RemoteFleet implements CaptureProvider {
       stoppedByOperator: m.byOperator,
     };
   }
+
+  /** Machines whose recorder left no result (an EC2 machine lost with its disk): read as nothing recorded. */
+  readonly withoutResult = new Set<string>();
 
   private machine(id: string): Machine {
     const machine = this.machines.find((m) => m.id === id);
