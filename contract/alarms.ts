@@ -29,6 +29,10 @@ export const ALARM_KINDS = {
   preflight: 'critical',
   /** A server died with recorders running on a host where no other server can follow them. */
   server_gone: 'critical',
+  /** A machine still running past its window plus the grace, or tagged as ours and unknown: terminated. */
+  instance_reaped: 'warning',
+  /** Launches failing across the fleet (e.g. 5 in 10 minutes): new launches are held until it closes. */
+  launch_breaker: 'critical',
 } as const;
 
 export type AlarmKind = keyof typeof ALARM_KINDS;

@@ -42,6 +42,7 @@ export const gapCauseSchema = z.enum([
   'stream_refused',
   'sequence_reset',
   'recorder_down',
+  'recorder_late',
   'server_down',
   'store_unreachable',
 ]);
@@ -156,6 +157,8 @@ export const LAUNCH_LIMITS = {
   maxHeight: 2160,
   maxConfigs: 50,
   maxWorkers: 10,
+  /** How far ahead a launch's start_at may be. */
+  startAtDays: 14,
 } as const;
 
 const evenSide = (label: string, max: number) =>
@@ -205,6 +208,11 @@ export const launchConfigSchema = z.strictObject({
     .max(32)
     .regex(/^[A-Za-z0-9_-]+$/, 'Method may contain only letters, digits, "_" and "-"')
     .default(LAUNCH_DEFAULTS.method),
+  /**
+   * When the window opens (absent: now). Up to LAUNCH_LIMITS.startAtDays ahead; the recorder is
+   * launched the provider's lead time before it. Checked against the server's clock when launched.
+   */
+  start_at: instantSchema.optional(),
 });
 export type LaunchConfig = z.infer<typeof launchConfigSchema>;
 export type LaunchConfigInput = z.input<typeof launchConfigSchema>;
@@ -221,10 +229,26 @@ export const launchFailureSchema = z.object({
   error: z.string(),
 });
 
+/** A launch whose window opens later than the lead time: a one-off scheduler job launches it. */
+export const scheduledLaunchSchema = z.object({
+  index: z.number().int(),
+  job_id: z.string(),
+  mosque_id: z.string().nullable(),
+  /** When the recorder is launched: the window's start less the provider's lead time. */
+  launch_at: instantSchema,
+  window_start: instantSchema,
+  window_end: instantSchema,
+});
+export type ScheduledLaunch = z.infer<typeof scheduledLaunchSchema>;
+
 export const launchResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  data: z.object({ instances: z.array(instanceSchema), failed: z.array(launchFailureSchema) }),
+  data: z.object({
+    instances: z.array(instanceSchema),
+    failed: z.array(launchFailureSchema),
+    scheduled: z.array(scheduledLaunchSchema).default([]),
+  }),
 });
 export type LaunchResponse = z.infer<typeof launchResponseSchema>;
 

@@ -161,7 +161,7 @@ export class SegmentLedger {
       this.data.conditions.push({
         start: windowStart,
         end: at,
-        cause: 'recorder_down',
+        cause: 'recorder_late',
         reason: `The recorder started ${Math.round((at - windowStart) / 1000)} s after the window opened`,
       });
     }
@@ -326,6 +326,7 @@ function keptSpans(
 /** Causes under which all of a hole is content lost, whatever the playlists listed. */
 const ALL_LOST: ReadonlySet<GapCause> = new Set([
   'recorder_down',
+  'recorder_late',
   'server_down',
   'store_unreachable',
   'sequence_reset',

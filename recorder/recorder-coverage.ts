@@ -108,8 +108,9 @@ function gapCause(
       reason: start === windowStart ? 'The recorder had not started' : 'Recorder was down',
     };
   if (start === windowStart && first - windowStart > LATE_START_MS) {
+    // The machine was not ready when its window opened (a boot longer than the lead time).
     return {
-      cause: 'recorder_down',
+      cause: 'recorder_late',
       reason: `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened`,
     };
   }

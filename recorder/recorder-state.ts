@@ -160,6 +160,7 @@ export const GAP_CAUSES = [
   'stream_refused',
   'sequence_reset',
   'recorder_down',
+  'recorder_late',
   'server_down',
   'store_unreachable',
 ] as const;

@@ -415,7 +415,20 @@ function recover(): void {
   if (shipper) pieces.resume();
 }
 
+/**
+ * A recorder launched ahead of its window (the provider's lead time) waits for it to open; a stop
+ * cuts the wait short. The HLS reader still takes the segment that holds the window's first second.
+ */
+async function waitForWindow(): Promise<void> {
+  const early = window.start - Date.now();
+  if (early <= 0 || state.stopCause) return;
+  log('recorder', `ready ${Math.round(early / 1000)} s before the window opens at ${config.windowStart}; waiting`);
+  await pause.for(early);
+}
+
 async function record(): Promise<void> {
+  await waitForWindow();
+  if (state.stopCause) return;
   recover();
   log(
     'recorder',

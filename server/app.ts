@@ -301,6 +301,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
   // Taken over, this server's launch claims were handed to others: it claims nothing more, at once.
   servers.onLeaseLost(() => void scheduler.runner.close());
+  // A launch whose start_at is further ahead than the lead time is the scheduler's to launch.
+  capture.instances.scheduleFutureLaunchesWith((config) => scheduler.scheduleOneOff(config));
   monitoring.identify(servers.id, async () => {
     // The longest-running live server exports the fleet's gauges; alone (SQLite) or not registered (not listening), this one.
     const [reporter] = (await servers.live()).sort(

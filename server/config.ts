@@ -38,6 +38,25 @@ const splitList = (value: string | undefined) =>
     .map((item) => item.trim())
     .filter(Boolean) ?? [];
 
+/** Tag keys the driver writes itself (or AWS reserves): an operator tag must not shadow them. */
+const RESERVED_TAG = /^(aws:|Name$|managed-by$|launch-id$|recording-id$|job-id$|idempotency-key$|mosque_id$|capture-)/;
+
+/** `team=media,cost-centre=friday` as tags, else what is wrong with it. */
+function parseExtraTags(value: string): Record<string, string> | string {
+  const tags: Record<string, string> = {};
+  for (const pair of splitList(value)) {
+    const at = pair.indexOf('=');
+    const key = at > 0 ? pair.slice(0, at).trim() : '';
+    const text = at > 0 ? pair.slice(at + 1).trim() : '';
+    if (!key) return `AWS_EXTRA_TAGS: "${pair}" is not key=value (e.g. team=media,cost-centre=friday)`;
+    if (key.length > 128 || text.length > 256)
+      return `AWS_EXTRA_TAGS: "${key}" is too long (keys 128, values 256 characters at most)`;
+    if (RESERVED_TAG.test(key)) return `AWS_EXTRA_TAGS: "${key}" is a tag the server writes itself`;
+    tags[key] = text;
+  }
+  return tags;
+}
+
 /** Every environment variable the server reads; all optional (docs/architecture.md, "Contract for running it"). */
 const envSchema = z
   .object({
@@ -99,12 +118,44 @@ const envSchema = z
     RECORDER_RETRY_MAX_SECONDS: optionalText.pipe(
       z.coerce.number<string | undefined>('RECORDER_RETRY_MAX_SECONDS must be a number').min(0.5).max(600).optional(),
     ),
+    // How long before its window a recorder is started (boot and installs); default 0 local, 300 aws.
+    CAPTURE_LEAD_SECONDS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>('CAPTURE_LEAD_SECONDS must be a number')
+        .int('CAPTURE_LEAD_SECONDS must be whole seconds')
+        .min(0, 'CAPTURE_LEAD_SECONDS must be 0 to 3600')
+        .max(3600, 'CAPTURE_LEAD_SECONDS must be 0 to 3600')
+        .optional(),
+    ),
+    // How long a machine may outlive its window before the reaper terminates it.
+    CAPTURE_GRACE_SECONDS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>('CAPTURE_GRACE_SECONDS must be a number')
+        .int('CAPTURE_GRACE_SECONDS must be whole seconds')
+        .min(60, 'CAPTURE_GRACE_SECONDS must be 60 to 86400')
+        .max(86_400, 'CAPTURE_GRACE_SECONDS must be 60 to 86400')
+        .default(600),
+    ),
     AWS_IMAGE_ID: optionalText,
     AWS_INSTANCE_TYPE: z.string().trim().min(1).default('t3.medium'),
+    // Instance types and subnets to try in turn when EC2 has no capacity (or quota) for one; override the single ones.
+    AWS_INSTANCE_TYPES: optionalText,
     AWS_SUBNET_ID: optionalText,
+    AWS_SUBNET_IDS: optionalText,
     AWS_SECURITY_GROUP_ID: optionalText,
     // The role EC2 recorders upload with; unset, they get a pre-signed POST policy per recording instead.
     AWS_INSTANCE_PROFILE: optionalText,
+    // Operator tags on every instance and volume (cost allocation): key=value pairs separated by commas.
+    AWS_EXTRA_TAGS: optionalText.pipe(
+      z
+        .string()
+        .transform((value, ctx) => {
+          const tags = parseExtraTags(value);
+          if (typeof tags === 'string') ctx.addIssue({ code: 'custom', message: tags });
+          return typeof tags === 'string' ? {} : tags;
+        })
+        .optional(),
+    ),
     // Recordings whose windows open within 10 minutes of each other share one EC2 instance, up to this many.
     RECORDINGS_PER_INSTANCE: optionalText.pipe(
       z.coerce
@@ -277,10 +328,18 @@ export interface Config {
   /** A recorder's first wait before trying a stream again, and the longest (defaults 5 s and 30 s). */
   recorderRetrySeconds: number | undefined;
   recorderRetryMaxSeconds: number | undefined;
+  /** CAPTURE_LEAD_SECONDS: how long before its window a recorder is started (default 0 local, 300 aws). */
+  captureLeadSeconds: number;
+  /** CAPTURE_GRACE_SECONDS: how long a machine may outlive its window before the reaper ends it. */
+  captureGraceSeconds: number;
+  /** AWS_EXTRA_TAGS: the operator's own tags on every instance and volume. */
+  awsExtraTags: Record<string, string>;
   /** Recorder image, instance type and network for EC2 launches (aws provider). */
   awsImageId: string | undefined;
-  awsInstanceType: string;
-  awsSubnetId: string | undefined;
+  /** AWS_INSTANCE_TYPES, else AWS_INSTANCE_TYPE: tried in this order on capacity errors. */
+  awsInstanceTypes: string[];
+  /** AWS_SUBNET_IDS, else AWS_SUBNET_ID (none: EC2's default): launches start at the next one in turn. */
+  awsSubnetIds: string[];
   awsSecurityGroupId: string | undefined;
   /** Instance profile (name or ARN) EC2 recorders run with, to upload with its role. */
   awsInstanceProfile: string | undefined;
@@ -365,9 +424,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ytDlpPath: e.YTDLP_PATH,
     recorderRetrySeconds: e.RECORDER_RETRY_SECONDS,
     recorderRetryMaxSeconds: e.RECORDER_RETRY_MAX_SECONDS,
+    // A machine boots and installs for a minute or two before it can record; a local process starts at once.
+    captureLeadSeconds: e.CAPTURE_LEAD_SECONDS ?? (e.CAPTURE_PROVIDER === 'aws' ? 300 : 0),
+    captureGraceSeconds: e.CAPTURE_GRACE_SECONDS,
+    awsExtraTags: e.AWS_EXTRA_TAGS ?? {},
     awsImageId: e.AWS_IMAGE_ID,
-    awsInstanceType: e.AWS_INSTANCE_TYPE,
-    awsSubnetId: e.AWS_SUBNET_ID,
+    awsInstanceTypes: e.AWS_INSTANCE_TYPES ? splitList(e.AWS_INSTANCE_TYPES) : [e.AWS_INSTANCE_TYPE],
+    awsSubnetIds: e.AWS_SUBNET_IDS ? splitList(e.AWS_SUBNET_IDS) : e.AWS_SUBNET_ID ? [e.AWS_SUBNET_ID] : [],
     awsSecurityGroupId: e.AWS_SECURITY_GROUP_ID,
     awsInstanceProfile: e.AWS_INSTANCE_PROFILE,
     recordingsPerInstance: e.RECORDINGS_PER_INSTANCE,

@@ -32,6 +32,7 @@ export class MemoryCaptureProvider extends ImagelessProvider implements CaptureP
   readonly reconcileIntervalMs = 3_600_000;
   /** Its instances never die on their own: nothing for the fleet to relaunch. */
   readonly supervisesRecorders = true;
+  readonly leadSeconds = 0;
   private readonly instances = new Map<string, MemoryInstance>();
   private counter = 0;
 

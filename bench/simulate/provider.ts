@@ -84,6 +84,7 @@ export class SimulatedCaptureProvider extends ImagelessProvider implements Captu
   readonly reconcileIntervalMs = 24 * 3600_000;
   /** Like EC2: a recorder that dies is gone; the server's fleet must launch another. */
   readonly supervisesRecorders = false;
+  readonly leadSeconds = 0;
   readonly sermons = new Map<string, Sermon>();
   private readonly byId = new Map<string, SimInstance>();
   private readonly listed = new Set<SimInstance>();

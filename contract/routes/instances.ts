@@ -11,6 +11,7 @@ import {
   terminateRequestSchema,
   terminateResponseSchema,
 } from '../instances';
+import { messageBodySchema } from '../common';
 import { endpoint } from '../endpoint';
 import { instancesPageQuerySchema, instancesPageResponseSchema } from '../instance-list';
 import { streamTestIdParamsSchema, streamTestRequestSchema, streamTestResponseSchema } from '../stream-test';
@@ -72,6 +73,13 @@ export const instanceRoutes = {
     access: 'session',
     query: terminateAllQuerySchema,
     response: terminateResponseSchema,
+  }),
+  /** Closes the launch breaker (launches held after a run of machines that ended without recording). */
+  closeLaunchBreaker: endpoint({
+    method: 'POST',
+    path: '/api/instances/launch-breaker/close',
+    access: 'session',
+    response: messageBodySchema,
   }),
   /** Records a stream for half a minute now (contract/stream-test.ts) and answers what it carries; the answer takes that long. */
   streamTest: endpoint({

@@ -21,14 +21,17 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
       region: config.awsRegion,
       endpoint: config.awsEndpointUrl,
       imageId: config.awsImageId,
-      instanceType: config.awsInstanceType,
-      subnetId: config.awsSubnetId,
+      instanceType: config.awsInstanceTypes[0],
+      instanceTypes: config.awsInstanceTypes,
+      subnetIds: config.awsSubnetIds,
       securityGroupId: config.awsSecurityGroupId,
       stallTimeoutSeconds: config.stallTimeoutSeconds,
       allowPrivateStreamHosts: config.allowPrivateStreamHosts,
       instanceProfile: config.awsInstanceProfile,
       recordingsPerInstance: config.recordingsPerInstance,
       store: store instanceof S3RecordingStore ? awsStore(store, clock) : undefined,
+      leadSeconds: config.captureLeadSeconds,
+      extraTags: config.awsExtraTags,
       clock,
     });
   }
@@ -39,6 +42,7 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
     stallTimeoutSeconds: config.stallTimeoutSeconds,
     ffprobePath: config.ffprobePath,
     ytDlpPath: config.ytDlpPath,
+    leadSeconds: config.captureLeadSeconds,
     allowPrivateStreamHosts: config.allowPrivateStreamHosts,
     recorderSettings: {
       ...(config.recorderRetrySeconds ? { retryInitialSeconds: config.recorderRetrySeconds } : {}),

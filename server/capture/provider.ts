@@ -30,6 +30,12 @@ export interface CaptureProvider {
    * an end by listing), the fleet's reconcile pass relaunches it (modules/instances/relaunch.ts).
    */
   readonly supervisesRecorders: boolean;
+  /**
+   * Seconds a recorder needs from its launch until it can record (CAPTURE_LEAD_SECONDS: boot and
+   * installs on EC2). Scheduled and future launches start this long before their window, and a
+   * recorder that dies is not replaced when less than this is left of its window.
+   */
+  readonly leadSeconds: number;
   launch(config: LaunchConfig, options?: LaunchOptions): Promise<LaunchedInstance>;
   /**
    * Asks the recorder to stop and finish its file; the instance goes stopping, then terminated.
@@ -79,7 +85,7 @@ export interface LaunchOptions {
   trustedHosts?: string[];
 }
 
-/** The window a launch records: the scheduler's, else from `now` for the requested duration. */
+/** The window a launch records: the scheduler's, else from its start_at (or `now`) for the requested duration. */
 export function recordingWindow(
   config: LaunchConfig,
   options: LaunchOptions,
@@ -87,7 +93,11 @@ export function recordingWindow(
 ): { windowStart: string; windowEnd: string } {
   if (options.windowStart && options.windowEnd)
     return { windowStart: options.windowStart, windowEnd: options.windowEnd };
-  return { windowStart: now.toISOString(), windowEnd: new Date(now.getTime() + config.duration * 1000).toISOString() };
+  const start = config.start_at ? new Date(config.start_at) : now;
+  return {
+    windowStart: start.toISOString(),
+    windowEnd: new Date(start.getTime() + config.duration * 1000).toISOString(),
+  };
 }
 
 export interface LaunchedInstance {

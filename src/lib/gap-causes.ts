@@ -8,6 +8,7 @@ export const GAP_CAUSE_LABELS: Record<GapCause, string> = {
   stream_refused: 'Address refused',
   sequence_reset: 'Encoder restarted',
   recorder_down: 'Recorder down',
+  recorder_late: 'Recorder late',
   server_down: 'Server down',
   store_unreachable: 'Store unreachable',
 };

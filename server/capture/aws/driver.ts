@@ -25,7 +25,8 @@ import {
   type RecorderState,
 } from '../../../recorder/recorder-state';
 import { latestImage } from '../versions';
-import { awsError } from './errors';
+import { encryptedRoot, METADATA_OPTIONS } from './run-settings';
+import { awsError, isCapacityError, withoutCapacityRetries } from './errors';
 import type { DeliveryRequest } from '../../storage/delivery';
 import type { RecorderDelivery } from '../../../recorder/recorder-delivery';
 import type { RecorderConfig } from '../../../recorder/recorder-state';
@@ -40,6 +41,8 @@ import {
   type UserDataPaths,
 } from './user-data';
 
+/** Boot (30-60 s) and the user-data's installs (a minute or two), with room to spare. */
+export const DEFAULT_AWS_LEAD_SECONDS = 300;
 export const MANAGED_BY = { key: 'managed-by', value: 'capture-command-center' } as const;
 const TAG = {
   name: 'Name',
@@ -48,10 +51,7 @@ const TAG = {
   launch: 'launch-id',
   job: 'job-id',
   key: 'idempotency-key',
-  url: 'capture-url',
-  duration: 'capture-duration',
-  size: 'capture-size',
-  method: 'capture-method',
+  urlHash: 'capture-url-sha256',
   version: 'version',
   source: 'source-instance',
   file: 'capture-file',
@@ -71,9 +71,16 @@ export interface AwsProviderOptions {
   endpoint?: string;
   imageId?: string;
   instanceType: string;
-  subnetId?: string;
+  /** AWS_INSTANCE_TYPES: the types tried in turn when EC2 has no capacity for one (default: instanceType alone). */
+  instanceTypes?: string[];
+  /** AWS_SUBNET_IDS: each launch starts at the next (spreading AZs) and tries the others on a capacity error. */
+  subnetIds?: string[];
   securityGroupId?: string;
   clock: Clock;
+  /** CAPTURE_LEAD_SECONDS (default DEFAULT_AWS_LEAD_SECONDS). */
+  leadSeconds?: number;
+  /** AWS_EXTRA_TAGS: the operator's tags, on instances and volumes beside the server's own. */
+  extraTags?: Record<string, string>;
   stallTimeoutSeconds?: number;
   /** ALLOW_PRIVATE_STREAM_HOSTS: recorders may reach internal addresses (their egress guard checks nothing). */
   allowPrivateStreamHosts?: boolean;
@@ -144,27 +151,37 @@ export class AwsCaptureProvider implements CaptureProvider {
   readonly reconcileIntervalMs = 10_000;
   /** A machine that dies takes its recorder with it: the fleet's reconcile pass launches a new one. */
   readonly supervisesRecorders = false;
+  readonly leadSeconds: number;
   readonly scope: string;
   /** The SDK and its client, loaded on the first EC2 call: a server on the local driver never loads them. */
   private ec2: Promise<Ec2> | undefined;
   /** Results of ended instances (read once from their console output; they never change). */
   private readonly endedResults = new Map<string, ProviderRecording>();
+  /** Launches so far: each starts at the next subnet. */
+  private launchCount = 0;
+  /** Each recorder image as DescribeImages told it (its root device), asked once per image. */
+  private readonly images = new Map<string, Promise<Image | undefined>>();
   /** The launch that last joined or opened a shared instance; the next one waits for it. */
   private sharing: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: AwsProviderOptions) {
     this.scope = `aws:${options.region}`;
+    this.leadSeconds = options.leadSeconds ?? DEFAULT_AWS_LEAD_SECONDS;
   }
 
   private connect(): Promise<Ec2> {
-    this.ec2 ??= import('@aws-sdk/client-ec2').then((sdk) => ({
-      sdk,
-      client: new sdk.EC2Client({
-        region: this.options.region,
-        endpoint: this.options.endpoint,
-        ...(this.options.maxAttempts ? { maxAttempts: this.options.maxAttempts } : {}),
-      }),
-    }));
+    const settings = {
+      region: this.options.region,
+      endpoint: this.options.endpoint,
+      ...(this.options.maxAttempts ? { maxAttempts: this.options.maxAttempts } : {}),
+    };
+    this.ec2 ??= import('@aws-sdk/client-ec2').then(async (sdk) => {
+      // The SDK's own retries, except of a place without capacity (runInstance tries the next one).
+      const plain = new sdk.EC2Client(settings);
+      const retryStrategy = withoutCapacityRetries(await plain.config.retryStrategy());
+      plain.destroy();
+      return { sdk, client: new sdk.EC2Client({ ...settings, retryStrategy }) };
+    });
     return this.ec2;
   }
 
@@ -226,16 +243,15 @@ export class AwsCaptureProvider implements CaptureProvider {
       continues: options.continues ?? false,
     };
     const tags: Record<string, string> = {
+      ...this.options.extraTags,
       [TAG.name]: name,
       [MANAGED_BY.key]: MANAGED_BY.value,
       [TAG.mosque]: config.mosque_id ?? '',
       [TAG.recording]: recorder.recordingId,
       [TAG.launch]: launchId,
       [TAG.key]: key,
-      [TAG.url]: config.url.slice(0, 256),
-      [TAG.duration]: String(config.duration),
-      [TAG.size]: `${config.width}x${config.height}`,
-      [TAG.method]: config.method,
+      // Never the URL itself: stream URLs carry tokens, and tags are readable by anyone who may list instances.
+      [TAG.urlHash]: hash(config.url).slice(0, 32),
       ...(options.jobId ? { [TAG.job]: options.jobId.slice(0, 256) } : {}),
     };
     if ((this.options.recordingsPerInstance ?? 1) > 1 && this.options.store) {
@@ -263,30 +279,49 @@ export class AwsCaptureProvider implements CaptureProvider {
     filePath: string | null,
   ): Promise<LaunchedInstance> {
     const profile = this.options.instanceProfile;
-    const result = await this.call('RunInstances', ({ sdk, client }) =>
-      client.send(
-        new sdk.RunInstancesCommand({
-          ImageId: recorder.imageId,
-          InstanceType: this.options.instanceType as never,
-          MinCount: 1,
-          MaxCount: 1,
-          ClientToken: `ccc-${recorder.key}`,
-          UserData: Buffer.from(userData).toString('base64'),
-          InstanceInitiatedShutdownBehavior: 'terminate',
-          ...(profile ? { IamInstanceProfile: profile.startsWith('arn:') ? { Arn: profile } : { Name: profile } } : {}),
-          ...(this.options.subnetId ? { SubnetId: this.options.subnetId } : {}),
-          ...(this.options.securityGroupId ? { SecurityGroupIds: [this.options.securityGroupId] } : {}),
-          TagSpecifications: [
-            { ResourceType: 'instance', Tags: toTags(tags) },
-            {
-              ResourceType: 'volume',
-              Tags: toTags({ [MANAGED_BY.key]: MANAGED_BY.value, [TAG.launch]: recorder.launchId }),
-            },
-          ],
-        }),
-      ),
-    );
-    const instance = result.Instances?.[0];
+    const root = encryptedRoot(await this.image(recorder.imageId));
+    const { sdk, client } = await this.connect();
+    const places = this.places();
+    let result: Ec2Sdk.RunInstancesCommandOutput | undefined;
+    for (const [index, place] of places.entries()) {
+      try {
+        result = await client.send(
+          new sdk.RunInstancesCommand({
+            ImageId: recorder.imageId,
+            InstanceType: place.type as never,
+            MinCount: 1,
+            MaxCount: 1,
+            // A token of its own per place: a token EC2 saw with other parameters would be refused.
+            ClientToken: index === 0 ? `ccc-${recorder.key}` : `ccc-${recorder.key}-${index}`,
+            UserData: Buffer.from(userData).toString('base64'),
+            InstanceInitiatedShutdownBehavior: 'terminate',
+            MetadataOptions: METADATA_OPTIONS,
+            BlockDeviceMappings: root,
+            ...(profile
+              ? { IamInstanceProfile: profile.startsWith('arn:') ? { Arn: profile } : { Name: profile } }
+              : {}),
+            ...(place.subnet ? { SubnetId: place.subnet } : {}),
+            ...(this.options.securityGroupId ? { SecurityGroupIds: [this.options.securityGroupId] } : {}),
+            TagSpecifications: [
+              { ResourceType: 'instance', Tags: toTags(tags) },
+              {
+                ResourceType: 'volume',
+                Tags: toTags({
+                  ...this.options.extraTags,
+                  [MANAGED_BY.key]: MANAGED_BY.value,
+                  [TAG.launch]: recorder.launchId,
+                }),
+              },
+            ],
+          }),
+        );
+        break;
+      } catch (error) {
+        // No room for this type there: the next pair, unless it was the last.
+        if (!isCapacityError(error) || index === places.length - 1) throw awsError(error, 'RunInstances');
+      }
+    }
+    const instance = result?.Instances?.[0];
     if (!instance?.InstanceId) throw new ProviderError('failed', 'AWS EC2 RunInstances returned no instance');
     return { ...this.launched(instance, recorder.launchId), filePath, existing: false };
   }
@@ -600,6 +635,31 @@ export class AwsCaptureProvider implements CaptureProvider {
     }
   }
 
+  /**
+   * Where a launch may go, in the order tried: each instance type in each subnet, the subnets starting
+   * at the next one in turn (launches spread over the AZs). No subnets: EC2's default.
+   */
+  private places(): { type: string; subnet: string | undefined }[] {
+    const types = this.options.instanceTypes?.length ? this.options.instanceTypes : [this.options.instanceType];
+    const subnets = this.options.subnetIds ?? [];
+    const first = subnets.length ? this.launchCount++ % subnets.length : 0;
+    const turn = subnets.length ? [...subnets.slice(first), ...subnets.slice(0, first)] : [undefined];
+    return types.flatMap((type) => turn.map((subnet) => ({ type, subnet })));
+  }
+
+  /** The image's description, for its root device; a failed look-up is asked again next time. */
+  private image(imageId: string): Promise<Image | undefined> {
+    let known = this.images.get(imageId);
+    if (!known) {
+      known = this.call('DescribeImages', ({ sdk, client }) =>
+        client.send(new sdk.DescribeImagesCommand({ ImageIds: [imageId] })),
+      ).then((result) => result.Images?.[0]);
+      known.catch(() => this.images.delete(imageId));
+      this.images.set(imageId, known);
+    }
+    return known;
+  }
+
   private async describe(filters: { Name: string; Values: string[] }[]): Promise<Ec2Instance[]> {
     const instances: Ec2Instance[] = [];
     let nextToken: string | undefined;
@@ -638,7 +698,6 @@ export class AwsCaptureProvider implements CaptureProvider {
     const tags = tagsOf(instance.Tags);
     const state = STATES[instance.State?.Name ?? ''] ?? 'pending';
     const ended = state === 'stopped' || state === 'terminated';
-    const [width, height] = (tags[TAG.size] ?? '').split('x').map(Number);
     const id = instance.InstanceId ?? '';
     return {
       providerInstanceId: id,
@@ -647,16 +706,8 @@ export class AwsCaptureProvider implements CaptureProvider {
       state,
       stateReason: ended ? (instance.StateReason?.Message ?? instance.StateTransitionReason ?? null) : null,
       instanceType: instance.InstanceType ?? this.options.instanceType,
-      config: tags[TAG.url]
-        ? {
-            url: tags[TAG.url],
-            duration: Number(tags[TAG.duration]) || 0,
-            width: width || 0,
-            height: height || 0,
-            mosque_id: tags[TAG.mosque] || null,
-            method: tags[TAG.method] ?? 'api',
-          }
-        : null,
+      // No tag holds the stream URL: an instance without its row cannot be adopted (the reaper ends it).
+      config: null,
       jobId: tags[TAG.job] ?? null,
       imageId: instance.ImageId ?? null,
       mediaFlowing: state === 'running',

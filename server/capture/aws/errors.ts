@@ -1,3 +1,4 @@
+import type { EC2ClientConfig } from '@aws-sdk/client-ec2';
 import { ProviderError } from '../provider';
 
 interface AwsErrorShape {
@@ -13,6 +14,33 @@ const UNAVAILABLE =
 const NOT_FOUND = /NotFound|\.Malformed$|InvalidAMIID\.Unavailable/;
 const CONFLICT = /IncorrectState|IncorrectInstanceState|InvalidInstanceState|InvalidAMIID\.Pending/;
 const NETWORK = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|TimeoutError|socket hang up/;
+
+/** No room for this instance type in this place (AZ capacity, the account's quota): another pair may have it. */
+const CAPACITY =
+  /InsufficientInstanceCapacity|InstanceLimitExceeded|VcpuLimitExceeded|InsufficientFreeAddressesInSubnet|^Unsupported$/;
+
+/** Whether RunInstances failed for want of capacity where it asked (not for a fault of the request). */
+export function isCapacityError(error: unknown): boolean {
+  const e = (error ?? {}) as AwsErrorShape;
+  return CAPACITY.test(e.Code ?? e.name ?? e.code ?? '');
+}
+
+type RetryStrategy = NonNullable<EC2ClientConfig['retryStrategy']>;
+
+/**
+ * The SDK's retry strategy, except that a place without capacity is not asked again: EC2 answers
+ * InsufficientInstanceCapacity with a 500, which the SDK would retry where the next instance type or
+ * subnet may have room (the driver tries those). Throttling and other transient errors are retried.
+ */
+export function withoutCapacityRetries(standard: RetryStrategy): RetryStrategy {
+  if (!('refreshRetryTokenForRetry' in standard)) return standard;
+  return {
+    acquireInitialRetryToken: (scope) => standard.acquireInitialRetryToken(scope),
+    refreshRetryTokenForRetry: (token, info) =>
+      isCapacityError(info.error) ? Promise.reject(info.error) : standard.refreshRetryTokenForRetry(token, info),
+    recordSuccess: (token) => standard.recordSuccess(token),
+  };
+}
 
 /**
  * Turns an EC2 SDK failure into a ProviderError with AWS's own reason: throttling, capacity and

@@ -68,6 +68,8 @@ export interface LocalProviderOptions {
   ffprobePath?: string;
   /** YTDLP_PATH, when set; else yt-dlp on PATH. */
   ytDlpPath?: string;
+  /** CAPTURE_LEAD_SECONDS (default 0: a process starts at once). */
+  leadSeconds?: number;
   /** ALLOW_PRIVATE_STREAM_HOSTS: recorders may reach internal addresses (their egress guard checks nothing). */
   allowPrivateStreamHosts?: boolean;
   /** Overrides of the recorder's settings for every launch (retry waits, piece length). */
@@ -88,6 +90,7 @@ export class LocalCaptureProvider implements CaptureProvider {
   readonly reconcileIntervalMs = 1000;
   /** Its recorder processes are relaunched here (supervisor.ts), in the same folder, so they carry on their pieces. */
   readonly supervisesRecorders = true;
+  readonly leadSeconds: number;
   readonly scope: string;
   readonly images: LocalImageStore;
   private readonly instancesDir: string;
@@ -99,6 +102,7 @@ export class LocalCaptureProvider implements CaptureProvider {
 
   constructor(private readonly options: LocalProviderOptions) {
     this.scope = `local:${options.hostName ?? os.hostname()}:${path.resolve(options.dataDir)}`;
+    this.leadSeconds = options.leadSeconds ?? 0;
     this.instancesDir = path.join(options.dataDir, 'instances');
     this.recordingsDir = path.join(options.dataDir, 'recordings');
     this.images = new LocalImageStore(path.join(options.dataDir, 'images'), options.clock);

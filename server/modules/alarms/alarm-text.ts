@@ -24,6 +24,8 @@ const WAVE_HEADLINES: Record<AlarmKind, (n: number) => string> = {
   unschedulable: (n) => `${n} mosques cannot be scheduled`,
   preflight: (n) => `${n} pre-flight checks failed`,
   server_gone: (n) => `${n} servers are gone with recordings nobody follows`,
+  instance_reaped: (n) => `${n} machines outlived their window and were terminated`,
+  launch_breaker: (n) => `${n} times launches were held after a run of launch failures`,
 };
 
 /** The UTC day an alarm was raised on, as people read it: `Friday 2026-11-27`. */

@@ -113,6 +113,36 @@ export class AlarmsService {
     return earlier ? toAlarm(earlier) : this.raise(cause);
   }
 
+  /**
+   * The alarm a cause deserves now, for causes whose figures change (a revised outcome, a count of
+   * relaunches): an open alarm of the same kind takes the new text in place (the live feed shows it;
+   * no second notification), one of another kind (capture_failed revised to partial) is resolved and
+   * the new one raised, keeping the links the cause does not give.
+   */
+  async restate(cause: AlarmCause): Promise<Alarm> {
+    const { repository, clock } = this.deps;
+    const existing = await repository.findOpenByCause(cause.key);
+    if (!existing) return this.raise(cause);
+    if (existing.kind === cause.kind) {
+      if (existing.message === cause.message) return toAlarm(existing);
+      const updated = await repository.update(existing.id, {
+        message: cause.message,
+        updated_at: clock.now().toISOString(),
+      });
+      const alarm = toAlarm({ ...existing, ...updated, current_mosque_name: existing.current_mosque_name });
+      this.deps.publish({ type: 'alarm', data: alarm });
+      return alarm;
+    }
+    await this.resolve(cause.key);
+    return this.raise({
+      ...cause,
+      mosqueId: cause.mosqueId ?? existing.mosque_id,
+      mosqueName: cause.mosqueName ?? existing.mosque_name,
+      jobId: cause.jobId ?? existing.job_id,
+      instanceId: cause.instanceId ?? existing.instance_id,
+    });
+  }
+
   /** The causes cleared: their open alarms are resolved (no-op for causes with none). */
   async resolve(...keys: string[]): Promise<void> {
     const rows = await this.deps.repository.resolveOpen(keys, this.deps.clock.now().toISOString());

@@ -38,6 +38,10 @@ export class FleetCaptureProvider implements CaptureProvider {
     return this.driver.supervisesRecorders;
   }
 
+  get leadSeconds() {
+    return this.driver.leadSeconds;
+  }
+
   async launch(config: LaunchConfig, options: LaunchOptions = {}): Promise<LaunchedInstance> {
     const valid = launchConfigSchema.parse(config);
     const { row, existing } = await this.instances.launchOne(valid, {

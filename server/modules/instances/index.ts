@@ -116,6 +116,7 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
     live,
     log,
     checkStreamUrl,
+    { graceSeconds: config.captureGraceSeconds, alarms: deps.alarms },
   );
   live.attach(instances);
   const streamTests = new StreamTests({

@@ -1,4 +1,4 @@
-import type { Instance, LaunchConfig, TerminateResult } from '../../../contract/instances';
+import type { Instance, LaunchConfig, ScheduledLaunch, TerminateResult } from '../../../contract/instances';
 import { withoutCredentials } from '../../../recorder/recorder-state';
 import { badRequest } from '../../lib/http-error';
 import type { ActivityActor, ActivityService } from '../activity/service';
@@ -8,6 +8,7 @@ import type { InstancesService } from './service';
 export interface OperatorLaunchResult {
   instances: Instance[];
   failed: { index: number; mosque_id: string | null; error: string }[];
+  scheduled: ScheduledLaunch[];
 }
 
 /**
@@ -19,7 +20,7 @@ export interface OperatorLaunchResult {
 export class OperatorFleetActions {
   constructor(
     private readonly deps: {
-      instances: Pick<InstancesService, 'launch' | 'terminate' | 'terminateAll'>;
+      instances: Pick<InstancesService, 'launch' | 'terminate' | 'terminateAll' | 'breaker'>;
       activity: Pick<ActivityService, 'record'>;
       mosques: Pick<MosquesService, 'listByIds'>;
     },
@@ -34,6 +35,14 @@ export class OperatorFleetActions {
         action: 'instance.launch',
         target: { type: 'instance', id: launched.id, label: launched.name },
         detail: { url: withoutCredentials(launched.url), mosque_id: launched.mosque_id },
+      });
+    }
+    for (const later of result.scheduled) {
+      await this.deps.activity.record({
+        actor,
+        action: 'instance.schedule',
+        target: { type: 'job', id: later.job_id, label: later.window_start },
+        detail: { url: withoutCredentials(configs[later.index].url), mosque_id: later.mosque_id },
       });
     }
     return result;
@@ -60,6 +69,11 @@ export class OperatorFleetActions {
       detail: { terminated, failed: results.length - terminated },
     });
     return results;
+  }
+
+  async closeLaunchBreaker(actor: ActivityActor): Promise<void> {
+    await this.deps.instances.breaker.close(`by ${actor.username}`);
+    await this.deps.activity.record({ actor, action: 'instance.breaker_close' });
   }
 
   private async refuseUnknownMosques(ids: Array<string | null>): Promise<void> {

@@ -4,6 +4,7 @@ import type { CaptureProvider, ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import type { RecordingsService } from '../recordings/service';
 import { parseRuns } from '../recordings/runs';
+import type { LaunchBreaker } from './launch-breaker';
 import type { InstanceRow, InstancesRepository } from './repository';
 
 /*
@@ -15,8 +16,19 @@ import type { InstanceRow, InstancesRepository } from './repository';
 
 /** Relaunches of one instance; a recorder that keeps dying is then left ended (its recording partial). */
 export const MAX_FLEET_RELAUNCHES = 10;
-/** A recorder ending this close to its window's end is not replaced: a new one would record next to nothing. */
+/**
+ * Relaunches of a recording whose machines end without recording anything (launch failures): a
+ * fault that kills a machine at once kills its replacement too, so at most 3 machines are tried.
+ */
+export const MAX_LAUNCH_RETRIES = 2;
+/**
+ * A recorder ending this close to its window's end is not replaced (nor closer than the driver's lead
+ * time: a replacement would not be ready before the window closed).
+ */
 export const RELAUNCH_MARGIN_MS = 60_000;
+
+/** How long after it should have been ready (its lead time, or its window's start) a machine counts as having started. */
+export const READY_SLACK_MS = 120_000;
 
 const ENDED = new Set(['stopped', 'terminated']);
 
@@ -27,6 +39,7 @@ export class FleetRelaunch {
     private readonly recordings: RecordingsService,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
+    private readonly breaker: LaunchBreaker,
   ) {}
 
   /**
@@ -39,11 +52,28 @@ export class FleetRelaunch {
     if (row.state === 'stopping' || instance.recording?.stoppedByOperator) return false;
     if (!row.window_start || !row.window_end) return false;
     const now = this.clock.now();
-    if (now.getTime() >= Date.parse(row.window_end) - RELAUNCH_MARGIN_MS) return false;
+    const margin = Math.max(RELAUNCH_MARGIN_MS, this.driver.leadSeconds * 1000);
+    if (now.getTime() >= Date.parse(row.window_end) - margin) return false;
     const recording = await this.recordings.findRowByInstance(row.id);
     if (!recording || recording.status !== 'recording') return false;
-    const count = parseRuns(recording.runs).length + 1;
+    const runs = parseRuns(recording.runs);
+    const count = runs.length + 1;
     if (count > MAX_FLEET_RELAUNCHES) return false;
+    if (this.neverReady(row, runs, instance, now)) {
+      await this.breaker.failed(recording.id, instance);
+      const failures = runs.filter((run) => run.coveredSeconds === 0).length + 1;
+      if (failures > MAX_LAUNCH_RETRIES) {
+        this.log.warn({ instanceId: row.id, failures }, 'recorder machines keep ending without recording: no relaunch');
+        return false;
+      }
+    }
+    if (await this.breaker.isOpen()) {
+      // Held, not given up: the next pass relaunches once the breaker closes, while the window allows.
+      const held = 'Recorder ended early; relaunch held while launches are stopped (launch_breaker alarm)';
+      if (row.state_reason !== held)
+        await this.repository.update(row.id, { state_reason: held, updated_at: now.toISOString() });
+      return true;
+    }
 
     try {
       await this.startNext(
@@ -72,6 +102,18 @@ export class FleetRelaunch {
       'relaunched a recorder that ended inside its window',
     );
     return true;
+  }
+
+  /**
+   * Whether the machine is a launch failure: it ended without recording anything known, before it was
+   * due to be ready plus READY_SLACK_MS. An EC2 machine that dies without its result reads as nothing
+   * recorded, so one that had run well into its window is taken as a death mid-window, not a failure.
+   */
+  private neverReady(row: InstanceRow, runs: { relaunchedAt: string }[], instance: ProviderInstance, now: Date) {
+    if ((instance.recording?.coveredSeconds ?? instance.recording?.mediaSeconds ?? 0) > 0) return false;
+    const started = Date.parse(runs.at(-1)?.relaunchedAt ?? row.launch_time);
+    const readyBy = Math.max(started + this.driver.leadSeconds * 1000, Date.parse(row.window_start ?? row.launch_time));
+    return now.getTime() < readyBy + READY_SLACK_MS;
   }
 
   /**

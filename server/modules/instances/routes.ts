@@ -68,10 +68,11 @@ export function registerInstanceRoutes(
   handle(app, instanceRoutes.launch, async (request) => {
     const { configs, max_workers } = request.body;
     const result = await operator.launch(sessionOf(request).user, configs, max_workers);
+    const later = result.scheduled.length ? `; ${result.scheduled.length} scheduled for their start_at` : '';
     const message =
       result.failed.length === 0
-        ? `Launched ${result.instances.length} instance(s)`
-        : `Launched ${result.instances.length} of ${configs.length} instance(s); ${result.failed.length} failed`;
+        ? `Launched ${result.instances.length} instance(s)${later}`
+        : `Launched ${result.instances.length} of ${configs.length} instance(s)${later}; ${result.failed.length} failed`;
     return { success: true as const, message, data: result };
   });
 
@@ -83,6 +84,11 @@ export function registerInstanceRoutes(
     if (request.query.force !== 'true')
       throw badRequest('Emergency stop needs force=true to confirm stopping every instance');
     return terminateBody(await operator.emergencyStop(sessionOf(request).user), 'Emergency stop');
+  });
+
+  handle(app, instanceRoutes.closeLaunchBreaker, async (request) => {
+    await operator.closeLaunchBreaker(sessionOf(request).user);
+    return { success: true as const, message: 'Launch breaker closed: launches resume' };
   });
 
   // Asked by the launch dialog: the stream warms up while the operator fills it in.

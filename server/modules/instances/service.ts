@@ -1,14 +1,24 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Instance, InstanceDetails, LaunchConfig, TerminateResult } from '../../../contract/instances';
+import {
+  LAUNCH_LIMITS,
+  type Instance,
+  type InstanceDetails,
+  type LaunchConfig,
+  type ScheduledLaunch,
+  type TerminateResult,
+} from '../../../contract/instances';
 import { failureMessage, providerHttpError } from '../../capture/http-errors';
 import { newId } from '../../capture/ids';
 import { recordingWindow, type CaptureProvider, type ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
-import { conflict, notFound } from '../../lib/http-error';
+import { badRequest, conflict, notFound } from '../../lib/http-error';
 import type { RecordingsService } from '../recordings/service';
 import { LostScopeContinuation, type Continued, type LostScope } from './continuation';
 import type { OtherScopes } from './elsewhere';
+import { LaunchBreaker } from './launch-breaker';
+import { FleetReaper } from './reaper';
 import { FleetRelaunch } from './relaunch';
+import type { AlarmsService } from '../alarms/service';
 import {
   ACTIVE_STATES,
   runtimeHours,
@@ -32,6 +42,14 @@ const VANISHED_GRACE_MS = 60_000;
 const LIST_CACHE_MS = 1000;
 /** Lists made for instants this close share their runtime_hours (see `list`). */
 const LIST_CLOCK_STEP_MS = 100;
+
+/** A start_at this close behind the server's clock is "now" (the operator's clock, the request's travel). */
+const START_AT_PAST_SLACK_MS = 60_000;
+
+/** Schedules a recording whose window opens at `start_at` (the scheduler's one-off job). */
+export type FutureLaunches = (
+  config: LaunchConfig & { start_at: string },
+) => Promise<{ jobId: string; launchAt: string; windowStart: string; windowEnd: string }>;
 
 /** What the fleet tells the outside world; the module's wiring connects it to the live feed and monitoring. */
 export interface FleetEvents {
@@ -72,9 +90,14 @@ export class InstancesService {
   private listMemo: { rows: InstanceListRow[]; at: number; list: Instance[] } | undefined;
   private readonly events: FleetEvents;
   private readonly relaunch: FleetRelaunch;
+  private readonly reaper: FleetReaper;
+  /** Holds every launch after a run of machines that ended without recording (launch-breaker.ts). */
+  readonly breaker: LaunchBreaker;
   private readonly continuation: LostScopeContinuation;
   /** Recorders of other scopes (other servers'); unset, they are refused as running elsewhere (one server). */
   private otherScopes: OtherScopes | undefined;
+  /** Where launches for later go; unset, they are refused. */
+  private future: FutureLaunches | undefined;
 
   constructor(
     private readonly repository: InstancesRepository,
@@ -86,8 +109,17 @@ export class InstancesService {
     /** Refuses stream URLs a recorder must not open (stream-url-guard.ts); throws the 400 to answer. */
     /** Refuses a stream the recorder may not reach (400); answers the internal hosts it may (the demo stream's). */
     private readonly checkStreamUrl: (url: string) => Promise<string[]>,
+    /** The reaper's grace (CAPTURE_GRACE_SECONDS) and where its alarms go. */
+    care: { graceSeconds: number; alarms?: AlarmsService } = { graceSeconds: 600 },
   ) {
-    this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log);
+    this.breaker = new LaunchBreaker({
+      clock,
+      log,
+      alarms: care.alarms,
+      consoleOf: (providerInstanceId) => driver.logs(providerInstanceId, 50),
+    });
+    this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log, this.breaker);
+    this.reaper = new FleetReaper({ driver, repository, clock, log, ...care });
     this.continuation = new LostScopeContinuation({
       repository,
       recordings,
@@ -239,6 +271,7 @@ export class InstancesService {
     }
     let trustedHosts: string[];
     try {
+      await this.breaker.refuseWhileOpen();
       trustedHosts = await this.checkStreamUrl(config.url);
     } catch (error) {
       this.events.launchFailed({
@@ -246,7 +279,7 @@ export class InstancesService {
         jobId,
         message: `Failed to launch: ${failureMessage(error)}`,
       });
-      throw error;
+      throw providerHttpError(error);
     }
     const id = newId('cap');
     const now = this.clock.now().toISOString();
@@ -346,6 +379,7 @@ export class InstancesService {
           mosqueId: config.mosque_id,
           url: config.url,
           filePath: launched.filePath,
+          windowStart: recordingWindow(config, options, this.clock.now()).windowStart,
         });
       }
       this.events.launched({ instanceId: id, mosqueId: config.mosque_id, jobId, message: `Launched ${launched.name}` });
@@ -365,34 +399,85 @@ export class InstancesService {
     }
   }
 
-  /** Launches each config, at most `maxWorkers` at a time. Fails only when every launch failed. */
+  /** Lets launches whose window opens later than the lead time go to the scheduler (app.ts wires it). */
+  scheduleFutureLaunchesWith(schedule: FutureLaunches): void {
+    this.future = schedule;
+  }
+
+  /**
+   * Launches each config, at most `maxWorkers` at a time; one whose start_at is further ahead than
+   * the driver's lead time is scheduled instead. Fails only when nothing was launched or scheduled.
+   */
   async launch(
     configs: LaunchConfig[],
     maxWorkers: number,
-  ): Promise<{ instances: Instance[]; failed: { index: number; mosque_id: string | null; error: string }[] }> {
+  ): Promise<{
+    instances: Instance[];
+    failed: { index: number; mosque_id: string | null; error: string }[];
+    scheduled: ScheduledLaunch[];
+  }> {
+    const launchBy = this.checkStartTimes(configs);
     const launched: { index: number; row: InstanceRow }[] = [];
+    const scheduled: ScheduledLaunch[] = [];
     const failed: { index: number; mosque_id: string | null; error: string; cause: unknown }[] = [];
     let next = 0;
     const worker = async () => {
       while (next < configs.length) {
         const index = next++;
+        const config = configs[index];
         try {
-          launched.push({ index, row: (await this.launchOne(configs[index])).row });
+          if (config.start_at && launchBy[index] > this.clock.now().getTime())
+            scheduled.push(await this.scheduleLater(index, config));
+          else launched.push({ index, row: (await this.launchOne(config)).row });
         } catch (error) {
-          failed.push({ index, mosque_id: configs[index].mosque_id, error: failureMessage(error), cause: error });
+          failed.push({ index, mosque_id: config.mosque_id, error: failureMessage(error), cause: error });
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(maxWorkers, configs.length) }, worker));
-    if (launched.length === 0) throw failed.sort((a, b) => a.index - b.index)[0].cause;
+    if (launched.length + scheduled.length === 0) throw failed.sort((a, b) => a.index - b.index)[0].cause;
     const now = this.clock.now();
     return {
+      scheduled: scheduled.sort((a, b) => a.index - b.index),
       instances: launched
         .sort((a, b) => a.index - b.index)
         .map(({ row }) => toInstance({ ...row, recording_status: 'recording' }, now)),
       failed: failed
         .sort((a, b) => a.index - b.index)
         .map(({ index, mosque_id, error }) => ({ index, mosque_id, error })),
+    };
+  }
+
+  /**
+   * When each config's recorder must be launched (ms): its start_at less the lead time, else now.
+   * A start_at in the past or too far ahead refuses the whole request (400), before anything starts.
+   */
+  private checkStartTimes(configs: LaunchConfig[]): number[] {
+    const now = this.clock.now().getTime();
+    return configs.map((config, index) => {
+      if (!config.start_at) return now;
+      const start = Date.parse(config.start_at);
+      const field = `configs[${index}].start_at`;
+      if (start < now - START_AT_PAST_SLACK_MS)
+        throw badRequest(`${field}: ${config.start_at} is in the past; leave start_at out to start now`);
+      if (start > now + LAUNCH_LIMITS.startAtDays * 86_400_000)
+        throw badRequest(`${field}: at most ${LAUNCH_LIMITS.startAtDays} days ahead`);
+      return start - this.driver.leadSeconds * 1000;
+    });
+  }
+
+  /** A launch for later: the scheduler's one-off job launches it the lead time before its window. */
+  private async scheduleLater(index: number, config: LaunchConfig): Promise<ScheduledLaunch> {
+    if (!this.future) throw conflict('Recordings at a chosen time need the scheduler, which this server does not run');
+    await this.checkStreamUrl(config.url);
+    const job = await this.future({ ...config, start_at: config.start_at as string });
+    return {
+      index,
+      job_id: job.jobId,
+      mosque_id: config.mosque_id,
+      launch_at: job.launchAt,
+      window_start: job.windowStart,
+      window_end: job.windowEnd,
     };
   }
 
@@ -585,9 +670,19 @@ export class InstancesService {
             ? await this.repository.findById(instance.launchId)
             : await this.repository.findByProviderId(this.driver.scope, instance.providerInstanceId)) ??
           (await this.adopt(instance));
+        if (!row) {
+          await this.reaper.unknown(instance);
+          continue;
+        }
         // A row another server took over (its server was lost): this recorder's end is no longer the row's.
-        if (!row || !this.isOwn(row)) continue;
+        if (!this.isOwn(row)) continue;
         instancesChanged = true;
+      }
+      // A machine past its window and the grace ends; the next pass reads its end.
+      if (await this.reaper.overdue(row, instance)) {
+        instancesChanged = true;
+        handled.add(row.id);
+        continue;
       }
       // A recorder this row had before the fleet relaunched it (EC2 lists ended machines for a while):
       // its reading was kept when it ended, and its end is not the row's.
@@ -608,6 +703,7 @@ export class InstancesService {
       if (await this.apply(row, instance)) instancesChanged = true;
     }
 
+    this.reaper.forgetAllBut(new Set(seen.map((instance) => instance.providerInstanceId)));
     const now = this.clock.now();
     for (const row of live) {
       if (handled.has(row.id)) continue;

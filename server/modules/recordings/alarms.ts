@@ -22,6 +22,7 @@ const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
   stream_refused: 'the stream led to an address recorders may not reach',
   sequence_reset: 'the stream restarted its numbering',
   recorder_down: 'the recorder is down',
+  recorder_late: 'the recorder started after the window opened',
   server_down: 'the server was down',
   store_unreachable: 'the recordings store cannot be reached',
 };
@@ -37,7 +38,7 @@ export class RecordingAlarms {
   private readonly stalled = new Set<string>();
 
   constructor(
-    private readonly alarms: Pick<AlarmsService, 'raise' | 'raiseOnce' | 'resolve'>,
+    private readonly alarms: Pick<AlarmsService, 'raise' | 'raiseOnce' | 'resolve' | 'restate'>,
     private readonly clock: Clock,
     private readonly mosqueName: (mosqueId: string) => Promise<string | null> = async () => null,
   ) {}
@@ -56,10 +57,19 @@ export class RecordingAlarms {
     });
   }
 
-  /** The join succeeded; a recording the earlier runs' pieces made whole is no longer partial. */
-  async storeJoined(row: RecordingRow, status: RecordingRow['status']): Promise<void> {
-    await this.alarms.resolve(`store_join:${row.id}`);
-    if (status === 'captured') await this.alarms.resolve(`outcome:${row.id}`);
+  /**
+   * The join succeeded and `joined` is the recording it made: its outcome alarm follows (a recording
+   * the earlier runs' pieces made whole is no longer partial, one judged failed may be partial now).
+   */
+  async storeJoined(joined: RecordingRow): Promise<void> {
+    await this.alarms.resolve(`store_join:${joined.id}`);
+    if (joined.status === 'recording') return;
+    await this.outcome(joined, {
+      status: joined.status,
+      coveredSeconds: joined.covered_seconds === null ? null : Number(joined.covered_seconds),
+      expectedSeconds: joined.expected_seconds === null ? null : Number(joined.expected_seconds),
+      reason: joined.reason,
+    });
   }
 
   async check(row: RecordingRow, reading: ProviderRecording, jobId: string | null): Promise<void> {
@@ -70,7 +80,8 @@ export class RecordingAlarms {
 
     if ((reading.relaunches ?? 0) > 0) {
       const { who, base } = await about();
-      await this.alarms.raise({
+      // Restated: its count follows the relaunches ("1 time" would stay after the tenth).
+      await this.alarms.restate({
         ...base,
         kind: 'recorder_died',
         key: `recorder_died:${row.instance_id}`,
@@ -85,22 +96,32 @@ export class RecordingAlarms {
     // death are told by its outcome from now on.
     await this.alarms.resolve(`stall:${row.id}`, `recorder_died:${row.instance_id}`);
     this.stalled.delete(row.id);
-    if (reading.status === 'captured' || reading.stoppedByOperator) {
-      // A result that arrived late may turn an outcome alarmed as partial into captured.
-      await this.alarms.resolve(`outcome:${row.id}`);
-      return;
-    }
-    const covered = reading.coveredSeconds ?? 0;
-    const expected = reading.expectedSeconds ?? 0;
+    await this.outcome(row, reading, about);
+  }
+
+  /**
+   * The alarm an ended recording's outcome deserves, from its current figures: none when captured (or
+   * stopped by an operator), else capture_failed or capture_partial. A revised outcome (a late result,
+   * the store's join) replaces the alarm of the earlier one, or resolves it.
+   */
+  private async outcome(
+    row: RecordingRow,
+    outcome: Pick<ProviderRecording, 'status' | 'coveredSeconds' | 'expectedSeconds' | 'reason' | 'stoppedByOperator'>,
+    about: () => Promise<{ who: string; base: AlarmSubject }> = () => this.subjectOf(row, null),
+  ): Promise<void> {
+    const key = `outcome:${row.id}`;
+    if (outcome.status === 'captured' || outcome.stoppedByOperator) return this.alarms.resolve(key);
+    const covered = outcome.coveredSeconds ?? Number(row.covered_seconds ?? 0);
+    const expected = outcome.expectedSeconds ?? Number(row.expected_seconds ?? 0);
     const { who, base } = await about();
-    await this.alarms.raise({
+    await this.alarms.restate({
       ...base,
-      kind: reading.status === 'failed' ? 'capture_failed' : 'capture_partial',
-      key: `outcome:${row.id}`,
+      kind: outcome.status === 'failed' ? 'capture_failed' : 'capture_partial',
+      key,
       message:
-        reading.status === 'failed'
-          ? `${who}: nothing was recorded. ${reading.reason ?? ''}`.trim()
-          : `${who}: only ${covered} s of ${expected} s recorded. ${reading.reason ?? ''}`.trim(),
+        covered === 0
+          ? `${who}: nothing was recorded. ${outcome.reason ?? ''}`.trim()
+          : `${who}: only ${covered} s of ${expected} s recorded. ${outcome.reason ?? ''}`.trim(),
     });
   }
 

@@ -27,6 +27,8 @@ export interface NewRecording {
   mosqueId: string | null;
   url: string;
   filePath: string | null;
+  /** When its window opens, for a recorder launched ahead of it (the lead time); default now. */
+  windowStart?: string;
 }
 
 /** The captures the drivers report: one per instance, created at launch and fed by reconciliation. */
@@ -47,13 +49,15 @@ export class RecordingsService {
 
   async create(recording: NewRecording): Promise<RecordingRow> {
     const now = this.clock.now().toISOString();
+    // A recording starts when its recorder does, or when its window opens if the recorder came early.
+    const startedAt = recording.windowStart && recording.windowStart > now ? recording.windowStart : now;
     return this.repository.insert({
       id: recording.id,
       instance_id: recording.instanceId,
       mosque_id: recording.mosqueId,
       url: recording.url,
       status: 'recording',
-      started_at: now,
+      started_at: startedAt,
       ended_at: null,
       bytes: 0,
       duration_seconds: null,

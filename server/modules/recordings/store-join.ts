@@ -68,9 +68,9 @@ export class StoreJoins {
       const retry = this.retries.get(row.id);
       if (retry && clock.now().getTime() < retry.at) continue;
       try {
-        const status = await this.joinOne(row);
+        const joined = await this.joinOne(row);
         this.retries.delete(row.id);
-        await alarms?.storeJoined(row, status);
+        await alarms?.storeJoined(joined);
         this.options.onJoined?.(row.instance_id);
       } catch (error) {
         const reason = (error as Error).message;
@@ -84,8 +84,8 @@ export class StoreJoins {
     }
   }
 
-  /** Joins one recording; its outcome afterwards. */
-  private async joinOne(row: RecordingToJoin): Promise<RecordingToJoin['status']> {
+  /** Joins one recording; the recording it made (its outcome and figures). */
+  private async joinOne(row: RecordingToJoin): Promise<RecordingToJoin> {
     const { store, repository, clock } = this.options;
     const mediaKey = row.file_path as string;
     const prefix = mediaKey.slice(0, mediaKey.lastIndexOf('/') + 1);
@@ -102,7 +102,7 @@ export class StoreJoins {
       if (pieces.measured().length === 0) {
         // No media reached the store from any run: nothing to join, the recording stays as judged.
         await repository.update(row.id, { store_joined_at: now.toISOString() });
-        return row.status;
+        return row;
       }
       const output = path.join(dir, 'joined.mp4');
       const failed = await pieces.join(this.options.ffmpegPath, output);
@@ -145,7 +145,13 @@ export class StoreJoins {
         store_joined_at: now.toISOString(),
         updated_at: now.toISOString(),
       });
-      return outcome.status;
+      return {
+        ...row,
+        status: outcome.status,
+        reason,
+        expected_seconds: coverage.expectedSeconds,
+        covered_seconds: coverage.coveredSeconds,
+      };
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

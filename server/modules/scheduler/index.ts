@@ -57,6 +57,7 @@ export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptio
     planner: options.planner ?? new PrayerTimesPlanner(wiring),
     launcher: options.launcher ?? new CaptureLauncher(wiring),
     preflight: options.preflight ?? new CapturePreflightChecks(wiring, options.resolveStream),
+    leadSeconds: wiring.capture.leadSeconds,
     alarms,
     linkedAlarms: (links) => alarms.linkedTo(links),
     recordingsByIds: (ids) => wiring.recordings.byIds(ids),

@@ -28,7 +28,11 @@ interface PlannedTimes {
   name: string;
 }
 
-function timesOf(plan: FridayPlan): PlannedTimes {
+/** When a recording whose window opens at `start` is launched: the lead time before it. */
+const launchTime = (start: string, leadMs: number) => new Date(Date.parse(start) - leadMs).toISOString();
+
+/** A recording's times; its launch comes `leadMs` before its window (the driver's lead time). */
+function timesOf(plan: FridayPlan, leadMs: number): PlannedTimes {
   const start = plan.recordingStart.toISOString();
   return {
     mosque_name: plan.mosqueName,
@@ -37,9 +41,58 @@ function timesOf(plan: FridayPlan): PlannedTimes {
     prayer_time: plan.prayerAt.toISOString(),
     recording_start: start,
     recording_end: new Date(plan.recordingStart.getTime() + DEFAULT_DURATION_SECONDS * 1000).toISOString(),
-    next_run_time: start,
+    next_run_time: launchTime(start, leadMs),
     trigger: dateTrigger(start),
     name: `Friday recording: ${plan.mosqueName}`,
+  };
+}
+
+/** What a one-off recording records: a launch config whose window opens at `start_at`. */
+export interface OneOffRecording {
+  url: string;
+  duration: number;
+  width: number;
+  height: number;
+  mosque_id: string | null;
+  start_at: string;
+}
+
+/**
+ * The job of a recording at a chosen time (an Eid prayer, a launch with start_at): no Friday of its
+ * own, launched `leadMs` before its window like a Friday's, and settled the same way.
+ */
+export function oneOffJob(id: string, recording: OneOffRecording, now: Date, leadMs: number): NewJobRow {
+  const start = new Date(recording.start_at);
+  const nowIso = now.toISOString();
+  return {
+    id,
+    kind: 'recording',
+    func: RECORDING_JOB_FUNC,
+    status: 'scheduled',
+    name: `One-off recording: ${recording.mosque_id ?? new URL(recording.url).host}`,
+    trigger: dateTrigger(start.toISOString()),
+    next_run_time: launchTime(start.toISOString(), leadMs),
+    mosque_id: recording.mosque_id,
+    mosque_name: null,
+    friday_date: null,
+    // No prayer of its own: lists that show a recording's prayer time show when it starts.
+    prayer_time: start.toISOString(),
+    timezone: 'UTC',
+    recording_start: start.toISOString(),
+    recording_end: new Date(start.getTime() + recording.duration * 1000).toISOString(),
+    url: recording.url,
+    duration: recording.duration,
+    width: recording.width,
+    height: recording.height,
+    attempts: 0,
+    last_error: null,
+    late: 0,
+    instance_id: null,
+    claimed_by: null,
+    claimed_at: null,
+    launched_at: null,
+    created_at: nowIso,
+    updated_at: nowIso,
   };
 }
 
@@ -57,13 +110,15 @@ export interface SchedulePlan {
 /**
  * Decides what scheduling the coming Friday changes: a new job for each planned mosque without one,
  * or whose job the system cancelled while the mosque was inactive or deleted (an operator's cancel
- * stands); with forceRefresh, new times for jobs not yet attempted; every other job is kept as it is.
+ * stands); with forceRefresh, new times for jobs not yet attempted, else only their launch time when
+ * the lead time changed; every other job is kept as it is. Each launch comes `leadMs` before its window.
  */
 export function planSchedule(
   plans: FridayPlan[],
   existing: PlannedJobRow[],
   now: Date,
   forceRefresh: boolean,
+  leadMs = 0,
 ): SchedulePlan {
   const nowIso = now.toISOString();
   const byKey = new Map(existing.map((row) => [`${row.mosque_id}|${row.friday_date}`, row]));
@@ -79,7 +134,7 @@ export function planSchedule(
   const dates = new Set<string>();
 
   for (const plan of plans) {
-    const times = timesOf(plan);
+    const times = timesOf(plan, leadMs);
     if (times.recording_end <= nowIso) {
       result.skipped.push({
         mosque_id: plan.mosqueId,
@@ -119,6 +174,12 @@ export function planSchedule(
       result.kept++;
     } else if (forceRefresh && differs(row, times)) {
       result.updates.push({ id: row.id, values: { ...times, updated_at: nowIso } });
+    } else if (row.recording_start && row.next_run_time !== launchTime(row.recording_start, leadMs)) {
+      // Planned under another lead time (CAPTURE_LEAD_SECONDS changed): its window stays, its launch moves.
+      result.updates.push({
+        id: row.id,
+        values: { next_run_time: launchTime(row.recording_start, leadMs), updated_at: nowIso },
+      });
     } else {
       result.unchanged++;
     }

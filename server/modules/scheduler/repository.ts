@@ -553,8 +553,9 @@ export class SchedulerRepository {
         .selectAll()
         .where('kind', '=', 'recording')
         .where('status', '=', 'scheduled')
-        // A scheduled recording not yet started runs at its start (planning sets next_run_time to
-        // recording_start): the bound lets the (status, next_run_time) index skip later Fridays' jobs.
+        // A scheduled recording not yet started runs at or before its start (planning sets next_run_time
+        // to recording_start less the lead time): the bound lets the (status, next_run_time) index skip
+        // later Fridays' jobs.
         .where('next_run_time', '<=', until)
         .where('recording_start', '>', now)
         .where('recording_start', '<=', until)

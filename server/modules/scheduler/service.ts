@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { ServerMessage } from '../../../contract/live';
 import {
   RECURRING_JOB_FUNC,
@@ -20,7 +21,7 @@ import { comingFriday, type FridayRow } from '../../../contract/fridays';
 import { alarmKeys } from './alarm-keys';
 import { CoalescingQueue } from './coalescing-queue';
 import { buildLedger, type LinkedAlarms, type RecordingsByIds } from './ledger';
-import { planSchedule, type SchedulePlan } from './planning';
+import { oneOffJob, planSchedule, type OneOffRecording, type SchedulePlan } from './planning';
 import { PlanningLease } from './planning-lease';
 import { nextRecurringRun, RECENT_JOBS_MS, RECURRING_JOB_ID, RECURRING_JOB_NAME, RECURRING_TRIGGER } from './policy';
 import { Preflight } from './preflight';
@@ -46,6 +47,8 @@ export interface SchedulerDeps {
   publish(message: ServerMessage): void;
   log: RunnerLog;
   preflight: PreflightChecks;
+  /** Seconds before its window a recording is launched (the driver's lead time); default 0. */
+  leadSeconds?: number;
   alarms: SchedulerAlarms;
   /** Finds the alarms of jobs and instances (the Friday ledger's alarm_ids); absent in isolated tests. */
   linkedAlarms?: LinkedAlarms;
@@ -60,6 +63,14 @@ export interface SchedulerDeps {
 }
 
 const UNKNOWN_MOSQUE = 'Unknown or inactive mosque';
+
+/** A one-off recording's job, and when it launches and records. */
+export interface ScheduledLaunchJob {
+  jobId: string;
+  launchAt: string;
+  windowStart: string;
+  windowEnd: string;
+}
 /** How long one upcoming list is served: bounds how late a job written by another server shows. */
 const UPCOMING_CACHE_MS = 1000;
 
@@ -110,6 +121,11 @@ export class SchedulerService {
       (mosqueIds) => this.oneAtATime(() => this.replanMosques(mosqueIds)),
       (error, mosqueIds) => deps.log.error({ err: error, mosqueIds }, 're-planning changed mosques failed'),
     );
+  }
+
+  /** How long before its window a recording is launched. */
+  private get leadMs(): number {
+    return (this.deps.leadSeconds ?? 0) * 1000;
   }
 
   /**
@@ -287,7 +303,7 @@ export class SchedulerService {
     }
 
     const existing = await this.existingJobs(plans, mosqueFilter !== null);
-    const plan = planSchedule(plans, existing, now, forceRefresh);
+    const plan = planSchedule(plans, existing, now, forceRefresh, this.leadMs);
     const created = (await this.repository.insertMany(plan.inserts)) + (await this.revive(plan));
     const updated = await this.repository.updateUntouched(plan.updates);
     const cancelled = forceRefresh && mosqueFilter === null ? await this.cancelOrphans(now, known) : 0;
@@ -314,6 +330,29 @@ export class SchedulerService {
       detail: { forceRefresh, mosqueFilter, ...counts, skipped: result.skipped.length },
     });
     return result;
+  }
+
+  /**
+   * A recording at a chosen time, launched by the runner the lead time before its window (a launch
+   * with start_at further ahead than that). Refused while the scheduler is stopped: nothing would launch it.
+   */
+  async scheduleOneOff(recording: OneOffRecording): Promise<ScheduledLaunchJob> {
+    const now = this.deps.clock.now();
+    if (!(await this.repository.isRunning(now.toISOString())))
+      throw conflict(`${SCHEDULER_NOT_RUNNING_MESSAGE} (a launch with start_at is one), or launch without start_at`);
+    const job = oneOffJob(`oneoff-${crypto.randomBytes(6).toString('hex')}`, recording, now, this.leadMs);
+    await this.repository.insertMany([job]);
+    this.deps.log.info(
+      { jobId: job.id, mosqueId: job.mosque_id, launchAt: job.next_run_time },
+      'one-off recording scheduled',
+    );
+    await this.runner.arm();
+    return {
+      jobId: job.id,
+      launchAt: job.next_run_time as string,
+      windowStart: job.recording_start as string,
+      windowEnd: job.recording_end as string,
+    };
   }
 
   /** Cancels a job that has not launched yet. */
@@ -368,7 +407,8 @@ export class SchedulerService {
         `The recording window of job ${jobId} ended at ${job.recording_end ?? 'an unknown time'}; it can no longer be restored`,
       );
     }
-    const nextRun = job.recording_start && job.recording_start > nowIso ? job.recording_start : nowIso;
+    const launchAt = job.recording_start ? new Date(Date.parse(job.recording_start) - this.leadMs).toISOString() : '';
+    const nextRun = launchAt > nowIso ? launchAt : nowIso;
     if (!(await this.repository.restoreCancelled(job.id, nextRun, nowIso)))
       throw conflict(`Job ${jobId} changed meanwhile; reload and try again`);
     this.deps.log.info({ jobId, by: actor?.username }, 'job restored');
@@ -427,7 +467,7 @@ export class SchedulerService {
       changed += await this.cancelOrphans(now, known, gone);
     }
     if (plans.length > 0) {
-      const plan = planSchedule(plans, await this.existingJobs(plans, true), now, true);
+      const plan = planSchedule(plans, await this.existingJobs(plans, true), now, true, this.leadMs);
       const created = (await this.repository.insertMany(plan.inserts)) + (await this.revive(plan));
       const updated = await this.repository.updateUntouched(plan.updates);
       if (created + updated > 0)

@@ -11,6 +11,8 @@ export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   unschedulable: 'Cannot be scheduled',
   preflight: 'Pre-flight check failed',
   server_gone: 'Server gone',
+  instance_reaped: 'Instance reaped',
+  launch_breaker: 'Launches held',
 };
 
 /** Who the alarm is about: the mosque, else the instance, else the kind. */

@@ -230,7 +230,7 @@ export const instanceHandlers = [
     return HttpResponse.json<LaunchResponse>({
       success: true,
       message: `Launched ${launched.length} instance(s)`,
-      data: { instances: launched, failed: [] },
+      data: { instances: launched, failed: [], scheduled: [] },
     });
   }),
 

@@ -73,6 +73,8 @@ describe('a cloud recorder terminated mid-window', () => {
         AWS_REGION: 'us-east-1',
         AWS_IMAGE_ID: images.Images?.[0]?.ImageId ?? '',
         AWS_INSTANCE_TYPE: 't3.small',
+        // Its machines boot in seconds (sandboxes): a replacement is worth starting until 15 s before the end.
+        CAPTURE_LEAD_SECONDS: '15',
         RECORDINGS_STORE: `s3://${BUCKET}/captures`,
         S3_ENDPOINT: moto.url,
       },

@@ -5,6 +5,7 @@ import {
   DescribeInstanceAttributeCommand,
   DescribeInstancesCommand,
   DescribeSnapshotsCommand,
+  DescribeVolumesCommand,
   EC2Client,
   TerminateInstancesCommand,
 } from '@aws-sdk/client-ec2';
@@ -88,6 +89,7 @@ describe('aws capture driver against moto', () => {
         AWS_REGION: 'us-east-1',
         AWS_IMAGE_ID: baseImage,
         AWS_INSTANCE_TYPE: 't3.small',
+        AWS_EXTRA_TAGS: 'team=media,cost-centre=friday',
         ...bucketStore(),
       },
     });
@@ -118,7 +120,23 @@ describe('aws capture driver against moto', () => {
       mosque_id: 'awsmosque1',
       'launch-id': launched.id,
       'recording-id': expect.stringMatching(/^rec-/),
+      'capture-url-sha256': expect.stringMatching(/^[0-9a-f]{32}$/),
+      team: 'media',
+      'cost-centre': 'friday',
     });
+    // Stream URLs carry tokens: no tag holds one, whole or cut.
+    expect(Object.values(tags).filter((value) => String(value).includes('streams.example.com'))).toEqual([]);
+    expect(ec2Instance?.MetadataOptions).toMatchObject({ HttpTokens: 'required', HttpPutResponseHopLimit: 1 });
+    const volumeIds = (ec2Instance?.BlockDeviceMappings ?? []).map((m) => m.Ebs?.VolumeId ?? '');
+    const volumes = (await ec2.send(new DescribeVolumesCommand({ VolumeIds: volumeIds }))).Volumes ?? [];
+    expect(volumes.length).toBeGreaterThan(0);
+    for (const volume of volumes) {
+      expect(volume.Encrypted).toBe(true);
+      expect(Object.fromEntries((volume.Tags ?? []).map((tag) => [tag.Key, tag.Value]))).toMatchObject({
+        'managed-by': 'capture-command-center',
+        team: 'media',
+      });
+    }
     expect(ec2Instance?.ImageId).toBe(baseImage);
     const userData = await ec2.send(
       new DescribeInstanceAttributeCommand({ InstanceId: launched.instance_id, Attribute: 'userData' }),

@@ -36,6 +36,7 @@ export class RemoteFleet implements CaptureProvider {
   readonly scope = 'remote:test';
   readonly reconcileIntervalMs = 3_600_000;
   readonly supervisesRecorders = false;
+  readonly leadSeconds = 0;
   readonly machines: Machine[] = [];
 
   constructor(private readonly clock: Clock) {}
@@ -108,7 +109,10 @@ export class RemoteFleet implements CaptureProvider {
         jobId: null,
         imageId: null,
         mediaFlowing: true,
-        recording: this.reading(m, now),
+        recording:
+          this.withoutResult.has(m.id) && m.endedAt !== null
+            ? { status: 'failed', bytes: 0, mediaSeconds: null, filePath: null, reason: 'No result' }
+            : this.reading(m, now),
       };
     });
   }
@@ -147,14 +151,20 @@ export class RemoteFleet implements CaptureProvider {
     };
   }
 
+  /** Machines whose recorder left no result (an EC2 machine lost with its disk): read as nothing recorded. */
+  readonly withoutResult = new Set<string>();
+
   private machine(id: string): Machine {
     const machine = this.machines.find((m) => m.id === id);
     if (!machine) throw new ProviderError('not_found', `No machine ${id}`);
     return machine;
   }
 
-  async logs(): Promise<string[]> {
-    return [];
+  /** What each machine's console shows (a test sets it, as a failing boot would print it). */
+  readonly consoles = new Map<string, string[]>();
+
+  async logs(instanceId: string, lines: number): Promise<string[]> {
+    return (this.consoles.get(instanceId) ?? []).slice(-lines);
   }
   createImage(): Promise<never> {
     return Promise.reject(new ProviderError('invalid', 'The remote test fleet makes no images'));

@@ -18,9 +18,9 @@ export interface WindowHarness {
   close(): Promise<void>;
 }
 
-export async function startWindowHarness(): Promise<WindowHarness> {
+export async function startWindowHarness(env: Record<string, string> = {}): Promise<WindowHarness> {
   const t = await createTestApp({
-    env: { RECORDER_RETRY_SECONDS: '1', RECORDER_RETRY_MAX_SECONDS: '2', STALL_TIMEOUT_SECONDS: '5' },
+    env: { RECORDER_RETRY_SECONDS: '1', RECORDER_RETRY_MAX_SECONDS: '2', STALL_TIMEOUT_SECONDS: '5', ...env },
   });
   const token = await t.login();
   const details = async (id: string) => {

@@ -1,0 +1,148 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  DescribeImagesCommand,
+  DescribeInstancesCommand,
+  DescribeSubnetsCommand,
+  EC2Client,
+} from '@aws-sdk/client-ec2';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMoto, type MotoServer } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+// PostgreSQL pass: skipped: the rows it writes are the instances', whose PostgreSQL paths instances/ cover
+
+/*
+ * AWS_INSTANCE_TYPES and AWS_SUBNET_IDS: when EC2 has no capacity for a type in a subnet, the launch
+ * tries the next pair instead of failing (or retrying the same pair). moto always has capacity, so an
+ * endpoint in front of it answers InsufficientInstanceCapacity for the pairs a test names.
+ */
+
+/** Forwards every EC2 call to moto, except RunInstances for a full pair, answered as AWS does. */
+async function capacityGate(motoUrl: string, full: (params: URLSearchParams) => boolean) {
+  const tried: string[] = [];
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const params = new URLSearchParams(body.toString());
+      if (params.get('Action') === 'RunInstances') {
+        tried.push(`${params.get('InstanceType')}@${params.get('SubnetId') ?? 'default'}`);
+        if (full(params)) {
+          response
+            .writeHead(500, { 'content-type': 'text/xml' })
+            .end(
+              '<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InsufficientInstanceCapacity</Code><Message>We currently do not have sufficient capacity in the Availability Zone you requested.</Message></Error></Errors><RequestID>r-1</RequestID></Response>',
+            );
+          return;
+        }
+      }
+      const forwarded = http.request(
+        new URL(request.url ?? '/', motoUrl),
+        { method: request.method, headers: request.headers },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      forwarded.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    tried,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('launches fall through instance types and subnets on capacity errors (moto)', () => {
+  const saved = { ...process.env };
+  let moto: MotoServer;
+  let ec2: EC2Client;
+  let gate: Awaited<ReturnType<typeof capacityGate>>;
+  let t: TestApp;
+  let token: string;
+  let subnets: string[];
+
+  beforeAll(async () => {
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: 'testing',
+      AWS_SECRET_ACCESS_KEY: 'testing',
+      AWS_SESSION_TOKEN: 'testing',
+      AWS_EC2_METADATA_DISABLED: 'true',
+    });
+    moto = await startMoto();
+    ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.url });
+    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(
+      new CreateBucketCommand({ Bucket: 'capacity' }),
+    );
+    const images = await ec2.send(
+      new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }),
+    );
+    subnets = ((await ec2.send(new DescribeSubnetsCommand({}))).Subnets ?? [])
+      .map((subnet) => subnet.SubnetId ?? '')
+      .slice(0, 2);
+    expect(subnets).toHaveLength(2);
+    // t3.small has no capacity anywhere; t3.medium none in the first subnet.
+    gate = await capacityGate(
+      moto.url,
+      (params) =>
+        params.get('InstanceType') === 't3.small' ||
+        (params.get('InstanceType') === 't3.medium' && params.get('SubnetId') === subnets[0]),
+    );
+    t = await createTestApp({
+      env: {
+        CAPTURE_PROVIDER: 'aws',
+        AWS_ENDPOINT_URL: gate.url,
+        AWS_REGION: 'us-east-1',
+        AWS_IMAGE_ID: images.Images?.[0]?.ImageId ?? '',
+        AWS_INSTANCE_TYPES: 't3.small,t3.medium',
+        AWS_SUBNET_IDS: subnets.join(','),
+        RECORDINGS_STORE: 's3://capacity/captures',
+        S3_ENDPOINT: moto.url,
+      },
+    });
+    token = await t.login();
+  }, scaled(60_000));
+
+  afterAll(async () => {
+    await t?.close();
+    await gate?.close();
+    ec2?.destroy();
+    await moto?.stop();
+    process.env = saved;
+  });
+
+  const launch = () =>
+    t.request({
+      method: 'POST',
+      url: '/api/instances/launch',
+      token,
+      payload: { configs: [{ url: 'http://127.0.0.1:9/capacity.m3u8', duration: 600 }] },
+    });
+
+  it('tries each type in each subnet, starting at the next subnet for each launch, and lands where there is room', async () => {
+    const first = await launch();
+    expect(first.statusCode, first.body).toBe(200);
+    const { instance_id, instance_type } = first.json().data.instances[0];
+    expect(instance_type).toBe('t3.medium');
+    const described = await ec2.send(new DescribeInstancesCommand({ InstanceIds: [instance_id] }));
+    expect(described.Reservations?.[0]?.Instances?.[0]?.SubnetId).toBe(subnets[1]);
+    expect(gate.tried).toEqual([
+      `t3.small@${subnets[0]}`,
+      `t3.small@${subnets[1]}`,
+      `t3.medium@${subnets[0]}`,
+      `t3.medium@${subnets[1]}`,
+    ]);
+
+    // The next launch starts at the second subnet: t3.medium has room there at once after t3.small.
+    gate.tried.length = 0;
+    const second = await launch();
+    expect(second.statusCode, second.body).toBe(200);
+    expect(gate.tried).toEqual([`t3.small@${subnets[1]}`, `t3.small@${subnets[0]}`, `t3.medium@${subnets[1]}`]);
+  });
+});
