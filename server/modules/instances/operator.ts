@@ -1,5 +1,4 @@
 import type { Instance, LaunchConfig, TerminateResult } from '../../../contract/instances';
-import { withoutCredentials } from '../../../recorder/recorder-state';
 import { badRequest } from '../../lib/http-error';
 import type { ActivityActor, ActivityService } from '../activity/service';
 import type { MosquesService } from '../mosques/service';
@@ -33,7 +32,8 @@ export class OperatorFleetActions {
         actor,
         action: 'instance.launch',
         target: { type: 'instance', id: launched.id, label: launched.name },
-        detail: { url: withoutCredentials(launched.url), mosque_id: launched.mosque_id },
+        // An answer's URL: its password and tokens are already masked (toInstance).
+        detail: { url: launched.url, mosque_id: launched.mosque_id },
       });
     }
     return result;
