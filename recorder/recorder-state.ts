@@ -53,6 +53,8 @@ export const RUNTIME_FILES = [
   'stream-url.ts',
   'egress-guard.ts',
   'egress-proxy.ts',
+  'special-addresses.ts',
+  'machine-addresses.ts',
   'url-secrets.ts',
 ] as const;
 export const RUNTIME_ENTRY = 'recorder.ts';
