@@ -5,7 +5,7 @@ import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgressPin, internalReason, type EgressPolicy } from '../../../recorder/egress-guard';
 import { startEgressProxy } from '../../../recorder/egress-proxy';
-import { getBytes } from '../../../recorder/hls-http';
+import { getBytes, PLAYLIST_MAX_BYTES } from '../../../recorder/hls-http';
 import { machineAddresses } from '../../../recorder/machine-addresses';
 import { SPECIAL_V4, SPECIAL_V6 } from '../../../recorder/special-addresses';
 import { MemoryCaptureProvider } from '../../../testkit/memory-capture-provider';
@@ -157,10 +157,10 @@ describe.skipIf(ownAddresses.length === 0)("hostile stream: this machine's own i
   it("refuses the HLS reader's requests and the egress proxy's, directly and through a redirect", async () => {
     const pin = createEgressPin(policy());
     for (const address of ownAddresses) {
-      const answer = await getBytes(`http://${hostOf(address)}:${servicePort}/s0.ts`, 3000, pin);
+      const answer = await getBytes(`http://${hostOf(address)}:${servicePort}/s0.ts`, 3000, pin, PLAYLIST_MAX_BYTES);
       expect(answer).toMatchObject({ cause: 'stream_refused' });
     }
-    expect(await getBytes(`http://127.0.0.1:${originPort}/moved.m3u8`, 3000, pin)).toMatchObject({
+    expect(await getBytes(`http://127.0.0.1:${originPort}/moved.m3u8`, 3000, pin, PLAYLIST_MAX_BYTES)).toMatchObject({
       cause: 'stream_refused',
     });
     const refusals: string[] = [];
