@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
+import { refuseFormatControls } from './display-text';
 
 /** Commit identity used when the operator leaves name or email empty. */
 export const GITHUB_DEFAULT_USER = 'capture-bot';
@@ -67,7 +68,13 @@ const repoUrlSchema = z
 export const githubConfigureRequestSchema = z.strictObject({
   github_pat: tokenSchema,
   github_repo_url: repoUrlSchema,
-  github_user: z.string().trim().max(100, 'Git user name is too long').optional(),
+  // The author name of every commit the server pushes, read by people on GitHub: no bidi or invisible characters.
+  github_user: z
+    .string()
+    .trim()
+    .max(100, 'Git user name is too long')
+    .superRefine(refuseFormatControls('Git user name'))
+    .optional(),
   github_email: z
     .string()
     .trim()

@@ -97,6 +97,19 @@ const text = (max: number) =>
     .optional()
     .transform((value) => (value === '' ? null : value));
 
+export const MAP_LINK_SCHEME_MESSAGE = 'Map link must be an http(s) link (or a link without its scheme)';
+
+/**
+ * A map link is pasted text with a link in it, shown as a link: one that opens with a scheme other
+ * than http(s) (`javascript:`, `data:`, `file:`) would run or read something in the operator's browser.
+ */
+function refuseOtherSchemes(value: string | null | undefined, ctx: z.RefinementCtx): void {
+  const scheme = value ? /^([a-z][a-z0-9+-]*):/i.exec(value)?.[1].toLowerCase() : undefined;
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https')
+    ctx.addIssue({ code: 'custom', message: MAP_LINK_SCHEME_MESSAGE });
+}
+const mapLink = text(2048).superRefine(refuseOtherSchemes);
+
 /** An ID_token written as a URL is the mosque's stream URL: refused and normalised as a launch's is (it is launched as it is stored). */
 const isUrlToken = (token: string | null | undefined): token is string =>
   !!token && /^[a-z][a-z0-9+.-]*:\/\//i.test(token);
@@ -112,7 +125,7 @@ const nullable = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()])
 /** The fields an operator sets; create and update differ only in what is required and defaulted. */
 const editableFields = {
   name_ar: text(200),
-  google_maps_url: text(2048),
+  google_maps_url: mapLink,
   ID_token: idToken,
   latitude: nullable(latitudeSchema),
   longitude: nullable(longitudeSchema),
@@ -256,7 +269,12 @@ export const extractRequestSchema = z.strictObject({
     .array(
       z.strictObject({
         mosque_id: z.union([z.string().max(64), z.null()]).optional(),
-        google_maps_url: z.string().trim().min(1, 'Map link is required').max(2048, 'At most 2048 characters'),
+        google_maps_url: z
+          .string()
+          .trim()
+          .min(1, 'Map link is required')
+          .max(2048, 'At most 2048 characters')
+          .superRefine(refuseOtherSchemes),
       }),
     )
     .max(EXTRACT_MAX_LINKS)

@@ -8,40 +8,25 @@
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
+import { machineAddresses, type MachineAddresses } from './machine-addresses';
+import { specialRangeOf } from './special-addresses';
 
-/** Loopback, private, link-local (incl. the 169.254.169.254 metadata service), shared, reserved and multicast. */
-// Two lists: one BlockList checks IPv4 addresses against its IPv6 rules too (as ::ffff:a.b.c.d).
-const INTERNAL_V4 = new net.BlockList();
-const INTERNAL_V6 = new net.BlockList();
-for (const [prefix, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  INTERNAL_V4.addSubnet(prefix, bits, 'ipv4');
-for (const [prefix, bits] of [
-  // ::/96 (IPv4-compatible, with :: and ::1), ::ffff:0:0/96 (IPv4-mapped) and 64:ff9b::/96 (NAT64) can spell any IPv4 address, internal ones included.
-  ['::', 96],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  INTERNAL_V6.addSubnet(prefix, bits, 'ipv6');
+const thisMachine = machineAddresses();
+
+/**
+ * Why a connection to `address` is refused, in words ("an internal address (loopback, 127.0.0.0/8)",
+ * "an address of this machine (eth0)"), or null for a public address. The one list of what is internal
+ * for the launch check, the recorder's pinned lookups and its egress proxy alike.
+ */
+export function internalReason(address: string, onThisMachine: MachineAddresses = thisMachine): string | null {
+  const range = specialRangeOf(address);
+  if (range) return `an internal address (${range})`;
+  const face = onThisMachine(address);
+  return face ? `an address of this machine (${face})` : null;
+}
 
 export function isInternalAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 0) return false;
-  return family === 4 ? INTERNAL_V4.check(address, 'ipv4') : INTERNAL_V6.check(address, 'ipv6');
+  return internalReason(address) !== null;
 }
 
 /** Where a recorder may connect; written by the server into the recorder's config. */
@@ -75,7 +60,11 @@ export class EgressRefused extends Error {
  */
 export type EgressPin = (host: string, port: number) => Promise<PinnedAddress | null>;
 
-export function createEgressPin(policy: EgressPolicy, lookup: AddressLookup = systemLookup): EgressPin {
+export function createEgressPin(
+  policy: EgressPolicy,
+  lookup: AddressLookup = systemLookup,
+  onThisMachine: MachineAddresses = thisMachine,
+): EgressPin {
   return async (host, port) => {
     const bare = host
       .replace(/^\[|\]$/g, '')
@@ -84,11 +73,13 @@ export function createEgressPin(policy: EgressPolicy, lookup: AddressLookup = sy
     if (policy.allowPrivate || policy.trustedHosts.includes(`${bare}:${port}`)) return null;
     const family = net.isIP(bare);
     const addresses = family ? [{ address: bare, family }] : await lookup(bare);
-    const internal = addresses.find((a) => isInternalAddress(a.address));
-    if (internal)
-      throw new EgressRefused(
-        `${bare} is ${internal.address === bare ? '' : `${internal.address}, `}an internal address: a recorder may not connect to it`,
-      );
+    for (const { address } of addresses) {
+      const reason = internalReason(address, onThisMachine);
+      if (reason)
+        throw new EgressRefused(
+          `${bare} is ${address === bare ? '' : `${address}, `}${reason}: a recorder may not connect to it`,
+        );
+    }
     if (!addresses[0]) throw Object.assign(new Error(`${bare} has no address`), { code: 'ENOTFOUND' });
     return addresses[0];
   };

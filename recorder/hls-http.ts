@@ -1,5 +1,8 @@
 /*
- * The HLS reader's HTTP client: one GET with a time limit on the whole answer, redirects followed.
+ * The HLS reader's HTTP client: one GET with a time limit on the whole answer and a cap on its size,
+ * redirects followed. The cap is what keeps a hostile origin (a "segment" of gigabytes) from taking
+ * the recorder's memory: the answer is dropped as soon as it passes it, or at once when its
+ * Content-Length says it will.
  * Node's http and https rather than fetch: fetch refuses ports its specification calls bad (6000,
  * 6665-6669, 10080, ...), on which a stream server is free to listen. Each hop (the first request and
  * every redirect) is checked by the egress guard and connects to the address it checked. Part of the
@@ -20,6 +23,11 @@ export interface HttpFailure {
 export type HttpAnswer = { bytes: Uint8Array; url: string; contentType: string | null } | HttpFailure;
 
 const MAX_REDIRECTS = 5;
+const MIB = 1024 * 1024;
+/** A playlist's cap: 2 MiB holds some 20,000 segment lines, far past any live playlist's window. */
+export const PLAYLIST_MAX_BYTES = 2 * MIB;
+/** A segment's cap: 64 MiB is 20 Mbit/s (well above any sermon's stream) for a 25 s segment. */
+export const SEGMENT_MAX_BYTES = 64 * MIB;
 const NAMED_ERRORS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'host not found',
@@ -29,17 +37,28 @@ const NAMED_ERRORS: Record<string, string> = {
 };
 
 /**
- * GETs `url` within `timeoutMs` (for the whole answer, redirects included); the final URL comes with
- * the bytes. `headersOnly`: the answer's headers are enough (a live audio stream's body never ends):
- * no bytes are read.
+ * GETs `url` within `timeoutMs` (for the whole answer, redirects included) and at most `maxBytes`; the
+ * final URL comes with the bytes. An answer over the cap is refused (`stream_refused`), never retried.
+ * `headersOnly`: the answer's headers are enough (a live audio stream's body never ends): no bytes are read.
  */
-export function getBytes(url: string, timeoutMs: number, pin: EgressPin, headersOnly = false): Promise<HttpAnswer> {
+export function getBytes(
+  url: string,
+  timeoutMs: number,
+  pin: EgressPin,
+  maxBytes: number,
+  headersOnly = false,
+): Promise<HttpAnswer> {
   const deadline = Date.now() + timeoutMs;
   const timedOut: HttpFailure = {
     error: `no answer within ${Math.round(timeoutMs / 1000)} s`,
     cause: 'stream_stalled',
     status: null,
   };
+  const tooLarge = (status: number): HttpFailure => ({
+    error: `answer over its ${Math.round(maxBytes / MIB)} MiB cap: refused`,
+    cause: 'stream_refused',
+    status,
+  });
   const get = async (current: string, redirects: number): Promise<HttpAnswer> => {
     let target: URL;
     try {
@@ -48,7 +67,11 @@ export function getBytes(url: string, timeoutMs: number, pin: EgressPin, headers
       return { error: `not a URL: ${current.slice(0, 100)}`, cause: 'stream_dropped', status: null };
     }
     if (target.protocol !== 'http:' && target.protocol !== 'https:')
-      return { error: `redirected to ${target.protocol} (only http and https)`, cause: 'stream_dropped', status: null };
+      return {
+        error: `${redirects ? 'redirected to' : 'a URL of'} ${target.protocol} (only http and https)`,
+        cause: 'stream_dropped',
+        status: null,
+      };
     let pinned;
     let late: NodeJS.Timeout | undefined;
     try {
@@ -94,11 +117,25 @@ export function getBytes(url: string, timeoutMs: number, pin: EgressPin, headers
             response.destroy();
             return resolve({ bytes: new Uint8Array(), url: target.href, contentType });
           }
+          const refuse = () => {
+            clearTimeout(timer);
+            request.destroy();
+            resolve(tooLarge(status));
+          };
+          if (Number(response.headers['content-length']) > maxBytes) return refuse();
           const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > maxBytes) {
+              chunks.length = 0;
+              return refuse();
+            }
+            chunks.push(chunk);
+          });
           response.on('end', () => {
             clearTimeout(timer);
-            resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), url: target.href, contentType });
+            resolve({ bytes: new Uint8Array(Buffer.concat(chunks, size)), url: target.href, contentType });
           });
           response.on('error', () => undefined); // the request's error handler answers
         },

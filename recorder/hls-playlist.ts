@@ -146,6 +146,10 @@ function parseMedia(lines: string[], base: string): MediaPlaylist {
   }
   if (playlist.targetDuration <= 0)
     playlist.targetDuration = Math.max(1, ...playlist.segments.map((s) => Math.ceil(s.duration)));
+  // RFC 8216 4.3.3.1: an EXTINF rounds to at most the target duration. A longer one is the origin's word
+  // only: believed, it would count content never sent and stretch the time limit of the segment's fetch.
+  const longest = playlist.targetDuration + 0.5;
+  for (const segment of playlist.segments) segment.duration = Math.min(segment.duration, longest);
   return playlist;
 }
 

@@ -8,7 +8,7 @@
  * and its siblings only.
  */
 import type { EgressPin } from './egress-guard';
-import { getBytes, type HttpAnswer, type HttpFailure } from './hls-http';
+import { getBytes, PLAYLIST_MAX_BYTES, SEGMENT_MAX_BYTES, type HttpAnswer, type HttpFailure } from './hls-http';
 import { programPauseMs, type SegmentLedger } from './hls-ledger';
 import { chooseVariant, parsePlaylist, type MediaPlaylist, type MediaSegment } from './hls-playlist';
 import type { Pause } from './recorder-window';
@@ -104,7 +104,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
   while (!options.stopped() && windowOpen()) {
     const askedAt = now();
-    const answer = await getBytes(mediaUrl, PLAYLIST_TIMEOUT_MS, options.pin);
+    const answer = await getBytes(mediaUrl, PLAYLIST_TIMEOUT_MS, options.pin, PLAYLIST_MAX_BYTES);
     // The live edge the playlist shows: as of the middle of a quick exchange (a busy server may answer late
     // with what it wrote when asked), as of its answer for a server that held the request and answered with a newer one.
     const answeredAt = now();
@@ -339,10 +339,10 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
 
   async function fetchSegment(segment: MediaSegment): Promise<HttpAnswer> {
     const timeoutMs = Math.max(10_000, segment.duration * 3000);
-    let answer = await getBytes(segment.uri, timeoutMs, options.pin);
+    let answer = await getBytes(segment.uri, timeoutMs, options.pin, SEGMENT_MAX_BYTES);
     // One quick second try: a segment fetch that failed once (a reset connection) usually works at once.
     if ('error' in answer && answer.status !== 404 && answer.cause !== 'stream_refused' && !options.stopped())
-      answer = await getBytes(segment.uri, timeoutMs, options.pin);
+      answer = await getBytes(segment.uri, timeoutMs, options.pin, SEGMENT_MAX_BYTES);
     return answer;
   }
 }

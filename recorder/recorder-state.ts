@@ -17,6 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EgressPolicy } from './egress-guard';
+import { maskUrlSecrets } from './url-secrets';
 import type { DeliveryReport, RecorderDelivery } from './recorder-delivery';
 
 export const STATE_FORMAT_VERSION = 1;
@@ -53,6 +54,9 @@ export const RUNTIME_FILES = [
   'stream-url.ts',
   'egress-guard.ts',
   'egress-proxy.ts',
+  'special-addresses.ts',
+  'machine-addresses.ts',
+  'url-secrets.ts',
 ] as const;
 export const RUNTIME_ENTRY = 'recorder.ts';
 
@@ -339,7 +343,5 @@ export function readJson<T>(file: string): T | undefined {
   }
 }
 
-/** `text` with the user:password of every URL in it masked: stream credentials never reach a log. */
-export function withoutCredentials(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@'"]+@/gi, '$1[redacted]@');
-}
+/** `text` with the user info and secret query values of every URL in it masked: stream credentials never reach a log. */
+export const withoutCredentials = maskUrlSecrets;

@@ -8,7 +8,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createEgressPin, GUARDED, type EgressPin } from './egress-guard';
-import { getBytes } from './hls-http';
+import { getBytes, PLAYLIST_MAX_BYTES } from './hls-http';
 
 const DIRECT_SCHEMES = new Set(['rtmp:', 'rtmps:', 'rtsp:', 'rtsps:', 'srt:', 'udp:', 'rtp:']);
 const DIRECT_PATH = /\.(m3u8|mpd|ts|mp4|m4s|flv|aac|mp3|mkv|webm)$/i;
@@ -31,7 +31,7 @@ const MEDIA_TYPE = /^(audio|video)\/|^application\/(ogg|octet-stream|vnd\.apple\
 /** Whether an http(s) URL answers with media itself (by its content type), so no page needs resolving. */
 async function answersWithMedia(url: string, pin: EgressPin): Promise<boolean> {
   if (!/^https?:/i.test(url)) return false;
-  const answer = await getBytes(url, CONTENT_TYPE_TIMEOUT_MS, pin, true);
+  const answer = await getBytes(url, CONTENT_TYPE_TIMEOUT_MS, pin, PLAYLIST_MAX_BYTES, true);
   return !('error' in answer) && answer.contentType !== null && MEDIA_TYPE.test(answer.contentType);
 }
 

@@ -12,13 +12,14 @@ const DAY_MS = 86_400_000;
 export const STREAM_HOST = 'streams.season.test';
 
 /**
- * The season's DNS: its stream host has a public address (a documentation one, TEST-NET-3), so the
- * launch guard against private hosts runs as it would on a real one. Asking this machine's resolver
+ * The season's DNS: its stream host has a public address (one of example.com's; documentation ranges
+ * such as TEST-NET-3 are refused as internal), so the launch guard against private hosts runs as it
+ * would on a real one. Nothing connects to it: the season's recorders are simulated. Asking this machine's resolver
  * instead cost a real network round trip per launch (most of the season's wall time) for a name that
  * exists nowhere.
  */
 const seasonResolver: HostResolver = async (host) => {
-  if (host === STREAM_HOST) return ['203.0.113.10'];
+  if (host === STREAM_HOST) return ['93.184.216.34'];
   throw new Error(`${host} is not a host of the simulated season`);
 };
 

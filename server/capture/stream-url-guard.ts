@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { badRequest } from '../lib/http-error';
-import { isInternalAddress, systemResolver, type HostResolver } from '../lib/internal-addresses';
+import { internalReason, systemResolver, type HostResolver } from '../lib/internal-addresses';
 
 /** Names that only resolve inside a network, refused even when this server cannot resolve them. */
 const HTTP = new Set(['http:', 'https:']);
@@ -40,21 +40,28 @@ export function createStreamUrlGuard(options: StreamUrlGuardOptions): (raw: stri
     if (options.allowPrivate) return [];
     const host = bareHost(url.hostname);
     if (options.isBuiltIn?.(url)) return [`${host}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`];
-    const refused = () =>
+    const refused = (why: string) =>
       badRequest(
-        `Stream host ${host} is on a private or internal network; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record from it`,
+        `Stream host ${host} is on a private or internal network; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record from it (${why})`,
       );
+    /** The first address of `addresses` the recorders may not reach, with why ("10.0.0.7 is an internal address (private, 10.0.0.0/8)"). */
+    const firstInternal = (addresses: string[]) =>
+      addresses.flatMap((address) => {
+        const reason = internalReason(address);
+        return reason ? [`${address} is ${reason}`] : [];
+      })[0];
     const unguardable = () =>
       badRequest(
         `${url.protocol.slice(0, -1)} streams cannot pass the recorders' egress guard, which sees http and https only; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record them unchecked`,
       );
     if (net.isIP(host)) {
-      if (isInternalAddress(host)) throw refused();
+      const internal = firstInternal([host]);
+      if (internal) throw refused(internal);
       if (!HTTP.has(url.protocol)) throw unguardable();
       return [];
     }
     if (!host.includes('.') || host === 'localhost' || INTERNAL_SUFFIXES.some((suffix) => host.endsWith(suffix)))
-      throw refused();
+      throw refused('a name that only exists inside a network');
     let addresses: string[] = [];
     try {
       addresses = await resolve(host);
@@ -62,7 +69,8 @@ export function createStreamUrlGuard(options: StreamUrlGuardOptions): (raw: stri
       // Not resolvable from here: the recorder cannot reach it either on this machine; a remote
       // recorder's own resolver is not ours to predict (its egress guard checks what it resolves).
     }
-    if (addresses.some(isInternalAddress)) throw refused();
+    const internal = firstInternal(addresses);
+    if (internal) throw refused(internal);
     if (!HTTP.has(url.protocol)) throw unguardable();
     return [];
   };

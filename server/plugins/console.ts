@@ -40,12 +40,16 @@ export async function registerConsole(
     const url = request.url.split('?')[0];
     const isApiPath = url === '/api' || url.startsWith('/api/');
     const isApi = isApiPath || url === '/ws' || url === '/metrics';
-    if (!isApi && hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing asset is missing: answered with the page instead, a stale tab would run HTML as a script.
+    const isAsset = url.startsWith('/assets/');
+    if (!isApi && !isAsset && hasConsole && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
     }
     const detail = isApi
       ? `No such endpoint: ${request.method} ${url}`
-      : 'Not found (the console has not been built: run npm run build)';
+      : isAsset && hasConsole
+        ? `No such file: ${url.slice(0, 200)}`
+        : 'Not found (the console has not been built: run npm run build)';
     reply.code(404);
     if (isApiPath) onApiNotFound?.(request, reply);
     return reply.send(errorBody(detail));

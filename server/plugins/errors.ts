@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ZodError } from 'zod';
 import type { ErrorBody } from '../../contract/common';
+import { maskUrlSecrets } from '../../recorder/url-secrets';
 import { invalidRequestBody, type RequestIssue, type RequestPart } from '../../contract/validation';
 import type { AppInstance } from '../lib/fastify';
 import { HttpError } from '../lib/http-error';
@@ -23,7 +24,9 @@ const DATABASE_DOWN_CODES = new Set([
   'SQLITE_FULL',
 ]);
 
-export function errorBody(detail: string, fields?: Record<string, string>): ErrorBody {
+/** Every refusal's sentence: one that quotes a stream URL (a stream test that recorded nothing) shows it masked. */
+export function errorBody(text: string, fields?: Record<string, string>): ErrorBody {
+  const detail = maskUrlSecrets(text);
   return fields && Object.keys(fields).length > 0
     ? { success: false, detail, error: detail, fields }
     : { success: false, detail, error: detail };

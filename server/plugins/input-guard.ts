@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../lib/fastify';
-import { badRequest, type HttpError } from '../lib/http-error';
+import { badRequest, HttpError } from '../lib/http-error';
 
 /** Half of a UTF-16 surrogate pair. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -65,9 +65,21 @@ function unsafeTextError(request: FastifyRequest): HttpError | undefined {
  *   parser refuses it too, but reports it as invalid JSON);
  * - a body that is not valid UTF-8 is refused, not stored with U+FFFD in place of its bytes;
  * - text with NUL or unpaired surrogates is refused the same way on SQLite and PostgreSQL, instead of
- *   being stored altered on one and failing with a 500 on the other.
+ *   being stored altered on one and failing with a 500 on the other;
+ * - a compressed body (Content-Encoding) is refused with 415 before it is read: no route takes one, and
+ *   its bytes would otherwise be judged as "not valid UTF-8".
  */
 export function registerInputGuard(app: AppInstance): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (!encoding || encoding === 'identity') return done();
+    done(
+      new HttpError(
+        415,
+        `Request bodies may not be compressed (Content-Encoding: ${encoding.slice(0, 40)}): send it uncompressed`,
+      ),
+    );
+  });
   const parseJson = app.getDefaultJsonParser('error', 'error');
   // As a buffer: decoded as a string, invalid UTF-8 would turn into U+FFFD and be stored altered.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {

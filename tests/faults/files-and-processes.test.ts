@@ -93,7 +93,7 @@ describe('files and processes', () => {
     );
     const logs = await server.request('GET', `/api/instances/${id}/logs?lines=500`, { token });
     expect(logs.status).toBe(200);
-    expect(logs.text).toContain('[redacted]@127.0.0.1');
+    expect(logs.text).toContain('***@127.0.0.1');
     expect(logs.text).not.toContain(STREAM_PASSWORD);
     expect(fs.readFileSync(path.join(instanceDir, 'recorder.log'), 'utf8')).not.toContain(STREAM_PASSWORD);
     const activity = await server.request('GET', '/api/activity?limit=50', { token });

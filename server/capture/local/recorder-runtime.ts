@@ -18,9 +18,16 @@ export interface RecorderRuntime {
   dir: string;
   files: readonly string[];
   entry: string;
-  /** Node options before the entry: tsx's loader for the TypeScript sources, none for the built recorder. */
+  /** Node options before the entry: the heap limit, and tsx's loader for the TypeScript sources. */
   nodeArgs: string[];
 }
+
+/**
+ * A recorder's JavaScript heap limit. Its media never lives on that heap (answers are Buffers capped in
+ * recorder/hls-http.ts); the limit stops a leak or a hostile playlist's strings from growing a recorder
+ * until the machine swaps and every other recorder on it loses its stream.
+ */
+export const RECORDER_HEAP_LIMIT = '--max-old-space-size=256';
 
 /** The folder of the recorder's TypeScript sources (recorder/ at the project's root). */
 const SOURCE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../recorder');
@@ -32,13 +39,13 @@ const SOURCE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
  */
 export function runtimeIn(dir: string): RecorderRuntime | undefined {
   if (fs.existsSync(path.join(dir, BUILT_RECORDER)))
-    return { dir, files: [BUILT_RECORDER], entry: BUILT_RECORDER, nodeArgs: [] };
+    return { dir, files: [BUILT_RECORDER], entry: BUILT_RECORDER, nodeArgs: [RECORDER_HEAP_LIMIT] };
   if (RUNTIME_FILES.every((file) => fs.existsSync(path.join(dir, file)))) {
     return {
       dir,
       files: RUNTIME_FILES,
       entry: RUNTIME_ENTRY,
-      nodeArgs: ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
+      nodeArgs: [RECORDER_HEAP_LIMIT, '--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href],
     };
   }
   return undefined;

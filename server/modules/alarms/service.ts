@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { ALARM_KINDS, type Alarm, type AlarmKind } from '../../../contract/alarms';
 import type { ServerMessage } from '../../../contract/live';
+import { maskUrlSecrets } from '../../../recorder/url-secrets';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
 import type { ActivityService } from '../activity/service';
@@ -49,7 +50,7 @@ export function toAlarm(row: AlarmRow): Alarm {
     mosque_name: current,
     job_id: row.job_id,
     instance_id: row.instance_id,
-    message: renamed ? row.message.split(raisedAs).join(current) : row.message,
+    message: maskUrlSecrets(renamed ? row.message.split(raisedAs).join(current) : row.message),
     raised_at: row.raised_at,
     acknowledged_at: row.acknowledged_at,
     acknowledged_by: row.acknowledged_by,

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { maskUrlSecrets } from '../../../recorder/url-secrets';
 import { failureMessage } from '../../capture/http-errors';
 import type { LiveClient, LiveHub } from '../live/hub';
 import type { RecordingsService } from '../recordings/service';
@@ -81,7 +82,12 @@ export class FleetLiveFeed implements FleetEvents {
   launchFailed(outcome: { mosqueId: string | null; jobId: string | null; message: string }): void {
     this.hub.publish({
       type: 'launch_error',
-      data: { instance_id: null, mosque_id: outcome.mosqueId, job_id: outcome.jobId, message: outcome.message },
+      data: {
+        instance_id: null,
+        mosque_id: outcome.mosqueId,
+        job_id: outcome.jobId,
+        message: maskUrlSecrets(outcome.message),
+      },
     });
   }
 

@@ -34,7 +34,8 @@ export class OperatorFleetActions {
         actor,
         action: 'instance.launch',
         target: { type: 'instance', id: launched.id, label: launched.name },
-        detail: { url: withoutCredentials(launched.url), mosque_id: launched.mosque_id },
+        // An answer's URL: its password and tokens are already masked (toInstance).
+        detail: { url: launched.url, mosque_id: launched.mosque_id },
       });
     }
     for (const later of result.scheduled) {

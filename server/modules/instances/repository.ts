@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Instance, InstanceState, RecordingStatus } from '../../../contract/instances';
+import { maskUrlSecrets } from '../../../recorder/url-secrets';
 import type { Database, InstancesTable } from '../../db/schema';
 
 export type InstanceRow = Selectable<InstancesTable>;
@@ -26,7 +27,8 @@ export function toInstance(row: InstanceListRow, now: Date): Instance {
     runtime_hours: runtimeHours(row, now),
     mosque_id: row.mosque_id,
     launch_time: row.launch_time,
-    url: row.url,
+    // The full URL (with its password or token) stays here: the recorder gets it, operators never.
+    url: maskUrlSecrets(row.url),
     method: row.method,
     duration: row.duration,
     recording_status: row.recording_status,

@@ -12,6 +12,7 @@ import { newId } from '../../capture/ids';
 import { recordingWindow, type CaptureProvider, type ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
+import { maskUrlSecrets, maskUrlSecretsOrNull } from '../../../recorder/url-secrets';
 import type { RecordingsService } from '../recordings/service';
 import { LostScopeContinuation, type Continued, type LostScope } from './continuation';
 import type { OtherScopes } from './elsewhere';
@@ -236,7 +237,7 @@ export class InstancesService {
       height: row.height,
       running_at: row.running_at,
       ended_at: row.ended_at,
-      state_reason: row.state_reason,
+      state_reason: maskUrlSecretsOrNull(row.state_reason),
       job_id: row.job_id,
       image_id: row.image_id,
       recording,
@@ -245,11 +246,17 @@ export class InstancesService {
 
   async logs(id: string, lines: number): Promise<{ instanceId: string; logs: string[] }> {
     const row = await this.resolve(id);
-    if (!this.isOwn(row))
-      return { instanceId: row.id, logs: await (await this.fleetOf(row, 'its logs are there')).logs(row.id, lines) };
+    if (!this.isOwn(row)) {
+      const elsewhere = await (await this.fleetOf(row, 'its logs are there')).logs(row.id, lines);
+      return { instanceId: row.id, logs: elsewhere.map(maskUrlSecrets) };
+    }
     if (!row.provider_instance_id) return { instanceId: row.id, logs: [] };
     try {
-      return { instanceId: row.id, logs: await this.driver.logs(row.provider_instance_id, lines) };
+      // A recorder masks what it logs; older recorders and ffmpeg's own lines may still hold a URL's secrets.
+      return {
+        instanceId: row.id,
+        logs: (await this.driver.logs(row.provider_instance_id, lines)).map(maskUrlSecrets),
+      };
     } catch (error) {
       throw providerHttpError(error);
     }
@@ -430,7 +437,12 @@ export class InstancesService {
             scheduled.push(await this.scheduleLater(index, config));
           else launched.push({ index, row: (await this.launchOne(config)).row });
         } catch (error) {
-          failed.push({ index, mosque_id: config.mosque_id, error: failureMessage(error), cause: error });
+          failed.push({
+            index,
+            mosque_id: config.mosque_id,
+            error: maskUrlSecrets(failureMessage(error)),
+            cause: error,
+          });
         }
       }
     };

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { STREAM_TEST_CLIP_MINUTES, STREAM_TEST_SECONDS, type StreamTestReport } from '../../../contract/stream-test';
+import { maskUrlSecrets } from '../../../recorder/url-secrets';
 import { newId } from '../../capture/ids';
 import { recorderEnvironment } from '../../capture/local/processes';
 import { shippedRecorderRuntime, type RecorderRuntime } from '../../capture/local/recorder-runtime';
@@ -89,7 +90,7 @@ export class StreamTests {
         throw new HttpError(422, `${url} gave no video or audio: it is not a media stream`);
       return {
         id,
-        url,
+        url: maskUrlSecrets(url),
         seconds: Math.round(state.mediaSeconds * 10) / 10,
         bytes: fs.statSync(clip).size,
         ...streams,

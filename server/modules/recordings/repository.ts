@@ -8,6 +8,7 @@ import {
   type RecordingStatus,
 } from '../../../contract/instances';
 import { contentLostSeconds } from '../../../recorder/recorder-coverage';
+import { maskUrlSecrets, maskUrlSecretsOrNull } from '../../../recorder/url-secrets';
 import type { Database, RecordingsTable } from '../../db/schema';
 
 export type RecordingRow = Selectable<RecordingsTable>;
@@ -17,19 +18,19 @@ export function toRecording(row: RecordingRow): Recording {
     id: row.id,
     instance_id: row.instance_id,
     mosque_id: row.mosque_id,
-    url: row.url,
+    url: maskUrlSecrets(row.url),
     status: row.status,
     started_at: row.started_at,
     ended_at: row.ended_at,
     bytes: Number(row.bytes),
     duration_seconds: row.duration_seconds === null ? null : Math.round(Number(row.duration_seconds) * 1000) / 1000,
     file_name: row.file_path ? path.basename(row.file_path) : null,
-    reason: row.reason,
+    reason: maskUrlSecretsOrNull(row.reason),
     // Only a finished file with media is offered: the file is joined at the end, and an empty one is no recording.
     download_url: row.file_path && row.status !== 'recording' && Number(row.bytes) > 0 ? downloadUrl(row.id) : null,
     expected_seconds: row.expected_seconds === null ? null : Number(row.expected_seconds),
     covered_seconds: row.covered_seconds === null ? null : Number(row.covered_seconds),
-    gaps: parseGaps(row.gaps),
+    gaps: parseGaps(row.gaps).map((gap) => ({ ...gap, reason: maskUrlSecrets(gap.reason) })),
     reconnects: Number(row.reconnects),
     stopped_by: operatorWhoStopped(row.reason),
   };

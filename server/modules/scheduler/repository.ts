@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Job } from '../../../contract/scheduler';
+import { maskUrlSecretsOrNull } from '../../../recorder/url-secrets';
 import { fromFlag, toFlag } from '../../db';
 import type { Database } from '../../db/schema';
 import type { SchedulerJobsTable } from '../../db/schema';
@@ -52,14 +53,14 @@ export function toJob(row: JobRow): Job {
     timezone: row.timezone,
     recording_start: row.recording_start,
     recording_end: row.recording_end,
-    url: row.url,
+    url: maskUrlSecretsOrNull(row.url),
     duration: row.duration,
     attempts: row.attempts,
-    last_error: row.last_error,
+    last_error: maskUrlSecretsOrNull(row.last_error),
     late: fromFlag(row.late),
     instance_id: row.instance_id,
     launched_at: row.launched_at,
-    outcome_reason: row.outcome_reason,
+    outcome_reason: maskUrlSecretsOrNull(row.outcome_reason),
     covered_seconds: row.covered_seconds === null ? null : Number(row.covered_seconds),
     expected_seconds: row.expected_seconds === null ? null : Number(row.expected_seconds),
     recording_id: row.recording_id,

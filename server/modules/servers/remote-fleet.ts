@@ -23,7 +23,7 @@ export function otherScopesThroughServers(deps: {
     const ask = async <T>(method: 'GET' | 'POST', url: string, body?: unknown): Promise<T> => {
       let response: Response;
       try {
-        response = await deps.calls.call(address, method, url, { body });
+        response = await deps.calls.call(owner.server, method, url, { body });
       } catch (error) {
         throw serviceUnavailable(
           `Server ${id} (${address}), which runs this recorder, did not answer: ${(error as Error).message}`,

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { HttpError, serviceUnavailable } from '../../lib/http-error';
 import type { RecordingsElsewhere } from '../recordings/library';
-import type { InternalCalls } from './internal-calls';
+import type { CallTarget, InternalCalls } from './internal-calls';
 import { parseLocalScope } from './local-scope';
 import type { ServerRegistry } from './registry';
 import type { ServerRow, ServersRepository } from './repository';
@@ -33,7 +33,7 @@ export function recordingsThroughServers(deps: {
   const throughHolder = async (
     id: string,
     filePath: string,
-    ask: (address: string) => Promise<Response>,
+    ask: (server: CallTarget) => Promise<Response>,
     whenBack: string,
   ): Promise<{ server: ServerRow; response: Response }> => {
     const holders = (await deps.repository.all()).filter(
@@ -41,7 +41,7 @@ export function recordingsThroughServers(deps: {
     );
     for (const server of holders.filter((row) => deps.registry.isAlive(row))) {
       try {
-        return { server, response: await ask(server.internal_address) };
+        return { server, response: await ask(server) };
       } catch {
         // not answering after all: another server of that folder may
       }
@@ -57,8 +57,8 @@ export function recordingsThroughServers(deps: {
   return {
     async media(id, filePath, request) {
       const url = `/internal/recordings/${encodeURIComponent(id)}/media${request.download ? '?download=1' : ''}`;
-      const ask = (address: string) =>
-        deps.calls.call(address, 'GET', url, {
+      const ask = (server: CallTarget) =>
+        deps.calls.call(server, 'GET', url, {
           headers: request.range ? { range: request.range } : {},
           timeoutMs: HOLDER_ANSWER_MS,
         });
@@ -67,8 +67,8 @@ export function recordingsThroughServers(deps: {
 
     async delete(id, filePath, actor) {
       const url = `/internal/recordings/${encodeURIComponent(id)}/delete`;
-      const ask = (address: string) =>
-        deps.calls.call(address, 'POST', url, { body: { actor }, timeoutMs: HOLDER_ANSWER_MS });
+      const ask = (server: CallTarget) =>
+        deps.calls.call(server, 'POST', url, { body: { actor }, timeoutMs: HOLDER_ANSWER_MS });
       const { server, response } = await throughHolder(id, filePath, ask, 'nothing was deleted; it can be deleted');
       if (response.ok) return;
       const answer = (await response.json().catch(() => ({}))) as { detail?: string };

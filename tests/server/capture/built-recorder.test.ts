@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchConfigSchema } from '../../../contract/instances';
 import { readBuiltRecorder } from '../../../server/capture/aws/recorder-bundle';
 import { LocalCaptureProvider } from '../../../server/capture/local/driver';
-import { BUILT_RECORDER, runtimeIn, shippedRecorderRuntime } from '../../../server/capture/local/recorder-runtime';
+import {
+  BUILT_RECORDER,
+  RECORDER_HEAP_LIMIT,
+  runtimeIn,
+  shippedRecorderRuntime,
+} from '../../../server/capture/local/recorder-runtime';
 import { RUNTIME_FILES } from '../../../recorder/recorder-state';
 import { systemClock } from '../../../server/lib/clock';
 import { buildRecorder, buildServer } from '../../../scripts/build-server';
@@ -56,8 +61,9 @@ describe('the built server and recorder (npm run build)', () => {
     // recorder/ is the runtime and nothing else: a file added there is copied into every image, or named here.
     expect(fs.readdirSync(path.join(ROOT, 'recorder')).sort()).toEqual([...RUNTIME_FILES].sort());
     expect(runtime.dir).toBe(path.join(ROOT, 'recorder'));
-    expect(runtime.nodeArgs[0]).toBe('--import');
-    expect(runtime.nodeArgs[1]).toMatch(/\/tsx\/.*\.m?js$/);
+    expect(runtime.nodeArgs[0]).toBe(RECORDER_HEAP_LIMIT);
+    expect(runtime.nodeArgs[1]).toBe('--import');
+    expect(runtime.nodeArgs[2]).toMatch(/\/tsx\/.*\.m?js$/);
   });
 
   it('refuses to start a built server whose built recorder is missing', () => {
@@ -142,7 +148,7 @@ describe('the built server and recorder (npm run build)', () => {
       dir: path.dirname(bundle),
       files: [BUILT_RECORDER],
       entry: BUILT_RECORDER,
-      nodeArgs: [],
+      nodeArgs: [RECORDER_HEAP_LIMIT],
     });
     const driver = new LocalCaptureProvider({
       dataDir,
@@ -161,7 +167,11 @@ describe('the built server and recorder (npm run build)', () => {
     expect(fs.statSync(path.join(instanceDir, 'runtime', BUILT_RECORDER)).mode & 0o777).toBe(0o600);
     const pid = Number(fs.readFileSync(path.join(instanceDir, 'recorder.pid'), 'utf8'));
     const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    expect(commandLine.slice(1, 3)).toEqual([path.join(instanceDir, 'runtime', BUILT_RECORDER), instanceDir]);
+    expect(commandLine.slice(1, 4)).toEqual([
+      RECORDER_HEAP_LIMIT,
+      path.join(instanceDir, 'runtime', BUILT_RECORDER),
+      instanceDir,
+    ]);
 
     const ended = await waitFor(
       async () => {

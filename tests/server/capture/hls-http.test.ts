@@ -2,18 +2,25 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgressPin } from '../../../recorder/egress-guard';
-import { getBytes as guardedGetBytes } from '../../../recorder/hls-http';
+import { getBytes as guardedGetBytes, PLAYLIST_MAX_BYTES, SEGMENT_MAX_BYTES } from '../../../recorder/hls-http';
 import { freePort } from '../../../testkit/ports';
 
 // The test server is on loopback: nothing is refused here (tests/server/security/hostile-egress.test.ts covers the guard).
 const anywhere = createEgressPin({ allowPrivate: true, trustedHosts: [] });
-const getBytes = (url: string, timeoutMs: number) => guardedGetBytes(url, timeoutMs, anywhere);
+const getBytes = (url: string, timeoutMs: number, maxBytes = PLAYLIST_MAX_BYTES) =>
+  guardedGetBytes(url, timeoutMs, anywhere, maxBytes);
+const MIB = 1024 * 1024;
 
 describe("the HLS reader's HTTP client", () => {
   let server: http.Server;
   let base: string;
+  /** Bytes the endless answers managed to send before the client hung up. */
+  let endlessSent = 0;
   beforeAll(async () => {
     server = http.createServer((request, response) => {
+      if (request.url === '/huge-declared.m3u8')
+        return void response.writeHead(200, { 'content-length': String(3 * MIB) }).end('#EXTM3U\n');
+      if (request.url === '/endless.ts') return void sendEndlessly(response);
       if (request.url === '/moved') return void response.writeHead(302, { location: '/elsewhere/index.m3u8' }).end();
       if (request.url === '/elsewhere/index.m3u8')
         return void response
@@ -29,6 +36,46 @@ describe("the HLS reader's HTTP client", () => {
   afterAll(async () => {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** A "segment" that never ends: zeros as fast as the client takes them, counted. */
+  function sendEndlessly(response: http.ServerResponse) {
+    endlessSent = 0;
+    response.writeHead(200, { 'content-type': 'video/mp2t' });
+    const chunk = Buffer.alloc(256 * 1024);
+    const more = () => {
+      while (!response.destroyed) {
+        endlessSent += chunk.length;
+        if (!response.write(chunk)) break;
+      }
+      if (!response.destroyed) response.once('drain', more);
+    };
+    response.on('close', () => response.removeAllListeners('drain'));
+    more();
+  }
+
+  it('refuses an answer over its cap, by its Content-Length at once or as soon as it passes it', async () => {
+    expect(await getBytes(`${base}/huge-declared.m3u8`, 5000)).toEqual({
+      error: 'answer over its 2 MiB cap: refused',
+      cause: 'stream_refused',
+      status: 200,
+    });
+    expect(await getBytes(`${base}/endless.ts`, 20_000)).toMatchObject({
+      error: 'answer over its 2 MiB cap: refused',
+      cause: 'stream_refused',
+    });
+    expect(await getBytes(`${base}/endless.ts`, 60_000, SEGMENT_MAX_BYTES)).toMatchObject({
+      error: 'answer over its 64 MiB cap: refused',
+      cause: 'stream_refused',
+    });
+    // The client stopped reading at the cap: what the origin got out is the cap and its socket buffers.
+    expect(endlessSent).toBeLessThan(SEGMENT_MAX_BYTES + 16 * MIB);
+  });
+
+  it('names a URL of another protocol as such, and a redirect to one as a redirect', async () => {
+    expect(await getBytes('tcp://127.0.0.1:9/s1.ts', 5000)).toMatchObject({
+      error: 'a URL of tcp: (only http and https)',
+    });
   });
 
   it('follows redirects and says where it ended', async () => {

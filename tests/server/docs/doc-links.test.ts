@@ -4,14 +4,6 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
-/**
- * Pages the docs index links to that other branches are adding at the same time. A link to one of
- * them may dangle until it lands; once it exists, it must leave this list (the last test says so).
- */
-const PAGES_LANDING_ELSEWHERE = [
-  'docs/operations/security.md',
-];
-
 /** The project's own Markdown: the README, CONTRIBUTING, bench's pages and everything under docs/. */
 function markdownFiles(): string[] {
   const docs = fs
@@ -61,7 +53,6 @@ function problemOf({ from, target }: Link): string | undefined {
   const [filePart, anchor] = target.split('#');
   const resolved = filePart ? path.posix.normalize(path.posix.join(path.posix.dirname(from), filePart)) : from;
   if (resolved.startsWith('..')) return 'a path outside the repository';
-  if (PAGES_LANDING_ELSEWHERE.includes(resolved) && !fs.existsSync(path.join(ROOT, resolved))) return undefined;
   const absolute = path.join(ROOT, resolved);
   if (!fs.existsSync(absolute)) return 'no such file';
   if (anchor === undefined) return undefined;
@@ -86,10 +77,5 @@ describe('the documentation', () => {
       'no heading #no-such-heading',
     );
     expect(problemOf({ from: 'docs/README.md', target: '../../outside.md' })).toBe('a path outside the repository');
-  });
-
-  it('waits only for pages that have not landed yet', () => {
-    const landed = PAGES_LANDING_ELSEWHERE.filter((page) => fs.existsSync(path.join(ROOT, page)));
-    expect(landed, 'remove these from PAGES_LANDING_ELSEWHERE: they exist now').toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { githubConfigureRequestSchema } from '../../../contract/github';
+import { formatControlMessage } from '../../../contract/display-text';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { expectRefused, snapshot } from './hostile-support';
 
@@ -66,6 +68,15 @@ describe('hostile input: display fields', () => {
       expect(await snapshot(t)).toEqual(before);
     },
   );
+
+  it.each(CONTROLS)('refuses %j in the git user name the server commits as', (control) => {
+    const result = githubConfigureRequestSchema.safeParse({
+      github_pat: 'ghp_' + 'a'.repeat(36),
+      github_repo_url: 'https://github.com/owner/repo',
+      github_user: `Capture${control}Bot`,
+    });
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([formatControlMessage('Git user name')]);
+  });
 
   it('refuses a full name that mixes scripts, which can pass for another person', async () => {
     const before = await snapshot(t);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgressPin, type AddressLookup, type EgressPolicy } from '../../../recorder/egress-guard';
 import { startEgressProxy, type EgressProxy } from '../../../recorder/egress-proxy';
-import { getBytes } from '../../../recorder/hls-http';
+import { getBytes, PLAYLIST_MAX_BYTES } from '../../../recorder/hls-http';
 import { recorderProcess, type RecorderProcess } from '../../../testkit/recorder-process';
 import { scaled } from '../../../testkit/time-scale';
 
@@ -76,29 +76,32 @@ describe("egress guard: the HLS reader's own client", () => {
       'http://169.254.169.254/latest/meta-data/',
     ];
     for (const url of targets) {
-      expect(await getBytes(url, 3000, pin), url).toMatchObject({
+      expect(await getBytes(url, 3000, pin, PLAYLIST_MAX_BYTES), url).toMatchObject({
         cause: 'stream_refused',
-        error: expect.stringMatching(/an internal address: a recorder may not connect to it$/),
+        error: expect.stringMatching(
+          /an internal address \([a-zA-Z0-9]+, [0-9a-f.:]+\/\d+\): a recorder may not connect to it$/,
+        ),
       });
     }
     expect(connections).toBe(0);
     // The trusted host itself is read.
-    expect(await getBytes(`http://127.0.0.1:${originPort}/ended.m3u8`, 3000, pin)).toMatchObject({
+    expect(await getBytes(`http://127.0.0.1:${originPort}/ended.m3u8`, 3000, pin, PLAYLIST_MAX_BYTES)).toMatchObject({
       url: `http://127.0.0.1:${originPort}/ended.m3u8`,
     });
   });
 
   it('connects to the address it checked: a name that answers loopback on a second lookup (DNS rebinding) is not asked again', async () => {
     const asked: string[] = [];
-    // Public first (TEST-NET-3, unroutable), loopback after: a client that looked the name up again would reach the listener.
+    // Public first, loopback after: a client that looked the name up again would reach the listener.
     const flipping: AddressLookup = async (host) => {
       asked.push(host);
-      return [{ address: asked.length === 1 ? '203.0.113.7' : '127.0.0.1', family: 4 }];
+      return [{ address: asked.length === 1 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
     };
     const answer = await getBytes(
       `http://flip.example.com:${secretPort}/live.m3u8`,
       500,
       createEgressPin(policy(), flipping),
+      PLAYLIST_MAX_BYTES,
     );
     expect(answer).toMatchObject({ cause: expect.stringMatching(/stream_stalled|stream_dropped/) });
     expect(asked).toEqual(['flip.example.com']);
@@ -107,7 +110,9 @@ describe("egress guard: the HLS reader's own client", () => {
 
   it('counts a lookup that never answers against the time limit', async () => {
     const silent: AddressLookup = () => new Promise(() => undefined);
-    expect(await getBytes('http://slow.example.com/live.m3u8', 300, createEgressPin(policy(), silent))).toMatchObject({
+    expect(
+      await getBytes('http://slow.example.com/live.m3u8', 300, createEgressPin(policy(), silent), PLAYLIST_MAX_BYTES),
+    ).toMatchObject({
       cause: 'stream_stalled',
       error: 'no answer within 0 s',
     });

@@ -1,9 +1,10 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractResponseSchema } from '../../../contract/mosques';
+import { extractResponseSchema, MAP_LINK_SCHEME_MESSAGE } from '../../../contract/mosques';
 import { MapsLinkResolver } from '../../../server/geo/maps-link';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { expectRefused } from './hostile-support';
 
 /** Where each short link redirects: `/maps/<name>` on goo.gl answers a 302 to HOPS[name]. */
 const HOPS: Record<string, string> = {
@@ -87,6 +88,28 @@ describe('hostile input: map-link redirect hosts', () => {
     expect(fetched.length).toBe(50);
     const results = extractResponseSchema.parse(response.json()).data.extraction_results;
     expect(results.filter((r) => /made 50 requests, its limit/.test(r.error ?? '')).length).toBeGreaterThan(20);
+  });
+
+  it.each([
+    'javascript:alert(document.cookie)',
+    'JavaScript:alert(1)//https://maps.google.com',
+    'data:text/html,<script>alert(1)</script>',
+    'file:///etc/passwd',
+  ])('refuses the map link %s with 400, on a mosque and in an extraction', async (link) => {
+    const mosque = await t.request({
+      method: 'POST',
+      url: '/api/config/mosques',
+      token,
+      payload: { mosque_id: 'maplinkmsq', name: 'Map Link Mosque', languages: ['ar'], google_maps_url: link },
+    });
+    expect(expectRefused(mosque, 400)).toContain(`google_maps_url: ${MAP_LINK_SCHEME_MESSAGE}`);
+    const extraction = await t.request({
+      method: 'POST',
+      url: '/api/config/coordinates/extract',
+      token,
+      payload: { urls: [{ google_maps_url: link }] },
+    });
+    expect(expectRefused(extraction, 400)).toContain(MAP_LINK_SCHEME_MESSAGE);
   });
 
   it('still follows a redirect to Google Maps', async () => {

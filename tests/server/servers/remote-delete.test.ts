@@ -148,7 +148,8 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('deleting a recording held on an
   it("refuses a signed delete for a file not on the asked server's disk (never passed on again)", async () => {
     await seedHeldBy(a.config.dataDir, 'held0000004');
     const calls = new InternalCalls(a.app.ctx.keys.derive('internal-calls'), a.clock, 'a-peer/1/0001');
-    const answer = await calls.call(b.config.internalUrl, 'POST', '/internal/recordings/rec-cap-held0000004/delete', {
+    const target = { id: b.app.ctx.servers.id, internal_address: b.config.internalUrl };
+    const answer = await calls.call(target, 'POST', '/internal/recordings/rec-cap-held0000004/delete', {
       body: { actor: null },
     });
     expect(answer.status).toBe(404);
