@@ -18,6 +18,9 @@ import { NotificationPolicy } from './notification-policy';
 import { SilencesRepository, SilencesService } from './silences';
 import { webhookChannel } from './webhook';
 
+export { AlarmsService } from './service';
+export { registerAlarmRoutes } from './routes';
+
 /** Retry timing of outbound deliveries (tests shorten it). */
 export interface AlarmDeliveryOptions {
   timer?: RetryTimer;

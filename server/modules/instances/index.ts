@@ -35,6 +35,9 @@ import type { MosquesService } from '../mosques/service';
 import type { RecordingStore } from '../../storage/recording-store';
 
 export { InstancesService } from './service';
+export { registerInternalInstanceRoutes } from './internal-routes';
+export type { Continued, LostScope } from './continuation';
+export type { OtherScopes, ScopeFleet } from './elsewhere';
 
 /** What the fleet feeds into monitoring (MonitoringService has these). */
 export interface FleetMonitoring {

@@ -19,6 +19,7 @@ import { SchedulerService } from './service';
 
 export { SchedulerService } from './service';
 export { registerSchedulerRoutes } from './routes';
+export { isDeadHereClaimant, newClaimantId } from './claimant';
 
 /** What a caller (tests, the benchmark) may swap in; everything else comes from the services below. */
 export interface SchedulerOptions {
