@@ -4,7 +4,7 @@ import { ALARM_KINDS, type Alarm, type AlarmKind } from '../../../contract/alarm
 import type { ServerMessage } from '../../../contract/live';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
-import type { ActivityService } from '../activity/service';
+import type { ActivityService } from '../activity';
 import type { AlarmLinks, AlarmRow, AlarmsRepository, LinkedAlarm } from './repository';
 
 /** What a module says when something is wrong: one cause, named by a stable key. */

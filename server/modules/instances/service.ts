@@ -5,7 +5,7 @@ import { newId } from '../../capture/ids';
 import { recordingWindow, type CaptureProvider, type ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import { conflict, notFound } from '../../lib/http-error';
-import type { RecordingsService } from '../recordings/service';
+import type { RecordingsService } from '../recordings';
 import { LostScopeContinuation, type Continued, type LostScope } from './continuation';
 import type { OtherScopes } from './elsewhere';
 import { FleetRelaunch } from './relaunch';

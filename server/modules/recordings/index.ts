@@ -3,7 +3,7 @@ import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecordingStore } from '../../storage';
-import type { AlarmsService } from '../alarms/service';
+import type { AlarmsService } from '../alarms';
 import { RecordingAlarms } from './alarms';
 import { RecordingsRepository } from './repository';
 import { RecordingsService } from './service';
