@@ -13,20 +13,16 @@ import { lazyRequestLogger } from './lib/request-logger';
 import { AccessLogController } from './lib/access-log';
 import { readableLogStream } from './lib/readable-log';
 import { SecretKeys } from './lib/secret-key';
-import { AuthService } from './modules/auth/auth-service';
-import { registerAuthRoutes } from './modules/auth/routes';
-import { SessionService } from './modules/auth/session-service';
-import { SessionsRepository } from './modules/auth/sessions-repository';
-import { SessionTokens } from './modules/auth/tokens';
-import { LiveEventLog } from './modules/live/event-log';
-import { LiveFeed } from './modules/live/feed';
-import { LiveHub } from './modules/live/hub';
-import { registerLiveRoutes } from './modules/live/routes';
-import { LiveSocketSlots } from './modules/live/socket-slots';
-import { LIVE_SOCKET_HARD_LIMIT } from './modules/live/connection';
-import { UsersRepository } from './modules/users/repository';
-import { registerUserRoutes } from './modules/users/routes';
-import { UsersService } from './modules/users/service';
+import { AuthService, registerAuthRoutes, SessionService, SessionsRepository, SessionTokens } from './modules/auth';
+import {
+  LiveEventLog,
+  LiveFeed,
+  LiveHub,
+  registerLiveRoutes,
+  LiveSocketSlots,
+  LIVE_SOCKET_HARD_LIMIT,
+} from './modules/live';
+import { UsersRepository, registerUserRoutes, UsersService } from './modules/users';
 import { INITIAL_PASSWORD_FILE } from '../contract/auth';
 import { registerAccessControl } from './plugins/access';
 import { registerCompression } from './plugins/compression';
@@ -37,36 +33,25 @@ import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors'
 import { registerSecurityHeaders } from './plugins/security-headers';
 import { MONITORING_POLL_MS } from '../contract/monitoring';
 import { SecretBox } from './lib/crypto';
-import { ActivityRepository } from './modules/activity/repository';
-import { registerActivityRoutes } from './modules/activity/routes';
-import { ActivityService } from './modules/activity/service';
-import { OctokitGithubApi } from './modules/github/github-api';
-import { registerGithubRoutes } from './modules/github/routes';
-import { GithubService } from './modules/github/service';
-import { SettingsRepository } from './modules/github/settings-repository';
+import { ActivityRepository, registerActivityRoutes, ActivityService } from './modules/activity';
+import { OctokitGithubApi, registerGithubRoutes, GithubService, SettingsRepository } from './modules/github';
 import {
   registerMonitoringRoutes,
   registerRequestMetrics,
   unmatchedRequestRecorder,
-} from './modules/monitoring/routes';
-import { MonitoringService } from './modules/monitoring/service';
-import { diskSpaceCheck } from './modules/monitoring/health';
+  MonitoringService,
+  diskSpaceCheck,
+} from './modules/monitoring';
 import { createScheduler, registerSchedulerRoutes, type SchedulerOptions } from './modules/scheduler';
 import { MapsLinkResolver } from './geo/maps-link';
-import { registerConfigRoutes } from './modules/recording-configs/routes';
-import { RecordingConfigService } from './modules/recording-configs/service';
-import { MosquesRepository } from './modules/mosques/repository';
-import { registerMosqueRoutes } from './modules/mosques/routes';
-import { mosquesSummary } from './modules/mosques/summary';
-import { MosquesService } from './modules/mosques/service';
-import { registerPrayerTimeRoutes } from './modules/prayer-times/routes';
-import { PrayerTimesService } from './modules/prayer-times/service';
+import { registerConfigRoutes, RecordingConfigService } from './modules/recording-configs';
+import { MosquesRepository, registerMosqueRoutes, mosquesSummary, MosquesService } from './modules/mosques';
+import { registerPrayerTimeRoutes, PrayerTimesService } from './modules/prayer-times';
 import type { CaptureProvider } from './capture/provider';
 import { createCaptureModule, registerCaptureModule } from './modules/instances';
 import { createImagesService, registerImageRoutes } from './modules/images';
-import { createAlarmsModule, type AlarmDeliveryOptions } from './modules/alarms';
-import { registerAlarmRoutes } from './modules/alarms/routes';
-import { registerRecordingsLibrary } from './modules/recordings/library-module';
+import { createAlarmsModule, type AlarmDeliveryOptions, registerAlarmRoutes } from './modules/alarms';
+import { registerRecordingsLibrary } from './modules/recordings';
 import { createRecordingStore } from './storage';
 import { registerServers } from './modules/servers';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Alarm, AlarmDelivery } from '../../../contract/alarms';
 import type { Clock, Timer } from '../../lib/clock';
-import { isDeadHereClaimant, newClaimantId } from '../scheduler/claimant';
+import { isDeadHereClaimant, newClaimantId } from '../scheduler';
 import type { DeliveryEvent, Notification } from './alarm-text';
 import type { AlarmDeliveriesRepository, OwedMessage } from './delivery-repository';
 

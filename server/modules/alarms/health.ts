@@ -1,5 +1,5 @@
 import { ALARM_KINDS } from '../../../contract/alarms';
-import type { MonitoringService } from '../monitoring/service';
+import type { MonitoringService } from '../monitoring';
 import type { AlarmsService } from './service';
 
 /**

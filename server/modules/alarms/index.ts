@@ -5,9 +5,9 @@ import type { Config } from '../../config';
 import type { Dialect } from '../../db/dialect';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import type { ActivityService } from '../activity/service';
-import type { LiveHub } from '../live/hub';
-import type { MonitoringService } from '../monitoring/service';
+import type { ActivityService } from '../activity';
+import type { LiveHub } from '../live';
+import type { MonitoringService } from '../monitoring';
 import { AlarmDeliveries, type DeliveryChannel, type RetryTimer } from './delivery';
 import { AlarmDeliveriesRepository } from './delivery-repository';
 import { registerAlarmHealth } from './health';
@@ -17,6 +17,9 @@ import { emailChannel } from './email';
 import { NotificationPolicy } from './notification-policy';
 import { SilencesRepository, SilencesService } from './silences';
 import { webhookChannel } from './webhook';
+
+export { AlarmsService } from './service';
+export { registerAlarmRoutes } from './routes';
 
 /** Retry timing of outbound deliveries (tests shorten it). */
 export interface AlarmDeliveryOptions {

@@ -5,7 +5,7 @@ import type { ServerMessage } from '../../../contract/live';
 import { maskUrlSecrets } from '../../../recorder/url-secrets';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
-import type { ActivityService } from '../activity/service';
+import type { ActivityService } from '../activity';
 import type { AlarmLinks, AlarmRow, AlarmsRepository, LinkedAlarm } from './repository';
 
 /** What a module says when something is wrong: one cause, named by a stable key. */

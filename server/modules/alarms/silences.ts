@@ -4,7 +4,7 @@ import type { Alarm, AlarmKind, AlarmSilence, CreateSilenceBody } from '../../..
 import type { AlarmSilencesTable, Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { badRequest, notFound } from '../../lib/http-error';
-import type { ActivityActor, ActivityService } from '../activity/service';
+import type { ActivityActor, ActivityService } from '../activity';
 
 type SilenceRow = Selectable<AlarmSilencesTable>;
 

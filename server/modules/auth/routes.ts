@@ -4,8 +4,8 @@ import { INITIAL_PASSWORD_FILE } from '../../../contract/auth';
 import { authRoutes } from '../../../contract/routes/auth';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
-import { toUser } from '../users/user';
-import type { UsersService } from '../users/service';
+import { toUser } from '../users';
+import type { UsersService } from '../users';
 import type { AuthService } from './auth-service';
 
 export function registerAuthRoutes(

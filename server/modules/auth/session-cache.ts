@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../../lib/clock';
-import type { UserRow } from '../users/user';
+import type { UserRow } from '../users';
 
 /** How long a server trusts its memory before asking whether anything changed elsewhere. */
 export const AUTH_GENERATION_CHECK_MS = 1000;

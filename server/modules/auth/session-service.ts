@@ -1,7 +1,7 @@
 import type { Clock } from '../../lib/clock';
 import { fromFlag } from '../../db';
 import type { AuthenticatedSession } from '../../lib/fastify';
-import type { UserRow } from '../users/user';
+import type { UserRow } from '../users';
 import { SessionCache } from './session-cache';
 import type { SessionsRepository } from './sessions-repository';
 import type { SessionTokens } from './tokens';

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { Database, SessionsTable } from '../../db/schema';
-import type { UserRow } from '../users/user';
+import type { UserRow } from '../users';
 
 export interface SessionWithUser {
   sessionId: string;

@@ -20,7 +20,7 @@ import {
 import type { Clock } from '../../lib/clock';
 import { DecryptionError, type SecretBox } from '../../lib/crypto';
 import { HttpError, badRequest, conflict, forbidden } from '../../lib/http-error';
-import type { ActivityActor, ActivityService } from '../activity/service';
+import type { ActivityActor, ActivityService } from '../activity';
 import type { GithubApi } from './github-api';
 import type { SettingsRepository } from './settings-repository';
 import { validateGithubAccess } from './validator';

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CaptureProvider } from '../../capture/provider';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
-import type { ActivityService } from '../activity/service';
-import type { InstancesService } from '../instances/service';
+import type { ActivityService } from '../activity';
+import type { InstancesService } from '../instances';
 import { ImagesRepository } from './repository';
 import { ImagesService } from './service';
 

@@ -6,8 +6,8 @@ import type { CaptureProvider, ProviderImage } from '../../capture/provider';
 import { latestImage } from '../../capture/versions';
 import type { Clock } from '../../lib/clock';
 import { conflict } from '../../lib/http-error';
-import type { ActivityActor, ActivityService } from '../activity/service';
-import type { InstancesService } from '../instances/service';
+import type { ActivityActor, ActivityService } from '../activity';
+import type { InstancesService } from '../instances';
 import type { ImageRow, ImagesRepository } from './repository';
 
 function toAmi(row: ImageRow, latestId: string | undefined): Ami {

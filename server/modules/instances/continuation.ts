@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { failureMessage } from '../../capture/http-errors';
 import type { Clock } from '../../lib/clock';
-import type { RecordingsService } from '../recordings/service';
-import { parseRuns, type Window } from '../recordings/runs';
+import type { RecordingsService } from '../recordings';
+import { parseRuns, type Window } from '../recordings';
 import { RELAUNCH_MARGIN_MS, type FleetRelaunch } from './relaunch';
 import type { InstanceRow, InstancesRepository } from './repository';
 

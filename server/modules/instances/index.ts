@@ -12,9 +12,9 @@ import type { Clock } from '../../lib/clock';
 import type { HostResolver } from '../../lib/internal-addresses';
 import type { AppInstance } from '../../lib/fastify';
 import { badRequest, notFound } from '../../lib/http-error';
-import type { ActivityService } from '../activity/service';
-import type { LiveHub } from '../live/hub';
-import type { AlarmsService } from '../alarms/service';
+import type { ActivityService } from '../activity';
+import type { LiveHub } from '../live';
+import type { AlarmsService } from '../alarms';
 import {
   createRecordingsService,
   createStoreJoins,
@@ -31,10 +31,13 @@ import { InstancesRepository } from './repository';
 import { registerInstanceRoutes } from './routes';
 import { InstancesService } from './service';
 import { StreamTests } from './stream-tests';
-import type { MosquesService } from '../mosques/service';
+import type { MosquesService } from '../mosques';
 import type { RecordingStore } from '../../storage/recording-store';
 
 export { InstancesService } from './service';
+export { registerInternalInstanceRoutes } from './internal-routes';
+export type { Continued, LostScope } from './continuation';
+export type { OtherScopes, ScopeFleet } from './elsewhere';
 
 /** What the fleet feeds into monitoring (MonitoringService has these). */
 export interface FleetMonitoring {

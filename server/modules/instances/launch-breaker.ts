@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ProviderError, type ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
-import type { AlarmsService } from '../alarms/service';
+import type { AlarmsService } from '../alarms';
 
 /*
  * The fleet's breaker against a systematic fault (no egress, a broken image, a runtime whose hash does

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { maskUrlSecrets } from '../../../recorder/url-secrets';
 import { failureMessage } from '../../capture/http-errors';
-import type { LiveClient, LiveHub } from '../live/hub';
-import type { RecordingsService } from '../recordings/service';
+import type { LiveClient, LiveHub } from '../live';
+import type { RecordingsService } from '../recordings';
 import type { FleetEvents, InstancesService } from './service';
 
 /** Log lines pushed to a subscriber (docs/reference.md: 100 lines, live refresh every 5 s). */

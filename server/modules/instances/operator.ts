@@ -1,8 +1,8 @@
 import type { Instance, LaunchConfig, ScheduledLaunch, TerminateResult } from '../../../contract/instances';
 import { withoutCredentials } from '../../../recorder/recorder-state';
 import { badRequest } from '../../lib/http-error';
-import type { ActivityActor, ActivityService } from '../activity/service';
-import type { MosquesService } from '../mosques/service';
+import type { ActivityActor, ActivityService } from '../activity';
+import type { MosquesService } from '../mosques';
 import type { InstancesService } from './service';
 
 export interface OperatorLaunchResult {

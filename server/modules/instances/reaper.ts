@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CaptureProvider, ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
-import type { AlarmsService } from '../alarms/service';
+import type { AlarmsService } from '../alarms';
 import type { InstanceRow, InstancesRepository } from './repository';
 
 /*

@@ -2,8 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { failureMessage } from '../../capture/http-errors';
 import type { CaptureProvider, ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
-import type { RecordingsService } from '../recordings/service';
-import { parseRuns } from '../recordings/runs';
+import type { RecordingsService } from '../recordings';
+import { parseRuns } from '../recordings';
 import type { LaunchBreaker } from './launch-breaker';
 import type { InstanceRow, InstancesRepository } from './repository';
 

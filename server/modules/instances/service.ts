@@ -13,13 +13,13 @@ import { recordingWindow, type CaptureProvider, type ProviderInstance } from '..
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
 import { maskUrlSecrets, maskUrlSecretsOrNull } from '../../../recorder/url-secrets';
-import type { RecordingsService } from '../recordings/service';
+import type { RecordingsService } from '../recordings';
 import { LostScopeContinuation, type Continued, type LostScope } from './continuation';
 import type { OtherScopes } from './elsewhere';
 import { LaunchBreaker } from './launch-breaker';
 import { FleetReaper } from './reaper';
 import { FleetRelaunch } from './relaunch';
-import type { AlarmsService } from '../alarms/service';
+import type { AlarmsService } from '../alarms';
 import {
   ACTIVE_STATES,
   runtimeHours,

@@ -12,8 +12,8 @@ import {
 } from '../../../contract/live';
 import type { Clock } from '../../lib/clock';
 import { findUnsafeText } from '../../plugins/input-guard';
-import type { SessionService } from '../auth/session-service';
-import { toUser } from '../users/user';
+import type { SessionService } from '../auth';
+import { toUser } from '../users';
 import type { LiveClient, LiveHub } from './hub';
 import type { LiveSocketSlots } from './socket-slots';
 

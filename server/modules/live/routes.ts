@@ -4,7 +4,7 @@ import { LIVE_CLOSE_UNAUTHORIZED } from '../../../contract/live';
 import type { Clock } from '../../lib/clock';
 import type { AppInstance } from '../../lib/fastify';
 import { errorBody } from '../../plugins/errors';
-import type { SessionService } from '../auth/session-service';
+import type { SessionService } from '../auth';
 import { serveConnection } from './connection';
 import type { LiveHub } from './hub';
 import type { LiveSocketSlots } from './socket-slots';

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { Database, Dialect } from '../../db';
 import type { Clock } from '../../lib/clock';
-import { DEAD_AFTER_MS } from '../servers/registry';
+import { DEAD_AFTER_MS } from '../servers';
 
 /**
  * The live sockets of each session, counted in the database across the servers sharing it, so that

@@ -4,7 +4,7 @@ import type { SystemStatus } from '../../../contract/live';
 import type { RecordingStats, SystemHealth, SystemMetrics } from '../../../contract/monitoring';
 import type { Database } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
-import type { LiveHub } from '../live/hub';
+import type { LiveHub } from '../live';
 import { HealthChecks, type HealthCheck } from './health';
 import { PrometheusMetrics, type GaugeProvider, type GaugeSample } from './prometheus';
 import { ResponseTimes } from './response-times';

@@ -24,7 +24,7 @@ import { findMapsUrl, mapsLinkForm, MapsLinkResolver } from '../../geo/maps-link
 import { timeZoneAt } from '../../geo/timezone';
 import type { Clock } from '../../lib/clock';
 import { badRequest, conflict, notFound } from '../../lib/http-error';
-import type { ActivityActor, ActivityService } from '../activity/service';
+import type { ActivityActor, ActivityService } from '../activity';
 import { changedFields, mosqueTarget } from './mosque-activity';
 import { toMosque, type MosquesRepository } from './repository';
 

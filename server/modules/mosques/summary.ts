@@ -1,7 +1,7 @@
 import type { MosquesSummary } from '../../../contract/mosque-list';
 import { readyToRecord } from '../../../contract/ready-to-record';
 import type { Job } from '../../../contract/scheduler';
-import type { PrayerTimesService } from '../prayer-times/service';
+import type { PrayerTimesService } from '../prayer-times';
 import type { MosquesService } from './service';
 
 export interface MosquesSummaryDeps {

@@ -1,7 +1,7 @@
 import { configRoutes } from '../../../contract/routes/mosques';
 import type { AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
-import type { MosquesService } from '../mosques/service';
+import type { MosquesService } from '../mosques';
 import type { PrayerTimesService } from './service';
 
 export function registerPrayerTimeRoutes(

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Mosque, PrayerTimeRecord } from '../../../contract/mosques';
 import type { Clock } from '../../lib/clock';
-import type { MosquesService } from '../mosques/service';
+import type { MosquesService } from '../mosques';
 import { canComputePrayer, fridayPrayerOn, nextFridayPrayer } from './calculate';
 
 /**

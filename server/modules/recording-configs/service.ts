@@ -15,9 +15,9 @@ import { reverseGeocode } from '../../geo/geocode';
 import { MapsLinkError, type ExtractionBudget, type MapsLinkResolver } from '../../geo/maps-link';
 import { timeZoneAt } from '../../geo/timezone';
 import { notFound } from '../../lib/http-error';
-import type { MosquesService } from '../mosques/service';
-import type { ActivityActor, ActivityService } from '../activity/service';
-import type { PrayerTimesService } from '../prayer-times/service';
+import type { MosquesService } from '../mosques';
+import type { ActivityActor, ActivityService } from '../activity';
+import type { PrayerTimesService } from '../prayer-times';
 import type { ConfigModuleSettings } from './settings';
 
 /** Links resolved at once in one extraction call. */

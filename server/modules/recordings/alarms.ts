@@ -1,7 +1,7 @@
 import type { GapCause, RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
-import type { AlarmsService } from '../alarms/service';
+import type { AlarmsService } from '../alarms';
 import { parseGaps, type RecordingRow } from './repository';
 
 /** A hole in the media longer than this is a stall worth an alarm. */

@@ -3,7 +3,7 @@ import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecordingStore } from '../../storage';
-import type { AlarmsService } from '../alarms/service';
+import type { AlarmsService } from '../alarms';
 import { RecordingAlarms } from './alarms';
 import { RecordingsRepository } from './repository';
 import { RecordingsService } from './service';
@@ -13,6 +13,10 @@ export { RecordingsService } from './service';
 export { registerRecordingRoutes } from './routes';
 export { StoreJoins } from './store-join';
 export { LateResults } from './late-results';
+export { registerInternalRecordingRoutes } from './internal-recording-routes';
+export type { RecordingsElsewhere, RecordingsLibrary } from './library';
+export { registerRecordingsLibrary } from './library-module';
+export { parseRuns, type Window } from './runs';
 
 interface RecordingsDeps {
   db: Db;

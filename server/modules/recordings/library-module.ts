@@ -5,7 +5,7 @@ import type { Clock } from '../../lib/clock';
 import type { AppInstance } from '../../lib/fastify';
 import type { SecretKeys } from '../../lib/secret-key';
 import type { RecordingStore } from '../../storage';
-import type { ActivityService } from '../activity/service';
+import type { ActivityService } from '../activity';
 import { RecordingsLibrary } from './library';
 import { RecordingsLibraryRepository } from './library-repository';
 import { registerLibraryRoutes } from './library-routes';

@@ -13,7 +13,7 @@ import type { Clock } from '../../lib/clock';
 import { conflict, HttpError, notFound } from '../../lib/http-error';
 import type { RecordingStore } from '../../storage';
 import { UsageMemo, USAGE_REMEASURE_AGE_MS } from '../../storage/usage-memo';
-import type { ActivityActor, ActivityService } from '../activity/service';
+import type { ActivityActor, ActivityService } from '../activity';
 import type { LibraryFilter, LibraryRow, RecordingsLibraryRepository } from './library-repository';
 import type { MediaLinks } from './media-links';
 import { toRecording, type RecordingRow } from './repository';

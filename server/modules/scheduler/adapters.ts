@@ -5,11 +5,11 @@ import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
 import { localDateText } from '../../geo/timezone';
 import { yieldToEventLoop } from '../../lib/yield-to-event-loop';
-import type { RecordingConfigService } from '../recording-configs/service';
-import type { InstancesService } from '../instances/service';
-import type { MosquesService } from '../mosques/service';
-import type { PrayerTimesService } from '../prayer-times/service';
-import type { RecordingsService } from '../recordings/service';
+import type { RecordingConfigService } from '../recording-configs';
+import type { InstancesService } from '../instances';
+import type { MosquesService } from '../mosques';
+import type { PrayerTimesService } from '../prayer-times';
+import type { RecordingsService } from '../recordings';
 import { DEFAULT_DURATION_SECONDS } from './policy';
 import type {
   FridayPlan,

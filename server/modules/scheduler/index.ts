@@ -3,14 +3,14 @@ import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
-import type { ActivityService } from '../activity/service';
-import type { AlarmsService } from '../alarms/service';
-import type { RecordingConfigService } from '../recording-configs/service';
-import type { InstancesService } from '../instances/service';
-import type { MonitoringService } from '../monitoring/service';
-import type { MosquesService } from '../mosques/service';
-import type { PrayerTimesService } from '../prayer-times/service';
-import type { RecordingsService } from '../recordings/service';
+import type { ActivityService } from '../activity';
+import type { AlarmsService } from '../alarms';
+import type { RecordingConfigService } from '../recording-configs';
+import type { InstancesService } from '../instances';
+import type { MonitoringService } from '../monitoring';
+import type { MosquesService } from '../mosques';
+import type { PrayerTimesService } from '../prayer-times';
+import type { RecordingsService } from '../recordings';
 import { CaptureLauncher, CapturePreflightChecks, PrayerTimesPlanner } from './adapters';
 import type { FridayPlanner, PreflightChecks, RecordingLauncher, SchedulerTimer } from './ports';
 import { SchedulerRepository } from './repository';
@@ -19,6 +19,7 @@ import { SchedulerService } from './service';
 
 export { SchedulerService } from './service';
 export { registerSchedulerRoutes } from './routes';
+export { isDeadHereClaimant, newClaimantId } from './claimant';
 
 /** What a caller (tests, the benchmark) may swap in; everything else comes from the services below. */
 export interface SchedulerOptions {

@@ -2,8 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Job } from '../../../contract/scheduler';
 import { maskUrlSecretsOrNull } from '../../../recorder/url-secrets';
 import { fromFlag, toFlag } from '../../db';
-import type { Database } from '../../db/schema';
-import type { SchedulerJobsTable } from '../../db/schema';
+import type { Database, SchedulerJobsTable } from '../../db/schema';
 import { TableWriteCounter } from '../../db/write-counter';
 import { yieldToEventLoop } from '../../lib/yield-to-event-loop';
 

@@ -16,7 +16,7 @@ import {
 } from '../../../contract/scheduler';
 import type { Clock } from '../../lib/clock';
 import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/http-error';
-import type { ActivityActor, ActivityInput } from '../activity/service';
+import type { ActivityActor, ActivityInput } from '../activity';
 import { comingFriday, type FridayRow } from '../../../contract/fridays';
 import { alarmKeys } from './alarm-keys';
 import { CoalescingQueue } from './coalescing-queue';

@@ -1,6 +1,6 @@
 import type { TerminateResult } from '../../../contract/instances';
 import { HttpError, serviceUnavailable } from '../../lib/http-error';
-import type { OtherScopes, ScopeFleet } from '../instances/elsewhere';
+import type { OtherScopes, ScopeFleet } from '../instances';
 import type { InternalCalls } from './internal-calls';
 import type { ScopeOwners } from './owners';
 

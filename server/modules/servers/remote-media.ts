@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { HttpError, serviceUnavailable } from '../../lib/http-error';
-import type { RecordingsElsewhere } from '../recordings/library';
+import type { RecordingsElsewhere } from '../recordings';
 import type { CallTarget, InternalCalls } from './internal-calls';
 import { parseLocalScope } from './local-scope';
 import type { ServerRegistry } from './registry';

@@ -1,6 +1,6 @@
 import type { Clock } from '../../lib/clock';
-import type { AlarmsService } from '../alarms/service';
-import type { Continued, LostScope } from '../instances/continuation';
+import type { AlarmsService } from '../alarms';
+import type { Continued, LostScope } from '../instances';
 import { DEAD_AFTER_MS, type ServerRegistry } from './registry';
 import { parseLocalScope } from './local-scope';
 import type { ServersRepository } from './repository';

@@ -1,5 +1,5 @@
 import Grid from '@mui/material/Grid';
-import { ConnectionLostBanner } from '../../components/ConnectionLostBanner';
+import { ConnectionLostBanner } from '../../widgets/ConnectionLostBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { FleetCards } from './FleetCards';
 import { QuickActions } from './QuickActions';

@@ -25,7 +25,7 @@ import { formatDateTime } from '../../lib/dates';
 import { formatRuntime } from '../../lib/runtime';
 import { useNotify } from '../../notifications/context';
 import { formatBytes, formatSeconds } from './fleet';
-import { MosqueName } from '../../components/MosqueName';
+import { MosqueName } from '../../widgets/MosqueName';
 
 interface DetailsDialogProps {
   instance: Instance;

@@ -16,7 +16,7 @@ import { StateChip } from '../../components/StateChip';
 import { formatRuntime } from '../../lib/runtime';
 import { isActive } from './fleet';
 import { InstanceRowMenu, type InstanceActions } from './InstanceRowMenu';
-import { MosqueName } from '../../components/MosqueName';
+import { MosqueName } from '../../widgets/MosqueName';
 import { ActionsCell } from '../../components/TableParts';
 
 interface InstancesTableProps extends InstanceActions {

@@ -15,7 +15,7 @@ import type { LaunchConfigInput } from '../../../contract/instances';
 import { useDemoStreamUrl } from '../../api/instances';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { MosquePicker } from './MosquePicker';
-import { StreamTest } from '../../components/StreamTest';
+import { StreamTest } from '../../widgets/StreamTest';
 import type { FieldErrors } from '../../lib/field-errors';
 import {
   canLaunch,

@@ -14,7 +14,7 @@ import { useFleetInstances } from '../../live/useFleetInstances';
 import type { RecorderHealth } from '../../lib/recorder-health';
 import { formatRuntime } from '../../lib/runtime';
 import { useRecorderHealth } from './useRecorderHealth';
-import { MosqueName } from '../../components/MosqueName';
+import { MosqueName } from '../../widgets/MosqueName';
 
 /** Rows the table shows (docs/reference.md section 9). */
 export const MONITORED_INSTANCES = 10;

@@ -9,7 +9,7 @@ import VideocamIcon from '@mui/icons-material/Videocam';
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { apiErrorMessage } from '../../api/client';
 import { monitoringQueryKeys, useRecordingStats, useSystemHealth, useSystemMetrics } from '../../api/monitoring';
-import { ConnectionLostBanner } from '../../components/ConnectionLostBanner';
+import { ConnectionLostBanner } from '../../widgets/ConnectionLostBanner';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { PageHeader } from '../../components/PageHeader';
 import { StatCard } from '../../components/StatCard';
@@ -19,7 +19,7 @@ import { summarizeFleet, systemStatusColor, systemStatusLabel } from '../../lib/
 import { InstanceMonitoringTable } from './InstanceMonitoringTable';
 import { PerformanceMetrics } from './PerformanceMetrics';
 import { SystemHealthList } from './SystemHealthList';
-import { StorageCard } from '../../components/StorageCard';
+import { StorageCard } from '../../widgets/StorageCard';
 
 export const MONITORING_LOAD_FAILED = 'Failed to load monitoring data';
 

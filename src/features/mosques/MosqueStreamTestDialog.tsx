@@ -5,7 +5,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { Mosque } from '../../../contract/mosques';
-import { StreamTest } from '../../components/StreamTest';
+import { StreamTest } from '../../widgets/StreamTest';
 
 /**
  * "Test stream" of a mosque: its own stream (ID_token) recorded for half a minute now, as its Friday

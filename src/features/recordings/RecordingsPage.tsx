@@ -19,7 +19,7 @@ import { useAuth } from '../../auth/context';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ListPagination, usePageInRange } from '../../components/ListPagination';
 import { PageHeader } from '../../components/PageHeader';
-import { StorageCard } from '../../components/StorageCard';
+import { StorageCard } from '../../widgets/StorageCard';
 import { nextSort } from '../../lib/list-view';
 import { formatBytes } from '../../lib/recording-outcome';
 import { useSelection } from '../../lib/selection';

@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it, vi } from 'vitest';
-import { ConnectionLostBanner } from '../../../src/components/ConnectionLostBanner';
+import { ConnectionLostBanner } from '../../../src/widgets/ConnectionLostBanner';
 import { LiveIndicator } from '../../../src/layout/LiveIndicator';
 import { SidebarContent } from '../../../src/layout/SidebarContent';
 import { AuthContext, type AuthContextValue } from '../../../src/auth/context';
