@@ -15,6 +15,14 @@ const DUE_LAUNCHES = numberFrom('LOAD_TEST_LAUNCHES', 50);
 /** Each due launch records this long (its window ends inside the loaded period). */
 const LAUNCH_DURATION = 60;
 const METRICS_TOKEN = 'load-test-metrics-token';
+/**
+ * Opt-in, as the Debian-root test is: eight busy loops for five minutes would starve every other suite
+ * running beside it (CI runs its lanes side by side on two cores), so the measurement runs on its own.
+ */
+const SKIP_REASON =
+  process.env.CAPTURE_LOAD_TEST === '1'
+    ? null
+    : 'set CAPTURE_LOAD_TEST=1 to run it alone (it loads the machine with busy loops for LOAD_TEST_SECONDS)';
 
 /**
  * Three real servers on one PostgreSQL with the machine loaded (`yes > /dev/null` processes beside
@@ -61,7 +69,11 @@ describe('three servers on a loaded machine', () => {
 
   it(
     'declares no server gone, adopts nothing, takes no launch over, and raises no server_gone or preflight alarm',
-    async () => {
+    async (context) => {
+      if (SKIP_REASON) {
+        console.warn(`Skipped: ${SKIP_REASON}`);
+        return context.skip(SKIP_REASON);
+      }
       source = await startHlsSource();
       cluster = await startServerCluster({ servers: 3, env: { METRICS_TOKEN } });
       const [first] = cluster.servers;
