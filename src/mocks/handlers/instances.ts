@@ -258,6 +258,11 @@ export const instanceHandlers = [
     return HttpResponse.json<TerminateResponse>(terminateBody(results, 'Emergency stop'));
   }),
 
+  // The demo fleet never holds launches back, so there is no breaker to close: the answer is the server's.
+  mock(instanceRoutes.closeLaunchBreaker, () =>
+    HttpResponse.json({ success: true as const, message: 'Launch breaker closed: launches resume' }),
+  ),
+
   mock(instanceRoutes.logs, ({ params, query }) => {
     const instance = findInstance(params.id);
     if (!instance) return errorResponse(404, `Instance ${params.id} not found`);
