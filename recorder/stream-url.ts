@@ -8,7 +8,6 @@
  */
 import { execFile } from 'node:child_process';
 import { createEgressPin, GUARDED, type EgressPin } from './egress-guard';
-import { getBytes, PLAYLIST_MAX_BYTES } from './hls-http';
 
 const DIRECT_SCHEMES = new Set(['rtmp:', 'rtmps:', 'rtsp:', 'rtsps:', 'srt:', 'udp:', 'rtp:']);
 const DIRECT_PATH = /\.(m3u8|mpd|ts|mp4|m4s|flv|aac|mp3|mkv|webm)$/i;
@@ -31,6 +30,9 @@ const MEDIA_TYPE = /^(audio|video)\/|^application\/(ogg|octet-stream|vnd\.apple\
 /** Whether an http(s) URL answers with media itself (by its content type), so no page needs resolving. */
 async function answersWithMedia(url: string, pin: EgressPin): Promise<boolean> {
   if (!/^https?:/i.test(url)) return false;
+  // Loaded when needed: the server imports this file (the scheduler resolves stream pages), and the HTTP
+  // client's node:http import would load Node's fetch implementation (undici) into every server start.
+  const { getBytes, PLAYLIST_MAX_BYTES } = await import('./hls-http');
   const answer = await getBytes(url, CONTENT_TYPE_TIMEOUT_MS, pin, PLAYLIST_MAX_BYTES, true);
   return !('error' in answer) && answer.contentType !== null && MEDIA_TYPE.test(answer.contentType);
 }

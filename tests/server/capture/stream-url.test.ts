@@ -197,7 +197,9 @@ describe('a radio mount without a file name', () => {
   it('a recorder records the mount directly, with no yt-dlp on the machine', { timeout: scaled(120_000) }, async () => {
     const recorder = recorderProcess({
       url: `${radio.origin}/radio`,
-      seconds: 15,
+      // Long beside the recorder's start: on a machine as busy as CI's, Node and ffmpeg starting took 10 s
+      // of a 15 s window (the start latency issue 37 still lists), which says nothing of the mount.
+      seconds: 40,
       width: 320,
       height: 180,
       ytDlpPath: '/nonexistent/yt-dlp',
@@ -210,8 +212,8 @@ describe('a radio mount without a file name', () => {
       // Audio only: no picture is made up for it.
       const probe = await ffprobe(recorder.config.outputPath);
       expect(probe.width, JSON.stringify(probe)).toBeNull();
-      expect(probe.duration, JSON.stringify(probe)).toBeGreaterThan(10);
-      expect(state.coverage?.coveredSeconds ?? 0, JSON.stringify(state.coverage)).toBeGreaterThan(10);
+      expect(probe.duration, JSON.stringify(probe)).toBeGreaterThan(20);
+      expect(state.coverage?.coveredSeconds ?? 0, JSON.stringify(state.coverage)).toBeGreaterThan(20);
     } finally {
       await recorder.kill();
       recorder.remove();
