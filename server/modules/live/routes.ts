@@ -54,7 +54,11 @@ export function registerLiveRoutes(app: AppInstance, deps: LiveDeps): void {
   app.addHook('preClose', async () => clearInterval(timer));
   // Slots left by servers that died with their sockets; this server's own go when it closes.
   app.addHook('onReady', () => slots.forgetDead());
-  app.addHook('preClose', () => slots.releaseAll());
+  // A server closing because its database is gone cannot give its slots back: that is logged, and the
+  // close goes on (the next server to start forgets the slots of servers no longer alive).
+  app.addHook('preClose', () =>
+    slots.releaseAll().catch((error: unknown) => app.log.warn({ err: error }, 'live socket slots not released')),
+  );
 
   app.route({
     method: 'GET',
