@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INSTANCE_FILES, readPidFile } from '../../../recorder/recorder-state';
 import { startFidelityOrigin } from '../../../testkit/fidelity-origin';
 import { FRAME_CODE } from '../../../testkit/numbered-stream';
@@ -23,13 +24,31 @@ const STATE_MODULE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
 const RECORDER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../recorder/recorder.ts');
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 
-/** A process that claims the folder and says how it went; one that holds it stays until killed. */
-const CLAIMANT = `
-const { claimFolder } = await import(${JSON.stringify(pathToFileURL(STATE_MODULE).href)});
+/**
+ * A process that claims the folder and says how it went; one that holds it stays until killed. It imports
+ * recorder-state.ts bundled to plain JavaScript once (below): Node's own type stripping does not resolve
+ * the extensionless imports of the recorder's sources, and tsx in each of 100 processes would cost more
+ * than the race it tests.
+ */
+const claimant = (stateModule: string) => `
+const { claimFolder } = await import(${JSON.stringify(pathToFileURL(stateModule).href)});
 const holder = claimFolder(process.argv[1]);
 process.stdout.write(holder === null ? 'won\\n' : 'refused ' + holder + '\\n');
 if (holder === null) setInterval(() => undefined, 60_000);
 `;
+let claimantScript = '';
+beforeAll(async () => {
+  const outfile = path.join(folder(), 'recorder-state.mjs');
+  await build({
+    entryPoints: [STATE_MODULE],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    logLevel: 'silent',
+  });
+  claimantScript = claimant(outfile);
+});
 
 const children: ChildProcess[] = [];
 const folders: string[] = [];
@@ -46,13 +65,9 @@ interface Claim {
 /** Starts `count` claimants on `dir` at once (the folder's path is in each command line, as a recorder's). */
 function claimants(dir: string, count: number): Claim[] {
   return Array.from({ length: count }, () => {
-    const child = spawn(
-      process.execPath,
-      ['--experimental-strip-types', '--no-warnings', '--input-type=module', '-e', CLAIMANT, dir],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const child = spawn(process.execPath, ['--input-type=module', '-e', claimantScript, dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(child);
     let out = '';
     child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
