@@ -78,7 +78,8 @@ export class NotificationPolicy {
     if (this.closed) return;
     // An informational alarm (a planned stop) is one message, sent as it is raised: never grouped away, never resolved aloud.
     if (alarm.severity === 'info') {
-      if (change === 'raised') this.enqueue(() => this.announce([alarm], change));
+      // Told even when it ended before its turn came (a server back within seconds): it was raised.
+      if (change === 'raised') this.enqueue(() => this.announce([alarm], change, { evenIfEnded: true }));
       return;
     }
     if (this.deps.groupWindowMs <= 0) {
@@ -115,7 +116,11 @@ export class NotificationPolicy {
   }
 
   /** Sends what is not held, as one message. */
-  private async announce(alarms: Alarm[], change: 'raised' | 'resolved'): Promise<void> {
+  private async announce(
+    alarms: Alarm[],
+    change: 'raised' | 'resolved',
+    { evenIfEnded = false }: { evenIfEnded?: boolean } = {},
+  ): Promise<void> {
     if (alarms.length === 0) return;
     if (change === 'resolved') {
       const announced = await this.deps.deliveryRows.lastAnnounced(alarms.map((alarm) => alarm.id));
@@ -129,7 +134,7 @@ export class NotificationPolicy {
     const stillOpen = new Set(open.map((row) => row.id));
     const held = await this.holding(open);
     await this.send(
-      alarms.filter((alarm) => stillOpen.has(alarm.id) && !held.has(alarm.id)),
+      alarms.filter((alarm) => (evenIfEnded || stillOpen.has(alarm.id)) && !held.has(alarm.id)),
       'raised',
     );
   }

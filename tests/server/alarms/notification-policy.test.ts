@@ -371,6 +371,18 @@ describe('alarm notification policy', () => {
     await settle();
     expect(postsAbout('Upgraded Host').map((post) => post.event)).toEqual(['raised']);
     expect(postsAbout('Upgraded Host')[0].text).toMatch(/^ℹ️ INFO /);
+
+    // Back before its message's turn came (its raise and its end one after the other): still told once.
+    await t.app.ctx.alarms.raise({
+      kind: 'server_gone',
+      key: 'server_gone:local:host-quick:/data',
+      severity: 'info',
+      message: 'Server stopped on host-quick',
+      mosqueName: 'Quick Host',
+    });
+    await t.app.ctx.alarms.resolve('server_gone:local:host-quick:/data');
+    await settle();
+    expect(postsAbout('Quick Host').map((post) => post.event)).toEqual(['raised']);
   });
 
   it('an alarm still open is announced again after the repeat interval, and its resolution once', async () => {
