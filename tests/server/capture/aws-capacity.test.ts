@@ -1,14 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  DescribeImagesCommand,
-  DescribeInstancesCommand,
-  DescribeSubnetsCommand,
-  EC2Client,
-} from '@aws-sdk/client-ec2';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { DescribeInstancesCommand, DescribeSubnetsCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMoto, type MotoServer } from '../../../testkit/capture';
+import { type MotoServer } from '../../../testkit/capture';
+import { startMotoAccount, type MotoAccount } from '../../../testkit/moto-account';
 import { scaled } from '../../../testkit/time-scale';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -60,7 +55,7 @@ async function capacityGate(motoUrl: string, full: (params: URLSearchParams) => 
 }
 
 describe('launches fall through instance types and subnets on capacity errors (moto)', () => {
-  const saved = { ...process.env };
+  let account: MotoAccount | undefined;
   let moto: MotoServer;
   let ec2: EC2Client;
   let gate: Awaited<ReturnType<typeof capacityGate>>;
@@ -69,20 +64,8 @@ describe('launches fall through instance types and subnets on capacity errors (m
   let subnets: string[];
 
   beforeAll(async () => {
-    Object.assign(process.env, {
-      AWS_ACCESS_KEY_ID: 'testing',
-      AWS_SECRET_ACCESS_KEY: 'testing',
-      AWS_SESSION_TOKEN: 'testing',
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
-    moto = await startMoto();
-    ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.url });
-    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(
-      new CreateBucketCommand({ Bucket: 'capacity' }),
-    );
-    const images = await ec2.send(
-      new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }),
-    );
+    account = await startMotoAccount('capacity');
+    ({ moto, ec2 } = account);
     subnets = ((await ec2.send(new DescribeSubnetsCommand({}))).Subnets ?? [])
       .map((subnet) => subnet.SubnetId ?? '')
       .slice(0, 2);
@@ -99,7 +82,7 @@ describe('launches fall through instance types and subnets on capacity errors (m
         CAPTURE_PROVIDER: 'aws',
         AWS_ENDPOINT_URL: gate.url,
         AWS_REGION: 'us-east-1',
-        AWS_IMAGE_ID: images.Images?.[0]?.ImageId ?? '',
+        AWS_IMAGE_ID: account.imageId,
         AWS_INSTANCE_TYPES: 't3.small,t3.medium',
         AWS_SUBNET_IDS: subnets.join(','),
         RECORDINGS_STORE: 's3://capacity/captures',
@@ -112,9 +95,7 @@ describe('launches fall through instance types and subnets on capacity errors (m
   afterAll(async () => {
     await t?.close();
     await gate?.close();
-    ec2?.destroy();
-    await moto?.stop();
-    process.env = saved;
+    await account?.stop();
   });
 
   const launch = () =>

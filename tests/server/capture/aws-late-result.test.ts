@@ -1,10 +1,11 @@
-import { DescribeImagesCommand, EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
-import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { type EC2Client, TerminateInstancesCommand } from '@aws-sdk/client-ec2';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATE_RESULT_MS } from '../../../server/modules/recordings/service';
-import { startMoto, waitFor, type MotoServer } from '../../../testkit/capture';
+import { waitFor, type MotoServer } from '../../../testkit/capture';
 import { MemoryPreflightChecks } from '../../../testkit/scheduler-doubles';
 import { SchedulerEnv, type SchedulerApp } from '../scheduler/helpers';
+import { startMotoAccount, type MotoAccount } from '../../../testkit/moto-account';
 import { scaled } from '../../../testkit/time-scale';
 
 /*
@@ -26,7 +27,7 @@ const MOSQUES = ['late000001', 'never00001'].map((id) => ({
 }));
 
 describe('a recorder result that reaches the store after the window', () => {
-  const saved = { ...process.env };
+  let account: MotoAccount | undefined;
   let moto: MotoServer;
   let ec2: EC2Client;
   let s3: S3Client;
@@ -34,19 +35,8 @@ describe('a recorder result that reaches the store after the window', () => {
   let s: SchedulerApp;
 
   beforeAll(async () => {
-    Object.assign(process.env, {
-      AWS_ACCESS_KEY_ID: 'testing',
-      AWS_SECRET_ACCESS_KEY: 'testing',
-      AWS_SESSION_TOKEN: 'testing',
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
-    moto = await startMoto();
-    ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.url });
-    s3 = new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true });
-    await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    const images = await ec2.send(
-      new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }),
-    );
+    account = await startMotoAccount(BUCKET);
+    ({ moto, ec2, s3 } = account);
     env = await SchedulerEnv.create({
       start: `${FRIDAY}T11:00:00Z`,
       mosques: MOSQUES,
@@ -54,7 +44,7 @@ describe('a recorder result that reaches the store after the window', () => {
         CAPTURE_PROVIDER: 'aws',
         AWS_ENDPOINT_URL: moto.url,
         AWS_REGION: 'us-east-1',
-        AWS_IMAGE_ID: images.Images?.[0]?.ImageId ?? '',
+        AWS_IMAGE_ID: account.imageId,
         AWS_INSTANCE_TYPE: 't3.small',
         RECORDINGS_STORE: `s3://${BUCKET}/captures`,
         S3_ENDPOINT: moto.url,
@@ -65,10 +55,7 @@ describe('a recorder result that reaches the store after the window', () => {
 
   afterAll(async () => {
     await env?.dispose();
-    ec2?.destroy();
-    s3?.destroy();
-    await moto?.stop();
-    process.env = saved;
+    await account?.stop();
   });
 
   it(

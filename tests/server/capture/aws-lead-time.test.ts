@@ -1,14 +1,9 @@
-import {
-  DescribeImagesCommand,
-  DescribeInstanceAttributeCommand,
-  DescribeInstancesCommand,
-  EC2Client,
-} from '@aws-sdk/client-ec2';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { DescribeInstanceAttributeCommand, DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchResponseSchema } from '../../../contract/instances';
-import { startMoto, type MotoServer } from '../../../testkit/capture';
+import { type MotoServer } from '../../../testkit/capture';
 import { MemoryPreflightChecks } from '../../../testkit/scheduler-doubles';
+import { startMotoAccount, type MotoAccount } from '../../../testkit/moto-account';
 import { scaled } from '../../../testkit/time-scale';
 import { SchedulerEnv, type SchedulerApp } from '../scheduler/helpers';
 
@@ -32,7 +27,7 @@ const MOSQUE = {
 };
 
 describe('recorders launched the lead time before their window (moto)', () => {
-  const saved = { ...process.env };
+  let account: MotoAccount | undefined;
   let moto: MotoServer;
   let ec2: EC2Client;
   let env: SchedulerEnv;
@@ -40,20 +35,8 @@ describe('recorders launched the lead time before their window (moto)', () => {
   let token: string;
 
   beforeAll(async () => {
-    Object.assign(process.env, {
-      AWS_ACCESS_KEY_ID: 'testing',
-      AWS_SECRET_ACCESS_KEY: 'testing',
-      AWS_SESSION_TOKEN: 'testing',
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
-    moto = await startMoto();
-    ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.url });
-    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(
-      new CreateBucketCommand({ Bucket: 'lead-time' }),
-    );
-    const images = await ec2.send(
-      new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }),
-    );
+    account = await startMotoAccount('lead-time');
+    ({ moto, ec2 } = account);
     env = await SchedulerEnv.create({
       start: new Date(WINDOW_START - 120_000).toISOString(),
       mosques: [MOSQUE],
@@ -62,7 +45,7 @@ describe('recorders launched the lead time before their window (moto)', () => {
         CAPTURE_LEAD_SECONDS: String(LEAD_SECONDS),
         AWS_ENDPOINT_URL: moto.url,
         AWS_REGION: 'us-east-1',
-        AWS_IMAGE_ID: images.Images?.[0]?.ImageId ?? '',
+        AWS_IMAGE_ID: account.imageId,
         RECORDINGS_STORE: 's3://lead-time/captures',
         S3_ENDPOINT: moto.url,
       },
@@ -73,9 +56,7 @@ describe('recorders launched the lead time before their window (moto)', () => {
 
   afterAll(async () => {
     await env?.dispose();
-    ec2?.destroy();
-    await moto?.stop();
-    process.env = saved;
+    await account?.stop();
   });
 
   const instancesOfLaunch = async (launchId: string) => {

@@ -1,7 +1,7 @@
-import { DescribeImagesCommand, DescribeInstancesCommand, EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { DescribeInstancesCommand, type EC2Client, RunInstancesCommand } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMoto, type MotoServer } from '../../../testkit/capture';
+import { type MotoServer } from '../../../testkit/capture';
+import { startMotoAccount, type MotoAccount } from '../../../testkit/moto-account';
 import { scaled } from '../../../testkit/time-scale';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
@@ -17,7 +17,7 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
 const GRACE_SECONDS = 60;
 
 describe('the reaper ends machines that outlive their window (moto)', () => {
-  const saved = { ...process.env };
+  let account: MotoAccount | undefined;
   let moto: MotoServer;
   let ec2: EC2Client;
   let imageId: string;
@@ -25,21 +25,9 @@ describe('the reaper ends machines that outlive their window (moto)', () => {
   let token: string;
 
   beforeAll(async () => {
-    Object.assign(process.env, {
-      AWS_ACCESS_KEY_ID: 'testing',
-      AWS_SECRET_ACCESS_KEY: 'testing',
-      AWS_SESSION_TOKEN: 'testing',
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
-    moto = await startMoto();
-    ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.url });
-    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(
-      new CreateBucketCommand({ Bucket: 'reaper' }),
-    );
-    const images = await ec2.send(
-      new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }),
-    );
-    imageId = images.Images?.[0]?.ImageId ?? '';
+    account = await startMotoAccount('reaper');
+    ({ moto, ec2 } = account);
+    imageId = account.imageId;
     t = await createTestApp({
       env: {
         CAPTURE_PROVIDER: 'aws',
@@ -56,9 +44,7 @@ describe('the reaper ends machines that outlive their window (moto)', () => {
 
   afterAll(async () => {
     await t?.close();
-    ec2?.destroy();
-    await moto?.stop();
-    process.env = saved;
+    await account?.stop();
   });
 
   const stateOf = async (instanceId: string) =>
