@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import Checkbox from '@mui/material/Checkbox';
 import TableCell from '@mui/material/TableCell';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
@@ -68,5 +69,34 @@ export function TableMessageRow({ colSpan, children }: { colSpan: number; childr
         {children}
       </TableCell>
     </TableRow>
+  );
+}
+
+/**
+ * The header cell that selects or clears every row of the page shown: checked when all are selected,
+ * indeterminate when some are.
+ */
+export function SelectPageCell({
+  label,
+  pageIds,
+  selectedOnPage,
+  onSelect,
+}: {
+  label: string;
+  pageIds: string[];
+  selectedOnPage: number;
+  onSelect: (ids: string[], selected: boolean) => void;
+}) {
+  return (
+    <TableCell padding="checkbox">
+      <Checkbox
+        size="small"
+        slotProps={{ input: { 'aria-label': label } }}
+        checked={pageIds.length > 0 && selectedOnPage === pageIds.length}
+        indeterminate={selectedOnPage > 0 && selectedOnPage < pageIds.length}
+        disabled={pageIds.length === 0}
+        onChange={(event) => onSelect(pageIds, event.target.checked)}
+      />
+    </TableCell>
   );
 }

@@ -25,7 +25,7 @@ import { languageName } from './languages';
 import { PrayerTimeChip } from './PrayerTimeChip';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
-import { ActionsCell, TableMessageRow } from '../../components/TableParts';
+import { ActionsCell, TableMessageRow, SelectPageCell } from '../../components/TableParts';
 import { ListPagination } from '../../components/ListPagination';
 import { nextSort } from '../../lib/list-view';
 import type { ParamUpdate } from '../../lib/url-params';
@@ -111,16 +111,12 @@ export function MosquesTable({
               order={view.order}
               onSort={(field) => onView((current) => ({ ...nextSort(viewFromParams(current), field), page: null }))}
               leading={
-                <TableCell padding="checkbox">
-                  <Checkbox
-                    size="small"
-                    slotProps={{ input: { 'aria-label': 'Select every mosque on this page' } }}
-                    checked={pageIds.length > 0 && selectedOnPage === pageIds.length}
-                    indeterminate={selectedOnPage > 0 && selectedOnPage < pageIds.length}
-                    disabled={pageIds.length === 0}
-                    onChange={(event) => onSelect(pageIds, event.target.checked)}
-                  />
-                </TableCell>
+                <SelectPageCell
+                  label="Select every mosque on this page"
+                  pageIds={pageIds}
+                  selectedOnPage={selectedOnPage}
+                  onSelect={onSelect}
+                />
               }
             />
             <TableBody>

@@ -16,7 +16,7 @@ import type { LibraryRecording, RecordingSortField } from '../../../contract/rec
 import { HolesRow, HolesToggle, useOpenHoles } from '../../components/RecordingHoles';
 import { SortableHeaderRow, type HeaderColumn } from '../../components/SortableHeaderRow';
 import { StoppedChip } from '../../components/StoppedChip';
-import { TableMessageRow, WIDE_SCREEN_CELL } from '../../components/TableParts';
+import { TableMessageRow, WIDE_SCREEN_CELL, SelectPageCell } from '../../components/TableParts';
 import { holesOf } from '../../lib/gap-causes';
 import { formatBytes, formatMediaDuration, RECORDING_OUTCOMES } from '../../lib/recording-outcome';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
@@ -105,16 +105,12 @@ export function RecordingsTable({
           order={order}
           onSort={onSort}
           leading={
-            <TableCell padding="checkbox">
-              <Checkbox
-                size="small"
-                slotProps={{ input: { 'aria-label': 'Select every recording on this page' } }}
-                checked={pageIds.length > 0 && selectedOnPage === pageIds.length}
-                indeterminate={selectedOnPage > 0 && selectedOnPage < pageIds.length}
-                disabled={pageIds.length === 0}
-                onChange={(event) => onSelect(pageIds, event.target.checked)}
-              />
-            </TableCell>
+            <SelectPageCell
+              label="Select every recording on this page"
+              pageIds={pageIds}
+              selectedOnPage={selectedOnPage}
+              onSelect={onSelect}
+            />
           }
         />
         <TableBody>
