@@ -13,9 +13,8 @@ export { RecordingsService } from './service';
 export { registerRecordingRoutes } from './routes';
 export { StoreJoins } from './store-join';
 export { LateResults } from './late-results';
-export { registerInternalRecordingRoutes } from './internal-recording-routes';
 export type { RecordingsElsewhere, RecordingsLibrary } from './library';
-export { registerRecordingsLibrary } from './library-module';
+export { createRecordingsModule } from './library-module';
 export { parseRuns, type Window } from './runs';
 
 interface RecordingsDeps {
