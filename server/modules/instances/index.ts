@@ -33,6 +33,7 @@ import { InstancesService, type FutureLaunches } from './service';
 import { StreamTests } from './stream-tests';
 import type { MosquesService } from '../mosques';
 import type { RecordingStore } from '../../storage/recording-store';
+import type { EventBus } from '../../lib/events';
 import type { ServerModule } from '../../lib/server-module';
 import type { OtherScopes } from './elsewhere';
 
@@ -72,6 +73,7 @@ export interface InstancesModuleDeps {
   db: Db;
   hub: LiveHub;
   log: FastifyBaseLogger;
+  events: EventBus;
   activity: ActivityService;
   mosques: Pick<MosquesService, 'listByIds' | 'find'>;
   monitoring?: FleetMonitoring;
@@ -107,6 +109,7 @@ export function createInstancesModule(deps: InstancesModuleDeps): ServerModule<I
     dataDir: config.dataDir,
     alarms: deps.alarms,
     mosqueName,
+    events: deps.events,
   });
   const live = new FleetLiveFeed(
     hub,

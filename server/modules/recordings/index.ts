@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { EventBus } from '../../lib/events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecordingStore } from '../../storage';
 import type { AlarmsService } from '../alarms';
@@ -24,6 +25,8 @@ interface RecordingsDeps {
   alarms?: AlarmsService;
   /** A mosque's name for alarm messages. */
   mosqueName?: (mosqueId: string) => Promise<string | null>;
+  /** Where revised outcomes are told (`recording_revised`). */
+  events?: Pick<EventBus, 'emit'>;
 }
 
 function recordingAlarms(deps: RecordingsDeps): RecordingAlarms | undefined {
@@ -37,6 +40,7 @@ export function createRecordingsService(deps: RecordingsDeps): RecordingsService
     deps.clock,
     path.join(deps.dataDir, 'recordings'),
     recordingAlarms(deps),
+    deps.events,
   );
 }
 

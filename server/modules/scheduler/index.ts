@@ -86,8 +86,9 @@ export function createSchedulerModule(wiring: SchedulerWiring): ServerModule<Sch
     claimantIsDead: wiring.claimantIsDead,
   });
   // A recording's outcome that changes after its job was settled (a late result, the store's join) revises the job.
-  wiring.recordings.onRevised(
-    (instanceId) =>
+  events.on(
+    'recording_revised',
+    ({ instanceId }) =>
       void service
         .reviseOutcome(instanceId)
         .catch((error: unknown) => wiring.log.error({ err: error, instanceId }, 'revising a job outcome failed')),
