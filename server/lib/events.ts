@@ -11,6 +11,8 @@ export interface ServerEvents {
   mosque_changed: { type: 'created' | 'updated' | 'deleted'; mosque_id: string };
   /** An account was created or changed (consoles refresh their user list). */
   user_changed: { type: 'created' | 'updated'; user_id: number };
+  /** Sessions were revoked (sign-out, password change, deactivation): their live sockets close at once. */
+  sessions_revoked: { sessionIds: string[] };
   /** The outcome of an ended recording changed (a late result, the store's join): its job is judged again. */
   recording_revised: { instanceId: string };
 }

@@ -1,6 +1,7 @@
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { EventBus } from '../../lib/events';
 import type { SecretKeys } from '../../lib/secret-key';
 import type { ServerModule } from '../../lib/server-module';
 import type { ActivityService } from '../activity';
@@ -16,9 +17,9 @@ export { AuthService } from './auth-service';
 export { SessionService } from './session-service';
 
 /** Sessions, made before the accounts and sign-in that both use them (and the access rule of every route). */
-export function createSessions(deps: { db: Db; keys: SecretKeys; clock: Clock }): SessionService {
+export function createSessions(deps: { db: Db; keys: SecretKeys; clock: Clock; events: EventBus }): SessionService {
   const tokens = new SessionTokens(deps.keys.derive('session-tokens'), deps.clock);
-  return new SessionService(new SessionsRepository(deps.db.kysely), tokens, deps.clock);
+  return new SessionService(new SessionsRepository(deps.db.kysely), tokens, deps.clock, deps.events);
 }
 
 /** Sign-in, sign-out and the first-run page. */

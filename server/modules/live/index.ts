@@ -21,7 +21,8 @@ const LIVE_SESSION_CHECK_MS = 30_000;
 
 /**
  * The live feed: the hub every module publishes to, its events numbered and shared through the
- * database (feed.ts), `/ws`, and the mosque and account changes of the app's events told to consoles.
+ * database (feed.ts), `/ws`, and the mosque and account changes of the app's events told to consoles
+ * (a revoked session's sockets are closed).
  */
 export function createLiveModule(deps: {
   config: Pick<Config, 'databaseUrl' | 'allowedOrigins'>;
@@ -50,6 +51,8 @@ export function createLiveModule(deps: {
   events.on('mosque_changed', (change) =>
     hub.publish({ type: 'mosque_update', data: { change: change.type, mosque_id: change.mosque_id } }),
   );
+  // A revoked session's sockets close at once, not at the next session check.
+  events.on('sessions_revoked', ({ sessionIds }) => hub.disconnectSessions(sessionIds));
   events.on('user_changed', (change) =>
     hub.publish({ type: 'user_update', data: { change: change.type, user_id: change.user_id } }),
   );
