@@ -50,6 +50,7 @@ const layer = (type, message, allow) => [
 
 const CONTRACT_WALL = 'contract/ is shared by the server, the console and the mocks: it imports only zod and itself.';
 const RECORDER_WALL = 'The recorder imports only Node built-ins and its own files in recorder/.';
+
 const COMPONENTS_WALL =
   'src/components draws what it is given and fetches nothing: a shared piece that reads server or live state goes to src/widgets.';
 
@@ -182,6 +183,25 @@ export default tseslint.config(
     ignores: ['recorder/hls-http.ts', 'recorder/egress-proxy.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [NO_ESM_HTTP] }],
+    },
+  },
+  {
+    // What the server and a recorder exchange (docs/architecture.md, "Recorder protocol"). A sibling in
+    // the same folder is no dependency between elements for the walls above, so this rule says it.
+    files: ['recorder/protocol.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '.*',
+              message:
+                'recorder/protocol.ts is what the server and a recorder exchange: it imports nothing, so either side reads it without the other.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

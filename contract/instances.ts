@@ -34,7 +34,7 @@ export const instanceSchema = z.object({
 });
 export type Instance = z.infer<typeof instanceSchema>;
 
-/** Why a part of a recording's window has no media (recorder/recorder-state.ts keeps the same list). */
+/** Why a part of a recording's window has no media (recorder/protocol.ts keeps the same list). */
 export const gapCauseSchema = z.enum([
   'not_live_yet',
   'stream_dropped',

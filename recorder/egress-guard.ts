@@ -10,6 +10,9 @@ import dns from 'node:dns/promises';
 import net from 'node:net';
 import { machineAddresses, type MachineAddresses } from './machine-addresses';
 import { specialRangeOf } from './special-addresses';
+import type { EgressPolicy } from './protocol';
+
+export type { EgressPolicy } from './protocol';
 
 const thisMachine = machineAddresses();
 
@@ -27,14 +30,6 @@ export function internalReason(address: string, onThisMachine: MachineAddresses 
 
 export function isInternalAddress(address: string): boolean {
   return internalReason(address) !== null;
-}
-
-/** Where a recorder may connect; written by the server into the recorder's config. */
-export interface EgressPolicy {
-  /** ALLOW_PRIVATE_STREAM_HOSTS: every address may be reached (a LAN encoder, tests); nothing is checked. */
-  allowPrivate: boolean;
-  /** `host:port` pairs reachable though internal: the server's own demo stream. */
-  trustedHosts: string[];
 }
 
 export const GUARDED: EgressPolicy = { allowPrivate: false, trustedHosts: [] };

@@ -4,7 +4,7 @@
  * timestamps reset) and lists each one as it closes, so whatever a stop, a stall or a crash cuts short
  * loses at most the piece being written, and the pieces of every run join without re-encoding.
  */
-import type { RecorderConfig } from './recorder-state';
+import type { RecorderConfig } from './protocol';
 
 /** Network protocols the input may use; "file" and ffmpeg's special protocols are not among them. */
 const NETWORK_PROTOCOLS = 'http,https,tcp,tls,crypto,data,httpproxy,rtmp,rtmps,rtmpt,rtmpts,rtsp,rtsps,rtp,udp,srt';

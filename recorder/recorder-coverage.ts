@@ -4,7 +4,7 @@
  * arrived: a live reader starts a few seconds behind the live edge, so that is where its content lies.
  * Part of the recorder runtime: Node and its siblings only.
  */
-import type { Coverage, Gap, GapCause, RecorderOutcome, RunRecord } from './recorder-state';
+import type { Coverage, Gap, GapCause, RecorderOutcome, RunRecord } from './protocol';
 
 /** The share of the window the media must cover for the capture to count as captured. */
 export const CAPTURED_SHARE = 0.99;

@@ -11,32 +11,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { DeliveryReport, PresignedPost, RecorderDelivery } from './protocol';
 import type { SegmentSink } from './recorder-pieces';
-
-export interface PresignedPost {
-  url: string;
-  fields: Record<string, string>;
-}
-
-export type RecorderDelivery = {
-  /** The recording's key prefix in the bucket (the store's own prefix included), ending in '/'. */
-  keyPrefix: string;
-  /** The joined file's key as the server's store names it (what the recording row points at). */
-  mediaKey: string;
-  /** When the permission to upload ends (server's clock, ISO UTC); nothing is tried after it. */
-  expiresAt: string;
-} & (
-  | { kind: 's3'; bucket: string; region: string; endpoint: string | null }
-  | { kind: 'presigned-post'; post: PresignedPost }
-);
-
-/** What reached the store so far, in the recorder's state. */
-export interface DeliveryReport {
-  delivered: number;
-  pending: number;
-  /** The last upload failure, as a person reads it; null once uploads succeed again. */
-  lastError: string | null;
-}
 
 type Put = (key: string, file: string, contentType: string) => Promise<void>;
 

@@ -15,7 +15,7 @@ import type { MediaSegment } from './hls-playlist';
 import type { SegmentSinkForHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import type { PieceStore } from './recorder-pieces';
-import type { RecorderConfig, RunRecord } from './recorder-state';
+import type { RecorderConfig, RunRecord } from './protocol';
 
 export interface FedRunsDeps {
   config: RecorderConfig;

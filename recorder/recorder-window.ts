@@ -2,7 +2,7 @@
  * The recording window on this machine's clock, and the waits between tries. Part of the recorder
  * runtime: Node and its siblings only.
  */
-import type { RecorderConfig, RecorderSettings, RunRecord } from './recorder-state';
+import type { RecorderConfig, RecorderSettings, RunRecord } from './protocol';
 
 export interface LocalWindow {
   start: number;

@@ -1,6 +1,6 @@
 /*
  * The recorder: one detached process per instance that records one stream for its whole window and
- * reports through the files of its instance folder (see recorder-state.ts). It outlives the server
+ * reports through the files of its instance folder (see protocol.ts). It outlives the server
  * that started it, and a server that finds it dead inside its window starts it again in the same
  * folder: it then carries on from the runs its predecessor recorded.
  *

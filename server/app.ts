@@ -1,11 +1,10 @@
-import path from 'node:path';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
-import fastifyWebsocket from '@fastify/websocket';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
-import type { AppContext } from './context';
-import { openDatabase, sqlitePath } from './db';
+import { appContext, type AppContext } from './context';
+import { openDatabase, type Db } from './db';
 import { systemClock, type Clock } from './lib/clock';
+import { EventBus } from './lib/events';
 import type { AppInstance } from './lib/fastify';
 import type { HostResolver } from './lib/internal-addresses';
 import { checkKeyFingerprint } from './lib/key-fingerprint';
@@ -13,17 +12,7 @@ import { lazyRequestLogger } from './lib/request-logger';
 import { AccessLogController } from './lib/access-log';
 import { readableLogStream } from './lib/readable-log';
 import { SecretKeys } from './lib/secret-key';
-import { AuthService, registerAuthRoutes, SessionService, SessionsRepository, SessionTokens } from './modules/auth';
-import {
-  LiveEventLog,
-  LiveFeed,
-  LiveHub,
-  registerLiveRoutes,
-  LiveSocketSlots,
-  LIVE_SOCKET_HARD_LIMIT,
-} from './modules/live';
-import { UsersRepository, registerUserRoutes, UsersService } from './modules/users';
-import { INITIAL_PASSWORD_FILE } from '../contract/auth';
+import type { ServerModule } from './lib/server-module';
 import { registerAccessControl } from './plugins/access';
 import { registerCompression } from './plugins/compression';
 import { registerConsole } from './plugins/console';
@@ -31,29 +20,28 @@ import { registerErrorHandling } from './plugins/errors';
 import { registerInputGuard } from './plugins/input-guard';
 import { clientErrorHandler, frameworkErrors } from './plugins/framework-errors';
 import { registerSecurityHeaders } from './plugins/security-headers';
-import { MONITORING_POLL_MS } from '../contract/monitoring';
-import { SecretBox } from './lib/crypto';
-import { ActivityRepository, registerActivityRoutes, ActivityService } from './modules/activity';
-import { OctokitGithubApi, registerGithubRoutes, GithubService, SettingsRepository } from './modules/github';
+import type { CaptureProvider } from './capture/provider';
+import { createRecordingStore } from './storage';
+import { createActivityModule } from './modules/activity';
+import { createAlarmsModule, type AlarmDeliveryOptions } from './modules/alarms';
+import { createAuthModule, createSessions, type SessionService } from './modules/auth';
+import { createGithubModule } from './modules/github';
+import { createImagesModule } from './modules/images';
+import { createInstancesModule } from './modules/instances';
+import { createLiveModule } from './modules/live';
 import {
-  registerMonitoringRoutes,
+  createMonitoringModule,
   registerRequestMetrics,
   unmatchedRequestRecorder,
-  MonitoringService,
-  diskSpaceCheck,
+  type MonitoringService,
 } from './modules/monitoring';
-import { createScheduler, registerSchedulerRoutes, type SchedulerOptions } from './modules/scheduler';
-import { MapsLinkResolver } from './geo/maps-link';
-import { registerConfigRoutes, RecordingConfigService } from './modules/recording-configs';
-import { MosquesRepository, registerMosqueRoutes, mosquesSummary, MosquesService } from './modules/mosques';
-import { registerPrayerTimeRoutes, PrayerTimesService } from './modules/prayer-times';
-import type { CaptureProvider } from './capture/provider';
-import { createCaptureModule, registerCaptureModule } from './modules/instances';
-import { createImagesService, registerImageRoutes } from './modules/images';
-import { createAlarmsModule, type AlarmDeliveryOptions, registerAlarmRoutes } from './modules/alarms';
-import { registerRecordingsLibrary } from './modules/recordings';
-import { createRecordingStore } from './storage';
-import { registerServers } from './modules/servers';
+import { createMosquesModule } from './modules/mosques';
+import { createPrayerTimesModule } from './modules/prayer-times';
+import { createRecordingConfigsModule } from './modules/recording-configs';
+import { createRecordingsModule } from './modules/recordings';
+import { createSchedulerModule, newClaimantId, type SchedulerOptions } from './modules/scheduler';
+import { createServersModule, fleetGaugesReporter } from './modules/servers';
+import { createUsersModule } from './modules/users';
 
 export interface BuildOptions {
   clock?: Clock;
@@ -75,8 +63,6 @@ export interface BuildOptions {
   /** Retry timing of alarm webhook and e-mail deliveries (tests shorten it). */
   alarmDelivery?: AlarmDeliveryOptions;
 }
-
-const LIVE_SESSION_CHECK_MS = 30_000;
 
 export type App = AppInstance & { ctx: AppContext };
 
@@ -113,6 +99,63 @@ const zodCompilers = {
 
 /** The whole server as one Fastify instance, without listening: tests drive it with `inject`. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const app = createFastify(config, options);
+  const clock = options.clock ?? systemClock;
+  const { db, keys } = await openStorage(app, config, clock);
+  // This server's one id, made first: the scheduler claims under it and the servers table names it.
+  const serverId = newClaimantId();
+  const base = { ...options, config, clock, db, keys, log: app.log, events: new EventBus(app.log), serverId };
+  const sessions = createSessions(base);
+  const activity = createActivityModule(base);
+  const live = createLiveModule({ ...base, sessions });
+  const reportsFleet = fleetGaugesReporter(base);
+  const monitoring = createMonitoringModule({ ...base, hub: live.service, activity: activity.service, reportsFleet });
+  const core = { ...base, sessions, activity: activity.service, hub: live.service, monitoring: monitoring.service };
+
+  // Each module is built after those it needs. One that needs a module built later (a cycle) is given a
+  // function that reaches it, called only once the app runs: mosques' summary needs the prayer times and
+  // the scheduler's jobs; the fleet hands launches for later to the scheduler and reaches other servers.
+  const users = createUsersModule(core);
+  const auth = createAuthModule({ ...core, users: users.service });
+  const github = createGithubModule(core);
+  const later = { prayerTimes: () => prayerTimes.service, scheduler: () => scheduler.service };
+  const mosques = createMosquesModule({ ...core, ...later });
+  const prayerTimes = createPrayerTimesModule({ ...core, mosques: mosques.service });
+  // The one store of recordings: the library reads it, the recorders deliver to it (when it is a bucket).
+  const store = createRecordingStore(config);
+  const planning = { ...core, store, mosques: mosques.service, prayerTimes: prayerTimes.service };
+  const recordingConfigs = createRecordingConfigsModule(planning);
+  const alarms = createAlarmsModule({ ...planning, delivery: options.alarmDelivery });
+  const fleet = createInstancesModule({
+    ...planning,
+    alarms: alarms.service,
+    listeningPort: () => listeningPort(app),
+    otherScopes: () => servers.service.otherScopes,
+    futureLaunches: (launch) => scheduler.service.scheduleOneOff(launch),
+  });
+  const running = { ...planning, ...fleet.service, alarms: alarms.service, recordingConfigs: recordingConfigs.service };
+  const images = createImagesModule(running);
+  const servers = createServersModule(running);
+  const library = createRecordingsModule({ ...running, ...servers.service });
+  const claimantIsDead = (claimant: string) => servers.service.registry.isDead(claimant);
+  const scheduler = createSchedulerModule({ ...running, claimantIsDead });
+
+  await registerGuards(app, sessions, monitoring.service);
+  // Started when the app is ready and closed before it closes, in this order; their routes in it too.
+  const lifecycle = { library, servers, live, monitoring, alarms, scheduler, fleet };
+  const modules = { ...lifecycle, activity, users, auth, github, mosques, prayerTimes, recordingConfigs, images };
+  for (const module of Object.values<ServerModule<unknown>>(modules)) {
+    if (module.start) app.addHook('onReady', module.start);
+    if (module.close) app.addHook('preClose', module.close);
+    await module.register(app);
+  }
+  await registerConsole(app, config.consoleDir, unmatchedRequestRecorder(monitoring.service));
+  const ctx = appContext(base, sessions, modules);
+  return Object.assign(app, { ctx });
+}
+
+/** Fastify with the server's logger, limits, error shapes and zod schemas; told of each route when asked. */
+function createFastify(config: Config, options: BuildOptions): AppInstance {
   const app = Fastify({
     logger: options.logger ?? serverLogger(config),
     // One line per request, and none at info for static files.
@@ -138,11 +181,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   }).withTypeProvider<ZodTypeProvider>();
   const { onRoute } = options;
   if (onRoute) app.addHook('onRoute', (route) => onRoute(route as unknown as RouteOptions));
+  return app;
+}
 
-  const clock = options.clock ?? systemClock;
+/** The database (closed with the app) and the secret keys, refused when they are not the keys it was used with. */
+async function openStorage(app: AppInstance, config: Config, clock: Clock): Promise<{ db: Db; keys: SecretKeys }> {
   const db = await openDatabase(config);
   app.addHook('onClose', () => db.close());
-
   const keys = SecretKeys.load(config.secretKey, config.dataDir);
   try {
     await checkKeyFingerprint(db.kysely, keys, clock.now().toISOString());
@@ -150,238 +195,28 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await db.close();
     throw error;
   }
-  const sessions = new SessionService(
-    new SessionsRepository(db.kysely),
-    new SessionTokens(keys.derive('session-tokens'), clock),
-    clock,
-  );
-  const activity = new ActivityService(new ActivityRepository(db.kysely), clock, app.log);
-  const users = new UsersService(
-    new UsersRepository(db.kysely),
-    sessions,
-    clock,
-    activity,
-    path.join(config.dataDir, INITIAL_PASSWORD_FILE),
-  );
-  const auth = new AuthService(users, sessions, clock, activity, db);
-  const hub = new LiveHub(clock);
-  const mosques = new MosquesService(new MosquesRepository(db.kysely), clock, activity);
-  const prayerTimes = new PrayerTimesService(mosques, clock, app.log);
-  const mapsLinks = new MapsLinkResolver({
-    resolveOrigin: config.mapsLinkResolveOrigin,
-    timeoutMs: config.mapsLinkTimeoutMs,
-  });
-  const recordingConfigs = new RecordingConfigService(mosques, prayerTimes, mapsLinks, config, activity, app.log);
-  const monitoring = new MonitoringService({
-    db: db.kysely,
-    clock,
-    hub,
-    log: app.log,
-    checkTimeoutMs: options.healthCheckTimeoutMs,
-  });
-  const github = new GithubService({
-    settings: new SettingsRepository(db.kysely),
-    api: new OctokitGithubApi(config.githubApiUrl, clock),
-    box: new SecretBox(keys.derive('settings-encryption')),
-    clock,
-    activity,
-    log: app.log,
-  });
-  const alarmsModule = createAlarmsModule({
-    config,
-    db: db.kysely,
-    dialect: db.dialect,
-    clock,
-    activity,
-    hub,
-    monitoring,
-    log: app.log,
-    delivery: options.alarmDelivery,
-    mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
-  });
-  const { alarms } = alarmsModule;
-  // Before any route: these attach themselves to each route as it is registered (access rule, metrics,
-  // compression), so a route registered earlier would go unguarded and unmeasured.
+  return { db, keys };
+}
+
+/**
+ * Before any route: these attach themselves to each route as it is registered (access rule, metrics,
+ * compression), so a route registered earlier would go unguarded and unmeasured.
+ */
+async function registerGuards(
+  app: AppInstance,
+  sessions: SessionService,
+  monitoring: MonitoringService,
+): Promise<void> {
   registerErrorHandling(app);
   registerSecurityHeaders(app);
   registerInputGuard(app);
   registerAccessControl(app, sessions);
   registerRequestMetrics(app, monitoring);
   await registerCompression(app);
-  // The one store of recordings: the library reads it, the recorders deliver to it (when it is a bucket).
-  const store = createRecordingStore({
-    recordingsStore: config.recordingsStore,
-    dataDir: config.dataDir,
-    awsRegion: config.awsRegion,
-    s3Endpoint: config.s3Endpoint,
-  });
-  const recordingsLibrary = registerRecordingsLibrary(app, {
-    config,
-    db,
-    clock,
-    keys,
-    activity,
-    log: app.log,
-    store,
-    sessionLive: (id) => sessions.isSessionLive(id),
-  });
-  const capture = createCaptureModule({
-    config,
-    clock,
-    db,
-    hub,
-    log: app.log,
-    driver: options.captureDriver,
-    store,
-    resolveStreamHost: options.resolveStreamHost,
-    alarms,
-    mosqueName: async (id) => (await mosques.find(id))?.name ?? null,
-    listeningPort: () => {
-      const address = app.server.address();
-      return address && typeof address === 'object' ? address.port : undefined;
-    },
-  });
-  const images = createImagesService({
-    db,
-    driver: capture.driver,
-    instances: capture.instances,
-    clock,
-    log: app.log,
-    activity,
-  });
-  const scheduler = createScheduler(
-    {
-      db,
-      clock,
-      config,
-      publish: (message) => hub.publish(message),
-      log: app.log,
-      mosques,
-      prayerTimes,
-      recordingConfigs,
-      capture: capture.capture,
-      instances: capture.instances,
-      recordings: capture.recordings,
-      alarms,
-      activity,
-      monitoring,
-    },
-    options.scheduler,
-  );
-  // Registered under the scheduler's claimant id: a claim or lease held by a server that died is then known dead from the servers table.
-  const servers = registerServers(app, {
-    config,
-    db,
-    clock,
-    keys,
-    log: app.log,
-    id: scheduler.runner.claimant,
-    instances: capture.instances,
-    fleetOfFolder: capture.fleetOfFolder,
-    library: recordingsLibrary,
-    store,
-    alarms,
-    monitoring,
-  }).registry;
-  scheduler.judgeClaimantsBy((claimant) => servers.isDead(claimant));
-  // Taken over, this server's launch claims were handed to others: it claims nothing more, at once.
-  servers.onLeaseLost(() => void scheduler.runner.close());
-  // A launch whose start_at is further ahead than the lead time is the scheduler's to launch.
-  capture.instances.scheduleFutureLaunchesWith((config) => scheduler.scheduleOneOff(config));
-  monitoring.identify(servers.id, async () => {
-    // The longest-running live server exports the fleet's gauges; alone (SQLite) or not registered (not listening), this one.
-    const [reporter] = (await servers.live()).sort(
-      (a, b) => a.started_at.localeCompare(b.started_at) || a.id.localeCompare(b.id),
-    );
-    return reporter === undefined || reporter.id === servers.id;
-  });
-  const liveFeed = new LiveFeed({
-    log: new LiveEventLog(db.kysely, db.dialect),
-    hub,
-    clock,
-    dialect: db.dialect,
-    databaseUrl: config.databaseUrl,
-    serverId: servers.id,
-    logger: app.log,
-  });
-  hub.useSink(liveFeed);
-  mosques.onChange((change) =>
-    hub.publish({ type: 'mosque_update', data: { change: change.type, mosque_id: change.mosque_id } }),
-  );
-  users.onChange((change) =>
-    hub.publish({ type: 'user_update', data: { change: change.type, user_id: change.user_id } }),
-  );
-  app.addHook('onReady', () => liveFeed.start());
-  app.addHook('preClose', async () => {
-    await hub.flushed();
-    await liveFeed.close();
-  });
-  const ctx: AppContext = {
-    config,
-    clock,
-    db,
-    log: app.log,
-    keys,
-    hub,
-    sessions,
-    users,
-    auth,
-    activity,
-    monitoring,
-    github,
-    scheduler,
-    mosques,
-    prayerTimes,
-    recordingConfigs,
-    capture: capture.capture,
-    instances: capture.instances,
-    recordings: capture.recordings,
-    images,
-    alarms,
-    recordingsLibrary,
-    servers,
-  };
+}
 
-  monitoring.registerHealthCheck(
-    'recordings_disk',
-    diskSpaceCheck('recordings', path.join(config.dataDir, 'recordings')),
-  );
-  if (db.dialect === 'sqlite')
-    monitoring.registerHealthCheck('database_disk', diskSpaceCheck('database', path.dirname(sqlitePath(config))));
-  monitoring.registerHealthCheck('activity_log', activity.healthCheck);
-  app.addHook('onReady', async () => monitoring.start(options.healthCheckIntervalMs ?? MONITORING_POLL_MS));
-  app.addHook('preClose', () => monitoring.stop());
-  await app.register(fastifyWebsocket, { options: { maxPayload: LIVE_SOCKET_HARD_LIMIT } });
-  app.addHook('preClose', () => hub.closeAll(1001, 'Server shutting down'));
-
-  registerAuthRoutes(app, { auth, users, dataDir: config.dataDir });
-  registerUserRoutes(app, users);
-  registerMosqueRoutes(app, {
-    mosques,
-    summary: () => mosquesSummary({ mosques, prayerTimes, jobs: () => scheduler.jobs('recent') }),
-  });
-  registerPrayerTimeRoutes(app, { prayerTimes, mosques });
-  registerConfigRoutes(app, { configs: recordingConfigs });
-  registerActivityRoutes(app, activity);
-  registerMonitoringRoutes(app, { monitoring, metricsToken: config.metricsToken });
-  registerGithubRoutes(app, github);
-  registerSchedulerRoutes(app, scheduler);
-  registerAlarmRoutes(app, alarmsModule);
-  app.addHook('onReady', () => alarmsModule.start());
-  app.addHook('preClose', () => alarmsModule.close());
-  app.addHook('onReady', () => scheduler.boot());
-  app.addHook('preClose', () => scheduler.close());
-  registerCaptureModule(app, capture, { config, hub, monitoring, activity, mosques });
-  registerImageRoutes(app, images);
-  registerLiveRoutes(app, {
-    hub,
-    slots: new LiveSocketSlots(db.kysely, db.dialect, clock, servers.id),
-    sessions,
-    clock,
-    allowedOrigins: config.allowedOrigins,
-    sessionCheckMs: options.liveSessionCheckMs ?? LIVE_SESSION_CHECK_MS,
-  });
-  await registerConsole(app, config.consoleDir, unmatchedRequestRecorder(monitoring));
-
-  return Object.assign(app, { ctx });
+/** The port this server listens on, once it does. */
+function listeningPort(app: AppInstance): number | undefined {
+  const address = app.server.address();
+  return address && typeof address === 'object' ? address.port : undefined;
 }

@@ -49,7 +49,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   // Another server took this one over (it was silent past its lease): it stops rather than work on beside
   // it; restarted by its supervisor, it registers afresh and takes its recorders back from their pid files.
-  app.ctx.servers.onLeaseLost(() => void shutdown('lease taken over', LEASE_LOST_EXIT_CODE));
+  app.ctx.events.on('lease_lost', () => void shutdown('lease taken over', LEASE_LOST_EXIT_CODE));
 
   await app.listen({ port: config.port, host: config.host });
 }

@@ -1,4 +1,4 @@
-import type { RecorderDelivery } from '../../recorder/recorder-delivery';
+import type { RecorderDelivery } from '../../recorder/protocol';
 import { recordingPrefix, type RecordingStore } from './recording-store';
 import { S3RecordingStore } from './s3-store';
 

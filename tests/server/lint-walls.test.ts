@@ -97,6 +97,12 @@ const WALLS: Wall[] = [
     keeps: "import type { RecorderState } from './recorder-state';\nexport type { RecorderState };",
   },
   {
+    name: 'recorder/protocol.ts imports nothing, not even a sibling in recorder/',
+    file: 'recorder/protocol.ts',
+    breaks: "import { maskUrlSecrets } from './url-secrets';\nexport { maskUrlSecrets };",
+    keeps: 'export const STATE_FORMAT_VERSION = 1;\nexport interface Probe {\n  version: number;\n}',
+  },
+  {
     name: 'src/components imports no API module',
     file: 'src/components/WallProbe.tsx',
     breaks: "import { apiErrorMessage } from '../api/client';\nexport { apiErrorMessage };",

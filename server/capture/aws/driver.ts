@@ -23,13 +23,13 @@ import {
   INSTANCE_FILES,
   STATE_FORMAT_VERSION,
   type RecorderState,
-} from '../../../recorder/recorder-state';
+} from '../../../recorder/protocol';
 import { latestImage } from '../versions';
 import { encryptedRoot, METADATA_OPTIONS } from './run-settings';
 import { awsError, isCapacityError, withoutCapacityRetries } from './errors';
 import type { DeliveryRequest } from '../../storage/delivery';
-import type { RecorderDelivery } from '../../../recorder/recorder-delivery';
-import type { RecorderConfig } from '../../../recorder/recorder-state';
+import type { RecorderDelivery } from '../../../recorder/protocol';
+import type { RecorderConfig } from '../../../recorder/protocol';
 import type { RecorderRuntimeLink } from './recorder-bundle';
 import { placeFor, placeKeys, joinUntilFor, SHARED_TAG, slotsOf, slotTagValue, type SlotTag } from './shared-instance';
 import {

@@ -1,4 +1,4 @@
-import type { RecorderConfig } from '../../../recorder/recorder-state';
+import type { RecorderConfig } from '../../../recorder/protocol';
 import type { RecorderRuntimeLink } from './recorder-bundle';
 
 /** Where the script works on a recorder instance; a test runs it in a sandbox with its own. */

@@ -19,22 +19,18 @@ import {
   type ProviderImage,
   type ProviderInstance,
 } from '../provider';
+import { piecesDirOf, readJson, readPidFile, writeJsonAtomic, writePidFile } from '../../../recorder/recorder-state';
 import {
   DEFAULT_RECORDER_SETTINGS,
   INSTANCE_FILES,
-  piecesDirOf,
-  readJson,
-  readPidFile,
   STATE_FORMAT_VERSION,
-  writeJsonAtomic,
-  writePidFile,
   type RecorderConfig,
   type RecorderSettings,
   type RecorderState,
   type StopRequest,
-} from '../../../recorder/recorder-state';
+} from '../../../recorder/protocol';
 import type { DeliveryRequest } from '../../storage/delivery';
-import type { RecorderDelivery } from '../../../recorder/recorder-delivery';
+import type { RecorderDelivery } from '../../../recorder/protocol';
 import { LocalImageStore } from './images';
 import { localWindow } from '../../../recorder/recorder-window';
 import { processAlive, recorderEnvironment, signal, tailLines } from './processes';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { Clock } from '../../lib/clock';
 import { newId, isSafeId } from '../ids';
 import { ProviderError, type CreateImageRequest, type ProviderImage } from '../provider';
-import { readJson, writeJsonAtomic, type RecorderSettings } from '../../../recorder/recorder-state';
+import { readJson, writeJsonAtomic } from '../../../recorder/recorder-state';
+import type { RecorderSettings } from '../../../recorder/protocol';
 import { copyRuntime, runtimeIn } from './recorder-runtime';
 import { latestImage } from '../versions';
 

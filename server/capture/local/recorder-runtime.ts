@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { RUNTIME_ENTRY, RUNTIME_FILES } from '../../../recorder/recorder-state';
+import { RUNTIME_ENTRY, RUNTIME_FILES } from '../../../recorder/protocol';
 
 /**
  * Set only in the built server (scripts/build-server.ts): where the built recorder is, relative to the

@@ -1,16 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { piecesDirOf, readJson, writeJsonAtomic } from '../../../recorder/recorder-state';
 import {
   INSTANCE_FILES,
-  piecesDirOf,
-  readJson,
   STATE_FORMAT_VERSION,
-  writeJsonAtomic,
   type RecorderConfig,
   type RecorderState,
   type RelaunchRecord,
   type StopRequest,
-} from '../../../recorder/recorder-state';
+} from '../../../recorder/protocol';
 import { processAlive, signal } from './processes';
 
 /*

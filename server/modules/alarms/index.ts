@@ -1,17 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
 import { ALARMS_MAX_LIMIT, type Alarm, type ListedAlarm } from '../../../contract/alarms';
 import type { Config } from '../../config';
-import type { Dialect } from '../../db/dialect';
-import type { Database } from '../../db/schema';
+import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { ServerModule } from '../../lib/server-module';
 import type { ActivityService } from '../activity';
 import type { LiveHub } from '../live';
 import type { MonitoringService } from '../monitoring';
+import type { MosquesService } from '../mosques';
 import { AlarmDeliveries, type DeliveryChannel, type RetryTimer } from './delivery';
 import { AlarmDeliveriesRepository } from './delivery-repository';
 import { registerAlarmHealth } from './health';
 import { AlarmsRepository } from './repository';
+import { registerAlarmRoutes } from './routes';
 import { AlarmsService, toAlarm } from './service';
 import { emailChannel } from './email';
 import { NotificationPolicy } from './notification-policy';
@@ -19,7 +20,6 @@ import { SilencesRepository, SilencesService } from './silences';
 import { webhookChannel } from './webhook';
 
 export { AlarmsService } from './service';
-export { registerAlarmRoutes } from './routes';
 
 /** Retry timing of outbound deliveries (tests shorten it). */
 export interface AlarmDeliveryOptions {
@@ -28,6 +28,7 @@ export interface AlarmDeliveryOptions {
   sweepMs?: number;
 }
 
+/** The parts of the module its routes use. */
 export interface AlarmsModule {
   alarms: AlarmsService;
   deliveries: AlarmDeliveries;
@@ -40,21 +41,32 @@ export interface AlarmsModule {
   list(status: 'open' | 'all', limit: number): Promise<ListedAlarm[]>;
 }
 
+/** The settings of the outbound notifications. */
+type AlarmSettings = Pick<
+  Config,
+  | 'alarmWebhookUrl'
+  | 'alarmWebhookSecret'
+  | 'smtpUrl'
+  | 'alarmEmailTo'
+  | 'alarmEmailFrom'
+  | 'alarmGroupWindowMs'
+  | 'alarmRepeatIntervalMs'
+>;
+
 export interface AlarmsModuleDeps {
-  config: Config;
-  db: Kysely<Database>;
-  dialect: Dialect;
+  config: AlarmSettings;
+  db: Db;
   clock: Clock;
   activity: ActivityService;
   hub: LiveHub;
   monitoring: MonitoringService;
   log: FastifyBaseLogger;
-  /** The mosque's name, or null when there is no such mosque (silences name and check it). */
-  mosqueName: (mosqueId: string) => Promise<string | null>;
+  /** The mosques: silences name and check the mosque they hold. */
+  mosques: Pick<MosquesService, 'find'>;
   delivery?: AlarmDeliveryOptions;
 }
 
-function channelsOf(config: Config): DeliveryChannel[] {
+function channelsOf(config: AlarmSettings): DeliveryChannel[] {
   const channels: DeliveryChannel[] = [];
   if (config.alarmWebhookUrl)
     channels.push(webhookChannel({ url: config.alarmWebhookUrl, secret: config.alarmWebhookSecret }));
@@ -63,9 +75,20 @@ function channelsOf(config: Config): DeliveryChannel[] {
   return channels;
 }
 
-/** Alarms with their live feed, outbound delivery (webhook, e-mail), health term and /metrics gauge. */
-export function createAlarmsModule(deps: AlarmsModuleDeps): AlarmsModule {
-  const { db, clock, hub, log } = deps;
+/** Alarms with their live feed, outbound delivery (webhook, e-mail), health term, /metrics gauge and routes. */
+export function createAlarmsModule(deps: AlarmsModuleDeps): ServerModule<AlarmsService> {
+  const parts = alarmsParts(deps);
+  return {
+    service: parts.alarms,
+    register: (app) => registerAlarmRoutes(app, parts),
+    start: () => parts.start(),
+    close: () => parts.close(),
+  };
+}
+
+function alarmsParts(deps: AlarmsModuleDeps): AlarmsModule {
+  const { db: database, clock, hub, log } = deps;
+  const db = database.kysely;
   const repository = new AlarmsRepository(db);
   const alarms = new AlarmsService({
     repository,
@@ -77,7 +100,7 @@ export function createAlarmsModule(deps: AlarmsModuleDeps): AlarmsModule {
   hub.addGreeting(async () => ({ type: 'alarms', data: { alarms: await alarms.list('open', ALARMS_MAX_LIMIT) } }));
   registerAlarmHealth(deps.monitoring, alarms);
 
-  const deliveryRows = new AlarmDeliveriesRepository(db, deps.dialect);
+  const deliveryRows = new AlarmDeliveriesRepository(db, database.dialect);
   const deliveries = new AlarmDeliveries({
     repository: deliveryRows,
     channels: channelsOf(deps.config),
@@ -93,7 +116,7 @@ export function createAlarmsModule(deps: AlarmsModuleDeps): AlarmsModule {
     repository: new SilencesRepository(db),
     clock,
     activity: deps.activity,
-    mosqueName: deps.mosqueName,
+    mosqueName: async (id) => (await deps.mosques.find(id))?.name ?? null,
   });
   // Without a channel there is nobody to notify: no policy, no sweep.
   const policy = deliveries.enabled

@@ -1,4 +1,5 @@
 import type { Clock } from '../../lib/clock';
+import type { EventBus } from '../../lib/events';
 import { fromFlag } from '../../db';
 import type { AuthenticatedSession } from '../../lib/fastify';
 import type { UserRow } from '../users';
@@ -11,16 +12,15 @@ export const SESSION_INACTIVITY_LIMIT_MS = 24 * 3600 * 1000;
 /** Activity is written at most this often per session, so reads do not all become writes. */
 const TOUCH_INTERVAL_MS = 60 * 1000;
 
-export type SessionsRevokedListener = (sessionIds: string[]) => void;
-
 export class SessionService {
-  private readonly revokedListeners = new Set<SessionsRevokedListener>();
   private readonly cache: SessionCache;
 
   constructor(
     private readonly repository: SessionsRepository,
     private readonly tokens: SessionTokens,
     private readonly clock: Clock,
+    /** Told of revoked sessions (`sessions_revoked`): holders of long-lived connections (the live feed) drop them at once. */
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {
     this.cache = new SessionCache(repository, clock);
   }
@@ -138,14 +138,8 @@ export class SessionService {
     this.notifyRevoked(ids);
   }
 
-  /** Lets holders of long-lived connections (the live feed) drop revoked sessions at once. */
-  onRevoked(listener: SessionsRevokedListener): () => void {
-    this.revokedListeners.add(listener);
-    return () => this.revokedListeners.delete(listener);
-  }
-
   private notifyRevoked(ids: string[]): void {
     if (ids.length === 0) return;
-    for (const listener of this.revokedListeners) listener(ids);
+    this.events.emit('sessions_revoked', { sessionIds: ids });
   }
 }

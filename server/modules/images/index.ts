@@ -2,24 +2,25 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { CaptureProvider } from '../../capture/provider';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { ServerModule } from '../../lib/server-module';
 import type { ActivityService } from '../activity';
 import type { InstancesService } from '../instances';
 import { ImagesRepository } from './repository';
+import { registerImageRoutes } from './routes';
 import { ImagesService } from './service';
 
 export { ImagesService } from './service';
-export { registerImageRoutes } from './routes';
 
 /** Recorder images on the bare capture driver; the instances service tells which images are in use. */
-export function createImagesService(deps: {
+export function createImagesModule(deps: {
   db: Db;
   driver: CaptureProvider;
   instances: InstancesService;
   clock: Clock;
   log: FastifyBaseLogger;
   activity: ActivityService;
-}): ImagesService {
-  return new ImagesService(
+}): ServerModule<ImagesService> {
+  const service = new ImagesService(
     new ImagesRepository(deps.db.kysely),
     deps.driver,
     deps.instances,
@@ -27,4 +28,5 @@ export function createImagesService(deps: {
     deps.log,
     deps.activity,
   );
+  return { service, register: (app) => registerImageRoutes(app, service) };
 }

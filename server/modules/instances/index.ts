@@ -29,10 +29,13 @@ import { FleetLiveFeed } from './live';
 import { OperatorFleetActions } from './operator';
 import { InstancesRepository } from './repository';
 import { registerInstanceRoutes } from './routes';
-import { InstancesService } from './service';
+import { InstancesService, type FutureLaunches } from './service';
 import { StreamTests } from './stream-tests';
 import type { MosquesService } from '../mosques';
 import type { RecordingStore } from '../../storage/recording-store';
+import type { EventBus } from '../../lib/events';
+import type { ServerModule } from '../../lib/server-module';
+import type { OtherScopes } from './elsewhere';
 
 export { InstancesService } from './service';
 export { registerInternalInstanceRoutes } from './internal-routes';
@@ -48,21 +51,14 @@ export interface FleetMonitoring {
   lastKnownStatus(): SystemStatus | undefined;
 }
 
-export interface CaptureModule {
+/** The fleet as other modules use it. */
+export interface InstancesModuleService {
   /** The CaptureProvider every other module uses: the configured driver wrapped by the fleet. */
   capture: CaptureProvider;
-  /** The bare driver (tests, benchmarks). */
+  /** The bare driver (recorder images, tests, benchmarks). */
   driver: CaptureProvider;
   instances: InstancesService;
   recordings: RecordingsService;
-  demo: DemoStream | undefined;
-  /** "Test stream": half a minute recorded now by the fleet's recorder, outside the fleet. */
-  streamTests: StreamTests;
-  live: FleetLiveFeed;
-  /** Joins the segments of every run of a relaunched recording in a bucket; none for the local store. */
-  joins: StoreJoins | undefined;
-  /** Reads the store again for recordings judged without their recorder's result. */
-  lateResults: LateResults;
   /**
    * The fleet of another data folder on this machine (a dead server's, whose recorders run on): its
    * recorders seen through a local driver of that folder, its rows kept by the same reconcile.
@@ -70,38 +66,59 @@ export interface CaptureModule {
   fleetOfFolder(dataDir: string): InstancesService;
 }
 
-export interface CaptureModuleDeps {
+export interface InstancesModuleDeps {
+  /** The capture driver's settings (CAPTURE_*, AWS_*, RECORDER_*), the stream guard's and the demo stream's. */
   config: Config;
   clock: Clock;
   db: Db;
   hub: LiveHub;
   log: FastifyBaseLogger;
+  events: EventBus;
+  activity: ActivityService;
+  mosques: Pick<MosquesService, 'listByIds' | 'find'>;
+  monitoring?: FleetMonitoring;
   /** A driver to use instead of the one CAPTURE_PROVIDER names. */
-  driver?: CaptureProvider;
+  captureDriver?: CaptureProvider;
   /** The recordings store the driver's recorders deliver to. */
   store?: RecordingStore;
   /** How stream hosts are resolved before a launch (default the system's DNS). */
   resolveStreamHost?: HostResolver;
   /** Where a recording's troubles are raised (a recorder that died, a long gap, a partial or failed outcome). */
   alarms?: AlarmsService;
-  /** A mosque's name for alarm messages ("Al Noor Mosque: …" reads better than an id). */
-  mosqueName?: (mosqueId: string) => Promise<string | null>;
   /** The port this server listens on, once it does (the demo stream is served there). */
   listeningPort: () => number | undefined;
+  /** The recorders of other servers (the servers module, built after this one: reached when called). */
+  otherScopes?: () => OtherScopes | undefined;
+  /** Where launches for later go (the scheduler's one-off jobs, built after this module). */
+  futureLaunches?: FutureLaunches;
 }
 
-export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
-  const { config, clock, db, hub, log } = deps;
-  const driver = deps.driver ?? createCaptureDriver(config, clock, deps.store);
+/**
+ * The capture fleet: instances, recordings, the live feed of both, stream tests, the demo stream, and
+ * the background work: a reconcile pass every `reconcileIntervalMs` of the driver (1 s local, 10 s
+ * aws) from the moment the app is ready (which re-adopts recorders left running by a previous
+ * server), log pushes every 5 s. Closing the app stops all of that but never the recorders.
+ */
+export function createInstancesModule(deps: InstancesModuleDeps): ServerModule<InstancesModuleService> {
+  const { config, clock, db, hub, log, monitoring } = deps;
+  const mosqueName = async (id: string) => (await deps.mosques.find(id))?.name ?? null;
+  const driver = deps.captureDriver ?? createCaptureDriver(config, clock, deps.store);
   const recordings = createRecordingsService({
     db,
     clock,
     dataDir: config.dataDir,
     alarms: deps.alarms,
-    mosqueName: deps.mosqueName,
+    mosqueName,
+    events: deps.events,
   });
-  const live = new FleetLiveFeed(hub, recordings, log);
-  const joins = storeJoinsFor(deps.store, live, recordings, deps);
+  const live = new FleetLiveFeed(
+    hub,
+    recordings,
+    log,
+    () => instances,
+    monitoring && ((seconds) => monitoring.recordLaunchDuration(seconds)),
+  );
+  const joins = storeJoinsFor(deps.store, live, recordings, { ...deps, mosqueName });
   const lateResults = new LateResults(driver, recordings, clock, log, () => live.recordingsChanged());
   const demo = config.demoStream
     ? new DemoStream(path.join(config.dataDir, 'demo-stream'), config.ffmpegPath, log, clock)
@@ -111,7 +128,7 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
     isBuiltIn: (url) => demo !== undefined && isDemoStreamUrl(url, deps.listeningPort(), config.host),
     resolve: deps.resolveStreamHost,
   });
-  const instances = new InstancesService(
+  const instances: InstancesService = new InstancesService(
     new InstancesRepository(db.kysely),
     recordings,
     driver,
@@ -120,8 +137,8 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
     log,
     checkStreamUrl,
     { graceSeconds: config.captureGraceSeconds, alarms: deps.alarms },
+    { otherScopes: deps.otherScopes, future: deps.futureLaunches },
   );
-  live.attach(instances);
   const streamTests = new StreamTests({
     dataDir: config.dataDir,
     clock,
@@ -144,17 +161,40 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
       log,
       checkStreamUrl,
     );
+  const capture = new FleetCaptureProvider(driver, instances);
+  const reconcile = reconcileLoop({ instances, joins, lateResults, driver, log });
+
   return {
-    capture: new FleetCaptureProvider(driver, instances),
-    driver,
-    instances,
-    recordings,
-    demo,
-    streamTests,
-    live,
-    joins,
-    lateResults,
-    fleetOfFolder,
+    service: { capture, driver, instances, recordings, fleetOfFolder },
+    register(app) {
+      registerFleetRoutes(app, { ...deps, instances, recordings, demo, streamTests });
+      hub.provideInitialData(async () => ({
+        instances: await instances.list(),
+        recordings: await recordings.recent(),
+        system_status: monitoring?.lastKnownStatus() ?? 'operational',
+      }));
+      if (!monitoring) return;
+      monitoring.registerHealthCheck('aws', async () => {
+        const health = await capture.health();
+        return { status: health.status === 'operational' ? 'healthy' : 'unhealthy', detail: health.detail };
+      });
+      monitoring.provideInstanceCounts(() => instances.countByState());
+      monitoring.provideRecordingCounts(() => recordings.countByStatus());
+    },
+    start() {
+      live.startLogPushes();
+      reconcile.start();
+    },
+    async close() {
+      reconcile.stop();
+      live.stopLogPushes();
+      await instances.idle();
+      await joins?.idle();
+      await lateResults.idle();
+      await demo?.stop();
+      streamTests.close();
+      await driver.close?.();
+    },
   };
 }
 
@@ -162,7 +202,7 @@ function storeJoinsFor(
   store: RecordingStore | undefined,
   live: FleetLiveFeed,
   recordings: RecordingsService,
-  deps: CaptureModuleDeps,
+  deps: InstancesModuleDeps & { mosqueName: (mosqueId: string) => Promise<string | null> },
 ): StoreJoins | undefined {
   if (store?.kind !== 's3') return undefined;
   // Without ffmpeg every join fails, and says so in its alarm.
@@ -181,26 +221,17 @@ function storeJoinsFor(
   });
 }
 
-/**
- * Routes, the live feed, monitoring hooks, and the background work: a reconcile pass every
- * `reconcileIntervalMs` of the driver (1 s local, 10 s aws) from the moment the app is ready (which
- * re-adopts recorders left running by a previous server), log pushes every 5 s, and the demo stream.
- * Closing the app stops all of that but never the recorders.
- */
-export function registerCaptureModule(
+/** The fleet's routes: instances (with the operator's actions and stream tests) and recordings. */
+function registerFleetRoutes(
   app: AppInstance,
-  module: CaptureModule,
-  deps: {
-    config: Config;
-    hub: LiveHub;
-    monitoring?: FleetMonitoring;
-    activity: ActivityService;
-    mosques: Pick<MosquesService, 'listByIds'>;
+  deps: InstancesModuleDeps & {
+    instances: InstancesService;
+    recordings: RecordingsService;
+    demo: DemoStream | undefined;
+    streamTests: StreamTests;
   },
 ): void {
-  const { instances, recordings, demo, streamTests, live, capture, driver, joins, lateResults } = module;
-  const { hub, monitoring } = deps;
-
+  const { instances, recordings, demo, streamTests } = deps;
   const operator = new OperatorFleetActions({ instances, activity: deps.activity, mosques: deps.mosques });
   const mosqueNames = async (ids: string[]) =>
     new Map((await deps.mosques.listByIds(ids)).map((mosque) => [mosque.mosque_id, mosque.name]));
@@ -220,23 +251,20 @@ export function registerCaptureModule(
     mosqueStreamUrl,
   });
   registerRecordingRoutes(app, recordings);
+}
 
-  hub.provideInitialData(async () => ({
-    instances: await instances.list(),
-    recordings: await recordings.recent(),
-    system_status: monitoring?.lastKnownStatus() ?? 'operational',
-  }));
-
-  if (monitoring) {
-    live.onRunning = (seconds) => monitoring.recordLaunchDuration(seconds);
-    monitoring.registerHealthCheck('aws', async () => {
-      const health = await capture.health();
-      return { status: health.status === 'operational' ? 'healthy' : 'unhealthy', detail: health.detail };
-    });
-    monitoring.provideInstanceCounts(() => instances.countByState());
-    monitoring.provideRecordingCounts(() => recordings.countByStatus());
-  }
-
+/**
+ * A reconcile pass every `reconcileIntervalMs` of the driver, then (in the background: a join fetches
+ * and uploads a whole recording, which must not hold up the fleet) the store's joins and late results.
+ */
+function reconcileLoop(deps: {
+  instances: InstancesService;
+  joins: StoreJoins | undefined;
+  lateResults: LateResults;
+  driver: CaptureProvider;
+  log: FastifyBaseLogger;
+}): { start(): void; stop(): void } {
+  const { instances, joins, lateResults, driver } = deps;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let lastError: string | undefined;
@@ -246,28 +274,18 @@ export function registerCaptureModule(
       lastError = undefined;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      if (message !== lastError) app.log.warn({ err: error }, 'capture reconcile failed');
+      if (message !== lastError) deps.log.warn({ err: error }, 'capture reconcile failed');
       lastError = message;
     }
-    // In the background: a join fetches and uploads a whole recording, which must not hold up the fleet.
     if (!stopped) joins?.kick();
     if (!stopped) lateResults.kick();
     if (!stopped) timer = setTimeout(() => void loop(), driver.reconcileIntervalMs);
   };
-
-  app.addHook('onReady', async () => {
-    live.startLogPushes();
-    void loop();
-  });
-  app.addHook('preClose', async () => {
-    stopped = true;
-    clearTimeout(timer);
-    live.stopLogPushes();
-    await instances.idle();
-    await joins?.idle();
-    await lateResults.idle();
-    await demo?.stop();
-    streamTests.close();
-    await driver.close?.();
-  });
+  return {
+    start: () => void loop(),
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+    },
+  };
 }

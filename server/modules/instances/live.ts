@@ -15,7 +15,6 @@ export const LIVE_LOG_PUSH_MS = 5000;
  * replace what it shows; changes within one tick are sent once.
  */
 export class FleetLiveFeed implements FleetEvents {
-  private instances: InstancesService | undefined;
   private pendingInstances = false;
   private pendingRecordings = false;
   private logTimer: NodeJS.Timeout | undefined;
@@ -24,13 +23,11 @@ export class FleetLiveFeed implements FleetEvents {
     private readonly hub: LiveHub,
     private readonly recordings: RecordingsService,
     private readonly log: FastifyBaseLogger,
-  ) {}
-
-  /** Receives each launch-to-running time (monitoring's average launch time). */
-  onRunning: (seconds: number) => void = () => undefined;
-
-  attach(instances: InstancesService): void {
-    this.instances = instances;
+    /** The fleet this feed reports; built after the feed, which it tells of its changes, so reached when called. */
+    private readonly fleet: () => InstancesService,
+    /** Receives each launch-to-running time (monitoring's average launch time). */
+    private readonly onRunning: (seconds: number) => void = () => undefined,
+  ) {
     // (Typed by hand: contract/live.ts builds the three instance-id messages with one shared literal union.)
     this.hub.handle('request_logs', (client, message: { instance_id: string }) =>
       this.sendLogs(client, message.instance_id),
@@ -46,8 +43,8 @@ export class FleetLiveFeed implements FleetEvents {
     this.pendingInstances = true;
     setImmediate(() => {
       this.pendingInstances = false;
-      if (!this.instances || !this.hub.hasAudience) return;
-      this.instances
+      if (!this.hub.hasAudience) return;
+      this.fleet()
         .list()
         .then((data) => this.hub.publish({ type: 'instance_status_update', data }))
         .catch((error: unknown) => this.log.warn({ err: error }, 'instance_status_update failed'));
@@ -106,15 +103,15 @@ export class FleetLiveFeed implements FleetEvents {
   }
 
   private async pushLogs(): Promise<void> {
-    if (!this.instances || this.hub.connectionCount === 0) return;
+    if (this.hub.connectionCount === 0) return;
     try {
-      for (const row of await this.instances.liveRows()) {
+      for (const row of await this.fleet().liveRows()) {
         const keys = [row.id, row.provider_instance_id].filter(
           (k, i, all): k is string => Boolean(k) && all.indexOf(k) === i,
         );
         const subscribed = keys.filter((key) => this.hub.hasLogSubscribers(key));
         if (subscribed.length === 0) continue;
-        const { logs } = await this.instances.logs(row.id, LIVE_LOG_LINES);
+        const { logs } = await this.fleet().logs(row.id, LIVE_LOG_LINES);
         for (const key of subscribed) this.hub.publishLogs(key, logs);
       }
     } catch (error) {
@@ -123,9 +120,8 @@ export class FleetLiveFeed implements FleetEvents {
   }
 
   private async sendLogs(client: LiveClient, instanceId: string): Promise<void> {
-    if (!this.instances) return;
     try {
-      const { logs } = await this.instances.logs(instanceId, LIVE_LOG_LINES);
+      const { logs } = await this.fleet().logs(instanceId, LIVE_LOG_LINES);
       this.hub.send(client, { type: 'instance_logs', instance_id: instanceId, logs });
     } catch (error) {
       this.hub.send(client, { type: 'error', message: `Failed to load logs: ${failureMessage(error)}` });

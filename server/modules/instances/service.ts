@@ -95,10 +95,8 @@ export class InstancesService {
   /** Holds every launch after a run of machines that ended without recording (launch-breaker.ts). */
   readonly breaker: LaunchBreaker;
   private readonly continuation: LostScopeContinuation;
-  /** Recorders of other scopes (other servers'); unset, they are refused as running elsewhere (one server). */
-  private otherScopes: OtherScopes | undefined;
-  /** Where launches for later go; unset, they are refused. */
-  private future: FutureLaunches | undefined;
+  /** Where launches for later go (the scheduler's one-off jobs); absent, they are refused. */
+  private readonly future: FutureLaunches | undefined;
 
   constructor(
     private readonly repository: InstancesRepository,
@@ -112,7 +110,13 @@ export class InstancesService {
     private readonly checkStreamUrl: (url: string) => Promise<string[]>,
     /** The reaper's grace (CAPTURE_GRACE_SECONDS) and where its alarms go. */
     care: { graceSeconds: number; alarms?: AlarmsService } = { graceSeconds: 600 },
+    /**
+     * Terminate, logs and emergency stop reach the recorders other servers run (the servers module,
+     * built after the fleet, so reached when called); launches for later go to the scheduler.
+     */
+    private readonly reach: { otherScopes?: () => OtherScopes | undefined; future?: FutureLaunches } = {},
   ) {
+    this.future = reach.future;
     this.breaker = new LaunchBreaker({
       clock,
       log,
@@ -145,9 +149,9 @@ export class InstancesService {
     };
   }
 
-  /** Lets terminate, logs and emergency stop reach the recorders other servers run. */
-  reachOtherScopes(otherScopes: OtherScopes): void {
-    this.otherScopes = otherScopes;
+  /** Recorders of other scopes (other servers'); absent, they are refused as running elsewhere (one server). */
+  private get otherScopes(): OtherScopes | undefined {
+    return this.reach.otherScopes?.();
   }
 
   /** Whether this server's driver runs the row's recorder (rows from before scopes were kept have none). */
@@ -404,11 +408,6 @@ export class InstancesService {
       this.events.instancesChanged();
       throw providerHttpError(error);
     }
-  }
-
-  /** Lets launches whose window opens later than the lead time go to the scheduler (app.ts wires it). */
-  scheduleFutureLaunchesWith(schedule: FutureLaunches): void {
-    this.future = schedule;
   }
 
   /**

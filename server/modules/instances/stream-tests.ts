@@ -8,15 +8,14 @@ import { newId } from '../../capture/ids';
 import { recorderEnvironment } from '../../capture/local/processes';
 import { shippedRecorderRuntime, type RecorderRuntime } from '../../capture/local/recorder-runtime';
 import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
+import { readJson, writeJsonAtomic } from '../../../recorder/recorder-state';
 import {
   DEFAULT_RECORDER_SETTINGS,
   INSTANCE_FILES,
-  readJson,
   STATE_FORMAT_VERSION,
-  writeJsonAtomic,
   type RecorderConfig,
   type RecorderState,
-} from '../../../recorder/recorder-state';
+} from '../../../recorder/protocol';
 import type { Clock } from '../../lib/clock';
 import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/http-error';
 

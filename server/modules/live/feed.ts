@@ -4,7 +4,7 @@ import type { Dialect } from '../../db';
 import type { Clock, Timer } from '../../lib/clock';
 import type { LiveEventLog } from './event-log';
 import { FeedListener } from './feed-listener';
-import { withEventId, type EventSink, type LiveHub } from './hub';
+import { withEventId, type EventSink } from './hub';
 
 /** How long events are kept for consoles that come back; one that was away longer is told to refetch. */
 export const LIVE_EVENT_RETENTION_MS = 15 * 60_000;
@@ -19,7 +19,8 @@ export const MAX_REPLAY = 500;
 
 export interface LiveFeedDeps {
   log: LiveEventLog;
-  hub: LiveHub;
+  /** Hands another server's event to this server's consoles (the hub's `relay`). */
+  relay: (message: ServerMessage) => void;
   clock: Clock;
   dialect: Dialect;
   /** PostgreSQL's URL: the feed listens on a connection of its own. */
@@ -49,7 +50,7 @@ export class LiveFeed implements EventSink {
             databaseUrl: deps.databaseUrl,
             events: deps.log,
             serverId: deps.serverId,
-            relay: (message) => deps.hub.relay(message),
+            relay: deps.relay,
             logger: deps.logger,
           })
         : undefined;

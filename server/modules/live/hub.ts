@@ -55,11 +55,14 @@ export class LiveHub {
   private readonly greetings: Array<() => Promise<ServerMessage>> = [];
   /** Send times of the last 24 h, oldest first, for the monitoring figures. */
   private readonly sentAt: number[] = [];
-  private sink: EventSink | undefined;
   /** Events are recorded one after another, so consoles receive them in the order they were published. */
   private recording: Promise<void> = Promise.resolve();
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    /** Where events are numbered and shared (feed.ts); without one they reach this server's consoles alone. */
+    private readonly sink?: EventSink,
+  ) {}
 
   get connectionCount(): number {
     return this.clients.size;
@@ -68,11 +71,6 @@ export class LiveHub {
   /** Whether an event published now reaches anyone: a console here, or other servers' consoles. */
   get hasAudience(): boolean {
     return this.clients.size > 0 || (this.sink?.crossServer ?? false);
-  }
-
-  /** From now on events are numbered and shared through `sink`. */
-  useSink(sink: EventSink): void {
-    this.sink = sink;
   }
 
   /** Waits until every event published so far has been recorded and sent (tests, shutdown). */

@@ -42,7 +42,6 @@ async function closeEndedSessions(hub: LiveHub, sessions: SessionService): Promi
 /** `/ws`, the live feed (docs/architecture.md, "Live feed"); the protocol of one socket is in connection.ts. */
 export function registerLiveRoutes(app: AppInstance, deps: LiveDeps): void {
   const { hub, sessions, clock, slots } = deps;
-  sessions.onRevoked((ids) => hub.disconnectSessions(ids));
   const timer = setInterval(
     () =>
       void closeEndedSessions(hub, sessions).catch((error: unknown) =>

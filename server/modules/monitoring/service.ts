@@ -27,6 +27,13 @@ export interface MonitoringDeps {
   hub: LiveHub;
   log: FastifyBaseLogger;
   checkTimeoutMs?: number;
+  /** Names this server on its series (its id in the servers table). */
+  serverId?: string;
+  /**
+   * Whether this server is the one that exports the fleet's gauges (figures of the shared database,
+   * which every server would otherwise repeat); default: it is (alone).
+   */
+  reportsFleet?: () => Promise<boolean>;
 }
 
 /**
@@ -39,8 +46,7 @@ export class MonitoringService {
   private readonly launchSeconds: number[] = [];
   private readonly counts: Partial<Record<CountsKind, CountsProvider>> = {};
   private readonly prometheusMetrics = new PrometheusMetrics();
-  /** Alone (until identify), a server exports the fleet's gauges itself. */
-  private reportsFleet: () => Promise<boolean> = async () => true;
+  private readonly reportsFleet: () => Promise<boolean>;
   private snapshot: SystemHealth | undefined;
   private snapshotAt = 0;
   private running: Promise<SystemHealth> | undefined;
@@ -50,6 +56,8 @@ export class MonitoringService {
   constructor(private readonly deps: MonitoringDeps) {
     this.responseTimes = new ResponseTimes(deps.clock);
     this.health = new HealthChecks(deps.db, deps.clock, deps.checkTimeoutMs);
+    if (deps.serverId !== undefined) this.prometheusMetrics.labelServer(deps.serverId);
+    this.reportsFleet = deps.reportsFleet ?? (async () => true);
     this.registerOwnGauges();
   }
 
@@ -207,15 +215,6 @@ export class MonitoringService {
   async recordings(): Promise<RecordingStats> {
     const byStatus = this.counts.recordings ? await this.counts.recordings() : {};
     return { total_recordings: Object.values(byStatus).reduce((a, b) => a + b, 0), by_status: byStatus };
-  }
-
-  /**
-   * Names this server on its series, and says whether it is the one that exports the fleet's gauges
-   * (figures of the shared database, which every server would otherwise repeat).
-   */
-  identify(serverId: string, reportsFleet: () => Promise<boolean>): void {
-    this.prometheusMetrics.labelServer(serverId);
-    this.reportsFleet = reportsFleet;
   }
 
   /** Everything in the Prometheus text format. A provider that fails is left out (and logged). */

@@ -27,12 +27,13 @@ import { badRequest, conflict, notFound } from '../../lib/http-error';
 import type { ActivityActor, ActivityService } from '../activity';
 import { changedFields, mosqueTarget } from './mosque-activity';
 import { toMosque, type MosquesRepository } from './repository';
+import type { EventBus, ServerEvents } from '../../lib/events';
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const MOSQUE_ID_IMMUTABLE_MESSAGE = 'Mosque ID cannot be changed';
 export const COORDINATES_TOGETHER_MESSAGE = 'Latitude and longitude must be given together';
 
-export type MosqueChange = { type: 'created' | 'updated' | 'deleted'; mosque_id: string };
+export type MosqueChange = ServerEvents['mosque_changed'];
 export interface CoordinatesUpdate {
   latitude: number;
   longitude: number;
@@ -75,7 +76,6 @@ interface ListCache {
 }
 
 export class MosquesService {
-  private readonly listeners = new Set<(change: MosqueChange) => void>();
   /** Every fleet read (Config page, planner, prayer times) shares one list; 10,000 rows take ~300 ms to read and encode. */
   private listCache: ListCache | undefined;
   private generation = 0;
@@ -84,24 +84,14 @@ export class MosquesService {
     private readonly repository: MosquesRepository,
     private readonly clock: Clock,
     private readonly activity: Pick<ActivityService, 'record'>,
+    /** Told of every create, update and delete (`mosque_changed`: the scheduler re-plans, consoles refresh). */
+    private readonly events: Pick<EventBus, 'emit'>,
   ) {}
-
-  /** Called after every create, update and delete (the scheduler re-plans on it). */
-  onChange(listener: (change: MosqueChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  }
 
   private emit(change: MosqueChange): void {
     this.generation++;
     this.listCache = undefined;
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch {
-        // A listener's failure is its own; the change is done.
-      }
-    }
+    this.events.emit('mosque_changed', change);
   }
 
   /** Every mosque, oldest first. Shared between callers: read it, never modify it. */

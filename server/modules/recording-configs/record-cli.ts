@@ -12,15 +12,14 @@ import { fileURLToPath } from 'node:url';
 import type { RecordingConfig } from '../../../contract/mosques';
 import { resolveFfmpeg } from '../../capture/ffmpeg-path';
 import { shippedRecorderRuntime } from '../../capture/local/recorder-runtime';
+import { readJson, writeJsonAtomic } from '../../../recorder/recorder-state';
 import {
   DEFAULT_RECORDER_SETTINGS,
   INSTANCE_FILES,
-  readJson,
   STATE_FORMAT_VERSION,
-  writeJsonAtomic,
   type RecorderConfig,
   type RecorderState,
-} from '../../../recorder/recorder-state';
+} from '../../../recorder/protocol';
 import {
   loadRecordingFile,
   parseRecordArgs,

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { EventBus } from '../../lib/events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecordingStore } from '../../storage';
 import type { AlarmsService } from '../alarms';
@@ -13,9 +14,8 @@ export { RecordingsService } from './service';
 export { registerRecordingRoutes } from './routes';
 export { StoreJoins } from './store-join';
 export { LateResults } from './late-results';
-export { registerInternalRecordingRoutes } from './internal-recording-routes';
 export type { RecordingsElsewhere, RecordingsLibrary } from './library';
-export { registerRecordingsLibrary } from './library-module';
+export { createRecordingsModule } from './library-module';
 export { parseRuns, type Window } from './runs';
 
 interface RecordingsDeps {
@@ -25,6 +25,8 @@ interface RecordingsDeps {
   alarms?: AlarmsService;
   /** A mosque's name for alarm messages. */
   mosqueName?: (mosqueId: string) => Promise<string | null>;
+  /** Where revised outcomes are told (`recording_revised`). */
+  events?: Pick<EventBus, 'emit'>;
 }
 
 function recordingAlarms(deps: RecordingsDeps): RecordingAlarms | undefined {
@@ -38,6 +40,7 @@ export function createRecordingsService(deps: RecordingsDeps): RecordingsService
     deps.clock,
     path.join(deps.dataDir, 'recordings'),
     recordingAlarms(deps),
+    deps.events,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
@@ -6,7 +6,10 @@ import type { AppInstance } from '../../lib/fastify';
 import type { SecretKeys } from '../../lib/secret-key';
 import type { RecordingStore } from '../../storage';
 import type { ActivityService } from '../activity';
-import { RecordingsLibrary } from './library';
+import type { SessionService } from '../auth';
+import type { ServerModule } from '../../lib/server-module';
+import { registerInternalRecordingRoutes } from './internal-recording-routes';
+import { RecordingsLibrary, type RecordingsElsewhere } from './library';
 import { RecordingsLibraryRepository } from './library-repository';
 import { registerLibraryRoutes } from './library-routes';
 import { MediaLinks } from './media-links';
@@ -14,7 +17,7 @@ import { MediaLinks } from './media-links';
 const DAY_MS = 86_400_000;
 
 export interface LibraryModuleDeps {
-  config: Config;
+  config: Pick<Config, 'retentionDays'>;
   db: Db;
   clock: Clock;
   keys: SecretKeys;
@@ -23,36 +26,46 @@ export interface LibraryModuleDeps {
   /** The store RECORDINGS_STORE names (app.ts makes the one the recorders deliver to). */
   store: RecordingStore;
   /** Whether a session is still live (signed media links end with theirs). */
-  sessionLive: (sessionId: string) => Promise<boolean>;
+  sessions: Pick<SessionService, 'isSessionLive'>;
+  /** The media other servers hold (the servers module; absent with one server). */
+  recordingsElsewhere?: RecordingsElsewhere;
+  /** The servers module's signed calls: they guard the routes other servers call for the media held here. */
+  calls: { guard: (request: FastifyRequest) => Promise<void> };
 }
 
-/** The recordings library over the configured store, its routes, and the daily retention pass. */
-export function registerRecordingsLibrary(app: AppInstance, deps: LibraryModuleDeps): RecordingsLibrary {
+/** The recordings library over the configured store, its routes, the other servers' media route, and the daily retention pass. */
+export function createRecordingsModule(deps: LibraryModuleDeps): ServerModule<RecordingsLibrary> {
   const { store } = deps;
   const library = new RecordingsLibrary({
     repository: new RecordingsLibraryRepository(deps.db.kysely),
     store,
     links: new MediaLinks(deps.keys.derive('media-links')),
-    sessionLive: deps.sessionLive,
+    sessionLive: (id) => deps.sessions.isSessionLive(id),
     clock: deps.clock,
     activity: deps.activity,
     retentionDays: deps.config.retentionDays ?? null,
+    elsewhere: deps.recordingsElsewhere,
   });
-  registerLibraryRoutes(app, library, store);
+  const register = (app: AppInstance) => {
+    registerLibraryRoutes(app, library, store);
+    registerInternalRecordingRoutes(app, { guard: deps.calls.guard, library, store });
+  };
+  if (deps.config.retentionDays === undefined) return { service: library, register };
 
-  if (deps.config.retentionDays !== undefined) {
-    const run = () =>
-      library.applyRetention().then(
-        (removed) => removed > 0 && deps.log.info({ removed }, 'retention removed old recordings'),
-        (error: unknown) => deps.log.error({ err: error }, 'retention pass failed'),
-      );
-    let timer: NodeJS.Timeout | undefined;
-    app.addHook('onReady', async () => {
+  const run = () =>
+    library.applyRetention().then(
+      (removed) => removed > 0 && deps.log.info({ removed }, 'retention removed old recordings'),
+      (error: unknown) => deps.log.error({ err: error }, 'retention pass failed'),
+    );
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    service: library,
+    register,
+    start() {
       void run();
       timer = setInterval(() => void run(), DAY_MS);
       timer.unref();
-    });
-    app.addHook('preClose', async () => clearInterval(timer));
-  }
-  return library;
+    },
+    close: () => clearInterval(timer),
+  };
 }

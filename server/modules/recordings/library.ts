@@ -28,6 +28,8 @@ export interface RecordingsLibraryDeps {
   activity: ActivityService;
   /** RETENTION_DAYS, or null to keep recordings until deleted. */
   retentionDays: number | null;
+  /** Reaches media another server holds (several servers); absent (one server), such media is not here. */
+  elsewhere?: RecordingsElsewhere;
 }
 
 /** What this server asks of the server whose disk holds a recording's file (`filePath`, absolute there). */
@@ -67,15 +69,11 @@ function heldElsewhere(row: RecordingRow, store: RecordingStore): string | null 
 export class RecordingsLibrary {
   private readonly usage: UsageMemo;
 
-  /** Reaches media another server holds (several servers); unset (one server), such media is not here. */
-  private elsewhere: RecordingsElsewhere | undefined;
+  private readonly elsewhere: RecordingsElsewhere | undefined;
 
   constructor(private readonly deps: RecordingsLibraryDeps) {
     this.usage = new UsageMemo(deps.store, deps.clock);
-  }
-
-  reachOtherServers(elsewhere: RecordingsElsewhere): void {
-    this.elsewhere = elsewhere;
+    this.elsewhere = deps.elsewhere;
   }
 
   /** The answer of the server holding a recording's file (throws a 503 naming it when it is down). */

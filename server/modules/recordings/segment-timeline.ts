@@ -1,6 +1,6 @@
 import type { RecordingGap } from '../../../contract/instances';
 import { computeCoverage, contentLostSeconds, type RunMedia } from '../../../recorder/recorder-coverage';
-import type { Coverage } from '../../../recorder/recorder-state';
+import type { Coverage } from '../../../recorder/protocol';
 
 /*
  * Where the segments a recording's recorders delivered to the store lie in its window. Each launch

@@ -13,6 +13,7 @@ import {
   type RecordingsRepository,
 } from './repository';
 import { lostRun, parseRuns, relaunchesOf, toRun, unionOfRuns, type RunRecord, type Window } from './runs';
+import type { EventBus } from '../../lib/events';
 
 /** How often (on the server's clock) a recording's growing size and duration are written while it records. */
 const PROGRESS_WRITE_MS = 5000;
@@ -35,8 +36,6 @@ export interface NewRecording {
 export class RecordingsService {
   /** When each recording's progress was last written: on the server's clock and on this process's. */
   private readonly lastProgressWrite = new Map<string, { clockMs: number; realMs: number }>();
-  /** Told the instance id of an ended recording whose outcome changed afterwards (the scheduler's job follows it). */
-  private readonly revisionListeners: ((instanceId: string) => void)[] = [];
 
   constructor(
     private readonly repository: RecordingsRepository,
@@ -45,6 +44,8 @@ export class RecordingsService {
     private readonly recordingsRoot: string,
     /** Raises and resolves the alarms each reading calls for; none in a server without alarms. */
     private readonly alarms?: RecordingAlarms,
+    /** Told of every ended recording whose outcome changes afterwards (`recording_revised`: the scheduler). */
+    private readonly events?: Pick<EventBus, 'emit'>,
   ) {}
 
   async create(recording: NewRecording): Promise<RecordingRow> {
@@ -183,14 +184,9 @@ export class RecordingsService {
     return this.repository.awaitingLateResult();
   }
 
-  /** Calls `listener` with the instance id of every ended recording whose outcome changes afterwards. */
-  onRevised(listener: (instanceId: string) => void): void {
-    this.revisionListeners.push(listener);
-  }
-
   /** The outcome of the ended recording of `instanceId` changed (a late result, the store's join). */
   revised(instanceId: string): void {
-    for (const listener of this.revisionListeners) listener(instanceId);
+    this.events?.emit('recording_revised', { instanceId });
   }
 
   /**

@@ -3,6 +3,9 @@ import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
+import type { EventBus } from '../../lib/events';
+import type { ServerModule } from '../../lib/server-module';
+import type { LiveHub } from '../live';
 import type { ActivityService } from '../activity';
 import type { AlarmsService } from '../alarms';
 import type { RecordingConfigService } from '../recording-configs';
@@ -16,9 +19,9 @@ import type { FridayPlanner, PreflightChecks, RecordingLauncher, SchedulerTimer 
 import { SchedulerRepository } from './repository';
 import type { RunnerLog } from './runner';
 import { SchedulerService } from './service';
+import { registerSchedulerRoutes } from './routes';
 
 export { SchedulerService } from './service';
-export { registerSchedulerRoutes } from './routes';
 export { isDeadHereClaimant, newClaimantId } from './claimant';
 
 /** What a caller (tests, the benchmark) may swap in; everything else comes from the services below. */
@@ -37,8 +40,13 @@ export interface SchedulerWiring {
   db: Db;
   clock: Clock;
   config: Pick<Config, 'ytDlpPath' | 'dataDir'>;
-  publish(message: ServerMessage): void;
+  hub: Pick<LiveHub, 'publish'>;
   log: RunnerLog;
+  events: EventBus;
+  /** This server's claimant id, made before the modules (the servers table names this server by it). */
+  serverId: string;
+  /** Whether a claimant is a server known dead (the servers table). */
+  claimantIsDead: (claimant: string) => Promise<boolean>;
   mosques: MosquesService;
   prayerTimes: PrayerTimesService;
   recordingConfigs: RecordingConfigService;
@@ -49,10 +57,15 @@ export interface SchedulerWiring {
   alarms: AlarmsService;
   activity: ActivityService;
   monitoring: MonitoringService;
+  /** Ports to swap (tests, bench): planner, launcher, timer, pre-flight. */
+  scheduler?: SchedulerOptions;
 }
 
-export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptions = {}): SchedulerService {
-  const { alarms, activity, mosques, monitoring } = wiring;
+/** The durable Friday scheduler, its routes; booted when the app is ready, closed before it closes. */
+export function createSchedulerModule(wiring: SchedulerWiring): ServerModule<SchedulerService> {
+  const { alarms, activity, monitoring, events } = wiring;
+  const options = wiring.scheduler ?? {};
+  const publish = (message: ServerMessage) => wiring.hub.publish(message);
   const service = new SchedulerService({
     repository: new SchedulerRepository(wiring.db.kysely),
     planner: options.planner ?? new PrayerTimesPlanner(wiring),
@@ -64,18 +77,28 @@ export function createScheduler(wiring: SchedulerWiring, options: SchedulerOptio
     recordingsByIds: (ids) => wiring.recordings.byIds(ids),
     clock: wiring.clock,
     timer: options.timer ?? wiring.clock.timer(),
-    publish: wiring.publish,
+    publish,
     log: wiring.log,
     recordActivity: (input) => activity.record(input),
-    watchMosques: (listener) => mosques.onChange((change) => listener(change.mosque_id)),
+    watchMosques: (listener) => events.on('mosque_changed', (change) => listener(change.mosque_id)),
     provideJobCounts: (counts) => monitoring.provideSchedulerJobCounts(counts),
+    claimant: wiring.serverId,
+    claimantIsDead: wiring.claimantIsDead,
   });
   // A recording's outcome that changes after its job was settled (a late result, the store's join) revises the job.
-  wiring.recordings.onRevised(
-    (instanceId) =>
+  events.on(
+    'recording_revised',
+    ({ instanceId }) =>
       void service
         .reviseOutcome(instanceId)
         .catch((error: unknown) => wiring.log.error({ err: error, instanceId }, 'revising a job outcome failed')),
   );
-  return service;
+  // Taken over, this server's launch claims were handed to others: it claims nothing more, at once.
+  events.on('lease_lost', () => void service.runner.close());
+  return {
+    service,
+    register: (app) => registerSchedulerRoutes(app, service),
+    start: () => service.boot(),
+    close: () => service.close(),
+  };
 }

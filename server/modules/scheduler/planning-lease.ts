@@ -20,8 +20,6 @@ const RETRY_MS = 25;
  * already runs its own plans one after another; this makes the servers take turns too.
  */
 export class PlanningLease {
-  /** Whether a holder is a server known to be dead (servers table); its lease is taken at once. */
-  claimantIsDead: (claimant: string) => Promise<boolean> = async () => false;
   constructor(
     private readonly deps: {
       repository: SchedulerRepository;
@@ -29,6 +27,8 @@ export class PlanningLease {
       /** Who this server is (its launch claimant id). */
       holder: string;
       log: RunnerLog;
+      /** Whether a holder is a server known to be dead (servers table); its lease is taken at once. */
+      claimantIsDead?: (claimant: string) => Promise<boolean>;
     },
   ) {}
 
@@ -57,7 +57,7 @@ export class PlanningLease {
     if (await repository.takePlanningLease(holder, now.toISOString(), until)) return true;
     // A server restarted after it died mid-plan does not wait out its own former lease.
     const current = await repository.planningLeaseHolder();
-    if (current === null || !(isDeadHereClaimant(current) || (await this.claimantIsDead(current)))) return false;
+    if (current === null || !(isDeadHereClaimant(current) || (await this.deps.claimantIsDead?.(current)))) return false;
     const taken = await repository.takePlanningLease(holder, now.toISOString(), until, current);
     if (taken) log.warn({ deadHolder: current }, 'took over the planning lease of a scheduler process that is gone');
     return taken;

@@ -34,6 +34,10 @@ export interface RunnerDeps {
   runRecurring(now: Date): Promise<void>;
   /** Pre-flight checks of the recordings starting soon. */
   preflight(now: Date): Promise<void>;
+  /** This server's claimant id (also its row in the servers table); default a new one. */
+  claimant?: string;
+  /** Whether a claimant is a server known to be dead (the servers table); without it only the rules below apply. */
+  claimantIsDead?: (claimant: string) => Promise<boolean>;
 }
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
@@ -45,9 +49,8 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * Then the timer is armed for the next due time (at most POLL_INTERVAL_MS away).
  */
 export class SchedulerRunner {
-  readonly claimant = newClaimantId();
-  /** Whether a claimant is a server known to be dead (set when servers register; else only the rules below apply). */
-  claimantIsDead: (claimant: string) => Promise<boolean> = async () => false;
+  readonly claimant: string;
+  private readonly claimantIsDead: (claimant: string) => Promise<boolean>;
   private readonly inflight = new Map<string, Promise<void>>();
   private current: Promise<void> | undefined;
   private again = false;
@@ -57,7 +60,10 @@ export class SchedulerRunner {
   /** Due jobs are waiting for a launch slot: the end of a launch wakes us, not the (past) due time. */
   private saturated = false;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.claimant = deps.claimant ?? newClaimantId();
+    this.claimantIsDead = deps.claimantIsDead ?? (async () => false);
+  }
 
   /** One pass now; concurrent calls coalesce into one more pass. Resolves when claimed launches have started. */
   tick(): Promise<void> {

@@ -60,6 +60,13 @@ export interface SchedulerDeps {
   provideJobCounts?(counts: () => Promise<Record<string, number>>): void;
   /** Subscribes to mosque changes (create, update, delete); returns the unsubscribe. */
   watchMosques?(listener: (mosqueId: string) => void): () => void;
+  /** This server's claimant id, made before the scheduler (the servers table names this server by it); default a new one. */
+  claimant?: string;
+  /**
+   * How to tell that the holder of a launch claim or of the planning lease is a server that died
+   * (the servers table): its claims go back at once instead of after STALE_CLAIM_MS.
+   */
+  claimantIsDead?: (claimant: string) => Promise<boolean>;
 }
 
 const UNKNOWN_MOSQUE = 'Unknown or inactive mosque';
@@ -116,6 +123,7 @@ export class SchedulerService {
       clock: deps.clock,
       holder: this.runner.claimant,
       log: deps.log,
+      claimantIsDead: deps.claimantIsDead,
     });
     this.changes = new CoalescingQueue(
       (mosqueIds) => this.oneAtATime(() => this.replanMosques(mosqueIds)),
@@ -126,15 +134,6 @@ export class SchedulerService {
   /** How long before its window a recording is launched. */
   private get leadMs(): number {
     return (this.deps.leadSeconds ?? 0) * 1000;
-  }
-
-  /**
-   * How to tell that the holder of a launch claim or of the planning lease is a server that died
-   * (the servers table): its claims go back at once instead of after STALE_CLAIM_MS.
-   */
-  judgeClaimantsBy(isDead: (claimant: string) => Promise<boolean>): void {
-    this.runner.claimantIsDead = isDead;
-    this.planningLease.claimantIsDead = isDead;
   }
 
   /** The recording of `instanceId` changed after its job was settled: the job is judged again from it. */

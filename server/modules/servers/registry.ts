@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock, Timer } from '../../lib/clock';
 import { HeartbeatLateness } from './heartbeat-lateness';
 import type { ServerRow, ServersRepository } from './repository';
+import type { ServerEvents } from '../../lib/events';
 
 /** How often a server renews its lease. */
 export const HEARTBEAT_MS = 5_000;
@@ -18,10 +19,7 @@ export interface ServerIdentity {
 }
 
 /** Who took this server's lease, and when (what it says when it finds out). */
-export interface LeaseTaken {
-  by: string;
-  at: string;
-}
+export type LeaseTaken = ServerEvents['lease_lost'];
 
 /**
  * This server's lease in the servers table: registered at start, renewed every HEARTBEAT_MS on a timer
@@ -33,7 +31,7 @@ export interface LeaseTaken {
  * A server silent for DEAD_AFTER_MS is taken over by the first live server that looks (isDead,
  * takeover.ts): one conditional update re-checks the lease and marks it taken. From then on its beats
  * are refused, so a server that was only stalled (stopped by a debugger, starved of CPU, cut off from
- * the database) learns at its next beat that its lease was taken and stops its claims (onLeaseLost).
+ * the database) learns at its next beat that its lease was taken and stops its claims (`onLeaseLost`).
  * On a clean stop its last_seen is moved back past DEAD_AFTER_MS, so the others take over at once.
  */
 export class ServerRegistry {
@@ -43,7 +41,6 @@ export class ServerRegistry {
   private beating: Promise<void> | undefined;
   private lastError: string | undefined;
   private taken: LeaseTaken | undefined;
-  private readonly leaseLostListeners: ((taken: LeaseTaken) => void)[] = [];
 
   constructor(
     /** Unique per process: the scheduler's claimant id (`host/pid/nonce`), so its claims name this row. */
@@ -54,6 +51,8 @@ export class ServerRegistry {
     private readonly log: FastifyBaseLogger,
     /** The servers table on the heartbeat's own connection (default: `repository`'s). */
     private readonly heartbeats: ServersRepository = repository,
+    /** Told who took this server's lease, once, when a beat finds it taken (the app's `lease_lost` event). */
+    private readonly onLeaseLost: (taken: LeaseTaken) => void = () => undefined,
   ) {
     this.timer = clock.timer();
     this.lateness = new HeartbeatLateness(clock);
@@ -67,11 +66,6 @@ export class ServerRegistry {
       'registered in the servers table',
     );
     this.arm();
-  }
-
-  /** Called with who took this server's lease, once, when a beat finds it taken. */
-  onLeaseLost(listener: (taken: LeaseTaken) => void): void {
-    this.leaseLostListeners.push(listener);
   }
 
   /** Who took this server's lease, if a beat found it taken. */
@@ -128,7 +122,7 @@ export class ServerRegistry {
       { serverId: this.id, takenBy: taken.by, takenAt: taken.at },
       `this server's lease was taken over by ${taken.by} at ${taken.at} (it was silent for ${DEAD_AFTER_MS / 1000} s): stopping its claims`,
     );
-    for (const listener of this.leaseLostListeners) listener(taken);
+    this.onLeaseLost(taken);
   }
 
   /** Arms the next beat before this one is written: a slow write never delays the next beat. */

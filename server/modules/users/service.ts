@@ -15,6 +15,7 @@ import { recordUserCreated, recordUserUpdated } from '../activity';
 import type { UsersRepository } from './repository';
 import { toUser, type UserRow } from './user';
 import { usernameKey, usernameSkeleton } from './username-key';
+import type { EventBus, ServerEvents } from '../../lib/events';
 
 /** Ends a user's sessions when the account is deactivated or its password reset (the auth module does it). */
 export interface UserSessions {
@@ -24,27 +25,22 @@ export interface UserSessions {
 }
 
 /** An account created or changed (not a sign-in or a password change of one's own: nothing others see). */
-export type UserChange = { type: 'created' | 'updated'; user_id: number };
+export type UserChange = ServerEvents['user_changed'];
 
 export class UsersService {
-  private readonly listeners = new Set<(change: UserChange) => void>();
-
   constructor(
     private readonly repository: UsersRepository,
     private readonly sessions: UserSessions,
     private readonly clock: Clock,
     private readonly activity: ActivityService,
+    /** Told of every account created or changed (`user_changed`: the live feed). */
+    private readonly events: Pick<EventBus, 'emit'>,
     /** Where the first start saved a generated superuser password (DATA_DIR/initial-admin-password). */
     private readonly initialPasswordFile?: string,
   ) {}
 
-  /** Tells `listener` of every account created or changed (the live feed). */
-  onChange(listener: (change: UserChange) => void): void {
-    this.listeners.add(listener);
-  }
-
   private emit(change: UserChange): void {
-    for (const listener of this.listeners) listener(change);
+    this.events.emit('user_changed', change);
   }
 
   async list(): Promise<User[]> {

@@ -244,7 +244,7 @@ describe('mosques CRUD /api/config/mosques', () => {
 
   it('tells listeners of every change', async () => {
     const seen: string[] = [];
-    const off = t.app.ctx.mosques.onChange((change) => seen.push(`${change.type}:${change.mosque_id}`));
+    const off = t.app.ctx.events.on('mosque_changed', (change) => seen.push(`${change.type}:${change.mosque_id}`));
     const id = (await create(BASE)).json().data.mosque_id as string;
     await update(id, { name: 'n' });
     await t.request({ method: 'DELETE', url: `/api/config/mosques/${id}`, token });

@@ -18,13 +18,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('server liveness on PostgreSQL',
   let repository: ServersRepository;
   const connections: { close(): Promise<void> }[] = [];
 
-  /** A server's own heartbeat connection, as registerServers opens it. */
+  /** A server's own heartbeat connection, as the servers module opens it. */
   const heartbeatConnection = () => {
     const connection = openHeartbeatConnection(t.config.databaseUrl ?? '');
     connections.push(connection);
     return connection.repository;
   };
-  const server = (name: string, clock: ManualClock = t.clock) =>
+  const server = (
+    name: string,
+    clock: ManualClock = t.clock,
+    leaseLost?: (taken: { by: string; at: string }) => void,
+  ) =>
     new ServerRegistry(
       `host-a/${name}/0001`,
       repository,
@@ -37,6 +41,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('server liveness on PostgreSQL',
       },
       t.app.log,
       heartbeatConnection(),
+      leaseLost,
     );
   /** Moves the clock one beat at a time, letting each server's beat land (as their timers would). */
   const beatsPass = async (count: number, ...servers: ServerRegistry[]) => {
@@ -124,14 +129,13 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('server liveness on PostgreSQL',
     // The stalled server's own clock stands still while it is stalled (its timers do not fire).
     const stalledClock = new ManualClock(t.clock.now());
     const lastBeat = t.clock.now().toISOString();
-    const stalled = server('01', stalledClock);
+    const lost: { by: string; at: string }[] = [];
+    const stalled = server('01', stalledClock, (taken) => lost.push(taken));
     const first = server('02');
     const second = server('03');
     await stalled.start();
     await first.start();
     await second.start();
-    const lost: { by: string; at: string }[] = [];
-    stalled.onLeaseLost((taken) => lost.push(taken));
 
     await beatsPass(MISSED_BEATS, first, second);
     expect(await first.isDead(stalled.id), 'its third beat may still land: still within its lease').toBe(false);

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StoreShipper, type RecorderDelivery } from '../../../recorder/recorder-delivery';
+import type { RecorderDelivery } from '../../../recorder/protocol';
+import { StoreShipper } from '../../../recorder/recorder-delivery';
 import { waitFor } from '../../../testkit/wait';
 import { scaled } from '../../../testkit/time-scale';
 

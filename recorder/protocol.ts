@@ -1,0 +1,267 @@
+/*
+ * What the server and a recorder exchange, and nothing else: the files of DATA_DIR/instances/<id>/
+ * (names and shapes), the recorder's settings and configuration, its state and outcome, the coverage
+ * and gaps it reports, and where it delivers. Both sides import this file; it imports nothing, so the
+ * server reads the recorder's reports without loading the recorder (docs/architecture.md, "Recorder
+ * protocol").
+ *
+ *   config.json   what to record, written by the server before the recorder starts (never changed)
+ *   state.json    the recorder's progress and outcome, rewritten atomically (write + rename)
+ *   recorder.pid  the recorder's process id (also the id of its process group), rewritten atomically
+ *   recorder.lock.<n>  the claim of the recorder that holds the folder (see claimFolder)
+ *   recorder.log  the recorder's and ffmpeg's log, what /api/instances/{id}/logs reads
+ *   stop.json     written by the server to ask for a stop, with the reason, before it signals
+ *   relaunches.json  written by the server each time it starts a recorder again that died in its window
+ *   delivered.txt the pieces that reached the object store, one name a line (a capture that delivers)
+ *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why
+ *   (the pieces are in <output>.parts/ until joined, with each run's list of them: see piecesDirOf)
+ *   runtime/      the recorder's code, copied from the image the instance starts from
+ */
+
+export const STATE_FORMAT_VERSION = 1;
+
+export const INSTANCE_FILES = {
+  config: 'config.json',
+  state: 'state.json',
+  pid: 'recorder.pid',
+  log: 'recorder.log',
+  stop: 'stop.json',
+  ledger: 'ledger.json',
+  relaunches: 'relaunches.json',
+  delivered: 'delivered.txt',
+  runtime: 'runtime',
+} as const;
+
+/** The recorder's code: what an image freezes and each instance runs a copy of. */
+export const RUNTIME_FILES = [
+  'recorder.ts',
+  'protocol.ts',
+  'recorder-state.ts',
+  'ffmpeg-args.ts',
+  'recorder-attempt.ts',
+  'recorder-pieces.ts',
+  'mpegts-seconds.ts',
+  'recorder-delivery.ts',
+  'recorder-handover.ts',
+  'recorder-coverage.ts',
+  'recorder-window.ts',
+  'recorder-hls.ts',
+  'hls-reader.ts',
+  'hls-http.ts',
+  'hls-playlist.ts',
+  'hls-ledger.ts',
+  'stream-url.ts',
+  'egress-guard.ts',
+  'egress-proxy.ts',
+  'special-addresses.ts',
+  'machine-addresses.ts',
+  'url-secrets.ts',
+] as const;
+export const RUNTIME_ENTRY = 'recorder.ts';
+
+/** Encoder and watchdog settings; an image freezes them with the runtime. */
+export interface RecorderSettings {
+  /** x264 preset. */
+  preset: string;
+  crf: number;
+  audioBitrate: string;
+  stallTimeoutSeconds: number;
+  /** Seconds between asking ffmpeg to quit ('q') and sending it SIGTERM. */
+  stopGraceSeconds: number;
+  /** First wait before trying a stream again that gave no media; it doubles up to retryMaxSeconds. */
+  retryInitialSeconds: number;
+  retryMaxSeconds: number;
+  /** Wait between tries of a stream that dropped, for the first dropRetryForSeconds after the drop. */
+  dropRetrySeconds: number;
+  dropRetryForSeconds: number;
+  /** Length of the pieces each ffmpeg run writes. */
+  segmentSeconds: number;
+}
+
+export const DEFAULT_RECORDER_SETTINGS: RecorderSettings = {
+  preset: 'veryfast',
+  crf: 23,
+  audioBitrate: '128k',
+  stallTimeoutSeconds: 60,
+  stopGraceSeconds: 3,
+  retryInitialSeconds: 5,
+  retryMaxSeconds: 30,
+  dropRetrySeconds: 2,
+  dropRetryForSeconds: 60,
+  segmentSeconds: 4,
+};
+
+export interface RecorderConfig {
+  version: typeof STATE_FORMAT_VERSION;
+  instanceId: string;
+  name: string;
+  url: string;
+  duration: number;
+  width: number;
+  height: number;
+  mosqueId: string | null;
+  method: string;
+  jobId: string | null;
+  idempotencyKey: string;
+  recordingId: string | null;
+  imageId: string | null;
+  ffmpegPath: string;
+  /** ffprobe, to measure the pieces; null: looked for beside ffmpeg, then on PATH. */
+  ffprobePath?: string | null;
+  /** yt-dlp, to resolve stream pages; null: `yt-dlp` on PATH. */
+  ytDlpPath?: string | null;
+  /** Where the recorder may connect (absent in a config written before the egress guard: guarded). */
+  egress?: EgressPolicy;
+  /**
+   * The recording window in the server's clock (ISO UTC). The recorder records until windowEnd,
+   * whatever fails on the way; clockOffsetMs (server clock minus this machine's) maps it to local time.
+   */
+  windowStart: string;
+  windowEnd: string;
+  clockOffsetMs: number;
+  outputPath: string;
+  logPath: string;
+  settings: RecorderSettings;
+  /** Keep the stream's own video and audio (no transcoding): the frame size is the source's. */
+  sourceAsIs?: boolean;
+  /** Where the pieces and the joined file go besides this machine; absent or null: they stay here (local store). */
+  delivery?: RecorderDelivery | null;
+  createdAt: string;
+}
+
+export type RecorderPhase = 'pending' | 'running' | 'stopping' | 'exited';
+export type StopCause = 'operator' | 'window' | 'storage';
+
+/** One ffmpeg run (a connection to the stream) of a recorder. Times are this machine's clock, ISO UTC. */
+export interface RunRecord {
+  index: number;
+  startedAt: string;
+  /** When its first media arrived; null for a run that got none. */
+  firstMediaAt: string | null;
+  /** When its media last advanced. */
+  lastMediaAt: string | null;
+  endedAt: string | null;
+  /** Why it ended, as a person reads it ("Stream dropped (HTTP 404)"); null while it runs. */
+  endReason: string | null;
+  /** The same, as a gap cause (what the hole after it is put down to); null while it runs. */
+  endCause?: GapCause | null;
+  /** ffmpeg's own last error line, for the log and a failure's reason. */
+  error: string | null;
+  /** Seconds of media ffmpeg reported writing (its progress); the probed pieces are the final word. */
+  mediaSeconds: number;
+  bytes: number;
+}
+
+/**
+ * Why a part of the window has no media, from a fixed vocabulary a person understands (the console and
+ * the alarms translate it; `reason` adds the detail, e.g. the HTTP status).
+ */
+export const GAP_CAUSES = [
+  'not_live_yet',
+  'stream_dropped',
+  'stream_stalled',
+  'stream_refused',
+  'sequence_reset',
+  'recorder_down',
+  'recorder_late',
+  'server_down',
+  'store_unreachable',
+] as const;
+export type GapCause = (typeof GAP_CAUSES)[number];
+
+export interface Gap {
+  start: string;
+  end: string;
+  cause: GapCause;
+  /** One sentence with the detail ("Stream dropped (HTTP 404)"). */
+  reason: string;
+  /** Seconds of content the stream offered in this gap and the recording does not hold (0: nothing was on the air). */
+  content_lost_seconds: number;
+}
+
+/** What the media covers of the window, in the server's clock. */
+export interface Coverage {
+  expectedSeconds: number;
+  coveredSeconds: number;
+  gaps: Gap[];
+  /** Times media came back after it had flowed and stopped. */
+  reconnects: number;
+}
+
+export interface RecorderOutcome {
+  status: 'captured' | 'partial' | 'failed';
+  reason: string | null;
+  /** What ended the capture. */
+  endedBy: 'window' | 'error' | 'crash' | StopCause;
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface RecorderState {
+  version: typeof STATE_FORMAT_VERSION;
+  instanceId: string;
+  recorderPid: number;
+  ffmpegPid: number | null;
+  phase: RecorderPhase;
+  startedAt: string;
+  firstMediaAt: string | null;
+  lastProgressAt: string | null;
+  endedAt: string | null;
+  /** Bytes written: of the pieces while recording, of the joined output file at the end. */
+  bytes: number;
+  /** Seconds of media written. */
+  mediaSeconds: number;
+  stopCause: StopCause | null;
+  /** Every ffmpeg run so far, across relaunches of the recorder. */
+  runs: RunRecord[];
+  /** Times the server started this recorder again after it died inside its window. */
+  relaunches: number;
+  coverage: Coverage | null;
+  outcome: RecorderOutcome | null;
+  /** What reached the object store, for a capture that delivers. */
+  delivery?: DeliveryReport | null;
+  updatedAt: string;
+}
+
+export interface RelaunchRecord {
+  count: number;
+  lastAt: string;
+}
+
+export interface StopRequest {
+  reason: string;
+  requestedAt: string;
+}
+
+/** Where a recorder may connect; written by the server into the recorder's config. */
+export interface EgressPolicy {
+  /** ALLOW_PRIVATE_STREAM_HOSTS: every address may be reached (a LAN encoder, tests); nothing is checked. */
+  allowPrivate: boolean;
+  /** `host:port` pairs reachable though internal: the server's own demo stream. */
+  trustedHosts: string[];
+}
+
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+}
+
+export type RecorderDelivery = {
+  /** The recording's key prefix in the bucket (the store's own prefix included), ending in '/'. */
+  keyPrefix: string;
+  /** The joined file's key as the server's store names it (what the recording row points at). */
+  mediaKey: string;
+  /** When the permission to upload ends (server's clock, ISO UTC); nothing is tried after it. */
+  expiresAt: string;
+} & (
+  | { kind: 's3'; bucket: string; region: string; endpoint: string | null }
+  | { kind: 'presigned-post'; post: PresignedPost }
+);
+
+/** What reached the store so far, in the recorder's state. */
+export interface DeliveryReport {
+  delivered: number;
+  pending: number;
+  /** The last upload failure, as a person reads it; null once uploads succeed again. */
+  lastError: string | null;
+}
