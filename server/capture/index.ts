@@ -32,6 +32,9 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
       store: store instanceof S3RecordingStore ? awsStore(store, clock) : undefined,
       leadSeconds: config.captureLeadSeconds,
       extraTags: config.awsExtraTags,
+      maxInstances: config.awsMaxInstances,
+      capacity: config.awsCapacity,
+      volumeSizeGb: config.awsVolumeSizeGb,
       clock,
     });
   }

@@ -24,6 +24,7 @@ import {
   type StoreJoins,
 } from '../recordings';
 import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
+import { InstanceCosts } from './cost';
 import { FleetCaptureProvider } from './fleet';
 import { FleetLiveFeed } from './live';
 import { OperatorFleetActions } from './operator';
@@ -54,6 +55,8 @@ export interface CaptureModule {
   /** The bare driver (tests, benchmarks). */
   driver: CaptureProvider;
   instances: InstancesService;
+  /** GET /api/instances/cost: the EC2 fleet's machines, hours and estimate per Friday and month. */
+  costs: InstanceCosts;
   recordings: RecordingsService;
   demo: DemoStream | undefined;
   /** "Test stream": half a minute recorded now by the fleet's recorder, outside the fleet. */
@@ -111,16 +114,13 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
     isBuiltIn: (url) => demo !== undefined && isDemoStreamUrl(url, deps.listeningPort(), config.host),
     resolve: deps.resolveStreamHost,
   });
-  const instances = new InstancesService(
-    new InstancesRepository(db.kysely),
-    recordings,
-    driver,
-    clock,
-    live,
-    log,
-    checkStreamUrl,
-    { graceSeconds: config.captureGraceSeconds, alarms: deps.alarms },
-  );
+  const repository = new InstancesRepository(db.kysely);
+  const instances = new InstancesService(repository, recordings, driver, clock, live, log, checkStreamUrl, {
+    graceSeconds: config.captureGraceSeconds,
+    alarms: deps.alarms,
+    maxInstances: config.captureProvider === 'aws' ? config.awsMaxInstances : undefined,
+    recordingsPerInstance: config.recordingsPerInstance,
+  });
   live.attach(instances);
   const streamTests = new StreamTests({
     dataDir: config.dataDir,
@@ -148,6 +148,10 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
     capture: new FleetCaptureProvider(driver, instances),
     driver,
     instances,
+    costs: new InstanceCosts(repository, clock, {
+      hourlyPrices: config.awsHourlyPrices,
+      volumeSizeGb: config.awsVolumeSizeGb,
+    }),
     recordings,
     demo,
     streamTests,
@@ -198,7 +202,7 @@ export function registerCaptureModule(
     mosques: Pick<MosquesService, 'listByIds'>;
   },
 ): void {
-  const { instances, recordings, demo, streamTests, live, capture, driver, joins, lateResults } = module;
+  const { instances, costs, recordings, demo, streamTests, live, capture, driver, joins, lateResults } = module;
   const { hub, monitoring } = deps;
 
   const operator = new OperatorFleetActions({ instances, activity: deps.activity, mosques: deps.mosques });
@@ -212,6 +216,7 @@ export function registerCaptureModule(
   };
   registerInstanceRoutes(app, {
     instances,
+    costs,
     demo,
     config: deps.config,
     operator,
@@ -243,6 +248,7 @@ export function registerCaptureModule(
   const loop = async () => {
     try {
       await instances.reconcile();
+      await instances.capacity.preflight();
       lastError = undefined;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
