@@ -669,6 +669,28 @@ export class AwsCaptureProvider implements CaptureProvider {
     }
   }
 
+  /** The image launches start from, as one sentence; throws what is wrong with it (the aws_image health check). */
+  async describeRecorderImage(): Promise<string> {
+    const configured = this.options.imageId;
+    if (!configured) {
+      const latest = latestImage(await this.listImages());
+      if (!latest)
+        throw new ProviderError('unavailable', 'No recorder image to launch: set AWS_IMAGE_ID or create an AMI first');
+      return `Latest recorder image ${latest.imageId} (${latest.name}, version ${latest.version})`;
+    }
+    const image = await this.call('DescribeImages', ({ sdk, client }) =>
+      client.send(new sdk.DescribeImagesCommand({ ImageIds: [configured] })),
+    ).then((result) => result.Images?.[0]);
+    if (!image)
+      throw new ProviderError('not_found', `AWS_IMAGE_ID ${configured} does not exist in ${this.options.region}`);
+    if (image.State !== 'available')
+      throw new ProviderError(
+        'unavailable',
+        `AWS_IMAGE_ID ${configured} is ${image.State ?? 'in an unknown state'}, not available`,
+      );
+    return `AWS_IMAGE_ID ${configured} (${image.Name ?? 'unnamed'}) is available`;
+  }
+
   /**
    * The account's instance limit as EC2 tells it (DescribeAccountAttributes max-instances), the machines
    * running in the account, and the vCPUs of the first instance type. Service Quotas' vCPU quota is not

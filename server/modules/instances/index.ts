@@ -5,6 +5,9 @@ import { streamUrlFor } from '../../../contract/recording-configs';
 import { DemoStream, isDemoStreamUrl } from '../../capture/demo-stream';
 import { createStreamUrlGuard } from '../../capture/stream-url-guard';
 import { createCaptureDriver } from '../../capture';
+import { AwsCaptureProvider } from '../../capture/aws/driver';
+import { awsConfigurationChecks } from '../../capture/aws/configuration-checks';
+import { S3RecordingStore } from '../../storage/s3-store';
 import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
@@ -66,6 +69,8 @@ export interface CaptureModule {
   joins: StoreJoins | undefined;
   /** Reads the store again for recordings judged without their recorder's result. */
   lateResults: LateResults;
+  /** What the cloud configuration lacks (EC2 recorders only), as health components of the Monitoring page. */
+  configurationChecks: ReturnType<typeof awsConfigurationChecks>;
   /**
    * The fleet of another data folder on this machine (a dead server's, whose recorders run on): its
    * recorders seen through a local driver of that folder, its rows kept by the same reconcile.
@@ -144,7 +149,12 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
       log,
       checkStreamUrl,
     );
+  const configurationChecks =
+    driver instanceof AwsCaptureProvider && deps.store instanceof S3RecordingStore
+      ? awsConfigurationChecks({ driver, store: deps.store, instanceProfile: config.awsInstanceProfile })
+      : {};
   return {
+    configurationChecks,
     capture: new FleetCaptureProvider(driver, instances),
     driver,
     instances,
@@ -238,6 +248,7 @@ export function registerCaptureModule(
       const health = await capture.health();
       return { status: health.status === 'operational' ? 'healthy' : 'unhealthy', detail: health.detail };
     });
+    for (const [name, check] of Object.entries(module.configurationChecks)) monitoring.registerHealthCheck(name, check);
     monitoring.provideInstanceCounts(() => instances.countByState());
     monitoring.provideRecordingCounts(() => recordings.countByStatus());
   }
