@@ -238,34 +238,52 @@ export const instanceHandlers = [
   }),
 
   mock(instanceRoutes.launch, ({ body }) => {
-    const launched = body.configs.map((config) => {
-      const instance = mockInstance({
-        state: 'pending',
-        runtime_hours: 0,
-        mosque_id: config.mosque_id,
-        url: config.url,
-        method: config.method,
-        duration: config.duration,
-        name: `capture-${config.mosque_id ?? 'adhoc'}-${String(fleet().nextId).padStart(6, '0')}`,
+    // A start_at is scheduled (the mocks have no lead time: launched at its window's start), the rest launched now.
+    const scheduled = body.configs.flatMap((config, index) =>
+      config.start_at
+        ? [
+            {
+              index,
+              job_id: `job-oneoff-${index}-${Date.parse(config.start_at)}`,
+              mosque_id: config.mosque_id,
+              launch_at: config.start_at,
+              window_start: config.start_at,
+              window_end: new Date(Date.parse(config.start_at) + config.duration * 1000).toISOString(),
+            },
+          ]
+        : [],
+    );
+    const launched = body.configs
+      .filter((config) => !config.start_at)
+      .map((config) => {
+        const instance = mockInstance({
+          state: 'pending',
+          runtime_hours: 0,
+          mosque_id: config.mosque_id,
+          url: config.url,
+          method: config.method,
+          duration: config.duration,
+          name: `capture-${config.mosque_id ?? 'adhoc'}-${String(fleet().nextId).padStart(6, '0')}`,
+        });
+        store.instances.unshift(instance);
+        store.recordings.unshift(
+          mockRecording(instance, { status: 'recording', ended_at: null, bytes: 0, duration_seconds: null }),
+        );
+        Object.assign(extrasOf(instance.id), { width: config.width, height: config.height });
+        extrasOf(instance.id).logs.push(
+          `${instance.launch_time} launching capture of ${config.url} for ${config.duration}s at ${config.width}x${config.height}`,
+        );
+        later(() => {
+          if (instance.state === 'pending') setState(instance, 'running');
+        });
+        return instance;
       });
-      store.instances.unshift(instance);
-      store.recordings.unshift(
-        mockRecording(instance, { status: 'recording', ended_at: null, bytes: 0, duration_seconds: null }),
-      );
-      Object.assign(extrasOf(instance.id), { width: config.width, height: config.height });
-      extrasOf(instance.id).logs.push(
-        `${instance.launch_time} launching capture of ${config.url} for ${config.duration}s at ${config.width}x${config.height}`,
-      );
-      later(() => {
-        if (instance.state === 'pending') setState(instance, 'running');
-      });
-      return instance;
-    });
     publishFleet();
+    const forLater = scheduled.length ? `; ${scheduled.length} scheduled for their start_at` : '';
     return HttpResponse.json<LaunchResponse>({
       success: true,
-      message: `Launched ${launched.length} instance(s)`,
-      data: { instances: launched, failed: [], scheduled: [] },
+      message: `Launched ${launched.length} instance(s)${forLater}`,
+      data: { instances: launched, failed: [], scheduled },
     });
   }),
 
