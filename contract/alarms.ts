@@ -33,6 +33,8 @@ export const ALARM_KINDS = {
   instance_reaped: 'warning',
   /** Launches failing across the fleet (e.g. 5 in 10 minutes): new launches are held until it closes. */
   launch_breaker: 'critical',
+  /** A launch refused at AWS_MAX_INSTANCES, or a coming wave that would not fit the account's or that limit. */
+  fleet_capacity: 'critical',
 } as const;
 
 export type AlarmKind = keyof typeof ALARM_KINDS;

@@ -57,6 +57,43 @@ function parseExtraTags(value: string): Record<string, string> | string {
   return tags;
 }
 
+/** `t3.small=0.0208,c6i.large=0.085` as USD per hour per instance type, else what is wrong with it. */
+function parseHourlyPrices(value: string): Record<string, number> | string {
+  const prices: Record<string, number> = {};
+  for (const pair of splitList(value)) {
+    const [type, price, extra] = pair.split('=').map((part) => part.trim());
+    const usd = Number(price);
+    if (!type || price === undefined || extra !== undefined || price === '' || !Number.isFinite(usd) || usd < 0)
+      return `AWS_HOURLY_PRICES: "${pair}" is not type=dollars-per-hour (e.g. t3.small=0.0208)`;
+    prices[type] = usd;
+  }
+  return prices;
+}
+
+/** A `key=value` list variable parsed by `parse`, whose error (a string) becomes the variable's issue. */
+const pairList = <T extends Record<string, unknown>>(parse: (value: string) => T | string) =>
+  optionalText.pipe(
+    z
+      .string()
+      .transform((value, ctx) => {
+        const parsed = parse(value);
+        if (typeof parsed === 'string') ctx.addIssue({ code: 'custom', message: parsed });
+        return typeof parsed === 'string' ? ({} as T) : parsed;
+      })
+      .optional(),
+  );
+
+/** A whole number in [min, max], or unset. */
+const wholeInRange = (name: string, min: number, max: number) =>
+  optionalText.pipe(
+    z.coerce
+      .number<string | undefined>(`${name} must be a number`)
+      .int(`${name} must be a whole number`)
+      .min(min, `${name} must be ${min} to ${max}`)
+      .max(max, `${name} must be ${min} to ${max}`)
+      .optional(),
+  );
+
 /** Every environment variable the server reads; all optional (docs/architecture.md, "Contract for running it"). */
 const envSchema = z
   .object({
@@ -146,16 +183,15 @@ const envSchema = z
     // The role EC2 recorders upload with; unset, they get a pre-signed POST policy per recording instead.
     AWS_INSTANCE_PROFILE: optionalText,
     // Operator tags on every instance and volume (cost allocation): key=value pairs separated by commas.
-    AWS_EXTRA_TAGS: optionalText.pipe(
-      z
-        .string()
-        .transform((value, ctx) => {
-          const tags = parseExtraTags(value);
-          if (typeof tags === 'string') ctx.addIssue({ code: 'custom', message: tags });
-          return typeof tags === 'string' ? {} : tags;
-        })
-        .optional(),
-    ),
+    AWS_EXTRA_TAGS: pairList(parseExtraTags),
+    // USD per hour of instance types, over the built-in us-east-1 list prices (instance-cost.ts): type=price pairs.
+    AWS_HOURLY_PRICES: pairList(parseHourlyPrices),
+    // At most this many recorder machines at once; a launch beyond it is refused. Unset: no cap.
+    AWS_MAX_INSTANCES: wholeInRange('AWS_MAX_INSTANCES', 1, 10_000),
+    // spot: spot machines, on-demand where EC2 has no spot capacity; on-demand (default): on-demand only.
+    AWS_CAPACITY: z.enum(['on-demand', 'spot'], 'AWS_CAPACITY must be on-demand or spot').default('on-demand'),
+    // The root volume of every recorder machine, in GB; unset, the image's own size.
+    AWS_VOLUME_SIZE_GB: wholeInRange('AWS_VOLUME_SIZE_GB', 8, 16_384),
     // Recordings whose windows open within 10 minutes of each other share one EC2 instance, up to this many.
     RECORDINGS_PER_INSTANCE: optionalText.pipe(
       z.coerce
@@ -334,6 +370,14 @@ export interface Config {
   captureGraceSeconds: number;
   /** AWS_EXTRA_TAGS: the operator's own tags on every instance and volume. */
   awsExtraTags: Record<string, string>;
+  /** AWS_HOURLY_PRICES: the operator's USD per hour per instance type, over the built-in list prices. */
+  awsHourlyPrices: Record<string, number>;
+  /** AWS_MAX_INSTANCES: recorder machines at once; undefined, no cap. */
+  awsMaxInstances: number | undefined;
+  /** AWS_CAPACITY: spot machines (on-demand where spot has no capacity), or on-demand only. */
+  awsCapacity: 'on-demand' | 'spot';
+  /** AWS_VOLUME_SIZE_GB: every recorder's root volume; undefined, the image's size. */
+  awsVolumeSizeGb: number | undefined;
   /** Recorder image, instance type and network for EC2 launches (aws provider). */
   awsImageId: string | undefined;
   /** AWS_INSTANCE_TYPES, else AWS_INSTANCE_TYPE: tried in this order on capacity errors. */
@@ -428,6 +472,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     captureLeadSeconds: e.CAPTURE_LEAD_SECONDS ?? (e.CAPTURE_PROVIDER === 'aws' ? 300 : 0),
     captureGraceSeconds: e.CAPTURE_GRACE_SECONDS,
     awsExtraTags: e.AWS_EXTRA_TAGS ?? {},
+    awsHourlyPrices: e.AWS_HOURLY_PRICES ?? {},
+    awsMaxInstances: e.AWS_MAX_INSTANCES,
+    awsCapacity: e.AWS_CAPACITY,
+    awsVolumeSizeGb: e.AWS_VOLUME_SIZE_GB,
     awsImageId: e.AWS_IMAGE_ID,
     awsInstanceTypes: e.AWS_INSTANCE_TYPES ? splitList(e.AWS_INSTANCE_TYPES) : [e.AWS_INSTANCE_TYPE],
     awsSubnetIds: e.AWS_SUBNET_IDS ? splitList(e.AWS_SUBNET_IDS) : e.AWS_SUBNET_ID ? [e.AWS_SUBNET_ID] : [],

@@ -15,14 +15,14 @@ export interface MotoAccount {
 
 /**
  * Starts moto with the SDK's fake credentials in process.env (the server's AWS clients read them there;
- * no instance metadata is asked for), makes `bucket` and finds an image.
+ * no instance metadata is asked for), makes `bucket` and finds an image. The keys are long-lived ones
+ * (no session token): the server refuses to sign recorders' uploads with temporary credentials.
  */
 export async function startMotoAccount(bucket: string): Promise<MotoAccount> {
   const saved = { ...process.env };
   Object.assign(process.env, {
     AWS_ACCESS_KEY_ID: 'testing',
     AWS_SECRET_ACCESS_KEY: 'testing',
-    AWS_SESSION_TOKEN: 'testing',
     AWS_EC2_METADATA_DISABLED: 'true',
   });
   const moto = await startMoto();

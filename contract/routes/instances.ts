@@ -13,6 +13,7 @@ import {
 } from '../instances';
 import { messageBodySchema } from '../common';
 import { endpoint } from '../endpoint';
+import { instanceCostResponseSchema } from '../instance-cost';
 import { instancesPageQuerySchema, instancesPageResponseSchema } from '../instance-list';
 import { streamTestIdParamsSchema, streamTestRequestSchema, streamTestResponseSchema } from '../stream-test';
 
@@ -30,6 +31,13 @@ export const instanceRoutes = {
     access: 'session',
     query: instancesPageQuerySchema,
     response: instancesPageResponseSchema,
+  }),
+  /** What the EC2 fleet cost: the coming and the last Friday, and this month (contract/instance-cost.ts). */
+  cost: endpoint({
+    method: 'GET',
+    path: '/api/instances/cost',
+    access: 'session',
+    response: instanceCostResponseSchema,
   }),
   demoStream: endpoint({
     method: 'GET',

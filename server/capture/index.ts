@@ -5,6 +5,7 @@ import { S3RecordingStore } from '../storage/s3-store';
 import { RecorderRuntimeLinks } from './aws/recorder-bundle';
 import type { RecordingStore } from '../storage/recording-store';
 import { AwsCaptureProvider } from './aws/driver';
+import { refuseTemporarySigning } from './aws/configuration-checks';
 import { storedResult } from './aws/stored-result';
 import { LocalCaptureProvider } from './local/driver';
 import type { CaptureProvider } from './provider';
@@ -32,6 +33,9 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
       store: store instanceof S3RecordingStore ? awsStore(store, clock) : undefined,
       leadSeconds: config.captureLeadSeconds,
       extraTags: config.awsExtraTags,
+      maxInstances: config.awsMaxInstances,
+      capacity: config.awsCapacity,
+      volumeSizeGb: config.awsVolumeSizeGb,
       clock,
     });
   }
@@ -61,7 +65,10 @@ export function awsStore(store: S3RecordingStore, clock: Clock, runtime = new Re
   // The recorder goes into the bucket at start: the first launch of a Friday does not upload it inside its request.
   runtime.prepare();
   return {
-    delivery: (request: Parameters<typeof recorderDelivery>[1]) => recorderDelivery(store, request, clock.now()),
+    delivery: async (request: Parameters<typeof recorderDelivery>[1]) => {
+      if (request.via === 'presigned-post') await refuseTemporarySigning(store);
+      return recorderDelivery(store, request, clock.now());
+    },
     runtimeLink: (seconds: number) => runtime.link(seconds),
     readLink: (key: string, seconds: number) => store.signedUrl(key, seconds),
     result: (mediaKey: string, launchedAt: Date) => storedResult(store, mediaKey, launchedAt),

@@ -55,8 +55,25 @@ export interface CaptureProvider {
    * ProviderRecording.provisional), when it has reached the store since; undefined while it has not.
    */
   lateResult?(instanceId: string, launchId?: string): Promise<ProviderRecording | undefined>;
+  /**
+   * What the account lets this fleet run, for the pre-flight of a wave (modules/instances/capacity.ts);
+   * absent on drivers without such a limit (local processes).
+   */
+  accountLimits?(): Promise<AccountLimits>;
   /** Stops background work; recorders keep running (a restarted server re-adopts them). */
   close?(): Promise<void>;
+}
+
+export interface AccountLimits {
+  /** Machines the account may run at once, as the provider reports it; null when it does not say. */
+  maxInstances: number | null;
+  /** Where maxInstances comes from, for the alarm ("EC2 max-instances"). */
+  source: string;
+  /** Machines pending or running in the account now (every one counts against its limit, ours or not). */
+  running: number;
+  /** The type a launch tries first, and its vCPUs (null when unknown). */
+  instanceType: string;
+  vcpusPerMachine: number | null;
 }
 
 export interface LaunchOptions {
@@ -197,5 +214,22 @@ export class ProviderError extends Error {
   ) {
     super(message);
     this.name = 'ProviderError';
+  }
+}
+
+/**
+ * A launch refused because the fleet is at its cap (AWS_MAX_INSTANCES): 503, like any launch EC2 has no
+ * room for (the scheduler retries it), and the fleet raises its fleet_capacity alarm.
+ */
+export class InstanceCapError extends ProviderError {
+  constructor(
+    readonly max: number,
+    readonly running: number,
+  ) {
+    super(
+      'unavailable',
+      `Launch refused: ${running} recorder machines already run and AWS_MAX_INSTANCES is ${max}; raise AWS_MAX_INSTANCES or wait for machines to end`,
+    );
+    this.name = 'InstanceCapError';
   }
 }

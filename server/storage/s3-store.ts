@@ -180,6 +180,16 @@ export class S3RecordingStore implements RecordingStore {
   }
 
   /**
+   * The credentials this store signs with, as the SDK's chain resolves them (environment, profile,
+   * instance role...); throws when there are none. Callers look at their kind, never pass them on.
+   */
+  async signingCredentials(): Promise<{ temporary: boolean; expiration: Date | undefined }> {
+    const { client } = await this.connect();
+    const credentials = await client.config.credentials();
+    return { temporary: Boolean(credentials.sessionToken), expiration: credentials.expiration };
+  }
+
+  /**
    * A browser-style POST policy that lets its holder put objects under one key prefix (of this store)
    * and nothing else, until it expires: what a recorder without credentials uploads with.
    */

@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InstanceCost } from '../../contract/instance-cost';
 import type { InstancesPage, InstancesPageQuery } from '../../contract/instance-list';
 import {
   LAUNCH_DEFAULTS,
@@ -56,6 +57,20 @@ export function useInstancesPage(query: InstancesPageQuery) {
     queryFn: () => getInstancesPage(query),
     placeholderData: keepPreviousData,
   });
+}
+
+/* ---------------------------------------------------------------- cost */
+
+/** The cost card re-reads its figures this often: a running machine's hours grow. */
+export const COST_REFRESH_MS = 60_000;
+export const instanceCostQueryKey = [...instancesQueryKey, 'cost'] as const;
+
+export async function getInstanceCost(): Promise<InstanceCost> {
+  return (await call(instanceRoutes.cost)).data;
+}
+
+export function useInstanceCost() {
+  return useQuery({ queryKey: instanceCostQueryKey, queryFn: getInstanceCost, refetchInterval: COST_REFRESH_MS });
 }
 
 /* ---------------------------------------------------------------- details */

@@ -33,7 +33,6 @@ const BUCKET = 'cloud-sermons';
 const CREDENTIALS = {
   AWS_ACCESS_KEY_ID: 'testing',
   AWS_SECRET_ACCESS_KEY: 'testing',
-  AWS_SESSION_TOKEN: 'testing',
   AWS_EC2_METADATA_DISABLED: 'true',
 };
 const DURATION = 30;

@@ -15,7 +15,6 @@ const CONFIG = {
 const CREDENTIALS = {
   AWS_ACCESS_KEY_ID: 'testing',
   AWS_SECRET_ACCESS_KEY: 'testing',
-  AWS_SESSION_TOKEN: 'testing',
   AWS_EC2_METADATA_DISABLED: 'true',
 };
 

@@ -6,6 +6,8 @@ import type { InstanceState } from '../../../contract/instances';
 import type { Clock } from '../../lib/clock';
 import { newId } from '../ids';
 import {
+  type AccountLimits,
+  InstanceCapError,
   ProviderError,
   recordingWindow,
   type CaptureProvider,
@@ -25,7 +27,7 @@ import {
   type RecorderState,
 } from '../../../recorder/protocol';
 import { latestImage } from '../versions';
-import { encryptedRoot, METADATA_OPTIONS } from './run-settings';
+import { encryptedRoot, METADATA_OPTIONS, SPOT_MARKET } from './run-settings';
 import { awsError, isCapacityError, withoutCapacityRetries } from './errors';
 import type { DeliveryRequest } from '../../storage/delivery';
 import type { RecorderDelivery } from '../../../recorder/protocol';
@@ -81,6 +83,12 @@ export interface AwsProviderOptions {
   leadSeconds?: number;
   /** AWS_EXTRA_TAGS: the operator's tags, on instances and volumes beside the server's own. */
   extraTags?: Record<string, string>;
+  /** AWS_MAX_INSTANCES: no new machine while this many of ours are pending or running (unset: no cap). */
+  maxInstances?: number;
+  /** AWS_CAPACITY: spot first (every pair), then on-demand; default on-demand only. */
+  capacity?: 'on-demand' | 'spot';
+  /** AWS_VOLUME_SIZE_GB: every machine's root volume; default the image's size. */
+  volumeSizeGb?: number;
   stallTimeoutSeconds?: number;
   /** ALLOW_PRIVATE_STREAM_HOSTS: recorders may reach internal addresses (their egress guard checks nothing). */
   allowPrivateStreamHosts?: boolean;
@@ -163,6 +171,8 @@ export class AwsCaptureProvider implements CaptureProvider {
   private readonly images = new Map<string, Promise<Image | undefined>>();
   /** The launch that last joined or opened a shared instance; the next one waits for it. */
   private sharing: Promise<unknown> = Promise.resolve();
+  /** With AWS_MAX_INSTANCES, the last new machine's count-and-run: the next one counts after it. */
+  private capped: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: AwsProviderOptions) {
     this.scope = `aws:${options.region}`;
@@ -271,15 +281,38 @@ export class AwsCaptureProvider implements CaptureProvider {
     );
   }
 
-  /** Runs one instance for `recorder` with `userData`. */
-  private async runInstance(
+  /**
+   * Runs one instance for `recorder` with `userData`. With AWS_MAX_INSTANCES, this server's new machines
+   * are counted and started one at a time, so a wave of launches cannot overshoot the cap between them.
+   */
+  private runInstance(
+    recorder: RecorderLaunch,
+    tags: Record<string, string>,
+    userData: string,
+    filePath: string | null,
+  ): Promise<LaunchedInstance> {
+    const max = this.options.maxInstances;
+    if (!max) return this.runInstanceNow(recorder, tags, userData, filePath);
+    const turn = this.capped.then(async () => {
+      const running = await this.describe([
+        { Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] },
+        { Name: 'instance-state-name', Values: ['pending', 'running'] },
+      ]);
+      if (running.length >= max) throw new InstanceCapError(max, running.length);
+      return this.runInstanceNow(recorder, tags, userData, filePath);
+    });
+    this.capped = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async runInstanceNow(
     recorder: RecorderLaunch,
     tags: Record<string, string>,
     userData: string,
     filePath: string | null,
   ): Promise<LaunchedInstance> {
     const profile = this.options.instanceProfile;
-    const root = encryptedRoot(await this.image(recorder.imageId));
+    const root = encryptedRoot(await this.image(recorder.imageId), this.options.volumeSizeGb);
     const { sdk, client } = await this.connect();
     const places = this.places();
     let result: Ec2Sdk.RunInstancesCommandOutput | undefined;
@@ -297,6 +330,7 @@ export class AwsCaptureProvider implements CaptureProvider {
             InstanceInitiatedShutdownBehavior: 'terminate',
             MetadataOptions: METADATA_OPTIONS,
             BlockDeviceMappings: root,
+            ...(place.spot ? { InstanceMarketOptions: SPOT_MARKET } : {}),
             ...(profile
               ? { IamInstanceProfile: profile.startsWith('arn:') ? { Arn: profile } : { Name: profile } }
               : {}),
@@ -635,16 +669,68 @@ export class AwsCaptureProvider implements CaptureProvider {
     }
   }
 
+  /** The image launches start from, as one sentence; throws what is wrong with it (the aws_image health check). */
+  async describeRecorderImage(): Promise<string> {
+    const configured = this.options.imageId;
+    if (!configured) {
+      const latest = latestImage(await this.listImages());
+      if (!latest)
+        throw new ProviderError('unavailable', 'No recorder image to launch: set AWS_IMAGE_ID or create an AMI first');
+      return `Latest recorder image ${latest.imageId} (${latest.name}, version ${latest.version})`;
+    }
+    const image = await this.call('DescribeImages', ({ sdk, client }) =>
+      client.send(new sdk.DescribeImagesCommand({ ImageIds: [configured] })),
+    ).then((result) => result.Images?.[0]);
+    if (!image)
+      throw new ProviderError('not_found', `AWS_IMAGE_ID ${configured} does not exist in ${this.options.region}`);
+    if (image.State !== 'available')
+      throw new ProviderError(
+        'unavailable',
+        `AWS_IMAGE_ID ${configured} is ${image.State ?? 'in an unknown state'}, not available`,
+      );
+    return `AWS_IMAGE_ID ${configured} (${image.Name ?? 'unnamed'}) is available`;
+  }
+
+  /**
+   * The account's instance limit as EC2 tells it (DescribeAccountAttributes max-instances), the machines
+   * running in the account, and the vCPUs of the first instance type. Service Quotas' vCPU quota is not
+   * read: the server has no Service Quotas client, and moto, the tests' EC2, does not serve it.
+   */
+  async accountLimits(): Promise<AccountLimits> {
+    const instanceType = this.options.instanceTypes?.[0] ?? this.options.instanceType;
+    const [attributes, running, types] = await Promise.all([
+      this.call('DescribeAccountAttributes', ({ sdk, client }) =>
+        client.send(new sdk.DescribeAccountAttributesCommand({})),
+      ),
+      this.describe([{ Name: 'instance-state-name', Values: ['pending', 'running'] }]),
+      this.call('DescribeInstanceTypes', ({ sdk, client }) =>
+        client.send(new sdk.DescribeInstanceTypesCommand({ InstanceTypes: [instanceType as never] })),
+      ),
+    ]);
+    const value = attributes.AccountAttributes?.find((a) => a.AttributeName === 'max-instances')?.AttributeValues?.[0]
+      ?.AttributeValue;
+    return {
+      maxInstances: value && Number.isFinite(Number(value)) ? Number(value) : null,
+      source: 'EC2 max-instances',
+      running: running.length,
+      instanceType,
+      vcpusPerMachine: types.InstanceTypes?.[0]?.VCpuInfo?.DefaultVCpus ?? null,
+    };
+  }
+
   /**
    * Where a launch may go, in the order tried: each instance type in each subnet, the subnets starting
-   * at the next one in turn (launches spread over the AZs). No subnets: EC2's default.
+   * at the next one in turn (launches spread over the AZs). No subnets: EC2's default. With
+   * AWS_CAPACITY=spot every pair is tried as spot first, then every pair on-demand.
    */
-  private places(): { type: string; subnet: string | undefined }[] {
+  private places(): { type: string; subnet: string | undefined; spot: boolean }[] {
     const types = this.options.instanceTypes?.length ? this.options.instanceTypes : [this.options.instanceType];
     const subnets = this.options.subnetIds ?? [];
     const first = subnets.length ? this.launchCount++ % subnets.length : 0;
     const turn = subnets.length ? [...subnets.slice(first), ...subnets.slice(0, first)] : [undefined];
-    return types.flatMap((type) => turn.map((subnet) => ({ type, subnet })));
+    const pairs = types.flatMap((type) => turn.map((subnet) => ({ type, subnet })));
+    const markets = this.options.capacity === 'spot' ? [true, false] : [false];
+    return markets.flatMap((spot) => pairs.map((pair) => ({ ...pair, spot })));
   }
 
   /** The image's description, for its root device; a failed look-up is asked again next time. */

@@ -15,9 +15,9 @@ const NOT_FOUND = /NotFound|\.Malformed$|InvalidAMIID\.Unavailable/;
 const CONFLICT = /IncorrectState|IncorrectInstanceState|InvalidInstanceState|InvalidAMIID\.Pending/;
 const NETWORK = /ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EHOSTUNREACH|TimeoutError|socket hang up/;
 
-/** No room for this instance type in this place (AZ capacity, the account's quota): another pair may have it. */
+/** No room for this instance type in this place (AZ capacity, the account's quota, no spot capacity): another pair may have it. */
 const CAPACITY =
-  /InsufficientInstanceCapacity|InstanceLimitExceeded|VcpuLimitExceeded|InsufficientFreeAddressesInSubnet|^Unsupported$/;
+  /InsufficientInstanceCapacity|InstanceLimitExceeded|VcpuLimitExceeded|InsufficientFreeAddressesInSubnet|^Unsupported$|MaxSpotInstanceCountExceeded|SpotMaxPriceTooLow|InsufficientCapacity/;
 
 /** Whether RunInstances failed for want of capacity where it asked (not for a fault of the request). */
 export function isCapacityError(error: unknown): boolean {

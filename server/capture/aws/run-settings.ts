@@ -1,4 +1,9 @@
-import type { BlockDeviceMapping, Image, InstanceMetadataOptionsRequest } from '@aws-sdk/client-ec2';
+import type {
+  BlockDeviceMapping,
+  Image,
+  InstanceMarketOptionsRequest,
+  InstanceMetadataOptionsRequest,
+} from '@aws-sdk/client-ec2';
 
 /*
  * What every recorder instance is started with besides its image and user-data: the instance
@@ -13,8 +18,17 @@ export const METADATA_OPTIONS: InstanceMetadataOptionsRequest = {
   HttpPutResponseHopLimit: 1,
 };
 
-/** The root volume of `image`, encrypted; the image's own size and type are kept. */
-export function encryptedRoot(image: Image | undefined): BlockDeviceMapping[] {
+/**
+ * AWS_CAPACITY=spot: a one-time spot request, ended (not stopped) if AWS takes the machine back: the
+ * fleet then relaunches the recording as it does a machine that died.
+ */
+export const SPOT_MARKET: InstanceMarketOptionsRequest = {
+  MarketType: 'spot',
+  SpotOptions: { SpotInstanceType: 'one-time', InstanceInterruptionBehavior: 'terminate' },
+};
+
+/** The root volume of `image`, encrypted; the image's own type, and its size unless `sizeGb` (AWS_VOLUME_SIZE_GB) says. */
+export function encryptedRoot(image: Image | undefined, sizeGb?: number): BlockDeviceMapping[] {
   const device = image?.RootDeviceName ?? '/dev/xvda';
   const root = image?.BlockDeviceMappings?.find((mapping) => mapping.DeviceName === device)?.Ebs;
   return [
@@ -23,7 +37,7 @@ export function encryptedRoot(image: Image | undefined): BlockDeviceMapping[] {
       Ebs: {
         Encrypted: true,
         DeleteOnTermination: true,
-        ...(root?.VolumeSize ? { VolumeSize: root.VolumeSize } : {}),
+        ...(sizeGb || root?.VolumeSize ? { VolumeSize: sizeGb ?? root?.VolumeSize } : {}),
         ...(root?.VolumeType ? { VolumeType: root.VolumeType } : {}),
       },
     },

@@ -26,6 +26,7 @@ const WAVE_HEADLINES: Record<AlarmKind, (n: number) => string> = {
   server_gone: (n) => `${n} servers are gone with recordings nobody follows`,
   instance_reaped: (n) => `${n} machines outlived their window and were terminated`,
   launch_breaker: (n) => `${n} times launches were held after a run of launch failures`,
+  fleet_capacity: (n) => `${n} times the fleet had no room for its recordings`,
 };
 
 /** The UTC day an alarm was raised on, as people read it: `Friday 2026-11-27`. */

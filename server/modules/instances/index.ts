@@ -5,6 +5,9 @@ import { streamUrlFor } from '../../../contract/recording-configs';
 import { DemoStream, isDemoStreamUrl } from '../../capture/demo-stream';
 import { createStreamUrlGuard } from '../../capture/stream-url-guard';
 import { createCaptureDriver } from '../../capture';
+import { AwsCaptureProvider } from '../../capture/aws/driver';
+import { awsConfigurationChecks } from '../../capture/aws/configuration-checks';
+import { S3RecordingStore } from '../../storage/s3-store';
 import type { CaptureProvider } from '../../capture/provider';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
@@ -24,6 +27,7 @@ import {
   type StoreJoins,
 } from '../recordings';
 import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
+import { InstanceCosts } from './cost';
 import { FleetCaptureProvider } from './fleet';
 import { FleetLiveFeed } from './live';
 import { OperatorFleetActions } from './operator';
@@ -58,6 +62,8 @@ export interface InstancesModuleService {
   /** The bare driver (recorder images, tests, benchmarks). */
   driver: CaptureProvider;
   instances: InstancesService;
+  /** GET /api/instances/cost: the EC2 fleet's machines, hours and estimate per Friday and month. */
+  costs: InstanceCosts;
   recordings: RecordingsService;
   /**
    * The fleet of another data folder on this machine (a dead server's, whose recorders run on): its
@@ -128,15 +134,21 @@ export function createInstancesModule(deps: InstancesModuleDeps): ServerModule<I
     isBuiltIn: (url) => demo !== undefined && isDemoStreamUrl(url, deps.listeningPort(), config.host),
     resolve: deps.resolveStreamHost,
   });
+  const repository = new InstancesRepository(db.kysely);
   const instances: InstancesService = new InstancesService(
-    new InstancesRepository(db.kysely),
+    repository,
     recordings,
     driver,
     clock,
     live,
     log,
     checkStreamUrl,
-    { graceSeconds: config.captureGraceSeconds, alarms: deps.alarms },
+    {
+      graceSeconds: config.captureGraceSeconds,
+      alarms: deps.alarms,
+      maxInstances: config.captureProvider === 'aws' ? config.awsMaxInstances : undefined,
+      recordingsPerInstance: config.recordingsPerInstance,
+    },
     { otherScopes: deps.otherScopes, future: deps.futureLaunches },
   );
   const streamTests = new StreamTests({
@@ -163,11 +175,19 @@ export function createInstancesModule(deps: InstancesModuleDeps): ServerModule<I
     );
   const capture = new FleetCaptureProvider(driver, instances);
   const reconcile = reconcileLoop({ instances, joins, lateResults, driver, log });
+  const costs = new InstanceCosts(repository, clock, {
+    hourlyPrices: config.awsHourlyPrices,
+    volumeSizeGb: config.awsVolumeSizeGb,
+  });
+  const configurationChecks =
+    driver instanceof AwsCaptureProvider && deps.store instanceof S3RecordingStore
+      ? awsConfigurationChecks({ driver, store: deps.store, instanceProfile: config.awsInstanceProfile })
+      : {};
 
   return {
-    service: { capture, driver, instances, recordings, fleetOfFolder },
+    service: { capture, driver, instances, costs, recordings, fleetOfFolder },
     register(app) {
-      registerFleetRoutes(app, { ...deps, instances, recordings, demo, streamTests });
+      registerFleetRoutes(app, { ...deps, instances, costs, recordings, demo, streamTests });
       hub.provideInitialData(async () => ({
         instances: await instances.list(),
         recordings: await recordings.recent(),
@@ -178,6 +198,7 @@ export function createInstancesModule(deps: InstancesModuleDeps): ServerModule<I
         const health = await capture.health();
         return { status: health.status === 'operational' ? 'healthy' : 'unhealthy', detail: health.detail };
       });
+      for (const [name, check] of Object.entries(configurationChecks)) monitoring.registerHealthCheck(name, check);
       monitoring.provideInstanceCounts(() => instances.countByState());
       monitoring.provideRecordingCounts(() => recordings.countByStatus());
     },
@@ -226,12 +247,13 @@ function registerFleetRoutes(
   app: AppInstance,
   deps: InstancesModuleDeps & {
     instances: InstancesService;
+    costs: InstanceCosts;
     recordings: RecordingsService;
     demo: DemoStream | undefined;
     streamTests: StreamTests;
   },
 ): void {
-  const { instances, recordings, demo, streamTests } = deps;
+  const { instances, costs, recordings, demo, streamTests } = deps;
   const operator = new OperatorFleetActions({ instances, activity: deps.activity, mosques: deps.mosques });
   const mosqueNames = async (ids: string[]) =>
     new Map((await deps.mosques.listByIds(ids)).map((mosque) => [mosque.mosque_id, mosque.name]));
@@ -243,6 +265,7 @@ function registerFleetRoutes(
   };
   registerInstanceRoutes(app, {
     instances,
+    costs,
     demo,
     config: deps.config,
     operator,
@@ -271,6 +294,7 @@ function reconcileLoop(deps: {
   const loop = async () => {
     try {
       await instances.reconcile();
+      await instances.capacity.preflight();
       lastError = undefined;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

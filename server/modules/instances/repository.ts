@@ -1,10 +1,15 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { Instance, InstanceState, RecordingStatus } from '../../../contract/instances';
 import { maskUrlSecrets } from '../../../recorder/url-secrets';
 import type { Database, InstancesTable } from '../../db/schema';
 
 export type InstanceRow = Selectable<InstancesTable>;
 export type InstanceListRow = InstanceRow & { recording_status: RecordingStatus | null };
+/** An EC2 row as the cost estimate reads it: its machines' runs, and the Friday it is filed under. */
+export type CostRow = Pick<
+  InstanceRow,
+  'id' | 'provider_instance_id' | 'instance_type' | 'launch_time' | 'ended_at'
+> & { runs: string | null; friday: string };
 
 export const ACTIVE_STATES: InstanceState[] = ['pending', 'running'];
 /** States in which a recorder may still be working, so the fleet keeps reconciling the row. */
@@ -53,6 +58,43 @@ export class InstancesRepository {
       .orderBy('instances.id', 'desc')
       .limit(limit)
       .execute();
+  }
+
+  /**
+   * The EC2 rows launched since `from` (ISO), each with its recording's runs and its Friday: its
+   * scheduler job's, else the UTC date its window opened (or it launched).
+   */
+  costRows(from: string): Promise<CostRow[]> {
+    return this.db
+      .selectFrom('instances')
+      .leftJoin('recordings', 'recordings.instance_id', 'instances.id')
+      .leftJoin('scheduler_jobs', 'scheduler_jobs.id', 'instances.job_id')
+      .select([
+        'instances.id',
+        'instances.provider_instance_id',
+        'instances.instance_type',
+        'instances.launch_time',
+        'instances.ended_at',
+        'recordings.runs',
+        sql<string>`coalesce(scheduler_jobs.friday_date, substr(coalesce(instances.window_start, instances.launch_time), 1, 10))`.as(
+          'friday',
+        ),
+      ])
+      .where('instances.provider', '=', 'aws')
+      .where('instances.launch_time', '>=', from)
+      .execute();
+  }
+
+  /** Recording jobs still to launch whose launch time is before `until` (ISO): the coming wave. */
+  async jobsDueBefore(until: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('scheduler_jobs')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('kind', '=', 'recording')
+      .where('status', '=', 'scheduled')
+      .where('next_run_time', '<=', until)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
   }
 
   findById(id: string): Promise<InstanceRow | undefined> {

@@ -9,6 +9,7 @@ import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { badRequest, notFound } from '../../lib/http-error';
 import { encodedBodies, sendEncoded } from '../../lib/encoded-bodies';
 import { handle } from '../../lib/route-table';
+import type { InstanceCosts } from './cost';
 import type { OperatorFleetActions } from './operator';
 import { instancesPage, type MosqueNames } from './page';
 import type { InstancesService } from './service';
@@ -40,6 +41,7 @@ export function registerInstanceRoutes(
   app: AppInstance,
   deps: {
     instances: InstancesService;
+    costs: InstanceCosts;
     demo: DemoStream | undefined;
     config: Config;
     operator: OperatorFleetActions;
@@ -64,6 +66,8 @@ export function registerInstanceRoutes(
     success: true as const,
     data: await instancesPage(await instances.list(), request.query, deps.mosqueNames),
   }));
+
+  handle(app, instanceRoutes.cost, async () => ({ success: true as const, data: await deps.costs.report() }));
 
   handle(app, instanceRoutes.launch, async (request) => {
     const { configs, max_workers } = request.body;

@@ -16,6 +16,7 @@ import { maskUrlSecrets, maskUrlSecretsOrNull } from '../../../recorder/url-secr
 import type { RecordingsService } from '../recordings';
 import { LostScopeContinuation, type Continued, type LostScope } from './continuation';
 import type { OtherScopes } from './elsewhere';
+import { FleetCapacity } from './capacity';
 import { LaunchBreaker } from './launch-breaker';
 import { FleetReaper } from './reaper';
 import { FleetRelaunch } from './relaunch';
@@ -94,6 +95,8 @@ export class InstancesService {
   private readonly reaper: FleetReaper;
   /** Holds every launch after a run of machines that ended without recording (launch-breaker.ts). */
   readonly breaker: LaunchBreaker;
+  /** Alarms a launch refused at AWS_MAX_INSTANCES, and a coming wave that would not fit (capacity.ts). */
+  readonly capacity: FleetCapacity;
   private readonly continuation: LostScopeContinuation;
   /** Where launches for later go (the scheduler's one-off jobs); absent, they are refused. */
   private readonly future: FutureLaunches | undefined;
@@ -108,8 +111,10 @@ export class InstancesService {
     /** Refuses stream URLs a recorder must not open (stream-url-guard.ts); throws the 400 to answer. */
     /** Refuses a stream the recorder may not reach (400); answers the internal hosts it may (the demo stream's). */
     private readonly checkStreamUrl: (url: string) => Promise<string[]>,
-    /** The reaper's grace (CAPTURE_GRACE_SECONDS) and where its alarms go. */
-    care: { graceSeconds: number; alarms?: AlarmsService } = { graceSeconds: 600 },
+    /** The reaper's grace (CAPTURE_GRACE_SECONDS), the fleet's limits, and where their alarms go. */
+    care: { graceSeconds: number; alarms?: AlarmsService; maxInstances?: number; recordingsPerInstance?: number } = {
+      graceSeconds: 600,
+    },
     /**
      * Terminate, logs and emergency stop reach the recorders other servers run (the servers module,
      * built after the fleet, so reached when called); launches for later go to the scheduler.
@@ -117,6 +122,15 @@ export class InstancesService {
     private readonly reach: { otherScopes?: () => OtherScopes | undefined; future?: FutureLaunches } = {},
   ) {
     this.future = reach.future;
+    this.capacity = new FleetCapacity({
+      driver,
+      repository,
+      clock,
+      log,
+      alarms: care.alarms,
+      maxInstances: care.maxInstances,
+      recordingsPerInstance: care.recordingsPerInstance ?? 1,
+    });
     this.breaker = new LaunchBreaker({
       clock,
       log,
@@ -124,7 +138,14 @@ export class InstancesService {
       consoleOf: (providerInstanceId) => driver.logs(providerInstanceId, 50),
     });
     this.relaunch = new FleetRelaunch(driver, repository, recordings, clock, log, this.breaker);
-    this.reaper = new FleetReaper({ driver, repository, clock, log, ...care });
+    this.reaper = new FleetReaper({
+      driver,
+      repository,
+      clock,
+      log,
+      graceSeconds: care.graceSeconds,
+      alarms: care.alarms,
+    });
     this.continuation = new LostScopeContinuation({
       repository,
       recordings,
@@ -393,6 +414,7 @@ export class InstancesService {
           windowStart: recordingWindow(config, options, this.clock.now()).windowStart,
         });
       }
+      await this.capacity.launchEnded(undefined);
       this.events.launched({ instanceId: id, mosqueId: config.mosque_id, jobId, message: `Launched ${launched.name}` });
       this.events.instancesChanged();
       this.events.recordingsChanged();
@@ -400,6 +422,9 @@ export class InstancesService {
     } catch (error) {
       await this.repository.delete(id).catch(() => undefined);
       this.log.warn({ err: error, mosqueId: config.mosque_id, jobId }, 'launch failed');
+      await this.capacity
+        .launchEnded(error)
+        .catch((failure: unknown) => this.log.warn({ err: failure }, 'raising the fleet_capacity alarm failed'));
       this.events.launchFailed({
         mosqueId: config.mosque_id,
         jobId,

@@ -13,6 +13,7 @@ export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   server_gone: 'Server gone',
   instance_reaped: 'Instance reaped',
   launch_breaker: 'Launches held',
+  fleet_capacity: 'Fleet at capacity',
 };
 
 /** Who the alarm is about: the mosque, else the instance, else the kind. */

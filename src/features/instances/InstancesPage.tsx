@@ -34,6 +34,7 @@ import { fieldsUnder } from '../../lib/field-errors';
 import { nextSort } from '../../lib/list-view';
 import { useUrlParams } from '../../lib/url-params';
 import { useNotify } from '../../notifications/context';
+import { CostCard } from './CostCard';
 import { DetailsDialog } from './DetailsDialog';
 import { EmergencyStopButton } from './EmergencyStopButton';
 import { fleetSummary, isActive, terminateSelectedMessage } from './fleet';
@@ -174,14 +175,17 @@ export default function InstancesPage() {
         onClose={() => (banner ? setBanner(null) : setDismissedListError(failedRead?.errorUpdatedAt ?? 0))}
       />
       <Grid container spacing={2} sx={{ mb: 3 }}>
-        <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
           <StatCard title="Running" value={counted?.running} icon={<PlayCircleIcon />} color="success" />
         </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
           <StatCard title="Pending" value={counted?.pending} icon={<HourglassTopIcon />} color="warning" />
         </Grid>
-        <Grid size={{ xs: 12, sm: 4 }}>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
           <StatCard title="Total" value={counted?.total} icon={<DnsIcon />} color="primary" />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 3 }}>
+          <CostCard />
         </Grid>
       </Grid>
       <InstancesToolbar view={view} onView={updateView} />

@@ -160,6 +160,30 @@ export function LaunchDialog({
                 ))}
               </TextField>
             </Grid>
+            <Grid size={{ xs: 12, sm: 4 }}>
+              <TextField select label="Start" value={values.start} onChange={set('start')} fullWidth>
+                <MenuItem value="now">Now</MenuItem>
+                <MenuItem value="at">At a chosen time</MenuItem>
+              </TextField>
+            </Grid>
+            {values.start === 'at' && (
+              <Grid size={{ xs: 12, sm: 8 }}>
+                <TextField
+                  label="Start at (your local time)"
+                  type="datetime-local"
+                  value={values.start_at}
+                  onChange={set('start_at')}
+                  required
+                  fullWidth
+                  error={Boolean(errorOf('start_at'))}
+                  helperText={
+                    errorOf('start_at') ??
+                    'The recording window opens then; its machine is launched the lead time before'
+                  }
+                  slotProps={{ inputLabel: { shrink: true } }}
+                />
+              </Grid>
+            )}
           </Grid>
         </DialogContent>
         <DialogActions>

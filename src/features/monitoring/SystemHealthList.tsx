@@ -6,9 +6,12 @@ import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
+import AlbumIcon from '@mui/icons-material/Album';
 import CloudIcon from '@mui/icons-material/Cloud';
+import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import ScheduleIcon from '@mui/icons-material/Schedule';
 import StorageIcon from '@mui/icons-material/Storage';
+import VpnKeyIcon from '@mui/icons-material/VpnKey';
 import WifiIcon from '@mui/icons-material/Wifi';
 import type { ReactNode } from 'react';
 import type { ComponentHealth, SystemHealth } from '../../../contract/monitoring';
@@ -68,7 +71,14 @@ function componentDetail(component: ComponentHealth | undefined): string {
 
 const isHealthy = (component: ComponentHealth | undefined) => (component ? component.status === 'healthy' : null);
 
-/** WebSocket (this console's live feed), cloud connectivity (the capture provider), prayer times, database. */
+/** The EC2 configuration's checks (a server on the local driver has none): shown under Cloud Connectivity when present. */
+const CLOUD_CONFIGURATION: { component: string; name: string; icon: ReactNode }[] = [
+  { component: 'aws_credentials', name: 'Cloud Credentials', icon: <VpnKeyIcon /> },
+  { component: 'aws_upload_signing', name: 'Upload Signing', icon: <CloudUploadIcon /> },
+  { component: 'aws_image', name: 'Recorder Image', icon: <AlbumIcon /> },
+];
+
+/** WebSocket (this console's live feed), cloud connectivity (the capture provider) and its configuration, prayer times, database. */
 export function SystemHealthList({ health }: { health: SystemHealth | undefined }) {
   const { connected } = useLive();
   const components = health?.components;
@@ -95,6 +105,15 @@ export function SystemHealthList({ health }: { health: SystemHealth | undefined 
             ok={isHealthy(components?.aws)}
             detail={componentDetail(components?.aws)}
           />
+          {CLOUD_CONFIGURATION.filter(({ component }) => components?.[component]).map(({ component, name, icon }) => (
+            <HealthRow
+              key={component}
+              icon={icon}
+              name={name}
+              ok={isHealthy(components?.[component])}
+              detail={componentDetail(components?.[component])}
+            />
+          ))}
           <HealthRow
             icon={<ScheduleIcon />}
             name="Prayer Time Service"

@@ -12,6 +12,8 @@ import {
   type TerminateResponse,
   type TerminateResult,
 } from '../../../contract/instances';
+import { comingFriday } from '../../../contract/fridays';
+import type { CostPeriod, InstanceCostResponse } from '../../../contract/instance-cost';
 import type { ServerMessage } from '../../../contract/live';
 import { instanceRoutes } from '../../../contract/routes/instances';
 import { instancesPageOf, type InstancesPage } from '../../../contract/instance-list';
@@ -183,7 +185,40 @@ function terminateBody(results: TerminateResult[], what: string): TerminateRespo
   return { success: true, message, data: { results, terminated, failed } };
 }
 
+/** The mocks price every machine as a t3.medium: the store's instances are this Friday's and this month's. */
+const MOCK_HOURLY_USD = 0.0416;
+
+function mockCostPeriod(period: string, instances: Instance[]): CostPeriod {
+  const hours = instances.reduce((sum, instance) => sum + instance.runtime_hours, 0);
+  return {
+    period,
+    recordings: instances.length,
+    instances: instances.length,
+    instance_hours: hours,
+    estimate_usd: Math.round(hours * MOCK_HOURLY_USD * 10_000) / 10_000,
+    unpriced_types: [],
+  };
+}
+
 export const instanceHandlers = [
+  // Before the details' /api/instances/:id, which would take "cost" for an id.
+  mock(instanceRoutes.cost, () => {
+    const now = new Date(nowIso());
+    const coming = comingFriday(now);
+    const last = new Date(Date.parse(coming) - 7 * 86_400_000).toISOString().slice(0, 10);
+    return HttpResponse.json<InstanceCostResponse>({
+      success: true,
+      data: {
+        fridays: [mockCostPeriod(coming, store.instances), mockCostPeriod(last, [])],
+        month: mockCostPeriod(now.toISOString().slice(0, 7), store.instances),
+        hourly_prices: { 't3.medium': MOCK_HOURLY_USD },
+        price_source: 'mock prices',
+        volume_gb: 8,
+        generated_at: now.toISOString(),
+      },
+    });
+  }),
+
   mock(instanceRoutes.demoStream, () =>
     HttpResponse.json<DemoStreamResponse>({ success: true, data: { url: MOCK_DEMO_STREAM_URL } }),
   ),
@@ -203,34 +238,52 @@ export const instanceHandlers = [
   }),
 
   mock(instanceRoutes.launch, ({ body }) => {
-    const launched = body.configs.map((config) => {
-      const instance = mockInstance({
-        state: 'pending',
-        runtime_hours: 0,
-        mosque_id: config.mosque_id,
-        url: config.url,
-        method: config.method,
-        duration: config.duration,
-        name: `capture-${config.mosque_id ?? 'adhoc'}-${String(fleet().nextId).padStart(6, '0')}`,
+    // A start_at is scheduled (the mocks have no lead time: launched at its window's start), the rest launched now.
+    const scheduled = body.configs.flatMap((config, index) =>
+      config.start_at
+        ? [
+            {
+              index,
+              job_id: `job-oneoff-${index}-${Date.parse(config.start_at)}`,
+              mosque_id: config.mosque_id,
+              launch_at: config.start_at,
+              window_start: config.start_at,
+              window_end: new Date(Date.parse(config.start_at) + config.duration * 1000).toISOString(),
+            },
+          ]
+        : [],
+    );
+    const launched = body.configs
+      .filter((config) => !config.start_at)
+      .map((config) => {
+        const instance = mockInstance({
+          state: 'pending',
+          runtime_hours: 0,
+          mosque_id: config.mosque_id,
+          url: config.url,
+          method: config.method,
+          duration: config.duration,
+          name: `capture-${config.mosque_id ?? 'adhoc'}-${String(fleet().nextId).padStart(6, '0')}`,
+        });
+        store.instances.unshift(instance);
+        store.recordings.unshift(
+          mockRecording(instance, { status: 'recording', ended_at: null, bytes: 0, duration_seconds: null }),
+        );
+        Object.assign(extrasOf(instance.id), { width: config.width, height: config.height });
+        extrasOf(instance.id).logs.push(
+          `${instance.launch_time} launching capture of ${config.url} for ${config.duration}s at ${config.width}x${config.height}`,
+        );
+        later(() => {
+          if (instance.state === 'pending') setState(instance, 'running');
+        });
+        return instance;
       });
-      store.instances.unshift(instance);
-      store.recordings.unshift(
-        mockRecording(instance, { status: 'recording', ended_at: null, bytes: 0, duration_seconds: null }),
-      );
-      Object.assign(extrasOf(instance.id), { width: config.width, height: config.height });
-      extrasOf(instance.id).logs.push(
-        `${instance.launch_time} launching capture of ${config.url} for ${config.duration}s at ${config.width}x${config.height}`,
-      );
-      later(() => {
-        if (instance.state === 'pending') setState(instance, 'running');
-      });
-      return instance;
-    });
     publishFleet();
+    const forLater = scheduled.length ? `; ${scheduled.length} scheduled for their start_at` : '';
     return HttpResponse.json<LaunchResponse>({
       success: true,
-      message: `Launched ${launched.length} instance(s)`,
-      data: { instances: launched, failed: [], scheduled: [] },
+      message: `Launched ${launched.length} instance(s)${forLater}`,
+      data: { instances: launched, failed: [], scheduled },
     });
   }),
 

@@ -13,7 +13,11 @@ import { store, type MockStore } from '../store';
 
 /** What the mocks report as measured; tests change it (e.g. a failing component) through monitoringMock(). */
 export interface MonitoringMockState {
-  components: { aws: ComponentHealth; prayer_times: ComponentHealth; database: ComponentHealth };
+  /** The three every server has, and any other a test adds (the EC2 configuration's checks). */
+  components: { aws: ComponentHealth; prayer_times: ComponentHealth; database: ComponentHealth } & Record<
+    string,
+    ComponentHealth
+  >;
   api: { average_ms: number | null; p95_ms: number | null; sample_count: number };
   /** p95 of each of the last 60 minutes, oldest first (null: no requests that minute). */
   history: Array<number | null>;

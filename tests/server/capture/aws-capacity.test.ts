@@ -1,8 +1,7 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DescribeInstancesCommand, DescribeSubnetsCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MotoServer } from '../../../testkit/capture';
+import { ec2CapacityGate, type Ec2CapacityGate } from '../../../testkit/ec2-capacity-gate';
 import { startMotoAccount, type MotoAccount } from '../../../testkit/moto-account';
 import { scaled } from '../../../testkit/time-scale';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -15,50 +14,11 @@ import { createTestApp, type TestApp } from '../helpers/test-app';
  * endpoint in front of it answers InsufficientInstanceCapacity for the pairs a test names.
  */
 
-/** Forwards every EC2 call to moto, except RunInstances for a full pair, answered as AWS does. */
-async function capacityGate(motoUrl: string, full: (params: URLSearchParams) => boolean) {
-  const tried: string[] = [];
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const params = new URLSearchParams(body.toString());
-      if (params.get('Action') === 'RunInstances') {
-        tried.push(`${params.get('InstanceType')}@${params.get('SubnetId') ?? 'default'}`);
-        if (full(params)) {
-          response
-            .writeHead(500, { 'content-type': 'text/xml' })
-            .end(
-              '<?xml version="1.0" encoding="UTF-8"?><Response><Errors><Error><Code>InsufficientInstanceCapacity</Code><Message>We currently do not have sufficient capacity in the Availability Zone you requested.</Message></Error></Errors><RequestID>r-1</RequestID></Response>',
-            );
-          return;
-        }
-      }
-      const forwarded = http.request(
-        new URL(request.url ?? '/', motoUrl),
-        { method: request.method, headers: request.headers },
-        (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(response);
-        },
-      );
-      forwarded.end(body);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    tried,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe('launches fall through instance types and subnets on capacity errors (moto)', () => {
   let account: MotoAccount | undefined;
   let moto: MotoServer;
   let ec2: EC2Client;
-  let gate: Awaited<ReturnType<typeof capacityGate>>;
+  let gate: Ec2CapacityGate;
   let t: TestApp;
   let token: string;
   let subnets: string[];
@@ -71,7 +31,7 @@ describe('launches fall through instance types and subnets on capacity errors (m
       .slice(0, 2);
     expect(subnets).toHaveLength(2);
     // t3.small has no capacity anywhere; t3.medium none in the first subnet.
-    gate = await capacityGate(
+    gate = await ec2CapacityGate(
       moto.url,
       (params) =>
         params.get('InstanceType') === 't3.small' ||

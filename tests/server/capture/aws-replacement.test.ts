@@ -54,7 +54,6 @@ describe('a cloud recorder terminated mid-window', () => {
     Object.assign(process.env, {
       AWS_ACCESS_KEY_ID: 'testing',
       AWS_SECRET_ACCESS_KEY: 'testing',
-      AWS_SESSION_TOKEN: 'testing',
       AWS_EC2_METADATA_DISABLED: 'true',
     });
     [moto, source] = await Promise.all([startMoto(), startHlsSource()]);

@@ -69,7 +69,6 @@ describe('aws capture driver against moto', () => {
     Object.assign(process.env, {
       AWS_ACCESS_KEY_ID: 'testing',
       AWS_SECRET_ACCESS_KEY: 'testing',
-      AWS_SESSION_TOKEN: 'testing',
       AWS_EC2_METADATA_DISABLED: 'true',
     });
     moto = await startMoto();

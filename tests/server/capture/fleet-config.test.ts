@@ -53,4 +53,39 @@ describe('cloud fleet settings', () => {
       'AWS_EXTRA_TAGS: AWS_EXTRA_TAGS: "managed-by" is a tag the server writes itself',
     ]);
   });
+
+  it('read hourly prices as type=dollars pairs, refusing anything else', () => {
+    expect(loadConfig({}).awsHourlyPrices).toEqual({});
+    expect(loadConfig({ AWS_HOURLY_PRICES: 't3.small=0.02, c6i.large = 0.09' }).awsHourlyPrices).toEqual({
+      't3.small': 0.02,
+      'c6i.large': 0.09,
+    });
+    for (const bad of ['t3.small', 't3.small=cheap', 't3.small=-1', '=0.02', 't3.small=0.02=1'])
+      expect(configProblems({ AWS_HOURLY_PRICES: bad }), bad).toEqual([
+        `AWS_HOURLY_PRICES: AWS_HOURLY_PRICES: "${bad}" is not type=dollars-per-hour (e.g. t3.small=0.0208)`,
+      ]);
+  });
+
+  it('read the capacity, volume size and instance cap, refusing values out of range', () => {
+    expect(loadConfig({})).toMatchObject({
+      awsCapacity: 'on-demand',
+      awsVolumeSizeGb: undefined,
+      awsMaxInstances: undefined,
+    });
+    expect(loadConfig({ AWS_CAPACITY: 'spot', AWS_VOLUME_SIZE_GB: '20', AWS_MAX_INSTANCES: '150' })).toMatchObject({
+      awsCapacity: 'spot',
+      awsVolumeSizeGb: 20,
+      awsMaxInstances: 150,
+    });
+    expect(configProblems({ AWS_CAPACITY: 'cheap' })).toEqual(['AWS_CAPACITY: AWS_CAPACITY must be on-demand or spot']);
+    expect(configProblems({ AWS_VOLUME_SIZE_GB: '4' })).toEqual([
+      'AWS_VOLUME_SIZE_GB: AWS_VOLUME_SIZE_GB must be 8 to 16384',
+    ]);
+    expect(configProblems({ AWS_MAX_INSTANCES: '0' })).toEqual([
+      'AWS_MAX_INSTANCES: AWS_MAX_INSTANCES must be 1 to 10000',
+    ]);
+    expect(configProblems({ AWS_MAX_INSTANCES: '2.5' })).toEqual([
+      'AWS_MAX_INSTANCES: AWS_MAX_INSTANCES must be a whole number',
+    ]);
+  });
 });

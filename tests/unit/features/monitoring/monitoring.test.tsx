@@ -147,6 +147,34 @@ describe('Monitoring', { timeout: scaled(20_000) }, () => {
     expect(list.getByLabelText('WebSocket: Disconnected')).toBeInTheDocument();
   });
 
+  it("shows the EC2 configuration's checks under cloud connectivity, each with what is wrong", async () => {
+    Object.assign(monitoringMock().components, {
+      aws_credentials: { status: 'healthy', detail: 'Long-lived access keys', latency_ms: 0.4 },
+      aws_upload_signing: {
+        status: 'unhealthy',
+        detail: "Recorders' uploads would be signed with temporary credentials (a session token)",
+        latency_ms: 0.3,
+      },
+      aws_image: { status: 'healthy', detail: 'AWS_IMAGE_ID ami-0abc (recorder) is available', latency_ms: 12 },
+    });
+    await openMonitoring();
+    connect();
+    const list = within(screen.getByRole('list', { name: 'System health' }));
+    expect(await list.findByLabelText('Upload Signing: Unhealthy')).toHaveClass('MuiChip-colorError');
+    expect(list.getByText(/would be signed with temporary credentials/)).toBeInTheDocument();
+    expect(list.getByLabelText('Cloud Credentials: Healthy')).toBeInTheDocument();
+    expect(list.getByLabelText('Recorder Image: Healthy')).toBeInTheDocument();
+    expect(card('System Health').getByText('Failing: aws_upload_signing')).toBeInTheDocument();
+  });
+
+  it('shows no EC2 configuration rows for a server on the local driver', async () => {
+    await openMonitoring();
+    connect();
+    const list = within(screen.getByRole('list', { name: 'System health' }));
+    expect(await list.findByLabelText('Cloud Connectivity: Healthy')).toBeInTheDocument();
+    expect(list.queryByLabelText(/Upload Signing|Cloud Credentials|Recorder Image/)).not.toBeInTheDocument();
+  });
+
   it('shows the performance metrics in an expandable section, with a p95 chart of the last hour', async () => {
     const { user } = await openMonitoring();
     connect();
