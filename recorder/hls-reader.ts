@@ -82,6 +82,10 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   let previousAskedAt = -Infinity;
   let lastProgressLogAt = now();
   let breakNext = false;
+  /** A segment answered 404 once: the playlist is read again at once, and a second 404 loses it. */
+  let goneOnce: number | null = null;
+  /** The reading was left for a fresh one (a segment left the playlist before it was fetched). */
+  let readAgain: boolean;
 
   // The last seconds of the window are published a segment later: the reader waits for them (up to two
   // target durations, a reload and a few seconds past the end). Where a segment lies is estimated from
@@ -103,6 +107,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   const nap = (ms: number) =>
     options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
   while (!options.stopped() && windowOpen()) {
+    readAgain = false;
     const askedAt = now();
     const answer = await getBytes(mediaUrl, PLAYLIST_TIMEOUT_MS, options.pin, PLAYLIST_MAX_BYTES);
     // The live edge the playlist shows: as of the middle of a quick exchange (a busy server may answer late
@@ -155,7 +160,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     previous = playlist;
     previousAskedAt = askedAt;
     options.progressed();
-    await nap(playlist.ended ? offAirPollMs : reloadMsOf(playlist));
+    if (!readAgain) await nap(playlist.ended ? offAirPollMs : reloadMsOf(playlist));
   }
   return null;
 
@@ -226,6 +231,14 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       const { start, joined, follows } = placement(segment, estimatedStart(segment), publishedAfter(segment), playlist);
       if (afterWindow(segment, start)) break;
       const answer = await fetchSegment(segment);
+      if ('error' in answer && answer.status === 404 && goneOnce !== segment.sequence) {
+        // Behind the playlist: the segment left it between the reading and the fetch, and so will those
+        // listed after it. A fresh reading goes on from the oldest still listed; what left is lost once
+        // (missed), with one break, not a 404 and a new ffmpeg run for each. Still listed, it is tried once more.
+        goneOnce = segment.sequence;
+        readAgain = true;
+        break;
+      }
       if ('error' in answer) {
         ledger.loseContent({
           start,
