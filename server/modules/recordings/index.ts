@@ -17,6 +17,7 @@ export { registerInternalRecordingRoutes } from './internal-recording-routes';
 export type { RecordingsElsewhere, RecordingsLibrary } from './library';
 export { registerRecordingsLibrary } from './library-module';
 export { parseRuns, type Window } from './runs';
+export { parseResumePoint } from './repository';
 
 interface RecordingsDeps {
   db: Db;

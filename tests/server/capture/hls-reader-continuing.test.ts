@@ -11,9 +11,10 @@ import { scaled } from '../../../testkit/time-scale';
 // PostgreSQL pass: skipped: the segment reader against a live loopback origin, no database
 
 /*
- * The segment reader when it fell behind its playlist, against a live origin whose truth is known (a
- * sliding playlist of 6 two-second segments, 20 published before the reading, 404 for what left it):
- * it goes on from what the playlist still lists and does not ask for each segment that left it.
+ * The segment reader of a recorder that continues a recording whose recorder was lost with its server
+ * (instances/continuation.ts), and of a reader that fell behind its playlist, against a live origin whose
+ * truth is known (a sliding playlist of 6 two-second segments, 20 published before the reading): it
+ * goes on from what the playlist still lists and never asks for a segment that left it.
  */
 
 const origins: FidelityOrigin[] = [];
@@ -27,7 +28,7 @@ interface Written {
 }
 
 /** Reads `seconds` of a fresh origin; `holdFirstWriteMs` holds the first write up (a busy recorder). */
-async function read(options: { seconds: number; holdFirstWriteMs?: number }) {
+async function read(options: { seconds: number; continuesAfter?: number | null; holdFirstWriteMs?: number }) {
   // Like a CDN's, a segment that left the playlist answers 404.
   const origin = await startFidelityOrigin({
     minutes: 2,
@@ -57,9 +58,55 @@ async function read(options: { seconds: number; holdFirstWriteMs?: number }) {
     log: () => undefined,
     progressed: () => undefined,
     persist: () => undefined,
+    ...(options.continuesAfter === undefined ? {} : { continuesAfter: options.continuesAfter }),
   });
   return { origin, ledger, written, fetched: [...origin.requests.segmentFetches.keys()].sort((a, b) => a - b) };
 }
+
+describe('the HLS segment reader of a continuing recorder', () => {
+  it.concurrent(
+    'goes on from the oldest segment still listed when the next one left the playlist, the rest one loss',
+    { timeout: scaled(60_000) },
+    async () => {
+      // Segments 0-19 are published; the playlist lists 14-19: 3-13 left it.
+      const { origin, ledger, written, fetched } = await read({ seconds: 4, continuesAfter: 2 });
+      const first = written[0].sequence;
+      expect(first).toBeGreaterThanOrEqual(14);
+      expect(fetched[0], 'no segment before the oldest listed is asked for').toBe(first);
+      expect(origin.requests.byStatus[404] ?? 0).toBe(0);
+      expect(ledger.lost).toEqual([
+        expect.objectContaining({
+          seconds: (first - 3) * SEGMENT_SECONDS,
+          reason: expect.stringContaining(`3-${first - 1}`),
+        }),
+      ]);
+      expect(written.map((w) => w.sequence)).toEqual(written.map((_, i) => first + i));
+    },
+  );
+
+  it.concurrent(
+    'goes on from the next segment when the playlist still lists it, losing nothing',
+    { timeout: scaled(60_000) },
+    async () => {
+      const { ledger, written, fetched } = await read({ seconds: 4, continuesAfter: 16 });
+      expect(written[0].sequence).toBe(17);
+      expect(fetched[0]).toBe(17);
+      expect(ledger.lost).toEqual([]);
+    },
+  );
+
+  it.concurrent(
+    'starts at the live edge when where the lost recorder stopped is not known',
+    { timeout: scaled(60_000) },
+    async () => {
+      const { written, fetched, ledger } = await read({ seconds: 2, continuesAfter: null });
+      // The newest listed at the first reading (19, or 20 if one more was published meanwhile), nothing before it.
+      expect(written[0].sequence).toBeGreaterThanOrEqual(19);
+      expect(fetched[0]).toBe(written[0].sequence);
+      expect(ledger.lost).toEqual([]);
+    },
+  );
+});
 
 describe('the HLS segment reader behind its playlist', () => {
   it.concurrent(
