@@ -283,7 +283,7 @@ describe('recorders of a server lost with its host', () => {
     expect(alarm).toMatchObject({ severity: 'critical', instance_id: null });
     expect(alarm.message).toMatch(
       new RegExp(
-        `^Server ${GONE_ID} \\(http://10\\.0\\.0\\.2:8002\\) on host-b was lost \\(last seen ${at('09:00:00').replace(/\./g, '\\.')}\\), and no server is left on host-b: 1 recording continued on server host-[ac]/800[13]/0001, the time between a gap; 2 recordings judged from what was known \\(window over\\)$`,
+        `^Server ${GONE_ID} \\(http://10\\.0\\.0\\.2:8002\\) on host-b was lost \\(last seen ${at('09:00:00').replace(/\./g, '\\.')}\\), and no server is left on host-b: 1 recording continued on server host-[ac]/800[13]/0001 from where the lost recorders stopped, what the stream no longer offered a gap; 2 recordings judged from what was known \\(window over\\)$`,
       ),
     );
     expect((await t.app.ctx.alarms.list('all', 50)).filter((row) => row.kind === 'recorder_died')).toEqual([]);
