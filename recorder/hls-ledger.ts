@@ -88,6 +88,14 @@ export class SegmentLedger {
     return this.data.kept.at(-1);
   }
 
+  /** The last segment kept of the current numbering, and where its content ends: where another recorder would go on. */
+  resumePoint(): { sequence: number; end: number } | null {
+    const last = this.last();
+    return last && last.epoch === this.data.epoch
+      ? { sequence: last.sequence, end: last.start + last.seconds * 1000 }
+      : null;
+  }
+
   /** The last sequence number kept in the current epoch, or null. */
   lastSequence(): number | null {
     const last = this.last();
@@ -154,10 +162,18 @@ export class SegmentLedger {
 
   /**
    * A recorder starting on this ledger: when one ran before, the time since its last save was a time
-   * without a recorder; the first one may have started after the window opened.
+   * without a recorder; the first one may have started after the window opened, or continue on this host
+   * a recording whose server was lost elsewhere (`lostServer`: since when it holds nothing, and why).
    */
-  recorderStarted(at: number, windowStart: number): void {
-    if (this.data.aliveAt === null && at - windowStart > 2000) {
+  recorderStarted(at: number, windowStart: number, lostServer?: { since: number; reason: string }): void {
+    if (this.data.aliveAt === null && lostServer) {
+      this.data.conditions.push({
+        start: Math.min(lostServer.since, at),
+        end: at,
+        cause: 'server_down',
+        reason: lostServer.reason,
+      });
+    } else if (this.data.aliveAt === null && at - windowStart > 2000) {
       this.data.conditions.push({
         start: windowStart,
         end: at,

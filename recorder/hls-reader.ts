@@ -42,6 +42,13 @@ export interface HlsReaderOptions {
   offAirPollMs?: number;
   /** The longest a live stream may publish no new segment before it counts as stalled (three target durations, at least 6 s, if shorter). */
   stallMs?: number;
+  /**
+   * Set for a recorder continuing a recording whose recorder was lost with its server: the media
+   * sequence that one kept last, or null when it is not known. Until it keeps a segment, the reader goes
+   * on from the next one still listed (those that left the playlist are content lost), or from the live
+   * edge: what the playlist lists before it was the lost recorder's.
+   */
+  continuesAfter?: number | null;
 }
 
 /** What ended the reading: the window or a stop (null), or why these playlists need ffmpeg instead. */
@@ -82,6 +89,12 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   let previousAskedAt = -Infinity;
   let lastProgressLogAt = now();
   let breakNext = false;
+  /** A continuing reader's place until it keeps a segment: the sequence it goes on after (null: the live edge). */
+  let continuingAfter = options.continuesAfter;
+  /** A segment answered 404 once: the playlist is read again at once, and a second 404 loses it. */
+  let goneOnce: number | null = null;
+  /** The reading was left for a fresh one (a segment left the playlist before it was fetched). */
+  let readAgain: boolean;
 
   // The last seconds of the window are published a segment later: the reader waits for them (up to two
   // target durations, a reload and a few seconds past the end). Where a segment lies is estimated from
@@ -103,6 +116,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   const nap = (ms: number) =>
     options.pause.for(Math.max(0, Math.min(ms, (now() < window.end ? window.end : window.end + tailMs) - now())));
   while (!options.stopped() && windowOpen()) {
+    readAgain = false;
     const askedAt = now();
     const answer = await getBytes(mediaUrl, PLAYLIST_TIMEOUT_MS, options.pin, PLAYLIST_MAX_BYTES);
     // The live edge the playlist shows: as of the middle of a quick exchange (a busy server may answer late
@@ -155,7 +169,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     previous = playlist;
     previousAskedAt = askedAt;
     options.progressed();
-    await nap(playlist.ended ? offAirPollMs : reloadMsOf(playlist));
+    if (!readAgain) await nap(playlist.ended ? offAirPollMs : reloadMsOf(playlist));
   }
   return null;
 
@@ -180,7 +194,8 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       endOf.set(s.sequence, fetchedAt - after * 1000);
       after += s.duration;
     }
-    let last = ledger.lastSequence();
+    const resuming = ledger.kept.length === 0 && continuingAfter !== undefined;
+    let last = ledger.lastSequence() ?? (resuming ? (continuingAfter ?? null) : null);
     if (last !== null && isReset(playlist, last)) {
       options.log(
         `media sequence went from ${last} back to ${segments[0].sequence}: the encoder restarted; recording its new numbering`,
@@ -194,6 +209,8 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       listed.clear();
       for (const s of segments) listed.set(s.sequence, s.duration);
       last = null;
+      // A new numbering is content the lost recorder never listed: all of it is this one's to take.
+      continuingAfter = undefined;
       breakNext = true;
     }
     const estimatedStart = (s: MediaSegment) => (endOf.get(s.sequence) as number) - s.duration * 1000;
@@ -211,12 +228,21 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     // A first reading also takes the segment before the window's first: where a segment lies is known to
     // within our read's latency, and a little media before the window costs nothing.
     const firstWanted = segments.findIndex((s) => (endOf.get(s.sequence) as number) > window.start);
+    // A recorder continuing one whose place is unknown starts at the live edge.
+    const fromLiveEdge = last === null && resuming && continuingAfter === null;
     const wanted = segments.filter(
-      (s, i) => (last === null ? firstWanted >= 0 && i >= firstWanted - 1 : s.sequence > last) && mayStartInWindow(s),
+      (s, i) =>
+        (last !== null
+          ? s.sequence > last
+          : fromLiveEdge
+            ? i === segments.length - 1
+            : firstWanted >= 0 && i >= firstWanted - 1) && mayStartInWindow(s),
     );
     if (wanted.length === 0) return 0;
-    if (last !== null && wanted[0].sequence > last + 1)
+    if (last !== null && wanted[0].sequence > last + 1) {
       missed(last + 1, wanted[0].sequence - 1, estimatedStart(wanted[0]), playlist);
+      if (continuingAfter !== undefined) continuingAfter = wanted[0].sequence - 1;
+    }
 
     let taken = 0;
     for (const segment of wanted) {
@@ -226,7 +252,16 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       const { start, joined, follows } = placement(segment, estimatedStart(segment), publishedAfter(segment), playlist);
       if (afterWindow(segment, start)) break;
       const answer = await fetchSegment(segment);
+      if ('error' in answer && answer.status === 404 && goneOnce !== segment.sequence) {
+        // Behind the playlist: the segment left it between the reading and the fetch, and so will those
+        // listed after it. A fresh reading goes on from the oldest still listed; what left is lost once
+        // (missed), with one break, not a 404 and a new ffmpeg run for each. Still listed, it is tried once more.
+        goneOnce = segment.sequence;
+        readAgain = true;
+        break;
+      }
       if ('error' in answer) {
+        if (continuingAfter !== undefined) continuingAfter = segment.sequence;
         ledger.loseContent({
           start,
           end: start + segment.duration * 1000,

@@ -126,7 +126,29 @@ export interface RecorderConfig {
   sourceAsIs?: boolean;
   /** Where the pieces and the joined file go besides this machine; absent or null: they stay here (local store). */
   delivery?: RecorderDelivery | null;
+  /** Set when this recorder continues a recording whose recorder was lost with its server, on another host. */
+  continuing?: ContinuingFrom;
   createdAt: string;
+}
+
+/**
+ * Where a recording lost with its server stopped, as that server last reported it (the ResumePoint its
+ * recorder wrote), for the recorder that continues it on another host.
+ */
+export interface ContinuingFrom {
+  /** The media sequence the lost recorder kept last; null when unknown (its reading starts at the live edge). */
+  after: number | null;
+  /** From when (server clock, ISO UTC) the recording holds nothing: the start of the lost server's hole. */
+  since: string;
+  /** Why: names the lost server and its host. */
+  reason: string;
+}
+
+/** The last segment an HLS capture kept, for a recorder that continues it elsewhere (server clock). */
+export interface ResumePoint {
+  sequence: number;
+  /** Where its content ends (ISO UTC). */
+  end: string;
 }
 
 export type RecorderPhase = 'pending' | 'running' | 'stopping' | 'exited';
@@ -220,6 +242,8 @@ export interface RecorderState {
   outcome: RecorderOutcome | null;
   /** What reached the object store, for a capture that delivers. */
   delivery?: DeliveryReport | null;
+  /** An HLS capture's last segment kept of the stream's current numbering (absent: none, or not HLS). */
+  resumePoint?: ResumePoint | null;
   updatedAt: string;
 }
 

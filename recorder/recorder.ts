@@ -183,7 +183,12 @@ function save(force = false): void {
     if (current && !current.endedAt) pieces.collectClosed(current.index);
     // While recording: ffmpeg's progress for each run, or the segment ledger (the pieces' times are the final word at the end).
     state.coverage = coverageUntil(Math.min(Date.now(), window.end), false);
-    if (hlsCapture) saveLedger();
+    if (hlsCapture) {
+      saveLedger();
+      // Where a recorder on another host goes on should this one's server be lost (its server keeps it).
+      const point = ledger.resumePoint();
+      state.resumePoint = point && { sequence: point.sequence, end: toServerIso(point.end) };
+    }
     state.mediaSeconds = state.coverage.coveredSeconds;
     state.bytes = pieces.bytes();
   }
@@ -351,7 +356,12 @@ async function recordHls(): Promise<boolean> {
   const playlist = await hlsPlaylistOf(config.url);
   if (!playlist || state.stopCause) return false;
   hlsCapture = true;
-  ledger.recorderStarted(Date.now(), window.start);
+  const continuing = config.continuing;
+  ledger.recorderStarted(
+    Date.now(),
+    window.start,
+    continuing && { since: Date.parse(continuing.since) - window.offsetMs, reason: continuing.reason },
+  );
   const runsFed = new FedRuns({
     config,
     pieces,
@@ -388,6 +398,7 @@ async function recordHls(): Promise<boolean> {
     progressed: () => save(),
     persist: saveLedger,
     stallMs: settings.stallTimeoutSeconds * 1000,
+    continuesAfter: continuing?.after,
   });
   await runsFed.close();
   if (!end) return true;

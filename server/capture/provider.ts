@@ -7,7 +7,10 @@ import type {
   RecordingStatus,
 } from '../../contract/instances';
 
+import type { ContinuingFrom, ResumePoint } from '../../recorder/recorder-state';
+
 export type { LaunchConfig } from '../../contract/instances';
+export type { ContinuingFrom, ResumePoint } from '../../recorder/recorder-state';
 
 /**
  * The only way the rest of the server starts, stops and inspects recorders (docs/architecture.md, "Capture").
@@ -90,6 +93,11 @@ export interface LaunchOptions {
   imageId?: string;
   /** The recorder replaces one that died inside its window (relaunch.ts): it carries on where that one's delivery ended. */
   continues?: boolean;
+  /**
+   * The recorder continues on this host a recording whose server was lost with its host
+   * (instances/continuation.ts): where that one's recorder stopped, as its server last reported.
+   */
+  continuing?: ContinuingFrom;
   /** Seconds without media progress before the watchdog ends a connection (default: the driver's). */
   stallTimeoutSeconds?: number;
   /**
@@ -150,6 +158,8 @@ export interface ProviderRecording {
   measuredUntil?: string;
   /** Times the recorder was started again after it died inside its window. */
   relaunches?: number;
+  /** An HLS capture's last segment kept (local recorders): where another host's recorder would go on. */
+  resumePoint?: ResumePoint | null;
   /** Ended by an operator's terminate: what is missing was asked for, not a fault to alarm about. */
   stoppedByOperator?: boolean;
   /**

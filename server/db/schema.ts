@@ -197,6 +197,8 @@ export interface RecordingsTable {
   store_joined_at: string | null;
   /** Judged without its recorder's result: the store is read again until then (migration 018). */
   provisional_until: string | null;
+  /** JSON {sequence, end}: the last segment its HLS recorder kept, as last read (migration 026). */
+  resume_point: string | null;
   updated_at: string;
 }
 

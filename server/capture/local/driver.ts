@@ -175,6 +175,7 @@ export class LocalCaptureProvider implements CaptureProvider {
       logPath: path.join(dir, INSTANCE_FILES.log),
       settings,
       delivery,
+      ...(options.continuing ? { continuing: options.continuing } : {}),
       createdAt: this.options.clock.now().toISOString(),
     };
     writeJsonAtomic(path.join(dir, INSTANCE_FILES.config), recorderConfig);
@@ -439,6 +440,7 @@ export class LocalCaptureProvider implements CaptureProvider {
           ? new Date(Date.parse(state.updatedAt) + (config.clockOffsetMs ?? 0)).toISOString()
           : undefined,
         relaunches: state?.relaunches ?? 0,
+        resumePoint: state?.resumePoint ?? null,
         stoppedByOperator: state?.stopCause === 'operator',
       },
     };

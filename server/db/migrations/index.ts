@@ -23,6 +23,7 @@ import { generatedPasswordMigration } from './022_generated_password';
 import { serverStopsMigration } from './023_server_stops';
 import { serverTakeoversMigration } from './024_server_takeovers';
 import { liveSocketsMigration } from './025_live_sockets';
+import { resumePointsMigration } from './026_resume_points';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -48,6 +49,7 @@ const migrations: Record<string, DialectMigration> = {
   '023_server_stops': serverStopsMigration,
   '024_server_takeovers': serverTakeoversMigration,
   '025_live_sockets': liveSocketsMigration,
+  '026_resume_points': resumePointsMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

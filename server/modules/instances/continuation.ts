@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { failureMessage } from '../../capture/http-errors';
 import type { Clock } from '../../lib/clock';
 import type { RecordingsService } from '../recordings';
-import { parseRuns, type Window } from '../recordings';
+import { parseResumePoint, parseRuns, type Window } from '../recordings';
 import { RELAUNCH_MARGIN_MS, type FleetRelaunch } from './relaunch';
 import type { InstanceRow, InstancesRepository } from './repository';
 
@@ -26,10 +26,14 @@ export interface Continued {
  * whose files are there): each live row is taken by exactly one live server (the row moves to its
  * scope only if it is still the lost one's: an update that one server wins on any database). While
  * the row's window stays open beyond the relaunch margin, that server keeps what the recording showed
- * until the lost server's last heartbeat as a run, the rest of that run a server_down gap, and starts
- * a recorder of its own for the rest of the window (the fleet's relaunch, `continues`): the recording
- * is then the union of both runs. A row whose window is over, or that could not be continued, is
- * judged from what is known, the hole to its window's end a server_down gap.
+ * as a run, and starts a recorder of its own for the rest of the window (the fleet's relaunch,
+ * `continues`): the recording is then the union of both runs. Where the lost recorder stopped is the
+ * last segment it kept as its server last read it (the recording's resume point): the run ends there
+ * and the new recorder goes on from the next segment the stream still lists, the hole between one
+ * server_down gap of what left the playlist. Without a resume point (a stream that is not HLS) the run
+ * ends at the lost server's last heartbeat, the time since a server_down gap, and the new recorder
+ * starts at the live edge. A row whose window is over, or that could not be continued, is judged from
+ * what is known, the hole to its window's end a server_down gap.
  */
 export class LostScopeContinuation {
   constructor(
@@ -65,6 +69,8 @@ export class LostScopeContinuation {
         ? { start: Date.parse(row.window_start), end: Date.parse(row.window_end) }
         : null;
     const recording = await recordings.findRowByInstance(row.id);
+    const stopped = window && recording ? stoppedAt(recording, window, lost, now) : null;
+    const knownUntil = stopped?.at ?? lost.lastSeen;
     let reason = lost.reason;
     if (
       window &&
@@ -72,9 +78,10 @@ export class LostScopeContinuation {
       row.state !== 'stopping' &&
       now < window.end - RELAUNCH_MARGIN_MS
     ) {
+      // With a resume point the hole is the new recorder's to measure: it knows what left the playlist.
       await recordings.addLostRun(
         row.id,
-        { knownUntil: lost.lastSeen, until: now, reason: lost.reason },
+        { knownUntil, until: stopped ? knownUntil : now, reason: lost.reason },
         window,
         row.job_id,
       );
@@ -85,6 +92,7 @@ export class LostScopeContinuation {
           recording.id,
           `continue:${count}`,
           `Continued on this server: ${lost.reason}`,
+          { after: stopped?.sequence ?? null, since: new Date(knownUntil).toISOString(), reason: lost.reason },
         );
         log.warn({ instanceId: row.id, lostScope: lost.scope }, 'continued the recording of a lost server');
         return true;
@@ -93,17 +101,34 @@ export class LostScopeContinuation {
         reason = `${lost.reason}; it could not be continued on another server: ${failureMessage(error)}`;
       }
     }
-    await this.judge(row, window, lost, reason);
+    await this.judge(row, window, knownUntil, reason);
     return false;
   }
 
   /** Ends the row and judges its recording from what its runs showed; the rest of its window is a server_down gap. */
-  private async judge(row: InstanceRow, window: Window | null, lost: LostScope, reason: string): Promise<void> {
+  private async judge(row: InstanceRow, window: Window | null, knownUntil: number, reason: string): Promise<void> {
     const { repository, recordings, clock } = this.deps;
     const now = clock.now().toISOString();
     await repository.update(row.id, { state: 'terminated', ended_at: now, state_reason: reason, updated_at: now });
-    if (window)
-      await recordings.addLostRun(row.id, { knownUntil: lost.lastSeen, until: window.end, reason }, window, row.job_id);
+    if (window) await recordings.addLostRun(row.id, { knownUntil, until: window.end, reason }, window, row.job_id);
     await recordings.markEnded(row.id, reason, window);
   }
+}
+
+/**
+ * Where the lost recorder stopped: the last segment it kept, as its server last read it, when that lies
+ * in its run (after the run before it was kept, not after now); null when the recording has none.
+ */
+function stoppedAt(
+  recording: { resume_point: string | null; runs: string },
+  window: Window,
+  lost: LostScope,
+  now: number,
+): { sequence: number; at: number } | null {
+  const point = parseResumePoint(recording.resume_point);
+  if (!point) return null;
+  const runFrom = Date.parse(parseRuns(recording.runs).at(-1)?.relaunchedAt ?? new Date(window.start).toISOString());
+  const at = Date.parse(point.end);
+  if (at < runFrom || at > Math.max(now, lost.lastSeen)) return null;
+  return { sequence: point.sequence, at };
 }

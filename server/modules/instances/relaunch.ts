@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { failureMessage } from '../../capture/http-errors';
-import type { CaptureProvider, ProviderInstance } from '../../capture/provider';
+import type { CaptureProvider, ContinuingFrom, ProviderInstance } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import type { RecordingsService } from '../recordings';
 import { parseRuns } from '../recordings';
@@ -119,9 +119,16 @@ export class FleetRelaunch {
   /**
    * Starts a recorder that continues `row`'s recording for the rest of its window, under a key of its
    * own (`<job or row>:<what>`: the same recorder again if this is retried), and makes the row follow
-   * it. Throws what the driver threw when it could not start one.
+   * it; `continuing`: it continues a recording lost with its server, from where that one stopped. Throws
+   * what the driver threw when it could not start one.
    */
-  async startNext(row: InstanceRow, recordingId: string, what: string, stateReason: string): Promise<void> {
+  async startNext(
+    row: InstanceRow,
+    recordingId: string,
+    what: string,
+    stateReason: string,
+    continuing?: ContinuingFrom,
+  ): Promise<void> {
     if (!row.window_start || !row.window_end) throw new Error(`Instance ${row.id} has no window to continue`);
     const launched = await this.driver.launch(
       {
@@ -139,6 +146,7 @@ export class FleetRelaunch {
         name: row.name,
         idempotencyKey: `${row.job_id ?? row.id}:${what}`,
         continues: true,
+        ...(continuing ? { continuing } : {}),
         windowStart: row.window_start,
         windowEnd: row.window_end,
       },

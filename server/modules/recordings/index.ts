@@ -17,6 +17,7 @@ export { LateResults } from './late-results';
 export type { RecordingsElsewhere, RecordingsLibrary } from './library';
 export { createRecordingsModule } from './library-module';
 export { parseRuns, type Window } from './runs';
+export { parseResumePoint } from './repository';
 
 interface RecordingsDeps {
   db: Db;

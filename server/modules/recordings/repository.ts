@@ -9,6 +9,7 @@ import {
 } from '../../../contract/instances';
 import { contentLostSeconds } from '../../../recorder/recorder-coverage';
 import { maskUrlSecrets, maskUrlSecretsOrNull } from '../../../recorder/url-secrets';
+import type { ResumePoint } from '../../capture/provider';
 import type { Database, RecordingsTable } from '../../db/schema';
 
 export type RecordingRow = Selectable<RecordingsTable>;
@@ -43,6 +44,19 @@ export function toRecording(row: RecordingRow): Recording {
  */
 function downloadUrl(id: string): string {
   return `/api/recordings/${encodeURIComponent(id)}/media?download=1`;
+}
+
+/** The last segment a recording's HLS recorder kept, as stored (null: none known). */
+export function parseResumePoint(text: string | null): ResumePoint | null {
+  if (!text) return null;
+  try {
+    const point = JSON.parse(text) as Partial<ResumePoint>;
+    return typeof point.sequence === 'number' && typeof point.end === 'string' && Number.isFinite(Date.parse(point.end))
+      ? { sequence: point.sequence, end: point.end }
+      : null;
+  } catch {
+    return null;
+  }
 }
 
 export function parseGaps(text: string): RecordingGap[] {

@@ -133,6 +133,8 @@ export class RecordingsService {
       covered_seconds: reading.coveredSeconds ?? row.covered_seconds,
       gaps,
       reconnects: reading.reconnects ?? Number(row.reconnects),
+      // Kept as it moves: where a recorder on another host would go on, should this one's server be lost.
+      ...(reading.resumePoint ? { resume_point: JSON.stringify(reading.resumePoint) } : {}),
       // Judged without the recorder's result: the store is read again until 30 min after the window.
       provisional_until:
         ended && reading.provisional ? new Date((window?.end ?? Date.parse(now)) + LATE_RESULT_MS).toISOString() : null,

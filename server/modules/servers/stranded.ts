@@ -77,7 +77,7 @@ export class StrandedScopes {
         await alarms.raise({
           kind: 'server_gone',
           key,
-          message: `${lost.reason}, and no server is left on ${host}: ${recordings(done.continued)} continued on server ${registry.id}, the time between a gap${judged}`,
+          message: `${lost.reason}, and no server is left on ${host}: ${recordings(done.continued)} continued on server ${registry.id} from where the lost recorders stopped, what the stream no longer offered a gap${judged}`,
         });
       }
     }

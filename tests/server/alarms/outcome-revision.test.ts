@@ -30,6 +30,7 @@ describe('alarms that follow a revised outcome', () => {
     runs: '[]',
     store_joined_at: null,
     provisional_until: null,
+    resume_point: null,
     updated_at: '2026-11-23T09:00:00.000Z',
   };
   const reading = { bytes: 0, mediaSeconds: 0, filePath: null, expectedSeconds: 600 };

@@ -67,6 +67,23 @@ describe('coverage from the segment ledger', () => {
     expect(coverage.coveredSeconds).toBe(49);
   });
 
+  it("a recorder continuing a lost server's recording: the hole from where that one stopped is one server_down gap, all of it lost", () => {
+    const ledger = new SegmentLedger(null);
+    const reason = 'Server s-1 (http://10.0.0.1:8000) on host-a was lost (last seen 2026-11-27T11:40:24.000Z)';
+    // The lost recorder's last segment ended 22 s in; this one starts 40 s in and the playlist still lists from 30 s.
+    ledger.recorderStarted(at(40), window.start, { since: at(22), reason });
+    ledger.loseContent({ start: at(22), end: at(30), seconds: 8, reason: 'segments 11-14 left the playlist' });
+    keep(ledger, 30, 60, 15, 1);
+    expect(ledger.resumePoint()).toEqual({ sequence: 29, end: at(60) });
+    const coverage = ledgerCoverage(ledger, window, window.end, iso);
+    expect(coverage.coveredSeconds).toBe(30);
+    // Before the point it went on from, the hole is the lost recorder's (the server keeps that run); not a late start.
+    expect(coverage.gaps).toEqual([
+      { start: iso(at(0)), end: iso(at(30)), cause: 'server_down', reason, content_lost_seconds: 30 },
+    ]);
+    expect(ledger.conditions.map((c) => c.cause)).toEqual(['server_down']);
+  });
+
   it('a run whose pieces hold less than was fed to it covers only what they hold, and the rest is a gap of its cause at its end', () => {
     const ledger = new SegmentLedger(null);
     keep(ledger, 0, 30, 0, 1);

@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LaunchConfig, LaunchedInstance, LaunchOptions, ProviderInstance } from '../../../server/capture/provider';
+import type {
+  LaunchConfig,
+  LaunchedInstance,
+  LaunchOptions,
+  ProviderInstance,
+  ProviderRecording,
+} from '../../../server/capture/provider';
 import { ServerRegistry } from '../../../server/modules/servers';
 import { ServersRepository } from '../../../server/modules/servers/repository';
 import { StrandedScopes } from '../../../server/modules/servers/stranded';
@@ -93,6 +99,7 @@ describe('recorders of a server lost with its host', () => {
     covered: number,
     state: 'running' | 'stopping' = 'running',
     job?: { id: string; mosqueId: string },
+    reading: Partial<ProviderRecording> = {},
   ) {
     await seedRecording(t, id, job?.mosqueId ?? `mosque-${id.slice(-4)}`, job?.id ?? null, GONE_SCOPE);
     await t.app.ctx.db.kysely
@@ -107,6 +114,7 @@ describe('recorders of a server lost with its host', () => {
         coveredSeconds: covered,
         mediaSeconds: covered,
         expectedSeconds: (span.end - span.start) / 1000,
+        ...reading,
       }),
       null,
       span,
@@ -275,7 +283,7 @@ describe('recorders of a server lost with its host', () => {
     expect(alarm).toMatchObject({ severity: 'critical', instance_id: null });
     expect(alarm.message).toMatch(
       new RegExp(
-        `^Server ${GONE_ID} \\(http://10\\.0\\.0\\.2:8002\\) on host-b was lost \\(last seen ${at('09:00:00').replace(/\./g, '\\.')}\\), and no server is left on host-b: 1 recording continued on server host-[ac]/800[13]/0001, the time between a gap; 2 recordings judged from what was known \\(window over\\)$`,
+        `^Server ${GONE_ID} \\(http://10\\.0\\.0\\.2:8002\\) on host-b was lost \\(last seen ${at('09:00:00').replace(/\./g, '\\.')}\\), and no server is left on host-b: 1 recording continued on server host-[ac]/800[13]/0001 from where the lost recorders stopped, what the stream no longer offered a gap; 2 recordings judged from what was known \\(window over\\)$`,
       ),
     );
     expect((await t.app.ctx.alarms.list('all', 50)).filter((row) => row.kind === 'recorder_died')).toEqual([]);
@@ -290,6 +298,75 @@ describe('recorders of a server lost with its host', () => {
     await stranded(a).pass();
     expect(await openAlarms()).toEqual([]);
     for (const server of [a, c, back]) await server.stop();
+  });
+
+  it("continues an HLS recording after the last segment its recorder kept: the hole from there is the new recorder's one server_down gap", async () => {
+    await repository.register({
+      id: GONE_ID,
+      host: 'host-b',
+      internal_address: 'http://10.0.0.2:8002',
+      version: '1.0.0',
+      scope: GONE_SCOPE,
+      started_at: at('08:50:00'),
+      last_seen: at('09:00:00'),
+    });
+    // Its recorder's last reading: 58 s covered, its last segment (sequence 41) ending at 08:59:58.
+    await seedLive('cap-stranded0001', ['08:59:00', '09:10:00'], 58, 'running', undefined, {
+      resumePoint: { sequence: 41, end: at('08:59:58') },
+    });
+    const a = registry('host-a', 'local:host-a:/data/a', 8001);
+    await a.start();
+    t.clock.set(at('09:00:21'));
+    await stranded(a).pass();
+
+    const lost = `Server ${GONE_ID} (http://10.0.0.2:8002) on host-b was lost (last seen ${at('09:00:00')})`;
+    expect(driver.launches).toHaveLength(1);
+    expect(driver.launches[0]).toMatchObject({
+      launchId: 'cap-stranded0001',
+      continues: true,
+      continuing: { after: 41, since: at('08:59:58'), reason: lost },
+    });
+    // The lost run ends where its recorder stopped; the hole after it is left to the new recorder to measure.
+    const recording = (await t.app.ctx.recordings.findRowByInstance('cap-stranded0001'))!;
+    expect(parseRuns(recording.runs)).toEqual([
+      expect.objectContaining({
+        from: at('08:59:00'),
+        until: at('08:59:58'),
+        coveredSeconds: 58,
+        relaunchedAt: at('08:59:58'),
+      }),
+    ]);
+
+    // The new recorder went on from the oldest segment still listed, at 09:00:12: 14 s left the playlist,
+    // and its ledger puts the hole before it down to the lost server.
+    t.clock.set(at('09:10:00'));
+    const window = { start: Date.parse(at('08:59:00')), end: Date.parse(at('09:10:00')) };
+    await t.app.ctx.recordings.applyReading(
+      'cap-stranded0001',
+      recordingReading({
+        status: 'captured',
+        expectedSeconds: 660,
+        coveredSeconds: 588,
+        mediaSeconds: 588,
+        gaps: [
+          { start: at('08:59:00'), end: at('09:00:12'), cause: 'server_down', reason: lost, content_lost_seconds: 72 },
+        ],
+      }),
+      null,
+      window,
+    );
+    const ended = (await t.app.ctx.recordingsLibrary.details(recording.id))!;
+    expect(ended).toMatchObject({ status: 'partial', covered_seconds: 646 });
+    expect(ended.gaps).toEqual([
+      {
+        start: at('08:59:58'),
+        end: at('09:00:12'),
+        cause: 'server_down',
+        reason: lost,
+        content_lost_seconds: 14,
+      },
+    ]);
+    await a.stop();
   });
 
   it('waits for a server stopped cleanly (an upgrade): its recorders run on, one alarm says so, none is continued', async () => {
