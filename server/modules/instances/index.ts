@@ -32,6 +32,8 @@ import { registerInstanceRoutes } from './routes';
 import { InstancesService } from './service';
 import { StreamTests } from './stream-tests';
 import type { MosquesService } from '../mosques';
+import type { MonitoringService } from '../monitoring';
+import { registerRecorderMemoryGauges } from './recorder-memory';
 import type { RecordingStore } from '../../storage/recording-store';
 
 export { InstancesService } from './service';
@@ -46,6 +48,7 @@ export interface FleetMonitoring {
   provideInstanceCounts(provider: () => Promise<Record<string, number>>): void;
   provideRecordingCounts(provider: () => Promise<Record<string, number>>): void;
   lastKnownStatus(): SystemStatus | undefined;
+  registerGauge: MonitoringService['registerGauge'];
 }
 
 export interface CaptureModule {
@@ -235,6 +238,8 @@ export function registerCaptureModule(
     });
     monitoring.provideInstanceCounts(() => instances.countByState());
     monitoring.provideRecordingCounts(() => recordings.countByStatus());
+    const recorderMemory = driver.recorderMemory?.bind(driver);
+    if (recorderMemory) registerRecorderMemoryGauges(monitoring, recorderMemory);
   }
 
   let timer: NodeJS.Timeout | undefined;
