@@ -56,6 +56,7 @@ export const RUNTIME_FILES = [
   'egress-proxy.ts',
   'special-addresses.ts',
   'machine-addresses.ts',
+  'instance-metadata.ts',
   'url-secrets.ts',
 ] as const;
 export const RUNTIME_ENTRY = 'recorder.ts';
