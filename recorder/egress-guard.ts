@@ -8,13 +8,42 @@
  */
 import dns from 'node:dns/promises';
 import net from 'node:net';
+import { EC2_METADATA_ENDPOINT, instancePublicAddresses, runsOnEc2 } from './instance-metadata';
 import { machineAddresses, type MachineAddresses } from './machine-addresses';
 import { specialRangeOf } from './special-addresses';
 import type { EgressPolicy } from './protocol';
 
 export type { EgressPolicy } from './protocol';
 
-const thisMachine = machineAddresses();
+let publicAddresses: readonly string[] = [];
+const thisMachine = machineAddresses({ unlisted: () => publicAddresses });
+
+export interface PublicAddressSource {
+  isEc2: () => boolean;
+  endpoint: string;
+  timeoutMs?: number;
+}
+
+const EC2: PublicAddressSource = { isEc2: () => runsOnEc2(), endpoint: EC2_METADATA_ENDPOINT };
+let learning: Promise<void> | undefined;
+
+/**
+ * Learns, once per process, this machine's public addresses that no interface shows (on EC2, from the
+ * instance metadata), which every check then refuses as the machine's own. Resolves at once elsewhere.
+ * Rejects with the reason when the metadata cannot be read; the next call asks again.
+ */
+export function learnPublicAddresses(source: PublicAddressSource = EC2): Promise<void> {
+  learning ??= (async () => {
+    if (!source.isEc2()) return;
+    publicAddresses = await instancePublicAddresses(source.endpoint, source.timeoutMs);
+  })().catch((error: unknown) => {
+    learning = undefined;
+    throw new Error(
+      `this machine's public address could not be read from the EC2 instance metadata (${error instanceof Error ? error.message : String(error)})`,
+    );
+  });
+  return learning;
+}
 
 /**
  * Why a connection to `address` is refused, in words ("an internal address (loopback, 127.0.0.0/8)",
@@ -59,6 +88,7 @@ export function createEgressPin(
   policy: EgressPolicy,
   lookup: AddressLookup = systemLookup,
   onThisMachine: MachineAddresses = thisMachine,
+  publicAddressesLearned: () => Promise<void> = learnPublicAddresses,
 ): EgressPin {
   return async (host, port) => {
     const bare = host
@@ -66,6 +96,12 @@ export function createEgressPin(
       .replace(/\.$/, '')
       .toLowerCase();
     if (policy.allowPrivate || policy.trustedHosts.includes(`${bare}:${port}`)) return null;
+    // Without them the check could not tell this machine's public address from anyone's.
+    await publicAddressesLearned().catch((error: Error) => {
+      throw new EgressRefused(
+        `${bare} was not checked: ${error.message}; a recorder connects nowhere until it is read`,
+      );
+    });
     const family = net.isIP(bare);
     const addresses = family ? [{ address: bare, family }] : await lookup(bare);
     for (const { address } of addresses) {

@@ -13,7 +13,12 @@ export interface MachineAddressOptions {
   now?: () => number;
   /** How old the list may grow before it is read again (30 s). */
   refreshMs?: number;
+  /** Addresses of this machine that no interface shows (an EC2 instance's public ones), asked at each check. */
+  unlisted?: () => readonly string[];
 }
+
+/** How the check names an address of `unlisted`. */
+export const UNLISTED_NAME = 'its public address, from the EC2 instance metadata';
 
 export type MachineAddresses = (address: string) => string | null;
 
@@ -40,6 +45,15 @@ export function machineAddresses(options: MachineAddressOptions = {}): MachineAd
       });
     }
     const bare = address.replace(/%.*$/, '');
+    if (options.unlisted?.().some((own) => own === bare || (family === 6 && sameIpv6(own, bare)))) return UNLISTED_NAME;
     return known.find(({ v4, v6 }) => (family === 4 ? v4.check(bare, 'ipv4') : v6.check(bare, 'ipv6')))?.name ?? null;
   };
+}
+
+/** Two spellings of one IPv6 address (`2001:db8::1` and `2001:0db8:0:0::1`). */
+function sameIpv6(a: string, b: string): boolean {
+  if (net.isIPv6(a) === false) return false;
+  const list = new net.BlockList();
+  list.addAddress(a, 'ipv6');
+  return list.check(b, 'ipv6');
 }

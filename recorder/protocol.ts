@@ -55,6 +55,7 @@ export const RUNTIME_FILES = [
   'egress-proxy.ts',
   'special-addresses.ts',
   'machine-addresses.ts',
+  'instance-metadata.ts',
   'url-secrets.ts',
 ] as const;
 export const RUNTIME_ENTRY = 'recorder.ts';

@@ -66,3 +66,14 @@ export function maskUrlSecrets(text: string): string {
 export function maskUrlSecretsOrNull(text: string | null): string | null {
   return text === null ? null : maskUrlSecrets(text);
 }
+
+/** Whether `url` is one this module masked (its user info or a query value is `***`): it no longer opens the stream. */
+export function isMaskedUrl(url: string): boolean {
+  if (!url.includes(MASK)) return false;
+  try {
+    const parsed = new URL(url);
+    return parsed.username === MASK || [...parsed.searchParams.values()].includes(MASK);
+  } catch {
+    return false;
+  }
+}

@@ -55,6 +55,8 @@ export interface RecorderProcessOptions {
   built?: string;
   /** A cgroup v2 folder the recorder joins before it starts, so that every process of its tree is counted there. */
   cgroup?: string;
+  /** Options for node before the recorder, e.g. the local driver's heap limit (RECORDER_HEAP_LIMIT). */
+  nodeArgs?: string[];
 }
 
 /** Runs `command` inside `cgroup` from its first instruction: the shell joins it, then becomes the command. */
@@ -99,7 +101,8 @@ export function recorderProcess(options: RecorderProcessOptions): RecorderProces
     config,
     start: () => {
       if (!exited()) throw new Error('the recorder is running');
-      const command = [process.execPath, ...(options.built ? [options.built] : ['--import', TSX, RECORDER]), dir];
+      const entry = options.built ? [options.built] : ['--import', TSX, RECORDER];
+      const command = [process.execPath, ...(options.nodeArgs ?? []), ...entry, dir];
       child = options.cgroup
         ? spawn('/bin/sh', ['-c', IN_CGROUP, options.cgroup, ...command], { stdio: 'ignore' })
         : spawn(command[0], command.slice(1), { stdio: 'ignore' });

@@ -65,6 +65,16 @@ export interface CaptureProvider {
   accountLimits?(): Promise<AccountLimits>;
   /** Stops background work; recorders keep running (a restarted server re-adopts them). */
   close?(): Promise<void>;
+  /**
+   * The resident memory of each of its recorders running on this machine, measured now (the local
+   * driver; a remote fleet's recorders are not measured from here).
+   */
+  recorderMemory?(): RecorderMemory[];
+}
+
+export interface RecorderMemory {
+  instanceId: string;
+  residentBytes: number;
 }
 
 export interface AccountLimits {

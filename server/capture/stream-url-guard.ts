@@ -4,8 +4,8 @@
  * own ports, the LAN or a cloud metadata service into a downloadable video.
  */
 import net from 'node:net';
-import { badRequest } from '../lib/http-error';
-import { internalReason, systemResolver, type HostResolver } from '../lib/internal-addresses';
+import { badRequest, HttpError } from '../lib/http-error';
+import { internalReason, learnPublicAddresses, systemResolver, type HostResolver } from '../lib/internal-addresses';
 
 /** Names that only resolve inside a network, refused even when this server cannot resolve them. */
 const HTTP = new Set(['http:', 'https:']);
@@ -40,6 +40,9 @@ export function createStreamUrlGuard(options: StreamUrlGuardOptions): (raw: stri
     if (options.allowPrivate) return [];
     const host = bareHost(url.hostname);
     if (options.isBuiltIn?.(url)) return [`${host}:${url.port || (url.protocol === 'https:' ? 443 : 80)}`];
+    await learnPublicAddresses().catch((error: Error) => {
+      throw new HttpError(503, `${error.message}: no stream can be checked until it is read; try again shortly`);
+    });
     const refused = (why: string) =>
       badRequest(
         `Stream host ${host} is on a private or internal network; set ALLOW_PRIVATE_STREAM_HOSTS=1 to record from it (${why})`,

@@ -6,7 +6,7 @@
  */
 import dns from 'node:dns/promises';
 
-export { internalReason, isInternalAddress } from '../../recorder/egress-guard';
+export { internalReason, isInternalAddress, learnPublicAddresses } from '../../recorder/egress-guard';
 
 export type HostResolver = (host: string) => Promise<string[]>;
 

@@ -5,6 +5,7 @@ import { maskUrlSecrets } from '../../recorder/url-secrets';
 import { invalidRequestBody, type RequestIssue, type RequestPart } from '../../contract/validation';
 import type { AppInstance } from '../lib/fastify';
 import { HttpError } from '../lib/http-error';
+import { readOutBody } from './read-out-body';
 
 const DATABASE_DOWN_CODES = new Set([
   'ECONNREFUSED',
@@ -84,8 +85,9 @@ export function registerErrorHandling(app: AppInstance): void {
       const issues = (error.validation as ValidationIssue[]).map(requestIssue);
       return reply.code(400).send(invalidRequestBody(error.validationContext as RequestPart | undefined, issues));
     }
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-      return reply.code(413).send(errorBody('Request body is too large'));
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return readOutBody(request).then(() => reply.code(413).send(errorBody('Request body is too large')));
+    }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.code(415).send(errorBody('Unsupported content type: send application/json'));
     }

@@ -1,13 +1,14 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from './errors';
+import { URL_TOO_LONG } from './url-length';
 
 /**
  * Errors Fastify and Node answer before any route or error handler runs (a malformed or too long
  * URL, oversized headers, a garbled request line): in the API's error shape, with a sentence.
  */
 export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.code(414).send(errorBody('The URL is too long'));
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') void reply.code(414).send(errorBody(URL_TOO_LONG));
   else if (error.code === 'FST_ERR_BAD_URL')
     void reply.code(400).send(errorBody('The URL is not valid: it has a malformed percent-encoding'));
   else void reply.code(error.statusCode ?? 400).send(errorBody('The request could not be read'));

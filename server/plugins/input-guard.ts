@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { FastifyRequest } from 'fastify';
 import type { AppInstance } from '../lib/fastify';
 import { badRequest, HttpError } from '../lib/http-error';
+import { registerUrlLengthGuard } from './url-length';
 
 /** Half of a UTF-16 surrogate pair. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -67,9 +68,11 @@ function unsafeTextError(request: FastifyRequest): HttpError | undefined {
  * - text with NUL or unpaired surrogates is refused the same way on SQLite and PostgreSQL, instead of
  *   being stored altered on one and failing with a 500 on the other;
  * - a compressed body (Content-Encoding) is refused with 415 before it is read: no route takes one, and
- *   its bytes would otherwise be judged as "not valid UTF-8".
+ *   its bytes would otherwise be judged as "not valid UTF-8";
+ * - a path longer than any route's is refused with 414 (url-length.ts).
  */
 export function registerInputGuard(app: AppInstance): void {
+  registerUrlLengthGuard(app);
   app.addHook('onRequest', (request, _reply, done) => {
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (!encoding || encoding === 'identity') return done();

@@ -1,5 +1,6 @@
 import type { RecorderConfig } from '../../../recorder/protocol';
 import type { RecorderRuntimeLink } from './recorder-bundle';
+import { RECORDER_HEAP_LIMIT } from '../local/recorder-runtime';
 
 /** Where the script works on a recorder instance; a test runs it in a sandbox with its own. */
 export interface UserDataPaths {
@@ -102,7 +103,7 @@ function recorderCommands(config: RecorderConfig, ledger: string | null | undefi
     : '';
   const run = shared
     ? [
-        `node "$WORK/recorder.mjs" "${dir}" &`,
+        `node ${RECORDER_HEAP_LIMIT} "$WORK/recorder.mjs" "${dir}" &`,
         'RECORDER_PID=$!',
         // Polled while it records: a stop object means the operator ended this recording only.
         'while kill -0 $RECORDER_PID 2>/dev/null; do',
@@ -111,7 +112,7 @@ function recorderCommands(config: RecorderConfig, ledger: string | null | undefi
         'done',
         'wait $RECORDER_PID',
       ]
-    : [`node "$WORK/recorder.mjs" "${dir}"`];
+    : [`node ${RECORDER_HEAP_LIMIT} "$WORK/recorder.mjs" "${dir}"`];
   const lines = [
     `mkdir -p "${dir}" '${config.outputPath.slice(0, config.outputPath.lastIndexOf('/'))}'`,
     fetchLedger,

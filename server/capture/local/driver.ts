@@ -18,6 +18,7 @@ import {
   type ProviderHealth,
   type ProviderImage,
   type ProviderInstance,
+  type RecorderMemory,
 } from '../provider';
 import { piecesDirOf, readJson, readPidFile, writeJsonAtomic, writePidFile } from '../../../recorder/recorder-state';
 import {
@@ -33,7 +34,7 @@ import type { DeliveryRequest } from '../../storage/delivery';
 import type { RecorderDelivery } from '../../../recorder/protocol';
 import { LocalImageStore } from './images';
 import { localWindow } from '../../../recorder/recorder-window';
-import { processAlive, recorderEnvironment, signal, tailLines } from './processes';
+import { processAlive, recorderEnvironment, residentBytes, signal, tailLines } from './processes';
 import { copyRuntime, runtimeIn, shippedRecorderRuntime, type RecorderRuntime } from './recorder-runtime';
 import {
   claimRelaunch,
@@ -275,6 +276,24 @@ export class LocalCaptureProvider implements CaptureProvider {
       if (instance) instances.push(instance);
     }
     return instances;
+  }
+
+  recorderMemory(): RecorderMemory[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.instancesDir);
+    } catch {
+      return [];
+    }
+    const measured: RecorderMemory[] = [];
+    for (const name of names) {
+      if (!isSafeId(name) || this.ended.has(name)) continue;
+      const dir = path.join(this.instancesDir, name);
+      const pid = this.recorderPid(dir);
+      const bytes = pid && processAlive(pid, dir) ? residentBytes(pid) : undefined;
+      if (bytes !== undefined) measured.push({ instanceId: name, residentBytes: bytes });
+    }
+    return measured;
   }
 
   async logs(instanceId: string, lines: number): Promise<string[]> {

@@ -53,3 +53,16 @@ export function tailLines(file: string, count: number): string[] {
     fs.closeSync(fd);
   }
 }
+
+/**
+ * A process's resident memory now, in bytes (VmRSS of /proc/<pid>/status), or undefined where there
+ * is no such file (the process is gone, or the system is not Linux).
+ */
+export function residentBytes(pid: number): number | undefined {
+  try {
+    const kib = /^VmRSS:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kib === undefined ? undefined : Number(kib) * 1024;
+  } catch {
+    return undefined;
+  }
+}

@@ -36,6 +36,8 @@ import { registerInstanceRoutes } from './routes';
 import { InstancesService, type FutureLaunches } from './service';
 import { StreamTests } from './stream-tests';
 import type { MosquesService } from '../mosques';
+import type { MonitoringService } from '../monitoring';
+import { registerRecorderMemoryGauges } from './recorder-memory';
 import type { RecordingStore } from '../../storage/recording-store';
 import type { EventBus } from '../../lib/events';
 import type { ServerModule } from '../../lib/server-module';
@@ -53,6 +55,7 @@ export interface FleetMonitoring {
   provideInstanceCounts(provider: () => Promise<Record<string, number>>): void;
   provideRecordingCounts(provider: () => Promise<Record<string, number>>): void;
   lastKnownStatus(): SystemStatus | undefined;
+  registerGauge: MonitoringService['registerGauge'];
 }
 
 /** The fleet as other modules use it. */
@@ -201,6 +204,8 @@ export function createInstancesModule(deps: InstancesModuleDeps): ServerModule<I
       for (const [name, check] of Object.entries(configurationChecks)) monitoring.registerHealthCheck(name, check);
       monitoring.provideInstanceCounts(() => instances.countByState());
       monitoring.provideRecordingCounts(() => recordings.countByStatus());
+      const recorderMemory = driver.recorderMemory?.bind(driver);
+      if (recorderMemory) registerRecorderMemoryGauges(monitoring, recorderMemory);
     },
     start() {
       live.startLogPushes();

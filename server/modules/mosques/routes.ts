@@ -3,6 +3,7 @@ import { mosqueRoutes } from '../../../contract/routes/mosques';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { MosquesService } from './service';
+import { shownMosque } from './shown-mosque';
 
 export function registerMosqueRoutes(
   app: AppInstance,
@@ -11,7 +12,10 @@ export function registerMosqueRoutes(
   // A string with a JSON content type is sent as it is (Fastify skips the route's serializer); the
   // service checked it against the same schema, which the mocks' answers are still checked against.
   handle(app, mosqueRoutes.list, async (request, reply) => {
-    if (isPageQuery(request.query)) return { success: true as const, data: await mosques.page(request.query) };
+    if (isPageQuery(request.query)) {
+      const { mosques: page, total } = await mosques.page(request.query);
+      return { success: true as const, data: { mosques: page.map(shownMosque), total } };
+    }
     return reply.type('application/json; charset=utf-8').send(await mosques.listBody());
   });
 
@@ -27,17 +31,17 @@ export function registerMosqueRoutes(
 
   handle(app, mosqueRoutes.get, async (request) => ({
     success: true as const,
-    data: await mosques.get(request.params.mosque_id),
+    data: shownMosque(await mosques.get(request.params.mosque_id)),
   }));
 
   handle(app, mosqueRoutes.create, async (request) => ({
     success: true as const,
-    data: await mosques.create(request.body, sessionOf(request).user),
+    data: shownMosque(await mosques.create(request.body, sessionOf(request).user)),
   }));
 
   handle(app, mosqueRoutes.update, async (request) => {
     const mosque = await mosques.update(request.params.mosque_id, request.body, sessionOf(request).user);
-    return { success: true as const, data: mosque };
+    return { success: true as const, data: shownMosque(mosque) };
   });
 
   handle(app, mosqueRoutes.remove, async (request) => {

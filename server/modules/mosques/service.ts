@@ -28,6 +28,7 @@ import type { ActivityActor, ActivityService } from '../activity';
 import { changedFields, mosqueTarget } from './mosque-activity';
 import { toMosque, type MosquesRepository } from './repository';
 import type { EventBus, ServerEvents } from '../../lib/events';
+import { idTokenToStore, shownMosque } from './shown-mosque';
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 export const MOSQUE_ID_IMMUTABLE_MESSAGE = 'Mosque ID cannot be changed';
@@ -99,11 +100,11 @@ export class MosquesService {
     return this.cached().list;
   }
 
-  /** GET /api/config/mosques's body, checked against the contract and serialised once per list. */
+  /** GET /api/config/mosques's body (stream fields masked), checked against the contract and serialised once per list. */
   listBody(): Promise<string> {
     const cache = this.cached();
     cache.body ??= cache.list.then((mosques) =>
-      JSON.stringify(mosquesListResponseSchema.encode({ success: true, data: { mosques } })),
+      JSON.stringify(mosquesListResponseSchema.encode({ success: true, data: { mosques: mosques.map(shownMosque) } })),
     );
     return cache.body;
   }
@@ -253,7 +254,7 @@ export class MosquesService {
     if (request.name_ar !== undefined) values.name_ar = request.name_ar;
     if (request.google_maps_url !== undefined) values.google_maps_url = request.google_maps_url;
     if (request.languages !== undefined) values.languages = JSON.stringify(request.languages);
-    if (request.ID_token !== undefined) values.id_token = request.ID_token;
+    if (request.ID_token !== undefined) values.id_token = idTokenToStore(request.ID_token, current.id_token);
     if (request.active !== undefined) values.active = toFlag(request.active);
     if (request.broadcast_status !== undefined) values.broadcast_status = request.broadcast_status;
     if (request.city !== undefined) values.city = request.city;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import { recordingConfigSchema, type RecordingConfig } from '../../../contract/mosques';
+import { isMaskedUrl } from '../../../recorder/url-secrets';
 
 const recordingsArraySchema = z.array(recordingConfigSchema);
 const generatedFileSchema = z.object({ recordings: recordingsArraySchema }).transform((file) => file.recordings);
@@ -105,6 +106,12 @@ export function parseRecordingFile(text: string, source = 'config file'): Record
     );
   }
   if (parsed.data.length === 0) throw new RecordCliError(`${source} has no recordings`);
+  const masked = parsed.data.findIndex((recording) => isMaskedUrl(recording.url));
+  if (masked !== -1) {
+    throw new RecordCliError(
+      `${source}: recordings.${masked}.url has its password or token masked (***), as the server shows every stream URL: write the full URL into the file`,
+    );
+  }
   return parsed.data;
 }
 

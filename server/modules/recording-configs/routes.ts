@@ -1,4 +1,5 @@
 import { configRoutes } from '../../../contract/routes/mosques';
+import { maskUrlSecrets } from '../../../recorder/url-secrets';
 import { sessionOf, type AppInstance } from '../../lib/fastify';
 import { handle } from '../../lib/route-table';
 import type { RecordingConfigService } from './service';
@@ -19,8 +20,10 @@ export function registerConfigRoutes(app: AppInstance, { configs }: { configs: R
     data: configs.geocode(request.body.latitude, request.body.longitude),
   }));
 
-  handle(app, configRoutes.generate, async (request) => ({
-    success: true as const,
-    data: await configs.generate(request.body, sessionOf(request).user),
-  }));
+  // The file is shown and downloaded: its stream URLs are masked as every answer's are (record-file.ts refuses them).
+  handle(app, configRoutes.generate, async (request) => {
+    const data = await configs.generate(request.body, sessionOf(request).user);
+    const recordings = data.recordings.map((recording) => ({ ...recording, url: maskUrlSecrets(recording.url) }));
+    return { success: true as const, data: { ...data, recordings } };
+  });
 }

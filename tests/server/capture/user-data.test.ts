@@ -5,6 +5,7 @@ import path from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecorderRuntimeLinks } from '../../../server/capture/aws/recorder-bundle';
+import { RECORDER_HEAP_LIMIT } from '../../../server/capture/local/recorder-runtime';
 import {
   buildUserData,
   remoteRecorderConfig,
@@ -19,6 +20,16 @@ import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } f
 import { missing, recorderNodeMissing, skipIfMissing, ytDlpMissing } from '../../../testkit/prerequisites';
 import { scaled } from '../../../testkit/time-scale';
 import { pause } from '../../../testkit/wait';
+
+/** The command line of the process a pid file names, '' while there is none. */
+function commandOf(pidFile: string): string {
+  try {
+    const pid = fs.readFileSync(pidFile, 'utf8').trim();
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+}
 
 const STUB = (name: string) =>
   `#!/bin/sh\necho "$*" >> "$(dirname "$0")/${name}.calls"\n${name === 'apt-get' ? 'exit 1' : 'exit 0'}\n`;
@@ -135,13 +146,17 @@ describe.each(['presigned-post', 'role'] as const)('user-data delivering with %s
           .sort();
 
       let segmentsWhileRecording = 0;
+      let recorderCommand = '';
       let running = true;
       void exited.then(() => (running = false));
       // Polled while the recorder runs: the segments ship as the live stream plays, in real time.
-      while (running && segmentsWhileRecording < 2) {
+      while (running && (segmentsWhileRecording < 2 || !recorderCommand)) {
         await pause(500);
         if (running) segmentsWhileRecording = (await keys()).filter((k) => k.includes('/segments/')).length;
+        recorderCommand ||= commandOf(path.join(paths.workDir, 'instance', 'recorder.pid'));
       }
+      // Started as the local driver starts its recorders: a hostile stream's strings cannot grow its heap unbounded.
+      expect(recorderCommand).toContain(RECORDER_HEAP_LIMIT);
       expect(segmentsWhileRecording, fs.readFileSync(paths.console, 'utf8')).toBeGreaterThanOrEqual(2);
       expect(await exited).toBe(0);
 

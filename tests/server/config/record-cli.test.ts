@@ -87,6 +87,11 @@ describe('npm run record: the generated file', () => {
     [JSON.stringify([{ ...CONFIG, method: 'parallel' }]), /0\.method/],
     [JSON.stringify([{ ...CONFIG, recording_start: 'next friday' }]), /0\.recording_start/],
     [JSON.stringify({ recordings: [CONFIG, { url: 'x' }] }), /recordings\.1\.duration|1\.duration/],
+    [
+      JSON.stringify([CONFIG, { ...CONFIG, url: 'http://***@h/x.m3u8' }]),
+      /recordings\.1\.url has its password or token masked/,
+    ],
+    [JSON.stringify([{ ...CONFIG, url: 'https://h/x.m3u8?quality=hd&token=***' }]), /recordings\.0\.url .* masked/],
   ])('refuses %s', (text, message) => {
     expect(() => parseRecordingFile(text, 'gen.json')).toThrow(message);
   });

@@ -1,7 +1,14 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { disposeFixture, expectRefused, hostileFixture, snapshot, type HostileFixture } from './hostile-support';
+import {
+  disposeFixture,
+  expectRefused,
+  expectStillServing,
+  hostileFixture,
+  snapshot,
+  type HostileFixture,
+} from './hostile-support';
 
 /** Sends raw bytes to the listening server and returns the whole answer. */
 function rawRequest(port: number, text: string): Promise<string> {
@@ -12,6 +19,42 @@ function rawRequest(port: number, text: string): Promise<string> {
     socket.on('end', () => resolve(answer));
     socket.on('error', reject);
     socket.end(text);
+  });
+}
+
+/**
+ * Sends a JSON body of `size` bytes in 64 KiB writes (chunked, or with its Content-Length) as most
+ * clients do: reading the answer only once everything is sent. Answers the status line it then
+ * reads, or the socket error that took it.
+ */
+function sendThenRead(port: number, size: number, chunked: boolean): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    let failure = '';
+    socket.pause();
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      failure = error.code ?? error.message;
+      socket.resume();
+    });
+    socket.on('close', () => resolve(answer ? answer.slice(0, answer.indexOf('\r\n')) : `no answer: ${failure}`));
+    const framing = chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${size}`;
+    socket.write(`POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${framing}\r\n\r\n`);
+    const piece = Buffer.alloc(64 * 1024, 'a');
+    const framed = chunked
+      ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')])
+      : piece;
+    let sent = 0;
+    const pump = () => {
+      while (sent < size && !socket.destroyed) {
+        sent += piece.length;
+        if (!socket.write(framed)) return void socket.once('drain', pump);
+      }
+      // Connection: close is asked by ending the writing side; the answer is read after.
+      if (!socket.destroyed) socket.end(chunked ? '0\r\n\r\n' : '', () => socket.resume());
+    };
+    pump();
   });
 }
 
@@ -37,6 +80,18 @@ describe('hostile input: edges', () => {
       414,
       'The URL is too long',
     );
+  });
+
+  it('answers 100 tries of a 2 MB body with 100 413s, sent in pieces and read after', async () => {
+    const answers = [];
+    for (let i = 0; i < 100; i++) answers.push(await sendThenRead(port, 2 * 1024 * 1024, false));
+    expect(new Set(answers)).toEqual(new Set(['HTTP/1.1 413 Payload Too Large']));
+  });
+
+  it('answers a chunked body 32 times over the limit with 413, not a reset', async () => {
+    for (let i = 0; i < 3; i++)
+      expect(await sendThenRead(port, 32 * 1024 * 1024, true)).toBe('HTTP/1.1 413 Payload Too Large');
+    await expectStillServing(f);
   });
 
   it.each(['/api/config/mosques/%', '/api/instances/%E0%A4%A'])(

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgressPin, type AddressLookup, type EgressPolicy } from '../../../recorder/egress-guard';
 import { startEgressProxy, type EgressProxy } from '../../../recorder/egress-proxy';
 import { getBytes, PLAYLIST_MAX_BYTES } from '../../../recorder/hls-http';
+import { resolveStreamUrl } from '../../../recorder/stream-url';
 import { recorderProcess, type RecorderProcess } from '../../../testkit/recorder-process';
 import { scaled } from '../../../testkit/time-scale';
 
@@ -208,16 +209,54 @@ describe('egress guard: recorder processes', () => {
     return recorder;
   };
 
+  /** The page is never fetched here: the look at what it answers fails as an unreachable host would. */
+  const noNetwork = async () => {
+    throw Object.assign(new Error('no network in this test'), { code: 'ENOTFOUND' });
+  };
+  const page = 'https://video.example.org/watch?v=sermon';
+
+  it('a yt-dlp answer of garbage, or of megabytes, ends the connection with a reason', async () => {
+    const garbage = path.join(tools, 'garbage');
+    fs.writeFileSync(
+      garbage,
+      `#!/bin/sh
+printf '<html>\\nnot a URL\\n\\x00\\x1b[31m'
+`,
+      { mode: 0o755 },
+    );
+    expect(await resolveStreamUrl(page, { ytDlpPath: garbage, pin: noNetwork })).toEqual({
+      ok: false,
+      error: `yt-dlp could not resolve ${page}: no media URL printed`,
+    });
+    // A first line that looks like a stream, then 4 MiB more: refused at 1 MiB, never used.
+    const flood = path.join(tools, 'flood');
+    fs.writeFileSync(
+      flood,
+      `#!/bin/sh
+echo 'https://cdn.example.org/live.m3u8'
+head -c 4194304 /dev/zero | tr '\\0' a
+`,
+      {
+        mode: 0o755,
+      },
+    );
+    expect(await resolveStreamUrl(page, { ytDlpPath: flood, pin: noNetwork })).toEqual({
+      ok: false,
+      error: `yt-dlp could not resolve ${page}: stdout maxBuffer length exceeded`,
+    });
+  });
+
   it(
-    'a playlist listing loopback segments, a redirect to loopback, and yt-dlp answers pointing at loopback each reach nothing: gaps with cause stream_refused',
+    'a playlist listing loopback segments, a redirect to loopback, and yt-dlp answers pointing at loopback or a local file each reach nothing: gaps with cause stream_refused',
     async () => {
-      const page = 'https://video.example.org/watch?v=sermon';
       const cases = [
         record(`http://127.0.0.1:${originPort}/live.m3u8`),
         record(`http://127.0.0.1:${originPort}/moved.m3u8`),
         record(page, fakeYtDlp('hls', `http://127.0.0.1:${secretPort}/live.m3u8`)),
         record(page, fakeYtDlp('file', `http://127.0.0.1:${secretPort}/sermon.mp4`)),
         record(page, fakeYtDlp('rtmp', `rtmp://127.0.0.1:${secretPort}/live`)),
+        // A local file (another recording, a key) is no stream: ffmpeg would read it into the video.
+        record(page, fakeYtDlp('local-file', 'file:///etc/passwd')),
       ];
       // 30 s windows: a recorder that starts late on a busy machine still meets the refusal inside its window.
       const states = await Promise.all(cases.map((recorder) => recorder.finished(90_000)));

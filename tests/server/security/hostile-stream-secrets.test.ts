@@ -51,6 +51,16 @@ describe('hostile reading: stream URL secrets in answers', () => {
   const tokens: Record<string, string> = {};
   let instanceId: string;
   let recordingId: string;
+  const mosqueId = 'secretmosq';
+  const MASKED_URL = 'http://***@127.0.0.1:9/live/index.m3u8?token=***&X-Amz-Signature=***&quality=hd';
+  const storedIdToken = async () =>
+    (
+      await t.app.ctx.db.kysely
+        .selectFrom('mosques')
+        .select('id_token')
+        .where('mosque_id', '=', mosqueId)
+        .executeTakeFirstOrThrow()
+    ).id_token;
 
   beforeAll(async () => {
     t = await createTestApp({ build: { onRoute: (route) => routes.push(route), healthCheckIntervalMs: 0 } });
@@ -76,6 +86,16 @@ describe('hostile reading: stream URL secrets in answers', () => {
     recordingId = recording.id;
     // The full URL stays server-side: the recorder records from it.
     expect(recording.url).toBe(new URL(SECRET_URL).href);
+    const mosque = await t.request({
+      method: 'POST',
+      url: '/api/config/mosques',
+      token: tokens.user,
+      payload: { mosque_id: mosqueId, name: 'Secret stream', languages: ['ar'], ID_token: SECRET_URL },
+    });
+    expect(mosque.statusCode, mosque.body).toBe(201);
+    expectNoSecret('the mosque create answer', mosque.body);
+    expect(mosque.json<{ data: { ID_token: string } }>().data.ID_token).toBe(MASKED_URL);
+    expect(await storedIdToken()).toBe(new URL(SECRET_URL).href);
   });
   afterAll(async () => {
     await t.request({
@@ -93,7 +113,7 @@ describe('hostile reading: stream URL secrets in answers', () => {
     let asked = 0;
     for (const [role, token] of Object.entries(tokens)) {
       for (const entry of gets) {
-        for (const id of [instanceId, recordingId]) {
+        for (const id of [instanceId, recordingId, mosqueId]) {
           const url = entry.url.replace(/:[A-Za-z0-9_]+/g, id).replace(/\*$/, 'no-such-file');
           const response = await t.request({ method: 'GET', url, token });
           expectNoSecret(`${role} GET ${url} (${response.statusCode})`, response.body);
@@ -102,11 +122,53 @@ describe('hostile reading: stream URL secrets in answers', () => {
       }
     }
     // The answers that do show the stream show it masked.
-    for (const url of ['/api/instances', `/api/instances/${instanceId}`, '/api/recordings', '/api/activity']) {
+    for (const url of [
+      '/api/instances',
+      `/api/instances/${instanceId}`,
+      '/api/recordings',
+      '/api/activity',
+      '/api/config/mosques',
+      '/api/config/mosques?limit=10',
+      `/api/config/mosques/${mosqueId}`,
+    ]) {
       const body = (await t.request({ method: 'GET', url, token: tokens.superuser })).body;
       expect(body, url).toContain('http://***@127.0.0.1:9/live/index.m3u8?token=***');
     }
     expect(asked).toBeGreaterThan(100);
+  });
+
+  it('a mosque saved with its masked stream unchanged keeps the full one; a new stream replaces it', async () => {
+    const shown = (await t.request({ url: `/api/config/mosques/${mosqueId}`, token: tokens.user })).json<{
+      data: { ID_token: string };
+    }>().data;
+    const save = (ID_token: string) =>
+      t.request({
+        method: 'PUT',
+        url: `/api/config/mosques/${mosqueId}`,
+        token: tokens.user,
+        payload: { name: 'Secret stream, renamed', ID_token },
+      });
+    const saved = await save(shown.ID_token);
+    expect(saved.statusCode, saved.body).toBe(200);
+    expectNoSecret('the mosque update answer', saved.body);
+    expect(await storedIdToken()).toBe(new URL(SECRET_URL).href);
+    const other = 'https://streams.example.org/x.m3u8?token=***';
+    expect((await save(other)).statusCode).toBe(200);
+    expect(await storedIdToken()).toBe(other);
+    expect((await save(SECRET_URL)).statusCode).toBe(200);
+    expect(await storedIdToken()).toBe(new URL(SECRET_URL).href);
+  });
+
+  it('a generated configuration file shows the stream masked', async () => {
+    const generated = await t.request({
+      method: 'POST',
+      url: '/api/config/generate',
+      token: tokens.user,
+      payload: { mosque_ids: [mosqueId] },
+    });
+    expect(generated.statusCode, generated.body).toBe(200);
+    expectNoSecret('the generated configurations', generated.body);
+    expect(generated.json<{ data: { recordings: { url: string }[] } }>().data.recordings[0].url).toBe(MASKED_URL);
   });
 
   it('the live feed shows the stream masked', async () => {
