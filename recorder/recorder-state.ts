@@ -3,14 +3,16 @@
  * recorder runtime that images freeze, so it imports nothing but Node's own modules.
  *
  *   config.json   what to record, written by the server before the recorder starts (never changed)
- *   state.json    the recorder's progress and outcome, rewritten atomically (write + rename)
+ *   state.json    the recorder's progress and outcome, rewritten atomically (write + rename) at each
+ *                 change of phase, run or ffmpeg, else every 5 s
  *   recorder.pid  the recorder's process id (also the id of its process group), rewritten atomically
  *   recorder.lock.<n>  the claim of the recorder that holds the folder (see claimFolder)
  *   recorder.log  the recorder's and ffmpeg's log, what /api/instances/{id}/logs reads
  *   stop.json     written by the server to ask for a stop, with the reason, before it signals
  *   relaunches.json  written by the server each time it starts a recorder again that died in its window
  *   delivered.txt the pieces that reached the object store, one name a line (a capture that delivers)
- *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why
+ *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why; one line
+ *                 of the whole ledger, then one appended line per change
  *   (the pieces are in <output>.parts/ until joined, with each run's list of them: see piecesDirOf)
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
@@ -249,7 +251,7 @@ export function writeJsonAtomic(file: string, value: unknown): void {
 }
 
 /** Write, then rename: a reader sees the old text or the new, never a file cut short or empty. */
-function writeTextAtomic(file: string, text: string): void {
+export function writeTextAtomic(file: string, text: string): void {
   const temporary = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temporary, text);
   fs.renameSync(temporary, file);
