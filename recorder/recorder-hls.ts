@@ -2,8 +2,9 @@
  * An HLS capture in the recorder: the segment reader (hls-reader.ts) fetches each segment once and
  * writes it to an ffmpeg run through stdin; ffmpeg transcodes to the recording's configuration (or
  * copies, for the source as it is) into the same short pieces as a network run. A run lasts as long as
- * the content is continuous: a missed sequence number, a discontinuity or a reset starts the next one,
- * so every run's timestamps are clean and the pieces of all runs join without a repeat. A stall
+ * the content is continuous: a missed sequence number, a reset, or a discontinuity that changes the
+ * streams' codecs or parameters starts the next one, so the pieces of all runs join without a repeat;
+ * across a discontinuity that changes nothing but the timestamps, ffmpeg joins them in the same run. A stall
  * needs no new run at all: when segments come again they follow on. Part of the recorder runtime:
  * Node and its siblings only.
  */
@@ -12,6 +13,7 @@ import fs from 'node:fs';
 import { buildFfmpegArgs, FED_INPUT } from './ffmpeg-args';
 import type { SegmentLedger } from './hls-ledger';
 import type { MediaSegment } from './hls-playlist';
+import { mpegTsCodecs } from './mpegts-codecs';
 import type { SegmentSinkForHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import type { PieceStore } from './recorder-pieces';
@@ -38,13 +40,19 @@ export class FedRuns implements SegmentSinkForHls {
   private run: RunRecord | null = null;
   /** Whether the runs copy the source: as configured, else decided from the first segment. */
   private copy: boolean | null;
+  /** What the current run's first segment carried (mpegts-codecs.ts); null: not known. */
+  private codecs: string | null = null;
+  /** The sequence number of the last segment written. */
+  private lastSequence: number | null = null;
 
   constructor(private readonly deps: FedRunsDeps) {
     this.copy = deps.config.sourceAsIs ? true : null;
   }
 
-  async write(_segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number> {
-    if (this.attempt && !continuous) await this.close();
+  async write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number> {
+    if (this.attempt && !continuous && !this.carriesOn(segment, bytes)) await this.close();
+    if (!this.attempt) this.codecs = mpegTsCodecs(bytes);
+    this.lastSequence = segment.sequence;
     if (this.copy === null) {
       this.copy = await sourceFits(this.deps.config, bytes);
       if (this.copy)
@@ -61,6 +69,26 @@ export class FedRuns implements SegmentSinkForHls {
       await (this.attempt as Attempt).write(bytes);
     }
     return (this.run as RunRecord).index;
+  }
+
+  /**
+   * Whether a segment that does not follow without a break still goes to the current run: the next one
+   * by number behind a discontinuity tag alone (nothing missed, no reset), with the same streams and
+   * parameters as the run's first. ffmpeg joins the timestamps across it (FED_INPUT's options); only a
+   * change of codec, frame size, sample rate or streams needs a new run.
+   */
+  private carriesOn(segment: MediaSegment, bytes: Uint8Array): boolean {
+    if (!segment.discontinuity || this.lastSequence === null || segment.sequence !== this.lastSequence + 1)
+      return false;
+    const codecs = mpegTsCodecs(bytes);
+    const same = codecs !== null && codecs === this.codecs;
+    this.deps.log(
+      'recorder',
+      same
+        ? `discontinuity at segment ${segment.sequence}, the same streams (${codecs}): the recording goes on in the same run`
+        : `discontinuity at segment ${segment.sequence}, the streams changed (${this.codecs ?? 'unknown'} -> ${codecs ?? 'unknown'}): a new run`,
+    );
+    return same;
   }
 
   /** Ends the current run: ffmpeg writes out what it holds and its last piece closes. */

@@ -44,6 +44,7 @@ export const RUNTIME_FILES = [
   'recorder-attempt.ts',
   'recorder-pieces.ts',
   'mpegts-seconds.ts',
+  'mpegts-codecs.ts',
   'recorder-delivery.ts',
   'recorder-handover.ts',
   'recorder-coverage.ts',
