@@ -1,16 +1,17 @@
 /*
  * An HLS capture in the recorder: the segment reader (hls-reader.ts) fetches each segment once and
- * writes it to an ffmpeg run through stdin; ffmpeg transcodes to the recording's configuration (or
- * copies, for the source as it is) into the same short pieces as a network run. A run lasts as long as
- * the content is continuous: a missed sequence number, a reset, or a discontinuity that changes the
- * streams' codecs or parameters starts the next one, so the pieces of all runs join without a repeat;
- * across a discontinuity that changes nothing but the timestamps, ffmpeg joins them in the same run. A stall
- * needs no new run at all: when segments come again they follow on. Part of the recorder runtime:
- * Node and its siblings only.
+ * queues it for an ffmpeg run's stdin (fed-queue.ts: on disk while ffmpeg is behind, so the reader
+ * never waits for it); ffmpeg transcodes to the recording's configuration (or copies, for the source as
+ * it is) into the same short pieces as a network run. A run lasts as long as the content is continuous:
+ * a missed sequence number, a reset, or a discontinuity that changes the streams' codecs or parameters
+ * starts the next one, so the pieces of all runs join without a repeat; across a discontinuity that
+ * changes nothing but the timestamps, ffmpeg joins them in the same run. A stall needs no new run at
+ * all: when segments come again they follow on. Part of the recorder runtime: Node and its siblings only.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { buildFfmpegArgs, FED_INPUT } from './ffmpeg-args';
+import { FedQueue, queueFileOf } from './fed-queue';
 import type { SegmentLedger } from './hls-ledger';
 import type { MediaSegment } from './hls-playlist';
 import { mpegTsCodecs } from './mpegts-codecs';
@@ -38,6 +39,10 @@ export interface FedRunsDeps {
 export class FedRuns implements SegmentSinkForHls {
   private attempt: Attempt | null = null;
   private run: RunRecord | null = null;
+  /** The current run's input: segments reach its ffmpeg through it, the reader never waits on ffmpeg. */
+  private queue: FedQueue | null = null;
+  /** The current run's ffmpeg has exited. */
+  private exited = false;
   /** Whether the runs copy the source: as configured, else decided from the first segment. */
   private copy: boolean | null;
   /** What the current run's first segment carried (mpegts-codecs.ts); null: not known. */
@@ -61,13 +66,10 @@ export class FedRuns implements SegmentSinkForHls {
           `the stream is already H.264 and AAC at ${this.deps.config.width}x${this.deps.config.height}: recording it as it is, without transcoding`,
         );
     }
+    // ffmpeg went away under us: its run ends with its error, and the segment starts the next one.
+    if (this.attempt && (this.exited || this.queue?.broken)) await this.close();
     if (!this.attempt) this.start();
-    if (!(await (this.attempt as Attempt).write(bytes))) {
-      // ffmpeg went away under us: its run ends with its error, and the segment starts the next one.
-      await this.close();
-      this.start();
-      await (this.attempt as Attempt).write(bytes);
-    }
+    (this.queue as FedQueue).push(bytes);
     return (this.run as RunRecord).index;
   }
 
@@ -97,6 +99,8 @@ export class FedRuns implements SegmentSinkForHls {
     const run = this.run;
     if (!attempt || !run) return;
     this.attempt = null;
+    // What the reader queued reaches ffmpeg before its input ends.
+    await this.queue?.drained();
     attempt.stop();
     const result = await attempt.done;
     this.deps.ffmpegChanged(null);
@@ -119,13 +123,10 @@ export class FedRuns implements SegmentSinkForHls {
     if (unwritable) this.deps.storageFailed(unwritable);
     const run = this.deps.newRun();
     this.run = run;
-    this.attempt = startAttempt({
+    const output = this.deps.pieces.outputFor(run.index);
+    const attempt = startAttempt({
       ffmpegPath: this.deps.config.ffmpegPath,
-      args: buildFfmpegArgs(
-        { ...this.deps.config, sourceAsIs: this.copy === true },
-        FED_INPUT,
-        this.deps.pieces.outputFor(run.index),
-      ),
+      args: buildFfmpegArgs({ ...this.deps.config, sourceAsIs: this.copy === true }, FED_INPUT, output),
       stallMs: Infinity,
       fed: true,
       stopGraceMs: 0,
@@ -139,6 +140,12 @@ export class FedRuns implements SegmentSinkForHls {
         this.deps.mediaFlowed(run);
       },
     });
+    this.attempt = attempt;
+    this.exited = false;
+    void attempt.done.then(() => {
+      if (this.attempt === attempt) this.exited = true;
+    });
+    this.queue = new FedQueue(queueFileOf(output), (bytes) => attempt.write(bytes));
   }
 }
 
@@ -201,11 +208,15 @@ export function sourceFits(
  */
 export function recoverCutRun(run: RunRecord, pieces: PieceStore, ledger: SegmentLedger): void {
   // The recorder's death ends ffmpeg's input, and ffmpeg then closes its last piece: every piece is listed
-  // and holds all that was fed. Only an ffmpeg killed with it leaves a piece cut short.
+  // and holds all that reached ffmpeg. An ffmpeg killed with it leaves a piece cut short; a queue left
+  // behind (the run never closed) may have held segments that never reached ffmpeg.
   const cut = pieces.unlistedOf(run.index);
-  if (cut.length === 0) return;
+  const queue = queueFileOf(pieces.outputFor(run.index));
+  const queued = fs.existsSync(queue);
+  if (cut.length === 0 && !queued) return;
   for (const file of cut) fs.rmSync(file, { force: true });
-  run.error = 'ffmpeg was killed mid-piece';
+  fs.rmSync(queue, { force: true });
+  run.error = cut.length ? 'ffmpeg was killed mid-piece' : 'the recorder died while segments waited for ffmpeg';
   pieces.measureAll();
   const forgotten = ledger.forgetAfter(run.index, pieces.secondsOf(run.index));
   if (forgotten.length) run.endReason = `Recorder was down (${forgotten.length} segment(s) to fetch again)`;

@@ -50,6 +50,7 @@ export const RUNTIME_FILES = [
   'recorder-coverage.ts',
   'recorder-window.ts',
   'recorder-hls.ts',
+  'fed-queue.ts',
   'hls-reader.ts',
   'hls-http.ts',
   'hls-playlist.ts',

@@ -55,7 +55,14 @@ const segment = (sequence: number, discontinuity: boolean): MediaSegment => ({
   programTime: null,
 });
 
-function fedRuns(folder: string): { runs: RunRecord[]; sink: FedRuns; pieces: PieceStore; log: string[] } {
+function fedRuns(folder: string): {
+  runs: RunRecord[];
+  sink: FedRuns;
+  pieces: PieceStore;
+  log: string[];
+  ffmpegPid: () => number | null;
+} {
+  let ffmpegPid: number | null = null;
   const runs: RunRecord[] = [];
   const log: string[] = [];
   const pieces = new PieceStore(folder, localFolderSink);
@@ -85,15 +92,48 @@ function fedRuns(folder: string): { runs: RunRecord[]; sink: FedRuns; pieces: Pi
       return run;
     },
     log: (_source, line) => log.push(line),
-    ffmpegChanged: () => undefined,
+    ffmpegChanged: (pid) => (ffmpegPid = pid),
     mediaFlowed: () => undefined,
     storageFailed: (reason) => {
       throw new Error(reason);
     },
     now: () => new Date().toISOString(),
   });
-  return { runs, sink, pieces, log };
+  return { runs, sink, pieces, log, ffmpegPid: () => ffmpegPid };
 }
+
+/** The first run's pieces joined in order, read back frame by frame. */
+async function framesOfFirstRun(folder: string): Promise<(number | null)[]> {
+  const joined = path.join(work, `${path.basename(folder)}-run-1.ts`);
+  const names = fs
+    .readdirSync(folder)
+    .filter((name) => name.startsWith('run-0001-') && name.endsWith('.ts'))
+    .sort();
+  fs.writeFileSync(joined, Buffer.concat(names.map((name) => fs.readFileSync(path.join(folder, name)))));
+  return readFrameIndices(joined);
+}
+
+describe('an HLS capture whose ffmpeg falls behind', () => {
+  it('takes every segment while ffmpeg takes nothing, and ffmpeg records them all in order once it goes on', async () => {
+    const folder = path.join(work, 'stopped');
+    const { runs, sink, ffmpegPid } = fedRuns(folder);
+    await sink.write(segment(0, false), bytesOf(stream[0].file), true);
+    const pid = ffmpegPid() as number;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      // Ten segments, several times what the pipe to ffmpeg holds: none of the writes waits for ffmpeg.
+      for (let i = 1; i <= 10; i++) await sink.write(segment(i, false), bytesOf(stream[i].file), true);
+      expect(fs.statSync(path.join(folder, 'run-0001.queue')).size).toBeGreaterThan(0);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await sink.close();
+    expect(runs).toHaveLength(1);
+    expect(runs[0].error).toBeNull();
+    expect(fs.existsSync(path.join(folder, 'run-0001.queue'))).toBe(false);
+    expect(await framesOfFirstRun(folder)).toEqual(Array.from({ length: stream[10].lastFrame + 1 }, (_, i) => i));
+  });
+});
 
 describe('an HLS capture across a discontinuity', () => {
   it('reads what a segment carries from its own tables: streams, codecs, frame size, sample rate', () => {
@@ -123,13 +163,6 @@ describe('an HLS capture across a discontinuity', () => {
     // The first run holds the four segments' frames once each, in order, and lasts what they last.
     pieces.measureAll();
     expect(pieces.secondsOf(1)).toBeCloseTo(8, 0);
-    const firstRun = path.join(work, 'run-1.ts');
-    const names = fs
-      .readdirSync(folder)
-      .filter((name) => name.startsWith('run-0001-') && name.endsWith('.ts'))
-      .sort();
-    fs.writeFileSync(firstRun, Buffer.concat(names.map((name) => fs.readFileSync(path.join(folder, name)))));
-    const frames = await readFrameIndices(firstRun);
-    expect(frames).toEqual(Array.from({ length: stream[3].lastFrame + 1 }, (_, i) => i));
+    expect(await framesOfFirstRun(folder)).toEqual(Array.from({ length: stream[3].lastFrame + 1 }, (_, i) => i));
   });
 });
