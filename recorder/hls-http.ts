@@ -135,7 +135,10 @@ export function getBytes(
           });
           response.on('end', () => {
             clearTimeout(timer);
-            resolve({ bytes: new Uint8Array(Buffer.concat(chunks, size)), url: target.href, contentType });
+            // A view on the joined chunks: new Uint8Array(buffer) copies, and every segment's copy was garbage to collect.
+            const joined = Buffer.concat(chunks, size);
+            const bytes = new Uint8Array(joined.buffer, joined.byteOffset, joined.length);
+            resolve({ bytes, url: target.href, contentType });
           });
           response.on('error', () => undefined); // the request's error handler answers
         },

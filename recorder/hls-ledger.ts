@@ -7,8 +7,9 @@
  * media is put down to the condition that overlaps it, and loses only what the stream offered then.
  * Part of the recorder runtime: Node and its siblings only.
  */
+import fs from 'node:fs';
 import { contentLostSeconds, listsEveryHole, MIN_LISTED_GAP_MS } from './recorder-coverage';
-import { readJson, writeJsonAtomic, type Coverage, type Gap, type GapCause } from './recorder-state';
+import { writeTextAtomic, type Coverage, type Gap, type GapCause } from './recorder-state';
 
 /** A segment in the recording. Times are this machine's clock (ms). */
 export interface KeptSegment {
@@ -54,17 +55,95 @@ interface LedgerFile {
   aliveAt: number | null;
 }
 
+/** A recording continued on this host after its server was lost elsewhere: since when it holds nothing, and why. */
+interface LostServer {
+  since: number;
+  reason: string;
+}
+
+/** One change to the ledger, as its file appends it: replayed in order on the file's first line, they rebuild it. */
+type Change =
+  | ['epoch']
+  | ['keep', Omit<KeptSegment, 'epoch'>]
+  | ['forget', number, number]
+  | ['lose', LostContent]
+  | ['meet', GapCause, string, number]
+  | ['clear', number]
+  | ['started', number, number, LostServer?]
+  | ['alive', number];
+
+/**
+ * The ledger's file is one line holding the whole ledger, then one line per change since. A change is
+ * appended (a segment kept is on disk before the next is fetched, so a crash cannot make it fetched
+ * twice), never the whole file rewritten: rewriting it (write and rename) once a second and after each
+ * segment was most of a copying recorder's own CPU, and grows with the window. A recorder rewrites it
+ * whole when it starts on it and when it finishes; a line a crash cut short ends it.
+ */
 export class SegmentLedger {
-  private readonly data: LedgerFile;
+  private data: LedgerFile = { epoch: 0, kept: [], lost: [], conditions: [], aliveAt: null };
+  /** Changes made since the last save, to append. */
+  private pending: Change[] = [];
+  /** The file holds this ledger whole as its first line (written by this process): changes can be appended to it. */
+  private whole = false;
 
   constructor(private readonly file: string | null) {
-    this.data = (file ? readJson<LedgerFile>(file) : undefined) ?? {
-      epoch: 0,
-      kept: [],
-      lost: [],
-      conditions: [],
-      aliveAt: null,
-    };
+    if (!file) return;
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      return;
+    }
+    this.load(text);
+  }
+
+  /** A ledger from the text of its file (one shipped to the object store). */
+  static parse(text: string): SegmentLedger {
+    const ledger = new SegmentLedger(null);
+    ledger.load(text);
+    return ledger;
+  }
+
+  private load(text: string): void {
+    const [first = '', ...changes] = text.split('\n');
+    try {
+      this.data = JSON.parse(first) as LedgerFile;
+    } catch {
+      // Written whole on several lines (before changes were appended).
+      this.data = JSON.parse(text) as LedgerFile;
+      return;
+    }
+    for (const line of changes) {
+      let change: Change;
+      try {
+        change = JSON.parse(line) as Change;
+      } catch {
+        break; // the last line, cut short by a crash (or the file's final newline)
+      }
+      this.replay(change);
+    }
+    this.pending = [];
+  }
+
+  private replay(change: Change): void {
+    switch (change[0]) {
+      case 'epoch':
+        return this.newEpoch();
+      case 'keep':
+        return this.keep(change[1]);
+      case 'forget':
+        return void this.forgetAfter(change[1], change[2]);
+      case 'lose':
+        return this.loseContent(change[1]);
+      case 'meet':
+        return this.meet(change[1], change[2], change[3]);
+      case 'clear':
+        return this.clear(change[1]);
+      case 'started':
+        return this.recorderStarted(change[1], change[2], change[3]);
+      case 'alive':
+        this.data.aliveAt = change[1];
+    }
   }
 
   get epoch(): number {
@@ -105,10 +184,12 @@ export class SegmentLedger {
   /** The stream's numbering started again: sequence numbers from here on are new content. */
   newEpoch(): void {
     this.data.epoch++;
+    this.pending.push(['epoch']);
   }
 
   keep(segment: Omit<KeptSegment, 'epoch'>): void {
     this.data.kept.push({ ...segment, epoch: this.data.epoch });
+    this.pending.push(['keep', segment]);
   }
 
   /** The kept segments of a run after its first `seconds`: they never reached a closed piece (a crash cut the run). */
@@ -122,11 +203,13 @@ export class SegmentLedger {
       forgotten.push(k);
       return false;
     });
+    if (forgotten.length) this.pending.push(['forget', run, seconds]);
     return forgotten;
   }
 
   loseContent(lost: LostContent): void {
     this.data.lost.push(lost);
+    this.pending.push(['lose', lost]);
   }
 
   /**
@@ -136,6 +219,7 @@ export class SegmentLedger {
    * playlist) was the restart.
    */
   meet(cause: GapCause, reason: string, at: number): void {
+    this.pending.push(['meet', cause, reason, at]);
     const open = this.openCondition();
     if (open?.cause === cause) {
       open.reason = reason;
@@ -145,14 +229,19 @@ export class SegmentLedger {
     const reset = cause === 'sequence_reset' && last !== undefined;
     const from = reset ? Math.min(at, last.start + last.seconds * 1000) : at;
     if (reset && open && open.start >= from) this.data.conditions.pop();
-    else this.clear(from);
+    else this.closeOpen(from);
     this.data.conditions.push({ start: from, end: null, cause, reason });
   }
 
   /** Segments flow again. */
   clear(at: number): void {
+    if (this.closeOpen(at)) this.pending.push(['clear', at]);
+  }
+
+  private closeOpen(at: number): boolean {
     const open = this.openCondition();
     if (open) open.end = at;
+    return open !== undefined;
   }
 
   openCondition(): Condition | undefined {
@@ -165,7 +254,8 @@ export class SegmentLedger {
    * without a recorder; the first one may have started after the window opened, or continue on this host
    * a recording whose server was lost elsewhere (`lostServer`: since when it holds nothing, and why).
    */
-  recorderStarted(at: number, windowStart: number, lostServer?: { since: number; reason: string }): void {
+  recorderStarted(at: number, windowStart: number, lostServer?: LostServer): void {
+    this.pending.push(lostServer ? ['started', at, windowStart, lostServer] : ['started', at, windowStart]);
     if (this.data.aliveAt === null && lostServer) {
       this.data.conditions.push({
         start: Math.min(lostServer.since, at),
@@ -182,7 +272,7 @@ export class SegmentLedger {
       });
     }
     if (this.data.aliveAt !== null && at - this.data.aliveAt > 1000) {
-      this.clear(this.data.aliveAt);
+      this.closeOpen(this.data.aliveAt);
       this.data.conditions.push({
         start: this.data.aliveAt,
         end: at,
@@ -193,9 +283,32 @@ export class SegmentLedger {
     this.data.aliveAt = at;
   }
 
-  save(at: number): void {
+  /**
+   * Appends what changed, and notes the recorder alive at `at`; with nothing changed, only once its
+   * last note is `aliveEveryMs` old (a recorder that dies was known alive that long before at worst).
+   */
+  save(at: number, aliveEveryMs = 0): void {
+    if (this.pending.length === 0 && at - (this.data.aliveAt ?? -Infinity) < aliveEveryMs) return;
     this.data.aliveAt = at;
-    if (this.file) writeJsonAtomic(this.file, this.data);
+    this.pending.push(['alive', at]);
+    if (!this.file) return void (this.pending = []);
+    if (!this.whole) return this.saveWhole();
+    try {
+      fs.appendFileSync(this.file, this.pending.map((change) => `${JSON.stringify(change)}\n`).join(''));
+      this.pending = [];
+    } catch (error) {
+      // Part of a line may be on disk: the next save writes the file whole again.
+      this.whole = false;
+      throw error;
+    }
+  }
+
+  /** Rewrites the file as the ledger alone, on one line (at the end, the file a person or the next machine reads). */
+  saveWhole(): void {
+    if (!this.file) return;
+    writeTextAtomic(this.file, `${JSON.stringify(this.data)}\n`);
+    this.whole = true;
+    this.pending = [];
   }
 }
 

@@ -1,10 +1,11 @@
 /*
  * Seconds of media in an MPEG-TS piece, read from its own timestamps in this process: for a piece no
  * segment list names (the one a killed ffmpeg was writing, or pieces fetched back from the store), so
- * that measuring it never costs an ffprobe process. Part of the recorder runtime: no imports at all.
+ * that measuring it never costs an ffprobe process. Part of the recorder runtime: no imports at all
+ * (mpegts-codecs.ts reads the same packets).
  */
 
-const PACKET = 188;
+export const PACKET = 188;
 const SYNC = 0x47;
 /** PES timestamps count a 90 kHz clock on 33 bits. */
 const CLOCK = 90_000;
@@ -63,14 +64,14 @@ export function mpegTsSeconds(bytes: Uint8Array): number | null {
 }
 
 /** Where the packets start: the first offset with a sync byte at it and at the next packet. */
-function syncOffset(bytes: Uint8Array): number {
+export function syncOffset(bytes: Uint8Array): number {
   for (let at = 0; at < PACKET && at < bytes.length; at++)
     if (bytes[at] === SYNC && (at + PACKET >= bytes.length || bytes[at + PACKET] === SYNC)) return at;
   return bytes.length;
 }
 
 /** Where the payload of the TS packet at `at` starts; null when it carries none. */
-function payloadOffset(bytes: Uint8Array, at: number): number | null {
+export function payloadOffset(bytes: Uint8Array, at: number): number | null {
   const control = (bytes[at + 3] >> 4) & 0x3;
   if (!(control & 0x1)) return null;
   const offset = control & 0x2 ? at + 5 + bytes[at + 4] : at + 4;

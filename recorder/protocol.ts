@@ -6,14 +6,16 @@
  * protocol").
  *
  *   config.json   what to record, written by the server before the recorder starts (never changed)
- *   state.json    the recorder's progress and outcome, rewritten atomically (write + rename)
+ *   state.json    the recorder's progress and outcome, rewritten atomically (write + rename) at each
+ *                 change of phase, run or ffmpeg, else every 5 s
  *   recorder.pid  the recorder's process id (also the id of its process group), rewritten atomically
  *   recorder.lock.<n>  the claim of the recorder that holds the folder (see claimFolder)
  *   recorder.log  the recorder's and ffmpeg's log, what /api/instances/{id}/logs reads
  *   stop.json     written by the server to ask for a stop, with the reason, before it signals
  *   relaunches.json  written by the server each time it starts a recorder again that died in its window
  *   delivered.txt the pieces that reached the object store, one name a line (a capture that delivers)
- *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why
+ *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why; one line
+ *                 of the whole ledger, then one appended line per change
  *   (the pieces are in <output>.parts/ until joined, with each run's list of them: see piecesDirOf)
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
@@ -41,11 +43,13 @@ export const RUNTIME_FILES = [
   'recorder-attempt.ts',
   'recorder-pieces.ts',
   'mpegts-seconds.ts',
+  'mpegts-codecs.ts',
   'recorder-delivery.ts',
   'recorder-handover.ts',
   'recorder-coverage.ts',
   'recorder-window.ts',
   'recorder-hls.ts',
+  'fed-queue.ts',
   'hls-reader.ts',
   'hls-http.ts',
   'hls-playlist.ts',

@@ -1,17 +1,20 @@
 /*
  * An HLS capture in the recorder: the segment reader (hls-reader.ts) fetches each segment once and
- * writes it to an ffmpeg run through stdin; ffmpeg transcodes to the recording's configuration (or
- * copies, for the source as it is) into the same short pieces as a network run. A run lasts as long as
- * the content is continuous: a missed sequence number, a discontinuity or a reset starts the next one,
- * so every run's timestamps are clean and the pieces of all runs join without a repeat. A stall
- * needs no new run at all: when segments come again they follow on. Part of the recorder runtime:
- * Node and its siblings only.
+ * queues it for an ffmpeg run's stdin (fed-queue.ts: on disk while ffmpeg is behind, so the reader
+ * never waits for it); ffmpeg transcodes to the recording's configuration (or copies, for the source as
+ * it is) into the same short pieces as a network run. A run lasts as long as the content is continuous:
+ * a missed sequence number, a reset, or a discontinuity that changes the streams' codecs or parameters
+ * starts the next one, so the pieces of all runs join without a repeat; across a discontinuity that
+ * changes nothing but the timestamps, ffmpeg joins them in the same run. A stall needs no new run at
+ * all: when segments come again they follow on. Part of the recorder runtime: Node and its siblings only.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { buildFfmpegArgs, FED_INPUT } from './ffmpeg-args';
+import { FedQueue, queueFileOf } from './fed-queue';
 import type { SegmentLedger } from './hls-ledger';
 import type { MediaSegment } from './hls-playlist';
+import { mpegTsCodecs } from './mpegts-codecs';
 import type { SegmentSinkForHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import type { PieceStore } from './recorder-pieces';
@@ -36,15 +39,25 @@ export interface FedRunsDeps {
 export class FedRuns implements SegmentSinkForHls {
   private attempt: Attempt | null = null;
   private run: RunRecord | null = null;
+  /** The current run's input: segments reach its ffmpeg through it, the reader never waits on ffmpeg. */
+  private queue: FedQueue | null = null;
+  /** The current run's ffmpeg has exited. */
+  private exited = false;
   /** Whether the runs copy the source: as configured, else decided from the first segment. */
   private copy: boolean | null;
+  /** What the current run's first segment carried (mpegts-codecs.ts); null: not known. */
+  private codecs: string | null = null;
+  /** The sequence number of the last segment written. */
+  private lastSequence: number | null = null;
 
   constructor(private readonly deps: FedRunsDeps) {
     this.copy = deps.config.sourceAsIs ? true : null;
   }
 
-  async write(_segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number> {
-    if (this.attempt && !continuous) await this.close();
+  async write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number> {
+    if (this.attempt && !continuous && !this.carriesOn(segment, bytes)) await this.close();
+    if (!this.attempt) this.codecs = mpegTsCodecs(bytes);
+    this.lastSequence = segment.sequence;
     if (this.copy === null) {
       this.copy = await sourceFits(this.deps.config, bytes);
       if (this.copy)
@@ -53,14 +66,31 @@ export class FedRuns implements SegmentSinkForHls {
           `the stream is already H.264 and AAC at ${this.deps.config.width}x${this.deps.config.height}: recording it as it is, without transcoding`,
         );
     }
+    // ffmpeg went away under us: its run ends with its error, and the segment starts the next one.
+    if (this.attempt && (this.exited || this.queue?.broken)) await this.close();
     if (!this.attempt) this.start();
-    if (!(await (this.attempt as Attempt).write(bytes))) {
-      // ffmpeg went away under us: its run ends with its error, and the segment starts the next one.
-      await this.close();
-      this.start();
-      await (this.attempt as Attempt).write(bytes);
-    }
+    (this.queue as FedQueue).push(bytes);
     return (this.run as RunRecord).index;
+  }
+
+  /**
+   * Whether a segment that does not follow without a break still goes to the current run: the next one
+   * by number behind a discontinuity tag alone (nothing missed, no reset), with the same streams and
+   * parameters as the run's first. ffmpeg joins the timestamps across it (FED_INPUT's options); only a
+   * change of codec, frame size, sample rate or streams needs a new run.
+   */
+  private carriesOn(segment: MediaSegment, bytes: Uint8Array): boolean {
+    if (!segment.discontinuity || this.lastSequence === null || segment.sequence !== this.lastSequence + 1)
+      return false;
+    const codecs = mpegTsCodecs(bytes);
+    const same = codecs !== null && codecs === this.codecs;
+    this.deps.log(
+      'recorder',
+      same
+        ? `discontinuity at segment ${segment.sequence}, the same streams (${codecs}): the recording goes on in the same run`
+        : `discontinuity at segment ${segment.sequence}, the streams changed (${this.codecs ?? 'unknown'} -> ${codecs ?? 'unknown'}): a new run`,
+    );
+    return same;
   }
 
   /** Ends the current run: ffmpeg writes out what it holds and its last piece closes. */
@@ -69,6 +99,8 @@ export class FedRuns implements SegmentSinkForHls {
     const run = this.run;
     if (!attempt || !run) return;
     this.attempt = null;
+    // What the reader queued reaches ffmpeg before its input ends.
+    await this.queue?.drained();
     attempt.stop();
     const result = await attempt.done;
     this.deps.ffmpegChanged(null);
@@ -91,13 +123,10 @@ export class FedRuns implements SegmentSinkForHls {
     if (unwritable) this.deps.storageFailed(unwritable);
     const run = this.deps.newRun();
     this.run = run;
-    this.attempt = startAttempt({
+    const output = this.deps.pieces.outputFor(run.index);
+    const attempt = startAttempt({
       ffmpegPath: this.deps.config.ffmpegPath,
-      args: buildFfmpegArgs(
-        { ...this.deps.config, sourceAsIs: this.copy === true },
-        FED_INPUT,
-        this.deps.pieces.outputFor(run.index),
-      ),
+      args: buildFfmpegArgs({ ...this.deps.config, sourceAsIs: this.copy === true }, FED_INPUT, output),
       stallMs: Infinity,
       fed: true,
       stopGraceMs: 0,
@@ -111,6 +140,12 @@ export class FedRuns implements SegmentSinkForHls {
         this.deps.mediaFlowed(run);
       },
     });
+    this.attempt = attempt;
+    this.exited = false;
+    void attempt.done.then(() => {
+      if (this.attempt === attempt) this.exited = true;
+    });
+    this.queue = new FedQueue(queueFileOf(output), (bytes) => attempt.write(bytes));
   }
 }
 
@@ -173,11 +208,15 @@ export function sourceFits(
  */
 export function recoverCutRun(run: RunRecord, pieces: PieceStore, ledger: SegmentLedger): void {
   // The recorder's death ends ffmpeg's input, and ffmpeg then closes its last piece: every piece is listed
-  // and holds all that was fed. Only an ffmpeg killed with it leaves a piece cut short.
+  // and holds all that reached ffmpeg. An ffmpeg killed with it leaves a piece cut short; a queue left
+  // behind (the run never closed) may have held segments that never reached ffmpeg.
   const cut = pieces.unlistedOf(run.index);
-  if (cut.length === 0) return;
+  const queue = queueFileOf(pieces.outputFor(run.index));
+  const queued = fs.existsSync(queue);
+  if (cut.length === 0 && !queued) return;
   for (const file of cut) fs.rmSync(file, { force: true });
-  run.error = 'ffmpeg was killed mid-piece';
+  fs.rmSync(queue, { force: true });
+  run.error = cut.length ? 'ffmpeg was killed mid-piece' : 'the recorder died while segments waited for ffmpeg';
   pieces.measureAll();
   const forgotten = ledger.forgetAfter(run.index, pieces.secondsOf(run.index));
   if (forgotten.length) run.endReason = `Recorder was down (${forgotten.length} segment(s) to fetch again)`;

@@ -25,7 +25,7 @@ export function writeJsonAtomic(file: string, value: unknown): void {
 }
 
 /** Write, then rename: a reader sees the old text or the new, never a file cut short or empty. */
-function writeTextAtomic(file: string, text: string): void {
+export function writeTextAtomic(file: string, text: string): void {
   const temporary = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temporary, text);
   fs.renameSync(temporary, file);

@@ -173,10 +173,18 @@ function heldByCutRun(index: number): HeldMedia | null {
   return { seconds, cause: 'recorder_down', reason: `The recording of run ${index} ended short (${run.error})` };
 }
 
-let lastSaveMono = 0;
+/**
+ * The state is written at once when the phase, the runs or ffmpeg change, else at most every 5 s: the
+ * console sees progress and an open hole grow at that pace. An HLS capture's ledger appends its changes
+ * at each call and notes the recorder alive every 5 s, so a recorder that dies is known alive 5 s
+ * before at worst. Writing both whole once a second was most of a copying recorder's own CPU.
+ */
+const SAVE_EVERY_MS = 5000;
+let lastSaveMono = -Infinity;
 function save(force = false): void {
+  if (hlsCapture && !state.outcome) saveLedger(SAVE_EVERY_MS);
   const mono = performance.now();
-  if (!force && mono - lastSaveMono < 1000) return;
+  if (!force && mono - lastSaveMono < SAVE_EVERY_MS) return;
   lastSaveMono = mono;
   if (!state.outcome) {
     const current = runs.at(-1);
@@ -184,7 +192,6 @@ function save(force = false): void {
     // While recording: ffmpeg's progress for each run, or the segment ledger (the pieces' times are the final word at the end).
     state.coverage = coverageUntil(Math.min(Date.now(), window.end), false);
     if (hlsCapture) {
-      saveLedger();
       // Where a recorder on another host goes on should this one's server be lost (its server keeps it).
       const point = ledger.resumePoint();
       state.resumePoint = point && { sequence: point.sequence, end: toServerIso(point.end) };
@@ -315,9 +322,19 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   run.endCause = refusedInRun ? 'stream_refused' : end.cause;
 }
 
-function saveLedger(): void {
+/** Appends the ledger's changes, or notes the recorder alive once the last note is `aliveEveryMs` old. */
+function saveLedger(aliveEveryMs = 0): void {
   try {
-    ledger.save(Date.now());
+    ledger.save(Date.now(), aliveEveryMs);
+  } catch (error) {
+    log('recorder', `could not write the segment ledger: ${(error as Error).message}`);
+  }
+}
+
+/** The ledger as one line, for the next machine or a person to read. */
+function saveWholeLedger(): void {
+  try {
+    ledger.saveWhole();
   } catch (error) {
     log('recorder', `could not write the segment ledger: ${(error as Error).message}`);
   }
@@ -523,7 +540,7 @@ async function finish(internalError: string | null): Promise<void> {
   state.phase = 'exited';
   state.endedAt = now();
   save(true);
-  if (hlsCapture) saveLedger();
+  if (hlsCapture) saveWholeLedger();
   const { status, reason } = state.outcome;
   log(
     'recorder',

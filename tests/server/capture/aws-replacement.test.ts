@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-ec2';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SegmentLedger } from '../../../recorder/hls-ledger';
 import { ffprobe, startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
 import { recorderNodeMissing, skipIfMissing } from '../../../testkit/prerequisites';
 import { startSandboxMachine, type SandboxMachine } from '../../../testkit/sandbox-machine';
@@ -183,13 +184,11 @@ describe('a cloud recorder terminated mid-window', () => {
       const runsOf = (launch: string) => pieces.filter(([, l]) => l === launch).map(([, , run]) => Number(run));
       expect(Math.min(...runsOf(launches[1]))).toBeGreaterThan(Math.max(...runsOf(launches[0])));
       // Nothing twice: the ledger the second machine ended with keeps every segment of the stream once.
-      const ledger = JSON.parse(
+      const ledger = SegmentLedger.parse(
         await (
           await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: `${prefix}ledger.json` }))
         ).Body!.transformToString(),
-      ) as {
-        kept: { epoch: number; sequence: number; run: number }[];
-      };
+      );
       const kept = ledger.kept.map((k) => `${k.epoch}:${k.sequence}`);
       expect(new Set(kept).size).toBe(kept.length);
       expect(ledger.kept.some((k) => runsOf(launches[0]).includes(k.run))).toBe(true);

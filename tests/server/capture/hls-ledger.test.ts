@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ledgerCoverage, SegmentLedger } from '../../../recorder/hls-ledger';
 import { outcomeFromCoverage } from '../../../recorder/recorder-coverage';
@@ -201,5 +204,74 @@ describe('coverage from the segment ledger', () => {
     expect(ledger.lastSequence()).toBe(5);
     ledger.newEpoch();
     expect(ledger.lastSequence()).toBeNull();
+  });
+});
+
+describe('the ledger file', () => {
+  const state = (ledger: SegmentLedger) => ({
+    epoch: ledger.epoch,
+    kept: ledger.kept,
+    lost: ledger.lost,
+    conditions: ledger.conditions,
+  });
+
+  it('appends each change after the whole ledger, and a recorder started on it rebuilds the same ledger', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-'));
+    try {
+      const file = path.join(dir, 'ledger.json');
+      const ledger = new SegmentLedger(file);
+      ledger.recorderStarted(at(3), window.start);
+      ledger.meet('not_live_yet', 'Stream not live yet (HTTP 404)', at(3));
+      ledger.clear(at(6));
+      keep(ledger, 6, 20, 0);
+      ledger.save(at(20));
+      const firstLine = fs.readFileSync(file, 'utf8');
+      ledger.meet('sequence_reset', "The stream's encoder restarted", at(24));
+      ledger.newEpoch();
+      keep(ledger, 24, 30, 0, 2);
+      ledger.loseContent({ start: at(30), end: at(32), seconds: 2, reason: 'segment 3: HTTP 404' });
+      keep(ledger, 32, 36, 4, 3);
+      ledger.forgetAfter(3, 2);
+      ledger.save(at(36));
+      const text = fs.readFileSync(file, 'utf8');
+      // Appended, not rewritten: the first save's line is still the file's start.
+      expect(text.startsWith(firstLine)).toBe(true);
+      expect(text.split('\n').length).toBeGreaterThan(firstLine.split('\n').length + 5);
+      // A line a crash cut short is where the file ends.
+      fs.appendFileSync(file, '["keep",{"seque');
+      expect(state(new SegmentLedger(file))).toEqual(state(ledger));
+      // The next recorder sees it was alive until the last save.
+      const next = new SegmentLedger(file);
+      next.recorderStarted(at(50), window.start);
+      expect(next.conditions.at(-1)).toMatchObject({ start: at(36), end: at(50), cause: 'recorder_down' });
+      // Written whole at the end, it is one JSON document again.
+      ledger.saveWhole();
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject(state(ledger));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads a ledger written whole on several lines', () => {
+    const ledger = SegmentLedger.parse(
+      JSON.stringify({ epoch: 1, kept: [], lost: [], conditions: [], aliveAt: at(5) }, null, 2),
+    );
+    expect(ledger.epoch).toBe(1);
+  });
+
+  it('notes the recorder alive only as often as asked when nothing changed', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-'));
+    try {
+      const file = path.join(dir, 'ledger.json');
+      const ledger = new SegmentLedger(file);
+      ledger.save(at(0), 5000);
+      const size = fs.statSync(file).size;
+      ledger.save(at(4), 5000);
+      expect(fs.statSync(file).size).toBe(size);
+      ledger.save(at(5), 5000);
+      expect(fs.statSync(file).size).toBeGreaterThan(size);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

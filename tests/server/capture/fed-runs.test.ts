@@ -1,0 +1,168 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { MediaSegment } from '../../../recorder/hls-playlist';
+import { mpegTsCodecs } from '../../../recorder/mpegts-codecs';
+import { FedRuns } from '../../../recorder/recorder-hls';
+import { localFolderSink, PieceStore } from '../../../recorder/recorder-pieces';
+import { DEFAULT_RECORDER_SETTINGS, type RecorderConfig, type RunRecord } from '../../../recorder/recorder-state';
+import { readFrameIndices } from '../../../testkit/frame-decoder';
+import { FRAME_CODE, numberedStream } from '../../../testkit/numbered-stream';
+
+const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'fed-runs-'));
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+const stream = numberedStream(1).segments;
+const bytesOf = (file: string) => new Uint8Array(fs.readFileSync(file));
+
+/** The segment's content with other timestamps (an encoder that restarted, or a spliced source): -c copy. */
+function shifted(file: string, seconds: number): Uint8Array {
+  const out = path.join(work, `shifted-${path.basename(file)}`);
+  execFileSync(FFMPEG, ['-v', 'error', '-y', '-i', file, '-c', 'copy', '-output_ts_offset', String(seconds), out]);
+  return bytesOf(out);
+}
+
+/** The segment's content at another frame size. */
+function resized(file: string): Uint8Array {
+  const out = path.join(work, `resized-${path.basename(file)}`);
+  execFileSync(FFMPEG, [
+    '-v',
+    'error',
+    '-y',
+    '-i',
+    file,
+    '-vf',
+    'scale=160:90',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-c:a',
+    'copy',
+    out,
+  ]);
+  return bytesOf(out);
+}
+
+const segment = (sequence: number, discontinuity: boolean): MediaSegment => ({
+  sequence,
+  uri: `http://127.0.0.1/${sequence}.ts`,
+  duration: 2,
+  discontinuity,
+  programTime: null,
+});
+
+function fedRuns(folder: string): {
+  runs: RunRecord[];
+  sink: FedRuns;
+  pieces: PieceStore;
+  log: string[];
+  ffmpegPid: () => number | null;
+} {
+  let ffmpegPid: number | null = null;
+  const runs: RunRecord[] = [];
+  const log: string[] = [];
+  const pieces = new PieceStore(folder, localFolderSink);
+  const config = {
+    ffmpegPath: FFMPEG,
+    width: FRAME_CODE.width,
+    height: FRAME_CODE.height,
+    sourceAsIs: true,
+    settings: DEFAULT_RECORDER_SETTINGS,
+  } as RecorderConfig;
+  const sink = new FedRuns({
+    config,
+    pieces,
+    newRun: () => {
+      const run: RunRecord = {
+        index: runs.length + 1,
+        startedAt: new Date().toISOString(),
+        firstMediaAt: null,
+        lastMediaAt: null,
+        endedAt: null,
+        endReason: null,
+        error: null,
+        mediaSeconds: 0,
+        bytes: 0,
+      };
+      runs.push(run);
+      return run;
+    },
+    log: (_source, line) => log.push(line),
+    ffmpegChanged: (pid) => (ffmpegPid = pid),
+    mediaFlowed: () => undefined,
+    storageFailed: (reason) => {
+      throw new Error(reason);
+    },
+    now: () => new Date().toISOString(),
+  });
+  return { runs, sink, pieces, log, ffmpegPid: () => ffmpegPid };
+}
+
+/** The first run's pieces joined in order, read back frame by frame. */
+async function framesOfFirstRun(folder: string): Promise<(number | null)[]> {
+  const joined = path.join(work, `${path.basename(folder)}-run-1.ts`);
+  const names = fs
+    .readdirSync(folder)
+    .filter((name) => name.startsWith('run-0001-') && name.endsWith('.ts'))
+    .sort();
+  fs.writeFileSync(joined, Buffer.concat(names.map((name) => fs.readFileSync(path.join(folder, name)))));
+  return readFrameIndices(joined);
+}
+
+describe('an HLS capture whose ffmpeg falls behind', () => {
+  it('takes every segment while ffmpeg takes nothing, and ffmpeg records them all in order once it goes on', async () => {
+    const folder = path.join(work, 'stopped');
+    const { runs, sink, ffmpegPid } = fedRuns(folder);
+    await sink.write(segment(0, false), bytesOf(stream[0].file), true);
+    const pid = ffmpegPid() as number;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      // Ten segments, several times what the pipe to ffmpeg holds: none of the writes waits for ffmpeg.
+      for (let i = 1; i <= 10; i++) await sink.write(segment(i, false), bytesOf(stream[i].file), true);
+      expect(fs.statSync(path.join(folder, 'run-0001.queue')).size).toBeGreaterThan(0);
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await sink.close();
+    expect(runs).toHaveLength(1);
+    expect(runs[0].error).toBeNull();
+    expect(fs.existsSync(path.join(folder, 'run-0001.queue'))).toBe(false);
+    expect(await framesOfFirstRun(folder)).toEqual(Array.from({ length: stream[10].lastFrame + 1 }, (_, i) => i));
+  });
+});
+
+describe('an HLS capture across a discontinuity', () => {
+  it('reads what a segment carries from its own tables: streams, codecs, frame size, sample rate', () => {
+    const codecs = mpegTsCodecs(bytesOf(stream[0].file));
+    expect(codecs).toMatch(new RegExp(`h264/\\d+/1/8/8/${FRAME_CODE.width}x${FRAME_CODE.height}`));
+    expect(codecs).toMatch(/aac\/1\/4\/\d/); // 44.1 kHz is ADTS rate index 4
+    expect(mpegTsCodecs(shifted(stream[1].file, 1000))).toBe(codecs);
+    expect(mpegTsCodecs(resized(stream[1].file))).toMatch(/160x90/);
+    expect(mpegTsCodecs(new TextEncoder().encode('<html>404</html>'))).toBeNull();
+  });
+
+  it('goes on in the same ffmpeg run when only the timestamps jump, and starts a new one when the frame size changes', async () => {
+    const folder = path.join(work, 'pieces');
+    const { runs, sink, pieces, log } = fedRuns(folder);
+    await sink.write(segment(10, false), bytesOf(stream[0].file), true);
+    await sink.write(segment(11, false), bytesOf(stream[1].file), true);
+    // The encoder's timestamps jump 1000 s ahead behind a discontinuity tag; the programme goes on.
+    await sink.write(segment(12, true), shifted(stream[2].file, 1000), false);
+    await sink.write(segment(13, false), shifted(stream[3].file, 1000), true);
+    expect(runs).toHaveLength(1);
+    await sink.write(segment(14, true), resized(stream[4].file), false);
+    expect(runs).toHaveLength(2);
+    await sink.close();
+    expect(log.some((line) => /discontinuity at segment 12, the same streams/.test(line))).toBe(true);
+    expect(log.some((line) => /discontinuity at segment 14, the streams changed/.test(line))).toBe(true);
+
+    // The first run holds the four segments' frames once each, in order, and lasts what they last.
+    pieces.measureAll();
+    expect(pieces.secondsOf(1)).toBeCloseTo(8, 0);
+    expect(await framesOfFirstRun(folder)).toEqual(Array.from({ length: stream[3].lastFrame + 1 }, (_, i) => i));
+  });
+});
