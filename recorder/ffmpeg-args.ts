@@ -18,7 +18,8 @@ const PROXIED_PROTOCOLS = 'http,https,tcp,tls,crypto,data,httpproxy';
  */
 const MEDIA_FORMATS = 'hls,dash,mpegts,mov,flv,live_flv,rtsp,sdp,rtp,aac,mp3,ac3,eac3,matroska,webvtt';
 
-function inputOptions(url: string, guarded: boolean): string[] {
+/** How ffmpeg (and ffprobe, which takes the same options) reads a stream at `url`. */
+export function inputOptions(url: string, guarded: boolean): string[] {
   const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
   const common = [
     '-protocol_whitelist',
@@ -97,13 +98,18 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
   ];
 }
 
-/** The recording's configuration: exactly width x height (fit inside, then pad, so the aspect ratio is kept), H.264 and AAC. */
+/**
+ * The recording's configuration: exactly width x height, H.264 and AAC. The picture is fitted inside by
+ * its display aspect ratio (`dar`: its pixels' own shape counted, so a 16:9 anamorphic 720x576 source
+ * fills a 16:9 frame instead of being pillarboxed as 5:4), then padded, with square pixels.
+ */
 function encoderOptions(config: RecorderConfig): string[] {
   const { width: w, height: h, settings } = config;
   const keyFrameEvery = Math.max(1, Math.min(2, settings.segmentSeconds));
+  const wider = `gt(dar,${w}/${h})`;
   return [
     '-vf',
-    `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
+    `scale=w='if(${wider},${w},trunc(${h}*dar/2)*2)':h='if(${wider},trunc(${w}/dar/2)*2,${h})',pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
     // Every source frame once, at its own time: a constant-rate output would repeat or drop frames to fill jitter.
     '-vsync',
     'passthrough',

@@ -47,6 +47,7 @@ export const RUNTIME_FILES = [
   'recorder-coverage.ts',
   'recorder-window.ts',
   'recorder-hls.ts',
+  'source-fit.ts',
   'hls-reader.ts',
   'hls-http.ts',
   'hls-playlist.ts',
