@@ -39,8 +39,8 @@ export function computeCoverage(
   const intervals: Interval[] = runs
     .filter((r) => r.run.lastMediaAt !== null && r.seconds > 0)
     .map((r) => {
-      const last = Date.parse(r.run.lastMediaAt as string);
-      return { start: Math.max(windowStart, last - r.seconds * 1000), end: Math.min(windowEnd, last), run: r.run };
+      const { start, end } = placement(r);
+      return { start: Math.max(windowStart, start), end: Math.min(windowEnd, end), run: r.run };
     })
     .filter((i) => i.end > i.start)
     .sort((a, b) => a.start - b.start);
@@ -82,6 +82,19 @@ export function computeCoverage(
 }
 
 /**
+ * Where a run's media lies: from when its first second was on the air (ffmpeg's output time against the
+ * clock), else (a run recorded before that was noted) ending when its last media arrived.
+ */
+function placement(r: RunMedia): { start: number; end: number } {
+  if (r.run.mediaFrom) {
+    const start = Date.parse(r.run.mediaFrom);
+    return { start, end: start + r.seconds * 1000 };
+  }
+  const last = Date.parse(r.run.lastMediaAt as string);
+  return { start: last - r.seconds * 1000, end: last };
+}
+
+/**
  * A recording that is not captured lists every hole as a gap, however short: its outcome must say
  * where it lost what made it partial (a partial with no gap said nothing). A captured one lists those
  * of MIN_LISTED_GAP_MS or more.
@@ -114,7 +127,12 @@ function gapCause(
       reason: `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened`,
     };
   }
-  return { cause: 'not_live_yet', reason: 'Connecting to the stream' };
+  // The first connection got media: the stream was on the air, and a few seconds before its first media
+  // are our connection's (what was on the air then is lost). Longer, the stream itself made us wait.
+  const seconds = Math.round((end - start) / 100) / 10;
+  if (end - start <= LATE_START_MS)
+    return { cause: 'recorder_late', reason: `Connecting to the stream took ${seconds} s` };
+  return { cause: 'not_live_yet', reason: `The stream sent its first media ${seconds} s after the connection` };
 }
 
 /** What a gap of this cause cost: all of it, unless nothing was on the air. */

@@ -142,6 +142,11 @@ export interface RunRecord {
   firstMediaAt: string | null;
   /** When its media last advanced. */
   lastMediaAt: string | null;
+  /**
+   * A run ffmpeg reads from the network: when its first media second was on the air, from ffmpeg's
+   * output time against this machine's clock (absent in a fed HLS run and in a state written before).
+   */
+  mediaFrom?: string | null;
   endedAt: string | null;
   /** Why it ended, as a person reads it ("Stream dropped (HTTP 404)"); null while it runs. */
   endReason: string | null;

@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createEgressPin, GUARDED } from './egress-guard';
 import { startEgressProxy, type EgressProxy } from './egress-proxy';
-import { buildFfmpegArgs } from './ffmpeg-args';
+import { buildFfmpegArgs, inputOptions } from './ffmpeg-args';
 import { ledgerCoverage, SegmentLedger, type HeldMedia } from './hls-ledger';
 import { readHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
@@ -43,6 +43,7 @@ import {
 } from './recorder-state';
 import { FedRuns, recoverCutRun } from './recorder-hls';
 import { closeAbandonedRun, localWindow, Pause, RetryPlan } from './recorder-window';
+import { fitsRecording, probeStreams } from './source-fit';
 import { isDirectMediaUrl, isHlsUrl, resolveStreamUrl, type ResolvedStream } from './stream-url';
 
 const dir = path.resolve(process.argv[2] ?? '.');
@@ -227,6 +228,45 @@ function unguardable(
   };
 }
 
+/**
+ * The URL once answered with media (or names it): it is the stream itself, and later connections go
+ * straight to it. Off the air, a radio mount answers an error, not a page: asked again what it is, it
+ * would be taken for a page for yt-dlp, and its drop reported as yt-dlp's failure.
+ */
+let answeredMedia = false;
+
+/** Whether the runs ffmpeg reads itself copy the source: as configured, else probed at the first connection that answers. */
+let copyNetwork: boolean | null = config.sourceAsIs ? true : null;
+
+/**
+ * Probes the stream once it answers: copied when it fits (so a run never falls behind its source, and
+ * a radio stream's audio is kept as it is), else transcoded. A probe that cannot read the stream
+ * decides nothing: the run transcodes, and the next connection probes again.
+ */
+async function decideCopy(url: string, env: NodeJS.ProcessEnv | undefined): Promise<boolean> {
+  if (copyNetwork !== null) return copyNetwork;
+  const streams = await probeStreams(config, { url, inputOptions: inputOptions(url, !egress.allowPrivate), env });
+  if (streams === null) return false;
+  copyNetwork = fitsRecording(streams, config);
+  const kinds = streams.map((s) => `${s.codec_type} ${s.codec_name}${s.width ? ` ${s.width}x${s.height}` : ''}`);
+  log(
+    'recorder',
+    `the stream holds ${kinds.join(', ') || 'no stream'}: ${copyNetwork ? 'recording it as it is' : 'transcoding it'}`,
+  );
+  return copyNetwork;
+}
+
+/**
+ * Where a run's media begins on the wall clock: ffmpeg's output time says how much media it wrote, so
+ * each progress report puts the media's first second at (now - output time). The earliest such
+ * instant is the true one: a report only ever comes later than its media (buffers, a slow encoder),
+ * never sooner. A connection's latency is then a hole at the start, not a shift of all the media.
+ */
+function placeRunMedia(run: RunRecord, seconds: number): void {
+  const onAir = Date.now() - seconds * 1000;
+  if (!run.mediaFrom || onAir < Date.parse(run.mediaFrom)) run.mediaFrom = new Date(onAir).toISOString();
+}
+
 /** One connection to the stream: resolve it, run ffmpeg until it ends, note why it ended. */
 async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const unwritable = pieces.prepare();
@@ -240,9 +280,12 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const proxy = await proxyStarted;
   refusedInRun = null;
   const resolved = unguardable(
-    await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url, pin }),
+    answeredMedia
+      ? { ok: true, url: config.url, via: 'direct' }
+      : await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url, pin }),
     proxy,
   );
+  if (resolved.ok && resolved.via === 'direct') answeredMedia = true;
   if (!resolved.ok) {
     log('recorder', resolved.error);
     run.error = resolved.error;
@@ -253,10 +296,13 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   // Stopped, or the window closed, while yt-dlp was resolving: nothing to connect to any more.
   if (state.stopCause || Date.now() >= window.end) return;
   if (resolved.via === 'yt-dlp') log('recorder', `stream page resolved by yt-dlp to ${resolved.url.slice(0, 200)}`);
+  const env = ffmpegEnvironment(proxy);
+  const copy = await decideCopy(resolved.url, env);
+  if (state.stopCause || Date.now() >= window.end) return;
   current = startAttempt({
     ffmpegPath: config.ffmpegPath,
-    args: buildFfmpegArgs(config, resolved.url, pieces.outputFor(run.index)),
-    env: ffmpegEnvironment(proxy),
+    args: buildFfmpegArgs({ ...config, sourceAsIs: copy }, resolved.url, pieces.outputFor(run.index)),
+    env,
     stallMs: settings.stallTimeoutSeconds * 1000,
     stopGraceMs: settings.stopGraceSeconds * 1000,
     log,
@@ -267,6 +313,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
     onProgress: (seconds, bytes) => {
       run.mediaSeconds = seconds;
       run.bytes = bytes;
+      placeRunMedia(run, seconds);
       run.lastMediaAt = state.lastProgressAt = now();
       if (!run.firstMediaAt) {
         run.firstMediaAt = run.lastMediaAt;

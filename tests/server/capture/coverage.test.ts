@@ -82,6 +82,60 @@ describe('coverage of a recording window, from the media', () => {
     expect(outcomeFromCoverage(enough, null, null).status).toBe('captured');
   });
 
+  it("places a network run from ffmpeg's output time: a slow run's shortfall is where it happened, not at the start", () => {
+    // Connected at 0, media on the air from 1 s; 300 s of media by 400 s (a run behind its source): the
+    // 99 s it lacks are after its media, where the next run's cause names them.
+    const slow = { ...run(1, 0, 400, dropped('HTTP 404')), mediaFrom: at(1) };
+    const coverage = computeCoverage(
+      T0,
+      T0 + 600_000,
+      [
+        { run: slow, seconds: 300 },
+        { run: { ...run(2, 400, 600, null), mediaFrom: at(401) }, seconds: 199 },
+      ],
+      iso,
+    );
+    expect(coverage.gaps).toEqual([
+      {
+        start: at(0),
+        end: at(1),
+        cause: 'recorder_late',
+        reason: 'Connecting to the stream took 1 s',
+        content_lost_seconds: 1,
+      },
+      {
+        start: at(301),
+        end: at(401),
+        cause: 'stream_dropped',
+        reason: 'Stream dropped (HTTP 404)',
+        content_lost_seconds: 100,
+      },
+    ]);
+  });
+
+  it('calls a first connection that got media late not live yet only when the wait was the stream’s, not ours', () => {
+    const live = (from: number) => [{ run: { ...run(1, 0, 600, null), mediaFrom: at(from) }, seconds: 600 - from }];
+    expect(computeCoverage(T0, T0 + 600_000, live(4.5), iso).gaps).toEqual([
+      {
+        start: at(0),
+        end: at(4.5),
+        cause: 'recorder_late',
+        reason: 'Connecting to the stream took 4.5 s',
+        content_lost_seconds: 4.5,
+      },
+    ]);
+    const partial = (from: number) => computeCoverage(T0, T0 + 600_000, live(from), iso, T0 + 600_000);
+    expect(partial(30).gaps).toEqual([
+      {
+        start: at(0),
+        end: at(30),
+        cause: 'not_live_yet',
+        reason: 'The stream sent its first media 30 s after the connection',
+        content_lost_seconds: 0,
+      },
+    ]);
+  });
+
   it('no media is a failure with the last error; a gap while recording stops at now', () => {
     const runs: RunMedia[] = [{ run: run(1, 0, null, notLive('connection refused')), seconds: 0 }];
     const coverage = computeCoverage(T0, T0 + 600_000, runs, iso, T0 + 42_000);
