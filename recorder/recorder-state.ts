@@ -224,6 +224,12 @@ export interface RecorderState {
   /** Times the server started this recorder again after it died inside its window. */
   relaunches: number;
   coverage: Coverage | null;
+  /**
+   * Where the final coverage is measured up to (the server's clock): the window's end, or the stop. Set
+   * with the outcome; the outcome itself is written later (after the join and the delivery), so its
+   * time is no measure of what the coverage saw. Absent in a state written before it was kept.
+   */
+  measuredUntil?: string | null;
   outcome: RecorderOutcome | null;
   /** What reached the object store, for a capture that delivers. */
   delivery?: DeliveryReport | null;

@@ -237,6 +237,8 @@ let answeredMedia = false;
 
 /** Whether the runs ffmpeg reads itself copy the source: as configured, else probed at the first connection that answers. */
 let copyNetwork: boolean | null = config.sourceAsIs ? true : null;
+/** The stream has no picture (a radio stream), as the probe found. */
+let audioOnly = false;
 
 /**
  * Probes the stream once it answers: copied when it fits (so a run never falls behind its source, and
@@ -248,6 +250,7 @@ async function decideCopy(url: string, env: NodeJS.ProcessEnv | undefined): Prom
   const streams = await probeStreams(config, { url, inputOptions: inputOptions(url, !egress.allowPrivate), env });
   if (streams === null) return false;
   copyNetwork = fitsRecording(streams, config);
+  audioOnly = streams.length > 0 && streams.every((s) => s.codec_type !== 'video');
   const kinds = streams.map((s) => `${s.codec_type} ${s.codec_name}${s.width ? ` ${s.width}x${s.height}` : ''}`);
   log(
     'recorder',
@@ -301,7 +304,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   if (state.stopCause || Date.now() >= window.end) return;
   current = startAttempt({
     ffmpegPath: config.ffmpegPath,
-    args: buildFfmpegArgs({ ...config, sourceAsIs: copy }, resolved.url, pieces.outputFor(run.index)),
+    args: buildFfmpegArgs({ ...config, sourceAsIs: copy }, resolved.url, pieces.outputFor(run.index), audioOnly),
     env,
     stallMs: settings.stallTimeoutSeconds * 1000,
     stopGraceMs: settings.stopGraceSeconds * 1000,
@@ -522,7 +525,9 @@ async function finish(internalError: string | null): Promise<void> {
   pieces.measureAll();
   // Coverage counts what reached the store: the pieces still queued get a last chance first.
   const undelivered = shipper ? await shipper.drain(Date.now() + FINAL_DELIVERY_MS) : 0;
-  const coverage = coverageUntil(measuredUntil(), true);
+  const until = measuredUntil();
+  const coverage = coverageUntil(until, true);
+  state.measuredUntil = toServerIso(until);
   const joinError = coverage.coveredSeconds > 0 ? await pieces.join(config.ffmpegPath, config.outputPath) : null;
   const deliveryError = shipper && joinError === null ? await deliverJoinedFile(shipper, config) : null;
   if (joinError === null && deliveryError === null) pieces.discard();
@@ -550,6 +555,7 @@ async function finish(internalError: string | null): Promise<void> {
     const metadataError = await deliverMetadata(shipper, dir, config, {
       outcome: state.outcome,
       coverage,
+      measuredUntil: state.measuredUntil,
       mediaBytes: deliveryError ? 0 : bytes,
       pieces,
     });
