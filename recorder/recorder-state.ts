@@ -147,6 +147,12 @@ export interface RunRecord {
    * output time against this machine's clock (absent in a fed HLS run and in a state written before).
    */
   mediaFrom?: string | null;
+  /**
+   * Where a copying network run's media broke off inside the run (ffmpeg reconnected to the stream by
+   * itself): from `atSeconds` of its output on, media second s was on the air at `from` + s. Counted
+   * once `confirmed` (media went on after it).
+   */
+  mediaBreaks?: { atSeconds: number; from: string; confirmed?: boolean }[];
   endedAt: string | null;
   /** Why it ended, as a person reads it ("Stream dropped (HTTP 404)"); null while it runs. */
   endReason: string | null;

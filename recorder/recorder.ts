@@ -21,7 +21,7 @@ import { buildFfmpegArgs, inputOptions } from './ffmpeg-args';
 import { ledgerCoverage, SegmentLedger, type HeldMedia } from './hls-ledger';
 import { readHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
-import { computeCoverage, describeRunEnd, outcomeFromCoverage } from './recorder-coverage';
+import { computeCoverage, describeRunEnd, outcomeFromCoverage, placeRunMedia } from './recorder-coverage';
 import { StoreShipper } from './recorder-delivery';
 import { deliverJoinedFile, deliverMetadata, FINAL_DELIVERY_MS, releaseLocalCopy } from './recorder-handover';
 import { localFolderSink, PieceStore } from './recorder-pieces';
@@ -259,17 +259,6 @@ async function decideCopy(url: string, env: NodeJS.ProcessEnv | undefined): Prom
   return copyNetwork;
 }
 
-/**
- * Where a run's media begins on the wall clock: ffmpeg's output time says how much media it wrote, so
- * each progress report puts the media's first second at (now - output time). The earliest such
- * instant is the true one: a report only ever comes later than its media (buffers, a slow encoder),
- * never sooner. A connection's latency is then a hole at the start, not a shift of all the media.
- */
-function placeRunMedia(run: RunRecord, seconds: number): void {
-  const onAir = Date.now() - seconds * 1000;
-  if (!run.mediaFrom || onAir < Date.parse(run.mediaFrom)) run.mediaFrom = new Date(onAir).toISOString();
-}
-
 /** One connection to the stream: resolve it, run ffmpeg until it ends, note why it ended. */
 async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const unwritable = pieces.prepare();
@@ -314,9 +303,9 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
       save(true);
     },
     onProgress: (seconds, bytes) => {
+      placeRunMedia(run, run.mediaSeconds, seconds, Date.now(), copy);
       run.mediaSeconds = seconds;
       run.bytes = bytes;
-      placeRunMedia(run, seconds);
       run.lastMediaAt = state.lastProgressAt = now();
       if (!run.firstMediaAt) {
         run.firstMediaAt = run.lastMediaAt;
