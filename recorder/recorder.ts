@@ -308,6 +308,8 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
       run.bytes = bytes;
       run.lastMediaAt = state.lastProgressAt = now();
       if (!run.firstMediaAt) {
+        // Media recorded one way is recorded that way to the end: pieces of a copy and of a transcode would not join.
+        copyNetwork ??= copy;
         run.firstMediaAt = run.lastMediaAt;
         state.firstMediaAt ??= run.firstMediaAt;
         if (state.phase === 'pending') state.phase = 'running';
