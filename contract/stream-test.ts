@@ -32,6 +32,7 @@ export const streamTestReportSchema = z.object({
   /** Seconds of media recorded (a live stream gives about STREAM_TEST_SECONDS). */
   seconds: z.number(),
   bytes: z.number().int(),
+  /** The picture's size as it is shown (an anamorphic source's width counts its pixels' shape). */
   video: z
     .object({ codec: z.string(), width: z.number().int(), height: z.number().int(), frame_rate: z.number().nullable() })
     .nullable(),

@@ -18,7 +18,8 @@ const PROXIED_PROTOCOLS = 'http,https,tcp,tls,crypto,data,httpproxy';
  */
 const MEDIA_FORMATS = 'hls,dash,mpegts,mov,flv,live_flv,rtsp,sdp,rtp,aac,mp3,ac3,eac3,matroska,webvtt';
 
-function inputOptions(url: string, guarded: boolean): string[] {
+/** How ffmpeg (and ffprobe, which takes the same options) reads a stream at `url`. */
+export function inputOptions(url: string, guarded: boolean): string[] {
   const scheme = url.slice(0, url.indexOf(':')).toLowerCase();
   const common = [
     '-protocol_whitelist',
@@ -55,7 +56,18 @@ export interface RunOutput {
 /** What a run reads: the stream itself, or MPEG-TS segments the recorder fetched and writes to ffmpeg's stdin. */
 export const FED_INPUT = 'pipe:0';
 
-export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output: RunOutput): string[] {
+/**
+ * `audioOnly`: the stream has no picture (a radio stream). Its pieces then carry one audio frame per
+ * PES packet: packed several to a packet (the muxer's default), a piece's length reads short by most
+ * of its last packet, and the join, which places each piece after the one before by that length, lost
+ * about 0.12 s of MP3 at every join (0.75 s of 12 s); with video, a piece's length is its video's.
+ */
+export function buildFfmpegArgs(
+  config: RecorderConfig,
+  inputUrl: string,
+  output: RunOutput,
+  audioOnly = false,
+): string[] {
   const fed = inputUrl === FED_INPUT;
   return [
     '-hide_banner',
@@ -83,7 +95,7 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
     'mpegts',
     // Each piece writes every packet through at once: one cut short by a kill holds everything up to it.
     '-segment_format_options',
-    'flush_packets=1',
+    audioOnly ? 'flush_packets=1:pes_payload_size=0' : 'flush_packets=1',
     '-reset_timestamps',
     '1',
     '-segment_list',
@@ -97,13 +109,18 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
   ];
 }
 
-/** The recording's configuration: exactly width x height (fit inside, then pad, so the aspect ratio is kept), H.264 and AAC. */
+/**
+ * The recording's configuration: exactly width x height, H.264 and AAC. The picture is fitted inside by
+ * its display aspect ratio (`dar`: its pixels' own shape counted, so a 16:9 anamorphic 720x576 source
+ * fills a 16:9 frame instead of being pillarboxed as 5:4), then padded, with square pixels.
+ */
 function encoderOptions(config: RecorderConfig): string[] {
   const { width: w, height: h, settings } = config;
   const keyFrameEvery = Math.max(1, Math.min(2, settings.segmentSeconds));
+  const wider = `gt(dar,${w}/${h})`;
   return [
     '-vf',
-    `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
+    `scale=w='if(${wider},${w},trunc(${h}*dar/2)*2)':h='if(${wider},trunc(${w}/dar/2)*2,${h})',pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2,setsar=1`,
     // Every source frame once, at its own time: a constant-rate output would repeat or drop frames to fill jitter.
     '-vsync',
     'passthrough',

@@ -49,6 +49,7 @@ export const RUNTIME_FILES = [
   'recorder-coverage.ts',
   'recorder-window.ts',
   'recorder-hls.ts',
+  'source-fit.ts',
   'fed-queue.ts',
   'hls-reader.ts',
   'hls-http.ts',
@@ -167,6 +168,17 @@ export interface RunRecord {
   firstMediaAt: string | null;
   /** When its media last advanced. */
   lastMediaAt: string | null;
+  /**
+   * A run ffmpeg reads from the network: when its first media second was on the air, from ffmpeg's
+   * output time against this machine's clock (absent in a fed HLS run and in a state written before).
+   */
+  mediaFrom?: string | null;
+  /**
+   * Where a copying network run's media broke off inside the run (ffmpeg reconnected to the stream by
+   * itself): from `atSeconds` of its output on, media second s was on the air at `from` + s. Counted
+   * once `confirmed` (media went on after it).
+   */
+  mediaBreaks?: { atSeconds: number; from: string; confirmed?: boolean }[];
   endedAt: string | null;
   /** Why it ended, as a person reads it ("Stream dropped (HTTP 404)"); null while it runs. */
   endReason: string | null;
@@ -244,6 +256,12 @@ export interface RecorderState {
   /** Times the server started this recorder again after it died inside its window. */
   relaunches: number;
   coverage: Coverage | null;
+  /**
+   * Where the final coverage is measured up to (the server's clock): the window's end, or the stop. Set
+   * with the outcome; the outcome itself is written later (after the join and the delivery), so its
+   * time is no measure of what the coverage saw. Absent in a state written before it was kept.
+   */
+  measuredUntil?: string | null;
   outcome: RecorderOutcome | null;
   /** What reached the object store, for a capture that delivers. */
   delivery?: DeliveryReport | null;

@@ -23,6 +23,55 @@ interface Interval {
   start: number;
   end: number;
   run: RunRecord;
+  /** The run's media broke off after it and came back in the same run (ffmpeg reconnected by itself). */
+  broke?: boolean;
+}
+
+/** A copying run's media later than its anchor by more than this broke off (a copy never falls behind). */
+const BREAK_MS = 2000;
+/**
+ * A break counts once this much media followed it. ffmpeg reports no progress while a read blocks, so
+ * the report that ends a blocked read (a connection given up) carries media it wrote before the block:
+ * on its own it looked like a break with a fraction of a second after it.
+ */
+const CONFIRMED_AFTER_SECONDS = 1;
+/** A run's last media ends this close to its last report: the difference is ffmpeg's flush at a stop, no hole. */
+const FLUSH_MS = 1000;
+
+/**
+ * Where a network run's media lies on the wall clock, from one progress report: ffmpeg's output time
+ * says how much media it wrote, so its media second s was on the air at (now - output time) + s. The
+ * earliest such anchor is the true one: a report only ever comes later than its media (buffers, a
+ * slow encoder), never sooner. A connection's latency is then a hole at the start, not a shift of all
+ * the media. A copying run whose media comes more than BREAK_MS later than its anchor lost the stream
+ * and got it back within the run (ffmpeg's own reconnect): the media from there on gets an anchor of
+ * its own, so the hole lies where it happened; a report that comes sooner again (the lateness was a
+ * download's jitter) moves that anchor back, never before the one before it, and the hole closes.
+ */
+export function placeRunMedia(
+  run: RunRecord,
+  previousSeconds: number,
+  seconds: number,
+  nowMs: number,
+  copying: boolean,
+): void {
+  const onAir = nowMs - seconds * 1000;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  if (!run.mediaFrom) {
+    run.mediaFrom = iso(onAir);
+    return;
+  }
+  const breaks = run.mediaBreaks ?? [];
+  const last = breaks.at(-1);
+  if (last && seconds >= last.atSeconds + CONFIRMED_AFTER_SECONDS) last.confirmed = true;
+  const anchor = Date.parse(last?.from ?? run.mediaFrom);
+  if (onAir < anchor) {
+    if (!last) run.mediaFrom = iso(onAir);
+    else last.from = iso(Math.max(onAir, Date.parse(breaks.at(-2)?.from ?? run.mediaFrom)));
+    return;
+  }
+  if (copying && onAir - anchor > BREAK_MS && seconds > previousSeconds)
+    run.mediaBreaks = [...breaks.filter((b) => b.confirmed), { atSeconds: previousSeconds, from: iso(onAir) }];
 }
 
 /**
@@ -38,10 +87,14 @@ export function computeCoverage(
 ): Coverage {
   const intervals: Interval[] = runs
     .filter((r) => r.run.lastMediaAt !== null && r.seconds > 0)
-    .map((r) => {
-      const last = Date.parse(r.run.lastMediaAt as string);
-      return { start: Math.max(windowStart, last - r.seconds * 1000), end: Math.min(windowEnd, last), run: r.run };
-    })
+    .flatMap((r) =>
+      placement(r).map(({ start, end, broke }) => ({
+        start: Math.max(windowStart, start),
+        end: Math.min(windowEnd, end),
+        run: r.run,
+        broke,
+      })),
+    )
     .filter((i) => i.end > i.start)
     .sort((a, b) => a.start - b.start);
 
@@ -82,6 +135,32 @@ export function computeCoverage(
 }
 
 /**
+ * Where a run's media lies: from its anchors (ffmpeg's output time against the clock, placeRunMedia),
+ * else (a run recorded before they were noted) ending when its last media arrived.
+ */
+function placement(r: RunMedia): { start: number; end: number; broke: boolean }[] {
+  if (!r.run.mediaFrom) {
+    const last = Date.parse(r.run.lastMediaAt as string);
+    return [{ start: last - r.seconds * 1000, end: last, broke: false }];
+  }
+  const anchors = [{ atSeconds: 0, from: r.run.mediaFrom }, ...(r.run.mediaBreaks ?? []).filter((b) => b.confirmed)];
+  const lastReport = r.run.lastMediaAt ? Date.parse(r.run.lastMediaAt) : -Infinity;
+  return anchors
+    .map((anchor, i) => {
+      const from = Date.parse(anchor.from);
+      const upTo = Math.min(anchors[i + 1]?.atSeconds ?? r.seconds, r.seconds);
+      const end = from + upTo * 1000;
+      const last = i === anchors.length - 1;
+      return {
+        start: from + anchor.atSeconds * 1000,
+        end: last && lastReport > end && lastReport - end < FLUSH_MS ? lastReport : end,
+        broke: !last,
+      };
+    })
+    .filter((span) => span.end > span.start);
+}
+
+/**
  * A recording that is not captured lists every hole as a gap, however short: its outcome must say
  * where it lost what made it partial (a partial with no gap said nothing). A captured one lists those
  * of MIN_LISTED_GAP_MS or more.
@@ -98,6 +177,8 @@ function gapCause(
   runs: RunMedia[],
   windowStart: number,
 ): Pick<Gap, 'cause' | 'reason'> {
+  if (before?.broke)
+    return { cause: 'stream_dropped', reason: 'Stream dropped (ffmpeg reconnected to it within the connection)' };
   if (before?.run.endReason) return { cause: before.run.endCause ?? 'stream_dropped', reason: before.run.endReason };
   const failed = runs.find((r) => r.seconds === 0 && r.run.endReason && Date.parse(r.run.startedAt) < end);
   if (failed?.run.endReason) return { cause: failed.run.endCause ?? 'not_live_yet', reason: failed.run.endReason };
@@ -114,7 +195,12 @@ function gapCause(
       reason: `The recorder started ${Math.round((first - windowStart) / 1000)} s after the window opened`,
     };
   }
-  return { cause: 'not_live_yet', reason: 'Connecting to the stream' };
+  // The first connection got media: the stream was on the air, and a few seconds before its first media
+  // are our connection's (what was on the air then is lost). Longer, the stream itself made us wait.
+  const seconds = Math.round((end - start) / 100) / 10;
+  if (end - start <= LATE_START_MS)
+    return { cause: 'recorder_late', reason: `Connecting to the stream took ${seconds} s` };
+  return { cause: 'not_live_yet', reason: `The stream sent its first media ${seconds} s after the connection` };
 }
 
 /** What a gap of this cause cost: all of it, unless nothing was on the air. */

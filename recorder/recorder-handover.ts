@@ -43,6 +43,8 @@ export interface RecordingMetadata {
   windowEnd: string;
   outcome: RecorderOutcome;
   coverage: Coverage;
+  /** Where the coverage is measured up to (the server's clock): the window's end, or the stop. */
+  measuredUntil: string;
   /** The joined file, when it reached the store. */
   media: { name: string; bytes: number } | null;
   segments: { name: string; seconds: number }[];
@@ -53,7 +55,13 @@ export async function deliverMetadata(
   shipper: StoreShipper,
   dir: string,
   config: RecorderConfig,
-  result: { outcome: RecorderOutcome; coverage: Coverage; mediaBytes: number; pieces: PieceStore },
+  result: {
+    outcome: RecorderOutcome;
+    coverage: Coverage;
+    measuredUntil: string;
+    mediaBytes: number;
+    pieces: PieceStore;
+  },
 ): Promise<string | null> {
   const metadata: RecordingMetadata = {
     recordingId: config.recordingId,
@@ -63,6 +71,7 @@ export async function deliverMetadata(
     windowEnd: config.windowEnd,
     outcome: result.outcome,
     coverage: result.coverage,
+    measuredUntil: result.measuredUntil,
     media: result.mediaBytes > 0 ? { name: path.basename(config.outputPath), bytes: result.mediaBytes } : null,
     segments: result.pieces.measured().map(({ name, seconds }) => ({ name: shipper.segmentName(name), seconds })),
   };

@@ -8,7 +8,6 @@
  * changes nothing but the timestamps, ffmpeg joins them in the same run. A stall needs no new run at
  * all: when segments come again they follow on. Part of the recorder runtime: Node and its siblings only.
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { buildFfmpegArgs, FED_INPUT } from './ffmpeg-args';
 import { FedQueue, queueFileOf } from './fed-queue';
@@ -19,6 +18,7 @@ import type { SegmentSinkForHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import type { PieceStore } from './recorder-pieces';
 import type { RecorderConfig, RunRecord } from './protocol';
+import { sourceFits } from './source-fit';
 
 export interface FedRunsDeps {
   config: RecorderConfig;
@@ -147,58 +147,6 @@ export class FedRuns implements SegmentSinkForHls {
     });
     this.queue = new FedQueue(queueFileOf(output), (bytes) => attempt.write(bytes));
   }
-}
-
-/**
- * Whether a segment already is what the recording would be made of (H.264 video at exactly the
- * configured frame size, AAC audio or none): then copying it loses nothing and costs a two-hundredth
- * of a transcode. Measured by ffprobe on the segment's bytes; any doubt means transcoding.
- */
-export function sourceFits(
-  config: Pick<RecorderConfig, 'ffprobePath' | 'width' | 'height'>,
-  segment: Uint8Array,
-): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = execFile(
-      config.ffprobePath || 'ffprobe',
-      [
-        '-v',
-        'error',
-        '-f',
-        'mpegts',
-        '-show_entries',
-        'stream=codec_type,codec_name,width,height',
-        '-of',
-        'json',
-        'pipe:0',
-      ],
-      { encoding: 'utf8', timeout: 15_000 },
-      (error, stdout) => {
-        if (error) return resolve(false);
-        try {
-          const streams =
-            (
-              JSON.parse(stdout) as {
-                streams?: { codec_type?: string; codec_name?: string; width?: number; height?: number }[];
-              }
-            ).streams ?? [];
-          const video = streams.filter((s) => s.codec_type === 'video');
-          const audio = streams.filter((s) => s.codec_type === 'audio');
-          resolve(
-            video.length === 1 &&
-              video[0].codec_name === 'h264' &&
-              video[0].width === config.width &&
-              video[0].height === config.height &&
-              audio.every((s) => s.codec_name === 'aac'),
-          );
-        } catch {
-          resolve(false);
-        }
-      },
-    );
-    probe.stdin?.on('error', () => undefined);
-    probe.stdin?.end(segment);
-  });
 }
 
 /**

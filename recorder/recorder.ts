@@ -17,11 +17,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createEgressPin, GUARDED } from './egress-guard';
 import { startEgressProxy, type EgressProxy } from './egress-proxy';
-import { buildFfmpegArgs } from './ffmpeg-args';
+import { buildFfmpegArgs, inputOptions } from './ffmpeg-args';
 import { ledgerCoverage, SegmentLedger, type HeldMedia } from './hls-ledger';
 import { readHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
-import { computeCoverage, describeRunEnd, outcomeFromCoverage } from './recorder-coverage';
+import { computeCoverage, describeRunEnd, outcomeFromCoverage, placeRunMedia } from './recorder-coverage';
 import { StoreShipper } from './recorder-delivery';
 import { deliverJoinedFile, deliverMetadata, FINAL_DELIVERY_MS, releaseLocalCopy } from './recorder-handover';
 import { localFolderSink, PieceStore } from './recorder-pieces';
@@ -43,6 +43,7 @@ import {
 } from './recorder-state';
 import { FedRuns, recoverCutRun } from './recorder-hls';
 import { closeAbandonedRun, localWindow, Pause, RetryPlan } from './recorder-window';
+import { fitsRecording, probeStreams } from './source-fit';
 import { isDirectMediaUrl, isHlsUrl, resolveStreamUrl, type ResolvedStream } from './stream-url';
 
 const dir = path.resolve(process.argv[2] ?? '.');
@@ -239,6 +240,37 @@ function unguardable(
   };
 }
 
+/**
+ * The URL once answered with media (or names it): it is the stream itself, and later connections go
+ * straight to it. Off the air, a radio mount answers an error, not a page: asked again what it is, it
+ * would be taken for a page for yt-dlp, and its drop reported as yt-dlp's failure.
+ */
+let answeredMedia = false;
+
+/** Whether the runs ffmpeg reads itself copy the source: as configured, else probed at the first connection that answers. */
+let copyNetwork: boolean | null = config.sourceAsIs ? true : null;
+/** The stream has no picture (a radio stream), as the probe found. */
+let audioOnly = false;
+
+/**
+ * Probes the stream once it answers: copied when it fits (so a run never falls behind its source, and
+ * a radio stream's audio is kept as it is), else transcoded. A probe that cannot read the stream
+ * decides nothing: the run transcodes, and the next connection probes again.
+ */
+async function decideCopy(url: string, env: NodeJS.ProcessEnv | undefined): Promise<boolean> {
+  if (copyNetwork !== null) return copyNetwork;
+  const streams = await probeStreams(config, { url, inputOptions: inputOptions(url, !egress.allowPrivate), env });
+  if (streams === null) return false;
+  copyNetwork = fitsRecording(streams, config);
+  audioOnly = streams.length > 0 && streams.every((s) => s.codec_type !== 'video');
+  const kinds = streams.map((s) => `${s.codec_type} ${s.codec_name}${s.width ? ` ${s.width}x${s.height}` : ''}`);
+  log(
+    'recorder',
+    `the stream holds ${kinds.join(', ') || 'no stream'}: ${copyNetwork ? 'recording it as it is' : 'transcoding it'}`,
+  );
+  return copyNetwork;
+}
+
 /** One connection to the stream: resolve it, run ffmpeg until it ends, note why it ended. */
 async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const unwritable = pieces.prepare();
@@ -252,9 +284,12 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   const proxy = await proxyStarted;
   refusedInRun = null;
   const resolved = unguardable(
-    await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url, pin }),
+    answeredMedia
+      ? { ok: true, url: config.url, via: 'direct' }
+      : await resolveStreamUrl(config.url, { ytDlpPath: config.ytDlpPath, proxy: proxy?.url, pin }),
     proxy,
   );
+  if (resolved.ok && resolved.via === 'direct') answeredMedia = true;
   if (!resolved.ok) {
     log('recorder', resolved.error);
     run.error = resolved.error;
@@ -265,10 +300,13 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   // Stopped, or the window closed, while yt-dlp was resolving: nothing to connect to any more.
   if (state.stopCause || Date.now() >= window.end) return;
   if (resolved.via === 'yt-dlp') log('recorder', `stream page resolved by yt-dlp to ${resolved.url.slice(0, 200)}`);
+  const env = ffmpegEnvironment(proxy);
+  const copy = await decideCopy(resolved.url, env);
+  if (state.stopCause || Date.now() >= window.end) return;
   current = startAttempt({
     ffmpegPath: config.ffmpegPath,
-    args: buildFfmpegArgs(config, resolved.url, pieces.outputFor(run.index)),
-    env: ffmpegEnvironment(proxy),
+    args: buildFfmpegArgs({ ...config, sourceAsIs: copy }, resolved.url, pieces.outputFor(run.index), audioOnly),
+    env,
     stallMs: settings.stallTimeoutSeconds * 1000,
     stopGraceMs: settings.stopGraceSeconds * 1000,
     log,
@@ -277,10 +315,13 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
       save(true);
     },
     onProgress: (seconds, bytes) => {
+      placeRunMedia(run, run.mediaSeconds, seconds, Date.now(), copy);
       run.mediaSeconds = seconds;
       run.bytes = bytes;
       run.lastMediaAt = state.lastProgressAt = now();
       if (!run.firstMediaAt) {
+        // Media recorded one way is recorded that way to the end: pieces of a copy and of a transcode would not join.
+        copyNetwork ??= copy;
         run.firstMediaAt = run.lastMediaAt;
         state.firstMediaAt ??= run.firstMediaAt;
         if (state.phase === 'pending') state.phase = 'running';
@@ -503,7 +544,9 @@ async function finish(internalError: string | null): Promise<void> {
   pieces.measureAll();
   // Coverage counts what reached the store: the pieces still queued get a last chance first.
   const undelivered = shipper ? await shipper.drain(Date.now() + FINAL_DELIVERY_MS) : 0;
-  const coverage = coverageUntil(measuredUntil(), true);
+  const until = measuredUntil();
+  const coverage = coverageUntil(until, true);
+  state.measuredUntil = toServerIso(until);
   const joinError = coverage.coveredSeconds > 0 ? await pieces.join(config.ffmpegPath, config.outputPath) : null;
   const deliveryError = shipper && joinError === null ? await deliverJoinedFile(shipper, config) : null;
   if (joinError === null && deliveryError === null) pieces.discard();
@@ -531,6 +574,7 @@ async function finish(internalError: string | null): Promise<void> {
     const metadataError = await deliverMetadata(shipper, dir, config, {
       outcome: state.outcome,
       coverage,
+      measuredUntil: state.measuredUntil,
       mediaBytes: deliveryError ? 0 : bytes,
       pieces,
     });

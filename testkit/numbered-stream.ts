@@ -52,7 +52,7 @@ export interface NumberedStream {
 
 export const SEGMENT_SECONDS = 2;
 /** Bumped whenever the picture or the cut changes, so a machine's cached copy is not reused. */
-const FORMAT_VERSION = 1;
+const FORMAT_VERSION = 2;
 
 /**
  * The programme cut into HLS segments of 2 s (a key frame every second, 25 fps, 320x180, with a
@@ -73,7 +73,7 @@ function encode(dir: string, minutes: number): void {
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial);
   const { columns, rows, width, height, fps } = FRAME_CODE;
-  const picture = `color=c=black:s=${columns}x${rows}:r=${fps},format=gray,geq=lum='${blockExpression().replaceAll(',', '\\,')}',scale=${width}:${height}:flags=neighbor,format=yuv420p`;
+  const picture = `color=c=black:s=${columns}x${rows}:r=${fps},format=gray,geq=lum='${blockExpression().replaceAll(',', '\\,')}',scale=${width}:${height}:flags=neighbor,setsar=1,format=yuv420p`;
   const result = spawnSync(
     'ffmpeg',
     [

@@ -14,15 +14,27 @@ export const EXPECTED_CAUSE: Partial<Record<FaultKind, GapCause>> = {
   stale_playlist: 'stream_stalled',
 };
 
-const KINDS: readonly FaultKind[] = [
-  'late_start',
-  'playlist_404',
-  'held_open',
-  'encoder_restart',
-  'slow_origin',
-  'segment_expiry',
-  'stale_playlist',
+/**
+ * The faults a season draws: every kind, and an encoder restart after a short and after a long pause
+ * (a new numbering either way, with the pause's seconds missing). Each appears once in a season of as
+ * many recordings; the restart without a pause (no gap at all) comes after them.
+ */
+interface Variant {
+  kind: FaultKind;
+  /** An encoder restart's pause, seconds. */
+  pause?: number;
+}
+const VARIANTS: readonly Variant[] = [
+  { kind: 'late_start' },
+  { kind: 'playlist_404' },
+  { kind: 'held_open' },
+  { kind: 'encoder_restart', pause: 4 },
+  { kind: 'encoder_restart', pause: 20 },
+  { kind: 'slow_origin' },
+  { kind: 'segment_expiry' },
+  { kind: 'stale_playlist' },
 ];
+const AFTER_EVERY_VARIANT: Variant = { kind: 'encoder_restart', pause: 0 };
 
 /** Playlists a mosque's stream may have: a short sliding list, a DVR window of 120 s, or an EVENT list. */
 const PLAYLISTS: readonly Pick<FidelityOriginOptions, 'dvrSegments' | 'playlistType'>[] = [
@@ -40,19 +52,20 @@ export interface PlannedStream {
 }
 
 /**
- * The faults of a season's recordings: every kind in turn (in a seeded order), each timed inside a
- * window of `windowSeconds` by the seed, on a playlist drawn by the seed. A late start is a stream not
- * on the air at launch; the others have been on the air for 20 s.
+ * The faults of a season's recordings: every variant in turn (in a seeded order, then the restart
+ * without a pause), each timed inside a window of `windowSeconds` by the seed, on a playlist drawn by
+ * the seed. A late start is a stream not on the air at launch; the others have been on the air for 20 s.
  */
 export function planStreams(random: Random, count: number, windowSeconds: number): PlannedStream[] {
-  // Fisher-Yates: a seeded order of the kinds, so a small season still sees different ones.
-  const kinds = [...KINDS];
-  for (let i = kinds.length - 1; i > 0; i--) {
+  // Fisher-Yates: a seeded order of the variants, so a small season still sees different ones.
+  const variants = [...VARIANTS];
+  for (let i = variants.length - 1; i > 0; i--) {
     const j = random.int(0, i);
-    [kinds[i], kinds[j]] = [kinds[j], kinds[i]];
+    [variants[i], variants[j]] = [variants[j], variants[i]];
   }
+  variants.push(AFTER_EVERY_VARIANT);
   return Array.from({ length: count }, (_, i) => {
-    const kind = kinds[i % kinds.length];
+    const { kind, pause } = variants[i % variants.length];
     const prePublishSegments = kind === 'late_start' ? 0 : ON_AIR_BEFORE_SEGMENTS;
     // Faults are timed from the broadcast's start; the recording starts when the origin does, that much later.
     const launch = prePublishSegments * SEGMENT_SECONDS;
@@ -67,11 +80,7 @@ export function planStreams(random: Random, count: number, windowSeconds: number
           return { kind, at: inWindow(0.2, 0.4), seconds: Math.min(random.between(20, 70), windowSeconds / 2) };
         case 'encoder_restart':
           // On a segment boundary (a restarted encoder starts a segment of its own), after no pause or a short or long one.
-          return {
-            kind,
-            at: Math.round(inWindow(0.3, 0.6) / SEGMENT_SECONDS) * SEGMENT_SECONDS,
-            pause: random.pick([0, 4, 20]),
-          };
+          return { kind, at: Math.round(inWindow(0.3, 0.6) / SEGMENT_SECONDS) * SEGMENT_SECONDS, pause };
         case 'stale_playlist':
           return { kind, at: inWindow(0.2, 0.4), seconds: Math.min(random.between(20, 70), windowSeconds / 2) };
         case 'slow_origin':

@@ -917,7 +917,8 @@ export class AwsCaptureProvider implements CaptureProvider {
           coveredSeconds: result.coverage?.coveredSeconds ?? null,
           gaps: result.coverage?.gaps ?? [],
           reconnects: result.coverage?.reconnects ?? 0,
-          measuredUntil: result.endedAt ?? undefined,
+          // Its end is after the join and the delivery: what the coverage saw ends where the recorder says.
+          measuredUntil: result.measuredUntil ?? result.endedAt ?? undefined,
           stoppedByOperator: result.stopCause === 'operator',
         }
       : {

@@ -26,6 +26,8 @@ const storedResultSchema = z.object({
   media: z.object({ name: z.string(), bytes: z.number().int().nonnegative() }).nullable(),
   segments: z.array(z.object({ name: z.string(), seconds: z.number().nonnegative() })),
   windowEnd: z.iso.datetime({ offset: true }),
+  /** Absent in a result written before recorders kept it: then the window's end, or when it was written. */
+  measuredUntil: z.iso.datetime({ offset: true }).optional(),
 });
 
 /**
@@ -47,7 +49,7 @@ export async function storedResult(
   for await (const chunk of await store.read(key)) chunks.push(Buffer.from(chunk as Uint8Array));
   const parsed = storedResultSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
   if (!parsed.success) throw new Error(`${key} is not a recorder's result: ${z.prettifyError(parsed.error)}`);
-  const { outcome, coverage, media, segments, windowEnd } = parsed.data;
+  const { outcome, coverage, media, segments, windowEnd, measuredUntil } = parsed.data;
   return {
     status: outcome.status,
     bytes: media?.bytes ?? 0,
@@ -58,7 +60,7 @@ export async function storedResult(
     coveredSeconds: coverage.coveredSeconds,
     gaps: coverage.gaps,
     reconnects: coverage.reconnects,
-    measuredUntil: new Date(Math.min(Date.parse(windowEnd), writtenAt)).toISOString(),
+    measuredUntil: measuredUntil ?? new Date(Math.min(Date.parse(windowEnd), writtenAt)).toISOString(),
     stoppedByOperator: outcome.endedBy === 'operator',
   };
 }

@@ -455,9 +455,9 @@ export class LocalCaptureProvider implements CaptureProvider {
         gaps: state?.coverage?.gaps ?? [],
         reconnects: state?.coverage?.reconnects ?? 0,
         // The recorder measures its coverage as it saves its state: a hole reaching this is still open.
-        measuredUntil: state
-          ? new Date(Date.parse(state.updatedAt) + (config.clockOffsetMs ?? 0)).toISOString()
-          : undefined,
+        measuredUntil:
+          state?.measuredUntil ??
+          (state ? new Date(Date.parse(state.updatedAt) + (config.clockOffsetMs ?? 0)).toISOString() : undefined),
         relaunches: state?.relaunches ?? 0,
         resumePoint: state?.resumePoint ?? null,
         stoppedByOperator: state?.stopCause === 'operator',

@@ -200,6 +200,7 @@ interface ProbedStream {
   height?: number;
   avg_frame_rate?: string;
   r_frame_rate?: string;
+  sample_aspect_ratio?: string;
   sample_rate?: string;
   channels?: number;
 }
@@ -223,6 +224,22 @@ export function frameRate(stream: Pick<ProbedStream, 'avg_frame_rate' | 'r_frame
   return rate === null ? null : Math.round(rate * 100) / 100;
 }
 
+/**
+ * The size the picture is shown at: an anamorphic source's pixels are not square (a 16:9 PAL frame is
+ * 720x576 pixels of 64:45), so its width is its pixels' times their shape. What the operator sizes a
+ * recording by is this; the pixel count alone made a 16:9 source read as 5:4.
+ */
+export function shownSize(stream: Pick<ProbedStream, 'width' | 'height' | 'sample_aspect_ratio'>): {
+  width: number;
+  height: number;
+} {
+  const width = stream.width ?? 0;
+  const height = stream.height ?? 0;
+  const shape = ratio(stream.sample_aspect_ratio?.replace(':', '/'));
+  if (shape === null || shape === 1) return { width, height };
+  return { width: Math.round((width * shape) / 2) * 2, height };
+}
+
 /** The first video and audio stream of a local file, as ffprobe reads them. */
 async function probe(ffprobePath: string, file: string): Promise<Pick<StreamTestReport, 'video' | 'audio'>> {
   const { stdout } = await run(
@@ -231,7 +248,7 @@ async function probe(ffprobePath: string, file: string): Promise<Pick<StreamTest
       '-v',
       'error',
       '-show_entries',
-      'stream=codec_type,codec_name,width,height,avg_frame_rate,r_frame_rate,sample_rate,channels',
+      'stream=codec_type,codec_name,width,height,sample_aspect_ratio,avg_frame_rate,r_frame_rate,sample_rate,channels',
       '-of',
       'json',
       file,
@@ -242,9 +259,7 @@ async function probe(ffprobePath: string, file: string): Promise<Pick<StreamTest
   const video = streams.find((s) => s.codec_type === 'video');
   const audio = streams.find((s) => s.codec_type === 'audio');
   return {
-    video: video?.codec_name
-      ? { codec: video.codec_name, width: video.width ?? 0, height: video.height ?? 0, frame_rate: frameRate(video) }
-      : null,
+    video: video?.codec_name ? { codec: video.codec_name, ...shownSize(video), frame_rate: frameRate(video) } : null,
     audio: audio?.codec_name
       ? {
           codec: audio.codec_name,

@@ -47,6 +47,17 @@ export function parseRuns(text: string): RunRecord[] {
   }
 }
 
+/**
+ * A recording's duration as reported: the seconds of media it holds, never more than its window. A
+ * joined file holds a little beyond the window's edges (the segment that holds its first second, what
+ * ffmpeg wrote out at the stop, at most a piece each side); those seconds are no part of what was asked
+ * for, and a duration above the window would say the recording holds more of the sermon than there was.
+ */
+export function secondsWithinWindow(seconds: number | null, windowSeconds: number | null): number | null {
+  if (seconds === null || windowSeconds === null) return seconds;
+  return Math.min(seconds, windowSeconds);
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
 const clamp = (ms: number, window: Window) => Math.min(window.end, Math.max(window.start, ms));
 

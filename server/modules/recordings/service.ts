@@ -12,7 +12,16 @@ import {
   type RecordingRow,
   type RecordingsRepository,
 } from './repository';
-import { lostRun, parseRuns, relaunchesOf, toRun, unionOfRuns, type RunRecord, type Window } from './runs';
+import {
+  lostRun,
+  parseRuns,
+  relaunchesOf,
+  secondsWithinWindow,
+  toRun,
+  unionOfRuns,
+  type RunRecord,
+  type Window,
+} from './runs';
 import type { EventBus } from '../../lib/events';
 
 /** How often (on the server's clock) a recording's growing size and duration are written while it records. */
@@ -113,7 +122,10 @@ export class RecordingsService {
     const ended = reading.status !== 'recording';
     // The final size is the joined file's, which may be smaller than the pieces were.
     const bytes = ended ? reading.bytes : Math.max(Number(row.bytes), reading.bytes);
-    const seconds = reading.mediaSeconds ?? row.duration_seconds;
+    const seconds = secondsWithinWindow(
+      reading.mediaSeconds ?? row.duration_seconds,
+      reading.expectedSeconds ?? row.expected_seconds,
+    );
     const gaps = JSON.stringify(reading.gaps ?? []);
     if (!ended) {
       const progressed = bytes !== Number(row.bytes) || seconds !== row.duration_seconds || gaps !== row.gaps;
@@ -163,7 +175,10 @@ export class RecordingsService {
       status: reading.status,
       reason: reading.reason,
       bytes: reading.bytes || Number(row.bytes),
-      duration_seconds: reading.mediaSeconds ?? row.duration_seconds,
+      duration_seconds: secondsWithinWindow(
+        reading.mediaSeconds ?? row.duration_seconds,
+        reading.expectedSeconds ?? row.expected_seconds,
+      ),
       expected_seconds: reading.expectedSeconds ?? row.expected_seconds,
       covered_seconds: reading.coveredSeconds ?? row.covered_seconds,
       gaps: JSON.stringify(reading.gaps ?? []),

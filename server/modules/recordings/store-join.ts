@@ -8,7 +8,7 @@ import type { Clock } from '../../lib/clock';
 import type { RecordingStore } from '../../storage/recording-store';
 import type { RecordingAlarms } from './alarms';
 import { parseGaps, type RecordingsRepository, type RecordingToJoin } from './repository';
-import { parseRuns } from './runs';
+import { parseRuns, secondsWithinWindow } from './runs';
 import { coverageOfSegments, groupSegments, type SegmentRun } from './segment-timeline';
 
 /*
@@ -138,7 +138,7 @@ export class StoreJoins {
         status: outcome.status,
         reason,
         bytes,
-        duration_seconds: Math.round(mediaSeconds * 1000) / 1000,
+        duration_seconds: secondsWithinWindow(Math.round(mediaSeconds * 1000) / 1000, coverage.expectedSeconds),
         expected_seconds: coverage.expectedSeconds,
         covered_seconds: coverage.coveredSeconds,
         gaps: JSON.stringify(coverage.gaps),

@@ -180,6 +180,7 @@ describe('aws recorders delivering to an s3 store', () => {
       windowEnd: '2026-11-27T11:31:00.000Z',
       outcome: { status: 'captured', reason: null, endedBy: 'window', exitCode: 0, signal: null },
       coverage: { expectedSeconds: 60, coveredSeconds: 59.8, gaps: [], reconnects: 0 },
+      measuredUntil: '2026-11-27T11:30:59.000Z',
       media: { name: '20261127T113000Z.mp4', bytes: 2_400_000 },
       segments: [
         { name: 'segments/x/run-0001-00000.ts', seconds: 30 },
@@ -202,6 +203,7 @@ describe('aws recorders delivering to an s3 store', () => {
       expectedSeconds: 60,
       coveredSeconds: 59.8,
       gaps: [],
+      measuredUntil: '2026-11-27T11:30:59.000Z',
       stoppedByOperator: false,
     });
     // The first server's reading was provisional: asked again, it finds the result too.

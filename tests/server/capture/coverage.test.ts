@@ -4,6 +4,7 @@ import {
   computeCoverage,
   describeRunEnd,
   outcomeFromCoverage,
+  placeRunMedia,
   type RunEnd,
   type RunMedia,
 } from '../../../recorder/recorder-coverage';
@@ -80,6 +81,122 @@ describe('coverage of a recording window, from the media', () => {
     expect(outcomeFromCoverage(short, null, null).status).toBe('partial');
     const enough = computeCoverage(T0, T0 + 1_000_000, [{ run: run(1, 0, 990, null), seconds: 990 }], iso);
     expect(outcomeFromCoverage(enough, null, null).status).toBe('captured');
+  });
+
+  it("places a network run from ffmpeg's output time: a slow run's shortfall is where it happened, not at the start", () => {
+    // Connected at 0, media on the air from 1 s; 300 s of media by 400 s (a run behind its source): the
+    // 99 s it lacks are after its media, where the next run's cause names them.
+    const slow = { ...run(1, 0, 400, dropped('HTTP 404')), mediaFrom: at(1) };
+    const coverage = computeCoverage(
+      T0,
+      T0 + 600_000,
+      [
+        { run: slow, seconds: 300 },
+        { run: { ...run(2, 400, 600, null), mediaFrom: at(401) }, seconds: 199 },
+      ],
+      iso,
+    );
+    expect(coverage.gaps).toEqual([
+      {
+        start: at(0),
+        end: at(1),
+        cause: 'recorder_late',
+        reason: 'Connecting to the stream took 1 s',
+        content_lost_seconds: 1,
+      },
+      {
+        start: at(301),
+        end: at(401),
+        cause: 'stream_dropped',
+        reason: 'Stream dropped (HTTP 404)',
+        content_lost_seconds: 100,
+      },
+    ]);
+  });
+
+  it('calls a first connection that got media late not live yet only when the wait was the stream’s, not ours', () => {
+    const live = (from: number) => [{ run: { ...run(1, 0, 600, null), mediaFrom: at(from) }, seconds: 600 - from }];
+    expect(computeCoverage(T0, T0 + 600_000, live(4.5), iso).gaps).toEqual([
+      {
+        start: at(0),
+        end: at(4.5),
+        cause: 'recorder_late',
+        reason: 'Connecting to the stream took 4.5 s',
+        content_lost_seconds: 4.5,
+      },
+    ]);
+    const partial = (from: number) => computeCoverage(T0, T0 + 600_000, live(from), iso, T0 + 600_000);
+    expect(partial(30).gaps).toEqual([
+      {
+        start: at(0),
+        end: at(30),
+        cause: 'not_live_yet',
+        reason: 'The stream sent its first media 30 s after the connection',
+        content_lost_seconds: 0,
+      },
+    ]);
+  });
+
+  it("places a hole inside a copying run where ffmpeg's output fell behind the clock, and heals a download's jitter", () => {
+    /** A run fed ffmpeg's progress reports: [seconds into the window, output seconds]. */
+    const fed = (reports: [number, number][], copying = true) => {
+      const record = run(1, 0, null, null);
+      for (const [wall, seconds] of reports) {
+        placeRunMedia(record, record.mediaSeconds, seconds, T0 + wall * 1000, copying);
+        record.mediaSeconds = seconds;
+        record.lastMediaAt = at(wall);
+      }
+      return computeCoverage(T0, T0 + 30_000, [{ run: record, seconds: record.mediaSeconds }], iso, T0 + 30_000);
+    };
+    // 10 s of media, then the stream gone for 5 s while ffmpeg reconnected by itself, then 15 s more.
+    const broken = fed([
+      [1, 1],
+      [5, 5],
+      [10, 10],
+      [16, 11],
+      [20, 15],
+      [30, 25],
+    ]);
+    expect(broken.gaps).toEqual([
+      {
+        start: at(10),
+        end: at(15),
+        cause: 'stream_dropped',
+        reason: 'Stream dropped (ffmpeg reconnected to it within the connection)',
+        content_lost_seconds: 5,
+      },
+    ]);
+    expect(broken.coveredSeconds).toBe(25);
+    // ffmpeg reports nothing while a read blocks: the report that ends a connection given up 4 s later
+    // carries the 0.2 s it wrote before the stream went. No break: the hole starts where that media ends.
+    expect(
+      fed([
+        [1, 1],
+        [5, 5],
+        [10, 10],
+        [14.5, 10.2],
+      ]).gaps,
+    ).toEqual([expect.objectContaining({ start: at(10.2), end: at(30) })]);
+    // A segment downloaded late, then the next one on time: no hole at all.
+    expect(
+      fed([
+        [1, 1],
+        [4, 1.5],
+        [5, 5],
+        [30, 30],
+      ]).gaps,
+    ).toEqual([]);
+    // A transcode falling behind is not a break of the stream: its shortfall stays after its media.
+    expect(
+      fed(
+        [
+          [1, 1],
+          [16, 11],
+          [30, 25],
+        ],
+        false,
+      ).gaps,
+    ).toEqual([expect.objectContaining({ start: at(25), end: at(30) })]);
   });
 
   it('no media is a failure with the last error; a gap while recording stops at now', () => {

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streamTestResponseSchema } from '../../../contract/stream-test';
-import { frameRate, StreamTests } from '../../../server/modules/instances/stream-tests';
+import { frameRate, shownSize, StreamTests } from '../../../server/modules/instances/stream-tests';
 import { startFidelityOrigin, type FidelityOrigin } from '../../../testkit/fidelity-origin';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { FRAME_CODE } from '../../../testkit/numbered-stream';
@@ -169,5 +169,17 @@ describe('POST /api/instances/stream-test', () => {
     expect(missing.statusCode).toBe(404);
     const badId = await t.request({ method: 'GET', url: '/api/instances/stream-test/..%2F..%2Fsecret/clip', token });
     expect(badId.statusCode).toBe(400);
+  });
+});
+
+describe('Test stream: the picture size reported', () => {
+  it('is the size the picture is shown at: an anamorphic source’s width counts its pixels’ shape', () => {
+    // 16:9 PAL: 720x576 pixels of 64:45 are shown 1024x576; 4:3 PAL (16:15) 768x576.
+    expect(shownSize({ width: 720, height: 576, sample_aspect_ratio: '64:45' })).toEqual({ width: 1024, height: 576 });
+    expect(shownSize({ width: 720, height: 576, sample_aspect_ratio: '16:15' })).toEqual({ width: 768, height: 576 });
+    // Square pixels, or a shape ffprobe does not know (0:1), or none: the pixel count.
+    expect(shownSize({ width: 1280, height: 720, sample_aspect_ratio: '1:1' })).toEqual({ width: 1280, height: 720 });
+    expect(shownSize({ width: 320, height: 240, sample_aspect_ratio: '0:1' })).toEqual({ width: 320, height: 240 });
+    expect(shownSize({ width: 320, height: 240 })).toEqual({ width: 320, height: 240 });
   });
 });

@@ -1,0 +1,71 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * A live radio mount on loopback, as Icecast serves one: `/radio` (no file extension) answers
+ * `audio/mpeg` and streams MP3 made in real time by ffmpeg to every listener, starting each with a
+ * burst of the last 2 s, as Icecast's burst-on-connect does. `drop(seconds)` takes it off the air:
+ * listeners are cut off, new ones refused (503), and what the encoder makes meanwhile is never sent.
+ */
+export interface RadioMount {
+  url: string;
+  /** Takes the mount off the air for `seconds`; resolves with when it went off and came back (ms). */
+  drop(seconds: number): Promise<{ from: number; to: number }>;
+  close(): Promise<void>;
+}
+
+const BURST_MS = 2000;
+
+export async function startRadioMount(): Promise<RadioMount> {
+  const listeners = new Set<http.ServerResponse>();
+  const sockets = new Set<Socket>();
+  let recent: { at: number; chunk: Buffer }[] = [];
+  let offAir = false;
+  const encoder: ChildProcess = spawn(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-re', '-f', 'lavfi'],
+      ...['-i', 'sine=frequency=440:sample_rate=44100', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', 'pipe:1'],
+    ],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  encoder.stdout?.on('data', (chunk: Buffer) => {
+    if (offAir) return;
+    const now = Date.now();
+    recent.push({ at: now, chunk });
+    recent = recent.filter((c) => now - c.at <= BURST_MS);
+    for (const listener of listeners) listener.write(chunk);
+  });
+  const server = http.createServer((request, response) => {
+    if (request.url !== '/radio') return response.writeHead(404).end();
+    if (offAir) return response.writeHead(503).end();
+    response.writeHead(200, { 'content-type': 'audio/mpeg', 'icy-name': 'test radio' });
+    for (const { chunk } of recent) response.write(chunk);
+    listeners.add(response);
+    response.on('close', () => listeners.delete(response));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/radio`,
+    drop: async (seconds) => {
+      offAir = true;
+      recent = [];
+      const from = Date.now();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      offAir = false;
+      return { from, to: Date.now() };
+    },
+    close: async () => {
+      encoder.kill('SIGKILL');
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
