@@ -1,3 +1,4 @@
+import { countOf } from '../../../contract/plural';
 import { HttpResponse } from 'msw';
 import {
   ACTIVE_INSTANCE_STATES,
@@ -179,7 +180,7 @@ function terminateBody(results: TerminateResult[], what: string): TerminateRespo
   const message =
     results.length === 0
       ? 'No running or pending instances'
-      : `${what}: ${terminated} instance(s) terminating${failed ? `, ${failed} failed` : ''}`;
+      : `${what}: ${countOf(terminated, 'instance')} terminating${failed ? `, ${failed} failed` : ''}`;
   return { success: true, message, data: { results, terminated, failed } };
 }
 
@@ -229,7 +230,7 @@ export const instanceHandlers = [
     publishFleet();
     return HttpResponse.json<LaunchResponse>({
       success: true,
-      message: `Launched ${launched.length} instance(s)`,
+      message: `Launched ${countOf(launched.length, 'instance')}`,
       data: { instances: launched, failed: [], scheduled: [] },
     });
   }),
