@@ -22,6 +22,7 @@ const BENCHMARKS = [
   'api',
   'fleet',
   'config-first-page',
+  'scheduling-first-page',
   'live-feed',
   'scheduler',
   'prayer-times',

@@ -21,6 +21,18 @@ export function searchSortShape<const F extends readonly [string, ...string[]]>(
 
 export type SortValue = string | number | null;
 
+/**
+ * Names as people read them: digits by their number ("#95" before "#955", "#9" before "#10"), case and
+ * accents ignored. The console sorts with it too, so a page sorted here and a list sorted there agree.
+ */
+export const naturalCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/** Two sort values in ascending order: text naturally, numbers as numbers (empty values are the caller's). */
+export function compareSortValues(left: string | number, right: string | number): number {
+  if (typeof left === 'string' && typeof right === 'string') return naturalCollator.compare(left, right);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
 interface InMemoryList<T, F extends string> {
   /** The texts a search looks in. */
   searched: (row: T) => (string | null | undefined)[];
@@ -33,8 +45,8 @@ interface InMemoryList<T, F extends string> {
 }
 
 /**
- * One page of a list held in memory: searched (case ignored), sorted by a field (empty values last in
- * either direction; ties by `ties`), and the count of every match. Unsorted, the list is sorted by its ties.
+ * One page of a list held in memory: searched (case ignored), sorted by a field (text naturally, empty
+ * values last in either direction; ties by `ties`), and the count of every match. Unsorted, the list is sorted by its ties.
  */
 export function pageInMemory<T, F extends string>(
   rows: readonly T[],
@@ -55,7 +67,8 @@ export function pageInMemory<T, F extends string>(
             const [left, right] = [list.sortValue(a, field), list.sortValue(b, field)];
             if (left === right) continue;
             if (left === null || right === null) return left === null ? 1 : -1;
-            return (left < right ? -1 : 1) * sign;
+            const order = compareSortValues(left, right);
+            if (order !== 0) return order * sign;
           }
           return 0;
         });

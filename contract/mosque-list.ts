@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { broadcastStatusSchema, mosqueIdSchema } from './mosques';
 import { searchSortShape, selectionSchema } from './list-query';
 import { MOSQUE_SORT_FIELDS } from './mosque-fields';
+import { countOf } from './plural';
 
 export { MOSQUE_SORT_FIELDS, type MosqueSortField } from './mosque-fields';
 
@@ -36,10 +37,31 @@ export type MosqueBulkAction = (typeof MOSQUE_BULK_ACTIONS)[number];
 export const MOSQUE_BULK_MAX = 1000;
 
 /** POST /api/config/mosques/bulk: one action on many mosques, each done or named as missing. */
-export const mosqueBulkRequestSchema = z.strictObject({
-  action: z.enum(MOSQUE_BULK_ACTIONS),
-  mosque_ids: selectionSchema(mosqueIdSchema, { one: 'mosque', many: 'mosques' }, MOSQUE_BULK_MAX),
+/** The table's filter as a bulk action names it: every mosque it matches, however many pages. */
+export const mosqueMatchSchema = z.strictObject({
+  q: mosquesListQuerySchema.shape.q,
+  active: z.boolean().optional(),
+  broadcast_status: broadcastStatusSchema.optional(),
+  timezone: mosquesListQuerySchema.shape.timezone,
 });
+export type MosqueMatch = z.infer<typeof mosqueMatchSchema>;
+
+/**
+ * Either the selected rows (`mosque_ids`) or every mosque a filter matches (`matching`, "Select all N
+ * matching"), with the count the operator confirmed (`expected`): a match that has grown or shrunk since
+ * is refused (409) rather than acted on unseen.
+ */
+export const mosqueBulkRequestSchema = z.union([
+  z.strictObject({
+    action: z.enum(MOSQUE_BULK_ACTIONS),
+    mosque_ids: selectionSchema(mosqueIdSchema, { one: 'mosque', many: 'mosques' }, MOSQUE_BULK_MAX),
+  }),
+  z.strictObject({
+    action: z.enum(MOSQUE_BULK_ACTIONS),
+    matching: mosqueMatchSchema,
+    expected: z.number().int().min(1),
+  }),
+]);
 export type MosqueBulkRequest = z.input<typeof mosqueBulkRequestSchema>;
 
 export const mosqueBulkResponseSchema = z.object({
@@ -58,7 +80,12 @@ export type MosqueBulkResult = z.infer<typeof mosqueBulkResponseSchema>['data'];
 /** "3 mosques deactivated", "1 mosque deleted". */
 export function bulkDoneMessage(action: MosqueBulkAction, count: number): string {
   const verb = { activate: 'activated', deactivate: 'deactivated', delete: 'deleted' }[action];
-  return `${count} ${count === 1 ? 'mosque' : 'mosques'} ${verb}`;
+  return `${countOf(count, 'mosque')} ${verb}`;
+}
+
+/** Why a bulk action on "all matching" was refused: the filter's match is no longer the count confirmed. */
+export function matchChangedMessage(matches: number, expected: number): string {
+  return `The filter now matches ${countOf(matches, 'mosque')}, not ${expected.toLocaleString('en')}: nothing was changed; confirm again`;
 }
 
 const count = z.number().int().min(0);

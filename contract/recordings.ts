@@ -10,6 +10,17 @@ import { searchSortShape, selectionSchema } from './list-query';
  */
 
 /** The library's sortable columns: `mosque` is the mosque's name, `friday` its day (ties by start). */
+/**
+ * The recorder's reason for a partial capture opens with its coverage ("Recorded 570 s of 600 s: …"): a
+ * sentence that states the coverage itself keeps only what follows, so it is not said twice. Null when
+ * nothing follows.
+ */
+export function reasonBeyondCoverage(reason: string | null): string | null {
+  if (!reason) return null;
+  const rest = reason.replace(/^Recorded [\d.]+ s of [\d.]+ s(?::\s*)?/, '').trim();
+  return rest === '' ? null : rest;
+}
+
 export const RECORDING_SORT_FIELDS = ['friday', 'mosque', 'status', 'duration_seconds', 'bytes', 'started_at'] as const;
 export type RecordingSortField = (typeof RECORDING_SORT_FIELDS)[number];
 

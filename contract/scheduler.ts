@@ -172,14 +172,50 @@ export const upcomingQuerySchema = z.object({ limit: z.coerce.number().int().min
 export const jobsQuerySchema = z.object({
   /** `all` lists every job ever kept; default: pending jobs and those finished in the last 7 days. */
   scope: z.enum(['recent', 'all']).default('recent'),
+  /** With either, one page of the list in jobsInOrder's order and `total` (Active Jobs at fleet size). */
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).max(10_000_000).optional(),
 });
+export type JobsQuery = z.input<typeof jobsQuerySchema>;
+
+const waiting = (job: Job) => job.status === 'scheduled' || job.status === 'launching';
+
+/** Jobs waiting to run first (soonest first), then the finished ones (latest first). */
+export function jobsInOrder(jobs: readonly Job[]): Job[] {
+  return [...jobs].sort((a, b) => {
+    if (waiting(a) !== waiting(b)) return waiting(a) ? -1 : 1;
+    if (waiting(a))
+      return (a.next_run_time ?? '\uffff').localeCompare(b.next_run_time ?? '\uffff') || a.id.localeCompare(b.id);
+    return b.updated_at.localeCompare(a.updated_at) || a.id.localeCompare(b.id);
+  });
+}
+
+/** The list as asked: every job without paging (docs/reference.md), else one page in order and the count of all. */
+export function jobsPageOf(
+  jobs: readonly Job[],
+  query: z.output<typeof jobsQuerySchema>,
+): { jobs: Job[]; total?: number } {
+  if (query.limit === undefined && query.offset === undefined) return { jobs: [...jobs] };
+  const offset = query.offset ?? 0;
+  return { jobs: jobsInOrder(jobs).slice(offset, offset + (query.limit ?? 10)), total: jobs.length };
+}
 
 export const schedulerStatusResponseSchema = envelope(schedulerStatusSchema);
 export const upcomingResponseSchema = envelope(z.object({ upcoming_recordings: z.array(upcomingRecordingSchema) }));
 export const schedulerPrayerTimesResponseSchema = envelope(
-  z.object({ prayer_times: z.array(schedulerPrayerTimeSchema) }),
+  z.object({
+    prayer_times: z.array(schedulerPrayerTimeSchema),
+    /** Every record matching a page query (absent without one: ./prayer-time-list.ts). */
+    total: z.number().int().optional(),
+  }),
 );
-export const jobsResponseSchema = envelope(z.object({ jobs: z.array(jobSchema) }));
+export const jobsResponseSchema = envelope(
+  z.object({
+    jobs: z.array(jobSchema),
+    /** Every job of the scope, with paging (absent without). */
+    total: z.number().int().optional(),
+  }),
+);
 export const scheduleResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),

@@ -267,7 +267,7 @@ export function outcomeFromCoverage(
   if (stopReason) return { status: 'partial', reason: stopReason };
   const seconds = (g: Gap) => (Date.parse(g.end) - Date.parse(g.start)) / 1000;
   const holes = coverage.gaps.slice(0, 3).map((g) => `${g.reason} for ${round(seconds(g))} s`);
-  if (coverage.gaps.length > 3) holes.push(`${coverage.gaps.length - 3} more gap(s)`);
+  if (coverage.gaps.length > 3) holes.push(`and ${coverage.gaps.length - 3} more`);
   // What no gap accounts for is segments that followed on without a frame missing but took longer than
   // they hold: a stream slower than real time. Said, so that a partial always tells what it lacks; but
   // never "nothing missing" of a recording whose gaps lost content: then it is only counted.

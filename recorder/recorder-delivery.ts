@@ -146,7 +146,7 @@ export class StoreShipper implements SegmentSink {
         this.lastError = reason;
         const waitMs = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (attempt - 1));
         if (Date.now() + waitMs >= until) {
-          this.log(`${reason}; giving up after ${attempt} attempt(s)`);
+          this.log(`${reason}; giving up at attempt ${attempt}`);
           return reason;
         }
         this.log(`${reason} (attempt ${attempt}); trying again in ${Math.round(waitMs / 1000)} s`);

@@ -588,7 +588,7 @@ async function finish(internalError: string | null): Promise<void> {
   const { status, reason } = state.outcome;
   log(
     'recorder',
-    `finished: ${status}${reason ? ` (${reason})` : ''}; ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s covered, ${coverage.gaps.length} gap(s), ${coverage.reconnects} reconnect(s), ${bytes} bytes`,
+    `finished: ${status}${reason ? ` (${reason})` : ''}; ${coverage.coveredSeconds} s of ${coverage.expectedSeconds} s covered, gaps: ${coverage.gaps.length}, reconnects: ${coverage.reconnects}, ${bytes} bytes`,
   );
   logStream.end(() => process.exit(0));
 }

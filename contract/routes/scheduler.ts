@@ -1,5 +1,6 @@
 import { fridaysQuerySchema, fridaysResponseSchema } from '../fridays';
 import { endpoint } from '../endpoint';
+import { schedulerPrayerTimesQuerySchema } from '../prayer-time-list';
 import {
   cancelResponseSchema,
   jobIdParamsSchema,
@@ -34,6 +35,7 @@ export const schedulerRoutes = {
     method: 'GET',
     path: '/api/scheduler/prayer-times',
     access: 'session',
+    query: schedulerPrayerTimesQuerySchema,
     response: schedulerPrayerTimesResponseSchema,
   }),
   jobs: endpoint({

@@ -2,8 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { z } from 'zod';
 import type {
   cancelResponseSchema,
-  Job,
-  SchedulerPrayerTime,
+  JobsQuery,
   schedulerActionResponseSchema,
   SchedulerStatus,
   ScheduleRequest,
@@ -12,6 +11,7 @@ import type {
   restoreResponseSchema,
 } from '../../contract/scheduler';
 import type { FridaysQuery } from '../../contract/fridays';
+import type { SchedulerPrayerTimesQuery } from '../../contract/prayer-time-list';
 import { schedulerRoutes } from '../../contract/routes/scheduler';
 import { apiErrorMessage } from './client';
 import { call } from './endpoint';
@@ -71,12 +71,24 @@ export async function getUpcomingRecordings(limit = UPCOMING_LIMIT): Promise<Upc
   return (await call(schedulerRoutes.upcoming, { query: { limit } })).data.upcoming_recordings;
 }
 
-export async function getSchedulerPrayerTimes(): Promise<SchedulerPrayerTime[]> {
-  return (await call(schedulerRoutes.prayerTimes)).data.prayer_times;
+/** One page of the active mosques' coming Friday prayers, searched and sorted on the server, with its total. */
+export function useSchedulerPrayerTimesPage(query: SchedulerPrayerTimesQuery, refetchInterval: Polling = false) {
+  return useQuery({
+    queryKey: [...schedulerQueryKeys.prayerTimes, 'page', query],
+    queryFn: async () => (await call(schedulerRoutes.prayerTimes, { query })).data,
+    refetchInterval,
+    placeholderData: keepPreviousData,
+  });
 }
 
-export async function getSchedulerJobs(): Promise<Job[]> {
-  return (await call(schedulerRoutes.jobs)).data.jobs;
+/** One page of the scheduler's jobs (waiting first, soonest first; then the finished ones, latest first), with the total. */
+export function useSchedulerJobsPage(query: JobsQuery, refetchInterval: Polling = false) {
+  return useQuery({
+    queryKey: [...schedulerQueryKeys.jobs, 'page', query],
+    queryFn: async () => (await call(schedulerRoutes.jobs, { query })).data,
+    refetchInterval,
+    placeholderData: keepPreviousData,
+  });
 }
 
 /**
@@ -102,26 +114,12 @@ export const upcomingRecordingsQueryOptions = (refetchInterval: Polling = false,
     refetchInterval,
   });
 
-export const schedulerPrayerTimesQueryOptions = (refetchInterval: Polling = false) =>
-  queryOptions({ queryKey: schedulerQueryKeys.prayerTimes, queryFn: getSchedulerPrayerTimes, refetchInterval });
-
-export const schedulerJobsQueryOptions = (refetchInterval: Polling = false) =>
-  queryOptions({ queryKey: schedulerQueryKeys.jobs, queryFn: getSchedulerJobs, refetchInterval });
-
 export function useSchedulerStatus(refetchInterval: Polling = false) {
   return useQuery(schedulerStatusQueryOptions(refetchInterval));
 }
 
 export function useUpcomingRecordings(refetchInterval: Polling = false) {
   return useQuery(upcomingRecordingsQueryOptions(refetchInterval));
-}
-
-export function useSchedulerPrayerTimes(refetchInterval: Polling = false) {
-  return useQuery(schedulerPrayerTimesQueryOptions(refetchInterval));
-}
-
-export function useSchedulerJobs(refetchInterval: Polling = false) {
-  return useQuery(schedulerJobsQueryOptions(refetchInterval));
 }
 
 /* ---------------------------------------------------------------- changes */

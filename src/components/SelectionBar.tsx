@@ -23,7 +23,7 @@ export function SelectionBar({ label, count, busy, onClear, children }: Selectio
       sx={{ gap: 1, flexWrap: 'wrap', bgcolor: 'action.selected', borderRadius: 1, mx: 2, mb: 1 }}
     >
       <Typography sx={{ flex: '1 1 auto' }} role="status">
-        {count} selected
+        {`${count.toLocaleString('en')} selected`}
       </Typography>
       {children}
       <Button size="small" color="inherit" disabled={busy} onClick={onClear}>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 /** A change to the address's query: a value sets a key, null removes it. */
@@ -36,4 +36,32 @@ export function useUrlParams() {
     [setParams],
   );
   return { params, update };
+}
+
+/**
+ * A second list on one page keeps its view under its own names (`?prayer.q=…&prayer.page=2`), so it and the
+ * page's other list never read each other's search or page. Same shape as useUrlParams: the list reads
+ * and writes `q`, `sort`, `page`…, and the scope is added and taken off here.
+ */
+export function useScopedUrlParams(scope: string) {
+  const { params, update } = useUrlParams();
+  const prefix = `${scope}.`;
+  const unscoped = useCallback(
+    (all: URLSearchParams) => {
+      const own = new URLSearchParams();
+      for (const [key, value] of all) if (key.startsWith(prefix)) own.set(key.slice(prefix.length), value);
+      return own;
+    },
+    [prefix],
+  );
+  const scopedParams = useMemo(() => unscoped(params), [unscoped, params]);
+  const scopedUpdate = useCallback(
+    (change: ParamUpdate) =>
+      update((current) => {
+        const changes = typeof change === 'function' ? change(unscoped(current)) : change;
+        return Object.fromEntries(Object.entries(changes).map(([key, value]) => [prefix + key, value]));
+      }),
+    [update, unscoped, prefix],
+  );
+  return { params: scopedParams, update: scopedUpdate };
 }

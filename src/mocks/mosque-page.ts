@@ -1,5 +1,5 @@
 import type { Mosque } from '../../contract/mosques';
-import type { MosquesPageQuery, MosqueSortField } from '../../contract/mosque-list';
+import type { MosqueMatch, MosquesPageQuery, MosqueSortField } from '../../contract/mosque-list';
 
 /*
  * The server's mosque search in memory, for the mocks: the same matching, order and paging as
@@ -24,15 +24,20 @@ function compare(a: Mosque, b: Mosque, field: MosqueSortField, sign: number): nu
   return (a.mosque_id < b.mosque_id ? -1 : 1) * sign;
 }
 
-export function mosquesPage(mosques: readonly Mosque[], query: MosquesPageQuery): { mosques: Mosque[]; total: number } {
+/** Every mosque a filter matches (the table's search and filters, or a bulk action's "all matching"). */
+export function matchingMosques(mosques: readonly Mosque[], query: MosqueMatch): Mosque[] {
   const needle = query.q?.toLowerCase();
-  const matching = mosques.filter(
+  return mosques.filter(
     (mosque) =>
       (!needle || SEARCHED.some((field) => mosque[field]?.toLowerCase().includes(needle))) &&
       (query.active === undefined || mosque.active === query.active) &&
       (!query.broadcast_status || mosque.broadcast_status === query.broadcast_status) &&
       (!query.timezone || mosque.timezone === query.timezone),
   );
+}
+
+export function mosquesPage(mosques: readonly Mosque[], query: MosquesPageQuery): { mosques: Mosque[]; total: number } {
+  const matching = matchingMosques(mosques, query);
   const field = query.sort ?? 'created_at';
   const sign = query.order === 'desc' ? -1 : 1;
   const sorted = [...matching].sort((a, b) => compare(a, b, field, sign));

@@ -107,6 +107,44 @@ describe('The mosque table with a fleet', () => {
       await page.getByText('10 mosques activated').first().waitFor();
       await context.close();
     });
+
+    it(`selects all ${FLEET.toLocaleString('en')} matching and deactivates them in one action at ${size.width}x${size.height}`, async () => {
+      const context = await fleet.browser.newContext({ viewport: size });
+      const page = await context.newPage();
+      await signIn(page, fleet.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      const bulkCalls: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith('/api/config/mosques/bulk')) bulkCalls.push(request.postData() ?? '');
+      });
+      const bar = page.getByRole('toolbar', { name: 'Selected mosques' });
+      const dialog = page.getByRole('dialog');
+      const everyOne = async (from: 'true' | 'false', verb: 'Deactivate' | 'Activate', done: string) => {
+        await page.goto(`${fleet.server.baseUrl}/config?active=${from}`);
+        await page.getByText(/^1–10 of 2,000$/).waitFor();
+        await page.getByLabel('Select every mosque on this page').check();
+        await bar.getByRole('button', { name: 'Select all 2,000 matching' }).click();
+        await bar.getByText('2,000 selected').waitFor();
+        await screenshot(page, `config-select-all-${verb.toLowerCase()}`);
+        await bar.getByRole('button', { name: verb, exact: true }).click();
+        await dialog.getByText(`${verb} 2,000 mosques`, { exact: true }).waitFor();
+        await dialog.getByRole('button', { name: verb, exact: true }).click();
+        await page
+          .getByText(`2,000 mosques ${done}`)
+          .first()
+          .waitFor({ timeout: scaled(30_000) });
+      };
+      await everyOne('true', 'Deactivate', 'deactivated');
+      // The table follows: no enabled mosque is left.
+      await page.getByText('No mosques match this search.').waitFor();
+      // The next width starts from an enabled fleet.
+      await everyOne('false', 'Activate', 'activated');
+      // One call each, naming the filter and the count confirmed, never 2,000 ids.
+      expect(bulkCalls.map((body) => JSON.parse(body) as unknown)).toEqual([
+        { action: 'deactivate', matching: { active: true }, expected: 2000 },
+        { action: 'activate', matching: { active: false }, expected: 2000 },
+      ]);
+      await context.close();
+    });
   }
 });
 

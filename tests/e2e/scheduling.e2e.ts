@@ -137,9 +137,11 @@ describe('Scheduling Management in the browser', () => {
     expect(await scheduleButton().isDisabled()).toBe(true);
     expect(await page.getByRole('switch', { name: 'Auto Refresh' }).isChecked()).toBe(true);
     await page.getByText('No upcoming recordings').waitFor();
-    // Every active mosque with coordinates has its Friday prayer card.
-    const prayerRegion = page.getByRole('region', { name: 'Prayer Times' });
-    for (const mosque of [FIRST, SECOND]) await prayerRegion.getByRole('article', { name: mosque.name }).waitFor();
+    // Every active mosque with coordinates has its Friday prayer row, and its card opens from its name.
+    const prayerTable = page.getByRole('table', { name: 'Prayer Times' });
+    for (const mosque of [FIRST, SECOND]) await prayerTable.getByRole('button', { name: mosque.name }).waitFor();
+    await prayerTable.getByRole('button', { name: FIRST.name }).click();
+    await page.getByRole('region', { name: 'Prayer Times' }).getByRole('article', { name: FIRST.name }).waitFor();
     await page.getByRole('list', { name: 'Scheduler jobs' }).getByText('schedule_friday_recordings').waitFor();
     await screenshotWithoutNotifications(page, 'scheduling-stopped');
   });

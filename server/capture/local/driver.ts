@@ -1,3 +1,4 @@
+import { countOf } from '../../../contract/plural';
 import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -346,7 +347,10 @@ export class LocalCaptureProvider implements CaptureProvider {
       return done('down', `Recordings folder is not writable: ${(error as Error).message}`);
     }
     const active = (await this.list()).filter((i) => i.state === 'pending' || i.state === 'running').length;
-    return done('operational', `${probe.version} at ${ffmpeg.path} (${ffmpeg.source}); ${active} recorder(s) active`);
+    return done(
+      'operational',
+      `${probe.version} at ${ffmpeg.path} (${ffmpeg.source}); ${countOf(active, 'recorder')} active`,
+    );
   }
 
   async close(): Promise<void> {

@@ -1,3 +1,4 @@
+import { countOf } from '../../../contract/plural';
 import fs from 'node:fs';
 import path from 'node:path';
 import { piecesDirOf, readJson, writeJsonAtomic } from '../../../recorder/recorder-state';
@@ -72,7 +73,7 @@ export function markCrashed(
   const reason = stop
     ? stop.reason
     : state
-      ? `Recorder process ${pid ?? '?'} ended without finishing its capture ${relaunchCount(dir)} time(s); the pieces recorded are in its folder`
+      ? `Recorder process ${pid ?? '?'} ended without finishing its capture ${countOf(relaunchCount(dir), 'time')}; the pieces recorded are in its folder`
       : 'The recorder did not start; see its log';
   const now = new Date().toISOString();
   const crashed: RecorderState = {

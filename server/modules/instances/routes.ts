@@ -1,3 +1,4 @@
+import { countOf } from '../../../contract/plural';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -21,7 +22,7 @@ function terminateBody(results: TerminateResult[], what: string) {
   const message =
     results.length === 0
       ? 'No running or pending instances'
-      : `${what}: ${terminated} instance(s) terminating${failed ? `, ${failed} failed` : ''}`;
+      : `${what}: ${countOf(terminated, 'instance')} terminating${failed ? `, ${failed} failed` : ''}`;
   return { success: true as const, message, data: { results, terminated, failed } };
 }
 
@@ -75,8 +76,8 @@ export function registerInstanceRoutes(
     const later = result.scheduled.length ? `; ${result.scheduled.length} scheduled for their start_at` : '';
     const message =
       result.failed.length === 0
-        ? `Launched ${result.instances.length} instance(s)${later}`
-        : `Launched ${result.instances.length} of ${configs.length} instance(s)${later}; ${result.failed.length} failed`;
+        ? `Launched ${countOf(result.instances.length, 'instance')}${later}`
+        : `Launched ${result.instances.length} of ${countOf(configs.length, 'instance')}${later}; ${result.failed.length} failed`;
     return { success: true as const, message, data: result };
   });
 

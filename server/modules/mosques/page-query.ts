@@ -1,5 +1,5 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import type { MosqueSortField, MosquesPageQuery } from '../../../contract/mosque-list';
+import type { MosqueMatch, MosqueSortField, MosquesPageQuery } from '../../../contract/mosque-list';
 import type { Database } from '../../db/schema';
 import { containsText } from '../../db/search';
 
@@ -17,7 +17,7 @@ export const DEFAULT_PAGE_LIMIT = 10;
 
 type MosquesQuery = SelectQueryBuilder<Database, 'mosques', object>;
 
-function filtered(db: Kysely<Database>, query: MosquesPageQuery): MosquesQuery {
+function filtered(db: Kysely<Database>, query: MosqueMatch): MosquesQuery {
   let builder = db.selectFrom('mosques') as MosquesQuery;
   const { q } = query;
   if (q) builder = builder.where((eb) => eb.or(containsText(SEARCHED, q)));
@@ -47,4 +47,10 @@ export async function mosquesPage(db: Kysely<Database>, query: MosquesPageQuery)
     base.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.total) };
+}
+
+/** The id of every mosque matching a filter ("Select all N matching"), oldest first. */
+export async function matchingMosqueIds(db: Kysely<Database>, match: MosqueMatch): Promise<string[]> {
+  const rows = await filtered(db, match).select('mosque_id').orderBy('created_at').orderBy('mosque_id').execute();
+  return rows.map((row) => row.mosque_id);
 }

@@ -1,9 +1,9 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { CalculationMethod, Mosque } from '../../../contract/mosques';
-import type { MosquesPageQuery } from '../../../contract/mosque-list';
+import type { MosqueMatch, MosquesPageQuery } from '../../../contract/mosque-list';
 import { fromFlag } from '../../db';
 import type { Database, MosquesTable } from '../../db/schema';
-import { mosquesPage } from './page-query';
+import { matchingMosqueIds, mosquesPage } from './page-query';
 
 export type MosqueRow = Selectable<MosquesTable>;
 
@@ -68,6 +68,10 @@ export class MosquesRepository {
 
   page(query: MosquesPageQuery): Promise<{ rows: MosqueRow[]; total: number }> {
     return mosquesPage(this.db, query);
+  }
+
+  matchingIds(match: MosqueMatch): Promise<string[]> {
+    return matchingMosqueIds(this.db, match);
   }
 
   /** Sets `active` on every listed mosque not already so; answers the rows it changed. At most IDS_PER_QUERY ids. */

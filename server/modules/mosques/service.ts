@@ -12,8 +12,12 @@ import {
 } from '../../../contract/mosques';
 import {
   bulkDoneMessage,
+  matchChangedMessage,
+  MOSQUE_BULK_MAX,
   mosqueBulkRequestSchema,
+  type MosqueBulkAction,
   type MosqueBulkRequest,
+  type MosqueMatch,
   type MosqueBulkResult,
   type MosquesPageQuery,
 } from '../../../contract/mosque-list';
@@ -133,13 +137,33 @@ export class MosquesService {
 
   /**
    * One action on many mosques, each recorded in the activity log as its single-mosque form would be.
-   * A mosque already in the asked state counts as done; an id no mosque has is named as missing.
+   * A mosque already in the asked state counts as done; an id no mosque has is named as missing. The
+   * mosques are the listed ids, or every one a filter matches when that is still the count confirmed.
    */
   async bulk(
     input: MosqueBulkRequest,
     actor: ActivityActor | null = null,
   ): Promise<{ message: string; data: MosqueBulkResult }> {
-    const { action, mosque_ids: ids } = mosqueBulkRequestSchema.parse(input);
+    const request = mosqueBulkRequestSchema.parse(input);
+    const { action } = request;
+    const ids = 'mosque_ids' in request ? request.mosque_ids : await this.matchingConfirmed(request);
+    const done: string[] = [];
+    for (let start = 0; start < ids.length; start += MOSQUE_BULK_MAX)
+      done.push(...(await this.bulkChunk(action, ids.slice(start, start + MOSQUE_BULK_MAX), actor)));
+    const doneIds = new Set(done);
+    const missing = ids.filter((id) => !doneIds.has(id));
+    return { message: bulkDoneMessage(action, done.length), data: { action, done, missing } };
+  }
+
+  /** The ids a filter matches, refused when they are no longer as many as the operator confirmed. */
+  private async matchingConfirmed({ matching, expected }: { matching: MosqueMatch; expected: number }) {
+    const ids = await this.repository.matchingIds(matching);
+    if (ids.length !== expected) throw conflict(matchChangedMessage(ids.length, expected));
+    return ids;
+  }
+
+  /** One action on at most MOSQUE_BULK_MAX mosques: the ids it was done to. */
+  private async bulkChunk(action: MosqueBulkAction, ids: string[], actor: ActivityActor | null): Promise<string[]> {
     const before = new Map((await this.repository.listByIds(ids)).map((row) => [row.mosque_id, toMosque(row)]));
     const present = ids.filter((id) => before.has(id));
     // `in ()` is an error in PostgreSQL: nothing to change is not a statement.
@@ -163,10 +187,7 @@ export class MosquesService {
         });
     }
     // A delete that lost a race with another delete finds its mosque gone: missing, like one never there.
-    const done = action === 'delete' ? changed.map((row) => row.mosque_id) : present;
-    const doneIds = new Set(done);
-    const missing = ids.filter((id) => !doneIds.has(id));
-    return { message: bulkDoneMessage(action, done.length), data: { action, done, missing } };
+    return action === 'delete' ? changed.map((row) => row.mosque_id) : present;
   }
 
   async listByIds(ids: string[]): Promise<Mosque[]> {

@@ -1,3 +1,5 @@
+import { countOf } from '../../../contract/plural';
+import { reasonBeyondCoverage } from '../../../contract/recordings';
 import type { GapCause, RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
@@ -85,7 +87,7 @@ export class RecordingAlarms {
         ...base,
         kind: 'recorder_died',
         key: `recorder_died:${row.instance_id}`,
-        message: `${who}: the recorder died inside its window and was started again (${reading.relaunches} time(s))`,
+        message: `${who}: the recorder died inside its window and was started again (${countOf(reading.relaunches ?? 0, 'time')})`,
       });
     }
 
@@ -121,7 +123,7 @@ export class RecordingAlarms {
       message:
         covered === 0
           ? `${who}: nothing was recorded. ${outcome.reason ?? ''}`.trim()
-          : `${who}: only ${covered} s of ${expected} s recorded. ${outcome.reason ?? ''}`.trim(),
+          : `${who}: only ${covered} s of ${expected} s recorded. ${reasonBeyondCoverage(outcome.reason) ?? ''}`.trim(),
     });
   }
 

@@ -1,3 +1,4 @@
+import { countOf } from '../../../contract/plural';
 import type { RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
 import {
@@ -247,7 +248,7 @@ export function unionOfRuns(
   const outcome = outcomeFromCoverage(coverage, latest.reason, stopReason);
   const reason =
     outcome.reason && relaunches > 0
-      ? `${outcome.reason} (the recorder was relaunched ${relaunches} time(s))`
+      ? `${outcome.reason} (the recorder was relaunched ${countOf(relaunches, 'time')})`
       : outcome.reason;
   return { ...latest, ...coverage, relaunches, status: outcome.status, reason, measuredUntil: iso(until) };
 }

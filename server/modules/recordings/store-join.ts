@@ -1,3 +1,4 @@
+import { countOf } from '../../../contract/plural';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -121,7 +122,7 @@ export class StoreJoins {
         outcome.status === 'captured'
           ? null
           : outcome.status !== row.status || !row.reason || row.reason.startsWith('Recorded ')
-            ? `${outcome.reason} (the recorder was relaunched ${relaunches} time(s))`
+            ? `${outcome.reason} (the recorder was relaunched ${countOf(relaunches, 'time')})`
             : row.reason;
       await this.writeMetadata(row, prefix, {
         outcome: { status: outcome.status, reason },

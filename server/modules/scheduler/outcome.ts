@@ -1,3 +1,4 @@
+import { reasonBeyondCoverage } from '../../../contract/recordings';
 import { formatDuration } from '../../../contract/fridays';
 import type { RecordingFacts } from './ports';
 
@@ -64,8 +65,10 @@ export function judgeOutcome(job: JobWindow, facts: RecordingFacts | null): Outc
           `${gap.reason || 'no media'} (${formatDuration((Date.parse(gap.end) - Date.parse(gap.start)) / 1000)})`,
       );
     parts.push(`${gaps.length} gap${gaps.length > 1 ? 's' : ''}: ${listed.join(', ')}${gaps.length > 3 ? ', …' : ''}`);
-  } else if (facts.reason) {
-    parts.push(facts.reason);
+  } else {
+    // The recorder's reason opens with its own "Recorded … of …": the coverage is said once, above.
+    const beyond = reasonBeyondCoverage(facts.reason);
+    if (beyond) parts.push(beyond);
   }
   return { status: 'partial', coveredSeconds: covered, expectedSeconds: expected, reason: parts.join('; ') };
 }

@@ -1,3 +1,4 @@
+import { countOf } from '../../../contract/plural';
 import type { Clock } from '../../lib/clock';
 import { alarmKeys } from './alarm-keys';
 import { formatDuration } from '../../../contract/fridays';
@@ -62,7 +63,7 @@ export class Preflight {
       await this.deps.alarms.raise({
         kind: 'preflight',
         key: alarmKeys.preflightProvider,
-        message: `Pre-flight: the capture provider is not healthy (${reasonOf(error)}); ${jobs.length} recording(s) start within 10 minutes`,
+        message: `Pre-flight: the capture provider is not healthy (${reasonOf(error)}); ${countOf(jobs.length, 'recording')} due within 10 minutes`,
       });
     }
   }
@@ -120,8 +121,8 @@ export class Preflight {
       kind: 'preflight',
       key: alarmKeys.preflightDisk,
       message:
-        `Pre-flight: ${gigabytes(free)} free for recordings, but this Friday's ${unfinished.length} local recording(s) ` +
-        `(${formatDuration(seconds)} in all) need about ${gigabytes(needed)}; ${jobs.length} start within 10 minutes`,
+        `Pre-flight: ${gigabytes(free)} free for recordings, but this Friday's ${countOf(unfinished.length, 'local recording')} ` +
+        `(${formatDuration(seconds)} in all) need about ${gigabytes(needed)}; ${jobs.length.toLocaleString('en')} due within 10 minutes`,
     });
   }
 }

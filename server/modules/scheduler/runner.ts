@@ -1,3 +1,4 @@
+import { countOf } from '../../../contract/plural';
 import type { ServerMessage } from '../../../contract/live';
 import type { Clock } from '../../lib/clock';
 import {
@@ -268,7 +269,7 @@ export class SchedulerRunner {
       await this.deps.alarms.raise({
         kind: 'launch_failed',
         key: alarmKeys.launchFailed(job.id),
-        message: `${job.mosque_name ?? job.mosque_id}: the Friday recording could not be launched after ${job.attempts} attempt(s): ${message}`,
+        message: `${job.mosque_name ?? job.mosque_id}: the Friday recording could not be launched after ${countOf(job.attempts, 'attempt')}: ${message}`,
         mosqueId: job.mosque_id,
         mosqueName: job.mosque_name,
         jobId: job.id,

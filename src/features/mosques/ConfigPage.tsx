@@ -46,7 +46,7 @@ import {
 import { MosqueFormDialog } from './MosqueFormDialog';
 import { MosqueStreamTestDialog } from './MosqueStreamTestDialog';
 import { bulkQuestion, MosquesBulkBar, type MosqueSelectionAction } from './MosquesBulkBar';
-import { queryOfView, viewFromParams } from './mosque-list-view';
+import { matchOfView, queryOfView, viewFromParams } from './mosque-list-view';
 import { MosquesTable } from './MosquesTable';
 import { countOf } from '../../../contract/plural';
 
@@ -73,6 +73,11 @@ export default function ConfigPage() {
   const pageIds = useMemo(() => (shown.data?.mosques ?? []).map((mosque) => mosque.mosque_id), [shown.data]);
   const prayerTimes = usePrayerTimesOf(pageIds);
   const { selected, select, clear: clearSelection } = useSelection();
+  // "Select all N matching": the filter and its count as confirmed; it lapses when the view's filter changes.
+  const match = matchOfView(view);
+  const matchKey = JSON.stringify(match);
+  const [allMatching, setAllMatching] = useState<{ key: string; total: number } | null>(null);
+  const matching = allMatching?.key === matchKey ? allMatching : null;
   const [asking, setAsking] = useState<MosqueSelectionAction | null>(null);
   const [form, setForm] = useState<FormState>(null);
   const [formKey, setFormKey] = useState(0);
@@ -110,12 +115,19 @@ export default function ConfigPage() {
   const total = shown.data?.total;
   usePageInRange(total, view, updateView);
 
+  const pageSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  const selectedCount = matching ? matching.total : selected.size;
+  const clearAll = () => {
+    clearSelection();
+    setAllMatching(null);
+  };
+
   const runBulk = () => {
     if (!asking) return;
     const ids = [...selected];
     const done = (message: string) => {
       notify.success(message);
-      clearSelection();
+      clearAll();
       setAsking(null);
     };
     if (asking === 'schedule') {
@@ -132,7 +144,7 @@ export default function ConfigPage() {
       return;
     }
     bulk.mutate(
-      { action: asking, mosque_ids: ids },
+      matching ? { action: asking, matching: match, expected: matching.total } : { action: asking, mosque_ids: ids },
       {
         onSuccess: ({ message, data }) => {
           done(message);
@@ -260,14 +272,24 @@ export default function ConfigPage() {
         view={view}
         onView={updateView}
         selected={selected}
-        onSelect={select}
+        onSelect={(ids, on) => {
+          // A row ticked or unticked by hand makes the selection the rows again, not the whole match.
+          setAllMatching(null);
+          select(ids, on);
+        }}
         bulkBar={
-          selected.size > 0 && (
+          selectedCount > 0 && (
             <MosquesBulkBar
-              count={selected.size}
+              count={selectedCount}
               busy={bulk.isPending || schedule.isPending}
               onAction={setAsking}
-              onClear={clearSelection}
+              onClear={clearAll}
+              allMatching={matching !== null}
+              selectAll={
+                !matching && pageSelected && total !== undefined && total > selected.size
+                  ? { total, onSelect: () => setAllMatching({ key: matchKey, total }) }
+                  : undefined
+              }
             />
           )
         }
@@ -304,7 +326,7 @@ export default function ConfigPage() {
       />
       <ConfirmDialog
         open={asking !== null}
-        {...(asking ? bulkQuestion(asking, selected.size) : { title: '', message: '' })}
+        {...(asking ? bulkQuestion(asking, selectedCount) : { title: '', message: '' })}
         confirmColor={asking === 'delete' ? 'error' : 'primary'}
         busy={bulk.isPending || schedule.isPending}
         onConfirm={runBulk}

@@ -1,5 +1,5 @@
 import { BROADCAST_STATUSES, MOSQUE_SORT_FIELDS, type MosqueSortField } from '../../../contract/mosque-fields';
-import type { MosquesListQuery } from '../../../contract/mosque-list';
+import type { MosqueMatch, MosquesListQuery } from '../../../contract/mosque-list';
 import { listQueryOfView, listViewFromParams, oneOf, type ListView } from '../../lib/list-view';
 
 /** What the mosque table shows, as kept in the address: the list's view and `&active=false&broadcast=playing`. */
@@ -22,6 +22,15 @@ export function queryOfView(view: MosqueListView): MosquesListQuery {
   return {
     ...listQueryOfView(view),
     ...(view.active && { active: view.active }),
+    ...(view.broadcast && { broadcast_status: view.broadcast }),
+  };
+}
+
+/** The mosques a view's search and filters match, on every page: what "Select all N matching" acts on. */
+export function matchOfView(view: MosqueListView): MosqueMatch {
+  return {
+    ...(view.q.trim() && { q: view.q.trim() }),
+    ...(view.active && { active: view.active === 'true' }),
     ...(view.broadcast && { broadcast_status: view.broadcast }),
   };
 }

@@ -3,21 +3,23 @@ import Chip, { type ChipProps } from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
-import TablePagination from '@mui/material/TablePagination';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import CancelIcon from '@mui/icons-material/Cancel';
-import { useMemo } from 'react';
 import type { Job, JobStatus } from '../../../contract/scheduler';
 import { EmptyState } from '../../components/EmptyState';
-import { PAGE_SIZES, usePaging } from '../../lib/paging';
+import { SCHEDULER_MESSAGES, schedulerErrorMessage, useSchedulerJobsPage } from '../../api/scheduler';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { ListPagination, usePageInRange } from '../../components/ListPagination';
+import { listViewFromParams } from '../../lib/list-view';
+import { useScopedUrlParams } from '../../lib/url-params';
 import { Section } from './Section';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { zoneAbbreviation, zonedDateTime } from './zoned-time';
 
 interface ActiveJobsSectionProps {
-  jobs: Job[];
-  loading: boolean;
+  /** Polling interval (ms) or false (Auto Refresh off). */
+  polling: number | false;
   cancelling: string | null;
   onCancel: (job: Job) => void;
 }
@@ -32,18 +34,6 @@ const STATUS_COLORS: Record<JobStatus, ChipProps['color']> = {
   missed: 'error',
   failed: 'error',
 };
-
-const waiting = (job: Job) => job.status === 'scheduled' || job.status === 'launching';
-
-/** Jobs waiting to run first (soonest first), then the finished ones (latest first). */
-export function sortJobs(jobs: readonly Job[]): Job[] {
-  return [...jobs].sort((a, b) => {
-    if (waiting(a) !== waiting(b)) return waiting(a) ? -1 : 1;
-    if (waiting(a))
-      return (a.next_run_time ?? '\uffff').localeCompare(b.next_run_time ?? '\uffff') || a.id.localeCompare(b.id);
-    return b.updated_at.localeCompare(a.updated_at) || a.id.localeCompare(b.id);
-  });
-}
 
 /** Why a job offers no cancel, or null when it does. */
 export function cancelBlocked(job: Job): string | null {
@@ -125,32 +115,30 @@ function JobItem({ job, cancelling, onCancel }: { job: Job; cancelling: boolean;
   );
 }
 
-/** Active Jobs (docs/reference.md section 2, Scheduling): function, next run, trigger and cancel of each job the scheduler holds. */
-export function ActiveJobsSection({ jobs, loading, cancelling, onCancel }: ActiveJobsSectionProps) {
-  const sorted = useMemo(() => sortJobs(jobs), [jobs]);
-  const paging = usePaging(sorted.length);
+/**
+ * Active Jobs (docs/reference.md section 2, Scheduling): function, next run, trigger and cancel of each job the
+ * scheduler holds, waiting ones first, paged on the server (a fleet's Friday is 10,000 jobs), the page in the
+ * address under `jobs.`.
+ */
+export function ActiveJobsSection({ polling, cancelling, onCancel }: ActiveJobsSectionProps) {
+  const { params, update } = useScopedUrlParams('jobs');
+  const view = listViewFromParams(params, []);
+  const page = useSchedulerJobsPage({ limit: view.size, offset: view.page * view.size }, polling);
+  usePageInRange(page.data?.total, view, update);
+  const jobs = page.data?.jobs ?? [];
   return (
-    <Section id="active-jobs" title="Active Jobs" count={jobs.length} loading={loading}>
-      {sorted.length === 0 ? (
-        <EmptyState title={loading ? 'Loading jobs...' : 'No jobs'} />
+    <Section id="active-jobs" title="Active Jobs" count={page.data?.total} loading={page.isFetching}>
+      <ErrorBanner message={page.isError ? schedulerErrorMessage(page.error, SCHEDULER_MESSAGES.loadFailed) : null} />
+      {jobs.length === 0 ? (
+        <EmptyState title={page.isPending ? 'Loading jobs...' : 'No jobs'} />
       ) : (
-        <>
-          <List aria-label="Scheduler jobs" disablePadding>
-            {paging.slice(sorted).map((job) => (
-              <JobItem key={job.id} job={job} cancelling={cancelling === job.id} onCancel={() => onCancel(job)} />
-            ))}
-          </List>
-          <TablePagination
-            component="div"
-            count={sorted.length}
-            page={paging.page}
-            rowsPerPage={paging.rowsPerPage}
-            rowsPerPageOptions={[...PAGE_SIZES]}
-            onPageChange={(_event, page) => paging.setPage(page)}
-            onRowsPerPageChange={(event) => paging.setRowsPerPage(Number(event.target.value))}
-          />
-        </>
+        <List aria-label="Scheduler jobs" disablePadding>
+          {jobs.map((job) => (
+            <JobItem key={job.id} job={job} cancelling={cancelling === job.id} onCancel={() => onCancel(job)} />
+          ))}
+        </List>
       )}
+      <ListPagination total={page.data?.total ?? 0} view={view} onView={update} />
     </Section>
   );
 }

@@ -1,90 +1,66 @@
 import Box from '@mui/material/Box';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Typography from '@mui/material/Typography';
+import { useCallback, useState } from 'react';
+import { PRAYER_TIME_SORT_FIELDS } from '../../../contract/prayer-time-list';
 import type { SchedulerPrayerTime } from '../../../contract/scheduler';
-import { EmptyState } from '../../components/EmptyState';
+import { SCHEDULER_MESSAGES, schedulerErrorMessage, useSchedulerPrayerTimesPage } from '../../api/scheduler';
+import { ErrorBanner } from '../../components/ErrorBanner';
+import { ListPagination, usePageInRange } from '../../components/ListPagination';
+import { SearchField } from '../../components/SearchField';
+import { listQueryOfView, listViewFromParams, nextSort } from '../../lib/list-view';
+import { useScopedUrlParams } from '../../lib/url-params';
+import { PrayerTimeCard } from './PrayerTimeCard';
+import { PrayerTimesTable } from './PrayerTimesTable';
 import { Section } from './Section';
-import { operatorTime, zoneAbbreviation, zonedDate, zonedTime } from './zoned-time';
 
-/** adhan's method names as people read them; `Fixed`: the mosque's own Jumu'ah time. */
-function methodLabel(method: string): string {
-  if (method === 'Fixed') return "Fixed Jumu'ah time";
-  return method.replace(/([a-z])([A-Z])/g, '$1 $2');
-}
+/**
+ * Prayer Times (docs/reference.md section 2, Scheduling): the active mosques' coming Friday prayers, searched,
+ * sorted and paged on the server (a fleet of 10,000 is ten rows here, not 10,000 cards), with the view in the
+ * address under `prayer.` (`?prayer.q=…&prayer.sort=…`) beside the Fridays view. A mosque's card opens from its row.
+ */
+export function PrayerTimesSection({ polling }: { polling: number | false }) {
+  const { params, update } = useScopedUrlParams('prayer');
+  const view = listViewFromParams(params, PRAYER_TIME_SORT_FIELDS);
+  const page = useSchedulerPrayerTimesPage(listQueryOfView(view), polling);
+  usePageInRange(page.data?.total, view, update);
+  const [selected, setSelected] = useState<SchedulerPrayerTime | null>(null);
+  const search = useCallback((q: string) => update({ q, page: null }), [update]);
+  const total = page.data?.total;
 
-function Line({ label, value, detail }: { label: string; value: string; detail?: string }) {
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'space-between', gap: 2, py: 0.25 }}>
-      <Typography variant="body2" color="textSecondary">
-        {label}
-      </Typography>
-      <Typography variant="body2" sx={{ textAlign: 'right' }}>
-        {value}
-        {detail && (
-          <Typography
-            component="span"
-            variant="body2"
-            color="textSecondary"
-            sx={{ display: 'block', fontSize: '0.8rem' }}
-          >
-            {detail}
-          </Typography>
-        )}
-      </Typography>
-    </Box>
-  );
-}
-
-function PrayerTimeCard({ record }: { record: SchedulerPrayerTime }) {
-  const zone = record.timezone;
-  return (
-    <Card
-      variant="outlined"
-      component="article"
-      aria-label={record.mosque_name}
-      sx={{ height: '100%', bgcolor: 'background.default' }}
-    >
-      <CardContent>
-        <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 500 }} noWrap title={record.mosque_name}>
-          {record.mosque_name}
-        </Typography>
-        <Typography variant="body2" color="textSecondary" gutterBottom>
-          {zonedDate(record.friday_prayer, zone)}
-        </Typography>
-        <Line label="Friday prayer" value={zonedTime(record.friday_prayer, zone)} />
-        <Line
-          label="Recording starts"
-          value={zonedTime(record.recording_start, zone)}
-          detail={`Your time: ${operatorTime(record.recording_start)}`}
+    <Section id="prayer-times" title="Prayer Times" count={total} loading={page.isFetching}>
+      <ErrorBanner message={page.isError ? schedulerErrorMessage(page.error, SCHEDULER_MESSAGES.loadFailed) : null} />
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, p: 2 }}>
+        <SearchField
+          label="Search prayer times"
+          placeholder="Mosque name or ID, or time zone"
+          value={view.q}
+          onSearch={search}
         />
-        <Line label="Timezone" value={`${zone} (${zoneAbbreviation(record.friday_prayer, zone)})`} />
-        <Line label="Method" value={methodLabel(record.calculation_method)} />
-      </CardContent>
-    </Card>
-  );
-}
-
-/** Prayer Times (docs/reference.md section 2, Scheduling): one card per mosque, for the coming Friday. */
-export function PrayerTimesSection({ prayerTimes, loading }: { prayerTimes: SchedulerPrayerTime[]; loading: boolean }) {
-  return (
-    <Section id="prayer-times" title="Prayer Times" count={prayerTimes.length} loading={loading}>
-      {prayerTimes.length === 0 ? (
-        <EmptyState
-          title={loading ? 'Loading prayer times...' : 'No prayer times'}
-          description={
-            loading
-              ? undefined
-              : "Active mosques with coordinates or a fixed Jumu'ah time get one here (Config Generator)."
-          }
-        />
-      ) : (
-        <Box sx={{ p: 2, display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 2 }}>
-          {prayerTimes.map((record) => (
-            <PrayerTimeCard key={record.mosque_id} record={record} />
-          ))}
+        <Typography variant="body2" color="textSecondary" sx={{ ml: 'auto' }}>
+          Each mosque&apos;s coming Friday, on its own clock. Select a name for its card.
+        </Typography>
+      </Box>
+      {selected && (
+        <Box sx={{ px: 2, pb: 2 }}>
+          <PrayerTimeCard record={selected} onClose={() => setSelected(null)} />
         </Box>
       )}
+      <PrayerTimesTable
+        rows={page.data?.prayer_times ?? []}
+        loading={page.isPending}
+        sort={view.sort}
+        order={view.order}
+        onSort={(field) =>
+          update((current) => ({
+            ...nextSort(listViewFromParams(current, PRAYER_TIME_SORT_FIELDS), field),
+            page: null,
+          }))
+        }
+        selected={selected?.mosque_id ?? null}
+        onSelect={setSelected}
+      />
+      <ListPagination total={total ?? 0} view={view} onView={update} />
     </Section>
   );
 }

@@ -15,8 +15,6 @@ import {
   schedulerQueryKeys,
   useCancelJob,
   useScheduleFriday,
-  useSchedulerJobs,
-  useSchedulerPrayerTimes,
   useSchedulerStatus,
   useStartScheduler,
   useStopScheduler,
@@ -50,8 +48,6 @@ export default function SchedulingPage() {
   const polling = autoRefresh ? SCHEDULER_REFRESH_MS : false;
   const status = useSchedulerStatus(polling);
   const upcoming = useUpcomingRecordings(polling);
-  const prayerTimes = useSchedulerPrayerTimes(polling);
-  const jobs = useSchedulerJobs(polling);
   const fetching = useIsFetching({ queryKey: schedulerQueryKeys.all }) > 0;
   const scheduleFriday = useScheduleFriday();
   const startScheduler = useStartScheduler();
@@ -67,7 +63,7 @@ export default function SchedulingPage() {
   const now = useNow();
 
   const running = status.data?.scheduler_running;
-  const failed = [status, upcoming, prayerTimes, jobs].filter((query) => query.isError);
+  const failed = [status, upcoming].filter((query) => query.isError);
   const lastErrorAt = Math.max(0, ...failed.map((query) => query.errorUpdatedAt));
   const loadError =
     failed.length > 0 && lastErrorAt !== dismissedError
@@ -162,8 +158,8 @@ export default function SchedulingPage() {
         onCancel={askCancel}
       />
       <FridaysSection polling={polling} now={now} />
-      <PrayerTimesSection prayerTimes={prayerTimes.data ?? []} loading={prayerTimes.isPending} />
-      <ActiveJobsSection jobs={jobs.data ?? []} loading={jobs.isPending} cancelling={cancelling} onCancel={askCancel} />
+      <ActiveJobsSection polling={polling} cancelling={cancelling} onCancel={askCancel} />
+      <PrayerTimesSection polling={polling} />
       <CancelRecordingDialog
         target={cancelTarget}
         onConfirm={() => cancelTarget && cancel(cancelTarget)}

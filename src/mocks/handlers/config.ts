@@ -5,11 +5,11 @@ import {
   mosquesNotFoundMessage,
   recordingConfigsFor,
 } from '../../../contract/recording-configs';
-import { bulkDoneMessage, isPageQuery } from '../../../contract/mosque-list';
+import { bulkDoneMessage, isPageQuery, matchChangedMessage } from '../../../contract/mosque-list';
 import { configRoutes, mosqueRoutes } from '../../../contract/routes/mosques';
 import { readyToRecord } from '../../../contract/ready-to-record';
 import { mock } from '../endpoint';
-import { mosquesPage } from '../mosque-page';
+import { matchingMosques, mosquesPage } from '../mosque-page';
 import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 import { geocodeAt, prayerTime, readLink, timeZoneAt } from './config-places';
@@ -139,12 +139,18 @@ export const configHandlers = [
   }),
 
   mock(mosqueRoutes.bulk, ({ body }) => {
-    const ids = new Set(body.mosque_ids);
+    const asked =
+      'mosque_ids' in body
+        ? body.mosque_ids
+        : matchingMosques(mockMosques(), body.matching).map((mosque) => mosque.mosque_id);
+    if ('expected' in body && asked.length !== body.expected)
+      return errorResponse(409, matchChangedMessage(asked.length, body.expected));
+    const ids = new Set(asked);
     const done = mockMosques().filter((mosque) => ids.has(mosque.mosque_id));
     if (body.action === 'delete') setMockMosques(mockMosques().filter((mosque) => !ids.has(mosque.mosque_id)));
     else for (const mosque of done) Object.assign(mosque, { active: body.action === 'activate', updated_at: nowIso() });
     const doneIds = done.map((mosque) => mosque.mosque_id);
-    const data = { action: body.action, done: doneIds, missing: body.mosque_ids.filter((id) => !doneIds.includes(id)) };
+    const data = { action: body.action, done: doneIds, missing: asked.filter((id) => !doneIds.includes(id)) };
     return HttpResponse.json({ success: true as const, message: bulkDoneMessage(body.action, doneIds.length), data });
   }),
 

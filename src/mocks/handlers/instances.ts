@@ -1,3 +1,4 @@
+import { countOf } from '../../../contract/plural';
 import { HttpResponse } from 'msw';
 import {
   ACTIVE_INSTANCE_STATES,
@@ -181,7 +182,7 @@ function terminateBody(results: TerminateResult[], what: string): TerminateRespo
   const message =
     results.length === 0
       ? 'No running or pending instances'
-      : `${what}: ${terminated} instance(s) terminating${failed ? `, ${failed} failed` : ''}`;
+      : `${what}: ${countOf(terminated, 'instance')} terminating${failed ? `, ${failed} failed` : ''}`;
   return { success: true, message, data: { results, terminated, failed } };
 }
 
@@ -282,7 +283,7 @@ export const instanceHandlers = [
     const forLater = scheduled.length ? `; ${scheduled.length} scheduled for their start_at` : '';
     return HttpResponse.json<LaunchResponse>({
       success: true,
-      message: `Launched ${launched.length} instance(s)${forLater}`,
+      message: `Launched ${countOf(launched.length, 'instance')}${forLater}`,
       data: { instances: launched, failed: [], scheduled },
     });
   }),

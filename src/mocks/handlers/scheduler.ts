@@ -12,6 +12,7 @@ import {
   toUpcomingRecording,
   type cancelResponseSchema,
   type Job,
+  jobsPageOf,
   type jobsResponseSchema,
   type schedulerActionResponseSchema,
   type schedulerPrayerTimesResponseSchema,
@@ -22,6 +23,7 @@ import {
   type upcomingResponseSchema,
   type UpcomingRecording,
 } from '../../../contract/scheduler';
+import { prayerTimesPageOf } from '../../../contract/prayer-time-list';
 import { schedulerRoutes } from '../../../contract/routes/scheduler';
 import { mock } from '../endpoint';
 import { errorResponse } from '../http';
@@ -277,20 +279,20 @@ export const schedulerHandlers = [
     }),
   ),
 
-  mock(schedulerRoutes.prayerTimes, () => {
+  mock(schedulerRoutes.prayerTimes, ({ query }) => {
     const now = new Date();
-    const prayer_times = mockMosques()
+    const records = mockMosques()
       .filter((mosque) => mosque.active)
       .flatMap((mosque) => prayerTime(mosque, now) ?? []);
     return HttpResponse.json<Body<typeof schedulerPrayerTimesResponseSchema>>({
       success: true,
-      data: { prayer_times },
+      data: prayerTimesPageOf(records, query),
     });
   }),
 
   mock(schedulerRoutes.jobs, ({ query }) => {
     const jobs = query.scope === 'all' ? schedulerMock().jobs : listedJobs(new Date());
-    return HttpResponse.json<Body<typeof jobsResponseSchema>>({ success: true, data: { jobs } });
+    return HttpResponse.json<Body<typeof jobsResponseSchema>>({ success: true, data: jobsPageOf(jobs, query) });
   }),
 
   mock(schedulerRoutes.scheduleFriday, ({ body, user }) => {

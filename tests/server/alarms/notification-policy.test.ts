@@ -140,7 +140,7 @@ describe('alarm notification policy', () => {
       await t.app.ctx.alarms.raise({
         kind: 'launch_failed',
         key: `launch_failed:wave-${i}`,
-        message: 'the Friday recording could not be launched after 3 attempt(s): capacity',
+        message: 'the Friday recording could not be launched after 3 attempts: capacity',
         mosqueName: `Wave Mosque ${i}`,
         jobId: `wave-${i}`,
       });
@@ -162,7 +162,7 @@ describe('alarm notification policy', () => {
     );
     expect(post.text.split('\n').slice(1)).toHaveLength(12);
     expect(post.text).toContain(
-      '• Wave Mosque 7: the Friday recording could not be launched after 3 attempt(s): capacity',
+      '• Wave Mosque 7: the Friday recording could not be launched after 3 attempts: capacity',
     );
     expect(post).toMatchObject({ event: 'raised' });
     expect(post.alarms).toHaveLength(12);

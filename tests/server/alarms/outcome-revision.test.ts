@@ -64,7 +64,7 @@ describe('alarms that follow a revised outcome', () => {
       kind: 'capture_partial',
       severity: 'warning',
       job_id: 'friday-revised-2026-11-27',
-      message: 'Recording rec-revised0001: only 96 s of 600 s recorded. Recorded 96 s of 600 s',
+      message: 'Recording rec-revised0001: only 96 s of 600 s recorded.',
     });
 
     // Revised again, still partial: the same alarm, its text from the new figures.
@@ -73,7 +73,7 @@ describe('alarms that follow a revised outcome', () => {
     expect(open).toEqual([
       expect.objectContaining({
         id: partial?.id,
-        message: 'Recording rec-revised0001: only 128 s of 600 s recorded. Recorded 128 s of 600 s',
+        message: 'Recording rec-revised0001: only 128 s of 600 s recorded.',
       }),
     ]);
 
@@ -87,7 +87,7 @@ describe('alarms that follow a revised outcome', () => {
     const died = (await listed()).filter((alarm) => alarm.kind === 'recorder_died');
     expect(died).toHaveLength(1);
     expect(died[0].message).toBe(
-      'Recording rec-revised0001: the recorder died inside its window and was started again (10 time(s))',
+      'Recording rec-revised0001: the recorder died inside its window and was started again (10 times)',
     );
   });
 });

@@ -267,7 +267,7 @@ describe('instances and AMI endpoints (local driver)', () => {
     }));
     const response = await post('/api/instances/launch', { configs, max_workers: 2 });
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json().message).toBe('Launched 3 instance(s)');
+    expect(response.json().message).toBe('Launched 3 instances');
     expect(response.json().data.instances.map((i: { mosque_id: string }) => i.mosque_id)).toEqual([
       'mosqueone1',
       'mosquetwo2',

@@ -131,7 +131,7 @@ describe('the fleet relaunches recorders that end inside their window', () => {
     });
     const [recording] = await recordingsOf(id);
     expect(recording).toMatchObject({ status: 'partial', covered_seconds: 220, reconnects: MAX_FLEET_RELAUNCHES + 1 });
-    expect(recording.reason).toContain(`relaunched ${MAX_FLEET_RELAUNCHES} time(s)`);
+    expect(recording.reason).toContain(`relaunched ${MAX_FLEET_RELAUNCHES} times`);
     expect(recording.gaps).toEqual([
       {
         start: at(220).toISOString(),

@@ -78,7 +78,7 @@ describe('a capture whose recorder dies, and one whose stream never comes', () =
           kind: 'recorder_died',
           severity: 'warning',
           mosque_id: 'killedrec1',
-          message: 'Mosque killedrec1: the recorder died inside its window and was started again (1 time(s))',
+          message: 'Mosque killedrec1: the recorder died inside its window and was started again (1 time)',
         }),
       );
     },

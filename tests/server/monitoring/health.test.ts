@@ -67,7 +67,7 @@ describe('system health', () => {
 
   it("maps the capture provider's own health (operational, degraded, down) onto the aws component", async () => {
     const app = await open();
-    let provider = { status: 'operational', detail: 'ffmpeg 6.1 (system); 0 recorder(s) active' };
+    let provider = { status: 'operational', detail: 'ffmpeg 6.1 (system); 0 recorders active' };
     app.app.ctx.monitoring.registerCaptureProvider({ health: async () => provider });
     expect(await system(app)).toMatchObject({
       overall_status: 'operational',

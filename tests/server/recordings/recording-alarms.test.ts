@@ -144,7 +144,7 @@ describe('alarms from recording readings', () => {
       expect.objectContaining({
         kind: 'capture_partial',
         severity: 'warning',
-        message: `Mosque alarmmosque: only 570 s of 600 s recorded. ${reason}`,
+        message: `Mosque alarmmosque: only 570 s of 600 s recorded. Stream not live yet (HTTP 404) for 30 s`,
         resolved_at: null,
       }),
     ]);

@@ -38,7 +38,7 @@ describe('alarms the scheduler raises', () => {
       mosque_id: 'nyc0000001',
       mosque_name: 'New York Mosque',
     });
-    expect(failed[0].message).toMatch(/could not be launched after 5 attempt\(s\): EC2 capacity unavailable/);
+    expect(failed[0].message).toMatch(/could not be launched after 5 attempts: EC2 capacity unavailable/);
 
     await s.request({ method: 'POST', url: '/api/scheduler/stop', token });
     env.clock.set('2026-11-06T22:00:00.000Z');
@@ -77,12 +77,12 @@ describe('alarms the scheduler raises', () => {
         [
           'critical',
           null,
-          "Pre-flight: 1.0 GB free for recordings, but this Friday's 3 local recording(s) (6 h in all) need about 2.4 GB; 1 start within 10 minutes",
+          "Pre-flight: 1.0 GB free for recordings, but this Friday's 3 local recordings (6 h in all) need about 2.4 GB; 1 due within 10 minutes",
         ],
         [
           'critical',
           null,
-          'Pre-flight: the capture provider is not healthy (EC2 API unreachable); 1 recording(s) start within 10 minutes',
+          'Pre-flight: the capture provider is not healthy (EC2 API unreachable); 1 recording due within 10 minutes',
         ],
       ].sort(),
     );
@@ -109,7 +109,7 @@ describe('alarms the scheduler raises', () => {
     await runAt('2026-11-06T12:46:40.000Z');
     expect(checks.providerProbes).toBe(4);
     expect((await alarms()).filter((a) => a.kind === 'preflight').map((a) => a.message)).toEqual([
-      'Pre-flight: the capture provider is not healthy (EC2 API unreachable); 1 recording(s) start within 10 minutes',
+      'Pre-flight: the capture provider is not healthy (EC2 API unreachable); 1 recording due within 10 minutes',
     ]);
   });
 });

@@ -103,6 +103,6 @@ describe('shipping pieces to the store', () => {
       pending: 1,
       lastError: expect.stringContaining('could not deliver segments/20261127T113000Z/run-0001-00000.ts to the store'),
     });
-    expect(lines.at(-1)).toMatch(/giving up after 1 attempt\(s\)$/);
+    expect(lines.at(-1)).toMatch(/giving up at attempt 1$/);
   });
 });

@@ -92,7 +92,7 @@ describe('Launch Instance dialog', { timeout: scaled(30_000) }, () => {
         max_workers: 1,
       },
     ]);
-    expect(await screen.findByText('Launched 1 instance(s)')).toBeInTheDocument();
+    expect(await screen.findByText('Launched 1 instance')).toBeInTheDocument();
     const launched = await screen.findByText(/capture-lcm4r8k2p1-/);
     // The table names the mosque, with its id beneath.
     const tr = within(launched.closest('tr') as HTMLElement);
@@ -121,7 +121,7 @@ describe('Launch Instance dialog', { timeout: scaled(30_000) }, () => {
         await held.opened;
         return HttpResponse.json({
           success: true,
-          message: 'Launched 1 instance(s)',
+          message: 'Launched 1 instance',
           data: { instances: [], failed: [] },
         });
       }),

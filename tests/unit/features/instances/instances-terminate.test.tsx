@@ -26,7 +26,7 @@ function recordCalls(method: 'post', path: string) {
 const partialFailure = (ids: string[]) =>
   HttpResponse.json({
     success: true,
-    message: 'Terminate: 1 instance(s) terminating, 1 failed',
+    message: 'Terminate: 1 instance terminating, 1 failed',
     data: {
       results: ids.map((id, i) => ({
         instance_id: id,
@@ -84,7 +84,7 @@ describe('Terminate Selected', { timeout: scaled(30_000) }, () => {
     ]);
     // The notification first: it closes itself after a few seconds, which the wait for the live update
     // below took on a busy machine.
-    expect(await screen.findByText('Terminate: 2 instance(s) terminating')).toBeInTheDocument();
+    expect(await screen.findByText('Terminate: 2 instances terminating')).toBeInTheDocument();
     expect(await row(fleet.running.name).findByText('stopping')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /Terminate Selected/ })).not.toBeInTheDocument();
   });
@@ -191,7 +191,7 @@ describe('Emergency stop', { timeout: scaled(30_000) }, () => {
         await held.opened;
         return HttpResponse.json({
           success: true,
-          message: 'Emergency stop: 0 instance(s) terminating',
+          message: 'Emergency stop: 0 instances terminating',
           data: { results: [], terminated: 0, failed: 0 },
         });
       }),

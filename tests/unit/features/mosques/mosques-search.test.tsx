@@ -94,4 +94,35 @@ describe('Mosque table: search, sort, filters and bulk actions', { timeout: scal
     expect(await notification('10 mosques deleted')).toBeInTheDocument();
     expect(mockMosques()).toHaveLength(20);
   });
+
+  it('selects every mosque the filter matches and acts on the filter on the server, naming the count', async () => {
+    const fleet = seedFleet();
+    const bodies = captureBodies('POST', '/api/config/mosques/bulk');
+    const { user } = await openConfig('Y Fleet Mosque 1', '/config?active=true');
+    await user.click(screen.getByLabelText('Select every mosque on this page'));
+    const bar = within(screen.getByLabelText('Selected mosques'));
+    expect(screen.getByRole('status')).toHaveTextContent('10 selected');
+    await user.click(bar.getByRole('button', { name: 'Select all 20 matching' }));
+    expect(screen.getByRole('status')).toHaveTextContent('20 selected');
+    // Scheduling takes ids, which the console does not have for the whole match.
+    expect(bar.queryByRole('button', { name: 'Schedule Friday' })).not.toBeInTheDocument();
+    await user.click(bar.getByRole('button', { name: 'Deactivate' }));
+    expect(dialog().getByText('Deactivate 20 mosques')).toBeInTheDocument();
+    await user.click(dialog().getByRole('button', { name: 'Deactivate' }));
+    expect(await notification('20 mosques deactivated')).toBeInTheDocument();
+    expect(bodies).toEqual([{ action: 'deactivate', matching: { active: true }, expected: 20 }]);
+    expect(fleet.every((m) => !m.active)).toBe(true);
+  });
+
+  it('goes back to the rows when one is unticked after selecting all matching', async () => {
+    seedFleet();
+    const { user } = await openConfig('Z Fleet Mosque 0');
+    await user.click(screen.getByLabelText('Select every mosque on this page'));
+    await user.click(
+      within(screen.getByLabelText('Selected mosques')).getByRole('button', { name: 'Select all 30 matching' }),
+    );
+    expect(screen.getByRole('status')).toHaveTextContent('30 selected');
+    await user.click(screen.getByLabelText('Select mosque fleet00000'));
+    expect(screen.getByRole('status')).toHaveTextContent('9 selected');
+  });
 });

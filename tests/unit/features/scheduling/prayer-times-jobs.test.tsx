@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SchedulerPrayerTime } from '../../../../contract/scheduler';
 import { MOCK_RECURRING_JOB_ID, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
+import { currentPath } from '../../support/render';
 import { server } from '../../support/server';
 import {
   confirmWith,
@@ -37,10 +38,12 @@ const prayer = (
 const prayerCard = (name: string) => within(screen.getByRole('article', { name }));
 
 describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: scaled(40_000) }, () => {
-  it('shows one prayer time card per mosque, on the mosque clock', async () => {
+  it('lists one row per mosque on the mosque clock, and opens its card from its name', async () => {
+    const asked: URLSearchParams[] = [];
     server.use(
-      http.get('/api/scheduler/prayer-times', () =>
-        HttpResponse.json({
+      http.get('/api/scheduler/prayer-times', ({ request }) => {
+        asked.push(new URL(request.url).searchParams);
+        return HttpResponse.json({
           success: true,
           data: {
             prayer_times: [
@@ -54,33 +57,60 @@ describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: scale
                 calculation_method: 'Fixed',
               }),
             ],
+            total: 2_000,
           },
-        }),
-      ),
+        });
+      }),
     );
-    await openScheduling();
-    const region = within(screen.getByRole('region', { name: 'Prayer Times' }));
-    expect(await region.findAllByRole('article')).toHaveLength(2);
-    const london = prayerCard('London Central Mosque');
+    const { user } = await openScheduling();
+    const table = within(await screen.findByRole('table', { name: 'Prayer Times' }));
+    const london = within((await table.findByRole('button', { name: 'London Central Mosque' })).closest('tr')!);
+    // One page is asked for, never the whole fleet.
+    expect(asked[0].get('limit')).toBe('10');
+    expect(asked[0].get('offset')).toBe('0');
+    expect(london.getByText('12:03 PM')).toBeInTheDocument();
     expect(london.getByText('Fri, Nov 27, 2026')).toBeInTheDocument();
-    expect(london.getByText('Friday prayer').nextElementSibling).toHaveTextContent('12:03 PM');
-    expect(london.getByText('Recording starts').nextElementSibling).toHaveTextContent('11:43 AM');
-    expect(london.getByText('Recording starts').nextElementSibling).toHaveTextContent(
-      'Your time: Nov 27, 11:43 AM UTC',
-    );
-    expect(london.getByText('Timezone').nextElementSibling).toHaveTextContent('Europe/London (GMT)');
-    expect(london.getByText('Method').nextElementSibling).toHaveTextContent('Muslim World League');
-    const cairo = prayerCard('Al-Azhar Mosque');
-    expect(cairo.getByText('Friday prayer').nextElementSibling).toHaveTextContent('12:00 PM');
-    expect(cairo.getByText('Timezone').nextElementSibling).toHaveTextContent('Africa/Cairo (GMT+2)');
-    expect(cairo.getByText('Method').nextElementSibling).toHaveTextContent("Fixed Jumu'ah time");
+    expect(london.getByText('11:43 AM')).toBeInTheDocument();
+    expect(london.getByText('Your time: Nov 27, 11:43 AM UTC')).toBeInTheDocument();
+    expect(london.getByText('Europe/London (GMT)')).toBeInTheDocument();
+    expect(london.getByText('Muslim World League')).toBeInTheDocument();
+    const cairo = within(table.getByRole('button', { name: 'Al-Azhar Mosque' }).closest('tr')!);
+    expect(cairo.getByText('12:00 PM')).toBeInTheDocument();
+    expect(cairo.getByText('Africa/Cairo (GMT+2)')).toBeInTheDocument();
+    expect(cairo.getByText("Fixed Jumu'ah time")).toBeInTheDocument();
+    expect(screen.getByText('1–10 of 2,000')).toBeInTheDocument();
+
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
+    await user.click(table.getByRole('button', { name: 'Al-Azhar Mosque' }));
+    const card = prayerCard('Al-Azhar Mosque');
+    expect(card.getByText('Friday prayer').nextElementSibling).toHaveTextContent('12:00 PM');
+    expect(card.getByText('Recording starts').nextElementSibling).toHaveTextContent('Your time: Nov 27, 9:40 AM UTC');
+    expect(card.getByText('Timezone').nextElementSibling).toHaveTextContent('Africa/Cairo (GMT+2)');
+    expect(card.getByText('Method').nextElementSibling).toHaveTextContent("Fixed Jumu'ah time");
+    await user.click(card.getByRole('button', { name: 'Close the prayer time of Al-Azhar Mosque' }));
+    expect(screen.queryByRole('article')).not.toBeInTheDocument();
   });
 
-  it('reads the prayer times of the mocks: active mosques with coordinates only', async () => {
-    await openScheduling();
-    const region = within(screen.getByRole('region', { name: 'Prayer Times' }));
-    expect(await region.findByRole('article', { name: 'London Central Mosque' })).toBeInTheDocument();
-    expect(region.getAllByRole('article')).toHaveLength(1);
+  it('searches, sorts and pages on the server, with the view in the address beside the Fridays view', async () => {
+    const asked: URLSearchParams[] = [];
+    server.events.on('request:start', ({ request }) => {
+      const url = new URL(request.url);
+      if (url.pathname === '/api/scheduler/prayer-times') asked.push(url.searchParams);
+    });
+    const { user } = await openScheduling();
+    const table = within(await screen.findByRole('table', { name: 'Prayer Times' }));
+    expect(await table.findByRole('button', { name: 'London Central Mosque' })).toBeInTheDocument();
+    await user.click(table.getByRole('button', { name: 'Recording Starts' }));
+    await waitFor(() => expect(asked.at(-1)?.get('sort')).toBe('recording_start'));
+    expect(asked.at(-1)?.get('order')).toBe('asc');
+    await user.type(screen.getByRole('textbox', { name: 'Search prayer times' }), 'nowhere');
+    await waitFor(() => expect(asked.at(-1)?.get('q')).toBe('nowhere'));
+    expect(await table.findByText(/^No prayer times/)).toBeInTheDocument();
+    const address = new URLSearchParams(currentPath().split('?')[1]);
+    expect(address.get('prayer.q')).toBe('nowhere');
+    expect(address.get('prayer.sort')).toBe('recording_start');
+    // The Fridays ledger keeps its own search.
+    expect(address.get('q')).toBeNull();
   });
 
   it('lists each job with function, next run and trigger; the recurring job cannot be cancelled', async () => {

@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STOPPED_WARNING } from '../../../../src/features/scheduling/UpcomingRecordingsSection';
@@ -119,12 +119,19 @@ describe('Scheduling Management: status and controls', { timeout: scaled(40_000)
   });
 
   it('says "Failed to load scheduler data" in a dismissible banner when a call gets no answer', async () => {
-    server.use(http.get('/api/scheduler/jobs', () => HttpResponse.error()));
+    server.use(http.get('/api/scheduler/upcoming', () => HttpResponse.error()));
     const { user } = await openScheduling();
     const banner = (await screen.findByText('Failed to load scheduler data')).closest('.MuiAlert-root');
     expect(banner).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Close' }));
     expect(screen.queryByText('Failed to load scheduler data')).not.toBeInTheDocument();
+  });
+
+  it("says a paged section's failure in that section", async () => {
+    server.use(http.get('/api/scheduler/jobs', () => HttpResponse.error()));
+    await openScheduling();
+    const jobs = within(screen.getByRole('region', { name: 'Active Jobs' }));
+    expect(await jobs.findByText('Failed to load scheduler data')).toBeInTheDocument();
   });
 
   it("prefers the server's error when loading fails", async () => {

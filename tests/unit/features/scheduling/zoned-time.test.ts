@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { sortJobs } from '../../../../src/features/scheduling/ActiveJobsSection';
+import { jobsInOrder } from '../../../../contract/scheduler';
 import {
   NO_TIME,
   zoneAbbreviation,
@@ -67,7 +67,7 @@ describe('job order', () => {
       updated_at: '2026-11-20T11:00:00Z',
     };
     const newDone = { ...oldDone, id: 'd', status: 'failed' as const, updated_at: '2026-11-21T11:00:00Z' };
-    expect(sortJobs([oldDone, later, newDone, soon]).map((job) => job.mosque_name + job.status)).toEqual([
+    expect(jobsInOrder([oldDone, later, newDone, soon]).map((job) => job.mosque_name + job.status)).toEqual([
       'Ascheduled',
       'Blaunching',
       'Cfailed',
