@@ -3,11 +3,18 @@ import fs from 'node:fs';
 /*
  * Sections of bench/RESULTS.md between two markers that `npm run bench`, which rewrites the rest of the
  * file, keeps: those a command of their own publishes (`npm run simulate -- --publish`, `npm run fidelity
- * -- --publish`, `npx tsx bench/density.ts --publish`), each replacing its own, and the test suites'
- * timings, which are kept by hand.
+ * -- --publish`, `npx tsx bench/density.ts --publish`, `npx tsx bench/content-cost.ts --publish`), each
+ * replacing its own, and the test suites' timings, which are kept by hand.
  */
 
-export const PUBLISHED_SECTIONS = ['test-suites', 'simulated-season', 'capture-fidelity', 'recorder-density'] as const;
+export const PUBLISHED_SECTIONS = [
+  'test-suites',
+  'simulated-season',
+  'capture-fidelity',
+  'recorder-density',
+  'content-cost-copy',
+  'content-cost-transcode',
+] as const;
 export type PublishedSectionName = (typeof PUBLISHED_SECTIONS)[number];
 
 const markers = (name: PublishedSectionName) => ({ start: `<!-- ${name}:start -->`, end: `<!-- ${name}:end -->` });

@@ -4,6 +4,7 @@
  * timestamps reset) and lists each one as it closes, so whatever a stop, a stall or a crash cuts short
  * loses at most the piece being written, and the pieces of every run join without re-encoding.
  */
+import { contentInputOptions, contentOutput } from './content-filters';
 import type { RecorderConfig } from './recorder-state';
 
 /** Network protocols the input may use; "file" and ffmpeg's special protocols are not among them. */
@@ -68,6 +69,7 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
     ...(fed
       ? ['-f', 'mpegts', '-probesize', '1000000', '-analyzeduration', '1000000']
       : inputOptions(inputUrl, !config.egress?.allowPrivate)),
+    ...(config.measureContent === false ? [] : contentInputOptions(Boolean(config.sourceAsIs))),
     '-i',
     inputUrl,
     '-map',
@@ -94,6 +96,8 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
     'live',
     '-y',
     output.piecePattern,
+    // The same run measures what it records (content-filters.ts).
+    ...(config.measureContent === false ? [] : contentOutput(Boolean(config.sourceAsIs))),
   ];
 }
 

@@ -11,6 +11,7 @@
  *   relaunches.json  written by the server each time it starts a recorder again that died in its window
  *   delivered.txt the pieces that reached the object store, one name a line (a capture that delivers)
  *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why
+ *   content.jsonl the content readings, one 10 s window a line, appended (content-meter.ts)
  *   (the pieces are in <output>.parts/ until joined, with each run's list of them: see piecesDirOf)
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
@@ -18,6 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EgressPolicy } from './egress-guard';
 import { maskUrlSecrets } from './url-secrets';
+import type { ContentSummary } from './content-meter';
 import type { DeliveryReport, RecorderDelivery } from './recorder-delivery';
 
 export const STATE_FORMAT_VERSION = 1;
@@ -31,6 +33,7 @@ export const INSTANCE_FILES = {
   ledger: 'ledger.json',
   relaunches: 'relaunches.json',
   delivered: 'delivered.txt',
+  content: 'content.jsonl',
   runtime: 'runtime',
 } as const;
 
@@ -46,6 +49,8 @@ export const RUNTIME_FILES = [
   'recorder-handover.ts',
   'recorder-coverage.ts',
   'recorder-window.ts',
+  'content-filters.ts',
+  'content-meter.ts',
   'recorder-hls.ts',
   'hls-reader.ts',
   'hls-http.ts',
@@ -125,6 +130,8 @@ export interface RecorderConfig {
   settings: RecorderSettings;
   /** Keep the stream's own video and audio (no transcoding): the frame size is the source's. */
   sourceAsIs?: boolean;
+  /** false: the runs do not measure their content (content-filters.ts); absent: they do. */
+  measureContent?: boolean;
   /** Where the pieces and the joined file go besides this machine; absent or null: they stay here (local store). */
   delivery?: RecorderDelivery | null;
   createdAt: string;
@@ -221,6 +228,8 @@ export interface RecorderState {
   outcome: RecorderOutcome | null;
   /** What reached the object store, for a capture that delivers. */
   delivery?: DeliveryReport | null;
+  /** What the content meter measured so far: the conditions going on, loudness, silence (content-meter.ts). */
+  content?: ContentSummary | null;
   updatedAt: string;
 }
 
