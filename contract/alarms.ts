@@ -33,6 +33,14 @@ export const ALARM_KINDS = {
   instance_reaped: 'warning',
   /** Launches failing across the fleet (e.g. 5 in 10 minutes): new launches are held until it closes. */
   launch_breaker: 'critical',
+  /** A live recording whose sound has been silent (under -50 LUFS) for CONTENT_ALARM_SECONDS, or a captured one silent most of its window. */
+  audio_silent: 'warning',
+  /** A live recording whose stream carries a picture and no sound track. */
+  audio_missing: 'warning',
+  /** A live recording whose picture has not changed for CONTENT_ALARM_SECONDS. */
+  picture_frozen: 'warning',
+  /** A live recording whose picture has been black for CONTENT_ALARM_SECONDS. */
+  picture_black: 'warning',
 } as const;
 
 export type AlarmKind = keyof typeof ALARM_KINDS;

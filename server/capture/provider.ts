@@ -1,4 +1,5 @@
 import type { AmiState } from '../../contract/ami';
+import type { ContentSummary } from '../../recorder/content-meter';
 import type {
   CaptureProviderKind,
   InstanceState,
@@ -133,6 +134,8 @@ export interface ProviderRecording {
   measuredUntil?: string;
   /** Times the recorder was started again after it died inside its window. */
   relaunches?: number;
+  /** What the recorder measured of the content: the conditions going on, loudness, silence. */
+  content?: ContentSummary | null;
   /** Ended by an operator's terminate: what is missing was asked for, not a fault to alarm about. */
   stoppedByOperator?: boolean;
   /**

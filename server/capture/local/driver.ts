@@ -443,6 +443,7 @@ export class LocalCaptureProvider implements CaptureProvider {
           ? new Date(Date.parse(state.updatedAt) + (config.clockOffsetMs ?? 0)).toISOString()
           : undefined,
         relaunches: state?.relaunches ?? 0,
+        content: state?.content ?? null,
         stoppedByOperator: state?.stopCause === 'operator',
       },
     };

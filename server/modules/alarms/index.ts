@@ -18,7 +18,7 @@ import { NotificationPolicy } from './notification-policy';
 import { SilencesRepository, SilencesService } from './silences';
 import { webhookChannel } from './webhook';
 
-export { AlarmsService } from './service';
+export { AlarmsService, type AlarmCause } from './service';
 export { registerAlarmRoutes } from './routes';
 
 /** Retry timing of outbound deliveries (tests shorten it). */

@@ -99,6 +99,7 @@ export function createCaptureModule(deps: CaptureModuleDeps): CaptureModule {
     dataDir: config.dataDir,
     alarms: deps.alarms,
     mosqueName: deps.mosqueName,
+    contentAlarmSeconds: config.contentAlarmSeconds,
   });
   const live = new FleetLiveFeed(hub, recordings, log);
   const joins = storeJoinsFor(deps.store, live, recordings, deps);

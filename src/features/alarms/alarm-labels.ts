@@ -13,6 +13,10 @@ export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   server_gone: 'Server gone',
   instance_reaped: 'Instance reaped',
   launch_breaker: 'Launches held',
+  audio_silent: 'Audio silent',
+  audio_missing: 'No audio track',
+  picture_frozen: 'Picture frozen',
+  picture_black: 'Picture black',
 };
 
 /** Who the alarm is about: the mosque, else the instance, else the kind. */
