@@ -1,11 +1,13 @@
 /*
  * What an ffmpeg run adds to measure the content it records (docs/operations/content-assurance.md):
  * a second output of the same run that decodes the stream and throws the frames away after ffmpeg's
- * own filters have looked at them, so no second process reads the stream. The filters log at info
- * level on ffmpeg's stderr, where content-meter.ts reads them:
+ * own filters have looked at them, so no second process reads the stream. content-meter.ts reads what
+ * they find:
  *
- * - audio: `ebur128` (EBU R128 momentary and short-term loudness every 100 ms, and the sample peak);
- *   silence is a momentary loudness under SILENT_BELOW_LUFS, so the strip and the alarm use one measure;
+ * - audio: `ebur128` (EBU R128 momentary loudness every 100 ms, printed by `ametadata` into a file
+ *   beside the run's pieces, which the recorder reads once a second; the run's sample peak in its
+ *   summary on stderr); silence is a momentary loudness under SILENT_BELOW_LUFS, so the strip and
+ *   the alarm use one measure;
  * - video: `freezedetect` (a picture that does not change) and `blackframe` with amount 0 (the share of
  *   black pixels of every frame it sees, so a black picture is known while it lasts, not only when it
  *   ends as `blackdetect` reports it).
@@ -28,15 +30,25 @@ export function contentInputOptions(copies: boolean): string[] {
   return copies ? ['-skip_frame:v', 'nokey'] : [];
 }
 
-/** The measuring output, after the recording's own: every filter's verdict goes to stderr, the frames nowhere. */
-export function contentOutput(copies: boolean): string[] {
+/** Where a run prints its loudness readings: beside its list of pieces (run-0003.list -> run-0003.loudness). */
+export function loudnessFileOf(listPath: string): string {
+  return `${listPath.replace(/\.list$/, '')}.loudness`;
+}
+
+/** A filter option's value as ffmpeg reads it inside -af: escaped for the option, then for the graph. */
+function filterValue(text: string): string {
+  return text.replace(/[\\':]/g, '\\$&').replace(/[\\'[\],;]/g, '\\$&');
+}
+
+/** The measuring output, after the recording's own: the filters' verdicts go to stderr and `loudnessFile`, the frames nowhere. */
+export function contentOutput(copies: boolean, loudnessFile: string): string[] {
   return [
     '-map',
     '0:v:0?',
     '-map',
     '0:a:0?',
     '-af',
-    'ebur128=peak=sample:framelog=info',
+    `ebur128=peak=sample:metadata=1,ametadata=mode=print:key=lavfi.r128.M:direct=1:file=${filterValue(loudnessFile)}`,
     '-vf',
     `${copies ? '' : 'fps=1,'}freezedetect=n=-60dB:d=${FREEZE_MIN_SECONDS},blackframe=amount=0:threshold=32`,
     '-f',

@@ -29,8 +29,6 @@ export interface ContentWindow {
   /** How many 100 ms loudness blocks went into `loudness`. */
   blocks: number;
   momentaryMax: number | null;
-  /** Short-term (3 s) loudness at its last block. */
-  shortTerm: number | null;
   silent: number;
   frozen: number;
   black: number;
@@ -68,14 +66,17 @@ const SETTLE_MS = 15_000;
 /** Blocks quieter than this do not count towards loudness (EBU R128's absolute gate). */
 const ABSOLUTE_GATE_LUFS = -70;
 
-/** ebur128's line every 100 ms: its time, momentary and short-term loudness, and the run's sample peak so far per channel. */
-const EBUR128 = /^\[Parsed_ebur128_\d+ @ [^\]]+\] t: *([\d.]+) .*?M: *(\S+) S: *(\S+) .*?SPK: *([-\d.inf ]+)dBFS/;
 /** ebur128's first momentary block is whole after 400 ms: before it reads as silence. */
 const FIRST_BLOCK_SECONDS = 0.4;
-/** ebur128's summary when its run ends: the meter keeps its own, these lines only crowd the log. */
+/** ebur128's sample peak of the whole run, in its summary when the run ends. */
+const RUN_PEAK = /^\s+Peak:\s+(-?[\d.]+) dBFS$/;
+/** The rest of ebur128's summary: the meter keeps its own, these lines only crowd the log. */
 const EBUR128_SUMMARY =
   /^\[Parsed_ebur128_\d+ @ [^\]]+\] Summary:|^\s+(?:Integrated loudness|Loudness range|Sample peak|True peak):$|^\s+(?:I|LRA|LRA low|LRA high|Threshold|Peak):\s/;
 const BLACKFRAME = /^\[Parsed_blackframe_\d+ @ [^\]]+\] frame:\d+ pblack:(\d+) .*?\bt:([\d.]+)/;
+/** The loudness file: each 100 ms frame's time, then its momentary loudness (ametadata's print). */
+const FRAME_TIME = /^frame:\d+\s+pts:\S+\s+pts_time:([\d.]+)/;
+const MOMENTARY = /^lavfi\.r128\.M=(\S+)/;
 const FREEZE = /^\[freezedetect @ [^\]]+\] lavfi\.freezedetect\.freeze_(start|end|duration): *([\d.]+)/;
 const INPUT_STREAM = /^\s+Stream #0:\d+\S*: (Audio|Video): /;
 
@@ -84,7 +85,6 @@ interface WindowTally {
   energy: number;
   blocks: number;
   momentaryMax: number | null;
-  shortTerm: number | null;
   silent: number;
   frozen: number;
   black: number;
@@ -95,8 +95,10 @@ interface RunMeter {
   index: number;
   /** Where its filter time 0 lies (local ms); set by its first reading. */
   anchor: number | null;
-  /** Where the media measured so far ends (local ms). */
+  /** Where the media measured so far ends (local ms): of both tracks, of the sound, of the picture. */
   now: number;
+  sound: number;
+  picture: number;
   /** Reading ffmpeg's description of its input; `described` once it is over. */
   input: 'waiting' | 'reading' | 'described';
   hasAudio: boolean;
@@ -104,6 +106,10 @@ interface RunMeter {
   silentSince: number | null;
   frozenSince: number | null;
   blackSince: number | null;
+  /** Bytes of its loudness file read so far, an unfinished line, and the time of the frame being read. */
+  loudnessRead: number;
+  loudnessRest: string;
+  loudnessTime: number | null;
 }
 
 export interface ContentMeterOptions {
@@ -111,6 +117,8 @@ export interface ContentMeterOptions {
   file: string;
   /** The window's start (local ms): readings are 10 s windows from it. */
   windowStart: number;
+  /** The file run `run`'s ffmpeg prints its loudness readings to (content-filters.ts). */
+  loudnessFileOf(run: number): string;
   /** Where run `run`'s media begins (local ms), when the recorder knows it; else it is taken as live. */
   anchorOf(run: number): number | null;
   toServerIso(ms: number): string;
@@ -152,18 +160,6 @@ export class ContentMeter {
   /** A line of ffmpeg run `run`'s stderr; true when it is a measurement (kept out of the log). */
   line(run: number, text: string): boolean {
     const meter = this.runMeter(run);
-    const loudness = EBUR128.exec(text);
-    if (loudness) {
-      const peak = Math.max(
-        ...loudness[4]
-          .trim()
-          .split(/\s+/)
-          .map((channel) => numberOrNull(channel) ?? -Infinity),
-      );
-      if (peak > -Infinity) this.peak = Math.max(this.peak ?? peak, peak);
-      this.audio(meter, Number(loudness[1]), numberOrNull(loudness[2]), numberOrNull(loudness[3]));
-      return true;
-    }
     const black = BLACKFRAME.exec(text);
     if (black) {
       this.picture(meter, Number(black[2]), Number(black[1]) >= BLACK_PICTURE_PERCENT);
@@ -174,13 +170,16 @@ export class ContentMeter {
       this.freeze(meter, freeze[1], Number(freeze[2]));
       return true;
     }
-    if (EBUR128_SUMMARY.test(text)) return true;
+    const peak = RUN_PEAK.exec(text);
+    if (peak) this.peak = Math.max(this.peak ?? -Infinity, Number(peak[1]));
+    if (peak || EBUR128_SUMMARY.test(text)) return true;
     this.describeInput(meter, text);
     return false;
   }
 
   /** Writes the settled windows; the summary for the state. At the end (`final`) every window is written. */
   report(final = false): ContentSummary {
+    if (this.run) this.readLoudness(this.run);
     const now = this.run?.now ?? -Infinity;
     const settled = [...this.open.keys()].filter((index) => final || this.windowEnd(index) + SETTLE_MS <= now);
     this.write(settled.sort((a, b) => a - b));
@@ -199,17 +198,25 @@ export class ContentMeter {
   private runMeter(index: number): RunMeter {
     if (this.run?.index === index) return this.run;
     // A new run (a reconnection, or the next numbering of an HLS stream): what the last one measured is settled.
-    if (this.run) this.closeSilence(this.run, this.run.now);
+    if (this.run) {
+      this.readLoudness(this.run);
+      this.closeSilence(this.run, this.run.now);
+    }
     this.run = {
       index,
       anchor: null,
       now: -Infinity,
+      sound: -Infinity,
+      picture: -Infinity,
       input: 'waiting',
       hasAudio: false,
       hasVideo: false,
       silentSince: null,
       frozenSince: null,
       blackSince: null,
+      loudnessRead: 0,
+      loudnessRest: '',
+      loudnessTime: null,
     };
     return this.run;
   }
@@ -221,21 +228,61 @@ export class ContentMeter {
   }
 
   /** The media advanced to `to`: the conditions going on fill the time since the last reading. */
-  private advance(meter: RunMeter, to: number): void {
-    const from = meter.now;
+  /**
+   * The sound or the picture advanced to `to`: its conditions going on fill the time since its last
+   * reading. Each has its own clock: the sound is read a second at a time, the picture as it comes.
+   */
+  private advance(meter: RunMeter, track: 'sound' | 'picture', to: number): void {
+    const before = meter.now;
+    if (to > before) {
+      meter.now = to;
+      if (before !== -Infinity) this.spread('measured', before, to);
+    }
+    const from = meter[track];
     if (!(to > from)) return;
-    meter.now = to;
+    meter[track] = to;
     if (from === -Infinity) return;
-    this.spread('measured', from, to);
-    if (meter.silentSince !== null) this.spread('silent', from, to);
-    if (meter.blackSince !== null) this.spread('black', from, to);
+    if (track === 'sound') {
+      if (meter.silentSince !== null) this.spread('silent', from, to);
+    } else if (meter.blackSince !== null) this.spread('black', from, to);
     else if (meter.frozenSince !== null) this.spread('frozen', from, to);
   }
 
-  private audio(meter: RunMeter, t: number, momentary: number | null, shortTerm: number | null) {
+  /**
+   * Reads what ffmpeg appended to the run's loudness file since the last time: a `frame:… pts_time:T`
+   * line, then `lavfi.r128.M=<LUFS>`, every 100 ms of sound. Read once a report, not line by line as
+   * ffmpeg writes them: ten wake-ups a second of the recorder cost more than the filter.
+   */
+  private readLoudness(meter: RunMeter): void {
+    let text: string;
+    try {
+      const fd = fs.openSync(this.options.loudnessFileOf(meter.index), 'r');
+      try {
+        const size = fs.fstatSync(fd).size;
+        const buffer = Buffer.alloc(Math.max(0, size - meter.loudnessRead));
+        const read = fs.readSync(fd, buffer, 0, buffer.length, meter.loudnessRead);
+        meter.loudnessRead += read;
+        text = meter.loudnessRest + buffer.toString('utf8', 0, read);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch {
+      return; // no sound measured yet (or none in this stream)
+    }
+    const lines = text.split('\n');
+    meter.loudnessRest = lines.pop() ?? '';
+    for (const line of lines) {
+      const frame = FRAME_TIME.exec(line);
+      if (frame) meter.loudnessTime = Number(frame[1]);
+      const momentary = MOMENTARY.exec(line);
+      if (momentary && meter.loudnessTime !== null) this.audio(meter, meter.loudnessTime, numberOrNull(momentary[1]));
+    }
+  }
+
+  private audio(meter: RunMeter, t: number, momentary: number | null) {
     if (t < FIRST_BLOCK_SECONDS) return;
     const at = this.at(meter, t);
-    this.advance(meter, at);
+    this.advance(meter, 'sound', at);
     const tally = this.tally(at);
     const silent = momentary === null || momentary < SILENT_BELOW_LUFS;
     if (silent) meter.silentSince ??= at;
@@ -245,12 +292,11 @@ export class ContentMeter {
       tally.blocks += 1;
     }
     tally.momentaryMax = max(tally.momentaryMax, momentary);
-    tally.shortTerm = shortTerm;
   }
 
   private picture(meter: RunMeter, t: number, black: boolean): void {
     const at = this.at(meter, t);
-    this.advance(meter, at);
+    this.advance(meter, 'picture', at);
     this.tally(at).video = true;
     if (black) meter.blackSince ??= at;
     else meter.blackSince = null;
@@ -261,7 +307,7 @@ export class ContentMeter {
     if (edge === 'start') {
       meter.frozenSince = at;
       // Reported once the picture has stood still a while: that while was frozen too.
-      if (meter.blackSince === null && at < meter.now) this.spread('frozen', at, meter.now);
+      if (meter.blackSince === null && at < meter.picture) this.spread('frozen', at, meter.picture);
     } else if (edge === 'end') meter.frozenSince = null;
   }
 
@@ -273,7 +319,7 @@ export class ContentMeter {
 
   private silentFor(): number {
     const run = this.run;
-    return run?.silentSince != null ? run.now - run.silentSince : 0;
+    return run?.silentSince != null ? run.sound - run.silentSince : 0;
   }
 
   /** ffmpeg describes its input before the first frame: a picture without a sound track is a condition of its own. */
@@ -290,15 +336,17 @@ export class ContentMeter {
   private conditions(): OngoingCondition[] {
     const run = this.run;
     if (!run || run.anchor === null || run.now === -Infinity) return [];
-    const ongoing = (kind: ContentCondition, since: number | null) =>
-      since === null
-        ? []
-        : [{ kind, since: this.options.toServerIso(since), seconds: round((run.now - since) / 1000) }];
+    const ongoing = (kind: ContentCondition, since: number | null, until: number) =>
+      since === null ? [] : [{ kind, since: this.options.toServerIso(since), seconds: round((until - since) / 1000) }];
     return [
-      ...ongoing('audio_silent', run.silentSince),
-      ...ongoing('audio_missing', run.input === 'described' && run.hasVideo && !run.hasAudio ? run.anchor : null),
-      ...ongoing('picture_black', run.blackSince),
-      ...ongoing('picture_frozen', run.blackSince === null ? run.frozenSince : null),
+      ...ongoing('audio_silent', run.silentSince, run.sound),
+      ...ongoing(
+        'audio_missing',
+        run.input === 'described' && run.hasVideo && !run.hasAudio ? run.anchor : null,
+        run.now,
+      ),
+      ...ongoing('picture_black', run.blackSince, run.picture),
+      ...ongoing('picture_frozen', run.blackSince === null ? run.frozenSince : null, run.picture),
     ];
   }
 
@@ -319,7 +367,6 @@ export class ContentMeter {
         energy: 0,
         blocks: 0,
         momentaryMax: null,
-        shortTerm: null,
         silent: 0,
         frozen: 0,
         black: 0,
@@ -364,7 +411,6 @@ export class ContentMeter {
       loudness: tally.blocks > 0 ? round(10 * Math.log10(tally.energy / tally.blocks)) : null,
       blocks: tally.blocks,
       momentaryMax: tally.momentaryMax,
-      shortTerm: tally.shortTerm,
       silent: round(tally.silent / 1000),
       frozen: round(tally.frozen / 1000),
       black: round(tally.black / 1000),

@@ -4,7 +4,7 @@
  * timestamps reset) and lists each one as it closes, so whatever a stop, a stall or a crash cuts short
  * loses at most the piece being written, and the pieces of every run join without re-encoding.
  */
-import { contentInputOptions, contentOutput } from './content-filters';
+import { contentInputOptions, contentOutput, loudnessFileOf } from './content-filters';
 import type { RecorderConfig } from './recorder-state';
 
 /** Network protocols the input may use; "file" and ffmpeg's special protocols are not among them. */
@@ -97,7 +97,9 @@ export function buildFfmpegArgs(config: RecorderConfig, inputUrl: string, output
     '-y',
     output.piecePattern,
     // The same run measures what it records (content-filters.ts).
-    ...(config.measureContent === false ? [] : contentOutput(Boolean(config.sourceAsIs))),
+    ...(config.measureContent === false
+      ? []
+      : contentOutput(Boolean(config.sourceAsIs), loudnessFileOf(output.listPath))),
   ];
 }
 

@@ -15,6 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { loudnessFileOf } from './content-filters';
 import { ContentMeter } from './content-meter';
 import { createEgressPin, GUARDED } from './egress-guard';
 import { startEgressProxy, type EgressProxy } from './egress-proxy';
@@ -144,6 +145,7 @@ if (open && !open.endedAt) closeAbandonedRun(open, new Date());
 const content = new ContentMeter({
   file: path.join(dir, INSTANCE_FILES.content),
   windowStart: window.start,
+  loudnessFileOf: (run) => loudnessFileOf(pieces.outputFor(run).listPath),
   anchorOf: (run) => (hlsCapture ? (ledger.kept.find((segment) => segment.run === run)?.start ?? null) : null),
   toServerIso,
   log: (line) => log('recorder', line),
