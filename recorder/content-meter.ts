@@ -1,12 +1,13 @@
 /*
  * The recorder's content meter (docs/operations/content-assurance.md): it reads what the measuring
- * output of each ffmpeg run (content-filters.ts) logs, and keeps
+ * output of each ffmpeg run (content-filters.ts) finds (the loudness from the run's loudness file, the
+ * rest from ffmpeg's log), and keeps
  *
  * - the conditions going on now (silent, no audio track, frozen or black picture) and how long they
  *   have lasted in media seconds, which the recorder reports in its state for the server to alarm on;
- * - one reading per 10 s of the window (loudness, peak, seconds silent, frozen and black), appended to
+ * - one reading per 10 s of the window (loudness, seconds silent, frozen and black), appended to
  *   content.jsonl of the instance folder once the window is settled;
- * - the recording's integrated loudness and longest silence.
+ * - the recording's integrated loudness, sample peak and longest silence.
  *
  * Times are the media's: each run's filter time from its first frame, placed where the run's media
  * starts (`anchorOf`). A new run (a reconnection) starts its conditions afresh. Part of the recorder
