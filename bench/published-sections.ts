@@ -4,8 +4,8 @@ import fs from 'node:fs';
  * Sections of bench/RESULTS.md between two markers that `npm run bench`, which rewrites the rest of the
  * file, keeps: those a command of their own publishes (`npm run simulate -- --publish`, `npm run fidelity
  * -- --publish`, `npx tsx bench/density.ts --publish`, `npx tsx bench/density-peak.ts --publish`,
- * `npx tsx bench/hostile-segment.ts --publish`), each replacing its own, and the test suites' timings,
- * which are kept by hand.
+ * `npx tsx bench/hostile-segment.ts --publish`, `npx tsx bench/content-cost.ts --publish`), each replacing
+ * its own, and the test suites' timings, which are kept by hand.
  */
 
 export const PUBLISHED_SECTIONS = [
@@ -16,6 +16,8 @@ export const PUBLISHED_SECTIONS = [
   'hostile-segment',
   'recorder-peak-copy',
   'recorder-peak-transcode',
+  'content-cost-copy',
+  'content-cost-transcode',
 ] as const;
 export type PublishedSectionName = (typeof PUBLISHED_SECTIONS)[number];
 

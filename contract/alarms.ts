@@ -35,6 +35,14 @@ export const ALARM_KINDS = {
   launch_breaker: 'critical',
   /** A launch refused at AWS_MAX_INSTANCES, or a coming wave that would not fit the account's or that limit. */
   fleet_capacity: 'critical',
+  /** A live recording whose sound has been silent (under -50 LUFS) for CONTENT_ALARM_SECONDS, or a captured one silent most of its window. */
+  audio_silent: 'warning',
+  /** A live recording whose stream carries a picture and no sound track. */
+  audio_missing: 'warning',
+  /** A live recording whose picture has not changed for CONTENT_ALARM_SECONDS. */
+  picture_frozen: 'warning',
+  /** A live recording whose picture has been black for CONTENT_ALARM_SECONDS. */
+  picture_black: 'warning',
 } as const;
 
 export type AlarmKind = keyof typeof ALARM_KINDS;

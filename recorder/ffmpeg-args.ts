@@ -4,6 +4,7 @@
  * timestamps reset) and lists each one as it closes, so whatever a stop, a stall or a crash cuts short
  * loses at most the piece being written, and the pieces of every run join without re-encoding.
  */
+import { contentInputOptions, contentOutput, loudnessFileOf } from './content-filters';
 import type { RecorderConfig } from './protocol';
 
 /** Network protocols the input may use; "file" and ffmpeg's special protocols are not among them. */
@@ -80,6 +81,7 @@ export function buildFfmpegArgs(
     ...(fed
       ? ['-f', 'mpegts', '-probesize', '1000000', '-analyzeduration', '1000000']
       : inputOptions(inputUrl, !config.egress?.allowPrivate)),
+    ...(config.measureContent === false ? [] : contentInputOptions(Boolean(config.sourceAsIs))),
     '-i',
     inputUrl,
     '-map',
@@ -106,6 +108,10 @@ export function buildFfmpegArgs(
     'live',
     '-y',
     output.piecePattern,
+    // The same run measures what it records (content-filters.ts).
+    ...(config.measureContent === false
+      ? []
+      : contentOutput(Boolean(config.sourceAsIs), loudnessFileOf(output.listPath))),
   ];
 }
 

@@ -16,6 +16,7 @@
  *   delivered.txt the pieces that reached the object store, one name a line (a capture that delivers)
  *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why; one line
  *                 of the whole ledger, then one appended line per change
+ *   content.jsonl the content readings, one 10 s window a line, appended (content-meter.ts)
  *   (the pieces are in <output>.parts/ until joined, with each run's list of them: see piecesDirOf)
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
@@ -31,6 +32,7 @@ export const INSTANCE_FILES = {
   ledger: 'ledger.json',
   relaunches: 'relaunches.json',
   delivered: 'delivered.txt',
+  content: 'content.jsonl',
   runtime: 'runtime',
 } as const;
 
@@ -48,6 +50,8 @@ export const RUNTIME_FILES = [
   'recorder-handover.ts',
   'recorder-coverage.ts',
   'recorder-window.ts',
+  'content-filters.ts',
+  'content-meter.ts',
   'recorder-hls.ts',
   'source-fit.ts',
   'fed-queue.ts',
@@ -130,6 +134,8 @@ export interface RecorderConfig {
   settings: RecorderSettings;
   /** Keep the stream's own video and audio (no transcoding): the frame size is the source's. */
   sourceAsIs?: boolean;
+  /** false: the runs do not measure their content (content-filters.ts); absent: they do. */
+  measureContent?: boolean;
   /** Where the pieces and the joined file go besides this machine; absent or null: they stay here (local store). */
   delivery?: RecorderDelivery | null;
   /** Set when this recorder continues a recording whose recorder was lost with its server, on another host. */
@@ -267,6 +273,8 @@ export interface RecorderState {
   delivery?: DeliveryReport | null;
   /** An HLS capture's last segment kept of the stream's current numbering (absent: none, or not HLS). */
   resumePoint?: ResumePoint | null;
+  /** What the content meter measured so far: the conditions going on, loudness, silence (content-meter.ts). */
+  content?: ContentSummary | null;
   updatedAt: string;
 }
 
@@ -311,4 +319,46 @@ export interface DeliveryReport {
   pending: number;
   /** The last upload failure, as a person reads it; null once uploads succeed again. */
   lastError: string | null;
+}
+
+export const CONTENT_CONDITIONS = ['audio_silent', 'audio_missing', 'picture_frozen', 'picture_black'] as const;
+export type ContentCondition = (typeof CONTENT_CONDITIONS)[number];
+
+/** One 10 s window of the recording, as content.jsonl holds it (one JSON object a line). */
+export interface ContentWindow {
+  /** Its start, in the server's clock (ISO UTC). */
+  start: string;
+  /** Seconds of media measured in it (less than 10 where the recording has a gap). */
+  measured: number;
+  /** Energy mean of its momentary loudness blocks above -70 LUFS (LUFS); null: no audio or only silence. */
+  loudness: number | null;
+  /** How many 100 ms loudness blocks went into `loudness`. */
+  blocks: number;
+  momentaryMax: number | null;
+  silent: number;
+  frozen: number;
+  black: number;
+  /** Whether it held a picture at all. */
+  video: boolean;
+}
+
+export interface OngoingCondition {
+  kind: ContentCondition;
+  /** Where it began on the window, in the server's clock. */
+  since: string;
+  /** Media seconds it has lasted so far. */
+  seconds: number;
+}
+
+/** What the recorder's state says of the content (state.json `content`). */
+export interface ContentSummary {
+  measuredSeconds: number;
+  integratedLufs: number | null;
+  /** Highest sample peak of the recording (dBFS), of any channel. */
+  peakDbfs: number | null;
+  longestSilenceSeconds: number;
+  silentSeconds: number;
+  frozenSeconds: number;
+  blackSeconds: number;
+  conditions: OngoingCondition[];
 }

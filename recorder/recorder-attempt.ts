@@ -19,6 +19,8 @@ export interface AttemptOptions {
   /** Seconds between asking ffmpeg to quit ('q') and SIGTERM, for a stop that is not a stall. */
   stopGraceMs: number;
   log(source: 'recorder' | 'ffmpeg', line: string): void;
+  /** Takes ffmpeg's lines that are content measurements (true: taken, not logged). */
+  measure?(line: string): boolean;
   onStart(pid: number | null): void;
   onProgress(mediaSeconds: number, bytes: number): void;
 }
@@ -74,7 +76,7 @@ export function startAttempt(options: AttemptOptions): Attempt {
   ffmpeg.stdin.on('error', () => undefined); // ffmpeg may close its input first; nothing to do
 
   forEachLine(ffmpeg.stderr, (line) => {
-    if (NOISE.test(line)) return;
+    if (NOISE.test(line) || options.measure?.(line)) return;
     options.log('ffmpeg', line);
     recent.push(line);
     if (recent.length > 30) recent.shift();

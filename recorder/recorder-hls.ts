@@ -26,6 +26,8 @@ export interface FedRunsDeps {
   /** A new run record, already listed with the capture's runs. */
   newRun(): RunRecord;
   log(source: 'recorder' | 'ffmpeg', line: string): void;
+  /** Takes a run's content measurements from ffmpeg's lines (content-meter.ts). */
+  measure(run: number, line: string): boolean;
   /** ffmpeg started (pid) or ended (null). */
   ffmpegChanged(pid: number | null): void;
   /** Media reached a run's pieces. */
@@ -131,6 +133,7 @@ export class FedRuns implements SegmentSinkForHls {
       fed: true,
       stopGraceMs: 0,
       log: this.deps.log,
+      measure: (line) => this.deps.measure(run.index, line),
       onStart: (pid) => this.deps.ffmpegChanged(pid),
       onProgress: (seconds, bytes) => {
         run.mediaSeconds = seconds;

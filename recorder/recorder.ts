@@ -15,6 +15,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { loudnessFileOf } from './content-filters';
+import { ContentMeter } from './content-meter';
 import { createEgressPin, GUARDED } from './egress-guard';
 import { startEgressProxy, type EgressProxy } from './egress-proxy';
 import { buildFfmpegArgs, inputOptions } from './ffmpeg-args';
@@ -140,6 +142,16 @@ const ledger = new SegmentLedger(ledgerPath);
 shipper?.shareAfterPieces(ledgerPath, INSTANCE_FILES.ledger);
 const open = runs.at(-1);
 if (open && !open.endedAt) closeAbandonedRun(open, new Date());
+// What each run records is measured by the same ffmpeg; an HLS run's media starts where the ledger placed its first segment.
+const content = new ContentMeter({
+  file: path.join(dir, INSTANCE_FILES.content),
+  windowStart: window.start,
+  loudnessFileOf: (run) => loudnessFileOf(pieces.outputFor(run).listPath),
+  anchorOf: (run) => (hlsCapture ? (ledger.kept.find((segment) => segment.run === run)?.start ?? null) : null),
+  toServerIso,
+  log: (line) => log('recorder', line),
+  previous: previous?.content,
+});
 
 /** What the media covers of the window up to `until`; at the end, measured from the pieces. */
 function coverageUntil(until: number, measured: boolean) {
@@ -199,6 +211,7 @@ function save(force = false): void {
     }
     state.mediaSeconds = state.coverage.coveredSeconds;
     state.bytes = pieces.bytes();
+    state.content = content.report();
   }
   if (shipper) state.delivery = shipper.report();
   state.updatedAt = now();
@@ -307,6 +320,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
     ffmpegPath: config.ffmpegPath,
     args: buildFfmpegArgs({ ...config, sourceAsIs: copy }, resolved.url, pieces.outputFor(run.index), audioOnly),
     env,
+    measure: (line) => content.line(run.index, line),
     stallMs: settings.stallTimeoutSeconds * 1000,
     stopGraceMs: settings.stopGraceSeconds * 1000,
     log,
@@ -425,6 +439,7 @@ async function recordHls(): Promise<boolean> {
     pieces,
     newRun,
     log,
+    measure: (run, line) => content.line(run, line),
     now,
     ffmpegChanged: (pid) => {
       state.ffmpegPid = pid;
@@ -561,6 +576,7 @@ async function finish(internalError: string | null): Promise<void> {
     decided.reason = `${undelivered} segment(s) did not reach the store: ${shipper?.report().lastError}`;
   const bytes = shipper && !deliveryError ? releaseLocalCopy(config.outputPath) : outputSize();
   state.coverage = coverage;
+  state.content = content.report(true);
   state.mediaSeconds = coverage.coveredSeconds;
   state.bytes = bytes;
   state.outcome = {

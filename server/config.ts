@@ -298,6 +298,15 @@ const envSchema = z
         .max(168, 'ALARM_REPEAT_HOURS must be 0.25 to 168')
         .default(4),
     ),
+    // Content assurance (docs/operations/content-assurance.md): a silent, frozen or black stream is alarmed after this many seconds of it.
+    CONTENT_ALARM_SECONDS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>('CONTENT_ALARM_SECONDS must be a number')
+        .int('CONTENT_ALARM_SECONDS must be whole seconds')
+        .min(2, 'CONTENT_ALARM_SECONDS must be 2 to 3600')
+        .max(3600, 'CONTENT_ALARM_SECONDS must be 2 to 3600')
+        .default(120),
+    ),
   })
   .superRefine((env, ctx) => {
     // A half-configured channel would silently deliver nothing: say so at start instead.
@@ -424,6 +433,8 @@ export interface Config {
   /** Notification policy: alarms raised within this window go out as one message; open ones are announced again after the repeat interval. */
   alarmGroupWindowMs: number;
   alarmRepeatIntervalMs: number;
+  /** Seconds a content condition (silent, no audio track, frozen, black) lasts before it is alarmed. */
+  contentAlarmSeconds: number;
   /** Directory of the built console; absent in tests that do not serve it. */
   consoleDir: string | undefined;
 }
@@ -503,6 +514,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     alarmEmailTo: e.ALARM_EMAIL_TO ?? [],
     alarmEmailFrom: e.ALARM_EMAIL_FROM,
     alarmGroupWindowMs: e.ALARM_GROUP_WINDOW_SECONDS * 1000,
+    contentAlarmSeconds: e.CONTENT_ALARM_SECONDS,
     alarmRepeatIntervalMs: e.ALARM_REPEAT_HOURS * 3_600_000,
     consoleDir: path.resolve('dist'),
   };

@@ -100,7 +100,7 @@ function programme(): string {
  * live HLS. It copies, never encodes, so it keeps real time on a machine whose cores are busy with
  * the recorders under test (an encoding source fell behind there, and the recordings with it).
  */
-function startGenerator(dir: string, listSize: number): ChildProcess {
+function startGenerator(dir: string, programmeFile: string, listSize: number): ChildProcess {
   return spawn(
     'ffmpeg',
     [
@@ -112,7 +112,7 @@ function startGenerator(dir: string, listSize: number): ChildProcess {
       '-stream_loop',
       '-1',
       '-i',
-      programme(),
+      programmeFile,
       '-c',
       'copy',
       // 20 segments listed by default, as a live stream's playlist commonly holds: a recorder that starts late on a
@@ -142,9 +142,12 @@ const hasSegments = (dir: string, name: string) => {
 /**
  * A live HLS broadcast made here: ffmpeg writes a test pattern with a tone as 1-second segments
  * (a sliding window of 20, or `listSize`; no end tag) and a tiny HTTP server on 127.0.0.1 serves them.
- * With `live: false` it starts off the air (every request 404) until goLive().
+ * With `live: false` it starts off the air (every request 404) until goLive(); `programme` loops another
+ * MPEG-TS file instead (testkit/content-programmes.ts).
  */
-export async function startHlsSource(options: { live?: boolean; listSize?: number } = {}): Promise<HlsSource> {
+export async function startHlsSource(
+  options: { live?: boolean; listSize?: number; programme?: string } = {},
+): Promise<HlsSource> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-hls-'));
   let generator: ChildProcess | undefined;
   let onAir = false;
@@ -170,7 +173,7 @@ export async function startHlsSource(options: { live?: boolean; listSize?: numbe
   const goLive = async () => {
     await stopProcess(generator, 'SIGKILL');
     for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { force: true });
-    generator = startGenerator(dir, options.listSize ?? 20);
+    generator = startGenerator(dir, options.programme ?? programme(), options.listSize ?? 20);
     // A few segments first, so a reader starts on a real live window.
     await waitFor(() => hasSegments(dir, 'live2.ts'), 'the HLS source', 20_000);
     onAir = true;

@@ -45,6 +45,8 @@ export interface RecorderProcessOptions {
   width: number;
   height: number;
   sourceAsIs?: boolean;
+  /** false: the recorder does not measure the content (a baseline for its cost). */
+  measureContent?: boolean;
   settings?: Partial<RecorderSettings>;
   /** Where the recorder may connect; default anywhere (test streams live on loopback). */
   egress?: EgressPolicy;
@@ -90,6 +92,7 @@ export function recorderProcess(options: RecorderProcessOptions): RecorderProces
     logPath: path.join(dir, INSTANCE_FILES.log),
     settings: { ...DEFAULT_RECORDER_SETTINGS, ...options.settings },
     sourceAsIs: options.sourceAsIs ?? false,
+    ...(options.measureContent === false ? { measureContent: false } : {}),
     createdAt: new Date(now).toISOString(),
   };
   fs.writeFileSync(path.join(dir, INSTANCE_FILES.config), JSON.stringify(config));

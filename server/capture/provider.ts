@@ -1,4 +1,5 @@
 import type { AmiState } from '../../contract/ami';
+import type { ContentSummary } from '../../recorder/protocol';
 import type {
   CaptureProviderKind,
   InstanceState,
@@ -170,6 +171,8 @@ export interface ProviderRecording {
   relaunches?: number;
   /** An HLS capture's last segment kept (local recorders): where another host's recorder would go on. */
   resumePoint?: ResumePoint | null;
+  /** What the recorder measured of the content: the conditions going on, loudness, silence. */
+  content?: ContentSummary | null;
   /** Ended by an operator's terminate: what is missing was asked for, not a fault to alarm about. */
   stoppedByOperator?: boolean;
   /**

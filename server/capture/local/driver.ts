@@ -464,6 +464,7 @@ export class LocalCaptureProvider implements CaptureProvider {
           (state ? new Date(Date.parse(state.updatedAt) + (config.clockOffsetMs ?? 0)).toISOString() : undefined),
         relaunches: state?.relaunches ?? 0,
         resumePoint: state?.resumePoint ?? null,
+        content: state?.content ?? null,
         stoppedByOperator: state?.stopCause === 'operator',
       },
     };

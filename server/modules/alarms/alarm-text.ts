@@ -27,6 +27,10 @@ const WAVE_HEADLINES: Record<AlarmKind, (n: number) => string> = {
   instance_reaped: (n) => `${n} machines outlived their window and were terminated`,
   launch_breaker: (n) => `${n} times launches were held after a run of launch failures`,
   fleet_capacity: (n) => `${n} times the fleet had no room for its recordings`,
+  audio_silent: (n) => `${n} live recordings are silent`,
+  audio_missing: (n) => `${n} live recordings have no sound track`,
+  picture_frozen: (n) => `${n} live recordings show a frozen picture`,
+  picture_black: (n) => `${n} live recordings show a black picture`,
 };
 
 /** The UTC day an alarm was raised on, as people read it: `Friday 2026-11-27`. */

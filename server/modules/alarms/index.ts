@@ -19,7 +19,7 @@ import { NotificationPolicy } from './notification-policy';
 import { SilencesRepository, SilencesService } from './silences';
 import { webhookChannel } from './webhook';
 
-export { AlarmsService } from './service';
+export { AlarmsService, type AlarmCause } from './service';
 
 /** Retry timing of outbound deliveries (tests shorten it). */
 export interface AlarmDeliveryOptions {

@@ -14,7 +14,15 @@ import { silences, type SilencesService } from './silences';
  * launch that failed, a recorder that died): told once, their story stays on the ledger, and a
  * reminder every few hours for weeks would only teach people to ignore the channel.
  */
-const REMINDED_KINDS: ReadonlySet<string> = new Set(['stall', 'unschedulable', 'preflight']);
+const REMINDED_KINDS: ReadonlySet<string> = new Set([
+  'stall',
+  'unschedulable',
+  'preflight',
+  'audio_silent',
+  'audio_missing',
+  'picture_frozen',
+  'picture_black',
+]);
 
 /**
  * Kinds listed in the console and on the Friday ledger but never sent: a recorder that died and was

@@ -119,6 +119,7 @@ export function createInstancesModule(deps: InstancesModuleDeps): ServerModule<I
     alarms: deps.alarms,
     mosqueName,
     events: deps.events,
+    contentAlarmSeconds: config.contentAlarmSeconds,
   });
   const live = new FleetLiveFeed(
     hub,

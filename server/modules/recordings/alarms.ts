@@ -4,6 +4,7 @@ import type { GapCause, RecordingGap } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import type { AlarmsService } from '../alarms';
+import type { ContentAlarms } from '../content';
 import { parseGaps, type RecordingRow } from './repository';
 
 /** A hole in the media longer than this is a stall worth an alarm. */
@@ -43,6 +44,7 @@ export class RecordingAlarms {
     private readonly alarms: Pick<AlarmsService, 'raise' | 'raiseOnce' | 'resolve' | 'restate'>,
     private readonly clock: Clock,
     private readonly mosqueName: (mosqueId: string) => Promise<string | null> = async () => null,
+    private readonly content?: ContentAlarms,
   ) {}
 
   /**
@@ -92,6 +94,7 @@ export class RecordingAlarms {
     }
 
     await this.checkStall(row, reading, about);
+    await this.content?.check(row.id, reading, about);
 
     if (!ended) return;
     // The recording's end settles the alarms of things that happened in it: its stall and a recorder's

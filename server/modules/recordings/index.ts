@@ -5,6 +5,7 @@ import type { EventBus } from '../../lib/events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecordingStore } from '../../storage';
 import type { AlarmsService } from '../alarms';
+import { createContentModule } from '../content';
 import { RecordingAlarms } from './alarms';
 import { RecordingsRepository } from './repository';
 import { RecordingsService } from './service';
@@ -28,10 +29,14 @@ interface RecordingsDeps {
   mosqueName?: (mosqueId: string) => Promise<string | null>;
   /** Where revised outcomes are told (`recording_revised`). */
   events?: Pick<EventBus, 'emit'>;
+  /** CONTENT_ALARM_SECONDS; default 120. */
+  contentAlarmSeconds?: number;
 }
 
 function recordingAlarms(deps: RecordingsDeps): RecordingAlarms | undefined {
-  return deps.alarms ? new RecordingAlarms(deps.alarms, deps.clock, deps.mosqueName) : undefined;
+  if (!deps.alarms) return undefined;
+  const content = createContentModule({ alarms: deps.alarms, thresholdSeconds: deps.contentAlarmSeconds ?? 120 });
+  return new RecordingAlarms(deps.alarms, deps.clock, deps.mosqueName, content.service);
 }
 
 /** The recordings service on its own table, with its troubles raised as alarms when the alarms module is there. */

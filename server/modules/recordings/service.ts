@@ -4,6 +4,7 @@ import type { Recording, RecordingStatus } from '../../../contract/instances';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
+import { withContentWarning } from '../content';
 import type { RecordingAlarms } from './alarms';
 import {
   parseGaps,
@@ -117,7 +118,7 @@ export class RecordingsService {
   ): Promise<boolean> {
     const row = await this.repository.findByInstance(instanceId);
     if (!row || row.status !== 'recording') return false;
-    const reading = this.joinRuns(row, driverReading, window);
+    const reading = withContentWarning(this.joinRuns(row, driverReading, window));
     await this.alarms?.check(row, reading, jobId);
     const ended = reading.status !== 'recording';
     // The final size is the joined file's, which may be smaller than the pieces were.

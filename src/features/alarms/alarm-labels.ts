@@ -14,6 +14,10 @@ export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   instance_reaped: 'Instance reaped',
   launch_breaker: 'Launches held',
   fleet_capacity: 'Fleet at capacity',
+  audio_silent: 'Audio silent',
+  audio_missing: 'No audio track',
+  picture_frozen: 'Picture frozen',
+  picture_black: 'Picture black',
 };
 
 /** Who the alarm is about: the mosque, else the instance, else the kind. */

@@ -1,0 +1,58 @@
+/*
+ * What an ffmpeg run adds to measure the content it records (docs/operations/content-assurance.md):
+ * a second output of the same run that decodes the stream and throws the frames away after ffmpeg's
+ * own filters have looked at them, so no second process reads the stream. content-meter.ts reads what
+ * they find:
+ *
+ * - audio: `ebur128` (EBU R128 momentary loudness every 100 ms, printed by `ametadata` into a file
+ *   beside the run's pieces, which the recorder reads once a second; the run's sample peak in its
+ *   summary on stderr); silence is a momentary loudness under SILENT_BELOW_LUFS, so the strip and
+ *   the alarm use one measure;
+ * - video: `freezedetect` (a picture that does not change) and `blackframe` with amount 0 (the share of
+ *   black pixels of every frame it sees, so a black picture is known while it lasts, not only when it
+ *   ends as `blackdetect` reports it).
+ *
+ * A run that copies the stream decodes only its key frames for the picture (a frozen or black picture
+ * lasts minutes, key frames come every few seconds), which keeps the decoding cost near that of the
+ * audio alone; a run that transcodes decodes every frame anyway and looks at one a second. Part of the
+ * recorder runtime: no imports.
+ */
+
+/** Momentary loudness under this is silence (a muted microphone reads about -70 LUFS and lower). */
+export const SILENT_BELOW_LUFS = -50;
+/** At least this share of a picture's pixels under the black level makes it a black picture. */
+export const BLACK_PICTURE_PERCENT = 98;
+/** Seconds a picture must stay unchanged before freezedetect reports it (its start is reported as where it began). */
+const FREEZE_MIN_SECONDS = 2;
+
+/** Options before `-i`: a run that copies decodes only key frames of the video it measures. */
+export function contentInputOptions(copies: boolean): string[] {
+  return copies ? ['-skip_frame:v', 'nokey'] : [];
+}
+
+/** Where a run prints its loudness readings: beside its list of pieces (run-0003.list -> run-0003.loudness). */
+export function loudnessFileOf(listPath: string): string {
+  return `${listPath.replace(/\.list$/, '')}.loudness`;
+}
+
+/** A filter option's value as ffmpeg reads it inside -af: escaped for the option, then for the graph. */
+function filterValue(text: string): string {
+  return text.replace(/[\\':]/g, '\\$&').replace(/[\\'[\],;]/g, '\\$&');
+}
+
+/** The measuring output, after the recording's own: the filters' verdicts go to stderr and `loudnessFile`, the frames nowhere. */
+export function contentOutput(copies: boolean, loudnessFile: string): string[] {
+  return [
+    '-map',
+    '0:v:0?',
+    '-map',
+    '0:a:0?',
+    '-af',
+    `ebur128=peak=sample:metadata=1,ametadata=mode=print:key=lavfi.r128.M:direct=1:file=${filterValue(loudnessFile)}`,
+    '-vf',
+    `${copies ? '' : 'fps=1,'}freezedetect=n=-60dB:d=${FREEZE_MIN_SECONDS},blackframe=amount=0:threshold=32`,
+    '-f',
+    'null',
+    '-',
+  ];
+}

@@ -1,0 +1,66 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Programmes whose content fails in a known span, for the content meter and its alarms: the test
+ * pattern and tone of the ordinary test stream, with the sound muted, the picture frozen or black from
+ * `from` to `to` seconds, or no sound track at all. Each is encoded once per machine (about 2 s of one
+ * core) and looped by startHlsSource({ programme }), which copies it: the loop starts again at 0.
+ */
+export type ContentFault = 'silent' | 'frozen' | 'black' | 'no_audio';
+
+export interface ContentProgramme {
+  fault: ContentFault;
+  /** Seconds into the programme where the fault starts and ends (ignored for no_audio). */
+  from: number;
+  to: number;
+  /** The programme's length: its loop comes back to `from` after this. */
+  seconds: number;
+}
+
+const RATE = 15;
+
+function faultFilters(p: ContentProgramme): { video: string; audio: string | null } {
+  const during = `between(t,${p.from},${p.to})`;
+  switch (p.fault) {
+    case 'silent':
+      return { video: 'null', audio: `volume=enable='${during}':volume=0` };
+    case 'frozen':
+      return {
+        video: `split[moving][still];[moving][still]freezeframes=first=${p.from * RATE}:last=${p.to * RATE}:replace=${p.from * RATE}`,
+        audio: 'anull',
+      };
+    case 'black':
+      return { video: `drawbox=enable='${during}':x=0:y=0:w=iw:h=ih:color=black:t=fill`, audio: 'anull' };
+    case 'no_audio':
+      return { video: 'null', audio: null };
+  }
+}
+
+/** The programme's file, encoded the first time it is asked for (written under a temporary name and renamed). */
+export function contentProgramme(p: ContentProgramme): string {
+  const file = path.join(os.tmpdir(), `capture-content-${p.fault}-${p.from}-${p.to}-${p.seconds}s.ts`);
+  if (fs.existsSync(file)) return file;
+  const partial = `${file}.${process.pid}.partial`;
+  const { video, audio } = faultFilters(p);
+  const result = spawnSync(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'],
+      ...['-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=${RATE}`],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
+      ...['-filter_complex', `[0:v]${video}[v]${audio ? `;[1:a]${audio}[a]` : ''}`],
+      ...['-map', '[v]', ...(audio ? ['-map', '[a]'] : []), '-t', String(p.seconds)],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(RATE), '-pix_fmt', 'yuv420p'],
+      ...(audio ? ['-c:a', 'aac', '-b:a', '64k'] : []),
+      ...['-f', 'mpegts', partial],
+    ],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0)
+    throw new Error(`ffmpeg could not encode the ${p.fault} programme: ${result.stderr || result.error?.message}`);
+  fs.renameSync(partial, file);
+  return file;
+}

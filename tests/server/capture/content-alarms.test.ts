@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Alarm, AlarmKind } from '../../../contract/alarms';
+import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
+import { contentProgramme, type ContentFault } from '../../../testkit/content-programmes';
+import { scaled } from '../../../testkit/time-scale';
+import { addMosques } from '../helpers/mosques';
+import { createTestApp, type TestApp } from '../helpers/test-app';
+
+// PostgreSQL pass: skipped: a minute of real-time capture; the alarms it raises are rows of the alarms table, tested on PostgreSQL by the alarm suites
+
+/** The threshold, scaled down from 120 s: a condition lasting this long is alarmed. */
+const THRESHOLD_SECONDS = 8;
+/** The fault runs from 12 s to 36 s of a 64 s programme: 24 s, three times the threshold. */
+const FAULT = { from: 12, to: 36, seconds: 64 };
+const WINDOW_SECONDS = 50;
+
+interface Case {
+  fault: ContentFault;
+  kind: AlarmKind;
+  mosque: string;
+  /** 320x240 copies the test stream, 320x180 transcodes it: both ways of measuring. */
+  height: number;
+}
+
+const CASES: Case[] = [
+  { fault: 'silent', kind: 'audio_silent', mosque: 'contsilent', height: 180 },
+  { fault: 'frozen', kind: 'picture_frozen', mosque: 'contfrozen', height: 240 },
+  { fault: 'black', kind: 'picture_black', mosque: 'contblack1', height: 240 },
+  { fault: 'no_audio', kind: 'audio_missing', mosque: 'contnoaudi', height: 180 },
+];
+
+/**
+ * Content alarms end to end: real recorders launched through the API on loopback HLS streams whose
+ * programme is silent, frozen or black for 24 s (or has no sound track), measured by the recorders'
+ * own ffmpeg, reported in their state, and alarmed by the server with CONTENT_ALARM_SECONDS=8.
+ */
+describe('content alarms of live recordings (real recorders)', () => {
+  let t: TestApp;
+  let token: string;
+  const sources: HlsSource[] = [];
+
+  const alarmOf = async (mosque: string, kind: AlarmKind): Promise<Alarm | undefined> =>
+    (await t.app.ctx.alarms.list('all', 500)).find((alarm) => alarm.mosque_id === mosque && alarm.kind === kind);
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { CONTENT_ALARM_SECONDS: String(THRESHOLD_SECONDS) } });
+    token = await t.login();
+    await addMosques(t, token, ...CASES.map((c) => c.mosque));
+    // Encoded before the sources start, so they all go on the air together, just before the launch.
+    for (const c of CASES) contentProgramme({ fault: c.fault, ...FAULT });
+  });
+
+  afterAll(async () => {
+    if (t) killRecorders(t.config.dataDir);
+    await Promise.all(sources.map((source) => source.close()));
+    await t?.close();
+  });
+
+  it(
+    'raises each condition once it lasted the threshold and resolves it when it ends, while the window is open',
+    { timeout: scaled(150_000) },
+    async () => {
+      sources.push(
+        ...(await Promise.all(
+          CASES.map((c) => startHlsSource({ programme: contentProgramme({ fault: c.fault, ...FAULT }) })),
+        )),
+      );
+      const launched = await Promise.all(
+        CASES.map(async (c, i) => {
+          const response = await t.request({
+            method: 'POST',
+            url: '/api/instances/launch',
+            token,
+            payload: {
+              configs: [
+                { url: sources[i]?.url, duration: WINDOW_SECONDS, width: 320, height: c.height, mosque_id: c.mosque },
+              ],
+              max_workers: 1,
+            },
+          });
+          expect(response.statusCode, response.body).toBe(200);
+          return response.json<{ data: { instances: { id: string }[] } }>().data.instances[0]?.id ?? '';
+        }),
+      );
+      const recordingStatus = async (instanceId: string) =>
+        (
+          await t.app.ctx.db.kysely
+            .selectFrom('recordings')
+            .select('status')
+            .where('instance_id', '=', instanceId)
+            .executeTakeFirstOrThrow()
+        ).status;
+
+      for (const [i, c] of CASES.entries()) {
+        if (c.fault === 'no_audio') continue;
+        const raised = await waitFor(() => alarmOf(c.mosque, c.kind), `${c.kind} raised`, 60_000);
+        // Raised once the condition lasted the threshold, in media seconds, and saying so.
+        const lasted = Number(/ for (\d+) s \(since \d\d:\d\d:\d\d UTC\)$/.exec(raised.message)?.[1]);
+        expect(raised.message).toMatch(
+          new RegExp(`^Mosque ${c.mosque}: (audio silent|picture frozen|picture black) for`),
+        );
+        expect(lasted).toBeGreaterThanOrEqual(THRESHOLD_SECONDS);
+        expect(lasted).toBeLessThan(THRESHOLD_SECONDS + 4);
+        await waitFor(async () => (await alarmOf(c.mosque, c.kind))?.resolved_at, `${c.kind} resolved`, 60_000);
+        // Resolved because the condition ended (36 s into the programme), not because the window did.
+        expect(await recordingStatus(launched[i] ?? '')).toBe('recording');
+      }
+      // No sound track: told after the threshold, resolved by the end of the recording, which then warns of it.
+      const missing = await waitFor(() => alarmOf('contnoaudi', 'audio_missing'), 'audio_missing raised', 60_000);
+      expect(missing.message).toMatch(/^Mosque contnoaudi: the stream has a picture and no sound track/);
+      const ended = await waitFor(
+        () =>
+          t.app.ctx.db.kysely
+            .selectFrom('recordings')
+            .select(['status', 'reason'])
+            .where('instance_id', '=', launched[3] ?? '')
+            .where('status', '!=', 'recording')
+            .executeTakeFirst(),
+        'the recording without sound to end',
+        90_000,
+      );
+      expect(ended.reason).toMatch(/Content warning: no sound was recorded/);
+      expect((await alarmOf('contnoaudi', 'audio_missing'))?.resolved_at).not.toBeNull();
+      // Each fault raised its own alarm and no other content alarm (a black picture is not also frozen).
+      const contentKinds: AlarmKind[] = ['audio_silent', 'audio_missing', 'picture_frozen', 'picture_black'];
+      const all = (await t.app.ctx.alarms.list('all', 500)).filter((alarm) => contentKinds.includes(alarm.kind));
+      expect(all.map((alarm) => `${alarm.mosque_id} ${alarm.kind}`).sort()).toEqual(
+        CASES.map((c) => `${c.mosque} ${c.kind}`).sort(),
+      );
+    },
+  );
+});
