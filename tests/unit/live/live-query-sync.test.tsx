@@ -31,11 +31,15 @@ describe('LiveQuerySync', () => {
     const change = () => handlers.forEach((handler) => handler());
     for (let i = 0; i < 2000; i += 1) change();
     expect(invalidate).not.toHaveBeenCalled();
-    act(() => vi.advanceTimersByTime(MOSQUE_UPDATE_GATHER_MS));
+    act(() => {
+      vi.advanceTimersByTime(MOSQUE_UPDATE_GATHER_MS);
+    });
     expect(invalidate).toHaveBeenCalledTimes(1);
     expect(invalidate).toHaveBeenCalledWith({ queryKey: configQueryKey });
     change();
-    act(() => vi.advanceTimersByTime(MOSQUE_UPDATE_GATHER_MS));
+    act(() => {
+      vi.advanceTimersByTime(MOSQUE_UPDATE_GATHER_MS);
+    });
     expect(invalidate).toHaveBeenCalledTimes(2);
   });
 });
