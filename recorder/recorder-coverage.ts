@@ -183,12 +183,16 @@ function gapCause(
   const failed = runs.find((r) => r.seconds === 0 && r.run.endReason && Date.parse(r.run.startedAt) < end);
   if (failed?.run.endReason) return { cause: failed.run.endCause ?? 'not_live_yet', reason: failed.run.endReason };
   const first = runs[0] ? Date.parse(runs[0].run.startedAt) : null;
-  if (first === null || first >= end)
+  if (first === null)
     return {
       cause: 'recorder_down',
       reason: start === windowStart ? 'The recorder had not started' : 'Recorder was down',
     };
-  if (start === windowStart && first - windowStart > LATE_START_MS) {
+  if (first >= end && start !== windowStart) return { cause: 'recorder_down', reason: 'Recorder was down' };
+  // A hole at the window's start that ends before the first run began: the stream's burst on connecting
+  // (a radio server sends seconds of its buffer at once) places media before the connection, so what is
+  // left of the hole is the time before our recorder started.
+  if (start === windowStart && (first >= end || first - windowStart > LATE_START_MS)) {
     // The machine was not ready when its window opened (a boot longer than the lead time).
     return {
       cause: 'recorder_late',

@@ -137,6 +137,20 @@ describe('coverage of a recording window, from the media', () => {
     ]);
   });
 
+  it('names a start hole that ends before the first connection our late start, whatever the burst placed', () => {
+    // Connected at 3 s; the radio server's burst on connecting put media on the air from 2 s.
+    const burst = [{ run: { ...run(1, 3, 600, null), mediaFrom: at(2) }, seconds: 598 }];
+    expect(computeCoverage(T0, T0 + 600_000, burst, iso).gaps).toEqual([
+      {
+        start: at(0),
+        end: at(2),
+        cause: 'recorder_late',
+        reason: 'The recorder started 3 s after the window opened',
+        content_lost_seconds: 2,
+      },
+    ]);
+  });
+
   it("places a hole inside a copying run where ffmpeg's output fell behind the clock, and heals a download's jitter", () => {
     /** A run fed ffmpeg's progress reports: [seconds into the window, output seconds]. */
     const fed = (reports: [number, number][], copying = true) => {
