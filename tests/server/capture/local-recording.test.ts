@@ -108,7 +108,7 @@ describe('local capture driver', () => {
       const logs = await get<{ logs: string[] }>(`/api/instances/${launched.id}/logs?lines=100&live=false`);
       expect(logs.logs.some((line) => line.includes('media is flowing'))).toBe(true);
       expect(logs.logs.at(-1)).toMatch(
-        new RegExp(`finished: ${outcome}( \\([^)]*\\))?; [0-9.]+ s of 8 s covered, 0 gap\\(s\\), 0 reconnect\\(s\\)`),
+        new RegExp(`finished: ${outcome}( \\([^)]*\\))?; [0-9.]+ s of 8 s covered, gaps: 0, reconnects: 0`),
       );
       // The pieces are in the joined file: only the file is left in the folder.
       expect(fs.readdirSync(path.dirname(file))).toEqual(['20261123T090000Z.mp4']);

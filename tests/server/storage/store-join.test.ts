@@ -218,7 +218,7 @@ describe('joining the runs of a relaunched recording from the store', () => {
       expect(Math.abs(Date.parse(between!.start) - downAt.getTime())).toBeLessThan(4000);
       expect(Math.abs(Date.parse(between!.end) - relaunchedAt.getTime())).toBeLessThan(5000);
       expect(joined.status).toBe('partial');
-      expect(joined.reason).toMatch(/^Recorded .* \(the recorder was relaunched 1 time\(s\)\)$/);
+      expect(joined.reason).toMatch(/^Recorded .* \(the recorder was relaunched 1 time\)$/);
 
       const metadata = JSON.parse((await object(`captures/${prefix}metadata.json`)).toString()) as Record<
         string,
