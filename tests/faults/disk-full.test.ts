@@ -21,11 +21,11 @@ interface Details {
   } | null;
 }
 
-/** A 1 MiB tmpfs over DATA_DIR/recordings, when this machine lets us mount one (root, no seccomp veto). */
+/** A 4 MiB tmpfs over DATA_DIR/recordings, when this machine lets us mount one (root, no seccomp veto). */
 function mountSmallDisk(dir: string): boolean {
   fs.mkdirSync(dir, { recursive: true });
   if (process.getuid?.() !== 0) return false;
-  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=1m,mode=0755', 'tmpfs', dir], { stdio: 'ignore' }).status === 0;
+  return spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m,mode=0755', 'tmpfs', dir], { stdio: 'ignore' }).status === 0;
 }
 
 /**
@@ -48,12 +48,14 @@ describe('disk full while recording', () => {
     if (mounted) await unmount(recordingsDir);
   });
 
-  it(`marks the recording failed with the reason (${mounted ? 'a 1 MiB tmpfs' : 'injected ENOSPC: this machine cannot mount'})`, async () => {
+  it(`marks the recording failed with the reason (${mounted ? 'a 4 MiB tmpfs' : 'injected ENOSPC: this machine cannot mount'})`, async () => {
     source = await startHlsSource();
     const env: Record<string, string> = { STALL_TIMEOUT_SECONDS: '20' };
     if (mounted) {
-      // Leave about 300 KB: a few seconds of media, then the disk is full.
-      execFileSync('dd', ['if=/dev/zero', `of=${path.join(recordingsDir, 'filler')}`, 'bs=1k', 'count=724'], {
+      // Leave about 1.5 MB: a few seconds of media, then the disk is full. The segment queue shares the
+      // disk (on a busy machine the first segments wait there while ffmpeg starts: about 86 KB each), so
+      // the room must hold that backlog and the first pieces, as a real disk would.
+      execFileSync('dd', ['if=/dev/zero', `of=${path.join(recordingsDir, 'filler')}`, 'bs=1k', 'count=2560'], {
         stdio: 'ignore',
       });
     } else {
