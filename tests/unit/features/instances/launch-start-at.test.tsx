@@ -49,7 +49,7 @@ describe('Launch dialog: start now or at a chosen time', { timeout: scaled(30_00
     await user.click(launchButton());
     await waitFor(() => expect(bodies).toHaveLength(1));
     expect(bodies[0].configs[0]).toMatchObject({ url: 'https://example.com/eid.m3u8', start_at: at.toISOString() });
-    expect(await screen.findByText('Launched 0 instance(s); 1 scheduled for their start_at')).toBeInTheDocument();
+    expect(await screen.findByText('Launched 0 instances; 1 scheduled for their start_at')).toBeInTheDocument();
   });
 
   it('refuses a time that has passed or is more than 14 days ahead, saying so beside the field', async () => {
