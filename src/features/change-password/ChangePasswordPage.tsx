@@ -10,7 +10,9 @@ import { useMutation } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { useAuth } from '../../auth/context';
-import { changePassword, changePasswordErrorMessage } from '../../api/auth';
+import { changePassword, changePasswordErrorMessage, verifyToken } from '../../api/auth';
+import { apiErrorMessage } from '../../api/client';
+import { useNotify } from '../../notifications/context';
 import { PageHeader } from '../../components/PageHeader';
 import { validatePasswordChange, type PasswordChangeForm } from '../../lib/password-change';
 import { PasswordChecklist } from './PasswordChecklist';
@@ -27,6 +29,7 @@ const EMPTY: PasswordChangeForm = { currentPassword: '', newPassword: '', confir
 export default function ChangePasswordPage() {
   const navigate = useNavigate();
   const { user, updateUser } = useAuth();
+  const notify = useNotify();
   const mutation = useMutation({ mutationFn: changePassword });
   const [form, setForm] = useState<PasswordChangeForm>(EMPTY);
   const [error, setError] = useState<string | null>(null);
@@ -59,6 +62,10 @@ export default function ChangePasswordPage() {
           if (user) updateUser({ ...user, generated_credentials: false });
           setSucceeded(true);
           setForm(EMPTY);
+          // The account as the server now has it (its "Last Updated" on the profile).
+          verifyToken().then(updateUser, (failure: unknown) =>
+            notify.warning(apiErrorMessage(failure, 'Password changed, but the profile could not be read again')),
+          );
         },
         onError: (failure) => setError(changePasswordErrorMessage(failure)),
       },

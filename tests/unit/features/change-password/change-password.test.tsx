@@ -172,6 +172,29 @@ describe('Change Password page', { timeout: scaled(15_000) }, () => {
     expect(store.users.find((u) => u.username === 'admin')?.password).toBe('New-password-1');
   });
 
+  it('shows the profile as the server has it after the change: its Last Updated is new', async () => {
+    const admin = store.users.find((u) => u.username === 'admin');
+    Object.assign(admin ?? {}, { updated_at: '2020-02-09T17:04:05Z' });
+    const { fill, submit } = await open();
+    await fill(MOCK_ADMIN.password, 'New-password-1', 'New-password-1');
+    await submit();
+    await waitFor(() => expect(currentPath()).toBe('/profile'), { timeout: scaled(8000) });
+    const lastUpdated = await screen.findByText('Last Updated');
+    expect(lastUpdated.nextSibling).not.toHaveTextContent('2020');
+    expect(lastUpdated.nextSibling).toHaveTextContent(String(new Date(admin?.updated_at ?? 0).getFullYear()));
+  });
+
+  it('says so when the account cannot be read again after the change', async () => {
+    const { fill, submit } = await open();
+    // Signed in already: only the read after the change fails.
+    server.use(
+      http.get('/api/auth/verify-token', () => HttpResponse.json({ detail: 'Database unavailable' }, { status: 503 })),
+    );
+    await fill(MOCK_ADMIN.password, 'New-password-1', 'New-password-1');
+    await submit();
+    expect(await screen.findByText('Database unavailable')).toBeInTheDocument();
+  });
+
   it('Cancel goes back to the profile', async () => {
     const { user } = await open();
     await user.click(screen.getByRole('link', { name: 'Cancel' }));
