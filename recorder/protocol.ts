@@ -175,6 +175,11 @@ export interface RunRecord {
   /** When its media last advanced. */
   lastMediaAt: string | null;
   /**
+   * A run ffmpeg reads from the network: when the recorder's probe, before ffmpeg started, found the
+   * stream's media (it was on the air then, so a wait for ffmpeg's first media after it was ours).
+   */
+  onAirAt?: string | null;
+  /**
    * A run ffmpeg reads from the network: when its first media second was on the air, from ffmpeg's
    * output time against this machine's clock (absent in a fed HLS run and in a state written before).
    */

@@ -200,9 +200,11 @@ function gapCause(
     };
   }
   // The first connection got media: the stream was on the air, and a few seconds before its first media
-  // are our connection's (what was on the air then is lost). Longer, the stream itself made us wait.
+  // are our connection's (what was on the air then is lost). Longer, the stream itself made us wait,
+  // unless our probe had found its media before then: a busy machine's slow start is ours, not the stream's.
   const seconds = Math.round((end - start) / 100) / 10;
-  if (end - start <= LATE_START_MS)
+  const onAirAt = runs.find((r) => r.seconds > 0)?.run.onAirAt;
+  if (end - start <= LATE_START_MS || (onAirAt && Date.parse(onAirAt) < end))
     return { cause: 'recorder_late', reason: `Connecting to the stream took ${seconds} s` };
   return { cause: 'not_live_yet', reason: `The stream sent its first media ${seconds} s after the connection` };
 }

@@ -270,10 +270,11 @@ let audioOnly = false;
  * a radio stream's audio is kept as it is), else transcoded. A probe that cannot read the stream
  * decides nothing: the run transcodes, and the next connection probes again.
  */
-async function decideCopy(url: string, env: NodeJS.ProcessEnv | undefined): Promise<boolean> {
+async function decideCopy(url: string, env: NodeJS.ProcessEnv | undefined, run: RunRecord): Promise<boolean> {
   if (copyNetwork !== null) return copyNetwork;
   const streams = await probeStreams(config, { url, inputOptions: inputOptions(url, !egress.allowPrivate), env });
   if (streams === null) return false;
+  run.onAirAt = now();
   copyNetwork = fitsRecording(streams, config);
   audioOnly = streams.length > 0 && streams.every((s) => s.codec_type !== 'video');
   const kinds = streams.map((s) => `${s.codec_type} ${s.codec_name}${s.width ? ` ${s.width}x${s.height}` : ''}`);
@@ -314,7 +315,7 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
   if (state.stopCause || Date.now() >= window.end) return;
   if (resolved.via === 'yt-dlp') log('recorder', `stream page resolved by yt-dlp to ${resolved.url.slice(0, 200)}`);
   const env = ffmpegEnvironment(proxy);
-  const copy = await decideCopy(resolved.url, env);
+  const copy = await decideCopy(resolved.url, env, run);
   if (state.stopCause || Date.now() >= window.end) return;
   current = startAttempt({
     ffmpegPath: config.ffmpegPath,

@@ -137,6 +137,24 @@ describe('coverage of a recording window, from the media', () => {
     ]);
   });
 
+  it('calls a long wait for the first media ours when the probe had found the stream on the air', () => {
+    // Connected at 0; our probe read the stream's media at 1 s; ffmpeg's first media at 6.1 s (a busy machine).
+    const slowStart = (onAirAt: string | null) => [
+      { run: { ...run(1, 0, 600, null), mediaFrom: at(6.1), onAirAt }, seconds: 593.9 },
+    ];
+    expect(computeCoverage(T0, T0 + 600_000, slowStart(at(1)), iso).gaps).toEqual([
+      {
+        start: at(0),
+        end: at(6.1),
+        cause: 'recorder_late',
+        reason: 'Connecting to the stream took 6.1 s',
+        content_lost_seconds: 6.1,
+      },
+    ]);
+    // No probe reading: the stream's own wait, as before.
+    expect(computeCoverage(T0, T0 + 600_000, slowStart(null), iso).gaps[0]).toMatchObject({ cause: 'not_live_yet' });
+  });
+
   it('names a start hole that ends before the first connection our late start, whatever the burst placed', () => {
     // Connected at 3 s; the radio server's burst on connecting put media on the air from 2 s.
     const burst = [{ run: { ...run(1, 3, 600, null), mediaFrom: at(2) }, seconds: 598 }];
