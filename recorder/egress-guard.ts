@@ -26,15 +26,24 @@ export interface PublicAddressSource {
 
 const EC2: PublicAddressSource = { isEc2: () => runsOnEc2(), endpoint: EC2_METADATA_ENDPOINT };
 let learning: Promise<void> | undefined;
+/** Whether each source's machine is an EC2 instance, read once (a file of /sys). */
+const onEc2 = new WeakMap<PublicAddressSource, boolean>();
+
+function isEc2(source: PublicAddressSource): boolean {
+  let answer = onEc2.get(source);
+  if (answer === undefined) onEc2.set(source, (answer = source.isEc2()));
+  return answer;
+}
 
 /**
  * Learns, once per process, this machine's public addresses that no interface shows (on EC2, from the
- * instance metadata), which every check then refuses as the machine's own. Resolves at once elsewhere.
- * Rejects with the reason when the metadata cannot be read; the next call asks again.
+ * instance metadata), which every check then refuses as the machine's own. Resolves at once elsewhere,
+ * learning nothing. Rejects with the reason when the metadata cannot be read; the next call asks again.
  */
 export function learnPublicAddresses(source: PublicAddressSource = EC2): Promise<void> {
-  learning ??= (async () => {
-    if (!source.isEc2()) return;
+  if (learning) return learning;
+  if (!isEc2(source)) return Promise.resolve();
+  learning = (async () => {
     publicAddresses = await instancePublicAddresses(source.endpoint, source.timeoutMs);
   })().catch((error: unknown) => {
     learning = undefined;
