@@ -216,7 +216,8 @@ describe('joining the runs of a relaunched recording from the store', () => {
       const between = gaps.find((g) => g.reason === 'Recorder was down');
       expect(between).toBeDefined();
       expect(Math.abs(Date.parse(between!.start) - downAt.getTime())).toBeLessThan(4000);
-      expect(Math.abs(Date.parse(between!.end) - relaunchedAt.getTime())).toBeLessThan(5000);
+      // Its end is the relaunched recorder's first media: its start (node, ffmpeg) is slower on a busy machine.
+      expect(Math.abs(Date.parse(between!.end) - relaunchedAt.getTime())).toBeLessThan(scaled(5000));
       expect(joined.status).toBe('partial');
       expect(joined.reason).toMatch(/^Recorded .* \(the recorder was relaunched 1 time\)$/);
 
