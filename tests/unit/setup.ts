@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { scaled } from '../../testkit/time-scale';
+import { NOTIFICATION_DURATIONS, type Severity } from '../../src/lib/notifications';
 import { noteServerAway } from '../../src/app/recoverable-lazy';
 import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
@@ -10,6 +11,14 @@ import { server } from './support/server';
 
 // A busy machine can take a few seconds to show a page (renderApp loads its route's modules first: support/render.tsx).
 configure({ asyncUtilTimeout: scaled(5000) });
+
+// Notices close themselves after real seconds (4-8 s); on a saturated machine one click can outlast that,
+// and a test then looks for a notice already gone. They stay up for the scaled time here; the files share
+// the module (isolate: false), so the durations of the reference are kept once and scaled from them.
+const spec = ((globalThis as { specNoticeDurations?: Record<Severity, number> }).specNoticeDurations ??= {
+  ...NOTIFICATION_DURATIONS,
+});
+for (const severity of Object.keys(spec) as Severity[]) NOTIFICATION_DURATIONS[severity] = scaled(spec[severity]);
 
 // As in a browser, String(element) names its class. happy-dom serialises the whole subtree instead, and
 // Popper (every menu, select and tooltip) calls it on each placement: 11% of the component tests' CPU in

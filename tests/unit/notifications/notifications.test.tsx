@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Severity } from '../../../src/lib/notifications';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { NOTIFICATION_DURATIONS, type Severity } from '../../../src/lib/notifications';
 import { useNotify } from '../../../src/notifications/context';
 import { NotificationProvider } from '../../../src/notifications/NotificationProvider';
 
@@ -36,6 +36,9 @@ describe('notifications', () => {
   });
 
   afterEach(() => vi.useRealTimers());
+
+  // The reference's durations, not the scaled ones the other component tests use (tests/unit/setup.ts).
+  beforeEach(() => Object.assign(NOTIFICATION_DURATIONS, { success: 4000, error: 8000, warning: 6000, info: 6000 }));
 
   it.each([
     ['success', 4000],
