@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, expect, vi } from 'vitest';
 import { scaled } from '../../testkit/time-scale';
-import { NOTIFICATION_DURATIONS, type Severity } from '../../src/lib/notifications';
+import { NOTIFICATION_DURATIONS, SPEC_NOTIFICATION_DURATIONS, type Severity } from '../../src/lib/notifications';
 import { noteServerAway } from '../../src/app/recoverable-lazy';
 import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
@@ -13,12 +13,9 @@ import { server } from './support/server';
 configure({ asyncUtilTimeout: scaled(5000) });
 
 // Notices close themselves after real seconds (4-8 s); on a saturated machine one click can outlast that,
-// and a test then looks for a notice already gone. They stay up for the scaled time here; the files share
-// the module (isolate: false), so the durations of the reference are kept once and scaled from them.
-const spec = ((globalThis as { specNoticeDurations?: Record<Severity, number> }).specNoticeDurations ??= {
-  ...NOTIFICATION_DURATIONS,
-});
-for (const severity of Object.keys(spec) as Severity[]) NOTIFICATION_DURATIONS[severity] = scaled(spec[severity]);
+// and a test then looks for a notice already gone. They stay up for the scaled time here.
+for (const severity of Object.keys(SPEC_NOTIFICATION_DURATIONS) as Severity[])
+  NOTIFICATION_DURATIONS[severity] = scaled(SPEC_NOTIFICATION_DURATIONS[severity]);
 
 // As in a browser, String(element) names its class. happy-dom serialises the whole subtree instead, and
 // Popper (every menu, select and tooltip) calls it on each placement: 11% of the component tests' CPU in

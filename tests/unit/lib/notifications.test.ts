@@ -1,9 +1,16 @@
-import { describe, expect, it } from 'vitest';
-import { NOTIFICATION_DURATIONS, notificationTimeout } from '../../../src/lib/notifications';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  NOTIFICATION_DURATIONS,
+  SPEC_NOTIFICATION_DURATIONS,
+  notificationTimeout,
+} from '../../../src/lib/notifications';
 
 describe('notification durations', () => {
+  // The component tests' set-up stretches the durations in use (tests/unit/setup.ts).
+  beforeEach(() => Object.assign(NOTIFICATION_DURATIONS, SPEC_NOTIFICATION_DURATIONS));
+
   it('defaults: success 4 s, error 8 s, warning and info 6 s', () => {
-    expect(NOTIFICATION_DURATIONS).toEqual({ success: 4000, error: 8000, warning: 6000, info: 6000 });
+    expect(SPEC_NOTIFICATION_DURATIONS).toEqual({ success: 4000, error: 8000, warning: 6000, info: 6000 });
     expect(notificationTimeout('success')).toBe(4000);
     expect(notificationTimeout('error')).toBe(8000);
     expect(notificationTimeout('warning')).toBe(6000);

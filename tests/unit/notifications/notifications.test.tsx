@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NOTIFICATION_DURATIONS, type Severity } from '../../../src/lib/notifications';
+import { NOTIFICATION_DURATIONS, SPEC_NOTIFICATION_DURATIONS, type Severity } from '../../../src/lib/notifications';
 import { useNotify } from '../../../src/notifications/context';
 import { NotificationProvider } from '../../../src/notifications/NotificationProvider';
 
@@ -38,7 +38,7 @@ describe('notifications', () => {
   afterEach(() => vi.useRealTimers());
 
   // The reference's durations, not the scaled ones the other component tests use (tests/unit/setup.ts).
-  beforeEach(() => Object.assign(NOTIFICATION_DURATIONS, { success: 4000, error: 8000, warning: 6000, info: 6000 }));
+  beforeEach(() => Object.assign(NOTIFICATION_DURATIONS, SPEC_NOTIFICATION_DURATIONS));
 
   it.each([
     ['success', 4000],
