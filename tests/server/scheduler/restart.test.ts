@@ -161,7 +161,10 @@ describe('scheduler across a SIGKILL', () => {
 
       expect(jobs.ended).toMatchObject({ status: 'missed', attempts: 0 });
       expect(jobs.late).toMatchObject({ status: 'launched', late: 1, attempts: 1 });
-      expect(jobs.crashed).toMatchObject({ status: 'launched', attempts: 2 });
+      // Its dead claim is taken over: attempt 2, or 3 when a busy machine's first server was itself killed
+      // mid-launch of it. Either way one recorder (the folders below).
+      expect(jobs.crashed.status).toBe('launched');
+      expect(jobs.crashed.attempts).toBeGreaterThanOrEqual(2);
       for (const job of burst) expect(jobs[job.id]).toMatchObject({ status: 'launched', late: 0 });
 
       // Ground truth: the recorders the local driver started, one folder each, named by job.
