@@ -65,6 +65,8 @@ const TROUBLE_WORDS = {
 } as const;
 /** An answer slower than this came from a server that held the request. */
 const HELD_MS = 2000;
+/** The oldest listed segments a continuing recorder skips when its next segment left the list. */
+const RESUME_MARGIN_SEGMENTS = 2;
 
 /** Half the target duration between reloads (RFC 8216 6.3.4 allows it): a reset or a drop is seen within a segment. */
 function reloadMsOf(playlist: MediaPlaylist): number {
@@ -239,6 +241,11 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
             : firstWanted >= 0 && i >= firstWanted - 1) && mayStartInWindow(s),
     );
     if (wanted.length === 0) return 0;
+    // Continuing a lost recorder whose next segment left the list: the oldest listed are the next to go,
+    // and a busy machine fetching them one by one sees the ones after them leave too, a second hole for
+    // the one outage. Starting a little inside the list keeps it one (bare ffmpeg starts 3 from the end).
+    if (resuming && last !== null && wanted[0].sequence > last + 1 && wanted[0].sequence === segments[0].sequence)
+      wanted.splice(0, Math.min(RESUME_MARGIN_SEGMENTS, wanted.length - 1));
     if (last !== null && wanted[0].sequence > last + 1) {
       missed(last + 1, wanted[0].sequence - 1, estimatedStart(wanted[0]), playlist);
       if (continuingAfter !== undefined) continuingAfter = wanted[0].sequence - 1;
