@@ -94,11 +94,16 @@ function describeCase(c: Case): string {
   });
 }
 
-/** Every reported gap matches a true hole within 2 s at both ends, and every hole of 2 s or more is reported. */
+/**
+ * Every reported gap matches a true hole within 2 s at both ends, and every hole of 2 s or more is reported.
+ * A recorder that started late on a busy machine says so at the window's start (recorder_late): its own
+ * hole, not the stream's, and no hole of the stream's.
+ */
 function expectGapsWhereHolesAre(c: Case, cause: Gap['cause']): void {
   const holes = c.report.holes.filter((h) => h.to - h.from >= 2000);
-  expect(c.gaps.length, describeCase(c)).toBe(holes.length);
-  c.gaps.forEach((gap, i) => {
+  const streamGaps = c.gaps.filter((gap) => !(gap.cause === 'recorder_late' && c.at(gap.start) <= 0.5));
+  expect(streamGaps.length, describeCase(c)).toBe(holes.length);
+  streamGaps.forEach((gap, i) => {
     expect(gap.cause, describeCase(c)).toBe(cause);
     expect(Math.abs(c.at(gap.start) - c.at(holes[i].from)), describeCase(c)).toBeLessThanOrEqual(2);
     expect(Math.abs(c.at(gap.end) - c.at(holes[i].to)), describeCase(c)).toBeLessThanOrEqual(2);
