@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coordinatesListResponseSchema, extractResponseSchema, type ExtractionResult } from '../../../contract/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 import { closedPort, startShortLinkServer } from './short-link-server';
+import { scaled } from '../../../testkit/time-scale';
 
 const MECCA_SHORT = 'https://goo.gl/maps/MeccaShort1';
 const CAIRO_APP = 'https://maps.app.goo.gl/Cairo2hops';
@@ -14,8 +15,11 @@ describe('POST /api/config/coordinates/extract and GET /api/config/coordinates',
 
   beforeAll(async () => {
     server = await startShortLinkServer();
-    // Short links are resolved against the local stand-in, never the internet.
-    t = await createTestApp({ env: { MAPS_LINK_RESOLVE_ORIGIN: server.origin, MAPS_LINK_TIMEOUT_MS: '1500' } });
+    // Short links are resolved against the local stand-in, never the internet. A link's time limit is
+    // scaled with the machine's load: on a saturated one, 1.5 s for a loopback redirect ran out.
+    t = await createTestApp({
+      env: { MAPS_LINK_RESOLVE_ORIGIN: server.origin, MAPS_LINK_TIMEOUT_MS: String(scaled(1500)) },
+    });
     token = await t.login();
   });
   afterAll(async () => {
