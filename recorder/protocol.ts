@@ -214,6 +214,7 @@ export const GAP_CAUSES = [
   'sequence_reset',
   'recorder_down',
   'recorder_late',
+  'recorder_overloaded',
   'server_down',
   'store_unreachable',
 ] as const;

@@ -26,6 +26,7 @@ const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
   sequence_reset: 'the stream restarted its numbering',
   recorder_down: 'the recorder is down',
   recorder_late: 'the recorder started after the window opened',
+  recorder_overloaded: 'the recorder could not keep up with the stream on its machine',
   server_down: 'the server was down',
   store_unreachable: 'the recordings store cannot be reached',
 };
