@@ -46,6 +46,8 @@ export interface FedRunsDeps {
   /** The pieces cannot be written (a full or read-only disk): nothing more can be recorded here. */
   storageFailed(reason: string): void;
   now(): string;
+  /** The machine this recorder runs on, as an overload names it. */
+  host: string;
 }
 
 /** The ffmpeg runs an HLS capture writes its segments to. */
@@ -121,7 +123,7 @@ export class FedRuns implements SegmentSinkForHls {
         ? (this.queuedSeconds - backlog - first.seconds) / ((at - first.at) / 1000)
         : null;
     const pace = speed === null ? 'below real time' : `at ${speed.toFixed(2)}x real time`;
-    const overloaded = `Recorder overloaded (ffmpeg ${pace}, ${Math.round(backlog)} s behind the stream)`;
+    const overloaded = `Recorder overloaded on ${this.deps.host} (ffmpeg ${pace}, ${Math.round(backlog)} s behind the stream)`;
     if (!wasShedding)
       this.deps.log('recorder', `${overloaded}: new segments are let go until it is ${Math.round(bound / 2)} s behind`);
     return { overloaded };

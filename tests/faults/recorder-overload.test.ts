@@ -108,12 +108,25 @@ describe('a recorder whose transcode is starved of CPU', () => {
     expect(done.gaps.filter((gap) => gap.cause !== 'recorder_overloaded' && gap.cause !== 'recorder_late')).toEqual([]);
     for (const gap of overloaded) {
       expect(gap.reason).toMatch(
-        /^Recorder overloaded \(ffmpeg (at 0\.\d\dx real time|below real time), \d+ s behind the stream\)$/,
+        /^Recorder overloaded on \S+ \(ffmpeg (at 0\.\d\dx real time|below real time), \d+ s behind the stream\)$/,
       );
       expect(gap.content_lost_seconds).toBeCloseTo((Date.parse(gap.end) - Date.parse(gap.start)) / 1000, 1);
     }
     expect(done.status).toBe('partial');
     expect(done.reason).toMatch(/Recorder overloaded/);
+    // One alarm, naming the machine, settled by the recording's end (its outcome tells the rest); no stall.
+    const alarms = (
+      await running.request<{ data: { alarms: { kind: string; message: string; resolved_at: string | null }[] } }>(
+        'GET',
+        '/api/alarms?status=all',
+        { token },
+      )
+    ).body.data.alarms;
+    expect(alarms.filter((alarm) => alarm.kind === 'recorder_overloaded')).toEqual([
+      expect.objectContaining({ message: expect.stringMatching(/^Mosque overload01: Recorder overloaded on \S+ /) }),
+    ]);
+    expect(alarms.find((alarm) => alarm.kind === 'recorder_overloaded')?.resolved_at).not.toBeNull();
+    expect(alarms.map((alarm) => alarm.kind)).not.toContain('stall');
 
     // The gaps tell the truth: what the file lacks of what the stream offered is where they say, as long as they say.
     const files = fs.readdirSync(path.join(dataDir, 'recordings', 'overload01'));

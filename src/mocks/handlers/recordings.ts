@@ -40,7 +40,7 @@ const GAPS_OF_EVERY_CAUSE: [number, number, RecordingGap['cause'], string, numbe
     2850,
     2880,
     'recorder_overloaded',
-    'Recorder overloaded (ffmpeg at 0.43x real time, 60 s of segments waiting): segments 1420-1434 let go',
+    'Recorder overloaded on ip-10-0-3-17 (ffmpeg at 0.43x real time, 60 s behind the stream)',
     30,
   ],
   [3000, 3090, 'server_down', 'The server was down (restarted)', 90],

@@ -103,6 +103,7 @@ function fedRuns(
       throw new Error(reason);
     },
     now: () => new Date().toISOString(),
+    host: 'recorder-7',
   });
   return { runs, sink, pieces, log, ffmpegPid: () => ffmpegPid };
 }
@@ -159,7 +160,11 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
     }
     expect(answers.slice(0, 5)).toEqual([1, 1, 1, 1, 1]);
     expect(answers.slice(5)).toEqual([
-      { overloaded: expect.stringMatching(/^Recorder overloaded \(ffmpeg below real time, 10 s behind the stream\)$/) },
+      {
+        overloaded: expect.stringMatching(
+          /^Recorder overloaded on recorder-7 \(ffmpeg below real time, 10 s behind the stream\)$/,
+        ),
+      },
       { overloaded: expect.stringMatching(/^Recorder overloaded/) },
     ]);
     // Once it has worked its queue off (the file is emptied), segments go to the same run again.

@@ -90,7 +90,7 @@ describe('the HLS segment reader', () => {
     'puts the segments the sink let go (ffmpeg too far behind) down to recorder_overloaded, where they were',
     { timeout: scaled(60_000) },
     async () => {
-      const overloaded = 'Recorder overloaded (ffmpeg at 0.40x real time, 60 s behind the stream)';
+      const overloaded = 'Recorder overloaded on recorder-7 (ffmpeg at 0.40x real time, 60 s behind the stream)';
       const { kept, coverage, window, ledger } = await read(16, 0, async (segment) =>
         segment.sequence === 13 || segment.sequence === 14 ? { overloaded } : 1,
       );
