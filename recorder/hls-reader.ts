@@ -399,11 +399,11 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   }
 
   /**
-   * The sink let a segment go (ffmpeg is too far behind): its content is lost by us, under one
-   * `recorder_overloaded` condition for the episode, which the next segment kept ends.
+   * The sink let a segment go (ffmpeg is too far behind; the sink's log says when it starts and stops):
+   * its content is lost by us, under one `recorder_overloaded` condition for the episode, which the next
+   * segment kept ends.
    */
   function overloaded(segment: MediaSegment, start: number, reason: string): void {
-    if (ledger.openCondition()?.cause !== 'recorder_overloaded') options.log(reason);
     ledger.loseContent({
       start,
       end: start + segment.duration * 1000,
