@@ -1,6 +1,7 @@
 /**
- * One cgroup v2 per side of the density benchmark: every process started in it, and every child it
- * starts, short-lived or not, is counted in its cpu.stat, also after it exited and was reaped.
+ * One cgroup per side of the density benchmark: every process started in it, and every child it
+ * starts, short-lived or not, is counted in its CPU usage (v2 `cpu.stat`, or v1 `cpuacct.usage` on a
+ * machine with the older hierarchy), also after it exited and was reaped.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -15,19 +16,23 @@ export interface Side {
   pssMb(): number;
 }
 
-/** Where the unified (v2) hierarchy is mounted; null when this machine has none. */
-function unifiedMount(): string | null {
-  const line = fs
+/** Where the v1 hierarchy with CPU accounting, or else the unified (v2) one, is mounted; null when neither is. */
+function accountingMount(): { version: 1 | 2; mount: string } | null {
+  const mounts = fs
     .readFileSync('/proc/mounts', 'utf8')
     .split('\n')
-    .find((l) => l.split(' ')[2] === 'cgroup2');
-  return line ? line.split(' ')[1] : null;
+    .map((line) => line.split(' '));
+  const v1 = mounts.find(([, , type, options]) => type === 'cgroup' && options?.split(',').includes('cpuacct'));
+  if (v1) return { version: 1, mount: v1[1] };
+  const v2 = mounts.find(([, , type]) => type === 'cgroup2');
+  return v2 ? { version: 2, mount: v2[1] } : null;
 }
 
-/** Makes a cgroup per side under one of this run; a clear error when cgroups v2 cannot be written here. */
+/** Makes a cgroup per side under one of this run; a clear error when cgroups cannot be written here. */
 export function makeSides(names: string[]): { sides: Side[]; remove(): void } {
-  const mount = unifiedMount();
-  if (!mount) throw new Error('no cgroup v2 hierarchy is mounted: the density benchmark counts each side in one');
+  const found = accountingMount();
+  if (!found) throw new Error('no cgroup hierarchy counts CPU here: the density benchmark counts each side in one');
+  const { version, mount } = found;
   const base = path.join(mount, `capture-density-${process.pid}`);
   try {
     fs.mkdirSync(base);
@@ -39,7 +44,7 @@ export function makeSides(names: string[]): { sides: Side[]; remove(): void } {
   const sides = names.map((name) => {
     const dir = path.join(base, name);
     fs.mkdirSync(dir);
-    return side(dir);
+    return side(dir, version);
   });
   return {
     sides,
@@ -50,12 +55,13 @@ export function makeSides(names: string[]): { sides: Side[]; remove(): void } {
   };
 }
 
-function side(dir: string): Side {
+function side(dir: string, version: 1 | 2): Side {
   const pids = () => fs.readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean).map(Number);
   return {
     dir,
     pids,
     cpuSeconds: () => {
+      if (version === 1) return Number(fs.readFileSync(path.join(dir, 'cpuacct.usage'), 'utf8')) / 1e9;
       const usage = /^usage_usec (\d+)$/m.exec(fs.readFileSync(path.join(dir, 'cpu.stat'), 'utf8'));
       return Number(usage?.[1] ?? Number.NaN) / 1e6;
     },

@@ -12,6 +12,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const SEGMENT_SECONDS = 2;
+/** Frames a second of the programme's picture. */
+export const DENSITY_FPS = 25;
 /** Entries of the sliding playlist. */
 const LISTED = 6;
 
@@ -36,7 +38,7 @@ async function programme(seconds: number): Promise<{ dir: string; durations: num
         '-f',
         'lavfi',
         '-i',
-        'testsrc2=size=1280x720:rate=25',
+        `testsrc2=size=1280x720:rate=${DENSITY_FPS}`,
         '-f',
         'lavfi',
         '-i',

@@ -19,11 +19,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildFfmpegArgs } from '../recorder/ffmpeg-args';
-import { mpegTsSeconds } from '../recorder/mpegts-seconds';
 import { buildRecorder } from '../scripts/build-server';
 import { recorderProcess, type RecorderProcess } from '../testkit/recorder-process';
 import { makeSides, type Side } from './density-cgroup';
-import { startDensityOrigin } from './density-origin';
+import { DENSITY_FPS, startDensityOrigin } from './density-origin';
 import { median, positiveArg, round } from './lib';
 import { publishSection, sectionText } from './published-sections';
 
@@ -43,16 +42,30 @@ interface PeakMeasurement {
   cpus: string;
   mode: 'copy' | 'transcode';
   load: { start: number[]; end: number[] };
-  recorder: SideFigures & { statuses: string[]; ffmpegRuns: number[]; gapCauses: string[] };
+  recorder: SideFigures & {
+    statuses: string[];
+    ffmpegRuns: number[];
+    /** Content lost, summed over the recordings, by the cause their gaps give. */
+    lostByCause: Record<string, number>;
+    /** Seconds from the window's end to each recorder's outcome (its queue worked off, the join). */
+    finishedAfter: number[];
+  };
   bare: SideFigures;
 }
 
-/** Seconds of media in a file, read from its timestamps (MP4 through ffprobe, MPEG-TS in this process). */
+/**
+ * Seconds of picture a file holds: its video frames, counted (ffprobe reads the packets and decodes
+ * nothing), at the programme's rate. Read from timestamps instead, a piece in which bare ffmpeg's HLS
+ * reader skipped segments it had fallen too far behind for counted the skipped seconds as kept.
+ */
 function mediaSeconds(file: string): number {
-  if (file.endsWith('.ts')) return mpegTsSeconds(new Uint8Array(fs.readFileSync(file))) ?? 0;
   try {
-    const out = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]);
-    return Number(out.toString().trim()) || 0;
+    const out = execFileSync('ffprobe', [
+      ...['-v', 'error', '-select_streams', 'v:0', '-count_packets'],
+      ...['-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', file],
+    ]);
+    // An MPEG-TS file lists its stream twice (under its program, then alone): the first count is the one.
+    return (Number(out.toString().trim().split(/\s+/)[0]) || 0) / DENSITY_FPS;
   } catch {
     return 0;
   }
@@ -121,8 +134,12 @@ export async function measurePeak(options: {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, windowEnd - Date.now())));
     for (const child of bare) child.kill('SIGINT');
     await Promise.all(bareExited);
-    for (const loop of loops) loop.kill('SIGKILL');
+    // The contention goes on while the recorders work off what they queued: it does not end with a window.
     const states = await Promise.all(recorders.map((r) => r.finished(600_000)));
+    for (const loop of loops) loop.kill('SIGKILL');
+    const lostByCause: Record<string, number> = {};
+    for (const gap of states.flatMap((s) => s.coverage?.gaps ?? []))
+      lostByCause[gap.cause] = round((lostByCause[gap.cause] ?? 0) + gap.content_lost_seconds, 1);
     const minutes = (recordings * seconds) / 60;
     const bareKept = bare.map((_, i) => {
       const folder = path.join(work, `bare-${i}`);
@@ -144,7 +161,8 @@ export async function measurePeak(options: {
         cpuPerMinute: recorderSide.cpuSeconds() / minutes,
         statuses: states.map((s) => s.outcome?.status ?? 'none'),
         ffmpegRuns: states.map((s) => s.runs.length),
-        gapCauses: [...new Set(states.flatMap((s) => s.coverage?.gaps.map((g) => g.cause) ?? []))],
+        lostByCause,
+        finishedAfter: states.map((s) => round((Date.parse(s.endedAt ?? '') - windowEnd) / 1000, 1)),
       },
       bare: { kept: bareKept, cpuPerMinute: bareSide.cpuSeconds() / minutes },
     };
@@ -176,6 +194,9 @@ function summary(m: PeakMeasurement): string[] {
   const row = (name: string, side: SideFigures) =>
     `| ${name} | ${round(sum(side.kept), 1)} s | ${round(Math.min(...side.kept), 1)} s | ${round(median(side.kept), 1)} s | ${full(side.kept)} of ${m.recordings} | ${round(side.cpuPerMinute, 3)} CPU-s |`;
   const runs = m.recorder.ffmpegRuns;
+  const lost = Object.entries(m.recorder.lostByCause)
+    .map(([cause, seconds]) => `${cause} ${seconds} s`)
+    .join(', ');
   return [
     `${m.recordings} ${m.mode} recorders beside ${m.recordings} bare ffmpeg (${m.mode === 'copy' ? '`-c copy`' : "the recorder's own arguments"}), ${m.seconds} s windows, with ${m.busy} busy loop(s), all on CPU(s) ${m.cpus}; load average ${m.load.start.join(', ')} at its start, ${m.load.end.join(', ')} at its end.`,
     '',
@@ -184,7 +205,9 @@ function summary(m: PeakMeasurement): string[] {
     row('recorders', m.recorder),
     row('bare ffmpeg', m.bare),
     '',
-    `Recorders keep ${round(sum(m.recorder.kept) / Math.max(1, sum(m.bare.kept)), 3)}x what bare ffmpeg keeps. Outcomes: ${m.recorder.statuses.filter((s) => s === 'captured').length} captured of ${m.recordings}; ffmpeg runs per recorder ${Math.min(...runs)}-${Math.max(...runs)}; gap causes: ${m.recorder.gapCauses.join(', ') || 'none'}.`,
+    `Recorders keep ${round(sum(m.recorder.kept) / Math.max(1, sum(m.bare.kept)), 3)}x what bare ffmpeg keeps. Outcomes: ${m.recorder.statuses.filter((s) => s === 'captured').length} captured of ${m.recordings}; ffmpeg runs per recorder ${Math.min(...runs)}-${Math.max(...runs)}; content lost by gap cause: ${lost || 'none'}; outcomes written ${Math.min(...m.recorder.finishedAfter)}-${Math.max(...m.recorder.finishedAfter)} s after the window's end (the queue worked off under the same contention, then the join).`,
+    '',
+    "Media kept is each file's video frames counted, at 25 a second, up to the window's length: a segment skipped counts nothing whatever the timestamps say. Bare ffmpeg is stopped (SIGINT) at the window's end; the recorders work off their queue after it (at most `RECORDER_OVERLOAD_SECONDS` of segments, 60 s), with the busy loops still running.",
   ];
 }
 

@@ -19,6 +19,8 @@ export const ALARM_KINDS = {
   stall: 'warning',
   /** The recorder process or instance ended before its window did. */
   recorder_died: 'warning',
+  /** A recorder that could not keep up on its machine (a transcode short of CPU) let segments of the stream go. */
+  recorder_overloaded: 'warning',
   /** A Friday that ended with no media at all. */
   capture_failed: 'critical',
   /** A Friday that ended with less than the whole window recorded. */

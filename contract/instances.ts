@@ -43,6 +43,7 @@ export const gapCauseSchema = z.enum([
   'sequence_reset',
   'recorder_down',
   'recorder_late',
+  'recorder_overloaded',
   'server_down',
   'store_unreachable',
 ]);

@@ -24,11 +24,13 @@ export class FedQueue {
   /** Backlog on disk: bytes [readAt, writeAt) of the file are still to go to ffmpeg. */
   private readAt = 0;
   private writeAt = 0;
+  /** Each segment waiting in the file: where its bytes end, and its seconds of media. */
+  private readonly onDisk: { end: number; seconds: number }[] = [];
   /**
    * Backlog the disk would not take (full, or read-only), after the file's: the recording stops for
    * its storage soon (ffmpeg cannot write its pieces either), and what the ledger kept still reaches ffmpeg.
    */
-  private readonly unwritten: Uint8Array[] = [];
+  private readonly unwritten: { bytes: Uint8Array; seconds: number }[] = [];
   /** The hand-off in progress, if any. */
   private flowing: Promise<void> | null = null;
   private failed = false;
@@ -55,8 +57,19 @@ export class FedQueue {
     return this.writeAt - this.readAt;
   }
 
-  /** Queues a segment; returns at once (after a write to disk when ffmpeg is behind). */
-  push(bytes: Uint8Array): void {
+  /**
+   * Seconds of media waiting for ffmpeg (the segment being handed on aside): how far behind the live
+   * edge ffmpeg is. A segment read back partly still counts whole.
+   */
+  get backlogSeconds(): number {
+    let seconds = 0;
+    for (const segment of this.onDisk) seconds += segment.seconds;
+    for (const segment of this.unwritten) seconds += segment.seconds;
+    return seconds;
+  }
+
+  /** Queues a segment of `seconds` of media; returns at once (after a write to disk when ffmpeg is behind). */
+  push(bytes: Uint8Array, seconds: number): void {
     if (this.failed) return;
     if (!this.flowing) {
       this.flowing = this.handOn(bytes);
@@ -66,12 +79,13 @@ export class FedQueue {
       try {
         fs.writeSync(this.fd, bytes, 0, bytes.length, this.writeAt);
         this.writeAt += bytes.length;
+        this.onDisk.push({ end: this.writeAt, seconds });
         return;
       } catch {
         // Part of it may be in the file, past writeAt: the next write goes over it.
       }
     }
-    this.unwritten.push(bytes);
+    this.unwritten.push({ bytes, seconds });
   }
 
   /** Waits until everything queued reached ffmpeg (or ffmpeg went away), then removes the file. */
@@ -96,7 +110,7 @@ export class FedQueue {
   private readBacklog(): Uint8Array | null {
     if (this.fd === null || this.readAt === this.writeAt) {
       const held = this.unwritten.shift();
-      if (held) return held;
+      if (held) return held.bytes;
       if (this.fd !== null && this.writeAt > 0) fs.ftruncateSync(this.fd, 0); // caught up: the space goes back
       this.readAt = this.writeAt = 0;
       return null;
@@ -104,6 +118,7 @@ export class FedQueue {
     const chunk = new Uint8Array(Math.min(CHUNK_BYTES, this.writeAt - this.readAt));
     const read = fs.readSync(this.fd, chunk, 0, chunk.length, this.readAt);
     this.readAt += read;
+    while (this.onDisk.length && this.onDisk[0].end <= this.readAt) this.onDisk.shift();
     return chunk.subarray(0, read);
   }
 }

@@ -456,6 +456,7 @@ function keptSpans(
 const ALL_LOST: ReadonlySet<GapCause> = new Set([
   'recorder_down',
   'recorder_late',
+  'recorder_overloaded',
   'server_down',
   'store_unreachable',
   'sequence_reset',

@@ -9,16 +9,22 @@
  */
 import type { EgressPin } from './egress-guard';
 import { getBytes, PLAYLIST_MAX_BYTES, SEGMENT_MAX_BYTES, type HttpAnswer, type HttpFailure } from './hls-http';
-import { programPauseMs, type SegmentLedger } from './hls-ledger';
+import { programPauseMs, type KeptSegment, type SegmentLedger } from './hls-ledger';
 import { chooseVariant, parsePlaylist, type MediaPlaylist, type MediaSegment } from './hls-playlist';
 import type { Pause } from './recorder-window';
+
+/** A segment the sink did not take because the recorder cannot keep up (recorder-hls.ts): why, with the figures. */
+export interface LetGo {
+  overloaded: string;
+}
 
 export interface SegmentSinkForHls {
   /**
    * Records one segment's bytes; `continuous`: it follows the previous one written without a break
-   * (same numbering, no sequence missed, no discontinuity). Returns the run that holds it.
+   * (same numbering, no sequence missed, no discontinuity). Returns the run that holds it, or why it let
+   * the segment go.
    */
-  write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number>;
+  write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number | LetGo>;
 }
 
 export interface HlsReaderOptions {
@@ -97,6 +103,11 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   let goneOnce: number | null = null;
   /** The reading was left for a fresh one (a segment left the playlist before it was fetched). */
   let readAgain: boolean;
+  /**
+   * The last segment the sink let go, when nothing was kept after it: the next one is placed after it
+   * (the stream did not pause there, we did), and the span of those let go is the hole.
+   */
+  let letGo: KeptSegment | null = null;
 
   // The last seconds of the window are published a segment later: the reader waits for them (up to two
   // target durations, a reload and a few seconds past the end). Where a segment lies is estimated from
@@ -197,7 +208,11 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       after += s.duration;
     }
     const resuming = ledger.kept.length === 0 && continuingAfter !== undefined;
-    let last = ledger.lastSequence() ?? (resuming ? (continuingAfter ?? null) : null);
+    // Segments let go are done with: they are not fetched again.
+    let last =
+      letGo?.epoch === ledger.epoch
+        ? letGo.sequence
+        : (ledger.lastSequence() ?? (resuming ? (continuingAfter ?? null) : null));
     if (last !== null && isReset(playlist, last)) {
       options.log(
         `media sequence went from ${last} back to ${segments[0].sequence}: the encoder restarted; recording its new numbering`,
@@ -284,6 +299,12 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       const continuous = !breakNext && follows && !segment.discontinuity;
       const run = await options.sink.write(segment, answer.bytes, continuous);
       breakNext = false;
+      if (typeof run !== 'number') {
+        overloaded(segment, start, run.overloaded);
+        taken++;
+        continue;
+      }
+      letGo = null;
       ledger.keep({
         sequence: segment.sequence,
         seconds: segment.duration,
@@ -316,7 +337,19 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     publishedAfter: number,
     playlist: MediaPlaylist,
   ): { start: number; joined: boolean; follows: boolean } {
-    const previousKept = ledger.last();
+    if (!letGo) return placeAfter(ledger.last(), segment, estimated, publishedAfter, playlist);
+    // After segments let go, by the same rule after the last of them; their span is our hole, which
+    // nothing joins across.
+    return { ...placeAfter(letGo, segment, estimated, publishedAfter, playlist), joined: false };
+  }
+
+  function placeAfter(
+    previousKept: KeptSegment | undefined,
+    segment: MediaSegment,
+    estimated: number,
+    publishedAfter: number,
+    playlist: MediaPlaylist,
+  ): { start: number; joined: boolean; follows: boolean } {
     const follows = previousKept?.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1;
     // The first segment of a new numbering (an encoder restarted in place) goes by the same rule: right
     // after the last one kept unless the readings prove a pause. Placed by the estimate instead, it sat up
@@ -363,6 +396,23 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     if (segments.at(-1)!.sequence < last) return true;
     const newDiscontinuity = previous !== null && playlist.discontinuitySequence > previous.discontinuitySequence;
     return newDiscontinuity && segments[0].sequence <= last && !segments.some((s) => s.sequence === last);
+  }
+
+  /**
+   * The sink let a segment go (ffmpeg is too far behind; the sink's log says when it starts and stops):
+   * its content is lost by us, under one `recorder_overloaded` condition for the episode, which the next
+   * segment kept ends.
+   */
+  function overloaded(segment: MediaSegment, start: number, reason: string): void {
+    ledger.loseContent({
+      start,
+      end: start + segment.duration * 1000,
+      seconds: segment.duration,
+      reason: `segment ${segment.sequence} let go: ${reason}`,
+    });
+    ledger.meet('recorder_overloaded', reason, start);
+    letGo = { epoch: ledger.epoch, sequence: segment.sequence, seconds: segment.duration, start, run: 0 };
+    options.persist();
   }
 
   /** Sequence numbers the playlist moved past before they could be fetched: their content is lost. */

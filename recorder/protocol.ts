@@ -86,6 +86,11 @@ export interface RecorderSettings {
   dropRetryForSeconds: number;
   /** Length of the pieces each ffmpeg run writes. */
   segmentSeconds: number;
+  /**
+   * Seconds of HLS segments an ffmpeg run that cannot keep up may have waiting before new ones are let
+   * go as `recorder_overloaded` (recorder-hls.ts): what it still has to work through after the window.
+   */
+  overloadBacklogSeconds: number;
 }
 
 export const DEFAULT_RECORDER_SETTINGS: RecorderSettings = {
@@ -99,6 +104,7 @@ export const DEFAULT_RECORDER_SETTINGS: RecorderSettings = {
   dropRetrySeconds: 2,
   dropRetryForSeconds: 60,
   segmentSeconds: 4,
+  overloadBacklogSeconds: 60,
 };
 
 export interface RecorderConfig {
@@ -214,6 +220,7 @@ export const GAP_CAUSES = [
   'sequence_reset',
   'recorder_down',
   'recorder_late',
+  'recorder_overloaded',
   'server_down',
   'store_unreachable',
 ] as const;

@@ -6,7 +6,14 @@
  * a missed sequence number, a reset, or a discontinuity that changes the streams' codecs or parameters
  * starts the next one, so the pieces of all runs join without a repeat; across a discontinuity that
  * changes nothing but the timestamps, ffmpeg joins them in the same run. A stall needs no new run at
- * all: when segments come again they follow on. Part of the recorder runtime: Node and its siblings only.
+ * all: when segments come again they follow on.
+ *
+ * A run whose ffmpeg cannot keep up (a transcode on a starved CPU) falls behind by a bounded backlog
+ * only (`overloadBacklogSeconds` of segments waiting in its queue): past it, new segments are let go
+ * until ffmpeg has worked through half of it, and the reader counts them as lost by us
+ * (`recorder_overloaded`, with the speed ffmpeg reached), never as the stream's fault. The bound is
+ * what ffmpeg still has to do after the window closes before the recording can be joined and
+ * delivered. Part of the recorder runtime: Node and its siblings only.
  */
 import fs from 'node:fs';
 import { buildFfmpegArgs, FED_INPUT } from './ffmpeg-args';
@@ -14,11 +21,15 @@ import { FedQueue, queueFileOf } from './fed-queue';
 import type { SegmentLedger } from './hls-ledger';
 import type { MediaSegment } from './hls-playlist';
 import { mpegTsCodecs } from './mpegts-codecs';
-import type { SegmentSinkForHls } from './hls-reader';
+import type { LetGo, SegmentSinkForHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import type { PieceStore } from './recorder-pieces';
 import type { RecorderConfig, RunRecord } from './protocol';
 import { sourceFits } from './source-fit';
+
+/** ffmpeg's speed is what it took of its queue over about this long. */
+const SPEED_SPAN_MS = 30_000;
+const SPEED_MIN_SPAN_MS = 5000;
 
 export interface FedRunsDeps {
   config: RecorderConfig;
@@ -35,6 +46,8 @@ export interface FedRunsDeps {
   /** The pieces cannot be written (a full or read-only disk): nothing more can be recorded here. */
   storageFailed(reason: string): void;
   now(): string;
+  /** The machine this recorder runs on, as an overload names it. */
+  host: string;
 }
 
 /** The ffmpeg runs an HLS capture writes its segments to. */
@@ -49,14 +62,20 @@ export class FedRuns implements SegmentSinkForHls {
   private copy: boolean | null;
   /** What the current run's first segment carried (mpegts-codecs.ts); null: not known. */
   private codecs: string | null = null;
-  /** The sequence number of the last segment written. */
+  /** The sequence number of the last segment written (or let go). */
   private lastSequence: number | null = null;
+  /** New segments are let go while ffmpeg works its backlog down (it went past the bound). */
+  private shedding = false;
+  /** Seconds of media queued for the current run so far. */
+  private queuedSeconds = 0;
+  /** How much of that ffmpeg had taken, at instants of the last SPEED_SPAN_MS (ms since the epoch): its speed. */
+  private taken: { at: number; seconds: number }[] = [];
 
   constructor(private readonly deps: FedRunsDeps) {
     this.copy = deps.config.sourceAsIs ? true : null;
   }
 
-  async write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number> {
+  async write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number | LetGo> {
     if (this.attempt && !continuous && !this.carriesOn(segment, bytes)) await this.close();
     if (!this.attempt) this.codecs = mpegTsCodecs(bytes);
     this.lastSequence = segment.sequence;
@@ -71,8 +90,43 @@ export class FedRuns implements SegmentSinkForHls {
     // ffmpeg went away under us: its run ends with its error, and the segment starts the next one.
     if (this.attempt && (this.exited || this.queue?.broken)) await this.close();
     if (!this.attempt) this.start();
-    (this.queue as FedQueue).push(bytes);
+    const queue = this.queue as FedQueue;
+    const letGo = this.overloaded(queue);
+    if (letGo) return letGo;
+    queue.push(bytes, segment.duration);
+    this.queuedSeconds += segment.duration;
     return (this.run as RunRecord).index;
+  }
+
+  /**
+   * Whether ffmpeg is too far behind to be given the next segment: its backlog reached the bound, and
+   * until it is down to half of it, segments are let go (one hole per episode, not one every other
+   * segment). Says how fast ffmpeg took the stream meanwhile.
+   */
+  private overloaded(queue: FedQueue): LetGo | null {
+    const bound = this.deps.config.settings.overloadBacklogSeconds;
+    const backlog = queue.backlogSeconds;
+    const at = Date.parse(this.deps.now());
+    this.taken.push({ at, seconds: this.queuedSeconds - backlog });
+    while (this.taken.length > 2 && at - this.taken[1].at >= SPEED_SPAN_MS) this.taken.shift();
+    const wasShedding = this.shedding;
+    this.shedding = wasShedding ? backlog > bound / 2 : backlog >= bound;
+    if (!this.shedding) {
+      if (wasShedding)
+        this.deps.log('recorder', `ffmpeg is ${Math.round(backlog)} s behind again: segments go to it again`);
+      return null;
+    }
+    const first = this.taken[0];
+    // Over less than a few seconds a speed says nothing (a segment is handed on whole).
+    const speed =
+      at - first.at >= SPEED_MIN_SPAN_MS
+        ? (this.queuedSeconds - backlog - first.seconds) / ((at - first.at) / 1000)
+        : null;
+    const pace = speed === null ? 'below real time' : `at ${speed.toFixed(2)}x real time`;
+    const overloaded = `Recorder overloaded on ${this.deps.host} (ffmpeg ${pace}, ${Math.round(backlog)} s behind the stream)`;
+    if (!wasShedding)
+      this.deps.log('recorder', `${overloaded}: new segments are let go until it is ${Math.round(bound / 2)} s behind`);
+    return { overloaded };
   }
 
   /**
@@ -149,6 +203,9 @@ export class FedRuns implements SegmentSinkForHls {
       if (this.attempt === attempt) this.exited = true;
     });
     this.queue = new FedQueue(queueFileOf(output), (bytes) => attempt.write(bytes));
+    this.queuedSeconds = 0;
+    this.taken = [];
+    this.shedding = false;
   }
 }
 

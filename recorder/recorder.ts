@@ -14,6 +14,7 @@
  * imports only Node and its siblings.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { loudnessFileOf } from './content-filters';
 import { ContentMeter } from './content-meter';
@@ -442,6 +443,7 @@ async function recordHls(): Promise<boolean> {
     log,
     measure: (run, line) => content.line(run, line),
     now,
+    host: os.hostname(),
     ffmpegChanged: (pid) => {
       state.ffmpegPid = pid;
       save(true);

@@ -155,6 +155,14 @@ const envSchema = z
     RECORDER_RETRY_MAX_SECONDS: optionalText.pipe(
       z.coerce.number<string | undefined>('RECORDER_RETRY_MAX_SECONDS must be a number').min(0.5).max(600).optional(),
     ),
+    // How far a local recorder's ffmpeg may fall behind an HLS stream before segments are let go (recorder_overloaded).
+    RECORDER_OVERLOAD_SECONDS: optionalText.pipe(
+      z.coerce
+        .number<string | undefined>('RECORDER_OVERLOAD_SECONDS must be a number')
+        .min(4, 'RECORDER_OVERLOAD_SECONDS must be 4 to 3600')
+        .max(3600, 'RECORDER_OVERLOAD_SECONDS must be 4 to 3600')
+        .optional(),
+    ),
     // How long before its window a recorder is started (boot and installs); default 0 local, 300 aws.
     CAPTURE_LEAD_SECONDS: optionalText.pipe(
       z.coerce
@@ -373,6 +381,8 @@ export interface Config {
   /** A recorder's first wait before trying a stream again, and the longest (defaults 5 s and 30 s). */
   recorderRetrySeconds: number | undefined;
   recorderRetryMaxSeconds: number | undefined;
+  /** RECORDER_OVERLOAD_SECONDS: seconds of segments a local recorder's ffmpeg may have waiting (default 60). */
+  recorderOverloadSeconds: number | undefined;
   /** CAPTURE_LEAD_SECONDS: how long before its window a recorder is started (default 0 local, 300 aws). */
   captureLeadSeconds: number;
   /** CAPTURE_GRACE_SECONDS: how long a machine may outlive its window before the reaper ends it. */
@@ -479,6 +489,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ytDlpPath: e.YTDLP_PATH,
     recorderRetrySeconds: e.RECORDER_RETRY_SECONDS,
     recorderRetryMaxSeconds: e.RECORDER_RETRY_MAX_SECONDS,
+    recorderOverloadSeconds: e.RECORDER_OVERLOAD_SECONDS,
     // A machine boots and installs for a minute or two before it can record; a local process starts at once.
     captureLeadSeconds: e.CAPTURE_LEAD_SECONDS ?? (e.CAPTURE_PROVIDER === 'aws' ? 300 : 0),
     captureGraceSeconds: e.CAPTURE_GRACE_SECONDS,

@@ -55,7 +55,7 @@ export interface RecorderProcessOptions {
   ffprobePath?: string;
   /** A built recorder (scripts/build-server.ts) that node runs alone, as the built server does; default the sources through tsx. */
   built?: string;
-  /** A cgroup v2 folder the recorder joins before it starts, so that every process of its tree is counted there. */
+  /** A cgroup folder (v1 or v2) the recorder joins before it starts, so that every process of its tree is counted there. */
   cgroup?: string;
   /** Options for node before the recorder, e.g. the local driver's heap limit (RECORDER_HEAP_LIMIT). */
   nodeArgs?: string[];

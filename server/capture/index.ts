@@ -51,6 +51,7 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
     recorderSettings: {
       ...(config.recorderRetrySeconds ? { retryInitialSeconds: config.recorderRetrySeconds } : {}),
       ...(config.recorderRetryMaxSeconds ? { retryMaxSeconds: config.recorderRetryMaxSeconds } : {}),
+      ...(config.recorderOverloadSeconds ? { overloadBacklogSeconds: config.recorderOverloadSeconds } : {}),
     },
     // A local recorder gets no credentials (only a POST policy for its own recording).
     delivery: store

@@ -9,6 +9,7 @@ export const GAP_CAUSE_LABELS: Record<GapCause, string> = {
   sequence_reset: 'Encoder restarted',
   recorder_down: 'Recorder down',
   recorder_late: 'Recorder late',
+  recorder_overloaded: 'Recorder overloaded',
   server_down: 'Server down',
   store_unreachable: 'Store unreachable',
 };

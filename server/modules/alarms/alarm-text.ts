@@ -19,6 +19,7 @@ const WAVE_HEADLINES: Record<AlarmKind, (n: number) => string> = {
   missed: (n) => `${n} Friday recordings were never launched`,
   stall: (n) => `${n} recordings have no media`,
   recorder_died: (n) => `${n} recorders died inside their window`,
+  recorder_overloaded: (n) => `${n} recorders could not keep up on their machines`,
   capture_failed: (n) => `${n} mosques recorded nothing`,
   capture_partial: (n) => `${n} recordings are incomplete`,
   unschedulable: (n) => `${n} mosques cannot be scheduled`,

@@ -26,6 +26,7 @@ const GAP_CAUSE_PHRASES: Record<GapCause, string> = {
   sequence_reset: 'the stream restarted its numbering',
   recorder_down: 'the recorder is down',
   recorder_late: 'the recorder started after the window opened',
+  recorder_overloaded: 'the recorder could not keep up with the stream on its machine',
   server_down: 'the server was down',
   store_unreachable: 'the recordings store cannot be reached',
 };
@@ -96,10 +97,10 @@ export class RecordingAlarms {
     await this.checkStall(row, reading, about);
     await this.content?.check(row.id, reading, about);
 
-    if (!ended) return;
-    // The recording's end settles the alarms of things that happened in it: its stall and a recorder's
-    // death are told by its outcome from now on.
-    await this.alarms.resolve(`stall:${row.id}`, `recorder_died:${row.instance_id}`);
+    if (!ended) return this.checkOverload(row, reading, about);
+    // The recording's end settles the alarms of things that happened in it: its stall, a recorder's
+    // death and its overload are told by its outcome from now on.
+    await this.alarms.resolve(`stall:${row.id}`, `recorder_died:${row.instance_id}`, `recorder_overloaded:${row.id}`);
     this.stalled.delete(row.id);
     await this.outcome(row, reading, about);
   }
@@ -173,6 +174,27 @@ export class RecordingAlarms {
       await this.alarms.resolve(key);
       this.stalled.delete(row.id);
     }
+  }
+
+  /**
+   * One alarm per live recording whose recorder could not keep up on its machine: the gap's reason
+   * names the machine and ffmpeg's speed. It is our machine's fault, not the stream's: the operator
+   * lightens the machine, nobody phones the mosque.
+   */
+  private async checkOverload(
+    row: RecordingRow,
+    reading: ProviderRecording,
+    about: () => Promise<{ who: string; base: AlarmSubject }>,
+  ): Promise<void> {
+    const overloaded = reading.gaps?.find((gap) => gap.cause === 'recorder_overloaded');
+    if (!overloaded) return;
+    const { who, base } = await about();
+    await this.alarms.raiseOnce({
+      ...base,
+      kind: 'recorder_overloaded',
+      key: `recorder_overloaded:${row.id}`,
+      message: `${who}: ${overloaded.reason}: segments the stream offered were let go`,
+    });
   }
 
   /** Who an alarm about this recording names, and what it links to. */

@@ -87,6 +87,7 @@ function legacyCause(reason: string): GapCause {
   if (/not live|never came|connecting/i.test(reason)) return 'not_live_yet';
   if (/stall|no media for/i.test(reason)) return 'stream_stalled';
   if (/started .* after the window opened/i.test(reason)) return 'recorder_late';
+  if (/overloaded|could not keep up/i.test(reason)) return 'recorder_overloaded';
   if (/recorder|not started/i.test(reason)) return 'recorder_down';
   if (/store/i.test(reason)) return 'store_unreachable';
   return 'stream_dropped';

@@ -6,6 +6,7 @@ export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   missed: 'Friday missed',
   stall: 'Stream stalled',
   recorder_died: 'Recorder died',
+  recorder_overloaded: 'Recorder overloaded',
   capture_failed: 'Capture failed',
   capture_partial: 'Capture partial',
   unschedulable: 'Cannot be scheduled',

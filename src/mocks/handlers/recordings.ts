@@ -36,12 +36,19 @@ const GAPS_OF_EVERY_CAUSE: [number, number, RecordingGap['cause'], string, numbe
   [1800, 1812, 'sequence_reset', 'The encoder restarted (media sequence 412 to 0)', 12],
   [2400, 2440, 'recorder_down', 'The recorder was killed (signal 9) and started again', 40],
   [2700, 2730, 'recorder_late', 'The machine was not ready: the recorder started 30 s late', 30],
+  [
+    2850,
+    2880,
+    'recorder_overloaded',
+    'Recorder overloaded on ip-10-0-3-17 (ffmpeg at 0.43x real time, 60 s behind the stream)',
+    30,
+  ],
   [3000, 3090, 'server_down', 'The server was down (restarted)', 90],
   [3600, 3630, 'store_unreachable', 'The store could not be reached (connection timed out)', 30],
   [4200, 4206, 'stream_dropped', 'The stream dropped (HTTP 502)', 6],
 ];
 
-/** Gaps of every cause in a window opening at `windowStart`: nine holes (310 s lost) and a 6 s join. */
+/** Gaps of every cause in a window opening at `windowStart`: ten holes (340 s lost) and a 6 s join. */
 export function mockGapsOfEveryCause(windowStart: string): RecordingGap[] {
   const at = (seconds: number) => new Date(Date.parse(windowStart) + seconds * 1000).toISOString();
   return GAPS_OF_EVERY_CAUSE.map(([from, to, cause, reason, lost]) => ({

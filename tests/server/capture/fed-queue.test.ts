@@ -36,13 +36,15 @@ describe('the queue between the segment reader and ffmpeg', () => {
     const consumer = slowConsumer();
     const queue = new FedQueue(file, consumer.give);
     const segments = Array.from({ length: 5 }, (_, i) => new Uint8Array(3000).fill(i + 1));
-    for (const segment of segments) queue.push(segment);
-    // The first is with ffmpeg; the other four wait on disk, not in memory.
+    for (const segment of segments) queue.push(segment, 2);
+    // The first is with ffmpeg; the other four wait on disk, not in memory: 8 s of media behind.
     expect(queue.backlogBytes).toBe(4 * 3000);
+    expect(queue.backlogSeconds).toBe(8);
     expect(fs.statSync(file).size).toBe(4 * 3000);
     const drained = queue.drained();
     await consumer.release();
     await drained;
+    expect(queue.backlogSeconds).toBe(0);
     expect(consumer.taken).toEqual(segments.flatMap((s) => [...s]));
     expect(fs.existsSync(file)).toBe(false);
   });
@@ -51,12 +53,12 @@ describe('the queue between the segment reader and ffmpeg', () => {
     const file = path.join(work, 'run-0002.queue');
     const consumer = slowConsumer();
     const queue = new FedQueue(file, consumer.give);
-    queue.push(new Uint8Array([1]));
-    queue.push(new Uint8Array([2]));
+    queue.push(new Uint8Array([1]), 2);
+    queue.push(new Uint8Array([2]), 2);
     await consumer.release();
     expect(queue.backlogBytes).toBe(0);
     expect(fs.statSync(file).size).toBe(0);
-    queue.push(new Uint8Array([3]));
+    queue.push(new Uint8Array([3]), 2);
     expect(queue.backlogBytes).toBe(0);
     const drained = queue.drained();
     await consumer.release();
@@ -67,7 +69,8 @@ describe('the queue between the segment reader and ffmpeg', () => {
   it('holds its backlog in memory when the disk will not take it, and hands it all on in order', async () => {
     const consumer = slowConsumer();
     const queue = new FedQueue(path.join(work, 'no-such-folder', 'run-0004.queue'), consumer.give);
-    for (let i = 1; i <= 4; i++) queue.push(new Uint8Array([i]));
+    for (let i = 1; i <= 4; i++) queue.push(new Uint8Array([i]), 2);
+    expect(queue.backlogSeconds).toBe(6);
     const drained = queue.drained();
     await consumer.release();
     await drained;
@@ -76,10 +79,10 @@ describe('the queue between the segment reader and ffmpeg', () => {
 
   it('says when ffmpeg went away, and takes nothing more', async () => {
     const queue = new FedQueue(path.join(work, 'run-0003.queue'), () => Promise.resolve(false));
-    queue.push(new Uint8Array([1]));
+    queue.push(new Uint8Array([1]), 2);
     await queue.drained();
     expect(queue.broken).toBe(true);
-    queue.push(new Uint8Array([2]));
+    queue.push(new Uint8Array([2]), 2);
     expect(queue.backlogBytes).toBe(0);
   });
 });

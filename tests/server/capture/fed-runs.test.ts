@@ -9,6 +9,7 @@ import { FedRuns } from '../../../recorder/recorder-hls';
 import { localFolderSink, PieceStore } from '../../../recorder/recorder-pieces';
 import { DEFAULT_RECORDER_SETTINGS, type RecorderConfig, type RunRecord } from '../../../recorder/recorder-state';
 import { readFrameIndices } from '../../../testkit/frame-decoder';
+import { waitFor } from '../../../testkit/wait';
 import { FRAME_CODE, numberedStream } from '../../../testkit/numbered-stream';
 
 const FFMPEG = process.env.FFMPEG_PATH ?? 'ffmpeg';
@@ -55,7 +56,10 @@ const segment = (sequence: number, discontinuity: boolean): MediaSegment => ({
   programTime: null,
 });
 
-function fedRuns(folder: string): {
+function fedRuns(
+  folder: string,
+  settings = DEFAULT_RECORDER_SETTINGS,
+): {
   runs: RunRecord[];
   sink: FedRuns;
   pieces: PieceStore;
@@ -71,7 +75,7 @@ function fedRuns(folder: string): {
     width: FRAME_CODE.width,
     height: FRAME_CODE.height,
     sourceAsIs: true,
-    settings: DEFAULT_RECORDER_SETTINGS,
+    settings,
   } as RecorderConfig;
   const sink = new FedRuns({
     config,
@@ -99,6 +103,7 @@ function fedRuns(folder: string): {
       throw new Error(reason);
     },
     now: () => new Date().toISOString(),
+    host: 'recorder-7',
   });
   return { runs, sink, pieces, log, ffmpegPid: () => ffmpegPid };
 }
@@ -133,6 +138,46 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
     expect(runs[0].error).toBeNull();
     expect(fs.existsSync(path.join(folder, 'run-0001.queue'))).toBe(false);
     expect(await framesOfFirstRun(folder)).toEqual(Array.from({ length: stream[10].lastFrame + 1 }, (_, i) => i));
+  });
+
+  it('lets new segments go once ffmpeg is the bound behind, until it worked half of it off', async () => {
+    const folder = path.join(work, 'overloaded');
+    const { runs, sink, log, ffmpegPid } = fedRuns(folder, {
+      ...DEFAULT_RECORDER_SETTINGS,
+      overloadBacklogSeconds: 10,
+    });
+    const frames = (from: number, to: number) =>
+      Array.from({ length: stream[to].lastFrame - stream[from].firstFrame + 1 }, (_, i) => stream[from].firstFrame + i);
+    await sink.write(segment(0, false), bytesOf(stream[0].file), true);
+    const pid = ffmpegPid() as number;
+    process.kill(pid, 'SIGSTOP');
+    const answers: (number | { overloaded: string })[] = [];
+    try {
+      // ffmpeg takes nothing: segments 1-5 wait for it (10 s), and 6 and 7 are let go.
+      for (let i = 1; i <= 7; i++) answers.push(await sink.write(segment(i, false), bytesOf(stream[i].file), true));
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    expect(answers.slice(0, 5)).toEqual([1, 1, 1, 1, 1]);
+    expect(answers.slice(5)).toEqual([
+      {
+        overloaded: expect.stringMatching(
+          /^Recorder overloaded on recorder-7 \(ffmpeg below real time, 10 s behind the stream\)$/,
+        ),
+      },
+      { overloaded: expect.stringMatching(/^Recorder overloaded/) },
+    ]);
+    // Once it has worked its queue off (the file is emptied), segments go to the same run again.
+    const queue = path.join(folder, 'run-0001.queue');
+    await waitFor(() => fs.statSync(queue).size === 0, 'ffmpeg to take its queue', 20_000);
+    for (let i = 8; i <= 9; i++) expect(await sink.write(segment(i, false), bytesOf(stream[i].file), true)).toBe(1);
+    await sink.close();
+    expect(runs).toHaveLength(1);
+    expect(runs[0].error).toBeNull();
+    expect(log.filter((line) => line.startsWith('Recorder overloaded'))).toHaveLength(1);
+    expect(log.some((line) => /segments go to it again/.test(line))).toBe(true);
+    // What was let go is not in the recording; everything else is, once, in order.
+    expect(await framesOfFirstRun(folder)).toEqual([...frames(0, 5), ...frames(8, 9)]);
   });
 });
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEgressPin } from '../../../recorder/egress-guard';
 import { ledgerCoverage, SegmentLedger } from '../../../recorder/hls-ledger';
 import type { MediaSegment } from '../../../recorder/hls-playlist';
-import { readHls } from '../../../recorder/hls-reader';
+import { readHls, type LetGo } from '../../../recorder/hls-reader';
 import { Pause } from '../../../recorder/recorder-window';
 import { startFidelityOrigin, type FidelityOrigin } from '../../../testkit/fidelity-origin';
 import { SEGMENT_SECONDS } from '../../../testkit/numbered-stream';
@@ -23,8 +23,12 @@ afterAll(async () => {
   for (const origin of origins) await origin.close();
 });
 
-/** Reads `seconds` of a live origin, first `firstReadAfterMs` after a segment was published; `slowWrite` holds one write up. */
-async function read(seconds: number, firstReadAfterMs: number, slowWrite?: { sequence: number; ms: number }) {
+/** Reads `seconds` of a live origin, first `firstReadAfterMs` after a segment was published, into a sink that takes every segment at once. */
+async function read(
+  seconds: number,
+  firstReadAfterMs: number,
+  write: (segment: MediaSegment) => Promise<number | LetGo> = async () => 1,
+) {
   const origin = await startFidelityOrigin({ minutes: 1, prePublishSegments: 10 });
   origins.push(origin);
   // The origin has just published its 10th segment: the window opens a moment later, as a recorder's does.
@@ -37,12 +41,7 @@ async function read(seconds: number, firstReadAfterMs: number, slowWrite?: { seq
     height: 180,
     window,
     ledger,
-    sink: {
-      write: async (segment: MediaSegment) => {
-        if (segment.sequence === slowWrite?.sequence) await pause(slowWrite.ms);
-        return 1;
-      },
-    },
+    sink: { write },
     pause: new Pause(),
     stopped: () => false,
     log: () => undefined,
@@ -55,7 +54,7 @@ async function read(seconds: number, firstReadAfterMs: number, slowWrite?: { seq
   // The segment on the air at the window's last instant, by the origin's own clock.
   const last = truth.find((s) => s.publishedAt - s.durationSeconds * 1000 < window.end && s.publishedAt >= window.end);
   const coverage = ledgerCoverage(ledger, window, window.end, (ms) => new Date(ms).toISOString());
-  return { kept: ledger.kept.map((k) => k.sequence), last: last?.sequence, coverage };
+  return { kept: ledger.kept.map((k) => k.sequence), last: last?.sequence, coverage, window, ledger };
 }
 
 describe('the HLS segment reader', () => {
@@ -78,9 +77,40 @@ describe('the HLS segment reader', () => {
     async () => {
       // The reading after the slow write sees the next segment 1.5 s late: placed on that, it left a hole of
       // over a second in a continuous stream, counted as uncovered and too short to be listed.
-      const { kept, coverage } = await read(12, 0, { sequence: 12, ms: 1500 + SEGMENT_SECONDS * 500 });
+      const { kept, coverage } = await read(12, 0, async (segment) => {
+        if (segment.sequence === 12) await pause(1500 + SEGMENT_SECONDS * 500);
+        return 1;
+      });
       expect(kept).toContain(12);
       expect(coverage).toMatchObject({ expectedSeconds: 12, coveredSeconds: 12, gaps: [] });
+    },
+  );
+
+  it.concurrent(
+    'puts the segments the sink let go (ffmpeg too far behind) down to recorder_overloaded, where they were',
+    { timeout: scaled(60_000) },
+    async () => {
+      const overloaded = 'Recorder overloaded on recorder-7 (ffmpeg at 0.40x real time, 60 s behind the stream)';
+      const { kept, coverage, window, ledger } = await read(16, 0, async (segment) =>
+        segment.sequence === 13 || segment.sequence === 14 ? { overloaded } : 1,
+      );
+      expect(kept).toEqual(expect.arrayContaining([12, 15]));
+      expect(kept).not.toContain(13);
+      expect(kept).not.toContain(14);
+      // The hole is exactly the two segments let go: right after 12, right before 15, which follows them.
+      const twelve = ledger.kept.find((k) => k.sequence === 12);
+      const fifteen = ledger.kept.find((k) => k.sequence === 15);
+      const twelveEnds = (twelve?.start ?? 0) + SEGMENT_SECONDS * 1000;
+      expect(fifteen?.start).toBe(twelveEnds + 2 * SEGMENT_SECONDS * 1000);
+      expect(coverage.gaps).toEqual([
+        {
+          start: new Date(Math.max(window.start, twelveEnds)).toISOString(),
+          end: new Date(Math.min(window.end, twelveEnds + 2 * SEGMENT_SECONDS * 1000)).toISOString(),
+          cause: 'recorder_overloaded',
+          reason: overloaded,
+          content_lost_seconds: 4,
+        },
+      ]);
     },
   );
 });

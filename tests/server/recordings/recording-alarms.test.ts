@@ -183,6 +183,42 @@ describe('alarms from recording readings', () => {
     });
   });
 
+  it('a recorder that could not keep up raises one recorder_overloaded alarm naming its machine, settled by the end', async () => {
+    await seed('cap-alarmover1');
+    const overloaded = (from: number, to: number) =>
+      gap(
+        from,
+        to,
+        'recorder_overloaded',
+        'Recorder overloaded on ip-10-0-3-17 (ffmpeg at 0.41x real time, 60 s behind the stream)',
+      );
+    for (const s of [200, 230, 260]) {
+      t.clock.set(at(s));
+      await t.app.ctx.recordings.applyReading(
+        'cap-alarmover1',
+        reading({ gaps: [overloaded(120, 150), overloaded(200, s)] }),
+      );
+    }
+    // Ours, not the stream's: no stall (each hole is shorter than 60 s), one alarm however many readings.
+    expect(await alarmsOf('cap-alarmover1')).toEqual([
+      expect.objectContaining({
+        kind: 'recorder_overloaded',
+        severity: 'warning',
+        message:
+          'Mosque alarmmosque: Recorder overloaded on ip-10-0-3-17 (ffmpeg at 0.41x real time, 60 s behind the stream): segments the stream offered were let go',
+        resolved_at: null,
+      }),
+    ]);
+    t.clock.set(at(620));
+    await t.app.ctx.recordings.applyReading(
+      'cap-alarmover1',
+      reading({ status: 'partial', coveredSeconds: 510, reason: 'Recorder overloaded', gaps: [overloaded(120, 150)] }),
+    );
+    const alarms = await alarmsOf('cap-alarmover1');
+    expect(alarms.find((a) => a.kind === 'recorder_overloaded')?.resolved_at).toBe(at(620));
+    expect(alarms.filter((a) => a.resolved_at === null).map((a) => a.kind)).toEqual(['capture_partial']);
+  });
+
   it('a capture an operator stopped raises no outcome alarm and no stall for the rest of its window', async () => {
     await seed('cap-alarmterm1');
     t.clock.set(at(600));

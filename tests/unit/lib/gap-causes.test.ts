@@ -16,8 +16,8 @@ describe('gap causes', () => {
     const holes = holesOf([...gaps].reverse());
     expect(holes.map((hole) => hole.cause)).toEqual(gapCauseSchema.options);
     expect(holes.some((hole) => hole.reason === 'The stream dropped (HTTP 502)')).toBe(false);
-    expect(lostSeconds(holes)).toBe(310);
-    expect(holesSummary(holes)).toBe('9 holes · 310 s lost');
+    expect(lostSeconds(holes)).toBe(340);
+    expect(holesSummary(holes)).toBe('10 holes · 340 s lost');
     expect(holesSummary(holes.slice(0, 1))).toBe('1 hole · nothing lost');
     // A gap of exactly 10 s is a hole; 9.9 s is not.
     const exactly = (seconds: number) => ({

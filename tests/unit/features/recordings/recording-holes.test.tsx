@@ -55,7 +55,7 @@ describe('holes and stops in the recordings library', { timeout: scaled(60_000) 
     seed();
     const { user } = renderPage(<RecordingsPage />, { path: '/recordings', as: 'operator' });
     await screen.findByText('East London Mosque', {}, { timeout: scaled(40_000) });
-    const toggle = row('East London Mosque').getByRole('button', { name: '9 holes · 310 s lost' });
+    const toggle = row('East London Mosque').getByRole('button', { name: '10 holes · 340 s lost' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByRole('table', { name: /^Holes of/ })).not.toBeInTheDocument();
 
@@ -71,6 +71,7 @@ describe('holes and stops in the recordings library', { timeout: scaled(60_000) 
       'Encoder restarted',
       'Recorder down',
       'Recorder late',
+      'Recorder overloaded',
       'Server down',
       'Store unreachable',
     ]);

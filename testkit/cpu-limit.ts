@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * A cgroup whose processes together get at most a share of one CPU, enforced by the kernel's CPU
+ * bandwidth control (cgroup v2 `cpu.max`, or v1 `cpu.cfs_quota_us`): a process in it runs below real
+ * time however idle the machine is, and no faster than that however busy. Needs root (as CI runs).
+ */
+export interface CpuLimit {
+  dir: string;
+  /** A shell command line that joins the group, then becomes `command` with the arguments it was given. */
+  joinThenExec(command: string): string;
+  /** Lifts the limit: the processes in it run as fast as the machine lets them. */
+  lift(): void;
+  /** Removes the group once its processes have exited. */
+  remove(): void;
+}
+
+const PERIOD_US = 100_000;
+
+/** Where the v2 hierarchy, or else the v1 hierarchy with the cpu controller, is mounted. */
+function cpuHierarchy(): { version: 1 | 2; mount: string } {
+  const mounts = fs
+    .readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '));
+  const v1 = mounts.find(([, , type, options]) => type === 'cgroup' && options?.split(',').includes('cpu'));
+  if (v1) return { version: 1, mount: v1[1] };
+  const v2 = mounts.find(([, , type]) => type === 'cgroup2');
+  if (v2) return { version: 2, mount: v2[1] };
+  throw new Error('no cgroup hierarchy with the cpu controller is mounted: a CPU limit cannot be set here');
+}
+
+export function cpuLimit(name: string, percentOfOneCpu: number): CpuLimit {
+  const { version, mount } = cpuHierarchy();
+  const dir = path.join(mount, name);
+  try {
+    fs.mkdirSync(dir);
+    if (version === 2) fs.writeFileSync(path.join(mount, 'cgroup.subtree_control'), '+cpu');
+  } catch (error) {
+    throw new Error(`cannot make a CPU-limited cgroup under ${mount} (${(error as Error).message}): run as root`, {
+      cause: error,
+    });
+  }
+  const quota = Math.round((PERIOD_US * percentOfOneCpu) / 100);
+  const set = (quotaUs: number | null) => {
+    if (version === 2) return fs.writeFileSync(path.join(dir, 'cpu.max'), `${quotaUs ?? 'max'} ${PERIOD_US}`);
+    fs.writeFileSync(path.join(dir, 'cpu.cfs_period_us'), String(PERIOD_US));
+    fs.writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(quotaUs ?? -1));
+  };
+  set(quota);
+  return {
+    dir,
+    joinThenExec: (command) => `echo $$ > '${dir}/cgroup.procs' && exec ${command} "$@"`,
+    lift: () => set(null),
+    remove: () => fs.rmdirSync(dir),
+  };
+}
