@@ -367,3 +367,17 @@ export interface ContentSummary {
   blackSeconds: number;
   conditions: OngoingCondition[];
 }
+
+/**
+ * The content file a finished recording keeps beside its media (`<media file>.content.json`, see
+ * contentFileOf): the recorder's last summary and every 10 s window, what the recording's page draws.
+ */
+export interface RecordingContent {
+  summary: ContentSummary;
+  windows: ContentWindow[];
+}
+
+/** Where a recording's content file is: beside its media, named after it, so deleting the media's key prefix takes it too. */
+export function contentFileOf(media: string): string {
+  return `${media}.content.json`;
+}

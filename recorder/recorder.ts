@@ -25,7 +25,13 @@ import { readHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import { computeCoverage, describeRunEnd, outcomeFromCoverage, placeRunMedia } from './recorder-coverage';
 import { StoreShipper } from './recorder-delivery';
-import { deliverJoinedFile, deliverMetadata, FINAL_DELIVERY_MS, releaseLocalCopy } from './recorder-handover';
+import {
+  deliverJoinedFile,
+  deliverMetadata,
+  FINAL_DELIVERY_MS,
+  keepContent,
+  releaseLocalCopy,
+} from './recorder-handover';
 import { localFolderSink, PieceStore } from './recorder-pieces';
 import {
   claimFolder,
@@ -578,6 +584,10 @@ async function finish(internalError: string | null): Promise<void> {
   const bytes = shipper && !deliveryError ? releaseLocalCopy(config.outputPath) : outputSize();
   state.coverage = coverage;
   state.content = content.report(true);
+  if (config.measureContent !== false) {
+    const contentError = await keepContent(shipper, dir, config, state.content, path.join(dir, INSTANCE_FILES.content));
+    if (contentError) log('recorder', contentError);
+  }
   state.mediaSeconds = coverage.coveredSeconds;
   state.bytes = bytes;
   state.outcome = {
@@ -594,6 +604,7 @@ async function finish(internalError: string | null): Promise<void> {
       measuredUntil: state.measuredUntil,
       mediaBytes: deliveryError ? 0 : bytes,
       pieces,
+      content: state.content,
     });
     if (metadataError) log('recorder', metadataError);
     state.delivery = shipper.report();
