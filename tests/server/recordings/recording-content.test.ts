@@ -120,6 +120,12 @@ describe('recording content: the loudness strip and the content warnings filter'
       black_seconds: 0,
     });
     expect(content?.windows.filter((w) => w.silent_seconds > 0)).toHaveLength(18);
+
+    // Deleting the recording deletes its readings with its media.
+    const deleted = await t.request({ method: 'DELETE', url: '/api/recordings/rec-cap-strip0001', token });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.existsSync(contentFileOf(file))).toBe(false);
   });
 
   it('answers null while recording and for a recording without readings, and names a file that is not one', async () => {
@@ -151,9 +157,16 @@ describe('recording content: the loudness strip and the content warnings filter'
         .data.recordings.map((r) => r.id)
         .sort();
     };
-    expect(await ids('content_warnings=1')).toEqual(['rec-cap-strip0001', 'rec-cap-warned001']);
+    // rec-cap-strip0001 raised audio_silent but was deleted above; rec-cap-running01 raises one now, while recording.
+    await t.app.ctx.recordings.applyReading(
+      'cap-running01',
+      recordingReading({
+        content: summary({ conditions: [{ kind: 'audio_silent', since: '2026-11-27T11:43:20.000Z', seconds: 121 }] }),
+      }),
+    );
+    expect(await ids('content_warnings=1')).toEqual(['rec-cap-running01', 'rec-cap-warned001']);
     expect(await ids('content_warnings=1&q=warned')).toEqual(['rec-cap-warned001']);
-    expect(await ids('')).toHaveLength(5);
+    expect(await ids('')).toHaveLength(4);
     const bad = await t.request({ method: 'GET', url: '/api/recordings?content_warnings=yes', token });
     expect(bad.statusCode).toBe(400);
   });
