@@ -25,7 +25,7 @@ export const RECORDING_SORT_FIELDS = ['friday', 'mosque', 'status', 'duration_se
 export type RecordingSortField = (typeof RECORDING_SORT_FIELDS)[number];
 
 /**
- * GET /api/recordings?q=&sort=&order=&mosque_id=&friday=&status=&instance_id=&limit=&offset= — newest
+ * GET /api/recordings?q=&sort=&order=&mosque_id=&friday=&status=&content_warnings=&instance_id=&limit=&offset= — newest
  * first unless sorted (then ascending unless `order=desc`). `q`: part of the mosque's name (either script),
  * its id or the recording's id.
  */
@@ -44,6 +44,8 @@ export const recordingsLibraryQuerySchema = z.strictObject({
   /** The Friday (the mosque's local date) of a scheduled recording, or the UTC day of an ad-hoc one. */
   friday: z.iso.date('Friday must be a date (YYYY-MM-DD)').optional(),
   status: recordingStatusSchema.optional(),
+  /** `1`: only recordings that raised a content alarm (silent, no sound, frozen, black) or ended with a content warning. */
+  content_warnings: z.enum(['1']).optional(),
 });
 export type RecordingsLibraryQuery = z.input<typeof recordingsLibraryQuerySchema>;
 export type RecordingsPageQuery = z.output<typeof recordingsLibraryQuerySchema>;
@@ -76,6 +78,36 @@ export const recordingDetailsSchema = libraryRecordingSchema.extend({
 });
 export type RecordingDetails = z.infer<typeof recordingDetailsSchema>;
 export const recordingDetailsResponseSchema = envelope(recordingDetailsSchema);
+
+/** One 10 s window of the loudness strip: its loudness and how much of it was silent, frozen or black. */
+export const contentWindowSchema = z.object({
+  start: instantSchema,
+  /** Seconds of media measured in it (less than 10 where the recording has a gap). */
+  measured_seconds: z.number(),
+  /** Energy mean of its momentary loudness above -70 LUFS; null: no sound, or only silence. */
+  loudness_lufs: z.number().nullable(),
+  momentary_max_lufs: z.number().nullable(),
+  silent_seconds: z.number(),
+  frozen_seconds: z.number(),
+  black_seconds: z.number(),
+});
+export type ContentWindow = z.infer<typeof contentWindowSchema>;
+
+/** What the recorder measured of a finished recording's content (docs/operations/content-assurance.md). */
+export const recordingContentSchema = z.object({
+  measured_seconds: z.number(),
+  /** EBU R128 integrated loudness; null when no sound was measured. */
+  integrated_lufs: z.number().nullable(),
+  peak_dbfs: z.number().nullable(),
+  longest_silence_seconds: z.number(),
+  silent_seconds: z.number(),
+  frozen_seconds: z.number(),
+  black_seconds: z.number(),
+  windows: z.array(contentWindowSchema),
+});
+export type RecordingContent = z.infer<typeof recordingContentSchema>;
+/** GET /api/recordings/{id}/content: null while it records, and for a recording whose content was not measured. */
+export const recordingContentResponseSchema = envelope(recordingContentSchema.nullable());
 
 /** POST /api/recordings/{id}/media-link: a URL the browser may fetch without a bearer header until it expires. */
 export const mediaLinkResponseSchema = envelope(z.object({ url: z.string(), expires_at: instantSchema }));

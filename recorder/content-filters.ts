@@ -25,9 +25,14 @@ export const BLACK_PICTURE_PERCENT = 98;
 /** Seconds a picture must stay unchanged before freezedetect reports it (its start is reported as where it began). */
 const FREEZE_MIN_SECONDS = 2;
 
-/** Options before `-i`: a run that copies decodes only key frames of the video it measures. */
+/**
+ * Options before `-i`: a run that copies decodes only key frames of the video it measures, on one
+ * thread. A decoder's threads (one per core and one more) cost more than they save on a few key frames
+ * a second: measured on ffmpeg alone over 120 s of the 720p bench programme, they were a quarter of
+ * what measuring added (+0.43 CPU-s with them, +0.32 on one thread; docs/decisions/021).
+ */
 export function contentInputOptions(copies: boolean): string[] {
-  return copies ? ['-skip_frame:v', 'nokey'] : [];
+  return copies ? ['-skip_frame:v', 'nokey', '-threads:v', '1'] : [];
 }
 
 /** Where a run prints its loudness readings: beside its list of pieces (run-0003.list -> run-0003.loudness). */

@@ -7,7 +7,7 @@
  *
  *   config.json   what to record, written by the server before the recorder starts (never changed)
  *   state.json    the recorder's progress and outcome, rewritten atomically (write + rename) at each
- *                 change of phase, run or ffmpeg, else every 5 s
+ *                 change of phase, run, ffmpeg or content condition, else every 5 s
  *   recorder.pid  the recorder's process id (also the id of its process group), rewritten atomically
  *   recorder.lock.<n>  the claim of the recorder that holds the folder (see claimFolder)
  *   recorder.log  the recorder's and ffmpeg's log, what /api/instances/{id}/logs reads
@@ -373,4 +373,18 @@ export interface ContentSummary {
   frozenSeconds: number;
   blackSeconds: number;
   conditions: OngoingCondition[];
+}
+
+/**
+ * The content file a finished recording keeps beside its media (`<media file>.content.json`, see
+ * contentFileOf): the recorder's last summary and every 10 s window, what the recording's page draws.
+ */
+export interface RecordingContent {
+  summary: ContentSummary;
+  windows: ContentWindow[];
+}
+
+/** Where a recording's content file is: beside its media, named after it, so deleting the media's key prefix takes it too. */
+export function contentFileOf(media: string): string {
+  return `${media}.content.json`;
 }

@@ -5,6 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readWindows } from './content-meter';
+import { contentFileOf, type ContentSummary, type RecordingContent } from './protocol';
 import type { StoreShipper } from './recorder-delivery';
 import type { PieceStore } from './recorder-pieces';
 import { writeJsonAtomic, type Coverage, type RecorderConfig, type RecorderOutcome } from './recorder-state';
@@ -48,6 +50,8 @@ export interface RecordingMetadata {
   /** The joined file, when it reached the store. */
   media: { name: string; bytes: number } | null;
   segments: { name: string; seconds: number }[];
+  /** What the recorder measured of the content (absent: it did not measure). */
+  content?: ContentSummary | null;
 }
 
 /** Writes metadata.json beside the state and ships it; the reason it could not, or null. */
@@ -61,6 +65,7 @@ export async function deliverMetadata(
     measuredUntil: string;
     mediaBytes: number;
     pieces: PieceStore;
+    content: ContentSummary | null;
   },
 ): Promise<string | null> {
   const metadata: RecordingMetadata = {
@@ -74,8 +79,37 @@ export async function deliverMetadata(
     measuredUntil: result.measuredUntil,
     media: result.mediaBytes > 0 ? { name: path.basename(config.outputPath), bytes: result.mediaBytes } : null,
     segments: result.pieces.measured().map(({ name, seconds }) => ({ name: shipper.segmentName(name), seconds })),
+    content: result.content,
   };
   const file = path.join(dir, 'metadata.json');
   writeJsonAtomic(file, metadata);
   return shipper.deliver(file, 'metadata.json', 'application/json', Date.now() + FINAL_DELIVERY_MS);
+}
+
+/**
+ * Keeps the recording's content (its summary and the 10 s windows of content.jsonl) beside its media
+ * for the recording's page: shipped to the store by a recorder that delivers, else written beside the
+ * joined file in the local store. The reason it could not, or null.
+ */
+export async function keepContent(
+  shipper: StoreShipper | null,
+  dir: string,
+  config: RecorderConfig,
+  summary: ContentSummary,
+  windowsFile: string,
+): Promise<string | null> {
+  const content: RecordingContent = { summary, windows: readWindows(windowsFile) };
+  const name = contentFileOf(path.basename(config.outputPath));
+  try {
+    if (!shipper) {
+      writeJsonAtomic(contentFileOf(config.outputPath), content);
+      return null;
+    }
+    const file = path.join(dir, name);
+    writeJsonAtomic(file, content);
+    const error = await shipper.deliver(file, name, 'application/json', Date.now() + FINAL_DELIVERY_MS);
+    return error ? `The content readings did not reach the store: ${error}` : null;
+  } catch (error) {
+    return `could not keep the content readings: ${(error as Error).message}`;
+  }
 }

@@ -26,7 +26,13 @@ import { readHls } from './hls-reader';
 import { startAttempt, STORAGE_FAILURE, type Attempt } from './recorder-attempt';
 import { computeCoverage, describeRunEnd, outcomeFromCoverage, placeRunMedia } from './recorder-coverage';
 import { StoreShipper } from './recorder-delivery';
-import { deliverJoinedFile, deliverMetadata, FINAL_DELIVERY_MS, releaseLocalCopy } from './recorder-handover';
+import {
+  deliverJoinedFile,
+  deliverMetadata,
+  FINAL_DELIVERY_MS,
+  keepContent,
+  releaseLocalCopy,
+} from './recorder-handover';
 import { localFolderSink, PieceStore } from './recorder-pieces';
 import {
   claimFolder,
@@ -44,6 +50,7 @@ import {
   type StopCause,
   type StopRequest,
 } from './recorder-state';
+import type { ContentSummary } from './protocol';
 import { FedRuns, recoverCutRun } from './recorder-hls';
 import { closeAbandonedRun, localWindow, Pause, RetryPlan } from './recorder-window';
 import { fitsRecording, probeStreams } from './source-fit';
@@ -188,17 +195,35 @@ function heldByCutRun(index: number): HeldMedia | null {
 }
 
 /**
- * The state is written at once when the phase, the runs or ffmpeg change, else at most every 5 s: the
- * console sees progress and an open hole grow at that pace. An HLS capture's ledger appends its changes
+ * The state is written at once when the phase, the runs, ffmpeg or a content condition (silent,
+ * frozen…) change, else at most every 5 s: the console sees progress and an open hole grow at that
+ * pace. An HLS capture's ledger appends its changes
  * at each call and notes the recorder alive every 5 s, so a recorder that dies is known alive 5 s
  * before at worst. Writing both whole once a second was most of a copying recorder's own CPU.
  */
 const SAVE_EVERY_MS = 5000;
+/**
+ * Between writes, the content's conditions are looked at this often: one that starts or ends writes
+ * the state at once, so its alarm is resolved (and its start known) within a second, not five.
+ */
+const CONTENT_CHECK_EVERY_MS = 1000;
 let lastSaveMono = -Infinity;
+let lastContentCheckMono = -Infinity;
+const conditionKinds = (summary: ContentSummary | null | undefined) =>
+  (summary?.conditions ?? [])
+    .map((condition) => condition.kind)
+    .sort()
+    .join();
+/** Whether a content condition started or ended since the state was last written. */
+function contentConditionsChanged(mono: number): boolean {
+  if (state.outcome || mono - lastContentCheckMono < CONTENT_CHECK_EVERY_MS) return false;
+  lastContentCheckMono = mono;
+  return conditionKinds(content.report()) !== conditionKinds(state.content);
+}
 function save(force = false): void {
   if (hlsCapture && !state.outcome) saveLedger(SAVE_EVERY_MS);
   const mono = performance.now();
-  if (!force && mono - lastSaveMono < SAVE_EVERY_MS) return;
+  if (!force && mono - lastSaveMono < SAVE_EVERY_MS && !contentConditionsChanged(mono)) return;
   lastSaveMono = mono;
   if (!state.outcome) {
     const current = runs.at(-1);
@@ -580,6 +605,10 @@ async function finish(internalError: string | null): Promise<void> {
   const bytes = shipper && !deliveryError ? releaseLocalCopy(config.outputPath) : outputSize();
   state.coverage = coverage;
   state.content = content.report(true);
+  if (config.measureContent !== false) {
+    const contentError = await keepContent(shipper, dir, config, state.content, path.join(dir, INSTANCE_FILES.content));
+    if (contentError) log('recorder', contentError);
+  }
   state.mediaSeconds = coverage.coveredSeconds;
   state.bytes = bytes;
   state.outcome = {
@@ -596,6 +625,7 @@ async function finish(internalError: string | null): Promise<void> {
       measuredUntil: state.measuredUntil,
       mediaBytes: deliveryError ? 0 : bytes,
       pieces,
+      content: state.content,
     });
     if (metadataError) log('recorder', metadataError);
     state.delivery = shipper.report();

@@ -6,6 +6,7 @@ import {
   recordingBulkRequestSchema,
   recordingsBulkDeleteResponseSchema,
   recordingsMediaLinksResponseSchema,
+  recordingContentResponseSchema,
   recordingDetailsResponseSchema,
   recordingsLibraryQuerySchema,
   recordingsLibraryResponseSchema,
@@ -57,6 +58,14 @@ export const recordingRoutes = {
     access: 'session',
     params: recordingIdParamsSchema,
     response: recordingDetailsResponseSchema,
+  }),
+  /** The loudness strip, integrated loudness and longest silence the recorder measured. */
+  content: endpoint({
+    method: 'GET',
+    path: '/api/recordings/:id/content',
+    access: 'session',
+    params: recordingIdParamsSchema,
+    response: recordingContentResponseSchema,
   }),
   mediaLink: endpoint({
     method: 'POST',

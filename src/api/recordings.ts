@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient }
 import type { Recording } from '../../contract/instances';
 import type {
   LibraryRecording,
+  RecordingContent,
   RecordingsLibraryQuery,
   RecordingsLibraryResponse,
   RecordingsMediaLinks,
@@ -19,6 +20,7 @@ export const RECORDING_MESSAGES = {
   loadFailed: 'Failed to load recordings',
   deleteFailed: 'Failed to delete recording',
   playFailed: 'Failed to open the recording for playback',
+  contentFailed: "Failed to load the recording's loudness and silence",
   deleted: 'Recording deleted',
   bulkDeleteFailed: 'Failed to delete the selected recordings',
   linksFailed: 'Failed to make the download links',
@@ -72,6 +74,17 @@ export function useMediaLink(recordingId: string | null) {
   return useQuery({
     queryKey: [...recordingsQueryKey, 'media-link', recordingId],
     queryFn: () => getMediaLink({ id: recordingId ?? '' }),
+    enabled: recordingId !== null,
+    staleTime: 60 * 60_000,
+  });
+}
+
+/** The loudness strip and content figures of a finished recording; null when its content was not measured. */
+export function useRecordingContent(recordingId: string | null) {
+  return useQuery({
+    queryKey: [...recordingsQueryKey, 'content', recordingId],
+    queryFn: async (): Promise<RecordingContent | null> =>
+      (await call(recordingRoutes.content, { params: { id: recordingId ?? '' } })).data,
     enabled: recordingId !== null,
     staleTime: 60 * 60_000,
   });

@@ -920,6 +920,7 @@ export class AwsCaptureProvider implements CaptureProvider {
           // Its end is after the join and the delivery: what the coverage saw ends where the recorder says.
           measuredUntil: result.measuredUntil ?? result.endedAt ?? undefined,
           stoppedByOperator: result.stopCause === 'operator',
+          content: result.content ?? null,
         }
       : {
           status: byUser ? 'partial' : 'failed',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { recordingGapSchema } from '../../../contract/instances';
 import type { RecordingStore } from '../../storage/recording-store';
+import { contentSummarySchema } from '../content-schema';
 import type { ProviderRecording } from '../provider';
 
 /*
@@ -28,6 +29,8 @@ const storedResultSchema = z.object({
   windowEnd: z.iso.datetime({ offset: true }),
   /** Absent in a result written before recorders kept it: then the window's end, or when it was written. */
   measuredUntil: z.iso.datetime({ offset: true }).optional(),
+  /** What the recorder measured of the content; absent in a result written before recorders measured it. */
+  content: contentSummarySchema.nullable().optional(),
 });
 
 /**
@@ -49,7 +52,7 @@ export async function storedResult(
   for await (const chunk of await store.read(key)) chunks.push(Buffer.from(chunk as Uint8Array));
   const parsed = storedResultSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
   if (!parsed.success) throw new Error(`${key} is not a recorder's result: ${z.prettifyError(parsed.error)}`);
-  const { outcome, coverage, media, segments, windowEnd, measuredUntil } = parsed.data;
+  const { outcome, coverage, media, segments, windowEnd, measuredUntil, content } = parsed.data;
   return {
     status: outcome.status,
     bytes: media?.bytes ?? 0,
@@ -62,5 +65,6 @@ export async function storedResult(
     reconnects: coverage.reconnects,
     measuredUntil: measuredUntil ?? new Date(Math.min(Date.parse(windowEnd), writtenAt)).toISOString(),
     stoppedByOperator: outcome.endedBy === 'operator',
+    content: content ?? null,
   };
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { RecordingSortField, RecordingsPageQuery } from '../../../contract/recordings';
+import { CONTENT_CONDITIONS } from '../../../recorder/protocol';
 import type { Database } from '../../db/schema';
 import { containsText } from '../../db/search';
 import type { RecordingRow } from './repository';
@@ -37,6 +38,14 @@ export class RecordingsLibraryRepository {
     started_at: sql.ref('recordings.started_at'),
   };
 
+  /**
+   * A recording that raised a content alarm (its cause key is `content:<kind>:<recording id>`, see
+   * modules/content), open or resolved, or that ended with a content warning in its reason.
+   */
+  private readonly contentWarned = sql<boolean>`(exists (select 1 from alarms where alarms.cause_key in (${sql.join(
+    CONTENT_CONDITIONS.map((kind) => sql`${`content:${kind}:`} || recordings.id`),
+  )})) or recordings.reason like ${'%Content warning:%'})`;
+
   /** Sorts that may meet an empty value (an ad-hoc capture has no mosque; a failed one no duration). */
   private static readonly NULLABLE_SORTS = new Set<RecordingSortField>(['mosque', 'duration_seconds']);
 
@@ -48,6 +57,7 @@ export class RecordingsLibraryRepository {
     if (filter.mosque_id) query = query.where('recordings.mosque_id', '=', filter.mosque_id);
     if (filter.status) query = query.where('recordings.status', '=', filter.status);
     if (filter.friday) query = query.where(this.friday, '=', filter.friday);
+    if (filter.content_warnings) query = query.where(this.contentWarned);
     return query;
   }
 

@@ -30,6 +30,11 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
     data: await library.details(request.params.id),
   }));
 
+  handle(app, recordingRoutes.content, async (request) => ({
+    success: true as const,
+    data: await library.content(request.params.id),
+  }));
+
   handle(app, recordingRoutes.mediaLink, async (request) => ({
     success: true as const,
     data: await library.mediaLink(request.params.id, sessionOf(request).sessionId),

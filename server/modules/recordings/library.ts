@@ -1,14 +1,18 @@
 import path from 'node:path';
+import { z } from 'zod';
 import {
   recordingsDeletedMessage,
   type LibraryRecording,
   type MediaLinkResponse,
   type RecordingBulkFailure,
+  type RecordingContent,
   type RecordingDetails,
   type RecordingsBulkDeleteResult,
   type RecordingsMediaLinks,
   type StorageUsage,
 } from '../../../contract/recordings';
+import { contentFileOf } from '../../../recorder/protocol';
+import { recordingContentFileSchema } from '../../capture/content-schema';
 import type { Clock } from '../../lib/clock';
 import { conflict, HttpError, notFound } from '../../lib/http-error';
 import type { RecordingStore } from '../../storage';
@@ -118,6 +122,51 @@ export class RecordingsLibrary {
     const objects = folder ? await this.deps.store.list(folder) : [];
     const files = objects.map((o) => ({ name: o.key.slice(folder?.length ?? 0), bytes: o.size }));
     return { ...this.toEntry(row), files };
+  }
+
+  /**
+   * What the recorder measured of a finished recording's content, from the content file beside its
+   * media: null while it records, and when it has none (not measured, or a recorder from before). A
+   * file that is not one is an error naming it, not an empty strip.
+   */
+  async content(id: string): Promise<RecordingContent | null> {
+    const row = await this.row(id);
+    const key = row.status === 'recording' ? null : mediaKey(row, this.deps.store);
+    const stored = key ? await this.deps.store.stat(contentFileOf(key)) : null;
+    if (!key || !stored) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.deps.store.read(contentFileOf(key)))
+      chunks.push(Buffer.from(chunk as Uint8Array));
+    let parsed;
+    try {
+      parsed = recordingContentFileSchema.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    } catch (error) {
+      throw new HttpError(502, `The content readings of recording ${id} are not JSON: ${(error as Error).message}`);
+    }
+    if (!parsed.success)
+      throw new HttpError(
+        502,
+        `The content readings of recording ${id} are not a recorder's: ${z.prettifyError(parsed.error)}`,
+      );
+    const { summary, windows } = parsed.data;
+    return {
+      measured_seconds: summary.measuredSeconds,
+      integrated_lufs: summary.integratedLufs,
+      peak_dbfs: summary.peakDbfs,
+      longest_silence_seconds: summary.longestSilenceSeconds,
+      silent_seconds: summary.silentSeconds,
+      frozen_seconds: summary.frozenSeconds,
+      black_seconds: summary.blackSeconds,
+      windows: windows.map((w) => ({
+        start: w.start,
+        measured_seconds: w.measured,
+        loudness_lufs: w.loudness,
+        momentary_max_lufs: w.momentaryMax,
+        silent_seconds: w.silent,
+        frozen_seconds: w.frozen,
+        black_seconds: w.black,
+      })),
+    };
   }
 
   /**

@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
@@ -7,8 +8,12 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { LibraryRecording } from '../../../contract/recordings';
 import { RECORDING_MESSAGES, useMediaLink } from '../../api/recordings';
+import { RecordingContentPanel } from './LoudnessStrip';
 
-/** Plays a recording in the browser from a signed link; the server answers the player's range requests. */
+/**
+ * The recording's page: plays it in the browser from a signed link (the server answers the player's
+ * range requests), with its loudness strip, integrated loudness and longest silence under it.
+ */
 export function PlayerDialog({ recording, onClose }: { recording: LibraryRecording | null; onClose: () => void }) {
   const link = useMediaLink(recording?.id ?? null);
   const title = recording
@@ -30,6 +35,11 @@ export function PlayerDialog({ recording, onClose }: { recording: LibraryRecordi
             preload="metadata"
             style={{ width: '100%', maxHeight: '60vh', background: '#000' }}
           />
+        )}
+        {recording && (
+          <Box sx={{ mt: 2 }}>
+            <RecordingContentPanel recordingId={recording.id} />
+          </Box>
         )}
       </DialogContent>
       <DialogActions>

@@ -12,7 +12,9 @@ const OUTCOME_OPTIONS = recordingStatusSchema.options.map(
   (status) => [status, RECORDING_OUTCOMES[status].label] as const,
 );
 
-/** Search (mosque name or id), Friday and outcome: each narrows the list on the server and starts again from the first page. */
+const CONTENT_OPTIONS = [['1', 'Content warnings']] as const;
+
+/** Search (mosque name or id), Friday, outcome and content warnings: each narrows the list on the server and starts again from the first page. */
 export function RecordingsFilters({ view, onView }: { view: RecordingsView; onView: (update: ParamUpdate) => void }) {
   const search = useCallback((q: string) => onView({ q, page: null }), [onView]);
   return (
@@ -36,6 +38,12 @@ export function RecordingsFilters({ view, onView }: { view: RecordingsView; onVi
         value={view.status}
         options={OUTCOME_OPTIONS}
         onChange={(status) => onView({ status, page: null })}
+      />
+      <FilterSelect
+        label="Content"
+        value={view.contentWarnings ? '1' : null}
+        options={CONTENT_OPTIONS}
+        onChange={(warned) => onView({ content_warnings: warned, page: null })}
       />
     </Box>
   );

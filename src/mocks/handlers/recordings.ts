@@ -5,6 +5,7 @@ import {
   type LibraryRecording,
   type MediaLinkResponse,
   type RecordingBulkFailure,
+  type RecordingContent,
   type RecordingSortField,
   type RecordingsLibraryResponse,
   type RecordingsMediaLinks,
@@ -58,6 +59,43 @@ export function mockGapsOfEveryCause(windowStart: string): RecordingGap[] {
     reason,
     content_lost_seconds: lost,
   }));
+}
+
+/** A recording whose content the recorder warned of, as the server's library filter finds it. */
+const contentWarned = (recording: Recording) => recording.reason?.includes('Content warning:') ?? false;
+
+/**
+ * The content readings of a finished mock recording: a speaker near -20 LUFS, 10 s windows over its
+ * duration; one with a content warning is silent for most of it after its first ten minutes.
+ */
+export function mockContentOf(recording: Recording): RecordingContent | null {
+  if (recording.status === 'recording' || recording.bytes === 0) return null;
+  const seconds = recording.duration_seconds ?? recording.covered_seconds ?? 0;
+  const silentFrom = contentWarned(recording) ? 600 : Infinity;
+  const windows = Array.from({ length: Math.ceil(seconds / 10) }, (_, i) => {
+    const silent = i * 10 >= silentFrom;
+    const loudness = silent ? null : Math.round((-20 + 4 * Math.sin(i / 7)) * 10) / 10;
+    return {
+      start: new Date(Date.parse(recording.started_at) + i * 10_000).toISOString(),
+      measured_seconds: 10,
+      loudness_lufs: loudness,
+      momentary_max_lufs: loudness === null ? -71 : loudness + 6,
+      silent_seconds: silent ? 10 : 0,
+      frozen_seconds: 0,
+      black_seconds: 0,
+    };
+  });
+  const silentSeconds = windows.reduce((sum, w) => sum + w.silent_seconds, 0);
+  return {
+    measured_seconds: windows.length * 10,
+    integrated_lufs: windows.some((w) => w.loudness_lufs !== null) ? -20.4 : null,
+    peak_dbfs: -2.1,
+    longest_silence_seconds: silentSeconds,
+    silent_seconds: silentSeconds,
+    frozen_seconds: 0,
+    black_seconds: 0,
+    windows,
+  };
 }
 
 /** Recordings kept in a (mock) bucket: their media is played through a pre-signed redirect. */
@@ -164,6 +202,7 @@ export const recordingHandlers = [
       .filter(
         (r) => (!q.friday || r.friday === q.friday) && (!q.status || r.status === q.status) && matchesSearch(r, q.q),
       )
+      .filter((r) => !q.content_warnings || contentWarned(r))
       .sort((a, b) => compareRecordings(a, b, q));
     const page = matching.slice(q.offset, q.offset + q.limit);
     return HttpResponse.json<RecordingsLibraryResponse>({
@@ -185,6 +224,12 @@ export const recordingHandlers = [
       files: inBucket.has(recording.id) ? [{ name: 'metadata.json', bytes: 900 }, ...files] : files,
     };
     return HttpResponse.json({ success: true, data: details });
+  }),
+
+  mock(recordingRoutes.content, ({ params }) => {
+    const recording = find(params.id);
+    if (!recording) return errorResponse(404, `Recording ${params.id} not found`);
+    return HttpResponse.json({ success: true, data: mockContentOf(recording) });
   }),
 
   mock(recordingRoutes.mediaLink, ({ params }) => {

@@ -186,6 +186,16 @@ describe('aws recorders delivering to an s3 store', () => {
         { name: 'segments/x/run-0001-00000.ts', seconds: 30 },
         { name: 'segments/x/run-0001-00001.ts', seconds: 29.8 },
       ],
+      content: {
+        measuredSeconds: 59.8,
+        integratedLufs: null,
+        peakDbfs: null,
+        longestSilenceSeconds: 0,
+        silentSeconds: 0,
+        frozenSeconds: 0,
+        blackSeconds: 0,
+        conditions: [],
+      },
     };
     await store.putText(
       'awsmosque1/2026-11-27/rec-result1/metadata.json',
@@ -205,6 +215,8 @@ describe('aws recorders delivering to an s3 store', () => {
       gaps: [],
       measuredUntil: '2026-11-27T11:30:59.000Z',
       stoppedByOperator: false,
+      // What the machine's recorder measured of the content: here no sound at all, which the server warns of.
+      content: metadata.content,
     });
     // The first server's reading was provisional: asked again, it finds the result too.
     expect(

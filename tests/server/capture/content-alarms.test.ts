@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Alarm, AlarmKind } from '../../../contract/alarms';
+import { recordingContentResponseSchema } from '../../../contract/recordings';
+import type { ContentCondition, RecorderState } from '../../../recorder/protocol';
 import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
 import { contentProgramme, type ContentFault } from '../../../testkit/content-programmes';
 import { scaled } from '../../../testkit/time-scale';
@@ -39,6 +43,25 @@ describe('content alarms of live recordings (real recorders)', () => {
   let token: string;
   const sources: HlsSource[] = [];
 
+  /**
+   * How long the condition had lasted in the first state the recorder wrote with it, read every 100 ms:
+   * a condition that starts is written at once (checked every second), not at the next 5 s write.
+   */
+  const firstWritten = async (instanceId: string, kind: ContentCondition): Promise<number> => {
+    const file = path.join(t.config.dataDir, 'instances', instanceId, 'state.json');
+    for (const deadline = Date.now() + scaled(90_000); Date.now() < deadline;) {
+      let state: RecorderState | null = null;
+      try {
+        state = JSON.parse(fs.readFileSync(file, 'utf8')) as RecorderState;
+      } catch {
+        // not written yet
+      }
+      const condition = state?.content?.conditions.find((c) => c.kind === kind);
+      if (condition) return condition.seconds;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${instanceId} never wrote ${kind} in its state`);
+  };
   const alarmOf = async (mosque: string, kind: AlarmKind): Promise<Alarm | undefined> =>
     (await t.app.ctx.alarms.list('all', 500)).find((alarm) => alarm.mosque_id === mosque && alarm.kind === kind);
 
@@ -82,6 +105,7 @@ describe('content alarms of live recordings (real recorders)', () => {
           return response.json<{ data: { instances: { id: string }[] } }>().data.instances[0]?.id ?? '';
         }),
       );
+      const silenceWritten = firstWritten(launched[CASES.findIndex((c) => c.fault === 'silent')] ?? '', 'audio_silent');
       const recordingStatus = async (instanceId: string) =>
         (
           await t.app.ctx.db.kysely
@@ -102,6 +126,8 @@ describe('content alarms of live recordings (real recorders)', () => {
         expect(lasted).toBeGreaterThanOrEqual(THRESHOLD_SECONDS);
         // Told at the recorder's next state write (every 5 s, recorder.ts) and the server's next reading of it.
         expect(lasted).toBeLessThan(THRESHOLD_SECONDS + 5 + 4);
+        // A silence's start was written within the second's check and a segment (1 s), not at the next 5 s write.
+        if (c.fault === 'silent') expect(await silenceWritten).toBeLessThan(3);
         await waitFor(async () => (await alarmOf(c.mosque, c.kind))?.resolved_at, `${c.kind} resolved`, 60_000);
         // Resolved because the condition ended (36 s into the programme), not because the window did.
         expect(await recordingStatus(launched[i] ?? '')).toBe('recording');
@@ -113,7 +139,7 @@ describe('content alarms of live recordings (real recorders)', () => {
         () =>
           t.app.ctx.db.kysely
             .selectFrom('recordings')
-            .select(['status', 'reason'])
+            .select(['id', 'status', 'reason'])
             .where('instance_id', '=', launched[3] ?? '')
             .where('status', '!=', 'recording')
             .executeTakeFirst(),
@@ -121,6 +147,17 @@ describe('content alarms of live recordings (real recorders)', () => {
         90_000,
       );
       expect(ended.reason).toMatch(/Content warning: no sound was recorded/);
+      // The recorder kept its readings beside the media: the strip the recording's page draws, with no loudness.
+      const stored = await t.request({
+        method: 'GET',
+        url: `/api/recordings/${ended.id}/content`,
+        token,
+      });
+      expect(stored.statusCode, stored.body).toBe(200);
+      const readings = recordingContentResponseSchema.parse(stored.json()).data;
+      expect(readings).toMatchObject({ integrated_lufs: null, peak_dbfs: null });
+      expect(readings?.windows.length).toBeGreaterThanOrEqual(3);
+      expect(readings?.windows.every((w) => w.loudness_lufs === null)).toBe(true);
       expect((await alarmOf('contnoaudi', 'audio_missing'))?.resolved_at).not.toBeNull();
       // Each fault raised its own alarm and no other content alarm (a black picture is not also frozen).
       const contentKinds: AlarmKind[] = ['audio_silent', 'audio_missing', 'picture_frozen', 'picture_black'];
