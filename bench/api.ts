@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { openDatabase } from '../server/db';
+import { openDatabase, sqlitePath } from '../server/db';
 import { median, round, type BenchResult } from './lib';
 import { scratchDataDir, signIn, startBaselineServer, startRealServer } from './servers';
 
@@ -38,14 +38,19 @@ async function load(url: string, token: string | undefined, seconds: number): Pr
 }
 
 /** Warm-up of each (JIT, caches, connections), then ROUNDS alternating rounds; the median round of each. */
-async function alternate(ourUrl: string, token: string, bareUrl: string): Promise<{ ours: Load; bare: Load }> {
+async function alternate(
+  ourUrl: string,
+  token: string,
+  bareUrl: string,
+  bareToken: string | undefined,
+): Promise<{ ours: Load; bare: Load }> {
   await load(ourUrl, token, 2);
-  await load(bareUrl, undefined, 2);
+  await load(bareUrl, bareToken, 2);
   const ours: Load[] = [];
   const bare: Load[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     ours.push(await load(ourUrl, token, SECONDS));
-    bare.push(await load(bareUrl, undefined, SECONDS));
+    bare.push(await load(bareUrl, bareToken, SECONDS));
   }
   const middle = (loads: Load[]): Load => ({
     rps: median(loads.map((l) => l.rps)),
@@ -92,12 +97,22 @@ async function seedInstances(dataDir: string): Promise<void> {
 }
 
 export interface Comparison {
-  /** The baseline sends the body as a stored string (the product caches it) or serialises it per request (it does not). */
-  baseline: 'cached' | 'json';
+  /**
+   * The baseline sends the body as a stored string (the product caches it), serialises it per request
+   * (it does not), or does the whole job per request: the token checked, Config's page read from the
+   * same database and serialised (`mosques-page`, for GET /api/config/mosques?limit=10).
+   */
+  baseline: 'cached' | 'json' | 'mosques-page';
   /** The budgets-table row and its test: throughput ratio, and p99 under this many ms. */
   budgetRow?: string;
   minRatio?: number;
   maxP99Ms?: number;
+}
+
+/** A baseline that builds its own answer must answer the product's very body, or it does other work. */
+async function sameBody(bareUrl: string, token: string, expected: string): Promise<void> {
+  const bare = await fetch(bareUrl, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.text());
+  if (bare !== expected) throw new Error(`the baseline's body differs from the product's:\n${bare}\n${expected}`);
 }
 
 /** Loads `url` (signed in) and a bare route answering its very body, in alternating rounds. */
@@ -111,14 +126,27 @@ export async function compare(
   const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   if (!response.ok) throw new Error(`${url}: ${response.status}`);
   const bodyFile = path.join(dataDir, `${name.replace(/\W+/g, '-')}.json`);
-  fs.writeFileSync(bodyFile, await response.text());
-  const baseline = await startBaselineServer(bodyFile);
+  const body = await response.text();
+  fs.writeFileSync(bodyFile, body);
+  const readsDatabase = how.baseline === 'mosques-page';
+  const baseline = await startBaselineServer(
+    bodyFile,
+    readsDatabase ? { BASELINE_DB_FILE: sqlitePath({ dataDir, databaseUrl: undefined }), BASELINE_TOKEN: token } : {},
+  );
   try {
-    const { ours, bare } = await alternate(url, token, `${baseline.baseUrl}/${how.baseline}`);
-    const sends =
-      how.baseline === 'cached' ? 'sending the same body as a stored string' : 'serialising the same body per request';
+    const query = new URL(url).search;
+    const bareUrl = `${baseline.baseUrl}/${how.baseline}${readsDatabase ? query : ''}`;
+    if (readsDatabase) await sameBody(bareUrl, token, body);
+    const { ours, bare } = await alternate(url, token, bareUrl, readsDatabase ? token : undefined);
+    const sends = {
+      cached: 'sending the same body as a stored string',
+      json: 'serialising the same body per request',
+      'mosques-page':
+        'checking the same token, reading the same page and count from the same database and serialising it per request',
+    }[how.baseline];
     const label = `bare Fastify route ${sends}; median of ${ROUNDS} alternating rounds of ${SECONDS} s`;
     if (ours.errors > 0) throw new Error(`${name}: ${ours.errors} failed requests under load`);
+    if (bare.errors > 0) throw new Error(`${name}: the baseline failed ${bare.errors} requests under load`);
     const ratio = round(ours.rps / bare.rps, 3);
     const withinRatio = how.minRatio === undefined ? undefined : ratio >= how.minRatio;
     const withinP99 = how.maxP99Ms === undefined ? undefined : ours.p99 < how.maxP99Ms;

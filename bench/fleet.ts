@@ -40,7 +40,7 @@ function hoursFromNowIn(zone: string, hours: number): string {
 }
 
 /** Moves every seeded mosque's Friday prayer to SAFE_HOURS from now in its own zone. */
-async function prayLater(dataDir: string): Promise<void> {
+export async function prayLater(dataDir: string): Promise<void> {
   const db = await openDatabase({ dataDir, databaseUrl: undefined });
   try {
     const zones = await db.kysely.selectFrom('mosques').select('timezone').distinct().execute();

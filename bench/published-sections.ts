@@ -3,19 +3,21 @@ import fs from 'node:fs';
 /*
  * Sections of bench/RESULTS.md between two markers that `npm run bench`, which rewrites the rest of the
  * file, keeps: those a command of their own publishes (`npm run simulate -- --publish`, `npm run fidelity
- * -- --publish`, `npx tsx bench/density.ts --publish`, `npx tsx bench/density-peak.ts --publish`,
+ * -- --publish`, `npx tsx bench/density.ts --publish`, `npx tsx bench/density-peak.ts --publish`, `npx tsx bench/server-peak.ts --publish`,
  * `npx tsx bench/hostile-segment.ts --publish`, `npx tsx bench/content-cost.ts --publish`), each replacing
- * its own, and the test suites' timings, which are kept by hand.
+ * its own, and the test suites' timings and the server's figures at fleet size, which are kept by hand.
  */
 
 export const PUBLISHED_SECTIONS = [
   'test-suites',
+  'server-fleet-size',
   'simulated-season',
   'capture-fidelity',
   'recorder-density',
   'hostile-segment',
   'recorder-peak-copy',
   'recorder-peak-transcode',
+  'server-peak',
   'content-cost-copy',
   'content-cost-transcode',
 ] as const;

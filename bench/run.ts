@@ -20,6 +20,7 @@ const BENCHMARKS = [
   'login-visible',
   'startup',
   'api',
+  'config-page-api',
   'fleet',
   'config-first-page',
   'scheduling-first-page',
@@ -61,6 +62,17 @@ const BUDGETS: { row: string; figure: string; budget: string }[] = [
     budget: '< 1 s',
   },
   { row: 'rss', figure: 'RSS after start, local driver', budget: '≤ 2x a bare Fastify on plain node' },
+  {
+    row: 'config-page',
+    figure: 'GET /api/config/mosques?limit=10 (10,000 mosques) vs a bare route doing the same job per request',
+    budget: '≥ 0.5x',
+  },
+  { row: 'fleet-start', figure: 'start to first 200 with 10,000 mosques', budget: '≤ 2x a bare Fastify on plain node' },
+  {
+    row: 'fleet-rss',
+    figure: 'RSS once the scheduler planned 10,000 mosques',
+    budget: '≤ 2.5x a bare Fastify on plain node',
+  },
 ];
 
 interface Section {

@@ -109,10 +109,15 @@ const BASELINE_COMPILE_CACHE = path.join(os.tmpdir(), 'bench-baseline-compile-ca
 
 /**
  * The bare Fastify baseline, answering /ok, and /json and /cached with the body in `bodyFile` when
- * given. It gets Node's module compile cache like the built server, so that starts compare alike.
+ * given, and /mosques-page when `env` names its database and token (bench/baseline-server.mjs). It
+ * gets Node's module compile cache like the built server, so that starts compare alike.
  */
-export function startBaselineServer(bodyFile?: string): Promise<RunningServer> {
-  const env = { NODE_COMPILE_CACHE: BASELINE_COMPILE_CACHE, ...(bodyFile ? { BASELINE_BODY_FILE: bodyFile } : {}) };
+export function startBaselineServer(bodyFile?: string, extraEnv: Record<string, string> = {}): Promise<RunningServer> {
+  const env = {
+    NODE_COMPILE_CACHE: BASELINE_COMPILE_CACHE,
+    ...(bodyFile ? { BASELINE_BODY_FILE: bodyFile } : {}),
+    ...extraEnv,
+  };
   return start(BASELINE_SERVER, env, '/ok', bodyFile ? path.dirname(bodyFile) : os.tmpdir());
 }
 

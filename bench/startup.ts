@@ -5,14 +5,27 @@
  * server's figure is on a data directory it has started on before (migrated, superuser created), as
  * every start but the very first; that first one is reported too. Both keep Node's module compile
  * cache between starts (the built server's launcher switches it on; the baseline gets NODE_COMPILE_CACHE).
+ * The same again at fleet size: a data directory of 10,000 mosques, and the server's memory once its
+ * scheduler has planned their Fridays (10,000 jobs), against the same bare Fastify.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { seedMosques } from '../testkit/seed-mosques';
+import { prayLater } from './fleet';
 import { median, round, type BenchResult } from './lib';
-import { rssMb, scratchDataDir, startBaselineServer, startRealServer, type RunningServer } from './servers';
+import {
+  call,
+  rssMb,
+  scratchDataDir,
+  signIn,
+  startBaselineServer,
+  startRealServer,
+  type RunningServer,
+} from './servers';
 
 const STARTS = 5;
+const FLEET = 10_000;
 /** Memory is read this long after the first 200, once start-up work has settled. */
 const SETTLE_MS = 2000;
 
@@ -21,18 +34,109 @@ interface Start {
   rss: number;
 }
 
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
 async function measure(launch: () => Promise<RunningServer>): Promise<Start> {
   const server = await launch();
   try {
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    await settle();
     return { ms: server.startMs, rss: rssMb(server.pid) };
   } finally {
     await server.stop();
   }
 }
 
-/** STARTS alternating starts of each; the median of each. */
+/** The server's resident memory once its scheduler has planned every mosque's Friday, in MB. */
+async function rssAfterPlanning(dataDir: string): Promise<number> {
+  const server = await startRealServer(dataDir);
+  try {
+    const token = await signIn(server.baseUrl);
+    await call(server.baseUrl, token, 'POST', '/api/scheduler/start');
+    const planned = await call<{ data: { scheduled: number; created: number } }>(
+      server.baseUrl,
+      token,
+      'POST',
+      '/api/scheduler/schedule-friday',
+      { forceRefresh: false, mosqueFilter: null },
+    );
+    if (planned.data.created + planned.data.scheduled < FLEET)
+      throw new Error(`expected ${FLEET} planned jobs, got ${JSON.stringify(planned.data)}`);
+    await settle();
+    return rssMb(server.pid);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** At fleet size: STARTS alternating starts of each, then memory after planning (the median of three). */
+async function fleetRun(): Promise<BenchResult[]> {
+  const dataDir = scratchDataDir();
+  try {
+    await seedMosques(dataDir, FLEET, { withPlaces: true });
+    // Every prayer hours away: planning launches nothing, whatever the day.
+    await prayLater(dataDir);
+    await measure(() => startRealServer(dataDir)); // the first start: migrations and superuser
+    const ours: Start[] = [];
+    const bare: Start[] = [];
+    for (let i = 0; i < STARTS; i += 1) {
+      ours.push(await measure(() => startRealServer(dataDir)));
+      bare.push(await measure(() => startBaselineServer()));
+    }
+    const planned = median(await sequential(3, () => rssAfterPlanning(dataDir)));
+    const ms = median(ours.map((s) => s.ms));
+    const bareMs = median(bare.map((s) => s.ms));
+    const bareRss = median(bare.map((s) => s.rss));
+    const label = `bare Fastify on plain node; median of ${STARTS} alternating starts`;
+    const fleet = FLEET.toLocaleString('en');
+    return [
+      {
+        name: `Start: spawn to first 200 with ${fleet} mosques`,
+        figure: round(ms, 0),
+        unit: 'ms',
+        baseline: round(bareMs, 0),
+        baselineLabel: label,
+        ratio: round(ms / bareMs, 2),
+        budget: 'at most 2x the baseline',
+        withinBudget: ms <= 2 * bareMs,
+        budgetRow: 'fleet-start',
+      },
+      {
+        name: `Start: RSS after start with ${fleet} mosques`,
+        figure: round(median(ours.map((s) => s.rss)), 1),
+        unit: 'MB',
+        baseline: round(bareRss, 1),
+        baselineLabel: label,
+        ratio: round(median(ours.map((s) => s.rss)) / bareRss, 2),
+      },
+      {
+        name: `Start: RSS once the scheduler planned ${fleet} mosques (${fleet} jobs; median of 3 starts)`,
+        figure: round(planned, 1),
+        unit: 'MB',
+        baseline: round(bareRss, 1),
+        baselineLabel: label,
+        ratio: round(planned / bareRss, 2),
+        budget: 'at most 2.5x the baseline',
+        withinBudget: planned <= 2.5 * bareRss,
+        budgetRow: 'fleet-rss',
+      },
+    ];
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function sequential<T>(times: number, job: () => Promise<T>): Promise<T[]> {
+  const results: T[] = [];
+  for (let i = 0; i < times; i += 1) results.push(await job());
+  return results;
+}
+
+/** STARTS alternating starts of each; the median of each. Then the same at fleet size. */
 export async function run(): Promise<BenchResult[]> {
+  return [...(await emptyRun()), ...(await fleetRun())];
+}
+
+async function emptyRun(): Promise<BenchResult[]> {
   const dataDir = scratchDataDir();
   try {
     const first = await measure(() => startRealServer(dataDir));

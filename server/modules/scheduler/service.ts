@@ -15,6 +15,7 @@ import {
   type UpcomingRecording,
 } from '../../../contract/scheduler';
 import type { Clock } from '../../lib/clock';
+import { collectGarbage } from '../../lib/collect-garbage';
 import { conflict, HttpError, notFound, serviceUnavailable } from '../../lib/http-error';
 import type { ActivityActor, ActivityInput } from '../activity';
 import { comingFriday, type FridayRow } from '../../../contract/fridays';
@@ -80,6 +81,8 @@ export interface ScheduledLaunchJob {
 }
 /** How long one upcoming list is served: bounds how late a job written by another server shows. */
 const UPCOMING_CACHE_MS = 1000;
+/** Plans of at least this many mosques leave enough garbage behind to be worth a full collection. */
+const FLEET_SIZED_PLAN = 1000;
 
 /** The planner's own failure (prayer times cannot be computed) is a dependency being down: 503. */
 function unavailable(error: unknown): never {
@@ -273,7 +276,10 @@ export class SchedulerService {
   /** Creates (or with forceRefresh recomputes) one recording job per active mosque for its coming Friday. */
   async scheduleFriday(input: ScheduleRequest, actor: ActivityActor | null = null): Promise<ScheduleResult> {
     const request = scheduleRequestSchema.parse(input);
-    return this.oneAtATime(() => this.planFridays(request, actor));
+    const result = await this.oneAtATime(() => this.planFridays(request, actor));
+    // Here, once planning's arrays are out of scope, not inside it, where they are still alive.
+    if (result.scheduled >= FLEET_SIZED_PLAN) collectGarbage();
+    return result;
   }
 
   /** Runs `plan` once the plan in progress has finished (whether it succeeded or not) and no other server is planning. */

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchConfigSchema } from '../../../contract/instances';
 import { readBuiltRecorder } from '../../../server/capture/aws/recorder-bundle';
-import { LocalCaptureProvider } from '../../../server/capture/local/driver';
+import { LocalCaptureProvider, RECORDER_NICENESS } from '../../../server/capture/local/driver';
 import {
   BUILT_RECORDER,
   RECORDER_HEAP_LIMIT,
@@ -172,6 +172,8 @@ describe('the built server and recorder (npm run build)', () => {
       path.join(instanceDir, 'runtime', BUILT_RECORDER),
       instanceDir,
     ]);
+    // Below the server's priority, so that a peak of recorders using every core leaves the console its answers.
+    expect(os.getPriority(pid)).toBe(Math.min(19, os.getPriority() + RECORDER_NICENESS));
 
     const ended = await waitFor(
       async () => {
