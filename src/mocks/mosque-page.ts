@@ -37,7 +37,8 @@ export function matchingMosques(mosques: readonly Mosque[], query: MosqueMatch):
 }
 
 export function mosquesPage(mosques: readonly Mosque[], query: MosquesPageQuery): { mosques: Mosque[]; total: number } {
-  const matching = matchingMosques(mosques, query);
+  const ids = query.mosque_ids && new Set(query.mosque_ids);
+  const matching = matchingMosques(mosques, query).filter((mosque) => !ids || ids.has(mosque.mosque_id));
   const field = query.sort ?? 'created_at';
   const sign = query.order === 'desc' ? -1 : 1;
   const sorted = [...matching].sort((a, b) => compare(a, b, field, sign));

@@ -27,9 +27,15 @@ function filtered(db: Kysely<Database>, query: MosqueMatch): MosquesQuery {
   return builder;
 }
 
+/** The filter's mosques, narrowed to `ids` when it names some (none named: none match; `in ()` is an error in PostgreSQL). */
+function amongIds(builder: MosquesQuery, ids: string[] | undefined): MosquesQuery {
+  if (ids === undefined) return builder;
+  return ids.length === 0 ? builder.where(sql<boolean>`1 = 0`) : builder.where('mosque_id', 'in', ids);
+}
+
 /** One page of the mosques matching `query`, in its order (ties by id, empty values last), and how many match. */
 export async function mosquesPage(db: Kysely<Database>, query: MosquesPageQuery) {
-  const base = filtered(db, query);
+  const base = amongIds(filtered(db, query), query.mosque_ids);
   const sort = query.sort ?? 'created_at';
   const direction = query.order ?? 'asc';
   const column = sql.ref(sort);
