@@ -145,6 +145,44 @@ describe('The mosque table with a fleet', () => {
       ]);
       await context.close();
     });
+
+    it(`downloads no fleet on any page, names by id and pickers searched, at ${size.width}x${size.height}`, async () => {
+      const context = await fleet.browser.newContext({ viewport: size });
+      const page = await context.newPage();
+      await signIn(page, fleet.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      const reads: { query: string; bytes: number }[] = [];
+      page.on('response', (response) => {
+        const url = new URL(response.url());
+        if (url.pathname !== '/api/config/mosques') return;
+        void response.body().then(
+          (body) => reads.push({ query: url.search, bytes: body.length }),
+          () => undefined,
+        );
+      });
+      // Alarms last: its silence form is searched below.
+      for (const path of ['/config', '/scheduling', '/instances', '/monitoring', '/recordings', '/alarms']) {
+        await page.goto(`${fleet.server.baseUrl}${path}`);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+      }
+      // A silence's mosque is searched on the server as it is typed.
+      const picker = page.getByRole('form', { name: 'New silence' }).getByRole('combobox', { name: 'Mosque' });
+      await picker.fill('Mosque 1998');
+      await page.getByRole('option', { name: /^Mosque 1998\b/ }).waitFor();
+      await screenshot(page, 'silence-mosque-search');
+      await page.getByRole('option', { name: /^Mosque 1998\b/ }).click();
+      expect(await picker.inputValue()).toBe('Mosque 1998');
+      await page.waitForLoadState('networkidle');
+      // Every read of mosques named a page, a search or ids; together well under 200 KB.
+      expect(reads.length).toBeGreaterThan(0);
+      expect(reads.filter((read) => read.query === '')).toEqual([]);
+      const total = reads.reduce((sum, read) => sum + read.bytes, 0);
+      console.log(
+        `Mosque data read over six pages and a search at ${FLEET} mosques: ${total} bytes in ${reads.length} reads`,
+      );
+      expect(total).toBeLessThan(200_000);
+      await context.close();
+    });
   }
 });
 
