@@ -12,7 +12,7 @@ const OUTCOME_OPTIONS = recordingStatusSchema.options.map(
   (status) => [status, RECORDING_OUTCOMES[status].label] as const,
 );
 
-/** Search (mosque name or id), Friday and outcome: each narrows the list on the server and starts again from the first page. */
+/** Search (mosque name or id), day (a Friday, or a one-off's own) and outcome: each narrows the list on the server and starts again from the first page. */
 export function RecordingsFilters({ view, onView }: { view: RecordingsView; onView: (update: ParamUpdate) => void }) {
   const search = useCallback((q: string) => onView({ q, page: null }), [onView]);
   return (
@@ -24,7 +24,7 @@ export function RecordingsFilters({ view, onView }: { view: RecordingsView; onVi
         onSearch={search}
       />
       <TextField
-        label="Friday"
+        label="Day"
         type="date"
         size="small"
         value={view.friday ?? ''}
