@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
 import { refuseFormatControls } from './display-text';
-import { hasControlCharacters, resourceIdSchema } from './instances';
+import { captureProviderKindSchema, hasControlCharacters, resourceIdSchema } from './instances';
 
 export const amiStateSchema = z.enum(['available', 'pending', 'failed']);
 export type AmiState = z.infer<typeof amiStateSchema>;
@@ -69,7 +69,14 @@ export const amiCreateRequestSchema = z.strictObject({
 });
 export type AmiCreateRequest = z.input<typeof amiCreateRequestSchema>;
 
-export const amiListResponseSchema = envelope(z.object({ amis: z.array(amiSchema) }));
+/**
+ * GET /api/amis: the images, and where this server's recorders run (`provider`): on `local` an image
+ * is optional (a recorder records without one), on `aws` every launch needs one.
+ */
+export const amiListResponseSchema = envelope(
+  z.object({ amis: z.array(amiSchema), provider: captureProviderKindSchema }),
+);
+export type AmiList = z.infer<typeof amiListResponseSchema>['data'];
 
 export const amiCreateResponseSchema = z.object({
   success: z.literal(true),

@@ -27,6 +27,26 @@ export type SortValue = string | number | null;
  */
 export const naturalCollator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 
+/** Digits of a number beyond this many sort as if they were this many (no name carries such a number). */
+const SORT_KEY_DIGITS_MAX = 99;
+
+/**
+ * A name as a text whose plain character order is the natural order: case and accents dropped, each
+ * number written as its count of digits (two digits) then its digits without leading zeros, so "#95"
+ * ("#0295") sorts before "#955" ("#03955") and "Mosque 2" before "Mosque 10". The server stores it
+ * beside a name and sorts pages by it with an index, in SQLite and PostgreSQL alike (collation "C").
+ */
+export function naturalSortKey(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[0-9]+/g, (digits) => {
+      const number = digits.replace(/^0+(?=[0-9])/, '').slice(0, SORT_KEY_DIGITS_MAX);
+      return String(number.length).padStart(2, '0') + number;
+    });
+}
+
 /** Two sort values in ascending order: text naturally, numbers as numbers (empty values are the caller's). */
 export function compareSortValues(left: string | number, right: string | number): number {
   if (typeof left === 'string' && typeof right === 'string') return naturalCollator.compare(left, right);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { broadcastStatusSchema, mosqueIdSchema } from './mosques';
+import { broadcastStatusSchema, mosqueIdSchema, prayerTimesQuerySchema } from './mosques';
 import { searchSortShape, selectionSchema } from './list-query';
 import { MOSQUE_SORT_FIELDS } from './mosque-fields';
 import { countOf } from './plural';
@@ -23,6 +23,8 @@ export const mosquesListQuerySchema = z.strictObject({
   active: flagSchema.optional(),
   broadcast_status: broadcastStatusSchema.optional(),
   timezone: z.string().trim().min(1).max(64).optional(),
+  /** `a,b`: only these mosques (names shown by id on other pages, a picker's chosen ones); at most 1000. */
+  mosque_ids: prayerTimesQuerySchema.shape.mosque_ids.optional(),
 });
 export type MosquesListQuery = z.input<typeof mosquesListQuerySchema>;
 export type MosquesPageQuery = z.output<typeof mosquesListQuerySchema>;

@@ -36,6 +36,34 @@ export const RECURRING_JOB_ID = 'schedule-friday-recordings';
 export const RECURRING_JOB_NAME = 'Schedule the coming Friday recordings (daily, 00:00 UTC)';
 /** How the jobs list shows the recurring job's trigger (a cron expression, as operators know it). */
 export const RECURRING_TRIGGER = 'cron[0 0 * * *]';
+
+/*
+ * A recording job's id says what it records: `friday-<mosque>-<YYYY-MM-DD>` for a mosque's Friday (one
+ * per mosque per Friday, whoever creates it), `oneoff-<random>` for a recording at a chosen time (a
+ * launch with start_at). Lists tell one-offs from Fridays by it and file a one-off under its own day.
+ */
+export const FRIDAY_JOB_PREFIX = 'friday-';
+export const ONE_OFF_JOB_PREFIX = 'oneoff-';
+
+/** The job of one mosque's recording of one Friday. */
+export function fridayJobId(mosqueId: string, fridayDate: string): string {
+  return `${FRIDAY_JOB_PREFIX}${mosqueId}-${fridayDate}`;
+}
+
+/** The Friday (YYYY-MM-DD) a job records, or null for a one-off (or any job that is not a Friday's). */
+export function fridayOfJobId(jobId: string): string | null {
+  if (!jobId.startsWith(FRIDAY_JOB_PREFIX)) return null;
+  return /-(\d{4}-\d{2}-\d{2})$/.exec(jobId)?.[1] ?? null;
+}
+
+/**
+ * A capture that is not a Friday's: launched by hand (an instance without a job) or at a chosen time (a
+ * one-off job). `job_id` null and no instance: not a capture at all (false).
+ */
+export function isOneOffCapture({ job_id, instance_id }: { job_id: string | null; instance_id: string | null }) {
+  if (job_id !== null) return job_id.startsWith(ONE_OFF_JOB_PREFIX);
+  return instance_id !== null;
+}
 /** The recurring job's next run: the first 00:00 UTC strictly after `now`. */
 export function nextRecurringRun(now: Date): Date {
   const next = new Date(now.getTime());

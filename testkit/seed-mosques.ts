@@ -1,3 +1,4 @@
+import { naturalSortKey } from '../contract/list-query';
 import { openDatabase } from '../server/db';
 
 /*
@@ -47,6 +48,7 @@ export async function seedMosques(
     return {
       mosque_id: idOf(i),
       name: `Mosque ${i}`,
+      name_sort: naturalSortKey(`Mosque ${i}`),
       name_ar: null,
       google_maps_url: null,
       languages: '["en"]',

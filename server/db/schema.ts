@@ -97,6 +97,8 @@ export interface SchedulerStateTable {
 export interface MosquesTable {
   mosque_id: string;
   name: string;
+  /** naturalSortKey(name): the name table sorts by it ("Mosque 2" before "Mosque 10"); written with the name. */
+  name_sort: string;
   name_ar: string | null;
   google_maps_url: string | null;
   /** JSON array of language codes. */

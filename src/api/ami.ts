@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Ami, AmiCreateRequest, AmiCreateResponse, AmiDeleteResponse } from '../../contract/ami';
+import type { AmiCreateRequest, AmiCreateResponse, AmiDeleteResponse, AmiList } from '../../contract/ami';
 import { amiRoutes } from '../../contract/routes/ami';
 import { errorDetail, hasResponse } from './client';
 import { call } from './endpoint';
@@ -21,8 +21,9 @@ export const AMI_REFETCH_AFTER_CREATE_MS = 2000;
 
 export const amisQueryKey = ['amis'] as const;
 
-export async function getAmis(): Promise<Ami[]> {
-  return (await call(amiRoutes.list)).data.amis;
+/** The images and where this server's recorders run (images are optional on the local provider). */
+export async function getAmis(): Promise<AmiList> {
+  return (await call(amiRoutes.list)).data;
 }
 
 /** While an image is being written (pending) the list is read again every 5 s, so it turns available by itself. */
@@ -33,7 +34,7 @@ export const amisQueryOptions = () =>
     queryKey: amisQueryKey,
     queryFn: getAmis,
     refetchInterval: (query) =>
-      query.state.data?.some((ami) => ami.state === 'pending') ? AMI_PENDING_POLL_MS : false,
+      query.state.data?.amis.some((ami) => ami.state === 'pending') ? AMI_PENDING_POLL_MS : false,
   });
 
 export function useAmis() {

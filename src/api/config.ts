@@ -47,16 +47,6 @@ export const newMosqueIdQueryKey = (nonce: number) => ['mosque-new-id', nonce] a
 
 /* ---------------------------------------------------------------- reads */
 
-export async function getMosques(): Promise<Mosque[]> {
-  return (await call(mosqueRoutes.list)).data.mosques;
-}
-
-export const mosquesQueryOptions = () => queryOptions({ queryKey: mosquesQueryKey, queryFn: getMosques });
-
-export function useMosques() {
-  return useQuery(mosquesQueryOptions());
-}
-
 /** One page of the mosque table: the rows and how many mosques match. */
 export async function getMosquesPage(query: MosquesListQuery): Promise<MosquesPage> {
   const { mosques, total } = (await call(mosqueRoutes.list, { query })).data;

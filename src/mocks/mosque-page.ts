@@ -1,4 +1,5 @@
 import type { Mosque } from '../../contract/mosques';
+import { naturalSortKey } from '../../contract/list-query';
 import type { MosqueMatch, MosquesPageQuery, MosqueSortField } from '../../contract/mosque-list';
 
 /*
@@ -9,11 +10,10 @@ import type { MosqueMatch, MosquesPageQuery, MosqueSortField } from '../../contr
 const SEARCHED = ['name', 'name_ar', 'mosque_id', 'city', 'district', 'country'] as const;
 
 function sortValue(mosque: Mosque, field: MosqueSortField): string | number | null {
+  if (field === 'name') return naturalSortKey(mosque.name);
   const value = mosque[field];
   if (typeof value === 'boolean') return value ? 1 : 0;
-  return typeof value === 'string' && ['name', 'city', 'country', 'timezone'].includes(field)
-    ? value.toLowerCase()
-    : value;
+  return typeof value === 'string' && ['city', 'country', 'timezone'].includes(field) ? value.toLowerCase() : value;
 }
 
 function compare(a: Mosque, b: Mosque, field: MosqueSortField, sign: number): number {
@@ -37,7 +37,8 @@ export function matchingMosques(mosques: readonly Mosque[], query: MosqueMatch):
 }
 
 export function mosquesPage(mosques: readonly Mosque[], query: MosquesPageQuery): { mosques: Mosque[]; total: number } {
-  const matching = matchingMosques(mosques, query);
+  const ids = query.mosque_ids && new Set(query.mosque_ids);
+  const matching = matchingMosques(mosques, query).filter((mosque) => !ids || ids.has(mosque.mosque_id));
   const field = query.sort ?? 'created_at';
   const sign = query.order === 'desc' ? -1 : 1;
   const sorted = [...matching].sort((a, b) => compare(a, b, field, sign));

@@ -208,6 +208,9 @@ describe('Instances and AMI Manager in the browser', () => {
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'AMI Manager' }).click();
     await page.getByRole('heading', { name: 'AMI Manager', level: 1 }).waitFor();
     await page.getByText('No AMIs found. Create your first AMI to get started.').waitFor();
+    // The journey's server runs the local provider: an image is not needed to record.
+    await page.getByText(/^Images are optional here: this server runs its recorders on its own machine/).waitFor();
+    await screenshotWithoutNotifications(page, 'ami-local-empty');
 
     await page.getByRole('button', { name: 'Create AMI' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create New AMI' });

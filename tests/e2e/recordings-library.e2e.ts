@@ -25,7 +25,7 @@ import {
 const MOSQUES = 24;
 
 const rows = (page: Page) => page.getByRole('table', { name: 'Recordings' }).locator('tbody tr');
-/** The Mosque column of the rows on screen (the third cell, after the checkbox and the Friday). */
+/** The Mosque column of the rows on screen (the third cell, after the checkbox and the day). */
 const shownMosques = (page: Page) => rows(page).locator('td:nth-child(3) p:first-child').allTextContents();
 const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: scaled(20_000), interval: 100 });
 

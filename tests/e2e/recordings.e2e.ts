@@ -92,7 +92,7 @@ describe('Recordings page in the browser', () => {
         headers: { Authorization: `Bearer ${localStorage.getItem('token') ?? ''}` },
       });
       const list = (await response.json()) as {
-        data: { recordings: { id: string; status: string; bytes: number }[] };
+        data: { recordings: { id: string; status: string; bytes: number; started_at: string }[] };
       };
       return list.data.recordings.at(0);
     }, instanceId);
@@ -120,6 +120,10 @@ describe('Recordings page in the browser', () => {
       .getByLabel('Recording storage')
       .getByText(/free on this disk/)
       .waitFor();
+    // Launched by hand, the capture is a one-off: listed under its own day (a Sunday here), never a Friday's.
+    const ownDay = (await recordingOf(instanceId))?.started_at.slice(0, 10);
+    const newestDay = table().locator('tbody tr').first().locator('td').nth(1);
+    expect(await newestDay.innerText()).toBe(`${ownDay}\none-off`);
     await screenshot(page, 'recordings-list');
     await page.getByRole('button', { name: 'Go to next page' }).click();
     await page.getByText('11–11 of 11').waitFor();

@@ -242,6 +242,32 @@ describe('Scheduling Management in the browser', () => {
       .waitFor();
   });
 
+  it('tells a one-off recording (a launch at a chosen time) from a Friday one', async () => {
+    const startAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const launched = await call<{ data: { scheduled: { job_id: string }[] } }>('POST', '/api/instances/launch', {
+      configs: [
+        {
+          url: 'https://streams.example.org/eid.m3u8',
+          duration: 600,
+          mosque_id: ids.get(CAIRO.name),
+          start_at: startAt,
+        },
+      ],
+    });
+    const [oneOff] = launched.data.scheduled;
+    await page.reload();
+    await upcomingTable().getByRole('row').filter({ hasText: 'One-off' }).waitFor();
+    await row(SECOND.name)
+      .getByText(/^Friday \d{4}-\d{2}-\d{2}$/)
+      .waitFor();
+    await page
+      .getByRole('listitem', { name: `One-off recording: ${ids.get(CAIRO.name)}` })
+      .getByText('One-off', { exact: true })
+      .waitFor();
+    await screenshotWithoutNotifications(page, 'scheduling-one-off');
+    await call('POST', `/api/scheduler/cancel/${oneOff.job_id}`);
+  });
+
   it('stops the scheduler', async () => {
     await statusCard().getByRole('button', { name: 'Stop Scheduler' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Stop', exact: true }).click();

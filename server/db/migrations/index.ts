@@ -24,6 +24,7 @@ import { serverStopsMigration } from './023_server_stops';
 import { serverTakeoversMigration } from './024_server_takeovers';
 import { liveSocketsMigration } from './025_live_sockets';
 import { resumePointsMigration } from './026_resume_points';
+import { naturalNameSortMigration } from './027_natural_name_sort';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, DialectMigration> = {
   '024_server_takeovers': serverTakeoversMigration,
   '025_live_sockets': liveSocketsMigration,
   '026_resume_points': resumePointsMigration,
+  '027_natural_name_sort': naturalNameSortMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

@@ -6,7 +6,7 @@ import type { ImagesService } from './service';
 export function registerImageRoutes(app: AppInstance, images: ImagesService): void {
   handle(app, amiRoutes.list, async () => ({
     success: true as const,
-    data: { amis: await images.list() },
+    data: { amis: await images.list(), provider: images.provider },
   }));
 
   handle(app, amiRoutes.create, async (request) => {

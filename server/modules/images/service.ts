@@ -45,6 +45,11 @@ export class ImagesService {
     private readonly activity: Pick<ActivityService, 'record'>,
   ) {}
 
+  /** Where this server's recorders run: the console says images are optional on `local`. */
+  get provider(): CaptureProvider['kind'] {
+    return this.driver.kind;
+  }
+
   async list(): Promise<Ami[]> {
     let provided: ProviderImage[];
     try {

@@ -6,7 +6,7 @@ import { containsText } from '../../db/search';
 /** The columns a search looks in: names in both scripts, the id, and where the mosque is. */
 const SEARCHED = ['name', 'name_ar', 'mosque_id', 'city', 'district', 'country'] as const;
 /** Text sorts ignore case, so "al-Noor" sits beside "Al-Noor". */
-const TEXT_SORTS = new Set<MosqueSortField>(['name', 'city', 'country', 'timezone']);
+const TEXT_SORTS = new Set<MosqueSortField>(['city', 'country', 'timezone']);
 /**
  * The sortable columns that may be empty. Only these get the "empty last" term: on a NOT NULL column it
  * changes nothing but keeps the engine from walking an index, so the default order (created_at, id) sorted
@@ -27,13 +27,20 @@ function filtered(db: Kysely<Database>, query: MosqueMatch): MosquesQuery {
   return builder;
 }
 
+/** The filter's mosques, narrowed to `ids` when it names some (none named: none match; `in ()` is an error in PostgreSQL). */
+function amongIds(builder: MosquesQuery, ids: string[] | undefined): MosquesQuery {
+  if (ids === undefined) return builder;
+  return ids.length === 0 ? builder.where(sql<boolean>`1 = 0`) : builder.where('mosque_id', 'in', ids);
+}
+
 /** One page of the mosques matching `query`, in its order (ties by id, empty values last), and how many match. */
 export async function mosquesPage(db: Kysely<Database>, query: MosquesPageQuery) {
-  const base = filtered(db, query);
+  const base = amongIds(filtered(db, query), query.mosque_ids);
   const sort = query.sort ?? 'created_at';
   const direction = query.order ?? 'asc';
   const column = sql.ref(sort);
-  const key = TEXT_SORTS.has(sort) ? sql`lower(${column})` : column;
+  // Names in natural order ("Mosque 2" before "Mosque 10"), read in order from mosques_name_sort.
+  const key = sort === 'name' ? sql.ref('name_sort') : TEXT_SORTS.has(sort) ? sql`lower(${column})` : column;
   let rowsQuery = base.selectAll();
   // Both engines: false before true, so a missing city or zone sorts after every present one in either direction.
   if (NULLABLE_SORTS.has(sort)) rowsQuery = rowsQuery.orderBy(sql`${column} is null`);

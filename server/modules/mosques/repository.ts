@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { naturalSortKey } from '../../../contract/list-query';
 import type { CalculationMethod, Mosque } from '../../../contract/mosques';
 import type { MosqueMatch, MosquesPageQuery } from '../../../contract/mosque-list';
 import { fromFlag } from '../../db';
@@ -102,12 +103,18 @@ export class MosquesRepository {
     );
   }
 
-  insert(values: Insertable<MosquesTable>): Promise<MosqueRow> {
-    return this.db.insertInto('mosques').values(values).returningAll().executeTakeFirstOrThrow();
+  /** The name's sort key is written with it, here only. */
+  insert(values: Omit<Insertable<MosquesTable>, 'name_sort'>): Promise<MosqueRow> {
+    return this.db
+      .insertInto('mosques')
+      .values({ ...values, name_sort: naturalSortKey(values.name) })
+      .returningAll()
+      .executeTakeFirstOrThrow();
   }
 
-  update(id: string, values: Updateable<MosquesTable>): Promise<MosqueRow | undefined> {
-    return this.db.updateTable('mosques').set(values).where('mosque_id', '=', id).returningAll().executeTakeFirst();
+  update(id: string, values: Omit<Updateable<MosquesTable>, 'name_sort'>): Promise<MosqueRow | undefined> {
+    const sorted = values.name === undefined ? values : { ...values, name_sort: naturalSortKey(values.name) };
+    return this.db.updateTable('mosques').set(sorted).where('mosque_id', '=', id).returningAll().executeTakeFirst();
   }
 
   async delete(id: string): Promise<boolean> {

@@ -28,10 +28,10 @@ export class RecordingsLibraryRepository {
   /** The Friday of a scheduled recording, else the UTC day it started (ISO text starts with the date). */
   private readonly friday = sql<string>`coalesce(scheduler_jobs.friday_date, substr(recordings.started_at, 1, 10))`;
 
-  /** What each sortable column sorts by; a mosque's name ignores case, as in the mosque table. */
+  /** What each sortable column sorts by; a mosque's name in natural order, as in the mosque table. */
   private readonly sortKeys: Record<RecordingSortField, RawBuilder<unknown>> = {
     friday: this.friday,
-    mosque: sql`lower(mosques.name)`,
+    mosque: sql.ref('mosques.name_sort'),
     status: sql.ref('recordings.status'),
     duration_seconds: sql.ref('recordings.duration_seconds'),
     bytes: sql.ref('recordings.bytes'),

@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { RECORDING_JOB_FUNC, type SkippedMosque } from '../../../contract/scheduler';
+import { fridayJobId, RECORDING_JOB_FUNC, type SkippedMosque } from '../../../contract/scheduler';
 import type { SchedulerJobsTable } from '../../db/schema';
 import { DEFAULT_DURATION_SECONDS, DEFAULT_HEIGHT, DEFAULT_WIDTH } from './policy';
 import type { FridayPlan } from './ports';
@@ -9,11 +9,6 @@ import { localDateText as localDate } from '../../geo/timezone';
 /** `date[2026-11-27T11:09:00Z]`: the one-off trigger of a recording job. */
 export function dateTrigger(instant: string): string {
   return `date[${instant.replace(/\.000Z$/, 'Z')}]`;
-}
-
-/** Readable and deterministic: one job per mosque per Friday, whoever creates it. */
-export function recordingJobId(mosqueId: string, fridayDate: string): string {
-  return `friday-${mosqueId}-${fridayDate}`;
 }
 
 interface PlannedTimes {
@@ -148,7 +143,8 @@ export function planSchedule(
     const row = byKey.get(`${plan.mosqueId}|${fridayDate}`);
     if (!row) {
       result.inserts.push({
-        id: recordingJobId(plan.mosqueId, fridayDate),
+        // Readable and deterministic: one job per mosque per Friday, whoever creates it.
+        id: fridayJobId(plan.mosqueId, fridayDate),
         kind: 'recording',
         func: RECORDING_JOB_FUNC,
         status: 'scheduled',

@@ -13,6 +13,7 @@ import {
   type SkippedMosque,
   toUpcomingRecording,
   type UpcomingRecording,
+  ONE_OFF_JOB_PREFIX,
 } from '../../../contract/scheduler';
 import type { Clock } from '../../lib/clock';
 import { collectGarbage } from '../../lib/collect-garbage';
@@ -345,7 +346,7 @@ export class SchedulerService {
     const now = this.deps.clock.now();
     if (!(await this.repository.isRunning(now.toISOString())))
       throw conflict(`${SCHEDULER_NOT_RUNNING_MESSAGE} (a launch with start_at is one), or launch without start_at`);
-    const job = oneOffJob(`oneoff-${crypto.randomBytes(6).toString('hex')}`, recording, now, this.leadMs);
+    const job = oneOffJob(`${ONE_OFF_JOB_PREFIX}${crypto.randomBytes(6).toString('hex')}`, recording, now, this.leadMs);
     await this.repository.insertMany([job]);
     this.deps.log.info(
       { jobId: job.id, mosqueId: job.mosque_id, launchAt: job.next_run_time },

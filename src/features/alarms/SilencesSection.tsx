@@ -1,4 +1,3 @@
-import Autocomplete from '@mui/material/Autocomplete';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
@@ -13,10 +12,10 @@ import { useState, type FormEvent } from 'react';
 import type { AlarmKind, AlarmSilence } from '../../../contract/alarms';
 import { useCreateSilence, useLiftSilence, useSilences } from '../../api/alarms';
 import { apiErrorMessage } from '../../api/client';
-import { useMosques } from '../../api/config';
 import { ErrorBanner } from '../../components/ErrorBanner';
 import { formatDateTime } from '../../lib/dates';
 import { useNotify } from '../../notifications/context';
+import { MosquePicker } from '../../widgets/MosquePicker';
 import { ALARM_KIND_LABELS } from './alarm-labels';
 
 /** How long a silence may be set for, in minutes (the server takes up to a week). */
@@ -44,7 +43,6 @@ function silenceSubject(silence: Pick<AlarmSilence, 'mosque_id' | 'mosque_name' 
  */
 export function SilencesSection() {
   const silences = useSilences();
-  const mosques = useMosques();
   const create = useCreateSilence();
   const lift = useLiftSilence();
   const notify = useNotify();
@@ -53,7 +51,6 @@ export function SilencesSection() {
   const [minutes, setMinutes] = useState(120);
   const [comment, setComment] = useState('');
 
-  const names = new Map((mosques.data ?? []).map((mosque) => [mosque.mosque_id, mosque.name]));
   const complete = (mosqueId !== null || kind !== ANY_KIND) && comment.trim() !== '';
 
   const onSubmit = (event: FormEvent) => {
@@ -100,16 +97,14 @@ export function SilencesSection() {
           onSubmit={onSubmit}
           sx={{ alignItems: { md: 'flex-start' } }}
         >
-          <Autocomplete
+          <MosquePicker
             sx={{ minWidth: 220 }}
             // Not MUI's "Open"/"Close": the page's Open/All toggle already answers to "Open".
             openText="Show mosques"
             closeText="Hide mosques"
-            options={(mosques.data ?? []).map((mosque) => mosque.mosque_id)}
             value={mosqueId}
-            onChange={(_event, id) => setMosqueId(id)}
-            getOptionLabel={(id) => names.get(id) ?? id}
-            renderInput={(params) => <TextField {...params} label="Mosque" helperText="Empty: every mosque" />}
+            onChange={(id) => setMosqueId(id || null)}
+            helperText="Empty: every mosque"
           />
           <TextField
             select

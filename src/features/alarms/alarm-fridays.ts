@@ -1,11 +1,12 @@
 import { ALARM_KINDS, type AlarmKind, type ListedAlarm } from '../../../contract/alarms';
+import { fridayOfJobId, isOneOffCapture } from '../../../contract/scheduler';
 import { fridayOf } from '../../lib/friday-status';
 
 /** The alarms of one Friday (or of one day's one-off captures), newest first, with how many of each kind. */
 export interface FridayAlarms {
   /** YYYY-MM-DD: the Friday (UTC) of the Saturday-to-Friday week the alarms were raised in; a one-off's own day. */
   friday: string;
-  /** Alarms of captures launched by hand (no scheduled job): filed under their own day, never a Friday's. */
+  /** Alarms of one-off captures (launched by hand or at a chosen time): filed under their own day, never a Friday's. */
   oneOff: boolean;
   alarms: ListedAlarm[];
   /** Kinds present, most frequent first (ties in the order of ALARM_KINDS). */
@@ -14,9 +15,16 @@ export interface FridayAlarms {
 
 const KIND_ORDER = Object.keys(ALARM_KINDS) as AlarmKind[];
 
-/** An alarm of a capture an operator launched by hand: a recorder's, with no scheduled job behind it. */
-function isOneOff(alarm: ListedAlarm): boolean {
-  return alarm.instance_id !== null && alarm.job_id === null;
+/**
+ * Where an alarm is filed: a Friday job's under its Friday (a late settlement on Saturday too); a one-off
+ * capture's (launched by hand, or at a chosen time) under its own day; any other under the Friday of
+ * the Saturday-to-Friday week it was raised in.
+ */
+function placeOf(alarm: ListedAlarm): { friday: string; oneOff: boolean } {
+  const day = alarm.raised_at.slice(0, 10);
+  if (isOneOffCapture(alarm)) return { friday: day, oneOff: true };
+  const friday = (alarm.job_id !== null ? fridayOfJobId(alarm.job_id) : null) ?? fridayOf(day) ?? day;
+  return { friday, oneOff: false };
 }
 
 /**
@@ -26,9 +34,7 @@ function isOneOff(alarm: ListedAlarm): boolean {
 export function groupByFriday(alarms: readonly ListedAlarm[]): FridayAlarms[] {
   const groups = new Map<string, { friday: string; oneOff: boolean; members: ListedAlarm[] }>();
   for (const alarm of alarms) {
-    const day = alarm.raised_at.slice(0, 10);
-    const oneOff = isOneOff(alarm);
-    const friday = oneOff ? day : (fridayOf(day) ?? day);
+    const { friday, oneOff } = placeOf(alarm);
     const key = `${friday}${oneOff ? ' one-off' : ''}`;
     const group = groups.get(key);
     if (group) group.members.push(alarm);

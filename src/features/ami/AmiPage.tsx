@@ -32,6 +32,10 @@ import { amiSummary, sortAmis } from './ami-form';
 import { AmiTable } from './AmiTable';
 import { CreateAmiDialog } from './CreateAmiDialog';
 
+/** Said when this server's recorders run on its own machine, where no launch waits for an image. */
+export const LOCAL_IMAGES_OPTIONAL =
+  'Images are optional here: this server runs its recorders on its own machine, and they record without one.';
+
 /** The AMI Manager (docs/reference.md sections 2, 4, 5 and 8, AMI). */
 export default function AmiPage() {
   const amis = useAmis();
@@ -46,7 +50,7 @@ export default function AmiPage() {
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [dismissedListError, setDismissedListError] = useState(0);
 
-  const list = useMemo(() => sortAmis(amis.data ?? []), [amis.data]);
+  const list = useMemo(() => sortAmis(amis.data?.amis ?? []), [amis.data]);
   // "—" until the images have answered: an empty list before then is unknown, not zero.
   const counted = amis.data ? amiSummary(list) : undefined;
   const listError = amis.isError && amis.errorUpdatedAt !== dismissedListError ? amiLoadErrorMessage(amis.error) : null;
@@ -138,7 +142,13 @@ export default function AmiPage() {
         amis={list}
         loading={amis.isPending}
         onDelete={openDelete}
-        empty={<EmptyState icon={<AlbumIcon />} title="No AMIs found. Create your first AMI to get started." />}
+        empty={
+          <EmptyState
+            icon={<AlbumIcon />}
+            title="No AMIs found. Create your first AMI to get started."
+            description={amis.data?.provider === 'local' ? LOCAL_IMAGES_OPTIONAL : undefined}
+          />
+        }
       />
 
       {createOpen && (

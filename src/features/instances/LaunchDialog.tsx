@@ -14,7 +14,7 @@ import { useState, type FormEvent } from 'react';
 import type { LaunchConfigInput } from '../../../contract/instances';
 import { useDemoStreamUrl } from '../../api/instances';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
-import { MosquePicker } from './MosquePicker';
+import { MosquePicker } from '../../widgets/MosquePicker';
 import { StreamTest } from '../../widgets/StreamTest';
 import type { FieldErrors } from '../../lib/field-errors';
 import {
@@ -149,6 +149,7 @@ export function LaunchDialog({
                 value={values.mosque_id}
                 onChange={(mosqueId) => set('mosque_id')({ target: { value: mosqueId } })}
                 error={errorOf('mosque_id')}
+                helperText="Optional: search by name, id or city"
               />
             </Grid>
             <Grid size={{ xs: 12, sm: 4 }}>

@@ -6,13 +6,11 @@ import DescriptionIcon from '@mui/icons-material/Description';
 import LocationOnIcon from '@mui/icons-material/LocationOn';
 import MosqueIcon from '@mui/icons-material/Mosque';
 import ScheduleIcon from '@mui/icons-material/Schedule';
-import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { GenerateRequest, Mosque } from '../../../contract/mosques';
 import {
   MOSQUE_MESSAGES,
   mosqueErrorMessage,
-  mosquesQueryOptions,
   useBulkMosques,
   useCreateMosque,
   useDeleteMosque,
@@ -67,8 +65,8 @@ export default function ConfigPage() {
   const { params, update: updateView } = useUrlParams();
   const view = viewFromParams(params);
   const shown = useMosquesPage(queryOfView(view));
-  // The cards are four counts from the server and the table's prayer times are its page's: nothing here
-  // downloads the fleet, except Generate's list of mosques to choose from, read when it opens.
+  // The cards are four counts from the server and the table's prayer times are its page's; Generate's
+  // mosques are searched on the server: nothing here downloads the fleet.
   const summary = useMosquesSummary();
   const pageIds = useMemo(() => (shown.data?.mosques ?? []).map((mosque) => mosque.mosque_id), [shown.data]);
   const prayerTimes = usePrayerTimesOf(pageIds);
@@ -86,7 +84,6 @@ export default function ConfigPage() {
   const [testing, setTesting] = useState<Mosque | null>(null);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [generating, setGenerating] = useState(false);
-  const fleet = useQuery({ ...mosquesQueryOptions(), enabled: generating });
   const [dismissedError, setDismissedError] = useState(0);
 
   const located = useMemo(
@@ -334,7 +331,6 @@ export default function ConfigPage() {
       />
       {generating && (
         <GenerateDialog
-          mosques={fleet.data ?? []}
           generating={generate.isPending}
           onCancel={() => setGenerating(false)}
           onGenerate={runGenerate}

@@ -11,16 +11,16 @@ import TextField from '@mui/material/TextField';
 import { useState, type FormEvent } from 'react';
 import { formChanged, useDiscardGuard } from '../../components/useDiscardGuard';
 import { GENERATE_DEFAULTS, type GenerateRequest, type Mosque, type RecordingMethod } from '../../../contract/mosques';
+import { useMosqueChoices } from '../../widgets/mosque-choices';
 
 interface GenerateDialogProps {
-  mosques: Mosque[];
   generating: boolean;
   onCancel: () => void;
   onGenerate: (settings: GenerateRequest) => void;
 }
 
 interface GenerateForm {
-  mosqueIds: string[];
+  mosques: Mosque[];
   duration: string;
   method: RecordingMethod;
   apiBaseUrl: string;
@@ -32,9 +32,9 @@ const positiveInt = (text: string) => (/^\d+$/.test(text.trim()) && Number(text)
 const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 } as const;
 
 /** "Generate Recording Configurations" (docs/reference.md sections 3 and 5, Generate settings and Generate configs). */
-export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: GenerateDialogProps) {
+export function GenerateDialog({ generating, onCancel, onGenerate }: GenerateDialogProps) {
   const [initial] = useState<GenerateForm>(() => ({
-    mosqueIds: [],
+    mosques: [],
     duration: String(GENERATE_DEFAULTS.duration),
     method: GENERATE_DEFAULTS.method,
     apiBaseUrl: window.location.origin,
@@ -45,7 +45,8 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
   const guard = useDiscardGuard({ dirty: formChanged(form, initial), busy: generating, onDiscard: onCancel });
   const set = <K extends keyof GenerateForm>(field: K, value: GenerateForm[K]) =>
     setForm((current) => ({ ...current, [field]: value }));
-  const byId = new Map(mosques.map((mosque) => [mosque.mosque_id, mosque]));
+  // Any mosque may be named (a disabled one too), searched on the server.
+  const { props: choices, more } = useMosqueChoices();
 
   const duration = positiveInt(form.duration);
   const width = positiveInt(form.width);
@@ -56,7 +57,7 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
     event.preventDefault();
     if (!valid || generating) return;
     onGenerate({
-      mosque_ids: form.mosqueIds,
+      mosque_ids: form.mosques.map((mosque) => mosque.mosque_id),
       duration,
       method: form.method,
       ...(form.method === 'api' && form.apiBaseUrl.trim() ? { api_base_url: form.apiBaseUrl.trim() } : {}),
@@ -84,22 +85,21 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
         <DialogTitle id="generate-title">Generate Recording Configurations</DialogTitle>
         <DialogContent>
           <Stack spacing={2} sx={{ pt: 1 }}>
-            <Autocomplete
+            <Autocomplete<Mosque, true>
+              {...choices}
               multiple
-              options={mosques.map((mosque) => mosque.mosque_id)}
-              value={form.mosqueIds}
-              onChange={(_event, ids) => set('mosqueIds', ids)}
-              getOptionLabel={(id) => byId.get(id)?.name ?? id}
-              renderOption={({ key, ...props }, id) => (
+              value={form.mosques}
+              onChange={(_event, mosques) => set('mosques', mosques)}
+              renderOption={({ key, ...props }, mosque) => (
                 <li key={key} {...props}>
                   <Box>
-                    {byId.get(id)?.name ?? id}
+                    {mosque.name}
                     <Box
                       component="span"
                       sx={{ ml: 1, color: 'text.secondary', fontFamily: 'monospace', fontSize: '0.85em' }}
                     >
-                      {id}
-                      {byId.get(id)?.active === false ? ' (disabled)' : ''}
+                      {mosque.mosque_id}
+                      {mosque.active ? '' : ' (disabled)'}
                     </Box>
                   </Box>
                 </li>
@@ -107,7 +107,11 @@ export function GenerateDialog({ mosques, generating, onCancel, onGenerate }: Ge
               disableCloseOnSelect
               filterSelectedOptions
               renderInput={(params) => (
-                <TextField {...params} label="Mosques" helperText="Leave empty to include every active mosque" />
+                <TextField
+                  {...params}
+                  label="Mosques"
+                  helperText={more ?? 'Leave empty to include every active mosque'}
+                />
               )}
             />
             {number('duration', 'Duration (seconds)', duration)}

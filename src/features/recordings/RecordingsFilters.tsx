@@ -14,7 +14,7 @@ const OUTCOME_OPTIONS = recordingStatusSchema.options.map(
 
 const CONTENT_OPTIONS = [['1', 'Content warnings']] as const;
 
-/** Search (mosque name or id), Friday, outcome and content warnings: each narrows the list on the server and starts again from the first page. */
+/** Search (mosque name or id), day (a Friday, or a one-off's own), outcome and content warnings: each narrows the list on the server and starts again from the first page. */
 export function RecordingsFilters({ view, onView }: { view: RecordingsView; onView: (update: ParamUpdate) => void }) {
   const search = useCallback((q: string) => onView({ q, page: null }), [onView]);
   return (
@@ -26,7 +26,7 @@ export function RecordingsFilters({ view, onView }: { view: RecordingsView; onVi
         onSearch={search}
       />
       <TextField
-        label="Friday"
+        label="Day"
         type="date"
         size="small"
         value={view.friday ?? ''}

@@ -113,7 +113,7 @@ export default function RecordingsPage() {
 
   return (
     <Box>
-      <PageHeader title="Recordings" subtitle="Every capture by Friday and mosque" />
+      <PageHeader title="Recordings" subtitle="Every capture by day (a Friday, or a one-off's own) and mosque" />
       {/* The storage card sits beside the table only from xl (above it on narrower screens): at 1440 px it left the table less than its 820 px, and Actions scrolled out of view. */}
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', xl: '1fr 320px' }, alignItems: 'start' }}>
         <Box sx={{ order: { xl: 1 } }}>

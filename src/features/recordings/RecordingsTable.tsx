@@ -21,10 +21,11 @@ import { holesOf } from '../../lib/gap-causes';
 import { formatBytes, formatMediaDuration, RECORDING_OUTCOMES } from '../../lib/recording-outcome';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { CoverageBar } from './CoverageBar';
+import { isOneOffCapture } from '../../../contract/scheduler';
 
 /** Below md (a tablet, the drawer closed) Size and Store give their room, so Play, Download and Delete stay in view. */
 const COLUMNS: readonly HeaderColumn<RecordingSortField>[] = [
-  { label: 'Friday', sortKey: 'friday' },
+  { label: 'Day', sortKey: 'friday' },
   { label: 'Mosque', sortKey: 'mosque' },
   { label: 'Outcome', sortKey: 'status' },
   { label: 'Coverage' },
@@ -135,7 +136,13 @@ export function RecordingsTable({
                       onChange={(event) => onSelect([recording.id], event.target.checked)}
                     />
                   </TableCell>
-                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{recording.friday}</TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                    {recording.friday}
+                    {/* A one-off's day is its own, not a Friday's: said, so the two are never taken for each other. */}
+                    <Typography variant="caption" color="textSecondary" sx={{ display: 'block' }}>
+                      {isOneOffCapture(recording) ? 'one-off' : 'Friday'}
+                    </Typography>
+                  </TableCell>
                   <TableCell>
                     <Typography variant="body2" sx={{ fontWeight: 500 }}>
                       {who}

@@ -16,6 +16,7 @@ import { useScopedUrlParams } from '../../lib/url-params';
 import { Section } from './Section';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { zoneAbbreviation, zonedDateTime } from './zoned-time';
+import { CaptureDayChip } from './CaptureDayChip';
 
 interface ActiveJobsSectionProps {
   /** Polling interval (ms) or false (Auto Refresh off). */
@@ -96,6 +97,7 @@ function JobItem({ job, cancelling, onCancel }: { job: Job; cancelling: boolean;
             sx={{ textTransform: 'capitalize' }}
           />
           {job.late && <Chip size="small" variant="outlined" color="warning" label="Late" />}
+          {job.kind === 'recording' && <CaptureDayChip jobId={job.id} />}
         </Box>
         <Fact label="Function" value={job.func} />
         <Fact label="Next run" value={nextRun} />

@@ -15,13 +15,9 @@ import { useState, type FormEvent } from 'react';
 import { useDiscardGuard } from '../../components/useDiscardGuard';
 import type { Mosque } from '../../../contract/mosques';
 import type { ScheduleRequest } from '../../../contract/scheduler';
+import { useMosqueChoices } from '../../widgets/mosque-choices';
 
 interface ScheduleFridayDialogProps {
-  /** Every mosque; only active ones can be picked (the scheduler plans nothing else). */
-  mosques: Mosque[];
-  mosquesLoading: boolean;
-  /** Why the mosques could not be read, if they could not. */
-  mosquesError: string | null;
   scheduling: boolean;
   onCancel: () => void;
   onSchedule: (request: ScheduleRequest) => void;
@@ -36,23 +32,17 @@ function missing(mosque: Mosque): string | null {
 }
 
 /** "Schedule Friday Recordings" (docs/reference.md section 3, Schedule request): force refresh and a mosque filter (empty: all). */
-export function ScheduleFridayDialog({
-  mosques,
-  mosquesLoading,
-  mosquesError,
-  scheduling,
-  onCancel,
-  onSchedule,
-}: ScheduleFridayDialogProps) {
+export function ScheduleFridayDialog({ scheduling, onCancel, onSchedule }: ScheduleFridayDialogProps) {
   const [forceRefresh, setForceRefresh] = useState(false);
-  const [mosqueIds, setMosqueIds] = useState<string[]>([]);
-  const guard = useDiscardGuard({ dirty: forceRefresh || mosqueIds.length > 0, busy: scheduling, onDiscard: onCancel });
-  const active = mosques.filter((mosque) => mosque.active);
-  const byId = new Map(mosques.map((mosque) => [mosque.mosque_id, mosque]));
+  const [chosen, setChosen] = useState<Mosque[]>([]);
+  const guard = useDiscardGuard({ dirty: forceRefresh || chosen.length > 0, busy: scheduling, onDiscard: onCancel });
+  // Only active mosques can be picked (the scheduler plans nothing else), searched on the server.
+  const { props: choices, more } = useMosqueChoices({ activeOnly: true });
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (scheduling) return;
+    const mosqueIds = chosen.map((mosque) => mosque.mosque_id);
     onSchedule({ forceRefresh, mosqueFilter: mosqueIds.length > 0 ? mosqueIds : null });
   };
 
@@ -66,33 +56,33 @@ export function ScheduleFridayDialog({
             already scheduled are left as they are.
           </DialogContentText>
           <Stack spacing={2}>
-            <Autocomplete
+            <Autocomplete<Mosque, true>
+              {...choices}
               multiple
-              options={active.map((mosque) => mosque.mosque_id)}
-              value={mosqueIds}
-              onChange={(_event, ids) => setMosqueIds(ids)}
-              getOptionLabel={(id) => byId.get(id)?.name ?? id}
-              renderOption={({ key, ...props }, id) => {
-                const mosque = byId.get(id);
-                const problem = mosque ? missing(mosque) : null;
+              value={chosen}
+              onChange={(_event, mosques) => setChosen(mosques)}
+              renderOption={({ key, ...props }, mosque) => {
+                const problem = missing(mosque);
                 return (
                   <li key={key} {...props}>
                     <Box>
-                      {mosque?.name ?? id}
+                      {mosque.name}
                       <Box component="span" sx={{ ml: 1, color: 'text.secondary', fontSize: '0.85em' }}>
-                        {mosque?.timezone ?? ''}
+                        {mosque.timezone ?? ''}
                         {problem ? ` (${problem})` : ''}
                       </Box>
                     </Box>
                   </li>
                 );
               }}
-              loading={mosquesLoading}
-              noOptionsText={mosquesError ?? 'No active mosques'}
               disableCloseOnSelect
               filterSelectedOptions
               renderInput={(params) => (
-                <TextField {...params} label="Mosques" helperText="Leave empty to schedule every active mosque" />
+                <TextField
+                  {...params}
+                  label="Mosques"
+                  helperText={more ?? 'Leave empty to schedule every active mosque'}
+                />
               )}
             />
             <Box>

@@ -3,11 +3,9 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import EventRepeatIcon from '@mui/icons-material/EventRepeat';
 import RefreshIcon from '@mui/icons-material/Refresh';
-import { useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Job, ScheduleRequest, SkippedMosque, UpcomingRecording } from '../../../contract/scheduler';
-import { apiErrorMessage } from '../../api/client';
-import { mosquesQueryOptions } from '../../api/config';
 import {
   SCHEDULER_MESSAGES,
   SCHEDULER_REFRESH_MS,
@@ -55,8 +53,6 @@ export default function SchedulingPage() {
   const cancelJob = useCancelJob();
   const [dialogOpen, setDialogOpen] = useState(false);
   const [dialogKey, setDialogKey] = useState(0);
-  // The mosque filter's choices, read when the dialog opens.
-  const mosques = useQuery({ ...mosquesQueryOptions(), enabled: dialogOpen });
   const [dismissedError, setDismissedError] = useState(0);
   const [cancelTarget, setCancelTarget] = useState<CancelTarget | null>(null);
   const [confirmStop, setConfirmStop] = useState(false);
@@ -169,9 +165,6 @@ export default function SchedulingPage() {
       {dialogOpen && (
         <ScheduleFridayDialog
           key={dialogKey}
-          mosques={mosques.data ?? []}
-          mosquesLoading={mosques.isPending}
-          mosquesError={mosques.isError ? apiErrorMessage(mosques.error, 'Failed to load mosques') : null}
           scheduling={scheduleFriday.isPending}
           onCancel={() => setDialogOpen(false)}
           onSchedule={schedule}

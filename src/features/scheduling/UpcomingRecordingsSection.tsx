@@ -18,6 +18,7 @@ import { TimingIcon } from './TimingIcon';
 import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { operatorTime, zoneAbbreviation, zonedDateTime, zonedTime } from './zoned-time';
 import { ActionsCell, TableHeaderRow } from '../../components/TableParts';
+import { CaptureDayChip } from './CaptureDayChip';
 
 interface UpcomingRecordingsSectionProps {
   recordings: UpcomingRecording[];
@@ -102,6 +103,7 @@ export function UpcomingRecordingsSection({
                   <Typography variant="body2" sx={{ fontWeight: 500 }}>
                     {recording.mosque_name}
                   </Typography>
+                  <CaptureDayChip jobId={recording.job_id} />
                   <LaunchState recording={recording} />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>

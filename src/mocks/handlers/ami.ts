@@ -62,7 +62,10 @@ function withLatest(list: Ami[]): Ami[] {
 }
 
 export const amiHandlers = [
-  mock(amiRoutes.list, () => HttpResponse.json({ success: true, data: { amis: withLatest(mockAmis()) } })),
+  // The mocks' recorders run on the local provider, as their instances' details say.
+  mock(amiRoutes.list, () =>
+    HttpResponse.json({ success: true, data: { amis: withLatest(mockAmis()), provider: 'local' as const } }),
+  ),
 
   mock(amiRoutes.create, ({ body }) => {
     const source = store.instances.find((i) => i.id === body.instance_id || i.instance_id === body.instance_id);

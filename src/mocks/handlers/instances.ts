@@ -14,6 +14,7 @@ import {
   type TerminateResult,
 } from '../../../contract/instances';
 import { comingFriday } from '../../../contract/fridays';
+import { ONE_OFF_JOB_PREFIX } from '../../../contract/scheduler';
 import type { CostPeriod, InstanceCostResponse } from '../../../contract/instance-cost';
 import type { ServerMessage } from '../../../contract/live';
 import { instanceRoutes } from '../../../contract/routes/instances';
@@ -245,7 +246,8 @@ export const instanceHandlers = [
         ? [
             {
               index,
-              job_id: `job-oneoff-${index}-${Date.parse(config.start_at)}`,
+              // The server's one-off job id: its prefix says it records no Friday.
+              job_id: `${ONE_OFF_JOB_PREFIX}${index}-${Date.parse(config.start_at)}`,
               mosque_id: config.mosque_id,
               launch_at: config.start_at,
               window_start: config.start_at,

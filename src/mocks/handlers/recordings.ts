@@ -18,6 +18,7 @@ import { mock } from '../endpoint';
 import { errorResponse } from '../http';
 import { store } from '../store';
 import { mockMosques } from './config';
+import { schedulerMock } from './scheduler';
 
 /** A few bytes that start like an MP4, enough for the player and the download to have something. */
 export const MP4_HEAD = new Uint8Array([0, 0, 0, 24, 102, 116, 121, 112, 105, 115, 111, 109]);
@@ -106,14 +107,18 @@ export function keepInBucket(recordingId: string): void {
   inBucket.add(recordingId);
 }
 
-/** The library's view of a mock recording: its mosque's name, its day, its store, and whether it has media. */
+/**
+ * The library's view of a mock recording: its mosque's name, its job and day (a Friday job's Friday, as
+ * the server's; a one-off's own UTC day), its store, and whether it has media.
+ */
 function toLibrary(recording: Recording): LibraryRecording {
   const mosque = mockMosques().find((m) => m.mosque_id === recording.mosque_id);
+  const job = schedulerMock().jobs.find((candidate) => candidate.instance_id === recording.instance_id);
   return {
     ...recording,
     mosque_name: mosque?.name ?? null,
-    friday: recording.started_at.slice(0, 10),
-    job_id: null,
+    friday: job?.friday_date ?? recording.started_at.slice(0, 10),
+    job_id: job?.id ?? null,
     media_available: recording.status !== 'recording' && recording.bytes > 0,
     store: inBucket.has(recording.id) ? 's3' : 'local',
   };

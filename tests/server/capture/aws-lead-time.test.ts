@@ -1,6 +1,7 @@
 import { DescribeInstanceAttributeCommand, DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchResponseSchema } from '../../../contract/instances';
+import { fridayOfJobId, isOneOffCapture } from '../../../contract/scheduler';
 import { type MotoServer } from '../../../testkit/capture';
 import { MemoryPreflightChecks } from '../../../testkit/scheduler-doubles';
 import { startMotoAccount, type MotoAccount } from '../../../testkit/moto-account';
@@ -139,6 +140,9 @@ describe('recorders launched the lead time before their window (moto)', () => {
     expect(await ec2Count()).toBe(before);
     const jobId = data.scheduled[0].job_id;
     expect((await s.app.ctx.scheduler.jobs('all')).find((j) => j.id === jobId)?.status).toBe('scheduled');
+    // Its id says it is no Friday's: the console files it, its recording and its alarms under its own day.
+    expect(fridayOfJobId(jobId)).toBeNull();
+    expect(isOneOffCapture({ job_id: jobId, instance_id: null })).toBe(true);
 
     await at(startAt - LEAD_SECONDS * 1000);
     const job = (await s.app.ctx.scheduler.jobs('all')).find((j) => j.id === jobId);

@@ -261,7 +261,10 @@ describe('aws capture driver against moto', () => {
       await expect(ec2.send(new DescribeSnapshotsCommand({ SnapshotIds: snapshots }))).rejects.toMatchObject({
         name: 'InvalidSnapshot.NotFound',
       });
-      expect((await t.request({ method: 'GET', url: '/api/ami/list', token })).json().data.amis).toEqual([]);
+      expect((await t.request({ method: 'GET', url: '/api/ami/list', token })).json().data).toEqual({
+        amis: [],
+        provider: 'aws',
+      });
       expect((await t.request({ method: 'DELETE', url: `/api/ami/${ami_id}`, token })).statusCode).toBe(404);
     } finally {
       await noImage.close();

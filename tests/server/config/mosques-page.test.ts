@@ -110,6 +110,16 @@ describe('GET /api/config/mosques: search, sort, filter and pages', () => {
     expect((await page('timezone=Europe/London')).total).toBe(0);
   });
 
+  it('answers only the mosques named by id, with the other filters, and none for an empty list', async () => {
+    expect(await page('mosque_ids=aaaa000012,aaaa000003,zzzz000000&sort=name')).toEqual({
+      ids: ['03', '12'],
+      names: ['Süleymaniye', 'Zayed'],
+      total: 2,
+    });
+    expect((await page('mosque_ids=aaaa000002,aaaa000003&active=false')).ids).toEqual(['02']);
+    expect(await page('mosque_ids=')).toEqual({ ids: [], names: [], total: 0 });
+  });
+
   it('refuses a parameter it does not know, an unknown sort and an oversized page with the field named', async () => {
     for (const query of [
       'sort=password',

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { jobsResponseSchema, schedulerPrayerTimesResponseSchema } from '../../../contract/scheduler';
+import { fridayOfJobId, jobsResponseSchema, schedulerPrayerTimesResponseSchema } from '../../../contract/scheduler';
 import { SchedulerEnv, type SchedulerApp } from './helpers';
 
 /** Scheduling's lists at fleet size: Prayer Times and Active Jobs ask the server for one page. */
@@ -101,6 +101,9 @@ describe('scheduling pages', () => {
     expect([first.total, second.total, third.total]).toEqual([5, 5, 5]);
     const paged = [...first.jobs, ...second.jobs, ...third.jobs];
     expect(new Set(paged.map((job) => job.id)).size).toBe(5);
+    // A Friday job's id names its Friday: the console files its recording and alarms under it.
+    for (const job of paged.filter((candidate) => candidate.kind === 'recording'))
+      expect(fridayOfJobId(job.id)).toBe(job.friday_date);
     const runs = paged.map((job) => Date.parse(job.next_run_time ?? ''));
     expect(runs).toEqual([...runs].sort((a, b) => a - b));
     const refused = await s.request({ method: 'GET', url: '/api/scheduler/jobs?limit=0', token });

@@ -6,6 +6,7 @@ import {
   schedulerPrayerTimesResponseSchema,
   type Job,
 } from '../../../contract/scheduler';
+import { naturalSortKey } from '../../../contract/list-query';
 import { zonedParts as wallClock } from '../../../server/geo/timezone';
 import { SchedulerEnv, type SchedulerApp } from './helpers';
 
@@ -285,6 +286,7 @@ describe('scheduling with the prayer-times service', () => {
     const fleet = Array.from({ length: count }, (_, i) => ({
       mosque_id: fleetId(i),
       name: `Fleet ${i}`,
+      name_sort: naturalSortKey(`Fleet ${i}`),
       name_ar: null,
       google_maps_url: null,
       languages: '["en"]',

@@ -107,12 +107,33 @@ describe('the alarm list by Friday', { timeout: scaled(30_000) }, () => {
       job_id: 'friday-elm7q2w9z3-2026-11-27',
       raised_at: '2026-11-27T12:00:00.000Z',
     });
+    // A recording scheduled for a chosen time (a launch with start_at) whose launch failed: no instance, a one-off job.
+    raiseMockAlarm({
+      id: 'a-sunday-scheduled',
+      kind: 'launch_failed',
+      severity: 'critical',
+      message: 'The launch failed after 3 attempts',
+      mosque_name: 'London Central Mosque',
+      job_id: 'oneoff-3f2a9c1b7d04',
+      raised_at: '2026-11-29T09:00:00.000Z',
+    });
+    // Friday's outcome settled after midnight: still that Friday's, not the next week's.
+    raiseMockAlarm({
+      id: 'a-friday-late',
+      kind: 'capture_partial',
+      severity: 'warning',
+      message: 'Recorded 1 h of 2 h',
+      mosque_name: 'East London Mosque',
+      instance_id: 'i-friday',
+      job_id: 'friday-elm7q2w9z3-2026-11-27',
+      raised_at: '2026-11-28T00:30:00.000Z',
+    });
     await renderApp('/alarms', { as: 'operator' });
     await screen.findByRole('listitem', { name: 'Stream stalled: East London Mosque' });
     const groups = within(screen.getByRole('list', { name: 'Alarms' })).getAllByRole('list');
     expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual([
-      'Sunday 29 November 2026 · one-off captures: 1 alarm (Capture partial: 1)',
-      'Friday 27 November 2026: 1 alarm (Stream stalled: 1)',
+      'Sunday 29 November 2026 · one-off captures: 2 alarms (Launch failed: 1, Capture partial: 1)',
+      'Friday 27 November 2026: 2 alarms (Stream stalled: 1, Capture partial: 1)',
     ]);
   });
 });

@@ -16,7 +16,8 @@ describe('silences on the Alarms page', { timeout: scaled(30_000) }, () => {
     expect(silence).toBeDisabled();
 
     await user.click(within(form()).getByRole('combobox', { name: 'Mosque' }));
-    await user.click(await screen.findByRole('option', { name: 'East London Mosque' }));
+    // The picker searches the server and names each mosque with its city, if known, and its id.
+    await user.click(await screen.findByRole('option', { name: 'East London Mosque (elm7q2w9z3)' }));
     await user.click(within(form()).getByRole('combobox', { name: 'For' }));
     await user.click(await screen.findByRole('option', { name: '4 hours' }));
     await user.type(within(form()).getByRole('textbox', { name: 'Comment' }), 'Their encoder is being replaced');

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { mockAmi, mockAmis } from '../../../../src/mocks/handlers/ami';
-import AmiPage from '../../../../src/features/ami/AmiPage';
+import AmiPage, { LOCAL_IMAGES_OPTIONAL } from '../../../../src/features/ami/AmiPage';
 import { renderWithProviders } from '../../support/render';
 import { server } from '../../support/server';
 import { cardOf, openAmi, row, seedAmis } from './helpers';
@@ -45,7 +45,7 @@ describe('AMI Manager page', { timeout: scaled(30_000) }, () => {
     server.use(
       http.get('/api/ami/list', async () => {
         await answered;
-        return HttpResponse.json({ success: true, data: { amis: [] } });
+        return HttpResponse.json({ success: true, data: { amis: [], provider: 'local' } });
       }),
     );
     renderWithProviders(<AmiPage />, { path: '/ami', as: 'admin' });
@@ -82,8 +82,9 @@ describe('AMI Manager page', { timeout: scaled(30_000) }, () => {
     expect(row('ami-00000ccc').getByRole('button', { name: 'Delete ami-00000ccc' })).toBeEnabled();
   });
 
-  it('shows the empty state when there is no AMI', async () => {
+  it('shows the empty state when there is no AMI, saying images are optional on the local provider', async () => {
     await openAmi('No AMIs found. Create your first AMI to get started.');
+    expect(screen.getByText(LOCAL_IMAGES_OPTIONAL)).toBeInTheDocument();
     expect(cardOf('Total AMIs').getByText('0')).toBeInTheDocument();
     expect(cardOf('Latest Version').getByText('N/A')).toBeInTheDocument();
   });

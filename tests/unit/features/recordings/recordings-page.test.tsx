@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { addMockInstances, mockInstance, mockRecording } from '../../../../src/mocks/handlers/instances';
+import { mockRecordingJob, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { store } from '../../../../src/mocks/store';
 import { scaled } from '../../../../testkit/time-scale';
 import { open, table } from './helpers';
@@ -17,6 +18,31 @@ describe('Recordings page', { timeout: scaled(60_000) }, () => {
     await user.click(screen.getByRole('button', { name: 'Go to next page' }));
     await screen.findByText('11–14 of 14');
     expect(table().getByText('2026-01-02')).toBeInTheDocument();
+  });
+
+  it('files a one-off capture under its own day and a Friday recording under its Friday, saying which', async () => {
+    const friday = addMockInstances(
+      mockInstance({ mosque_id: 'elm7q2w9z3', state: 'terminated', launch_time: '2026-01-23T11:40:00.000Z' }),
+    )[0];
+    store.recordings.push(mockRecording(friday, { started_at: friday.launch_time }));
+    schedulerMock().jobs.push({
+      ...mockRecordingJob({
+        mosque_id: 'elm7q2w9z3',
+        mosque_name: 'East London Mosque',
+        recording_start: friday.launch_time,
+        timezone: 'Europe/London',
+      }),
+      status: 'captured',
+      instance_id: friday.id,
+    });
+    const sunday = addMockInstances(
+      mockInstance({ mosque_id: 'lcm4r8k2p1', state: 'terminated', launch_time: '2026-01-25T09:00:00.000Z' }),
+    )[0];
+    store.recordings.push(mockRecording(sunday, { started_at: sunday.launch_time }));
+    await open();
+    const dayOf = (date: string) => within(table().getByText(date).closest('td') as HTMLElement);
+    expect(dayOf('2026-01-25').getByText('one-off')).toBeInTheDocument();
+    expect(dayOf('2026-01-23').getByText('Friday')).toBeInTheDocument();
   });
 
   it('shows how much of the window the media covers, with the gaps where they fell', async () => {

@@ -43,6 +43,33 @@ function upcoming(fields: Partial<UpcomingRecording> & Pick<UpcomingRecording, '
 const timingOf = (mosqueName: string) => upcomingRow(mosqueName).getByRole('img');
 
 describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000) }, () => {
+  it('tells a one-off recording (a launch at a chosen time) from a Friday one', async () => {
+    useFixedClock();
+    schedulerMock().jobs.push(
+      mockRecordingJob({
+        mosque_id: 'lcm4r8k2p1',
+        mosque_name: 'London Central Mosque',
+        recording_start: '2026-11-27T11:43:00.000Z',
+        timezone: 'Europe/London',
+      }),
+      {
+        ...mockRecordingJob({
+          mosque_id: 'elm7q2w9z3',
+          mosque_name: 'East London Mosque',
+          recording_start: '2026-11-29T10:00:00.000Z',
+        }),
+        id: 'oneoff-3f2a9c1b7d04',
+        name: 'One-off recording: elm7q2w9z3',
+        friday_date: null,
+      },
+    );
+    await openScheduling({ userOptions: fakeTimerUser });
+    expect(upcomingRows().map((row) => within(row).getAllByRole('cell')[0].textContent)).toEqual([
+      'London Central MosqueFriday 2026-11-27',
+      'East London MosqueOne-off',
+    ]);
+  });
+
   it('lists mosque, recording time and prayer time on the mosque clock, its zone, and the operator time', async () => {
     useFixedClock();
     schedulerMock().jobs.push(
@@ -64,10 +91,10 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000)
       .getAllByRole('columnheader')
       .map((cell) => cell.textContent);
     expect(headers).toEqual(['Mosque', 'Recording Time', 'Prayer Time', 'Timezone', 'Actions']);
-    // Soonest first.
+    // Soonest first, each with the Friday it records.
     expect(upcomingRows().map((row) => within(row).getAllByRole('cell')[0].textContent)).toEqual([
-      'Riyadh Grand Mosque',
-      'London Central Mosque',
+      'Riyadh Grand MosqueFriday 2026-11-27',
+      'London Central MosqueFriday 2026-11-27',
     ]);
 
     const riyadh = upcomingRow('Riyadh Grand Mosque');
