@@ -15,7 +15,7 @@ import { openDatabase } from '../server/db';
 import { seededMosqueId, seededZone, seedMosques } from '../testkit/seed-mosques';
 import { compare } from './api';
 import { percentile, round, type BenchResult } from './lib';
-import { call, scratchDataDir, signIn, startRealServer } from './servers';
+import { call, planEveryFriday, scratchDataDir, signIn, startRealServer } from './servers';
 
 const MOSQUES = 10_000;
 const PUTS = 100;
@@ -167,17 +167,8 @@ export async function run(): Promise<BenchResult[]> {
   const server = await startRealServer(dataDir);
   try {
     const token = await signIn(server.baseUrl);
-    await call(server.baseUrl, token, 'POST', '/api/scheduler/start');
-    const planned = await call<{ data: { scheduled: number; created: number } }>(
-      server.baseUrl,
-      token,
-      'POST',
-      '/api/scheduler/schedule-friday',
-      { forceRefresh: false, mosqueFilter: null },
-    );
     // Every prayer is SAFE_HOURS away (prayLater): none was launched, every job is pending.
-    if (planned.data.created + planned.data.scheduled < MOSQUES)
-      throw new Error(`expected ${MOSQUES} pending jobs, got ${JSON.stringify(planned.data)}`);
+    await planEveryFriday(server.baseUrl, token, MOSQUES);
     return [
       ...(await compare(
         `GET /api/scheduler/upcoming?limit=20 (${MOSQUES.toLocaleString('en')} pending jobs)`,

@@ -159,3 +159,17 @@ export async function call<T = unknown>(
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
+
+/** Starts the scheduler and plans every mosque's Friday; fails unless `expected` jobs are planned. */
+export async function planEveryFriday(baseUrl: string, token: string, expected: number): Promise<void> {
+  await call(baseUrl, token, 'POST', '/api/scheduler/start');
+  const planned = await call<{ data: { scheduled: number; created: number } }>(
+    baseUrl,
+    token,
+    'POST',
+    '/api/scheduler/schedule-friday',
+    { forceRefresh: false, mosqueFilter: null },
+  );
+  if (planned.data.created + planned.data.scheduled < expected)
+    throw new Error(`expected ${expected} planned jobs, got ${JSON.stringify(planned.data)}`);
+}

@@ -15,7 +15,7 @@ import { seedMosques } from '../testkit/seed-mosques';
 import { prayLater } from './fleet';
 import { median, round, type BenchResult } from './lib';
 import {
-  call,
+  planEveryFriday,
   rssMb,
   scratchDataDir,
   signIn,
@@ -51,16 +51,7 @@ async function rssAfterPlanning(dataDir: string): Promise<number> {
   const server = await startRealServer(dataDir);
   try {
     const token = await signIn(server.baseUrl);
-    await call(server.baseUrl, token, 'POST', '/api/scheduler/start');
-    const planned = await call<{ data: { scheduled: number; created: number } }>(
-      server.baseUrl,
-      token,
-      'POST',
-      '/api/scheduler/schedule-friday',
-      { forceRefresh: false, mosqueFilter: null },
-    );
-    if (planned.data.created + planned.data.scheduled < FLEET)
-      throw new Error(`expected ${FLEET} planned jobs, got ${JSON.stringify(planned.data)}`);
+    await planEveryFriday(server.baseUrl, token, FLEET);
     await settle();
     return rssMb(server.pid);
   } finally {
@@ -76,53 +67,66 @@ async function fleetRun(): Promise<BenchResult[]> {
     // Every prayer hours away: planning launches nothing, whatever the day.
     await prayLater(dataDir);
     await measure(() => startRealServer(dataDir)); // the first start: migrations and superuser
-    const ours: Start[] = [];
-    const bare: Start[] = [];
-    for (let i = 0; i < STARTS; i += 1) {
-      ours.push(await measure(() => startRealServer(dataDir)));
-      bare.push(await measure(() => startBaselineServer()));
-    }
+    const { ms, bareMs, rss, bareRss, label } = await alternatingStarts(dataDir);
     const planned = median(await sequential(3, () => rssAfterPlanning(dataDir)));
-    const ms = median(ours.map((s) => s.ms));
-    const bareMs = median(bare.map((s) => s.ms));
-    const bareRss = median(bare.map((s) => s.rss));
-    const label = `bare Fastify on plain node; median of ${STARTS} alternating starts`;
     const fleet = FLEET.toLocaleString('en');
     return [
-      {
-        name: `Start: spawn to first 200 with ${fleet} mosques`,
-        figure: round(ms, 0),
-        unit: 'ms',
-        baseline: round(bareMs, 0),
-        baselineLabel: label,
-        ratio: round(ms / bareMs, 2),
-        budget: 'at most 2x the baseline',
-        withinBudget: ms <= 2 * bareMs,
-        budgetRow: 'fleet-start',
-      },
-      {
-        name: `Start: RSS after start with ${fleet} mosques`,
-        figure: round(median(ours.map((s) => s.rss)), 1),
-        unit: 'MB',
-        baseline: round(bareRss, 1),
-        baselineLabel: label,
-        ratio: round(median(ours.map((s) => s.rss)) / bareRss, 2),
-      },
-      {
-        name: `Start: RSS once the scheduler planned ${fleet} mosques (${fleet} jobs; median of 3 starts)`,
-        figure: round(planned, 1),
-        unit: 'MB',
-        baseline: round(bareRss, 1),
-        baselineLabel: label,
-        ratio: round(planned / bareRss, 2),
-        budget: 'at most 2.5x the baseline',
-        withinBudget: planned <= 2.5 * bareRss,
-        budgetRow: 'fleet-rss',
-      },
+      againstBare(`Start: spawn to first 200 with ${fleet} mosques`, 'ms', ms, bareMs, label, [2, 'fleet-start']),
+      againstBare(`Start: RSS after start with ${fleet} mosques`, 'MB', rss, bareRss, label),
+      againstBare(
+        `Start: RSS once the scheduler planned ${fleet} mosques (${fleet} jobs; median of 3 starts)`,
+        'MB',
+        planned,
+        bareRss,
+        label,
+        [2.5, 'fleet-rss'],
+      ),
     ];
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** A figure against the bare Fastify's; `budget`: at most that many times it, and the budgets table's row. */
+function againstBare(
+  name: string,
+  unit: 'ms' | 'MB',
+  figure: number,
+  baseline: number,
+  baselineLabel: string,
+  budget?: [times: number, budgetRow: string],
+): BenchResult {
+  const digits = unit === 'ms' ? 0 : 1;
+  return {
+    name,
+    figure: round(figure, digits),
+    unit,
+    baseline: round(baseline, digits),
+    baselineLabel,
+    ratio: round(figure / baseline, 2),
+    ...(budget && {
+      budget: `at most ${budget[0]}x the baseline`,
+      withinBudget: figure <= budget[0] * baseline,
+      budgetRow: budget[1],
+    }),
+  };
+}
+
+/** STARTS starts of the server on `dataDir`, each followed by one of the bare Fastify: the medians of each. */
+async function alternatingStarts(dataDir: string) {
+  const ours: Start[] = [];
+  const bare: Start[] = [];
+  for (let i = 0; i < STARTS; i += 1) {
+    ours.push(await measure(() => startRealServer(dataDir)));
+    bare.push(await measure(() => startBaselineServer()));
+  }
+  return {
+    ms: median(ours.map((s) => s.ms)),
+    bareMs: median(bare.map((s) => s.ms)),
+    rss: median(ours.map((s) => s.rss)),
+    bareRss: median(bare.map((s) => s.rss)),
+    label: `bare Fastify on plain node; median of ${STARTS} alternating starts`,
+  };
 }
 
 async function sequential<T>(times: number, job: () => Promise<T>): Promise<T[]> {
@@ -140,48 +144,17 @@ async function emptyRun(): Promise<BenchResult[]> {
   const dataDir = scratchDataDir();
   try {
     const first = await measure(() => startRealServer(dataDir));
-    const ours: Start[] = [];
-    const bare: Start[] = [];
-    for (let i = 0; i < STARTS; i += 1) {
-      ours.push(await measure(() => startRealServer(dataDir)));
-      bare.push(await measure(() => startBaselineServer()));
-    }
-    const ms = median(ours.map((s) => s.ms));
-    const bareMs = median(bare.map((s) => s.ms));
-    const rss = median(ours.map((s) => s.rss));
-    const bareRss = median(bare.map((s) => s.rss));
-    const label = `bare Fastify on plain node; median of ${STARTS} alternating starts`;
+    const { ms, bareMs, rss, bareRss, label } = await alternatingStarts(dataDir);
     return [
-      {
-        name: 'Start: spawn to first 200 (node build/server/main.js)',
-        figure: round(ms, 0),
-        unit: 'ms',
-        baseline: round(bareMs, 0),
-        baselineLabel: label,
-        ratio: round(ms / bareMs, 2),
-        budget: 'at most 2x the baseline',
-        withinBudget: ms <= 2 * bareMs,
-        budgetRow: 'start',
-      },
-      {
-        name: 'Start: RSS after start, local driver',
-        figure: round(rss, 1),
-        unit: 'MB',
-        baseline: round(bareRss, 1),
-        baselineLabel: label,
-        ratio: round(rss / bareRss, 2),
-        budget: 'at most 2x the baseline',
-        withinBudget: rss <= 2 * bareRss,
-        budgetRow: 'rss',
-      },
-      {
-        name: 'Start: the very first start (empty data directory: migrations, superuser)',
-        figure: round(first.ms, 0),
-        unit: 'ms',
-        baseline: round(bareMs, 0),
-        baselineLabel: label,
-        ratio: round(first.ms / bareMs, 2),
-      },
+      againstBare('Start: spawn to first 200 (node build/server/main.js)', 'ms', ms, bareMs, label, [2, 'start']),
+      againstBare('Start: RSS after start, local driver', 'MB', rss, bareRss, label, [2, 'rss']),
+      againstBare(
+        'Start: the very first start (empty data directory: migrations, superuser)',
+        'ms',
+        first.ms,
+        bareMs,
+        label,
+      ),
     ];
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });
