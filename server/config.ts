@@ -83,6 +83,13 @@ const pairList = <T extends Record<string, unknown>>(parse: (value: string) => T
       .optional(),
   );
 
+/**
+ * A local recorder runs this much nicer than the server by default: a Friday's recorders using every
+ * core still leave the server the CPU it asks for (bench/server-peak.ts: the console's GET at p99 went
+ * from 8.7 s to 456 ms with 100 recordings on two cores).
+ */
+const RECORDER_NICENESS = 10;
+
 /** A whole number in [min, max], or unset. */
 const wholeInRange = (name: string, min: number, max: number) =>
   optionalText.pipe(
@@ -163,6 +170,8 @@ const envSchema = z
         .max(3600, 'RECORDER_OVERLOAD_SECONDS must be 4 to 3600')
         .optional(),
     ),
+    // How much nicer than the server a local recorder runs (its ffmpeg too): 0 runs it at the server's priority.
+    RECORDER_NICENESS: wholeInRange('RECORDER_NICENESS', 0, 19),
     // How long before its window a recorder is started (boot and installs); default 0 local, 300 aws.
     CAPTURE_LEAD_SECONDS: optionalText.pipe(
       z.coerce
@@ -383,6 +392,8 @@ export interface Config {
   recorderRetryMaxSeconds: number | undefined;
   /** RECORDER_OVERLOAD_SECONDS: seconds of segments a local recorder's ffmpeg may have waiting (default 60). */
   recorderOverloadSeconds: number | undefined;
+  /** RECORDER_NICENESS: how much nicer than the server a local recorder runs (default 10; 0: not lowered). */
+  recorderNiceness: number;
   /** CAPTURE_LEAD_SECONDS: how long before its window a recorder is started (default 0 local, 300 aws). */
   captureLeadSeconds: number;
   /** CAPTURE_GRACE_SECONDS: how long a machine may outlive its window before the reaper ends it. */
@@ -490,6 +501,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     recorderRetrySeconds: e.RECORDER_RETRY_SECONDS,
     recorderRetryMaxSeconds: e.RECORDER_RETRY_MAX_SECONDS,
     recorderOverloadSeconds: e.RECORDER_OVERLOAD_SECONDS,
+    recorderNiceness: e.RECORDER_NICENESS ?? RECORDER_NICENESS,
     // A machine boots and installs for a minute or two before it can record; a local process starts at once.
     captureLeadSeconds: e.CAPTURE_LEAD_SECONDS ?? (e.CAPTURE_PROVIDER === 'aws' ? 300 : 0),
     captureGraceSeconds: e.CAPTURE_GRACE_SECONDS,

@@ -48,6 +48,7 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
     ytDlpPath: config.ytDlpPath,
     leadSeconds: config.captureLeadSeconds,
     allowPrivateStreamHosts: config.allowPrivateStreamHosts,
+    niceness: config.recorderNiceness,
     recorderSettings: {
       ...(config.recorderRetrySeconds ? { retryInitialSeconds: config.recorderRetrySeconds } : {}),
       ...(config.recorderRetryMaxSeconds ? { retryMaxSeconds: config.recorderRetryMaxSeconds } : {}),

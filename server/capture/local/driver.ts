@@ -74,18 +74,16 @@ export interface LocalProviderOptions {
   recorderSettings?: Partial<RecorderSettings>;
   /** How a recorder delivers to the recordings store (an s3 store); absent or null: its files stay in DATA_DIR/recordings. */
   delivery?: (request: Omit<DeliveryRequest, 'via'>) => Promise<RecorderDelivery | null>;
+  /**
+   * RECORDER_NICENESS: how much nicer than the server each recorder runs (its ffmpeg and ffprobe inherit
+   * it); absent or 0, the server's own. At a peak that uses every core (100 copy recordings on two),
+   * each recorder otherwise gets about the server's share of the CPU: one among a hundred, it took 8.7 s
+   * at p99 to answer the console's GET. Niced, the recorders still use all the CPU the server leaves.
+   */
+  niceness?: number;
   /** The recorder launches start when no image is named: the one this server ships unless given (tests). */
   recorderRuntime?: RecorderRuntime;
 }
-
-/**
- * The niceness a recorder runs at (its ffmpeg and ffprobe inherit it), above the server's own. At a
- * peak that uses every core (100 copy recordings on two) each recorder gets about the same share of
- * the CPU as the server: one among a hundred, it took 8.7 s at p99 to answer the console's GET.
- * Niced, the recorders still use all the CPU the server leaves, and the server, which needs little
- * of it, gets it when it asks.
- */
-export const RECORDER_NICENESS = 10;
 
 /**
  * A detached recorder leads a session of its own, which Linux's autogroup scheduling (on by default
@@ -93,10 +91,10 @@ export const RECORDER_NICENESS = 10;
  * is set too, else the process's own counts only inside its group. Linux only: elsewhere, and where
  * the kernel refuses (it limits how often a group's niceness changes), the process's own stands.
  */
-function lowerPriority(pid: number): void {
+function lowerPriority(pid: number, by: number): void {
   try {
     // Relative to the server's own (which the recorder inherited): lowering is allowed, raising is not.
-    const niceness = Math.min(19, os.getPriority() + RECORDER_NICENESS);
+    const niceness = Math.min(19, os.getPriority() + by);
     os.setPriority(pid, niceness);
     fs.writeFileSync(`/proc/${pid}/autogroup`, String(niceness));
   } catch {
@@ -260,7 +258,7 @@ export class LocalCaptureProvider implements CaptureProvider {
     });
     child.on('error', () => undefined); // reported by the caller that waits for it, or by the next inspection
     if (!child.pid) throw new ProviderError('failed', 'Could not start the recorder');
-    lowerPriority(child.pid);
+    if (this.options.niceness) lowerPriority(child.pid, this.options.niceness);
     writePidFile(dir, child.pid);
     child.unref();
     return child;
