@@ -101,9 +101,12 @@ function recorderCommands(config: RecorderConfig, ledger: string | null | undefi
   const fetchLedger = ledger
     ? `curl -fsS --retry 3 -o "${dir}/ledger.part" '${ledger}' && mv "${dir}/ledger.part" "${dir}/ledger.json" || { rm -f "${dir}/ledger.part"; say "no segment ledger from the recorder this one replaces"; }`
     : '';
+  // What node itself prints (a crash, a heap limit reached) goes to the console too: the recorder's log
+  // cannot hold the reason it died with.
+  const recorder = `node ${RECORDER_HEAP_LIMIT} "$WORK/recorder.mjs" "${dir}" 2>> "$CONSOLE"`;
   const run = shared
     ? [
-        `node ${RECORDER_HEAP_LIMIT} "$WORK/recorder.mjs" "${dir}" &`,
+        `${recorder} &`,
         'RECORDER_PID=$!',
         // Polled while it records: a stop object means the operator ended this recording only.
         'while kill -0 $RECORDER_PID 2>/dev/null; do',
@@ -112,7 +115,7 @@ function recorderCommands(config: RecorderConfig, ledger: string | null | undefi
         'done',
         'wait $RECORDER_PID',
       ]
-    : [`node ${RECORDER_HEAP_LIMIT} "$WORK/recorder.mjs" "${dir}"`];
+    : [recorder];
   const lines = [
     `mkdir -p "${dir}" '${config.outputPath.slice(0, config.outputPath.lastIndexOf('/'))}'`,
     fetchLedger,
