@@ -207,4 +207,47 @@ describe('The first page of 10,000 mosques', () => {
       `First page of ${LARGE_FLEET} mosques visible after navigation: ${times.map((t) => Math.round(t)).join(', ')} ms`,
     );
   });
+
+  for (const size of SCREEN_SIZES) {
+    it(`Scheduling pages its prayer times: short, Active Jobs within two screens, no fleet read, at ${size.width}x${size.height}`, async () => {
+      const context = await large.browser.newContext({ viewport: size });
+      const page = await context.newPage();
+      await signIn(page, large.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      // Mosque data: the mosque list and both prayer-time lists.
+      let mosqueBytes = 0;
+      page.on('response', (response) => {
+        if (
+          !/^\/api\/(config\/mosques|config\/prayer-times|scheduler\/prayer-times)$/.test(
+            new URL(response.url()).pathname,
+          )
+        )
+          return;
+        void response.body().then(
+          (body) => (mosqueBytes += body.length),
+          () => undefined,
+        );
+      });
+      await page.goto(`${large.server.baseUrl}/scheduling`);
+      await page
+        .getByRole('table', { name: 'Prayer Times' })
+        .locator('tbody tr')
+        .first()
+        .waitFor({ timeout: scaled(30_000) });
+      const firstRowsMs = await page.evaluate(() => performance.now());
+      await page.waitForLoadState('networkidle');
+      await screenshot(page, 'scheduling-10000');
+      const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+      const activeJobsTop = await page
+        .getByRole('heading', { name: 'Active Jobs', exact: true, level: 2 })
+        .evaluate((heading) => heading.getBoundingClientRect().top + window.scrollY);
+      console.log(
+        `Scheduling at ${LARGE_FLEET} mosques, ${size.width}x${size.height}: first rows ${Math.round(firstRowsMs)} ms after navigation, page ${pageHeight} px, Active Jobs at ${Math.round(activeJobsTop)} px, ${mosqueBytes} bytes of mosque data`,
+      );
+      expect(pageHeight).toBeLessThan(5000);
+      expect(activeJobsTop).toBeLessThan(2 * size.height);
+      expect(mosqueBytes).toBeGreaterThan(0);
+      expect(mosqueBytes).toBeLessThan(200_000);
+      await context.close();
+    });
+  }
 });
