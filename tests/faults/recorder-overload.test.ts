@@ -8,6 +8,7 @@ import { startFidelityOrigin, type FidelityOrigin } from '../../testkit/fidelity
 import { compareWithTruth, readFrameIndices } from '../../testkit/frame-decoder';
 import { pause, waitFor } from '../../testkit/wait';
 import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
+import { contentFileOf } from '../../recorder/protocol';
 
 const DURATION = 40;
 /** ffmpeg's share of one CPU: a 320x180 to 640x360 transcode needs about 14% to keep up on this machine. */
@@ -129,8 +130,9 @@ describe('a recorder whose transcode is starved of CPU', () => {
     expect(alarms.map((alarm) => alarm.kind)).not.toContain('stall');
 
     // The gaps tell the truth: what the file lacks of what the stream offered is where they say, as long as they say.
-    const files = fs.readdirSync(path.join(dataDir, 'recordings', 'overload01'));
-    expect(files).toHaveLength(1);
+    const files = fs.readdirSync(path.join(dataDir, 'recordings', 'overload01')).sort();
+    // One recording: its file, and its content readings beside it.
+    expect(files).toEqual([files[0], contentFileOf(files[0])]);
     const from = Date.parse(done.started_at);
     const fidelity = compareWithTruth(
       await readFrameIndices(path.join(dataDir, 'recordings', 'overload01', files[0])),

@@ -7,6 +7,7 @@ import { compareWithTruth, readFrameIndices } from '../../testkit/frame-decoder'
 import { FRAME_CODE } from '../../testkit/numbered-stream';
 import { spawnServer, temporaryDir, type ServerProcess } from './support/server';
 import { pause, waitFor } from '../../testkit/wait';
+import { contentFileOf } from '../../recorder/protocol';
 
 const DURATION = 30;
 
@@ -115,8 +116,9 @@ describe('SIGKILL with a recording running', () => {
       { token },
     );
     expect(recordings.body.data.recordings.map((r) => r.id)).toEqual([done.recording?.id]);
-    const files = fs.readdirSync(path.join(dataDir, 'recordings', 'sigkillt01'));
-    expect(files).toHaveLength(1);
+    const files = fs.readdirSync(path.join(dataDir, 'recordings', 'sigkillt01')).sort();
+    // One recording: its file, and its content readings beside it.
+    expect(files).toEqual([files[0], contentFileOf(files[0])]);
     const file = path.join(dataDir, 'recordings', 'sigkillt01', files[0]);
     expect((await ffprobe(file)).duration).toBeGreaterThanOrEqual(DURATION - 1.5);
     const from = Date.parse(done.recording?.started_at ?? '');

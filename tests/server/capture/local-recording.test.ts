@@ -18,6 +18,7 @@ import {
   type HlsSource,
 } from '../../../testkit/capture';
 import { scaled } from '../../../testkit/time-scale';
+import { contentFileOf } from '../../../recorder/protocol';
 
 // PostgreSQL pass: skipped: a minute of real-time capture; its rows are written by the reconcile calls that scheduler/capture.test.ts makes on PostgreSQL
 
@@ -110,8 +111,11 @@ describe('local capture driver', () => {
       expect(logs.logs.at(-1)).toMatch(
         new RegExp(`finished: ${outcome}( \\([^)]*\\))?; [0-9.]+ s of 8 s covered, gaps: 0, reconnects: 0`),
       );
-      // The pieces are in the joined file: only the file is left in the folder.
-      expect(fs.readdirSync(path.dirname(file))).toEqual(['20261123T090000Z.mp4']);
+      // The pieces are in the joined file: only the file is left in the folder, with its content readings.
+      expect(fs.readdirSync(path.dirname(file)).sort()).toEqual([
+        '20261123T090000Z.mp4',
+        contentFileOf('20261123T090000Z.mp4'),
+      ]);
 
       const download = await t.request({ method: 'GET', url: ended.recording?.download_url ?? '', token });
       expect(download.statusCode).toBe(200);
