@@ -19,6 +19,7 @@ import { TOOLTIP_DELAYS } from '../../lib/tooltip-delays';
 import { operatorTime, zoneAbbreviation, zonedDateTime, zonedTime } from './zoned-time';
 import { ActionsCell, TableHeaderRow } from '../../components/TableParts';
 import { CaptureDayChip } from './CaptureDayChip';
+import { MosqueName } from '../../widgets/MosqueName';
 
 interface UpcomingRecordingsSectionProps {
   recordings: UpcomingRecording[];
@@ -101,7 +102,8 @@ export function UpcomingRecordingsSection({
               <TableRow key={recording.job_id} hover>
                 <TableCell>
                   <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                    {recording.mosque_name}
+                    {/* A one-off's job holds no mosque name: it is looked up by id (N/A for a capture of no mosque). */}
+                    {recording.mosque_name || <MosqueName mosqueId={recording.mosque_id || null} />}
                   </Typography>
                   <CaptureDayChip jobId={recording.job_id} />
                   <LaunchState recording={recording} />
@@ -128,7 +130,7 @@ export function UpcomingRecordingsSection({
                   <Tooltip title="Cancel recording" describeChild {...TOOLTIP_DELAYS}>
                     <span>
                       <IconButton
-                        aria-label={`Cancel recording for ${recording.mosque_name}`}
+                        aria-label={`Cancel recording for ${recording.mosque_name || recording.mosque_id || recording.job_id}`}
                         color="error"
                         size="small"
                         onClick={() => onCancel(recording)}
