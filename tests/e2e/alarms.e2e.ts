@@ -139,6 +139,21 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
     const { data } = await api<AlarmsResponse>('/api/alarms?status=open');
     const [alarm] = data.alarms;
     await item.getByText(alarm.message).waitFor();
+    // A capture launched by hand is filed under the day it was raised, as a one-off, whatever the weekday
+    // (today's run: a Sunday), never under a Friday.
+    const ownDay = new Intl.DateTimeFormat('en-GB', {
+      weekday: 'long',
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    })
+      .format(new Date(alarm.raised_at))
+      .replace(',', '');
+    await page
+      .getByRole('list', { name: new RegExp(`^${ownDay} · one-off captures: `) })
+      .getByRole('listitem', { name: /^Capture failed: / })
+      .waitFor();
     // The list may have been read before the server recorded the delivery the hook receiver had just
     // answered (a busy machine): the delivery state comes with the list's next poll (ALARMS_POLL_MS).
     await item.getByText('Webhook: delivered').waitFor({ timeout: scaled(ALARMS_POLL_MS + 15_000) });
