@@ -10,6 +10,7 @@ import {
   closeNotifications,
   E2E_ADMIN,
   launchBrowser,
+  SCREEN_SIZES,
   screenshot,
   signIn,
   startServer,
@@ -150,10 +151,15 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
     })
       .format(new Date(alarm.raised_at))
       .replace(',', '');
-    await page
+    const ownDayAlarm = page
       .getByRole('list', { name: new RegExp(`^${ownDay} · one-off captures: `) })
-      .getByRole('listitem', { name: /^Capture failed: / })
-      .waitFor();
+      .getByRole('listitem', { name: /^Capture failed: / });
+    await ownDayAlarm.waitFor();
+    // The same at tablet width, where the group's heading wraps.
+    await page.setViewportSize(SCREEN_SIZES[1]);
+    await ownDayAlarm.waitFor();
+    expect(await ownDayAlarm.isVisible()).toBe(true);
+    await page.setViewportSize(SCREEN_SIZES[0]);
     // The list may have been read before the server recorded the delivery the hook receiver had just
     // answered (a busy machine): the delivery state comes with the list's next poll (ALARMS_POLL_MS).
     await item.getByText('Webhook: delivered').waitFor({ timeout: scaled(ALARMS_POLL_MS + 15_000) });
