@@ -5,6 +5,7 @@ import { mosquesListResponseSchema } from '../../../contract/mosques';
 import { recordingsLibraryResponseSchema } from '../../../contract/recordings';
 import { openDatabase } from '../../../server/db';
 import { createTestApp, type TestApp } from '../helpers/test-app';
+import { seedRecording } from '../helpers/recordings';
 
 /** Names with numbers, created in an order that is neither their text order nor their natural one. */
 const NAMES = ['Mosque #995', 'Mosque 10', 'Mosque #95', 'mosque 1', 'Mosque #975', 'Mosque 2', 'Mosque #955'];
@@ -69,53 +70,9 @@ describe('names in natural order where the server sorts and pages', () => {
   });
 
   it('sorts the recordings library by its mosques’ names in natural order', async () => {
-    const db = t.app.ctx.db.kysely;
-    const now = t.clock.now().toISOString();
     const recorded = ['Mosque 10', 'Mosque #995', 'Mosque 2', 'Mosque #95'];
-    for (const [index, name] of recorded.entries()) {
-      const id = `natural${String(index).padStart(9, '0')}`;
-      await db
-        .insertInto('instances')
-        .values({
-          id: `cap-${id}`,
-          provider: 'local',
-          provider_instance_id: `cap-${id}`,
-          name: `capture-${id}`,
-          state: 'stopped',
-          instance_type: 'local',
-          mosque_id: idOf[name],
-          url: 'https://streams.example.com/live.m3u8',
-          method: 'api',
-          duration: 60,
-          width: 160,
-          height: 120,
-          image_id: null,
-          launch_time: now,
-          running_at: now,
-          ended_at: now,
-          state_reason: null,
-          job_id: null,
-          updated_at: now,
-        })
-        .execute();
-      await db
-        .insertInto('recordings')
-        .values({
-          id: `rec-${id}`,
-          instance_id: `cap-${id}`,
-          mosque_id: idOf[name],
-          url: 'https://streams.example.com/live.m3u8',
-          status: 'failed',
-          started_at: now,
-          ended_at: now,
-          bytes: 0,
-          duration_seconds: null,
-          file_path: null,
-          reason: null,
-          updated_at: now,
-        })
-        .execute();
-    }
+    for (const [index, name] of recorded.entries())
+      await seedRecording(t, `cap-natural${String(index).padStart(9, '0')}`, idOf[name]);
     const response = await t.request({ method: 'GET', url: '/api/recordings?sort=mosque', token });
     expect(response.statusCode, response.body).toBe(200);
     const listed = recordingsLibraryResponseSchema.parse(response.json()).data.recordings.map((r) => r.mosque_name);
