@@ -40,31 +40,32 @@ function upcoming(fields: Partial<UpcomingRecording> & Pick<UpcomingRecording, '
   };
 }
 
+/** London Central Mosque's Friday job, 27 November 2026. */
+const londonCentralFriday = () =>
+  mockRecordingJob({
+    mosque_id: 'lcm4r8k2p1',
+    mosque_name: 'London Central Mosque',
+    recording_start: '2026-11-27T11:43:00.000Z',
+    timezone: 'Europe/London',
+  });
+
 const timingOf = (mosqueName: string) => upcomingRow(mosqueName).getByRole('img');
 
 describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000) }, () => {
   it('tells a one-off recording (a launch at a chosen time) from a Friday one', async () => {
     useFixedClock();
-    schedulerMock().jobs.push(
-      mockRecordingJob({
-        mosque_id: 'lcm4r8k2p1',
-        mosque_name: 'London Central Mosque',
-        recording_start: '2026-11-27T11:43:00.000Z',
-        timezone: 'Europe/London',
+    schedulerMock().jobs.push(londonCentralFriday(), {
+      ...mockRecordingJob({
+        mosque_id: 'elm7q2w9z3',
+        mosque_name: 'East London Mosque',
+        recording_start: '2026-11-29T10:00:00.000Z',
       }),
-      {
-        ...mockRecordingJob({
-          mosque_id: 'elm7q2w9z3',
-          mosque_name: 'East London Mosque',
-          recording_start: '2026-11-29T10:00:00.000Z',
-        }),
-        id: 'oneoff-3f2a9c1b7d04',
-        name: 'One-off recording: elm7q2w9z3',
-        friday_date: null,
-        // As the server stores a one-off: no mosque name, only its id.
-        mosque_name: null,
-      },
-    );
+      id: 'oneoff-3f2a9c1b7d04',
+      name: 'One-off recording: elm7q2w9z3',
+      friday_date: null,
+      // As the server stores a one-off: no mosque name, only its id.
+      mosque_name: null,
+    });
     await openScheduling({ userOptions: fakeTimerUser });
     // The one-off's mosque is named from its id.
     await waitFor(() =>
@@ -78,12 +79,7 @@ describe('Scheduling Management: Upcoming Recordings', { timeout: scaled(40_000)
   it('lists mosque, recording time and prayer time on the mosque clock, its zone, and the operator time', async () => {
     useFixedClock();
     schedulerMock().jobs.push(
-      mockRecordingJob({
-        mosque_id: 'lcm4r8k2p1',
-        mosque_name: 'London Central Mosque',
-        recording_start: '2026-11-27T11:43:00.000Z',
-        timezone: 'Europe/London',
-      }),
+      londonCentralFriday(),
       mockRecordingJob({
         mosque_id: 'riy0000001',
         mosque_name: 'Riyadh Grand Mosque',
