@@ -126,8 +126,9 @@ describe('content alarms of live recordings (real recorders)', () => {
         expect(lasted).toBeGreaterThanOrEqual(THRESHOLD_SECONDS);
         // Told at the recorder's next state write (every 5 s, recorder.ts) and the server's next reading of it.
         expect(lasted).toBeLessThan(THRESHOLD_SECONDS + 5 + 4);
-        // A silence's start was written within the second's check and a segment (1 s), not at the next 5 s write.
-        if (c.fault === 'silent') expect(await silenceWritten).toBeLessThan(3);
+        // A silence's start was written at the check after it (every second), not at the next 5 s write;
+        // under load the recorder reads a few one-second segments at once, hence up to 4 s of media.
+        if (c.fault === 'silent') expect(await silenceWritten).toBeLessThan(5);
         await waitFor(async () => (await alarmOf(c.mosque, c.kind))?.resolved_at, `${c.kind} resolved`, 60_000);
         // Resolved because the condition ended (36 s into the programme), not because the window did.
         expect(await recordingStatus(launched[i] ?? '')).toBe('recording');

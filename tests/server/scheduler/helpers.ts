@@ -9,6 +9,7 @@ import type { FridayPlanner, PreflightChecks, RecordingLauncher } from '../../..
 import type { CaptureProvider } from '../../../server/capture/provider';
 import { FixedTimePlanner, ManualTimer, MemoryLauncher, type PlannedMosque } from '../../../testkit/scheduler-doubles';
 import { ManualClock } from '../../../testkit/manual-clock';
+import { killRecorders } from '../../../testkit/capture';
 import { createPostgresDatabase } from '../../../testkit/test-database';
 
 export const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
@@ -190,7 +191,9 @@ export class SchedulerEnv {
   async dispose(): Promise<void> {
     for (const app of this.apps.splice(0)) await app.close();
     await this.dropDatabase?.();
-    fs.rmSync(this.dataDir, { recursive: true, force: true });
+    // A recorder that did not stop in time still writes in its folder: end it before removing the folder.
+    killRecorders(this.dataDir);
+    fs.rmSync(this.dataDir, { recursive: true, force: true, maxRetries: 5 });
   }
 }
 
