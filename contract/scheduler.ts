@@ -29,6 +29,8 @@ export type JobStatus = z.infer<typeof jobStatusSchema>;
 export const jobKindSchema = z.enum(['recording', 'recurring']);
 
 export const RECORDING_JOB_FUNC = 'record_friday_prayer';
+/** A recording at a chosen time (an Eid prayer, a launch with start_at): the Active Jobs list names it apart. */
+export const ONE_OFF_JOB_FUNC = 'record_one_off';
 export const RECURRING_JOB_FUNC = 'schedule_friday_recordings';
 
 /** The recurring job: every day at 00:00 UTC it schedules (and refreshes) the coming Friday. */

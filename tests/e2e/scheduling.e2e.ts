@@ -264,6 +264,10 @@ describe('Scheduling Management in the browser', () => {
       .getByRole('listitem', { name: `One-off recording: ${ids.get(CAIRO.name)}` })
       .getByText('One-off', { exact: true })
       .waitFor();
+    await page
+      .getByRole('listitem', { name: `One-off recording: ${ids.get(CAIRO.name)}` })
+      .getByText('record_one_off', { exact: true })
+      .waitFor();
     await screenshotWithoutNotifications(page, 'scheduling-one-off');
     await call('POST', `/api/scheduler/cancel/${oneOff.job_id}`);
   });

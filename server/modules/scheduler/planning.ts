@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { fridayJobId, RECORDING_JOB_FUNC, type SkippedMosque } from '../../../contract/scheduler';
+import { fridayJobId, ONE_OFF_JOB_FUNC, RECORDING_JOB_FUNC, type SkippedMosque } from '../../../contract/scheduler';
 import type { SchedulerJobsTable } from '../../db/schema';
 import { DEFAULT_DURATION_SECONDS, DEFAULT_HEIGHT, DEFAULT_WIDTH } from './policy';
 import type { FridayPlan } from './ports';
@@ -62,7 +62,7 @@ export function oneOffJob(id: string, recording: OneOffRecording, now: Date, lea
   return {
     id,
     kind: 'recording',
-    func: RECORDING_JOB_FUNC,
+    func: ONE_OFF_JOB_FUNC,
     status: 'scheduled',
     name: `One-off recording: ${recording.mosque_id ?? new URL(recording.url).host}`,
     trigger: dateTrigger(start.toISOString()),

@@ -139,7 +139,10 @@ describe('recorders launched the lead time before their window (moto)', () => {
     await at(startAt - 70_000);
     expect(await ec2Count()).toBe(before);
     const jobId = data.scheduled[0].job_id;
-    expect((await s.app.ctx.scheduler.jobs('all')).find((j) => j.id === jobId)?.status).toBe('scheduled');
+    expect((await s.app.ctx.scheduler.jobs('all')).find((j) => j.id === jobId)).toMatchObject({
+      status: 'scheduled',
+      func: 'record_one_off',
+    });
     // Its id says it is no Friday's: the console files it, its recording and its alarms under its own day.
     expect(fridayOfJobId(jobId)).toBeNull();
     expect(isOneOffCapture({ job_id: jobId, instance_id: null })).toBe(true);
