@@ -4,6 +4,7 @@ import type { EC2Client, Image, Instance as Ec2Instance, Tag } from '@aws-sdk/cl
 import type { AmiState } from '../../../contract/ami';
 import type { InstanceState } from '../../../contract/instances';
 import type { Clock } from '../../lib/clock';
+import { mapLimited } from '../../lib/map-limited';
 import { newId } from '../ids';
 import {
   type AccountLimits,
@@ -131,6 +132,8 @@ export interface AwsProviderOptions {
  * (docs/operations/content-assurance.md), its progress never more than this old on the console.
  */
 export const LIVE_REPORT_SECONDS = 30;
+/** Instances viewed at once in a pass (their live reports read, an ended one's result): well under the SDK's 50 sockets. */
+const VIEW_CONCURRENCY = 16;
 
 /** What a recorder of one launch is: its config (without delivery yet), the recording and its key. */
 interface RecorderLaunch {
@@ -588,15 +591,18 @@ export class AwsCaptureProvider implements CaptureProvider {
   }
 
   async list(): Promise<ProviderInstance[]> {
-    const instances: ProviderInstance[] = [];
     this.livePass.clear();
-    for (const ec2 of await this.describe([{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }])) {
+    const found = await this.describe([{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }]);
+    // Each running recording's live report is a GET: a thousand of them one after the other would outlast the pass.
+    const views = await mapLimited(found, VIEW_CONCURRENCY, async (ec2) => {
       const tags = tagsOf(ec2.Tags);
-      if (!tags[SHARED_TAG.slots]) instances.push(await this.view(ec2));
-      else for (const slot of slotsOf(tags)) instances.push(await this.placeView(ec2, tags, slot));
-    }
+      if (!tags[SHARED_TAG.slots]) return [await this.view(ec2)];
+      const places: ProviderInstance[] = [];
+      for (const slot of slotsOf(tags)) places.push(await this.placeView(ec2, tags, slot));
+      return places;
+    });
     this.liveReports?.keepOnly(this.livePass);
-    return instances;
+    return views.flat();
   }
 
   async logs(instanceId: string, lines: number): Promise<string[]> {
