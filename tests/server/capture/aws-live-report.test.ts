@@ -1,11 +1,16 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveReport } from '../../../recorder/protocol';
-import { alarmSignature } from '../../../recorder/recorder-live';
+import { StoreShipper } from '../../../recorder/recorder-delivery';
+import { alarmSignature, LiveReporter } from '../../../recorder/recorder-live';
 import { LiveReports, parseLiveReport, type ReadIfChanged } from '../../../server/capture/aws/live-report';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { startMoto, type MotoServer } from '../../../testkit/capture';
 import { scaled } from '../../../testkit/time-scale';
+import { pause, waitFor } from '../../../testkit/wait';
 
 // PostgreSQL pass: skipped: no database; the store is moto's S3
 
@@ -152,5 +157,91 @@ describe('LiveReports on an s3 store', () => {
     await reports.reading(MEDIA, REPORT.launchKey);
     // Forgotten: read whole again, not asked whether it changed.
     expect(answers).toEqual(['unchanged', 'read']);
+  });
+});
+
+/** The recorder's side: what it ships, and when, through the POST policy it delivers its pieces with. */
+describe('LiveReporter shipping through a POST policy', () => {
+  const saved = { ...process.env };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-live-reporter-'));
+  let moto: MotoServer;
+  let store: S3RecordingStore;
+
+  beforeAll(async () => {
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing' });
+    moto = await startMoto();
+    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(
+      new CreateBucketCommand({ Bucket: 'shipped' }),
+    );
+    store = new S3RecordingStore({ bucket: 'shipped', prefix: 'captures/', region: 'us-east-1', endpoint: moto.url });
+  }, scaled(60_000));
+  afterAll(async () => {
+    await moto?.stop();
+    process.env = saved;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ships at once when a condition starts, reaches its threshold or ends, else once a period', async () => {
+    const prefix = 'livemosque/2026-11-27/rec-live2/';
+    const shipper = new StoreShipper(
+      {
+        kind: 'presigned-post',
+        post: await store.presignedPost(prefix, 600),
+        keyPrefix: `captures/${prefix}`,
+        mediaKey: `${prefix}20261127T120000Z.mp4`,
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      },
+      () => undefined,
+      0,
+      path.join(dir, 'delivered.txt'),
+      REPORT.measuredUntil,
+    );
+    const reporter = new LiveReporter(
+      shipper,
+      path.join(dir, 'live.json'),
+      { everySeconds: 30, alarmSeconds: 40 },
+      REPORT.launchKey,
+      () => undefined,
+    );
+    const shipped = async () => {
+      const answer = await store.readTextIfChanged(`${prefix}live.json`, null);
+      return answer && answer !== 'unchanged' ? parseLiveReport(answer.text) : null;
+    };
+    const silentFor = (seconds: number) => ({
+      ...REPORT,
+      content: { ...REPORT.content!, conditions: [{ ...REPORT.content!.conditions[0]!, seconds }] },
+    });
+    const at = (second: number) => new Date(Date.parse(REPORT.measuredUntil) + second * 1000).toISOString();
+    // Each offer is a state the recorder wrote, `second` seconds into its run.
+    const shipsAt = async (report: LiveReport, second: number) => {
+      reporter.offer(report, at(second), second * 1000);
+      await waitFor(
+        async () => (await shipped())?.measuredUntil === at(second),
+        `the report of second ${second}`,
+        10_000,
+      );
+    };
+    /** Not shipped: the store keeps the report of `kept` (given a moment to show a shipment that should not be). */
+    const keeps = async (report: LiveReport, second: number, kept: number) => {
+      reporter.offer(report, at(second), second * 1000);
+      await pause(300);
+      expect((await shipped())?.measuredUntil).toBe(at(kept));
+    };
+
+    await shipsAt({ ...REPORT, content: null }, 0);
+    await keeps({ ...REPORT, content: null }, 5, 0);
+    // Silent: at once; then again at the period (30 s) and when it reaches its threshold (40 s), not as it merely lasts.
+    await shipsAt(silentFor(1), 10);
+    await keeps(silentFor(20), 30, 10);
+    await shipsAt(silentFor(30), 40);
+    await shipsAt(silentFor(40), 45);
+    await keeps(silentFor(45), 50, 45);
+    // Sound back: at once.
+    await shipsAt({ ...REPORT, content: { ...REPORT.content!, conditions: [] } }, 55);
+    expect(await shipped()).toMatchObject({
+      launchKey: REPORT.launchKey,
+      bytes: REPORT.bytes,
+      content: { conditions: [] },
+    });
   });
 });
