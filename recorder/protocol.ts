@@ -17,6 +17,7 @@
  *   ledger.json   an HLS capture's segment ledger (hls-ledger.ts): what was kept, lost, and why; one line
  *                 of the whole ledger, then one appended line per change
  *   content.jsonl the content readings, one 10 s window a line, appended (content-meter.ts)
+ *   live.json     a recorder that reports live (EC2): its last live report, as shipped to the store
  *   (the pieces are in <output>.parts/ until joined, with each run's list of them: see piecesDirOf)
  *   runtime/      the recorder's code, copied from the image the instance starts from
  */
@@ -33,6 +34,7 @@ export const INSTANCE_FILES = {
   relaunches: 'relaunches.json',
   delivered: 'delivered.txt',
   content: 'content.jsonl',
+  live: 'live.json',
   runtime: 'runtime',
 } as const;
 
@@ -52,6 +54,7 @@ export const RUNTIME_FILES = [
   'recorder-window.ts',
   'content-filters.ts',
   'content-meter.ts',
+  'recorder-live.ts',
   'recorder-hls.ts',
   'source-fit.ts',
   'fed-queue.ts',
@@ -146,7 +149,31 @@ export interface RecorderConfig {
   delivery?: RecorderDelivery | null;
   /** Set when this recorder continues a recording whose recorder was lost with its server, on another host. */
   continuing?: ContinuingFrom;
+  /** A recorder whose state the server cannot read (EC2) ships a live report to the store (recorder-live.ts). */
+  liveReport?: LiveReportSettings;
   createdAt: string;
+}
+
+/** When a recorder ships its live report: see recorder-live.ts. */
+export interface LiveReportSettings {
+  /** At most this long between two reports while the window is open. */
+  everySeconds: number;
+  /** CONTENT_ALARM_SECONDS: a condition reaching its alarm threshold (alarmThresholdOf) is reported at once. */
+  alarmSeconds: number;
+}
+
+/**
+ * What a recorder on a machine the server cannot read ships while its window is open: `live.json`
+ * under its recording's key prefix, read by the server at each pass over its instances.
+ */
+export interface LiveReport {
+  /** The launch that wrote it (its config's idempotency key): a machine that replaces it writes its own. */
+  launchKey: string;
+  /** When it was written (the server's clock, ISO UTC). */
+  measuredUntil: string;
+  bytes: number;
+  mediaSeconds: number;
+  content: ContentSummary | null;
 }
 
 /**
@@ -335,6 +362,14 @@ export interface DeliveryReport {
 
 export const CONTENT_CONDITIONS = ['audio_silent', 'audio_missing', 'picture_frozen', 'picture_black'] as const;
 export type ContentCondition = (typeof CONTENT_CONDITIONS)[number];
+
+/** A missing sound track is known from the first seconds and does not come back by itself: told sooner. */
+const MISSING_AUDIO_MAX_SECONDS = 30;
+
+/** How long a condition lasts before it is alarmed, given CONTENT_ALARM_SECONDS. */
+export function alarmThresholdOf(kind: ContentCondition, alarmSeconds: number): number {
+  return kind === 'audio_missing' ? Math.min(alarmSeconds, MISSING_AUDIO_MAX_SECONDS) : alarmSeconds;
+}
 
 /** One 10 s window of the recording, as content.jsonl holds it (one JSON object a line). */
 export interface ContentWindow {

@@ -33,6 +33,7 @@ import {
   keepContent,
   releaseLocalCopy,
 } from './recorder-handover';
+import { LiveReporter } from './recorder-live';
 import { localFolderSink, PieceStore } from './recorder-pieces';
 import {
   claimFolder,
@@ -104,6 +105,12 @@ const shipper = config.delivery
     )
   : null;
 const pieces = new PieceStore(piecesDirOf(config), shipper ?? localFolderSink);
+const live =
+  shipper && config.liveReport
+    ? new LiveReporter(shipper, path.join(dir, INSTANCE_FILES.live), config.liveReport, config.idempotencyKey, (line) =>
+        log('recorder', line),
+      )
+    : null;
 const state: RecorderState = {
   version: STATE_FORMAT_VERSION,
   instanceId: config.instanceId,
@@ -246,6 +253,7 @@ function save(force = false): void {
   } catch (error) {
     log('recorder', `could not write state: ${(error as Error).message}`);
   }
+  if (!state.outcome) live?.offer(state, toServerIso(Date.now()));
 }
 
 let current: Attempt | null = null;

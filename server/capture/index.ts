@@ -5,6 +5,7 @@ import { S3RecordingStore } from '../storage/s3-store';
 import { RecorderRuntimeLinks } from './aws/recorder-bundle';
 import type { RecordingStore } from '../storage/recording-store';
 import { AwsCaptureProvider } from './aws/driver';
+import type { LiveReportWarn } from './aws/live-report';
 import { refuseTemporarySigning } from './aws/configuration-checks';
 import { storedResult } from './aws/stored-result';
 import { LocalCaptureProvider } from './local/driver';
@@ -14,9 +15,14 @@ export type { CaptureProvider } from './provider';
 
 /**
  * The driver CAPTURE_PROVIDER names: local recorder processes (default) or EC2 instances. Their
- * recorders deliver to `store` when it is a bucket.
+ * recorders deliver to `store` when it is a bucket; `log` is told of their live reports that cannot be used.
  */
-export function createCaptureDriver(config: Config, clock: Clock, store?: RecordingStore): CaptureProvider {
+export function createCaptureDriver(
+  config: Config,
+  clock: Clock,
+  store?: RecordingStore,
+  log?: { warn: LiveReportWarn },
+): CaptureProvider {
   if (config.captureProvider === 'aws') {
     return new AwsCaptureProvider({
       region: config.awsRegion,
@@ -36,6 +42,8 @@ export function createCaptureDriver(config: Config, clock: Clock, store?: Record
       maxInstances: config.awsMaxInstances,
       capacity: config.awsCapacity,
       volumeSizeGb: config.awsVolumeSizeGb,
+      contentAlarmSeconds: config.contentAlarmSeconds,
+      log,
       clock,
     });
   }
@@ -79,5 +87,6 @@ export function awsStore(store: S3RecordingStore, clock: Clock, runtime = new Re
       await store.putText(key, text, 'text/plain');
       return true;
     },
+    readIfChanged: (key: string, etag: string | null) => store.readTextIfChanged(key, etag),
   };
 }

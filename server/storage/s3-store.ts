@@ -128,6 +128,28 @@ export class S3RecordingStore implements RecordingStore {
     return object.Body as Readable;
   }
 
+  /**
+   * A small object's text and ETag in one GET, unless its ETag is still `etag` (S3 answers 304 then,
+   * without the body): 'unchanged'. Null when there is no such object.
+   */
+  async readTextIfChanged(
+    key: string,
+    etag: string | null,
+  ): Promise<{ text: string; etag: string } | 'unchanged' | null> {
+    const { sdk, client } = await this.connect();
+    try {
+      const object = await client.send(
+        new sdk.GetObjectCommand({ Bucket: this.options.bucket, Key: this.full(key), IfNoneMatch: etag ?? undefined }),
+      );
+      return { text: (await object.Body?.transformToString('utf8')) ?? '', etag: object.ETag ?? '' };
+    } catch (error) {
+      const status = error instanceof sdk.S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+      if (status === 304) return 'unchanged';
+      if (status === 404) return null;
+      throw error;
+    }
+  }
+
   async list(prefix: string): Promise<StoredObject[]> {
     const { sdk, client } = await this.connect();
     const found: StoredObject[] = [];

@@ -4,6 +4,7 @@ import type { EC2Client, Image, Instance as Ec2Instance, Tag } from '@aws-sdk/cl
 import type { AmiState } from '../../../contract/ami';
 import type { InstanceState } from '../../../contract/instances';
 import type { Clock } from '../../lib/clock';
+import { mapLimited } from '../../lib/map-limited';
 import { newId } from '../ids';
 import {
   type AccountLimits,
@@ -29,6 +30,7 @@ import {
 import { latestImage } from '../versions';
 import { encryptedRoot, METADATA_OPTIONS, SPOT_MARKET } from './run-settings';
 import { awsError, isCapacityError, withoutCapacityRetries } from './errors';
+import { LiveReports, type LiveReportWarn, type ReadIfChanged } from './live-report';
 import type { DeliveryRequest } from '../../storage/delivery';
 import type { RecorderDelivery } from '../../../recorder/protocol';
 import type { RecorderConfig } from '../../../recorder/protocol';
@@ -112,8 +114,26 @@ export interface AwsProviderOptions {
     result: (mediaKey: string, launchedAt: Date) => Promise<ProviderRecording | undefined>;
     /** Puts a text object (a key below its prefix); with `onlyIfAbsent`, false when one was there. */
     put: (key: string, text: string, onlyIfAbsent?: boolean) => Promise<boolean>;
+    /** Reads a small object unless its ETag is still the one given: the recorders' live reports. */
+    readIfChanged: ReadIfChanged;
   };
+  /**
+   * CONTENT_ALARM_SECONDS: with a store, recorders ship a live report (live-report.ts) when a content
+   * condition starts, ends or lasts this long, and every LIVE_REPORT_SECONDS; unset, they ship none
+   * and their content reaches the server with their result at window end.
+   */
+  contentAlarmSeconds?: number;
+  /** Where a live report that cannot be read or parsed is told (the server's log; default a process warning). */
+  log?: { warn: LiveReportWarn };
 }
+
+/**
+ * Between two live reports of a recorder whose content did not change: 120 PUTs per recording-hour
+ * (docs/operations/content-assurance.md), its progress never more than this old on the console.
+ */
+export const LIVE_REPORT_SECONDS = 30;
+/** Instances viewed at once in a pass (their live reports read, an ended one's result): well under the SDK's 50 sockets. */
+const VIEW_CONCURRENCY = 16;
 
 /** What a recorder of one launch is: its config (without delivery yet), the recording and its key. */
 interface RecorderLaunch {
@@ -173,10 +193,20 @@ export class AwsCaptureProvider implements CaptureProvider {
   private sharing: Promise<unknown> = Promise.resolve();
   /** With AWS_MAX_INSTANCES, the last new machine's count-and-run: the next one counts after it. */
   private capped: Promise<unknown> = Promise.resolve();
+  /** The running recordings' live reports, read at each pass (with a store). */
+  private readonly liveReports: LiveReports | undefined;
+  /** The media keys of the recordings whose live report this pass read: the others' are forgotten. */
+  private readonly livePass = new Set<string>();
 
   constructor(private readonly options: AwsProviderOptions) {
     this.scope = `aws:${options.region}`;
     this.leadSeconds = options.leadSeconds ?? DEFAULT_AWS_LEAD_SECONDS;
+    const log = options.log;
+    this.liveReports =
+      options.store &&
+      new LiveReports(options.store.readIfChanged, (detail, message) =>
+        log ? log.warn(detail, message) : process.emitWarning(message),
+      );
   }
 
   private connect(): Promise<Ec2> {
@@ -242,6 +272,9 @@ export class AwsCaptureProvider implements CaptureProvider {
         egress: { allowPrivate: this.options.allowPrivateStreamHosts ?? false, trustedHosts: [] },
         // EC2 machines keep their own time (NTP); the window is taken as it is.
         clockOffsetMs: 0,
+        ...(this.options.store && this.options.contentAlarmSeconds
+          ? { liveReport: { everySeconds: LIVE_REPORT_SECONDS, alarmSeconds: this.options.contentAlarmSeconds } }
+          : {}),
         createdAt: now.toISOString(),
       },
       fileName: `${stamp}.mp4`,
@@ -558,13 +591,18 @@ export class AwsCaptureProvider implements CaptureProvider {
   }
 
   async list(): Promise<ProviderInstance[]> {
-    const instances: ProviderInstance[] = [];
-    for (const ec2 of await this.describe([{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }])) {
+    this.livePass.clear();
+    const found = await this.describe([{ Name: `tag:${MANAGED_BY.key}`, Values: [MANAGED_BY.value] }]);
+    // Each running recording's live report is a GET: a thousand of them one after the other would outlast the pass.
+    const views = await mapLimited(found, VIEW_CONCURRENCY, async (ec2) => {
       const tags = tagsOf(ec2.Tags);
-      if (!tags[SHARED_TAG.slots]) instances.push(await this.view(ec2));
-      else for (const slot of slotsOf(tags)) instances.push(await this.placeView(ec2, tags, slot));
-    }
-    return instances;
+      if (!tags[SHARED_TAG.slots]) return [await this.view(ec2)];
+      const places: ProviderInstance[] = [];
+      for (const slot of slotsOf(tags)) places.push(await this.placeView(ec2, tags, slot));
+      return places;
+    });
+    this.liveReports?.keepOnly(this.livePass);
+    return views.flat();
   }
 
   async logs(instanceId: string, lines: number): Promise<string[]> {
@@ -780,7 +818,8 @@ export class AwsCaptureProvider implements CaptureProvider {
     };
   }
 
-  private async view(instance: Ec2Instance): Promise<ProviderInstance> {
+  /** The instance as the fleet sees it; running, with the live report of its recording (a shared instance's `slot`). */
+  private async view(instance: Ec2Instance, slot?: SlotTag): Promise<ProviderInstance> {
     const tags = tagsOf(instance.Tags);
     const state = STATES[instance.State?.Name ?? ''] ?? 'pending';
     const ended = state === 'stopped' || state === 'terminated';
@@ -797,8 +836,19 @@ export class AwsCaptureProvider implements CaptureProvider {
       jobId: tags[TAG.job] ?? null,
       imageId: instance.ImageId ?? null,
       mediaFlowing: state === 'running',
-      recording: ended ? await this.endedRecording(id, instance, tags[TAG.file], resultMarker()) : RECORDING,
+      recording: ended
+        ? await this.endedRecording(id, instance, tags[TAG.file], resultMarker())
+        : state === 'running'
+          ? await this.liveRecording(slot?.file ?? tags[TAG.file], slot?.key ?? tags[TAG.key])
+          : RECORDING,
     };
+  }
+
+  /** A running recording with what its recorder's live report tells: its progress and content (none yet: just recording). */
+  private async liveRecording(file: string | undefined, launchKey: string | undefined): Promise<ProviderRecording> {
+    if (!file || !launchKey || !this.liveReports) return RECORDING;
+    this.livePass.add(file);
+    return { ...RECORDING, ...(await this.liveReports.reading(file, launchKey)) };
   }
 
   /**
@@ -810,7 +860,7 @@ export class AwsCaptureProvider implements CaptureProvider {
     tags: Record<string, string>,
     slot: SlotTag,
   ): Promise<ProviderInstance> {
-    const view = await this.view(instance);
+    const view = await this.view(instance, slot);
     const id = view.providerInstanceId;
     const own = {
       ...view,
@@ -835,7 +885,7 @@ export class AwsCaptureProvider implements CaptureProvider {
         stateReason: 'The recording ended; the instance goes on with the others',
         recording: result,
       };
-    return { ...own, state: stopped ? 'stopping' : view.state, recording: RECORDING };
+    return { ...own, state: stopped ? 'stopping' : view.state };
   }
 
   /** The result a place's recorder left in the store, kept once found. */

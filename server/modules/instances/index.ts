@@ -111,7 +111,7 @@ export interface InstancesModuleDeps {
 export function createInstancesModule(deps: InstancesModuleDeps): ServerModule<InstancesModuleService> {
   const { config, clock, db, hub, log, monitoring } = deps;
   const mosqueName = async (id: string) => (await deps.mosques.find(id))?.name ?? null;
-  const driver = deps.captureDriver ?? createCaptureDriver(config, clock, deps.store);
+  const driver = deps.captureDriver ?? createCaptureDriver(config, clock, deps.store, log);
   const recordings = createRecordingsService({
     db,
     clock,

@@ -15,6 +15,7 @@ import { reverseGeocode } from '../../geo/geocode';
 import { MapsLinkError, type ExtractionBudget, type MapsLinkResolver } from '../../geo/maps-link';
 import { timeZoneAt } from '../../geo/timezone';
 import { notFound } from '../../lib/http-error';
+import { mapLimited } from '../../lib/map-limited';
 import type { MosquesService } from '../mosques';
 import type { ActivityActor, ActivityService } from '../activity';
 import type { PrayerTimesService } from '../prayer-times';
@@ -26,19 +27,6 @@ const EXTRACT_CONCURRENCY = 4;
 interface ExtractJob {
   mosque_id: string | null;
   url: string;
-}
-
-async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 /** Coordinates from map links, reverse geocoding, and recording configuration files (the Config Generator's calls). */

@@ -1,21 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Alarm, AlarmKind } from '../../../contract/alarms';
+import type { AlarmKind } from '../../../contract/alarms';
 import { recordingContentResponseSchema } from '../../../contract/recordings';
 import type { ContentCondition, RecorderState } from '../../../recorder/protocol';
 import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
 import { contentProgramme, type ContentFault } from '../../../testkit/content-programmes';
 import { scaled } from '../../../testkit/time-scale';
+import {
+  contentAlarmOf,
+  lastedSeconds,
+  TEST_CONTENT_ALARM_SECONDS as THRESHOLD_SECONDS,
+  TEST_CONTENT_FAULT as FAULT,
+  TOLD_WITHIN_SECONDS,
+} from '../helpers/content-alarms';
 import { addMosques } from '../helpers/mosques';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 // PostgreSQL pass: skipped: a minute of real-time capture; the alarms it raises are rows of the alarms table, tested on PostgreSQL by the alarm suites
 
-/** The threshold, scaled down from 120 s: a condition lasting this long is alarmed. */
-const THRESHOLD_SECONDS = 8;
-/** The fault runs from 12 s to 36 s of a 64 s programme: 24 s, three times the threshold. */
-const FAULT = { from: 12, to: 36, seconds: 64 };
 const WINDOW_SECONDS = 50;
 
 interface Case {
@@ -62,8 +65,7 @@ describe('content alarms of live recordings (real recorders)', () => {
     }
     throw new Error(`${instanceId} never wrote ${kind} in its state`);
   };
-  const alarmOf = async (mosque: string, kind: AlarmKind): Promise<Alarm | undefined> =>
-    (await t.app.ctx.alarms.list('all', 500)).find((alarm) => alarm.mosque_id === mosque && alarm.kind === kind);
+  const alarmOf = (mosque: string, kind: AlarmKind) => contentAlarmOf(t.app.ctx.alarms, mosque, kind);
 
   beforeAll(async () => {
     t = await createTestApp({ env: { CONTENT_ALARM_SECONDS: String(THRESHOLD_SECONDS) } });
@@ -119,13 +121,13 @@ describe('content alarms of live recordings (real recorders)', () => {
         if (c.fault === 'no_audio') continue;
         const raised = await waitFor(() => alarmOf(c.mosque, c.kind), `${c.kind} raised`, 60_000);
         // Raised once the condition lasted the threshold, in media seconds, and saying so.
-        const lasted = Number(/ for (\d+) s \(since \d\d:\d\d:\d\d UTC\)$/.exec(raised.message)?.[1]);
+        const lasted = lastedSeconds(raised);
         expect(raised.message).toMatch(
           new RegExp(`^Mosque ${c.mosque}: (audio silent|picture frozen|picture black) for`),
         );
         expect(lasted).toBeGreaterThanOrEqual(THRESHOLD_SECONDS);
         // Told at the recorder's next state write (every 5 s, recorder.ts) and the server's next reading of it.
-        expect(lasted).toBeLessThan(THRESHOLD_SECONDS + 5 + 4);
+        expect(lasted).toBeLessThan(THRESHOLD_SECONDS + TOLD_WITHIN_SECONDS);
         // A silence's start was written at the check after it (every second), not at the next 5 s write;
         // under load the recorder reads a few one-second segments at once, hence up to 4 s of media.
         if (c.fault === 'silent') expect(await silenceWritten).toBeLessThan(5);

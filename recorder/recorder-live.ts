@@ -1,0 +1,91 @@
+/*
+ * The live report of a recorder whose state.json the server cannot read (an EC2 machine): its content
+ * conditions and progress, shipped as live.json under its recording's key prefix (the POST policy or
+ * role it delivers its pieces with allows that prefix and nothing else). Shipped when a condition
+ * starts, ends or reaches its alarm threshold, so an alarm is raised and resolved as soon as the
+ * server's next pass reads it, and otherwise at most every `everySeconds` (docs/operations/
+ * content-assurance.md gives the requests this costs). Part of the recorder runtime: Node and its siblings.
+ */
+import {
+  alarmThresholdOf,
+  INSTANCE_FILES,
+  type ContentSummary,
+  type LiveReport,
+  type LiveReportSettings,
+  type RecorderState,
+} from './protocol';
+import type { StoreShipper } from './recorder-delivery';
+import { writeJsonAtomic } from './recorder-state';
+
+/** A live report is worth a few tries only: the next state written ships a newer one. */
+const LIVE_DELIVERY_MS = 10_000;
+
+/**
+ * What of the content the server's alarms act on: each condition going on, and whether it has lasted
+ * its alarm threshold. A report is shipped at once when this changes.
+ */
+export function alarmSignature(content: ContentSummary | null | undefined, alarmSeconds: number): string {
+  return (content?.conditions ?? [])
+    .map((c) => `${c.kind}${c.seconds >= alarmThresholdOf(c.kind, alarmSeconds) ? ' alarmed' : ''}`)
+    .sort()
+    .join();
+}
+
+export class LiveReporter {
+  private lastShippedMono = -Infinity;
+  private lastSignature = '';
+  /** The newest report not shipped yet: one upload at a time, and only the newest is worth it. */
+  private next: LiveReport | null = null;
+  private shipping: Promise<void> | null = null;
+
+  constructor(
+    private readonly shipper: StoreShipper,
+    /** Where the report is written before it is shipped (the instance folder's live.json). */
+    private readonly file: string,
+    private readonly settings: LiveReportSettings,
+    private readonly launchKey: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Each state the recorder writes while its window is open, measured until `measuredUntil`: shipped when due. */
+  offer(
+    state: Pick<RecorderState, 'bytes' | 'mediaSeconds' | 'content'>,
+    measuredUntil: string,
+    mono = performance.now(),
+  ): void {
+    const content = state.content ?? null;
+    const signature = alarmSignature(content, this.settings.alarmSeconds);
+    const due = mono - this.lastShippedMono >= this.settings.everySeconds * 1000;
+    if (!due && signature === this.lastSignature) return;
+    this.lastSignature = signature;
+    this.lastShippedMono = mono;
+    this.next = {
+      launchKey: this.launchKey,
+      measuredUntil,
+      bytes: state.bytes,
+      mediaSeconds: state.mediaSeconds,
+      content,
+    };
+    this.shipping ??= this.ship().finally(() => (this.shipping = null));
+  }
+
+  private async ship(): Promise<void> {
+    for (let report = this.next; report; report = this.next) {
+      this.next = null;
+      try {
+        writeJsonAtomic(this.file, report);
+        const error = await this.shipper.deliver(
+          this.file,
+          INSTANCE_FILES.live,
+          'application/json',
+          Date.now() + LIVE_DELIVERY_MS,
+        );
+        // Not in the store: the next state written ships it again rather than waiting out the period.
+        if (error) this.lastShippedMono = -Infinity;
+      } catch (error) {
+        this.log(`could not write the live report: ${(error as Error).message}`);
+        this.lastShippedMono = -Infinity;
+      }
+    }
+  }
+}

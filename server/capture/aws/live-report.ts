@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { INSTANCE_FILES, type LiveReport } from '../../../recorder/protocol';
+import { contentSummarySchema } from '../content-schema';
+import type { ProviderRecording } from '../provider';
+
+/*
+ * The live report an EC2 recorder ships while its window is open (recorder/recorder-live.ts): live.json
+ * beside its recording's media in the store. The aws driver reads it for each running recording at
+ * each pass over its instances (every 10 s), so the content alarms of a cloud recording are raised and
+ * resolved as a local one's are, from the same readings.
+ */
+
+const liveReportSchema = z.object({
+  launchKey: z.string().min(1),
+  measuredUntil: z.iso.datetime({ offset: true }),
+  bytes: z.number().int().nonnegative(),
+  mediaSeconds: z.number().nonnegative(),
+  content: contentSummarySchema.nullable(),
+}) satisfies z.ZodType<LiveReport>;
+
+/** A live.json's text as a live report; throws what is wrong with it. */
+export function parseLiveReport(text: string): LiveReport {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new Error(`not JSON (${(error as Error).message})`, { cause: error });
+  }
+  const parsed = liveReportSchema.safeParse(json);
+  if (!parsed.success) throw new Error(z.prettifyError(parsed.error));
+  return parsed.data;
+}
+
+/** The live.json of the recording whose joined file is `mediaKey`. */
+export const liveReportKey = (mediaKey: string) =>
+  `${mediaKey.slice(0, mediaKey.lastIndexOf('/') + 1)}${INSTANCE_FILES.live}`;
+
+/** What a running recording's reading takes from its live report. */
+export type LiveReading = Pick<ProviderRecording, 'bytes' | 'mediaSeconds' | 'content'>;
+
+/** The store's conditional read (S3RecordingStore.readTextIfChanged). */
+export type ReadIfChanged = (
+  key: string,
+  etag: string | null,
+) => Promise<{ text: string; etag: string } | 'unchanged' | null>;
+
+/** Where a live report that cannot be read or used is told: a logger's warn. */
+export type LiveReportWarn = (detail: { key: string; reason: string }, message: string) => void;
+
+interface Known {
+  etag: string;
+  /** The last report that could be used; null: none yet. */
+  report: LiveReport | null;
+  /** The object with `etag` could not be used (told once): `report` is the one before it. */
+  malformed: boolean;
+}
+
+/**
+ * The live reports of the running recordings: one GET per recording per pass, answered without a body
+ * when the report has not changed since (its ETag). A missing report is normal (the recorder has not
+ * shipped one yet); one that cannot be read or parsed is told once per reason, and the last good one
+ * stands meanwhile, so an alarm is never resolved because a read failed. A report another launch wrote
+ * (the machine this one replaced) is not this recording's yet.
+ */
+export class LiveReports {
+  private readonly known = new Map<string, Known>();
+  /** The problem last told per key: the same one is not told again every pass. */
+  private readonly told = new Map<string, string>();
+
+  constructor(
+    private readonly read: ReadIfChanged,
+    private readonly warn: LiveReportWarn,
+  ) {}
+
+  async reading(mediaKey: string, launchKey: string): Promise<LiveReading | undefined> {
+    const key = liveReportKey(mediaKey);
+    let known = this.known.get(key);
+    try {
+      const answer = await this.read(key, known?.etag ?? null);
+      if (answer === null) known = undefined;
+      else if (answer !== 'unchanged') known = this.parsed(key, answer, known?.report ?? null);
+      if (known) this.known.set(key, known);
+      else this.known.delete(key);
+      if (!known?.malformed) this.told.delete(key);
+    } catch (error) {
+      this.tell(key, `could not read it: ${(error as Error).message}`);
+    }
+    const report = known?.report;
+    if (!report || report.launchKey !== launchKey) return undefined;
+    return { bytes: report.bytes, mediaSeconds: report.mediaSeconds, content: report.content };
+  }
+
+  /** Forgets the reports of recordings no longer running (`running`: the media keys of those that are). */
+  keepOnly(running: Set<string>): void {
+    const keys = new Set([...running].map(liveReportKey));
+    for (const key of this.known.keys()) if (!keys.has(key)) this.known.delete(key);
+    for (const key of this.told.keys()) if (!keys.has(key)) this.told.delete(key);
+  }
+
+  /** The report the store answered, else (told) the last good one, noted as standing in for a malformed one. */
+  private parsed(key: string, answer: { text: string; etag: string }, previous: LiveReport | null): Known {
+    try {
+      return { etag: answer.etag, report: parseLiveReport(answer.text), malformed: false };
+    } catch (error) {
+      this.tell(key, `it is not a recorder's live report: ${(error as Error).message}`);
+      return { etag: answer.etag, report: previous, malformed: true };
+    }
+  }
+
+  private tell(key: string, reason: string): void {
+    if (this.told.get(key) === reason) return;
+    this.told.set(key, reason);
+    this.warn({ key, reason }, `the live report ${key} of a running cloud recording is unusable: ${reason}`);
+  }
+}

@@ -1,0 +1,247 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveReport } from '../../../recorder/protocol';
+import { StoreShipper } from '../../../recorder/recorder-delivery';
+import { alarmSignature, LiveReporter } from '../../../recorder/recorder-live';
+import { LiveReports, parseLiveReport, type ReadIfChanged } from '../../../server/capture/aws/live-report';
+import { S3RecordingStore } from '../../../server/storage/s3-store';
+import { startMoto, type MotoServer } from '../../../testkit/capture';
+import { scaled } from '../../../testkit/time-scale';
+import { pause, waitFor } from '../../../testkit/wait';
+
+// PostgreSQL pass: skipped: no database; the store is moto's S3
+
+const REPORT: LiveReport = {
+  launchKey: 'key-of-launch-1',
+  measuredUntil: '2026-11-27T12:01:30.000Z',
+  bytes: 1_200_000,
+  mediaSeconds: 88.5,
+  content: {
+    measuredSeconds: 88,
+    integratedLufs: -19.2,
+    peakDbfs: -3.1,
+    longestSilenceSeconds: 41,
+    silentSeconds: 41,
+    frozenSeconds: 0,
+    blackSeconds: 0,
+    conditions: [{ kind: 'audio_silent', since: '2026-11-27T12:00:49.000Z', seconds: 41 }],
+  },
+};
+const MEDIA = 'livemosque/2026-11-27/rec-live1/20261127T120000Z.mp4';
+const LIVE_KEY = 'livemosque/2026-11-27/rec-live1/live.json';
+
+describe('parseLiveReport', () => {
+  it('reads a recorder live report', () => {
+    expect(parseLiveReport(JSON.stringify(REPORT))).toEqual(REPORT);
+    expect(parseLiveReport(JSON.stringify({ ...REPORT, content: null }))).toEqual({ ...REPORT, content: null });
+  });
+
+  it('says what is wrong with one that is not', () => {
+    expect(() => parseLiveReport('{"launchKey": "key-of')).toThrow(/^not JSON \(/);
+    expect(() => parseLiveReport(JSON.stringify({ ...REPORT, bytes: -1 }))).toThrow(/bytes/);
+    expect(() => parseLiveReport(JSON.stringify({ ...REPORT, measuredUntil: 'at noon' }))).toThrow(/measuredUntil/);
+    const unknownCondition = {
+      ...REPORT,
+      content: { ...REPORT.content, conditions: [{ kind: 'too_loud', since: REPORT.measuredUntil, seconds: 9 }] },
+    };
+    expect(() => parseLiveReport(JSON.stringify(unknownCondition))).toThrow(/content\.conditions\[0\]\.kind/);
+    expect(() => parseLiveReport(JSON.stringify({ ...REPORT, launchKey: undefined }))).toThrow(/launchKey/);
+  });
+});
+
+describe('alarmSignature (when a recorder ships its live report at once)', () => {
+  const silent = (seconds: number) => ({
+    ...REPORT.content!,
+    conditions: [{ kind: 'audio_silent' as const, since: REPORT.measuredUntil, seconds }],
+  });
+  it('changes when a condition starts, reaches its threshold or ends, not as it merely lasts', () => {
+    expect(alarmSignature(null, 120)).toBe('');
+    expect(alarmSignature(silent(3), 120)).toBe(alarmSignature(silent(119), 120));
+    expect(alarmSignature(silent(120), 120)).not.toBe(alarmSignature(silent(119), 120));
+    expect(alarmSignature(silent(120), 120)).toBe(alarmSignature(silent(600), 120));
+    // A missing sound track is alarmed after 30 s whatever the threshold (alarmThresholdOf).
+    const missing = (seconds: number) => ({
+      ...REPORT.content!,
+      conditions: [{ kind: 'audio_missing' as const, since: REPORT.measuredUntil, seconds }],
+    });
+    expect(alarmSignature(missing(30), 120)).not.toBe(alarmSignature(missing(29), 120));
+  });
+});
+
+/** The reader against moto's S3: one GET per pass, a 304 without a body when nothing changed. */
+describe('LiveReports on an s3 store', () => {
+  const saved = { ...process.env };
+  let moto: MotoServer;
+  let store: S3RecordingStore;
+  const answers: string[] = [];
+  const warnings: { key: string; reason: string }[] = [];
+  let reports: LiveReports;
+
+  beforeAll(async () => {
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: 'testing',
+      AWS_SECRET_ACCESS_KEY: 'testing',
+      AWS_EC2_METADATA_DISABLED: 'true',
+    });
+    moto = await startMoto();
+    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(
+      new CreateBucketCommand({ Bucket: 'live' }),
+    );
+    store = new S3RecordingStore({ bucket: 'live', prefix: 'captures/', region: 'us-east-1', endpoint: moto.url });
+    const read: ReadIfChanged = async (key, etag) => {
+      const answer = await store.readTextIfChanged(key, etag);
+      answers.push(answer === null ? 'missing' : answer === 'unchanged' ? 'unchanged' : 'read');
+      return answer;
+    };
+    reports = new LiveReports(read, (detail) => warnings.push(detail));
+  }, scaled(60_000));
+  afterAll(async () => {
+    await moto?.stop();
+    process.env = saved;
+  });
+
+  it('reads a report once per change, keeps the last good one over a bad one, and tells that once', async () => {
+    // Not shipped yet: normal, nothing told.
+    expect(await reports.reading(MEDIA, REPORT.launchKey)).toBeUndefined();
+    await store.putText(LIVE_KEY, JSON.stringify(REPORT), 'application/json');
+    const expected = { bytes: REPORT.bytes, mediaSeconds: REPORT.mediaSeconds, content: REPORT.content };
+    expect(await reports.reading(MEDIA, REPORT.launchKey)).toEqual(expected);
+    expect(await reports.reading(MEDIA, REPORT.launchKey)).toEqual(expected);
+    expect(answers).toEqual(['missing', 'read', 'unchanged']);
+
+    // Cut short (or written by something else): the last good report stands, told once with the reason.
+    await store.putText(LIVE_KEY, '{"launchKey":"key-of-launch-1","bytes":', 'application/json');
+    expect(await reports.reading(MEDIA, REPORT.launchKey)).toEqual(expected);
+    expect(await reports.reading(MEDIA, REPORT.launchKey)).toEqual(expected);
+    expect(warnings).toEqual([
+      { key: `${LIVE_KEY}`, reason: expect.stringMatching(/^it is not a recorder's live report: not JSON/) },
+    ]);
+
+    // The silence ended: the next report resolves it, and a new problem would be told again.
+    const spoken = { ...REPORT, content: { ...REPORT.content!, conditions: [] } };
+    await store.putText(LIVE_KEY, JSON.stringify(spoken), 'application/json');
+    expect((await reports.reading(MEDIA, REPORT.launchKey))?.content?.conditions).toEqual([]);
+    expect(answers.slice(3)).toEqual(['read', 'unchanged', 'read']);
+
+    // Written by the machine this launch replaced: not this recording's live report yet.
+    expect(await reports.reading(MEDIA, 'key-of-launch-2')).toBeUndefined();
+  });
+
+  it('tells a store it cannot read, keeping the last report meanwhile', async () => {
+    let broken = false;
+    const flaky = new LiveReports(
+      async (key, etag) => {
+        if (broken) throw new Error('AccessDenied');
+        return store.readTextIfChanged(key, etag);
+      },
+      (detail) => warnings.push(detail),
+    );
+    warnings.length = 0;
+    await store.putText(LIVE_KEY, JSON.stringify(REPORT), 'application/json');
+    expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
+    broken = true;
+    // The silence is still reported as going on: a failed read resolves no alarm.
+    expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
+    expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
+    expect(warnings).toEqual([{ key: LIVE_KEY, reason: 'could not read it: AccessDenied' }]);
+  });
+
+  it('forgets the reports of recordings no longer running', async () => {
+    await reports.reading(MEDIA, REPORT.launchKey);
+    answers.length = 0;
+    await reports.reading(MEDIA, REPORT.launchKey);
+    reports.keepOnly(new Set());
+    await reports.reading(MEDIA, REPORT.launchKey);
+    // Forgotten: read whole again, not asked whether it changed.
+    expect(answers).toEqual(['unchanged', 'read']);
+  });
+});
+
+/** The recorder's side: what it ships, and when, through the POST policy it delivers its pieces with. */
+describe('LiveReporter shipping through a POST policy', () => {
+  const saved = { ...process.env };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-live-reporter-'));
+  let moto: MotoServer;
+  let store: S3RecordingStore;
+
+  beforeAll(async () => {
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: 'testing', AWS_SECRET_ACCESS_KEY: 'testing' });
+    moto = await startMoto();
+    await new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true }).send(
+      new CreateBucketCommand({ Bucket: 'shipped' }),
+    );
+    store = new S3RecordingStore({ bucket: 'shipped', prefix: 'captures/', region: 'us-east-1', endpoint: moto.url });
+  }, scaled(60_000));
+  afterAll(async () => {
+    await moto?.stop();
+    process.env = saved;
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ships at once when a condition starts, reaches its threshold or ends, else once a period', async () => {
+    const prefix = 'livemosque/2026-11-27/rec-live2/';
+    const shipper = new StoreShipper(
+      {
+        kind: 'presigned-post',
+        post: await store.presignedPost(prefix, 600),
+        keyPrefix: `captures/${prefix}`,
+        mediaKey: `${prefix}20261127T120000Z.mp4`,
+        expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      },
+      () => undefined,
+      0,
+      path.join(dir, 'delivered.txt'),
+      REPORT.measuredUntil,
+    );
+    const reporter = new LiveReporter(
+      shipper,
+      path.join(dir, 'live.json'),
+      { everySeconds: 30, alarmSeconds: 40 },
+      REPORT.launchKey,
+      () => undefined,
+    );
+    const shipped = async () => {
+      const answer = await store.readTextIfChanged(`${prefix}live.json`, null);
+      return answer && answer !== 'unchanged' ? parseLiveReport(answer.text) : null;
+    };
+    const silentFor = (seconds: number) => ({
+      ...REPORT,
+      content: { ...REPORT.content!, conditions: [{ ...REPORT.content!.conditions[0]!, seconds }] },
+    });
+    const at = (second: number) => new Date(Date.parse(REPORT.measuredUntil) + second * 1000).toISOString();
+    // Each offer is a state the recorder wrote, `second` seconds into its run.
+    const shipsAt = async (report: LiveReport, second: number) => {
+      reporter.offer(report, at(second), second * 1000);
+      await waitFor(
+        async () => (await shipped())?.measuredUntil === at(second),
+        `the report of second ${second}`,
+        10_000,
+      );
+    };
+    /** Not shipped: the store keeps the report of `kept` (given a moment to show a shipment that should not be). */
+    const keeps = async (report: LiveReport, second: number, kept: number) => {
+      reporter.offer(report, at(second), second * 1000);
+      await pause(300);
+      expect((await shipped())?.measuredUntil).toBe(at(kept));
+    };
+
+    await shipsAt({ ...REPORT, content: null }, 0);
+    await keeps({ ...REPORT, content: null }, 5, 0);
+    // Silent: at once; then again at the period (30 s) and when it reaches its threshold (40 s), not as it merely lasts.
+    await shipsAt(silentFor(1), 10);
+    await keeps(silentFor(20), 30, 10);
+    await shipsAt(silentFor(30), 40);
+    await shipsAt(silentFor(40), 45);
+    await keeps(silentFor(45), 50, 45);
+    // Sound back: at once.
+    await shipsAt({ ...REPORT, content: { ...REPORT.content!, conditions: [] } }, 55);
+    expect(await shipped()).toMatchObject({
+      launchKey: REPORT.launchKey,
+      bytes: REPORT.bytes,
+      content: { conditions: [] },
+    });
+  });
+});
