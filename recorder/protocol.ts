@@ -142,6 +142,11 @@ export interface RecorderConfig {
   sourceAsIs?: boolean;
   /** false: the runs do not measure their content (content-filters.ts); absent: they do. */
   measureContent?: boolean;
+  /**
+   * The server's CONTENT_ALARM_SECONDS (absent in a config written before it was passed on: the
+   * default). The server alarms; the recorder writes its state at once when a condition reaches it.
+   */
+  contentAlarmSeconds?: number;
   /** Where the pieces and the joined file go besides this machine; absent or null: they stay here (local store). */
   delivery?: RecorderDelivery | null;
   /** Set when this recorder continues a recording whose recorder was lost with its server, on another host. */
@@ -335,6 +340,16 @@ export interface DeliveryReport {
 
 export const CONTENT_CONDITIONS = ['audio_silent', 'audio_missing', 'picture_frozen', 'picture_black'] as const;
 export type ContentCondition = (typeof CONTENT_CONDITIONS)[number];
+
+/** CONTENT_ALARM_SECONDS' default. */
+export const DEFAULT_CONTENT_ALARM_SECONDS = 120;
+/** A missing sound track is known from the first seconds and does not come back by itself: told sooner. */
+const MISSING_AUDIO_ALARM_MAX_SECONDS = 30;
+
+/** How long a condition of `kind` lasts before it is alarmed, for a CONTENT_ALARM_SECONDS of `thresholdSeconds`. */
+export function contentAlarmSecondsOf(kind: ContentCondition, thresholdSeconds: number): number {
+  return kind === 'audio_missing' ? Math.min(thresholdSeconds, MISSING_AUDIO_ALARM_MAX_SECONDS) : thresholdSeconds;
+}
 
 /** One 10 s window of the recording, as content.jsonl holds it (one JSON object a line). */
 export interface ContentWindow {

@@ -90,6 +90,8 @@ export interface AwsProviderOptions {
   /** AWS_VOLUME_SIZE_GB: every machine's root volume; default the image's size. */
   volumeSizeGb?: number;
   stallTimeoutSeconds?: number;
+  /** CONTENT_ALARM_SECONDS, passed on to each recorder (it writes its state at once when a condition reaches it). */
+  contentAlarmSeconds?: number;
   /** ALLOW_PRIVATE_STREAM_HOSTS: recorders may reach internal addresses (their egress guard checks nothing). */
   allowPrivateStreamHosts?: boolean;
   /** Attempts per call, retries included (the SDK backs off on throttling); default the SDK's (AWS_MAX_ATTEMPTS, else 3). */
@@ -237,6 +239,7 @@ export class AwsCaptureProvider implements CaptureProvider {
           ...(this.options.stallTimeoutSeconds ? { stallTimeoutSeconds: this.options.stallTimeoutSeconds } : {}),
           ...(options.stallTimeoutSeconds ? { stallTimeoutSeconds: options.stallTimeoutSeconds } : {}),
         },
+        ...(this.options.contentAlarmSeconds ? { contentAlarmSeconds: this.options.contentAlarmSeconds } : {}),
         ...window,
         // The demo stream is on the server's loopback, never reachable from EC2: no trusted hosts there.
         egress: { allowPrivate: this.options.allowPrivateStreamHosts ?? false, trustedHosts: [] },

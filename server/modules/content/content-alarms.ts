@@ -1,9 +1,11 @@
-import { CONTENT_CONDITIONS, type ContentCondition, type OngoingCondition } from '../../../recorder/protocol';
+import {
+  CONTENT_CONDITIONS,
+  contentAlarmSecondsOf,
+  type ContentCondition,
+  type OngoingCondition,
+} from '../../../recorder/protocol';
 import type { ProviderRecording } from '../../capture/provider';
 import type { AlarmCause, AlarmsService } from '../alarms';
-
-/** A missing sound track is known from the first seconds and does not come back by itself: told sooner. */
-const MISSING_AUDIO_MAX_SECONDS = 30;
 
 /** Who an alarm about a recording names, and what it links to (the recordings module knows). */
 export interface ContentSubject {
@@ -48,9 +50,7 @@ export class ContentAlarms {
   ) {}
 
   thresholdOf(kind: ContentCondition): number {
-    return kind === 'audio_missing'
-      ? Math.min(this.thresholdSeconds, MISSING_AUDIO_MAX_SECONDS)
-      : this.thresholdSeconds;
+    return contentAlarmSecondsOf(kind, this.thresholdSeconds);
   }
 
   async check(recordingId: string, reading: ProviderRecording, about: () => Promise<ContentSubject>): Promise<void> {

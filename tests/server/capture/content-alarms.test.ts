@@ -20,7 +20,7 @@ const WINDOW_SECONDS = 50;
 
 interface Case {
   fault: ContentFault;
-  kind: AlarmKind;
+  kind: ContentCondition;
   mosque: string;
   /** 320x240 copies the test stream, 320x180 transcodes it: both ways of measuring. */
   height: number;
@@ -44,10 +44,11 @@ describe('content alarms of live recordings (real recorders)', () => {
   const sources: HlsSource[] = [];
 
   /**
-   * How long the condition had lasted in the first state the recorder wrote with it, read every 100 ms:
-   * a condition that starts is written at once (checked every second), not at the next 5 s write.
+   * How long the condition had lasted in the first state the recorder wrote with it lasting at least
+   * `atLeast` seconds, read every 100 ms: a condition that starts, or reaches the alarm threshold, is
+   * written at once (checked every second), not at the next 5 s write.
    */
-  const firstWritten = async (instanceId: string, kind: ContentCondition): Promise<number> => {
+  const firstWritten = async (instanceId: string, kind: ContentCondition, atLeast = 0): Promise<number> => {
     const file = path.join(t.config.dataDir, 'instances', instanceId, 'state.json');
     for (const deadline = Date.now() + scaled(90_000); Date.now() < deadline;) {
       let state: RecorderState | null = null;
@@ -56,11 +57,11 @@ describe('content alarms of live recordings (real recorders)', () => {
       } catch {
         // not written yet
       }
-      const condition = state?.content?.conditions.find((c) => c.kind === kind);
+      const condition = state?.content?.conditions.find((c) => c.kind === kind && c.seconds >= atLeast);
       if (condition) return condition.seconds;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`${instanceId} never wrote ${kind} in its state`);
+    throw new Error(`${instanceId} never wrote ${kind} lasting ${atLeast} s in its state`);
   };
   const alarmOf = async (mosque: string, kind: AlarmKind): Promise<Alarm | undefined> =>
     (await t.app.ctx.alarms.list('all', 500)).find((alarm) => alarm.mosque_id === mosque && alarm.kind === kind);
@@ -106,6 +107,7 @@ describe('content alarms of live recordings (real recorders)', () => {
         }),
       );
       const silenceWritten = firstWritten(launched[CASES.findIndex((c) => c.fault === 'silent')] ?? '', 'audio_silent');
+      const thresholdWritten = CASES.map((c, i) => firstWritten(launched[i] ?? '', c.kind, THRESHOLD_SECONDS));
       const recordingStatus = async (instanceId: string) =>
         (
           await t.app.ctx.db.kysely
@@ -124,8 +126,10 @@ describe('content alarms of live recordings (real recorders)', () => {
           new RegExp(`^Mosque ${c.mosque}: (audio silent|picture frozen|picture black) for`),
         );
         expect(lasted).toBeGreaterThanOrEqual(THRESHOLD_SECONDS);
-        // Told at the recorder's next state write (every 5 s, recorder.ts) and the server's next reading of it.
-        expect(lasted).toBeLessThan(THRESHOLD_SECONDS + 5 + 4);
+        // Written once the recorder's check (every second) and a segment (1 s) saw it reach the threshold, not at the next 5 s write.
+        expect(await thresholdWritten[i]).toBeLessThan(THRESHOLD_SECONDS + 2);
+        // Then told at the server's next reading of the state (every second; up to 4 s on a loaded machine).
+        expect(lasted).toBeLessThan(THRESHOLD_SECONDS + 2 + 4);
         // A silence's start was written within the second's check and a segment (1 s), not at the next 5 s write.
         if (c.fault === 'silent') expect(await silenceWritten).toBeLessThan(3);
         await waitFor(async () => (await alarmOf(c.mosque, c.kind))?.resolved_at, `${c.kind} resolved`, 60_000);
@@ -135,6 +139,9 @@ describe('content alarms of live recordings (real recorders)', () => {
       // No sound track: told after the threshold, resolved by the end of the recording, which then warns of it.
       const missing = await waitFor(() => alarmOf('contnoaudi', 'audio_missing'), 'audio_missing raised', 60_000);
       expect(missing.message).toMatch(/^Mosque contnoaudi: the stream has a picture and no sound track/);
+      expect(await thresholdWritten[CASES.findIndex((c) => c.fault === 'no_audio')]).toBeLessThan(
+        THRESHOLD_SECONDS + 2,
+      );
       const ended = await waitFor(
         () =>
           t.app.ctx.db.kysely
