@@ -7,7 +7,8 @@
  *
  *   config.json   what to record, written by the server before the recorder starts (never changed)
  *   state.json    the recorder's progress and outcome, rewritten atomically (write + rename) at each
- *                 change of phase, run, ffmpeg or content condition, else every 5 s
+ *                 change of phase, run, ffmpeg or content condition (or one reaching its alarm
+ *                 threshold), else every 5 s
  *   recorder.pid  the recorder's process id (also the id of its process group), rewritten atomically
  *   recorder.lock.<n>  the claim of the recorder that holds the folder (see claimFolder)
  *   recorder.log  the recorder's and ffmpeg's log, what /api/instances/{id}/logs reads
@@ -144,7 +145,8 @@ export interface RecorderConfig {
   measureContent?: boolean;
   /**
    * The server's CONTENT_ALARM_SECONDS (absent in a config written before it was passed on: the
-   * default). The server alarms; the recorder writes its state at once when a condition reaches it.
+   * default). The server alarms; the recorder writes its state at once when a condition reaches it,
+   * and a copying run looks at the picture every quarter of it (content-filters.ts).
    */
   contentAlarmSeconds?: number;
   /** Where the pieces and the joined file go besides this machine; absent or null: they stay here (local store). */

@@ -196,9 +196,9 @@ function heldByCutRun(index: number): HeldMedia | null {
 
 /**
  * The state is written at once when the phase, the runs, ffmpeg or a content condition (silent,
- * frozen…) change, or a condition reaches its alarm threshold, else at most every 5 s: the console sees progress and an open hole grow at that
- * pace. An HLS capture's ledger appends its changes
- * at each call and notes the recorder alive every 5 s, so a recorder that dies is known alive 5 s
+ * frozen…) change, or a condition reaches its alarm threshold, else at most every 5 s: the console
+ * sees progress and an open hole grow at that pace. An HLS capture's ledger appends its changes at
+ * each call and notes the recorder alive every 5 s, so a recorder that dies is known alive 5 s
  * before at worst. Writing both whole once a second was most of a copying recorder's own CPU.
  */
 const SAVE_EVERY_MS = 5000;

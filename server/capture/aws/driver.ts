@@ -90,7 +90,7 @@ export interface AwsProviderOptions {
   /** AWS_VOLUME_SIZE_GB: every machine's root volume; default the image's size. */
   volumeSizeGb?: number;
   stallTimeoutSeconds?: number;
-  /** CONTENT_ALARM_SECONDS, passed on to each recorder (it writes its state at once when a condition reaches it). */
+  /** CONTENT_ALARM_SECONDS, passed on to each recorder: it writes its state when a condition reaches it, and samples the picture by it. */
   contentAlarmSeconds?: number;
   /** ALLOW_PRIVATE_STREAM_HOSTS: recorders may reach internal addresses (their egress guard checks nothing). */
   allowPrivateStreamHosts?: boolean;

@@ -62,7 +62,7 @@ export interface LocalProviderOptions {
   ffmpegPath?: string;
   /** STALL_TIMEOUT_SECONDS, when set: overrides the image's setting. */
   stallTimeoutSeconds?: number;
-  /** CONTENT_ALARM_SECONDS, passed on to each recorder (it writes its state at once when a condition reaches it). */
+  /** CONTENT_ALARM_SECONDS, passed on to each recorder: it writes its state when a condition reaches it, and samples the picture by it. */
   contentAlarmSeconds?: number;
   /** FFPROBE_PATH, when set; else ffprobe beside ffmpeg, else on PATH. */
   ffprobePath?: string;
