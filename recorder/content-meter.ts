@@ -20,7 +20,7 @@ import { type ContentCondition, type ContentSummary, type ContentWindow, type On
 const WINDOW_MS = 10_000;
 /**
  * A window is written once the media is this far past its end: freezedetect reports a freeze where
- * it began, after two seconds and a key frame (up to 10 s apart in a copied stream).
+ * it began, at the next picture looked at (up to 10 s and a key frame later in a copied stream).
  */
 const SETTLE_MS = 15_000;
 /** Blocks quieter than this do not count towards loudness (EBU R128's absolute gate). */

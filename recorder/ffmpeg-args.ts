@@ -5,7 +5,7 @@
  * loses at most the piece being written, and the pieces of every run join without re-encoding.
  */
 import { contentInputOptions, contentOutput, loudnessFileOf } from './content-filters';
-import type { RecorderConfig } from './protocol';
+import { DEFAULT_CONTENT_ALARM_SECONDS, type RecorderConfig } from './protocol';
 
 /** Network protocols the input may use; "file" and ffmpeg's special protocols are not among them. */
 const NETWORK_PROTOCOLS = 'http,https,tcp,tls,crypto,data,httpproxy,rtmp,rtmps,rtmpt,rtmpts,rtsp,rtsps,rtp,udp,srt';
@@ -111,7 +111,11 @@ export function buildFfmpegArgs(
     // The same run measures what it records (content-filters.ts).
     ...(config.measureContent === false
       ? []
-      : contentOutput(Boolean(config.sourceAsIs), loudnessFileOf(output.listPath))),
+      : contentOutput(
+          Boolean(config.sourceAsIs),
+          loudnessFileOf(output.listPath),
+          config.contentAlarmSeconds ?? DEFAULT_CONTENT_ALARM_SECONDS,
+        )),
   ];
 }
 

@@ -7,7 +7,8 @@
  *
  *   config.json   what to record, written by the server before the recorder starts (never changed)
  *   state.json    the recorder's progress and outcome, rewritten atomically (write + rename) at each
- *                 change of phase, run, ffmpeg or content condition, else every 5 s
+ *                 change of phase, run, ffmpeg or content condition (or one reaching its alarm
+ *                 threshold), else every 5 s
  *   recorder.pid  the recorder's process id (also the id of its process group), rewritten atomically
  *   recorder.lock.<n>  the claim of the recorder that holds the folder (see claimFolder)
  *   recorder.log  the recorder's and ffmpeg's log, what /api/instances/{id}/logs reads
@@ -145,6 +146,12 @@ export interface RecorderConfig {
   sourceAsIs?: boolean;
   /** false: the runs do not measure their content (content-filters.ts); absent: they do. */
   measureContent?: boolean;
+  /**
+   * The server's CONTENT_ALARM_SECONDS (absent in a config written before it was passed on: the
+   * default). The server alarms; the recorder writes its state at once when a condition reaches it,
+   * and a copying run looks at the picture every quarter of it (content-filters.ts).
+   */
+  contentAlarmSeconds?: number;
   /** Where the pieces and the joined file go besides this machine; absent or null: they stay here (local store). */
   delivery?: RecorderDelivery | null;
   /** Set when this recorder continues a recording whose recorder was lost with its server, on another host. */
@@ -158,8 +165,6 @@ export interface RecorderConfig {
 export interface LiveReportSettings {
   /** At most this long between two reports while the window is open. */
   everySeconds: number;
-  /** CONTENT_ALARM_SECONDS: a condition reaching its alarm threshold (alarmThresholdOf) is reported at once. */
-  alarmSeconds: number;
 }
 
 /**
@@ -363,12 +368,25 @@ export interface DeliveryReport {
 export const CONTENT_CONDITIONS = ['audio_silent', 'audio_missing', 'picture_frozen', 'picture_black'] as const;
 export type ContentCondition = (typeof CONTENT_CONDITIONS)[number];
 
+/** CONTENT_ALARM_SECONDS' default. */
+export const DEFAULT_CONTENT_ALARM_SECONDS = 120;
 /** A missing sound track is known from the first seconds and does not come back by itself: told sooner. */
-const MISSING_AUDIO_MAX_SECONDS = 30;
+const MISSING_AUDIO_ALARM_MAX_SECONDS = 30;
 
-/** How long a condition lasts before it is alarmed, given CONTENT_ALARM_SECONDS. */
-export function alarmThresholdOf(kind: ContentCondition, alarmSeconds: number): number {
-  return kind === 'audio_missing' ? Math.min(alarmSeconds, MISSING_AUDIO_MAX_SECONDS) : alarmSeconds;
+/** How long a condition of `kind` lasts before it is alarmed, for a CONTENT_ALARM_SECONDS of `thresholdSeconds`. */
+export function contentAlarmSecondsOf(kind: ContentCondition, thresholdSeconds: number): number {
+  return kind === 'audio_missing' ? Math.min(thresholdSeconds, MISSING_AUDIO_ALARM_MAX_SECONDS) : thresholdSeconds;
+}
+
+/**
+ * What of the content the server's alarms act on: each condition going on, marked once it has lasted
+ * its alarm threshold. The recorder writes its state (and ships its live report) at once when this changes.
+ */
+export function alarmSignature(content: ContentSummary | null | undefined, thresholdSeconds: number): string {
+  return (content?.conditions ?? [])
+    .map(({ kind, seconds }) => (seconds >= contentAlarmSecondsOf(kind, thresholdSeconds) ? `${kind} alarmed` : kind))
+    .sort()
+    .join();
 }
 
 /** One 10 s window of the recording, as content.jsonl holds it (one JSON object a line). */

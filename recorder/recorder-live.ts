@@ -7,9 +7,8 @@
  * content-assurance.md gives the requests this costs). Part of the recorder runtime: Node and its siblings.
  */
 import {
-  alarmThresholdOf,
+  alarmSignature,
   INSTANCE_FILES,
-  type ContentSummary,
   type LiveReport,
   type LiveReportSettings,
   type RecorderState,
@@ -19,17 +18,6 @@ import { writeJsonAtomic } from './recorder-state';
 
 /** A live report is worth a few tries only: the next state written ships a newer one. */
 const LIVE_DELIVERY_MS = 10_000;
-
-/**
- * What of the content the server's alarms act on: each condition going on, and whether it has lasted
- * its alarm threshold. A report is shipped at once when this changes.
- */
-export function alarmSignature(content: ContentSummary | null | undefined, alarmSeconds: number): string {
-  return (content?.conditions ?? [])
-    .map((c) => `${c.kind}${c.seconds >= alarmThresholdOf(c.kind, alarmSeconds) ? ' alarmed' : ''}`)
-    .sort()
-    .join();
-}
 
 export class LiveReporter {
   private lastShippedMono = -Infinity;
@@ -43,6 +31,8 @@ export class LiveReporter {
     /** Where the report is written before it is shipped (the instance folder's live.json). */
     private readonly file: string,
     private readonly settings: LiveReportSettings,
+    /** CONTENT_ALARM_SECONDS: a condition reaching its alarm threshold is reported at once. */
+    private readonly alarmSeconds: number,
     private readonly launchKey: string,
     private readonly log: (line: string) => void,
   ) {}
@@ -54,7 +44,7 @@ export class LiveReporter {
     mono = performance.now(),
   ): void {
     const content = state.content ?? null;
-    const signature = alarmSignature(content, this.settings.alarmSeconds);
+    const signature = alarmSignature(content, this.alarmSeconds);
     const due = mono - this.lastShippedMono >= this.settings.everySeconds * 1000;
     if (!due && signature === this.lastSignature) return;
     this.lastSignature = signature;

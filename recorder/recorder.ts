@@ -51,7 +51,7 @@ import {
   type StopCause,
   type StopRequest,
 } from './recorder-state';
-import type { ContentSummary } from './protocol';
+import { alarmSignature, DEFAULT_CONTENT_ALARM_SECONDS } from './protocol';
 import { FedRuns, recoverCutRun } from './recorder-hls';
 import { closeAbandonedRun, localWindow, Pause, RetryPlan } from './recorder-window';
 import { fitsRecording, probeStreams } from './source-fit';
@@ -105,10 +105,16 @@ const shipper = config.delivery
     )
   : null;
 const pieces = new PieceStore(piecesDirOf(config), shipper ?? localFolderSink);
+const alarmSeconds = config.contentAlarmSeconds ?? DEFAULT_CONTENT_ALARM_SECONDS;
 const live =
   shipper && config.liveReport
-    ? new LiveReporter(shipper, path.join(dir, INSTANCE_FILES.live), config.liveReport, config.idempotencyKey, (line) =>
-        log('recorder', line),
+    ? new LiveReporter(
+        shipper,
+        path.join(dir, INSTANCE_FILES.live),
+        config.liveReport,
+        alarmSeconds,
+        config.idempotencyKey,
+        (line) => log('recorder', line),
       )
     : null;
 const state: RecorderState = {
@@ -203,29 +209,25 @@ function heldByCutRun(index: number): HeldMedia | null {
 
 /**
  * The state is written at once when the phase, the runs, ffmpeg or a content condition (silent,
- * frozen…) change, else at most every 5 s: the console sees progress and an open hole grow at that
- * pace. An HLS capture's ledger appends its changes
- * at each call and notes the recorder alive every 5 s, so a recorder that dies is known alive 5 s
+ * frozen…) change, or a condition reaches its alarm threshold, else at most every 5 s: the console
+ * sees progress and an open hole grow at that pace. An HLS capture's ledger appends its changes at
+ * each call and notes the recorder alive every 5 s, so a recorder that dies is known alive 5 s
  * before at worst. Writing both whole once a second was most of a copying recorder's own CPU.
  */
 const SAVE_EVERY_MS = 5000;
 /**
- * Between writes, the content's conditions are looked at this often: one that starts or ends writes
- * the state at once, so its alarm is resolved (and its start known) within a second, not five.
+ * Between writes, the content's conditions are looked at this often: one that starts, ends or reaches
+ * the server's alarm threshold writes the state at once, so its alarm is raised or resolved (and its
+ * start known) within a second, not five.
  */
 const CONTENT_CHECK_EVERY_MS = 1000;
 let lastSaveMono = -Infinity;
 let lastContentCheckMono = -Infinity;
-const conditionKinds = (summary: ContentSummary | null | undefined) =>
-  (summary?.conditions ?? [])
-    .map((condition) => condition.kind)
-    .sort()
-    .join();
-/** Whether a content condition started or ended since the state was last written. */
+/** Whether a content condition started, ended or reached its alarm threshold since the state was last written. */
 function contentConditionsChanged(mono: number): boolean {
   if (state.outcome || mono - lastContentCheckMono < CONTENT_CHECK_EVERY_MS) return false;
   lastContentCheckMono = mono;
-  return conditionKinds(content.report()) !== conditionKinds(state.content);
+  return alarmSignature(content.report(), alarmSeconds) !== alarmSignature(state.content, alarmSeconds);
 }
 function save(force = false): void {
   if (hlsCapture && !state.outcome) saveLedger(SAVE_EVERY_MS);

@@ -33,6 +33,7 @@ export function createCaptureDriver(
       subnetIds: config.awsSubnetIds,
       securityGroupId: config.awsSecurityGroupId,
       stallTimeoutSeconds: config.stallTimeoutSeconds,
+      contentAlarmSeconds: config.contentAlarmSeconds,
       allowPrivateStreamHosts: config.allowPrivateStreamHosts,
       instanceProfile: config.awsInstanceProfile,
       recordingsPerInstance: config.recordingsPerInstance,
@@ -42,7 +43,6 @@ export function createCaptureDriver(
       maxInstances: config.awsMaxInstances,
       capacity: config.awsCapacity,
       volumeSizeGb: config.awsVolumeSizeGb,
-      contentAlarmSeconds: config.contentAlarmSeconds,
       log,
       clock,
     });
@@ -52,6 +52,7 @@ export function createCaptureDriver(
     hostName: config.hostName,
     ffmpegPath: config.ffmpegPath,
     stallTimeoutSeconds: config.stallTimeoutSeconds,
+    contentAlarmSeconds: config.contentAlarmSeconds,
     ffprobePath: config.ffprobePath,
     ytDlpPath: config.ytDlpPath,
     leadSeconds: config.captureLeadSeconds,

@@ -92,6 +92,12 @@ export interface AwsProviderOptions {
   /** AWS_VOLUME_SIZE_GB: every machine's root volume; default the image's size. */
   volumeSizeGb?: number;
   stallTimeoutSeconds?: number;
+  /**
+   * CONTENT_ALARM_SECONDS, passed on to each recorder: it samples the picture by it, and (with a store)
+   * ships its live report (live-report.ts) at once when a condition starts, ends or lasts this long,
+   * else every LIVE_REPORT_SECONDS.
+   */
+  contentAlarmSeconds?: number;
   /** ALLOW_PRIVATE_STREAM_HOSTS: recorders may reach internal addresses (their egress guard checks nothing). */
   allowPrivateStreamHosts?: boolean;
   /** Attempts per call, retries included (the SDK backs off on throttling); default the SDK's (AWS_MAX_ATTEMPTS, else 3). */
@@ -117,12 +123,6 @@ export interface AwsProviderOptions {
     /** Reads a small object unless its ETag is still the one given: the recorders' live reports. */
     readIfChanged: ReadIfChanged;
   };
-  /**
-   * CONTENT_ALARM_SECONDS: with a store, recorders ship a live report (live-report.ts) when a content
-   * condition starts, ends or lasts this long, and every LIVE_REPORT_SECONDS; unset, they ship none
-   * and their content reaches the server with their result at window end.
-   */
-  contentAlarmSeconds?: number;
   /** Where a live report that cannot be read or parsed is told (the server's log; default a process warning). */
   log?: { warn: LiveReportWarn };
 }
@@ -267,14 +267,13 @@ export class AwsCaptureProvider implements CaptureProvider {
           ...(this.options.stallTimeoutSeconds ? { stallTimeoutSeconds: this.options.stallTimeoutSeconds } : {}),
           ...(options.stallTimeoutSeconds ? { stallTimeoutSeconds: options.stallTimeoutSeconds } : {}),
         },
+        ...(this.options.contentAlarmSeconds ? { contentAlarmSeconds: this.options.contentAlarmSeconds } : {}),
         ...window,
         // The demo stream is on the server's loopback, never reachable from EC2: no trusted hosts there.
         egress: { allowPrivate: this.options.allowPrivateStreamHosts ?? false, trustedHosts: [] },
         // EC2 machines keep their own time (NTP); the window is taken as it is.
         clockOffsetMs: 0,
-        ...(this.options.store && this.options.contentAlarmSeconds
-          ? { liveReport: { everySeconds: LIVE_REPORT_SECONDS, alarmSeconds: this.options.contentAlarmSeconds } }
-          : {}),
+        ...(this.options.store ? { liveReport: { everySeconds: LIVE_REPORT_SECONDS } } : {}),
         createdAt: now.toISOString(),
       },
       fileName: `${stamp}.mp4`,

@@ -62,6 +62,8 @@ export interface LocalProviderOptions {
   ffmpegPath?: string;
   /** STALL_TIMEOUT_SECONDS, when set: overrides the image's setting. */
   stallTimeoutSeconds?: number;
+  /** CONTENT_ALARM_SECONDS, passed on to each recorder: it writes its state when a condition reaches it, and samples the picture by it. */
+  contentAlarmSeconds?: number;
   /** FFPROBE_PATH, when set; else ffprobe beside ffmpeg, else on PATH. */
   ffprobePath?: string;
   /** YTDLP_PATH, when set; else yt-dlp on PATH. */
@@ -200,6 +202,7 @@ export class LocalCaptureProvider implements CaptureProvider {
       outputPath,
       logPath: path.join(dir, INSTANCE_FILES.log),
       settings,
+      ...(this.options.contentAlarmSeconds ? { contentAlarmSeconds: this.options.contentAlarmSeconds } : {}),
       delivery,
       ...(options.continuing ? { continuing: options.continuing } : {}),
       createdAt: this.options.clock.now().toISOString(),

@@ -1,6 +1,6 @@
 import {
-  alarmThresholdOf,
   CONTENT_CONDITIONS,
+  contentAlarmSecondsOf,
   type ContentCondition,
   type OngoingCondition,
 } from '../../../recorder/protocol';
@@ -50,7 +50,7 @@ export class ContentAlarms {
   ) {}
 
   thresholdOf(kind: ContentCondition): number {
-    return alarmThresholdOf(kind, this.thresholdSeconds);
+    return contentAlarmSecondsOf(kind, this.thresholdSeconds);
   }
 
   async check(recordingId: string, reading: ProviderRecording, about: () => Promise<ContentSubject>): Promise<void> {

@@ -10,6 +10,7 @@ import { RecordingAlarms } from './alarms';
 import { RecordingsRepository } from './repository';
 import { RecordingsService } from './service';
 import { StoreJoins } from './store-join';
+import { DEFAULT_CONTENT_ALARM_SECONDS } from '../../../recorder/protocol';
 
 export { RecordingsService } from './service';
 export { registerRecordingRoutes } from './routes';
@@ -35,7 +36,10 @@ interface RecordingsDeps {
 
 function recordingAlarms(deps: RecordingsDeps): RecordingAlarms | undefined {
   if (!deps.alarms) return undefined;
-  const content = createContentModule({ alarms: deps.alarms, thresholdSeconds: deps.contentAlarmSeconds ?? 120 });
+  const content = createContentModule({
+    alarms: deps.alarms,
+    thresholdSeconds: deps.contentAlarmSeconds ?? DEFAULT_CONTENT_ALARM_SECONDS,
+  });
   return new RecordingAlarms(deps.alarms, deps.clock, deps.mosqueName, content.service);
 }
 

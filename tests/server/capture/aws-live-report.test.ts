@@ -5,7 +5,8 @@ import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveReport } from '../../../recorder/protocol';
 import { StoreShipper } from '../../../recorder/recorder-delivery';
-import { alarmSignature, LiveReporter } from '../../../recorder/recorder-live';
+import { alarmSignature } from '../../../recorder/protocol';
+import { LiveReporter } from '../../../recorder/recorder-live';
 import { LiveReports, parseLiveReport, type ReadIfChanged } from '../../../server/capture/aws/live-report';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { startMoto, type MotoServer } from '../../../testkit/capture';
@@ -62,7 +63,7 @@ describe('alarmSignature (when a recorder ships its live report at once)', () =>
     expect(alarmSignature(silent(3), 120)).toBe(alarmSignature(silent(119), 120));
     expect(alarmSignature(silent(120), 120)).not.toBe(alarmSignature(silent(119), 120));
     expect(alarmSignature(silent(120), 120)).toBe(alarmSignature(silent(600), 120));
-    // A missing sound track is alarmed after 30 s whatever the threshold (alarmThresholdOf).
+    // A missing sound track is alarmed after 30 s whatever the threshold (contentAlarmSecondsOf).
     const missing = (seconds: number) => ({
       ...REPORT.content!,
       conditions: [{ kind: 'audio_missing' as const, since: REPORT.measuredUntil, seconds }],
@@ -199,7 +200,8 @@ describe('LiveReporter shipping through a POST policy', () => {
     const reporter = new LiveReporter(
       shipper,
       path.join(dir, 'live.json'),
-      { everySeconds: 30, alarmSeconds: 40 },
+      { everySeconds: 30 },
+      40,
       REPORT.launchKey,
       () => undefined,
     );

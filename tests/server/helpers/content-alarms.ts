@@ -11,11 +11,11 @@ export const TEST_CONTENT_ALARM_SECONDS = 8;
 /** The fault runs from 12 s to 36 s of a 64 s programme: 24 s, three times the threshold. */
 export const TEST_CONTENT_FAULT = { from: 12, to: 36, seconds: 64 } as const;
 /**
- * How late past the threshold an alarm may say its condition had lasted: the recorder tells a
- * condition's length at its next state write (every 5 s), and under load reads a few one-second
- * segments at once (up to 4 s of media).
+ * How far past its start or its threshold a condition may have lasted when the recorder first tells
+ * of it: at its next check (every second, recorder.ts), reading under load a few one-second segments
+ * at once (up to 4 s of media).
  */
-export const TOLD_WITHIN_SECONDS = 5 + 4;
+export const TOLD_WITHIN_SECONDS = 1 + 4;
 
 /** The alarm of `kind` about `mosque`, open or resolved. */
 export async function contentAlarmOf(

@@ -1,0 +1,81 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { contentInputOptions, contentOutput, pictureEverySeconds } from '../../../recorder/content-filters';
+import { ContentMeter } from '../../../recorder/content-meter';
+import { contentProgramme } from '../../../testkit/content-programmes';
+
+/** The picture stands still from 12 s to 36 s of a 64 s programme whose key frames come every second. */
+const FROZEN = { fault: 'frozen' as const, from: 12, to: 36, seconds: 64 };
+const WINDOW_START = Date.parse('2026-11-27T11:00:00Z');
+const PICTURE_TIME = /^\[Parsed_blackframe_\d+ @ [^\]]+\] .*?\bt:([\d.]+)/;
+
+/**
+ * A copying run looks at a picture every quarter of the alarm threshold, at most every 10 s
+ * (content-filters.ts): real ffmpeg measuring the frozen programme as a copying run does, its
+ * verdicts read by the content meter.
+ */
+describe('a copying run looks at one key frame every few seconds', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-sampling-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** What ffmpeg's measuring output said of the programme at threshold `alarmSeconds`. */
+  const measure = (alarmSeconds: number) => {
+    const loudnessFile = path.join(dir, `run-${alarmSeconds}.loudness`);
+    const result = spawnSync(
+      'ffmpeg',
+      [
+        ...['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info'],
+        ...contentInputOptions(true),
+        ...['-i', contentProgramme(FROZEN)],
+        ...contentOutput(true, loudnessFile, alarmSeconds),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    const lines = result.stderr.split('\n');
+    const meter = new ContentMeter({
+      file: path.join(dir, `content-${alarmSeconds}.jsonl`),
+      windowStart: WINDOW_START,
+      loudnessFileOf: () => loudnessFile,
+      anchorOf: () => WINDOW_START,
+      toServerIso: (ms) => new Date(ms).toISOString(),
+      log: () => undefined,
+    });
+    for (const line of lines) meter.line(1, line);
+    const pictures = lines.flatMap((line) => {
+      const time = PICTURE_TIME.exec(line)?.[1];
+      return time === undefined ? [] : [Number(time)];
+    });
+    return { pictures, summary: meter.report(true) };
+  };
+
+  it.each([
+    { alarmSeconds: 120, every: 10 },
+    { alarmSeconds: 8, every: 2 },
+  ])(
+    'at a threshold of $alarmSeconds s: a picture every $every s, the freeze timed within that',
+    ({ alarmSeconds, every }) => {
+      expect(pictureEverySeconds(alarmSeconds)).toBe(every);
+      const { pictures, summary } = measure(alarmSeconds);
+      expect(pictures.length).toBe(Math.ceil(FROZEN.seconds / every));
+      for (const [i, t] of pictures.slice(1).entries()) {
+        // Printed to the microsecond.
+        const gap = Math.round((t - (pictures[i] as number)) * 1000) / 1000;
+        expect(gap).toBeGreaterThanOrEqual(every);
+        // The first key frame from then on: they come every second.
+        expect(gap).toBeLessThan(every + 1);
+      }
+      // Timed from the first picture looked at that shows it to the last: each up to `every` inside the freeze.
+      const frozen = FROZEN.to - FROZEN.from;
+      expect(summary.frozenSeconds).toBeGreaterThan(frozen - 2 * every);
+      expect(summary.frozenSeconds).toBeLessThanOrEqual(frozen);
+      expect(summary.blackSeconds).toBe(0);
+    },
+  );
+});
