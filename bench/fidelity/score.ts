@@ -1,5 +1,4 @@
-import type { FaultTruth } from '../../testkit/fidelity-origin';
-import { EXPECTED_CAUSE } from './faults';
+import { EXPECTED_CAUSE, type LabFaultKind } from './faults';
 
 /** A gap as GET /api/recordings reports it (epoch ms); `cause` is absent from servers older than the cause vocabulary. */
 export interface ReportedGap {
@@ -12,6 +11,11 @@ export interface ReportedGap {
 export interface Interval {
   from: number;
   to: number;
+}
+
+/** A fault as it happened (epoch ms): the origin's truth, the radio's drop, or the season's SIGKILL of a recorder. */
+export interface FaultSpan extends Interval {
+  fault: { kind: LabFaultKind };
 }
 
 /** How far (ms) a reported gap's ends may lie from the true hole's. */
@@ -36,7 +40,7 @@ export interface GapScore {
 }
 
 /** Compares the gaps a recording reports with the holes its frames show and the faults that made them. */
-export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultTruth[]): GapScore {
+export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultSpan[]): GapScore {
   const misplaced = gaps.filter((gap) => {
     const span = { from: gap.start, to: gap.end };
     const hole = holes.reduce<Interval | undefined>(
