@@ -1,6 +1,7 @@
 import type { GapCause } from '../../contract/instances';
 import type { FidelityOriginOptions, OriginFault } from '../../testkit/fidelity-origin';
 import type { RadioDrop } from '../../testkit/fidelity-radio';
+import type { RtmpDrop } from '../../testkit/fidelity-rtmp';
 import { SEGMENT_SECONDS } from '../../testkit/numbered-stream';
 import type { Random } from '../simulate/random';
 
@@ -10,8 +11,8 @@ export interface RecorderKill {
   at: number;
 }
 
-/** Every fault a season draws: the HLS origin's, the radio mount's drop, and the recorder's death. */
-export type LabFault = OriginFault | RadioDrop | RecorderKill;
+/** Every fault a season draws: the HLS origin's, the radio mount's and the RTMP origin's drops, and the recorder's death. */
+export type LabFault = OriginFault | RadioDrop | RtmpDrop | RecorderKill;
 export type LabFaultKind = LabFault['kind'];
 
 /** The cause a recording's gap should name for the hole each fault makes; the others make none. */
@@ -23,12 +24,13 @@ export const EXPECTED_CAUSE: Partial<Record<LabFaultKind, GapCause>> = {
   // A playlist that lagged hides the new segments: on a list too short to catch up, the reader saw a stall.
   stale_playlist: 'stream_stalled',
   radio_drop: 'stream_dropped',
+  rtmp_drop: 'stream_dropped',
   recorder_kill: 'recorder_down',
 };
 
 /**
- * The faults a season draws: every kind (the HLS origin's, the radio mount's drop, the recorder's
- * SIGKILL), and an encoder restart after a short and after a long pause (a new numbering either way,
+ * The faults a season draws: every kind (the HLS origin's, the radio mount's and the RTMP origin's
+ * drops, the recorder's SIGKILL), and an encoder restart after a short and after a long pause (a new numbering either way,
  * with the pause's seconds missing). Each appears once in a season of as
  * many recordings; the restart without a pause (no gap at all) comes after them.
  */
@@ -47,6 +49,7 @@ const VARIANTS: readonly Variant[] = [
   { kind: 'segment_expiry' },
   { kind: 'stale_playlist' },
   { kind: 'radio_drop' },
+  { kind: 'rtmp_drop' },
   { kind: 'recorder_kill' },
 ];
 const AFTER_EVERY_VARIANT: Variant = { kind: 'encoder_restart', pause: 0 };
@@ -65,10 +68,14 @@ export const RADIO_ON_AIR_SECONDS = 3;
 /** The radio is off the air this long (a third of a shorter window). */
 const RADIO_DROP_SECONDS = 20;
 
-/** A live HLS origin with its fault (the recorder's death is done to it by the season), or the radio with its drop. */
+/** An RTMP origin's drop (a third of a shorter window at most): nothing listens, as a publisher gone. */
+const RTMP_DROP_SECONDS = { min: 10, max: 20 };
+
+/** A live HLS origin with its fault (the recorder's death is done to it by the season), or the radio or RTMP origin with its drop. */
 export type PlannedStream =
   | { source: 'hls'; fault: OriginFault | RecorderKill; origin: Omit<FidelityOriginOptions, 'minutes'> }
-  | { source: 'radio'; fault: RadioDrop };
+  | { source: 'radio'; fault: RadioDrop }
+  | { source: 'rtmp'; fault: RtmpDrop };
 
 /**
  * The faults of a season's recordings: every variant in turn (in a seeded order, then the restart
@@ -88,6 +95,12 @@ export function planStreams(random: Random, count: number, windowSeconds: number
     if (kind === 'radio_drop') {
       const at = RADIO_ON_AIR_SECONDS + windowSeconds * random.between(0.2, 0.4);
       return { source: 'radio', fault: { kind, at, seconds: Math.min(RADIO_DROP_SECONDS, windowSeconds / 3) } };
+    }
+    if (kind === 'rtmp_drop') {
+      // The RTMP origin starts a moment before its recording is launched.
+      const at = 1 + windowSeconds * random.between(0.2, 0.4);
+      const seconds = Math.min(random.between(RTMP_DROP_SECONDS.min, RTMP_DROP_SECONDS.max), windowSeconds / 3);
+      return { source: 'rtmp', fault: { kind, at, seconds } };
     }
     const prePublishSegments = kind === 'late_start' ? 0 : ON_AIR_BEFORE_SEGMENTS;
     // Faults are timed from the broadcast's start; the recording starts when the origin does, that much later.

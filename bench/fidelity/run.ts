@@ -1,12 +1,12 @@
 /**
  * `npm run fidelity -- --recordings 12 --minutes 3 --seed 1`: a season of real recordings against the
- * fidelity lab (testkit/fidelity-origin.ts, and testkit/fidelity-radio.ts for a radio mount). The real
- * server (a process of its own, run from the current sources) records N numbered live streams at once
- * with its local recorders, each stream with a fault drawn from a seeded mix (one of them the SIGKILL
- * of its recorder, done here), launched over HTTP through POST /api/instances/launch as the
- * console does. Each recording
- * is then downloaded, read back into frame indices and compared with what its origin offered, and its
- * reported gaps with the true holes. Alarm notifications are counted at a webhook receiver here.
+ * fidelity lab (testkit/fidelity-origin.ts; testkit/fidelity-radio.ts and testkit/fidelity-rtmp.ts for
+ * a radio mount and an RTMP origin). The real server (a process of its own, run from the current
+ * sources) records N numbered live streams at once with its local recorders, each stream with a fault
+ * drawn from a seeded mix (one of them the SIGKILL of its recorder, done here), launched over HTTP
+ * through POST /api/instances/launch as the console does. Each recording is then downloaded, read back
+ * into frame indices and compared with what its origin offered, and its reported gaps with the true
+ * holes. Alarm notifications are counted at a webhook receiver here.
  * Progress and one line per recording on stderr; the last line on stdout is the season's figures.
  */
 import fs from 'node:fs';
@@ -20,6 +20,7 @@ import { launchResponseSchema } from '../../contract/instances';
 import { alive, instancePids, killRecorders } from '../../testkit/capture';
 import { startFidelityOrigin, type WindowTruth } from '../../testkit/fidelity-origin';
 import { startFidelityRadio } from '../../testkit/fidelity-radio';
+import { startFidelityRtmp } from '../../testkit/fidelity-rtmp';
 import { compareWithTruth, readFrameIndices, type FidelityReport, type Loss } from '../../testkit/frame-decoder';
 import { FRAME_CODE } from '../../testkit/numbered-stream';
 import { pause, waitFor } from '../../testkit/wait';
@@ -88,11 +89,10 @@ interface LabStream {
 }
 
 async function startStream(plan: PlannedStream, minutes: number): Promise<LabStream> {
-  if (plan.source === 'radio') {
-    const radio = await startFidelityRadio([plan.fault], RADIO_ON_AIR_SECONDS);
-    return radio;
-  }
+  if (plan.source === 'radio') return startFidelityRadio([plan.fault], RADIO_ON_AIR_SECONDS);
   // The programme outlasts the window, the stream's history before it and a slow stretch.
+  if (plan.source === 'rtmp')
+    return { ...(await startFidelityRtmp([plan.fault], minutes + 2)), readBack: readFrameIndices };
   const origin = await startFidelityOrigin({ minutes: minutes + 2, ...plan.origin });
   return {
     url: origin.url,
@@ -283,7 +283,9 @@ function describe(s: Scored): string {
   const stream =
     plan.source === 'radio'
       ? 'a radio mount'
-      : `${plan.origin.playlistType === 'event' ? 'event' : `sliding ${plan.origin.dvrSegments}`} playlist`;
+      : plan.source === 'rtmp'
+        ? 'an RTMP origin'
+        : `${plan.origin.playlistType === 'event' ? 'event' : `sliding ${plan.origin.dvrSegments}`} playlist`;
   return [
     `#${s.recording.index} ${s.reported.status}: ${faultText}, ${stream}`,
     `  offered ${round(s.offeredSeconds)} s, kept ${round(s.report.keptSeconds)} s, lost by us ${round(s.report.lostByUsSeconds)} s, repeated ${round(s.report.repeatedSeconds)} s, reordered ${round(s.report.reorderedSeconds)} s, unreadable frames ${s.report.unreadable}`,
@@ -293,10 +295,10 @@ function describe(s: Scored): string {
         .join(', ') || 'nowhere'
     }`,
     ...s.faults
-      .filter((f) => f.fault.kind === 'recorder_kill' || f.fault.kind === 'radio_drop')
+      .filter((f) => ['recorder_kill', 'radio_drop', 'rtmp_drop'].includes(f.fault.kind))
       .map(
         (f) =>
-          `  ${f.fault.kind === 'radio_drop' ? 'off the air' : 'no recorder'} ${since(f.from)}-${since(f.to)} s into the window`,
+          `  ${f.fault.kind === 'recorder_kill' ? 'no recorder' : 'off the air'} ${since(f.from)}-${since(f.to)} s into the window`,
       ),
     `  true holes (s into the window): ${s.report.holes.map((h) => `${since(h.from)}-${since(h.to)}`).join(', ') || 'none'}`,
     `  reported gaps: ${s.reported.gaps.map((g) => `${since(Date.parse(g.start))}-${since(Date.parse(g.end))} ${g.cause ?? '(no cause)'} "${g.reason}"`).join('; ') || 'none'}`,
