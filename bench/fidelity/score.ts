@@ -33,7 +33,10 @@ const overlap = (a: Interval, b: Interval) => Math.max(0, Math.min(a.to, b.to) -
 export interface GapScore {
   /** Reported gaps more than 2 s from the true hole they overlap most (or overlapping none). */
   misplaced: ReportedGap[];
-  /** Reported gaps over a fault (or starting up to 15 s after it) that name another cause than the fault's. */
+  /**
+   * Reported gaps over a fault (or starting up to 15 s after it) that name another cause than the fault's,
+   * and gaps that say the stream was not live yet where it was (away from a late start).
+   */
   wrongCauses: ReportedGap[];
   /** True holes of 10 s or more that no reported gap overlaps. */
   unreported: Interval[];
@@ -51,12 +54,17 @@ export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultS
       !hole || Math.abs(gap.start - hole.from) > PLACEMENT_SLACK_MS || Math.abs(gap.end - hole.to) > PLACEMENT_SLACK_MS
     );
   });
-  const wrongCauses = faults.flatMap((fault) => {
-    const expected = EXPECTED_CAUSE[fault.fault.kind];
-    if (!expected) return [];
-    const around = { from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + DETECTION_SLACK_MS };
-    return gaps.filter((gap) => overlap({ from: gap.start, to: gap.end }, around) > 0 && gap.cause !== expected);
-  });
+  const around = (fault: FaultSpan) => ({ from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + DETECTION_SLACK_MS });
+  const over = (gap: ReportedGap, fault: FaultSpan) => overlap({ from: gap.start, to: gap.end }, around(fault)) > 0;
+  const lateStarts = faults.filter((fault) => fault.fault.kind === 'late_start');
+  const wrongCauses = gaps.filter(
+    (gap) =>
+      faults.some((fault) => {
+        const expected = EXPECTED_CAUSE[fault.fault.kind];
+        return expected !== undefined && over(gap, fault) && gap.cause !== expected;
+      }) ||
+      (gap.cause === 'not_live_yet' && !lateStarts.some((fault) => over(gap, fault))),
+  );
   const unreported = holes.filter(
     (hole) =>
       hole.to - hole.from >= REPORTABLE_HOLE_MS &&
