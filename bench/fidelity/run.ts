@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { alarmsResponseSchema, type ListedAlarm } from '../../contract/alarms';
-import { launchResponseSchema } from '../../contract/instances';
+import { instanceLogsResponseSchema, launchResponseSchema } from '../../contract/instances';
 import { alive, instancePids, killRecorders } from '../../testkit/capture';
 import { startFidelityOrigin, type WindowTruth } from '../../testkit/fidelity-origin';
 import { startFidelityRadio } from '../../testkit/fidelity-radio';
@@ -214,6 +214,17 @@ function alarmLife(
   };
 }
 
+/**
+ * Whether the recorder of an instance turned to yt-dlp: every stream of the lab is media itself (an HLS
+ * playlist, an RTMP address, a radio mount answering audio), so yt-dlp there is a stream taken for a page.
+ */
+async function askedYtDlp(api: Api, instanceId: string): Promise<boolean> {
+  const { logs } = instanceLogsResponseSchema.parse(
+    await call(api.baseUrl, api.token, 'GET', `/api/instances/${instanceId}/logs?lines=5000&live=false`),
+  ).data;
+  return logs.some((line) => /yt-dlp/i.test(line));
+}
+
 async function download(api: Api, url: string, file: string): Promise<void> {
   const response = await fetch(`${api.baseUrl}${url}`, { headers: { authorization: `Bearer ${api.token}` } });
   if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
@@ -359,6 +370,9 @@ async function main(): Promise<void> {
     for (const [i, recording] of recordings.entries()) scored.push(await score(api, recording, ended[i], workDir));
     for (const s of scored) console.error(describe(s));
     const unreported = scored.reduce((sum, s) => sum + s.unreported.length, 0);
+    const viaYtDlp: Recording[] = [];
+    for (const recording of recordings) if (await askedYtDlp(api, recording.instanceId)) viaYtDlp.push(recording);
+    for (const recording of viaYtDlp) console.error(`#${recording.index} turned to yt-dlp for a stream that is media`);
     const alarms = alarmLife(await listAlarms(api), new Set(recordings.map((r) => r.instanceId)), webhook.posts());
     for (const alarm of alarms.open) console.error(`open alarm of an ended recording: ${alarm.kind} ${alarm.message}`);
     for (const alarm of alarms.stallsNotResolvedOnce)
@@ -381,6 +395,8 @@ async function main(): Promise<void> {
       // Alarms of the ended recordings still open (their outcomes' aside), and stall alarms not resolved exactly once: both 0.
       open_alarms: alarms.open.length,
       stalls_not_resolved_once: alarms.stallsNotResolvedOnce.length,
+      // Recordings whose recorder took its stream for a page (yt-dlp): 0.
+      via_yt_dlp: viaYtDlp.length,
     });
     if (values.publish) {
       const command = `npm run fidelity -- --recordings ${count} --minutes ${minutes} --seed ${seed} --publish`;
