@@ -10,29 +10,39 @@ import type { AddressInfo, Socket } from 'node:net';
  */
 export interface RadioMount {
   url: string;
+  /** Epoch ms at which the programme's second 0 was on the air (from when the encoder's output came). */
+  startedAt(): number;
   /** Takes the mount off the air for `seconds`; resolves with when it went off and came back (ms). */
   drop(seconds: number): Promise<{ from: number; to: number }>;
   close(): Promise<void>;
 }
 
 const BURST_MS = 2000;
+/** The encoder's constant bit rate, so the bytes it has sent say how many seconds of programme they hold. */
+const BITS_PER_SECOND = 128_000;
 
-export async function startRadioMount(): Promise<RadioMount> {
+/** `source`: ffmpeg's lavfi input of the programme (a 440 Hz tone by default), played from its start in real time. */
+export async function startRadioMount(source = 'sine=frequency=440:sample_rate=44100'): Promise<RadioMount> {
   const listeners = new Set<http.ServerResponse>();
   const sockets = new Set<Socket>();
   let recent: { at: number; chunk: Buffer }[] = [];
   let offAir = false;
+  let encodedBytes = 0;
+  // Read in real time, a chunk comes out no earlier than its programme's end was on the air (later when delayed).
+  let startedAt = Infinity;
   const encoder: ChildProcess = spawn(
     'ffmpeg',
     [
       ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-re', '-f', 'lavfi'],
-      ...['-i', 'sine=frequency=440:sample_rate=44100', '-c:a', 'libmp3lame', '-b:a', '128k', '-f', 'mp3', 'pipe:1'],
+      ...['-i', source, '-c:a', 'libmp3lame', '-b:a', String(BITS_PER_SECOND), '-f', 'mp3', 'pipe:1'],
     ],
     { stdio: ['ignore', 'pipe', 'ignore'] },
   );
   encoder.stdout?.on('data', (chunk: Buffer) => {
-    if (offAir) return;
     const now = Date.now();
+    encodedBytes += chunk.length;
+    startedAt = Math.min(startedAt, now - (encodedBytes * 8 * 1000) / BITS_PER_SECOND);
+    if (offAir) return;
     recent.push({ at: now, chunk });
     recent = recent.filter((c) => now - c.at <= BURST_MS);
     for (const listener of listeners) listener.write(chunk);
@@ -53,6 +63,7 @@ export async function startRadioMount(): Promise<RadioMount> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/radio`,
+    startedAt: () => startedAt,
     drop: async (seconds) => {
       offAir = true;
       recent = [];

@@ -1,26 +1,41 @@
 import type { GapCause } from '../../contract/instances';
 import type { FidelityOriginOptions, OriginFault } from '../../testkit/fidelity-origin';
-import type { FaultKind } from '../../testkit/fidelity-schedule';
+import type { RadioDrop } from '../../testkit/fidelity-radio';
+import type { RtmpDrop } from '../../testkit/fidelity-rtmp';
 import { SEGMENT_SECONDS } from '../../testkit/numbered-stream';
 import type { Random } from '../simulate/random';
 
+/** The season's own fault: the recorder process SIGKILLed `at` seconds after its stream's start; its server starts it again. */
+export interface RecorderKill {
+  kind: 'recorder_kill';
+  at: number;
+}
+
+/** Every fault a season draws: the HLS origin's, the radio mount's and the RTMP origin's drops, and the recorder's death. */
+export type LabFault = OriginFault | RadioDrop | RtmpDrop | RecorderKill;
+export type LabFaultKind = LabFault['kind'];
+
 /** The cause a recording's gap should name for the hole each fault makes; the others make none. */
-export const EXPECTED_CAUSE: Partial<Record<FaultKind, GapCause>> = {
+export const EXPECTED_CAUSE: Partial<Record<LabFaultKind, GapCause>> = {
   late_start: 'not_live_yet',
   playlist_404: 'stream_dropped',
   held_open: 'stream_stalled',
   encoder_restart: 'sequence_reset',
   // A playlist that lagged hides the new segments: on a list too short to catch up, the reader saw a stall.
   stale_playlist: 'stream_stalled',
+  radio_drop: 'stream_dropped',
+  rtmp_drop: 'stream_dropped',
+  recorder_kill: 'recorder_down',
 };
 
 /**
- * The faults a season draws: every kind, and an encoder restart after a short and after a long pause
- * (a new numbering either way, with the pause's seconds missing). Each appears once in a season of as
+ * The faults a season draws: every kind (the HLS origin's, the radio mount's and the RTMP origin's
+ * drops, the recorder's SIGKILL), and an encoder restart after a short and after a long pause (a new numbering either way,
+ * with the pause's seconds missing). Each appears once in a season of as
  * many recordings; the restart without a pause (no gap at all) comes after them.
  */
 interface Variant {
-  kind: FaultKind;
+  kind: LabFaultKind;
   /** An encoder restart's pause, seconds. */
   pause?: number;
 }
@@ -33,6 +48,9 @@ const VARIANTS: readonly Variant[] = [
   { kind: 'slow_origin' },
   { kind: 'segment_expiry' },
   { kind: 'stale_playlist' },
+  { kind: 'radio_drop' },
+  { kind: 'rtmp_drop' },
+  { kind: 'recorder_kill' },
 ];
 const AFTER_EVERY_VARIANT: Variant = { kind: 'encoder_restart', pause: 0 };
 
@@ -45,11 +63,19 @@ const PLAYLISTS: readonly Pick<FidelityOriginOptions, 'dvrSegments' | 'playlistT
 
 /** A stream that is on the air when the recording starts has been for this long (segments already published). */
 const ON_AIR_BEFORE_SEGMENTS = 10;
+/** The radio is on the air this long before its recording is launched (its listeners get a burst of the last 2 s). */
+export const RADIO_ON_AIR_SECONDS = 3;
+/** The radio is off the air this long (a third of a shorter window). */
+const RADIO_DROP_SECONDS = 20;
 
-export interface PlannedStream {
-  fault: OriginFault;
-  origin: Omit<FidelityOriginOptions, 'minutes'>;
-}
+/** An RTMP origin's drop (a third of a shorter window at most): nothing listens, as a publisher gone. */
+const RTMP_DROP_SECONDS = { min: 10, max: 20 };
+
+/** A live HLS origin with its fault (the recorder's death is done to it by the season), or the radio or RTMP origin with its drop. */
+export type PlannedStream =
+  | { source: 'hls'; fault: OriginFault | RecorderKill; origin: Omit<FidelityOriginOptions, 'minutes'> }
+  | { source: 'radio'; fault: RadioDrop }
+  | { source: 'rtmp'; fault: RtmpDrop };
 
 /**
  * The faults of a season's recordings: every variant in turn (in a seeded order, then the restart
@@ -64,13 +90,23 @@ export function planStreams(random: Random, count: number, windowSeconds: number
     [variants[i], variants[j]] = [variants[j], variants[i]];
   }
   variants.push(AFTER_EVERY_VARIANT);
-  return Array.from({ length: count }, (_, i) => {
+  return Array.from({ length: count }, (_, i): PlannedStream => {
     const { kind, pause } = variants[i % variants.length];
+    if (kind === 'radio_drop') {
+      const at = RADIO_ON_AIR_SECONDS + windowSeconds * random.between(0.2, 0.4);
+      return { source: 'radio', fault: { kind, at, seconds: Math.min(RADIO_DROP_SECONDS, windowSeconds / 3) } };
+    }
+    if (kind === 'rtmp_drop') {
+      // The RTMP origin starts a moment before its recording is launched.
+      const at = 1 + windowSeconds * random.between(0.2, 0.4);
+      const seconds = Math.min(random.between(RTMP_DROP_SECONDS.min, RTMP_DROP_SECONDS.max), windowSeconds / 3);
+      return { source: 'rtmp', fault: { kind, at, seconds } };
+    }
     const prePublishSegments = kind === 'late_start' ? 0 : ON_AIR_BEFORE_SEGMENTS;
     // Faults are timed from the broadcast's start; the recording starts when the origin does, that much later.
     const launch = prePublishSegments * SEGMENT_SECONDS;
     const inWindow = (from: number, to: number) => launch + windowSeconds * random.between(from, to);
-    const fault = ((): OriginFault => {
+    const fault = ((): OriginFault | RecorderKill => {
       switch (kind) {
         case 'late_start':
           return { kind, at: inWindow(0.1, 0.3) };
@@ -87,8 +123,11 @@ export function planStreams(random: Random, count: number, windowSeconds: number
           return { kind, at: inWindow(0.1, 0.1), seconds: windowSeconds / 2 };
         case 'segment_expiry':
           return { kind, at: 0, seconds: launch + windowSeconds * 2 };
+        case 'recorder_kill':
+          return { kind, at: inWindow(0.3, 0.6) };
       }
     })();
-    return { fault, origin: { ...random.pick(PLAYLISTS), prePublishSegments, faults: [fault] } };
+    const faults = fault.kind === 'recorder_kill' ? [] : [fault];
+    return { source: 'hls', fault, origin: { ...random.pick(PLAYLISTS), prePublishSegments, faults } };
   });
 }

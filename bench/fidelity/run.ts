@@ -1,11 +1,12 @@
 /**
  * `npm run fidelity -- --recordings 12 --minutes 3 --seed 1`: a season of real recordings against the
- * fidelity lab (testkit/fidelity-origin.ts). The real server (a process of its own, run from the
- * current sources) records N numbered live streams at once with its local recorders, each stream with
- * a fault drawn from a seeded mix, launched over HTTP through POST /api/instances/launch as the
- * console does. Each recording
- * is then downloaded, read back into frame indices and compared with what its origin offered, and its
- * reported gaps with the true holes. Alarm notifications are counted at a webhook receiver here.
+ * fidelity lab (testkit/fidelity-origin.ts; testkit/fidelity-radio.ts and testkit/fidelity-rtmp.ts for
+ * a radio mount and an RTMP origin). The real server (a process of its own, run from the current
+ * sources) records N numbered live streams at once with its local recorders, each stream with a fault
+ * drawn from a seeded mix (one of them the SIGKILL of its recorder, done here), launched over HTTP
+ * through POST /api/instances/launch as the console does. Each recording is then downloaded, read back
+ * into frame indices and compared with what its origin offered, and its reported gaps with the true
+ * holes. Alarm notifications are counted at a webhook receiver here.
  * Progress and one line per recording on stderr; the last line on stdout is the season's figures.
  */
 import fs from 'node:fs';
@@ -15,20 +16,22 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { alarmsResponseSchema, type ListedAlarm } from '../../contract/alarms';
-import { launchResponseSchema } from '../../contract/instances';
-import { killRecorders } from '../../testkit/capture';
-import { startFidelityOrigin, type FidelityOrigin } from '../../testkit/fidelity-origin';
+import { instanceLogsResponseSchema, launchResponseSchema } from '../../contract/instances';
+import { alive, instancePids, killRecorders } from '../../testkit/capture';
+import { startFidelityOrigin, type WindowTruth } from '../../testkit/fidelity-origin';
+import { startFidelityRadio } from '../../testkit/fidelity-radio';
+import { startFidelityRtmp } from '../../testkit/fidelity-rtmp';
 import { compareWithTruth, readFrameIndices, type FidelityReport, type Loss } from '../../testkit/frame-decoder';
 import { FRAME_CODE } from '../../testkit/numbered-stream';
-import { waitFor } from '../../testkit/wait';
+import { pause, waitFor } from '../../testkit/wait';
 import { startWebhookReceiver, type WebhookPost } from '../../testkit/webhook-receiver';
 import { publishSection } from '../published-sections';
 import { builtServerIsCurrent } from '../../tests/support/server-process';
 import { call, signIn, startRealServer, startSourceServer, type RunningServer } from '../servers';
 import { Random } from '../simulate/random';
-import { planStreams, type PlannedStream } from './faults';
+import { planStreams, RADIO_ON_AIR_SECONDS, type PlannedStream, type RecorderKill } from './faults';
 import { fidelitySection } from './publish';
-import { scoreGaps, type GapScore, type ReportedGap } from './score';
+import { scoreGaps, type FaultSpan, type GapScore, type ReportedGap } from './score';
 import { positiveArg } from '../lib';
 
 const { values } = parseArgs({
@@ -72,11 +75,72 @@ const recordingsSchema = z.object({
 });
 type ReportedRecording = z.infer<typeof recordingsSchema>['data']['recordings'][number];
 
+/** A live stream of the lab as the season scores it, whichever kind it is. */
+interface LabStream {
+  url: string;
+  /** Epoch ms of the stream's start, from which its faults are timed. */
+  startedAt: number;
+  window(from: number, to: number): WindowTruth;
+  /** Its faults as they happened. */
+  faults(): FaultSpan[];
+  /** The programme's frame indices a recording of it holds. */
+  readBack(file: string): Promise<(number | null)[]>;
+  close(): Promise<void>;
+}
+
+async function startStream(plan: PlannedStream, minutes: number): Promise<LabStream> {
+  if (plan.source === 'radio') return startFidelityRadio([plan.fault], RADIO_ON_AIR_SECONDS);
+  // The programme outlasts the window, the stream's history before it and a slow stretch.
+  if (plan.source === 'rtmp')
+    return { ...(await startFidelityRtmp([plan.fault], minutes + 2)), readBack: readFrameIndices };
+  const origin = await startFidelityOrigin({ minutes: minutes + 2, ...plan.origin });
+  return {
+    url: origin.url,
+    startedAt: origin.truth().startedAt,
+    window: origin.window,
+    faults: () => origin.truth().faults,
+    readBack: readFrameIndices,
+    close: origin.close,
+  };
+}
+
 interface Recording {
   index: number;
   plan: PlannedStream;
-  origin: FidelityOrigin;
+  stream: LabStream;
   instanceId: string;
+  /** The SIGKILL of its recorder, once done: from the kill to a new recorder process alive. */
+  kill?: Promise<FaultSpan>;
+}
+
+/** How long the season waits for the server to start a killed recorder again. */
+const RELAUNCH_WAIT_MS = 30_000;
+
+/**
+ * SIGKILLs the recorder process of an instance at `fault.at` seconds after its stream's start (its
+ * ffmpeg is left to the server, which stops the orphan), and times until a new recorder runs.
+ */
+async function killRecorderAt(
+  dataDir: string,
+  instanceId: string,
+  stream: LabStream,
+  fault: RecorderKill,
+): Promise<FaultSpan> {
+  await pause(stream.startedAt + fault.at * 1000 - Date.now());
+  const { recorder } = instancePids(dataDir, instanceId);
+  if (!recorder || !alive(recorder)) throw new Error(`no live recorder of ${instanceId} to kill`);
+  process.kill(recorder, 'SIGKILL');
+  const from = Date.now();
+  await waitFor(
+    () => {
+      const next = instancePids(dataDir, instanceId).recorder;
+      return next !== recorder && alive(next);
+    },
+    `the server to start the recorder of ${instanceId} again`,
+    RELAUNCH_WAIT_MS,
+    200,
+  );
+  return { fault, from, to: Date.now() };
 }
 
 /** The server under test as the console reaches it: its address and a signed-in admin's token. */
@@ -96,7 +160,7 @@ async function startServer(dataDir: string, webhookUrl: string): Promise<{ serve
   return { server, api: { baseUrl: server.baseUrl, token: await signIn(server.baseUrl) } };
 }
 
-async function launch(api: Api, origin: FidelityOrigin, mosqueId: string, seconds: number): Promise<string> {
+async function launch(api: Api, origin: LabStream, mosqueId: string, seconds: number): Promise<string> {
   await call(api.baseUrl, api.token, 'POST', '/api/config/mosques', {
     mosque_id: mosqueId,
     name: `Fidelity ${mosqueId}`,
@@ -150,6 +214,17 @@ function alarmLife(
   };
 }
 
+/**
+ * Whether the recorder of an instance turned to yt-dlp: every stream of the lab is media itself (an HLS
+ * playlist, an RTMP address, a radio mount answering audio), so yt-dlp there is a stream taken for a page.
+ */
+async function askedYtDlp(api: Api, instanceId: string): Promise<boolean> {
+  const { logs } = instanceLogsResponseSchema.parse(
+    await call(api.baseUrl, api.token, 'GET', `/api/instances/${instanceId}/logs?lines=5000&live=false`),
+  ).data;
+  return logs.some((line) => /yt-dlp/i.test(line));
+}
+
 async function download(api: Api, url: string, file: string): Promise<void> {
   const response = await fetch(`${api.baseUrl}${url}`, { headers: { authorization: `Bearer ${api.token}` } });
   if (response.status !== 200) throw new Error(`GET ${url}: ${response.status}`);
@@ -158,6 +233,8 @@ async function download(api: Api, url: string, file: string): Promise<void> {
 
 interface Scored extends GapScore {
   recording: Recording;
+  /** Its faults as they happened. */
+  faults: FaultSpan[];
   reported: ReportedRecording;
   report: FidelityReport;
   offeredSeconds: number;
@@ -165,13 +242,13 @@ interface Scored extends GapScore {
 
 async function score(api: Api, recording: Recording, reported: ReportedRecording, workDir: string): Promise<Scored> {
   const from = Date.parse(reported.started_at);
-  const window = recording.origin.window(from, from + (reported.expected_seconds ?? 0) * 1000);
+  const window = recording.stream.window(from, from + (reported.expected_seconds ?? 0) * 1000);
   let indices: (number | null)[] = [];
   if (reported.download_url) {
-    const file = path.join(workDir, `${reported.id}.mp4`);
+    const file = path.join(workDir, `${reported.id}.media`);
     await download(api, reported.download_url, file);
     // A file that cannot be read back holds nothing the season can count: said, and scored as empty.
-    indices = await readFrameIndices(file).catch((error: unknown) => {
+    indices = await recording.stream.readBack(file).catch((error: unknown) => {
       console.error(
         `#${recording.index}: its file cannot be read back: ${error instanceof Error ? error.message : String(error)}`,
       );
@@ -185,6 +262,7 @@ async function score(api: Api, recording: Recording, reported: ReportedRecording
       1 -
       window.unavailable.reduce((sum, r) => sum + r.last - r.first + 1, 0)
     : 0;
+  const faults = [...recording.stream.faults(), ...(recording.kill ? [await recording.kill] : [])];
   const gaps: ReportedGap[] = reported.gaps.map((gap) => ({
     start: Date.parse(gap.start),
     end: Date.parse(gap.end),
@@ -196,7 +274,8 @@ async function score(api: Api, recording: Recording, reported: ReportedRecording
     reported,
     report,
     offeredSeconds: offeredFrames / FRAME_CODE.fps,
-    ...scoreGaps(gaps, report.holes, recording.origin.truth().faults),
+    faults,
+    ...scoreGaps(gaps, report.holes, faults),
   };
 }
 
@@ -211,16 +290,27 @@ function describe(s: Scored): string {
   const fault = s.recording.plan.fault;
   const since = (at: number) => round((at - Date.parse(s.reported.started_at)) / 1000);
   const faultText = `${fault.kind} at ${round(fault.at)} s${'seconds' in fault ? ` for ${round(fault.seconds)} s` : ''}${'pause' in fault && fault.pause ? ` after a ${fault.pause} s pause` : ''} (origin time)`;
-  const playlist =
-    s.recording.plan.origin.playlistType === 'event' ? 'event' : `sliding ${s.recording.plan.origin.dvrSegments}`;
+  const { plan } = s.recording;
+  const stream =
+    plan.source === 'radio'
+      ? 'a radio mount'
+      : plan.source === 'rtmp'
+        ? 'an RTMP origin'
+        : `${plan.origin.playlistType === 'event' ? 'event' : `sliding ${plan.origin.dvrSegments}`} playlist`;
   return [
-    `#${s.recording.index} ${s.reported.status}: ${faultText}, ${playlist} playlist`,
+    `#${s.recording.index} ${s.reported.status}: ${faultText}, ${stream}`,
     `  offered ${round(s.offeredSeconds)} s, kept ${round(s.report.keptSeconds)} s, lost by us ${round(s.report.lostByUsSeconds)} s, repeated ${round(s.report.repeatedSeconds)} s, reordered ${round(s.report.reorderedSeconds)} s, unreadable frames ${s.report.unreadable}`,
     `  lost by us at (s into the window): ${
       ownLosses(s)
         .map((l) => `${since(l.broadcastFrom)}-${since(l.broadcastTo)}`)
         .join(', ') || 'nowhere'
     }`,
+    ...s.faults
+      .filter((f) => ['recorder_kill', 'radio_drop', 'rtmp_drop'].includes(f.fault.kind))
+      .map(
+        (f) =>
+          `  ${f.fault.kind === 'recorder_kill' ? 'no recorder' : 'off the air'} ${since(f.from)}-${since(f.to)} s into the window`,
+      ),
     `  true holes (s into the window): ${s.report.holes.map((h) => `${since(h.from)}-${since(h.to)}`).join(', ') || 'none'}`,
     `  reported gaps: ${s.reported.gaps.map((g) => `${since(Date.parse(g.start))}-${since(Date.parse(g.end))} ${g.cause ?? '(no cause)'} "${g.reason}"`).join('; ') || 'none'}`,
     `  misplaced ${s.misplaced.length}, wrong causes ${s.wrongCauses.length}, unreported holes of 10 s or more ${s.unreported.length}`,
@@ -236,7 +326,7 @@ async function main(): Promise<void> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-fidelity-'));
   const dataDir = path.join(workDir, 'data');
   const webhook = await startWebhookReceiver();
-  const origins: FidelityOrigin[] = [];
+  const streams: LabStream[] = [];
   let server: { server: RunningServer; api: Api } | undefined;
   const started = Date.now();
   const loadAtStart = os.loadavg();
@@ -247,11 +337,15 @@ async function main(): Promise<void> {
     const launching = Date.now();
     const recordings = await Promise.all(
       plans.map(async (plan, index): Promise<Recording> => {
-        // The programme outlasts the window, the stream's history before it and a slow stretch.
-        const origin = await startFidelityOrigin({ minutes: minutes + 2, ...plan.origin });
-        origins.push(origin);
-        const instanceId = await launch(api, origin, `fidelity${String(index + 1).padStart(2, '0')}`, windowSeconds);
-        return { index: index + 1, plan, origin, instanceId };
+        const stream = await startStream(plan, minutes);
+        streams.push(stream);
+        const instanceId = await launch(api, stream, `fidelity${String(index + 1).padStart(2, '0')}`, windowSeconds);
+        const kill =
+          plan.fault.kind === 'recorder_kill' ? killRecorderAt(dataDir, instanceId, stream, plan.fault) : undefined;
+        // A kill that failed (no recorder to kill, none started again) ends the season when its recording is
+        // scored; until then it must not end the process as an unhandled rejection.
+        kill?.catch(() => undefined);
+        return { index: index + 1, plan, stream, instanceId, kill };
       }),
     );
     console.error(
@@ -276,6 +370,9 @@ async function main(): Promise<void> {
     for (const [i, recording] of recordings.entries()) scored.push(await score(api, recording, ended[i], workDir));
     for (const s of scored) console.error(describe(s));
     const unreported = scored.reduce((sum, s) => sum + s.unreported.length, 0);
+    const viaYtDlp: Recording[] = [];
+    for (const recording of recordings) if (await askedYtDlp(api, recording.instanceId)) viaYtDlp.push(recording);
+    for (const recording of viaYtDlp) console.error(`#${recording.index} turned to yt-dlp for a stream that is media`);
     const alarms = alarmLife(await listAlarms(api), new Set(recordings.map((r) => r.instanceId)), webhook.posts());
     for (const alarm of alarms.open) console.error(`open alarm of an ended recording: ${alarm.kind} ${alarm.message}`);
     for (const alarm of alarms.stallsNotResolvedOnce)
@@ -298,6 +395,8 @@ async function main(): Promise<void> {
       // Alarms of the ended recordings still open (their outcomes' aside), and stall alarms not resolved exactly once: both 0.
       open_alarms: alarms.open.length,
       stalls_not_resolved_once: alarms.stallsNotResolvedOnce.length,
+      // Recordings whose recorder took its stream for a page (yt-dlp): 0.
+      via_yt_dlp: viaYtDlp.length,
     });
     if (values.publish) {
       const command = `npm run fidelity -- --recordings ${count} --minutes ${minutes} --seed ${seed} --publish`;
@@ -318,7 +417,7 @@ async function main(): Promise<void> {
   } finally {
     killRecorders(dataDir);
     await server?.server.stop();
-    await Promise.all(origins.map((origin) => origin.close()));
+    await Promise.all(streams.map((stream) => stream.close()));
     await webhook.close();
     fs.rmSync(workDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }

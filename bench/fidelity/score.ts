@@ -1,5 +1,4 @@
-import type { FaultTruth } from '../../testkit/fidelity-origin';
-import { EXPECTED_CAUSE } from './faults';
+import { EXPECTED_CAUSE, type LabFaultKind } from './faults';
 
 /** A gap as GET /api/recordings reports it (epoch ms); `cause` is absent from servers older than the cause vocabulary. */
 export interface ReportedGap {
@@ -12,6 +11,11 @@ export interface ReportedGap {
 export interface Interval {
   from: number;
   to: number;
+}
+
+/** A fault as it happened (epoch ms): the origin's truth, the radio's drop, or the season's SIGKILL of a recorder. */
+export interface FaultSpan extends Interval {
+  fault: { kind: LabFaultKind };
 }
 
 /** How far (ms) a reported gap's ends may lie from the true hole's. */
@@ -29,14 +33,17 @@ const overlap = (a: Interval, b: Interval) => Math.max(0, Math.min(a.to, b.to) -
 export interface GapScore {
   /** Reported gaps more than 2 s from the true hole they overlap most (or overlapping none). */
   misplaced: ReportedGap[];
-  /** Reported gaps over a fault (or starting up to 15 s after it) that name another cause than the fault's. */
+  /**
+   * Reported gaps over a fault (or starting up to 15 s after it) that name another cause than the fault's,
+   * and gaps that say the stream was not live yet where it was (away from a late start).
+   */
   wrongCauses: ReportedGap[];
   /** True holes of 10 s or more that no reported gap overlaps. */
   unreported: Interval[];
 }
 
 /** Compares the gaps a recording reports with the holes its frames show and the faults that made them. */
-export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultTruth[]): GapScore {
+export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultSpan[]): GapScore {
   const misplaced = gaps.filter((gap) => {
     const span = { from: gap.start, to: gap.end };
     const hole = holes.reduce<Interval | undefined>(
@@ -47,12 +54,17 @@ export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultT
       !hole || Math.abs(gap.start - hole.from) > PLACEMENT_SLACK_MS || Math.abs(gap.end - hole.to) > PLACEMENT_SLACK_MS
     );
   });
-  const wrongCauses = faults.flatMap((fault) => {
-    const expected = EXPECTED_CAUSE[fault.fault.kind];
-    if (!expected) return [];
-    const around = { from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + DETECTION_SLACK_MS };
-    return gaps.filter((gap) => overlap({ from: gap.start, to: gap.end }, around) > 0 && gap.cause !== expected);
-  });
+  const around = (fault: FaultSpan) => ({ from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + DETECTION_SLACK_MS });
+  const over = (gap: ReportedGap, fault: FaultSpan) => overlap({ from: gap.start, to: gap.end }, around(fault)) > 0;
+  const lateStarts = faults.filter((fault) => fault.fault.kind === 'late_start');
+  const wrongCauses = gaps.filter(
+    (gap) =>
+      faults.some((fault) => {
+        const expected = EXPECTED_CAUSE[fault.fault.kind];
+        return expected !== undefined && over(gap, fault) && gap.cause !== expected;
+      }) ||
+      (gap.cause === 'not_live_yet' && !lateStarts.some((fault) => over(gap, fault))),
+  );
   const unreported = holes.filter(
     (hole) =>
       hole.to - hole.from >= REPORTABLE_HOLE_MS &&

@@ -51,6 +51,13 @@ describe("the fidelity season's scoring of reported gaps", () => {
     ]);
   });
 
+  it('counts "not live yet" as a wrong cause where the stream was on the air, away from a late start', () => {
+    const gaps = [gap(-0.1, 3.4, 'not_live_yet'), gap(40, 55, 'not_live_yet'), gap(0, 8.7, 'not_live_yet')];
+    // A radio on the air before its window: its start and a drop are not a stream yet to go live.
+    expect(scoreGaps(gaps.slice(0, 2), [], [fault('playlist_404', 40, 55)]).wrongCauses).toEqual(gaps.slice(0, 2));
+    expect(scoreGaps([gaps[2]], [], [fault('late_start', -20, 8.2)]).wrongCauses).toEqual([]);
+  });
+
   it('lists true holes of 10 s or more that no gap reports', () => {
     const holes = [
       { from: s(0), to: s(9) },
