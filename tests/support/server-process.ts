@@ -10,8 +10,8 @@ import { StopWaiting, waitFor } from '../../testkit/wait';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BUILT_SERVER = path.join(ROOT, 'build/server/main.js');
-/** What the built server is made of: a file here newer than the build means the build is stale. */
-const SERVER_SOURCES = ['server', 'contract'];
+/** What the built server and its recorder are made of: a file here newer than the build means the build is stale. */
+const SERVER_SOURCES = ['server', 'contract', 'recorder'];
 
 function newestSourceMs(): number {
   let newest = 0;
