@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../../contract/common';
 import { mediaLinkResponseSchema } from '../../../contract/recordings';
+import { AUDIO_LINK_WAIT_MS } from '../../../server/modules/recordings/library';
 import { contentProgramme } from '../../../testkit/content-programmes';
 import { integratedLufs, probe, recordingFile, seedFinishedRecordings } from '../helpers/audio-files';
 import { createTestApp, type TestApp } from '../helpers/test-app';
@@ -26,9 +27,13 @@ describe('the audio-only file of a recording', () => {
     recordingFile(source, contentProgramme({ fault: 'silent', from: 0, to: 20, seconds: 60 }));
     const mute = path.join(folder, 'rec-mute00000001', 'recording.mp4');
     recordingFile(mute, contentProgramme({ fault: 'no_audio', from: 0, to: 0, seconds: 20 }));
+    const slow = path.join(folder, 'rec-slow00000001', 'recording.mp4');
+    fs.mkdirSync(path.dirname(slow), { recursive: true });
+    fs.copyFileSync(source, slow);
     await seedFinishedRecordings(t, [
       { id: 'rec-tone00000001', filePath: source, bytes: fs.statSync(source).size },
       { id: 'rec-mute00000001', filePath: mute, bytes: fs.statSync(mute).size },
+      { id: 'rec-slow00000001', filePath: slow, bytes: fs.statSync(slow).size },
     ]);
   });
   afterAll(async () => {
@@ -69,6 +74,23 @@ describe('the audio-only file of a recording', () => {
     const range = await t.request({ method: 'GET', url, headers: { range: 'bytes=0-99' } });
     expect(range.statusCode).toBe(206);
     expect(range.rawPayload).toHaveLength(100);
+  });
+
+  it('answers "preparing" when the file takes longer than the link waits; the link then waits for it', async () => {
+    let answered = false;
+    const asking = audioLink('rec-slow00000001').finally(() => (answered = true));
+    // The link waits AUDIO_LINK_WAIT_MS on the test's clock: moved on until it answers (ffmpeg's two
+    // passes take far longer than the few milliseconds before the wait starts).
+    while (!answered) {
+      t.clock.advance(AUDIO_LINK_WAIT_MS);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const first = mediaLinkResponseSchema.parse((await asking).json()).data;
+    expect(first.preparing).toBe(true);
+    const waited = await t.request({ method: 'GET', url: first.url });
+    expect(waited.statusCode).toBe(200);
+    expect(waited.headers['content-type']).toBe('audio/mp4');
+    expect(mediaLinkResponseSchema.parse((await audioLink('rec-slow00000001')).json()).data.preparing).toBe(false);
   });
 
   it('signs the rendition: the audio link opens no video, the video link no audio', async () => {
