@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestApp } from './test-app';
@@ -20,16 +20,6 @@ export function probe(file: string): Probed {
       encoding: 'utf8',
     }),
   ) as Probed;
-}
-
-/** EBU R128 integrated loudness of a file's sound, as ffmpeg's ebur128 measures it. */
-export function integratedLufs(file: string): number {
-  const { stderr } = spawnSync(
-    'ffmpeg',
-    ['-hide_banner', '-nostats', '-i', file, '-map', '0:a:0', '-af', 'ebur128=framelog=verbose', '-f', 'null', '-'],
-    { encoding: 'utf8' },
-  );
-  return Number(/Summary:[\s\S]*?I:\s+(-?[\d.]+) LUFS/.exec(stderr)?.[1]);
 }
 
 /** Finished ad-hoc recordings of a minute (`rec-x` by instance `cap-x`), their media at `filePath` (a path or a bucket key). */

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mediaLinkResponseSchema } from '../../../contract/recordings';
 import { startMoto, type MotoServer } from '../../../testkit/capture';
 import { contentProgramme } from '../../../testkit/content-programmes';
+import { integratedLufs } from '../../../testkit/loudness';
 import { scaled } from '../../../testkit/time-scale';
-import { integratedLufs, probe, recordingFile, seedFinishedRecordings } from '../helpers/audio-files';
+import { probe, recordingFile, seedFinishedRecordings } from '../helpers/audio-files';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 /*

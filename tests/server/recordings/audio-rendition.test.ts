@@ -6,7 +6,8 @@ import { errorBodySchema } from '../../../contract/common';
 import { mediaLinkResponseSchema } from '../../../contract/recordings';
 import { AUDIO_LINK_WAIT_MS } from '../../../server/modules/recordings/library';
 import { contentProgramme } from '../../../testkit/content-programmes';
-import { integratedLufs, probe, recordingFile, seedFinishedRecordings } from '../helpers/audio-files';
+import { integratedLufs } from '../../../testkit/loudness';
+import { probe, recordingFile, seedFinishedRecordings } from '../helpers/audio-files';
 import { createTestApp, type TestApp } from '../helpers/test-app';
 
 describe('the audio-only file of a recording', () => {
