@@ -109,8 +109,24 @@ export type RecordingContent = z.infer<typeof recordingContentSchema>;
 /** GET /api/recordings/{id}/content: null while it records, and for a recording whose content was not measured. */
 export const recordingContentResponseSchema = envelope(recordingContentSchema.nullable());
 
-/** POST /api/recordings/{id}/media-link: a URL the browser may fetch without a bearer header until it expires. */
-export const mediaLinkResponseSchema = envelope(z.object({ url: z.string(), expires_at: instantSchema }));
+/**
+ * What of a recording a media link serves: the recording itself (no rendition), or `audio`, its sound
+ * alone as AAC in M4A normalised to -16 LUFS, the whole window kept (docs/operations/storage.md).
+ */
+export const mediaRenditionSchema = z.enum(['audio']);
+export type MediaRendition = z.infer<typeof mediaRenditionSchema>;
+
+/** POST /api/recordings/{id}/media-link?rendition=audio: a link to the audio-only file instead. */
+export const mediaLinkQuerySchema = z.strictObject({ rendition: mediaRenditionSchema.optional() });
+
+/**
+ * POST /api/recordings/{id}/media-link: a URL the browser may fetch without a bearer header until it
+ * expires. `preparing`: the audio-only file is still being made (ask again in a few seconds; the URL
+ * would wait for it).
+ */
+export const mediaLinkResponseSchema = envelope(
+  z.object({ url: z.string(), expires_at: instantSchema, preparing: z.boolean().optional() }),
+);
 export type MediaLinkResponse = z.infer<typeof mediaLinkResponseSchema>;
 
 /** The `token` of a signed media link: `<expiry seconds>.<session id>.<signature>`. */
@@ -121,6 +137,8 @@ export const mediaQuerySchema = z.strictObject({
     .regex(/^\d{1,12}\.[0-9a-f-]{36}\.[A-Za-z0-9_-]{20,100}$/, 'Media link is invalid')
     .optional(),
   download: z.enum(['1']).optional(),
+  /** Signed with the token: a link to one rendition opens no other. */
+  rendition: mediaRenditionSchema.optional(),
 });
 
 export const storageUsageSchema = z.object({

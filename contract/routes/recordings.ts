@@ -1,6 +1,7 @@
 import { recordingIdParamsSchema } from '../instances';
 import {
   deleteRecordingResponseSchema,
+  mediaLinkQuerySchema,
   mediaLinkResponseSchema,
   mediaQuerySchema,
   recordingBulkRequestSchema,
@@ -72,6 +73,7 @@ export const recordingRoutes = {
     path: '/api/recordings/:id/media-link',
     access: 'session',
     params: recordingIdParamsSchema,
+    query: mediaLinkQuerySchema,
     response: mediaLinkResponseSchema,
   }),
   /** Bytes (whole, or a 206 range) or a redirect to a pre-signed URL: no JSON response. A session or a signed link opens it. */

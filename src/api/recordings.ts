@@ -24,6 +24,7 @@ export const RECORDING_MESSAGES = {
   deleted: 'Recording deleted',
   bulkDeleteFailed: 'Failed to delete the selected recordings',
   linksFailed: 'Failed to make the download links',
+  audioFailed: 'Failed to prepare the audio',
   /** "Could not delete 2 recordings: rec-1 (…still recording…); rec-2 (…not found)" */
   notDone: (what: string, failed: { id: string; reason: string }[]) =>
     `${what} ${failed.length} ${failed.length === 1 ? 'recording' : 'recordings'}: ${failed.map((f) => `${f.id} (${f.reason})`).join('; ')}`,
@@ -68,6 +69,38 @@ export function useMeasureStorage() {
 /** A link the <video> element can play without a bearer header (it expires after a few hours). */
 export async function getMediaLink(recording: Pick<LibraryRecording, 'id'>): Promise<string> {
   return (await call(recordingRoutes.mediaLink, { params: { id: recording.id } })).data.url;
+}
+
+/** How long the console waits before asking again while the server prepares an audio-only file. */
+export const AUDIO_POLL_MS = 3000;
+
+/**
+ * A signed link to a recording's audio alone (AAC, -16 LUFS). The server makes that file when first
+ * asked: while it says `preparing`, the console asks again every few seconds.
+ */
+export async function getAudioLink(recordingId: string, pollMs = AUDIO_POLL_MS): Promise<string> {
+  for (;;) {
+    const { url, preparing } = (
+      await call(recordingRoutes.mediaLink, { params: { id: recordingId }, query: { rendition: 'audio' } })
+    ).data;
+    if (!preparing) return url;
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+/** Has the browser save the file of a signed media link (no bearer header needed). */
+export function saveSignedLink(url: string): void {
+  const link = document.createElement('a');
+  link.href = `${url}&download=1`;
+  link.rel = 'noopener';
+  link.click();
+}
+
+/** Prepares a recording's audio-only file and has the browser save it. */
+export function useDownloadAudio() {
+  return useMutation({
+    mutationFn: async (recordingId: string) => saveSignedLink(await getAudioLink(recordingId)),
+  });
 }
 
 export function useMediaLink(recordingId: string | null) {

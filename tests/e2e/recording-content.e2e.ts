@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentSummary, ContentWindow } from '../../recorder/protocol';
 import { keepContent } from '../../recorder/recorder-handover';
 import type { RecorderConfig } from '../../recorder/recorder-state';
+import { contentProgramme } from '../../testkit/content-programmes';
+import { integratedLufs } from '../../testkit/loudness';
 import { seedMosques } from '../../testkit/seed-mosques';
 import { scaled } from '../../testkit/time-scale';
 import {
@@ -25,6 +28,8 @@ import {
  * with a content warning, and the warned recording's loudness strip, integrated loudness and longest
  * silence drawn under its player, at 1440 and 820 px. The content file is the one the recorder keeps
  * beside the media (written by its own keepContent): 30 minutes of a speaker, muted for 3 minutes.
+ * Its media is a minute of the test stream's tone, quiet for its first 20 s, whose audio alone the
+ * player's Download audio saves: AAC, -16 LUFS.
  */
 
 const MOSQUES = 3;
@@ -79,6 +84,9 @@ async function seedWarned(dataDir: string): Promise<void> {
       '2026-10-02T10:16:00.000Z',
     );
     file = (db.prepare(`select file_path from recordings where id = ?`).get(WARNED) as { file_path: string }).file_path;
+    const programme = contentProgramme({ fault: 'silent', from: 0, to: 20, seconds: 60 });
+    execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-i', programme, '-c', 'copy', file]);
+    db.prepare(`update recordings set bytes = ? where id = ?`).run(fs.statSync(file).size, WARNED);
   } finally {
     db.close();
   }
@@ -147,6 +155,17 @@ describe("A recording's loudness strip and the content warnings filter", () => {
       const silent = await strip.locator('[data-testid="strip-silent"]').first().boundingBox();
       expect(((silent?.x ?? 0) - (box?.x ?? 0)) / (box?.width ?? 1)).toBeCloseTo(MUTED.from / 180, 2);
       if (size === SCREEN_SIZES[0]) await screenshotOnceDialogsShown(page, 'recording-content');
+
+      // Its sound alone, for listeners: made by the server on the first asking, saved by the browser.
+      const audio = dialog.getByRole('button', { name: 'Download audio' });
+      const button = await audio.boundingBox();
+      expect((button?.x ?? 0) + (button?.width ?? Infinity)).toBeLessThanOrEqual(size.width);
+      const [download] = await Promise.all([page.waitForEvent('download', { timeout: scaled(60_000) }), audio.click()]);
+      expect(download.suggestedFilename()).toBe('recording.m4a');
+      const saved = path.join(dataDir, `audio-${size.width}.m4a`);
+      await download.saveAs(saved);
+      expect(integratedLufs(saved)).toBeGreaterThanOrEqual(-17);
+      expect(integratedLufs(saved)).toBeLessThanOrEqual(-15);
       await context.close();
     });
   }

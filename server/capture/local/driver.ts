@@ -8,6 +8,7 @@ import type { InstanceState } from '../../../contract/instances';
 import type { Clock } from '../../lib/clock';
 import { executable, probeFfmpeg, resolveFfmpeg, resolveFfprobe } from '../ffmpeg-path';
 import { isSafeId, newId } from '../ids';
+import { lowerPriority } from '../../lib/process-priority';
 import {
   ProviderError,
   recordingWindow,
@@ -85,23 +86,6 @@ export interface LocalProviderOptions {
   niceness?: number;
   /** The recorder launches start when no image is named: the one this server ships unless given (tests). */
   recorderRuntime?: RecorderRuntime;
-}
-
-/**
- * A detached recorder leads a session of its own, which Linux's autogroup scheduling (on by default
- * on desktops and many servers) weighs as a whole against the server's: the niceness of the group
- * is set too, else the process's own counts only inside its group. Linux only: elsewhere, and where
- * the kernel refuses (it limits how often a group's niceness changes), the process's own stands.
- */
-function lowerPriority(pid: number, by: number): void {
-  try {
-    // Relative to the server's own (which the recorder inherited): lowering is allowed, raising is not.
-    const niceness = Math.min(19, os.getPriority() + by);
-    os.setPriority(pid, niceness);
-    fs.writeFileSync(`/proc/${pid}/autogroup`, String(niceness));
-  } catch {
-    // Exited already (its death is found by the next inspection), or not ours to change: it records anyway.
-  }
 }
 
 /**

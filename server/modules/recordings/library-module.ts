@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { resolveFfmpeg, resolveFfprobe } from '../../capture/ffmpeg-path';
 import type { Config } from '../../config';
 import type { Db } from '../../db';
 import type { Clock } from '../../lib/clock';
@@ -8,6 +10,7 @@ import type { RecordingStore } from '../../storage';
 import type { ActivityService } from '../activity';
 import type { SessionService } from '../auth';
 import type { ServerModule } from '../../lib/server-module';
+import { AudioRenditions } from './audio-rendition';
 import { registerInternalRecordingRoutes } from './internal-recording-routes';
 import { RecordingsLibrary, type RecordingsElsewhere } from './library';
 import { RecordingsLibraryRepository } from './library-repository';
@@ -15,9 +18,12 @@ import { registerLibraryRoutes } from './library-routes';
 import { MediaLinks } from './media-links';
 
 const DAY_MS = 86_400_000;
+/** Audio-only files encoded at once, at the lowest priority: a Friday's live recorders come first (decision 025). */
+const AUDIO_ENCODES = 1;
+const AUDIO_NICENESS = 19;
 
 export interface LibraryModuleDeps {
-  config: Pick<Config, 'retentionDays'>;
+  config: Pick<Config, 'retentionDays' | 'dataDir' | 'ffmpegPath' | 'ffprobePath'>;
   db: Db;
   clock: Clock;
   keys: SecretKeys;
@@ -36,6 +42,7 @@ export interface LibraryModuleDeps {
 /** The recordings library over the configured store, its routes, the other servers' media route, and the daily retention pass. */
 export function createRecordingsModule(deps: LibraryModuleDeps): ServerModule<RecordingsLibrary> {
   const { store } = deps;
+  const audio = audioRenditions(deps);
   const library = new RecordingsLibrary({
     repository: new RecordingsLibraryRepository(deps.db.kysely),
     store,
@@ -45,12 +52,13 @@ export function createRecordingsModule(deps: LibraryModuleDeps): ServerModule<Re
     activity: deps.activity,
     retentionDays: deps.config.retentionDays ?? null,
     elsewhere: deps.recordingsElsewhere,
+    audio,
   });
   const register = (app: AppInstance) => {
     registerLibraryRoutes(app, library, store);
     registerInternalRecordingRoutes(app, { guard: deps.calls.guard, library, store });
   };
-  if (deps.config.retentionDays === undefined) return { service: library, register };
+  if (deps.config.retentionDays === undefined) return { service: library, register, close: () => audio.close() };
 
   const run = () =>
     library.applyRetention().then(
@@ -66,6 +74,26 @@ export function createRecordingsModule(deps: LibraryModuleDeps): ServerModule<Re
       timer = setInterval(() => void run(), DAY_MS);
       timer.unref();
     },
-    close: () => clearInterval(timer),
+    close() {
+      clearInterval(timer);
+      audio.close();
+    },
   };
+}
+
+/** The audio-only files, encoded by the ffmpeg the recorders use (a missing one fails each encode, saying so). */
+function audioRenditions(deps: LibraryModuleDeps): AudioRenditions {
+  const ffmpegPath = resolveFfmpeg(deps.config.ffmpegPath)?.path ?? 'ffmpeg';
+  return new AudioRenditions({
+    store: deps.store,
+    encode: {
+      ffmpegPath,
+      ffprobePath: resolveFfprobe(ffmpegPath, deps.config.ffprobePath) ?? 'ffprobe',
+      niceness: AUDIO_NICENESS,
+    },
+    workDir: path.join(deps.config.dataDir, 'audio-renditions'),
+    clock: deps.clock,
+    log: deps.log,
+    concurrency: AUDIO_ENCODES,
+  });
 }

@@ -37,18 +37,20 @@ export function registerLibraryRoutes(app: AppInstance, library: RecordingsLibra
 
   handle(app, recordingRoutes.mediaLink, async (request) => ({
     success: true as const,
-    data: await library.mediaLink(request.params.id, sessionOf(request).sessionId),
+    data: await library.mediaLink(request.params.id, sessionOf(request).sessionId, request.query.rendition),
   }));
 
   // Binary: no response schema. A session (bearer) or a signed link opens it.
   handle(app, recordingRoutes.media, async (request, reply) => {
     const { id } = request.params;
+    const { token, rendition } = request.query;
     if (!request.auth) {
-      if (!request.query.token) throw unauthorized('Not authenticated');
-      if (!(await library.verifyLink(id, request.query.token)))
+      if (!token) throw unauthorized('Not authenticated');
+      if (!(await library.verifyLink(id, token, rendition)))
         throw unauthorized('This media link is invalid, has expired, or its session has ended');
     }
-    const located = await library.locate(id);
+    // The audio-only file: made first when it is not in the store yet (the request waits for it).
+    const located = rendition === 'audio' ? { here: await library.audio(id) } : await library.locate(id);
     if ('elsewhere' in located) {
       const answer = await library.fetchElsewhere(id, located.elsewhere, {
         range: request.headers.range,
@@ -99,7 +101,7 @@ export async function sendMedia(
     });
   }
   reply
-    .header('content-type', media.name.endsWith('.mp4') ? 'video/mp4' : 'application/octet-stream')
+    .header('content-type', contentTypeOf(media.name))
     .header('accept-ranges', 'bytes')
     .header('content-disposition', download ? `attachment; filename="${media.name}"` : 'inline')
     .header('cache-control', 'private, no-store');
@@ -109,6 +111,12 @@ export async function sendMedia(
     .header('content-range', `bytes ${range.start}-${range.end}/${media.size}`)
     .header('content-length', String(range.end - range.start + 1))
     .send(await store.read(media.key, range));
+}
+
+function contentTypeOf(name: string): string {
+  if (name.endsWith('.mp4')) return 'video/mp4';
+  if (name.endsWith('.m4a')) return 'audio/mp4';
+  return 'application/octet-stream';
 }
 
 /** Headers of a media answer that the server holding the file decides, passed on as they came. */

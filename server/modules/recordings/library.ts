@@ -4,6 +4,7 @@ import {
   recordingsDeletedMessage,
   type LibraryRecording,
   type MediaLinkResponse,
+  type MediaRendition,
   type RecordingBulkFailure,
   type RecordingContent,
   type RecordingDetails,
@@ -18,6 +19,7 @@ import { conflict, HttpError, notFound } from '../../lib/http-error';
 import type { RecordingStore } from '../../storage';
 import { UsageMemo, USAGE_REMEASURE_AGE_MS } from '../../storage/usage-memo';
 import type { ActivityActor, ActivityService } from '../activity';
+import type { AudioRenditions, StoredMedia } from './audio-rendition';
 import type { LibraryFilter, LibraryRow, RecordingsLibraryRepository } from './library-repository';
 import type { MediaLinks } from './media-links';
 import { toRecording, type RecordingRow } from './repository';
@@ -34,7 +36,12 @@ export interface RecordingsLibraryDeps {
   retentionDays: number | null;
   /** Reaches media another server holds (several servers); absent (one server), such media is not here. */
   elsewhere?: RecordingsElsewhere;
+  /** The audio-only files, made when first asked for. */
+  audio: AudioRenditions;
 }
+
+/** How long asking for an audio link waits for its file before answering that it is being prepared. */
+export const AUDIO_LINK_WAIT_MS = 10_000;
 
 /** What this server asks of the server whose disk holds a recording's file (`filePath`, absolute there). */
 export interface RecordingsElsewhere {
@@ -173,18 +180,40 @@ export class RecordingsLibrary {
    * Where a recording's media is: in this server's store, or (local stores of several servers) a file
    * on another server's disk, its absolute path there.
    */
-  async locate(id: string): Promise<{ here: { key: string; size: number; name: string } } | { elsewhere: string }> {
+  async locate(id: string): Promise<{ here: StoredMedia } | { elsewhere: string }> {
     const row = await this.row(id);
     const elsewhere = heldElsewhere(row, this.deps.store);
     return elsewhere ? { elsewhere } : { here: await this.mediaOf(row) };
   }
 
   /** The media of a recording that has some: its key and size in the store. */
-  async media(id: string): Promise<{ key: string; size: number; name: string }> {
+  async media(id: string): Promise<StoredMedia> {
     return this.mediaOf(await this.row(id));
   }
 
-  private async mediaOf(row: LibraryRow): Promise<{ key: string; size: number; name: string }> {
+  /** The audio-only file of a finished recording in this server's store, made first when it is not there yet. */
+  async audio(id: string): Promise<StoredMedia> {
+    return this.deps.audio.get(await this.audioSource(id));
+  }
+
+  /**
+   * The media an audio-only file is made from: a finished recording's, in this server's store. One on
+   * another server's disk is refused (that server would have to make it; not done yet).
+   */
+  private async audioSource(id: string): Promise<StoredMedia> {
+    const row = await this.row(id);
+    if (row.status === 'recording')
+      throw conflict(`Recording ${id} is still recording: its audio is made once it ends`);
+    const elsewhere = heldElsewhere(row, this.deps.store);
+    if (elsewhere)
+      throw new HttpError(
+        501,
+        `Recording ${id} is on another server's disk (${elsewhere}): its audio alone is served only for recordings in this server's store`,
+      );
+    return this.mediaOf(row);
+  }
+
+  private async mediaOf(row: LibraryRow): Promise<StoredMedia> {
     const { id } = row;
     const key = mediaKey(row, this.deps.store);
     const stored = key ? await this.deps.store.stat(key) : null;
@@ -192,17 +221,26 @@ export class RecordingsLibrary {
     return { key, size: stored.size, name: path.posix.basename(key) };
   }
 
-  async mediaLink(id: string, sessionId: string): Promise<MediaLinkResponse['data']> {
-    await this.locate(id);
-    const { token, expiresAt } = this.deps.links.issue(id, sessionId, this.deps.clock.now());
+  /**
+   * A signed link to a recording's media, or to its audio-only file: that one is made first (waited
+   * for up to AUDIO_LINK_WAIT_MS, then `preparing` while it goes on; a failed encode is answered).
+   */
+  async mediaLink(id: string, sessionId: string, rendition?: MediaRendition): Promise<MediaLinkResponse['data']> {
+    let preparing = false;
+    if (rendition === 'audio')
+      preparing = (await this.deps.audio.prepare(await this.audioSource(id), AUDIO_LINK_WAIT_MS)) === 'preparing';
+    else await this.locate(id);
+    const { token, expiresAt } = this.deps.links.issue(id, sessionId, this.deps.clock.now(), rendition);
+    const query = rendition ? `rendition=${rendition}&token=${token}` : `token=${token}`;
     return {
-      url: `/api/recordings/${encodeURIComponent(id)}/media?token=${token}`,
+      url: `/api/recordings/${encodeURIComponent(id)}/media?${query}`,
       expires_at: expiresAt.toISOString(),
+      ...(rendition ? { preparing } : {}),
     };
   }
 
-  async verifyLink(id: string, token: string): Promise<boolean> {
-    const sessionId = this.deps.links.verify(id, token, this.deps.clock.now());
+  async verifyLink(id: string, token: string, rendition?: MediaRendition): Promise<boolean> {
+    const sessionId = this.deps.links.verify(id, token, this.deps.clock.now(), rendition);
     return sessionId !== null && (await this.deps.sessionLive(sessionId));
   }
 

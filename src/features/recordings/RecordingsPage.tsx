@@ -11,6 +11,7 @@ import {
   getMediaLinks,
   RECORDING_MESSAGES,
   saveBlob,
+  saveSignedLink,
   useBulkDeleteRecordings,
   useDeleteRecording,
   useRecordingsPage,
@@ -52,10 +53,7 @@ export default function RecordingsPage() {
 
   const download = async (recording: LibraryRecording) => {
     try {
-      const link = document.createElement('a');
-      link.href = `${await getMediaLink(recording)}&download=1`;
-      link.rel = 'noopener';
-      link.click();
+      saveSignedLink(await getMediaLink(recording));
     } catch (error) {
       notify.error(apiErrorMessage(error, RECORDING_MESSAGES.playFailed));
     }

@@ -4,6 +4,7 @@ import {
   recordingsDeletedMessage,
   type LibraryRecording,
   type MediaLinkResponse,
+  type MediaRendition,
   type RecordingBulkFailure,
   type RecordingContent,
   type RecordingSortField,
@@ -128,10 +129,12 @@ function toLibrary(recording: Recording): LibraryRecording {
 // As the server's: expiry, the session it belongs to (revoked with it), signature.
 const MOCK_LINK_TOKEN = '1.00000000-0000-4000-8000-000000000000.mock-signature-of-the-media-link';
 
-function mediaLinkOf(id: string): MediaLinkResponse['data'] {
+function mediaLinkOf(id: string, rendition?: MediaRendition): MediaLinkResponse['data'] {
   return {
-    url: `/api/recordings/${id}/media?token=${MOCK_LINK_TOKEN}`,
+    url: `/api/recordings/${id}/media?${rendition ? `rendition=${rendition}&` : ''}token=${MOCK_LINK_TOKEN}`,
     expires_at: new Date(Date.now() + 3 * 3600_000).toISOString(),
+    // The mock has every audio-only file ready at once.
+    ...(rendition ? { preparing: false } : {}),
   };
 }
 
@@ -237,11 +240,14 @@ export const recordingHandlers = [
     return HttpResponse.json({ success: true, data: mockContentOf(recording) });
   }),
 
-  mock(recordingRoutes.mediaLink, ({ params }) => {
+  mock(recordingRoutes.mediaLink, ({ params, query }) => {
     const recording = find(params.id);
     if (!recording || !toLibrary(recording).media_available)
       return errorResponse(404, `Recording ${params.id} has no media to play`);
-    return HttpResponse.json<MediaLinkResponse>({ success: true, data: mediaLinkOf(recording.id) });
+    return HttpResponse.json<MediaLinkResponse>({
+      success: true,
+      data: mediaLinkOf(recording.id, query.rendition),
+    });
   }),
 
   mock(recordingRoutes.mediaLinks, ({ body }) => {
