@@ -4,9 +4,10 @@ import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type App, type BuildOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
+import { sqlitePath } from '../../../server/db';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { ManualTimer } from '../../../testkit/scheduler-doubles';
-import { createPostgresDatabase } from '../../../testkit/test-database';
+import { copyMigratedSqlite, createPostgresDatabase } from '../../../testkit/test-database';
 
 export const ADMIN = { username: 'admin', password: 'Admin-pass-1' };
 
@@ -54,6 +55,7 @@ export async function createTestApp(
     consoleDir: undefined,
   };
   if (pgDatabase) config.databaseUrl = pgDatabase.url;
+  else if (!config.databaseUrl) await copyMigratedSqlite(sqlitePath(config));
   const clock = options.clock ?? new ManualClock('2026-11-23T09:00:00Z');
   const app = await buildTestServer(config, clock, options.build);
   await app.ctx.users.bootstrapSuperuser({ username: ADMIN.username, password: ADMIN.password, dataDir });
