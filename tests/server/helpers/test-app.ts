@@ -38,7 +38,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-test-'));
   const pgDatabase = process.env.TEST_DATABASE_URL
-    ? await createPostgresDatabase(process.env.TEST_DATABASE_URL)
+    ? await createPostgresDatabase(process.env.TEST_DATABASE_URL, { migrated: true })
     : undefined;
   const config: Config = {
     ...loadConfig({
