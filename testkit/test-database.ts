@@ -1,38 +1,15 @@
 import crypto from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { openDatabase } from '../server/db';
 
 /*
- * A test app's database starts with its schema in place: the migrations run once per test process into
- * a template, and each app's database is a copy of it (a SQLite file copied, a PostgreSQL database
- * created from the template), as a database migrated afresh would be: the migrations seed nothing
- * that differs between runs. Running every migration for each app cost 27 ms of CPU on SQLite and
- * 45 ms (0.6 s of wall time) on PostgreSQL, for each app of the server and PostgreSQL suites.
+ * A test app's database starts with its schema in place: each app's database is a copy of one migrated
+ * once (a SQLite file made by tests/server/global-setup.ts, a PostgreSQL template database made here
+ * once per test process), as a database migrated afresh would be: the migrations seed nothing that
+ * differs between runs. Running every migration for each app cost 27 ms of CPU on SQLite and 45 ms
+ * (0.6 s of wall time) on PostgreSQL, for each app of the server and PostgreSQL suites.
  */
-
-let sqliteTemplate: Promise<string> | undefined;
-
-/** A migrated, otherwise empty SQLite file, made once per process and removed when it exits. */
-function migratedSqliteFile(): Promise<string> {
-  sqliteTemplate ??= (async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-test-template-'));
-    process.once('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-    // Closed, the database is whole in its one file (SQLite folds the write-ahead log back in).
-    await (await openDatabase({ dataDir, databaseUrl: undefined })).close();
-    return path.join(dataDir, 'capture.db');
-  })();
-  return sqliteTemplate;
-}
-
-/** Puts a migrated, otherwise empty SQLite database at `file`, unless a database is there already. */
-export async function copyMigratedSqlite(file: string): Promise<void> {
-  if (fs.existsSync(file)) return;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.copyFileSync(await migratedSqliteFile(), file);
-}
 
 async function onAdmin<T>(adminUrl: string, work: (admin: pg.Client) => Promise<T>): Promise<T> {
   const admin = new pg.Client({ connectionString: adminUrl });
