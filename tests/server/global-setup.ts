@@ -3,11 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildRecorder } from '../../scripts/build-server';
+import { openDatabase } from '../../server/db';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** The recorder this run built from the current sources (below). */
     builtRecorder: string;
+    /** A migrated, otherwise empty SQLite database that each test app starts on a copy of (helpers/test-app.ts). */
+    migratedSqlite: string;
   }
 }
 
@@ -21,5 +24,9 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-test-recorder-'));
   project.provide('builtRecorder', await buildRecorder(dir));
+  // Migrated once for the run (testkit/test-database.ts says why), removed with the recorder's folder.
+  const templateDir = path.join(dir, 'migrated');
+  await (await openDatabase({ dataDir: templateDir, databaseUrl: undefined })).close();
+  project.provide('migratedSqlite', path.join(templateDir, 'capture.db'));
   return () => fs.rmSync(dir, { recursive: true, force: true });
 }

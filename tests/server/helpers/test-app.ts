@@ -2,8 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp, type App, type BuildOptions } from '../../../server/app';
 import { loadConfig, type Config } from '../../../server/config';
+import { sqlitePath } from '../../../server/db';
 import { ManualClock } from '../../../testkit/manual-clock';
 import { ManualTimer } from '../../../testkit/scheduler-doubles';
 import { createPostgresDatabase } from '../../../testkit/test-database';
@@ -37,7 +39,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-test-'));
   const pgDatabase = process.env.TEST_DATABASE_URL
-    ? await createPostgresDatabase(process.env.TEST_DATABASE_URL)
+    ? await createPostgresDatabase(process.env.TEST_DATABASE_URL, { migrated: true })
     : undefined;
   const config: Config = {
     ...loadConfig({
@@ -54,6 +56,7 @@ export async function createTestApp(
     consoleDir: undefined,
   };
   if (pgDatabase) config.databaseUrl = pgDatabase.url;
+  else if (!config.databaseUrl) copyMigratedSqlite(sqlitePath(config));
   const clock = options.clock ?? new ManualClock('2026-11-23T09:00:00Z');
   const app = await buildTestServer(config, clock, options.build);
   await app.ctx.users.bootstrapSuperuser({ username: ADMIN.username, password: ADMIN.password, dataDir });
@@ -81,6 +84,13 @@ export async function createPeerApp(
     await app.close();
     if (config.dataDir) fs.rmSync(config.dataDir, { recursive: true, force: true });
   });
+}
+
+/** Puts a copy of the run's migrated, otherwise empty SQLite database (global-setup.ts) at `file`, unless one is there. */
+function copyMigratedSqlite(file: string): void {
+  if (fs.existsSync(file)) return;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.copyFileSync(inject('migratedSqlite'), file);
 }
 
 function buildTestServer(
