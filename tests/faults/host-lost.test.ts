@@ -15,10 +15,10 @@ const KILLED_INTO_WINDOW_MS = 60_000;
 const TAKEN_OVER_WITHIN_MS = 30_000;
 /**
  * What a continued recording may lose beyond the time it took to continue it: the lost recorder's last
- * seconds its server had not yet been told of (progress is written every 5 s, less the 20 s the playlist
- * still lists when the new recorder starts after the last segment the lost one kept).
+ * seconds its server had not yet been told of: its progress is written every 5 s, the segment it was
+ * reading is 1 s, and the server reads the progress once a second (the local driver's reconcile pass).
  */
-const LOST_BEYOND_CONTINUING_S = 4;
+const LOST_BEYOND_CONTINUING_S = 5 + 1 + 1;
 /**
  * Half the recordings are of a stream whose playlist lists only 6 segments: it has moved past where the
  * lost recorder stopped by the time another server continues (15-20 s), so they lose what left it. On
@@ -194,7 +194,7 @@ describe('a server lost with its host while its recordings run', () => {
             0,
           );
         }
-        // The bound: the window less the time it took to continue it, less 4 s; and when the list had moved
+        // The bound: the window less the time it took to continue it, less 7 s; and when the list had moved
         // past where the lost recorder stopped (a down gap: always on the short playlist, sometimes on the
         // long one under load), less the two listed segments a continuing recorder skips (hls-reader.ts).
         const skipped = down.length ? RESUME_MARGIN_SECONDS : 0;
