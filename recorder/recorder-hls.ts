@@ -9,8 +9,8 @@
  * all: when segments come again they follow on.
  *
  * A run whose ffmpeg cannot keep up (a transcode on a starved CPU) falls behind by a bounded backlog
- * only (`overloadBacklogSeconds` of segments waiting in its queue): past it, new segments are let go
- * until ffmpeg has worked through half of it, and the reader counts them as lost by us
+ * only (`overloadBacklogSeconds` of segments waiting in its queue): past it, while ffmpeg goes no faster
+ * than real time, new segments are let go until ffmpeg has worked through half of it, and the reader counts them as lost by us
  * (`recorder_overloaded`, with the speed ffmpeg reached), never as the stream's fault. The bound is
  * what ffmpeg still has to do after the window closes before the recording can be joined and
  * delivered. Part of the recorder runtime: Node and its siblings only.
@@ -107,22 +107,26 @@ export class FedRuns implements SegmentSinkForHls {
     const bound = this.deps.config.settings.overloadBacklogSeconds;
     const backlog = queue.backlogSeconds;
     const at = Date.parse(this.deps.now());
+    // ffmpeg had nothing left to do: its speed is measured from here, not over the time it waited.
+    if (backlog === 0) this.taken = [];
     this.taken.push({ at, seconds: this.queuedSeconds - backlog });
     while (this.taken.length > 2 && at - this.taken[1].at >= SPEED_SPAN_MS) this.taken.shift();
-    const wasShedding = this.shedding;
-    this.shedding = wasShedding ? backlog > bound / 2 : backlog >= bound;
-    if (!this.shedding) {
-      if (wasShedding)
-        this.deps.log('recorder', `ffmpeg is ${Math.round(backlog)} s behind again: segments go to it again`);
-      return null;
-    }
     const first = this.taken[0];
     // Over less than a few seconds a speed says nothing (a segment is handed on whole).
     const speed =
       at - first.at >= SPEED_MIN_SPAN_MS
         ? (this.queuedSeconds - backlog - first.seconds) / ((at - first.at) / 1000)
         : null;
-    const pace = speed === null ? 'below real time' : `at ${speed.toFixed(2)}x real time`;
+    const wasShedding = this.shedding;
+    // Let go only once ffmpeg is known to go no faster than the stream: a DVR playlist catching up after
+    // a stall queues a minute of segments at once, which an ffmpeg faster than real time works off.
+    this.shedding = wasShedding ? backlog > bound / 2 : backlog >= bound && speed !== null && speed < 1;
+    if (!this.shedding) {
+      if (wasShedding)
+        this.deps.log('recorder', `ffmpeg is ${Math.round(backlog)} s behind again: segments go to it again`);
+      return null;
+    }
+    const pace = `at ${(speed ?? 0).toFixed(2)}x real time`;
     const overloaded = `Recorder overloaded on ${this.deps.host} (ffmpeg ${pace}, ${Math.round(backlog)} s behind the stream)`;
     if (!wasShedding)
       this.deps.log('recorder', `${overloaded}: new segments are let go until it is ${Math.round(bound / 2)} s behind`);
