@@ -90,6 +90,9 @@ const pairList = <T extends Record<string, unknown>>(parse: (value: string) => T
  */
 const RECORDER_NICENESS = 10;
 
+/** An audio-only file is encoded at the lowest priority by default: a Friday's live recorders come first (decision 025). */
+const AUDIO_NICENESS = 19;
+
 /** A whole number in [min, max], or unset. */
 const wholeInRange = (name: string, min: number, max: number) =>
   optionalText.pipe(
@@ -172,6 +175,8 @@ const envSchema = z
     ),
     // How much nicer than the server a local recorder runs (its ffmpeg too): 0 runs it at the server's priority.
     RECORDER_NICENESS: wholeInRange('RECORDER_NICENESS', 0, 19),
+    // How much nicer than the server an audio-only file is encoded: 0 encodes it at the server's priority.
+    AUDIO_NICENESS: wholeInRange('AUDIO_NICENESS', 0, 19),
     // How long before its window a recorder is started (boot and installs); default 0 local, 300 aws.
     CAPTURE_LEAD_SECONDS: optionalText.pipe(
       z.coerce
@@ -394,6 +399,8 @@ export interface Config {
   recorderOverloadSeconds: number | undefined;
   /** RECORDER_NICENESS: how much nicer than the server a local recorder runs (default 10; 0: not lowered). */
   recorderNiceness: number;
+  /** AUDIO_NICENESS: how much nicer than the server an audio-only file is encoded (default 19; 0: not lowered). */
+  audioNiceness: number;
   /** CAPTURE_LEAD_SECONDS: how long before its window a recorder is started (default 0 local, 300 aws). */
   captureLeadSeconds: number;
   /** CAPTURE_GRACE_SECONDS: how long a machine may outlive its window before the reaper ends it. */
@@ -502,6 +509,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     recorderRetryMaxSeconds: e.RECORDER_RETRY_MAX_SECONDS,
     recorderOverloadSeconds: e.RECORDER_OVERLOAD_SECONDS,
     recorderNiceness: e.RECORDER_NICENESS ?? RECORDER_NICENESS,
+    audioNiceness: e.AUDIO_NICENESS ?? AUDIO_NICENESS,
     // A machine boots and installs for a minute or two before it can record; a local process starts at once.
     captureLeadSeconds: e.CAPTURE_LEAD_SECONDS ?? (e.CAPTURE_PROVIDER === 'aws' ? 300 : 0),
     captureGraceSeconds: e.CAPTURE_GRACE_SECONDS,

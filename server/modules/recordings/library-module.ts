@@ -18,12 +18,11 @@ import { registerLibraryRoutes } from './library-routes';
 import { MediaLinks } from './media-links';
 
 const DAY_MS = 86_400_000;
-/** Audio-only files encoded at once, at the lowest priority: a Friday's live recorders come first (decision 025). */
+/** Audio-only files encoded at once (at AUDIO_NICENESS: a Friday's live recorders come first; decision 025). */
 const AUDIO_ENCODES = 1;
-const AUDIO_NICENESS = 19;
 
 export interface LibraryModuleDeps {
-  config: Pick<Config, 'retentionDays' | 'dataDir' | 'ffmpegPath' | 'ffprobePath'>;
+  config: Pick<Config, 'retentionDays' | 'dataDir' | 'ffmpegPath' | 'ffprobePath' | 'audioNiceness'>;
   db: Db;
   clock: Clock;
   keys: SecretKeys;
@@ -89,7 +88,7 @@ function audioRenditions(deps: LibraryModuleDeps): AudioRenditions {
     encode: {
       ffmpegPath,
       ffprobePath: resolveFfprobe(ffmpegPath, deps.config.ffprobePath) ?? 'ffprobe',
-      niceness: AUDIO_NICENESS,
+      niceness: deps.config.audioNiceness,
     },
     workDir: path.join(deps.config.dataDir, 'audio-renditions'),
     clock: deps.clock,

@@ -49,8 +49,9 @@ export async function createTestApp(
       DEMO_STREAM: '0',
       // The test streams are served on 127.0.0.1; tests of the stream-host guard set it back to '0'.
       ALLOW_PRIVATE_STREAM_HOSTS: '1',
-      // CI runs the suites beside each other: .ci/run says why its recorders keep the server's priority.
+      // CI runs the suites beside each other: .ci/run says why its recorders and encodes keep the server's priority.
       ...(process.env.RECORDER_NICENESS ? { RECORDER_NICENESS: process.env.RECORDER_NICENESS } : {}),
+      ...(process.env.AUDIO_NICENESS ? { AUDIO_NICENESS: process.env.AUDIO_NICENESS } : {}),
       ...options.env,
     }),
     consoleDir: undefined,
