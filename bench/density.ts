@@ -2,7 +2,10 @@
  * Recorder density: N copy-mode recorders (the built recorder, node alone, as the built server runs
  * it; the source fits the recording, so the recorder copies it after its one probe) beside N bare
  * `ffmpeg -c copy` writing the same MPEG-TS pieces of the same length, on the same live 720p HLS stream
- * on loopback, side by side in one run. Each side runs in a cgroup v2 of its own, so its CPU counts
+ * on loopback, side by side in one run, and beside them N bare ffmpeg doing the recorder's whole job:
+ * the same pieces plus the same content measurement (content-filters.ts: the audio's loudness, one key
+ * frame every few seconds), so the cost of fetching and recording in Node is told apart from the cost
+ * of what ffmpeg measures. Each side runs in a cgroup v2 of its own, so its CPU counts
  * every process of its trees, short-lived children included; the recorders' figure also holds their
  * join at window end, which is part of the job. PSS (proportional set size: shared pages divided
  * among the processes sharing them) is summed over each side's processes while recording.
@@ -17,6 +20,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { contentInputOptions, contentOutput } from '../recorder/content-filters';
+import { DEFAULT_CONTENT_ALARM_SECONDS } from '../recorder/protocol';
 import { buildRecorder } from '../scripts/build-server';
 import { recorderProcess, type RecorderProcess } from '../testkit/recorder-process';
 import { pause } from '../testkit/wait';
@@ -36,15 +41,22 @@ interface Measurement {
   load: { start: number[]; end: number[] };
   recorder: { cpuPerMinute: number; nodeCpuPerMinute: number; pssMb: number; statuses: string[] };
   bare: { cpuPerMinute: number; pssMb: number; pieces: number };
+  /** Bare ffmpeg writing the same pieces and measuring the content as the recorder's ffmpeg does. */
+  measuring: { cpuPerMinute: number; pssMb: number; pieces: number };
 }
 
-/** Bare ffmpeg on the stream: its own HLS demuxer, the streams copied into pieces like the recorder's. */
-function bareFfmpeg(url: string, folder: string, cgroup: string): ChildProcess {
+/**
+ * Bare ffmpeg on the stream: its own HLS demuxer, the streams copied into pieces like the recorder's;
+ * `measuring`: with the recorder's content measurement too (its readings written beside the pieces).
+ */
+function bareFfmpeg(url: string, folder: string, cgroup: string, measuring: boolean): ChildProcess {
   fs.mkdirSync(folder, { recursive: true });
   const args = [
-    ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-i', url, '-map', '0:v:0?', '-map', '0:a:0?', '-c', 'copy'],
+    ...['-hide_banner', '-loglevel', 'error', '-nostdin', ...(measuring ? contentInputOptions(true) : [])],
+    ...['-i', url, '-map', '0:v:0?', '-map', '0:a:0?', '-c', 'copy'],
     ...['-f', 'segment', '-segment_time', String(SEGMENT_SECONDS), '-segment_format', 'mpegts'],
     ...['-reset_timestamps', '1', '-y', path.join(folder, 'piece-%05d.ts')],
+    ...(measuring ? contentOutput(true, path.join(folder, 'readings.loudness'), DEFAULT_CONTENT_ALARM_SECONDS) : []),
   ];
   return spawn('/bin/sh', ['-c', 'echo $$ > "$0/cgroup.procs" && exec "$@"', cgroup, 'ffmpeg', ...args], {
     stdio: 'ignore',
@@ -57,10 +69,11 @@ export async function measure(recordings: number, seconds: number): Promise<Meas
   // Published from before the window to well after it: the recorders start a few segments behind the live edge.
   const origin = await startDensityOrigin(seconds + 60);
   const built = await buildRecorder(path.join(work, 'recorder'));
-  const { sides, remove } = makeSides(['recorders', 'bare']);
-  const [recorderSide, bareSide] = sides as [Side, Side];
+  const { sides, remove } = makeSides(['recorders', 'bare', 'measuring']);
+  const [recorderSide, bareSide, measuringSide] = sides as [Side, Side, Side];
   const recorders: RecorderProcess[] = [];
   const bare: ChildProcess[] = [];
+  const measuring: ChildProcess[] = [];
   try {
     for (let i = 0; i < recordings; i++)
       recorders.push(
@@ -76,10 +89,14 @@ export async function measure(recordings: number, seconds: number): Promise<Meas
       );
     const windowEnd = Date.parse(recorders.at(-1)?.config.windowEnd ?? '');
     for (const recorder of recorders) recorder.start();
-    for (let i = 0; i < recordings; i++) bare.push(bareFfmpeg(origin.url, path.join(work, `bare-${i}`), bareSide.dir));
-    const bareExited = bare.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+    for (let i = 0; i < recordings; i++) {
+      bare.push(bareFfmpeg(origin.url, path.join(work, `bare-${i}`), bareSide.dir, false));
+      measuring.push(bareFfmpeg(origin.url, path.join(work, `measuring-${i}`), measuringSide.dir, true));
+    }
+    const ffmpegs = [...bare, ...measuring];
+    const ffmpegsExited = ffmpegs.map((child) => new Promise((resolve) => child.once('exit', resolve)));
 
-    const pss = { recorders: [] as number[], bare: [] as number[] };
+    const pss = { recorders: [] as number[], bare: [] as number[], measuring: [] as number[] };
     const nodeCpu = new Map<number, number>();
     const started = Date.now();
     while (Date.now() < windowEnd - 2000) {
@@ -92,17 +109,19 @@ export async function measure(recordings: number, seconds: number): Promise<Meas
       if (Date.now() - started < PSS_FROM_SECONDS * 1000) continue;
       pss.recorders.push(recorderSide.pssMb());
       pss.bare.push(bareSide.pssMb());
+      pss.measuring.push(measuringSide.pssMb());
     }
     await pause(Math.max(0, windowEnd - Date.now()));
-    for (const child of bare) child.kill('SIGINT');
-    await Promise.all(bareExited);
+    for (const child of ffmpegs) child.kill('SIGINT');
+    await Promise.all(ffmpegsExited);
     const states = await Promise.all(recorders.map((r) => r.finished(120_000)));
     // Their last children (the join's ffmpeg) are reaped by then: the cgroups hold every CPU second.
     const minutes = (recordings * seconds) / 60;
-    const pieces = bare.reduce(
-      (sum, _, i) => sum + fs.readdirSync(path.join(work, `bare-${i}`)).filter((n) => n.endsWith('.ts')).length,
-      0,
-    );
+    const pieces = (side: string) =>
+      bare.reduce(
+        (sum, _, i) => sum + fs.readdirSync(path.join(work, `${side}-${i}`)).filter((n) => n.endsWith('.ts')).length,
+        0,
+      );
     return {
       recordings,
       seconds,
@@ -113,20 +132,30 @@ export async function measure(recordings: number, seconds: number): Promise<Meas
         pssMb: median(pss.recorders) / recordings,
         statuses: states.map((s) => `${s.outcome?.status} ${s.coverage?.coveredSeconds ?? 0}/${seconds} s`),
       },
-      bare: { cpuPerMinute: bareSide.cpuSeconds() / minutes, pssMb: median(pss.bare) / recordings, pieces },
+      bare: {
+        cpuPerMinute: bareSide.cpuSeconds() / minutes,
+        pssMb: median(pss.bare) / recordings,
+        pieces: pieces('bare'),
+      },
+      measuring: {
+        cpuPerMinute: measuringSide.cpuSeconds() / minutes,
+        pssMb: median(pss.measuring) / recordings,
+        pieces: pieces('measuring'),
+      },
     };
   } finally {
-    for (const child of bare) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of [...bare, ...measuring])
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     for (const recorder of recorders) await recorder.kill();
     // Children a killed recorder left (its ffmpeg) end here, by their ids, before the cgroups go.
-    for (const pid of [...recorderSide.pids(), ...bareSide.pids()]) {
+    for (const pid of sides.flatMap((side) => side.pids())) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
         // exited since it was listed
       }
     }
-    while (recorderSide.pids().length + bareSide.pids().length > 0) await pause(100);
+    while (sides.some((side) => side.pids().length > 0)) await pause(100);
     remove();
     for (const recorder of recorders) recorder.remove();
     await origin.close();
@@ -166,6 +195,20 @@ function results(m: Measurement): BenchResult[] {
       budget: 'at most 2x the baseline',
       withinBudget: m.recorder.pssMb <= 2 * m.bare.pssMb,
     }),
+    withRatio({
+      name: 'Recorder density: CPU per recorded minute against bare ffmpeg doing the same job',
+      figure: round(m.recorder.cpuPerMinute, 3),
+      unit: 'CPU-s',
+      baseline: round(m.measuring.cpuPerMinute, 3),
+      baselineLabel: 'bare ffmpeg -c copy, same pieces, same content measurement',
+    }),
+    withRatio({
+      name: 'Recorder density: PSS per copy recording against bare ffmpeg doing the same job',
+      figure: round(m.recorder.pssMb, 1),
+      unit: 'MB',
+      baseline: round(m.measuring.pssMb, 1),
+      baselineLabel: 'bare ffmpeg -c copy, same pieces, same content measurement',
+    }),
     {
       name: "Recorder density: the recorder's own Node process, CPU per recorded minute",
       figure: round(m.recorder.nodeCpuPerMinute, 3),
@@ -194,7 +237,11 @@ function section(m: Measurement, figures: BenchResult[], command: string): strin
         `| ${r.name.replace(/^Recorder density: /, '').replace(/ \(.*\)$/, '')} | ${r.figure} ${r.unit} | ${r.baseline === undefined ? '' : `${r.baseline} ${r.unit}`} | ${r.ratio ?? ''} | ${r.budget ?? ''} | ${r.withinBudget === undefined ? '' : r.withinBudget ? 'yes' : '**no**'} |`,
     ),
     '',
-    `Recordings: ${m.recorder.statuses.join('; ')}. Bare ffmpeg wrote ${m.bare.pieces} pieces.`,
+    `The rows "against bare ffmpeg doing the same job" compare with ${m.recordings} more bare ffmpeg beside them that also measure the content`,
+    "as the recorder's ffmpeg does (its loudness, one key frame every few seconds): what is left is the recorder's Node process",
+    '(fetching the stream, its ledger and state) and its source check and join.',
+    '',
+    `Recordings: ${m.recorder.statuses.join('; ')}. Bare ffmpeg wrote ${m.bare.pieces} pieces, measuring ${m.measuring.pieces}.`,
   ]);
 }
 
