@@ -73,6 +73,12 @@ const TROUBLE_WORDS = {
 const HELD_MS = 2000;
 /** The oldest listed segments a continuing recorder skips when its next segment left the list. */
 const RESUME_MARGIN_SEGMENTS = 2;
+/**
+ * Held this many target durations by our own sink (a run closing waits for its queue to reach a slow
+ * ffmpeg), the reader's lateness is ours: a stream lists a segment for at least three target durations
+ * (RFC 8216 6.2.2), and a reader not held takes it within one reload.
+ */
+const HELD_BY_US_TARGETS = 2;
 
 /** Half the target duration between reloads (RFC 8216 6.3.4 allows it): a reset or a drop is seen within a segment. */
 function reloadMsOf(playlist: MediaPlaylist): number {
@@ -108,6 +114,8 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
    * (the stream did not pause there, we did), and the span of those let go is the hole.
    */
   let letGo: KeptSegment | null = null;
+  /** How long the sink held the reader up since the segments were last checked for any that left the playlist. */
+  let heldBySinkMs = 0;
 
   // The last seconds of the window are published a segment later: the reader waits for them (up to two
   // target durations, a reload and a few seconds past the end). Where a segment lies is estimated from
@@ -265,6 +273,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       missed(last + 1, wanted[0].sequence - 1, estimatedStart(wanted[0]), playlist);
       if (continuingAfter !== undefined) continuingAfter = wanted[0].sequence - 1;
     }
+    heldBySinkMs = 0;
 
     let taken = 0;
     for (const segment of wanted) {
@@ -297,7 +306,9 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
         continue;
       }
       const continuous = !breakNext && follows && !segment.discontinuity;
+      const writing = now();
       const run = await options.sink.write(segment, answer.bytes, continuous);
+      heldBySinkMs += now() - writing;
       breakNext = false;
       if (typeof run !== 'number') {
         overloaded(segment, start, run.overloaded);
@@ -415,17 +426,28 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     options.persist();
   }
 
-  /** Sequence numbers the playlist moved past before they could be fetched: their content is lost. */
+  /**
+   * Sequence numbers the playlist moved past before they could be fetched: their content is lost. When our
+   * own sink held the reader up meanwhile, the loss is ours (`recorder_overloaded`, ended by the next
+   * segment kept), not the stream's.
+   */
   function missed(from: number, to: number, before: number, playlist: MediaPlaylist): void {
     let seconds = 0;
     for (let sequence = from; sequence <= to; sequence++) seconds += listed.get(sequence) ?? playlist.targetDuration;
+    const start = before - seconds * 1000;
     ledger.loseContent({
-      start: before - seconds * 1000,
+      start,
       end: before,
       seconds,
       reason: `segments ${from}-${to} left the playlist before they could be fetched`,
     });
     options.log(`segments ${from}-${to} left the playlist before they could be fetched: ${seconds.toFixed(1)} s lost`);
+    if (heldBySinkMs >= HELD_BY_US_TARGETS * playlist.targetDuration * 1000)
+      ledger.meet(
+        'recorder_overloaded',
+        `Recorder overloaded: segments ${from}-${to} left the playlist while it waited ${Math.round(heldBySinkMs / 1000)} s for ffmpeg to take what it had queued`,
+        start,
+      );
     breakNext = true;
   }
 

@@ -87,6 +87,27 @@ describe('the HLS segment reader', () => {
   );
 
   it.concurrent(
+    'puts what left the playlist while the sink held the reader up (a slow ffmpeg taking its queue) down to recorder_overloaded',
+    { timeout: scaled(60_000) },
+    async () => {
+      // A run closing waits for its queue to reach ffmpeg: 20 s here, past the 12 s the 6-entry playlist lists a segment.
+      const { kept, coverage } = await read(30, 0, async (segment) => {
+        if (segment.sequence === 12) await pause(20_000);
+        return 1;
+      });
+      expect(kept).toContain(12);
+      expect(coverage.gaps.length).toBeGreaterThan(0);
+      for (const gap of coverage.gaps) {
+        expect(gap.cause).toBe('recorder_overloaded');
+        expect(gap.reason).toMatch(
+          /^Recorder overloaded: segments \d+-\d+ left the playlist while it waited 2\d s for ffmpeg/,
+        );
+      }
+      expect(coverage.gaps.reduce((sum, gap) => sum + (gap.content_lost_seconds ?? 0), 0)).toBeGreaterThanOrEqual(6);
+    },
+  );
+
+  it.concurrent(
     'puts the segments the sink let go (ffmpeg too far behind) down to recorder_overloaded, where they were',
     { timeout: scaled(60_000) },
     async () => {
