@@ -28,6 +28,11 @@ export interface KeptSegment {
    * less than a stall after it (a stream slower than real time stretches, it does not break).
    */
   joined?: boolean;
+  /**
+   * Placed from a reading (counted back from the newest segment listed, as if just published), not
+   * after the segment before: the first of a stretch that a later reading may prove lies earlier.
+   */
+  estimated?: boolean;
 }
 
 /** Content the stream offered that the recording does not hold. */
@@ -70,7 +75,8 @@ type Change =
   | ['meet', GapCause, string, number]
   | ['clear', number]
   | ['started', number, number, LostServer?]
-  | ['alive', number];
+  | ['alive', number]
+  | ['earlier', number];
 
 /**
  * The ledger's file is one line holding the whole ledger, then one line per change since. A change is
@@ -141,6 +147,8 @@ export class SegmentLedger {
         return this.clear(change[1]);
       case 'started':
         return this.recorderStarted(change[1], change[2], change[3]);
+      case 'earlier':
+        return this.placeEarlier(change[1]);
       case 'alive':
         this.data.aliveAt = change[1];
     }
@@ -205,6 +213,25 @@ export class SegmentLedger {
     });
     if (forgotten.length) this.pending.push(['forget', run, seconds]);
     return forgotten;
+  }
+
+  /**
+   * A reading proved the last segment kept ends `ms` earlier than placed (a playlist lists only what was
+   * published by its answer): the stretch it ends, from the last segment placed from a reading on, and
+   * the content lost from there on (placed after it, or before it by what was missed), move that much
+   * earlier. The estimate that placed the stretch counted from a newest segment as if just published.
+   */
+  placeEarlier(ms: number): void {
+    const kept = this.data.kept;
+    const first = kept.findLastIndex((k) => k.estimated);
+    if (first < 0) return;
+    const from = kept[first].start;
+    for (const segment of kept.slice(first)) segment.start -= ms;
+    for (const lost of this.data.lost.filter((l) => l.end >= from)) {
+      lost.start -= ms;
+      lost.end -= ms;
+    }
+    this.pending.push(['earlier', ms]);
   }
 
   loseContent(lost: LostContent): void {

@@ -57,6 +57,14 @@ export interface HlsReaderOptions {
   continuesAfter?: number | null;
 }
 
+/** Where a segment's content lies, whether it joins and follows the one before, and whether a reading placed it (KeptSegment.estimated). */
+interface Placement {
+  start: number;
+  joined: boolean;
+  follows: boolean;
+  estimated: boolean;
+}
+
 /** What ended the reading: the window or a stop (null), or why these playlists need ffmpeg instead. */
 export type HlsReadEnd = { unsupported: string } | null;
 
@@ -79,6 +87,8 @@ const RESUME_MARGIN_SEGMENTS = 2;
  * (RFC 8216 6.2.2), and a reader not held takes it within one reload.
  */
 const HELD_BY_US_TARGETS = 2;
+/** A reading that proves the segments kept lie less than this earlier than placed moves nothing (a change of the ledger each). */
+const PLACEMENT_STEP_MS = 100;
 
 /** Half the target duration between reloads (RFC 8216 6.3.4 allows it): a reset or a drop is seen within a segment. */
 function reloadMsOf(playlist: MediaPlaylist): number {
@@ -169,6 +179,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     tailMs = 2 * playlist.targetDuration * 1000 + endMarginMs + 3000;
 
     const fresh = await takeNew(playlist, fetchedAt);
+    boundLastKept(playlist, answeredAt);
     if (fresh > 0) lastNewSegmentAt = now();
     if (fresh > 0 && now() - lastProgressLogAt >= PROGRESS_LOG_MS) {
       lastProgressLogAt = now();
@@ -280,7 +291,12 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       if (options.stopped() || !windowOpen()) break;
       // Whether a segment is the window's is decided where the ledger places it, so the coverage that
       // counts the window's last seconds and the choice of what to fetch for them cannot disagree.
-      const { start, joined, follows } = placement(segment, estimatedStart(segment), publishedAfter(segment), playlist);
+      const { start, joined, follows, estimated } = placement(
+        segment,
+        estimatedStart(segment),
+        publishedAfter(segment),
+        playlist,
+      );
       if (afterWindow(segment, start)) break;
       const answer = await fetchSegment(segment);
       if ('error' in answer && answer.status === 404 && goneOnce !== segment.sequence) {
@@ -322,6 +338,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
         start,
         run,
         joined,
+        ...(estimated ? { estimated } : {}),
         ...(segment.programTime === null ? {} : { programTime: segment.programTime }),
       });
       keptPublishedAfter = publishedAfter(segment);
@@ -347,7 +364,7 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     estimated: number,
     publishedAfter: number,
     playlist: MediaPlaylist,
-  ): { start: number; joined: boolean; follows: boolean } {
+  ): Placement {
     if (!letGo) return placeAfter(ledger.last(), segment, estimated, publishedAfter, playlist);
     // After segments let go, by the same rule after the last of them; their span is our hole, which
     // nothing joins across.
@@ -360,21 +377,27 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     estimated: number,
     publishedAfter: number,
     playlist: MediaPlaylist,
-  ): { start: number; joined: boolean; follows: boolean } {
+  ): Placement {
     const follows = previousKept?.epoch === ledger.epoch && previousKept.sequence === segment.sequence - 1;
     // The first segment of a new numbering (an encoder restarted in place) goes by the same rule: right
     // after the last one kept unless the readings prove a pause. Placed by the estimate instead, it sat up
     // to a segment late, and a stream that lost nothing showed a 1 s "stall" at the reset.
     const firstAfterReset =
       previousKept !== undefined && previousKept.epoch !== ledger.epoch && ledger.lastSequence() === null;
-    if (!previousKept || !(follows || firstAfterReset)) return { start: estimated, joined: false, follows: false };
+    if (!previousKept || !(follows || firstAfterReset))
+      return { start: estimated, joined: false, follows: false, estimated: true };
     const chained = previousKept.start + previousKept.seconds * 1000;
     // The stream's own clock, where it says, places it better than any reading: after its predecessor,
     // by the pause between them.
     const pause = programPauseMs(previousKept, segment.programTime);
     if (pause !== null) {
       const start = pause < jitterMsOf(segment) ? chained : chained + pause;
-      return { start, joined: follows ? start - chained < stallMsFor(playlist) : start === chained, follows };
+      return {
+        start,
+        joined: follows ? start - chained < stallMsFor(playlist) : start === chained,
+        follows,
+        estimated: false,
+      };
     }
     const provenStart = publishedAfter - segment.duration * 1000;
     // The bound from the reading before holds only if that playlist was fresh: one that lagged (a stale
@@ -383,7 +406,30 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     const later = publishedAfter === -Infinity ? estimated : Math.min(estimated, provenStart);
     const start = later - chained < jitterMsOf(segment) ? chained : later;
     // Across a reset only a seamless start joins: a pause there is the restart's own gap (sequence_reset).
-    return { start, joined: follows ? start - chained < stallMsFor(playlist) : start === chained, follows };
+    return {
+      start,
+      joined: follows ? start - chained < stallMsFor(playlist) : start === chained,
+      follows,
+      estimated: start !== chained,
+    };
+  }
+
+  /**
+   * A playlist lists only segments published by the time it was answered, and a live segment is
+   * published once its content has been on the air: the last segment kept, listed in it, ended no later
+   * than the answer, less the durations listed after it. Placed later than that (its stretch counted
+   * back from a newest segment taken as just published: up to a segment late, after a drop or at the
+   * capture's start), its stretch moves earlier. Readings a moment after a publication bring it to
+   * within a fraction of a second of where it was on the air.
+   */
+  function boundLastKept(playlist: MediaPlaylist, answeredAt: number): void {
+    const last = ledger.last();
+    if (!last || letGo || last.epoch !== ledger.epoch) return;
+    const at = playlist.segments.findIndex((s) => s.sequence === last.sequence);
+    if (at < 0) return;
+    const listedAfterMs = playlist.segments.slice(at + 1).reduce((sum, s) => sum + s.duration * 1000, 0);
+    const excess = last.start + last.seconds * 1000 - (answeredAt - listedAfterMs);
+    if (excess >= PLACEMENT_STEP_MS) ledger.placeEarlier(excess);
   }
 
   /** "recorded up to segment 134: 268 s kept, 0 s lost" */

@@ -22,14 +22,22 @@ export interface ContentProgramme {
 
 const RATE = 15;
 
-function faultFilters(p: ContentProgramme): { video: string; audio: string | null } {
+/**
+ * The filters that put a content fault into a programme of `rate` frames a second (the fidelity lab's
+ * numbered programme has them too): the picture's chain, and the sound's or null for no sound track.
+ * A frozen picture holds the frame at `from` until the one at `to`.
+ */
+export function faultFilters(
+  p: Pick<ContentProgramme, 'fault' | 'from' | 'to'>,
+  rate: number,
+): { video: string; audio: string | null } {
   const during = `between(t,${p.from},${p.to})`;
   switch (p.fault) {
     case 'silent':
       return { video: 'null', audio: `volume=enable='${during}':volume=0` };
     case 'frozen':
       return {
-        video: `split[moving][still];[moving][still]freezeframes=first=${p.from * RATE}:last=${p.to * RATE}:replace=${p.from * RATE}`,
+        video: `split[moving][still];[moving][still]freezeframes=first=${p.from * rate}:last=${p.to * rate}:replace=${p.from * rate}`,
         audio: 'anull',
       };
     case 'black':
@@ -44,7 +52,7 @@ export function contentProgramme(p: ContentProgramme): string {
   const file = path.join(os.tmpdir(), `capture-content-${p.fault}-${p.from}-${p.to}-${p.seconds}s.ts`);
   if (fs.existsSync(file)) return file;
   const partial = `${file}.${process.pid}.partial`;
-  const { video, audio } = faultFilters(p);
+  const { video, audio } = faultFilters(p, RATE);
   const result = spawnSync(
     'ffmpeg',
     [

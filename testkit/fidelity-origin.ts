@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../server/lib/clock';
 import { BroadcastSchedule, type OriginFault } from './fidelity-schedule';
-import { FRAME_CODE, numberedStream } from './numbered-stream';
+import { FRAME_CODE, numberedStream, type NumberedContentFault } from './numbered-stream';
 
 export type { OriginFault } from './fidelity-schedule';
 
@@ -24,6 +24,8 @@ export interface FidelityOriginOptions {
   /** Segments already published when the origin starts: its start lies that far in the past. */
   prePublishSegments?: number;
   faults?: OriginFault[];
+  /** A content fault of the programme itself (its sound muted, its picture frozen, no sound track). */
+  content?: NumberedContentFault;
   clock?: Clock;
 }
 
@@ -103,7 +105,7 @@ const SEGMENT = /^\/seg(\d+)\.ts$/;
 
 export async function startFidelityOrigin(options: FidelityOriginOptions): Promise<FidelityOrigin> {
   const clock = options.clock ?? systemClock;
-  const stream = numberedStream(options.minutes);
+  const stream = numberedStream(options.minutes, options.content);
   const dvrSegments = options.dvrSegments ?? 6;
   const schedule = new BroadcastSchedule(
     stream.segments,

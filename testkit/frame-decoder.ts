@@ -87,6 +87,21 @@ export async function readFrameIndices(file: string): Promise<(number | null)[]>
   return indices;
 }
 
+/**
+ * The indices of a recording of a programme whose picture was frozen over `frozen` (its first frame's
+ * picture shown in the place of each, numbered-stream.ts's frozenFrames): each run of that first
+ * frame's index stands for the frames it was shown in place of, in order, so the frozen picture is
+ * counted as kept where it was kept, not as one frame repeated.
+ */
+export function unfreeze(indices: (number | null)[], frozen: FrameRange): (number | null)[] {
+  let shown = 0;
+  return indices.map((index, position) => {
+    if (index !== frozen.first) return index;
+    shown = indices[position - 1] === frozen.first ? shown + 1 : 0;
+    return Math.min(frozen.first + shown, frozen.last);
+  });
+}
+
 /** A run of frames of the programme, and where it shows in the recording. */
 export interface FrameRun extends FrameRange {
   seconds: number;

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { faultFilters, type ContentFault } from './content-programmes';
 
 /**
  * A programme whose every video frame shows its own index, so a recording of it can be read back
@@ -60,19 +61,41 @@ const FORMAT_VERSION = 2;
  * asked for (about 2 s of a core per minute) into a folder of os.tmpdir() named by its version and
  * length, written under a temporary name and renamed, so concurrent workers end with one whole copy.
  */
-export function numberedStream(minutes: number): NumberedStream {
+export function numberedStream(minutes: number, content?: NumberedContentFault): NumberedStream {
   if (!Number.isInteger(minutes) || minutes < 1)
     throw new Error(`minutes must be a whole number of at least 1 (got ${minutes})`);
-  const dir = path.join(os.tmpdir(), `capture-numbered-v${FORMAT_VERSION}-${minutes}m`);
-  if (!fs.existsSync(path.join(dir, 'index.m3u8'))) encode(dir, minutes);
+  if (content && !(Number.isInteger(content.from) && Number.isInteger(content.to) && content.from < content.to))
+    throw new Error(`a content fault spans whole seconds, from before to (got ${content.from}-${content.to})`);
+  const variant = content ? `-${content.fault}-${content.from}-${content.to}` : '';
+  const dir = path.join(os.tmpdir(), `capture-numbered-v${FORMAT_VERSION}-${minutes}m${variant}`);
+  if (!fs.existsSync(path.join(dir, 'index.m3u8'))) encode(dir, minutes, content);
   return { dir, segments: readSegments(dir, minutes) };
 }
 
-function encode(dir: string, minutes: number): void {
+/**
+ * A content fault of the numbered programme (testkit/content-programmes.ts), `from` to `to` seconds
+ * into it: its sound muted, its picture frozen (the frame at `from` shown, with its index, until the one
+ * at `to`: frozenFrames), or no sound track at all. A black picture would hide the frame indices.
+ */
+export interface NumberedContentFault {
+  fault: Exclude<ContentFault, 'black'>;
+  from: number;
+  to: number;
+}
+
+/** The frames a frozen picture holds: the first one's picture is shown in the place of each. */
+export function frozenFrames(content: NumberedContentFault): { first: number; last: number } | null {
+  return content.fault === 'frozen'
+    ? { first: content.from * FRAME_CODE.fps, last: content.to * FRAME_CODE.fps }
+    : null;
+}
+
+function encode(dir: string, minutes: number, content: NumberedContentFault | undefined): void {
   const partial = `${dir}.${process.pid}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial);
   const { columns, rows, width, height, fps } = FRAME_CODE;
+  const { video, audio } = content ? faultFilters(content, fps) : { video: 'null', audio: 'anull' };
   const picture = `color=c=black:s=${columns}x${rows}:r=${fps},format=gray,geq=lum='${blockExpression().replaceAll(',', '\\,')}',scale=${width}:${height}:flags=neighbor,setsar=1,format=yuv420p`;
   const result = spawnSync(
     'ffmpeg',
@@ -90,6 +113,8 @@ function encode(dir: string, minutes: number): void {
       'lavfi',
       '-i',
       'sine=frequency=440:sample_rate=44100',
+      ...['-filter_complex', `[0:v]${video}[v]${audio ? `;[1:a]${audio}[a]` : ''}`],
+      ...['-map', '[v]', ...(audio ? ['-map', '[a]'] : [])],
       '-t',
       String(minutes * 60),
       // A key frame every second and nowhere else, so every segment holds exactly 2 s of frames.

@@ -1,8 +1,9 @@
 import type { GapCause } from '../../contract/instances';
+import type { ContentCondition } from '../../recorder/protocol';
 import type { FidelityOriginOptions, OriginFault } from '../../testkit/fidelity-origin';
 import type { RadioDrop } from '../../testkit/fidelity-radio';
 import type { RtmpDrop } from '../../testkit/fidelity-rtmp';
-import { SEGMENT_SECONDS } from '../../testkit/numbered-stream';
+import { SEGMENT_SECONDS, type NumberedContentFault } from '../../testkit/numbered-stream';
 import type { Random } from '../simulate/random';
 
 /** The season's own fault: the recorder process SIGKILLed `at` seconds after its stream's start; its server starts it again. */
@@ -54,6 +55,23 @@ const VARIANTS: readonly Variant[] = [
 ];
 const AFTER_EVERY_VARIANT: Variant = { kind: 'encoder_restart', pause: 0 };
 
+/**
+ * The content faults a season draws (the programme's sound muted or its picture frozen for a while, or no
+ * sound track at all), each once, on the recordings of the variants whose own fault leaves the content
+ * after it alone: a late start (over before the content fault starts), a slow origin and expiring
+ * segments (no hole). So a season of every variant draws every content kind with no recording more, and
+ * the other recordings are the clean streams that must raise no content alarm.
+ */
+const CONTENT_FAULTS: readonly NumberedContentFault['fault'][] = ['silent', 'frozen', 'no_audio'];
+const CONTENT_CARRIERS: ReadonlySet<LabFaultKind> = new Set(['late_start', 'slow_origin', 'segment_expiry']);
+
+/** The content alarm each content fault should raise, once, and see resolved. */
+export const CONTENT_ALARM: Record<NumberedContentFault['fault'], ContentCondition> = {
+  silent: 'audio_silent',
+  frozen: 'picture_frozen',
+  no_audio: 'audio_missing',
+};
+
 /** Playlists a mosque's stream may have: a short sliding list, a DVR window of 120 s, or an EVENT list. */
 const PLAYLISTS: readonly Pick<FidelityOriginOptions, 'dvrSegments' | 'playlistType'>[] = [
   { playlistType: 'sliding', dvrSegments: 6 },
@@ -80,16 +98,14 @@ export type PlannedStream =
 /**
  * The faults of a season's recordings: every variant in turn (in a seeded order, then the restart
  * without a pause), each timed inside a window of `windowSeconds` by the seed, on a playlist drawn by
- * the seed. A late start is a stream not on the air at launch; the others have been on the air for 20 s.
+ * the seed, with a content fault on each carrier of one. A late start is a stream not on the air at
+ * launch; the others have been on the air for 20 s.
  */
 export function planStreams(random: Random, count: number, windowSeconds: number): PlannedStream[] {
-  // Fisher-Yates: a seeded order of the variants, so a small season still sees different ones.
-  const variants = [...VARIANTS];
-  for (let i = variants.length - 1; i > 0; i--) {
-    const j = random.int(0, i);
-    [variants[i], variants[j]] = [variants[j], variants[i]];
-  }
-  variants.push(AFTER_EVERY_VARIANT);
+  // A seeded order of the variants, so a small season still sees different ones.
+  const variants = [...shuffled(random, VARIANTS), AFTER_EVERY_VARIANT];
+  const contentFaults = shuffled(random, CONTENT_FAULTS);
+  let carried = 0;
   return Array.from({ length: count }, (_, i): PlannedStream => {
     const { kind, pause } = variants[i % variants.length];
     if (kind === 'radio_drop') {
@@ -128,6 +144,23 @@ export function planStreams(random: Random, count: number, windowSeconds: number
       }
     })();
     const faults = fault.kind === 'recorder_kill' ? [] : [fault];
-    return { source: 'hls', fault, origin: { ...random.pick(PLAYLISTS), prePublishSegments, faults } };
+    const origin = { ...random.pick(PLAYLISTS), prePublishSegments, faults };
+    if (!CONTENT_CARRIERS.has(kind)) return { source: 'hls', fault, origin };
+    // In programme seconds: after the launch by a fifth of the window (a late start or a slow origin moves it
+    // later on the air, at most 0.3 of the window), long enough to be alarmed, ended before the window is.
+    const from = Math.round(launch + windowSeconds * random.between(0.2, 0.25));
+    const to = from + Math.round(Math.min(random.between(20, 40), windowSeconds / 3));
+    const content = { fault: contentFaults[carried++ % contentFaults.length], from, to };
+    return { source: 'hls', fault, origin: { ...origin, content } };
   });
+}
+
+/** Fisher-Yates: the items in an order drawn by the seed. */
+function shuffled<T>(random: Random, items: readonly T[]): T[] {
+  const order = [...items];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = random.int(0, i);
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
 }

@@ -24,6 +24,8 @@ export function fidelitySection(run: FidelityRun): string {
     'every frame shows its index, a radio mount whose every second sounds it), each with one scripted fault or the SIGKILL of its recorder; each',
     'recording is read back frame by frame (bench/README.md, "Capture fidelity"). `lost_by_us_seconds` is what the streams',
     'offered that the recordings lack; a gap is misplaced when it lies over 2 s from the true hole; `notifications` are the webhook posts.',
+    'Three HLS streams also carry a content fault (sound muted, picture frozen, no sound track; CONTENT_ALARM_SECONDS=8): each must raise',
+    'exactly its alarm and see it resolved within 30 s of the content coming back or the window ending; any other content alarm is false.',
     '',
     '```json',
     run.figures,

@@ -21,15 +21,22 @@ import { alive, instancePids, killRecorders } from '../../testkit/capture';
 import { startFidelityOrigin, type WindowTruth } from '../../testkit/fidelity-origin';
 import { startFidelityRadio } from '../../testkit/fidelity-radio';
 import { startFidelityRtmp } from '../../testkit/fidelity-rtmp';
-import { compareWithTruth, readFrameIndices, type FidelityReport, type Loss } from '../../testkit/frame-decoder';
-import { FRAME_CODE } from '../../testkit/numbered-stream';
+import {
+  compareWithTruth,
+  readFrameIndices,
+  unfreeze,
+  type FidelityReport,
+  type Loss,
+} from '../../testkit/frame-decoder';
+import { FRAME_CODE, frozenFrames } from '../../testkit/numbered-stream';
 import { pause, waitFor } from '../../testkit/wait';
 import { startWebhookReceiver, type WebhookPost } from '../../testkit/webhook-receiver';
 import { publishSection } from '../published-sections';
 import { builtServerIsCurrent } from '../../tests/support/server-process';
 import { call, signIn, startRealServer, startSourceServer, type RunningServer } from '../servers';
 import { Random } from '../simulate/random';
-import { planStreams, RADIO_ON_AIR_SECONDS, type PlannedStream, type RecorderKill } from './faults';
+import { isContentCondition, scoreContentAlarms, type ContentFaultSpan, type ContentScore } from './content-score';
+import { CONTENT_ALARM, planStreams, RADIO_ON_AIR_SECONDS, type PlannedStream, type RecorderKill } from './faults';
 import { fidelitySection } from './publish';
 import { scoreGaps, type FaultSpan, type GapScore, type ReportedGap } from './score';
 import { positiveArg } from '../lib';
@@ -54,6 +61,11 @@ const SETTLE_AFTER_WINDOW_MS = 120_000;
  * than the server's group window (ALARM_GROUP_WINDOW_SECONDS, 30 s by default), whose message comes at its end.
  */
 const QUIET_MS = 35_000;
+/**
+ * CONTENT_ALARM_SECONDS of the season's server (120 s by default): a content fault of a fifth to a
+ * third of a one-minute window lasts well past it, so each is raised and resolved inside the window.
+ */
+const CONTENT_ALARM_SECONDS = 8;
 
 /** What the bench reads of GET /api/recordings (a server before the cause vocabulary sends gaps without `cause`). */
 const recordingsSchema = z.object({
@@ -85,6 +97,8 @@ interface LabStream {
   faults(): FaultSpan[];
   /** The programme's frame indices a recording of it holds. */
   readBack(file: string): Promise<(number | null)[]>;
+  /** The programme's content fault, as it was on the air. */
+  content?: ContentFaultSpan;
   close(): Promise<void>;
 }
 
@@ -94,12 +108,21 @@ async function startStream(plan: PlannedStream, minutes: number): Promise<LabStr
   if (plan.source === 'rtmp')
     return { ...(await startFidelityRtmp([plan.fault], minutes + 2)), readBack: readFrameIndices };
   const origin = await startFidelityOrigin({ minutes: minutes + 2, ...plan.origin });
+  const { content } = plan.origin;
+  const frozen = content && frozenFrames(content);
+  const onAir = (second: number) => origin.window(0, 0).broadcastAt(second * FRAME_CODE.fps);
   return {
     url: origin.url,
     startedAt: origin.truth().startedAt,
     window: origin.window,
     faults: () => origin.truth().faults,
-    readBack: readFrameIndices,
+    readBack: frozen ? async (file) => unfreeze(await readFrameIndices(file), frozen) : readFrameIndices,
+    // No sound track: from the recording's start (set when it is scored) to its end.
+    content: content && {
+      alarm: CONTENT_ALARM[content.fault],
+      from: onAir(content.from),
+      to: content.fault === 'no_audio' ? null : onAir(content.to),
+    },
     close: origin.close,
   };
 }
@@ -155,7 +178,11 @@ interface Api {
  * current sources, as in CI; else the sources, so a change is never measured on an older build.
  */
 async function startServer(dataDir: string, webhookUrl: string): Promise<{ server: RunningServer; api: Api }> {
-  const env = { ALLOW_PRIVATE_STREAM_HOSTS: '1', ALARM_WEBHOOK_URL: webhookUrl };
+  const env = {
+    ALLOW_PRIVATE_STREAM_HOSTS: '1',
+    ALARM_WEBHOOK_URL: webhookUrl,
+    CONTENT_ALARM_SECONDS: String(CONTENT_ALARM_SECONDS),
+  };
   const server = await (builtServerIsCurrent() ? startRealServer(dataDir, env) : startSourceServer(dataDir, env));
   return { server, api: { baseUrl: server.baseUrl, token: await signIn(server.baseUrl) } };
 }
@@ -233,6 +260,7 @@ async function download(api: Api, url: string, file: string): Promise<void> {
 
 interface Scored extends GapScore {
   recording: Recording;
+  content: ContentScore;
   /** Its faults as they happened. */
   faults: FaultSpan[];
   reported: ReportedRecording;
@@ -240,9 +268,25 @@ interface Scored extends GapScore {
   offeredSeconds: number;
 }
 
-async function score(api: Api, recording: Recording, reported: ReportedRecording, workDir: string): Promise<Scored> {
+async function score(
+  api: Api,
+  recording: Recording,
+  reported: ReportedRecording,
+  alarms: ListedAlarm[],
+  workDir: string,
+): Promise<Scored> {
   const from = Date.parse(reported.started_at);
   const window = recording.stream.window(from, from + (reported.expected_seconds ?? 0) * 1000);
+  const contentAlarms = alarms.flatMap(({ instance_id, kind, raised_at, resolved_at }) =>
+    instance_id === recording.instanceId && isContentCondition(kind)
+      ? [{ kind, raisedAt: Date.parse(raised_at), resolvedAt: resolved_at === null ? null : Date.parse(resolved_at) }]
+      : [],
+  );
+  const contentFault = recording.stream.content && {
+    ...recording.stream.content,
+    // A stream without a sound track has none from the recording's first second.
+    from: recording.stream.content.to === null ? from : recording.stream.content.from,
+  };
   let indices: (number | null)[] = [];
   if (reported.download_url) {
     const file = path.join(workDir, `${reported.id}.media`);
@@ -275,11 +319,17 @@ async function score(api: Api, recording: Recording, reported: ReportedRecording
     report,
     offeredSeconds: offeredFrames / FRAME_CODE.fps,
     faults,
+    content: scoreContentAlarms(contentAlarms, contentFault, window.to, CONTENT_ALARM_SECONDS),
     ...scoreGaps(gaps, report.holes, faults),
   };
 }
 
 const round = (value: number) => Math.round(value * 100) / 100;
+/** The largest of the values there are, rounded; null when there are none. */
+const maxOf = (values: (number | null)[]) => {
+  const present = values.filter((v) => v !== null);
+  return present.length > 0 ? round(Math.max(...present)) : null;
+};
 
 /** The stretches of frames the origin offered and the recording lacks. */
 function ownLosses(s: Scored): Loss[] {
@@ -314,7 +364,30 @@ function describe(s: Scored): string {
     `  true holes (s into the window): ${s.report.holes.map((h) => `${since(h.from)}-${since(h.to)}`).join(', ') || 'none'}`,
     `  reported gaps: ${s.reported.gaps.map((g) => `${since(Date.parse(g.start))}-${since(Date.parse(g.end))} ${g.cause ?? '(no cause)'} "${g.reason}"`).join('; ') || 'none'}`,
     `  misplaced ${s.misplaced.length}, wrong causes ${s.wrongCauses.length}, unreported holes of 10 s or more ${s.unreported.length}`,
+    `  content: ${describeContent(s)}`,
   ].join('\n');
+}
+
+function describeContent(s: Scored): string {
+  const { plan, stream } = s.recording;
+  const fault = plan.source === 'hls' ? plan.origin.content : undefined;
+  const since = (at: number) => round((at - Date.parse(s.reported.started_at)) / 1000);
+  const faultText = !fault
+    ? 'clean'
+    : stream.content?.to
+      ? `${fault.fault} ${since(stream.content.from)}-${since(stream.content.to)} s into the window`
+      : fault.fault;
+  const { content } = s;
+  const own =
+    content.raisedAfterSeconds === null
+      ? fault
+        ? `its alarm never raised`
+        : ''
+      : `${stream.content?.alarm} raised ${round(content.raisedAfterSeconds)} s after it began, ${content.resolvedAfterSeconds === null ? 'never resolved' : `resolved ${round(content.resolvedAfterSeconds)} s after it ended`}${content.late.length > 0 ? ' (late)' : ''}`;
+  const falseText = content.falseAlarms.map((a) => `${a.kind} at ${since(a.raisedAt)} s`).join(', ');
+  return [faultText, own, `false content alarms ${content.falseAlarms.length}${falseText ? ` (${falseText})` : ''}`]
+    .filter(Boolean)
+    .join('; ');
 }
 
 async function main(): Promise<void> {
@@ -366,14 +439,16 @@ async function main(): Promise<void> {
     await webhook.quiet(QUIET_MS, 120_000);
     console.error(`recordings ended after ${round((Date.now() - started) / 1000)} s; reading them back`);
 
+    const alarmList = await listAlarms(api);
     const scored: Scored[] = [];
-    for (const [i, recording] of recordings.entries()) scored.push(await score(api, recording, ended[i], workDir));
+    for (const [i, recording] of recordings.entries())
+      scored.push(await score(api, recording, ended[i], alarmList, workDir));
     for (const s of scored) console.error(describe(s));
     const unreported = scored.reduce((sum, s) => sum + s.unreported.length, 0);
     const viaYtDlp: Recording[] = [];
     for (const recording of recordings) if (await askedYtDlp(api, recording.instanceId)) viaYtDlp.push(recording);
     for (const recording of viaYtDlp) console.error(`#${recording.index} turned to yt-dlp for a stream that is media`);
-    const alarms = alarmLife(await listAlarms(api), new Set(recordings.map((r) => r.instanceId)), webhook.posts());
+    const alarms = alarmLife(alarmList, new Set(recordings.map((r) => r.instanceId)), webhook.posts());
     for (const alarm of alarms.open) console.error(`open alarm of an ended recording: ${alarm.kind} ${alarm.message}`);
     for (const alarm of alarms.stallsNotResolvedOnce)
       console.error(`stall alarm not resolved exactly once: ${alarm.id} ${alarm.message}`);
@@ -397,6 +472,14 @@ async function main(): Promise<void> {
       stalls_not_resolved_once: alarms.stallsNotResolvedOnce.length,
       // Recordings whose recorder took its stream for a page (yt-dlp): 0.
       via_yt_dlp: viaYtDlp.length,
+      // Content faults drawn; of them, alarms never raised, and raised or resolved past the slack: all 0.
+      content_faults: scored.filter((s) => s.recording.stream.content).length,
+      content_alarms_missed: sum((s) => s.content.missed),
+      content_alarms_late: sum((s) => s.content.late.length),
+      // Content alarms other than a content fault's own, on any recording: 0.
+      false_content_alarms: sum((s) => s.content.falseAlarms.length),
+      content_raised_after_max_seconds: maxOf(scored.map((s) => s.content.raisedAfterSeconds)),
+      content_resolved_after_max_seconds: maxOf(scored.map((s) => s.content.resolvedAfterSeconds)),
     });
     if (values.publish) {
       const command = `npm run fidelity -- --recordings ${count} --minutes ${minutes} --seed ${seed} --publish`;

@@ -265,6 +265,12 @@ describe('the HLS recorder keeps what the stream offered', () => {
       expect(c.report.lostByUsSeconds, describeCase(c)).toBeLessThanOrEqual(2);
       expect(c.report.repeatedSeconds, describeCase(c)).toBe(0);
       expectGapsWhereHolesAre(c, 'stream_dropped');
+      // Without PROGRAM-DATE-TIME too, the hole is where it was on the air, to half a second: the reading after
+      // the 404 placed what followed up to a segment and a reload late until later readings bounded it.
+      const [hole] = c.report.holes.filter((h) => h.to - h.from >= 2000);
+      const [gap] = c.gaps.filter((g) => g.cause === 'stream_dropped');
+      expect(Math.abs(c.at(gap.start) - c.at(hole.from)), describeCase(c)).toBeLessThanOrEqual(0.5);
+      expect(Math.abs(c.at(gap.end) - c.at(hole.to)), describeCase(c)).toBeLessThanOrEqual(0.5);
       // What the stream offered and the recording lacks is said, within a segment.
       expect(Math.abs(c.gaps[0].content_lost_seconds - c.report.lostSeconds), describeCase(c)).toBeLessThanOrEqual(
         SEGMENT_SECONDS,

@@ -252,6 +252,37 @@ describe('the ledger file', () => {
     }
   });
 
+  it('moves the stretch a reading proved early, from the last segment a reading placed on, with what it lost, and replays it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-'));
+    try {
+      const file = path.join(dir, 'ledger.json');
+      const ledger = new SegmentLedger(file);
+      ledger.keep({ sequence: 0, seconds: 2, start: at(0), run: 1, estimated: true });
+      keep(ledger, 2, 20, 1, 1, true);
+      ledger.save(at(20));
+      ledger.meet('stream_dropped', 'Stream dropped (HTTP 404)', at(20));
+      // After a 404 the first segment is placed from the reading, as if the newest listed were just published.
+      ledger.loseContent({ start: at(21.7), end: at(31.7), seconds: 10, reason: 'segments 10-14 left the playlist' });
+      ledger.clear(at(31.7));
+      ledger.keep({ sequence: 15, seconds: 2, start: at(31.7), run: 2, estimated: true });
+      keep(ledger, 33.7, 39.7, 16, 2, true);
+      // A later reading listed 18 by 38 s: the stretch from 15 on lies 1.7 s earlier; what was before it stays.
+      ledger.placeEarlier(1700);
+      expect(ledger.kept.filter((k) => k.sequence >= 15).map((k) => k.start)).toEqual([at(30), at(32), at(34), at(36)]);
+      expect(ledger.kept.find((k) => k.sequence === 9)?.start).toBe(at(18));
+      expect(ledger.lost).toEqual([
+        { start: at(20), end: at(30), seconds: 10, reason: 'segments 10-14 left the playlist' },
+      ]);
+      expect(ledgerCoverage(ledger, window, at(38), iso).gaps).toMatchObject([
+        { start: iso(at(20)), end: iso(at(30)), cause: 'stream_dropped', content_lost_seconds: 10 },
+      ]);
+      ledger.save(at(38));
+      expect(state(new SegmentLedger(file))).toEqual(state(ledger));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reads a ledger written whole on several lines', () => {
     const ledger = SegmentLedger.parse(
       JSON.stringify({ epoch: 1, kept: [], lost: [], conditions: [], aliveAt: at(5) }, null, 2),

@@ -4,7 +4,7 @@ import { ledgerCoverage, SegmentLedger } from '../../../recorder/hls-ledger';
 import type { MediaSegment } from '../../../recorder/hls-playlist';
 import { readHls, type LetGo } from '../../../recorder/hls-reader';
 import { Pause } from '../../../recorder/recorder-window';
-import { startFidelityOrigin, type FidelityOrigin } from '../../../testkit/fidelity-origin';
+import { startFidelityOrigin, type FidelityOrigin, type OriginFault } from '../../../testkit/fidelity-origin';
 import { SEGMENT_SECONDS } from '../../../testkit/numbered-stream';
 import { scaled } from '../../../testkit/time-scale';
 import { pause } from '../../../testkit/wait';
@@ -23,13 +23,17 @@ afterAll(async () => {
   for (const origin of origins) await origin.close();
 });
 
-/** Reads `seconds` of a live origin, first `firstReadAfterMs` after a segment was published, into a sink that takes every segment at once. */
+/**
+ * Reads `seconds` of a live origin (with `faults`, timed from its broadcast's start, 20 s before the
+ * window), first `firstReadAfterMs` after a segment was published, into a sink that takes every segment at once.
+ */
 async function read(
   seconds: number,
   firstReadAfterMs: number,
   write: (segment: MediaSegment) => Promise<number | LetGo> = async () => 1,
+  faults: OriginFault[] = [],
 ) {
-  const origin = await startFidelityOrigin({ minutes: 1, prePublishSegments: 10 });
+  const origin = await startFidelityOrigin({ minutes: 2, prePublishSegments: 10, faults });
   origins.push(origin);
   // The origin has just published its 10th segment: the window opens a moment later, as a recorder's does.
   const window = { start: Date.now() + 10, end: Date.now() + 10 + seconds * 1000 };
@@ -54,7 +58,7 @@ async function read(
   // The segment on the air at the window's last instant, by the origin's own clock.
   const last = truth.find((s) => s.publishedAt - s.durationSeconds * 1000 < window.end && s.publishedAt >= window.end);
   const coverage = ledgerCoverage(ledger, window, window.end, (ms) => new Date(ms).toISOString());
-  return { kept: ledger.kept.map((k) => k.sequence), last: last?.sequence, coverage, window, ledger };
+  return { kept: ledger.kept.map((k) => k.sequence), last: last?.sequence, coverage, window, ledger, truth };
 }
 
 describe('the HLS segment reader', () => {
@@ -132,6 +136,34 @@ describe('the HLS segment reader', () => {
           content_lost_seconds: 4,
         },
       ]);
+    },
+  );
+
+  it.concurrent(
+    'places the hole of a playlist 404 (no PROGRAM-DATE-TIME) within half a second of where it was on the air',
+    { timeout: scaled(90_000) },
+    async () => {
+      // The 404 outlasts the 12 s the sliding list holds: segments leave it unfetched, a hole in the recording.
+      // The first reading after it counted back from its newest segment as if just published, up to a
+      // segment and a reload late: the hole's end was placed 1.5 to 2 s late by the fidelity season.
+      const { ledger, coverage, window, truth } = await read(40, 0, undefined, [
+        { kind: 'playlist_404', at: 26, seconds: 20 },
+      ]);
+      const keptSequences = ledger.kept.map((k) => k.sequence);
+      const lastBefore = keptSequences.findIndex((sequence, i) => keptSequences[i + 1] !== sequence + 1);
+      const [before, after] = [keptSequences[lastBefore], keptSequences[lastBefore + 1]];
+      expect(after, `kept ${keptSequences.join(',')}`).toBeGreaterThan(before + 1);
+      // Where the origin had them on the air: a segment is published as its content ends.
+      const onAir = (sequence: number) => {
+        const segment = truth.find((t) => t.sequence === sequence && t.run === 0);
+        return { start: (segment?.publishedAt ?? NaN) - SEGMENT_SECONDS * 1000, end: segment?.publishedAt ?? NaN };
+      };
+      const streamGaps = coverage.gaps.filter((gap) => Date.parse(gap.start) > window.start);
+      expect(streamGaps.map((gap) => gap.cause)).toEqual(['stream_dropped']);
+      const [gap] = streamGaps;
+      const placed = `gap ${gap.start}-${gap.end}, on the air ${new Date(onAir(before).end).toISOString()}-${new Date(onAir(after).start).toISOString()}`;
+      expect(Math.abs(Date.parse(gap.start) - onAir(before).end), placed).toBeLessThanOrEqual(500);
+      expect(Math.abs(Date.parse(gap.end) - onAir(after).start), placed).toBeLessThanOrEqual(500);
     },
   );
 });
