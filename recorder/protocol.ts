@@ -426,7 +426,15 @@ export interface ContentSummary {
   frozenSeconds: number;
   blackSeconds: number;
   conditions: OngoingCondition[];
+  /**
+   * While it records: the last RECENT_CONTENT_WINDOWS readings of content.jsonl, oldest first, so the
+   * server can show the strip of a running recording (the Instances details) without reading the file.
+   */
+  recent?: ContentWindow[];
 }
+
+/** The readings a running recording's summary carries: its last 5 minutes. */
+export const RECENT_CONTENT_WINDOWS = 30;
 
 /**
  * The content file a finished recording keeps beside its media (`<media file>.content.json`, see

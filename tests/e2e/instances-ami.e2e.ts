@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   E2E_ADMIN,
   launchBrowser,
+  SCREEN_SIZES,
   screenshotWithoutNotifications,
   signIn,
   startServer,
@@ -151,6 +152,29 @@ describe('Instances and AMI Manager in the browser', () => {
     await screenshotWithoutNotifications(page, 'instances-logs');
     await logs.getByRole('button', { name: 'Close' }).click();
     await logs.waitFor({ state: 'hidden' });
+  });
+
+  it("shows the running capture's live loudness in the details, at 1440 and 820 px", async () => {
+    const menu = await openRowMenu();
+    await menu.getByRole('menuitem', { name: 'View Details' }).click();
+    const details = page.getByRole('dialog', { name: /^Instance Details:/ });
+    // The recorder's readings settle about 25 s behind the live edge; the details are read again every 5 s.
+    const live = details.getByRole('region', { name: 'Live loudness' });
+    const bars = live.getByRole('img', { name: /^Loudness over the recording/ }).locator('rect:not([data-testid])');
+    await expect.poll(() => bars.count(), { timeout: scaled(60_000), interval: 1000 }).toBeGreaterThan(0);
+    // The test broadcast's tone is steady: no condition going on, an integrated loudness measured.
+    await live.getByText('Sound and picture as expected').waitFor();
+    expect(await live.getByTestId('content-summary').textContent()).toMatch(/^Integrated loudness -\d+\.\d LUFS · /);
+    for (const size of SCREEN_SIZES) {
+      await page.setViewportSize(size);
+      const strip = await live.getByTestId('loudness-strip').boundingBox();
+      expect(strip?.width ?? 0).toBeGreaterThan(0);
+      expect((strip?.x ?? 0) + (strip?.width ?? Infinity)).toBeLessThanOrEqual(size.width);
+    }
+    await page.setViewportSize(SCREEN_SIZES[0]);
+    await screenshotWithoutNotifications(page, 'instances-live-loudness');
+    await details.getByRole('button', { name: 'Close' }).click();
+    await details.waitFor({ state: 'hidden' });
   });
 
   it('terminates it with a confirmation and the state follows live', async () => {

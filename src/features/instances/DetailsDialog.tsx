@@ -25,6 +25,7 @@ import { formatDateTime } from '../../lib/dates';
 import { formatRuntime } from '../../lib/runtime';
 import { useNotify } from '../../notifications/context';
 import { formatBytes, formatSeconds } from './fleet';
+import { LiveContentSection } from './LiveContentSection';
 import { MosqueName } from '../../widgets/MosqueName';
 
 interface DetailsDialogProps {
@@ -147,6 +148,13 @@ export function DetailsDialog({ instance, onClose, onLogs, onTerminate }: Detail
                 <Field label="File size">{formatBytes(recording?.bytes)}</Field>
               </Section>
             </Grid>
+            {data.live_content && (
+              <Grid size={12}>
+                <Section title="Live loudness">
+                  <LiveContentSection content={data.live_content} />
+                </Section>
+              </Grid>
+            )}
             <Grid size={{ xs: 12, md: 6 }}>
               <Section title="Actions">
                 <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>

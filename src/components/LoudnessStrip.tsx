@@ -1,11 +1,8 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
-import type { RecordingContent } from '../../../contract/recordings';
-import { RECORDING_MESSAGES, useRecordingContent } from '../../api/recordings';
-import { formatMediaDuration } from '../../lib/recording-outcome';
+import type { RecordingContent } from '../../contract/content';
+import { formatMediaDuration } from '../lib/recording-outcome';
 
 /** The strip's loudness scale: quieter than the floor draws nothing, the ceiling fills the height. */
 const FLOOR_LUFS = -60;
@@ -107,19 +104,4 @@ export function LoudnessStrip({ content }: { content: RecordingContent }) {
       </Box>
     </Box>
   );
-}
-
-/** The strip of a recording, loaded when it is shown: nothing to draw when its content was not measured. */
-export function RecordingContentPanel({ recordingId }: { recordingId: string }) {
-  const content = useRecordingContent(recordingId);
-  if (content.isPending) return <CircularProgress size={20} aria-label="Loading the loudness strip" />;
-  if (content.isError)
-    return (
-      <Alert severity="error">
-        {RECORDING_MESSAGES.contentFailed}: {content.error.message}
-      </Alert>
-    );
-  if (!content.data)
-    return <Typography variant="body2">No loudness readings: the recorder did not measure this recording.</Typography>;
-  return <LoudnessStrip content={content.data} />;
 }

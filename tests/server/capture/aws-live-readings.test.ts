@@ -1,0 +1,156 @@
+import { DescribeInstancesCommand, type EC2Client } from '@aws-sdk/client-ec2';
+import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InstanceDetails } from '../../../contract/instances';
+import type { ContentWindow, LiveReport } from '../../../recorder/protocol';
+import { scaled } from '../../../testkit/time-scale';
+import { awsContentEnv } from '../helpers/content-alarms';
+import type { SchedulerApp, SchedulerEnv } from '../scheduler/helpers';
+
+// PostgreSQL pass: skipped: moto's EC2 and S3 on the server's reconcile; the recording's column is written by the same update as its progress
+
+/*
+ * What the server makes of a cloud recording's live report while its window is open, with live.json
+ * written into moto's S3 as an EC2 recorder ships it and the server's clock moved by hand: the
+ * recording's live loudness in the instance details.
+ */
+
+const BUCKET = 'livereadings';
+const MOSQUE = { id: 'livemosq01', name: 'Live Readings Mosque', timezone: 'UTC', fridayPrayer: '12:30' };
+const START = '2026-11-27T12:00:00.000Z';
+const WINDOW_SECONDS = 3600;
+
+const at = (second: number) => new Date(Date.parse(START) + second * 1000).toISOString();
+
+/** The 10 s readings of a speaker from `from` s into the window, `count` of them, the last `silent` ones silent. */
+function readings(from: number, count: number, silent = 0): ContentWindow[] {
+  return Array.from({ length: count }, (_, i) => {
+    const quiet = i >= count - silent;
+    return {
+      start: at(from + i * 10),
+      measured: 10,
+      loudness: quiet ? null : -20 + (i % 3),
+      blocks: quiet ? 0 : 100,
+      momentaryMax: quiet ? -75 : -14,
+      silent: quiet ? 10 : 0,
+      frozen: 0,
+      black: 0,
+      video: true,
+    };
+  });
+}
+
+describe("a cloud recording's live report, read by the server while its window is open (moto)", () => {
+  let s3: S3Client;
+  let ec2: EC2Client;
+  let env: SchedulerEnv;
+  let dispose: (() => Promise<void>) | undefined;
+  let s: SchedulerApp;
+  let token: string;
+
+  beforeAll(async () => {
+    let account;
+    ({ account, env, dispose } = await awsContentEnv(BUCKET, {
+      start: START,
+      mosques: [{ ...MOSQUE, url: 'https://streams.example.org/live.m3u8' }],
+    }));
+    ({ s3, ec2 } = account);
+    s = await env.build({ realLauncher: true });
+    token = await s.login();
+  }, scaled(60_000));
+
+  afterAll(async () => {
+    await dispose?.();
+  });
+
+  /** Launches a recording of the mosque whose window opens now; its live report is written by `ship`. */
+  async function launch(key: string) {
+    const { ctx } = s.app;
+    const launched = await ctx.capture.launch(
+      {
+        url: 'https://streams.example.org/live.m3u8',
+        duration: WINDOW_SECONDS,
+        width: 320,
+        height: 180,
+        mosque_id: MOSQUE.id,
+        method: 'api',
+      },
+      { windowStart: START, windowEnd: at(WINDOW_SECONDS), idempotencyKey: key },
+    );
+    const row = (await ctx.recordings.findRowByInstance(launched.launchId))!;
+    // The launch key the recorder's configuration carries, as the driver tagged its machine with it.
+    const described = await ec2.send(new DescribeInstancesCommand({ InstanceIds: [launched.providerInstanceId] }));
+    const launchKey = described.Reservations?.[0]?.Instances?.[0]?.Tags?.find(
+      (t) => t.Key === 'idempotency-key',
+    )?.Value;
+    const prefix = `captures/${(row.file_path ?? '').slice(0, (row.file_path ?? '').lastIndexOf('/') + 1)}`;
+    const ship = async (report: Omit<LiveReport, 'launchKey'>) =>
+      s3.send(
+        new PutObjectCommand({
+          Bucket: BUCKET,
+          Key: `${prefix}live.json`,
+          Body: JSON.stringify({ launchKey, ...report }),
+          ContentType: 'application/json',
+        }),
+      );
+    /** The server's pass over its instances at `second` s into the window. */
+    const pass = async (second: number) => {
+      env.clock.set(at(second));
+      await ctx.instances.reconcile();
+    };
+    const details = async () =>
+      (await s.request({ method: 'GET', url: `/api/instances/${launched.launchId}`, token })).json<{
+        data: InstanceDetails;
+      }>().data;
+    return { launched, ship, pass, details };
+  }
+
+  it(
+    "serves the recording's latest loudness and conditions in the instance details",
+    { timeout: scaled(60_000) },
+    async () => {
+      const { ship, pass, details } = await launch('live-details-1');
+      await pass(5);
+      // No report shipped yet: nothing measured to show.
+      expect((await details()).live_content).toBeNull();
+
+      await ship({
+        measuredUntil: at(330),
+        bytes: 4_000_000,
+        mediaSeconds: 330,
+        content: {
+          measuredSeconds: 330,
+          integratedLufs: -19.6,
+          peakDbfs: -2.5,
+          longestSilenceSeconds: 28,
+          silentSeconds: 28,
+          frozenSeconds: 0,
+          blackSeconds: 0,
+          conditions: [{ kind: 'audio_silent', since: at(302), seconds: 28 }],
+          recent: readings(0, 30, 2),
+        },
+      });
+      await pass(335);
+      const shown = (await details()).live_content;
+      expect(shown).toMatchObject({
+        measured_seconds: 330,
+        integrated_lufs: -19.6,
+        peak_dbfs: -2.5,
+        longest_silence_seconds: 28,
+        conditions: [{ kind: 'audio_silent', since: at(302), seconds: 28 }],
+      });
+      expect(shown?.windows).toHaveLength(30);
+      expect(shown?.windows.at(-1)).toEqual({
+        start: at(290),
+        measured_seconds: 10,
+        loudness_lufs: null,
+        momentary_max_lufs: -75,
+        silent_seconds: 10,
+        frozen_seconds: 0,
+        black_seconds: 0,
+      });
+      expect(shown?.windows[0]).toMatchObject({ start: at(0), loudness_lufs: -20, silent_seconds: 0 });
+      expect((await details()).recording).toMatchObject({ status: 'recording', bytes: 4_000_000 });
+    },
+  );
+});
