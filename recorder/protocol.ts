@@ -176,6 +176,12 @@ export interface LiveReport {
   launchKey: string;
   /** When it was written (the server's clock, ISO UTC). */
   measuredUntil: string;
+  /**
+   * The recording's window (the server's clock): while it is open, a report not refreshed for a while
+   * tells that the recorder stopped reporting. Absent from the reports of recorders before it.
+   */
+  windowStart?: string;
+  windowEnd?: string;
   bytes: number;
   mediaSeconds: number;
   content: ContentSummary | null;

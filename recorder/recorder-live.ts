@@ -34,6 +34,8 @@ export class LiveReporter {
     /** CONTENT_ALARM_SECONDS: a condition reaching its alarm threshold is reported at once. */
     private readonly alarmSeconds: number,
     private readonly launchKey: string,
+    /** The recording's window (RecorderConfig's windowStart and windowEnd). */
+    private readonly window: { windowStart: string; windowEnd: string },
     private readonly log: (line: string) => void,
   ) {}
 
@@ -52,6 +54,8 @@ export class LiveReporter {
     this.next = {
       launchKey: this.launchKey,
       measuredUntil,
+      windowStart: this.window.windowStart,
+      windowEnd: this.window.windowEnd,
       bytes: state.bytes,
       mediaSeconds: state.mediaSeconds,
       content,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { INSTANCE_FILES, type LiveReport } from '../../../recorder/protocol';
+import { contentLostSeconds } from '../../../recorder/recorder-coverage';
+import type { Clock } from '../../lib/clock';
 import { contentSummarySchema } from '../content-schema';
 import type { ProviderRecording } from '../provider';
 
@@ -10,9 +12,12 @@ import type { ProviderRecording } from '../provider';
  * resolved as a local one's are, from the same readings.
  */
 
+const instant = z.iso.datetime({ offset: true });
 const liveReportSchema = z.object({
   launchKey: z.string().min(1),
-  measuredUntil: z.iso.datetime({ offset: true }),
+  measuredUntil: instant,
+  windowStart: instant.optional(),
+  windowEnd: instant.optional(),
   bytes: z.number().int().nonnegative(),
   mediaSeconds: z.number().nonnegative(),
   content: contentSummarySchema.nullable(),
@@ -36,7 +41,40 @@ export const liveReportKey = (mediaKey: string) =>
   `${mediaKey.slice(0, mediaKey.lastIndexOf('/') + 1)}${INSTANCE_FILES.live}`;
 
 /** What a running recording's reading takes from its live report. */
-export type LiveReading = Pick<ProviderRecording, 'bytes' | 'mediaSeconds' | 'content'>;
+export type LiveReading = Pick<ProviderRecording, 'bytes' | 'mediaSeconds' | 'content' | 'gaps' | 'measuredUntil'>;
+
+/**
+ * What a live report tells of its recording at `now`. One its recorder has not refreshed for longer
+ * than `staleAfterMs` while the window is open tells nothing current any more: its conditions are
+ * dropped (their alarms resolve: nobody knows whether the sound is still off), and from the instant it
+ * was written (at the earliest the window's start) the recording has a recorder_down gap, growing
+ * until the recorder reports again, which the stall alarm tells once it passes 60 s.
+ */
+export function liveReadingAt(report: LiveReport, now: number, staleAfterMs: number): LiveReading {
+  const progress = { bytes: report.bytes, mediaSeconds: report.mediaSeconds };
+  const written = Date.parse(report.measuredUntil);
+  const open =
+    report.windowStart !== undefined &&
+    report.windowEnd !== undefined &&
+    now >= Date.parse(report.windowStart) &&
+    now < Date.parse(report.windowEnd);
+  if (!open || now - written <= staleAfterMs) return { ...progress, content: report.content };
+  const from = Math.max(written, Date.parse(report.windowStart ?? ''));
+  return {
+    ...progress,
+    content: null,
+    gaps: [
+      {
+        start: new Date(from).toISOString(),
+        end: new Date(now).toISOString(),
+        cause: 'recorder_down',
+        reason: `The recorder stopped reporting: its last live report was written at ${report.measuredUntil.slice(11, 19)} UTC`,
+        content_lost_seconds: contentLostSeconds('recorder_down', from, now),
+      },
+    ],
+    measuredUntil: new Date(now).toISOString(),
+  };
+}
 
 /** The store's conditional read (S3RecordingStore.readTextIfChanged). */
 export type ReadIfChanged = (
@@ -70,6 +108,9 @@ export class LiveReports {
   constructor(
     private readonly read: ReadIfChanged,
     private readonly warn: LiveReportWarn,
+    private readonly clock: Clock,
+    /** A report older than this while its window is open: its recorder stopped reporting (liveReadingAt). */
+    private readonly staleAfterMs: number,
   ) {}
 
   async reading(mediaKey: string, launchKey: string): Promise<LiveReading | undefined> {
@@ -87,7 +128,7 @@ export class LiveReports {
     }
     const report = known?.report;
     if (!report || report.launchKey !== launchKey) return undefined;
-    return { bytes: report.bytes, mediaSeconds: report.mediaSeconds, content: report.content };
+    return liveReadingAt(report, this.clock.now().getTime(), this.staleAfterMs);
   }
 
   /** Forgets the reports of recordings no longer running (`running`: the media keys of those that are). */

@@ -63,8 +63,8 @@ describe("a cloud recording's live report, read by the server while its window i
     await dispose?.();
   });
 
-  /** Launches a recording of the mosque whose window opens now; its live report is written by `ship`. */
-  async function launch(key: string) {
+  /** Launches a recording of the mosque (its window from START, an hour); its live report is written by `ship`. */
+  async function launch(key: string, window = { windowStart: START, windowEnd: at(WINDOW_SECONDS) }) {
     const { ctx } = s.app;
     const launched = await ctx.capture.launch(
       {
@@ -75,7 +75,7 @@ describe("a cloud recording's live report, read by the server while its window i
         mosque_id: MOSQUE.id,
         method: 'api',
       },
-      { windowStart: START, windowEnd: at(WINDOW_SECONDS), idempotencyKey: key },
+      { ...window, idempotencyKey: key },
     );
     const row = (await ctx.recordings.findRowByInstance(launched.launchId))!;
     // The launch key the recorder's configuration carries, as the driver tagged its machine with it.
@@ -89,7 +89,7 @@ describe("a cloud recording's live report, read by the server while its window i
         new PutObjectCommand({
           Bucket: BUCKET,
           Key: `${prefix}live.json`,
-          Body: JSON.stringify({ launchKey, ...report }),
+          Body: JSON.stringify({ launchKey, ...window, ...report }),
           ContentType: 'application/json',
         }),
       );
@@ -102,8 +102,26 @@ describe("a cloud recording's live report, read by the server while its window i
       (await s.request({ method: 'GET', url: `/api/instances/${launched.launchId}`, token })).json<{
         data: InstanceDetails;
       }>().data;
-    return { launched, ship, pass, details };
+    const alarms = async () =>
+      (await ctx.alarms.list('all', 200))
+        .filter((alarm) => alarm.instance_id === launched.launchId)
+        .map((alarm) => ({ kind: alarm.kind, message: alarm.message, open: alarm.resolved_at === null }))
+        .sort((a, b) => a.kind.localeCompare(b.kind));
+    const gaps = async () => (await ctx.recordings.findRowByInstance(launched.launchId))?.gaps;
+    return { launched, ship, pass, details, alarms, gaps };
   }
+
+  /** What a recorder measured: `conditions` going on, on top of a speaker's totals. */
+  const measured = (conditions: NonNullable<LiveReport['content']>['conditions']) => ({
+    measuredSeconds: 300,
+    integratedLufs: -20,
+    peakDbfs: -3,
+    longestSilenceSeconds: 20,
+    silentSeconds: 20,
+    frozenSeconds: 0,
+    blackSeconds: 0,
+    conditions,
+  });
 
   it(
     "serves the recording's latest loudness and conditions in the instance details",
@@ -153,4 +171,61 @@ describe("a cloud recording's live report, read by the server while its window i
       expect((await details()).recording).toMatchObject({ status: 'recording', bytes: 4_000_000 });
     },
   );
+
+  it(
+    'a report that stops arriving while the window is open: its content alarm resolves and one stall alarm says so',
+    { timeout: scaled(60_000) },
+    async () => {
+      const { ship, pass, details, alarms, gaps } = await launch('live-stale-1');
+      const progress = { bytes: 5_000_000, mediaSeconds: 400 };
+      await ship({
+        measuredUntil: at(400),
+        ...progress,
+        content: measured([{ kind: 'audio_silent', since: at(380), seconds: 20 }]),
+      });
+      await pass(402);
+      expect(await alarms()).toEqual([
+        { kind: 'audio_silent', message: expect.stringMatching(/audio silent for 20 s/), open: true },
+      ]);
+      // Three periods of 30 s without a new report: a recorder that lost one upload is not judged.
+      await pass(490);
+      expect(await alarms()).toEqual([expect.objectContaining({ kind: 'audio_silent', open: true })]);
+
+      // 95 s: the recorder stopped reporting. Its silence is no longer known to go on; it is down since 12:06:40.
+      await pass(495);
+      const down =
+        'Mosque livemosq01: no media since 12:06:40 UTC: the recorder is down (The recorder stopped reporting: its last live report was written at 12:06:40 UTC)';
+      expect(await alarms()).toEqual([
+        { kind: 'audio_silent', message: expect.any(String), open: false },
+        { kind: 'stall', message: down, open: true },
+      ]);
+      expect((await details()).live_content).toBeNull();
+      expect(JSON.parse((await gaps()) ?? '[]')).toEqual([
+        expect.objectContaining({ start: at(400), end: at(495), cause: 'recorder_down' }),
+      ]);
+      // Its passes go on: the same alarm, raised once.
+      await pass(520);
+      expect((await alarms()).filter((alarm) => alarm.kind === 'stall')).toEqual([
+        { kind: 'stall', message: down, open: true },
+      ]);
+
+      // It reports again (the sound back meanwhile): the stall resolves, nothing is raised anew.
+      await ship({ measuredUntil: at(525), ...progress, content: measured([]) });
+      await pass(526);
+      expect(await alarms()).toEqual([
+        { kind: 'audio_silent', message: expect.any(String), open: false },
+        { kind: 'stall', message: down, open: false },
+      ]);
+      expect((await details()).live_content?.conditions).toEqual([]);
+      expect(await gaps()).toBe('[]');
+    },
+  );
+
+  it('a report not refreshed after its window closed (the recorder joins and delivers) is no stall', async () => {
+    const { ship, pass, alarms } = await launch('live-closed-1', { windowStart: at(530), windowEnd: at(600) });
+    await ship({ measuredUntil: at(599), bytes: 900_000, mediaSeconds: 69, content: measured([]) });
+    await pass(600);
+    await pass(800);
+    expect(await alarms()).toEqual([]);
+  });
 });

@@ -7,7 +7,14 @@ import type { LiveReport } from '../../../recorder/protocol';
 import { StoreShipper } from '../../../recorder/recorder-delivery';
 import { alarmSignature } from '../../../recorder/protocol';
 import { LiveReporter } from '../../../recorder/recorder-live';
-import { LiveReports, parseLiveReport, type ReadIfChanged } from '../../../server/capture/aws/live-report';
+import { LIVE_REPORT_STALE_MS } from '../../../server/capture/aws/driver';
+import {
+  liveReadingAt,
+  LiveReports,
+  parseLiveReport,
+  type ReadIfChanged,
+} from '../../../server/capture/aws/live-report';
+import { ManualClock } from '../../../testkit/manual-clock';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { startMoto, type MotoServer } from '../../../testkit/capture';
 import { scaled } from '../../../testkit/time-scale';
@@ -31,6 +38,7 @@ const REPORT: LiveReport = {
     conditions: [{ kind: 'audio_silent', since: '2026-11-27T12:00:49.000Z', seconds: 41 }],
   },
 };
+const WINDOW = { windowStart: '2026-11-27T12:00:00.000Z', windowEnd: '2026-11-27T13:00:00.000Z' };
 const MEDIA = 'livemosque/2026-11-27/rec-live1/20261127T120000Z.mp4';
 const LIVE_KEY = 'livemosque/2026-11-27/rec-live1/live.json';
 
@@ -50,6 +58,52 @@ describe('parseLiveReport', () => {
     };
     expect(() => parseLiveReport(JSON.stringify(unknownCondition))).toThrow(/content\.conditions\[0\]\.kind/);
     expect(() => parseLiveReport(JSON.stringify({ ...REPORT, launchKey: undefined }))).toThrow(/launchKey/);
+  });
+});
+
+describe('liveReadingAt (a live report no longer refreshed)', () => {
+  const report: LiveReport = { ...REPORT, ...WINDOW };
+  const written = Date.parse(REPORT.measuredUntil);
+  const current = { bytes: REPORT.bytes, mediaSeconds: REPORT.mediaSeconds, content: REPORT.content };
+
+  it('stands as written up to three missed periods', () => {
+    expect(liveReadingAt(report, written, LIVE_REPORT_STALE_MS)).toEqual(current);
+    expect(liveReadingAt(report, written + LIVE_REPORT_STALE_MS, LIVE_REPORT_STALE_MS)).toEqual(current);
+  });
+
+  it('past them while the window is open: no condition, and the recorder down since the report was written', () => {
+    const now = written + LIVE_REPORT_STALE_MS + 1000;
+    expect(liveReadingAt(report, now, LIVE_REPORT_STALE_MS)).toEqual({
+      bytes: REPORT.bytes,
+      mediaSeconds: REPORT.mediaSeconds,
+      content: null,
+      gaps: [
+        {
+          start: REPORT.measuredUntil,
+          end: new Date(now).toISOString(),
+          cause: 'recorder_down',
+          reason: 'The recorder stopped reporting: its last live report was written at 12:01:30 UTC',
+          content_lost_seconds: 91,
+        },
+      ],
+      measuredUntil: new Date(now).toISOString(),
+    });
+  });
+
+  it("a report written before the window opened: down from the window's start", () => {
+    const early = { ...report, measuredUntil: '2026-11-27T11:58:00.000Z' };
+    const now = Date.parse(WINDOW.windowStart) + 30_000;
+    expect(liveReadingAt(early, now, LIVE_REPORT_STALE_MS).gaps).toEqual([
+      expect.objectContaining({ start: WINDOW.windowStart, content_lost_seconds: 30 }),
+    ]);
+    // Before the window opens nothing is judged: the recorder may still be booting.
+    expect(liveReadingAt(early, Date.parse(WINDOW.windowStart) - 1000, LIVE_REPORT_STALE_MS)).toEqual(current);
+  });
+
+  it('is not judged once the window closed (the recorder joins and delivers), nor without a window', () => {
+    const late = Date.parse(WINDOW.windowEnd) + 5 * 60_000;
+    expect(liveReadingAt({ ...report, measuredUntil: WINDOW.windowEnd }, late, LIVE_REPORT_STALE_MS)).toEqual(current);
+    expect(liveReadingAt(REPORT, written + 10 * LIVE_REPORT_STALE_MS, LIVE_REPORT_STALE_MS)).toEqual(current);
   });
 });
 
@@ -80,6 +134,8 @@ describe('LiveReports on an s3 store', () => {
   const answers: string[] = [];
   const warnings: { key: string; reason: string }[] = [];
   let reports: LiveReports;
+  // Each report is read as it is written: none is old enough to be judged.
+  const clock = new ManualClock(REPORT.measuredUntil);
 
   beforeAll(async () => {
     Object.assign(process.env, {
@@ -97,7 +153,7 @@ describe('LiveReports on an s3 store', () => {
       answers.push(answer === null ? 'missing' : answer === 'unchanged' ? 'unchanged' : 'read');
       return answer;
     };
-    reports = new LiveReports(read, (detail) => warnings.push(detail));
+    reports = new LiveReports(read, (detail) => warnings.push(detail), clock, LIVE_REPORT_STALE_MS);
   }, scaled(60_000));
   afterAll(async () => {
     await moto?.stop();
@@ -139,6 +195,8 @@ describe('LiveReports on an s3 store', () => {
         return store.readTextIfChanged(key, etag);
       },
       (detail) => warnings.push(detail),
+      clock,
+      LIVE_REPORT_STALE_MS,
     );
     warnings.length = 0;
     await store.putText(LIVE_KEY, JSON.stringify(REPORT), 'application/json');
@@ -203,6 +261,7 @@ describe('LiveReporter shipping through a POST policy', () => {
       { everySeconds: 30 },
       40,
       REPORT.launchKey,
+      WINDOW,
       () => undefined,
     );
     const shipped = async () => {
@@ -242,6 +301,7 @@ describe('LiveReporter shipping through a POST policy', () => {
     await shipsAt({ ...REPORT, content: { ...REPORT.content!, conditions: [] } }, 55);
     expect(await shipped()).toMatchObject({
       launchKey: REPORT.launchKey,
+      ...WINDOW,
       bytes: REPORT.bytes,
       content: { conditions: [] },
     });
