@@ -184,6 +184,8 @@ export interface LiveReport {
   windowEnd?: string;
   bytes: number;
   mediaSeconds: number;
+  /** What the media covers of the window so far, with its gaps: the server's stall alarm. Absent from earlier recorders'. */
+  coverage?: Coverage | null;
   content: ContentSummary | null;
 }
 
@@ -281,6 +283,24 @@ export interface Coverage {
   gaps: Gap[];
   /** Times media came back after it had flowed and stopped. */
   reconnects: number;
+}
+
+/** A hole in the media longer than this, still going on, is a stall worth an alarm (the server's `stall`). */
+export const STALL_ALARM_SECONDS = 60;
+/**
+ * A gap that reaches the instant its coverage was measured up to is still open (the recorder measures
+ * and saves in one go: a second covers it).
+ */
+export const OPEN_AT_MEASURE_MS = 1000;
+
+/** A gap long enough to be a stall: a stream not on the air yet is none. */
+export const isStallGap = (gap: Pick<Gap, 'cause' | 'start' | 'end'>) =>
+  gap.cause !== 'not_live_yet' && (Date.parse(gap.end) - Date.parse(gap.start)) / 1000 > STALL_ALARM_SECONDS;
+
+/** Whether the newest of `gaps` still goes on at `measuredUntil` (ms) and is a stall. */
+export function stallGoingOn(gaps: readonly Gap[], measuredUntil: number): boolean {
+  const newest = gaps.at(-1);
+  return newest !== undefined && Date.parse(newest.end) > measuredUntil - OPEN_AT_MEASURE_MS && isStallGap(newest);
 }
 
 export interface RecorderOutcome {

@@ -4,6 +4,7 @@ import { contentLostSeconds } from '../../../recorder/recorder-coverage';
 import type { Clock } from '../../lib/clock';
 import { contentSummarySchema } from '../content-schema';
 import type { ProviderRecording } from '../provider';
+import { coverageSchema } from './stored-result';
 
 /*
  * The live report an EC2 recorder ships while its window is open (recorder/recorder-live.ts): live.json
@@ -20,6 +21,7 @@ const liveReportSchema = z.object({
   windowEnd: instant.optional(),
   bytes: z.number().int().nonnegative(),
   mediaSeconds: z.number().nonnegative(),
+  coverage: coverageSchema.nullable().optional(),
   content: contentSummarySchema.nullable(),
 }) satisfies z.ZodType<LiveReport>;
 
@@ -41,39 +43,52 @@ export const liveReportKey = (mediaKey: string) =>
   `${mediaKey.slice(0, mediaKey.lastIndexOf('/') + 1)}${INSTANCE_FILES.live}`;
 
 /** What a running recording's reading takes from its live report. */
-export type LiveReading = Pick<ProviderRecording, 'bytes' | 'mediaSeconds' | 'content' | 'gaps' | 'measuredUntil'>;
+export type LiveReading = Pick<
+  ProviderRecording,
+  'bytes' | 'mediaSeconds' | 'content' | 'expectedSeconds' | 'coveredSeconds' | 'gaps' | 'reconnects' | 'measuredUntil'
+>;
 
 /**
- * What a live report tells of its recording at `now`. One its recorder has not refreshed for longer
- * than `staleAfterMs` while the window is open tells nothing current any more: its conditions are
- * dropped (their alarms resolve: nobody knows whether the sound is still off), and from the instant it
- * was written (at the earliest the window's start) the recording has a recorder_down gap, growing
- * until the recorder reports again, which the stall alarm tells once it passes 60 s.
+ * What a live report tells of its recording at `now`: its progress, content and coverage (its gaps
+ * measured until the report was written, so the stall alarm follows them as a local recorder's). One
+ * its recorder has not refreshed for longer than `staleAfterMs` while the window is open tells nothing
+ * current any more: its conditions are dropped (their alarms resolve: nobody knows whether the sound
+ * is still off), and from the instant it was written (at the earliest the window's start) the
+ * recording has a recorder_down gap, growing until the recorder reports again, which the stall alarm
+ * tells once it passes 60 s.
  */
 export function liveReadingAt(report: LiveReport, now: number, staleAfterMs: number): LiveReading {
-  const progress = { bytes: report.bytes, mediaSeconds: report.mediaSeconds };
+  const coverage = report.coverage;
+  const reading: LiveReading = {
+    bytes: report.bytes,
+    mediaSeconds: report.mediaSeconds,
+    content: report.content,
+    ...(coverage
+      ? {
+          expectedSeconds: coverage.expectedSeconds,
+          coveredSeconds: coverage.coveredSeconds,
+          gaps: coverage.gaps,
+          reconnects: coverage.reconnects,
+          measuredUntil: report.measuredUntil,
+        }
+      : {}),
+  };
   const written = Date.parse(report.measuredUntil);
   const open =
     report.windowStart !== undefined &&
     report.windowEnd !== undefined &&
     now >= Date.parse(report.windowStart) &&
     now < Date.parse(report.windowEnd);
-  if (!open || now - written <= staleAfterMs) return { ...progress, content: report.content };
+  if (!open || now - written <= staleAfterMs) return reading;
   const from = Math.max(written, Date.parse(report.windowStart ?? ''));
-  return {
-    ...progress,
-    content: null,
-    gaps: [
-      {
-        start: new Date(from).toISOString(),
-        end: new Date(now).toISOString(),
-        cause: 'recorder_down',
-        reason: `The recorder stopped reporting: its last live report was written at ${report.measuredUntil.slice(11, 19)} UTC`,
-        content_lost_seconds: contentLostSeconds('recorder_down', from, now),
-      },
-    ],
-    measuredUntil: new Date(now).toISOString(),
+  const down = {
+    start: new Date(from).toISOString(),
+    end: new Date(now).toISOString(),
+    cause: 'recorder_down' as const,
+    reason: `The recorder stopped reporting: its last live report was written at ${report.measuredUntil.slice(11, 19)} UTC`,
+    content_lost_seconds: contentLostSeconds('recorder_down', from, now),
   };
+  return { ...reading, content: null, gaps: [...(coverage?.gaps ?? []), down], measuredUntil: down.end };
 }
 
 /** The store's conditional read (S3RecordingStore.readTextIfChanged). */

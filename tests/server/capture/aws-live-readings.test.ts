@@ -228,4 +228,63 @@ describe("a cloud recording's live report, read by the server while its window i
     await pass(800);
     expect(await alarms()).toEqual([]);
   });
+
+  it(
+    "raises the stall alarm while the window is open from the report's gaps, resolved when media flows: once",
+    { timeout: scaled(60_000) },
+    async () => {
+      const { launched, ship, pass, alarms, gaps } = await launch('live-stall-1');
+      const stalled = (start: number, end: number) => ({
+        start: at(start),
+        end: at(end),
+        cause: 'stream_stalled' as const,
+        reason: 'The stream published no new segment for 20 s',
+        content_lost_seconds: end - start,
+      });
+      const report = (second: number, holes: ReturnType<typeof stalled>[]) =>
+        ship({
+          measuredUntil: at(second),
+          bytes: second * 10_000,
+          mediaSeconds: second,
+          coverage: {
+            expectedSeconds: second,
+            coveredSeconds: second - holes.reduce((sum, hole) => sum + hole.content_lost_seconds, 0),
+            gaps: holes,
+            reconnects: holes.length,
+          },
+          content: measured([]),
+        });
+      await report(900, []);
+      await pass(901);
+      // A hole of 30 s going on: not a stall yet, but the recording shows it.
+      await report(950, [stalled(920, 950)]);
+      await pass(951);
+      expect(await alarms()).toEqual([]);
+      expect(JSON.parse((await gaps()) ?? '[]')).toEqual([stalled(920, 950)]);
+
+      // 61 s: the recorder shipped it at once; the server's next pass raises it.
+      await report(981, [stalled(920, 981)]);
+      await pass(985);
+      const stall = {
+        kind: 'stall',
+        message:
+          'Mosque livemosq01: no media since 12:15:20 UTC: the stream stalled (The stream published no new segment for 20 s)',
+      };
+      expect(await alarms()).toEqual([{ ...stall, open: true }]);
+      await pass(990);
+      expect(await alarms()).toEqual([{ ...stall, open: true }]);
+
+      // Media again from 995: the hole is closed at the report, the stall resolved.
+      await report(1000, [stalled(920, 995)]);
+      await pass(1001);
+      expect(await alarms()).toEqual([{ ...stall, open: false }]);
+      const row = await s.app.ctx.recordings.findRowByInstance(launched.launchId);
+      expect(row).toMatchObject({ status: 'recording', covered_seconds: 925, expected_seconds: 1000 });
+
+      // A second stall in the same recording is told by its outcome, as a local recorder's (one alarm per recording).
+      await report(1100, [stalled(920, 995), stalled(1030, 1100)]);
+      await pass(1101);
+      expect(await alarms()).toEqual([{ ...stall, open: false }]);
+    },
+  );
 });

@@ -40,6 +40,14 @@ const REPORT: LiveReport = {
 };
 const WINDOW = { windowStart: '2026-11-27T12:00:00.000Z', windowEnd: '2026-11-27T13:00:00.000Z' };
 const MEDIA = 'livemosque/2026-11-27/rec-live1/20261127T120000Z.mp4';
+/** A hole in the media from `start` to `end`: the stream stalled. */
+const gap = (start: string, end: string) => ({
+  start,
+  end,
+  cause: 'stream_stalled' as const,
+  reason: 'The stream published no new segment for 20 s',
+  content_lost_seconds: (Date.parse(end) - Date.parse(start)) / 1000,
+});
 const LIVE_KEY = 'livemosque/2026-11-27/rec-live1/live.json';
 
 describe('parseLiveReport', () => {
@@ -98,6 +106,30 @@ describe('liveReadingAt (a live report no longer refreshed)', () => {
     ]);
     // Before the window opens nothing is judged: the recorder may still be booting.
     expect(liveReadingAt(early, Date.parse(WINDOW.windowStart) - 1000, LIVE_REPORT_STALE_MS)).toEqual(current);
+  });
+
+  it("carries the recorder's coverage, measured until the report was written; stale, the recorder down after it", () => {
+    const coverage = {
+      expectedSeconds: 90,
+      coveredSeconds: 50,
+      gaps: [gap(WINDOW.windowStart, '2026-11-27T12:00:40.000Z')],
+      reconnects: 1,
+    };
+    const covered = { ...report, coverage };
+    expect(liveReadingAt(covered, written + 5000, LIVE_REPORT_STALE_MS)).toEqual({
+      ...current,
+      expectedSeconds: 90,
+      coveredSeconds: 50,
+      gaps: coverage.gaps,
+      reconnects: 1,
+      measuredUntil: REPORT.measuredUntil,
+    });
+    const stale = liveReadingAt(covered, written + 100_000, LIVE_REPORT_STALE_MS);
+    expect(stale.gaps?.map((g) => `${g.cause} ${g.start.slice(11, 19)}-${g.end.slice(11, 19)}`)).toEqual([
+      'stream_stalled 12:00:00-12:00:40',
+      'recorder_down 12:01:30-12:03:10',
+    ]);
+    expect(stale).toMatchObject({ coveredSeconds: 50, content: null, measuredUntil: '2026-11-27T12:03:10.000Z' });
   });
 
   it('is not judged once the window closed (the recorder joins and delivers), nor without a window', () => {
@@ -305,5 +337,26 @@ describe('LiveReporter shipping through a POST policy', () => {
       bytes: REPORT.bytes,
       content: { conditions: [] },
     });
+
+    // The stream stalls at 60 s: shipped when its gap passes 60 s (the stall alarm's threshold) and when it ends.
+    const spoken = { ...REPORT, content: { ...REPORT.content!, conditions: [] } };
+    const stalledUntil = (second: number) => ({
+      ...spoken,
+      coverage: {
+        expectedSeconds: 3600,
+        coveredSeconds: 60,
+        gaps: [gap(at(60), at(second))],
+        reconnects: 0,
+      },
+    });
+    // A gap is no reason to ship before it is a stall: then at the period (30 s after 55).
+    await keeps(stalledUntil(80), 80, 55);
+    await shipsAt(stalledUntil(85), 85);
+    await keeps(stalledUntil(110), 110, 85);
+    await shipsAt(stalledUntil(121), 121);
+    await keeps(stalledUntil(125), 125, 121);
+    const back = { ...stalledUntil(130), coverage: { ...stalledUntil(130).coverage, coveredSeconds: 62 } };
+    await shipsAt({ ...back, coverage: { ...back.coverage, gaps: [gap(at(60), at(130))] } }, 132);
+    expect((await shipped())?.coverage?.gaps).toEqual([gap(at(60), at(130))]);
   });
 });
