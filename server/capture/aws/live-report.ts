@@ -9,8 +9,9 @@ import { coverageSchema } from './stored-result';
 /*
  * The live report an EC2 recorder ships while its window is open (recorder/recorder-live.ts): live.json
  * beside its recording's media in the store. The aws driver reads it for each running recording at
- * each pass over its instances (every 10 s), so the content alarms of a cloud recording are raised and
- * resolved as a local one's are, from the same readings.
+ * each pass over its instances (every 10 s), so the content and stall alarms of a cloud recording are
+ * raised and resolved as a local one's are, from the same readings, and a report its recorder stopped
+ * refreshing while the window is open is told as the recorder down (liveReadingAt).
  */
 
 const instant = z.iso.datetime({ offset: true });
@@ -131,6 +132,8 @@ export class LiveReports {
   async reading(mediaKey: string, launchKey: string): Promise<LiveReading | undefined> {
     const key = liveReportKey(mediaKey);
     let known = this.known.get(key);
+    /** The store answered, with this report (or that it did not change): its age is the recorder's silence. */
+    let current = false;
     try {
       const answer = await this.read(key, known?.etag ?? null);
       if (answer === null) known = undefined;
@@ -138,12 +141,15 @@ export class LiveReports {
       if (known) this.known.set(key, known);
       else this.known.delete(key);
       if (!known?.malformed) this.told.delete(key);
+      current = known?.malformed === false;
     } catch (error) {
       this.tell(key, `could not read it: ${(error as Error).message}`);
     }
     const report = known?.report;
     if (!report || report.launchKey !== launchKey) return undefined;
-    return liveReadingAt(report, this.clock.now().getTime(), this.staleAfterMs);
+    // A report that stands in for one the server could not read or use is not judged stale: the recorder
+    // may be reporting, and an alarm is never resolved because a read failed.
+    return liveReadingAt(report, this.clock.now().getTime(), current ? this.staleAfterMs : Infinity);
   }
 
   /** Forgets the reports of recordings no longer running (`running`: the media keys of those that are). */

@@ -151,6 +151,13 @@ describe('content alarms of a cloud recording (EC2 recorder on moto)', () => {
       const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: `${prefix}live.json` }));
       const report = JSON.parse((await object.Body?.transformToString()) ?? '') as LiveReport;
       expect(report.content?.conditions).toEqual([]);
+      // With its window (a report left standing is judged against it) and its coverage so far (the stall alarm's).
+      expect(report).toMatchObject({
+        windowStart: start.toISOString(),
+        windowEnd: new Date(start.getTime() + WINDOW_SECONDS * 1000).toISOString(),
+      });
+      expect(report.coverage?.expectedSeconds).toBeGreaterThan(0);
+      expect(report.coverage?.coveredSeconds).toBeGreaterThan(0);
       const keys = ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? []).map((o) => o.Key);
       expect(keys.filter((key) => !key?.startsWith(prefix) && !key?.startsWith('captures/runtime/'))).toEqual([]);
     },

@@ -231,13 +231,20 @@ describe('LiveReports on an s3 store', () => {
       LIVE_REPORT_STALE_MS,
     );
     warnings.length = 0;
-    await store.putText(LIVE_KEY, JSON.stringify(REPORT), 'application/json');
+    await store.putText(LIVE_KEY, JSON.stringify({ ...REPORT, ...WINDOW }), 'application/json');
     expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
     broken = true;
     // The silence is still reported as going on: a failed read resolves no alarm.
     expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
     expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
+    // However long the store refuses: the report is not taken for a recorder that stopped reporting.
+    clock.set(new Date(Date.parse(REPORT.measuredUntil) + 10 * LIVE_REPORT_STALE_MS));
+    expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
     expect(warnings).toEqual([{ key: LIVE_KEY, reason: 'could not read it: AccessDenied' }]);
+    // The store answers again, the same report: now it is judged by its age.
+    broken = false;
+    expect(await flaky.reading(MEDIA, REPORT.launchKey)).toMatchObject({ content: null });
+    clock.set(REPORT.measuredUntil);
   });
 
   it('forgets the reports of recordings no longer running', async () => {
