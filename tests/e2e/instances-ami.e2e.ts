@@ -1,11 +1,15 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  closeNotifications,
   E2E_ADMIN,
   launchBrowser,
   SCREEN_SIZES,
+  SCREENSHOT_DIR,
   screenshotWithoutNotifications,
+  settle,
   signIn,
   startServer,
   type RunningServer,
@@ -165,14 +169,20 @@ describe('Instances and AMI Manager in the browser', () => {
     // The test broadcast's tone is steady: no condition going on, an integrated loudness measured.
     await live.getByText('Sound and picture as expected').waitFor();
     expect(await live.getByTestId('content-summary').textContent()).toMatch(/^Integrated loudness -\d+\.\d LUFS · /);
+    await closeNotifications(page);
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     for (const size of SCREEN_SIZES) {
       await page.setViewportSize(size);
+      // The section is the dialog's last: scrolled to, so the screenshot shows the strip.
+      await live.getByTestId('loudness-strip').scrollIntoViewIfNeeded();
+      await settle(page);
       const strip = await live.getByTestId('loudness-strip').boundingBox();
       expect(strip?.width ?? 0).toBeGreaterThan(0);
       expect((strip?.x ?? 0) + (strip?.width ?? Infinity)).toBeLessThanOrEqual(size.width);
+      expect((strip?.y ?? 0) + (strip?.height ?? Infinity)).toBeLessThanOrEqual(size.height);
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `instances-live-loudness-${size.width}.png`) });
     }
     await page.setViewportSize(SCREEN_SIZES[0]);
-    await screenshotWithoutNotifications(page, 'instances-live-loudness');
     await details.getByRole('button', { name: 'Close' }).click();
     await details.waitFor({ state: 'hidden' });
   });

@@ -148,13 +148,6 @@ export function DetailsDialog({ instance, onClose, onLogs, onTerminate }: Detail
                 <Field label="File size">{formatBytes(recording?.bytes)}</Field>
               </Section>
             </Grid>
-            {data.live_content && (
-              <Grid size={12}>
-                <Section title="Live loudness">
-                  <LiveContentSection content={data.live_content} />
-                </Section>
-              </Grid>
-            )}
             <Grid size={{ xs: 12, md: 6 }}>
               <Section title="Actions">
                 <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
@@ -178,6 +171,13 @@ export function DetailsDialog({ instance, onClose, onLogs, onTerminate }: Detail
                 </Stack>
               </Section>
             </Grid>
+            {data.live_content && (
+              <Grid size={12}>
+                <Section title="Live loudness">
+                  <LiveContentSection content={data.live_content} />
+                </Section>
+              </Grid>
+            )}
           </Grid>
         )}
       </DialogContent>

@@ -12,6 +12,9 @@ const CONDITION_LABELS: Record<LiveContent['conditions'][number]['kind'], string
   picture_black: 'Picture black',
 };
 
+/** The strip spans the 5 minutes of readings a running recording's summary carries (RECENT_CONTENT_WINDOWS). */
+const LIVE_SLOTS = 30;
+
 const clock = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
 /**
@@ -40,7 +43,7 @@ export function LiveContentSection({ content }: { content: LiveContent }) {
           No loudness readings yet: the first comes about 25 s into the recording.
         </Typography>
       ) : (
-        <LoudnessStrip content={content} />
+        <LoudnessStrip content={content} slots={LIVE_SLOTS} />
       )}
     </Box>
   );

@@ -250,8 +250,12 @@ describe('Details viewer', { timeout: scaled(30_000) }, () => {
     );
     // One bar per reading with sound, the silent ones marked in the silent lane.
     const strip = live.getByRole('img', { name: /^Loudness over the recording/ });
-    expect(strip.querySelectorAll('rect:not([data-testid])')).toHaveLength(3);
+    const bars = [...strip.querySelectorAll('rect:not([data-testid])')];
+    expect(bars).toHaveLength(3);
     expect(live.getAllByTestId('strip-silent')).toHaveLength(2);
+    // The strip spans the last 5 minutes: its five readings end at its right edge, the rest still to come.
+    expect(strip.getAttribute('viewBox')).toMatch(/^0 0 30 /);
+    expect(bars.map((bar) => bar.getAttribute('x'))).toEqual(['25', '26', '27']);
   });
 
   it('says a running recording has no loudness readings yet, and a finished one has no live section', async () => {
