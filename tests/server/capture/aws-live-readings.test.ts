@@ -7,12 +7,11 @@ import { scaled } from '../../../testkit/time-scale';
 import { awsContentEnv } from '../helpers/content-alarms';
 import type { SchedulerApp, SchedulerEnv } from '../scheduler/helpers';
 
-// PostgreSQL pass: skipped: moto's EC2 and S3 on the server's reconcile; the recording's column is written by the same update as its progress
-
 /*
  * What the server makes of a cloud recording's live report while its window is open, with live.json
  * written into moto's S3 as an EC2 recorder ships it and the server's clock moved by hand: the
- * recording's live loudness in the instance details.
+ * recording's live loudness in the instance details, a report that stops arriving, and the stall alarm
+ * from the report's gaps. On PostgreSQL too: the live content is a column of its own.
  */
 
 const BUCKET = 'livereadings';
