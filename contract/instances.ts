@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, instantSchema } from './common';
+import { liveContentSchema } from './content';
 
 export const instanceStateSchema = z.enum(['pending', 'running', 'stopping', 'stopped', 'terminated']);
 export type InstanceState = z.infer<typeof instanceStateSchema>;
@@ -318,6 +319,8 @@ export const instanceDetailsSchema = instanceSchema.extend({
   job_id: z.string().nullable(),
   image_id: z.string().nullable(),
   recording: recordingSchema.nullable(),
+  /** Its recording's content as the recorder last reported it, while it records; null otherwise, or not measured. */
+  live_content: liveContentSchema.nullable(),
 });
 export type InstanceDetails = z.infer<typeof instanceDetailsSchema>;
 export const instanceDetailsResponseSchema = envelope(instanceDetailsSchema);

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { envelope, instantSchema } from './common';
 import { recordingSchema, recordingStatusSchema, resourceIdSchema } from './instances';
 import { searchSortShape, selectionSchema } from './list-query';
+import { recordingContentSchema } from './content';
+
+export { contentWindowSchema, recordingContentSchema, type ContentWindow, type RecordingContent } from './content';
 
 /*
  * The recordings library (the Recordings page): every capture by Friday and mosque, its media served
@@ -79,33 +82,6 @@ export const recordingDetailsSchema = libraryRecordingSchema.extend({
 export type RecordingDetails = z.infer<typeof recordingDetailsSchema>;
 export const recordingDetailsResponseSchema = envelope(recordingDetailsSchema);
 
-/** One 10 s window of the loudness strip: its loudness and how much of it was silent, frozen or black. */
-export const contentWindowSchema = z.object({
-  start: instantSchema,
-  /** Seconds of media measured in it (less than 10 where the recording has a gap). */
-  measured_seconds: z.number(),
-  /** Energy mean of its momentary loudness above -70 LUFS; null: no sound, or only silence. */
-  loudness_lufs: z.number().nullable(),
-  momentary_max_lufs: z.number().nullable(),
-  silent_seconds: z.number(),
-  frozen_seconds: z.number(),
-  black_seconds: z.number(),
-});
-export type ContentWindow = z.infer<typeof contentWindowSchema>;
-
-/** What the recorder measured of a finished recording's content (docs/operations/content-assurance.md). */
-export const recordingContentSchema = z.object({
-  measured_seconds: z.number(),
-  /** EBU R128 integrated loudness; null when no sound was measured. */
-  integrated_lufs: z.number().nullable(),
-  peak_dbfs: z.number().nullable(),
-  longest_silence_seconds: z.number(),
-  silent_seconds: z.number(),
-  frozen_seconds: z.number(),
-  black_seconds: z.number(),
-  windows: z.array(contentWindowSchema),
-});
-export type RecordingContent = z.infer<typeof recordingContentSchema>;
 /** GET /api/recordings/{id}/content: null while it records, and for a recording whose content was not measured. */
 export const recordingContentResponseSchema = envelope(recordingContentSchema.nullable());
 

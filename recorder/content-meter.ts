@@ -15,7 +15,13 @@
  */
 import fs from 'node:fs';
 import { BLACK_PICTURE_PERCENT, SILENT_BELOW_LUFS } from './content-filters';
-import { type ContentCondition, type ContentSummary, type ContentWindow, type OngoingCondition } from './protocol';
+import {
+  RECENT_CONTENT_WINDOWS,
+  type ContentCondition,
+  type ContentSummary,
+  type ContentWindow,
+  type OngoingCondition,
+} from './protocol';
 
 const WINDOW_MS = 10_000;
 /**
@@ -98,6 +104,8 @@ export class ContentMeter {
   private readonly open = new Map<number, WindowTally>();
   /** Loudness of the windows written (energy and blocks), for the integrated loudness. */
   private readonly written: { energy: number; blocks: number }[] = [];
+  /** The last windows written, for the summary of a running recording. */
+  private recent: ContentWindow[];
   private readonly totals: { measured: number; silent: number; frozen: number; black: number };
   private longestSilenceMs: number;
   private peak: number | null;
@@ -112,9 +120,11 @@ export class ContentMeter {
     };
     this.longestSilenceMs = (previous?.longestSilenceSeconds ?? 0) * 1000;
     this.peak = previous?.peakDbfs ?? null;
-    for (const window of readWindows(options.file))
+    const earlier = readWindows(options.file);
+    for (const window of earlier)
       if (window.loudness !== null && window.blocks > 0)
         this.written.push({ energy: window.blocks * 10 ** (window.loudness / 10), blocks: window.blocks });
+    this.recent = earlier.slice(-RECENT_CONTENT_WINDOWS);
   }
 
   /** A line of ffmpeg run `run`'s stderr; true when it is a measurement (kept out of the log). */
@@ -152,6 +162,8 @@ export class ContentMeter {
       frozenSeconds: round(this.totals.frozen / 1000),
       blackSeconds: round(this.totals.black / 1000),
       conditions: final ? [] : this.conditions(),
+      // The finished recording keeps every window in its content file: the summary needs none of them.
+      ...(final ? {} : { recent: this.recent }),
     };
   }
 
@@ -362,6 +374,7 @@ export class ContentMeter {
       if (tally.blocks > 0) this.written.push({ energy: tally.energy, blocks: tally.blocks });
       this.open.delete(index);
     }
+    this.recent = [...this.recent, ...windows].slice(-RECENT_CONTENT_WINDOWS);
   }
 
   private windowOf(index: number, tally: WindowTally): ContentWindow {

@@ -176,8 +176,16 @@ export interface LiveReport {
   launchKey: string;
   /** When it was written (the server's clock, ISO UTC). */
   measuredUntil: string;
+  /**
+   * The recording's window (the server's clock): while it is open, a report not refreshed for a while
+   * tells that the recorder stopped reporting. Absent from the reports of recorders before it.
+   */
+  windowStart?: string;
+  windowEnd?: string;
   bytes: number;
   mediaSeconds: number;
+  /** What the media covers of the window so far, with its gaps: the server's stall alarm. Absent from earlier recorders'. */
+  coverage?: Coverage | null;
   content: ContentSummary | null;
 }
 
@@ -275,6 +283,24 @@ export interface Coverage {
   gaps: Gap[];
   /** Times media came back after it had flowed and stopped. */
   reconnects: number;
+}
+
+/** A hole in the media longer than this, still going on, is a stall worth an alarm (the server's `stall`). */
+export const STALL_ALARM_SECONDS = 60;
+/**
+ * A gap that reaches the instant its coverage was measured up to is still open (the recorder measures
+ * and saves in one go: a second covers it).
+ */
+export const OPEN_AT_MEASURE_MS = 1000;
+
+/** A gap long enough to be a stall: a stream not on the air yet is none. */
+export const isStallGap = (gap: Pick<Gap, 'cause' | 'start' | 'end'>) =>
+  gap.cause !== 'not_live_yet' && (Date.parse(gap.end) - Date.parse(gap.start)) / 1000 > STALL_ALARM_SECONDS;
+
+/** Whether the newest of `gaps` still goes on at `measuredUntil` (ms) and is a stall. */
+export function stallGoingOn(gaps: readonly Gap[], measuredUntil: number): boolean {
+  const newest = gaps.at(-1);
+  return newest !== undefined && Date.parse(newest.end) > measuredUntil - OPEN_AT_MEASURE_MS && isStallGap(newest);
 }
 
 export interface RecorderOutcome {
@@ -426,7 +452,15 @@ export interface ContentSummary {
   frozenSeconds: number;
   blackSeconds: number;
   conditions: OngoingCondition[];
+  /**
+   * While it records: the last RECENT_CONTENT_WINDOWS readings of content.jsonl, oldest first, so the
+   * server can show the strip of a running recording (the Instances details) without reading the file.
+   */
+  recent?: ContentWindow[];
 }
+
+/** The readings a running recording's summary carries: its last 5 minutes. */
+export const RECENT_CONTENT_WINDOWS = 30;
 
 /**
  * The content file a finished recording keeps beside its media (`<media file>.content.json`, see

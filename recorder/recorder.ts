@@ -114,6 +114,7 @@ const live =
         config.liveReport,
         alarmSeconds,
         config.idempotencyKey,
+        { windowStart: config.windowStart, windowEnd: config.windowEnd },
         (line) => log('recorder', line),
       )
     : null;

@@ -201,6 +201,8 @@ export interface RecordingsTable {
   provisional_until: string | null;
   /** JSON {sequence, end}: the last segment its HLS recorder kept, as last read (migration 026). */
   resume_point: string | null;
+  /** JSON ContentSummary: what its recorder last reported of its content while it records (migration 028). */
+  live_content: string | null;
   updated_at: string;
 }
 

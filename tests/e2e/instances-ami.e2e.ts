@@ -1,10 +1,15 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  closeNotifications,
   E2E_ADMIN,
   launchBrowser,
+  SCREEN_SIZES,
+  SCREENSHOT_DIR,
   screenshotWithoutNotifications,
+  settle,
   signIn,
   startServer,
   type RunningServer,
@@ -151,6 +156,35 @@ describe('Instances and AMI Manager in the browser', () => {
     await screenshotWithoutNotifications(page, 'instances-logs');
     await logs.getByRole('button', { name: 'Close' }).click();
     await logs.waitFor({ state: 'hidden' });
+  });
+
+  it("shows the running capture's live loudness in the details, at 1440 and 820 px", async () => {
+    const menu = await openRowMenu();
+    await menu.getByRole('menuitem', { name: 'View Details' }).click();
+    const details = page.getByRole('dialog', { name: /^Instance Details:/ });
+    // The recorder's readings settle about 25 s behind the live edge; the details are read again every 5 s.
+    const live = details.getByRole('region', { name: 'Live loudness' });
+    const bars = live.getByRole('img', { name: /^Loudness over the recording/ }).locator('rect:not([data-testid])');
+    await expect.poll(() => bars.count(), { timeout: scaled(60_000), interval: 1000 }).toBeGreaterThan(0);
+    // The test broadcast's tone is steady: no condition going on, an integrated loudness measured.
+    await live.getByText('Sound and picture as expected').waitFor();
+    expect(await live.getByTestId('content-summary').textContent()).toMatch(/^Integrated loudness -\d+\.\d LUFS · /);
+    await closeNotifications(page);
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    for (const size of SCREEN_SIZES) {
+      await page.setViewportSize(size);
+      // The section is the dialog's last: scrolled to, so the screenshot shows the strip.
+      await live.getByTestId('loudness-strip').scrollIntoViewIfNeeded();
+      await settle(page);
+      const strip = await live.getByTestId('loudness-strip').boundingBox();
+      expect(strip?.width ?? 0).toBeGreaterThan(0);
+      expect((strip?.x ?? 0) + (strip?.width ?? Infinity)).toBeLessThanOrEqual(size.width);
+      expect((strip?.y ?? 0) + (strip?.height ?? Infinity)).toBeLessThanOrEqual(size.height);
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `instances-live-loudness-${size.width}.png`) });
+    }
+    await page.setViewportSize(SCREEN_SIZES[0]);
+    await details.getByRole('button', { name: 'Close' }).click();
+    await details.waitFor({ state: 'hidden' });
   });
 
   it('terminates it with a confirmation and the state follows live', async () => {

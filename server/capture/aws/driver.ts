@@ -132,6 +132,12 @@ export interface AwsProviderOptions {
  * (docs/operations/content-assurance.md), its progress never more than this old on the console.
  */
 export const LIVE_REPORT_SECONDS = 30;
+/**
+ * A live report older than this while its window is open: its recorder stopped reporting. Three
+ * periods: a report that failed to upload is shipped again at the recorder's next state write (5 s),
+ * and the server reads it at its next pass (10 s), so a live recorder is never judged silent.
+ */
+export const LIVE_REPORT_STALE_MS = 3 * LIVE_REPORT_SECONDS * 1000;
 /** Instances viewed at once in a pass (their live reports read, an ended one's result): well under the SDK's 50 sockets. */
 const VIEW_CONCURRENCY = 16;
 
@@ -204,8 +210,11 @@ export class AwsCaptureProvider implements CaptureProvider {
     const log = options.log;
     this.liveReports =
       options.store &&
-      new LiveReports(options.store.readIfChanged, (detail, message) =>
-        log ? log.warn(detail, message) : process.emitWarning(message),
+      new LiveReports(
+        options.store.readIfChanged,
+        (detail, message) => (log ? log.warn(detail, message) : process.emitWarning(message)),
+        options.clock,
+        LIVE_REPORT_STALE_MS,
       );
   }
 

@@ -11,6 +11,14 @@ import type { ProviderRecording } from '../provider';
  * short, and which an emulator (moto) does not have at all.
  */
 
+/** What a recorder's media covers of its window (recorder/protocol.ts Coverage), as it writes it to the store. */
+export const coverageSchema = z.object({
+  expectedSeconds: z.number().nonnegative(),
+  coveredSeconds: z.number().nonnegative(),
+  gaps: z.array(recordingGapSchema),
+  reconnects: z.number().int().nonnegative(),
+});
+
 /** The parts of metadata.json the server judges a recording by; anything else in it is ignored. */
 const storedResultSchema = z.object({
   outcome: z.object({
@@ -18,12 +26,7 @@ const storedResultSchema = z.object({
     reason: z.string().nullable(),
     endedBy: z.string(),
   }),
-  coverage: z.object({
-    expectedSeconds: z.number().nonnegative(),
-    coveredSeconds: z.number().nonnegative(),
-    gaps: z.array(recordingGapSchema),
-    reconnects: z.number().int().nonnegative(),
-  }),
+  coverage: coverageSchema,
   media: z.object({ name: z.string(), bytes: z.number().int().nonnegative() }).nullable(),
   segments: z.array(z.object({ name: z.string(), seconds: z.number().nonnegative() })),
   windowEnd: z.iso.datetime({ offset: true }),

@@ -25,6 +25,7 @@ import { serverTakeoversMigration } from './024_server_takeovers';
 import { liveSocketsMigration } from './025_live_sockets';
 import { resumePointsMigration } from './026_resume_points';
 import { naturalNameSortMigration } from './027_natural_name_sort';
+import { liveContentMigration } from './028_live_content';
 
 /** Every migration in order. Names are permanent: they are recorded in the database. */
 const migrations: Record<string, DialectMigration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, DialectMigration> = {
   '025_live_sockets': liveSocketsMigration,
   '026_resume_points': resumePointsMigration,
   '027_natural_name_sort': naturalNameSortMigration,
+  '028_live_content': liveContentMigration,
 };
 
 export function migrationProvider(dialect: Dialect): MigrationProvider {

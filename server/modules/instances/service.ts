@@ -253,7 +253,7 @@ export class InstancesService {
 
   async details(id: string): Promise<InstanceDetails> {
     const row = await this.resolve(id);
-    const recording = await this.recordings.forInstance(row.id);
+    const { recording, liveContent } = await this.recordings.liveForInstance(row.id);
     return {
       ...toInstance({ ...row, recording_status: recording?.status ?? null }, this.clock.now()),
       provider: row.provider,
@@ -266,6 +266,7 @@ export class InstancesService {
       job_id: row.job_id,
       image_id: row.image_id,
       recording,
+      live_content: liveContent,
     };
   }
 

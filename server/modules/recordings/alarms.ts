@@ -1,20 +1,14 @@
 import { countOf } from '../../../contract/plural';
 import { reasonBeyondCoverage } from '../../../contract/recordings';
-import type { GapCause, RecordingGap } from '../../../contract/instances';
+import type { GapCause } from '../../../contract/instances';
+import { isStallGap, OPEN_AT_MEASURE_MS } from '../../../recorder/protocol';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import type { AlarmsService } from '../alarms';
 import type { ContentAlarms } from '../content';
 import { parseGaps, type RecordingRow } from './repository';
 
-/** A hole in the media longer than this is a stall worth an alarm. */
-export const STALL_ALARM_SECONDS = 60;
-/**
- * A gap that reaches the instant its coverage was measured up to is still open (the recorder measures
- * and saves in one go: a second covers it). A reading that does not say when it was measured is judged
- * against now, with slack for a remote recorder's late reports.
- */
-const OPEN_AT_MEASURE_MS = 1000;
+/** A reading that does not say when it was measured is judged against now, with slack for a remote recorder's late reports. */
 const OPEN_GAP_SLACK_MS = 90_000;
 
 /** What each gap cause means, in the words of an alarm. */
@@ -156,7 +150,7 @@ export class RecordingAlarms {
       !reading.stoppedByOperator &&
       newest !== undefined &&
       Date.parse(newest.end) > openSince;
-    if (growing && isStall(newest)) {
+    if (growing && isStallGap(newest)) {
       const { who, base } = await about();
       const since = `${newest.start.slice(11, 19)} UTC`;
       const alarm = await this.alarms.raiseOnce({
@@ -170,7 +164,7 @@ export class RecordingAlarms {
     }
     // Most readings have no stall behind them: only a recording that had one (raised here, or on a
     // server that stored its gaps) has an alarm to resolve, even once the filled-in hole left no gap.
-    if (this.stalled.has(row.id) || gaps.some(isStall) || parseGaps(row.gaps).some(isStall)) {
+    if (this.stalled.has(row.id) || gaps.some(isStallGap) || parseGaps(row.gaps).some(isStallGap)) {
       await this.alarms.resolve(key);
       this.stalled.delete(row.id);
     }
@@ -204,9 +198,6 @@ export class RecordingAlarms {
     return { who, base: { mosqueId: row.mosque_id, mosqueName: name, jobId, instanceId: row.instance_id } };
   }
 }
-
-const isStall = (gap: RecordingGap) =>
-  gap.cause !== 'not_live_yet' && (Date.parse(gap.end) - Date.parse(gap.start)) / 1000 > STALL_ALARM_SECONDS;
 
 interface AlarmSubject {
   mosqueId: string | null;

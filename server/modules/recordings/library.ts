@@ -13,7 +13,7 @@ import {
   type StorageUsage,
 } from '../../../contract/recordings';
 import { contentFileOf } from '../../../recorder/protocol';
-import { recordingContentFileSchema } from '../../capture/content-schema';
+import { contentResponse, recordingContentFileSchema } from '../../capture/content-schema';
 import type { Clock } from '../../lib/clock';
 import { conflict, HttpError, notFound } from '../../lib/http-error';
 import type { RecordingStore } from '../../storage';
@@ -155,25 +155,7 @@ export class RecordingsLibrary {
         502,
         `The content readings of recording ${id} are not a recorder's: ${z.prettifyError(parsed.error)}`,
       );
-    const { summary, windows } = parsed.data;
-    return {
-      measured_seconds: summary.measuredSeconds,
-      integrated_lufs: summary.integratedLufs,
-      peak_dbfs: summary.peakDbfs,
-      longest_silence_seconds: summary.longestSilenceSeconds,
-      silent_seconds: summary.silentSeconds,
-      frozen_seconds: summary.frozenSeconds,
-      black_seconds: summary.blackSeconds,
-      windows: windows.map((w) => ({
-        start: w.start,
-        measured_seconds: w.measured,
-        loudness_lufs: w.loudness,
-        momentary_max_lufs: w.momentaryMax,
-        silent_seconds: w.silent,
-        frozen_seconds: w.frozen,
-        black_seconds: w.black,
-      })),
-    };
+    return contentResponse(parsed.data.summary, parsed.data.windows);
   }
 
   /**

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LiveContent } from '../../../contract/content';
 import type { Recording, RecordingStatus } from '../../../contract/instances';
+import { contentSummarySchema, liveContentResponse } from '../../capture/content-schema';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/http-error';
@@ -92,6 +94,18 @@ export class RecordingsService {
     return row ? toRecording(row) : null;
   }
 
+  /** The instance's recording, with what its recorder last reported of its content while it records. */
+  async liveForInstance(instanceId: string): Promise<{ recording: Recording | null; liveContent: LiveContent | null }> {
+    const row = await this.repository.findByInstance(instanceId);
+    if (!row) return { recording: null, liveContent: null };
+    // Written by applyReading from a checked reading; checked again, as a server of another version may have.
+    const summary =
+      row.status === 'recording' && row.live_content
+        ? contentSummarySchema.safeParse(JSON.parse(row.live_content))
+        : null;
+    return { recording: toRecording(row), liveContent: summary?.success ? liveContentResponse(summary.data) : null };
+  }
+
   /**
    * Whether a recording's progress may be written again: 5 s after the last write on the server's clock
    * (an accelerated clock writes as often as a real one would), or on this process's own (a clock that
@@ -128,8 +142,14 @@ export class RecordingsService {
       reading.expectedSeconds ?? row.expected_seconds,
     );
     const gaps = JSON.stringify(reading.gaps ?? []);
+    // What the Instances details show of a running recording's content; an ended one has its content file.
+    const liveContent = !ended && reading.content ? JSON.stringify(reading.content) : null;
     if (!ended) {
-      const progressed = bytes !== Number(row.bytes) || seconds !== row.duration_seconds || gaps !== row.gaps;
+      const progressed =
+        bytes !== Number(row.bytes) ||
+        seconds !== row.duration_seconds ||
+        gaps !== row.gaps ||
+        liveContent !== row.live_content;
       if (!progressed || !this.progressDue(row.id)) return false;
     } else {
       this.lastProgressWrite.delete(row.id);
@@ -146,6 +166,7 @@ export class RecordingsService {
       covered_seconds: reading.coveredSeconds ?? row.covered_seconds,
       gaps,
       reconnects: reading.reconnects ?? Number(row.reconnects),
+      live_content: liveContent,
       // Kept as it moves: where a recorder on another host would go on, should this one's server be lost.
       ...(reading.resumePoint ? { resume_point: JSON.stringify(reading.resumePoint) } : {}),
       // Judged without the recorder's result: the store is read again until 30 min after the window.

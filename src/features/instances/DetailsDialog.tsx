@@ -25,6 +25,7 @@ import { formatDateTime } from '../../lib/dates';
 import { formatRuntime } from '../../lib/runtime';
 import { useNotify } from '../../notifications/context';
 import { formatBytes, formatSeconds } from './fleet';
+import { LiveContentSection } from './LiveContentSection';
 import { MosqueName } from '../../widgets/MosqueName';
 
 interface DetailsDialogProps {
@@ -170,6 +171,13 @@ export function DetailsDialog({ instance, onClose, onLogs, onTerminate }: Detail
                 </Stack>
               </Section>
             </Grid>
+            {data.live_content && (
+              <Grid size={12}>
+                <Section title="Live loudness">
+                  <LiveContentSection content={data.live_content} />
+                </Section>
+              </Grid>
+            )}
           </Grid>
         )}
       </DialogContent>

@@ -10,7 +10,7 @@ import HeadphonesIcon from '@mui/icons-material/Headphones';
 import type { LibraryRecording } from '../../../contract/recordings';
 import { apiErrorMessage } from '../../api/client';
 import { RECORDING_MESSAGES, useDownloadAudio, useMediaLink } from '../../api/recordings';
-import { RecordingContentPanel } from './LoudnessStrip';
+import { RecordingContentPanel } from './RecordingContentPanel';
 
 /**
  * The recording's page: plays it in the browser from a signed link (the server answers the player's

@@ -23,6 +23,7 @@ import { mock } from '../endpoint';
 import { errorResponse } from '../http';
 import { nowIso, store, type MockStore } from '../store';
 import { mockMosques } from './config';
+import { mockLiveContentOf } from './recordings';
 import { liveSocket } from './live';
 
 /** The test broadcast the mocks offer in the launch dialog. */
@@ -332,6 +333,7 @@ export const instanceHandlers = [
     const instance = findInstance(params.id);
     if (!instance) return errorResponse(404, `Instance ${params.id} not found`);
     const { logs: _logs, ...extras } = extrasOf(instance.id);
+    const recording = store.recordings.find((r) => r.instance_id === instance.id) ?? null;
     const details: InstanceDetails = {
       ...instance,
       ...extras,
@@ -339,7 +341,8 @@ export const instanceHandlers = [
       provider_instance_id: `pid-${instance.id.slice(4)}`,
       job_id: null,
       image_id: null,
-      recording: store.recordings.find((r) => r.instance_id === instance.id) ?? null,
+      recording,
+      live_content: recording ? mockLiveContentOf(recording) : null,
     };
     return HttpResponse.json({ success: true, data: details });
   }),

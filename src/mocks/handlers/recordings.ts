@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw';
+import type { ContentWindow, LiveContent } from '../../../contract/content';
 import type { Recording, RecordingGap } from '../../../contract/instances';
 import {
   recordingsDeletedMessage,
@@ -66,6 +67,34 @@ export function mockGapsOfEveryCause(windowStart: string): RecordingGap[] {
 /** A recording whose content the recorder warned of, as the server's library filter finds it. */
 const contentWarned = (recording: Recording) => recording.reason?.includes('Content warning:') ?? false;
 
+/** The mock speaker's 10 s reading `i` of the recording's window: near -20 LUFS, or silent. */
+function mockWindow(recording: Recording, i: number, silent: boolean): ContentWindow {
+  const loudness = silent ? null : Math.round((-20 + 4 * Math.sin(i / 7)) * 10) / 10;
+  return {
+    start: new Date(Date.parse(recording.started_at) + i * 10_000).toISOString(),
+    measured_seconds: 10,
+    loudness_lufs: loudness,
+    momentary_max_lufs: loudness === null ? -71 : loudness + 6,
+    silent_seconds: silent ? 10 : 0,
+    frozen_seconds: 0,
+    black_seconds: 0,
+  };
+}
+
+/** The totals of a mock recording's readings. */
+function mockTotals(windows: ContentWindow[], measuredSeconds: number) {
+  const silentSeconds = windows.reduce((sum, w) => sum + w.silent_seconds, 0);
+  return {
+    measured_seconds: measuredSeconds,
+    integrated_lufs: windows.some((w) => w.loudness_lufs !== null) ? -20.4 : null,
+    peak_dbfs: -2.1,
+    longest_silence_seconds: silentSeconds,
+    silent_seconds: silentSeconds,
+    frozen_seconds: 0,
+    black_seconds: 0,
+  };
+}
+
 /**
  * The content readings of a finished mock recording: a speaker near -20 LUFS, 10 s windows over its
  * duration; one with a content warning is silent for most of it after its first ten minutes.
@@ -74,30 +103,19 @@ export function mockContentOf(recording: Recording): RecordingContent | null {
   if (recording.status === 'recording' || recording.bytes === 0) return null;
   const seconds = recording.duration_seconds ?? recording.covered_seconds ?? 0;
   const silentFrom = contentWarned(recording) ? 600 : Infinity;
-  const windows = Array.from({ length: Math.ceil(seconds / 10) }, (_, i) => {
-    const silent = i * 10 >= silentFrom;
-    const loudness = silent ? null : Math.round((-20 + 4 * Math.sin(i / 7)) * 10) / 10;
-    return {
-      start: new Date(Date.parse(recording.started_at) + i * 10_000).toISOString(),
-      measured_seconds: 10,
-      loudness_lufs: loudness,
-      momentary_max_lufs: loudness === null ? -71 : loudness + 6,
-      silent_seconds: silent ? 10 : 0,
-      frozen_seconds: 0,
-      black_seconds: 0,
-    };
-  });
-  const silentSeconds = windows.reduce((sum, w) => sum + w.silent_seconds, 0);
-  return {
-    measured_seconds: windows.length * 10,
-    integrated_lufs: windows.some((w) => w.loudness_lufs !== null) ? -20.4 : null,
-    peak_dbfs: -2.1,
-    longest_silence_seconds: silentSeconds,
-    silent_seconds: silentSeconds,
-    frozen_seconds: 0,
-    black_seconds: 0,
-    windows,
-  };
+  const windows = Array.from({ length: Math.ceil(seconds / 10) }, (_, i) =>
+    mockWindow(recording, i, i * 10 >= silentFrom),
+  );
+  return { ...mockTotals(windows, windows.length * 10), windows };
+}
+
+/** A running mock recording's live content: the speaker's last 5 minutes of readings, settled 30 s behind now. */
+export function mockLiveContentOf(recording: Recording, now = Date.now()): LiveContent | null {
+  if (recording.status !== 'recording') return null;
+  const settled = Math.max(0, Math.floor((now - Date.parse(recording.started_at) - 30_000) / 10_000));
+  const first = Math.max(0, settled - 30);
+  const windows = Array.from({ length: settled - first }, (_, i) => mockWindow(recording, first + i, false));
+  return { ...mockTotals(windows, settled * 10), windows, conditions: [] };
 }
 
 /** Recordings kept in a (mock) bucket: their media is played through a pre-signed redirect. */

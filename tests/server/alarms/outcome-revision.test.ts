@@ -31,6 +31,7 @@ describe('alarms that follow a revised outcome', () => {
     store_joined_at: null,
     provisional_until: null,
     resume_point: null,
+    live_content: null,
     updated_at: '2026-11-23T09:00:00.000Z',
   };
   const reading = { bytes: 0, mediaSeconds: 0, filePath: null, expectedSeconds: 600 };

@@ -1,24 +1,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DescribeImagesCommand, DescribeInstanceAttributeCommand, EC2Client } from '@aws-sdk/client-ec2';
-import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import { DescribeInstanceAttributeCommand, type EC2Client } from '@aws-sdk/client-ec2';
+import { GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InstanceDetails } from '../../../contract/instances';
 import type { LiveReport } from '../../../recorder/protocol';
-import { startHlsSource, startMoto, type HlsSource, type MotoServer } from '../../../testkit/capture';
+import { startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { contentProgramme } from '../../../testkit/content-programmes';
 import { recorderNodeMissing, skipIfMissing } from '../../../testkit/prerequisites';
 import { startSandboxMachine, type SandboxMachine } from '../../../testkit/sandbox-machine';
 import { scaled } from '../../../testkit/time-scale';
 import { waitFor } from '../../../testkit/wait';
 import {
+  awsContentEnv,
   contentAlarmOf,
   lastedSeconds,
   TEST_CONTENT_ALARM_SECONDS,
   TEST_CONTENT_FAULT,
   TOLD_WITHIN_SECONDS,
 } from '../helpers/content-alarms';
-import { SchedulerEnv, type SchedulerApp } from '../scheduler/helpers';
+import type { SchedulerApp, SchedulerEnv } from '../scheduler/helpers';
 
 // PostgreSQL pass: skipped: a minute of real-time capture on moto and a sandboxed instance; the alarms it raises are rows of the alarms table, tested on PostgreSQL by the alarm suites
 
@@ -40,47 +42,25 @@ const PASS_SECONDS = 10;
 
 describe('content alarms of a cloud recording (EC2 recorder on moto)', () => {
   const noRecorderNode = recorderNodeMissing();
-  const saved = { ...process.env };
   const sandbox = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-live-content-'));
   let machine: SandboxMachine | undefined;
-  let moto: MotoServer;
   let source: HlsSource | undefined;
   let ec2: EC2Client;
   let s3: S3Client;
   let env: SchedulerEnv;
+  let dispose: (() => Promise<void>) | undefined;
   let s: SchedulerApp;
   let realTime: NodeJS.Timeout | undefined;
 
   beforeAll(async () => {
     if (noRecorderNode) return;
-    Object.assign(process.env, {
-      AWS_ACCESS_KEY_ID: 'testing',
-      AWS_SECRET_ACCESS_KEY: 'testing',
-      AWS_EC2_METADATA_DISABLED: 'true',
-    });
     // Encoded now, so the source goes on the air at once, just before the launch.
     contentProgramme({ fault: 'silent', ...TEST_CONTENT_FAULT });
-    moto = await startMoto();
-    ec2 = new EC2Client({ region: 'us-east-1', endpoint: moto.url });
-    s3 = new S3Client({ region: 'us-east-1', endpoint: moto.url, forcePathStyle: true });
-    await s3.send(new CreateBucketCommand({ Bucket: BUCKET }));
-    const images = await ec2.send(
-      new DescribeImagesCommand({ Owners: ['amazon'], Filters: [{ Name: 'architecture', Values: ['x86_64'] }] }),
-    );
-    env = await SchedulerEnv.create({
-      start: new Date().toISOString(),
+    let account;
+    ({ account, env, dispose } = await awsContentEnv(BUCKET, {
       mosques: [{ ...MOSQUE, url: 'http://127.0.0.1:9/unused.m3u8' }],
-      env: {
-        CAPTURE_PROVIDER: 'aws',
-        AWS_ENDPOINT_URL: moto.url,
-        AWS_REGION: 'us-east-1',
-        AWS_IMAGE_ID: images.Images?.[0]?.ImageId ?? '',
-        AWS_INSTANCE_TYPE: 't3.small',
-        RECORDINGS_STORE: `s3://${BUCKET}/captures`,
-        S3_ENDPOINT: moto.url,
-        CONTENT_ALARM_SECONDS: String(TEST_CONTENT_ALARM_SECONDS),
-      },
-    });
+    }));
+    ({ ec2, s3 } = account);
     // The machine keeps real time: so does the server.
     realTime = setInterval(() => env.clock.set(new Date()), 100);
     s = await env.build({ realLauncher: true });
@@ -89,12 +69,8 @@ describe('content alarms of a cloud recording (EC2 recorder on moto)', () => {
   afterAll(async () => {
     machine?.kill();
     clearInterval(realTime);
-    await env?.dispose();
-    ec2?.destroy();
-    s3?.destroy();
+    await dispose?.();
     await source?.close();
-    await moto?.stop();
-    process.env = saved;
     fs.rmSync(sandbox, { recursive: true, force: true });
   });
 
@@ -129,6 +105,17 @@ describe('content alarms of a cloud recording (EC2 recorder on moto)', () => {
       expect(lastedSeconds(raised)).toBeLessThan(TEST_CONTENT_ALARM_SECONDS + TOLD_WITHIN_SECONDS);
       // Raised while the window is open; the live reports bring the recording's progress too.
       expect((await recording()).status).toBe('recording');
+      // The instance details show the silence going on (written with the recording's progress, within 5 s).
+      const token = await s.login();
+      const liveContent = async () =>
+        (await s.request({ method: 'GET', url: `/api/instances/${launched.launchId}`, token })).json<{
+          data: InstanceDetails;
+        }>().data.live_content;
+      await waitFor(
+        async () => (await liveContent())?.conditions.some((condition) => condition.kind === 'audio_silent'),
+        'the silence in the instance details',
+        20_000,
+      );
       await waitFor(async () => Number((await recording()).bytes) > 0, 'the recording to show progress', 20_000);
 
       const resolved = await waitFor(
@@ -146,6 +133,17 @@ describe('content alarms of a cloud recording (EC2 recorder on moto)', () => {
         (1 + TOLD_WITHIN_SECONDS + PASS_SECONDS) * 1000,
       );
       expect((await recording()).status).toBe('recording');
+      // The details follow: no condition, and the strip of the readings settled so far (15 s after each one's end).
+      const settled = await waitFor(
+        async () => {
+          const content = await liveContent();
+          return content?.conditions.length === 0 && content.windows.length > 0 && content;
+        },
+        'the sound back in the instance details, with the readings settled so far',
+        20_000,
+      );
+      // Readings of 10 s from the window's start (the recorder started before it: the first may precede it).
+      expect(settled.windows.every((w) => (Date.parse(w.start) - start.getTime()) % 10_000 === 0)).toBe(true);
 
       // The live report sits beside the recording, under the prefix its POST policy allows, and names its launch.
       const row = await recording();
@@ -153,6 +151,13 @@ describe('content alarms of a cloud recording (EC2 recorder on moto)', () => {
       const object = await s3.send(new GetObjectCommand({ Bucket: BUCKET, Key: `${prefix}live.json` }));
       const report = JSON.parse((await object.Body?.transformToString()) ?? '') as LiveReport;
       expect(report.content?.conditions).toEqual([]);
+      // With its window (a report left standing is judged against it) and its coverage so far (the stall alarm's).
+      expect(report).toMatchObject({
+        windowStart: start.toISOString(),
+        windowEnd: new Date(start.getTime() + WINDOW_SECONDS * 1000).toISOString(),
+      });
+      expect(report.coverage?.expectedSeconds).toBeGreaterThan(0);
+      expect(report.coverage?.coveredSeconds).toBeGreaterThan(0);
       const keys = ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET }))).Contents ?? []).map((o) => o.Key);
       expect(keys.filter((key) => !key?.startsWith(prefix) && !key?.startsWith('captures/runtime/'))).toEqual([]);
     },

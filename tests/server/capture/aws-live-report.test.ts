@@ -7,7 +7,14 @@ import type { LiveReport } from '../../../recorder/protocol';
 import { StoreShipper } from '../../../recorder/recorder-delivery';
 import { alarmSignature } from '../../../recorder/protocol';
 import { LiveReporter } from '../../../recorder/recorder-live';
-import { LiveReports, parseLiveReport, type ReadIfChanged } from '../../../server/capture/aws/live-report';
+import { LIVE_REPORT_STALE_MS } from '../../../server/capture/aws/driver';
+import {
+  liveReadingAt,
+  LiveReports,
+  parseLiveReport,
+  type ReadIfChanged,
+} from '../../../server/capture/aws/live-report';
+import { ManualClock } from '../../../testkit/manual-clock';
 import { S3RecordingStore } from '../../../server/storage/s3-store';
 import { startMoto, type MotoServer } from '../../../testkit/capture';
 import { scaled } from '../../../testkit/time-scale';
@@ -31,7 +38,16 @@ const REPORT: LiveReport = {
     conditions: [{ kind: 'audio_silent', since: '2026-11-27T12:00:49.000Z', seconds: 41 }],
   },
 };
+const WINDOW = { windowStart: '2026-11-27T12:00:00.000Z', windowEnd: '2026-11-27T13:00:00.000Z' };
 const MEDIA = 'livemosque/2026-11-27/rec-live1/20261127T120000Z.mp4';
+/** A hole in the media from `start` to `end`: the stream stalled. */
+const gap = (start: string, end: string) => ({
+  start,
+  end,
+  cause: 'stream_stalled' as const,
+  reason: 'The stream published no new segment for 20 s',
+  content_lost_seconds: (Date.parse(end) - Date.parse(start)) / 1000,
+});
 const LIVE_KEY = 'livemosque/2026-11-27/rec-live1/live.json';
 
 describe('parseLiveReport', () => {
@@ -50,6 +66,76 @@ describe('parseLiveReport', () => {
     };
     expect(() => parseLiveReport(JSON.stringify(unknownCondition))).toThrow(/content\.conditions\[0\]\.kind/);
     expect(() => parseLiveReport(JSON.stringify({ ...REPORT, launchKey: undefined }))).toThrow(/launchKey/);
+  });
+});
+
+describe('liveReadingAt (a live report no longer refreshed)', () => {
+  const report: LiveReport = { ...REPORT, ...WINDOW };
+  const written = Date.parse(REPORT.measuredUntil);
+  const current = { bytes: REPORT.bytes, mediaSeconds: REPORT.mediaSeconds, content: REPORT.content };
+
+  it('stands as written up to three missed periods', () => {
+    expect(liveReadingAt(report, written, LIVE_REPORT_STALE_MS)).toEqual(current);
+    expect(liveReadingAt(report, written + LIVE_REPORT_STALE_MS, LIVE_REPORT_STALE_MS)).toEqual(current);
+  });
+
+  it('past them while the window is open: no condition, and the recorder down since the report was written', () => {
+    const now = written + LIVE_REPORT_STALE_MS + 1000;
+    expect(liveReadingAt(report, now, LIVE_REPORT_STALE_MS)).toEqual({
+      bytes: REPORT.bytes,
+      mediaSeconds: REPORT.mediaSeconds,
+      content: null,
+      gaps: [
+        {
+          start: REPORT.measuredUntil,
+          end: new Date(now).toISOString(),
+          cause: 'recorder_down',
+          reason: 'The recorder stopped reporting: its last live report was written at 12:01:30 UTC',
+          content_lost_seconds: 91,
+        },
+      ],
+      measuredUntil: new Date(now).toISOString(),
+    });
+  });
+
+  it("a report written before the window opened: down from the window's start", () => {
+    const early = { ...report, measuredUntil: '2026-11-27T11:58:00.000Z' };
+    const now = Date.parse(WINDOW.windowStart) + 30_000;
+    expect(liveReadingAt(early, now, LIVE_REPORT_STALE_MS).gaps).toEqual([
+      expect.objectContaining({ start: WINDOW.windowStart, content_lost_seconds: 30 }),
+    ]);
+    // Before the window opens nothing is judged: the recorder may still be booting.
+    expect(liveReadingAt(early, Date.parse(WINDOW.windowStart) - 1000, LIVE_REPORT_STALE_MS)).toEqual(current);
+  });
+
+  it("carries the recorder's coverage, measured until the report was written; stale, the recorder down after it", () => {
+    const coverage = {
+      expectedSeconds: 90,
+      coveredSeconds: 50,
+      gaps: [gap(WINDOW.windowStart, '2026-11-27T12:00:40.000Z')],
+      reconnects: 1,
+    };
+    const covered = { ...report, coverage };
+    expect(liveReadingAt(covered, written + 5000, LIVE_REPORT_STALE_MS)).toEqual({
+      ...current,
+      expectedSeconds: 90,
+      coveredSeconds: 50,
+      gaps: coverage.gaps,
+      reconnects: 1,
+      measuredUntil: REPORT.measuredUntil,
+    });
+    const stale = liveReadingAt(covered, written + 100_000, LIVE_REPORT_STALE_MS);
+    expect(stale.gaps?.map((g) => `${g.cause} ${g.start.slice(11, 19)}-${g.end.slice(11, 19)}`)).toEqual([
+      'stream_stalled 12:00:00-12:00:40',
+      'recorder_down 12:01:30-12:03:10',
+    ]);
+    expect(stale).toMatchObject({ coveredSeconds: 50, content: null, measuredUntil: '2026-11-27T12:03:10.000Z' });
+  });
+
+  it('is not judged once the window closed (the recorder joins and delivers), nor without a window', () => {
+    const late = Date.parse(WINDOW.windowEnd) + 5 * 60_000;
+    expect(liveReadingAt({ ...report, measuredUntil: WINDOW.windowEnd }, late, LIVE_REPORT_STALE_MS)).toEqual(current);
+    expect(liveReadingAt(REPORT, written + 10 * LIVE_REPORT_STALE_MS, LIVE_REPORT_STALE_MS)).toEqual(current);
   });
 });
 
@@ -80,6 +166,8 @@ describe('LiveReports on an s3 store', () => {
   const answers: string[] = [];
   const warnings: { key: string; reason: string }[] = [];
   let reports: LiveReports;
+  // Each report is read as it is written: none is old enough to be judged.
+  const clock = new ManualClock(REPORT.measuredUntil);
 
   beforeAll(async () => {
     Object.assign(process.env, {
@@ -97,7 +185,7 @@ describe('LiveReports on an s3 store', () => {
       answers.push(answer === null ? 'missing' : answer === 'unchanged' ? 'unchanged' : 'read');
       return answer;
     };
-    reports = new LiveReports(read, (detail) => warnings.push(detail));
+    reports = new LiveReports(read, (detail) => warnings.push(detail), clock, LIVE_REPORT_STALE_MS);
   }, scaled(60_000));
   afterAll(async () => {
     await moto?.stop();
@@ -139,15 +227,24 @@ describe('LiveReports on an s3 store', () => {
         return store.readTextIfChanged(key, etag);
       },
       (detail) => warnings.push(detail),
+      clock,
+      LIVE_REPORT_STALE_MS,
     );
     warnings.length = 0;
-    await store.putText(LIVE_KEY, JSON.stringify(REPORT), 'application/json');
+    await store.putText(LIVE_KEY, JSON.stringify({ ...REPORT, ...WINDOW }), 'application/json');
     expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
     broken = true;
     // The silence is still reported as going on: a failed read resolves no alarm.
     expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
     expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
+    // However long the store refuses: the report is not taken for a recorder that stopped reporting.
+    clock.set(new Date(Date.parse(REPORT.measuredUntil) + 10 * LIVE_REPORT_STALE_MS));
+    expect((await flaky.reading(MEDIA, REPORT.launchKey))?.content).toEqual(REPORT.content);
     expect(warnings).toEqual([{ key: LIVE_KEY, reason: 'could not read it: AccessDenied' }]);
+    // The store answers again, the same report: now it is judged by its age.
+    broken = false;
+    expect(await flaky.reading(MEDIA, REPORT.launchKey)).toMatchObject({ content: null });
+    clock.set(REPORT.measuredUntil);
   });
 
   it('forgets the reports of recordings no longer running', async () => {
@@ -203,6 +300,7 @@ describe('LiveReporter shipping through a POST policy', () => {
       { everySeconds: 30 },
       40,
       REPORT.launchKey,
+      WINDOW,
       () => undefined,
     );
     const shipped = async () => {
@@ -242,8 +340,30 @@ describe('LiveReporter shipping through a POST policy', () => {
     await shipsAt({ ...REPORT, content: { ...REPORT.content!, conditions: [] } }, 55);
     expect(await shipped()).toMatchObject({
       launchKey: REPORT.launchKey,
+      ...WINDOW,
       bytes: REPORT.bytes,
       content: { conditions: [] },
     });
+
+    // The stream stalls at 60 s: shipped when its gap passes 60 s (the stall alarm's threshold) and when it ends.
+    const spoken = { ...REPORT, content: { ...REPORT.content!, conditions: [] } };
+    const stalledUntil = (second: number) => ({
+      ...spoken,
+      coverage: {
+        expectedSeconds: 3600,
+        coveredSeconds: 60,
+        gaps: [gap(at(60), at(second))],
+        reconnects: 0,
+      },
+    });
+    // A gap is no reason to ship before it is a stall: then at the period (30 s after 55).
+    await keeps(stalledUntil(80), 80, 55);
+    await shipsAt(stalledUntil(85), 85);
+    await keeps(stalledUntil(110), 110, 85);
+    await shipsAt(stalledUntil(121), 121);
+    await keeps(stalledUntil(125), 125, 121);
+    const back = { ...stalledUntil(130), coverage: { ...stalledUntil(130).coverage, coveredSeconds: 62 } };
+    await shipsAt({ ...back, coverage: { ...back.coverage, gaps: [gap(at(60), at(130))] } }, 132);
+    expect((await shipped())?.coverage?.gaps).toEqual([gap(at(60), at(130))]);
   });
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlarmKind } from '../../../contract/alarms';
+import { instanceDetailsResponseSchema } from '../../../contract/instances';
 import { recordingContentResponseSchema } from '../../../contract/recordings';
 import type { ContentCondition, RecorderState } from '../../../recorder/protocol';
 import { killRecorders, startHlsSource, waitFor, type HlsSource } from '../../../testkit/capture';
@@ -144,6 +145,20 @@ describe('content alarms of live recordings (real recorders)', () => {
       expect(await thresholdWritten[CASES.findIndex((c) => c.fault === 'no_audio')]).toBeLessThan(
         THRESHOLD_SECONDS + TOLD_WITHIN_SECONDS,
       );
+      // The instance details show it going on while it records (the recorder's state, kept with its progress).
+      const liveContent = async () =>
+        instanceDetailsResponseSchema.parse(
+          (await t.request({ method: 'GET', url: `/api/instances/${launched[3] ?? ''}`, token })).json(),
+        ).data.live_content;
+      const shown = await waitFor(
+        async () => {
+          const content = await liveContent();
+          return content?.conditions.some((condition) => condition.kind === 'audio_missing') && content;
+        },
+        'audio_missing in the instance details',
+        20_000,
+      );
+      expect(shown.integrated_lufs).toBeNull();
       const ended = await waitFor(
         () =>
           t.app.ctx.db.kysely
@@ -156,6 +171,8 @@ describe('content alarms of live recordings (real recorders)', () => {
         90_000,
       );
       expect(ended.reason).toMatch(/Content warning: no sound was recorded/);
+      // Ended: its content file takes over from the live readings.
+      expect(await liveContent()).toBeNull();
       // The recorder kept its readings beside the media: the strip the recording's page draws, with no loudness.
       const stored = await t.request({
         method: 'GET',

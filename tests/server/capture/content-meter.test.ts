@@ -62,8 +62,23 @@ describe('the content meter reads what ffmpeg measured', () => {
     expect(windows.map((w) => w.start.slice(11, 19))).toEqual(['11:00:00', '11:00:10', '11:00:20', '11:00:30']);
     expect(windows.map((w) => w.silent)).toEqual([0, 0, 10, 10]);
     expect(windows[2]).toMatchObject({ loudness: null, blocks: 0, video: true });
-    expect(meter.report(true).conditions).toEqual([]);
+    // A running recording's summary carries the windows written, for the Instances details; the final one none.
+    expect(meter.report().recent).toEqual(windows);
+    const final = meter.report(true);
+    expect(final.conditions).toEqual([]);
+    expect(final.recent).toBeUndefined();
     expect(readWindows(file())).toHaveLength(6);
+  });
+
+  it("a running recording's summary carries its last 30 windows, also after a restart", () => {
+    feed(0, 400, () => -22);
+    const recent = meter.report().recent ?? [];
+    expect(recent).toHaveLength(30);
+    expect(recent).toEqual(readWindows(file()).slice(-30));
+    // Settled 15 s after its end: the last is the one of 370-380 s.
+    expect(recent.at(-1)?.start).toBe('2026-11-27T11:06:10.000Z');
+    meter = make();
+    expect(meter.report().recent).toEqual(recent);
   });
 
   it('reports an ongoing silence with where it began and its length', () => {

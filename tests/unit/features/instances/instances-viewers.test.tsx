@@ -187,6 +187,105 @@ describe('Details viewer', { timeout: scaled(30_000) }, () => {
     expect(actions.getByRole('button', { name: 'Download Recording' })).toBeEnabled();
   });
 
+  it("draws a running recording's live loudness: its conditions and the strip of its last minutes", async () => {
+    const started = Date.now() - 12 * 60_000;
+    const [instance] = addMockInstances(
+      mockInstance({ name: 'capture-m9-live01', state: 'running', launch_time: new Date(started).toISOString() }),
+    );
+    const recording = mockRecording(instance, {
+      status: 'recording',
+      started_at: new Date(started).toISOString(),
+      ended_at: null,
+    });
+    store.recordings.push(recording);
+    // Three readings of a speaker, then two silent ones: the microphone was muted 20 s ago.
+    const windows = [-21, -19.5, -22, null, null].map((loudness, i) => ({
+      start: new Date(started + (60 + i) * 10_000).toISOString(),
+      measured_seconds: 10,
+      loudness_lufs: loudness,
+      momentary_max_lufs: loudness === null ? -80 : loudness + 5,
+      silent_seconds: loudness === null ? 10 : 0,
+      frozen_seconds: 0,
+      black_seconds: 0,
+    }));
+    const since = new Date(started + 63 * 10_000).toISOString();
+    server.use(
+      http.get(`/api/instances/${instance.id}`, () =>
+        HttpResponse.json({
+          success: true,
+          data: {
+            ...instance,
+            provider: 'aws',
+            provider_instance_id: 'i-0123456789abcdef0',
+            width: 1280,
+            height: 720,
+            running_at: instance.launch_time,
+            ended_at: null,
+            state_reason: null,
+            job_id: null,
+            image_id: null,
+            recording,
+            live_content: {
+              measured_seconds: 650,
+              integrated_lufs: -20.8,
+              peak_dbfs: -3.2,
+              longest_silence_seconds: 140,
+              silent_seconds: 140,
+              frozen_seconds: 0,
+              black_seconds: 0,
+              windows,
+              conditions: [{ kind: 'audio_silent', since, seconds: 140 }],
+            },
+          },
+        }),
+      ),
+    );
+    const { user } = await openInstances();
+    await user.click((await openRowMenu(user, instance)).getByRole('menuitem', { name: 'View Details' }));
+    const dialog = within(await screen.findByRole('dialog', { name: /Instance Details/ }));
+    const live = within(await dialog.findByRole('region', { name: 'Live loudness' }));
+    expect(live.getByText(/^Audio silent for 2 min \(since /)).toBeInTheDocument();
+    expect(live.getByTestId('content-summary')).toHaveTextContent(
+      'Integrated loudness -20.8 LUFS · longest silence 2 min · peak -3.2 dBFS',
+    );
+    // One bar per reading with sound, the silent ones marked in the silent lane.
+    const strip = live.getByRole('img', { name: /^Loudness over the recording/ });
+    const bars = [...strip.querySelectorAll('rect:not([data-testid])')];
+    expect(bars).toHaveLength(3);
+    expect(live.getAllByTestId('strip-silent')).toHaveLength(2);
+    // The strip spans the last 5 minutes: its five readings end at its right edge, the rest still to come.
+    expect(strip.getAttribute('viewBox')).toMatch(/^0 0 30 /);
+    expect(bars.map((bar) => bar.getAttribute('x'))).toEqual(['25', '26', '27']);
+  });
+
+  it('says a running recording has no loudness readings yet, and a finished one has no live section', async () => {
+    const [running, done] = addMockInstances(
+      mockInstance({ name: 'capture-m9-fresh1', state: 'running' }),
+      mockInstance({ name: 'capture-m9-ended1', state: 'terminated', recording_status: 'captured' }),
+    );
+    // The mock recorder's first reading is settled 30 s after its start: this one started just now.
+    store.recordings.push(
+      mockRecording(running, { status: 'recording', started_at: new Date().toISOString(), ended_at: null }),
+      mockRecording(done),
+    );
+    const { user } = await openInstances();
+    await user.click((await openRowMenu(user, running)).getByRole('menuitem', { name: 'View Details' }));
+    const live = within(
+      await within(await screen.findByRole('dialog', { name: /Instance Details/ })).findByRole('region', {
+        name: 'Live loudness',
+      }),
+    );
+    expect(live.getByText('Sound and picture as expected')).toBeInTheDocument();
+    expect(live.getByText(/^No loudness readings yet/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    await user.click((await openRowMenu(user, done)).getByRole('menuitem', { name: 'View Details' }));
+    const dialog = within(await screen.findByRole('dialog', { name: /Instance Details/ }));
+    await dialog.findByRole('region', { name: 'Recording Information' });
+    expect(dialog.queryByRole('region', { name: 'Live loudness' })).not.toBeInTheDocument();
+  });
+
   it('says who stopped the recording instead of its partial status', async () => {
     const [instance] = addMockInstances(
       mockInstance({ name: 'capture-m9-stop01', state: 'terminated', recording_status: 'partial' }),

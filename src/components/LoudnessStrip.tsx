@@ -1,11 +1,8 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
-import type { RecordingContent } from '../../../contract/recordings';
-import { RECORDING_MESSAGES, useRecordingContent } from '../../api/recordings';
-import { formatMediaDuration } from '../../lib/recording-outcome';
+import type { RecordingContent } from '../../contract/content';
+import { formatMediaDuration } from '../lib/recording-outcome';
 
 /** The strip's loudness scale: quieter than the floor draws nothing, the ceiling fills the height. */
 const FLOOR_LUFS = -60;
@@ -32,11 +29,15 @@ export function contentSummaryText(content: RecordingContent): string {
 /**
  * The recording's loudness over its window, one bar per 10 s (its loudness from -60 to -5 LUFS), with
  * three lanes under it marking how much of each 10 s was silent, frozen or black. A window the
- * recording did not measure (a gap) is left empty.
+ * recording did not measure (a gap) is left empty. With `slots`, the strip spans that many 10 s
+ * readings ending at the last one, the readings drawn from its right edge (a running recording's last
+ * minutes fill it as they come).
  */
-export function LoudnessStrip({ content }: { content: RecordingContent }) {
+export function LoudnessStrip({ content, slots }: { content: RecordingContent; slots?: number }) {
   const theme = useTheme();
-  const count = Math.max(1, content.windows.length);
+  const count = Math.max(1, slots ?? 0, content.windows.length);
+  /** Where the first reading is drawn: the slots before it are still to come. */
+  const offset = count - content.windows.length;
   const lanes = [
     { key: 'silent', label: 'Silent', color: theme.palette.error.main, measure: 'silent_seconds' },
     { key: 'frozen', label: 'Frozen', color: theme.palette.warning.main, measure: 'frozen_seconds' },
@@ -50,6 +51,9 @@ export function LoudnessStrip({ content }: { content: RecordingContent }) {
   const height = BARS + lanes.length * LANE;
   const first = content.windows[0];
   const last = content.windows.at(-1);
+  const lastEnd = last ? Date.parse(last.start) + 10_000 : null;
+  /** The strip's left edge: its first reading, or where the slots still to come begin. */
+  const from = lastEnd !== null && offset > 0 ? new Date(lastEnd - count * 10_000).toISOString() : first?.start;
   return (
     <Box data-testid="loudness-strip">
       <Typography variant="body2" sx={{ mb: 1 }} data-testid="content-summary">
@@ -68,7 +72,14 @@ export function LoudnessStrip({ content }: { content: RecordingContent }) {
           const level = (window.loudness_lufs - FLOOR_LUFS) / (CEILING_LUFS - FLOOR_LUFS);
           const bar = Math.max(0, Math.min(1, level)) * BARS;
           return (
-            <rect key={window.start} x={i} y={BARS - bar} width={1} height={bar} fill={theme.palette.primary.main}>
+            <rect
+              key={window.start}
+              x={offset + i}
+              y={BARS - bar}
+              width={1}
+              height={bar}
+              fill={theme.palette.primary.main}
+            >
               <title>{`${clock(window.start)}: ${lufs(window.loudness_lufs)}`}</title>
             </rect>
           );
@@ -80,7 +91,7 @@ export function LoudnessStrip({ content }: { content: RecordingContent }) {
               <rect
                 key={`${lane.key}-${window.start}`}
                 data-testid={`strip-${lane.key}`}
-                x={i}
+                x={offset + i}
                 y={BARS + row * LANE}
                 width={1}
                 height={LANE}
@@ -92,7 +103,7 @@ export function LoudnessStrip({ content }: { content: RecordingContent }) {
         )}
       </Box>
       <Box sx={{ display: 'flex', justifyContent: 'space-between', flexWrap: 'wrap', gap: 1, mt: 0.5 }}>
-        <Typography variant="caption">{first ? clock(first.start) : ''}</Typography>
+        <Typography variant="caption">{from ? clock(from) : ''}</Typography>
         <Box sx={{ display: 'flex', gap: 1.5 }}>
           {lanes.map((lane) => (
             <Typography key={lane.key} variant="caption" sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
@@ -101,25 +112,8 @@ export function LoudnessStrip({ content }: { content: RecordingContent }) {
             </Typography>
           ))}
         </Box>
-        <Typography variant="caption">
-          {last ? clock(new Date(Date.parse(last.start) + 10_000).toISOString()) : ''}
-        </Typography>
+        <Typography variant="caption">{lastEnd === null ? '' : clock(new Date(lastEnd).toISOString())}</Typography>
       </Box>
     </Box>
   );
-}
-
-/** The strip of a recording, loaded when it is shown: nothing to draw when its content was not measured. */
-export function RecordingContentPanel({ recordingId }: { recordingId: string }) {
-  const content = useRecordingContent(recordingId);
-  if (content.isPending) return <CircularProgress size={20} aria-label="Loading the loudness strip" />;
-  if (content.isError)
-    return (
-      <Alert severity="error">
-        {RECORDING_MESSAGES.contentFailed}: {content.error.message}
-      </Alert>
-    );
-  if (!content.data)
-    return <Typography variant="body2">No loudness readings: the recorder did not measure this recording.</Typography>;
-  return <LoudnessStrip content={content.data} />;
 }
