@@ -206,7 +206,10 @@ describe('joining the runs of a relaunched recording from the store', () => {
       const segmentSeconds = first.seconds + second.seconds;
       expect(probe).toMatchObject({ width: 320, height: 180 });
       expect(Math.abs(probe.duration - segmentSeconds)).toBeLessThan(3);
-      expect(probe.duration).toBeGreaterThan(lastSeconds + 5);
+      // The first run is in the file too: whatever its ffmpeg got of the stream (on a busy machine its 9 s
+      // of wall time held 4.5 s of media once), less a piece's rounding.
+      expect(first.seconds).toBeGreaterThan(2);
+      expect(probe.duration).toBeGreaterThan(lastSeconds + first.seconds - 1);
       expect(Number(joined.bytes)).toBe(fs.statSync(file).size);
       expect(Math.abs(Number(joined.duration_seconds) - probe.duration)).toBeLessThan(0.5);
       expect(Math.abs(Number(joined.covered_seconds) - segmentSeconds)).toBeLessThan(3);
