@@ -81,7 +81,14 @@ export async function screenshotOnceDialogsShown(page: Page, name: string): Prom
 export async function closeNotifications(page: Page): Promise<void> {
   const close = page.locator('.MuiAlert-filled').getByRole('button', { name: 'Close' });
   for (let open = await close.count(); open > 0; open = await close.count()) {
-    await close.first().click();
+    // One may close by itself (its time is up) between the count and the click: the click then waits
+    // for a notification that never comes. Fewer open by then is the same outcome.
+    await close
+      .first()
+      .click({ timeout: scaled(5000) })
+      .catch(async (error: unknown) => {
+        if ((await close.count()) >= open) throw error;
+      });
     // It slides away before it is gone: the next one is closed once it has.
     await waitFor(async () => (await close.count()) < open, 'the notification to close', 5000, 50);
   }

@@ -56,10 +56,13 @@ describe("the fidelity lab's RTMP origin", () => {
       const heldBefore = await readFrameIndices(before);
       const heldAfter = await readFrameIndices(after);
       expect([...heldBefore, ...heldAfter]).not.toContain(null);
+      const firstBefore = heldBefore[0] ?? -1;
       const lastBefore = heldBefore.at(-1) ?? -1;
       const firstAfter = heldAfter[0] ?? -1;
-      // Each client holds a run of the programme from where its listener started, each frame once.
-      expect(heldBefore).toEqual(Array.from({ length: heldBefore.length }, (_, i) => i));
+      // Each client holds a run of the programme from where its listener started (a client slow to start
+      // on a busy machine, 2 s once, joins the live programme later), each frame once.
+      expect(firstBefore).toBeGreaterThanOrEqual(0);
+      expect(heldBefore).toEqual(Array.from({ length: heldBefore.length }, (_, i) => firstBefore + i));
       expect(heldAfter).toEqual(Array.from({ length: heldAfter.length }, (_, i) => firstAfter + i));
       // What neither holds between them is what the truth says no listener played (to a frame's timing
       // of the kill: what was in flight when the origin dropped), and it is the drop's.
