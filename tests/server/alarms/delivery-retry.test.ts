@@ -50,10 +50,14 @@ describe('alarm delivery retries', () => {
   it('waits the back-off after a refused attempt, then delivers when the receiver is back', async () => {
     const token = await t.login();
     const alarm = await t.app.ctx.alarms.raise({ kind: 'missed', key: 'missed:job-1', message: 'Never launched' });
-    await vi.waitFor(async () => expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying'), {
-      timeout: scaled(5000),
-    });
-    expect(first.held.map((h) => h.ms)).toEqual([2_000]);
+    // The retry is written, then scheduled: a read between the two sees it retrying with no timer yet.
+    await vi.waitFor(
+      async () => {
+        expect((await deliveriesOf(t.app, token, alarm.id))[0]?.state).toBe('retrying');
+        expect(first.held.map((h) => h.ms)).toEqual([2_000]);
+      },
+      { timeout: scaled(5000) },
+    );
 
     receiver = http.createServer((request, response) => {
       let body = '';
@@ -74,7 +78,7 @@ describe('alarm delivery retries', () => {
   });
 
   it('carries on after a restart with a delivery that was waiting for its retry', async () => {
-    await new Promise((resolve) => receiver?.close(resolve));
+    await new Promise((resolve) => (receiver ? receiver.close(resolve) : resolve(undefined)));
     receiver = undefined;
     const token = await t.login();
     const alarm = await t.app.ctx.alarms.raise({ kind: 'preflight', key: 'preflight:disk', message: 'Disk low' });
