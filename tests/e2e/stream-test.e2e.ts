@@ -44,8 +44,10 @@ describe('Test stream on the demo broadcast', () => {
     expect(findings[3]).toMatch(/^\d+(\.\d)? s, [\d.]+ [kM]B \(clip kept until /);
     const recordedSeconds = Number(findings[3].split(' ')[0]);
     expect(recordedSeconds).toBeGreaterThan(25);
-    // 30 s, plus a segment before the window and the reader's margin after it (1 s segments).
-    expect(recordedSeconds).toBeLessThanOrEqual(33);
+    // 30 s, plus a segment before the window and the reader's margin after it (1 s segments): it holds on
+    // until a segment provably published after the end, a second or two more on a loaded machine (33.04 s
+    // seen in CI).
+    expect(recordedSeconds).toBeLessThanOrEqual(34);
 
     await panel.getByRole('button', { name: 'Play clip' }).click();
     const video = panel.getByLabel('Stream test clip');
@@ -59,7 +61,7 @@ describe('Test stream on the demo broadcast', () => {
     );
     const duration = await video.evaluate((element) => (element as HTMLVideoElement).duration);
     expect(duration).toBeGreaterThan(25);
-    expect(duration).toBeLessThanOrEqual(33);
+    expect(duration).toBeLessThanOrEqual(34);
     await page.waitForFunction(
       () =>
         ((document.querySelector('video[aria-label="Stream test clip"]') as HTMLVideoElement | null)?.currentTime ??
