@@ -58,7 +58,8 @@ class RequestLogger implements FastifyBaseLogger {
   private write(level: Level, args: unknown[]): void {
     if (this.made === undefined && !this.parent.isLevelEnabled(level)) return;
     const logger = this.logger();
-    (logger[level] as (...line: unknown[]) => void).apply(logger, args);
+    // Still a call on `logger` (the cast leaves the member access), so pino's methods keep their `this`.
+    (logger[level] as (...line: unknown[]) => void)(...args);
   }
 
   private logger(): FastifyBaseLogger {
