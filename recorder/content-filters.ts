@@ -77,6 +77,11 @@ export function contentOutput(copies: boolean, loudnessFile: string, alarmSecond
     `ebur128=peak=sample:metadata=1,ametadata=mode=print:key=lavfi.r128.M:direct=1:file=${filterValue(loudnessFile)}`,
     '-vf',
     `${picked},freezedetect=n=-60dB:d=${FREEZE_MIN_SECONDS},blackframe=amount=0:threshold=32`,
+    // The null output still encodes what reaches it, by default to 16-bit PCM: a conversion of every
+    // sample ebur128 passes on (as doubles). Doubles go through as they are: 0.04 CPU-s less per 240 s
+    // of 48 kHz stereo (of 0.49 that measuring the sound adds), measured on ffmpeg alone from a file.
+    '-c:a',
+    'pcm_f64le',
     '-f',
     'null',
     '-',
