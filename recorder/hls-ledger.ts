@@ -33,6 +33,11 @@ export interface KeptSegment {
    * after the segment before: the first of a stretch that a later reading may prove lies earlier.
    */
   estimated?: boolean;
+  /**
+   * A reading asked at this time (epoch ms) did not list it yet: it was published later, so the stream
+   * was on the air with it until then at least. Only when a reading says.
+   */
+  publishedAfter?: number;
 }
 
 /** Content the stream offered that the recording does not hold. */
@@ -408,7 +413,11 @@ export function ledgerCoverage(
     if (span.start > cursor) hole(span.start);
     cursor = Math.max(cursor, span.end);
   }
-  hole(Math.min(until, window.end));
+  // The last segment kept was published after the window's end: the stream was on the air with it to the
+  // end, so what its stretch leaves of the window is a stream slower than real time, as between joined
+  // segments, not a hole.
+  const onAirToTheEnd = (ledger.last()?.publishedAfter ?? -Infinity) >= window.end;
+  hole(onAirToTheEnd ? cursor : Math.min(until, window.end));
   // What was fed to a run that its pieces do not hold is lost by us, whatever its length.
   for (const short of inWindow(shortfalls)) {
     gaps.push({

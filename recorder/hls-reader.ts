@@ -137,11 +137,12 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
   let tailMs = 0;
   let endMarginMs = 0;
   /** The last kept segment was published after this (-Infinity: no reading says). */
-  let keptPublishedAfter = -Infinity;
+  const keptPublishedAfter = () => ledger.last()?.publishedAfter ?? -Infinity;
   const keptUntil = () => (ledger.last()?.start ?? -Infinity) + (ledger.last()?.seconds ?? 0) * 1000;
   // Without a reading that bounds it (the segments a recorder finds listed at its start), the estimate with a margin decides.
   const heldPastEnd = () =>
-    keptPublishedAfter >= window.end || (keptPublishedAfter === -Infinity && keptUntil() >= window.end + endMarginMs);
+    keptPublishedAfter() >= window.end ||
+    (keptPublishedAfter() === -Infinity && keptUntil() >= window.end + endMarginMs);
   const windowOpen = () => now() < window.end || (now() < window.end + tailMs && !heldPastEnd());
   /** A wait that ends with the window (and its tail) or a stop. */
   const nap = (ms: number) =>
@@ -340,8 +341,8 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
         joined,
         ...(estimated ? { estimated } : {}),
         ...(segment.programTime === null ? {} : { programTime: segment.programTime }),
+        ...(publishedAfter(segment) === -Infinity ? {} : { publishedAfter: publishedAfter(segment) }),
       });
-      keptPublishedAfter = publishedAfter(segment);
       options.persist();
       ledger.clear(start);
       taken++;

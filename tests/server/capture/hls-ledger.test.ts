@@ -162,6 +162,36 @@ describe('coverage from the segment ledger', () => {
     });
   });
 
+  it("a slow stream's stretch that ends short of the window is no hole when its last segment was published after the end", () => {
+    // A slow origin: 2 s segments published every 2.2 s, joined, the last ending 0.4 s before the window's end.
+    const slowStretch = (publishedAfter?: number) => {
+      const ledger = new SegmentLedger(null);
+      for (let sequence = 0; sequence < 28; sequence++)
+        ledger.keep({
+          sequence,
+          seconds: 2,
+          start: at(59.6 - 2 - (27 - sequence) * 2.2),
+          run: 1,
+          joined: sequence > 0,
+          ...(sequence === 27 && publishedAfter !== undefined ? { publishedAfter } : {}),
+        });
+      return ledgerCoverage(ledger, window, window.end + 5000, iso);
+    };
+    // A reading asked after the window's end did not list it: the stream was on the air with it to the end.
+    expect(slowStretch(at(60.5)).gaps).toEqual([]);
+    // Published before the end (or no reading says): nothing came after it in the window, a hole the partial lists.
+    for (const publishedAfter of [at(59), undefined])
+      expect(slowStretch(publishedAfter).gaps).toEqual([
+        {
+          start: iso(at(59.6)),
+          end: iso(at(60)),
+          cause: 'stream_stalled',
+          reason: 'The stream published no new segment',
+          content_lost_seconds: 0,
+        },
+      ]);
+  });
+
   it('an encoder restart is a sequence_reset gap from the end of the content kept to the new numbering, with its seconds lost', () => {
     const ledger = new SegmentLedger(null);
     keep(ledger, 0, 20, 0);
