@@ -73,9 +73,13 @@ export const CONTENT_ALARM: Record<NumberedContentFault['fault'], ContentConditi
 };
 
 /** Playlists a mosque's stream may have: a short sliding list, a DVR window of 120 s, or an EVENT list. */
+const DVR_PLAYLIST: Pick<FidelityOriginOptions, 'dvrSegments' | 'playlistType'> = {
+  playlistType: 'sliding',
+  dvrSegments: 60,
+};
 const PLAYLISTS: readonly Pick<FidelityOriginOptions, 'dvrSegments' | 'playlistType'>[] = [
   { playlistType: 'sliding', dvrSegments: 6 },
-  { playlistType: 'sliding', dvrSegments: 60 },
+  DVR_PLAYLIST,
   { playlistType: 'event' },
 ];
 
@@ -144,7 +148,10 @@ export function planStreams(random: Random, count: number, windowSeconds: number
       }
     })();
     const faults = fault.kind === 'recorder_kill' ? [] : [fault];
-    const origin = { ...random.pick(PLAYLISTS), prePublishSegments, faults };
+    const drawn = random.pick(PLAYLISTS);
+    // A frozen playlist is drawn as the DVR case: a list long enough to catch up from (the draw
+    // is still made, so the rest of the season stays the seed's).
+    const origin = { ...(kind === 'stale_playlist' ? DVR_PLAYLIST : drawn), prePublishSegments, faults };
     if (!CONTENT_CARRIERS.has(kind)) return { source: 'hls', fault, origin };
     // In programme seconds: after the launch by a fifth of the window (a late start or a slow origin moves it
     // later on the air, at most 0.3 of the window), long enough to be alarmed, ended before the window is.

@@ -66,6 +66,16 @@ describe('the frozen picture of the numbered programme, read back', () => {
   });
 });
 
+describe("the season's draw of faults", () => {
+  it('puts a frozen playlist on a DVR list of 120 s, which a freeze of the window holds', () => {
+    for (const seed of [1, 2, 3]) {
+      const stale = planStreams(new Random(seed), 11, 60).filter((plan) => plan.fault.kind === 'stale_playlist');
+      expect(stale).toHaveLength(1);
+      expect(stale[0]).toMatchObject({ source: 'hls', origin: { playlistType: 'sliding', dvrSegments: 60 } });
+    }
+  });
+});
+
 describe("the season's draw of content faults", () => {
   it('draws every content fault once in a season of every variant, on three HLS streams, timed inside the window', () => {
     for (const seed of [1, 2, 3]) {
