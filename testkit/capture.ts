@@ -318,8 +318,42 @@ export interface MotoServer {
  */
 const MOTO_AMIS = path.join(import.meta.dirname, 'moto-amis.json');
 
-/** Starts moto_server on 127.0.0.1 with a free port; fails loudly when moto is not installed. */
+/**
+ * Whether a moto that a file has stopped stays up, emptied, for the next file of the same worker process
+ * (shareMotoPerWorker). A fresh moto cost about 1.5 s of CPU before its first answer to EC2 (0.4 s to
+ * start, 1 s to load EC2's models on the first call); emptied by moto's reset it answers the same
+ * requests the same way from 0.02 s.
+ */
+let sharedPerWorker = false;
+const SETPRIV = '/usr/bin/setpriv';
+const idleMotos: { url: string; child: ChildProcess }[] = [];
+
+/**
+ * Keeps one moto per worker process for the files it runs one after another (the server suites share a
+ * worker's modules between files: vite.config.ts). Each file still starts on an empty moto: stop() resets
+ * every service of it (moto-api/reset) before the next file may take it. A moto dies with its worker
+ * (setpriv --pdeathsig: vitest ends a worker with SIGTERM, which runs no exit handler).
+ */
+export function shareMotoPerWorker(): void {
+  sharedPerWorker = fs.existsSync(SETPRIV);
+}
+
+/** Starts moto_server on 127.0.0.1 with a free port (or takes this worker's idle one); fails loudly when moto is not installed. */
 export async function startMoto(): Promise<MotoServer> {
+  const idle = sharedPerWorker ? idleMotos.pop() : undefined;
+  const moto = idle?.child.exitCode === null ? idle : await launchMoto();
+  if (!sharedPerWorker) return { url: moto.url, stop: () => stopProcess(moto.child) };
+  return {
+    url: moto.url,
+    stop: async () => {
+      const reset = await fetch(`${moto.url}/moto-api/reset`, { method: 'POST' }).catch(() => undefined);
+      if (reset?.ok) idleMotos.push(moto);
+      else await stopProcess(moto.child);
+    },
+  };
+}
+
+async function launchMoto(): Promise<{ url: string; child: ChildProcess }> {
   const binary = findMotoServer();
   if (!binary) {
     throw new Error(
@@ -327,10 +361,15 @@ export async function startMoto(): Promise<MotoServer> {
     );
   }
   const port = await freePort();
-  const child = spawn(binary, ['-H', '127.0.0.1', '-p', String(port)], {
-    stdio: 'ignore',
-    env: { ...process.env, MOTO_AMIS_PATH: process.env.MOTO_AMIS_PATH ?? MOTO_AMIS },
-  });
+  const command = [binary, '-H', '127.0.0.1', '-p', String(port)];
+  const child = spawn(
+    sharedPerWorker ? SETPRIV : command[0],
+    sharedPerWorker ? ['--pdeathsig', 'TERM', ...command] : command.slice(1),
+    {
+      stdio: 'ignore',
+      env: { ...process.env, MOTO_AMIS_PATH: process.env.MOTO_AMIS_PATH ?? MOTO_AMIS },
+    },
+  );
   const url = `http://127.0.0.1:${port}`;
   await waitFor(
     () =>
@@ -345,5 +384,5 @@ export async function startMoto(): Promise<MotoServer> {
     'moto_server to answer',
     30_000,
   );
-  return { url, stop: () => stopProcess(child) };
+  return { url, child };
 }
