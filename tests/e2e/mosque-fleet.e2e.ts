@@ -74,7 +74,7 @@ describe('The mosque table with a fleet', () => {
       await poll(() => shownNames(page)).toEqual(expected);
       const sortedView = page.url();
       expect(new URL(sortedView).search).toBe('?q=karachi&sort=name&order=desc');
-      await screenshot(page, 'config-fleet-search');
+      await screenshot(page, 'config-fleet-search', [size]);
 
       // The address alone brings the same view back (a new tab of the same signed-in browser).
       const again = await page.context().newPage();
@@ -124,7 +124,7 @@ describe('The mosque table with a fleet', () => {
         await page.getByLabel('Select every mosque on this page').check();
         await bar.getByRole('button', { name: 'Select all 2,000 matching' }).click();
         await bar.getByText('2,000 selected').waitFor();
-        await screenshot(page, `config-select-all-${verb.toLowerCase()}`);
+        await screenshot(page, `config-select-all-${verb.toLowerCase()}`, [size]);
         await bar.getByRole('button', { name: verb, exact: true }).click();
         await dialog.getByText(`${verb} 2,000 mosques`, { exact: true }).waitFor();
         await dialog.getByRole('button', { name: verb, exact: true }).click();
@@ -169,7 +169,7 @@ describe('The mosque table with a fleet', () => {
       const picker = page.getByRole('form', { name: 'New silence' }).getByRole('combobox', { name: 'Mosque' });
       await picker.fill('Mosque 1998');
       await page.getByRole('option', { name: /^Mosque 1998\b/ }).waitFor();
-      await screenshot(page, 'silence-mosque-search');
+      await screenshot(page, 'silence-mosque-search', [size]);
       await page.getByRole('option', { name: /^Mosque 1998\b/ }).click();
       expect(await picker.inputValue()).toBe('Mosque 1998');
       await page.waitForLoadState('networkidle');
@@ -235,7 +235,7 @@ describe('The first page of 10,000 mosques', () => {
         .waitFor({ timeout: scaled(30_000) });
       const firstRowsMs = await page.evaluate(() => performance.now());
       await page.waitForLoadState('networkidle');
-      await screenshot(page, 'scheduling-10000');
+      await screenshot(page, 'scheduling-10000', [size]);
       const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
       const activeJobsTop = await page
         .getByRole('heading', { name: 'Active Jobs', exact: true, level: 2 })

@@ -46,13 +46,21 @@ export async function settle(page: Page): Promise<void> {
   );
 }
 
-/** Writes tests/e2e/screenshots/<name>-<width>.png at each screen size, then restores the page's size. */
-export async function screenshot(page: Page, name: string): Promise<string[]> {
+/**
+ * Writes tests/e2e/screenshots/<name>-<width>.png at each screen size, then restores the page's size. A
+ * test run once per screen size passes its own (`[size]`): each run then writes its width only, instead
+ * of both widths twice over, the second pair overwriting the first.
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  sizes: readonly { width: number; height: number }[] = SCREEN_SIZES,
+): Promise<string[]> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const original = page.viewportSize();
   await settle(page);
   const files: string[] = [];
-  for (const size of SCREEN_SIZES) {
+  for (const size of sizes) {
     await page.setViewportSize(size);
     await settle(page);
     const file = path.join(SCREENSHOT_DIR, `${name}-${size.width}.png`);
