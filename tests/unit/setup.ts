@@ -8,6 +8,7 @@ import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
 import { installClassSelectorPrecheck } from './support/class-selector-precheck';
 import { server } from './support/server';
+import { speedyEmotion } from './support/speedy-emotion';
 
 // A busy machine can take a few seconds to show a page (renderApp loads its route's modules first: support/render.tsx).
 configure({ asyncUtilTimeout: scaled(5000) });
@@ -26,6 +27,9 @@ Element.prototype.toString = function toString(this: Element) {
 
 // happy-dom's style matching, without parsing selectors whose classes an element lacks: see the file.
 installClassSelectorPrecheck();
+
+// Emotion's rules in one sheet, as in production, not one <style> element each: see the file.
+speedyEmotion();
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 
