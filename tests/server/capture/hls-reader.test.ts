@@ -162,8 +162,12 @@ describe('the HLS segment reader', () => {
       expect(streamGaps.map((gap) => gap.cause)).toEqual(['stream_dropped']);
       const [gap] = streamGaps;
       const placed = `gap ${gap.start}-${gap.end}, on the air ${new Date(onAir(before).end).toISOString()}-${new Date(onAir(after).start).toISOString()}`;
-      expect(Math.abs(Date.parse(gap.start) - onAir(before).end), placed).toBeLessThanOrEqual(500);
-      expect(Math.abs(Date.parse(gap.end) - onAir(after).start), placed).toBeLessThanOrEqual(500);
+      // Half a second on a machine with time to spare. The placement rests on when the reader's readings were
+      // asked, and on a saturated machine they come late (628 ms seen in CI beside four other lanes): the
+      // bound grows with the suites' time scale, up to the 2 s the fidelity season allows a gap's ends.
+      const slack = Math.min(scaled(500), 2000);
+      expect(Math.abs(Date.parse(gap.start) - onAir(before).end), placed).toBeLessThanOrEqual(slack);
+      expect(Math.abs(Date.parse(gap.end) - onAir(after).start), placed).toBeLessThanOrEqual(slack);
     },
   );
 });
