@@ -44,18 +44,25 @@ export interface GapScore {
 
 /** Compares the gaps a recording reports with the holes its frames show and the faults that made them. */
 export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultSpan[]): GapScore {
-  const misplaced = gaps.filter((gap) => {
+  /** The true hole a gap overlaps most. */
+  const holeOf = (gap: ReportedGap) => {
     const span = { from: gap.start, to: gap.end };
-    const hole = holes.reduce<Interval | undefined>(
+    return holes.reduce<Interval | undefined>(
       (best, h) => (overlap(span, h) > (best ? overlap(span, best) : 0) ? h : best),
       undefined,
     );
+  };
+  const misplaced = gaps.filter((gap) => {
+    const hole = holeOf(gap);
     return (
       !hole || Math.abs(gap.start - hole.from) > PLACEMENT_SLACK_MS || Math.abs(gap.end - hole.to) > PLACEMENT_SLACK_MS
     );
   });
   const around = (fault: FaultSpan) => ({ from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + DETECTION_SLACK_MS });
-  const over = (gap: ReportedGap, fault: FaultSpan) => overlap({ from: gap.start, to: gap.end }, around(fault)) > 0;
+  // A gap over a fault is its doing, unless the hole it reports had ended before the fault began (a recorder
+  // that connected late, just before a drop): placed within the slack, it still touches the fault's span.
+  const over = (gap: ReportedGap, fault: FaultSpan) =>
+    overlap({ from: gap.start, to: gap.end }, around(fault)) > 0 && (holeOf(gap)?.to ?? Infinity) > fault.from;
   const lateStarts = faults.filter((fault) => fault.fault.kind === 'late_start');
   const wrongCauses = gaps.filter(
     (gap) =>

@@ -51,6 +51,20 @@ describe("the fidelity season's scoring of reported gaps", () => {
     ]);
   });
 
+  it('judges a gap by its own hole: a late start that ended just before a drop is not the drop', () => {
+    // A recorder that took 7 s to start, then the playlist answered 404 from 7.85 s for 16 s.
+    const holes = [
+      { from: s(0), to: s(7.09) },
+      { from: s(7.77), to: s(23.83) },
+    ];
+    const gaps = [gap(-0.08, 7.15, 'recorder_late'), gap(7.85, 24.01, 'stream_dropped')];
+    expect(scoreGaps(gaps, holes, [fault('playlist_404', 7.85, 21.88)]).wrongCauses).toEqual([]);
+    // The same late gap reporting the drop's hole is a wrong cause.
+    expect(
+      scoreGaps([gap(7.85, 24.01, 'recorder_late')], holes, [fault('playlist_404', 7.85, 21.88)]).wrongCauses,
+    ).toEqual([gap(7.85, 24.01, 'recorder_late')]);
+  });
+
   it('counts "not live yet" as a wrong cause where the stream was on the air, away from a late start', () => {
     const gaps = [gap(-0.1, 3.4, 'not_live_yet'), gap(40, 55, 'not_live_yet'), gap(0, 8.7, 'not_live_yet')];
     // A radio on the air before its window: its start and a drop are not a stream yet to go live.
