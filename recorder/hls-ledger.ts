@@ -413,10 +413,11 @@ export function ledgerCoverage(
     if (span.start > cursor) hole(span.start);
     cursor = Math.max(cursor, span.end);
   }
-  // The last segment kept was published after the window's end: the stream was on the air with it to the
-  // end, so what its stretch leaves of the window is a stream slower than real time, as between joined
-  // segments, not a hole.
-  const onAirToTheEnd = (ledger.last()?.publishedAfter ?? -Infinity) >= window.end;
+  // The last segment kept followed its stretch without a pause and was published after the window's end:
+  // the stream was on the air to the end, so what the stretch leaves of the window is a stream slower than
+  // real time, as between joined segments, not a hole. One that came back after a pause is no such proof.
+  const last = ledger.last();
+  const onAirToTheEnd = (last?.joined ?? false) && (last?.publishedAfter ?? -Infinity) >= window.end;
   hole(onAirToTheEnd ? cursor : Math.min(until, window.end));
   // What was fed to a run that its pieces do not hold is lost by us, whatever its length.
   for (const short of inWindow(shortfalls)) {

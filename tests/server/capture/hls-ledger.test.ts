@@ -179,6 +179,15 @@ describe('coverage from the segment ledger', () => {
     };
     // A reading asked after the window's end did not list it: the stream was on the air with it to the end.
     expect(slowStretch(at(60.5)).gaps).toEqual([]);
+    // Back after a drop (not joined), placed short of the end though published after it: no proof of the
+    // stream on the air to the end, so what it leaves of the window is listed.
+    const dropped = new SegmentLedger(null);
+    keep(dropped, 0, 40, 0);
+    dropped.keep({ sequence: 20, seconds: 2, start: at(55), run: 1, joined: false, publishedAfter: at(61) });
+    expect(ledgerCoverage(dropped, window, window.end + 5000, iso).gaps).toMatchObject([
+      { start: iso(at(40)), end: iso(at(55)) },
+      { start: iso(at(57)), end: iso(at(60)) },
+    ]);
     // Published before the end (or no reading says): nothing came after it in the window, a hole the partial lists.
     for (const publishedAfter of [at(59), undefined])
       expect(slowStretch(publishedAfter).gaps).toEqual([
