@@ -214,7 +214,9 @@ describe('The first page of 10,000 mosques', () => {
       const page = await context.newPage();
       await signIn(page, large.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
       // Mosque data: the mosque list and both prayer-time lists.
-      let mosqueBytes = 0;
+      // Bodies are read as they arrive and summed only at the end: a body's read
+      // can finish after the page is idle on a loaded machine.
+      const mosqueBodies: Promise<number>[] = [];
       page.on('response', (response) => {
         if (
           !/^\/api\/(config\/mosques|config\/prayer-times|scheduler\/prayer-times)$/.test(
@@ -222,10 +224,7 @@ describe('The first page of 10,000 mosques', () => {
           )
         )
           return;
-        void response.body().then(
-          (body) => (mosqueBytes += body.length),
-          () => undefined,
-        );
+        mosqueBodies.push(response.body().then((body) => body.length));
       });
       await page.goto(`${large.server.baseUrl}/scheduling`);
       await page
@@ -236,6 +235,7 @@ describe('The first page of 10,000 mosques', () => {
       const firstRowsMs = await page.evaluate(() => performance.now());
       await page.waitForLoadState('networkidle');
       await screenshot(page, 'scheduling-10000', [size]);
+      const mosqueBytes = (await Promise.all(mosqueBodies)).reduce((sum, bytes) => sum + bytes, 0);
       const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
       const activeJobsTop = await page
         .getByRole('heading', { name: 'Active Jobs', exact: true, level: 2 })
