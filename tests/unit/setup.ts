@@ -6,6 +6,7 @@ import { NOTIFICATION_DURATIONS, SPEC_NOTIFICATION_DURATIONS, type Severity } fr
 import { noteServerAway } from '../../src/app/recoverable-lazy';
 import { takeContractViolations } from '../../src/mocks/endpoint';
 import { resetStore } from '../../src/mocks/store';
+import { installClassRuleIndex } from './support/class-rule-index';
 import { installClassSelectorPrecheck } from './support/class-selector-precheck';
 import { server } from './support/server';
 import { speedyEmotion } from './support/speedy-emotion';
@@ -27,6 +28,8 @@ Element.prototype.toString = function toString(this: Element) {
 
 // happy-dom's style matching, without parsing selectors whose classes an element lacks: see the file.
 installClassSelectorPrecheck();
+// ... and without walking the rules whose classes no element in hand has: see the file.
+installClassRuleIndex();
 
 // Emotion's rules in one sheet, as in production, not one <style> element each: see the file.
 speedyEmotion();
