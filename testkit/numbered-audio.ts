@@ -83,6 +83,14 @@ interface Run {
 
 /** Blocks apart two runs may be (unreadable blocks at a tone change between them) and still be neighbours. */
 const NEIGHBOUR_BLOCKS = 3;
+/**
+ * A run this short that is neighbour to neither side is a misreading, not a stretch of programme: a
+ * block across the join of a drop can take its low tone from one side and its high tone from the
+ * other, and say a second up to half an hour away; read as kept, everything after it read as reordered
+ * (25 s in one season). A real stretch of a second at a cut is as long as the cut leaves it, and one
+ * under 30 ms beside no neighbour is less than a picture frame.
+ */
+const LONE_RUN_BLOCKS = 3;
 const BLOCKS_PER_SECOND = 1000 / BLOCK_MS;
 
 /**
@@ -92,18 +100,21 @@ const BLOCKS_PER_SECOND = 1000 / BLOCK_MS;
  * from its second's start.
  */
 export function framesOfBlocks(seconds: (number | null)[]): number[] {
-  const runs: Run[] = [];
+  const read: Run[] = [];
   seconds.forEach((second, position) => {
     if (second === null) return;
-    const last = runs.at(-1);
+    const last = read.at(-1);
     if (last && last.second === second && position - last.last <= NEIGHBOUR_BLOCKS) last.last = position;
-    else runs.push({ second, first: position, last: position });
+    else read.push({ second, first: position, last: position });
   });
   const follows = (a: Run | undefined, b: Run | undefined) =>
     a !== undefined &&
     b !== undefined &&
     (a.second + 1) % TONE_PERIOD_SECONDS === b.second &&
     b.first - a.last <= NEIGHBOUR_BLOCKS;
+  const runs = read.filter(
+    (run, i) => run.last - run.first + 1 >= LONE_RUN_BLOCKS || follows(read[i - 1], run) || follows(run, read[i + 1]),
+  );
   const frameMs = 1000 / FRAME_CODE.fps;
   const frames: number[] = [];
   runs.forEach((run, i) => {
