@@ -31,8 +31,9 @@ export interface TestApp {
 }
 
 /**
- * A real app on a real, empty database: a temporary SQLite file, or a fresh database on the
- * PostgreSQL named by TEST_DATABASE_URL (`npm run test:pg`). The superuser `admin` exists.
+ * A real app on a real, empty database: a temporary SQLite file, or a database of its own on the
+ * PostgreSQL named by TEST_DATABASE_URL (`npm run test:pg`; testkit/test-database.ts). The superuser
+ * `admin` exists.
  */
 export async function createTestApp(
   options: { env?: Record<string, string>; clock?: ManualClock; build?: Omit<BuildOptions, 'clock'> } = {},

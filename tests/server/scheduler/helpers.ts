@@ -96,7 +96,9 @@ export class SchedulerEnv {
     options: { start?: string; mosques?: PlannedMosque[]; env?: Record<string, string> } = {},
   ): Promise<SchedulerEnv> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-sched-'));
-    const pg = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
+    const pg = process.env.TEST_DATABASE_URL
+      ? await createPostgresDatabase(process.env.TEST_DATABASE_URL, { migrated: true })
+      : undefined;
     const config: Config = {
       // The test streams are served on 127.0.0.1.
       ...loadConfig({

@@ -42,7 +42,9 @@ describe('re-planning changed mosques', () => {
 
   beforeEach(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-replan-'));
-    const pg = process.env.TEST_DATABASE_URL ? await createPostgresDatabase(process.env.TEST_DATABASE_URL) : undefined;
+    const pg = process.env.TEST_DATABASE_URL
+      ? await createPostgresDatabase(process.env.TEST_DATABASE_URL, { migrated: true })
+      : undefined;
     drop = pg?.drop;
     db = await openDatabase({ dataDir, databaseUrl: pg?.url });
     recorder = new QueryRecorder();
