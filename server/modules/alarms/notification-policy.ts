@@ -65,6 +65,13 @@ export interface NotificationPolicyDeps extends NotificationPolicyOptions {
  */
 export class NotificationPolicy {
   private readonly waves: Record<'raised' | 'resolved', Alarm[]> = { raised: [], resolved: [] };
+  /**
+   * Alarms of a window that has closed, open when it did, whose announcement is still queued; those
+   * ended since. A busy server (its database slow, its queue long) announces them all the same: what
+   * it tells does not depend on how long the telling took.
+   */
+  private readonly closedWindow = new Set<string>();
+  private readonly endedAfterClose = new Set<string>();
   private readonly groupTimer: Timer;
   private readonly sweepTimer: Timer;
   /** Decisions run one after another: a resolution is judged after its raise was queued. */
@@ -98,8 +105,9 @@ export class NotificationPolicy {
     const waiting = change === 'resolved' ? this.waves.raised.findIndex((raised) => raised.id === alarm.id) : -1;
     if (waiting >= 0) this.waves.raised.splice(waiting, 1);
     else this.waves[change].push(alarm);
+    if (change === 'resolved' && this.closedWindow.has(alarm.id)) this.endedAfterClose.add(alarm.id);
     if (this.waves.raised.length + this.waves.resolved.length === 1)
-      this.groupTimer.arm(this.deps.groupWindowMs, () => this.enqueue(() => this.flush()));
+      this.groupTimer.arm(this.deps.groupWindowMs, () => this.closeWindow());
   }
 
   /** Stops the timers and waits for decisions in progress (what waits in a window is dropped: the sweep after the next start announces the alarms still open). */
@@ -116,11 +124,22 @@ export class NotificationPolicy {
       .catch((error: unknown) => this.deps.log.error({ err: error }, 'could not send alarm notifications'));
   }
 
-  private async flush(): Promise<void> {
+  /** The window ends when its time is up, whenever its announcement gets its turn in the queue. */
+  private closeWindow(): void {
     const raised = this.waves.raised.splice(0);
     const resolved = this.waves.resolved.splice(0);
-    await this.announce(raised, 'raised');
-    await this.announce(resolved, 'resolved');
+    for (const alarm of raised) this.closedWindow.add(alarm.id);
+    this.enqueue(async () => {
+      try {
+        await this.announce(raised, 'raised');
+        await this.announce(resolved, 'resolved');
+      } finally {
+        for (const alarm of raised) {
+          this.closedWindow.delete(alarm.id);
+          this.endedAfterClose.delete(alarm.id);
+        }
+      }
+    });
   }
 
   /** Sends what is not held, as one message. */
@@ -142,7 +161,10 @@ export class NotificationPolicy {
     const stillOpen = new Set(open.map((row) => row.id));
     const held = await this.holding(open);
     await this.send(
-      alarms.filter((alarm) => (evenIfEnded || stillOpen.has(alarm.id)) && !held.has(alarm.id)),
+      alarms.filter(
+        (alarm) =>
+          (evenIfEnded || stillOpen.has(alarm.id) || this.endedAfterClose.has(alarm.id)) && !held.has(alarm.id),
+      ),
       'raised',
     );
   }
