@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMosques } from '../../testkit/seed-mosques';
 import { E2E_ADMIN, launchBrowser, SCREEN_SIZES, screenshot, signIn, startServer, type RunningServer } from './support';
@@ -216,17 +216,19 @@ describe('The first page of 10,000 mosques', () => {
       // Mosque data: the mosque list and both prayer-time lists.
       // Bodies are read as they arrive and summed only at the end: a body's read
       // can finish after the page is idle on a loaded machine.
+      const isMosqueData = (response: Response) =>
+        /^\/api\/(config\/mosques|config\/prayer-times|scheduler\/prayer-times)$/.test(
+          new URL(response.url()).pathname,
+        );
       const mosqueBodies: Promise<number>[] = [];
       page.on('response', (response) => {
-        if (
-          !/^\/api\/(config\/mosques|config\/prayer-times|scheduler\/prayer-times)$/.test(
-            new URL(response.url()).pathname,
-          )
-        )
-          return;
-        mosqueBodies.push(response.body().then((body) => body.length));
+        if (isMosqueData(response)) mosqueBodies.push(response.body().then((body) => body.length));
       });
+      // The page's first read is awaited: on a loaded machine the lazy page's code can run for longer
+      // than the half second of quiet that 'networkidle' waits for, before it asks for anything.
+      const firstRead = page.waitForResponse(isMosqueData, { timeout: scaled(30_000) });
       await page.goto(`${large.server.baseUrl}/scheduling`);
+      await firstRead;
       await page
         .getByRole('table', { name: 'Prayer Times' })
         .locator('tbody tr')
