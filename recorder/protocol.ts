@@ -221,8 +221,9 @@ export interface RunRecord {
   /** When its media last advanced. */
   lastMediaAt: string | null;
   /**
-   * A run ffmpeg reads from the network: when the recorder's probe, before ffmpeg started, found the
-   * stream's media (it was on the air then, so a wait for ffmpeg's first media after it was ours).
+   * A run ffmpeg reads from the network: when the stream was first known to be on the air before ffmpeg
+   * started, as the URL answered with media, else as the recorder's probe found its media (a wait for
+   * ffmpeg's first media after it was ours).
    */
   onAirAt?: string | null;
   /**

@@ -311,7 +311,7 @@ async function decideCopy(url: string, env: NodeJS.ProcessEnv | undefined, run: 
   if (copyNetwork !== null) return copyNetwork;
   const streams = await probeStreams(config, { url, inputOptions: inputOptions(url, !egress.allowPrivate), env });
   if (streams === null) return false;
-  run.onAirAt = now();
+  run.onAirAt ??= now();
   copyNetwork = fitsRecording(streams, config);
   audioOnly = streams.length > 0 && streams.every((s) => s.codec_type !== 'video');
   const kinds = streams.map((s) => `${s.codec_type} ${s.codec_name}${s.width ? ` ${s.width}x${s.height}` : ''}`);
@@ -341,6 +341,8 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
     proxy,
   );
   if (resolved.ok && resolved.via === 'direct') answeredMedia = true;
+  // On the air by now, whatever our probe and ffmpeg then take on a busy machine (recorder-coverage.ts).
+  if (resolved.ok && resolved.answeredMedia) run.onAirAt = now();
   if (!resolved.ok) {
     log('recorder', resolved.error);
     run.error = resolved.error;

@@ -37,7 +37,15 @@ async function answersWithMedia(url: string, pin: EgressPin): Promise<boolean> {
   return !('error' in answer) && answer.contentType !== null && MEDIA_TYPE.test(answer.contentType);
 }
 
-export type ResolvedStream = { ok: true; url: string; via: 'direct' | 'yt-dlp' } | { ok: false; error: string };
+export type ResolvedStream =
+  | {
+      ok: true;
+      url: string;
+      via: 'direct' | 'yt-dlp';
+      /** It answered with media when asked (a URL known by its form is not asked): it was on the air then. */
+      answeredMedia?: true;
+    }
+  | { ok: false; error: string };
 
 /** Whether ffmpeg can read the URL as it is, without resolving a page first. */
 export function isDirectMediaUrl(url: string): boolean {
@@ -64,7 +72,8 @@ export function isHlsUrl(url: string): boolean {
 
 export async function resolveStreamUrl(url: string, options: ResolveOptions = {}): Promise<ResolvedStream> {
   if (isDirectMediaUrl(url)) return { ok: true, url, via: 'direct' };
-  if (await answersWithMedia(url, options.pin ?? createEgressPin(GUARDED))) return { ok: true, url, via: 'direct' };
+  if (await answersWithMedia(url, options.pin ?? createEgressPin(GUARDED)))
+    return { ok: true, url, via: 'direct', answeredMedia: true };
   const binary = options.ytDlpPath || 'yt-dlp';
   return new Promise((resolve) => {
     execFile(

@@ -1,11 +1,15 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEgressPin } from '../../../recorder/egress-guard';
 import { isDirectMediaUrl, resolveStreamUrl } from '../../../recorder/stream-url';
 import { ffprobe, startHlsSource, type HlsSource } from '../../../testkit/capture';
 import { skipIfMissing, ytDlpMissing } from '../../../testkit/prerequisites';
+import { startRadioMount } from '../../../testkit/radio-mount';
 import { recorderProcess } from '../../../testkit/recorder-process';
 import { startWindowHarness, type WindowHarness } from './window-harness';
 import { scaled } from '../../../testkit/time-scale';
@@ -184,6 +188,7 @@ describe('a radio mount without a file name', () => {
         ok: true,
         url,
         via: 'direct',
+        answeredMedia: true,
       });
     }
     const page = await resolveStreamUrl(`${radio.origin}/about`, { ytDlpPath: '/nonexistent/yt-dlp', pin: loopback });
@@ -224,4 +229,43 @@ describe('a radio mount without a file name', () => {
       recorder.remove();
     }
   });
+
+  it(
+    'puts a slow start down to the recorder, not the mount, when the mount answered with media at once',
+    {
+      timeout: scaled(120_000),
+    },
+    async () => {
+      // A live mount (2 s of burst on connecting), and the probe of a busy machine: ffprobe's first run
+      // (the recorder's probe of the stream) takes 10 s.
+      const mount = await startRadioMount();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'slow-probe-'));
+      const ffprobePath = path.join(dir, 'ffprobe');
+      fs.writeFileSync(
+        ffprobePath,
+        `#!/bin/sh\nif [ ! -e "${dir}/probed" ]; then touch "${dir}/probed"; sleep 10; fi\nexec ffprobe "$@"\n`,
+        { mode: 0o755 },
+      );
+      const recorder = recorderProcess({
+        url: mount.url,
+        seconds: 30,
+        width: 320,
+        height: 180,
+        ytDlpPath: '/nonexistent/yt-dlp',
+        ffprobePath,
+      });
+      try {
+        recorder.start();
+        const state = await recorder.finished(scaled(90_000));
+        const atStart = state.coverage?.gaps.find((gap) => gap.start === recorder.config.windowStart);
+        expect(atStart, JSON.stringify(state.coverage)).toMatchObject({ cause: 'recorder_late' });
+        expect(state.coverage?.gaps.filter((gap) => gap.cause === 'not_live_yet')).toEqual([]);
+      } finally {
+        await recorder.kill();
+        recorder.remove();
+        await mount.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });
