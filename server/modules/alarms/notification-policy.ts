@@ -159,7 +159,8 @@ export class NotificationPolicy {
     }
     const open = await this.deps.openAlarms();
     const stillOpen = new Set(open.map((row) => row.id));
-    const held = await this.holding(open);
+    const endedSinceClose = alarms.filter((alarm) => !stillOpen.has(alarm.id) && this.endedAfterClose.has(alarm.id));
+    const held = await this.holding(open, endedSinceClose);
     await this.send(
       alarms.filter(
         (alarm) =>
@@ -169,16 +170,18 @@ export class NotificationPolicy {
     );
   }
 
-  /** The open alarms whose notifications are held: by a silence, or because another open alarm explains them. */
-  private async holding(open: AlarmRow[]): Promise<Set<string>> {
+  /**
+   * The open alarms whose notifications are held: by a silence, or because another open alarm explains
+   * them; and of `ended` (ended since their window closed), those a silence holds or never sent.
+   */
+  private async holding(open: AlarmRow[], ended: Alarm[] = []): Promise<Set<string>> {
     const active = await this.deps.silences.active();
+    const heldByKindOrSilence = (alarm: Alarm) =>
+      CONSOLE_ONLY_KINDS.has(alarm.kind) || active.some((silence) => silences(silence, alarm));
     const held = open.filter(
-      (row) =>
-        CONSOLE_ONLY_KINDS.has(row.kind) ||
-        active.some((silence) => silences(silence, this.deps.toAlarm(row))) ||
-        inhibitorOf(row, open) !== undefined,
+      (row) => heldByKindOrSilence(this.deps.toAlarm(row)) || inhibitorOf(row, open) !== undefined,
     );
-    return new Set(held.map((row) => row.id));
+    return new Set([...held, ...ended.filter(heldByKindOrSilence)].map((alarm) => alarm.id));
   }
 
   /**
