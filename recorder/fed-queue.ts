@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import type { RunOutput } from './ffmpeg-args';
 
-/** How much of the backlog is read back into memory at a time. */
+/** At most this much of the backlog is read back into memory at a time (a segment may be longer). */
 const CHUNK_BYTES = 1024 * 1024;
 
 /** The queue file of a run, beside its list of pieces. */
@@ -58,8 +58,9 @@ export class FedQueue {
   }
 
   /**
-   * Seconds of media waiting for ffmpeg (the segment being handed on aside): how far behind the live
-   * edge ffmpeg is. A segment read back partly still counts whole.
+   * Seconds of media waiting for ffmpeg: how far behind the live edge ffmpeg is. A segment read back
+   * from disk counts until ffmpeg has taken it whole (one pushed straight to ffmpeg never counts): the
+   * backlog falls as ffmpeg works, which is what its speed is measured by (recorder-hls.ts).
    */
   get backlogSeconds(): number {
     let seconds = 0;
@@ -101,12 +102,16 @@ export class FedQueue {
     let next: Uint8Array | null = first;
     while (next && !this.failed) {
       if (!(await this.give(next))) this.failed = true;
+      while (this.onDisk.length && this.onDisk[0].end <= this.readAt) this.onDisk.shift();
       next = this.failed ? null : this.readBacklog();
     }
     this.flowing = null;
   }
 
-  /** The next chunk of the backlog, or null when it is empty (the file is then emptied). */
+  /**
+   * The next chunk of the backlog, at most one segment (so that the backlog falls segment by segment as
+   * ffmpeg takes them), or null when it is empty (the file is then emptied).
+   */
   private readBacklog(): Uint8Array | null {
     if (this.fd === null || this.readAt === this.writeAt) {
       const held = this.unwritten.shift();
@@ -115,10 +120,10 @@ export class FedQueue {
       this.readAt = this.writeAt = 0;
       return null;
     }
-    const chunk = new Uint8Array(Math.min(CHUNK_BYTES, this.writeAt - this.readAt));
+    const segmentEnd = this.onDisk[0]?.end ?? this.writeAt;
+    const chunk = new Uint8Array(Math.min(CHUNK_BYTES, segmentEnd - this.readAt));
     const read = fs.readSync(this.fd, chunk, 0, chunk.length, this.readAt);
     this.readAt += read;
-    while (this.onDisk.length && this.onDisk[0].end <= this.readAt) this.onDisk.shift();
     return chunk.subarray(0, read);
   }
 }

@@ -49,6 +49,26 @@ describe('the queue between the segment reader and ffmpeg', () => {
     expect(fs.existsSync(file)).toBe(false);
   });
 
+  it('counts a queued segment behind until ffmpeg has taken it, so the backlog falls as ffmpeg works', async () => {
+    const file = path.join(work, 'run-0004.queue');
+    const behindAtEachHandOff: number[] = [];
+    let letFirstThrough = () => {};
+    const firstHeld = new Promise<void>((resolve) => (letFirstThrough = resolve));
+    const queue: FedQueue = new FedQueue(file, async () => {
+      behindAtEachHandOff.push(queue.backlogSeconds);
+      if (behindAtEachHandOff.length === 1) await firstHeld;
+      return true;
+    });
+    // Small segments: many fit in one read of the file, as a low-bitrate stream's do.
+    for (let i = 0; i < 5; i++) queue.push(new Uint8Array(100).fill(i + 1), 2);
+    expect(queue.backlogSeconds).toBe(8);
+    letFirstThrough();
+    await queue.drained();
+    // The first went straight to ffmpeg; then one segment per hand-off, counted while ffmpeg takes it.
+    expect(behindAtEachHandOff).toEqual([0, 8, 6, 4, 2]);
+    expect(queue.backlogSeconds).toBe(0);
+  });
+
   it('goes straight to ffmpeg when it keeps up, and empties its file once it caught up', async () => {
     const file = path.join(work, 'run-0002.queue');
     const consumer = slowConsumer();
