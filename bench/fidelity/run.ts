@@ -159,11 +159,10 @@ interface Recording {
   plan: PlannedStream;
   stream: LabStream;
   instanceId: string;
-  /**
-   * The season's fault done to its recorder, once done: a SIGKILL, from the kill to a new recorder process
-   * alive; a starvation, from its ffmpeg held to its ffmpeg let go.
-   */
-  recorderFault?: Promise<RecorderFaultSpan>;
+  /** The SIGKILL of its recorder, once done: from the kill to a new recorder process alive. */
+  kill?: Promise<FaultSpan>;
+  /** The starvation of its recorder's ffmpeg, once done: from its ffmpeg held to its ffmpeg let go. */
+  starvation?: Promise<StarvationSpan>;
 }
 
 /** How long the season waits for the server to start a killed recorder again. */
@@ -199,9 +198,10 @@ async function killRecorderAt(
 /** How long a starvation waits for the recorder's ffmpeg to run (a recorder launched under load starts late). */
 const FFMPEG_WAIT_MS = 30_000;
 
-/** A fault the season did to a recorder, as it happened; a starvation also says what CPU its ffmpeg had meanwhile. */
-interface RecorderFaultSpan extends FaultSpan {
-  ffmpegCpuSeconds?: number;
+/** A starvation as it happened, and the CPU its ffmpeg had meanwhile. */
+interface StarvationSpan extends FaultSpan {
+  fault: RecorderStarved;
+  ffmpegCpuSeconds: number;
 }
 
 /**
@@ -215,7 +215,7 @@ async function starveRecorderAt(
   stream: LabStream,
   fault: RecorderStarved,
   limit: CpuLimit,
-): Promise<RecorderFaultSpan> {
+): Promise<StarvationSpan> {
   await pause(stream.startedAt + fault.at * 1000 - Date.now());
   const running = () => {
     const { ffmpeg } = instancePids(dataDir, instanceId);
@@ -390,8 +390,8 @@ interface Scored extends GapScore {
    */
   starvedLosses: Loss[];
   lostToStarvationSeconds: number;
-  /** The season's fault done to its recorder, as it happened. */
-  recorderFault?: RecorderFaultSpan;
+  /** The starvation of its recorder, as it happened. */
+  starvation?: StarvationSpan;
 }
 
 async function score(
@@ -432,8 +432,9 @@ async function score(
       1 -
       window.unavailable.reduce((sum, r) => sum + r.last - r.first + 1, 0)
     : 0;
-  const recorderFault = await recording.recorderFault;
-  const faults = [...recording.stream.faults(), ...(recorderFault ? [recorderFault] : [])];
+  const kill = await recording.kill;
+  const starvation = await recording.starvation;
+  const faults = [...recording.stream.faults(), ...(kill ? [kill] : []), ...(starvation ? [starvation] : [])];
   const gaps: ReportedGap[] = reported.gaps.map((gap) => ({
     start: Date.parse(gap.start),
     end: Date.parse(gap.end),
@@ -454,7 +455,7 @@ async function score(
     offeredSeconds: offeredFrames / FRAME_CODE.fps,
     starvedLosses,
     lostToStarvationSeconds: starvedFrames / FRAME_CODE.fps,
-    recorderFault,
+    starvation,
     faults,
     content: scoreContentAlarms(contentAlarms, contentFault, window.to, CONTENT_ALARM_SECONDS),
     ...scoreGaps(gaps, report.holes, faults),
@@ -476,16 +477,15 @@ function ownLosses(s: Scored): Loss[] {
 }
 
 /** What a starved recording's text says of its starvation: when, how hard, ffmpeg's speed as reported, and what it cost. */
-function describeStarvation(s: Scored, starvation: RecorderFaultSpan, since: (at: number) => number): string {
-  const { fault } = s.recording.plan;
+function describeStarvation(s: Scored, starvation: StarvationSpan, since: (at: number) => number): string {
   const seconds = (starvation.to - starvation.from) / 1000;
-  const cpu = starvation.ffmpegCpuSeconds ?? 0;
+  const cpu = starvation.ffmpegCpuSeconds;
   const overloaded = s.reported.gaps.filter((gap) => gap.cause === 'recorder_overloaded');
   const speeds = overloaded.map((gap) => /ffmpeg (at \S+ real time|below real time)/.exec(gap.reason)?.[1] ?? '?');
   const said = overloaded.reduce((sum, gap) => sum + (gap.content_lost_seconds ?? 0), 0);
   const where = s.starvedLosses.map((l) => `${since(l.broadcastFrom)}-${since(l.broadcastTo)}`).join(', ');
   return [
-    `  starved: ffmpeg (a transcode to ${STARVED_FRAME_SIZE.width}x${STARVED_FRAME_SIZE.height}) held at ${'cpuPercent' in fault ? fault.cpuPercent : '?'}% of a CPU ${since(starvation.from)}-${since(starvation.to)} s into the window, where it had ${round(cpu)} s of CPU (${round((100 * cpu) / seconds)}%)`,
+    `  starved: ffmpeg (a transcode to ${STARVED_FRAME_SIZE.width}x${STARVED_FRAME_SIZE.height}) held at ${starvation.fault.cpuPercent}% of a CPU ${since(starvation.from)}-${since(starvation.to)} s into the window, where it had ${round(cpu)} s of CPU (${round((100 * cpu) / seconds)}%)`,
     `ffmpeg speed reported: ${speeds.join(', ') || 'none'}`,
     `lost to starvation ${round(s.lostToStarvationSeconds)} s${where ? ` at ${where}` : ''}`,
     `recorder_overloaded gaps say ${round(said)} s lost`,
@@ -517,7 +517,7 @@ function describe(s: Scored): string {
         (f) =>
           `  ${f.fault.kind === 'recorder_kill' ? 'no recorder' : 'off the air'} ${since(f.from)}-${since(f.to)} s into the window`,
       ),
-    ...(s.recorderFault?.fault.kind === 'recorder_starved' ? [describeStarvation(s, s.recorderFault, since)] : []),
+    ...(s.starvation ? [describeStarvation(s, s.starvation, since)] : []),
     `  true holes (s into the window): ${s.report.holes.map((h) => `${since(h.from)}-${since(h.to)}`).join(', ') || 'none'}`,
     `  reported gaps: ${s.reported.gaps.map((g) => `${since(Date.parse(g.start))}-${since(Date.parse(g.end))} ${g.cause ?? '(no cause)'} "${g.reason}"`).join('; ') || 'none'}`,
     `  misplaced ${s.misplaced.length}, wrong causes ${s.wrongCauses.length}, unreported holes of 10 s or more ${s.unreported.length}`,
@@ -578,16 +578,16 @@ async function main(): Promise<void> {
           windowSeconds,
           fault.kind === 'recorder_starved' ? STARVED_FRAME_SIZE : FRAME_SIZE,
         );
-        const recorderFault =
-          fault.kind === 'recorder_kill'
-            ? killRecorderAt(dataDir, instanceId, stream, fault)
-            : fault.kind === 'recorder_starved' && limit
-              ? starveRecorderAt(dataDir, instanceId, stream, fault, limit)
-              : undefined;
+        const kill = fault.kind === 'recorder_kill' ? killRecorderAt(dataDir, instanceId, stream, fault) : undefined;
+        const starvation =
+          fault.kind === 'recorder_starved' && limit
+            ? starveRecorderAt(dataDir, instanceId, stream, fault, limit)
+            : undefined;
         // A kill or starvation that failed (no recorder to kill, none started again, no ffmpeg to starve) ends
         // the season when its recording is scored; until then it must not end the process as an unhandled rejection.
-        recorderFault?.catch(() => undefined);
-        return { index: index + 1, plan, stream, instanceId, recorderFault };
+        kill?.catch(() => undefined);
+        starvation?.catch(() => undefined);
+        return { index: index + 1, plan, stream, instanceId, kill, starvation };
       }),
     );
     console.error(
@@ -631,7 +631,7 @@ async function main(): Promise<void> {
       kept_seconds: sum((s) => s.report.keptSeconds),
       lost_by_us_seconds: sum((s) => s.report.lostByUsSeconds - s.lostToStarvationSeconds),
       // Recordings whose transcode was starved of CPU, and what they lost inside their recorder_overloaded gaps.
-      starved_transcodes: scored.filter((s) => s.faults.some((f) => f.fault.kind === 'recorder_starved')).length,
+      starved_transcodes: scored.filter((s) => s.starvation).length,
       lost_to_starvation_seconds: sum((s) => s.lostToStarvationSeconds),
       repeated_seconds: sum((s) => s.report.repeatedSeconds),
       misplaced_gaps: sum((s) => s.misplaced.length),
