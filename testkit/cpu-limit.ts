@@ -10,6 +10,8 @@ export interface CpuLimit {
   dir: string;
   /** A shell command line that joins the group, then becomes `command` with the arguments it was given. */
   joinThenExec(command: string): string;
+  /** Moves a running process (all its threads) into the group. */
+  hold(pid: number): void;
   /** Lifts the limit: the processes in it run as fast as the machine lets them. */
   lift(): void;
   /** Removes the group once its processes have exited. */
@@ -52,6 +54,7 @@ export function cpuLimit(name: string, percentOfOneCpu: number): CpuLimit {
   return {
     dir,
     joinThenExec: (command) => `echo $$ > '${dir}/cgroup.procs' && exec ${command} "$@"`,
+    hold: (pid) => fs.writeFileSync(path.join(dir, 'cgroup.procs'), String(pid)),
     lift: () => set(null),
     remove: () => fs.rmdirSync(dir),
   };

@@ -12,8 +12,23 @@ export interface RecorderKill {
   at: number;
 }
 
-/** Every fault a season draws: the HLS origin's, the radio mount's and the RTMP origin's drops, and the recorder's death. */
-export type LabFault = OriginFault | RadioDrop | RtmpDrop | RecorderKill;
+/**
+ * The season's other fault of our own: a recording whose source does not fit its configuration (so its
+ * recorder transcodes), its ffmpeg held in a cgroup at `cpuPercent` of one CPU from `at` seconds after its
+ * stream's start for `seconds`, then let go; the stream itself never fails.
+ */
+export interface RecorderStarved {
+  kind: 'recorder_starved';
+  at: number;
+  seconds: number;
+  cpuPercent: number;
+}
+
+/** The faults the season does to a recorder rather than to its stream. */
+export type RecorderFault = RecorderKill | RecorderStarved;
+
+/** Every fault a season draws: the HLS origin's, the radio mount's and the RTMP origin's drops, and the recorder's death or starvation. */
+export type LabFault = OriginFault | RadioDrop | RtmpDrop | RecorderFault;
 export type LabFaultKind = LabFault['kind'];
 
 /** The cause a recording's gap should name for the hole each fault makes; the others make none. */
@@ -27,13 +42,14 @@ export const EXPECTED_CAUSE: Partial<Record<LabFaultKind, GapCause>> = {
   radio_drop: 'stream_dropped',
   rtmp_drop: 'stream_dropped',
   recorder_kill: 'recorder_down',
+  recorder_starved: 'recorder_overloaded',
 };
 
 /**
  * The faults a season draws: every kind (the HLS origin's, the radio mount's and the RTMP origin's
- * drops, the recorder's SIGKILL), and an encoder restart after a short and after a long pause (a new numbering either way,
- * with the pause's seconds missing). Each appears once in a season of as
- * many recordings; the restart without a pause (no gap at all) comes after them.
+ * drops, the recorder's SIGKILL and its starved transcode), and an encoder restart after a short and
+ * after a long pause (a new numbering either way, with the pause's seconds missing). Each appears once
+ * in a season of as many recordings; the restart without a pause (no gap at all) comes after them.
  */
 interface Variant {
   kind: LabFaultKind;
@@ -52,6 +68,7 @@ const VARIANTS: readonly Variant[] = [
   { kind: 'radio_drop' },
   { kind: 'rtmp_drop' },
   { kind: 'recorder_kill' },
+  { kind: 'recorder_starved' },
 ];
 const AFTER_EVERY_VARIANT: Variant = { kind: 'encoder_restart', pause: 0 };
 
@@ -93,9 +110,17 @@ const RADIO_DROP_SECONDS = 20;
 /** An RTMP origin's drop (a third of a shorter window at most): nothing listens, as a publisher gone. */
 const RTMP_DROP_SECONDS = { min: 10, max: 20 };
 
-/** A live HLS origin with its fault (the recorder's death is done to it by the season), or the radio or RTMP origin with its drop. */
+/**
+ * The starved ffmpeg's share of one CPU: its 320x180 to 640x360 transcode needs 12 to 14% of one to keep
+ * up on the project's 2-core machine, so 4% holds it near 0.3x real time (0.26x to 0.41x in
+ * tests/faults/recorder-overload.test.ts), and its backlog passes the season's bound
+ * (RECORDER_OVERLOAD_SECONDS) inside the starvation.
+ */
+export const STARVED_CPU_PERCENT = 4;
+
+/** A live HLS origin with its fault (the recorder's death or starvation is done by the season), or the radio or RTMP origin with its drop. */
 export type PlannedStream =
-  | { source: 'hls'; fault: OriginFault | RecorderKill; origin: Omit<FidelityOriginOptions, 'minutes'> }
+  | { source: 'hls'; fault: OriginFault | RecorderFault; origin: Omit<FidelityOriginOptions, 'minutes'> }
   | { source: 'radio'; fault: RadioDrop }
   | { source: 'rtmp'; fault: RtmpDrop };
 
@@ -126,7 +151,7 @@ export function planStreams(random: Random, count: number, windowSeconds: number
     // Faults are timed from the broadcast's start; the recording starts when the origin does, that much later.
     const launch = prePublishSegments * SEGMENT_SECONDS;
     const inWindow = (from: number, to: number) => launch + windowSeconds * random.between(from, to);
-    const fault = ((): OriginFault | RecorderKill => {
+    const fault = ((): OriginFault | RecorderFault => {
       switch (kind) {
         case 'late_start':
           return { kind, at: inWindow(0.1, 0.3) };
@@ -145,9 +170,13 @@ export function planStreams(random: Random, count: number, windowSeconds: number
           return { kind, at: 0, seconds: launch + windowSeconds * 2 };
         case 'recorder_kill':
           return { kind, at: inWindow(0.3, 0.6) };
+        case 'recorder_starved':
+          // Half the window, from a fifth to three tenths of it on (clear of a recorder that started late): a
+          // fifth of it or more is left to work off the backlog in.
+          return { kind, at: inWindow(0.2, 0.3), seconds: windowSeconds / 2, cpuPercent: STARVED_CPU_PERCENT };
       }
     })();
-    const faults = fault.kind === 'recorder_kill' ? [] : [fault];
+    const faults = fault.kind === 'recorder_kill' || fault.kind === 'recorder_starved' ? [] : [fault];
     const drawn = random.pick(PLAYLISTS);
     // A frozen playlist is drawn as the issue's DVR case: a list long enough to catch up from (the draw
     // is still made, so the rest of the season stays the seed's).

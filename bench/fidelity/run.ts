@@ -1,9 +1,10 @@
 /**
- * `npm run fidelity -- --recordings 12 --minutes 3 --seed 1`: a season of real recordings against the
+ * `npm run fidelity -- --recordings 13 --minutes 3 --seed 1`: a season of real recordings against the
  * fidelity lab (testkit/fidelity-origin.ts; testkit/fidelity-radio.ts and testkit/fidelity-rtmp.ts for
  * a radio mount and an RTMP origin). The real server (a process of its own, run from the current
  * sources) records N numbered live streams at once with its local recorders, each stream with a fault
- * drawn from a seeded mix (one of them the SIGKILL of its recorder, done here), launched over HTTP
+ * drawn from a seeded mix (two of them done here to a recorder: the SIGKILL of its process, and a
+ * transcode whose ffmpeg is starved of CPU in a cgroup for a while), launched over HTTP
  * through POST /api/instances/launch as the console does. Each recording is then downloaded, read back
  * into frame indices and compared with what its origin offered, and its reported gaps with the true
  * holes. Alarm notifications are counted at a webhook receiver here.
@@ -18,6 +19,8 @@ import { z } from 'zod';
 import { alarmsResponseSchema, type ListedAlarm } from '../../contract/alarms';
 import { instanceLogsResponseSchema, launchResponseSchema } from '../../contract/instances';
 import { alive, instancePids, killRecorders } from '../../testkit/capture';
+import { cpuLimit, type CpuLimit } from '../../testkit/cpu-limit';
+import { ownCpuSeconds } from '../density-cgroup';
 import { startFidelityOrigin, type WindowTruth } from '../../testkit/fidelity-origin';
 import { startFidelityRadio } from '../../testkit/fidelity-radio';
 import { startFidelityRtmp } from '../../testkit/fidelity-rtmp';
@@ -36,14 +39,21 @@ import { builtServerIsCurrent } from '../../tests/support/server-process';
 import { call, signIn, startRealServer, startSourceServer, type RunningServer } from '../servers';
 import { Random } from '../simulate/random';
 import { isContentCondition, scoreContentAlarms, type ContentFaultSpan, type ContentScore } from './content-score';
-import { CONTENT_ALARM, planStreams, RADIO_ON_AIR_SECONDS, type PlannedStream, type RecorderKill } from './faults';
+import {
+  CONTENT_ALARM,
+  planStreams,
+  RADIO_ON_AIR_SECONDS,
+  type PlannedStream,
+  type RecorderKill,
+  type RecorderStarved,
+} from './faults';
 import { fidelitySection } from './publish';
-import { scoreGaps, type FaultSpan, type GapScore, type ReportedGap } from './score';
+import { lostToStarvation, scoreGaps, type FaultSpan, type GapScore, type ReportedGap } from './score';
 import { positiveArg } from '../lib';
 
 const { values } = parseArgs({
   options: {
-    recordings: { type: 'string', default: '12' },
+    recordings: { type: 'string', default: '13' },
     minutes: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
     publish: { type: 'boolean', default: false },
@@ -54,6 +64,8 @@ const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..
 
 /** The recorders' frame size: the programme's own, so a dozen transcodes at once fit a small machine. */
 const FRAME_SIZE = { width: FRAME_CODE.width, height: FRAME_CODE.height };
+/** A starved recorder's: twice the programme's, so its source does not fit and it transcodes. */
+const STARVED_FRAME_SIZE = { width: FRAME_CODE.width * 2, height: FRAME_CODE.height * 2 };
 /** After its window, a recording is given this long to join its pieces and report. */
 const SETTLE_AFTER_WINDOW_MS = 120_000;
 /**
@@ -66,6 +78,15 @@ const QUIET_MS = 35_000;
  * third of a one-minute window lasts well past it, so each is raised and resolved inside the window.
  */
 const CONTENT_ALARM_SECONDS = 8;
+/**
+ * RECORDER_OVERLOAD_SECONDS of the season's server (60 s by default): a starvation of half a one-minute
+ * window leaves ffmpeg some 20 s behind, under the default bound, so the starved recording would lose
+ * nothing. At 6 s (three segments, as tests/faults/recorder-overload.test.ts) it passes the bound well
+ * inside the starvation and lets segments go, which the recording must report as `recorder_overloaded`
+ * where they were on the air. Only a recorder whose ffmpeg is measured below real time lets go: the
+ * others, which copy, are not touched by the bound.
+ */
+const RECORDER_OVERLOAD_SECONDS = 6;
 
 /** What the bench reads of GET /api/recordings (a server before the cause vocabulary sends gaps without `cause`). */
 const recordingsSchema = z.object({
@@ -79,7 +100,13 @@ const recordingsSchema = z.object({
         expected_seconds: z.number().nullable(),
         download_url: z.string().nullable(),
         gaps: z.array(
-          z.object({ start: z.string(), end: z.string(), cause: z.string().optional(), reason: z.string() }),
+          z.object({
+            start: z.string(),
+            end: z.string(),
+            cause: z.string().optional(),
+            reason: z.string(),
+            content_lost_seconds: z.number().optional(),
+          }),
         ),
       }),
     ),
@@ -134,6 +161,8 @@ interface Recording {
   instanceId: string;
   /** The SIGKILL of its recorder, once done: from the kill to a new recorder process alive. */
   kill?: Promise<FaultSpan>;
+  /** The starvation of its recorder's ffmpeg, once done: from its ffmpeg held to its ffmpeg let go. */
+  starvation?: Promise<StarvationSpan>;
 }
 
 /** How long the season waits for the server to start a killed recorder again. */
@@ -166,6 +195,88 @@ async function killRecorderAt(
   return { fault, from, to: Date.now() };
 }
 
+/** How long a starvation waits for the recorder's ffmpeg to run (a recorder launched under load starts late). */
+const FFMPEG_WAIT_MS = 30_000;
+
+/** A starvation as it happened, and the CPU its ffmpeg had meanwhile. */
+interface StarvationSpan extends FaultSpan {
+  fault: RecorderStarved;
+  ffmpegCpuSeconds: number;
+}
+
+/**
+ * Holds the ffmpeg of an instance in `limit` (a CPU-limited cgroup) from `fault.at` seconds after its
+ * stream's start for `fault.seconds`, then lifts the limit, and measures the CPU it had meanwhile. The
+ * instance's state names its ffmpeg; a new run's ffmpeg started meanwhile is held too.
+ */
+async function starveRecorderAt(
+  dataDir: string,
+  instanceId: string,
+  stream: LabStream,
+  fault: RecorderStarved,
+  limit: CpuLimit,
+): Promise<StarvationSpan> {
+  await pause(stream.startedAt + fault.at * 1000 - Date.now());
+  const running = () => {
+    const { ffmpeg } = instancePids(dataDir, instanceId);
+    return ffmpeg !== undefined && alive(ffmpeg) ? ffmpeg : undefined;
+  };
+  /** CPU seconds of each ffmpeg held: when it was held, and when last seen. */
+  const cpu = new Map<number, { held: number; seen: number }>();
+  const hold = (pid: number) => {
+    limit.hold(pid);
+    const now = ownCpuSeconds(pid) ?? 0;
+    cpu.set(pid, { held: now, seen: now });
+  };
+  hold(await waitFor(running, `the ffmpeg of ${instanceId} to starve`, FFMPEG_WAIT_MS, 200));
+  const from = Date.now();
+  const until = from + fault.seconds * 1000;
+  while (Date.now() < until) {
+    await pause(Math.min(1000, until - Date.now()));
+    for (const [pid, seconds] of cpu) seconds.seen = ownCpuSeconds(pid) ?? seconds.seen;
+    const pid = running();
+    if (pid !== undefined && !cpu.has(pid)) hold(pid);
+  }
+  limit.lift();
+  const ffmpegCpuSeconds = [...cpu.values()].reduce((sum, { held, seen }) => sum + seen - held, 0);
+  return { fault, from, to: Date.now(), ffmpegCpuSeconds };
+}
+
+/**
+ * A CPU-limited cgroup for each starved recording of the plan; a plan whose group cannot be made (not
+ * root, no cpu controller) is left out of the season, saying why: the other faults need no cgroup.
+ */
+function starvationLimits(plans: PlannedStream[]): { plans: PlannedStream[]; limits: Map<PlannedStream, CpuLimit> } {
+  const limits = new Map<PlannedStream, CpuLimit>();
+  const kept = plans.filter((plan, index) => {
+    if (plan.fault.kind !== 'recorder_starved') return true;
+    try {
+      limits.set(plan, cpuLimit(`capture-fidelity-${process.pid}-${index + 1}`, plan.fault.cpuPercent));
+      return true;
+    } catch (error) {
+      console.error(`skipping the starved transcode: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  });
+  return { plans: kept, limits };
+}
+
+/** Removes a starvation's cgroup once the processes held in it have exited; says so when it cannot. */
+async function removeLimit(limit: CpuLimit): Promise<void> {
+  limit.lift();
+  const removed = () => {
+    try {
+      limit.remove();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  await waitFor(removed, `the cgroup ${limit.dir} to be removed`, 10_000).catch((error: unknown) =>
+    console.error(error instanceof Error ? error.message : String(error)),
+  );
+}
+
 /** The server under test as the console reaches it: its address and a signed-in admin's token. */
 interface Api {
   baseUrl: string;
@@ -182,19 +293,26 @@ async function startServer(dataDir: string, webhookUrl: string): Promise<{ serve
     ALLOW_PRIVATE_STREAM_HOSTS: '1',
     ALARM_WEBHOOK_URL: webhookUrl,
     CONTENT_ALARM_SECONDS: String(CONTENT_ALARM_SECONDS),
+    RECORDER_OVERLOAD_SECONDS: String(RECORDER_OVERLOAD_SECONDS),
   };
   const server = await (builtServerIsCurrent() ? startRealServer(dataDir, env) : startSourceServer(dataDir, env));
   return { server, api: { baseUrl: server.baseUrl, token: await signIn(server.baseUrl) } };
 }
 
-async function launch(api: Api, origin: LabStream, mosqueId: string, seconds: number): Promise<string> {
+async function launch(
+  api: Api,
+  origin: LabStream,
+  mosqueId: string,
+  seconds: number,
+  frameSize: { width: number; height: number },
+): Promise<string> {
   await call(api.baseUrl, api.token, 'POST', '/api/config/mosques', {
     mosque_id: mosqueId,
     name: `Fidelity ${mosqueId}`,
     languages: ['en'],
   });
   const body = {
-    configs: [{ url: origin.url, duration: seconds, ...FRAME_SIZE, mosque_id: mosqueId }],
+    configs: [{ url: origin.url, duration: seconds, ...frameSize, mosque_id: mosqueId }],
     max_workers: 1,
   };
   const { instances, failed } = launchResponseSchema.parse(
@@ -266,6 +384,14 @@ interface Scored extends GapScore {
   reported: ReportedRecording;
   report: FidelityReport;
   offeredSeconds: number;
+  /**
+   * What a starvation of its recorder cost, said as such (`lostToStarvation`): not lost by us, but the
+   * fault's own price, like frames a stream never offered. The rest of its losses stay lost by us.
+   */
+  starvedLosses: Loss[];
+  lostToStarvationSeconds: number;
+  /** The starvation of its recorder, as it happened. */
+  starvation?: StarvationSpan;
 }
 
 async function score(
@@ -306,18 +432,30 @@ async function score(
       1 -
       window.unavailable.reduce((sum, r) => sum + r.last - r.first + 1, 0)
     : 0;
-  const faults = [...recording.stream.faults(), ...(recording.kill ? [await recording.kill] : [])];
+  const kill = await recording.kill;
+  const starvation = await recording.starvation;
+  const faults = [...recording.stream.faults(), ...(kill ? [kill] : []), ...(starvation ? [starvation] : [])];
   const gaps: ReportedGap[] = reported.gaps.map((gap) => ({
     start: Date.parse(gap.start),
     end: Date.parse(gap.end),
     cause: gap.cause,
     reason: gap.reason,
   }));
+  const starvedLosses = report.losses.filter((loss) =>
+    lostToStarvation({ from: loss.broadcastFrom, to: loss.broadcastTo }, gaps, faults),
+  );
+  const starvedFrames = starvedLosses.reduce(
+    (sum, loss) => sum + loss.last - loss.first + 1 - loss.unavailableFrames,
+    0,
+  );
   return {
     recording,
     reported,
     report,
     offeredSeconds: offeredFrames / FRAME_CODE.fps,
+    starvedLosses,
+    lostToStarvationSeconds: starvedFrames / FRAME_CODE.fps,
+    starvation,
     faults,
     content: scoreContentAlarms(contentAlarms, contentFault, window.to, CONTENT_ALARM_SECONDS),
     ...scoreGaps(gaps, report.holes, faults),
@@ -331,9 +469,27 @@ const maxOf = (values: (number | null)[]) => {
   return present.length > 0 ? round(Math.max(...present)) : null;
 };
 
-/** The stretches of frames the origin offered and the recording lacks. */
+/** The stretches of frames the origin offered and the recording lacks, a starvation's said losses aside. */
 function ownLosses(s: Scored): Loss[] {
-  return s.report.losses.filter((loss) => loss.unavailableFrames < loss.last - loss.first + 1);
+  return s.report.losses.filter(
+    (loss) => loss.unavailableFrames < loss.last - loss.first + 1 && !s.starvedLosses.includes(loss),
+  );
+}
+
+/** What a starved recording's text says of its starvation: when, how hard, ffmpeg's speed as reported, and what it cost. */
+function describeStarvation(s: Scored, starvation: StarvationSpan, since: (at: number) => number): string {
+  const seconds = (starvation.to - starvation.from) / 1000;
+  const cpu = starvation.ffmpegCpuSeconds;
+  const overloaded = s.reported.gaps.filter((gap) => gap.cause === 'recorder_overloaded');
+  const speeds = overloaded.map((gap) => /ffmpeg (at \S+ real time|below real time)/.exec(gap.reason)?.[1] ?? '?');
+  const said = overloaded.reduce((sum, gap) => sum + (gap.content_lost_seconds ?? 0), 0);
+  const where = s.starvedLosses.map((l) => `${since(l.broadcastFrom)}-${since(l.broadcastTo)}`).join(', ');
+  return [
+    `  starved: ffmpeg (a transcode to ${STARVED_FRAME_SIZE.width}x${STARVED_FRAME_SIZE.height}) held at ${starvation.fault.cpuPercent}% of a CPU ${since(starvation.from)}-${since(starvation.to)} s into the window, where it had ${round(cpu)} s of CPU (${round((100 * cpu) / seconds)}%)`,
+    `ffmpeg speed reported: ${speeds.join(', ') || 'none'}`,
+    `lost to starvation ${round(s.lostToStarvationSeconds)} s${where ? ` at ${where}` : ''}`,
+    `recorder_overloaded gaps say ${round(said)} s lost`,
+  ].join('; ');
 }
 
 function describe(s: Scored): string {
@@ -349,7 +505,7 @@ function describe(s: Scored): string {
         : `${plan.origin.playlistType === 'event' ? 'event' : `sliding ${plan.origin.dvrSegments}`} playlist`;
   return [
     `#${s.recording.index} ${s.reported.status}: ${faultText}, ${stream}`,
-    `  offered ${round(s.offeredSeconds)} s, kept ${round(s.report.keptSeconds)} s, lost by us ${round(s.report.lostByUsSeconds)} s, repeated ${round(s.report.repeatedSeconds)} s, reordered ${round(s.report.reorderedSeconds)} s, unreadable frames ${s.report.unreadable}`,
+    `  offered ${round(s.offeredSeconds)} s, kept ${round(s.report.keptSeconds)} s, lost by us ${round(s.report.lostByUsSeconds - s.lostToStarvationSeconds)} s, repeated ${round(s.report.repeatedSeconds)} s, reordered ${round(s.report.reorderedSeconds)} s, unreadable frames ${s.report.unreadable}`,
     `  lost by us at (s into the window): ${
       ownLosses(s)
         .map((l) => `${since(l.broadcastFrom)}-${since(l.broadcastTo)}`)
@@ -361,6 +517,7 @@ function describe(s: Scored): string {
         (f) =>
           `  ${f.fault.kind === 'recorder_kill' ? 'no recorder' : 'off the air'} ${since(f.from)}-${since(f.to)} s into the window`,
       ),
+    ...(s.starvation ? [describeStarvation(s, s.starvation, since)] : []),
     `  true holes (s into the window): ${s.report.holes.map((h) => `${since(h.from)}-${since(h.to)}`).join(', ') || 'none'}`,
     `  reported gaps: ${s.reported.gaps.map((g) => `${since(Date.parse(g.start))}-${since(Date.parse(g.end))} ${g.cause ?? '(no cause)'} "${g.reason}"`).join('; ') || 'none'}`,
     `  misplaced ${s.misplaced.length}, wrong causes ${s.wrongCauses.length}, unreported holes of 10 s or more ${s.unreported.length}`,
@@ -395,7 +552,6 @@ async function main(): Promise<void> {
   const minutes = positiveArg('minutes', values.minutes);
   const seed = positiveArg('seed', values.seed);
   const windowSeconds = minutes * 60;
-  const plans = planStreams(new Random(seed), count, windowSeconds);
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'capture-fidelity-'));
   const dataDir = path.join(workDir, 'data');
   const webhook = await startWebhookReceiver();
@@ -403,8 +559,9 @@ async function main(): Promise<void> {
   let server: { server: RunningServer; api: Api } | undefined;
   const started = Date.now();
   const loadAtStart = os.loadavg();
+  const { plans, limits } = starvationLimits(planStreams(new Random(seed), count, windowSeconds));
   try {
-    console.error(`fidelity season: ${count} recordings of ${minutes} min, seed ${seed}`);
+    console.error(`fidelity season: ${plans.length} recordings of ${minutes} min, seed ${seed}`);
     server = await startServer(dataDir, webhook.url);
     const { api } = server;
     const launching = Date.now();
@@ -412,13 +569,25 @@ async function main(): Promise<void> {
       plans.map(async (plan, index): Promise<Recording> => {
         const stream = await startStream(plan, minutes);
         streams.push(stream);
-        const instanceId = await launch(api, stream, `fidelity${String(index + 1).padStart(2, '0')}`, windowSeconds);
-        const kill =
-          plan.fault.kind === 'recorder_kill' ? killRecorderAt(dataDir, instanceId, stream, plan.fault) : undefined;
-        // A kill that failed (no recorder to kill, none started again) ends the season when its recording is
-        // scored; until then it must not end the process as an unhandled rejection.
+        const { fault } = plan;
+        const limit = limits.get(plan);
+        const instanceId = await launch(
+          api,
+          stream,
+          `fidelity${String(index + 1).padStart(2, '0')}`,
+          windowSeconds,
+          fault.kind === 'recorder_starved' ? STARVED_FRAME_SIZE : FRAME_SIZE,
+        );
+        const kill = fault.kind === 'recorder_kill' ? killRecorderAt(dataDir, instanceId, stream, fault) : undefined;
+        const starvation =
+          fault.kind === 'recorder_starved' && limit
+            ? starveRecorderAt(dataDir, instanceId, stream, fault, limit)
+            : undefined;
+        // A kill or starvation that failed (no recorder to kill, none started again, no ffmpeg to starve) ends
+        // the season when its recording is scored; until then it must not end the process as an unhandled rejection.
         kill?.catch(() => undefined);
-        return { index: index + 1, plan, stream, instanceId, kill };
+        starvation?.catch(() => undefined);
+        return { index: index + 1, plan, stream, instanceId, kill, starvation };
       }),
     );
     console.error(
@@ -460,7 +629,10 @@ async function main(): Promise<void> {
       recordings: scored.length,
       offered_seconds: sum((s) => s.offeredSeconds),
       kept_seconds: sum((s) => s.report.keptSeconds),
-      lost_by_us_seconds: sum((s) => s.report.lostByUsSeconds),
+      lost_by_us_seconds: sum((s) => s.report.lostByUsSeconds - s.lostToStarvationSeconds),
+      // Recordings whose transcode was starved of CPU, and what they lost inside their recorder_overloaded gaps.
+      starved_transcodes: scored.filter((s) => s.starvation).length,
+      lost_to_starvation_seconds: sum((s) => s.lostToStarvationSeconds),
       repeated_seconds: sum((s) => s.report.repeatedSeconds),
       misplaced_gaps: sum((s) => s.misplaced.length),
       wrong_causes: sum((s) => s.wrongCauses.length),
@@ -500,6 +672,7 @@ async function main(): Promise<void> {
   } finally {
     killRecorders(dataDir);
     await server?.server.stop();
+    await Promise.all([...limits.values()].map(removeLimit));
     await Promise.all(streams.map((stream) => stream.close()));
     await webhook.close();
     fs.rmSync(workDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });

@@ -29,13 +29,18 @@ export const DETECTION_SLACK_MS = 15_000;
 export const REPORTABLE_HOLE_MS = 10_000;
 
 const overlap = (a: Interval, b: Interval) => Math.max(0, Math.min(a.to, b.to) - Math.max(a.from, b.from));
+/** Where a fault's doing may be reported: from the placement slack before it to the detection slack after it. */
+const around = (fault: FaultSpan) => ({ from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + DETECTION_SLACK_MS });
+/** The causes that put a hole down to the stream. */
+const STREAM_CAUSES: ReadonlySet<string | undefined> = new Set(['stream_dropped', 'stream_stalled']);
 
 export interface GapScore {
   /** Reported gaps more than 2 s from the true hole they overlap most (or overlapping none). */
   misplaced: ReportedGap[];
   /**
    * Reported gaps over a fault (or starting up to 15 s after it) that name another cause than the fault's,
-   * and gaps that say the stream was not live yet where it was (away from a late start).
+   * gaps that say the stream was not live yet where it was (away from a late start), and, on a recording
+   * whose recorder was starved (its stream never failed), every gap that puts a hole down to the stream.
    */
   wrongCauses: ReportedGap[];
   /** True holes of 10 s or more that no reported gap overlaps. */
@@ -58,19 +63,20 @@ export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultS
       !hole || Math.abs(gap.start - hole.from) > PLACEMENT_SLACK_MS || Math.abs(gap.end - hole.to) > PLACEMENT_SLACK_MS
     );
   });
-  const around = (fault: FaultSpan) => ({ from: fault.from - PLACEMENT_SLACK_MS, to: fault.to + DETECTION_SLACK_MS });
   // A gap over a fault is its doing, unless the hole it reports had ended before the fault began (a recorder
   // that connected late, just before a drop): placed within the slack, it still touches the fault's span.
   const over = (gap: ReportedGap, fault: FaultSpan) =>
     overlap({ from: gap.start, to: gap.end }, around(fault)) > 0 && (holeOf(gap)?.to ?? Infinity) > fault.from;
   const lateStarts = faults.filter((fault) => fault.fault.kind === 'late_start');
+  const starved = faults.some((fault) => fault.fault.kind === 'recorder_starved');
   const wrongCauses = gaps.filter(
     (gap) =>
       faults.some((fault) => {
         const expected = EXPECTED_CAUSE[fault.fault.kind];
         return expected !== undefined && over(gap, fault) && gap.cause !== expected;
       }) ||
-      (gap.cause === 'not_live_yet' && !lateStarts.some((fault) => over(gap, fault))),
+      (gap.cause === 'not_live_yet' && !lateStarts.some((fault) => over(gap, fault))) ||
+      (starved && STREAM_CAUSES.has(gap.cause)),
   );
   const unreported = holes.filter(
     (hole) =>
@@ -78,4 +84,20 @@ export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultS
       !gaps.some((gap) => overlap({ from: gap.start, to: gap.end }, hole) > 0),
   );
   return { misplaced, wrongCauses, unreported };
+}
+
+/**
+ * Whether a loss (frames the stream offered that the recording lacks) is the starvation's doing, said
+ * as such: it lies inside a `recorder_overloaded` gap (to the placement slack at each end) that is over
+ * a starvation of the recorder. A loss no such gap covers, or covers only in part, stays lost by us.
+ */
+export function lostToStarvation(loss: Interval, gaps: ReportedGap[], faults: FaultSpan[]): boolean {
+  const starvations = faults.filter((fault) => fault.fault.kind === 'recorder_starved');
+  return gaps.some(
+    (gap) =>
+      gap.cause === 'recorder_overloaded' &&
+      loss.from >= gap.start - PLACEMENT_SLACK_MS &&
+      loss.to <= gap.end + PLACEMENT_SLACK_MS &&
+      starvations.some((fault) => overlap({ from: gap.start, to: gap.end }, around(fault)) > 0),
+  );
 }

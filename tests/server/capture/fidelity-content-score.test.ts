@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scoreContentAlarms, type ContentAlarm } from '../../../bench/fidelity/content-score';
-import { planStreams } from '../../../bench/fidelity/faults';
+import { EXPECTED_CAUSE, planStreams } from '../../../bench/fidelity/faults';
 import { Random } from '../../../bench/simulate/random';
 import { unfreeze } from '../../../testkit/frame-decoder';
 
@@ -11,6 +11,8 @@ const alarm = (kind: ContentAlarm['kind'], raised: number, resolved: number | nu
   resolvedAt: resolved === null ? null : s(resolved),
 });
 const THRESHOLD = 8;
+/** The season's size in CI (.ci/run): one recording per variant. */
+const CI_RECORDINGS = 12;
 const WINDOW_END = s(60);
 
 describe("the fidelity season's scoring of content alarms", () => {
@@ -67,9 +69,39 @@ describe('the frozen picture of the numbered programme, read back', () => {
 });
 
 describe("the season's draw of faults", () => {
+  it('draws every fault kind at the CI size, the encoder restart after a 4 s and a 20 s pause', () => {
+    for (const seed of [1, 2, 3]) {
+      const plans = planStreams(new Random(seed), CI_RECORDINGS, 60);
+      const kinds = new Set(plans.map((plan) => plan.fault.kind));
+      // Every kind with a cause of its own, and the two that make no hole.
+      for (const kind of [...Object.keys(EXPECTED_CAUSE), 'slow_origin', 'segment_expiry'])
+        expect(kinds).toContain(kind);
+      const pauses = plans.flatMap((plan) => (plan.fault.kind === 'encoder_restart' ? [plan.fault.pause ?? 0] : []));
+      expect(pauses.sort((a, b) => a - b)).toEqual([4, 20]);
+    }
+  });
+
+  it('starves a transcode for half the window from a fifth of it on or later, at 4% of a CPU, on a clean stream', () => {
+    for (const seed of [1, 2, 3]) {
+      const starved = planStreams(new Random(seed), CI_RECORDINGS, 60).flatMap((plan) =>
+        plan.source === 'hls' && plan.fault.kind === 'recorder_starved'
+          ? [{ fault: plan.fault, origin: plan.origin }]
+          : [],
+      );
+      expect(starved).toHaveLength(1);
+      const [{ fault, origin }] = starved;
+      // The stream has been on the air 20 s when the window opens.
+      expect(fault.at - 20).toBeGreaterThanOrEqual(12);
+      expect(fault).toMatchObject({ seconds: 30, cpuPercent: 4 });
+      expect(origin.faults).toEqual([]);
+    }
+  });
+
   it('puts a frozen playlist on a DVR list of 120 s, which a freeze of the window holds', () => {
     for (const seed of [1, 2, 3]) {
-      const stale = planStreams(new Random(seed), 11, 60).filter((plan) => plan.fault.kind === 'stale_playlist');
+      const stale = planStreams(new Random(seed), CI_RECORDINGS, 60).filter(
+        (plan) => plan.fault.kind === 'stale_playlist',
+      );
       expect(stale).toHaveLength(1);
       expect(stale[0]).toMatchObject({ source: 'hls', origin: { playlistType: 'sliding', dvrSegments: 60 } });
     }
@@ -79,7 +111,7 @@ describe("the season's draw of faults", () => {
 describe("the season's draw of content faults", () => {
   it('draws every content fault once in a season of every variant, on three HLS streams, timed inside the window', () => {
     for (const seed of [1, 2, 3]) {
-      const plans = planStreams(new Random(seed), 11, 60);
+      const plans = planStreams(new Random(seed), CI_RECORDINGS, 60);
       const content = plans.flatMap((plan) => (plan.source === 'hls' && plan.origin.content ? [plan] : []));
       expect(content.map((plan) => plan.origin.content?.fault).sort()).toEqual(['frozen', 'no_audio', 'silent']);
       for (const plan of content) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scoreGaps, type ReportedGap } from '../../../bench/fidelity/score';
+import { lostToStarvation, scoreGaps, type FaultSpan, type ReportedGap } from '../../../bench/fidelity/score';
 import type { FaultTruth } from '../../../testkit/fidelity-origin';
 
 const s = (seconds: number) => 1_800_000_000_000 + seconds * 1000;
@@ -16,6 +16,12 @@ const fault = (kind: FaultTruth['fault']['kind'], from: number, to: number): Fau
   to: s(to),
   unavailable: [],
   unavailableSeconds: 0,
+});
+/** The season's starvation of a recorder's ffmpeg over from-to (s). */
+const starvation = (from: number, to: number): FaultSpan => ({
+  fault: { kind: 'recorder_starved' },
+  from: s(from),
+  to: s(to),
 });
 
 describe("the fidelity season's scoring of reported gaps", () => {
@@ -70,6 +76,43 @@ describe("the fidelity season's scoring of reported gaps", () => {
     // A radio on the air before its window: its start and a drop are not a stream yet to go live.
     expect(scoreGaps(gaps.slice(0, 2), [], [fault('playlist_404', 40, 55)]).wrongCauses).toEqual(gaps.slice(0, 2));
     expect(scoreGaps([gaps[2]], [], [fault('late_start', -20, 8.2)]).wrongCauses).toEqual([]);
+  });
+
+  it('counts every gap that blames the stream on a starved recording as a wrong cause, wherever it lies', () => {
+    const gaps = [
+      gap(-0.2, 3, 'recorder_late'),
+      gap(25, 31, 'recorder_overloaded'),
+      gap(36, 40, 'recorder_overloaded'),
+      gap(41, 44, 'stream_dropped'),
+      gap(55, 58, 'stream_stalled'),
+    ];
+    // Its stream never failed: a drop or a stall is ours, even 15 s past the starvation, where no fault's span reaches.
+    expect(scoreGaps(gaps, [], [starvation(12, 42)]).wrongCauses).toEqual([
+      gap(41, 44, 'stream_dropped'),
+      gap(55, 58, 'stream_stalled'),
+    ]);
+    // Without a starvation, the same gaps over no fault name no wrong cause.
+    expect(scoreGaps(gaps, [], []).wrongCauses).toEqual([]);
+  });
+
+  it('puts a loss down to a starvation only inside a recorder_overloaded gap over it', () => {
+    const gaps = [
+      gap(25, 31, 'recorder_overloaded'),
+      gap(50, 52, 'recorder_overloaded'),
+      gap(70, 75, 'stream_dropped'),
+    ];
+    const faults = [starvation(12, 42)];
+    const loss = (from: number, to: number) => ({ from: s(from), to: s(to) });
+    // Within the 2 s placement slack at each end of a gap over the starvation.
+    expect(lostToStarvation(loss(23.5, 32.9), gaps, faults)).toBe(true);
+    // Past the slack, outside any gap, in a gap of another cause, or with no starvation at all: lost by us.
+    expect(lostToStarvation(loss(22, 31), gaps, faults)).toBe(false);
+    expect(lostToStarvation(loss(33, 35), gaps, faults)).toBe(false);
+    expect(lostToStarvation(loss(71, 74), gaps, faults)).toBe(false);
+    expect(lostToStarvation(loss(26, 30), gaps, [])).toBe(false);
+    // A recorder_overloaded gap 8 s past the starvation is still over it (detection slack of 15 s); 60 s past, not.
+    expect(lostToStarvation(loss(50, 52), gaps, faults)).toBe(true);
+    expect(lostToStarvation(loss(50, 52), gaps, [starvation(-30, -10)])).toBe(false);
   });
 
   it('lists true holes of 10 s or more that no gap reports', () => {
