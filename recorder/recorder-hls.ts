@@ -27,7 +27,7 @@ import type { PieceStore } from './recorder-pieces';
 import type { RecorderConfig, RunRecord } from './protocol';
 import { sourceFits } from './source-fit';
 
-/** ffmpeg's speed is what it took of its queue over about this long. */
+/** ffmpeg's speed is the media it wrote over about this long. */
 const SPEED_SPAN_MS = 30_000;
 const SPEED_MIN_SPAN_MS = 5000;
 
@@ -66,10 +66,12 @@ export class FedRuns implements SegmentSinkForHls {
   private lastSequence: number | null = null;
   /** New segments are let go while ffmpeg works its backlog down (it went past the bound). */
   private shedding = false;
-  /** Seconds of media queued for the current run so far. */
-  private queuedSeconds = 0;
-  /** How much of that ffmpeg had taken, at instants of the last SPEED_SPAN_MS (ms since the epoch): its speed. */
-  private taken: { at: number; seconds: number }[] = [];
+  /**
+   * Seconds of media ffmpeg had written (its own progress), at instants of the last SPEED_SPAN_MS (ms
+   * since the epoch): its speed. Not what it took of its queue: its stdin and input buffers hold several
+   * segments, so a starved ffmpeg takes nothing for many seconds while it works.
+   */
+  private written: { at: number; seconds: number }[] = [];
 
   constructor(private readonly deps: FedRunsDeps) {
     this.copy = deps.config.sourceAsIs ? true : null;
@@ -94,7 +96,6 @@ export class FedRuns implements SegmentSinkForHls {
     const letGo = this.overloaded(queue);
     if (letGo) return letGo;
     queue.push(bytes, segment.duration);
-    this.queuedSeconds += segment.duration;
     return (this.run as RunRecord).index;
   }
 
@@ -108,15 +109,13 @@ export class FedRuns implements SegmentSinkForHls {
     const backlog = queue.backlogSeconds;
     const at = Date.parse(this.deps.now());
     // ffmpeg had nothing left to do: its speed is measured from here, not over the time it waited.
-    if (backlog === 0) this.taken = [];
-    this.taken.push({ at, seconds: this.queuedSeconds - backlog });
-    while (this.taken.length > 2 && at - this.taken[1].at >= SPEED_SPAN_MS) this.taken.shift();
-    const first = this.taken[0];
-    // Over less than a few seconds a speed says nothing (a segment is handed on whole).
-    const speed =
-      at - first.at >= SPEED_MIN_SPAN_MS
-        ? (this.queuedSeconds - backlog - first.seconds) / ((at - first.at) / 1000)
-        : null;
+    const written = (this.run as RunRecord).mediaSeconds;
+    if (backlog === 0) this.written = [];
+    this.written.push({ at, seconds: written });
+    while (this.written.length > 2 && at - this.written[1].at >= SPEED_SPAN_MS) this.written.shift();
+    const first = this.written[0];
+    // Over less than a few seconds a speed says nothing (ffmpeg reports its progress twice a second).
+    const speed = at - first.at >= SPEED_MIN_SPAN_MS ? (written - first.seconds) / ((at - first.at) / 1000) : null;
     const wasShedding = this.shedding;
     // Let go only once ffmpeg is known to go no faster than the stream: a DVR playlist catching up after
     // a stall queues a minute of segments at once, which an ffmpeg faster than real time works off.
@@ -207,8 +206,7 @@ export class FedRuns implements SegmentSinkForHls {
       if (this.attempt === attempt) this.exited = true;
     });
     this.queue = new FedQueue(queueFileOf(output), (bytes) => attempt.write(bytes));
-    this.queuedSeconds = 0;
-    this.taken = [];
+    this.written = [];
     this.shedding = false;
   }
 }
