@@ -284,6 +284,12 @@ export function mergeRanges(ranges: FrameRange[]): FrameRange[] {
   return merged;
 }
 
+/**
+ * A stretch shorter than this without a kept frame is a frame's jitter, not a hole: the read-back
+ * (frame-decoder.ts) sees no shorter hole, so the season cannot judge a shorter gap against one.
+ */
+export const HOLE_MIN_MS = 1000;
+
 export const framesIn = (ranges: FrameRange[]) => ranges.reduce((sum, r) => sum + r.last - r.first + 1, 0);
 
 /** The parts of `ranges` inside `to`. */

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { ffprobe } from './capture';
-import { clip, framesIn, mergeRanges, type FrameRange, type WindowTruth } from './fidelity-origin';
+import { clip, framesIn, HOLE_MIN_MS, mergeRanges, type FrameRange, type WindowTruth } from './fidelity-origin';
 import { blockIsWhite, FRAME_CODE } from './numbered-stream';
 
 /*
@@ -137,9 +137,6 @@ export interface FidelityReport {
   /** Parts of the window (epoch ms) longer than a second in which no frame the recording holds was on the air. */
   holes: { from: number; to: number }[];
 }
-
-/** A stretch shorter than this without a kept frame is a frame's jitter, not a hole. */
-const HOLE_MIN_MS = 1000;
 
 /** The parts of the window in which none of the kept frames was on the air. */
 function holesOf(seen: Set<number>, window: WindowTruth): { from: number; to: number }[] {

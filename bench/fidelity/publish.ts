@@ -25,7 +25,7 @@ export function fidelitySection(run: FidelityRun): string {
     'its transcode\'s ffmpeg starved of CPU for half the window; each recording is read back frame by frame (bench/README.md, "Capture fidelity").',
     '`lost_by_us_seconds` is what the streams offered that the recordings lack, but for what the starved transcode lost inside its own',
     '`recorder_overloaded` gaps (`lost_to_starvation_seconds`, RECORDER_OVERLOAD_SECONDS=6); a gap is misplaced when it lies over 2 s from',
-    'the true hole; `notifications` are the webhook posts.',
+    'the true hole (one of under a second over no hole the read-back sees is not judged); `notifications` are the webhook posts.',
     'Three HLS streams also carry a content fault (sound muted, picture frozen, no sound track; CONTENT_ALARM_SECONDS=8): each must raise',
     'exactly its alarm and see it resolved within 30 s of the content coming back or the window ending; any other content alarm is false.',
     '',

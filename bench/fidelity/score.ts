@@ -1,3 +1,4 @@
+import { HOLE_MIN_MS } from '../../testkit/fidelity-origin';
 import { EXPECTED_CAUSE, type LabFaultKind } from './faults';
 
 /** A gap as GET /api/recordings reports it (epoch ms); `cause` is absent from servers older than the cause vocabulary. */
@@ -35,7 +36,10 @@ const around = (fault: FaultSpan) => ({ from: fault.from - PLACEMENT_SLACK_MS, t
 const STREAM_CAUSES: ReadonlySet<string | undefined> = new Set(['stream_dropped', 'stream_stalled']);
 
 export interface GapScore {
-  /** Reported gaps more than 2 s from the true hole they overlap most (or overlapping none). */
+  /**
+   * Reported gaps more than 2 s from the true hole they overlap most, or overlapping none (unless shorter
+   * than the shortest hole the read-back sees: a connection's last second may be a true hole it misses).
+   */
   misplaced: ReportedGap[];
   /**
    * Reported gaps over a fault (or starting up to 15 s after it) that name another cause than the fault's,
@@ -59,9 +63,8 @@ export function scoreGaps(gaps: ReportedGap[], holes: Interval[], faults: FaultS
   };
   const misplaced = gaps.filter((gap) => {
     const hole = holeOf(gap);
-    return (
-      !hole || Math.abs(gap.start - hole.from) > PLACEMENT_SLACK_MS || Math.abs(gap.end - hole.to) > PLACEMENT_SLACK_MS
-    );
+    if (!hole) return gap.end - gap.start >= HOLE_MIN_MS;
+    return Math.abs(gap.start - hole.from) > PLACEMENT_SLACK_MS || Math.abs(gap.end - hole.to) > PLACEMENT_SLACK_MS;
   });
   // A gap over a fault is its doing, unless the hole it reports had ended before the fault began (a recorder
   // that connected late, just before a drop): placed within the slack, it still touches the fault's span.
