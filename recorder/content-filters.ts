@@ -15,7 +15,7 @@
  * A run that copies the stream decodes only its key frames for the picture (a frozen or black picture
  * lasts minutes, key frames come every few seconds), which keeps the decoding cost near that of the
  * audio alone, and looks at one of them every few seconds (`pictureEverySeconds`); a run that
- * transcodes decodes every frame anyway and looks at one a second. Part of the recorder runtime: no
+ * transcodes decodes every frame anyway and looks at the first of each second. Part of the recorder runtime: no
  * imports.
  */
 
@@ -65,9 +65,10 @@ function filterValue(text: string): string {
  * time go back (a discontinuity ffmpeg did not smooth), so the picture is never left unlooked at.
  */
 export function contentOutput(copies: boolean, loudnessFile: string, alarmSeconds: number): string[] {
-  const picked = copies
-    ? `select='isnan(prev_selected_t)+lt(t,prev_selected_t)+gte(t-prev_selected_t,${pictureEverySeconds(alarmSeconds)})'`
-    : 'fps=1';
+  // Pictures are picked, never made up: `fps=1` filled a jump in the timestamps (segments an overloaded
+  // recorder let go) with copies of the last picture, which freezedetect then found frozen.
+  const every = copies ? pictureEverySeconds(alarmSeconds) : 1;
+  const picked = `select='isnan(prev_selected_t)+lt(t,prev_selected_t)+gte(t-prev_selected_t,${every})'`;
   return [
     '-map',
     '0:v:0?',

@@ -79,3 +79,57 @@ describe('a copying run looks at one key frame every few seconds', () => {
     },
   );
 });
+
+/**
+ * An overloaded recorder lets segments go and hands ffmpeg the next one (recorder-hls.ts): the run's
+ * timestamps jump, under the 10 s ffmpeg smooths over itself. Nothing was on the picture there, and the
+ * pictures on either side differ: measured as a transcoding run measures, no second of it is frozen.
+ */
+describe('a transcoding run across a jump in its timestamps', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-jump-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('makes up no picture there, so finds nothing frozen', () => {
+    const programme = contentProgramme(FROZEN);
+    const ffmpeg = (...args: string[]) => {
+      const result = spawnSync('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], {
+        encoding: 'utf8',
+      });
+      expect(result.status, result.stderr).toBe(0);
+      return result.stderr;
+    };
+    // 0-10 s and 40-50 s of the programme (its picture moves there), the second 8 s of media later
+    // than the first ends: stream copies, as the recorder's queue hands segments on.
+    const before = path.join(dir, 'before.ts');
+    const after = path.join(dir, 'after.ts');
+    ffmpeg('-i', programme, '-t', '10', '-c', 'copy', before);
+    ffmpeg('-ss', '40', '-i', programme, '-t', '10', '-c', 'copy', '-output_ts_offset', '18', after);
+    const joined = path.join(dir, 'joined.ts');
+    fs.writeFileSync(joined, Buffer.concat([fs.readFileSync(before), fs.readFileSync(after)]));
+    const loudnessFile = path.join(dir, 'run.loudness');
+    const result = spawnSync(
+      'ffmpeg',
+      [
+        ...['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info'],
+        ...contentInputOptions(false),
+        ...['-i', joined],
+        ...contentOutput(false, loudnessFile, 8),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    const meter = new ContentMeter({
+      file: path.join(dir, 'content.jsonl'),
+      windowStart: WINDOW_START,
+      loudnessFileOf: () => loudnessFile,
+      anchorOf: () => WINDOW_START,
+      toServerIso: (ms) => new Date(ms).toISOString(),
+      log: () => undefined,
+    });
+    for (const line of result.stderr.split('\n')) meter.line(1, line);
+    expect(meter.report(true).frozenSeconds).toBe(0);
+  });
+});
