@@ -94,9 +94,10 @@ describe('Launch Instance dialog', { timeout: scaled(30_000) }, () => {
     ]);
     expect(await screen.findByText('Launched 1 instance')).toBeInTheDocument();
     const launched = await screen.findByText(/capture-lcm4r8k2p1-/);
-    // The table names the mosque, with its id beneath.
+    // The table names the mosque, with its id beneath: the name once its own read answers, which on a
+    // busy machine can come after the row.
     const tr = within(launched.closest('tr') as HTMLElement);
-    expect(tr.getByText('London Central Mosque')).toBeInTheDocument();
+    expect(await tr.findByText('London Central Mosque')).toBeInTheDocument();
     expect(tr.getByText('lcm4r8k2p1')).toBeInTheDocument();
   });
 
