@@ -16,6 +16,38 @@ export function findChromium(): string {
   throw new Error('No chromium on PATH: apt-get install chromium');
 }
 
+/**
+ * The features playwright-core 1.65 disables itself (its `chromiumSwitches`). Chromium keeps only the last
+ * `--disable-features` it is given, so ours must name them again (tests/e2e/smoke.e2e.ts checks none is lost).
+ */
+const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+];
+
+/**
+ * What the journeys never use and Chromium would spend CPU on (measured in docs/testing.md):
+ * - WebUIOmniboxPopup, WebUIOmniboxAimPopup: every context's window preloads the address bar's two popups
+ *   (chrome://omnibox-popup.top-chrome/ and its omnibox_popup_aim.html), WebUI renderers of about 0.75 s
+ *   of CPU each, though a headless page has no address bar to open them.
+ * - SpareRendererForSitePerProcess: a renderer started ahead of the next navigation, most of them never used.
+ */
+const JOURNEY_DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup', 'SpareRendererForSitePerProcess'];
+
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: findChromium(),
@@ -28,6 +60,10 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...JOURNEY_DISABLED_FEATURES].join(',')}`,
+      // Site isolation is a defence against hostile sites, and the journeys open only the console: without
+      // it (and without the spare renderer), mosque-fleet's pages ran in 13 renderer processes instead of 22.
+      '--disable-site-isolation-trials',
     ],
   });
 }
