@@ -1,8 +1,13 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { LoginRequest, LoginResponse } from '../../../contract/auth';
+import { TOKEN_KEY } from '../../../src/api/token';
+import { apiRequest } from '../../../testkit/server-cluster';
 import { scaled } from '../../../testkit/time-scale';
 import { waitFor } from '../../../testkit/wait';
+import { E2E_ADMIN } from './server';
 
 /** Chromium from the system (Debian's `chromium` package): nothing is downloaded. */
 export function findChromium(): string {
@@ -136,6 +141,32 @@ export async function closeNotifications(page: Page): Promise<void> {
     // It slides away before it is gone: the next one is closed once it has.
     await waitFor(async () => (await close.count()) < open, 'the notification to close', 5000, 50);
   }
+}
+
+/** A session token from the server's own sign-in (`POST /api/auth/login`), the call the Login page makes. */
+export async function apiToken(baseUrl: string, user: LoginRequest = E2E_ADMIN): Promise<string> {
+  const response = await apiRequest<LoginResponse>(baseUrl, 'POST', '/api/auth/login', { body: user });
+  if (response.status !== 200)
+    throw new Error(`Sign-in as ${user.username} refused: ${response.status} ${response.text}`);
+  return response.body.access_token;
+}
+
+/**
+ * Signs the tab in for its next load of the console, without the Login page: for a journey whose subject is
+ * not signing in, which then opens its own page at once (one page load, where signIn costs the Login page
+ * and the Dashboard before it). The token goes where the console keeps it (src/api/token.ts) before the
+ * console's code runs, on that one load only: a test that signs out and reloads stays signed out.
+ */
+export async function signInOnNextLoad(page: Page, baseUrl: string, user: LoginRequest = E2E_ADMIN): Promise<void> {
+  const token = await apiToken(baseUrl, user);
+  await page.addInitScript(
+    ({ origin, key, token, done }) => {
+      if (location.origin !== origin || sessionStorage.getItem(done) !== null) return;
+      sessionStorage.setItem(done, 'yes');
+      localStorage.setItem(key, token);
+    },
+    { origin: new URL(baseUrl).origin, key: TOKEN_KEY, token, done: `e2e-signed-in-${crypto.randomUUID()}` },
+  );
 }
 
 /** Signs in through the Login page and waits until the console has left /login. */
