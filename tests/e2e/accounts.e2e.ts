@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  apiToken,
   E2E_ADMIN,
   launchBrowser,
   screenshot,
@@ -297,13 +298,7 @@ describe('accounts in the browser: sign-in, profile, password, user management',
 
   it('shows a non-superuser the "Not allowed" page on /users', async () => {
     // A second, active, non-superuser user, made through the API by the superuser.
-    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: E2E_ADMIN.username, password: NEW_ADMIN_PASSWORD }),
-    });
-    expect(login.status).toBe(200);
-    const { access_token: token } = (await login.json()) as { access_token: string };
+    const token = await apiToken(server.baseUrl, { username: E2E_ADMIN.username, password: NEW_ADMIN_PASSWORD });
     const created = await fetch(`${server.baseUrl}/api/auth/users`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },

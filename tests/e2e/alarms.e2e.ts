@@ -8,11 +8,10 @@ import { ALARMS_POLL_MS } from '../../src/api/alarms';
 import { freePort } from '../../testkit/ports';
 import {
   closeNotifications,
-  E2E_ADMIN,
   launchBrowser,
   SCREEN_SIZES,
   screenshot,
-  signIn,
+  signInOnNextLoad,
   startServer,
   type RunningServer,
 } from './support';
@@ -86,7 +85,8 @@ describe('a failed capture raises an alarm that an operator acknowledges', () =>
   });
 
   it('shows a quiet bell before anything is wrong', async () => {
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/profile`);
     await page.getByText('Live', { exact: true }).waitFor();
     expect(await bell().getAttribute('aria-label')).toBe('Alarms: none open');
   });

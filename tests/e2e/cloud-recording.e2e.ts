@@ -15,7 +15,7 @@ import { ffprobe, startHlsSource, startMoto, waitFor, type HlsSource, type MotoS
 import { freePort } from '../../testkit/ports';
 import { startSandboxMachine } from '../../testkit/sandbox-machine';
 import { serverCommand, spawnServerProcess } from '../support/server-process';
-import { E2E_ADMIN, startServer, type RunningServer } from './support';
+import { apiToken, startServer, type RunningServer } from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -107,12 +107,7 @@ describe('cloud recorders from the built server', () => {
           ((await s3.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: runtimeKey }))).Contents ?? []).length > 0,
         'the recorder in the bucket',
       );
-      const login = await fetch(`${baseUrl}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(E2E_ADMIN),
-      });
-      const { access_token: token } = (await login.json()) as { access_token: string };
+      const token = await apiToken(baseUrl);
       const api = async <T>(url: string, init: RequestInit = {}): Promise<T> => {
         const response = await fetch(`${baseUrl}${url}`, {
           ...init,

@@ -5,10 +5,9 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeNotifications,
-  E2E_ADMIN,
   launchBrowser,
   screenshotOnceDialogsShown,
-  signIn,
+  signInOnNextLoad,
   startServer,
   type RunningServer,
 } from './support';
@@ -80,7 +79,8 @@ describe('Config Generator in the browser', () => {
   const poll = (read: () => Promise<string>) => expect.poll(read, { timeout: scaled(20_000), interval: 200 });
 
   it('starts empty, with Generate Configs disabled', async () => {
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/profile`);
     await page
       .getByRole('navigation', { name: 'Main navigation' })
       .getByRole('link', { name: 'Config Generator' })

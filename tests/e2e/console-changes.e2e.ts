@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   closeNotifications,
-  E2E_ADMIN,
   launchBrowser,
   screenshot,
-  signIn,
+  signInOnNextLoad,
   startServer,
   type RunningServer,
 } from './support';
@@ -53,7 +52,7 @@ describe('console changes in the browser', () => {
   });
 
   it('asks before Escape discards a typed mosque, and shows the notification below the header', async () => {
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server.baseUrl);
     await page.goto(`${server.baseUrl}/config`);
     await page.getByRole('button', { name: 'Add Mosque' }).click();
     await dialog().getByLabel('Name (English)').fill('Fatih Mosque');

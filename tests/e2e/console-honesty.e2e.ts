@@ -4,7 +4,15 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMosques } from '../../testkit/seed-mosques';
-import { E2E_ADMIN, launchBrowser, SCREEN_SIZES, screenshot, signIn, startServer, type RunningServer } from './support';
+import {
+  E2E_ADMIN,
+  launchBrowser,
+  SCREEN_SIZES,
+  screenshot,
+  signInOnNextLoad,
+  startServer,
+  type RunningServer,
+} from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -45,7 +53,7 @@ describe('Config at fleet size, honestly', () => {
     it(`shows "—" until the counts come, reads no fleet list, and keeps row actions on screen at ${size.width}x${size.height}`, async () => {
       const context = await browser.newContext({ viewport: size });
       const page = await context.newPage();
-      await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      await signInOnNextLoad(page, server.baseUrl);
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route('**/api/config/mosques/summary', async (route) => {
@@ -102,7 +110,7 @@ describe('Config at fleet size, honestly', () => {
   it("shows the server's reason for an unresolvable map link beside the field, and warns before saving it unschedulable", async () => {
     const context = await browser.newContext({ viewport: SCREEN_SIZES[0] });
     const page = await context.newPage();
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server.baseUrl);
     await page.goto(`${server.baseUrl}/config`);
     await page.getByRole('button', { name: 'Add Mosque' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add New Mosque' });

@@ -4,13 +4,12 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeNotifications,
-  E2E_ADMIN,
   launchBrowser,
   SCREEN_SIZES,
   SCREENSHOT_DIR,
   screenshotWithoutNotifications,
   settle,
-  signIn,
+  signInOnNextLoad,
   startServer,
   type RunningServer,
 } from './support';
@@ -71,7 +70,8 @@ describe('Instances and AMI Manager in the browser', () => {
   };
 
   it('launches a capture of the test broadcast and follows it pending -> running without a reload', async () => {
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/profile`);
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Instances' }).click();
     await page.getByRole('heading', { name: 'Instances', level: 1 }).waitFor();
     await page.getByText('Connected: Yes').waitFor();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMosques } from '../../testkit/seed-mosques';
-import { E2E_ADMIN, launchBrowser, SCREEN_SIZES, screenshot, signIn, startServer, type RunningServer } from './support';
+import { launchBrowser, SCREEN_SIZES, screenshot, signInOnNextLoad, startServer, type RunningServer } from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -51,7 +51,7 @@ describe('The mosque table with a fleet', () => {
     it(`searches, sorts, filters and deactivates in bulk at ${size.width}x${size.height}, and a link reproduces each view`, async () => {
       const context = await fleet.browser.newContext({ viewport: size });
       const page = await context.newPage();
-      await signIn(page, fleet.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      await signInOnNextLoad(page, fleet.server.baseUrl);
       await page.goto(`${fleet.server.baseUrl}/config`);
       await poll(() => rows(page).count()).toBe(10);
       await page.getByText(/^1–10 of 2,?000$/).waitFor();
@@ -111,7 +111,7 @@ describe('The mosque table with a fleet', () => {
     it(`selects all ${FLEET.toLocaleString('en')} matching and deactivates them in one action at ${size.width}x${size.height}`, async () => {
       const context = await fleet.browser.newContext({ viewport: size });
       const page = await context.newPage();
-      await signIn(page, fleet.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      await signInOnNextLoad(page, fleet.server.baseUrl);
       const bulkCalls: string[] = [];
       page.on('request', (request) => {
         if (request.url().endsWith('/api/config/mosques/bulk')) bulkCalls.push(request.postData() ?? '');
@@ -149,7 +149,7 @@ describe('The mosque table with a fleet', () => {
     it(`downloads no fleet on any page, names by id and pickers searched, at ${size.width}x${size.height}`, async () => {
       const context = await fleet.browser.newContext({ viewport: size });
       const page = await context.newPage();
-      await signIn(page, fleet.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      await signInOnNextLoad(page, fleet.server.baseUrl);
       const reads: { query: string; bytes: number }[] = [];
       page.on('response', (response) => {
         const url = new URL(response.url());
@@ -191,7 +191,7 @@ describe('The first page of 10,000 mosques', () => {
 
   it('shows after navigation; the time is printed for bench/RESULTS.md (asserted only there, beside its baseline)', async () => {
     const page = await large.browser.newPage({ viewport: SCREEN_SIZES[0] });
-    await signIn(page, large.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, large.server.baseUrl);
     const times: number[] = [];
     for (let run = 0; run < 3; run += 1) {
       await page.goto(`${large.server.baseUrl}/config`);
@@ -212,7 +212,7 @@ describe('The first page of 10,000 mosques', () => {
     it(`Scheduling pages its prayer times: short, Active Jobs within two screens, no fleet read, at ${size.width}x${size.height}`, async () => {
       const context = await large.browser.newContext({ viewport: size });
       const page = await context.newPage();
-      await signIn(page, large.server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      await signInOnNextLoad(page, large.server.baseUrl);
       // Mosque data: the mosque list and both prayer-time lists.
       // Bodies are read as they arrive and summed only at the end: a body's read
       // can finish after the page is idle on a loaded machine.

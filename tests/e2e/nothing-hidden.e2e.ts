@@ -1,13 +1,12 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  E2E_ADMIN,
   launchBrowser,
   screenshot,
   SCREEN_SIZES,
   seedFailedCaptures,
   settle,
-  signIn,
+  signInOnNextLoad,
   startServer,
   type RunningServer,
 } from './support';
@@ -40,7 +39,7 @@ describe('nothing hidden, at 1440 x 900 and 820 x 1180', () => {
     seedFailedCaptures(server.dataDir);
     browser = await launchBrowser();
     page = await (await browser.newContext({ viewport: SCREEN_SIZES[0] })).newPage();
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server.baseUrl);
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { apiToken, launchBrowser, screenshot, signInOnNextLoad, startServer, type RunningServer } from './support';
 import { scaled } from '../../testkit/time-scale';
 
 /*
@@ -29,12 +29,7 @@ describe('a server outage does not strand the console', () => {
 
   async function addMosque(name: string) {
     const base = server?.baseUrl ?? '';
-    const login = await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(E2E_ADMIN),
-    });
-    const { access_token: token } = (await login.json()) as { access_token: string };
+    const token = await apiToken(base);
     const created = await fetch(`${base}/api/config/mosques`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
@@ -58,7 +53,8 @@ describe('a server outage does not strand the console', () => {
 
   it('keeps the shell through three pages while the server is down, then recovers by itself without a reload', async () => {
     page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-    await signIn(page, server?.baseUrl ?? '', E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server?.baseUrl ?? '');
+    await page.goto(`${server?.baseUrl ?? ''}/profile`);
     await liveChip().waitFor();
     // Anything kept in the page survives only if it is never reloaded.
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
@@ -91,7 +87,7 @@ describe('a server outage does not strand the console', () => {
     page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
     // A controllable clock: the back-off's three minutes pass in seconds, the sockets stay real.
     await page.clock.install();
-    await signIn(page, server?.baseUrl ?? '', E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server?.baseUrl ?? '');
     await page.goto(`${server?.baseUrl ?? ''}/profile`);
     await liveChip().waitFor();
 

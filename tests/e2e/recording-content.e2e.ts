@@ -13,12 +13,11 @@ import { integratedLufs } from '../../testkit/loudness';
 import { seedMosques } from '../../testkit/seed-mosques';
 import { scaled } from '../../testkit/time-scale';
 import {
-  E2E_ADMIN,
   launchBrowser,
   SCREEN_SIZES,
   screenshotOnceDialogsShown,
   seedRecordingsLibrary,
-  signIn,
+  signInOnNextLoad,
   startServer,
   type RunningServer,
 } from './support';
@@ -124,7 +123,7 @@ describe("A recording's loudness strip and the content warnings filter", () => {
     it(`filters to content warnings and draws the recording's strip at ${size.width}x${size.height}`, async () => {
       const context = await browser.newContext({ viewport: size });
       const page = await context.newPage();
-      await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      await signInOnNextLoad(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/recordings`);
       await page.getByText(`1–${MOSQUES * 2} of ${MOSQUES * 2}`, { exact: true }).waitFor();
 

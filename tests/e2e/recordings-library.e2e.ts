@@ -6,12 +6,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedMosques } from '../../testkit/seed-mosques';
 import { scaled } from '../../testkit/time-scale';
 import {
-  E2E_ADMIN,
   launchBrowser,
   SCREEN_SIZES,
   screenshot,
   seedRecordingsLibrary,
-  signIn,
+  signInOnNextLoad,
   startServer,
   type RunningServer,
 } from './support';
@@ -54,7 +53,7 @@ describe('The recordings library with many recordings', () => {
     it(`searches, sorts, saves links and deletes in bulk at ${size.width}x${size.height}, and a link reproduces the view`, async () => {
       const context = await browser.newContext({ viewport: size, acceptDownloads: true });
       const page = await context.newPage();
-      await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+      await signInOnNextLoad(page, server.baseUrl);
       await page.goto(`${server.baseUrl}/recordings`);
       await page.getByText(`1–10 of ${MOSQUES * 2 - index * 2}`, { exact: true }).waitFor();
 

@@ -4,11 +4,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   closeNotifications,
-  E2E_ADMIN,
   launchBrowser,
   screenshot,
   seedFailedCaptures,
-  signIn,
+  signInOnNextLoad,
   startServer,
   type RunningServer,
 } from './support';
@@ -98,7 +97,8 @@ describe('Recordings page in the browser', () => {
     }, instanceId);
 
   it('records the test broadcast for a few seconds, then lists it with ten older failed captures', async () => {
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/profile`);
     const instanceId = await launchDemoCapture(8);
     // Polled once a second: the demo stream is recorded in real time.
     const recordingId = await waitFor(

@@ -5,10 +5,10 @@ import type { Job, SchedulerStatus, UpcomingRecording } from '../../contract/sch
 import { timingOf } from '../../src/features/scheduling/timing-label';
 import { operatorTime, zonedDateTime, zonedTime, zoneAbbreviation } from '../../src/features/scheduling/zoned-time';
 import {
-  E2E_ADMIN,
+  apiToken,
   launchBrowser,
   screenshotWithoutNotifications,
-  signIn,
+  signInOnNextLoad,
   startServer,
   type RunningServer,
 } from './support';
@@ -98,12 +98,7 @@ describe('Scheduling Management in the browser', () => {
 
   beforeAll(async () => {
     server = await startServer();
-    const login = await fetch(`${server.baseUrl}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(E2E_ADMIN),
-    });
-    token = ((await login.json()) as { access_token: string }).access_token;
+    token = await apiToken(server.baseUrl);
     // A fresh server's scheduler runs, and would plan each mosque as it is created: stop it first.
     await call('POST', '/api/scheduler/stop');
     for (const mosque of MOSQUES) {
@@ -130,7 +125,8 @@ describe('Scheduling Management in the browser', () => {
   const notification = (text: string) => page.locator('.MuiAlert-message', { hasText: text });
 
   it('opens with the scheduler stopped: Schedule Friday Recordings is disabled', async () => {
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/profile`);
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Scheduling' }).click();
     await page.getByRole('heading', { name: 'Scheduling Management', level: 1 }).waitFor();
     await statusCard().getByText('Stopped', { exact: true }).waitFor();

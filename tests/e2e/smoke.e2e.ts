@@ -44,4 +44,22 @@ describe('the built console is served by the real server', () => {
     expect(response?.status()).toBe(200);
     expect(await page.locator('#root').count()).toBe(1);
   });
+
+  it("runs Chromium with Playwright's disabled features and the journeys' own, without the address bar's popups", async () => {
+    browser ??= await launchBrowser();
+    const page = await browser.newPage();
+    await page.goto('chrome://version');
+    // Chromium keeps only the last --disable-features of its command line: every one named there must be in effect.
+    const commandLine = (await page.locator('#command_line').textContent()) ?? '';
+    const named = [...commandLine.matchAll(/--disable-features=(\S+)/g)].flatMap((match) => match[1].split(','));
+    expect(named).toContain('WebUIOmniboxPopup');
+    const variations = (await page.locator('#variations-cmd').getAttribute('data-value')) ?? '';
+    const inEffect = (JSON.parse(Buffer.from(variations, 'base64').toString()) as Record<string, string>)[
+      'disable-features'
+    ].split(',');
+    expect(named.filter((feature) => !inEffect.includes(feature))).toEqual([]);
+    // Each window would otherwise preload the address bar's WebUI popups (chrome://omnibox-popup.top-chrome/).
+    const { targetInfos } = await (await browser.newBrowserCDPSession()).send('Target.getTargets');
+    expect(targetInfos.filter((target) => target.url.startsWith('chrome://omnibox-popup'))).toEqual([]);
+  });
 });

@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaled } from '../../testkit/time-scale';
-import { E2E_ADMIN, launchBrowser, screenshot, signIn, startServer, type RunningServer } from './support';
+import { launchBrowser, screenshot, signInOnNextLoad, startServer, type RunningServer } from './support';
 
 /*
  * "Test stream" in the browser against the built server and its demo broadcast: half a minute recorded
@@ -25,7 +25,7 @@ describe('Test stream on the demo broadcast', () => {
   });
 
   it('reports the codecs and plays a 30 s clip, launching nothing', { timeout: scaled(240_000) }, async () => {
-    await signIn(page, server.baseUrl, E2E_ADMIN.username, E2E_ADMIN.password);
+    await signInOnNextLoad(page, server.baseUrl);
     await page.goto(`${server.baseUrl}/instances`);
     await page.getByText('No instances found').waitFor();
     await page.getByRole('button', { name: 'Launch Instance' }).click();

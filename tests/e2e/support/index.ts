@@ -1,5 +1,6 @@
 export { E2E_ADMIN, startServer, type RunningServer, type StartOptions } from './server';
 export {
+  apiToken,
   closeNotifications,
   findChromium,
   launchBrowser,
@@ -8,6 +9,7 @@ export {
   screenshotWithoutNotifications,
   settle,
   signIn,
+  signInOnNextLoad,
   SCREEN_SIZES,
   SCREENSHOT_DIR,
 } from './browser';
