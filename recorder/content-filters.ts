@@ -15,8 +15,8 @@
  * A run that copies the stream decodes only its key frames for the picture (a frozen or black picture
  * lasts minutes, key frames come every few seconds), which keeps the decoding cost near that of the
  * audio alone, and looks at one of them every few seconds (`pictureEverySeconds`); a run that
- * transcodes decodes every frame anyway and looks at the first of each second. Part of the recorder runtime: no
- * imports.
+ * transcodes decodes every frame anyway and looks at the first of each second. Part of the recorder
+ * runtime: no imports.
  */
 
 /** Momentary loudness under this is silence (a muted microphone reads about -70 LUFS and lower). */
