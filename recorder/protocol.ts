@@ -237,6 +237,11 @@ export interface RunRecord {
    * once `confirmed` (media went on after it).
    */
   mediaBreaks?: { atSeconds: number; from: string; confirmed?: boolean }[];
+  /**
+   * The earliest on-air time of the current anchor's reports (`mediaFrom`, else the last break's) less
+   * the CPU wait of ffmpeg and the recorder by then: lateness this wait explains is not a break.
+   */
+  unwaitedFrom?: string;
   endedAt: string | null;
   /** Why it ended, as a person reads it ("Stream dropped (HTTP 404)"); null while it runs. */
   endReason: string | null;

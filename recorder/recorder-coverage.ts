@@ -47,6 +47,11 @@ const FLUSH_MS = 1000;
  * and got it back within the run (ffmpeg's own reconnect): the media from there on gets an anchor of
  * its own, so the hole lies where it happened; a report that comes sooner again (the lateness was a
  * download's jitter) moves that anchor back, never before the one before it, and the hole closes.
+ *
+ * `waitedMs`: how long ffmpeg and the recorder have waited for a CPU so far (run-queue-wait.ts). A busy
+ * machine keeps a copy's reports back by up to that wait while the stream goes on, and ffmpeg may not
+ * catch up before the run ends: lateness the wait since the anchor's earliest report explains is ours,
+ * not a break of the stream.
  */
 export function placeRunMedia(
   run: RunRecord,
@@ -54,24 +59,33 @@ export function placeRunMedia(
   seconds: number,
   nowMs: number,
   copying: boolean,
+  waitedMs = 0,
 ): void {
   const onAir = nowMs - seconds * 1000;
+  const unwaited = onAir - waitedMs;
   const iso = (ms: number) => new Date(ms).toISOString();
   if (!run.mediaFrom) {
     run.mediaFrom = iso(onAir);
+    run.unwaitedFrom = iso(unwaited);
     return;
   }
   const breaks = run.mediaBreaks ?? [];
   const last = breaks.at(-1);
   if (last && seconds >= last.atSeconds + CONFIRMED_AFTER_SECONDS) last.confirmed = true;
   const anchor = Date.parse(last?.from ?? run.mediaFrom);
+  // A run recorded before the wait was noted has none: its anchor stands in.
+  const unwaitedAnchor = run.unwaitedFrom ? Date.parse(run.unwaitedFrom) : anchor - waitedMs;
+  if (unwaited < unwaitedAnchor) run.unwaitedFrom = iso(unwaited);
   if (onAir < anchor) {
     if (!last) run.mediaFrom = iso(onAir);
     else last.from = iso(Math.max(onAir, Date.parse(breaks.at(-2)?.from ?? run.mediaFrom)));
     return;
   }
-  if (copying && onAir - anchor > BREAK_MS && seconds > previousSeconds)
+  const broke = onAir - anchor > BREAK_MS && unwaited - unwaitedAnchor > BREAK_MS;
+  if (copying && broke && seconds > previousSeconds) {
     run.mediaBreaks = [...breaks.filter((b) => b.confirmed), { atSeconds: previousSeconds, from: iso(onAir) }];
+    run.unwaitedFrom = iso(unwaited);
+  }
 }
 
 /**
@@ -180,6 +194,13 @@ function gapCause(
   if (before?.broke)
     return { cause: 'stream_dropped', reason: 'Stream dropped (ffmpeg reconnected to it within the connection)' };
   if (before?.run.endReason) return { cause: before.run.endCause ?? 'stream_dropped', reason: before.run.endReason };
+  // The run went on past the hole with nothing ending it (the window closed) while its output was behind
+  // the clock: what it had not written yet was on the air and waiting for it (a starved or slow ffmpeg).
+  if (before?.run.endedAt && Date.parse(before.run.endedAt) >= end)
+    return {
+      cause: 'recorder_overloaded',
+      reason: `Recorder fell behind: ffmpeg's output was ${Math.round((end - start) / 100) / 10} s behind the stream when the recording stopped`,
+    };
   const failed = runs.find((r) => r.seconds === 0 && r.run.endReason && Date.parse(r.run.startedAt) < end);
   if (failed?.run.endReason) return { cause: failed.run.endCause ?? 'not_live_yet', reason: failed.run.endReason };
   const first = runs[0] ? Date.parse(runs[0].run.startedAt) : null;

@@ -54,6 +54,7 @@ import {
 import { alarmSignature, DEFAULT_CONTENT_ALARM_SECONDS } from './protocol';
 import { FedRuns, recoverCutRun } from './recorder-hls';
 import { closeAbandonedRun, localWindow, Pause, RetryPlan } from './recorder-window';
+import { runQueueWaitMs } from './run-queue-wait';
 import { fitsRecording, probeStreams } from './source-fit';
 import { isDirectMediaUrl, isHlsUrl, resolveStreamUrl, type ResolvedStream } from './stream-url';
 
@@ -369,7 +370,10 @@ async function connect(run: RunRecord, everMedia: boolean): Promise<void> {
       save(true);
     },
     onProgress: (seconds, bytes) => {
-      placeRunMedia(run, run.mediaSeconds, seconds, Date.now(), copy);
+      // ffmpeg reads and reports, the recorder relays (its egress proxy) and reads the report: a wait for
+      // a CPU in either made the report late without the stream being late.
+      const waited = runQueueWaitMs(state.ffmpegPid) + runQueueWaitMs(process.pid);
+      placeRunMedia(run, run.mediaSeconds, seconds, Date.now(), copy, waited);
       run.mediaSeconds = seconds;
       run.bytes = bytes;
       run.lastMediaAt = state.lastProgressAt = now();

@@ -19,6 +19,9 @@ export interface CpuLimit {
 }
 
 const PERIOD_US = 100_000;
+/** The kernel takes no quota under 1 ms per period, nor a period over 1 s: a smaller share lengthens the period. */
+const MIN_QUOTA_US = 1000;
+const MAX_PERIOD_US = 1_000_000;
 
 /** Where the v2 hierarchy, or else the v1 hierarchy with the cpu controller, is mounted. */
 function cpuHierarchy(): { version: 1 | 2; mount: string } {
@@ -44,10 +47,11 @@ export function cpuLimit(name: string, percentOfOneCpu: number): CpuLimit {
       cause: error,
     });
   }
-  const quota = Math.round((PERIOD_US * percentOfOneCpu) / 100);
+  const period = Math.min(MAX_PERIOD_US, Math.max(PERIOD_US, Math.round((MIN_QUOTA_US * 100) / percentOfOneCpu)));
+  const quota = Math.max(MIN_QUOTA_US, Math.round((period * percentOfOneCpu) / 100));
   const set = (quotaUs: number | null) => {
-    if (version === 2) return fs.writeFileSync(path.join(dir, 'cpu.max'), `${quotaUs ?? 'max'} ${PERIOD_US}`);
-    fs.writeFileSync(path.join(dir, 'cpu.cfs_period_us'), String(PERIOD_US));
+    if (version === 2) return fs.writeFileSync(path.join(dir, 'cpu.max'), `${quotaUs ?? 'max'} ${period}`);
+    fs.writeFileSync(path.join(dir, 'cpu.cfs_period_us'), String(period));
     fs.writeFileSync(path.join(dir, 'cpu.cfs_quota_us'), String(quotaUs ?? -1));
   };
   set(quota);

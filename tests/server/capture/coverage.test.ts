@@ -170,14 +170,16 @@ describe('coverage of a recording window, from the media', () => {
   });
 
   it("places a hole inside a copying run where ffmpeg's output fell behind the clock, and heals a download's jitter", () => {
-    /** A run fed ffmpeg's progress reports: [seconds into the window, output seconds]. */
-    const fed = (reports: [number, number][], copying = true) => {
+    /** A run fed ffmpeg's progress reports: [seconds into the window, output seconds, seconds waited for a CPU so far]. */
+    const fed = (reports: [number, number, number?][], copying = true) => {
       const record = run(1, 0, null, null);
-      for (const [wall, seconds] of reports) {
-        placeRunMedia(record, record.mediaSeconds, seconds, T0 + wall * 1000, copying);
+      for (const [wall, seconds, waited = 0] of reports) {
+        placeRunMedia(record, record.mediaSeconds, seconds, T0 + wall * 1000, copying, waited * 1000);
         record.mediaSeconds = seconds;
         record.lastMediaAt = at(wall);
       }
+      // Stopped by the window's end.
+      record.endedAt = at(30);
       return computeCoverage(T0, T0 + 30_000, [{ run: record, seconds: record.mediaSeconds }], iso, T0 + 30_000);
     };
     // 10 s of media, then the stream gone for 5 s while ffmpeg reconnected by itself, then 15 s more.
@@ -218,6 +220,33 @@ describe('coverage of a recording window, from the media', () => {
         [30, 30],
       ]).gaps,
     ).toEqual([]);
+    // Reports 5 s late because ffmpeg (or the recorder) waited 5 s for a CPU: our lateness, not a break,
+    // whether ffmpeg catches up or ends the window behind (the shortfall then stays after its media).
+    const starved: [number, number, number][] = [
+      [1, 1, 0.1],
+      [10, 10, 0.4],
+      [16, 11, 5.4],
+    ];
+    expect(fed([...starved, [30, 30, 5.5]]).gaps).toEqual([]);
+    expect(fed([...starved, [30, 25, 9.5]]).gaps).toEqual([
+      {
+        start: at(25),
+        end: at(30),
+        cause: 'recorder_overloaded',
+        reason: "Recorder fell behind: ffmpeg's output was 5 s behind the stream when the recording stopped",
+        content_lost_seconds: 5,
+      },
+    ]);
+    // Long waits spread over the run, each caught up, leave no credit for a later break of the stream.
+    expect(
+      fed([
+        [1, 1, 0],
+        [10, 10, 6],
+        [20, 20, 12],
+        [26, 21, 12.5],
+        [30, 25, 12.6],
+      ]).gaps,
+    ).toEqual([expect.objectContaining({ start: at(20), end: at(25), cause: 'stream_dropped' })]);
     // A transcode falling behind is not a break of the stream: its shortfall stays after its media.
     expect(
       fed(
@@ -228,7 +257,7 @@ describe('coverage of a recording window, from the media', () => {
         ],
         false,
       ).gaps,
-    ).toEqual([expect.objectContaining({ start: at(25), end: at(30) })]);
+    ).toEqual([expect.objectContaining({ start: at(25), end: at(30), cause: 'recorder_overloaded' })]);
   });
 
   it('no media is a failure with the last error; a gap while recording stops at now', () => {
