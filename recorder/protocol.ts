@@ -53,6 +53,7 @@ export const RUNTIME_FILES = [
   'recorder-handover.ts',
   'recorder-coverage.ts',
   'recorder-window.ts',
+  'run-queue-wait.ts',
   'content-filters.ts',
   'content-meter.ts',
   'recorder-live.ts',
