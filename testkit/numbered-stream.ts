@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { faultFilters, type ContentFault } from './content-programmes';
+import { madeOnce } from './made-once';
 
 /**
  * A programme whose every video frame shows its own index, so a recording of it can be read back
@@ -58,8 +58,8 @@ const FORMAT_VERSION = 2;
 /**
  * The programme cut into HLS segments of 2 s (a key frame every second, 25 fps, 320x180, with a
  * 440 Hz AAC tone at 44.1 kHz as in testkit/capture.ts), `minutes` long. Encoded the first time it is
- * asked for (about 2 s of a core per minute) into a folder of os.tmpdir() named by its version and
- * length, written under a temporary name and renamed, so concurrent workers end with one whole copy.
+ * asked for (about 1 s of a core per minute) into a folder of os.tmpdir() named by its version and
+ * length, once however many test processes ask at the same moment (testkit/made-once.ts).
  */
 export function numberedStream(minutes: number, content?: NumberedContentFault): NumberedStream {
   if (!Number.isInteger(minutes) || minutes < 1)
@@ -67,8 +67,11 @@ export function numberedStream(minutes: number, content?: NumberedContentFault):
   if (content && !(Number.isInteger(content.from) && Number.isInteger(content.to) && content.from < content.to))
     throw new Error(`a content fault spans whole seconds, from before to (got ${content.from}-${content.to})`);
   const variant = content ? `-${content.fault}-${content.from}-${content.to}` : '';
-  const dir = path.join(os.tmpdir(), `capture-numbered-v${FORMAT_VERSION}-${minutes}m${variant}`);
-  if (!fs.existsSync(path.join(dir, 'index.m3u8'))) encode(dir, minutes, content);
+  const dir = encode(
+    path.join(os.tmpdir(), `capture-numbered-v${FORMAT_VERSION}-${minutes}m${variant}`),
+    minutes,
+    content,
+  );
   return { dir, segments: readSegments(dir, minutes) };
 }
 
@@ -90,16 +93,15 @@ export function frozenFrames(content: NumberedContentFault): { first: number; la
     : null;
 }
 
-function encode(dir: string, minutes: number, content: NumberedContentFault | undefined): void {
-  const partial = `${dir}.${process.pid}.partial`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  fs.mkdirSync(partial);
+function encode(dir: string, minutes: number, content: NumberedContentFault | undefined): string {
   const { columns, rows, width, height, fps } = FRAME_CODE;
   const { video, audio } = content ? faultFilters(content, fps) : { video: 'null', audio: 'anull' };
   const picture = `color=c=black:s=${columns}x${rows}:r=${fps},format=gray,geq=lum='${blockExpression().replaceAll(',', '\\,')}',scale=${width}:${height}:flags=neighbor,setsar=1,format=yuv420p`;
-  const result = spawnSync(
-    'ffmpeg',
-    [
+  return madeOnce(
+    dir,
+    'the numbered programme',
+    (partial) => [
+      'ffmpeg',
       '-hide_banner',
       '-loglevel',
       'error',
@@ -144,17 +146,8 @@ function encode(dir: string, minutes: number, content: NumberedContentFault | un
       path.join(partial, 'seg%05d.ts'),
       path.join(partial, 'index.m3u8'),
     ],
-    { encoding: 'utf8' },
+    { folder: true },
   );
-  if (result.status !== 0)
-    throw new Error(`ffmpeg could not encode the numbered programme: ${result.stderr || result.error?.message}`);
-  try {
-    fs.renameSync(partial, dir);
-  } catch (error) {
-    // Another worker renamed its copy first: keep that one.
-    fs.rmSync(partial, { recursive: true, force: true });
-    if (!fs.existsSync(path.join(dir, 'index.m3u8'))) throw error;
-  }
 }
 
 /** The segments the playlist lists, with the frames each holds (its duration times the frame rate). */
