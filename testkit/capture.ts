@@ -1,10 +1,11 @@
-import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { madeOnce } from './made-once';
 import { freePort } from './ports';
 import { waitFor } from './wait';
 
@@ -44,55 +45,43 @@ function stopProcess(child: ChildProcess | undefined, signal: NodeJS.Signals = '
 const PROGRAMME_SECONDS = 64;
 const PROGRAMME = path.join(os.tmpdir(), `capture-test-programme-v2-${PROGRAMME_SECONDS}s.ts`);
 
-/**
- * Encodes the programme the first time a test asks for it (about 2 s of one core), written under a
- * temporary name and renamed, so workers that race both end with the same whole file.
- */
+/** Encodes the programme the first time a test asks for it (about 2 s of one core; testkit/made-once.ts). */
 function programme(): string {
-  if (fs.existsSync(PROGRAMME)) return PROGRAMME;
-  const partial = `${PROGRAMME}.${process.pid}.partial`;
-  const result = spawnSync(
+  return madeOnce(PROGRAMME, 'the test programme', (partial) => [
     'ffmpeg',
-    [
-      '-hide_banner',
-      '-loglevel',
-      'error',
-      '-nostdin',
-      '-y',
-      '-f',
-      'lavfi',
-      '-i',
-      'testsrc2=size=320x240:rate=15',
-      '-f',
-      'lavfi',
-      '-i',
-      'sine=frequency=440:sample_rate=44100',
-      '-t',
-      String(PROGRAMME_SECONDS),
-      '-c:v',
-      'libx264',
-      '-preset',
-      'ultrafast',
-      '-tune',
-      'zerolatency',
-      '-g',
-      '15',
-      '-pix_fmt',
-      'yuv420p',
-      '-c:a',
-      'aac',
-      '-b:a',
-      '64k',
-      '-f',
-      'mpegts',
-      partial,
-    ],
-    { encoding: 'utf8' },
-  );
-  if (result.status !== 0)
-    throw new Error(`ffmpeg could not encode the test programme: ${result.stderr || result.error?.message}`);
-  fs.renameSync(partial, PROGRAMME);
-  return PROGRAMME;
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostdin',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=320x240:rate=15',
+    '-f',
+    'lavfi',
+    '-i',
+    'sine=frequency=440:sample_rate=44100',
+    '-t',
+    String(PROGRAMME_SECONDS),
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-tune',
+    'zerolatency',
+    '-g',
+    '15',
+    '-pix_fmt',
+    'yuv420p',
+    '-c:a',
+    'aac',
+    '-b:a',
+    '64k',
+    '-f',
+    'mpegts',
+    partial,
+  ]);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { madeOnce } from './made-once';
 
 /**
  * Programmes whose content fails in a known span, for the content meter and its alarms: the test
@@ -47,16 +46,14 @@ export function faultFilters(
   }
 }
 
-/** The programme's file, encoded the first time it is asked for (written under a temporary name and renamed). */
+/** The programme's file, encoded the first time it is asked for (testkit/made-once.ts). */
 export function contentProgramme(p: ContentProgramme): string {
-  const file = path.join(os.tmpdir(), `capture-content-${p.fault}-${p.from}-${p.to}-${p.seconds}s.ts`);
-  if (fs.existsSync(file)) return file;
-  const partial = `${file}.${process.pid}.partial`;
   const { video, audio } = faultFilters(p, RATE);
-  const result = spawnSync(
-    'ffmpeg',
-    [
-      ...['-hide_banner', '-loglevel', 'error', '-nostdin', '-y'],
+  return madeOnce(
+    path.join(os.tmpdir(), `capture-content-${p.fault}-${p.from}-${p.to}-${p.seconds}s.ts`),
+    `the ${p.fault} programme`,
+    (partial) => [
+      ...['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-y'],
       ...['-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=${RATE}`],
       ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
       ...['-filter_complex', `[0:v]${video}[v]${audio ? `;[1:a]${audio}[a]` : ''}`],
@@ -65,10 +62,5 @@ export function contentProgramme(p: ContentProgramme): string {
       ...(audio ? ['-c:a', 'aac', '-b:a', '64k'] : []),
       ...['-f', 'mpegts', partial],
     ],
-    { encoding: 'utf8' },
   );
-  if (result.status !== 0)
-    throw new Error(`ffmpeg could not encode the ${p.fault} programme: ${result.stderr || result.error?.message}`);
-  fs.renameSync(partial, file);
-  return file;
 }

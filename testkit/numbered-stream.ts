@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { faultFilters, type ContentFault } from './content-programmes';
+import { madeOnce } from './made-once';
 
 /**
  * A programme whose every video frame shows its own index, so a recording of it can be read back
@@ -54,12 +54,20 @@ export interface NumberedStream {
 export const SEGMENT_SECONDS = 2;
 /** Bumped whenever the picture or the cut changes, so a machine's cached copy is not reused. */
 const FORMAT_VERSION = 2;
+/**
+ * The plain programme is encoded this many minutes at a time, and a shorter one is served from the start
+ * of it: the server suite asks for 1 to 5 minutes, and a fresh machine encoded each length (15 minutes of
+ * programme, 18 s of CPU) where one of 5 minutes (6 s) holds them all. A programme with a content fault is
+ * encoded at its own length: its fault lies where its caller put it.
+ */
+const PLAIN_STEP_MINUTES = 5;
 
 /**
  * The programme cut into HLS segments of 2 s (a key frame every second, 25 fps, 320x180, with a
  * 440 Hz AAC tone at 44.1 kHz as in testkit/capture.ts), `minutes` long. Encoded the first time it is
- * asked for (about 2 s of a core per minute) into a folder of os.tmpdir() named by its version and
- * length, written under a temporary name and renamed, so concurrent workers end with one whole copy.
+ * asked for (about 1 s of a core per minute) into a folder of os.tmpdir() named by its version and
+ * length, once however many test processes ask at the same moment (testkit/made-once.ts). Without a
+ * content fault it is the first `minutes` of a programme encoded in whole steps of PLAIN_STEP_MINUTES.
  */
 export function numberedStream(minutes: number, content?: NumberedContentFault): NumberedStream {
   if (!Number.isInteger(minutes) || minutes < 1)
@@ -67,9 +75,13 @@ export function numberedStream(minutes: number, content?: NumberedContentFault):
   if (content && !(Number.isInteger(content.from) && Number.isInteger(content.to) && content.from < content.to))
     throw new Error(`a content fault spans whole seconds, from before to (got ${content.from}-${content.to})`);
   const variant = content ? `-${content.fault}-${content.from}-${content.to}` : '';
-  const dir = path.join(os.tmpdir(), `capture-numbered-v${FORMAT_VERSION}-${minutes}m${variant}`);
-  if (!fs.existsSync(path.join(dir, 'index.m3u8'))) encode(dir, minutes, content);
-  return { dir, segments: readSegments(dir, minutes) };
+  const encoded = content ? minutes : Math.ceil(minutes / PLAIN_STEP_MINUTES) * PLAIN_STEP_MINUTES;
+  const dir = encode(
+    path.join(os.tmpdir(), `capture-numbered-v${FORMAT_VERSION}-${encoded}m${variant}`),
+    encoded,
+    content,
+  );
+  return { dir, segments: readSegments(dir, encoded).slice(0, (minutes * 60) / SEGMENT_SECONDS) };
 }
 
 /**
@@ -90,16 +102,15 @@ export function frozenFrames(content: NumberedContentFault): { first: number; la
     : null;
 }
 
-function encode(dir: string, minutes: number, content: NumberedContentFault | undefined): void {
-  const partial = `${dir}.${process.pid}.partial`;
-  fs.rmSync(partial, { recursive: true, force: true });
-  fs.mkdirSync(partial);
+function encode(dir: string, minutes: number, content: NumberedContentFault | undefined): string {
   const { columns, rows, width, height, fps } = FRAME_CODE;
   const { video, audio } = content ? faultFilters(content, fps) : { video: 'null', audio: 'anull' };
   const picture = `color=c=black:s=${columns}x${rows}:r=${fps},format=gray,geq=lum='${blockExpression().replaceAll(',', '\\,')}',scale=${width}:${height}:flags=neighbor,setsar=1,format=yuv420p`;
-  const result = spawnSync(
-    'ffmpeg',
-    [
+  return madeOnce(
+    dir,
+    'the numbered programme',
+    (partial) => [
+      'ffmpeg',
       '-hide_banner',
       '-loglevel',
       'error',
@@ -144,17 +155,8 @@ function encode(dir: string, minutes: number, content: NumberedContentFault | un
       path.join(partial, 'seg%05d.ts'),
       path.join(partial, 'index.m3u8'),
     ],
-    { encoding: 'utf8' },
+    { folder: true },
   );
-  if (result.status !== 0)
-    throw new Error(`ffmpeg could not encode the numbered programme: ${result.stderr || result.error?.message}`);
-  try {
-    fs.renameSync(partial, dir);
-  } catch (error) {
-    // Another worker renamed its copy first: keep that one.
-    fs.rmSync(partial, { recursive: true, force: true });
-    if (!fs.existsSync(path.join(dir, 'index.m3u8'))) throw error;
-  }
 }
 
 /** The segments the playlist lists, with the frames each holds (its duration times the frame rate). */
