@@ -59,12 +59,42 @@ export function shortFfmpegVersion(firstLine: string): string {
   return firstLine.trim().replace(/\s+Copyright.*$/, '') || 'ffmpeg';
 }
 
+export type FfmpegProbe = { ok: true; version: string } | { ok: false; error: string };
+
 /** The short version of `ffmpeg -version`, or why it could not run. */
-export function probeFfmpeg(file: string): Promise<{ ok: true; version: string } | { ok: false; error: string }> {
+export function probeFfmpeg(file: string): Promise<FfmpegProbe> {
   return new Promise((resolve) => {
     execFile(file, ['-hide_banner', '-version'], { encoding: 'utf8', timeout: 10_000 }, (error, stdout) => {
       if (error) resolve({ ok: false, error: error.message.split('\n')[0] });
       else resolve({ ok: true, version: shortFfmpegVersion(stdout.split('\n')[0] ?? '') });
     });
   });
+}
+
+/** How long a probe's answer stands for the same binary: a broken library shows within a minute. */
+const PROBE_FOR_MS = 60_000;
+const probes = new Map<string, { at: number; binary: string; answer: Promise<FfmpegProbe> }>();
+
+/** Which file `file` is now: a binary replaced or removed (an upgrade) is probed again at once. */
+function binaryOf(file: string): string {
+  try {
+    const stat = fs.statSync(file);
+    return `${stat.ino}:${stat.size}:${stat.mtimeMs}`;
+  } catch {
+    return 'missing';
+  }
+}
+
+/**
+ * probeFfmpeg, run at most once a minute per binary for the whole process: every health check of every
+ * local driver asks it (a test process builds many servers), and each run of ffmpeg costs a few tens of
+ * ms of CPU. Checks at the same moment share one run.
+ */
+export function probeFfmpegOften(file: string, nowMs = Date.now()): Promise<FfmpegProbe> {
+  const binary = binaryOf(file);
+  const known = probes.get(file);
+  if (known && known.binary === binary && nowMs - known.at <= PROBE_FOR_MS) return known.answer;
+  const answer = probeFfmpeg(file);
+  probes.set(file, { at: nowMs, binary, answer });
+  return answer;
 }

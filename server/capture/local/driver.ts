@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { InstanceState } from '../../../contract/instances';
 import type { Clock } from '../../lib/clock';
-import { executable, probeFfmpeg, resolveFfmpeg, resolveFfprobe } from '../ffmpeg-path';
+import { executable, probeFfmpegOften, resolveFfmpeg, resolveFfprobe } from '../ffmpeg-path';
 import { isSafeId, newId } from '../ids';
 import { lowerPriority } from '../../lib/process-priority';
 import {
@@ -105,7 +105,6 @@ export class LocalCaptureProvider implements CaptureProvider {
   private readonly recordingsDir: string;
   /** Ended instances never change again, so their last reading is kept. */
   private readonly ended = new Map<string, ProviderInstance>();
-  private ffmpegProbe: { at: number; result: Awaited<ReturnType<typeof probeFfmpeg>>; path: string } | undefined;
   private readonly shippedRuntime: RecorderRuntime;
 
   constructor(private readonly options: LocalProviderOptions) {
@@ -347,10 +346,7 @@ export class LocalCaptureProvider implements CaptureProvider {
       latencyMs: Math.round(performance.now() - started),
     });
     if (!ffmpeg) return done('down', 'ffmpeg was not found: set FFMPEG_PATH or install ffmpeg');
-    if (!this.ffmpegProbe || this.ffmpegProbe.path !== ffmpeg.path || Date.now() - this.ffmpegProbe.at > 60_000) {
-      this.ffmpegProbe = { at: Date.now(), path: ffmpeg.path, result: await probeFfmpeg(ffmpeg.path) };
-    }
-    const probe = this.ffmpegProbe.result;
+    const probe = await probeFfmpegOften(ffmpeg.path);
     if (!probe.ok) return done('down', `ffmpeg at ${ffmpeg.path} does not run: ${probe.error}`);
     try {
       fs.mkdirSync(this.recordingsDir, { recursive: true });
