@@ -28,6 +28,8 @@ async function openAdd() {
   return rendered;
 }
 
+// One object for every render: the dialog reads a new one as a new refusal from the server, and its
+// default (a new {} each render) would make it render again without end (decisions/033).
 const NOT_REFUSED = {};
 
 /**
