@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { silencesMock } from '../../../../src/mocks/handlers/alarms';
+import { fill } from '../../support/fill';
 import { renderApp } from '../../support/render';
 import { scaled } from '../../../../testkit/time-scale';
 
@@ -20,7 +21,7 @@ describe('silences on the Alarms page', { timeout: scaled(30_000) }, () => {
     await user.click(await screen.findByRole('option', { name: 'East London Mosque (elm7q2w9z3)' }));
     await user.click(within(form()).getByRole('combobox', { name: 'For' }));
     await user.click(await screen.findByRole('option', { name: '4 hours' }));
-    await user.type(within(form()).getByRole('textbox', { name: 'Comment' }), 'Their encoder is being replaced');
+    await fill(user, within(form()).getByRole('textbox', { name: 'Comment' }), 'Their encoder is being replaced');
     expect(silence).toBeEnabled();
     const before = Date.now();
     await user.click(silence);
@@ -55,7 +56,7 @@ describe('silences on the Alarms page', { timeout: scaled(30_000) }, () => {
     await screen.findByRole('form', { name: 'New silence' });
     await user.click(within(form()).getByRole('combobox', { name: 'Kind' }));
     await user.click(await screen.findByRole('option', { name: 'Stream stalled' }));
-    await user.type(within(form()).getByRole('textbox', { name: 'Comment' }), 'Provider maintenance');
+    await fill(user, within(form()).getByRole('textbox', { name: 'Comment' }), 'Provider maintenance');
     await user.click(within(form()).getByRole('button', { name: 'Silence' }));
     expect(
       await within(silencesList()).findByRole('listitem', { name: 'Every mosque · Stream stalled' }),

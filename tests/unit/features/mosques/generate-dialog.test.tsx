@@ -1,6 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { GenerateDialog } from '../../../../src/features/mosques/GenerateDialog';
+import { fill } from '../../support/fill';
+import { renderWithProviders } from '../../support/render';
 import { captureBodies, server } from '../../support/server';
 import { AZHAR, dialog, EAST_LONDON, field, LONDON, openConfig } from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
@@ -39,6 +42,19 @@ afterEach(() => {
   server.events.removeAllListeners();
 });
 
+/** The dialog by itself, for what it does alone (its fields and checks): the page's part is generating. */
+function openGenerateDialog() {
+  return renderWithProviders(
+    <GenerateDialog
+      generating={false}
+      onCancel={() => undefined}
+      onGenerate={() => expect.unreachable('these tests do not generate')}
+    />,
+    { path: '/config', as: 'admin' },
+  );
+}
+
+/** Generate Configs opened from the Config page, which sends the request, downloads and says what came of it. */
 async function openGenerate() {
   const rendered = await openConfig();
   await rendered.user.click(screen.getByRole('button', { name: 'Generate Configs' }));
@@ -50,7 +66,7 @@ const generateButton = () => dialog().getByRole('button', { name: 'Generate' });
 
 describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () => {
   it('opens with the defaults: duration 7200, method API with its base URL, 1080 x 576', async () => {
-    await openGenerate();
+    openGenerateDialog();
     expect(field(/Mosques/)).toHaveValue('');
     expect(field(/Duration/)).toHaveValue(7200);
     expect(dialog().getByRole('combobox', { name: 'Method' })).toHaveTextContent('API');
@@ -60,7 +76,7 @@ describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () =>
   });
 
   it('shows the API base URL only for method api', async () => {
-    const { user } = await openGenerate();
+    const { user } = openGenerateDialog();
     await user.click(dialog().getByRole('combobox', { name: 'Method' }));
     await user.click(screen.getByRole('option', { name: 'Sequential' }));
     expect(dialog().queryByLabelText(/API Base URL/)).not.toBeInTheDocument();
@@ -76,8 +92,7 @@ describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () =>
     await user.click(await screen.findByRole('option', { name: /London Central Mosque/ }));
     await user.clear(field(/Duration/));
     await user.type(field(/Duration/), '3600');
-    await user.clear(field(/API Base URL/));
-    await user.type(field(/API Base URL/), 'https://capture.example.org');
+    await fill(user, field(/API Base URL/), 'https://capture.example.org');
     await user.click(generateButton());
     expect(await screen.findByText('Generated 1 recording configurations')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
@@ -137,7 +152,7 @@ describe('Generate Recording Configurations', { timeout: scaled(40_000) }, () =>
   });
 
   it('needs whole numbers for duration and frame size', async () => {
-    const { user } = await openGenerate();
+    const { user } = openGenerateDialog();
     await user.clear(field(/Width/));
     expect(generateButton()).toBeDisabled();
     await user.type(field(/Width/), '1280');

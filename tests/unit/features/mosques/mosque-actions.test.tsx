@@ -2,6 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { http, HttpResponse } from 'msw';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mockMosques } from '../../../../src/mocks/handlers/config';
+import { fill } from '../../support/fill';
 import { captureBodies, server } from '../../support/server';
 import { AZHAR, dialog, EAST_LONDON, field, LONDON, openConfig, row } from './helpers';
 import { scaled } from '../../../../testkit/time-scale';
@@ -46,8 +47,7 @@ describe('Edit Mosque', { timeout: scaled(90_000) }, () => {
   it('sends only the fields that changed, and says so', async () => {
     const bodies = captureBodies('PUT', `/api/config/mosques/${EAST_LONDON}`);
     const { user } = await openEdit();
-    await user.clear(field(/Name \(English\)/));
-    await user.type(field(/Name \(English\)/), 'East London Mosque & Centre');
+    await fill(user, field(/Name \(English\)/), 'East London Mosque & Centre');
     await user.click(dialog().getByRole('switch', { name: 'Active' }));
     await user.type(field(/Fixed Jumu'ah time/), '13:30');
     await user.click(dialog().getByRole('combobox', { name: 'Calculation Method' }));
@@ -80,7 +80,7 @@ describe('Edit Mosque', { timeout: scaled(90_000) }, () => {
     const { user } = await openEdit();
     await user.clear(field(/Name \(English\)/));
     expect(dialog().getByRole('button', { name: 'Update Mosque' })).toBeDisabled();
-    await user.type(field(/Name \(English\)/), 'East London Mosque');
+    await fill(user, field(/Name \(English\)/), 'East London Mosque');
     for (const chip of ['English (en)', 'Bengali (bn)']) {
       const remove = dialog().getByRole('button', { name: chip }).querySelector('.MuiChip-deleteIcon');
       if (!remove) throw new Error(`No delete icon on ${chip}`);

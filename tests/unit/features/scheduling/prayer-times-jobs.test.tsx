@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SchedulerPrayerTime } from '../../../../contract/scheduler';
 import { MOCK_RECURRING_JOB_ID, schedulerMock } from '../../../../src/mocks/handlers/scheduler';
 import { errorResponse } from '../../../../src/mocks/http';
-import { currentPath } from '../../support/render';
+import { ActiveJobsSection } from '../../../../src/features/scheduling/ActiveJobsSection';
+import { currentPath, renderWithProviders } from '../../support/render';
 import { server } from '../../support/server';
 import {
   confirmWith,
@@ -184,7 +185,16 @@ describe('Scheduling Management: Prayer Times and Active Jobs', { timeout: scale
   it('pages the jobs with 10, 25, 50 and 100 per page', async () => {
     useFixedClock();
     seedRecordings(120);
-    const { user } = await openScheduling({ userOptions: fakeTimerUser });
+    // The section alone: its paging is the subject, not the page's other sections (status, upcoming, prayer times).
+    const { user } = renderWithProviders(
+      <ActiveJobsSection
+        polling={false}
+        cancelling={null}
+        onCancel={() => expect.unreachable('nothing is cancelled')}
+      />,
+      { path: '/scheduling', as: 'admin', userOptions: fakeTimerUser },
+    );
+    await screen.findByRole('list', { name: 'Scheduler jobs' }, { timeout: scaled(15_000) });
     await jobsList().findByRole('listitem', { name: 'Friday recording: Mosque 01' });
     const region = within(screen.getByRole('region', { name: 'Active Jobs' }));
     const pageSize = async (size: string) => {
