@@ -54,6 +54,9 @@ interface MosqueFormDialogProps {
 export const UNSCHEDULABLE_WARNING =
   'Without coordinates this mosque cannot be scheduled: no Friday prayer time can be computed for it, and it will be reported as unschedulable. Type its latitude and longitude, or save it without them.';
 
+/** No refusal from the server: one object, since a new one is read as a new refusal (a `{}` default made each render start another). */
+const NOT_REFUSED: MosqueFormErrors = {};
+
 const pairs = { display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' }, gap: 2 } as const;
 
 /** "Add New Mosque" / "Edit Mosque" (docs/reference.md sections 2, 3 and 5). Mount it with a key per opening. */
@@ -63,7 +66,7 @@ export function MosqueFormDialog({
   saving,
   onCancel,
   onSubmit,
-  serverErrors = {},
+  serverErrors = NOT_REFUSED,
 }: MosqueFormDialogProps) {
   const editing = mode === 'edit';
   const [values, setValues] = useState<MosqueFormValues>(initial);
