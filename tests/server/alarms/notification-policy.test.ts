@@ -48,9 +48,19 @@ describe('alarm notification policy', () => {
     hook = await startWebhookReceiver();
     t = await createTestApp({ env: { ALARM_WEBHOOK_URL: hook.url }, build: { healthCheckIntervalMs: 0 } });
     token = await t.login();
-    await addMosques(t, token, 'stallmosq1', 'badfrid001', 'silenced01', 'inhibit001');
+    const mosques = ['stallmosq1', 'badfrid001', 'silenced01', 'inhibit001'];
+    await addMosques(t, token, ...mosques);
     // Their `unschedulable` alarms are posted now, in a group of their own: left open, the group took in
     // the first test's stall when the clock next moved (a post of "5 alarms" instead of the stall's own).
+    // The scheduler raises them once it has planned the new mosques, which a loaded machine finished
+    // after the settling had begun (a post of "4 alarms" in one CI run): all four are waited for first.
+    await waitFor(
+      async () =>
+        (await t.app.ctx.alarms.list('all', 500)).filter(
+          (alarm) => alarm.kind === 'unschedulable' && mosques.includes(alarm.mosque_id ?? ''),
+        ).length === mosques.length,
+      "the new mosques' unschedulable alarms",
+    );
     await settle();
   });
   afterAll(async () => {
