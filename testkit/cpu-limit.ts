@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { waitFor } from './wait';
 
 /**
  * A cgroup whose processes together get at most a share of one CPU, enforced by the kernel's CPU
@@ -14,8 +15,8 @@ export interface CpuLimit {
   hold(pid: number): void;
   /** Lifts the limit: the processes in it run as fast as the machine lets them. */
   lift(): void;
-  /** Removes the group once its processes have exited. */
-  remove(): void;
+  /** Lifts the limit, then removes the group once the processes in it have exited (within `timeoutMs`). */
+  remove(timeoutMs?: number): Promise<void>;
 }
 
 const PERIOD_US = 100_000;
@@ -60,6 +61,17 @@ export function cpuLimit(name: string, percentOfOneCpu: number): CpuLimit {
     joinThenExec: (command) => `echo $$ > '${dir}/cgroup.procs' && exec ${command} "$@"`,
     hold: (pid) => fs.writeFileSync(path.join(dir, 'cgroup.procs'), String(pid)),
     lift: () => set(null),
-    remove: () => fs.rmdirSync(dir),
+    remove: async (timeoutMs = 30_000) => {
+      set(null);
+      const removed = () => {
+        try {
+          fs.rmdirSync(dir);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await waitFor(removed, `the cgroup ${dir} to be removed`, timeoutMs);
+    },
   };
 }

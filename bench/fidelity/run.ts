@@ -263,18 +263,9 @@ function starvationLimits(plans: PlannedStream[]): { plans: PlannedStream[]; lim
 
 /** Removes a starvation's cgroup once the processes held in it have exited; says so when it cannot. */
 async function removeLimit(limit: CpuLimit): Promise<void> {
-  limit.lift();
-  const removed = () => {
-    try {
-      limit.remove();
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  await waitFor(removed, `the cgroup ${limit.dir} to be removed`, 10_000).catch((error: unknown) =>
-    console.error(error instanceof Error ? error.message : String(error)),
-  );
+  await limit
+    .remove(10_000)
+    .catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
 }
 
 /** The server under test as the console reaches it: its address and a signed-in admin's token. */
