@@ -194,13 +194,19 @@ function gapCause(
   if (before?.broke)
     return { cause: 'stream_dropped', reason: 'Stream dropped (ffmpeg reconnected to it within the connection)' };
   if (before?.run.endReason) return { cause: before.run.endCause ?? 'stream_dropped', reason: before.run.endReason };
-  // The run went on past the hole with nothing ending it (the window closed) while its output was behind
-  // the clock: what it had not written yet was on the air and waiting for it (a starved or slow ffmpeg).
-  if (before?.run.endedAt && Date.parse(before.run.endedAt) >= end)
-    return {
-      cause: 'recorder_overloaded',
-      reason: `Recorder fell behind: ffmpeg's output was ${Math.round((end - start) / 100) / 10} s behind the stream when the recording stopped`,
-    };
+  // The run went on past the hole with nothing ending it (the window closed). Reports that kept coming
+  // after its media say ffmpeg was working through the stream behind the clock (starved or slow): what it
+  // had not written yet was on the air and ours to miss. No report after its media: the stream sent none.
+  if (before?.run.endedAt && Date.parse(before.run.endedAt) >= end) {
+    const seconds = Math.round((end - start) / 100) / 10;
+    const lastReport = before.run.lastMediaAt ? Date.parse(before.run.lastMediaAt) : start;
+    return lastReport - start >= FLUSH_MS
+      ? {
+          cause: 'recorder_overloaded',
+          reason: `Recorder fell behind: ffmpeg's output was ${seconds} s behind the stream when the recording stopped`,
+        }
+      : { cause: 'stream_stalled', reason: `Stream stalled (no media for ${seconds} s when the recording stopped)` };
+  }
   const failed = runs.find((r) => r.seconds === 0 && r.run.endReason && Date.parse(r.run.startedAt) < end);
   if (failed?.run.endReason) return { cause: failed.run.endCause ?? 'not_live_yet', reason: failed.run.endReason };
   const first = runs[0] ? Date.parse(runs[0].run.startedAt) : null;

@@ -237,6 +237,22 @@ describe('coverage of a recording window, from the media', () => {
         content_lost_seconds: 5,
       },
     ]);
+    // A stream that sent nothing for the window's last 10 s: no report after its media, so not ours.
+    expect(
+      fed([
+        [1, 1],
+        [10, 10],
+        [20, 20],
+      ]).gaps,
+    ).toEqual([
+      {
+        start: at(20),
+        end: at(30),
+        cause: 'stream_stalled',
+        reason: 'Stream stalled (no media for 10 s when the recording stopped)',
+        content_lost_seconds: 10,
+      },
+    ]);
     // Long waits spread over the run, each caught up, leave no credit for a later break of the stream.
     expect(
       fed([
