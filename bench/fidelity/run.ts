@@ -1,5 +1,5 @@
 /**
- * `npm run fidelity -- --recordings 13 --minutes 3 --seed 1`: a season of real recordings against the
+ * `npm run fidelity -- --recordings 13 --minutes 3 --seed 1 [--keep]`: a season of real recordings against the
  * fidelity lab (testkit/fidelity-origin.ts; testkit/fidelity-radio.ts and testkit/fidelity-rtmp.ts for
  * a radio mount and an RTMP origin). The real server (a process of its own, run from the current
  * sources) records N numbered live streams at once with its local recorders, each stream with a fault
@@ -57,6 +57,8 @@ const { values } = parseArgs({
     minutes: { type: 'string', default: '3' },
     seed: { type: 'string', default: '1' },
     publish: { type: 'boolean', default: false },
+    /** Leaves the work folder (the server's data, recordings and recorder state) for a look afterwards. */
+    keep: { type: 'boolean', default: false },
   },
 });
 
@@ -666,7 +668,8 @@ async function main(): Promise<void> {
     await Promise.all([...limits.values()].map(removeLimit));
     await Promise.all(streams.map((stream) => stream.close()));
     await webhook.close();
-    fs.rmSync(workDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+    if (values.keep) console.error(`work folder kept: ${workDir}`);
+    else fs.rmSync(workDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 }
 
