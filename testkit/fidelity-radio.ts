@@ -33,6 +33,8 @@ export interface FidelityRadio {
   window(from: number, to: number): WindowTruth;
   /** The drops that have happened. */
   faults(): RadioDropTruth[];
+  /** How far behind its schedule the programme came on the air, at most (ms). */
+  latestMs(): number;
   /** The picture-frame indices an audio recording of it holds. */
   readBack(file: string): Promise<number[]>;
   close(): Promise<void>;
@@ -49,10 +51,13 @@ export async function startFidelityRadio(drops: RadioDrop[], onAirSeconds: numbe
   await waitFor(() => Number.isFinite(mount.startedAt()), 'the radio to be on the air', 10_000);
   const startedAt = mount.startedAt();
   const happened: RadioDropTruth[] = [];
-  /** The frames on the air in [from, to) (epoch ms). */
+  /**
+   * The frames on the air in [from, to) (epoch ms), as the mount put them there: a programme held up (its
+   * encoder or this process starved on a loaded machine) is on the air later than its schedule says.
+   */
   const framesBetween = (from: number, to: number): FrameRange => ({
-    first: Math.ceil((from - startedAt) / FRAME_MS),
-    last: Math.ceil((to - startedAt) / FRAME_MS) - 1,
+    first: Math.ceil(mount.programmeAt(from) / FRAME_MS),
+    last: Math.ceil(mount.programmeAt(to) / FRAME_MS) - 1,
   });
   const timers = drops.map((fault) =>
     setTimeout(
@@ -74,10 +79,11 @@ export async function startFidelityRadio(drops: RadioDrop[], onAirSeconds: numbe
         to,
         frames: frames.first <= frames.last ? frames : null,
         unavailable: clip(mergeRanges(happened.flatMap((drop) => drop.unavailable)), frames),
-        broadcastAt: (frame) => startedAt + frame * FRAME_MS,
+        broadcastAt: (frame) => mount.airedAt(frame * FRAME_MS),
       };
     },
     faults: () => happened,
+    latestMs: () => mount.latestMs(),
     readBack: readToneFrames,
     close: async () => {
       for (const timer of timers) clearTimeout(timer);

@@ -12,6 +12,12 @@ export interface RadioMount {
   url: string;
   /** Epoch ms at which the programme's second 0 was on the air (from when the encoder's output came). */
   startedAt(): number;
+  /** Ms of programme the mount had put on the air by epoch ms `at` (sent, or dropped while off the air). */
+  programmeAt(at: number): number;
+  /** Epoch ms at which the mount put programme ms `ms` on the air (the chunk holding it came). */
+  airedAt(ms: number): number;
+  /** How far behind its schedule from `startedAt` the programme came, at most (its encoder or this process held up). */
+  latestMs(): number;
   /** Takes the mount off the air for `seconds`; resolves with when it went off and came back (ms). */
   drop(seconds: number): Promise<{ from: number; to: number }>;
   close(): Promise<void>;
@@ -28,6 +34,9 @@ export async function startRadioMount(source = 'sine=frequency=440:sample_rate=4
   let recent: { at: number; chunk: Buffer }[] = [];
   let offAir = false;
   let encodedBytes = 0;
+  // When each chunk came and the programme ms it ends at: what was on the air when, as it happened.
+  const aired: { at: number; endMs: number }[] = [];
+  let latestMs = 0;
   // Read in real time, a chunk comes out no earlier than its programme's end was on the air (later when delayed).
   let startedAt = Infinity;
   const encoder: ChildProcess = spawn(
@@ -41,7 +50,12 @@ export async function startRadioMount(source = 'sine=frequency=440:sample_rate=4
   encoder.stdout?.on('data', (chunk: Buffer) => {
     const now = Date.now();
     encodedBytes += chunk.length;
-    startedAt = Math.min(startedAt, now - (encodedBytes * 8 * 1000) / BITS_PER_SECOND);
+    const startMs = aired.at(-1)?.endMs ?? 0;
+    const endMs = (encodedBytes * 8 * 1000) / BITS_PER_SECOND;
+    startedAt = Math.min(startedAt, now - endMs);
+    aired.push({ at: now, endMs });
+    // A chunk is as late as its first byte: a held-up process gets the programme since in one chunk.
+    latestMs = Math.max(latestMs, now - (startedAt + startMs));
     if (offAir) return;
     recent.push({ at: now, chunk });
     recent = recent.filter((c) => now - c.at <= BURST_MS);
@@ -64,6 +78,9 @@ export async function startRadioMount(source = 'sine=frequency=440:sample_rate=4
   return {
     url: `http://127.0.0.1:${port}/radio`,
     startedAt: () => startedAt,
+    programmeAt: (at) => aired[firstIndex(aired, (chunk) => chunk.at > at) - 1]?.endMs ?? 0,
+    airedAt: (ms) => aired[firstIndex(aired, (chunk) => chunk.endMs > ms)]?.at ?? startedAt + ms,
+    latestMs: () => latestMs,
     drop: async (seconds) => {
       offAir = true;
       recent = [];
@@ -79,4 +96,16 @@ export async function startRadioMount(source = 'sine=frequency=440:sample_rate=4
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/** The first index of `sorted` at which `after` holds (it holds from there on), or its length. */
+function firstIndex<T>(sorted: T[], after: (item: T) => boolean): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (after(sorted[middle])) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }

@@ -80,6 +80,8 @@ const QUIET_MS = 35_000;
  * third of a one-minute window lasts well past it, so each is raised and resolved inside the window.
  */
 const CONTENT_ALARM_SECONDS = 8;
+/** A live programme this late on the air was held up by the machine, not by its chunking: said in its line. */
+const LATE_WORTH_SAYING_MS = 500;
 /**
  * RECORDER_OVERLOAD_SECONDS of the season's server (60 s by default): a starvation of half a one-minute
  * window leaves ffmpeg some 20 s behind, under the default bound, so the starved recording would lose
@@ -128,6 +130,11 @@ interface LabStream {
   readBack(file: string): Promise<(number | null)[]>;
   /** The programme's content fault, as it was on the air. */
   content?: ContentFaultSpan;
+  /**
+   * How far behind its schedule a programme made live came on the air, at most (ms): the lab itself held
+   * up by the machine's load. The truth follows what was on the air; this says the schedule did not hold.
+   */
+  latestMs?(): number;
   close(): Promise<void>;
 }
 
@@ -490,9 +497,10 @@ function describe(s: Scored): string {
   const since = (at: number) => round((at - Date.parse(s.reported.started_at)) / 1000);
   const faultText = `${fault.kind} at ${round(fault.at)} s${'seconds' in fault ? ` for ${round(fault.seconds)} s` : ''}${'pause' in fault && fault.pause ? ` after a ${fault.pause} s pause` : ''} (origin time)`;
   const { plan } = s.recording;
+  const late = s.recording.stream.latestMs?.() ?? 0;
   const stream =
     plan.source === 'radio'
-      ? 'a radio mount'
+      ? `a radio mount${late >= LATE_WORTH_SAYING_MS ? ` (its programme up to ${round(late / 1000)} s behind its schedule)` : ''}`
       : plan.source === 'rtmp'
         ? 'an RTMP origin'
         : `${plan.origin.playlistType === 'event' ? 'event' : `sliding ${plan.origin.dvrSegments}`} playlist`;
@@ -501,7 +509,10 @@ function describe(s: Scored): string {
     `  offered ${round(s.offeredSeconds)} s, kept ${round(s.report.keptSeconds)} s, lost by us ${round(s.report.lostByUsSeconds - s.lostToStarvationSeconds)} s, repeated ${round(s.report.repeatedSeconds)} s, reordered ${round(s.report.reorderedSeconds)} s, unreadable frames ${s.report.unreadable}`,
     `  lost by us at (s into the window): ${
       ownLosses(s)
-        .map((l) => `${since(l.broadcastFrom)}-${since(l.broadcastTo)}`)
+        .map(
+          (l) =>
+            `${since(l.broadcastFrom)}-${since(l.broadcastTo)}${l.unavailableFrames > 0 ? ` (${round(l.unavailableFrames / FRAME_CODE.fps)} s of it never offered)` : ''}`,
+        )
         .join(', ') || 'nowhere'
     }`,
     ...s.faults
