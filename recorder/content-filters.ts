@@ -4,19 +4,20 @@
  * own filters have looked at them, so no second process reads the stream. content-meter.ts reads what
  * they find:
  *
- * - audio: `ebur128` (EBU R128 momentary loudness every 100 ms, printed by `ametadata` into a file
- *   beside the run's pieces, which the recorder reads once a second; the run's sample peak in its
- *   summary on stderr); silence is a momentary loudness under SILENT_BELOW_LUFS, so the strip and
- *   the alarm use one measure;
+ * - audio: `ebur128` (EBU R128 momentary loudness every 100 ms of the sound it is given, printed by
+ *   `ametadata` into a file beside the run's pieces, which the recorder reads once a second) and
+ *   `volumedetect` (the run's sample peak, of every sample, in its summary on stderr); silence is a
+ *   momentary loudness under SILENT_BELOW_LUFS, so the strip and the alarm use one measure;
  * - video: `freezedetect` (a picture that does not change) and `blackframe` with amount 0 (the share of
  *   black pixels of every frame it sees, so a black picture is known while it lasts, not only when it
  *   ends as `blackdetect` reports it).
  *
  * A run that copies the stream decodes only its key frames for the picture (a frozen or black picture
  * lasts minutes, key frames come every few seconds), which keeps the decoding cost near that of the
- * audio alone, and looks at one of them every few seconds (`pictureEverySeconds`); a run that
- * transcodes decodes every frame anyway and looks at the first of each second. Part of the recorder
- * runtime: no imports.
+ * audio alone, and looks at one of them every few seconds (`pictureEverySeconds`); it gives `ebur128`
+ * the first SOUND_SAMPLED_SECONDS of every second of sound (`SAMPLED_SOUND`). A run that transcodes
+ * decodes every frame anyway, looks at the first picture of each second and measures all the sound.
+ * Part of the recorder runtime: no imports.
  */
 
 /** Momentary loudness under this is silence (a muted microphone reads about -70 LUFS and lower). */
@@ -38,6 +39,19 @@ const PICTURE_EVERY_MAX_SECONDS = 10;
 export function pictureEverySeconds(alarmSeconds: number): number {
   return Math.min(PICTURE_EVERY_MAX_SECONDS, alarmSeconds / 4);
 }
+
+/**
+ * Of each second of sound, the part a copying run's `ebur128` measures: one whole momentary block. The
+ * filter's double-precision K-weighting of every sample was the largest part of what measuring adds to
+ * a copying run (0.19 of 0.45 CPU-s over 240 s of 720p with stereo sound, ffmpeg alone from a file);
+ * given four tenths of the sound it costs four tenths. A silence, a mute or a sound coming back is
+ * still seen within a second, and the loudness of a window or a recording is that of four tenths of
+ * its seconds, spread evenly over it (docs/decisions/035). The peak is still every sample's.
+ */
+export const SOUND_SAMPLED_SECONDS = 0.4;
+
+/** The sound frames a copying run measures: those starting in the first SOUND_SAMPLED_SECONDS of a second (and any without a time). */
+const SAMPLED_SOUND = `aselect='isnan(t)+lt(mod(t,1),${SOUND_SAMPLED_SECONDS})',`;
 
 /**
  * Options before `-i`: a run that copies decodes only key frames of the video it measures, on one
@@ -74,8 +88,9 @@ export function contentOutput(copies: boolean, loudnessFile: string, alarmSecond
     '0:v:0?',
     '-map',
     '0:a:0?',
+    // volumedetect takes 16-bit samples and sees every one, at almost no cost; ebur128 what is picked.
     '-af',
-    `ebur128=peak=sample:metadata=1,ametadata=mode=print:key=lavfi.r128.M:direct=1:file=${filterValue(loudnessFile)}`,
+    `aformat=sample_fmts=s16,volumedetect,${copies ? SAMPLED_SOUND : ''}ebur128=metadata=1,ametadata=mode=print:key=lavfi.r128.M:direct=1:file=${filterValue(loudnessFile)}`,
     '-vf',
     `${picked},freezedetect=n=-60dB:d=${FREEZE_MIN_SECONDS},blackframe=amount=0:threshold=32`,
     // The null output still encodes what reaches it, by default to 16-bit PCM: a conversion of every

@@ -34,11 +34,13 @@ const ABSOLUTE_GATE_LUFS = -70;
 
 /** ebur128's first momentary block is whole after 400 ms: before it reads as silence. */
 const FIRST_BLOCK_SECONDS = 0.4;
-/** ebur128's sample peak of the whole run, in its summary when the run ends. */
-const RUN_PEAK = /^\s+Peak:\s+(-?[\d.]+) dBFS$/;
-/** The rest of ebur128's summary: the meter keeps its own, these lines only crowd the log. */
-const EBUR128_SUMMARY =
-  /^\[Parsed_ebur128_\d+ @ [^\]]+\] Summary:|^\s+(?:Integrated loudness|Loudness range|Sample peak|True peak):$|^\s+(?:I|LRA|LRA low|LRA high|Threshold|Peak):\s/;
+/** volumedetect's sample peak of the whole run, in its summary when the run ends. */
+const RUN_PEAK = /^\[Parsed_volumedetect_\d+ @ [^\]]+\] max_volume: (-?[\d.]+) dB$/;
+/** What volumedetect says of 16-bit silence (every sample 0): no peak at all. */
+const SILENT_PEAK_DB = -91;
+/** The rest of the filters' summaries: the meter keeps its own, these lines only crowd the log. */
+const FILTER_SUMMARY =
+  /^\[Parsed_ebur128_\d+ @ [^\]]+\] Summary:|^\s+(?:Integrated loudness|Loudness range):$|^\s+(?:I|LRA|LRA low|LRA high|Threshold):\s|^\[Parsed_volumedetect_\d+ @ [^\]]+\] /;
 const BLACKFRAME = /^\[Parsed_blackframe_\d+ @ [^\]]+\] frame:\d+ pblack:(\d+) .*?\bt:([\d.]+)/;
 /** The loudness file: each 100 ms frame's time, then its momentary loudness (ametadata's print). */
 const FRAME_TIME = /^frame:\d+\s+pts:\S+\s+pts_time:([\d.]+)/;
@@ -140,9 +142,9 @@ export class ContentMeter {
       this.freeze(meter, freeze[1], Number(freeze[2]));
       return true;
     }
-    const peak = RUN_PEAK.exec(text);
-    if (peak) this.peak = Math.max(this.peak ?? -Infinity, Number(peak[1]));
-    if (peak || EBUR128_SUMMARY.test(text)) return true;
+    const peak = Number(RUN_PEAK.exec(text)?.[1] ?? -Infinity);
+    if (peak > SILENT_PEAK_DB) this.peak = Math.max(this.peak ?? -Infinity, peak);
+    if (FILTER_SUMMARY.test(text)) return true;
     this.describeInput(meter, text);
     return false;
   }

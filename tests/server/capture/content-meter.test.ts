@@ -54,8 +54,10 @@ describe('the content meter reads what ffmpeg measured', () => {
     expect(summary.silentSeconds).toBeCloseTo(25, 0);
     expect(summary.integratedLufs).toBeCloseTo(-21.8, 1);
     expect(summary.peakDbfs).toBeNull();
-    // The run's sample peak comes with ebur128's summary when the run ends.
-    expect(meter.line(1, '    Peak:      -14.5 dBFS')).toBe(true);
+    // The run's sample peak comes with volumedetect's summary when the run ends; silence (-91 dB) has none.
+    expect(meter.line(1, '[Parsed_volumedetect_1 @ 0x5] max_volume: -91.0 dB')).toBe(true);
+    expect(meter.report().peakDbfs).toBeNull();
+    expect(meter.line(1, '[Parsed_volumedetect_1 @ 0x5] max_volume: -14.5 dB')).toBe(true);
     expect(meter.report().peakDbfs).toBe(-14.5);
     // Windows settle 15 s after their end: up to 40-50 s of the window.
     const windows = readWindows(file());
@@ -119,10 +121,12 @@ describe('the content meter reads what ffmpeg measured', () => {
     ]);
   });
 
-  it('keeps ebur128 summary lines out of the log, and passes every other line on', () => {
-    expect(meter.line(1, '[Parsed_ebur128_0 @ 0x5] Summary:')).toBe(true);
+  it("keeps the filters' summary lines out of the log, and passes every other line on", () => {
+    expect(meter.line(1, '[Parsed_ebur128_3 @ 0x5] Summary:')).toBe(true);
     expect(meter.line(1, '  Integrated loudness:')).toBe(true);
     expect(meter.line(1, '    I:         -21.9 LUFS')).toBe(true);
+    expect(meter.line(1, '[Parsed_volumedetect_1 @ 0x6] mean_volume: -21.1 dB')).toBe(true);
+    expect(meter.line(1, '[Parsed_volumedetect_1 @ 0x6] histogram_18db: 44800')).toBe(true);
     expect(meter.line(1, '[hls @ 0x1] HTTP error 404 Not Found')).toBe(false);
   });
 

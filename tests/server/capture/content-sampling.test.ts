@@ -3,7 +3,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentInputOptions, contentOutput, pictureEverySeconds } from '../../../recorder/content-filters';
+import {
+  contentInputOptions,
+  contentOutput,
+  pictureEverySeconds,
+  SOUND_SAMPLED_SECONDS,
+} from '../../../recorder/content-filters';
 import { ContentMeter } from '../../../recorder/content-meter';
 import { contentProgramme } from '../../../testkit/content-programmes';
 
@@ -11,6 +16,38 @@ import { contentProgramme } from '../../../testkit/content-programmes';
 const FROZEN = { fault: 'frozen' as const, from: 12, to: 36, seconds: 64 };
 const WINDOW_START = Date.parse('2026-11-27T11:00:00Z');
 const PICTURE_TIME = /^\[Parsed_blackframe_\d+ @ [^\]]+\] .*?\bt:([\d.]+)/;
+
+/**
+ * What real ffmpeg's measuring output finds in `input`, measured as a copying (`copies`) or transcoding
+ * run measures at threshold `alarmSeconds`, read by the content meter: ffmpeg's log lines, the loudness
+ * file and the meter's final summary.
+ */
+function measureContent(dir: string, input: string, copies: boolean, alarmSeconds: number) {
+  const name = `${copies ? 'copying' : 'transcoding'}-${alarmSeconds}`;
+  const loudnessFile = path.join(dir, `${name}.loudness`);
+  const result = spawnSync(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info'],
+      ...contentInputOptions(copies),
+      ...['-i', input],
+      ...contentOutput(copies, loudnessFile, alarmSeconds),
+    ],
+    { encoding: 'utf8' },
+  );
+  expect(result.status, result.stderr).toBe(0);
+  const lines = result.stderr.split('\n');
+  const meter = new ContentMeter({
+    file: path.join(dir, `${name}.jsonl`),
+    windowStart: WINDOW_START,
+    loudnessFileOf: () => loudnessFile,
+    anchorOf: () => WINDOW_START,
+    toServerIso: (ms) => new Date(ms).toISOString(),
+    log: () => undefined,
+  });
+  for (const line of lines) meter.line(1, line);
+  return { lines, loudnessFile, summary: meter.report(true) };
+}
 
 /**
  * A copying run looks at a picture every quarter of the alarm threshold, at most every 10 s
@@ -26,33 +63,12 @@ describe('a copying run looks at one key frame every few seconds', () => {
 
   /** What ffmpeg's measuring output said of the programme at threshold `alarmSeconds`. */
   const measure = (alarmSeconds: number) => {
-    const loudnessFile = path.join(dir, `run-${alarmSeconds}.loudness`);
-    const result = spawnSync(
-      'ffmpeg',
-      [
-        ...['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info'],
-        ...contentInputOptions(true),
-        ...['-i', contentProgramme(FROZEN)],
-        ...contentOutput(true, loudnessFile, alarmSeconds),
-      ],
-      { encoding: 'utf8' },
-    );
-    expect(result.status, result.stderr).toBe(0);
-    const lines = result.stderr.split('\n');
-    const meter = new ContentMeter({
-      file: path.join(dir, `content-${alarmSeconds}.jsonl`),
-      windowStart: WINDOW_START,
-      loudnessFileOf: () => loudnessFile,
-      anchorOf: () => WINDOW_START,
-      toServerIso: (ms) => new Date(ms).toISOString(),
-      log: () => undefined,
-    });
-    for (const line of lines) meter.line(1, line);
+    const { lines, summary } = measureContent(dir, contentProgramme(FROZEN), true, alarmSeconds);
     const pictures = lines.flatMap((line) => {
       const time = PICTURE_TIME.exec(line)?.[1];
       return time === undefined ? [] : [Number(time)];
     });
-    return { pictures, summary: meter.report(true) };
+    return { pictures, summary };
   };
 
   it.each([
@@ -109,27 +125,58 @@ describe('a transcoding run across a jump in its timestamps', () => {
     ffmpeg('-ss', '40', '-i', programme, '-t', '10', '-c', 'copy', '-output_ts_offset', '18', after);
     const joined = path.join(dir, 'joined.ts');
     fs.writeFileSync(joined, Buffer.concat([fs.readFileSync(before), fs.readFileSync(after)]));
-    const loudnessFile = path.join(dir, 'run.loudness');
-    const result = spawnSync(
+    expect(measureContent(dir, joined, false, 8).summary.frozenSeconds).toBe(0);
+  });
+});
+
+/**
+ * A copying run gives ebur128 four tenths of each second of sound, a transcoding run all of it
+ * (content-filters.ts): real ffmpeg measuring the same sound both ways. A quiet tone with one loud
+ * click (5 ms) in a part of a second a copying run does not measure, and a 6 s mute.
+ */
+describe('a copying run measures four tenths of each second of sound', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-sound-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const LOUDNESS_TIME = /pts_time:([\d.]+)/g;
+
+  it("times a mute as a whole measure does, reads the same loudness, and its peak is every sample's", () => {
+    const sound = path.join(dir, 'sound.ts');
+    const tone = '0.1*sin(2*PI*440*t)*not(between(t,10,16))';
+    const click = '0.8*sin(2*PI*1000*t)*between(t,5.6,5.605)';
+    const made = spawnSync(
       'ffmpeg',
       [
-        ...['-hide_banner', '-nostdin', '-nostats', '-loglevel', 'info'],
-        ...contentInputOptions(false),
-        ...['-i', joined],
-        ...contentOutput(false, loudnessFile, 8),
+        ...['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-f', 'lavfi'],
+        ...['-i', `aevalsrc=exprs='${tone}+${click}':s=48000:d=24`.replaceAll(',', '\\,')],
+        ...['-c:a', 'aac', '-b:a', '128k', '-f', 'mpegts', sound],
       ],
       { encoding: 'utf8' },
     );
-    expect(result.status, result.stderr).toBe(0);
-    const meter = new ContentMeter({
-      file: path.join(dir, 'content.jsonl'),
-      windowStart: WINDOW_START,
-      loudnessFileOf: () => loudnessFile,
-      anchorOf: () => WINDOW_START,
-      toServerIso: (ms) => new Date(ms).toISOString(),
-      log: () => undefined,
-    });
-    for (const line of result.stderr.split('\n')) meter.line(1, line);
-    expect(meter.report(true).frozenSeconds).toBe(0);
+    expect(made.status, made.stderr).toBe(0);
+    const measured = (copies: boolean) => {
+      const { loudnessFile, summary } = measureContent(dir, sound, copies, 8);
+      const times = [...fs.readFileSync(loudnessFile, 'utf8').matchAll(LOUDNESS_TIME)].map((m) => Number(m[1]));
+      return { summary, times };
+    };
+    const copying = measured(true);
+    const whole = measured(false);
+
+    // Readings only where the copying run measures: each starts inside the sampled part of its second
+    // (or the last AAC frame begun there, 21 ms long).
+    expect(copying.times.length).toBeGreaterThan(20 * 3);
+    for (const t of copying.times) expect(t % 1).toBeLessThan(SOUND_SAMPLED_SECONDS + 0.022);
+    expect(whole.times.some((t) => t % 1 > 0.5)).toBe(true);
+    // The mute, 6 s: within a second of the whole measure's.
+    expect(Math.abs(copying.summary.longestSilenceSeconds - whole.summary.longestSilenceSeconds)).toBeLessThan(1);
+    expect(copying.summary.longestSilenceSeconds).toBeGreaterThan(4.5);
+    expect(copying.summary.integratedLufs).not.toBeNull();
+    expect(Math.abs((copying.summary.integratedLufs ?? 0) - (whole.summary.integratedLufs ?? 0))).toBeLessThan(0.5);
+    // The click (0.8 of full scale) lies where a copying run's loudness never looks; its peak has it.
+    expect(copying.summary.peakDbfs).toBeGreaterThan(-3);
+    expect(copying.summary.peakDbfs).toBe(whole.summary.peakDbfs);
   });
 });
