@@ -133,7 +133,8 @@ export function computeCoverage(
   const coveredSeconds = round(coveredMs / 1000);
   const listsAll = listsEveryHole(coveredSeconds, expectedSeconds);
   const gaps: Gap[] = holes
-    .filter((h) => listsAll || h.end - h.start >= MIN_LISTED_GAP_MS)
+    // A short hole at the live edge of a run still going is its reports' own lag, not a gap (yet).
+    .filter((h) => h.end - h.start >= MIN_LISTED_GAP_MS || (listsAll && !(h.before && !h.before.run.endedAt)))
     .map((h) => {
       const { cause, reason } = gapCause(h.start, h.end, h.before, runs, windowStart);
       return {
@@ -194,13 +195,20 @@ function gapCause(
   if (before?.broke)
     return { cause: 'stream_dropped', reason: 'Stream dropped (ffmpeg reconnected to it within the connection)' };
   if (before?.run.endReason) return { cause: before.run.endCause ?? 'stream_dropped', reason: before.run.endReason };
+  // The live edge of a run still going: ffmpeg's reports after its media say it is working through the
+  // stream behind the clock (ours, and it may catch up); none say the stream has sent nothing since.
+  if (before && !before.run.endedAt) {
+    const seconds = Math.round((end - start) / 100) / 10;
+    return reportedAfter(before, start)
+      ? { cause: 'recorder_overloaded', reason: `Recorder behind: ffmpeg's output is ${seconds} s behind the stream` }
+      : { cause: 'stream_stalled', reason: `Stream stalled (no media for ${seconds} s so far)` };
+  }
   // The run went on past the hole with nothing ending it (the window closed). Reports that kept coming
   // after its media say ffmpeg was working through the stream behind the clock (starved or slow): what it
   // had not written yet was on the air and ours to miss. No report after its media: the stream sent none.
   if (before?.run.endedAt && Date.parse(before.run.endedAt) >= end) {
     const seconds = Math.round((end - start) / 100) / 10;
-    const lastReport = before.run.lastMediaAt ? Date.parse(before.run.lastMediaAt) : start;
-    return lastReport - start >= FLUSH_MS
+    return reportedAfter(before, start)
       ? {
           cause: 'recorder_overloaded',
           reason: `Recorder fell behind: ffmpeg's output was ${seconds} s behind the stream when the recording stopped`,
@@ -234,6 +242,12 @@ function gapCause(
   if (end - start <= LATE_START_MS || (onAirAt && Date.parse(onAirAt) < end))
     return { cause: 'recorder_late', reason: `Connecting to the stream took ${seconds} s` };
   return { cause: 'not_live_yet', reason: `The stream sent its first media ${seconds} s after the connection` };
+}
+
+/** Whether ffmpeg's reports kept coming after the media placed up to `start`. */
+function reportedAfter(before: Interval, start: number): boolean {
+  const lastReport = before.run.lastMediaAt ? Date.parse(before.run.lastMediaAt) : start;
+  return lastReport - start >= FLUSH_MS;
 }
 
 /** What a gap of this cause cost: all of it, unless nothing was on the air. */

@@ -1,6 +1,6 @@
 import { countOf } from '../../../contract/plural';
 import { reasonBeyondCoverage } from '../../../contract/recordings';
-import type { GapCause } from '../../../contract/instances';
+import type { GapCause, RecordingGap } from '../../../contract/instances';
 import { isStallGap, OPEN_AT_MEASURE_MS } from '../../../recorder/protocol';
 import type { ProviderRecording } from '../../capture/provider';
 import type { Clock } from '../../lib/clock';
@@ -140,17 +140,7 @@ export class RecordingAlarms {
     const key = `stall:${row.id}`;
     const gaps = reading.gaps ?? [];
     const newest = gaps.at(-1);
-    // Judged against now alone, a hole that closed stayed "growing" for the slack: its alarm was sent,
-    // and resolved, up to 90 s after media flowed again.
-    const openSince = reading.measuredUntil
-      ? Date.parse(reading.measuredUntil) - OPEN_AT_MEASURE_MS
-      : this.clock.now().getTime() - OPEN_GAP_SLACK_MS;
-    const growing =
-      reading.status === 'recording' &&
-      !reading.stoppedByOperator &&
-      newest !== undefined &&
-      Date.parse(newest.end) > openSince;
-    if (growing && isStallGap(newest)) {
+    if (newest && this.growing(reading, newest) && isStallGap(newest)) {
       const { who, base } = await about();
       const since = `${newest.start.slice(11, 19)} UTC`;
       const alarm = await this.alarms.raiseOnce({
@@ -171,23 +161,39 @@ export class RecordingAlarms {
   }
 
   /**
-   * One alarm per live recording whose recorder could not keep up on its machine: the gap's reason
-   * names the machine and ffmpeg's speed. It is our machine's fault, not the stream's: the operator
-   * lightens the machine, nobody phones the mosque.
+   * Whether `gap` (a live reading's newest) still goes on. Judged against now alone, a hole that closed
+   * stayed "growing" for the slack: its alarm was sent, and resolved, up to 90 s after media flowed again.
+   */
+  private growing(reading: ProviderRecording, gap: RecordingGap): boolean {
+    const openSince = reading.measuredUntil
+      ? Date.parse(reading.measuredUntil) - OPEN_AT_MEASURE_MS
+      : this.clock.now().getTime() - OPEN_GAP_SLACK_MS;
+    return reading.status === 'recording' && !reading.stoppedByOperator && Date.parse(gap.end) > openSince;
+  }
+
+  /**
+   * One alarm per live recording whose recorder could not keep up on its machine and lost media for it:
+   * the gap's reason names the machine and ffmpeg's speed, or how far behind its output was. It is our
+   * machine's fault, not the stream's: the operator lightens the machine, nobody phones the mosque. A
+   * copy still behind at the live edge has lost nothing yet (it may catch up): the stall alarm tells of
+   * it past 60 s.
    */
   private async checkOverload(
     row: RecordingRow,
     reading: ProviderRecording,
     about: () => Promise<{ who: string; base: AlarmSubject }>,
   ): Promise<void> {
-    const overloaded = reading.gaps?.find((gap) => gap.cause === 'recorder_overloaded');
+    const gaps = reading.gaps ?? [];
+    const overloaded = gaps.find(
+      (gap, i) => gap.cause === 'recorder_overloaded' && !(i === gaps.length - 1 && this.growing(reading, gap)),
+    );
     if (!overloaded) return;
     const { who, base } = await about();
     await this.alarms.raiseOnce({
       ...base,
       kind: 'recorder_overloaded',
       key: `recorder_overloaded:${row.id}`,
-      message: `${who}: ${overloaded.reason}: segments the stream offered were let go`,
+      message: `${who}: ${overloaded.reason}: what the stream sent meanwhile was not recorded`,
     });
   }
 

@@ -276,6 +276,52 @@ describe('coverage of a recording window, from the media', () => {
     ).toEqual([expect.objectContaining({ start: at(25), end: at(30), cause: 'recorder_overloaded' })]);
   });
 
+  it("names the live edge of a run still going: its reports' lag is no gap, a silence a stall, a copy behind ours", () => {
+    /** A copying run still going, fed ffmpeg's reports: [seconds into the window, output seconds, seconds waited for a CPU]. */
+    const going = (reports: [number, number, number][]) => {
+      const record = { ...run(1, 0, null, null), endedAt: null };
+      for (const [wall, seconds, waited] of reports) {
+        placeRunMedia(record, record.mediaSeconds, seconds, T0 + wall * 1000, true, waited * 1000);
+        record.mediaSeconds = seconds;
+        record.lastMediaAt = at(wall);
+      }
+      return (now: number) =>
+        computeCoverage(T0, T0 + 600_000, [{ run: record, seconds: record.mediaSeconds }], iso, T0 + now * 1000).gaps;
+    };
+    const silentSince20 = going([
+      [1, 1, 0],
+      [10, 10, 0],
+      [20, 20, 0],
+    ]);
+    // Reports come every half second or so: a moment after the last one is not a gap.
+    expect(silentSince20(21.5)).toEqual([]);
+    expect(silentSince20(90)).toEqual([
+      {
+        start: at(20),
+        end: at(90),
+        cause: 'stream_stalled',
+        reason: 'Stream stalled (no media for 70 s so far)',
+        content_lost_seconds: 70,
+      },
+    ]);
+    // ffmpeg starved: its reports keep coming, its output further and further behind the clock.
+    const behind = going([
+      [1, 1, 0],
+      [10, 10, 0],
+      [40, 14, 26],
+      [90, 20, 70],
+    ]);
+    expect(behind(90.3)).toEqual([
+      {
+        start: at(20),
+        end: at(90.3),
+        cause: 'recorder_overloaded',
+        reason: "Recorder behind: ffmpeg's output is 70.3 s behind the stream",
+        content_lost_seconds: 70.3,
+      },
+    ]);
+  });
+
   it('no media is a failure with the last error; a gap while recording stops at now', () => {
     const runs: RunMedia[] = [{ run: run(1, 0, null, notLive('connection refused')), seconds: 0 }];
     const coverage = computeCoverage(T0, T0 + 600_000, runs, iso, T0 + 42_000);

@@ -205,7 +205,7 @@ describe('alarms from recording readings', () => {
         kind: 'recorder_overloaded',
         severity: 'warning',
         message:
-          'Mosque alarmmosque: Recorder overloaded on ip-10-0-3-17 (ffmpeg at 0.41x real time, 60 s behind the stream): segments the stream offered were let go',
+          'Mosque alarmmosque: Recorder overloaded on ip-10-0-3-17 (ffmpeg at 0.41x real time, 60 s behind the stream): what the stream sent meanwhile was not recorded',
         resolved_at: null,
       }),
     ]);
@@ -217,6 +217,34 @@ describe('alarms from recording readings', () => {
     const alarms = await alarmsOf('cap-alarmover1');
     expect(alarms.find((a) => a.kind === 'recorder_overloaded')?.resolved_at).toBe(at(620));
     expect(alarms.filter((a) => a.resolved_at === null).map((a) => a.kind)).toEqual(['capture_partial']);
+  });
+
+  it('a copy behind at its live edge raises nothing while it may catch up, past 60 s a stall naming our machine', async () => {
+    await seed('cap-alarmbehind');
+    const behind = (from: number, to: number) =>
+      gap(from, to, 'recorder_overloaded', `Recorder behind: ffmpeg's output is ${to - from} s behind the stream`);
+    for (const s of [210, 230, 250]) {
+      t.clock.set(at(s));
+      await t.app.ctx.recordings.applyReading('cap-alarmbehind', reading({ gaps: [behind(200, s)] }));
+    }
+    // Nothing lost yet: no recorder_overloaded alarm for a hole still growing at the live edge.
+    expect(await alarmsOf('cap-alarmbehind')).toEqual([]);
+    t.clock.set(at(270));
+    await t.app.ctx.recordings.applyReading('cap-alarmbehind', reading({ gaps: [behind(200, 270)] }));
+    expect(await alarmsOf('cap-alarmbehind')).toEqual([
+      expect.objectContaining({
+        kind: 'stall',
+        message:
+          "Mosque alarmmosque: no media since 09:03:20 UTC: the recorder could not keep up with the stream on its machine (Recorder behind: ffmpeg's output is 70 s behind the stream)",
+        resolved_at: null,
+      }),
+    ]);
+    // It caught up: the hole is gone, and so is the alarm; nothing was lost, so no overload alarm either.
+    t.clock.set(at(280));
+    await t.app.ctx.recordings.applyReading('cap-alarmbehind', reading({ gaps: [] }));
+    expect(await alarmsOf('cap-alarmbehind')).toEqual([
+      expect.objectContaining({ kind: 'stall', resolved_at: at(280) }),
+    ]);
   });
 
   it('a capture an operator stopped raises no outcome alarm and no stall for the rest of its window', async () => {
