@@ -36,16 +36,23 @@ export interface FidelityRtmp {
   close(): Promise<void>;
 }
 
-/** What one listener played to its client: frames from `first`, one every 40 ms from `connectedAt`, until `endedAt`. */
+/**
+ * What one listener played to its client: frames from `first`, one every 40 ms from `connectedAt`, until
+ * `endedAt`, and no more than its ffmpeg had written by then (`writtenMs` of media, from its progress):
+ * a player starved on a busy machine plays behind its clock.
+ */
 interface Played {
   first: number;
   connectedAt: number;
   endedAt: number | null;
+  writtenMs: number;
 }
 
 const FRAME_MS = 1000 / FRAME_CODE.fps;
 /** ffmpeg writes its output's description once the output is open: for `-listen 1`, once a client has connected. */
 const CLIENT_CONNECTED = /Output #0/;
+/** ffmpeg's progress: the media time it has written, in microseconds. */
+const PROGRESS_TIME = /^out_time_us=(\d+)$/gm;
 
 /** A connection to a local port once it accepts one, else undefined. */
 function connectTo(port: number): Promise<net.Socket | undefined> {
@@ -85,10 +92,11 @@ export async function startFidelityRtmp(drops: RtmpDrop[], minutes: number): Pro
     const player = spawn(
       'ffmpeg',
       [
-        ...['-hide_banner', '-nostdin', '-nostats', '-re', '-i', listFrom(k)],
+        ...['-hide_banner', '-nostdin', '-nostats', '-progress', 'pipe:1', '-stats_period', '0.1'],
+        ...['-re', '-i', listFrom(k)],
         ...['-c', 'copy', '-f', 'flv', '-listen', '1', `rtmp://127.0.0.1:${playerPort}/live/stream`],
       ],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
+      { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const connection = { player, client };
     connections.add(connection);
@@ -98,8 +106,12 @@ export async function startFidelityRtmp(drops: RtmpDrop[], minutes: number): Pro
       if (play) return;
       said += chunk.toString();
       if (!CLIENT_CONNECTED.test(said)) return;
-      play = { first: programme.segments[k].firstFrame, connectedAt: Date.now(), endedAt: null };
+      play = { first: programme.segments[k].firstFrame, connectedAt: Date.now(), endedAt: null, writtenMs: 0 };
       played.push(play);
+    });
+    player.stdout?.on('data', (chunk: Buffer) => {
+      const written = [...chunk.toString().matchAll(PROGRESS_TIME)].at(-1)?.[1];
+      if (play && play.endedAt === null && written !== undefined) play.writtenMs = Number(written) / 1000;
     });
     const end = () => {
       if (play) play.endedAt ??= Date.now();
@@ -150,11 +162,12 @@ export async function startFidelityRtmp(drops: RtmpDrop[], minutes: number): Pro
     ),
   );
 
-  /** The frames a listener played, by the time it ended (or now). */
-  const rangeOf = (play: Played): FrameRange => ({
-    first: play.first,
-    last: play.first + Math.floor(((play.endedAt ?? Date.now()) - play.connectedAt) / FRAME_MS) - 1,
-  });
+  /** The frames a listener played, by the time it ended (or now), and no more than its ffmpeg wrote once it ended. */
+  const rangeOf = (play: Played): FrameRange => {
+    const byClock = Math.floor(((play.endedAt ?? Date.now()) - play.connectedAt) / FRAME_MS);
+    const written = play.endedAt === null ? byClock : Math.ceil(play.writtenMs / FRAME_MS);
+    return { first: play.first, last: play.first + Math.min(byClock, written) - 1 };
+  };
   /**
    * When a frame was on the air: as the latest listener that played it played it; a frame none played,
    * by the origin's clock, but never before the end of a listener that played earlier frames.
