@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { testProgrammeCommand } from './content-programmes';
 import { madeOnce } from './made-once';
 import { freePort } from './ports';
 import { waitFor } from './wait';
@@ -47,41 +48,7 @@ const PROGRAMME = path.join(os.tmpdir(), `capture-test-programme-v2-${PROGRAMME_
 
 /** Encodes the programme the first time a test asks for it (about 2 s of one core; testkit/made-once.ts). */
 function programme(): string {
-  return madeOnce(PROGRAMME, 'the test programme', (partial) => [
-    'ffmpeg',
-    '-hide_banner',
-    '-loglevel',
-    'error',
-    '-nostdin',
-    '-y',
-    '-f',
-    'lavfi',
-    '-i',
-    'testsrc2=size=320x240:rate=15',
-    '-f',
-    'lavfi',
-    '-i',
-    'sine=frequency=440:sample_rate=44100',
-    '-t',
-    String(PROGRAMME_SECONDS),
-    '-c:v',
-    'libx264',
-    '-preset',
-    'ultrafast',
-    '-tune',
-    'zerolatency',
-    '-g',
-    '15',
-    '-pix_fmt',
-    'yuv420p',
-    '-c:a',
-    'aac',
-    '-b:a',
-    '64k',
-    '-f',
-    'mpegts',
-    partial,
-  ]);
+  return madeOnce(PROGRAMME, 'the test programme', (partial) => testProgrammeCommand(PROGRAMME_SECONDS, partial));
 }
 
 /**

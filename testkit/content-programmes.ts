@@ -48,19 +48,37 @@ export function faultFilters(
 
 /** The programme's file, encoded the first time it is asked for (testkit/made-once.ts). */
 export function contentProgramme(p: ContentProgramme): string {
-  const { video, audio } = faultFilters(p, RATE);
   return madeOnce(
     path.join(os.tmpdir(), `capture-content-${p.fault}-${p.from}-${p.to}-${p.seconds}s.ts`),
     `the ${p.fault} programme`,
-    (partial) => [
-      ...['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-y'],
-      ...['-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=${RATE}`],
-      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
-      ...['-filter_complex', `[0:v]${video}[v]${audio ? `;[1:a]${audio}[a]` : ''}`],
-      ...['-map', '[v]', ...(audio ? ['-map', '[a]'] : []), '-t', String(p.seconds)],
-      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(RATE), '-pix_fmt', 'yuv420p'],
-      ...(audio ? ['-c:a', 'aac', '-b:a', '64k'] : []),
-      ...['-f', 'mpegts', partial],
-    ],
+    (partial) => testProgrammeCommand(p.seconds, partial, faultFilters(p, RATE)),
   );
+}
+
+/**
+ * The command that encodes `seconds` of the tests' programme (the test pattern and a 440 Hz tone, as
+ * a mosque's encoder would send them) into `file`, through `filters` when a content fault is put in.
+ */
+export function testProgrammeCommand(
+  seconds: number,
+  file: string,
+  filters?: { video: string; audio: string | null },
+): string[] {
+  const audio = filters?.audio;
+  return [
+    ...['ffmpeg', '-hide_banner', '-loglevel', 'error', '-nostdin', '-y'],
+    ...['-f', 'lavfi', '-i', `testsrc2=size=320x240:rate=${RATE}`],
+    ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100'],
+    ...(filters
+      ? [
+          ...['-filter_complex', `[0:v]${filters.video}[v]${audio ? `;[1:a]${audio}[a]` : ''}`],
+          ...['-map', '[v]', ...(audio ? ['-map', '[a]'] : [])],
+        ]
+      : []),
+    ...['-t', String(seconds)],
+    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', String(RATE), '-pix_fmt', 'yuv420p'],
+    // No sound track only where a fault's filters say so (null).
+    ...(audio === null ? [] : ['-c:a', 'aac', '-b:a', '64k']),
+    ...['-f', 'mpegts', file],
+  ];
 }
