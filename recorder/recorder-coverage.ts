@@ -136,13 +136,13 @@ export function computeCoverage(
     // A short hole at the live edge of a run still going is its reports' own lag, not a gap (yet).
     .filter((h) => h.end - h.start >= MIN_LISTED_GAP_MS || (listsAll && !(h.before && !h.before.run.endedAt)))
     .map((h) => {
-      const { cause, reason } = gapCause(h.start, h.end, h.before, runs, windowStart);
+      const { cause, reason, nothingLostYet } = gapCause(h.start, h.end, h.before, runs, windowStart);
       return {
         start: toIso(h.start),
         end: toIso(h.end),
         cause,
         reason,
-        content_lost_seconds: contentLostSeconds(cause, h.start, h.end),
+        content_lost_seconds: nothingLostYet ? 0 : contentLostSeconds(cause, h.start, h.end),
       };
     });
   const withMedia = runs.filter((r) => r.seconds > 0).length;
@@ -191,16 +191,21 @@ function gapCause(
   before: Interval | null,
   runs: RunMedia[],
   windowStart: number,
-): Pick<Gap, 'cause' | 'reason'> {
+): Pick<Gap, 'cause' | 'reason'> & { nothingLostYet?: boolean } {
   if (before?.broke)
     return { cause: 'stream_dropped', reason: 'Stream dropped (ffmpeg reconnected to it within the connection)' };
   if (before?.run.endReason) return { cause: before.run.endCause ?? 'stream_dropped', reason: before.run.endReason };
   // The live edge of a run still going: ffmpeg's reports after its media say it is working through the
-  // stream behind the clock (ours, and it may catch up); none say the stream has sent nothing since.
+  // stream behind the clock (ours; the connection holds what it has not written, so nothing is lost
+  // while it may catch up); none say the stream has sent nothing since.
   if (before && !before.run.endedAt) {
     const seconds = Math.round((end - start) / 100) / 10;
     return reportedAfter(before, start)
-      ? { cause: 'recorder_overloaded', reason: `Recorder behind: ffmpeg's output is ${seconds} s behind the stream` }
+      ? {
+          cause: 'recorder_overloaded',
+          reason: `Recorder behind: ffmpeg's output is ${seconds} s behind the stream`,
+          nothingLostYet: true,
+        }
       : { cause: 'stream_stalled', reason: `Stream stalled (no media for ${seconds} s so far)` };
   }
   // The run went on past the hole with nothing ending it (the window closed). Reports that kept coming

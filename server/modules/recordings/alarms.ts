@@ -175,18 +175,15 @@ export class RecordingAlarms {
    * One alarm per live recording whose recorder could not keep up on its machine and lost media for it:
    * the gap's reason names the machine and ffmpeg's speed, or how far behind its output was. It is our
    * machine's fault, not the stream's: the operator lightens the machine, nobody phones the mosque. A
-   * copy still behind at the live edge has lost nothing yet (it may catch up): the stall alarm tells of
-   * it past 60 s.
+   * copy still behind at the live edge has lost nothing yet (it may catch up; its gap says 0 s lost):
+   * the stall alarm tells of it past 60 s.
    */
   private async checkOverload(
     row: RecordingRow,
     reading: ProviderRecording,
     about: () => Promise<{ who: string; base: AlarmSubject }>,
   ): Promise<void> {
-    const gaps = reading.gaps ?? [];
-    const overloaded = gaps.find(
-      (gap, i) => gap.cause === 'recorder_overloaded' && !(i === gaps.length - 1 && this.growing(reading, gap)),
-    );
+    const overloaded = reading.gaps?.find((gap) => gap.cause === 'recorder_overloaded' && gap.content_lost_seconds > 0);
     if (!overloaded) return;
     const { who, base } = await about();
     await this.alarms.raiseOnce({

@@ -192,6 +192,10 @@ describe('alarms from recording readings', () => {
         'recorder_overloaded',
         'Recorder overloaded on ip-10-0-3-17 (ffmpeg at 0.41x real time, 60 s behind the stream)',
       );
+    // Segments let go are lost at once: the first episode, still going, raises the alarm.
+    t.clock.set(at(130));
+    await t.app.ctx.recordings.applyReading('cap-alarmover1', reading({ gaps: [overloaded(120, 130)] }));
+    expect((await alarmsOf('cap-alarmover1')).map((a) => a.kind)).toEqual(['recorder_overloaded']);
     for (const s of [200, 230, 260]) {
       t.clock.set(at(s));
       await t.app.ctx.recordings.applyReading(
@@ -221,8 +225,11 @@ describe('alarms from recording readings', () => {
 
   it('a copy behind at its live edge raises nothing while it may catch up, past 60 s a stall naming our machine', async () => {
     await seed('cap-alarmbehind');
-    const behind = (from: number, to: number) =>
-      gap(from, to, 'recorder_overloaded', `Recorder behind: ffmpeg's output is ${to - from} s behind the stream`);
+    // As the recorder reports it: nothing lost while ffmpeg may still catch up.
+    const behind = (from: number, to: number) => ({
+      ...gap(from, to, 'recorder_overloaded', `Recorder behind: ffmpeg's output is ${to - from} s behind the stream`),
+      content_lost_seconds: 0,
+    });
     for (const s of [210, 230, 250]) {
       t.clock.set(at(s));
       await t.app.ctx.recordings.applyReading('cap-alarmbehind', reading({ gaps: [behind(200, s)] }));
