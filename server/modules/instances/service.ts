@@ -81,6 +81,8 @@ export interface LaunchOneOptions {
  */
 export class InstancesService {
   private reconciling: Promise<void> | undefined;
+  /** The pass that starts once the one in flight ends, shared by everyone who asked meanwhile. */
+  private nextPass: Promise<void> | undefined;
   /** Bumped by every change this process makes to instances or recordings. */
   private generation = 0;
   /**
@@ -669,9 +671,25 @@ export class InstancesService {
     );
   }
 
-  /** One pass over the driver's instances; concurrent callers share the pass in flight. */
+  /**
+   * One pass over the driver's instances that starts after this call, so it sees what the caller did
+   * before (a launch, an adoption). A caller while a pass is in flight gets the next one, shared by all
+   * who asked meanwhile: a pass that began earlier may have read the driver before their change.
+   */
   reconcile(): Promise<void> {
-    this.reconciling ??= this.reconcileOnce().finally(() => {
+    if (this.nextPass) return this.nextPass;
+    if (!this.reconciling) return this.startPass();
+    this.nextPass = this.reconciling
+      .catch(() => undefined)
+      .then(() => {
+        this.nextPass = undefined;
+        return this.startPass();
+      });
+    return this.nextPass;
+  }
+
+  private startPass(): Promise<void> {
+    this.reconciling = this.reconcileOnce().finally(() => {
       this.reconciling = undefined;
       // A pass that failed half-way may have written without telling anyone.
       this.changed();
@@ -679,9 +697,9 @@ export class InstancesService {
     return this.reconciling;
   }
 
-  /** Resolves when no reconcile pass is running (the app waits for it before closing the database). */
+  /** Resolves when no reconcile pass is running or due (the app waits for it before closing the database). */
   async idle(): Promise<void> {
-    await this.reconciling?.catch(() => undefined);
+    while (this.reconciling || this.nextPass) await (this.nextPass ?? this.reconciling)?.catch(() => undefined);
   }
 
   private async reconcileOnce(): Promise<void> {

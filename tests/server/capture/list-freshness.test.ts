@@ -13,6 +13,7 @@ import { addMosques } from '../helpers/mosques';
 describe('the instance list while it is shared between readers', () => {
   let t: TestApp;
   let token: string;
+  const driver = new MemoryCaptureProvider();
 
   const list = async (): Promise<Instance[]> => {
     const response = await t.request({ method: 'GET', url: '/api/instances/', token });
@@ -26,9 +27,9 @@ describe('the instance list while it is shared between readers', () => {
     // The shared list is bounded by wall time (performance.now), not the app's clock: only that is
     // faked, so the test moves it past the bound instead of sleeping through it.
     vi.useFakeTimers({ toFake: ['performance'] });
-    t = await createTestApp({ build: { captureDriver: new MemoryCaptureProvider() } });
+    t = await createTestApp({ build: { captureDriver: driver } });
     token = await t.login();
-    await addMosques(t, token, 'freshmosq1', 'freshmosq2');
+    await addMosques(t, token, 'freshmosq1', 'freshmosq2', 'freshmosq3');
     await t.app.ready();
   });
   afterAll(async () => {
@@ -89,5 +90,34 @@ describe('the instance list while it is shared between readers', () => {
     const before = (await list()).find((i) => i.id === id)?.runtime_hours ?? Number.NaN;
     t.clock.advance(90 * 60_000);
     expect((await list()).find((i) => i.id === id)?.runtime_hours).toBeCloseTo(before + 1.5, 4);
+  });
+
+  it('a reconcile asked while a pass is in flight sees what was done before it was asked', async () => {
+    // A pass (the server's own, every few seconds) reads the driver, then is held up.
+    let release = () => undefined as void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const read = driver.list.bind(driver);
+    const listing = vi.spyOn(driver, 'list').mockImplementationOnce(async () => {
+      const seen = await read();
+      await held;
+      return seen;
+    });
+    const inFlight = t.app.ctx.instances.reconcile();
+    await vi.waitUntil(() => listing.mock.calls.length > 0);
+    const launch = await t.request({
+      method: 'POST',
+      url: '/api/instances/launch',
+      token,
+      payload: {
+        configs: [{ url: 'https://streams.example.org/c/index.m3u8', duration: 600, mosque_id: 'freshmosq3' }],
+        max_workers: 1,
+      },
+    });
+    const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
+    const asked = t.app.ctx.instances.reconcile();
+    release();
+    await Promise.all([inFlight, asked]);
+    // Sharing the held pass, which read the driver before the launch, would leave it pending.
+    expect(await stateOf(id)).toBe('running');
   });
 });
