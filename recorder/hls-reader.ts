@@ -21,10 +21,18 @@ export interface LetGo {
 export interface SegmentSinkForHls {
   /**
    * Records one segment's bytes; `continuous`: it follows the previous one written without a break
-   * (same numbering, no sequence missed, no discontinuity). Returns the run that holds it, or why it let
-   * the segment go.
+   * (same numbering, no sequence missed, no discontinuity). Once it knows the run that will hold the
+   * segment, and before ffmpeg is given a byte of it, it calls `kept(run)`, where the reader saves the
+   * segment in its ledger: a crash between the two then leaves the ledger ahead of the recording (a
+   * recorder started again trims it to the pieces), never behind it (the segment would be fetched again
+   * and recorded twice). Returns the run that holds it, or why it let the segment go.
    */
-  write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number | LetGo>;
+  write(
+    segment: MediaSegment,
+    bytes: Uint8Array,
+    continuous: boolean,
+    kept: (run: number) => void,
+  ): Promise<number | LetGo>;
 }
 
 export interface HlsReaderOptions {
@@ -41,7 +49,7 @@ export interface HlsReaderOptions {
   log(line: string): void;
   /** Called after each playlist reading (to save progress). */
   progressed(): void;
-  /** Saves the ledger: called as soon as a segment is in the recording, so a crash cannot make it fetched twice. */
+  /** Saves the ledger: called for each segment before ffmpeg gets it, so a crash cannot make it fetched twice. */
   persist(): void;
   now?: () => number;
   /** Wait between tries of a stream that is not on the air (2 s). */
@@ -324,7 +332,19 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
       }
       const continuous = !breakNext && follows && !segment.discontinuity;
       const writing = now();
-      const run = await options.sink.write(segment, answer.bytes, continuous);
+      const run = await options.sink.write(segment, answer.bytes, continuous, (run) => {
+        ledger.keep({
+          sequence: segment.sequence,
+          seconds: segment.duration,
+          start,
+          run,
+          joined,
+          ...(estimated ? { estimated } : {}),
+          ...(segment.programTime === null ? {} : { programTime: segment.programTime }),
+          ...(publishedAfter(segment) === -Infinity ? {} : { publishedAfter: publishedAfter(segment) }),
+        });
+        options.persist();
+      });
       heldBySinkMs += now() - writing;
       breakNext = false;
       if (typeof run !== 'number') {
@@ -333,17 +353,6 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
         continue;
       }
       letGo = null;
-      ledger.keep({
-        sequence: segment.sequence,
-        seconds: segment.duration,
-        start,
-        run,
-        joined,
-        ...(estimated ? { estimated } : {}),
-        ...(segment.programTime === null ? {} : { programTime: segment.programTime }),
-        ...(publishedAfter(segment) === -Infinity ? {} : { publishedAfter: publishedAfter(segment) }),
-      });
-      options.persist();
       ledger.clear(start);
       taken++;
     }

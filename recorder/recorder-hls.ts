@@ -77,7 +77,12 @@ export class FedRuns implements SegmentSinkForHls {
     this.copy = deps.config.sourceAsIs ? true : null;
   }
 
-  async write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number | LetGo> {
+  async write(
+    segment: MediaSegment,
+    bytes: Uint8Array,
+    continuous: boolean,
+    kept: (run: number) => void,
+  ): Promise<number | LetGo> {
     if (this.attempt && !continuous && !this.carriesOn(segment, bytes)) await this.close();
     if (!this.attempt) this.codecs = mpegTsCodecs(bytes);
     this.lastSequence = segment.sequence;
@@ -95,8 +100,10 @@ export class FedRuns implements SegmentSinkForHls {
     const queue = this.queue as FedQueue;
     const letGo = this.overloaded(queue);
     if (letGo) return letGo;
+    const run = (this.run as RunRecord).index;
+    kept(run);
     queue.push(bytes, segment.duration);
-    return (this.run as RunRecord).index;
+    return run;
   }
 
   /**

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { MediaSegment } from '../../../recorder/hls-playlist';
+import type { LetGo } from '../../../recorder/hls-reader';
 import { mpegTsCodecs } from '../../../recorder/mpegts-codecs';
 import { FedRuns } from '../../../recorder/recorder-hls';
 import { localFolderSink, PieceStore } from '../../../recorder/recorder-pieces';
@@ -63,6 +64,8 @@ function fedRuns(
 ): {
   runs: RunRecord[];
   sink: FedRuns;
+  /** Writes a segment, its ledger's part left out. */
+  write(segment: MediaSegment, bytes: Uint8Array, continuous: boolean): Promise<number | LetGo>;
   pieces: PieceStore;
   log: string[];
   ffmpegPid: () => number | null;
@@ -106,7 +109,9 @@ function fedRuns(
     now,
     host: 'recorder-7',
   });
-  return { runs, sink, pieces, log, ffmpegPid: () => ffmpegPid };
+  const write = (segment: MediaSegment, bytes: Uint8Array, continuous: boolean) =>
+    sink.write(segment, bytes, continuous, () => undefined);
+  return { runs, sink, write, pieces, log, ffmpegPid: () => ffmpegPid };
 }
 
 /** The first run's pieces joined in order, read back frame by frame. */
@@ -123,13 +128,13 @@ async function framesOfFirstRun(folder: string): Promise<(number | null)[]> {
 describe('an HLS capture whose ffmpeg falls behind', () => {
   it('takes every segment while ffmpeg takes nothing, and ffmpeg records them all in order once it goes on', async () => {
     const folder = path.join(work, 'stopped');
-    const { runs, sink, ffmpegPid } = fedRuns(folder);
-    await sink.write(segment(0, false), bytesOf(stream[0].file), true);
+    const { runs, sink, write, ffmpegPid } = fedRuns(folder);
+    await write(segment(0, false), bytesOf(stream[0].file), true);
     const pid = ffmpegPid() as number;
     process.kill(pid, 'SIGSTOP');
     try {
       // Ten segments, several times what the pipe to ffmpeg holds: none of the writes waits for ffmpeg.
-      for (let i = 1; i <= 10; i++) await sink.write(segment(i, false), bytesOf(stream[i].file), true);
+      for (let i = 1; i <= 10; i++) await write(segment(i, false), bytesOf(stream[i].file), true);
       expect(fs.statSync(path.join(folder, 'run-0001.queue')).size).toBeGreaterThan(0);
     } finally {
       process.kill(pid, 'SIGCONT');
@@ -141,12 +146,40 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
     expect(await framesOfFirstRun(folder)).toEqual(Array.from({ length: stream[10].lastFrame + 1 }, (_, i) => i));
   });
 
+  it('has the ledger keep a segment before any byte of it reaches ffmpeg or its queue', async () => {
+    // A recorder killed between the two must find its ledger ahead of the recording (recovery trims it to
+    // the pieces), not behind it: a segment the ledger missed is fetched again and recorded twice.
+    const folder = path.join(work, 'ledger-first');
+    const { sink, write, ffmpegPid } = fedRuns(folder);
+    await write(segment(0, false), bytesOf(stream[0].file), true);
+    const pid = ffmpegPid() as number;
+    process.kill(pid, 'SIGSTOP');
+    const queue = path.join(folder, 'run-0001.queue');
+    const queuedWhenKept: number[] = [];
+    const queuedAfter: number[] = [];
+    try {
+      for (let i = 1; i <= 6; i++) {
+        await sink.write(segment(i, false), bytesOf(stream[i].file), true, (run) => {
+          expect(run).toBe(1);
+          queuedWhenKept.push(fs.statSync(queue).size);
+        });
+        queuedAfter.push(fs.statSync(queue).size);
+      }
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await sink.close();
+    // ffmpeg took nothing, so the later segments went to its queue, each only after the ledger kept it.
+    expect(queuedAfter.at(-1)).toBeGreaterThan(0);
+    expect(queuedWhenKept).toEqual([0, ...queuedAfter.slice(0, -1)]);
+  });
+
   it('keeps a burst of segments past the bound while ffmpeg works them off (a DVR list catching up)', async () => {
     const folder = path.join(work, 'burst');
-    const { runs, sink, log } = fedRuns(folder, { ...DEFAULT_RECORDER_SETTINGS, overloadBacklogSeconds: 10 });
+    const { runs, sink, write, log } = fedRuns(folder, { ...DEFAULT_RECORDER_SETTINGS, overloadBacklogSeconds: 10 });
     // Ten segments (20 s) at once, as a playlist lists them after a stall: ffmpeg's speed is not known yet.
     const answers: (number | { overloaded: string })[] = [];
-    for (let i = 0; i <= 9; i++) answers.push(await sink.write(segment(i, false), bytesOf(stream[i].file), true));
+    for (let i = 0; i <= 9; i++) answers.push(await write(segment(i, false), bytesOf(stream[i].file), true));
     await sink.close();
     expect(answers).toEqual(Array.from({ length: 10 }, () => 1));
     expect(log.filter((line) => line.startsWith('Recorder overloaded'))).toEqual([]);
@@ -158,14 +191,14 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
     const folder = path.join(work, 'overloaded');
     // The recorder's clock, moved on to show ffmpeg taking nothing over 6 s.
     let aheadMs = 0;
-    const { runs, sink, log, ffmpegPid } = fedRuns(
+    const { runs, sink, write, log, ffmpegPid } = fedRuns(
       folder,
       { ...DEFAULT_RECORDER_SETTINGS, overloadBacklogSeconds: 10 },
       () => new Date(Date.now() + aheadMs).toISOString(),
     );
     const frames = (from: number, to: number) =>
       Array.from({ length: stream[to].lastFrame - stream[from].firstFrame + 1 }, (_, i) => stream[from].firstFrame + i);
-    await sink.write(segment(0, false), bytesOf(stream[0].file), true);
+    await write(segment(0, false), bytesOf(stream[0].file), true);
     const pid = ffmpegPid() as number;
     process.kill(pid, 'SIGSTOP');
     const answers: (number | { overloaded: string })[] = [];
@@ -173,7 +206,7 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
       // ffmpeg takes nothing: segments 1-5 wait for it (10 s); 6 s on, 6 and 7 are let go.
       for (let i = 1; i <= 7; i++) {
         if (i === 6) aheadMs = 6000;
-        answers.push(await sink.write(segment(i, false), bytesOf(stream[i].file), true));
+        answers.push(await write(segment(i, false), bytesOf(stream[i].file), true));
       }
     } finally {
       process.kill(pid, 'SIGCONT');
@@ -190,7 +223,7 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
     // Once it has worked its queue off (the file is emptied), segments go to the same run again.
     const queue = path.join(folder, 'run-0001.queue');
     await waitFor(() => fs.statSync(queue).size === 0, 'ffmpeg to take its queue', 20_000);
-    for (let i = 8; i <= 9; i++) expect(await sink.write(segment(i, false), bytesOf(stream[i].file), true)).toBe(1);
+    for (let i = 8; i <= 9; i++) expect(await write(segment(i, false), bytesOf(stream[i].file), true)).toBe(1);
     await sink.close();
     expect(runs).toHaveLength(1);
     expect(runs[0].error).toBeNull();
@@ -213,14 +246,14 @@ describe('an HLS capture across a discontinuity', () => {
 
   it('goes on in the same ffmpeg run when only the timestamps jump, and starts a new one when the frame size changes', async () => {
     const folder = path.join(work, 'pieces');
-    const { runs, sink, pieces, log } = fedRuns(folder);
-    await sink.write(segment(10, false), bytesOf(stream[0].file), true);
-    await sink.write(segment(11, false), bytesOf(stream[1].file), true);
+    const { runs, sink, write, pieces, log } = fedRuns(folder);
+    await write(segment(10, false), bytesOf(stream[0].file), true);
+    await write(segment(11, false), bytesOf(stream[1].file), true);
     // The encoder's timestamps jump 1000 s ahead behind a discontinuity tag; the programme goes on.
-    await sink.write(segment(12, true), shifted(stream[2].file, 1000), false);
-    await sink.write(segment(13, false), shifted(stream[3].file, 1000), true);
+    await write(segment(12, true), shifted(stream[2].file, 1000), false);
+    await write(segment(13, false), shifted(stream[3].file, 1000), true);
     expect(runs).toHaveLength(1);
-    await sink.write(segment(14, true), resized(stream[4].file), false);
+    await write(segment(14, true), resized(stream[4].file), false);
     expect(runs).toHaveLength(2);
     await sink.close();
     expect(log.some((line) => /discontinuity at segment 12, the same streams/.test(line))).toBe(true);

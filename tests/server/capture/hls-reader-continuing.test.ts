@@ -47,10 +47,12 @@ async function read(options: { seconds: number; continuesAfter?: number | null; 
     window,
     ledger,
     sink: {
-      write: async (segment: MediaSegment, _bytes: Uint8Array, continuous: boolean) => {
+      write: async (segment: MediaSegment, _bytes: Uint8Array, continuous: boolean, kept: (run: number) => void) => {
         if (written.length === 0 && options.holdFirstWriteMs) await pause.for(options.holdFirstWriteMs);
         written.push({ sequence: segment.sequence, continuous });
-        return written.filter((w) => !w.continuous).length;
+        const run = written.filter((w) => !w.continuous).length;
+        kept(run);
+        return run;
       },
     },
     pause,

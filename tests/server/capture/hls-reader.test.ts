@@ -45,7 +45,13 @@ async function read(
     height: 180,
     window,
     ledger,
-    sink: { write },
+    sink: {
+      write: async (segment, _bytes, _continuous, kept) => {
+        const run = await write(segment);
+        if (typeof run === 'number') kept(run);
+        return run;
+      },
+    },
     pause: new Pause(),
     stopped: () => false,
     log: () => undefined,

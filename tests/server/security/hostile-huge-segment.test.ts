@@ -73,8 +73,14 @@ describe('hostile stream: one huge segment', () => {
         window: { start: now - 60_000, end: now + 60_000 },
         ledger,
         sink: {
-          write: async (segment: MediaSegment, bytes: Uint8Array) => {
+          write: async (
+            segment: MediaSegment,
+            bytes: Uint8Array,
+            _continuous: boolean,
+            kept: (run: number) => void,
+          ) => {
             written.push({ sequence: segment.sequence, bytes: bytes.length });
+            kept(1);
             return 1;
           },
         },
