@@ -18,17 +18,34 @@ export function coverageShare(recording: Pick<Recording, 'covered_seconds' | 'ex
 }
 
 /**
+ * How far into its window a recording still going has been measured (ms from its start): what it
+ * covered and its gaps so far, the last of which runs to the recorder's latest report.
+ */
+function measuredMs(recording: Recording): number {
+  const gapMs = recording.gaps.reduce(
+    (sum, gap) => sum + new Date(gap.end).getTime() - new Date(gap.start).getTime(),
+    0,
+  );
+  return (recording.covered_seconds ?? 0) * 1000 + gapMs;
+}
+
+/**
  * The window as a bar: what was recorded, with each gap marked where it fell (red when it cost content,
- * amber when the stream was not on the air), and the rest of the window after an operator's stop in grey.
- * Positions are taken from the recording's start, so a gap at the start (a late stream) shows on the left.
+ * amber when the stream was not on the air), the rest of the window after an operator's stop in grey,
+ * and, while it records, the part of the window still to come in a neutral shade (neither recorded nor
+ * lost). Positions are taken from the recording's start, so a gap at the start (a late stream) shows on
+ * the left.
  */
 export function CoverageBar({ recording }: { recording: Recording }) {
   const share = coverageShare(recording);
   if (share === null) return <Typography variant="body2">—</Typography>;
   const start = new Date(recording.started_at).getTime();
   const span = (recording.expected_seconds ?? 0) * 1000;
-  const at = (iso: string) => Math.max(0, Math.min(100, ((new Date(iso).getTime() - start) / span) * 100));
-  const summary = `${Math.floor(share * 1000) / 10}% covered (${formatMediaDuration(recording.covered_seconds)} of ${formatMediaDuration(recording.expected_seconds)})`;
+  const percentOf = (ms: number) => Math.max(0, Math.min(100, (ms / span) * 100));
+  const at = (iso: string) => percentOf(new Date(iso).getTime() - start);
+  const stillRecording = recording.status === 'recording';
+  const aheadAt = stillRecording ? percentOf(measuredMs(recording)) : null;
+  const summary = `${Math.floor(share * 1000) / 10}% covered${stillRecording ? ' so far' : ''} (${formatMediaDuration(recording.covered_seconds)} of ${formatMediaDuration(recording.expected_seconds)})`;
   const details = recording.gaps.map(
     (gap) =>
       `${clock(gap.start)}–${clock(gap.end)}: ${GAP_CAUSE_LABELS[gap.cause]}, ${gap.content_lost_seconds > 0 ? `${Math.round(gap.content_lost_seconds)} s lost` : 'nothing lost'} (${gap.reason})`,
@@ -67,8 +84,15 @@ export function CoverageBar({ recording }: { recording: Recording }) {
               sx={{ position: 'absolute', top: 0, bottom: 0, left: `${stoppedAt}%`, right: 0, bgcolor: 'grey.600' }}
             />
           )}
-          {stoppedAt === null && recording.gaps.length === 0 && share < 0.99 && (
+          {aheadAt !== null && aheadAt < 100 && (
             <Box
+              data-testid="coverage-ahead"
+              sx={{ position: 'absolute', top: 0, bottom: 0, left: `${aheadAt}%`, right: 0, bgcolor: 'grey.800' }}
+            />
+          )}
+          {aheadAt === null && stoppedAt === null && recording.gaps.length === 0 && share < 0.99 && (
+            <Box
+              data-testid="coverage-unaccounted"
               sx={{
                 position: 'absolute',
                 top: 0,

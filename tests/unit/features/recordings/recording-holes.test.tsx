@@ -39,6 +39,31 @@ function seed() {
   );
 }
 
+/** Two recordings still going, 20 minutes into 2 h windows: one with a copy 5 minutes behind at its live edge, one without a gap. */
+function seedRecording() {
+  const [behind, clean] = addMockInstances(
+    mockInstance({ mosque_id: 'elm7q2w9z3', state: 'running', launch_time: WINDOW_START }),
+    mockInstance({ mosque_id: 'lcm4r8k2p1', state: 'running', launch_time: WINDOW_START }),
+  );
+  const recording = { status: 'recording', expected_seconds: 7200, duration_seconds: null, ended_at: null } as const;
+  store.recordings.push(
+    mockRecording(behind, {
+      ...recording,
+      covered_seconds: 900,
+      gaps: [
+        {
+          start: '2026-01-16T11:15:00.000Z',
+          end: '2026-01-16T11:20:00.000Z',
+          cause: 'recorder_overloaded',
+          reason: "Recorder behind: ffmpeg's output is 300 s behind the stream",
+          content_lost_seconds: 0,
+        },
+      ],
+    }),
+    mockRecording(clean, { ...recording, covered_seconds: 1200, gaps: [] }),
+  );
+}
+
 const table = () => within(screen.getByRole('table', { name: 'Recordings' }));
 const row = (mosque: string) => within(table().getByText(mosque).closest('tr') as HTMLElement);
 
@@ -88,6 +113,21 @@ describe('holes and stops in the recordings library', { timeout: scaled(60_000) 
 
     await user.click(toggle);
     expect(screen.queryByRole('table', { name: /^Holes of/ })).not.toBeInTheDocument();
+  });
+
+  it('draws the part of a window still to come as neither recorded nor lost', async () => {
+    seedRecording();
+    renderPage(<RecordingsPage />, { path: '/recordings', as: 'operator' });
+    await screen.findByText('London Central Mosque', {}, { timeout: scaled(40_000) });
+    const behind = row('East London Mosque');
+    // Measured to 20 min of 120: 15 min of media, then 5 min of a copy behind its live edge.
+    expect(behind.getByLabelText(/^12\.5% covered so far \(15 min of 2 h 0 min\); 1 gap$/)).toBeInTheDocument();
+    expect(behind.getByTestId('coverage-ahead')).toHaveStyle({ left: '16.666666666666664%' });
+    const clean = row('London Central Mosque');
+    expect(clean.getByLabelText(/^16\.6% covered so far \(20 min of 2 h 0 min\)$/)).toBeInTheDocument();
+    expect(clean.getByTestId('coverage-ahead')).toHaveStyle({ left: '16.666666666666664%' });
+    // Nothing of the window still to come is drawn as lost.
+    expect(clean.queryByTestId('coverage-unaccounted')).not.toBeInTheDocument();
   });
 
   it('says who stopped a recording instead of calling it partial, and greys the window after the stop', async () => {
