@@ -31,7 +31,7 @@ const DURATIONS: [minutes: number, label: string][] = [
 ];
 const ANY_KIND = '';
 
-/** What a silence holds, in words: "Central Mosque · Stream stalled", "every mosque · Capture failed". */
+/** What a silence holds, in words: "Central Mosque · No media", "every mosque · Capture failed". */
 function silenceSubject(silence: Pick<AlarmSilence, 'mosque_id' | 'mosque_name' | 'kind'>): string {
   const mosque = silence.mosque_id ? (silence.mosque_name ?? silence.mosque_id) : 'Every mosque';
   return `${mosque} · ${silence.kind ? ALARM_KIND_LABELS[silence.kind] : 'every kind of alarm'}`;

@@ -4,7 +4,7 @@ import type { Alarm, AlarmDelivery, AlarmKind } from '../../../contract/alarms';
 export const ALARM_KIND_LABELS: Record<AlarmKind, string> = {
   launch_failed: 'Launch failed',
   missed: 'Friday missed',
-  stall: 'Stream stalled',
+  stall: 'No media',
   recorder_died: 'Recorder died',
   recorder_overloaded: 'Recorder overloaded',
   capture_failed: 'Capture failed',

@@ -56,25 +56,25 @@ describe('the alarm list by Friday', { timeout: scaled(30_000) }, () => {
   it('groups alarms under their Friday, newest first, each header counting its kinds', async () => {
     seedTwoFridays();
     const { user } = await renderApp('/alarms', { as: 'operator' });
-    await screen.findByRole('listitem', { name: 'Stream stalled: East London Mosque' });
+    await screen.findByRole('listitem', { name: 'No media: East London Mosque' });
     await user.click(screen.getByRole('button', { name: 'All' }));
     await screen.findByRole('listitem', { name: 'Capture failed: Masjid Al-Huda' });
 
     const groups = within(screen.getByRole('list', { name: 'Alarms' })).getAllByRole('list');
     expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual([
-      'Friday 27 November 2026: 3 alarms (Stream stalled: 2, Capture partial: 1)',
+      'Friday 27 November 2026: 3 alarms (No media: 2, Capture partial: 1)',
       'Friday 20 November 2026: 2 alarms (Capture failed: 1, Pre-flight check failed: 1)',
     ]);
 
     expect(
-      within(screen.getByRole('list', { name: /^Friday 27 November 2026/ })).getByText('Stream stalled: 2'),
+      within(screen.getByRole('list', { name: /^Friday 27 November 2026/ })).getByText('No media: 2'),
     ).toBeInTheDocument();
     const latest = fridayGroup(/^Friday 27 November 2026/);
     // Newest first inside the Friday; an alarm raised late on Friday evening (UTC) stays with that Friday.
     expect(latest.getAllByRole('listitem', { name: /: / }).map((item) => item.getAttribute('aria-label'))).toEqual([
-      'Stream stalled: East London Mosque',
+      'No media: East London Mosque',
       'Capture partial: Central Mosque',
-      'Stream stalled: Central Mosque',
+      'No media: Central Mosque',
     ]);
     // Thursday's pre-flight failure belongs to the Friday it warned about.
     const earlier = fridayGroup(/^Friday 20 November 2026/);
@@ -129,11 +129,11 @@ describe('the alarm list by Friday', { timeout: scaled(30_000) }, () => {
       raised_at: '2026-11-28T00:30:00.000Z',
     });
     await renderApp('/alarms', { as: 'operator' });
-    await screen.findByRole('listitem', { name: 'Stream stalled: East London Mosque' });
+    await screen.findByRole('listitem', { name: 'No media: East London Mosque' });
     const groups = within(screen.getByRole('list', { name: 'Alarms' })).getAllByRole('list');
     expect(groups.map((group) => group.getAttribute('aria-label'))).toEqual([
       'Sunday 29 November 2026 · one-off captures: 2 alarms (Launch failed: 1, Capture partial: 1)',
-      'Friday 27 November 2026: 2 alarms (Stream stalled: 1, Capture partial: 1)',
+      'Friday 27 November 2026: 2 alarms (No media: 1, Capture partial: 1)',
     ]);
   });
 });

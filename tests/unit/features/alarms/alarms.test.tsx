@@ -58,12 +58,28 @@ describe('alarms in the console', { timeout: scaled(30_000) }, () => {
     expect(within(item).getByText('Webhook: delivered')).toBeInTheDocument();
     expect(within(item).getByRole('link', { name: 'Central Mosque' })).toHaveAttribute('href', '/config');
     expect(within(item).getByRole('link', { name: 'cap-0001' })).toHaveAttribute('href', '/instances');
-    expect(screen.queryByRole('listitem', { name: 'Stream stalled: Central Mosque' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('listitem', { name: 'No media: Central Mosque' })).not.toBeInTheDocument();
 
     await user.click(screen.getByRole('button', { name: 'All' }));
-    const resolved = await screen.findByRole('listitem', { name: 'Stream stalled: Central Mosque' });
+    const resolved = await screen.findByRole('listitem', { name: 'No media: Central Mosque' });
     expect(within(resolved).getByText('Resolved')).toBeInTheDocument();
     expect(within(resolved).queryByRole('button', { name: /Acknowledge/ })).not.toBeInTheDocument();
+  });
+
+  it('titles a stall by what is missing, not by whose fault: its message names the cause', async () => {
+    // The server's stall alarm for a copy of the stream that fell behind on its machine.
+    raiseMockAlarm({
+      id: 'alm-behind',
+      kind: 'stall',
+      severity: 'warning',
+      mosque_name: 'Masjid Al-Huda',
+      message:
+        "Masjid Al-Huda: no media since 13:43:51 UTC: the recorder could not keep up with the stream on its machine (Recorder behind: ffmpeg's output is 61 s behind the stream)",
+    });
+    await renderApp('/alarms', { as: 'operator' });
+    const item = await screen.findByRole('listitem', { name: 'No media: Masjid Al-Huda' });
+    expect(within(item).getByText(/could not keep up with the stream on its machine/)).toBeInTheDocument();
+    expect(within(item).queryByText(/Stream stalled/)).not.toBeInTheDocument();
   });
 
   it('shows a delivery that is being retried, with its attempts', async () => {

@@ -55,11 +55,11 @@ describe('silences on the Alarms page', { timeout: scaled(30_000) }, () => {
     const { user } = await renderApp('/alarms', { as: 'operator' });
     await screen.findByRole('form', { name: 'New silence' });
     await user.click(within(form()).getByRole('combobox', { name: 'Kind' }));
-    await user.click(await screen.findByRole('option', { name: 'Stream stalled' }));
+    await user.click(await screen.findByRole('option', { name: 'No media' }));
     await fill(user, within(form()).getByRole('textbox', { name: 'Comment' }), 'Provider maintenance');
     await user.click(within(form()).getByRole('button', { name: 'Silence' }));
     expect(
-      await within(silencesList()).findByRole('listitem', { name: 'Every mosque · Stream stalled' }),
+      await within(silencesList()).findByRole('listitem', { name: 'Every mosque · No media' }),
     ).toBeInTheDocument();
     expect(silencesMock()[0]).toMatchObject({ mosque_id: null, kind: 'stall' });
     // Two hours unless chosen otherwise.
