@@ -318,7 +318,14 @@ export function outcomeFromCoverage(
   if (coverage.coveredSeconds >= coverage.expectedSeconds * CAPTURED_SHARE) return { status: 'captured', reason: null };
   if (stopReason) return { status: 'partial', reason: stopReason };
   const seconds = (g: Gap) => (Date.parse(g.end) - Date.parse(g.start)) / 1000;
-  const holes = coverage.gaps.slice(0, 3).map((g) => `${g.reason} for ${round(seconds(g))} s`);
+  // A reason that gives its gap's length already ("... 94.6 s behind the stream when the recording
+  // stopped") is not followed by it again.
+  const holes = coverage.gaps.slice(0, 3).map((g) => {
+    const length = `${round(seconds(g))} s`;
+    return new RegExp(`(^|[^\\d.])${length.replace('.', '\\.')}\\b`).test(g.reason)
+      ? g.reason
+      : `${g.reason} for ${length}`;
+  });
   if (coverage.gaps.length > 3) holes.push(`and ${coverage.gaps.length - 3} more`);
   // What no gap accounts for is segments that followed on without a frame missing but took longer than
   // they hold: a stream slower than real time. Said, so that a partial always tells what it lacks; but

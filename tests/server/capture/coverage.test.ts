@@ -341,6 +341,32 @@ describe('coverage of a recording window, from the media', () => {
     });
   });
 
+  it('gives each gap of a partial its length once, after a reason that does not already give it', () => {
+    const gap = (start: number, end: number, reason: string) => ({
+      start: at(start),
+      end: at(end),
+      cause: 'recorder_overloaded' as const,
+      reason,
+      content_lost_seconds: end - start,
+    });
+    const coverage = {
+      expectedSeconds: 240,
+      coveredSeconds: 145.4,
+      gaps: [
+        gap(0, 3, 'Stream stalled (no new segment for 30 s)'),
+        gap(
+          145.4,
+          240,
+          "Recorder fell behind: ffmpeg's output was 94.6 s behind the stream when the recording stopped",
+        ),
+      ],
+      reconnects: 0,
+    };
+    expect(outcomeFromCoverage(coverage, null, null).reason).toBe(
+      "Recorded 145.4 s of 240 s: Stream stalled (no new segment for 30 s) for 3 s; Recorder fell behind: ffmpeg's output was 94.6 s behind the stream when the recording stopped",
+    );
+  });
+
   it('names why a connection ended', () => {
     const end = { stalled: false, stallSeconds: 60, code: 1, error: null, spawnError: null };
     expect(describeRunEnd({ ...end, error: 'Server returned 404 Not Found' }, false, false)).toEqual(
