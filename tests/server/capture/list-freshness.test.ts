@@ -22,6 +22,20 @@ describe('the instance list while it is shared between readers', () => {
     return instancesListResponseSchema.parse(response.json()).data;
   };
   const stateOf = async (id: string) => (await list()).find((i) => i.id === id)?.state;
+  /** Launches one capture of `mosqueId` through the API; its instance's id. */
+  const launch = async (path: string, mosqueId: string): Promise<string> => {
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/instances/launch',
+      token,
+      payload: {
+        configs: [{ url: `https://streams.example.org/${path}/index.m3u8`, duration: 600, mosque_id: mosqueId }],
+        max_workers: 1,
+      },
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
+  };
 
   beforeAll(async () => {
     // The shared list is bounded by wall time (performance.now), not the app's clock: only that is
@@ -39,17 +53,7 @@ describe('the instance list while it is shared between readers', () => {
 
   it('shows a launch and a terminate made through this server at once', async () => {
     expect(await list()).toEqual([]);
-    const launch = await t.request({
-      method: 'POST',
-      url: '/api/instances/launch',
-      token,
-      payload: {
-        configs: [{ url: 'https://streams.example.org/a/index.m3u8', duration: 600, mosque_id: 'freshmosq1' }],
-        max_workers: 1,
-      },
-    });
-    expect(launch.statusCode, launch.body).toBe(200);
-    const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
+    const id = await launch('a', 'freshmosq1');
     expect(await stateOf(id)).toBe('pending');
     await t.app.ctx.instances.reconcile();
     expect(await stateOf(id)).toBe('running');
@@ -77,16 +81,7 @@ describe('the instance list while it is shared between readers', () => {
   });
 
   it('computes runtimes for the current time', async () => {
-    const launch = await t.request({
-      method: 'POST',
-      url: '/api/instances/launch',
-      token,
-      payload: {
-        configs: [{ url: 'https://streams.example.org/b/index.m3u8', duration: 600, mosque_id: 'freshmosq2' }],
-        max_workers: 1,
-      },
-    });
-    const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
+    const id = await launch('b', 'freshmosq2');
     const before = (await list()).find((i) => i.id === id)?.runtime_hours ?? Number.NaN;
     t.clock.advance(90 * 60_000);
     expect((await list()).find((i) => i.id === id)?.runtime_hours).toBeCloseTo(before + 1.5, 4);
@@ -104,16 +99,7 @@ describe('the instance list while it is shared between readers', () => {
     });
     const inFlight = t.app.ctx.instances.reconcile();
     await vi.waitUntil(() => listing.mock.calls.length > 0);
-    const launch = await t.request({
-      method: 'POST',
-      url: '/api/instances/launch',
-      token,
-      payload: {
-        configs: [{ url: 'https://streams.example.org/c/index.m3u8', duration: 600, mosque_id: 'freshmosq3' }],
-        max_workers: 1,
-      },
-    });
-    const id = launch.json<{ data: { instances: Instance[] } }>().data.instances[0].id;
+    const id = await launch('c', 'freshmosq3');
     const asked = t.app.ctx.instances.reconcile();
     release();
     await Promise.all([inFlight, asked]);
