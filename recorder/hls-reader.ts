@@ -98,9 +98,16 @@ const HELD_BY_US_TARGETS = 2;
 /** A reading that proves the segments kept lie less than this earlier than placed moves nothing (a change of the ledger each). */
 const PLACEMENT_STEP_MS = 100;
 
-/** Half the target duration between reloads (RFC 8216 6.3.4 allows it): a reset or a drop is seen within a segment. */
+/**
+ * Nine sixteenths of the target duration between reloads: a reset or a drop is seen within a segment,
+ * and never sooner than the half that RFC 8216 6.3.4 asks after an unchanged playlist. Not half exactly:
+ * readings at half the pace of a stream's segments met each publication at the same moment after it, so
+ * a stretch placed from a first reading that came late stayed that late (boundLastKept only moves it
+ * earlier on a reading soon after a publication), up to a reload. Off the pace by an eighth, the readings
+ * sweep the interval: within eight of them one comes within an eighth of a reload of a publication.
+ */
 function reloadMsOf(playlist: MediaPlaylist): number {
-  return Math.max(500, playlist.targetDuration * 500);
+  return Math.max(500, playlist.targetDuration * 500) * (9 / 8);
 }
 
 /** How late a segment may be read after its predecessor and still be placed right after it: our reads' jitter. */

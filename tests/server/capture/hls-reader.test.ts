@@ -152,7 +152,9 @@ describe('the HLS segment reader', () => {
       // The 404 outlasts the 12 s the sliding list holds: segments leave it unfetched, a hole in the recording.
       // The first reading after it counted back from its newest segment as if just published, up to a
       // segment and a reload late: the hole's end was placed 1.5 to 2 s late by the fidelity season.
-      const { ledger, coverage, window, truth } = await read(40, 0, undefined, [
+      // The first reading comes 0.9 s after a publication: with readings at exactly half the segments'
+      // pace, every later one came as late, and the stretch before the hole stayed 0.9 s late.
+      const { ledger, coverage, window, truth } = await read(40, 900, undefined, [
         { kind: 'playlist_404', at: 26, seconds: 20 },
       ]);
       const keptSequences = ledger.kept.map((k) => k.sequence);
