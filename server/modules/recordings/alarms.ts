@@ -147,7 +147,7 @@ export class RecordingAlarms {
         ...base,
         kind: 'stall',
         key,
-        message: `${who}: no media since ${since}: ${GAP_CAUSE_PHRASES[newest.cause]} (${newest.reason})`,
+        message: `${who}: nothing recorded since ${since}: ${GAP_CAUSE_PHRASES[newest.cause]} (${newest.reason})`,
       });
       if (!alarm.resolved_at) this.stalled.add(row.id);
       return;

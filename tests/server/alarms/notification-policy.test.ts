@@ -92,7 +92,7 @@ describe('alarm notification policy', () => {
     const posts = postsAbout('stallmosq1');
     expect(posts.map((post) => post.event)).toEqual(['raised', 'resolved']);
     expect(posts[0].text).toBe(
-      '🟠 WARNING Mosque stallmosq1: Mosque stallmosq1: no media since 09:05:30 UTC: the stream dropped (Stream dropped (HTTP 404)) (Monday 2026-11-23)',
+      '🟠 WARNING Mosque stallmosq1: Mosque stallmosq1: nothing recorded since 09:05:30 UTC: the stream dropped (Stream dropped (HTTP 404)) (Monday 2026-11-23)',
     );
     expect(posts[1].text).toMatch(/^✅ RESOLVED /);
   });

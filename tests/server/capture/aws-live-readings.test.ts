@@ -193,7 +193,7 @@ describe("a cloud recording's live report, read by the server while its window i
       // 95 s: the recorder stopped reporting. Its silence is no longer known to go on; it is down since 12:06:40.
       await pass(495);
       const down =
-        'Mosque livemosq01: no media since 12:06:40 UTC: the recorder is down (The recorder stopped reporting: its last live report was written at 12:06:40 UTC)';
+        'Mosque livemosq01: nothing recorded since 12:06:40 UTC: the recorder is down (The recorder stopped reporting: its last live report was written at 12:06:40 UTC)';
       expect(await alarms()).toEqual([
         { kind: 'audio_silent', message: expect.any(String), open: false },
         { kind: 'stall', message: down, open: true },
@@ -267,7 +267,7 @@ describe("a cloud recording's live report, read by the server while its window i
       const stall = {
         kind: 'stall',
         message:
-          'Mosque livemosq01: no media since 12:15:20 UTC: the stream stalled (The stream published no new segment for 20 s)',
+          'Mosque livemosq01: nothing recorded since 12:15:20 UTC: the stream stalled (The stream published no new segment for 20 s)',
       };
       expect(await alarms()).toEqual([{ ...stall, open: true }]);
       await pass(990);

@@ -56,7 +56,8 @@ describe('alarms from recording readings', () => {
         kind: 'stall',
         severity: 'warning',
         mosque_id: 'alarmmosque',
-        message: 'Mosque alarmmosque: no media since 09:00:30 UTC: the stream dropped (Stream dropped (HTTP 404))',
+        message:
+          'Mosque alarmmosque: nothing recorded since 09:00:30 UTC: the stream dropped (Stream dropped (HTTP 404))',
         resolved_at: null,
       }),
     ]);
@@ -242,7 +243,7 @@ describe('alarms from recording readings', () => {
       expect.objectContaining({
         kind: 'stall',
         message:
-          "Mosque alarmmosque: no media since 09:03:20 UTC: the recorder could not keep up with the stream on its machine (Recorder behind: ffmpeg's output is 70 s behind the stream)",
+          "Mosque alarmmosque: nothing recorded since 09:03:20 UTC: the recorder could not keep up with the stream on its machine (Recorder behind: ffmpeg's output is 70 s behind the stream)",
         resolved_at: null,
       }),
     ]);

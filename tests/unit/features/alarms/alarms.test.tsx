@@ -74,7 +74,7 @@ describe('alarms in the console', { timeout: scaled(30_000) }, () => {
       severity: 'warning',
       mosque_name: 'Masjid Al-Huda',
       message:
-        "Masjid Al-Huda: no media since 13:43:51 UTC: the recorder could not keep up with the stream on its machine (Recorder behind: ffmpeg's output is 61 s behind the stream)",
+        "Masjid Al-Huda: nothing recorded since 13:43:51 UTC: the recorder could not keep up with the stream on its machine (Recorder behind: ffmpeg's output is 61 s behind the stream)",
     });
     await renderApp('/alarms', { as: 'operator' });
     const item = await screen.findByRole('listitem', { name: 'No media: Masjid Al-Huda' });
