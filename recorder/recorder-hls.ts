@@ -10,8 +10,9 @@
  *
  * A run whose ffmpeg cannot keep up (a transcode on a starved CPU) falls behind by a bounded backlog
  * only (`overloadBacklogSeconds` of segments waiting in its queue): past it, while ffmpeg goes no faster
- * than real time, new segments are let go until ffmpeg has worked through half of it, and the reader counts them as lost by us
- * (`recorder_overloaded`, with the speed ffmpeg reached), never as the stream's fault. The bound is
+ * than real time, new segments are let go until ffmpeg has worked through half of it or goes faster
+ * than the stream again, and the reader counts them as lost by us (`recorder_overloaded`, with the
+ * speed ffmpeg reached), never as the stream's fault. The bound is
  * what ffmpeg still has to do after the window closes before the recording can be joined and
  * delivered. Part of the recorder runtime: Node and its siblings only.
  */
@@ -108,8 +109,8 @@ export class FedRuns implements SegmentSinkForHls {
 
   /**
    * Whether ffmpeg is too far behind to be given the next segment: its backlog reached the bound, and
-   * until it is down to half of it, segments are let go (one hole per episode, not one every other
-   * segment). Says how fast ffmpeg took the stream meanwhile.
+   * until it is down to half of it or ffmpeg goes faster than the stream, segments are let go (one hole
+   * per episode, not one every other segment). Says how fast ffmpeg took the stream meanwhile.
    */
   private overloaded(queue: FedQueue): LetGo | null {
     const bound = this.deps.config.settings.overloadBacklogSeconds;
@@ -124,12 +125,20 @@ export class FedRuns implements SegmentSinkForHls {
     // Over less than a few seconds a speed says nothing (ffmpeg reports its progress twice a second).
     const speed = at - first.at >= SPEED_MIN_SPAN_MS ? (written - first.seconds) / ((at - first.at) / 1000) : null;
     const wasShedding = this.shedding;
-    // Let go only once ffmpeg is known to go no faster than the stream: a DVR playlist catching up after
-    // a stall queues a minute of segments at once, which an ffmpeg faster than real time works off.
-    this.shedding = wasShedding ? backlog > bound / 2 : backlog >= bound && speed !== null && speed < 1;
+    // Let go only while ffmpeg is known to go no faster than the stream: a DVR playlist catching up after
+    // a stall queues a minute of segments at once, which an ffmpeg faster than real time works off, and
+    // an ffmpeg whose machine's load passed works off its backlog too. Let go until then, a segment was
+    // lost for a reason that read "ffmpeg at 1.05x real time": what bare ffmpeg would have kept.
+    const catchingUp = speed !== null && speed > 1;
+    this.shedding = wasShedding ? backlog > bound / 2 && !catchingUp : backlog >= bound && speed !== null && speed < 1;
     if (!this.shedding) {
       if (wasShedding)
-        this.deps.log('recorder', `ffmpeg is ${Math.round(backlog)} s behind again: segments go to it again`);
+        this.deps.log(
+          'recorder',
+          catchingUp
+            ? `ffmpeg is ${Math.round(backlog)} s behind and catching up (at ${speed.toFixed(2)}x real time): segments go to it again`
+            : `ffmpeg is ${Math.round(backlog)} s behind again: segments go to it again`,
+        );
       return null;
     }
     const pace = `at ${(speed ?? 0).toFixed(2)}x real time`;

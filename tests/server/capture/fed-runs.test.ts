@@ -232,6 +232,43 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
     // What was let go is not in the recording; everything else is, once, in order.
     expect(await framesOfFirstRun(folder)).toEqual([...frames(0, 5), ...frames(8, 9)]);
   });
+  it('gives segments to ffmpeg again as soon as it goes faster than the stream, half the bound or not', async () => {
+    // A machine whose load passed: ffmpeg works off its backlog. Letting segments go until half of it
+    // was worked off lost what bare ffmpeg would have kept, for a reason that read "ffmpeg at 1.05x".
+    const folder = path.join(work, 'catching-up');
+    let aheadMs = 0;
+    const { runs, sink, write, log, ffmpegPid } = fedRuns(
+      folder,
+      { ...DEFAULT_RECORDER_SETTINGS, overloadBacklogSeconds: 10 },
+      () => new Date(Date.now() + aheadMs).toISOString(),
+    );
+    await write(segment(0, false), bytesOf(stream[0].file), true);
+    const pid = ffmpegPid() as number;
+    process.kill(pid, 'SIGSTOP');
+    const answers: (number | { overloaded: string })[] = [];
+    try {
+      for (let i = 1; i <= 6; i++) {
+        if (i === 6) aheadMs = 6000;
+        answers.push(await write(segment(i, false), bytesOf(stream[i].file), true));
+      }
+      // Two seconds on, ffmpeg has reported 12 s more media written: its backlog, still on disk, is the
+      // bound (the test holds ffmpeg stopped, so its report stands), and it now goes faster than the stream.
+      aheadMs = 8000;
+      runs[0].mediaSeconds += 12;
+      answers.push(await write(segment(7, false), bytesOf(stream[7].file), true));
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    await sink.close();
+    expect(answers).toEqual([1, 1, 1, 1, 1, { overloaded: expect.stringMatching(/^Recorder overloaded/) }, 1]);
+    expect(log).toContainEqual(
+      expect.stringMatching(
+        /^ffmpeg is 10 s behind and catching up \(at 1\.\d\dx real time\): segments go to it again$/,
+      ),
+    );
+    expect(runs).toHaveLength(1);
+    expect(runs[0].error).toBeNull();
+  });
 });
 
 describe('an HLS capture across a discontinuity', () => {
