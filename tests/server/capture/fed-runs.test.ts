@@ -188,31 +188,19 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
   });
 
   it('lets new segments go once ffmpeg is the bound behind and slower than the stream, until it worked half of it off', async () => {
-    const folder = path.join(work, 'overloaded');
-    // The recorder's clock, moved on to show ffmpeg taking nothing over 6 s.
-    let aheadMs = 0;
-    const { runs, sink, write, log, ffmpegPid } = fedRuns(
-      folder,
-      { ...DEFAULT_RECORDER_SETTINGS, overloadBacklogSeconds: 10 },
-      () => new Date(Date.now() + aheadMs).toISOString(),
-    );
+    const capture = await stoppedAtTheBound('overloaded');
+    const { folder, runs, sink, log, take } = capture;
     const frames = (from: number, to: number) =>
       Array.from({ length: stream[to].lastFrame - stream[from].firstFrame + 1 }, (_, i) => stream[from].firstFrame + i);
-    await write(segment(0, false), bytesOf(stream[0].file), true);
-    const pid = ffmpegPid() as number;
-    process.kill(pid, 'SIGSTOP');
-    const answers: (number | { overloaded: string })[] = [];
     try {
-      // ffmpeg takes nothing: segments 1-5 wait for it (10 s); 6 s on, 6 and 7 are let go.
-      for (let i = 1; i <= 7; i++) {
-        if (i === 6) aheadMs = 6000;
-        answers.push(await write(segment(i, false), bytesOf(stream[i].file), true));
-      }
+      // 6 s on, ffmpeg has taken nothing: 6 and 7 are let go.
+      capture.moveClock(6000);
+      for (let i = 6; i <= 7; i++) capture.answers.push(await take(i));
     } finally {
-      process.kill(pid, 'SIGCONT');
+      capture.resume();
     }
-    expect(answers.slice(0, 5)).toEqual([1, 1, 1, 1, 1]);
-    expect(answers.slice(5)).toEqual([
+    expect(capture.answers.slice(0, 5)).toEqual([1, 1, 1, 1, 1]);
+    expect(capture.answers.slice(5)).toEqual([
       {
         overloaded: expect.stringMatching(
           /^Recorder overloaded on recorder-7 \(ffmpeg at 0\.\d\dx real time, 10 s behind the stream\)$/,
@@ -223,7 +211,7 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
     // Once it has worked its queue off (the file is emptied), segments go to the same run again.
     const queue = path.join(folder, 'run-0001.queue');
     await waitFor(() => fs.statSync(queue).size === 0, 'ffmpeg to take its queue', 20_000);
-    for (let i = 8; i <= 9; i++) expect(await write(segment(i, false), bytesOf(stream[i].file), true)).toBe(1);
+    for (let i = 8; i <= 9; i++) expect(await take(i)).toBe(1);
     await sink.close();
     expect(runs).toHaveLength(1);
     expect(runs[0].error).toBeNull();
@@ -232,35 +220,25 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
     // What was let go is not in the recording; everything else is, once, in order.
     expect(await framesOfFirstRun(folder)).toEqual([...frames(0, 5), ...frames(8, 9)]);
   });
+
   it('gives segments to ffmpeg again as soon as it goes faster than the stream, half the bound or not', async () => {
     // A machine whose load passed: ffmpeg works off its backlog. Letting segments go until half of it
     // was worked off lost what bare ffmpeg would have kept, for a reason that read "ffmpeg at 1.05x".
-    const folder = path.join(work, 'catching-up');
-    let aheadMs = 0;
-    const { runs, sink, write, log, ffmpegPid } = fedRuns(
-      folder,
-      { ...DEFAULT_RECORDER_SETTINGS, overloadBacklogSeconds: 10 },
-      () => new Date(Date.now() + aheadMs).toISOString(),
-    );
-    await write(segment(0, false), bytesOf(stream[0].file), true);
-    const pid = ffmpegPid() as number;
-    process.kill(pid, 'SIGSTOP');
-    const answers: (number | { overloaded: string })[] = [];
+    const capture = await stoppedAtTheBound('catching-up');
+    const { runs, sink, log, take } = capture;
     try {
-      for (let i = 1; i <= 6; i++) {
-        if (i === 6) aheadMs = 6000;
-        answers.push(await write(segment(i, false), bytesOf(stream[i].file), true));
-      }
+      capture.moveClock(6000);
+      capture.answers.push(await take(6));
       // Two seconds on, ffmpeg has reported 12 s more media written: its backlog, still on disk, is the
       // bound (the test holds ffmpeg stopped, so its report stands), and it now goes faster than the stream.
-      aheadMs = 8000;
+      capture.moveClock(8000);
       runs[0].mediaSeconds += 12;
-      answers.push(await write(segment(7, false), bytesOf(stream[7].file), true));
+      capture.answers.push(await take(7));
     } finally {
-      process.kill(pid, 'SIGCONT');
+      capture.resume();
     }
     await sink.close();
-    expect(answers).toEqual([1, 1, 1, 1, 1, { overloaded: expect.stringMatching(/^Recorder overloaded/) }, 1]);
+    expect(capture.answers).toEqual([1, 1, 1, 1, 1, { overloaded: expect.stringMatching(/^Recorder overloaded/) }, 1]);
     expect(log).toContainEqual(
       expect.stringMatching(
         /^ffmpeg is 10 s behind and catching up \(at 1\.\d\dx real time\): segments go to it again$/,
@@ -270,6 +248,38 @@ describe('an HLS capture whose ffmpeg falls behind', () => {
     expect(runs[0].error).toBeNull();
   });
 });
+
+/**
+ * A capture with a bound of 10 s whose ffmpeg (stopped after segment 0) has taken nothing of segments
+ * 1-5: the bound waits in its queue. The recorder's clock moves on by hand (`moveClock`) to show ffmpeg
+ * taking nothing meanwhile; `resume` lets ffmpeg go on.
+ */
+async function stoppedAtTheBound(name: string) {
+  const folder = path.join(work, name);
+  let aheadMs = 0;
+  const capture = fedRuns(folder, { ...DEFAULT_RECORDER_SETTINGS, overloadBacklogSeconds: 10 }, () =>
+    new Date(Date.now() + aheadMs).toISOString(),
+  );
+  const take = (i: number) => capture.write(segment(i, false), bytesOf(stream[i].file), true);
+  await take(0);
+  const pid = capture.ffmpegPid() as number;
+  process.kill(pid, 'SIGSTOP');
+  const answers: (number | { overloaded: string })[] = [];
+  try {
+    for (let i = 1; i <= 5; i++) answers.push(await take(i));
+  } catch (error) {
+    process.kill(pid, 'SIGCONT');
+    throw error;
+  }
+  return {
+    ...capture,
+    folder,
+    take,
+    answers,
+    moveClock: (ms: number) => (aheadMs = ms),
+    resume: () => process.kill(pid, 'SIGCONT'),
+  };
+}
 
 describe('an HLS capture across a discontinuity', () => {
   it('reads what a segment carries from its own tables: streams, codecs, frame size, sample rate', () => {
