@@ -226,8 +226,13 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     // A refused address is refused whether or not the stream was live; other troubles before any media mean it is not live yet.
     const cause = answer.cause === 'stream_refused' || live ? answer.cause : 'not_live_yet';
     const reason = `${TROUBLE_WORDS[cause]} (${answer.error})`;
-    if (ledger.openCondition()?.reason !== reason) options.log(reason);
-    ledger.meet(cause, reason, live ? Math.min(at, lastNewSegmentAt + 1000) : at);
+    const open = ledger.openCondition();
+    if (open?.reason !== reason) options.log(reason);
+    // A trouble of a live stream began where its segments stopped coming (within a reload of the last),
+    // unless a stall was met before it: then it began when it was met. Put back to the last new segment,
+    // it took the stall's span, and a stream that stalled for a minute before its playlist went away read
+    // as dropped all along, under a stall alarm that said it had stalled.
+    ledger.meet(cause, reason, live && !open ? Math.min(at, lastNewSegmentAt + 1000) : at);
   }
 
   /** Fetches and writes the segments this playlist lists that the recording lacks; how many it took. */

@@ -146,6 +146,23 @@ describe('the HLS segment reader', () => {
   );
 
   it.concurrent(
+    'puts a hole down to a stall, not a drop, when the playlist stalled longer than it was gone after',
+    { timeout: scaled(90_000) },
+    async () => {
+      // The playlist stops listing new segments 6 s into the window, answers 404 from 26 s to the end: a
+      // 34 s hole, 20 s of it a stall. The drop was put back to the last new segment, over the stall.
+      const { coverage, window } = await read(40, 0, undefined, [
+        { kind: 'stale_playlist', at: 26, seconds: 40 },
+        { kind: 'playlist_404', at: 46, seconds: 20 },
+      ]);
+      const streamGaps = coverage.gaps.filter((gap) => Date.parse(gap.start) > window.start);
+      expect(streamGaps.map((gap) => [gap.cause, gap.reason])).toEqual([
+        ['stream_stalled', expect.stringMatching(/^Stream stalled/)],
+      ]);
+    },
+  );
+
+  it.concurrent(
     'places the hole of a playlist 404 (no PROGRAM-DATE-TIME) within half a second of where it was on the air',
     { timeout: scaled(90_000) },
     async () => {
