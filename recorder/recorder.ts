@@ -267,7 +267,9 @@ let stoppedAt = Infinity;
 function stop(cause: StopCause): void {
   if (state.stopCause) return;
   state.stopCause = cause;
-  stoppedAt = Date.now();
+  // The window's timer may fire a millisecond before its end (Node counts whole milliseconds of a clock
+  // read at each turn of its loop): a stop for the window is at its end, or the last gap ended short of it.
+  stoppedAt = cause === 'window' ? Math.max(Date.now(), window.end) : Date.now();
   if (cause !== 'window') state.phase = 'stopping';
   save(true);
   current?.stop();
