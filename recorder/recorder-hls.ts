@@ -12,9 +12,9 @@
  * only (`overloadBacklogSeconds` of segments waiting in its queue): past it, while ffmpeg goes no faster
  * than real time, new segments are let go until ffmpeg has worked through half of it or goes faster
  * than the stream again, and the reader counts them as lost by us (`recorder_overloaded`, with the
- * speed ffmpeg reached), never as the stream's fault. The bound is
- * what ffmpeg still has to do after the window closes before the recording can be joined and
- * delivered. Part of the recorder runtime: Node and its siblings only.
+ * speed ffmpeg reached), never as the stream's fault. The bound is what ffmpeg still has to do after
+ * the window closes before the recording can be joined and delivered. Part of the recorder runtime:
+ * Node and its siblings only.
  */
 import fs from 'node:fs';
 import { buildFfmpegArgs, FED_INPUT } from './ffmpeg-args';
