@@ -229,9 +229,9 @@ export async function readHls(options: HlsReaderOptions): Promise<HlsReadEnd> {
     const open = ledger.openCondition();
     if (open?.reason !== reason) options.log(reason);
     // A trouble of a live stream began where its segments stopped coming (within a reload of the last),
-    // unless a stall was met before it: then it began when it was met. Put back to the last new segment,
-    // it took the stall's span, and a stream that stalled for a minute before its playlist went away read
-    // as dropped all along, under a stall alarm that said it had stalled.
+    // unless the reader was already in another condition (a stall): then it began when it was met. Put
+    // back to the last new segment, it took the stall's span, and a stream that stalled for a minute
+    // before its playlist went away read as dropped all along, under a stall alarm that said it stalled.
     ledger.meet(cause, reason, live && !open ? Math.min(at, lastNewSegmentAt + 1000) : at);
   }
 
