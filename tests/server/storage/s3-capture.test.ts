@@ -182,9 +182,12 @@ describe('captures delivered to an s3 store', () => {
       const inBucket = (await keys(`${prefix}segments/`)).map((k) => path.posix.basename(k));
       // At most the piece that was on its way when the recorder died is not there yet.
       expect(closed.slice(0, -1).every((name) => inBucket.includes(name))).toBe(true);
-      expect(
-        fs.readFileSync(path.join(dir, 'delivered.txt'), 'utf8').split('\n').filter(Boolean).length,
-      ).toBeGreaterThanOrEqual(closed.length - 1);
+      // The record of what was delivered never runs ahead of the bucket. It may lag it by the piece whose
+      // upload had landed when the recorder died, its answer not yet read (seen in a loaded CI run: the
+      // bucket held three pieces, the record two), besides the piece closed meanwhile and still queued.
+      const recorded = fs.readFileSync(path.join(dir, 'delivered.txt'), 'utf8').split('\n').filter(Boolean);
+      expect(recorded.every((name) => inBucket.includes(name))).toBe(true);
+      expect(recorded.length).toBeGreaterThanOrEqual(closed.length - 2);
 
       // Started again by the supervisor, the recorder carries on, ships what was left and joins the lot.
       const done = await ended(id);
