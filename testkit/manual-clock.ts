@@ -36,6 +36,13 @@ export class ManualClock implements Clock {
     };
   }
 
+  /** When the soonest timer armed on this clock fires (epoch ms), or undefined when none is armed. */
+  nextTimerAt(): number | undefined {
+    let soonest: number | undefined;
+    for (const p of this.pending) if (soonest === undefined || p.at < soonest) soonest = p.at;
+    return soonest;
+  }
+
   set(instant: Date | string): void {
     this.current = new Date(instant).getTime();
     this.fireDue();

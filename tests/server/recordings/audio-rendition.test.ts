@@ -80,11 +80,14 @@ describe('the audio-only file of a recording', () => {
   it('answers "preparing" when the file takes longer than the link waits; the link then waits for it', async () => {
     let answered = false;
     const asking = audioLink('rec-slow00000001').finally(() => (answered = true));
-    // The link waits AUDIO_LINK_WAIT_MS on the test's clock: moved on until it answers (ffmpeg's two
-    // passes take far longer than the few milliseconds before the wait starts).
+    // The link waits AUDIO_LINK_WAIT_MS on the test's clock: moved on to each timer due within that wait
+    // until it answers (ffmpeg's two passes take far longer than the moment before the wait starts).
+    // Moved on by the wait at every turn instead, a loaded PostgreSQL pass took that moment for days of
+    // the test's clock: the operator's session ended as inactive and the next requests answered 401.
     while (!answered) {
-      t.clock.advance(AUDIO_LINK_WAIT_MS);
-      await new Promise((resolve) => setImmediate(resolve));
+      const next = t.clock.nextTimerAt();
+      if (next !== undefined && next - t.clock.now().getTime() <= AUDIO_LINK_WAIT_MS) t.clock.set(new Date(next));
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
     const first = mediaLinkResponseSchema.parse((await asking).json()).data;
     expect(first.preparing).toBe(true);
